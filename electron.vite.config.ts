@@ -1,0 +1,52 @@
+import vue from '@vitejs/plugin-vue';
+import { defineConfig } from 'electron-vite';
+import { fileURLToPath } from 'node:url';
+
+const fromRoot = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+/** Compile-time flags of the vue-i18n ESM bundler build (Composition API only, no devtools). */
+const vueI18nFlags = {
+  __VUE_I18N_FULL_INSTALL__: 'true',
+  __VUE_I18N_LEGACY_API__: 'false',
+  __INTLIFY_PROD_DEVTOOLS__: 'false',
+  __INTLIFY_DROP_MESSAGE_COMPILER__: 'false',
+};
+
+// `electron-vite build` writes out/main/index.js (ESM), out/preload/index.cjs (CommonJS: a
+// sandboxed preload cannot be an ES module) and out/renderer/index.html.
+// `electron-vite build --outDir DIR` writes the same under DIR/ (scripts/build.test.ts).
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rolldownOptions: {
+        input: { index: fromRoot('main/index.ts') },
+        // serialport loads a native addon (N-API prebuilds inside @serialport/bindings-cpp):
+        // it must stay a runtime require, never bundled.
+        external: ['serialport', /^@serialport\//],
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // Sandboxed preloads can require only 'electron': bundle everything else.
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: fromRoot('main/preload.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: fromRoot('renderer'),
+    plugins: [vue()],
+    define: vueI18nFlags,
+    build: {
+      outDir: 'out/renderer',
+      rolldownOptions: {
+        input: { index: fromRoot('renderer/index.html') },
+      },
+    },
+  },
+});

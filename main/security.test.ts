@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  CONTENT_SECURITY_POLICY,
+  isNavigationAllowed,
+  isPermissionGranted,
+  isTrustedSenderUrl,
+  secureWebPreferences,
+  windowOpenPolicy,
+} from './security';
+
+const entry = 'file:///opt/chip-race-console/resources/app/out/renderer/index.html';
+
+describe('secureWebPreferences', () => {
+  it('isolates and sandboxes the page and keeps Node out of it', () => {
+    const prefs = secureWebPreferences('/app/out/preload/index.cjs');
+    expect(prefs).toMatchObject({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+  });
+});
+
+describe('isNavigationAllowed', () => {
+  it('allows the app entry itself, with or without a fragment', () => {
+    expect(isNavigationAllowed(entry, entry)).toBe(true);
+    expect(isNavigationAllowed(`${entry}#/race`, entry)).toBe(true);
+    expect(isNavigationAllowed('http://localhost:5173/', 'http://localhost:5173')).toBe(true);
+  });
+
+  it.each([
+    'https://example.com/',
+    'http://localhost:5174/',
+    'file:///etc/passwd',
+    'file:///opt/chip-race-console/resources/app/out/renderer/other.html',
+    `${entry}?x=1`,
+    'javascript:alert(1)',
+    'data:text/html,<h1>hi</h1>',
+    'not a url',
+    '',
+  ])('denies %j', (target) => {
+    expect(isNavigationAllowed(target, entry)).toBe(false);
+  });
+
+  it('denies everything when the entry itself is not a URL', () => {
+    expect(isNavigationAllowed(entry, 'nonsense')).toBe(false);
+  });
+});
+
+describe('isTrustedSenderUrl', () => {
+  it('trusts only the app entry', () => {
+    expect(isTrustedSenderUrl(entry, entry)).toBe(true);
+    expect(isTrustedSenderUrl('https://evil.example/', entry)).toBe(false);
+    expect(isTrustedSenderUrl(undefined, entry)).toBe(false);
+  });
+});
+
+describe('windows and permissions', () => {
+  it('denies every new window', () => {
+    expect(windowOpenPolicy()).toEqual({ action: 'deny' });
+  });
+
+  it.each(['media', 'geolocation', 'notifications', 'serial', 'hid', 'openExternal', 'clipboard-read'])(
+    'denies the %s permission',
+    (permission) => {
+      expect(isPermissionGranted(permission)).toBe(false);
+    },
+  );
+});
+
+describe('Content-Security-Policy', () => {
+  it('is strict: no inline or eval script, no inline style', () => {
+    expect(CONTENT_SECURITY_POLICY).toContain("default-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-inline');
+    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
+  });
+
+  it('is the policy in renderer/index.html', () => {
+    const html = readFileSync(new URL('../renderer/index.html', import.meta.url), 'utf8');
+    const match = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html);
+    expect(match?.[1]).toBe(CONTENT_SECURITY_POLICY);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Security policy for the Electron windows, as small pure functions (the Signal Desktop pattern):
+ * main/index.ts applies them, and security.test.ts checks them without launching Electron.
+ * Only types come from 'electron' here.
+ */
+import type { WebPreferences } from 'electron';
+
+/** webPreferences for every window: isolated, sandboxed, no Node in the page. */
+export function secureWebPreferences(preloadPath: string): WebPreferences {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+    navigateOnDragDrop: false,
+    safeDialogs: true,
+    spellcheck: false,
+  };
+}
+
+/** Parses a URL, or returns null for anything that is not one. */
+function parseUrl(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a page may navigate to `targetUrl`. The console is a single page: the only allowed
+ * target is the app's own entry (`appEntryUrl`: the built index.html's file: URL, or the dev
+ * server URL), ignoring a #fragment. Everything else — other files, other hosts, other schemes —
+ * is denied.
+ */
+export function isNavigationAllowed(targetUrl: string, appEntryUrl: string): boolean {
+  const target = parseUrl(targetUrl);
+  const entry = parseUrl(appEntryUrl);
+  if (target === null || entry === null) return false;
+  target.hash = '';
+  entry.hash = '';
+  return target.href === entry.href;
+}
+
+/**
+ * Whether an IPC message comes from the app's own page (checked against the sender frame's URL
+ * before a handler acts). Same rule as navigation: only the app entry.
+ */
+export function isTrustedSenderUrl(senderUrl: string | undefined, appEntryUrl: string): boolean {
+  return senderUrl !== undefined && isNavigationAllowed(senderUrl, appEntryUrl);
+}
+
+/** `setWindowOpenHandler` result: the console never opens other windows or popups. */
+export function windowOpenPolicy(): { action: 'deny' } {
+  return { action: 'deny' };
+}
+
+/**
+ * Permission requests (camera, geolocation, notifications, serial, HID, ...) from web content.
+ * The page needs none: serial I/O lives in the main process. Deny all.
+ */
+export function isPermissionGranted(_permission: string): boolean {
+  return false;
+}
+
+/**
+ * The Content-Security-Policy of the renderer. renderer/index.html carries the same policy in a
+ * meta tag; security.test.ts checks the two agree.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');

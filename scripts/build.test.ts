@@ -1,0 +1,59 @@
+// Proves `npm run build` (electron-vite build) produces the three bundles Electron loads:
+// out/main/index.js, out/preload/index.cjs and out/renderer/index.html. It builds into a
+// temporary folder (`electron-vite build --outDir DIR`) so it never touches out/.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
+const outDir = mkdtempSync(join(tmpdir(), 'chip-race-build-'));
+
+beforeAll(async () => {
+  await promisify(execFile)(process.execPath, [cli, 'build', '--outDir', outDir, '--logLevel', 'warn'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production' },
+    timeout: 90_000,
+  });
+}, 100_000);
+
+afterAll(() => {
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+const read = (...parts: string[]) => readFileSync(join(outDir, ...parts), 'utf8');
+
+describe('electron-vite build', () => {
+  it('writes the main process as an ES module that keeps electron external', () => {
+    const main = read('main', 'index.js');
+    expect(main).toMatch(/^import .* from "electron";/m);
+    expect(main).not.toMatch(/\brequire\(/);
+    expect(main).toContain('../preload/index.cjs');
+    expect(main).toContain('../renderer/index.html');
+  });
+
+  it('writes the preload as one CommonJS file (sandboxed preloads cannot be ES modules)', () => {
+    expect(readdirSync(join(outDir, 'preload'))).toEqual(['index.cjs']);
+    const preload = read('preload', 'index.cjs');
+    expect(preload).toContain('require("electron")');
+    expect(preload).toContain('exposeInMainWorld');
+    expect(preload).not.toMatch(/^import /m);
+  });
+
+  it('writes the renderer with its Content-Security-Policy and relative asset paths', () => {
+    const html = read('renderer', 'index.html');
+    expect(html).toContain('http-equiv="Content-Security-Policy"');
+    expect(html).toMatch(/<script type="module" crossorigin src="\.\/assets\/index-[\w-]+\.js"><\/script>/);
+    const scripts = readdirSync(join(outDir, 'renderer', 'assets')).filter((f) => f.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) {
+      // Nothing that the CSP (script-src 'self', no 'unsafe-eval') would block.
+      expect(read('renderer', 'assets', script)).not.toMatch(/\bnew Function\(|\beval\(/);
+    }
+    expect(existsSync(join(outDir, 'renderer', 'index.html'))).toBe(true);
+  });
+});

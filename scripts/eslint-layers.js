@@ -1,0 +1,263 @@
+// ESLint plugin that enforces the layer table of docs/architecture.md:
+//
+// | folder       | may import                                                         |
+// |--------------|--------------------------------------------------------------------|
+// | engine/      | nothing outside engine/ (no packages, no Node builtins)            |
+// | engine/cli/  | engine/, Node builtins                                             |
+// | hardware/    | engine/, serialport, Node builtins                                 |
+// | main/        | engine/, hardware/, electron, Node builtins                        |
+// | renderer/    | engine/ (not engine/cli/), vue, pinia, vue-i18n; type-only imports |
+// |              | of main/**/contract.ts                                             |
+// | e2e/         | everything                                                         |
+//
+// Test files (*.test.ts, *.spec.ts) may also import the test tools and Node builtins, but they
+// still may not cross into another layer.
+//
+// Relative specifiers are resolved with path arithmetic only, so the rule works on files that do
+// not exist yet (ESLint's lintText) and needs no module resolver.
+
+import { isBuiltin } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root: this file lives in <root>/scripts/. */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** @typedef {'engine' | 'engine/cli' | 'hardware' | 'main' | 'renderer' | 'e2e'} Layer */
+
+/**
+ * @typedef {object} Policy
+ * @property {readonly Layer[]} layers folders this layer may import from
+ * @property {boolean} node whether Node builtins (fs, node:fs, ...) are allowed
+ * @property {'none' | 'any'} packages whether npm packages are allowed at all
+ * @property {readonly string[]} deniedPackages packages (or `@scope/*`) never allowed here
+ * @property {readonly RegExp[]} typeOnlyFrom repo-relative paths that may be imported with `import type`
+ */
+
+/** @type {Record<Layer, Policy>} */
+export const POLICIES = {
+  engine: { layers: ['engine'], node: false, packages: 'none', deniedPackages: [], typeOnlyFrom: [] },
+  'engine/cli': {
+    layers: ['engine', 'engine/cli'],
+    node: true,
+    packages: 'none',
+    deniedPackages: [],
+    typeOnlyFrom: [],
+  },
+  hardware: {
+    layers: ['hardware', 'engine'],
+    node: true,
+    packages: 'any',
+    deniedPackages: ['electron', 'vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'],
+    typeOnlyFrom: [],
+  },
+  main: {
+    layers: ['main', 'engine', 'hardware'],
+    node: true,
+    packages: 'any',
+    deniedPackages: ['vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'],
+    typeOnlyFrom: [],
+  },
+  renderer: {
+    layers: ['renderer', 'engine'],
+    node: false,
+    packages: 'any',
+    deniedPackages: ['electron', 'serialport', '@serialport/*', '@electron/*'],
+    typeOnlyFrom: [/^main\/(?:.+\/)?contract(?:\.ts)?$/],
+  },
+  e2e: {
+    layers: ['engine', 'engine/cli', 'hardware', 'main', 'renderer', 'e2e'],
+    node: true,
+    packages: 'any',
+    deniedPackages: [],
+    typeOnlyFrom: [],
+  },
+};
+
+/** Packages a test file may import in any layer. */
+export const TEST_PACKAGES = ['vitest', 'fast-check', '@vue/test-utils', 'happy-dom', '@playwright/test'];
+
+const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
+
+/**
+ * The layer a repo-relative path (forward slashes) belongs to, or null outside every layer.
+ * @param {string} rel
+ * @returns {Layer | null}
+ */
+export function layerOf(rel) {
+  if (rel === 'engine/cli' || rel.startsWith('engine/cli/')) return 'engine/cli';
+  const top = rel.split('/')[0];
+  switch (top) {
+    case 'engine':
+    case 'hardware':
+    case 'main':
+    case 'renderer':
+    case 'e2e':
+      return top;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Package name of a bare specifier: `a/b` → `a`, `@s/a/b` → `@s/a`.
+ * @param {string} specifier
+ */
+function packageName(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
+}
+
+/**
+ * @param {string} name
+ * @param {readonly string[]} patterns names or `@scope/*`
+ */
+function matchesPackage(name, patterns) {
+  return patterns.some((p) => (p.endsWith('/*') ? name.startsWith(p.slice(0, -1)) : name === p));
+}
+
+/**
+ * Why importing `specifier` from the repo-relative file `fromRel` breaks the layer table, or null
+ * when it is allowed.
+ * @param {string} fromRel repo-relative path of the importing file (forward slashes)
+ * @param {string} specifier the module specifier as written
+ * @param {boolean} typeOnly whether the import is erased at compile time (`import type`)
+ * @returns {string | null}
+ */
+export function violation(fromRel, specifier, typeOnly) {
+  const layer = layerOf(fromRel);
+  if (layer === null) return null;
+  const policy = POLICIES[layer];
+  const isTest = TEST_FILE.test(fromRel);
+  const spec = specifier.replace(/[?#].*$/, '');
+
+  if (spec.startsWith('.') || spec.startsWith('/')) {
+    const base = path.posix.dirname(fromRel);
+    const target = spec.startsWith('/')
+      ? path.posix.relative(ROOT.split(path.sep).join('/'), spec)
+      : path.posix.normalize(path.posix.join(base, spec));
+    if (target.startsWith('../') || target === '..') {
+      return `${layer}/ may not import '${specifier}': it resolves outside the repository`;
+    }
+    const targetLayer = layerOf(target);
+    if (targetLayer !== null && policy.layers.includes(targetLayer)) return null;
+    if (typeOnly && policy.typeOnlyFrom.some((re) => re.test(target))) return null;
+    const where = targetLayer === null ? `'${target}' (outside every layer)` : `${targetLayer}/`;
+    const allowed = policy.layers.map((l) => `${l}/`).join(', ');
+    return `${layer}/ may not import '${specifier}' (${where}); it may import only from ${allowed}`;
+  }
+
+  if (isBuiltin(spec)) {
+    if (policy.node || isTest) return null;
+    return `${layer}/ may not import the Node builtin '${specifier}'${
+      layer === 'engine' ? ' (the engine is pure; only engine/cli/ may use Node)' : ''
+    }`;
+  }
+
+  const name = packageName(spec);
+  if (isTest && matchesPackage(name, TEST_PACKAGES)) return null;
+  if (policy.packages === 'none') {
+    return `${layer}/ may not import the package '${name}': it imports nothing outside engine/`;
+  }
+  if (matchesPackage(name, policy.deniedPackages)) {
+    return `${layer}/ may not import the package '${name}'`;
+  }
+  return null;
+}
+
+/**
+ * @typedef {import('eslint').Rule.RuleModule} RuleModule
+ * @typedef {import('eslint').Rule.Node} RuleNode
+ */
+
+/** @type {RuleModule} */
+const boundaries = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Enforce the import table between engine/, hardware/, main/, renderer/ and e2e/' },
+    schema: [],
+    messages: { layer: '{{reason}} (layer table: docs/architecture.md)' },
+  },
+  create(context) {
+    const file = context.physicalFilename;
+    const rel = path.relative(ROOT, file).split(path.sep).join('/');
+    if (rel.startsWith('../') || path.isAbsolute(rel) || layerOf(rel) === null) return {};
+
+    /**
+     * @param {RuleNode | import('estree').Node} node
+     * @param {unknown} source
+     * @param {boolean} typeOnly
+     */
+    function check(node, source, typeOnly) {
+      /** @type {string | undefined} */
+      let specifier;
+      if (source && typeof source === 'object' && 'type' in source) {
+        const s = /** @type {{ type: string, value?: unknown, expressions?: unknown[], quasis?: { value: { cooked?: string | null } }[] }} */ (
+          source
+        );
+        if (s.type === 'Literal' && typeof s.value === 'string') specifier = s.value;
+        else if (s.type === 'TemplateLiteral' && s.expressions?.length === 0) {
+          specifier = s.quasis?.[0]?.value.cooked ?? undefined;
+        }
+      }
+      if (specifier === undefined) return;
+      const reason = violation(rel, specifier, typeOnly);
+      if (reason !== null) {
+        context.report({ node: /** @type {import('estree').Node} */ (node), messageId: 'layer', data: { reason } });
+      }
+    }
+
+    /**
+     * Whether an import/export declaration is erased by TypeScript.
+     * @param {any} node
+     */
+    function isTypeOnly(node) {
+      if (node.importKind === 'type' || node.exportKind === 'type') return true;
+      const specifiers = /** @type {any[] | undefined} */ (node.specifiers);
+      return (
+        Array.isArray(specifiers) &&
+        specifiers.length > 0 &&
+        specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type')
+      );
+    }
+
+    return {
+      ImportDeclaration(node) {
+        check(node, node.source, isTypeOnly(node));
+      },
+      ExportNamedDeclaration(node) {
+        if (node.source) check(node, node.source, isTypeOnly(node));
+      },
+      ExportAllDeclaration(node) {
+        check(node, node.source, isTypeOnly(node));
+      },
+      ImportExpression(node) {
+        check(node, node.source, false);
+      },
+      CallExpression(node) {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1) {
+          check(node, node.arguments[0], false);
+        }
+      },
+      /** TypeScript `import x = require('y')`. @param {any} node */
+      TSImportEqualsDeclaration(node) {
+        if (node.moduleReference?.type === 'TSExternalModuleReference') {
+          check(node, node.moduleReference.expression, node.importKind === 'type');
+        }
+      },
+      /** TypeScript `typeof import('y')` in a type position. @param {any} node */
+      TSImportType(node) {
+        const arg = node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument;
+        check(node, arg, true);
+      },
+    };
+  },
+};
+
+/** @type {import('eslint').ESLint.Plugin} */
+const plugin = {
+  meta: { name: 'chip-race-layers', version: '1.0.0' },
+  rules: { boundaries },
+};
+
+export default plugin;

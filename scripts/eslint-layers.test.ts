@@ -1,0 +1,132 @@
+// Proves every boundary of the layer table (docs/architecture.md) fires, through the real ESLint
+// config and the Node API. The file paths need not exist: lintText only uses them to pick the
+// config and the rule's layer.
+import { ESLint } from 'eslint';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+/** The layer rule's messages for `code` linted as if it were at `filePath`. */
+async function layerErrors(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  if (result === undefined) throw new Error('ESLint returned no result');
+  const fatal = result.messages.filter((m) => m.fatal);
+  expect(fatal, 'parse errors').toEqual([]);
+  return result.messages.filter((m) => m.ruleId === 'layers/boundaries').map((m) => m.message);
+}
+
+const denied = (file: string, code: string) => [file, code] as const;
+const allowed = (file: string, code: string) => [file, code] as const;
+
+describe('layers/boundaries: denied', () => {
+  it.each([
+    // engine/ imports nothing outside engine/
+    denied('engine/race/x.ts', "import { a } from '../../main/x';"),
+    denied('engine/x.ts', "import { a } from '../main/x';"),
+    denied('engine/x.ts', "import { a } from '../hardware/x';"),
+    denied('engine/x.ts', "import { a } from '../renderer/x';"),
+    denied('engine/x.ts', "import pkg from '../package.json';"),
+    denied('engine/x.ts', "import { readFileSync } from 'node:fs';"),
+    denied('engine/x.ts', "import { readFileSync } from 'fs';"),
+    denied('engine/x.ts', "import path from 'path';"),
+    denied('engine/x.ts', "import { app } from 'electron';"),
+    denied('engine/x.ts', "import { SerialPort } from 'serialport';"),
+    denied('engine/x.ts', "import { ref } from 'vue';"),
+    denied('engine/x.ts', "import { defineStore } from 'pinia';"),
+    denied('engine/x.ts', "export { a } from '../main/x';"),
+    denied('engine/x.ts', "export * from '../main/x';"),
+    denied('engine/x.ts', "const m = await import('node:fs');"),
+    denied('engine/x.ts', "const m = require('node:fs');"),
+    denied('engine/x.ts', "import type { A } from '../main/x';"),
+    denied('engine/x.ts', "import { runRace } from './cli/run';"),
+    // engine/cli/ may use Node, but nothing from other layers or packages
+    denied('engine/cli/race.ts', "import { a } from '../../main/x';"),
+    denied('engine/cli/race.ts', "import { a } from '../../hardware/x';"),
+    denied('engine/cli/race.ts', "import { app } from 'electron';"),
+    // hardware/ may use engine/ and serialport, not main/, renderer/, electron
+    denied('hardware/x.ts', "import { a } from '../main/x';"),
+    denied('hardware/x.ts', "import { a } from '../renderer/x';"),
+    denied('hardware/x.ts', "import { app } from 'electron';"),
+    denied('hardware/x.ts', "import { runRace } from '../engine/cli/run';"),
+    // main/ may not use renderer/
+    denied('main/x.ts', "import { a } from '../renderer/x';"),
+    denied('main/x.ts', "import App from '../renderer/App.vue';"),
+    denied('main/x.ts', "import { ref } from 'vue';"),
+    // renderer/ never reaches Node, Electron, serial or the main process
+    denied('renderer/x.ts', "import { ipcRenderer } from 'electron';"),
+    denied('renderer/x.ts', "import path from 'node:path';"),
+    denied('renderer/x.ts', "import path from 'path';"),
+    denied('renderer/x.ts', "import { readFile } from 'fs/promises';"),
+    denied('renderer/x.ts', "import { SerialPort } from 'serialport';"),
+    denied('renderer/x.ts', "import { RegexParser } from '@serialport/parser-regex';"),
+    denied('renderer/x.ts', "import { a } from '../hardware/x';"),
+    denied('renderer/x.ts', "import { a } from '../main/x';"),
+    denied('renderer/x.ts', "import { API_KEY } from '../main/ipc/contract';"),
+    denied('renderer/x.ts', "import { runRace } from '../engine/cli/run';"),
+    denied('renderer/stores/x.ts', "import { a } from '../../main/service';"),
+    denied('renderer/Widget.vue', "<script setup lang=\"ts\">\nimport { ipcRenderer } from 'electron';\n</script>"),
+    // test files get test tools and Node, but still no other layer
+    denied('engine/x.test.ts', "import { a } from '../main/x';"),
+    denied('renderer/x.test.ts', "import { a } from '../hardware/x';"),
+  ])('%s: %s', async (file, code) => {
+    const errors = await layerErrors(code, file);
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe('layers/boundaries: allowed', () => {
+  it.each([
+    allowed('engine/x.ts', "import { a } from './cards';"),
+    allowed('engine/race/x.ts', "import { a } from '../cards';"),
+    allowed('engine/race/x.ts', "import type { A } from '../errors';"),
+    allowed('engine/cli/race.ts', "import { readFileSync } from 'node:fs';"),
+    allowed('engine/cli/race.ts', "import process from 'node:process';"),
+    allowed('engine/cli/race.ts', "import { a } from '../race/race';"),
+    allowed('engine/x.test.ts', "import { describe } from 'vitest';\nimport fc from 'fast-check';"),
+    allowed('engine/x.test.ts', "import { readFileSync } from 'node:fs';"),
+    allowed('hardware/x.ts', "import { a } from '../engine/cards';"),
+    allowed('hardware/x.ts', "import { SerialPort } from 'serialport';"),
+    allowed('hardware/x.ts', "import { RegexParser } from '@serialport/parser-regex';"),
+    allowed('hardware/x.ts', "import { EventEmitter } from 'node:events';"),
+    allowed('main/x.ts', "import { app } from 'electron';"),
+    allowed('main/x.ts', "import { a } from '../engine/cards';"),
+    allowed('main/x.ts', "import { a } from '../hardware/serial';"),
+    allowed('main/x.ts', "import { writeFile } from 'node:fs/promises';"),
+    allowed('renderer/x.ts', "import { a } from '../engine/cards';"),
+    allowed('renderer/stores/x.ts', "import type { Card } from '../../engine/cards';"),
+    allowed('renderer/x.ts', "import { ref } from 'vue';\nimport { defineStore } from 'pinia';\nimport { useI18n } from 'vue-i18n';"),
+    allowed('renderer/x.ts', "import type { ConsoleApi } from '../main/ipc/contract';"),
+    allowed('renderer/x.ts', "import { type ConsoleApi } from '../main/ipc/contract';"),
+    allowed('renderer/x.ts', "import App from './App.vue';"),
+    allowed('renderer/x.test.ts', "import { mount } from '@vue/test-utils';"),
+    allowed('renderer/Widget.vue', "<script setup lang=\"ts\">\nimport { ref } from 'vue';\nimport { a } from '../engine/cards';\n</script>"),
+    allowed('e2e/x.spec.ts', "import { test } from '@playwright/test';\nimport { a } from '../main/x';"),
+    allowed('scripts/x.ts', "import { a } from '../main/x';"),
+  ])('%s: %s', async (file, code) => {
+    expect(await layerErrors(code, file)).toEqual([]);
+  });
+});
+
+describe('layers/boundaries: messages', () => {
+  it('names the layer, the specifier and where it may import from', async () => {
+    const [message] = await layerErrors("import { a } from '../main/x';", 'engine/x.ts');
+    expect(message).toContain("engine/ may not import '../main/x'");
+    expect(message).toContain('docs/architecture.md');
+  });
+});
+
+describe('engine purity', () => {
+  it('forbids host globals in engine/ but not in engine/cli/', async () => {
+    const code = 'export const argv = process.argv;';
+    const [core] = await eslint.lintText(code, { filePath: 'engine/x.ts' });
+    const [cli] = await eslint.lintText(code, { filePath: 'engine/cli/x.ts' });
+    expect(core?.messages.map((m) => m.ruleId)).toContain('no-restricted-globals');
+    expect(cli?.messages.map((m) => m.ruleId)).not.toContain('no-restricted-globals');
+  });
+});
