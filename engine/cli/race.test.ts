@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const folder = mkdtempSync(join(tmpdir(), 'race-cli-'));
+
+function fileWith(name: string, content: string): string {
+  const path = join(folder, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+function runNpm(...args: string[]) {
+  return spawnSync('npm', ['run', '--silent', 'race', '--', ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function runDirect(...args: string[]) {
+  return spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'engine', 'cli', 'race.ts'), ...args], { cwd: root, encoding: 'utf8' });
+}
+
+const workedExample = {
+  rules: 'classic', removed: 25, next: 100, button: 10,
+  seats: [
+    { seat: 1, name: 'Matti', chips: 7, other: 5000 },
+    { seat: 2, name: 'Teppo', chips: 2, other: 3000 },
+    { seat: 3, name: 'Johanna', chips: 2, other: 4000 },
+  ],
+  cards: ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td', 'Tc'],
+};
+
+describe('npm run --silent race -- FILE', () => {
+  it('prints exactly one JSON document and exits 0 for a valid race', () => {
+    const run = runNpm(fileWith('example.json', JSON.stringify(workedExample)));
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const output = JSON.parse(run.stdout);
+    expect(output).toMatchObject({
+      status: 'complete',
+      exchange: [{ seat: 1, up: 1, odd: 3 }, { seat: 2, up: 0, odd: 2 }, { seat: 3, up: 0, odd: 2 }],
+      raceChips: 2,
+      deal: [{ seat: 1, cards: 3 }, { seat: 2, cards: 2 }, { seat: 3, cards: 2 }],
+      awaiting: null,
+      awards: [1, 2],
+      protected: [],
+      valueDelta: 25,
+    });
+  });
+
+  it('reports who gets the next cards while dealing', () => {
+    const run = runDirect(fileWith('dealing.json', JSON.stringify({ ...workedExample, cards: ['Ah', 'Kc', '2d', 'Ts'] })));
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'dealing', awaiting: { seat: 2, cards: 1 }, awards: [] });
+  });
+
+  it('exits 2 with one line on stderr and nothing on stdout for an invalid race', () => {
+    const run = runNpm(fileWith('bad.json', JSON.stringify({ ...workedExample, next: 110 })));
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^race: next: 110 is not a whole multiple of the removed denomination 25[^\n]*\n$/);
+  });
+
+  it.each([
+    ['a bad card', () => [fileWith('card.json', JSON.stringify({ ...workedExample, cards: ['Ah', 'Xx'] }))], /^race: cards\[1\]: "Xx" is not a card/],
+    ['a missing file', () => [join(folder, 'missing.json')], /missing\.json: no such file/],
+    ['invalid JSON', () => [fileWith('broken.json', '{"rules": ')], /broken\.json: not valid JSON/],
+    ['no file named', () => [], /usage: npm run --silent race -- FILE/],
+    ['two files named', () => ['a.json', 'b.json'], /usage/],
+  ])('exits 2 for %s', (_, args, message) => {
+    const run = runDirect(...args());
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n')).toHaveLength(2);
+    expect(run.stderr).toMatch(message);
+  });
+});

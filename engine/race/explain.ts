@@ -1,0 +1,49 @@
+import { formatCard } from '../cards';
+import { pooledRaceChips } from './plan';
+import type { RaceState } from './race';
+import { isPooledRounding } from './rules';
+
+/**
+ * The race's reasoning in plain English, one line per decision, so a floor supervisor can follow
+ * how the outcome came about. The screens build their own translated guidance from the same data.
+ */
+export function explainRace(state: RaceState): string[] {
+  const { setup, plan, progress } = state;
+  const { removed, next } = setup;
+  const { rounding, protection } = setup.settings;
+  const lines: string[] = [`Rules: ${setup.rules} (rounding ${rounding}, deal from ${setup.settings.dealStart}, protection ${protection}); ${plan.ratio} × ${removed} = 1 × ${next}`];
+  for (const seat of plan.exchange) {
+    if (seat.up === 0 && seat.odd === 0) continue;
+    const trade = seat.up > 0 ? `trades ${seat.up * plan.ratio} × ${removed} for ${seat.up} × ${next}` : `has no full ${next}`;
+    lines.push(`Seat ${seat.seat}: ${trade}, keeps ${seat.odd} odd${seat.broke ? ' — nothing else left, cannot be raced out' : ''}`);
+  }
+  for (const seat of plan.protectedBefore) {
+    lines.push(
+      protection === 'exempt'
+        ? `Seat ${seat} gets one ${next} without racing; its odd chips leave play`
+        : `Seat ${seat} is served first: one ${next} for ${plan.ratio} odd chips from the pool`,
+    );
+  }
+  const poolValue = plan.poolChips * removed;
+  if (isPooledRounding(rounding)) {
+    const chips = pooledRaceChips(rounding, plan.poolChips, plan.ratio);
+    lines.push(`Pool: ${plan.poolChips} odd × ${removed} = ${poolValue} → ${chips} chip${chips === 1 ? '' : 's'} of ${next} (${rounding})`);
+  } else if (rounding === 'next-player-half') {
+    lines.push(`Pool: ${plan.poolChips} odd chips; a chip per full ${plan.ratio}, then the next player wins only with at least ${plan.ratio / 2} odd chips of their own`);
+  } else {
+    lines.push(`No race: each player with at least ${next / 2} in odd chips gets one ${next}`);
+  }
+  if (plan.deal.length === 0) lines.push('No card can change the outcome: no cards are dealt');
+  else lines.push(`Deal ${plan.cardsNeeded} cards: ${plan.deal.map((run) => `seat ${run.seat} × ${run.cards}`).join(', ')}`);
+  if (progress.status === 'complete') {
+    const { result } = progress;
+    for (const { seat, card } of result.winningCards) lines.push(`Seat ${seat} wins a ${next} with ${formatCard(card, 'pips')}`);
+    if (result.winningCards.length === 0) for (const seat of result.awards) lines.push(`Seat ${seat} gets a ${next}`);
+    if (protection === 'after-race') for (const seat of result.protected) lines.push(`Seat ${seat} was raced out and gets one ${next}`);
+    lines.push(`Value: ${(result.raceChips + result.protected.length) * next} given for ${plan.oddChips * removed} removed (${result.valueDelta >= 0 ? '+' : ''}${result.valueDelta})`);
+  }
+  for (const correction of state.corrections) {
+    lines.push(`Voided ${correction.voided.card} (seat ${correction.voided.seat})${correction.reason === '' ? '' : `: ${correction.reason}`}`);
+  }
+  return lines;
+}

@@ -1,0 +1,163 @@
+import { InputError } from '../errors';
+import { isPooledRounding } from './rules';
+import { CARDS_PER_DECK, type RaceSetup, type SeatSetup } from './setup';
+
+/** What one seat does at the colour-up, before any card is dealt. */
+export interface SeatExchange {
+  readonly seat: number;
+  /** New chips received for full groups of removed chips. */
+  readonly up: number;
+  /** Removed chips left over, 0 … k−1. */
+  readonly odd: number;
+  /** Whole stack is odd chips worth less than one new chip: the race must not knock them out. */
+  readonly broke: boolean;
+}
+
+export interface DealRun {
+  readonly seat: number;
+  readonly cards: number;
+}
+
+/**
+ * Where a position in the best-card-first order stands: `win` and `lose` regardless of who sits
+ * there, `half` wins only if that player holds at least half a new chip in odd chips (DD Poker).
+ */
+export type PositionOutcome = 'win' | 'lose' | 'half';
+
+/** Everything the setup decides before the first card. */
+export interface RacePlan {
+  /** Removed chips per new chip. */
+  readonly ratio: number;
+  readonly exchange: readonly SeatExchange[];
+  /** All odd chips at the table; they all leave play. */
+  readonly oddChips: number;
+  /** Odd chips the race hands out chips for, after protected players (may be negative under first-from-pool). */
+  readonly poolChips: number;
+  /** Seats in the race, in deal order (whether or not cards are needed). */
+  readonly racers: readonly number[];
+  /** Each racer's odd chips, in the order of `racers`. */
+  readonly racerOdds: readonly number[];
+  /** Seats given a chip before the race (exempt and first-from-pool protection). */
+  readonly protectedBefore: readonly number[];
+  /** Outcome of each position in the best-card-first order of the racers; empty for per-player rounding. */
+  readonly positions: readonly PositionOutcome[];
+  /** Fewest and most chips the race can hand out, whatever the cards. */
+  readonly raceChipsRange: readonly [number, number];
+  /** Cards to deal, in order; empty when no card can change the outcome. */
+  readonly deal: readonly DealRun[];
+  readonly cardsNeeded: number;
+  readonly shoeCapacity: number;
+}
+
+/** Seats in deal order: from the first seat after the button clockwise, or from the lowest seat. */
+export function dealOrder(setup: RaceSetup, seats: readonly number[]): number[] {
+  const ascending = [...seats].sort((a, b) => a - b);
+  if (setup.settings.dealStart === 'seat-1' || setup.button === null) return ascending;
+  const button = setup.button;
+  return [...ascending.filter((seat) => seat > button), ...ascending.filter((seat) => seat <= button)];
+}
+
+function exchangeFor(seat: SeatSetup, ratio: number): SeatExchange {
+  const up = Math.floor(seat.chips / ratio);
+  return { seat: seat.seat, up, odd: seat.chips % ratio, broke: seat.other === 0 && up === 0 };
+}
+
+/** Race chips a pool of `poolChips` odd chips makes under the pooled roundings. */
+export function pooledRaceChips(rounding: string, poolChips: number, ratio: number): number {
+  if (poolChips <= 0) return 0;
+  const whole = Math.floor(poolChips / ratio);
+  const remainder = poolChips % ratio;
+  if (remainder === 0 || rounding === 'pooled-down') return whole;
+  if (rounding === 'pooled-up') return whole + 1;
+  // Half up: 2·remainder ≥ ratio keeps the comparison in whole numbers.
+  return whole + (2 * remainder >= ratio ? 1 : 0);
+}
+
+export function holdsHalfChip(odd: number, ratio: number): boolean {
+  return 2 * odd >= ratio;
+}
+
+function positionOutcomes(setup: RaceSetup, poolChips: number, ratio: number, racers: number): PositionOutcome[] {
+  const { rounding } = setup.settings;
+  const positions: PositionOutcome[] = [];
+  if (rounding === 'per-player-half-up') return positions;
+  if (isPooledRounding(rounding)) {
+    const chips = pooledRaceChips(rounding, poolChips, ratio);
+    for (let index = 0; index < racers; index += 1) positions.push(index < chips ? 'win' : 'lose');
+    return positions;
+  }
+  // next-player-half: a chip per full k in the pool, then one chance for the next player.
+  const full = poolChips > 0 ? Math.floor(poolChips / ratio) : 0;
+  const remainder = poolChips > 0 ? poolChips % ratio : 0;
+  for (let index = 0; index < racers; index += 1) {
+    positions.push(index < full ? 'win' : index === full && remainder > 0 ? 'half' : 'lose');
+  }
+  return positions;
+}
+
+/**
+ * Whether the order of these players over these positions can change who wins. Used for the whole
+ * race (are cards needed at all?) and for a group of identical best cards (is a tie-break needed?).
+ */
+export function orderMatters(positions: readonly PositionOutcome[], odds: readonly number[], ratio: number): boolean {
+  if (positions.length <= 1) return false;
+  let canWin = false;
+  let canLose = false;
+  for (const position of positions) {
+    if (position === 'win') canWin = true;
+    else if (position === 'lose') canLose = true;
+    else for (const odd of odds) if (holdsHalfChip(odd, ratio)) canWin = true; else canLose = true;
+  }
+  return canWin && canLose;
+}
+
+function raceChipsRange(positions: readonly PositionOutcome[], odds: readonly number[], ratio: number): [number, number] {
+  const sure = positions.filter((position) => position === 'win').length;
+  if (!positions.includes('half')) return [sure, sure];
+  const eligible = odds.filter((odd) => holdsHalfChip(odd, ratio)).length;
+  return [sure + (eligible === odds.length ? 1 : 0), sure + (eligible > 0 ? 1 : 0)];
+}
+
+/** Decides exchange, pool, protection and the deal from a validated setup. Refuses a race the shoe cannot deal. */
+export function planRace(setup: RaceSetup): RacePlan {
+  const ratio = setup.next / setup.removed;
+  const { rounding, protection } = setup.settings;
+  const exchange = setup.seats.map((seat) => exchangeFor(seat, ratio));
+  let oddChips = 0;
+  let exemptOdd = 0;
+  const protectedBefore: number[] = [];
+  const inRace: number[] = [];
+  const oddBySeat = new Map<number, number>();
+  for (const seat of exchange) {
+    oddChips += seat.odd;
+    oddBySeat.set(seat.seat, seat.odd);
+    if (seat.broke && protection !== 'after-race') {
+      protectedBefore.push(seat.seat);
+      exemptOdd += seat.odd;
+    } else if (seat.odd > 0) {
+      inRace.push(seat.seat);
+    }
+  }
+  // Exempt players keep their odd chips out of the pool; first-from-pool players take k each out of it.
+  const poolChips = protection === 'exempt' ? oddChips - exemptOdd : oddChips - (protection === 'first-from-pool' ? protectedBefore.length * ratio : 0);
+  const racers = dealOrder(setup, inRace);
+  const odds = racers.map((seat) => oddBySeat.get(seat) as number);
+  const positions = positionOutcomes(setup, poolChips, ratio, racers.length);
+  let range: [number, number];
+  if (rounding === 'per-player-half-up') {
+    const count = odds.filter((odd) => holdsHalfChip(odd, ratio)).length;
+    range = [count, count];
+  } else {
+    range = raceChipsRange(positions, odds, ratio);
+  }
+  const deal = orderMatters(positions, odds, ratio) ? racers.map((seat, index) => ({ seat, cards: odds[index] as number })) : [];
+  const cardsNeeded = deal.reduce((sum, run) => sum + run.cards, 0);
+  const shoeCapacity = setup.decks * CARDS_PER_DECK;
+  if (cardsNeeded > shoeCapacity) {
+    throw new InputError(
+      'decks',
+      `the race needs ${cardsNeeded} cards but a shoe of ${setup.decks} deck${setup.decks === 1 ? '' : 's'} holds ${shoeCapacity}; use a shoe with at least ${Math.ceil(cardsNeeded / CARDS_PER_DECK)} decks`,
+    );
+  }
+  return { ratio, exchange, oddChips, poolChips, racers, racerOdds: odds, protectedBefore, positions, raceChipsRange: range, deal, cardsNeeded, shoeCapacity };
+}

@@ -1,0 +1,200 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cardStrength, type Card } from '../cards';
+import { InputError } from '../errors';
+import { applyRaceEvent, replayRace, startRace, type RaceEvent, type RaceState } from './race';
+import { DEAL_STARTS, PROTECTIONS, ROUNDINGS, RULE_SET_NAMES, type RuleSetName } from './rules';
+import { dealUntilComplete, shuffledShoe } from './testing';
+
+const RUNS_PER_RULE_SET = 2000;
+
+/** mulberry32: a tiny seeded generator, so each case's shoe is reproducible from its seed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function tableFor(rules: RuleSetName) {
+  return fc
+    .record({
+      removed: fc.constantFrom(1, 5, 25, 100),
+      ratio: fc.integer({ min: 2, max: 10 }),
+      decks: fc.integer({ min: 1, max: 3 }),
+      button: fc.integer({ min: 1, max: 10 }),
+      seats: fc.uniqueArray(
+        fc.record({ seat: fc.integer({ min: 1, max: 10 }), groups: fc.nat(3), odd: fc.nat(9), broke: fc.boolean() }),
+        { minLength: 1, maxLength: 10, selector: (seat) => seat.seat },
+      ),
+      overrides: fc.record(
+        { rounding: fc.constantFrom(...ROUNDINGS), dealStart: fc.constantFrom(...DEAL_STARTS), protection: fc.constantFrom(...PROTECTIONS) },
+        { requiredKeys: [] },
+      ),
+      shoeSeed: fc.integer(),
+    })
+    .map(({ removed, ratio, seats, overrides, ...rest }) => ({
+      ...rest,
+      ...overrides,
+      rules,
+      removed,
+      next: removed * ratio,
+      seats: seats.map(({ seat, groups, odd, broke }) => {
+        const chips = groups * ratio + (odd % ratio);
+        // A seat with no chips at all is refused by setup, so give such a seat other chips.
+        const other = broke ? 0 : (seat * 7 + 1) * removed * ratio;
+        return { seat, chips, other: chips === 0 && other === 0 ? removed * ratio : other };
+      }),
+    }));
+}
+
+type Table = ReturnType<typeof tableFor> extends fc.Arbitrary<infer T> ? T : never;
+
+/** Starts the race, or checks that a refusal was the shoe being too small for it. */
+function startOrTooFewCards(table: Table): RaceState | null {
+  try {
+    return startRace(table);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).field).toBe('decks');
+    return null;
+  }
+}
+
+function finished(table: Table): RaceState | null {
+  const state = startOrTooFewCards(table);
+  return state && dealUntilComplete(state, shuffledShoe(table.decks, seeded(table.shoeSeed)));
+}
+
+function bestCards(state: RaceState): Map<number, Card> {
+  const best = new Map<number, Card>();
+  for (const { seat, card, round } of state.cards) {
+    const current = best.get(seat);
+    if (round === 0 && (current === undefined || cardStrength(card) > cardStrength(current))) best.set(seat, card);
+  }
+  return best;
+}
+
+describe.each(RULE_SET_NAMES)('race properties under %s (and any setting chosen on its own)', (rules) => {
+  const tables = tableFor(rules);
+  const options = { numRuns: RUNS_PER_RULE_SET };
+
+  it('nobody wins more than one chip, and nobody gets both a race chip and a protection chip', () => {
+    fc.assert(
+      fc.property(tables, (table) => {
+        const result = finished(table)?.progress.result;
+        if (!result) return;
+        const given = [...result.awards, ...result.protected];
+        expect(new Set(given).size).toBe(given.length);
+      }),
+      options,
+    );
+  });
+
+  it('nobody ends with no chips', () => {
+    fc.assert(
+      fc.property(tables, (table) => {
+        const state = finished(table);
+        if (!state?.progress.result) return;
+        const { awards, protected: protectedSeats } = state.progress.result;
+        for (const seat of state.plan.exchange) {
+          const other = table.seats.find((entry) => entry.seat === seat.seat)?.other ?? 0;
+          expect(other > 0 || seat.up > 0 || awards.includes(seat.seat) || protectedSeats.includes(seat.seat), `seat ${seat.seat}`).toBe(true);
+        }
+      }),
+      options,
+    );
+  });
+
+  it('a player whose best card is higher never loses to one whose best card is lower', () => {
+    fc.assert(
+      fc.property(tables, (table) => {
+        const state = finished(table);
+        if (!state?.progress.result) return;
+        const best = bestCards(state);
+        const { awards } = state.progress.result;
+        for (const winner of awards) {
+          const winning = best.get(winner);
+          if (winning === undefined) continue;
+          for (const [seat, card] of best) {
+            if (cardStrength(card) > cardStrength(winning)) expect(awards, `seat ${seat} with ${card} lost to ${winning}`).toContain(seat);
+          }
+        }
+      }),
+      options,
+    );
+  });
+
+  it('the value delta equals the change in the table’s total chip value', () => {
+    fc.assert(
+      fc.property(tables, (table) => {
+        const state = finished(table);
+        if (!state?.progress.result) return;
+        const { awards, protected: protectedSeats, valueDelta, raceChips } = state.progress.result;
+        const before = table.seats.reduce((sum, seat) => sum + seat.other + seat.chips * table.removed, 0);
+        const after = state.plan.exchange.reduce((sum, seat) => {
+          const other = table.seats.find((entry) => entry.seat === seat.seat)?.other ?? 0;
+          const extra = (awards.includes(seat.seat) ? 1 : 0) + (protectedSeats.includes(seat.seat) ? 1 : 0);
+          return sum + other + (seat.up + extra) * table.next;
+        }, 0);
+        expect(valueDelta).toBe(after - before);
+        expect(raceChips).toBeGreaterThanOrEqual(state.plan.raceChipsRange[0]);
+        expect(raceChips).toBeLessThanOrEqual(state.plan.raceChipsRange[1]);
+      }),
+      options,
+    );
+  });
+
+  it('the deal starts at the rule’s first seat and gives each player all their cards in one run', () => {
+    fc.assert(
+      fc.property(tables, (table) => {
+        const state = finished(table);
+        if (!state) return;
+        const runs: Array<{ seat: number; cards: number }> = [];
+        for (const { seat, round } of state.cards) {
+          if (round !== 0) continue;
+          const last = runs[runs.length - 1];
+          if (last?.seat === seat) last.cards += 1;
+          else runs.push({ seat, cards: 1 });
+        }
+        expect(runs).toEqual(state.plan.deal);
+        const seats = runs.map((run) => run.seat);
+        expect(new Set(seats).size).toBe(seats.length);
+        const fromButton = (seat: number) => (seat - table.button - 1 + 100) % 100;
+        const dealStart = table.dealStart ?? (rules === 'classic' ? 'left-of-button' : 'seat-1');
+        const expected = [...seats].sort((a, b) => (dealStart === 'seat-1' ? a - b : fromButton(a) - fromButton(b)));
+        expect(seats).toEqual(expected);
+        for (const run of runs) expect(run.cards).toBe(state.plan.exchange.find((seat) => seat.seat === run.seat)?.odd);
+      }),
+      options,
+    );
+  });
+
+  it('replaying a race’s events, voids included, rebuilds it exactly', () => {
+    fc.assert(
+      fc.property(tables, fc.array(fc.nat(), { maxLength: 4 }), (table, voidAt) => {
+        if (!startOrTooFewCards(table)) return;
+        const shoe = shuffledShoe(table.decks, seeded(table.shoeSeed));
+        const events: RaceEvent[] = [{ type: 'setup', race: table }];
+        let state = applyRaceEvent(null, events[0] as RaceEvent);
+        let next = 0;
+        while (state.progress.status !== 'complete') {
+          const event: RaceEvent =
+            voidAt.includes(next) && state.cards.length > 0
+              ? { type: 'void', count: 1, reason: `void at ${next}` }
+              : { type: 'card', card: shoe[next] as Card };
+          if (event.type === 'void') voidAt.splice(voidAt.indexOf(next), 1);
+          else next += 1;
+          state = applyRaceEvent(state, event);
+          events.push(event);
+        }
+        expect(replayRace(JSON.parse(JSON.stringify(events)) as RaceEvent[])).toEqual(state);
+      }),
+      { numRuns: RUNS_PER_RULE_SET / 4 },
+    );
+  });
+});

@@ -1,0 +1,241 @@
+import { cardStrength, describeValue, readCard, type Card } from '../cards';
+import { InputError } from '../errors';
+import { holdsHalfChip, orderMatters, planRace, type RacePlan } from './plan';
+import { readRaceSetup, type RaceSetup } from './setup';
+
+/** The only ways a race changes. Plain data, so the journal can store and replay them. */
+export type RaceEvent =
+  | { readonly type: 'setup'; readonly race: unknown }
+  | { readonly type: 'card'; readonly card: string }
+  | { readonly type: 'void'; readonly count?: number; readonly reason?: string };
+
+export interface DealtCard {
+  readonly card: Card;
+  readonly seat: number;
+  /** 0 for the race deal, 1, 2, … for tie-break rounds. */
+  readonly round: number;
+}
+
+/** A voided card stays on record: disputes are settled from the corrections, not from memory. */
+export interface Correction {
+  readonly voided: DealtCard;
+  readonly reason: string;
+  /** Where the card stood in the deal (0 = first card dealt). */
+  readonly position: number;
+}
+
+export interface Awaiting {
+  readonly seat: number;
+  /** Cards this seat still gets in the current run. */
+  readonly cards: number;
+  readonly round: number;
+}
+
+export interface RaceResult {
+  /** Seats winning a chip in the race, best card first. */
+  readonly awards: readonly number[];
+  /** The card that decided each award (absent when no cards were dealt). */
+  readonly winningCards: ReadonlyArray<{ readonly seat: number; readonly card: Card }>;
+  /** Seats given a chip because the race may not knock them out. */
+  readonly protected: readonly number[];
+  readonly raceChips: number;
+  /** (race chips + protection chips) × next − value of all odd chips. */
+  readonly valueDelta: number;
+  /** Racers ranked best first, as the cards (and tie-breaks) decided; deal order when no cards. */
+  readonly ranking: readonly number[];
+}
+
+export type RaceProgress =
+  | { readonly status: 'dealing' | 'tiebreak'; readonly awaiting: Awaiting; readonly result: null }
+  | { readonly status: 'complete'; readonly awaiting: null; readonly result: RaceResult };
+
+export interface RaceState {
+  readonly setup: RaceSetup;
+  readonly plan: RacePlan;
+  readonly cards: readonly DealtCard[];
+  readonly corrections: readonly Correction[];
+  readonly progress: RaceProgress;
+}
+
+function lexicographicDescending(a: readonly number[], b: readonly number[]): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index += 1) {
+    const difference = (b[index] as number) - (a[index] as number);
+    if (difference !== 0) return difference;
+  }
+  return b.length - a.length;
+}
+
+function sameKey(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+/** Racers (as indexes into plan.racers) who win a chip, given the racers ranked best first. */
+function awardsFromRanking(setup: RaceSetup, plan: RacePlan, ranking: readonly number[]): number[] {
+  const perPlayer = setup.settings.rounding === 'per-player-half-up';
+  return ranking.filter((racer, index) => {
+    const position = perPlayer ? 'half' : plan.positions[index];
+    return position === 'win' || (position === 'half' && holdsHalfChip(plan.racerOdds[racer] as number, plan.ratio));
+  });
+}
+
+function complete(setup: RaceSetup, plan: RacePlan, ranking: readonly number[], best: readonly (Card | undefined)[]): RaceProgress {
+  const winners = awardsFromRanking(setup, plan, ranking);
+  const awards = winners.map((racer) => plan.racers[racer] as number);
+  const protectedSeats =
+    setup.settings.protection === 'after-race'
+      ? plan.exchange.filter((seat) => seat.broke && !awards.includes(seat.seat)).map((seat) => seat.seat)
+      : plan.protectedBefore.slice();
+  const winningCards: Array<{ seat: number; card: Card }> = [];
+  for (const racer of winners) {
+    const card = best[racer];
+    if (card !== undefined) winningCards.push({ seat: plan.racers[racer] as number, card });
+  }
+  return {
+    status: 'complete',
+    awaiting: null,
+    result: {
+      awards,
+      winningCards,
+      protected: protectedSeats,
+      raceChips: awards.length,
+      valueDelta: (awards.length + protectedSeats.length) * setup.next - plan.oddChips * setup.removed,
+      ranking: ranking.map((racer) => plan.racers[racer] as number),
+    },
+  };
+}
+
+/**
+ * Works out, from the cards dealt so far, whose card comes next or how the race ended. Cards are
+ * attributed in deal order; once the deal is done, identical best cards (several decks) that decide
+ * a chip get one more card each, in deal order, until they differ. Racers are handled by their
+ * index in the deal order.
+ */
+function progressOf(setup: RaceSetup, plan: RacePlan, cards: readonly DealtCard[]): RaceProgress {
+  if (plan.deal.length === 0) return complete(setup, plan, plan.racers.map((_, racer) => racer), []);
+  let dealt = 0;
+  for (const run of plan.deal) {
+    if (cards.length < dealt + run.cards) {
+      return { status: 'dealing', awaiting: { seat: run.seat, cards: dealt + run.cards - cards.length, round: 0 }, result: null };
+    }
+    dealt += run.cards;
+  }
+  // Deal complete: each racer's best card, walking the runs again (run i belongs to racer i).
+  const best: Card[] = [];
+  let first = 0;
+  for (const run of plan.deal) {
+    let top = (cards[first] as DealtCard).card;
+    for (let index = first + 1; index < first + run.cards; index += 1) {
+      const card = (cards[index] as DealtCard).card;
+      if (cardStrength(card) > cardStrength(top)) top = card;
+    }
+    best.push(top);
+    first += run.cards;
+  }
+  const keys = best.map((card) => [cardStrength(card)]);
+  let next = dealt;
+  for (let round = 1; ; round += 1) {
+    // Ties left standing (because they decide nothing) stay in deal order, so listings are predictable.
+    const ranking = best.map((_, racer) => racer).sort((a, b) => lexicographicDescending(keys[a] as number[], keys[b] as number[]) || a - b);
+    const tied = decidingTie(plan, ranking, keys);
+    if (tied === null) return complete(setup, plan, ranking, best);
+    for (const racer of tied.sort((a, b) => a - b)) {
+      const dealtCard = cards[next];
+      if (dealtCard === undefined) return { status: 'tiebreak', awaiting: { seat: plan.racers[racer] as number, cards: 1, round }, result: null };
+      (keys[racer] as number[]).push(cardStrength(dealtCard.card));
+      next += 1;
+    }
+  }
+}
+
+/** The first group of identical keys whose order decides a chip, or null when none does. */
+function decidingTie(plan: RacePlan, ranking: readonly number[], keys: readonly (readonly number[])[]): number[] | null {
+  let start = 0;
+  while (start < ranking.length) {
+    const key = keys[ranking[start] as number] as readonly number[];
+    let end = start + 1;
+    while (end < ranking.length && sameKey(keys[ranking[end] as number] as readonly number[], key)) end += 1;
+    if (end - start > 1) {
+      const group = ranking.slice(start, end);
+      if (orderMatters(plan.positions.slice(start, end), group.map((racer) => plan.racerOdds[racer] as number), plan.ratio)) return group;
+    }
+    start = end;
+  }
+  return null;
+}
+
+function withCards(state: RaceState, cards: readonly DealtCard[], corrections: readonly Correction[]): RaceState {
+  return { setup: state.setup, plan: state.plan, cards, corrections, progress: progressOf(state.setup, state.plan, cards) };
+}
+
+function applyCard(state: RaceState, event: { readonly card: unknown }): RaceState {
+  const { progress, setup, cards } = state;
+  if (progress.status === 'complete') {
+    throw new InputError('card', `${describeValue(event.card)} is one card more than the race needs: the race is complete (void a card first to correct one)`);
+  }
+  const card = readCard(event.card, 'card');
+  let copies = 0;
+  for (const dealt of cards) if (dealt.card === card) copies += 1;
+  if (copies >= setup.decks) {
+    const where = cards.filter((dealt) => dealt.card === card).map((dealt) => `seat ${dealt.seat}`).join(', ');
+    throw new InputError(
+      'card',
+      setup.decks === 1
+        ? `${card} was already dealt (to ${where}) and the shoe holds one deck: a misread or misdeal; check the card`
+        : `${card} was already dealt ${copies} times (to ${where}) and the shoe holds only ${setup.decks} decks`,
+    );
+  }
+  const { seat, round } = progress.awaiting;
+  const nextCards = cards.slice();
+  nextCards.push({ card, seat, round });
+  return withCards(state, nextCards, state.corrections);
+}
+
+function applyVoid(state: RaceState, event: { readonly count?: unknown; readonly reason?: unknown }): RaceState {
+  const count = event.count ?? 1;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
+    throw new InputError('count', `the number of cards to void must be a whole number of at least 1 (got ${describeValue(count)})`);
+  }
+  if (count > state.cards.length) {
+    throw new InputError('count', `cannot void ${count} card${count === 1 ? '' : 's'}: only ${state.cards.length} dealt`);
+  }
+  if (event.reason !== undefined && typeof event.reason !== 'string') {
+    throw new InputError('reason', `the reason must be text (got ${describeValue(event.reason)})`);
+  }
+  const keep = state.cards.length - count;
+  const voided = state.cards.slice(keep).reverse();
+  const reason = event.reason?.trim() ?? '';
+  const corrections = [...state.corrections, ...voided.map((card, index) => ({ voided: card, reason, position: state.cards.length - index - 1 }))];
+  return withCards(state, state.cards.slice(0, keep), corrections);
+}
+
+export function startRace(race: unknown): RaceState {
+  const setup = readRaceSetup(race);
+  const plan = planRace(setup);
+  return { setup, plan, cards: [], corrections: [], progress: progressOf(setup, plan, []) };
+}
+
+/**
+ * The race reducer: the state after `event`. Pure; refuses an invalid event with an InputError and
+ * leaves the given state untouched, so a refused card loses nothing.
+ */
+export function applyRaceEvent(state: RaceState | null, event: RaceEvent): RaceState {
+  const type: unknown = (event as { type?: unknown } | null)?.type;
+  if (type === 'setup') {
+    if (state !== null) throw new InputError('event', 'this race is already set up; start a new race instead');
+    return startRace((event as { race: unknown }).race);
+  }
+  if (type !== 'card' && type !== 'void') {
+    throw new InputError('event', `unknown event type ${describeValue(type)}; expected setup, card or void`);
+  }
+  if (state === null) throw new InputError('event', `a ${type} event needs a race; the first event must be setup`);
+  return type === 'card' ? applyCard(state, event as { card: unknown }) : applyVoid(state, event as { count?: unknown; reason?: unknown });
+}
+
+/** Rebuilds a race from its events, as the journal does on start. */
+export function replayRace(events: readonly RaceEvent[]): RaceState {
+  let state: RaceState | null = null;
+  for (const event of events) state = applyRaceEvent(state, event);
+  if (state === null) throw new InputError('events', 'no events: a race starts with a setup event');
+  return state;
+}
