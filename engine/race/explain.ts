@@ -27,7 +27,10 @@ export function explainRace(state: RaceState): string[] {
   const poolValue = plan.poolChips * removed;
   if (isPooledRounding(rounding)) {
     const chips = pooledRaceChips(rounding, plan.poolChips, plan.ratio);
-    lines.push(`Pool: ${plan.poolChips} odd × ${removed} = ${poolValue} → ${chips} chip${chips === 1 ? '' : 's'} of ${next} (${rounding})`);
+    const whole = Math.max(0, Math.floor(poolValue / next));
+    const over = Math.max(0, poolValue - whole * next);
+    const rule = over === 0 ? '' : rounding === 'pooled-half-up' ? `, ${over} over ${over * 2 >= next ? '≥' : '<'} half of ${next}` : `, ${over} over (${rounding})`;
+    lines.push(`Pool: ${plan.poolChips} odd × ${removed} = ${poolValue} → ${whole} whole ${next}${rule} → ${chips} chip${chips === 1 ? '' : 's'} to race`);
   } else if (rounding === 'next-player-half') {
     lines.push(`Pool: ${plan.poolChips} odd chips; a chip per full ${plan.ratio}, then the next player wins only with at least ${plan.ratio / 2} odd chips of their own`);
   } else {

@@ -40,6 +40,13 @@ describe('worked example (seed 000): Matti, Teppo, Johanna', () => {
     expect(summary.winningCards).toEqual([{ seat: 1, card: 'Ah' }, { seat: 2, card: 'Ts' }]);
     expect(summary.valueDelta).toBe(25);
     expect(summary.protected).toEqual([]);
+    expect(summary.explanation).toEqual(expect.arrayContaining([
+      'Seat 1: trades 4 × 25 for 1 × 100, keeps 3 odd',
+      'Pool: 7 odd × 25 = 175 → 1 whole 100, 75 over ≥ half of 100 → 2 chips to race',
+      'Seat 1 wins a 100 with A♥',
+      'Seat 2 wins a 100 with 10♠',
+      'Value: 200 given for 175 removed (+25)',
+    ]));
   });
 
   it('says whose cards come next, in words, while dealing', () => {
