@@ -1,0 +1,35 @@
+import type { Card } from '../../engine/cards';
+import type { Decoder } from './decoder';
+
+export interface IndexOptions {
+  /** 1 for devices numbering 1–52, 0 for 0–51. */
+  readonly base: 0 | 1;
+  /** The suits in the device's order, e.g. `shdc`: cards base…base+12 are spades. */
+  readonly suitOrder: string;
+  /** The ranks within a suit in the device's order, e.g. `A23456789TJQK`. */
+  readonly rankOrder: string;
+}
+
+export const DEFAULT_INDEX_OPTIONS: IndexOptions = { base: 1, suitOrder: 'shdc', rankOrder: 'A23456789TJQK' };
+
+export function cardAtIndex(index: number, options: IndexOptions): Card | null {
+  const position = index - options.base;
+  if (!Number.isInteger(position) || position < 0 || position > 51) return null;
+  return `${options.rankOrder[position % 13]}${options.suitOrder[Math.floor(position / 13)]}` as Card;
+}
+
+export function indexOfCard(card: Card, options: IndexOptions): number {
+  return options.suitOrder.indexOf(card[1] as string) * 13 + options.rankOrder.indexOf(card[0] as string) + options.base;
+}
+
+/** A numeric card index (1–52 or 0–51) in a configurable suit and rank order. */
+export function indexDecoder(options: IndexOptions = DEFAULT_INDEX_OPTIONS): Decoder {
+  const range = `${options.base}–${options.base + 51}`;
+  return {
+    decode(text) {
+      if (!/^\d{1,2}$/.test(text)) return { reason: `not a card number ${range}` };
+      const card = cardAtIndex(Number(text), options);
+      return card ? { card } : { reason: `card number out of range ${range}` };
+    },
+  };
+}

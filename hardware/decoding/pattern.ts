@@ -1,0 +1,30 @@
+import { parseCard } from '../../engine/cards';
+import type { Decoder } from './decoder';
+
+export interface PatternOptions {
+  /** A regular expression with named groups `rank` and `suit`, or one group `card`. */
+  readonly pattern: string;
+  /** The device's rank text → a rank the engine reads (`"01": "A"`, `"11": "J"`). */
+  readonly ranks?: Readonly<Record<string, string>>;
+  /** The device's suit text → a suit the engine reads (`"1": "s"`). */
+  readonly suits?: Readonly<Record<string, string>>;
+}
+
+/** A vendor's format described as data: a pattern with named groups plus lookup tables. */
+export function patternDecoder(options: PatternOptions): Decoder {
+  const pattern = new RegExp(options.pattern, 'u');
+  return {
+    decode(text) {
+      const groups = pattern.exec(text)?.groups;
+      if (!groups) return { reason: 'does not match the device pattern' };
+      let code = groups.card;
+      if (code === undefined) {
+        const rank = groups.rank ?? '';
+        const suit = groups.suit ?? '';
+        code = `${options.ranks?.[rank] ?? rank}${options.suits?.[suit] ?? suit}`;
+      }
+      const card = parseCard(code);
+      return card ? { card } : { reason: `matched the pattern but "${code}" is not a card` };
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { RANKS, type Card, type Rank, type Suit } from '../../engine/cards';
+import type { Decoder } from './decoder';
+
+const SUIT_NUMBER = /^([shdc])\s*(0?[1-9]|1[0-3])$/i;
+
+/** 1 is the ace, 11–13 the jack, queen and king. */
+export function rankOfNumber(number: number): Rank {
+  return number === 1 ? 'A' : (RANKS[number - 2] as Rank);
+}
+
+/** Suit letter and numeric rank, as some shoes report: `D12` (Q♦), `S01` (A♠), `h7`. */
+export function suitNumberDecoder(): Decoder {
+  return {
+    decode(text) {
+      const match = SUIT_NUMBER.exec(text);
+      if (!match) return { reason: 'not a suit letter and rank number (e.g. S01, D12)' };
+      const suit = (match[1] as string).toLowerCase() as Suit;
+      return { card: `${rankOfNumber(Number(match[2]))}${suit}` as Card };
+    },
+  };
+}

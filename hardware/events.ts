@@ -1,0 +1,36 @@
+import type { Card } from '../engine/cards';
+
+export const STATUS_STATES = ['connecting', 'connected', 'disconnected', 'reconnecting', 'error'] as const;
+export type StatusState = (typeof STATUS_STATES)[number];
+
+/** Why a port is in trouble; the screen translates the code, the command line prints `message`. */
+export type StatusCode =
+  | 'no-such-port'
+  | 'permission-denied'
+  | 'port-busy'
+  | 'wrong-baud'
+  | 'unplugged'
+  | 'open-failed'
+  | 'io-error';
+
+export const DEVICE_MESSAGES = ['shoe-empty', 'new-shoe'] as const;
+export type DeviceMessage = (typeof DEVICE_MESSAGES)[number];
+
+/**
+ * The one normalised stream every card source produces. A frame that does not decode becomes
+ * `unknown` with its raw text: never dropped, never guessed into a card.
+ */
+export type ShoeEvent =
+  | { readonly type: 'card'; readonly card: Card; readonly raw: string }
+  | { readonly type: 'unknown'; readonly raw: string; readonly reason: string }
+  | { readonly type: 'device'; readonly message: DeviceMessage; readonly raw: string }
+  | { readonly type: 'status'; readonly state: StatusState; readonly code?: StatusCode; readonly message?: string };
+
+/** Raw bytes as text a person can read in a log: printable ASCII as is, anything else as \xNN. */
+export function printableRaw(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) {
+    text += byte >= 0x20 && byte < 0x7f && byte !== 0x5c ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
+  }
+  return text;
+}

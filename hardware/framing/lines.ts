@@ -1,0 +1,41 @@
+import { DEFAULT_MAX_FRAME, type Frame, type Framer } from './frame';
+
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * Lines ending in CR, LF or CRLF, mixed in one stream. A CRLF split across two reads is one line
+ * end: after a CR, a leading LF is swallowed. Empty lines carry nothing and are skipped.
+ */
+export function lineFramer(maxLength = DEFAULT_MAX_FRAME): Framer {
+  let pending: number[] = [];
+  let afterCR = false;
+  const take = (): Frame[] => {
+    const bytes = Buffer.from(pending);
+    pending = [];
+    return bytes.length === 0 ? [] : [{ bytes }];
+  };
+  return {
+    push(chunk) {
+      const frames: Frame[] = [];
+      for (const byte of chunk) {
+        if (byte === LF && afterCR) {
+          afterCR = false;
+          continue;
+        }
+        afterCR = byte === CR;
+        if (byte === CR || byte === LF) {
+          frames.push(...take());
+        } else {
+          pending.push(byte);
+          if (pending.length > maxLength) {
+            frames.push({ bytes: Buffer.from(pending), error: `no line end after ${maxLength} bytes` });
+            pending = [];
+          }
+        }
+      }
+      return frames;
+    },
+    flush: take,
+  };
+}
