@@ -1,14 +1,156 @@
 /**
- * The typed surface the preload script exposes to the renderer (`window.chipRace`).
- *
- * This file holds only types and constants: the renderer may `import type` from it, the preload
- * implements it, and later issues grow it into the full IPC contract.
+ * The console's one API, shared by the Electron preload (`window.chipRace`) and the browser-mode
+ * WebSocket bridge. Types and constants only: the renderer may `import type` from here, main/
+ * implements it, and main/ipc/validate.ts checks every incoming call against METHODS.
  */
+import type { RuleSetName } from '../../engine/race/rules';
+import type { RaceSummary } from '../../engine/race/summary';
+import type { ShoeEvent, StatusCode, StatusState } from '../../hardware/events';
+
 export const API_KEY = 'chipRace';
 
 export const APP_NAME = 'Chip Race Console';
 
-export interface ConsoleApi {
-  /** The application's product name. */
-  appName(): string;
+export const SOURCE_KINDS = ['manual', 'serial', 'simulator'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+export const LANGUAGES = ['en', 'fi', 'ru'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const MAX_SEATS = 10;
+
+export interface SeatSettings {
+  readonly seat: number;
+  readonly name: string;
 }
+
+export interface SourceSettings {
+  readonly kind: SourceKind;
+  /** Serial port path (serial) or the simulator's port (simulator); empty for manual entry. */
+  readonly path: string;
+  readonly baud: number;
+  /** A built-in device profile name (see hardware/profile.ts). */
+  readonly decoder: string;
+}
+
+/** What the dealer sets up once per table; remembered between races. */
+export interface TableSettings {
+  /** Seats 1–10 in play, with optional names. */
+  readonly seats: readonly SeatSettings[];
+  readonly button: number;
+  /** The table's chip denominations, ascending. */
+  readonly chipSet: readonly number[];
+  /** The denomination leaving play; the next one up is proposed as `next`. */
+  readonly removed: number;
+  readonly next: number;
+  readonly rules: RuleSetName;
+  readonly decks: number;
+}
+
+export interface ConsoleSettings {
+  readonly table: TableSettings;
+  readonly source: SourceSettings;
+  readonly language: Language;
+}
+
+/** One seat's count before the race: its leaving chips, and whether it has any other chips. */
+export interface SeatCount {
+  readonly seat: number;
+  readonly chips: number;
+  readonly hasOther: boolean;
+}
+
+export interface RaceView {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly counts: readonly SeatCount[];
+  readonly names: Readonly<Record<number, string>>;
+  readonly summary: RaceSummary;
+  readonly corrections: number;
+}
+
+export interface HistoryEntry {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly confirmedAt: string;
+  readonly names: Readonly<Record<number, string>>;
+  readonly summary: RaceSummary;
+  readonly corrections: number;
+}
+
+export interface SourceStatus {
+  readonly kind: SourceKind;
+  readonly path: string;
+  /** `idle` for manual entry and before a port is opened. */
+  readonly state: StatusState | 'idle';
+  readonly code?: StatusCode;
+  readonly message?: string;
+}
+
+/** Problems found when the journal was replayed on start (a torn last line, a corrupt record). */
+export interface JournalReport {
+  readonly path: string;
+  readonly records: number;
+  readonly problems: readonly string[];
+}
+
+/** Everything the screens show. Pushed after every change, once the change is on disk. */
+export interface ConsoleState {
+  readonly settings: ConsoleSettings;
+  readonly race: RaceView | null;
+  readonly source: SourceStatus;
+  /** The latest event from the card source (a card, an unknown code, a device message). */
+  readonly lastInput: ShoeEvent | null;
+  readonly history: readonly HistoryEntry[];
+  readonly journal: JournalReport;
+}
+
+export interface CommandError {
+  /** The input field at fault (`cards`, `seats[2].chips`, `path` …). */
+  readonly field: string;
+  readonly message: string;
+}
+
+export type CommandResult<T = null> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: CommandError };
+
+export interface PortInfo {
+  readonly path: string;
+  readonly manufacturer: string;
+  readonly vendorId: string;
+  readonly productId: string;
+}
+
+/** The calls the screen can make, with their argument lists and results. */
+export interface ConsoleCommands {
+  getState(): ConsoleState;
+  saveSettings(settings: ConsoleSettings): CommandResult;
+  /** The race these counts would make (exchange, pool, race chips, deal), without starting it. */
+  previewRace(counts: readonly SeatCount[]): CommandResult<RaceSummary>;
+  startRace(counts: readonly SeatCount[]): CommandResult;
+  dealCard(code: string): CommandResult;
+  voidCards(count: number, reason: string): CommandResult;
+  confirmRace(): CommandResult;
+  abandonRace(reason: string): CommandResult;
+  listPorts(): CommandResult<readonly PortInfo[]>;
+  exportHistory(format: 'csv' | 'json'): CommandResult<string>;
+}
+
+export type CommandName = keyof ConsoleCommands;
+
+export const COMMAND_NAMES: readonly CommandName[] = [
+  'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'voidCards', 'confirmRace', 'abandonRace', 'listPorts', 'exportHistory',
+];
+
+/** As the screen sees it: every call is asynchronous; state arrives through `onState`. */
+export type ConsoleApi = {
+  readonly [Name in CommandName]: (...args: Parameters<ConsoleCommands[Name]>) => Promise<ReturnType<ConsoleCommands[Name]>>;
+} & {
+  /** Calls `listener` with every new state; returns the function that stops it. */
+  onState(listener: (state: ConsoleState) => void): () => void;
+};
+
+/** Browser-mode wire format (JSON over WebSocket). */
+export type BridgeRequest = { readonly id: number; readonly method: CommandName; readonly args: readonly unknown[] };
+export type BridgeMessage =
+  | { readonly type: 'result'; readonly id: number; readonly result: unknown }
+  | { readonly type: 'state'; readonly state: ConsoleState };

@@ -1,0 +1,8 @@
+import type { CommandName } from './contract';
+
+/** IPC channel names: one per command, one for pushed state. */
+export const STATE_CHANNEL = 'chipRace:state';
+
+export function commandChannel(name: CommandName): string {
+  return `chipRace:${name}`;
+}
