@@ -1,0 +1,136 @@
+import { mkdtempSync, readFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ShoeEvent } from '../../hardware/events';
+import type { ConsoleSettings, ConsoleState } from '../ipc/contract';
+import { ConsoleService, type CardSourceFactory } from './service';
+import { DEFAULT_SETTINGS } from './settings';
+
+const clock = () => new Date('2026-11-29T12:00:00Z');
+const services: ConsoleService[] = [];
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((service) => service.close()));
+});
+
+async function serviceIn(dataDir: string, extra: { cardSources?: CardSourceFactory } = {}): Promise<ConsoleService> {
+  const service = await ConsoleService.start({ dataDir, clock, ...extra });
+  services.push(service);
+  return service;
+}
+
+const FINNISH_TABLE: ConsoleSettings = {
+  ...DEFAULT_SETTINGS,
+  table: { ...DEFAULT_SETTINGS.table, seats: [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }, { seat: 3, name: 'Johanna' }], button: 3 },
+};
+const COUNTS = [{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }];
+const CARDS = ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td', 'Tc'];
+
+async function expectOk(result: Promise<{ ok: boolean }>): Promise<void> {
+  expect(await result).toEqual({ ok: true, value: null });
+}
+
+describe('console service', () => {
+  it('runs the seed’s worked example from counts to history, journaling each step before showing it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'service-'));
+    const service = await serviceIn(dataDir);
+    const states: ConsoleState[] = [];
+    service.onState((state) => states.push(state));
+    await expectOk(service.saveSettings(FINNISH_TABLE));
+    const preview = await service.previewRace(COUNTS);
+    expect(preview.ok && preview.value.raceChips).toBe(2);
+    await expectOk(service.startRace(COUNTS));
+    for (const card of CARDS) await expectOk(service.dealCard(card));
+    const race = service.getState().race;
+    expect(race?.summary.awards).toEqual([1, 2]);
+    expect(race?.summary.valueDelta).toBe(25);
+    // Every published state's cards were already on disk.
+    const journal = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n');
+    expect(journal).toHaveLength(1 + CARDS.length);
+    expect(states.at(-1)?.race?.summary.cards).toHaveLength(CARDS.length);
+    await expectOk(service.confirmRace());
+    expect(service.getState().race).toBeNull();
+    expect(service.getState().history.map((entry) => entry.summary.awards)).toEqual([[1, 2]]);
+    const csv = await service.exportHistory('csv');
+    expect(csv.ok && csv.value.split('\r\n')[1]).toBe('race-1,2026-11-29T12:00:00.000Z,2026-11-29T12:00:00.000Z,classic,25,100,7,2,1 Matti (Ah); 2 Teppo (Ts),,25,0');
+  });
+
+  it('resumes an interrupted race exactly where it stopped after a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'service-'));
+    const first = await serviceIn(dataDir);
+    await expectOk(first.saveSettings(FINNISH_TABLE));
+    await expectOk(first.startRace(COUNTS));
+    for (const card of CARDS.slice(0, 4)) await expectOk(first.dealCard(card));
+    await expectOk(first.voidCards(1, 'misread'));
+    await expectOk(first.dealCard('Ts'));
+    const before = first.getState();
+    await first.close();
+    const second = await serviceIn(dataDir);
+    const after = second.getState();
+    expect(after.race).toEqual(before.race);
+    expect(after.settings).toEqual(FINNISH_TABLE);
+    expect(after.race?.summary.awaiting).toEqual({ seat: 2, cards: 1 });
+    expect(after.race?.corrections).toBe(1);
+  });
+
+  it('refuses a bad card with a clear message, keeps it in the journal as refused, and changes nothing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'service-'));
+    const service = await serviceIn(dataDir);
+    await expectOk(service.saveSettings(FINNISH_TABLE));
+    await expectOk(service.startRace(COUNTS));
+    await expectOk(service.dealCard('Ah'));
+    const before = service.getState().race;
+    expect(await service.dealCard('ah')).toEqual({ ok: false, error: { field: 'card', message: expect.stringContaining('Ah was already dealt') } });
+    expect(await service.dealCard('1x')).toEqual({ ok: false, error: { field: 'card', message: expect.stringContaining('"1x" is not a card') } });
+    expect(service.getState().race).toEqual(before);
+    const kinds = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).record.kind);
+    expect(kinds).toEqual(['race-start', 'race-event', 'refused', 'refused']);
+  });
+
+  it('refuses commands that do not fit the moment', async () => {
+    const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')));
+    expect(await service.dealCard('As')).toMatchObject({ ok: false, error: { field: 'race' } });
+    expect(await service.confirmRace()).toMatchObject({ ok: false, error: { field: 'race' } });
+    await expectOk(service.saveSettings(FINNISH_TABLE));
+    expect(await service.startRace([{ seat: 1, chips: -1, hasOther: true }])).toMatchObject({ ok: false, error: { field: 'seats[0].chips' } });
+    await expectOk(service.startRace(COUNTS));
+    expect(await service.startRace(COUNTS)).toMatchObject({ ok: false, error: { field: 'race', message: expect.stringContaining('still open') } });
+    expect(await service.confirmRace()).toMatchObject({ ok: false, error: { message: expect.stringContaining('Deal 3 cards to seat 1 — Matti') } });
+    expect(await service.saveSettings({ ...FINNISH_TABLE, table: { ...FINNISH_TABLE.table, next: 110 } })).toMatchObject({ ok: false, error: { field: 'table.next' } });
+  });
+
+  it('reports a journal whose last line was cut off, and keeps what was acknowledged', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'service-'));
+    const first = await serviceIn(dataDir);
+    await expectOk(first.saveSettings(FINNISH_TABLE));
+    await expectOk(first.startRace(COUNTS));
+    await expectOk(first.dealCard('Ah'));
+    await first.close();
+    appendFileSync(join(dataDir, 'journal.jsonl'), '{"seq":3,"at":"2026-11-29T12:00:00.000Z","record":{"kind":"race-ev');
+    const second = await serviceIn(dataDir);
+    expect(second.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
+    expect(second.getState().journal.problems).toEqual([expect.stringContaining('the last record was cut off')]);
+    await expectOk(second.dealCard('Kc'));
+  });
+
+  it('deals cards from the card source into the open race and shows everything else to the dealer', async () => {
+    let emit: (event: ShoeEvent) => void = () => undefined;
+    const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')), {
+      cardSources: (_settings, sink) => {
+        emit = sink;
+        return { stop: async () => undefined };
+      },
+    });
+    await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'text' } }));
+    await expectOk(service.startRace(COUNTS));
+    emit({ type: 'status', state: 'connected' });
+    emit({ type: 'card', card: 'Ah', raw: 'AH' });
+    emit({ type: 'unknown', raw: 'A?', reason: 'not a card code' });
+    await service.getState(); // let the queued deal run
+    await service.previewRace(COUNTS);
+    const state = service.getState();
+    expect(state.source).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', state: 'connected' });
+    expect(state.race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
+    expect(state.lastInput).toEqual({ type: 'unknown', raw: 'A?', reason: 'not a card code' });
+  });
+});

@@ -1,0 +1,247 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isInputError } from '../../engine/errors';
+import type { RaceEvent } from '../../engine/race/race';
+import { raceSummary } from '../../engine/race/summary';
+import { startRace } from '../../engine/race/race';
+import type { ShoeEvent } from '../../hardware/events';
+import { JournalWriter, readJournal } from '../journal/journal';
+import type {
+  CommandResult, ConsoleSettings, ConsoleState, HistoryEntry, PortInfo, SeatCount, SourceStatus,
+} from '../ipc/contract';
+import { historyCsv, historyJson } from './export';
+import { applySessionLine, isSessionRecord, raceView, replaySession, type Session, type SessionRecord } from './session';
+import { loadSettings, readSettings, saveSettings } from './settings';
+
+/** Where cards come from besides the keyboard: a serial shoe, or anything that emits shoe events. */
+export interface CardSource {
+  stop(): Promise<void>;
+}
+
+export type CardSourceFactory = (settings: ConsoleSettings['source'], emit: (event: ShoeEvent) => void) => CardSource | null;
+
+export interface ServiceOptions {
+  readonly dataDir: string;
+  readonly clock?: () => Date;
+  readonly cardSources?: CardSourceFactory;
+  readonly listPorts?: () => Promise<readonly PortInfo[]>;
+}
+
+const ok = <T>(value: T): CommandResult<T> => ({ ok: true, value });
+const refused = (field: string, message: string): CommandResult<never> => ({ ok: false, error: { field, message } });
+
+function failure(error: unknown): CommandResult<never> {
+  if (isInputError(error)) return refused(error.field, error.message);
+  return refused('service', `unexpected error: ${(error as Error).message}`);
+}
+
+/**
+ * The console's session, with no knowledge of Electron: settings, the race in progress, the card
+ * source, the journal and the history. Every change is journaled (fsynced) before listeners see
+ * it, and commands run one at a time, so the screen, the shoe and the keyboard never race.
+ */
+export class ConsoleService {
+  private readonly listeners = new Set<(state: ConsoleState) => void>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private source: CardSource | null = null;
+  private sourceStatus: SourceStatus;
+  private lastInput: ShoeEvent | null = null;
+
+  private constructor(
+    private readonly options: ServiceOptions,
+    private readonly journal: JournalWriter<SessionRecord>,
+    private session: Session,
+    private settings: ConsoleSettings,
+    private readonly problems: string[],
+    private readonly journalPath: string,
+    private readonly records: number,
+  ) {
+    this.sourceStatus = { kind: settings.source.kind, path: settings.source.path, state: 'idle' };
+  }
+
+  static async start(options: ServiceOptions): Promise<ConsoleService> {
+    await mkdir(options.dataDir, { recursive: true });
+    const journalPath = join(options.dataDir, 'journal.jsonl');
+    const replay = await readJournal(journalPath, isSessionRecord);
+    const { session, problems } = replaySession(replay.lines);
+    const { settings, problem } = await loadSettings(join(options.dataDir, 'settings.json'));
+    const lastSeq = replay.lines.at(-1)?.seq ?? 0;
+    const journal = await JournalWriter.open<SessionRecord>(journalPath, lastSeq, options.clock);
+    const allProblems = [...replay.problems, ...problems, ...(problem ? [problem] : [])];
+    const service = new ConsoleService(options, journal, session, settings, allProblems, journalPath, replay.lines.length);
+    service.openSource();
+    return service;
+  }
+
+  onState(listener: (state: ConsoleState) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  getState(): ConsoleState {
+    return {
+      settings: this.settings,
+      race: this.session.race ? raceView(this.session.race) : null,
+      source: this.sourceStatus,
+      lastInput: this.lastInput,
+      history: this.session.history,
+      journal: { path: this.journalPath, records: this.records, problems: this.problems },
+    };
+  }
+
+  /** Runs commands one after another, so each sees the state the previous one left. */
+  private serial<T>(work: () => Promise<CommandResult<T>>): Promise<CommandResult<T>> {
+    const run = this.queue.then(work, work).catch(failure);
+    this.queue = run;
+    return run;
+  }
+
+  private publish(): void {
+    const state = this.getState();
+    for (const listener of this.listeners) listener(state);
+  }
+
+  /** Journals a record, then applies it: the screen never shows what the disk does not hold. */
+  private async commit(record: SessionRecord): Promise<void> {
+    // Applied once before writing, so an event the engine refuses is never journaled as accepted.
+    applySessionLine(this.session, { seq: 0, at: new Date(0).toISOString(), record });
+    const line = await this.journal.append(record);
+    this.session = applySessionLine(this.session, line);
+    this.publish();
+  }
+
+  private raceInput(counts: readonly SeatCount[]) {
+    const { table } = this.settings;
+    const names = Object.fromEntries(table.seats.map((seat) => [seat.seat, seat.name]));
+    return {
+      names,
+      race: {
+        rules: table.rules,
+        removed: table.removed,
+        next: table.next,
+        button: table.button,
+        decks: table.decks,
+        // Only whether a player has other chips matters to the race (a broke player is protected).
+        seats: counts.map((count) => ({ seat: count.seat, name: names[count.seat] ?? '', chips: count.chips, other: count.hasOther ? table.next : 0 })),
+      },
+    };
+  }
+
+  saveSettings(value: ConsoleSettings): Promise<CommandResult> {
+    return this.serial(async () => {
+      const settings = readSettings(value);
+      await saveSettings(join(this.options.dataDir, 'settings.json'), settings);
+      const sourceChanged = JSON.stringify(settings.source) !== JSON.stringify(this.settings.source);
+      this.settings = settings;
+      if (sourceChanged) {
+        await this.closeSource();
+        this.openSource();
+      }
+      this.publish();
+      return ok(null);
+    });
+  }
+
+  previewRace(counts: readonly SeatCount[]): Promise<CommandResult<ReturnType<typeof raceSummary>>> {
+    return this.serial(async () => ok(raceSummary(startRace(this.raceInput(counts).race))));
+  }
+
+  startRace(counts: readonly SeatCount[]): Promise<CommandResult> {
+    return this.serial(async () => {
+      if (this.session.race) return refused('race', `race ${this.session.race.id} is still open: confirm or abandon it first`);
+      const { race, names } = this.raceInput(counts);
+      startRace(race); // refuses bad counts before anything is journaled
+      await this.commit({ kind: 'race-start', raceId: `race-${this.session.racesStarted + 1}`, race, counts, names });
+      return ok(null);
+    });
+  }
+
+  private async applyToRace(event: RaceEvent, input: string, source: 'manual' | 'shoe'): Promise<CommandResult> {
+    const race = this.session.race;
+    if (!race) return refused('race', 'no race is open: start one from the counts screen');
+    try {
+      await this.commit({ kind: 'race-event', raceId: race.id, event, source });
+    } catch (error) {
+      if (!isInputError(error)) throw error;
+      await this.journal.append({ kind: 'refused', raceId: race.id, input, reason: error.message, source });
+      return failure(error);
+    }
+    return ok(null);
+  }
+
+  dealCard(code: string, source: 'manual' | 'shoe' = 'manual'): Promise<CommandResult> {
+    return this.serial(() => this.applyToRace({ type: 'card', card: code }, code, source));
+  }
+
+  voidCards(count: number, reason: string): Promise<CommandResult> {
+    return this.serial(() => this.applyToRace({ type: 'void', count, reason }, `void ${count}`, 'manual'));
+  }
+
+  confirmRace(): Promise<CommandResult> {
+    return this.serial(async () => {
+      const race = this.session.race;
+      if (!race) return refused('race', 'no race is open');
+      if (race.state.progress.status !== 'complete') return refused('race', `race ${race.id} is not complete yet: ${raceSummary(race.state).nextStep}`);
+      await this.commit({ kind: 'race-confirm', raceId: race.id });
+      return ok(null);
+    });
+  }
+
+  abandonRace(reason: string): Promise<CommandResult> {
+    return this.serial(async () => {
+      const race = this.session.race;
+      if (!race) return refused('race', 'no race is open');
+      await this.commit({ kind: 'race-abandon', raceId: race.id, reason });
+      return ok(null);
+    });
+  }
+
+  listPorts(): Promise<CommandResult<readonly PortInfo[]>> {
+    return this.serial(async () => ok(this.options.listPorts ? await this.options.listPorts() : []));
+  }
+
+  exportHistory(format: 'csv' | 'json'): Promise<CommandResult<string>> {
+    return this.serial(async () => ok(format === 'csv' ? historyCsv(this.history()) : historyJson(this.history())));
+  }
+
+  history(): readonly HistoryEntry[] {
+    return this.session.history;
+  }
+
+  /** A shoe event: cards go to the open race like typed ones; everything is shown to the dealer. */
+  private handleShoeEvent(event: ShoeEvent): void {
+    if (event.type === 'status') {
+      this.sourceStatus = { ...this.sourceStatus, state: event.state, ...(event.code ? { code: event.code } : {}), ...(event.message ? { message: event.message } : {}) };
+      if (event.state === 'connected') this.sourceStatus = { kind: this.sourceStatus.kind, path: this.sourceStatus.path, state: 'connected' };
+      this.publish();
+      return;
+    }
+    this.lastInput = event;
+    if (event.type === 'card' && this.session.race) {
+      void this.dealCard(event.card, 'shoe');
+    } else {
+      this.publish();
+    }
+  }
+
+  private openSource(): void {
+    const { source } = this.settings;
+    this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
+    this.source = source.kind === 'manual' ? null : (this.options.cardSources?.(source, (event) => this.handleShoeEvent(event)) ?? null);
+  }
+
+  private async closeSource(): Promise<void> {
+    const source = this.source;
+    this.source = null;
+    await source?.stop();
+  }
+
+  async close(): Promise<void> {
+    await this.closeSource();
+    await this.queue.catch(() => undefined);
+    await this.journal.close();
+    this.listeners.clear();
+  }
+}

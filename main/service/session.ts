@@ -1,0 +1,84 @@
+import { applyRaceEvent, startRace, type RaceEvent, type RaceState } from '../../engine/race/race';
+import { raceSummary } from '../../engine/race/summary';
+import type { JournalLine } from '../journal/journal';
+import type { HistoryEntry, RaceView, SeatCount } from '../ipc/contract';
+
+/** What the journal holds: every change to the session, in order. */
+export type SessionRecord =
+  | { readonly kind: 'race-start'; readonly raceId: string; readonly race: unknown; readonly counts: readonly SeatCount[]; readonly names: Readonly<Record<number, string>> }
+  | { readonly kind: 'race-event'; readonly raceId: string; readonly event: RaceEvent; readonly source: 'manual' | 'shoe' }
+  /** A card or correction the engine refused: not applied, kept for the floor supervisor. */
+  | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe' }
+  | { readonly kind: 'race-confirm'; readonly raceId: string }
+  | { readonly kind: 'race-abandon'; readonly raceId: string; readonly reason: string };
+
+const KINDS = new Set(['race-start', 'race-event', 'refused', 'race-confirm', 'race-abandon']);
+
+export function isSessionRecord(value: unknown): value is SessionRecord {
+  const record = value as { kind?: unknown; raceId?: unknown } | null;
+  return typeof record === 'object' && record !== null && KINDS.has(record.kind as string) && typeof record.raceId === 'string';
+}
+
+export interface ActiveRace {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly counts: readonly SeatCount[];
+  readonly names: Readonly<Record<number, string>>;
+  readonly state: RaceState;
+}
+
+export interface Session {
+  readonly race: ActiveRace | null;
+  readonly history: readonly HistoryEntry[];
+  /** Races started so far: the next race's id comes from it, so ids need no clock or randomness. */
+  readonly racesStarted: number;
+}
+
+export const EMPTY_SESSION: Session = { race: null, history: [], racesStarted: 0 };
+
+export function raceView(race: ActiveRace): RaceView {
+  return { id: race.id, startedAt: race.startedAt, counts: race.counts, names: race.names, summary: raceSummary(race.state), corrections: race.state.corrections.length };
+}
+
+/**
+ * The session reducer: journal lines in, session out. Pure, so replaying the journal on start
+ * rebuilds exactly the session the dealer had. Throws on a line that does not fit the session.
+ */
+export function applySessionLine(session: Session, line: JournalLine<SessionRecord>): Session {
+  const { record } = line;
+  if (record.kind === 'race-start') {
+    if (session.race) throw new Error(`race ${record.raceId} started while race ${session.race.id} was still open`);
+    const race: ActiveRace = { id: record.raceId, startedAt: line.at, counts: record.counts, names: record.names, state: startRace(record.race) };
+    return { ...session, race, racesStarted: session.racesStarted + 1 };
+  }
+  if (!session.race || session.race.id !== record.raceId) throw new Error(`${record.kind} for race ${record.raceId}, which is not open`);
+  const race = session.race;
+  switch (record.kind) {
+    case 'race-event':
+      return { ...session, race: { ...race, state: applyRaceEvent(race.state, record.event) } };
+    case 'refused':
+      return session;
+    case 'race-confirm': {
+      if (race.state.progress.status !== 'complete') throw new Error(`race ${race.id} confirmed before it was complete`);
+      const view = raceView(race);
+      const entry: HistoryEntry = { id: race.id, startedAt: race.startedAt, confirmedAt: line.at, names: race.names, summary: view.summary, corrections: view.corrections };
+      return { ...session, race: null, history: [...session.history, entry] };
+    }
+    case 'race-abandon':
+      return { ...session, race: null };
+  }
+}
+
+/** Replays journal lines; a line that does not fit is skipped and reported, never fatal. */
+export function replaySession(lines: readonly JournalLine<SessionRecord>[]): { session: Session; problems: string[] } {
+  const problems: string[] = [];
+  let session = EMPTY_SESSION;
+  for (const line of lines) {
+    try {
+      session = applySessionLine(session, line);
+    } catch (error) {
+      problems.push(`record ${line.seq} (${line.record.kind}) could not be applied and was skipped: ${(error as Error).message}`);
+    }
+  }
+  return { session, problems };
+}

@@ -1,0 +1,120 @@
+import { open, readFile, rename } from 'node:fs/promises';
+import { InputError } from '../../engine/errors';
+import { RULE_SET_NAMES, type RuleSetName } from '../../engine/race/rules';
+import { BUILT_IN_PROFILES } from '../../hardware/profile';
+import { LANGUAGES, MAX_SEATS, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind } from '../ipc/contract';
+
+export const DEFAULT_SETTINGS: ConsoleSettings = {
+  table: {
+    seats: Array.from({ length: MAX_SEATS }, (_, index) => ({ seat: index + 1, name: '' })),
+    button: 1,
+    chipSet: [25, 100, 500, 1000, 5000],
+    removed: 25,
+    next: 100,
+    rules: 'classic',
+    decks: 1,
+  },
+  source: { kind: 'manual', path: '', baud: 9600, decoder: 'text' },
+  language: 'en',
+};
+
+const MAX_NAME = 40;
+
+function record(value: unknown, field: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputError(field, 'must be an object');
+  return value as Record<string, unknown>;
+}
+
+function whole(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new InputError(field, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(value: unknown, options: readonly T[], field: string): T {
+  if (typeof value === 'string' && (options as readonly string[]).includes(value)) return value as T;
+  throw new InputError(field, `choose one of ${options.join(', ')} (got ${JSON.stringify(value)})`);
+}
+
+function text(value: unknown, field: string, max: number): string {
+  if (typeof value !== 'string') throw new InputError(field, 'must be text');
+  if (value.length > max) throw new InputError(field, `at most ${max} characters`);
+  return value.trim();
+}
+
+function readSeats(value: unknown): SeatSettings[] {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SEATS) throw new InputError('table.seats', `must list 1 to ${MAX_SEATS} seats`);
+  const seats = value.map((entry, index) => {
+    const seat = record(entry, `table.seats[${index}]`);
+    return { seat: whole(seat.seat, `table.seats[${index}].seat`, 1, MAX_SEATS), name: text(seat.name ?? '', `table.seats[${index}].name`, MAX_NAME) };
+  });
+  const numbers = seats.map((seat) => seat.seat);
+  const repeated = numbers.find((seat, index) => numbers.indexOf(seat) !== index);
+  if (repeated !== undefined) throw new InputError('table.seats', `seat ${repeated} appears twice`);
+  return seats.sort((a, b) => a.seat - b.seat);
+}
+
+/** Validates settings from the screen or the settings file, naming the field at fault. */
+export function readSettings(value: unknown): ConsoleSettings {
+  const settings = record(value, 'settings');
+  const table = record(settings.table, 'table');
+  const chipSet = table.chipSet;
+  if (!Array.isArray(chipSet) || chipSet.length < 2 || chipSet.length > 12) throw new InputError('table.chipSet', 'must list 2 to 12 denominations');
+  const chips = chipSet.map((chip, index) => whole(chip, `table.chipSet[${index}]`, 1, 100_000_000));
+  if (chips.some((chip, index) => index > 0 && chip <= (chips[index - 1] as number))) throw new InputError('table.chipSet', 'must be in ascending order without repeats');
+  const removed = whole(table.removed, 'table.removed', 1, 100_000_000);
+  const next = whole(table.next, 'table.next', 1, 100_000_000);
+  if (!chips.includes(removed)) throw new InputError('table.removed', `${removed} is not in the chip set`);
+  if (!chips.includes(next) || next <= removed) throw new InputError('table.next', `must be a chip of the set larger than ${removed}`);
+  if (next % removed !== 0) throw new InputError('table.next', `${next} is not a whole multiple of ${removed}`);
+  const source = record(settings.source, 'source');
+  return {
+    table: {
+      seats: readSeats(table.seats),
+      button: whole(table.button, 'table.button', 1, MAX_SEATS),
+      chipSet: chips,
+      removed,
+      next,
+      rules: oneOf<RuleSetName>(table.rules, RULE_SET_NAMES, 'table.rules'),
+      decks: whole(table.decks, 'table.decks', 1, 8),
+    },
+    source: {
+      kind: oneOf<SourceKind>(source.kind, SOURCE_KINDS, 'source.kind'),
+      path: text(source.path ?? '', 'source.path', 4096),
+      baud: whole(source.baud, 'source.baud', 50, 4_000_000),
+      decoder: oneOf(source.decoder, Object.keys(BUILT_IN_PROFILES), 'source.decoder'),
+    },
+    language: oneOf<Language>(settings.language, LANGUAGES, 'language'),
+  };
+}
+
+/** Loads the settings file; a missing one gives the defaults, a broken one the defaults and a problem to report. */
+export async function loadSettings(path: string): Promise<{ settings: ConsoleSettings; problem: string | null }> {
+  let raw: string;
+  try {
+    raw = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: DEFAULT_SETTINGS, problem: null };
+    return { settings: DEFAULT_SETTINGS, problem: `settings could not be read (${(error as Error).message}); defaults are used` };
+  }
+  try {
+    return { settings: readSettings(JSON.parse(raw)), problem: null };
+  } catch (error) {
+    await rename(path, `${path}.bad`).catch(() => undefined);
+    return { settings: DEFAULT_SETTINGS, problem: `settings file was damaged (${(error as Error).message}); defaults are used and the old file was kept as settings.json.bad` };
+  }
+}
+
+/** Writes settings atomically: a crash leaves either the old file or the new one, never half of one. */
+export async function saveSettings(path: string, settings: ConsoleSettings): Promise<void> {
+  const temporary = `${path}.tmp`;
+  const file = await open(temporary, 'w');
+  try {
+    await file.write(`${JSON.stringify(settings, null, 2)}\n`);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(temporary, path);
+}
