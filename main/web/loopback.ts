@@ -1,0 +1,19 @@
+import { isIP } from 'node:net';
+
+/** Whether a listen address keeps the console on this machine: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.split('.')[0] === '127';
+  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
+  return false;
+}
+
+/**
+ * Browser mode has no login, so it listens on loopback only; another address is refused unless
+ * the operator asked for it explicitly.
+ */
+export function checkListenHost(host: string, allowNonLoopback: boolean): void {
+  if (!isLoopbackHost(host) && !allowNonLoopback) {
+    throw new Error(`refusing to listen on ${host}: browser mode has no login and listens on loopback (127.0.0.1) only; set CHIP_RACE_ALLOW_REMOTE=1 to override on a trusted network`);
+  }
+}
