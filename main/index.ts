@@ -1,22 +1,26 @@
-// Electron main process entry: one window, secure defaults, nothing else yet.
-// The policy itself lives in ./security (pure, unit-tested); this file only wires it to Electron.
-import { app, BrowserWindow, session } from 'electron';
+// Electron main process: a thin adapter. The ConsoleService does the work (and runs without
+// Electron in tests and browser mode); this file only starts it, wires IPC and opens windows.
+// The security policy lives in ./security as pure, unit-tested functions.
+import { app, BrowserWindow, ipcMain, Menu, screen, session } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { registerIpc } from './electron/ipc';
 import { APP_NAME } from './ipc/contract';
-import {
-  isNavigationAllowed,
-  isPermissionGranted,
-  secureWebPreferences,
-  windowOpenPolicy,
-} from './security';
+import { STATE_CHANNEL } from './ipc/channels';
+import { isNavigationAllowed, isPermissionGranted, secureWebPreferences, windowOpenPolicy } from './security';
+import { ConsoleService } from './service/service';
+import { consoleServiceOptions } from './service/options';
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
-const appEntryUrl =
-  devServerUrl ?? pathToFileURL(fileURLToPath(new URL('../renderer/index.html', import.meta.url))).href;
+const appEntryUrl = devServerUrl ?? pathToFileURL(fileURLToPath(new URL('../renderer/index.html', import.meta.url))).href;
 
 app.setName(APP_NAME);
 app.enableSandbox();
+
+// One console per machine: a second start would fight over the journal and the serial port.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+}
 
 app.on('web-contents-created', (_event, contents) => {
   contents.on('will-navigate', (event, url) => {
@@ -29,26 +33,39 @@ app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(windowOpenPolicy);
 });
 
-function createWindow(): void {
+function createWindow(hash: string, bounds: Electron.Rectangle | null, title: string): BrowserWindow {
   const window = new BrowserWindow({
-    title: APP_NAME,
-    width: 1280,
-    height: 800,
+    title,
+    width: bounds?.width ?? 1280,
+    height: bounds?.height ?? 800,
+    ...(bounds ? { x: bounds.x, y: bounds.y } : {}),
     show: false,
     webPreferences: secureWebPreferences(preloadPath),
   });
   window.once('ready-to-show', () => window.show());
-  void window.loadURL(appEntryUrl);
+  void window.loadURL(`${appEntryUrl}${hash}`);
+  return window;
 }
 
-void app.whenReady().then(() => {
-  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) =>
-    callback(isPermissionGranted(permission)),
-  );
+void app.whenReady().then(async () => {
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(isPermissionGranted(permission)));
   session.defaultSession.setPermissionCheckHandler((_contents, permission) => isPermissionGranted(permission));
-  createWindow();
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  Menu.setApplicationMenu(Menu.buildFromTemplate([{ role: 'fileMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }]));
+  const service = await ConsoleService.start(consoleServiceOptions(app.getPath('userData')));
+  registerIpc(ipcMain, service, appEntryUrl);
+  service.onState((state) => {
+    for (const window of BrowserWindow.getAllWindows()) window.webContents.send(STATE_CHANNEL, state);
+  });
+  const dealer = createWindow('', null, APP_NAME);
+  // The player display goes to a second monitor when there is one, without controls.
+  const other = screen.getAllDisplays().find((display) => display.id !== screen.getPrimaryDisplay().id);
+  if (other) createWindow('#/display', other.workArea, `${APP_NAME} — table`);
+  app.on('second-instance', () => {
+    if (dealer.isMinimized()) dealer.restore();
+    dealer.focus();
+  });
+  app.on('before-quit', () => {
+    void service.close();
   });
 });
 

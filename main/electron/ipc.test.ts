@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { IpcMainInvokeEvent } from 'electron';
+import { COMMAND_NAMES } from '../ipc/contract';
+import type { CommandTarget } from '../ipc/validate';
+import { registerIpc, type IpcRegistry } from './ipc';
+
+const APP = 'file:///opt/console/out/renderer/index.html';
+
+function fakeIpc() {
+  const handlers = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown>();
+  const registry: IpcRegistry = {
+    handle: (channel, listener) => handlers.set(channel, listener),
+    removeHandler: (channel) => handlers.delete(channel),
+  };
+  return { handlers, registry };
+}
+
+const from = (url: string | undefined) => ({ senderFrame: url === undefined ? null : { url } }) as unknown as IpcMainInvokeEvent;
+
+describe('IPC handlers', () => {
+  const calls: unknown[] = [];
+  const service = Object.fromEntries(COMMAND_NAMES.map((name) => [name, (...args: unknown[]) => {
+    calls.push([name, ...args]);
+    return { ok: true, value: null };
+  }])) as unknown as CommandTarget;
+
+  it('registers exactly one channel per command and removes them again', () => {
+    const { handlers, registry } = fakeIpc();
+    const remove = registerIpc(registry, service, APP);
+    expect([...handlers.keys()].sort()).toEqual(COMMAND_NAMES.map((name) => `chipRace:${name}`).sort());
+    remove();
+    expect(handlers.size).toBe(0);
+  });
+
+  it('answers the console page and refuses any other sender', async () => {
+    const { handlers, registry } = fakeIpc();
+    registerIpc(registry, service, APP);
+    const deal = handlers.get('chipRace:dealCard');
+    calls.length = 0;
+    expect(await deal?.(from(APP), 'As')).toEqual({ ok: true, value: null });
+    expect(await deal?.(from('https://evil.example/'), 'As')).toMatchObject({ ok: false, error: { field: 'sender' } });
+    expect(await deal?.(from('file:///tmp/other.html'), 'As')).toMatchObject({ ok: false, error: { field: 'sender' } });
+    expect(await deal?.(from(undefined), 'As')).toMatchObject({ ok: false, error: { field: 'sender' } });
+    expect(calls).toEqual([['dealCard', 'As']]);
+  });
+
+  it('refuses malformed arguments before the service sees them', async () => {
+    const { handlers, registry } = fakeIpc();
+    registerIpc(registry, service, APP);
+    calls.length = 0;
+    expect(await handlers.get('chipRace:voidCards')?.(from(APP), 'all')).toMatchObject({ ok: false, error: { field: 'count' } });
+    expect(await handlers.get('chipRace:startRace')?.(from(APP), [{ seat: 1, chips: -3, hasOther: true }])).toMatchObject({ ok: false, error: { field: 'counts[0].chips' } });
+    expect(calls).toEqual([]);
+  });
+});

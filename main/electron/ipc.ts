@@ -1,0 +1,30 @@
+import type { IpcMainInvokeEvent } from 'electron';
+import { COMMAND_NAMES, type CommandResult } from '../ipc/contract';
+import { commandChannel } from '../ipc/channels';
+import { dispatch, type CommandTarget } from '../ipc/validate';
+import { isTrustedSenderUrl } from '../security';
+
+/** The part of ipcMain this needs, so it is tested with a stand-in instead of Electron. */
+export interface IpcRegistry {
+  handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown): void;
+  removeHandler(channel: string): void;
+}
+
+const UNTRUSTED: CommandResult<never> = { ok: false, error: { field: 'sender', message: 'refused: the request did not come from the console page' } };
+
+/**
+ * One handler per command: the sender frame must be the console's own page, and the arguments
+ * pass the same validation as the browser bridge before the service sees them. Returns the
+ * function that removes the handlers again.
+ */
+export function registerIpc(ipc: IpcRegistry, service: CommandTarget, appEntryUrl: string): () => void {
+  for (const name of COMMAND_NAMES) {
+    ipc.handle(commandChannel(name), (event, ...args) => {
+      if (!isTrustedSenderUrl(event.senderFrame?.url, appEntryUrl)) return UNTRUSTED;
+      return dispatch(service, name, args);
+    });
+  }
+  return () => {
+    for (const name of COMMAND_NAMES) ipc.removeHandler(commandChannel(name));
+  };
+}
