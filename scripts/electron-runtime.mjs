@@ -39,4 +39,4 @@ export function electronExecutable(packageDir = electronPackageDir(), env = proc
 }
 
 export const NO_RUNTIME_MESSAGE =
-  'Chip Race Console: the Electron runtime is not available on this machine, so the desktop app cannot start here; for the command-line engine run `npm run race -- FILE`.';
+  'Chip Race Console: the Electron runtime is not available on this machine, so the desktop app cannot start here; starting browser mode instead.';

@@ -1,5 +1,6 @@
 // `npm start`: build, then launch the desktop app in Electron. Where the Electron runtime is not
-// installed (its binary cannot be downloaded on some machines), print one line and exit 1.
+// installed (its binary cannot be downloaded on some machines), say so in one line and start
+// browser mode instead (`npm run web`), which prints the address to open.
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { electronExecutable, NO_RUNTIME_MESSAGE } from './electron-runtime.mjs';
@@ -9,8 +10,15 @@ const electron = electronExecutable();
 
 if (electron === null) {
   console.error(NO_RUNTIME_MESSAGE);
-  process.exit(1);
+  const web = spawn('npm', ['run', '--silent', 'web'], { cwd: root, stdio: 'inherit' });
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => web.kill(signal));
+  web.on('close', (code) => process.exit(code ?? 0));
+} else {
+  launchElectron(electron);
 }
+
+/** @param {string} electron */
+function launchElectron(electron) {
 
 const cli = fileURLToPath(new URL('../node_modules/electron-vite/bin/electron-vite.js', import.meta.url));
 const build = spawnSync(process.execPath, [cli, 'build'], { cwd: root, stdio: 'inherit' });
@@ -25,3 +33,4 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.on(signal, () => app.kill(signal));
 }
 app.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
