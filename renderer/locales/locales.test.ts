@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RULE_SET_NAMES } from '../../engine/race/rules';
 import en from './en.json';
 import fi from './fi.json';
 import ru from './ru.json';
@@ -19,6 +20,54 @@ function leaves(messages: object): unknown[] {
   );
 }
 
+function lookup(messages: object, key: string): string | undefined {
+  let node: unknown = messages;
+  for (const part of key.split('.')) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+function placeholders(message: string): string[] {
+  return [...new Set([...message.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string))].sort();
+}
+
+/** The screens' sources (not tests, fixtures or these files), as text. */
+const SOURCES: Readonly<Record<string, string>> = import.meta.glob(['../**/*.vue', '../**/*.ts', '!../**/*.test.ts', '!../testing/**', '!../locales/**'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
+
+/** Keys written literally in the screens: t('a.b'), key: 'a.b', prefix="a.b", and both arms of t(x ? 'a.b' : 'c.d'). */
+function literalKeys(): string[] {
+  const found = new Set<string>();
+  const patterns = [/\bt\(\s*'([a-zA-Z]+(?:\.[a-zA-Z-]+)+)'/g, /\bkey: '([a-zA-Z]+(?:\.[a-zA-Z-]+)+)'/g, /\bprefix="([a-zA-Z]+(?:\.[a-zA-Z-]+)+)"/g, /\? '([a-z]+\.[a-zA-Z.]+)' : '([a-z]+\.[a-zA-Z.]+)'/g];
+  for (const text of Object.values(SOURCES)) {
+    for (const pattern of patterns) for (const match of text.matchAll(pattern)) for (const key of match.slice(1)) if (key) found.add(key);
+  }
+  return [...found].sort();
+}
+
+/** Keys the screens build from data (`rules.${name}.name` …), expanded over every value. */
+const DYNAMIC_KEYS = [
+  ...RULE_SET_NAMES.flatMap((name: string) => [`rules.${name}.name`, `rules.${name}.summary`]),
+  ...['s', 'h', 'd', 'c'].map((suit) => `cards.suits.${suit}`),
+  ...['manual', 'serial', 'simulator'].flatMap((kind) => [`source.kinds.${kind}`, `source.kindShort.${kind}`]),
+  ...['idle', 'connecting', 'connected', 'disconnected', 'reconnecting', 'error'].map((state) => `source.states.${state}`),
+  ...['no-such-port', 'permission-denied', 'port-busy', 'wrong-baud', 'unplugged', 'open-failed', 'io-error'].map((code) => `source.codes.${code}`),
+  ...['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid'].map((name) => `source.decoders.${name}`),
+  ...['shoe-empty', 'new-shoe'].map((message) => `input.device.${message}`),
+  ...['setup', 'history', 'settings'].map((view) => `nav.${view}`),
+  'dealing.next.deal',
+  'dealing.next.tiebreak',
+  'result.next.award',
+  'result.next.noChips',
+  'explain.exempt',
+  'explain.servedFirst',
+];
+
 describe('locale files', () => {
   it.each([
     ['fi', fi],
@@ -36,5 +85,42 @@ describe('locale files', () => {
       expect(typeof value).toBe('string');
       expect((value as string).trim()).not.toBe('');
     }
+  });
+
+  it.each([
+    ['fi', fi],
+    ['ru', ru],
+  ] as const)('%s uses the same placeholders as en in every message', (_name, messages) => {
+    for (const key of keys(en)) {
+      expect([key, placeholders(lookup(messages, key) ?? '')]).toEqual([key, placeholders(lookup(en, key) ?? '')]);
+    }
+  });
+
+  it('gives plural messages two forms in English and Finnish and three in Russian', () => {
+    for (const key of keys(en)) {
+      const forms = (lookup(en, key) ?? '').split(' | ').length;
+      expect([key, (lookup(fi, key) ?? '').split(' | ').length]).toEqual([key, forms]);
+      expect([key, (lookup(ru, key) ?? '').split(' | ').length]).toEqual([key, forms === 1 ? 1 : 3]);
+    }
+  });
+
+  it('avoids the characters vue-i18n reads as syntax', () => {
+    for (const messages of [en, fi, ru]) {
+      for (const value of leaves(messages) as string[]) {
+        expect([value, /[@$]|\{(?!\w+\})/.test(value)]).toEqual([value, false]);
+      }
+    }
+  });
+
+  it('holds every key the screens use', () => {
+    const used = [...literalKeys(), ...DYNAMIC_KEYS];
+    expect(used.length).toBeGreaterThan(100);
+    const known = new Set(keys(en));
+    expect(used.filter((key) => !known.has(key))).toEqual([]);
+  });
+
+  it('holds no key the screens never use', () => {
+    const used = new Set([...literalKeys(), ...DYNAMIC_KEYS]);
+    expect(keys(en).filter((key) => !used.has(key))).toEqual([]);
   });
 });

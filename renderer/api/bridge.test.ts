@@ -1,0 +1,239 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BridgeRequest, ConsoleState } from '../../main/ipc/contract';
+import { makeState } from '../testing/fixtures';
+import { bridgeUrl, ConnectionLostError, createBridgeApi, type ConnectionStatus, type WebSocketLike } from './bridge';
+
+/** A WebSocket stand-in the test drives by hand. */
+class FakeSocket implements WebSocketLike {
+  readyState = 0;
+  onopen: ((event: unknown) => void) | null = null;
+  onclose: ((event: unknown) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { readonly data: unknown }) => void) | null = null;
+  readonly sent: BridgeRequest[] = [];
+  closed = false;
+
+  constructor(readonly url: string) {}
+
+  send(data: string): void {
+    if (this.readyState !== 1) throw new Error('not open');
+    this.sent.push(JSON.parse(data) as BridgeRequest);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.readyState = 3;
+  }
+
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+
+  drop(): void {
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+
+  message(value: unknown): void {
+    this.onmessage?.({ data: JSON.stringify(value) });
+  }
+
+  reply(index: number, result: unknown): void {
+    const request = this.sent[index];
+    if (request === undefined) throw new Error(`no request ${index}`);
+    this.message({ type: 'result', id: request.id, result });
+  }
+}
+
+function setup(retryDelaysMs = [100, 200, 400]) {
+  const sockets: FakeSocket[] = [];
+  const statuses: ConnectionStatus[] = [];
+  const api = createBridgeApi({
+    url: 'ws://127.0.0.1:5173/bridge',
+    retryDelaysMs,
+    requestTimeoutMs: 5000,
+    createSocket: (url) => {
+      const socket = new FakeSocket(url);
+      sockets.push(socket);
+      return socket;
+    },
+  });
+  api.onConnection((status) => statuses.push(status));
+  const latest = (): FakeSocket => {
+    const socket = sockets.at(-1);
+    if (socket === undefined) throw new Error('no socket');
+    return socket;
+  };
+  return { api, sockets, statuses, latest };
+}
+
+describe('bridgeUrl', () => {
+  it('uses ws on http and wss on https, on the page host', () => {
+    expect(bridgeUrl({ protocol: 'http:', host: '127.0.0.1:8080' })).toBe('ws://127.0.0.1:8080/bridge');
+    expect(bridgeUrl({ protocol: 'https:', host: 'console.example' })).toBe('wss://console.example/bridge');
+  });
+});
+
+describe('createBridgeApi', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('connects to the URL and reports connecting, then open', () => {
+    const { sockets, statuses, latest } = setup();
+    expect(sockets).toHaveLength(1);
+    expect(latest().url).toBe('ws://127.0.0.1:5173/bridge');
+    expect(statuses).toEqual(['connecting']);
+    latest().open();
+    expect(statuses).toEqual(['connecting', 'open']);
+  });
+
+  it('sends {id, method, args} and resolves with the matching result', async () => {
+    const { api, latest } = setup();
+    latest().open();
+    const dealt = api.dealCard('as');
+    const voided = api.voidCards(1, 'manual correction');
+    expect(latest().sent).toEqual([
+      { id: 1, method: 'dealCard', args: ['as'] },
+      { id: 2, method: 'voidCards', args: [1, 'manual correction'] },
+    ]);
+    // Answers may come in any order: they are matched by id.
+    latest().reply(1, { ok: false, error: { field: 'count', message: 'only 0 dealt' } });
+    latest().reply(0, { ok: true, value: null });
+    await expect(dealt).resolves.toEqual({ ok: true, value: null });
+    await expect(voided).resolves.toEqual({ ok: false, error: { field: 'count', message: 'only 0 dealt' } });
+  });
+
+  it('passes every command name through', async () => {
+    const { api, latest } = setup();
+    latest().open();
+    const calls = [
+      api.getState(),
+      api.saveSettings(makeState().settings),
+      api.previewRace([]),
+      api.startRace([]),
+      api.dealCard('Ah'),
+      api.voidCards(2, 'x'),
+      api.confirmRace(),
+      api.abandonRace('why'),
+      api.listPorts(),
+      api.exportHistory('csv'),
+    ];
+    expect(latest().sent.map((request) => request.method)).toEqual([
+      'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'voidCards', 'confirmRace', 'abandonRace', 'listPorts', 'exportHistory',
+    ]);
+    latest().sent.forEach((_request, index) => latest().reply(index, { ok: true, value: null }));
+    await Promise.all(calls);
+  });
+
+  it('hands pushed states to every listener until it is removed', () => {
+    const { api, latest } = setup();
+    latest().open();
+    const first: ConsoleState[] = [];
+    const second: ConsoleState[] = [];
+    const stop = api.onState((state) => first.push(state));
+    api.onState((state) => second.push(state));
+    const state = makeState();
+    latest().message({ type: 'state', state });
+    stop();
+    latest().message({ type: 'state', state });
+    expect(first).toEqual([state]);
+    expect(second).toEqual([state, state]);
+  });
+
+  it('ignores malformed messages and answers to unknown ids', async () => {
+    const { api, latest } = setup();
+    latest().open();
+    const seen: ConsoleState[] = [];
+    api.onState((state) => seen.push(state));
+    const call = api.confirmRace();
+    latest().onmessage?.({ data: 'not json' });
+    latest().message({ type: 'state' });
+    latest().message({ type: 'result', id: 999, result: { ok: true, value: null } });
+    latest().message({ hello: 'world' });
+    latest().reply(0, { ok: true, value: null });
+    await expect(call).resolves.toEqual({ ok: true, value: null });
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses calls while not connected, without queueing them', async () => {
+    const { api, latest } = setup();
+    await expect(api.dealCard('as')).rejects.toBeInstanceOf(ConnectionLostError);
+    latest().open();
+    expect(latest().sent).toEqual([]);
+  });
+
+  it('fails calls in flight when the socket drops, reports lost, and reconnects with growing delays', async () => {
+    const { api, sockets, statuses, latest } = setup([100, 200, 400]);
+    latest().open();
+    const pending = api.dealCard('as');
+    latest().drop();
+    await expect(pending).rejects.toBeInstanceOf(ConnectionLostError);
+    expect(statuses).toEqual(['connecting', 'open', 'lost']);
+
+    vi.advanceTimersByTime(99);
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(2);
+    latest().drop(); // the reconnect attempt fails too
+    vi.advanceTimersByTime(199);
+    expect(sockets).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(3);
+
+    latest().open();
+    expect(statuses.at(-1)).toBe('open');
+    const again = api.dealCard('kh');
+    latest().reply(0, { ok: true, value: null });
+    await expect(again).resolves.toEqual({ ok: true, value: null });
+
+    // After a successful open the delays start over.
+    latest().drop();
+    vi.advanceTimersByTime(100);
+    expect(sockets).toHaveLength(4);
+  });
+
+  it('keeps the last delay for every further attempt', () => {
+    const { sockets, latest } = setup([100, 200]);
+    latest().drop();
+    vi.advanceTimersByTime(100);
+    latest().drop();
+    vi.advanceTimersByTime(200);
+    latest().drop();
+    vi.advanceTimersByTime(200);
+    expect(sockets).toHaveLength(4);
+  });
+
+  it('treats an error on an unopened socket as a drop', () => {
+    const { sockets, latest } = setup([50]);
+    latest().readyState = 3;
+    latest().onerror?.({});
+    vi.advanceTimersByTime(50);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('fails a call that is never answered and starts a fresh socket', async () => {
+    const { api, sockets, statuses, latest } = setup([10]);
+    latest().open();
+    const call = api.listPorts();
+    vi.advanceTimersByTime(5000);
+    await expect(call).rejects.toBeInstanceOf(ConnectionLostError);
+    expect(sockets[0]?.closed).toBe(true);
+    expect(statuses.at(-1)).toBe('lost');
+    vi.advanceTimersByTime(10);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('stops reconnecting once closed', () => {
+    const { api, sockets, latest } = setup([10]);
+    latest().open();
+    api.close();
+    expect(sockets[0]?.closed).toBe(true);
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(1);
+  });
+});

@@ -1,0 +1,243 @@
+import type { BridgeMessage, BridgeRequest, CommandName, ConsoleApi, ConsoleState } from '../../main/ipc/contract';
+
+/**
+ * The console API over a WebSocket, for browser mode (`npm run web`): the same calls as the
+ * Electron preload, as JSON requests `{id, method, args}` answered by `{type:'result', id, result}`,
+ * with every new state pushed as `{type:'state', state}`. When the socket drops, calls in flight fail
+ * with ConnectionLostError and the client reconnects with a growing delay.
+ */
+
+/** Every command of the contract (the contract's own list is a value, which the screen may not import). */
+const COMMANDS = [
+  'getState',
+  'saveSettings',
+  'previewRace',
+  'startRace',
+  'dealCard',
+  'voidCards',
+  'confirmRace',
+  'abandonRace',
+  'listPorts',
+  'exportHistory',
+] as const satisfies readonly CommandName[];
+
+// Compile-time check that the list above names every command: a new command breaks this line.
+const everyCommand: Exclude<CommandName, (typeof COMMANDS)[number]> extends never ? true : false = true;
+void everyCommand;
+
+/** `connecting` before the first open, `open` while connected, `lost` after a drop until reconnected. */
+export type ConnectionStatus = 'connecting' | 'open' | 'lost';
+
+export interface ConnectionSource {
+  /** Calls `listener` with the current status now and with every change; returns the function that stops it. */
+  onConnection(listener: (status: ConnectionStatus) => void): () => void;
+}
+
+export type BridgeApi = ConsoleApi & ConnectionSource & { close(): void };
+
+/** The part of the browser's WebSocket the client uses (so tests can hand in a fake). */
+export interface WebSocketLike {
+  readonly readyState: number;
+  onopen: ((event: unknown) => void) | null;
+  onclose: ((event: unknown) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  onmessage: ((event: { readonly data: unknown }) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+export interface BridgeOptions {
+  readonly url: string;
+  readonly createSocket?: (url: string) => WebSocketLike;
+  /** Delays before each reconnect attempt; the last one repeats. */
+  readonly retryDelaysMs?: readonly number[];
+  /** A call with no answer after this long fails (the socket is then treated as dropped). */
+  readonly requestTimeoutMs?: number;
+}
+
+/** A call could not be answered because the connection to the console service was lost. */
+export class ConnectionLostError extends Error {
+  constructor(message = 'connection to the console service lost') {
+    super(message);
+    this.name = 'ConnectionLostError';
+  }
+}
+
+const OPEN = 1;
+const DEFAULT_RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000];
+const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+
+interface Pending {
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+function isMessage(value: unknown): value is BridgeMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const type = (value as { type?: unknown }).type;
+  if (type === 'result') return typeof (value as { id?: unknown }).id === 'number';
+  if (type === 'state') return typeof (value as { state?: unknown }).state === 'object' && (value as { state: unknown }).state !== null;
+  return false;
+}
+
+/** The bridge address for a page served at `location`: `ws://host/bridge`, or `wss://` over https. */
+export function bridgeUrl(location: { readonly protocol: string; readonly host: string }): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/bridge`;
+}
+
+export function createBridgeApi(options: BridgeOptions): BridgeApi {
+  const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as WebSocketLike);
+  const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+
+  const stateListeners = new Set<(state: ConsoleState) => void>();
+  const connectionListeners = new Set<(status: ConnectionStatus) => void>();
+  const pending = new Map<number, Pending>();
+  let status: ConnectionStatus = 'connecting';
+  let socket: WebSocketLike | null = null;
+  let nextId = 1;
+  let attempt = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let closed = false;
+
+  function setStatus(next: ConnectionStatus): void {
+    if (next === status) return;
+    status = next;
+    for (const listener of [...connectionListeners]) listener(next);
+  }
+
+  function failPending(): void {
+    for (const [id, call] of pending) {
+      clearTimeout(call.timer);
+      pending.delete(id);
+      call.reject(new ConnectionLostError());
+    }
+  }
+
+  function scheduleReconnect(): void {
+    if (closed || retryTimer !== null) return;
+    const delay = retryDelays[Math.min(attempt, retryDelays.length - 1)] ?? 1000;
+    attempt += 1;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      open();
+    }, delay);
+  }
+
+  function dropped(which: WebSocketLike): void {
+    if (which !== socket) return;
+    socket = null;
+    which.onopen = which.onclose = which.onerror = which.onmessage = null;
+    failPending();
+    if (closed) return;
+    setStatus('lost');
+    scheduleReconnect();
+  }
+
+  function receive(data: unknown): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(typeof data === 'string' ? data : String(data));
+    } catch {
+      return;
+    }
+    if (!isMessage(message)) return;
+    if (message.type === 'state') {
+      for (const listener of [...stateListeners]) listener(message.state);
+      return;
+    }
+    const call = pending.get(message.id);
+    if (call === undefined) return;
+    pending.delete(message.id);
+    clearTimeout(call.timer);
+    call.resolve(message.result);
+  }
+
+  function open(): void {
+    if (closed) return;
+    let created: WebSocketLike;
+    try {
+      created = createSocket(options.url);
+    } catch {
+      setStatus(status === 'connecting' ? 'connecting' : 'lost');
+      scheduleReconnect();
+      return;
+    }
+    socket = created;
+    created.onopen = () => {
+      if (created !== socket) return;
+      attempt = 0;
+      setStatus('open');
+    };
+    created.onmessage = (event) => {
+      if (created === socket) receive(event.data);
+    };
+    created.onerror = () => {
+      // A close event follows; some environments omit it, so make sure the socket is dropped.
+      if (created === socket && created.readyState !== OPEN) dropped(created);
+    };
+    created.onclose = () => dropped(created);
+  }
+
+  function call(method: CommandName, args: readonly unknown[]): Promise<unknown> {
+    const current = socket;
+    if (current === null || status !== 'open' || current.readyState !== OPEN) {
+      return Promise.reject(new ConnectionLostError());
+    }
+    const id = nextId;
+    nextId += 1;
+    const request: BridgeRequest = { id, method, args };
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new ConnectionLostError(`no answer to ${method} from the console service`));
+        // An unanswered call means the link is stale: start over with a fresh socket.
+        if (socket === current) {
+          current.close();
+          dropped(current);
+        }
+      }, requestTimeout);
+      pending.set(id, { resolve, reject, timer });
+      try {
+        current.send(JSON.stringify(request));
+      } catch {
+        clearTimeout(timer);
+        pending.delete(id);
+        reject(new ConnectionLostError());
+      }
+    });
+  }
+
+  const commands = Object.fromEntries(COMMANDS.map((name) => [name, (...args: unknown[]) => call(name, args)]));
+
+  const api = {
+    ...commands,
+    onState(listener: (state: ConsoleState) => void) {
+      stateListeners.add(listener);
+      return () => {
+        stateListeners.delete(listener);
+      };
+    },
+    onConnection(listener: (status: ConnectionStatus) => void) {
+      connectionListeners.add(listener);
+      listener(status);
+      return () => {
+        connectionListeners.delete(listener);
+      };
+    },
+    close() {
+      closed = true;
+      if (retryTimer !== null) clearTimeout(retryTimer);
+      retryTimer = null;
+      const current = socket;
+      if (current !== null) {
+        dropped(current);
+        current.close();
+      }
+    },
+  } as BridgeApi;
+
+  open();
+  return api;
+}

@@ -1,0 +1,139 @@
+import { useI18n } from 'vue-i18n';
+import { formatCard, type Card } from '../../engine/cards';
+import { isPooledRounding, type RuleSetName } from '../../engine/race/rules';
+import type { RaceSummary } from '../../engine/race/summary';
+
+export type Names = Readonly<Record<number, string>>;
+type Exchange = RaceSummary['exchange'][number];
+
+/** `+25`, `-25`, `0`: the value a race created or removed. */
+export function formatDelta(value: number): string {
+  return value > 0 ? `+${value}` : String(value);
+}
+
+/** `A♠`, `10♦`: how every screen shows a card. */
+export function cardText(card: Card): string {
+  return formatCard(card, 'pips');
+}
+
+/** Removed chips per new chip (k = next / removed). */
+export function ratioOf(summary: Pick<RaceSummary, 'removed' | 'next'>): number {
+  return summary.removed > 0 ? Math.round(summary.next / summary.removed) : 0;
+}
+
+/** Cards of the main deal dealt so far (tie-break cards are counted apart). */
+export function mainDealCount(summary: RaceSummary): number {
+  return summary.cards.filter((card) => card.round === 0).length;
+}
+
+/** The highest tie-break round reached, 0 when none. */
+export function tiebreakRound(summary: RaceSummary): number {
+  return summary.cards.reduce((round, card) => Math.max(round, card.round), 0);
+}
+
+/**
+ * The race in the dealer's language, built from the summary's data (the summary's own `nextStep`
+ * and `explanation` are the English audit text).
+ */
+export function useRaceText() {
+  const { t } = useI18n();
+
+  /** "Seat 1 — Matti" on its own; "seat 1 — Matti" inside a sentence (`inText`). */
+  function seatLabel(seat: number, names: Names, inText = false): string {
+    const name = names[seat] ?? '';
+    if (inText) return name === '' ? t('common.seatInText', { seat }) : t('common.seatNamedInText', { seat, name });
+    return name === '' ? t('common.seat', { seat }) : t('common.seatNamed', { seat, name });
+  }
+
+  function seatList(seats: readonly number[], names: Names): string {
+    return seats.map((seat) => seatLabel(seat, names)).join(', ');
+  }
+
+  function ruleName(rules: RuleSetName | string): string {
+    return t(`rules.${rules}.name`);
+  }
+
+  /** "Deal 3 cards to seat 1 — Matti", the tie-break variant, or what to do with the result. */
+  function nextStep(summary: RaceSummary, names: Names): string {
+    const { awaiting } = summary;
+    if (summary.status !== 'complete' && awaiting !== null) {
+      const key = summary.status === 'tiebreak' ? 'dealing.next.tiebreak' : 'dealing.next.deal';
+      return t(key, { cards: awaiting.cards, seat: seatLabel(awaiting.seat, names, true) }, awaiting.cards);
+    }
+    const given = summary.awards.length + summary.protected.length;
+    return given === 0
+      ? t('result.next.noChips', { next: summary.next, removed: summary.removed })
+      : t('result.next.award', { next: summary.next, removed: summary.removed });
+  }
+
+  /** Counts-screen guidance for one seat: "Trade 4 × 25 for 1 × 100, keep 3 odd". */
+  function guidance(row: Exchange, summary: RaceSummary): string {
+    const params = { removed: summary.removed, next: summary.next, up: row.up, odd: row.odd, traded: row.up * ratioOf(summary) };
+    if (row.up > 0 && row.odd > 0) return t('counts.guide.tradeKeep', params);
+    if (row.up > 0) return t('counts.guide.tradeOnly', params);
+    if (row.odd > 0) return t('counts.guide.keepOnly', params);
+    return t('counts.guide.nothing', params);
+  }
+
+  /** Why a seat is protected, as the rule set handles it. */
+  function protectionText(summary: RaceSummary): string {
+    switch (summary.settings.protection) {
+      case 'exempt':
+        return t('counts.guide.exempt', { next: summary.next });
+      case 'first-from-pool':
+        return t('counts.guide.servedFirst', { next: summary.next });
+      default:
+        return t('counts.guide.afterRace', { next: summary.next });
+    }
+  }
+
+  /** One line per decision, in the dealer's language. */
+  function explanation(summary: RaceSummary, names: Names, corrections: number): string[] {
+    const k = ratioOf(summary);
+    const { removed, next } = summary;
+    const lines = [t('explain.rules', { rules: ruleName(summary.rules), k, removed, next })];
+    for (const row of summary.exchange) {
+      if (row.up === 0 && row.odd === 0) continue;
+      const seat = seatLabel(row.seat, names);
+      lines.push(
+        row.up > 0
+          ? t('explain.trade', { seat, traded: row.up * k, removed, up: row.up, next, odd: row.odd })
+          : t('explain.keep', { seat, next, odd: row.odd, removed }),
+      );
+    }
+    const protection = summary.settings.protection;
+    if (protection !== 'after-race') {
+      for (const seat of summary.protected) {
+        lines.push(t(protection === 'exempt' ? 'explain.exempt' : 'explain.servedFirst', { seat: seatLabel(seat, names), next, k }));
+      }
+    }
+    const rounding = summary.settings.rounding;
+    if (isPooledRounding(rounding)) {
+      const chips = summary.raceChipsRange.min;
+      lines.push(t('explain.pool', { chips: summary.pool.chips, removed, value: summary.pool.value, n: chips }, chips));
+    } else if (rounding === 'next-player-half') {
+      lines.push(t('explain.poolHalf', { chips: summary.pool.chips, k, half: k / 2 }));
+    } else {
+      lines.push(t('explain.perPlayer', { half: next / 2, next }));
+    }
+    if (summary.deal.length === 0) {
+      lines.push(t('explain.noCards'));
+    } else {
+      const runs = summary.deal.map((run) => t('explain.run', { seat: seatLabel(run.seat, names, true), cards: run.cards })).join(', ');
+      lines.push(t('explain.deal', { n: summary.cardsNeeded, runs }, summary.cardsNeeded));
+    }
+    if (summary.status === 'complete') {
+      for (const { seat, card } of summary.winningCards) lines.push(t('explain.wins', { seat: seatLabel(seat, names), next, card: cardText(card) }));
+      if (summary.winningCards.length === 0) for (const seat of summary.awards) lines.push(t('explain.gets', { seat: seatLabel(seat, names), next }));
+      if (protection === 'after-race') for (const seat of summary.protected) lines.push(t('explain.racedOut', { seat: seatLabel(seat, names), next }));
+      if (summary.valueDelta !== null) {
+        const given = ((summary.raceChips ?? summary.awards.length) + summary.protected.length) * next;
+        lines.push(t('explain.value', { given, removed: summary.oddChips * removed, delta: formatDelta(summary.valueDelta) }));
+      }
+    }
+    if (corrections > 0) lines.push(t('explain.corrections', { n: corrections }, corrections));
+    return lines;
+  }
+
+  return { t, seatLabel, seatList, ruleName, nextStep, guidance, protectionText, explanation };
+}

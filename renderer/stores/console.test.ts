@@ -1,0 +1,231 @@
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ConnectionStatus } from '../api';
+import type { ConsoleApi } from '../../main/ipc/contract';
+import { createFakeApi } from '../testing/fakeApi';
+import { FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState } from '../testing/fixtures';
+import { settle } from '../testing/setup';
+import { MANUAL_VOID_REASON, useConsoleStore } from './console';
+
+beforeEach(() => {
+  setActivePinia(createPinia());
+});
+
+describe('console store', () => {
+  it('takes the state from getState on connect and every pushed state after', async () => {
+    const api = createFakeApi({ state: makeState({ history: [] }) });
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    expect(api.callsOf('getState')).toHaveLength(1);
+    expect(store.state?.settings.table.removed).toBe(25);
+    expect(store.connection).toBe('connected');
+    api.push(makeState({ settings: makeSettings({ table: { removed: 100, next: 500 } }) }));
+    expect(store.settings?.table.removed).toBe(100);
+  });
+
+  it('opens on the race screen when the service resumes a race', async () => {
+    const store = useConsoleStore();
+    store.connect(createFakeApi({ race: { cards: ['Ah'] } }));
+    await settle();
+    expect(store.view).toBe('race');
+    expect(store.race?.summary.cards).toHaveLength(1);
+  });
+
+  it('stays on the setup screen when no race runs', async () => {
+    const store = useConsoleStore();
+    store.connect(createFakeApi());
+    await settle();
+    expect(store.view).toBe('setup');
+  });
+
+  it('surfaces a refused command as the error of that action, and clears it on the next try', async () => {
+    const api = createFakeApi({ race: {} });
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    const refused = await store.dealCard('xx');
+    expect(refused.ok).toBe(false);
+    expect(store.errors.dealCard).toEqual({ field: 'card', message: expect.stringContaining('"xx" is not a card') });
+    const accepted = await store.dealCard('as');
+    expect(accepted.ok).toBe(true);
+    expect(store.errors.dealCard).toBeNull();
+    expect(store.race?.summary.cards.map((card) => card.card)).toEqual(['As']);
+  });
+
+  it('passes canned CommandResult errors through unchanged', async () => {
+    const api = createFakeApi();
+    api.cann('saveSettings', { ok: false, error: { field: 'table.decks', message: 'decks must be at least 1' } });
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    const outcome = await store.saveSettings(makeSettings());
+    expect(outcome).toEqual({ ok: false, error: { field: 'table.decks', message: 'decks must be at least 1' } });
+    expect(store.errors.saveSettings?.message).toBe('decks must be at least 1');
+    expect(store.notice).toBeNull();
+  });
+
+  it('turns a lost connection into a translatable error', async () => {
+    const api = createFakeApi();
+    const broken = { ...api, dealCard: () => Promise.reject(Object.assign(new Error('gone'), { name: 'ConnectionLostError' })) } as ConsoleApi;
+    const store = useConsoleStore();
+    store.connect(broken);
+    await settle();
+    const outcome = await store.dealCard('as');
+    expect(outcome.ok).toBe(false);
+    expect(store.errors.dealCard?.key).toBe('errors.connection');
+  });
+
+  it('refuses an answer that is not a CommandResult', async () => {
+    const api = createFakeApi();
+    api.cann('confirmRace', 'what');
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    const outcome = await store.confirmRace();
+    expect(outcome.ok).toBe(false);
+    expect(store.errors.confirmRace?.key).toBe('errors.badAnswer');
+  });
+
+  it('voids with the manual-correction reason by default', async () => {
+    const api = createFakeApi({ race: { cards: ['Ah', 'Kc'] } });
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    await store.voidCards(1);
+    expect(api.callsOf('voidCards')).toEqual([[1, MANUAL_VOID_REASON]]);
+    expect(store.race?.summary.cards).toHaveLength(1);
+    expect(store.race?.corrections).toBe(1);
+  });
+
+  it('runs a whole race: preview, start, deal, confirm → history', async () => {
+    const api = createFakeApi();
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    const preview = await store.previewRace(FINNISH_COUNTS);
+    expect(preview.ok && preview.value.raceChips).toBe(2);
+    expect(store.preview?.cardsNeeded).toBe(7);
+    await store.startRace(FINNISH_COUNTS);
+    expect(store.view).toBe('race');
+    for (const card of FINNISH_CARDS) await store.dealCard(card);
+    expect(store.race?.summary.status).toBe('complete');
+    expect(store.race?.summary.awards).toEqual([1, 2]);
+    await store.confirmRace();
+    expect(store.race).toBeNull();
+    expect(store.state?.history).toHaveLength(1);
+    expect(store.view).toBe('history');
+    expect(store.notice).toBe('raceSaved');
+  });
+
+  it('keeps only the latest preview when answers overtake each other', async () => {
+    const api = createFakeApi();
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    const resolvers: Array<(value: unknown) => void> = [];
+    const slow = { ...api, previewRace: () => new Promise((resolve) => resolvers.push(resolve as (value: unknown) => void)) } as ConsoleApi;
+    store.connect(slow);
+    await settle();
+    const first = store.previewRace([{ seat: 1, chips: 1, hasOther: true }]);
+    const second = store.previewRace(FINNISH_COUNTS);
+    const answer = await api.previewRace(FINNISH_COUNTS);
+    resolvers[1]?.(answer);
+    await second;
+    resolvers[0]?.({ ok: false, error: { field: 'seats', message: 'stale' } });
+    await first;
+    expect(store.preview?.raceChips).toBe(2);
+    expect(store.errors.previewRace).toBeNull();
+  });
+
+  it('builds counts from the drafts of the seats in play', async () => {
+    const store = useConsoleStore();
+    store.connect(createFakeApi());
+    await settle();
+    store.ensureCounts();
+    expect(store.countsFromDrafts().complete).toBe(false);
+    Object.assign(store.counts[1] ?? {}, { chips: 7 });
+    Object.assign(store.counts[2] ?? {}, { chips: 2, hasOther: false });
+    Object.assign(store.counts[3] ?? {}, { chips: 0 });
+    expect(store.countsFromDrafts()).toEqual({
+      complete: true,
+      counts: [
+        { seat: 1, chips: 7, hasOther: true },
+        { seat: 2, chips: 2, hasOther: false },
+        { seat: 3, chips: 0, hasOther: true },
+      ],
+    });
+  });
+
+  it('logs each new input once', async () => {
+    const api = createFakeApi();
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    const card = { type: 'card', card: 'As', raw: 'AS' } as const;
+    api.push(makeState({ lastInput: card }));
+    api.push(makeState({ lastInput: { ...card } }));
+    api.push(makeState({ lastInput: { type: 'unknown', raw: '??', reason: 'not a card' } }));
+    expect(store.inputLog.map((entry) => entry.event.type)).toEqual(['unknown', 'card']);
+  });
+
+  it('saves a language change together with the settings the service holds', async () => {
+    const api = createFakeApi();
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    await store.setLanguage('fi');
+    expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), language: 'fi' }]]);
+    expect(store.settings?.language).toBe('fi');
+    await store.setLanguage('fi');
+    expect(api.callsOf('saveSettings')).toHaveLength(1);
+  });
+
+  it('follows the bridge connection: banner state, and a fresh state after reconnecting', async () => {
+    const api = createFakeApi();
+    let report: (status: ConnectionStatus) => void = () => {};
+    const bridged = {
+      ...api,
+      onConnection(listener: (status: ConnectionStatus) => void) {
+        report = listener;
+        listener('connecting');
+        return () => {};
+      },
+    } as ConsoleApi;
+    const store = useConsoleStore();
+    store.connect(bridged);
+    await settle();
+    expect(store.connection).toBe('connecting');
+    expect(api.callsOf('getState')).toHaveLength(0);
+    report('open');
+    await settle();
+    expect(store.connection).toBe('connected');
+    expect(api.callsOf('getState')).toHaveLength(1);
+    report('lost');
+    expect(store.connection).toBe('lost');
+    report('open');
+    await settle();
+    expect(api.callsOf('getState')).toHaveLength(2);
+  });
+
+  it('stops listening on disconnect', async () => {
+    const api = createFakeApi();
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    expect(api.listenerCount()).toBe(1);
+    store.disconnect();
+    expect(api.listenerCount()).toBe(0);
+  });
+
+  it('lists ports and exports history', async () => {
+    const api = createFakeApi({ ports: [{ path: '/dev/ttyUSB0', manufacturer: 'FTDI', vendorId: '0403', productId: '6001' }] });
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    await store.listPorts();
+    expect(store.ports.map((port) => port.path)).toEqual(['/dev/ttyUSB0']);
+    const exported = await store.exportHistory('json');
+    expect(exported).toEqual({ ok: true, value: '[]' });
+  });
+});

@@ -1,0 +1,334 @@
+import { defineStore } from 'pinia';
+import { computed, reactive, ref, shallowRef } from 'vue';
+import type {
+  CommandResult,
+  ConsoleApi,
+  ConsoleSettings,
+  ConsoleState,
+  Language,
+  PortInfo,
+  RaceView,
+  SeatCount,
+} from '../../main/ipc/contract';
+import type { RaceSummary } from '../../engine/race/summary';
+import { hasConnection, type ConnectionStatus } from '../api';
+
+/** The screens of the main window. `race` shows the counts, the deal or the result, as the race stands. */
+export const VIEWS = ['setup', 'race', 'history', 'settings'] as const;
+export type ViewName = (typeof VIEWS)[number];
+
+export type Connection = 'connecting' | 'connected' | 'lost';
+
+/**
+ * A refused command as the screens show it: the service's `{field, message}`, or — for problems
+ * the screen itself finds, such as a lost connection — a locale `key` (with `params`) to translate.
+ */
+export interface UiError {
+  readonly field: string;
+  readonly message: string;
+  readonly key?: string;
+  readonly params?: Readonly<Record<string, string | number>>;
+}
+
+export type Outcome<T = null> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: UiError };
+
+export type ActionName =
+  | 'saveSettings'
+  | 'previewRace'
+  | 'startRace'
+  | 'dealCard'
+  | 'voidCards'
+  | 'confirmRace'
+  | 'abandonRace'
+  | 'listPorts'
+  | 'exportHistory';
+
+export type InputEvent = NonNullable<ConsoleState['lastInput']>;
+
+export interface LoggedInput {
+  readonly id: number;
+  readonly at: number;
+  readonly event: InputEvent;
+}
+
+/** One seat's count as typed on the counts screen: `chips` is '' until the dealer enters a number. */
+export interface CountDraft {
+  chips: number | '';
+  hasOther: boolean;
+}
+
+export type Notice = 'settingsSaved' | 'raceSaved' | 'raceAbandoned';
+
+/** What the Backspace key and the void buttons write into the audit trail. */
+export const MANUAL_VOID_REASON = 'manual correction';
+
+const INPUT_LOG_SIZE = 20;
+
+export const CONNECTION_LOST: UiError = { field: 'connection', message: 'connection to the console service lost', key: 'errors.connection' };
+
+function toUiError(error: unknown): UiError {
+  if (error instanceof Error && error.name !== 'ConnectionLostError') {
+    return { field: 'connection', message: error.message, key: 'errors.unexpected', params: { message: error.message } };
+  }
+  return CONNECTION_LOST;
+}
+
+function isCommandResult(value: unknown): value is CommandResult<unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const ok = (value as { ok?: unknown }).ok;
+  if (ok === true) return 'value' in value;
+  if (ok === false) {
+    const error = (value as { error?: unknown }).error;
+    return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
+  }
+  return false;
+}
+
+export const useConsoleStore = defineStore('console', () => {
+  let api: ConsoleApi | null = null;
+  const stops: Array<() => void> = [];
+  let previewSequence = 0;
+  let inputSequence = 0;
+
+  const state = shallowRef<ConsoleState | null>(null);
+  const connection = ref<Connection>('connecting');
+  const view = ref<ViewName>('setup');
+  const notice = ref<Notice | null>(null);
+  const errors = reactive<Partial<Record<ActionName, UiError | null>>>({});
+  const busy = reactive<Partial<Record<ActionName, boolean>>>({});
+  const preview = shallowRef<RaceSummary | null>(null);
+  const inputLog = ref<LoggedInput[]>([]);
+  const counts = reactive<Record<number, CountDraft>>({});
+  const ports = shallowRef<readonly PortInfo[]>([]);
+
+  const settings = computed(() => state.value?.settings ?? null);
+  const race = computed<RaceView | null>(() => state.value?.race ?? null);
+  const seatsInPlay = computed(() => [...(settings.value?.table.seats ?? [])].sort((a, b) => a.seat - b.seat));
+  /** Seat number → name ('' when the seat has none), from the race when one runs, else from the setup. */
+  const names = computed<Readonly<Record<number, string>>>(() => {
+    if (race.value !== null) return race.value.names;
+    return Object.fromEntries(seatsInPlay.value.map(({ seat, name }) => [seat, name]));
+  });
+
+  function logInput(event: InputEvent | null, previous: InputEvent | null): void {
+    if (event === null) return;
+    // Pushed states repeat the latest input; log it once. (Two identical events in a row merge.)
+    if (previous !== null && JSON.stringify(previous) === JSON.stringify(event)) return;
+    inputSequence += 1;
+    inputLog.value = [{ id: inputSequence, at: Date.now(), event }, ...inputLog.value].slice(0, INPUT_LOG_SIZE);
+  }
+
+  /** Takes a state from the service: the latest wins. Opens the race screen when a race appears. */
+  function receive(next: ConsoleState): void {
+    const previous = state.value;
+    state.value = next;
+    logInput(next.lastInput, previous?.lastInput ?? null);
+    const raceStarted = next.race !== null && (previous === null || previous.race === null || previous.race.id !== next.race.id);
+    if (raceStarted) view.value = 'race';
+  }
+
+  async function run<T>(action: ActionName | null, call: (service: ConsoleApi) => Promise<CommandResult<T>>): Promise<Outcome<T>> {
+    if (action !== null) {
+      errors[action] = null;
+      busy[action] = true;
+    }
+    let outcome: Outcome<T>;
+    try {
+      if (api === null) throw new Error('no console service');
+      const result: unknown = await call(api);
+      outcome = isCommandResult(result)
+        ? (result as Outcome<T>)
+        : { ok: false, error: { field: 'result', message: 'the console service gave an answer the screen cannot read', key: 'errors.badAnswer' } };
+    } catch (error) {
+      outcome = { ok: false, error: toUiError(error) };
+    }
+    if (action !== null) {
+      busy[action] = false;
+      if (!outcome.ok) errors[action] = outcome.error;
+    }
+    return outcome;
+  }
+
+  /** Fetches the whole state (on start, and after every reconnect). */
+  async function refresh(): Promise<boolean> {
+    if (api === null) return false;
+    try {
+      receive(await api.getState());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Attaches the store to the console service. Call once; `disconnect` undoes it. */
+  function connect(service: ConsoleApi): void {
+    disconnect();
+    api = service;
+    stops.push(service.onState(receive));
+    if (hasConnection(service)) {
+      stops.push(
+        service.onConnection((status: ConnectionStatus) => {
+          connection.value = status === 'open' ? 'connected' : status;
+          if (status === 'open') void refresh();
+        }),
+      );
+    } else {
+      connection.value = 'connected';
+      void refresh();
+    }
+  }
+
+  function disconnect(): void {
+    for (const stop of stops.splice(0)) stop();
+    api = null;
+  }
+
+  function clearError(action: ActionName): void {
+    errors[action] = null;
+  }
+
+  function navigate(next: ViewName): void {
+    view.value = next;
+    notice.value = null;
+  }
+
+  async function saveSettings(next: ConsoleSettings): Promise<Outcome> {
+    const outcome = await run('saveSettings', (service) => service.saveSettings(next));
+    notice.value = outcome.ok ? 'settingsSaved' : null;
+    return outcome;
+  }
+
+  /** Saves a new language with the settings the service holds now (not any unsaved form). */
+  async function setLanguage(language: Language): Promise<Outcome> {
+    const current = state.value?.settings;
+    if (current === undefined) return { ok: true, value: null };
+    if (current.language === language) return { ok: true, value: null };
+    return run('saveSettings', (service) => service.saveSettings({ ...current, language }));
+  }
+
+  /** The seats' counts as the service takes them: seats in play only, in seat order. */
+  function countsFromDrafts(): { counts: SeatCount[]; complete: boolean } {
+    let complete = true;
+    const list = seatsInPlay.value.map(({ seat }) => {
+      const draft = counts[seat] ?? { chips: '', hasOther: true };
+      if (draft.chips === '') complete = false;
+      return { seat, chips: draft.chips === '' ? 0 : draft.chips, hasOther: draft.hasOther };
+    });
+    return { counts: list, complete };
+  }
+
+  /** Makes sure every seat in play has a draft (0 chips would be wrong: '' until typed). */
+  function ensureCounts(): void {
+    for (const { seat } of seatsInPlay.value) {
+      if (counts[seat] === undefined) counts[seat] = { chips: '', hasOther: true };
+    }
+  }
+
+  function resetCounts(): void {
+    for (const key of Object.keys(counts)) delete counts[Number(key)];
+    ensureCounts();
+    preview.value = null;
+    errors.previewRace = null;
+  }
+
+  /** Asks the service what these counts would make; a later call's answer replaces an earlier one's. */
+  async function previewRace(list: readonly SeatCount[]): Promise<Outcome<RaceSummary>> {
+    previewSequence += 1;
+    const mine = previewSequence;
+    const outcome = await run(null, (service) => service.previewRace(list));
+    if (mine !== previewSequence) return outcome;
+    preview.value = outcome.ok ? outcome.value : null;
+    errors.previewRace = outcome.ok ? null : outcome.error;
+    return outcome;
+  }
+
+  function clearPreview(): void {
+    previewSequence += 1;
+    preview.value = null;
+    errors.previewRace = null;
+  }
+
+  async function startRace(list: readonly SeatCount[]): Promise<Outcome> {
+    const outcome = await run('startRace', (service) => service.startRace(list));
+    if (outcome.ok) view.value = 'race';
+    return outcome;
+  }
+
+  function dealCard(code: string): Promise<Outcome> {
+    return run('dealCard', (service) => service.dealCard(code));
+  }
+
+  async function voidCards(count: number, reason: string = MANUAL_VOID_REASON): Promise<Outcome> {
+    const outcome = await run('voidCards', (service) => service.voidCards(count, reason));
+    if (outcome.ok) errors.dealCard = null;
+    return outcome;
+  }
+
+  async function confirmRace(): Promise<Outcome> {
+    const outcome = await run('confirmRace', (service) => service.confirmRace());
+    if (outcome.ok) {
+      resetCounts();
+      view.value = 'history';
+      notice.value = 'raceSaved';
+    }
+    return outcome;
+  }
+
+  async function abandonRace(reason: string): Promise<Outcome> {
+    const outcome = await run('abandonRace', (service) => service.abandonRace(reason));
+    if (outcome.ok) {
+      view.value = 'race';
+      notice.value = 'raceAbandoned';
+    }
+    return outcome;
+  }
+
+  async function listPorts(): Promise<Outcome<readonly PortInfo[]>> {
+    const outcome = await run('listPorts', (service) => service.listPorts());
+    if (outcome.ok) ports.value = outcome.value;
+    return outcome;
+  }
+
+  function exportHistory(format: 'csv' | 'json'): Promise<Outcome<string>> {
+    return run('exportHistory', (service) => service.exportHistory(format));
+  }
+
+  return {
+    state,
+    connection,
+    view,
+    notice,
+    errors,
+    busy,
+    preview,
+    inputLog,
+    counts,
+    ports,
+    settings,
+    race,
+    seatsInPlay,
+    names,
+    connect,
+    disconnect,
+    refresh,
+    receive,
+    navigate,
+    clearError,
+    saveSettings,
+    setLanguage,
+    countsFromDrafts,
+    ensureCounts,
+    resetCounts,
+    previewRace,
+    clearPreview,
+    startRace,
+    dealCard,
+    voidCards,
+    confirmRace,
+    abandonRace,
+    listPorts,
+    exportHistory,
+  };
+});
+
+export type ConsoleStore = ReturnType<typeof useConsoleStore>;

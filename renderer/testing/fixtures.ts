@@ -1,0 +1,140 @@
+/**
+ * Builders of ConsoleState, RaceView and RaceSummary for the screen's tests. Summaries come from
+ * the real engine (pure), so a fixture race looks exactly like one the service would push.
+ */
+import type {
+  ConsoleSettings,
+  ConsoleState,
+  HistoryEntry,
+  RaceView,
+  SeatCount,
+  SeatSettings,
+  SourceSettings,
+  TableSettings,
+} from '../../main/ipc/contract';
+import { raceFromInput } from '../../engine/race/input';
+import { applyRaceEvent, type RaceState } from '../../engine/race/race';
+import { raceSummary, type RaceSummary } from '../../engine/race/summary';
+import type { RuleSetName } from '../../engine/race/rules';
+
+/** The seed's worked example (000_…): Matti 7 × 25, Teppo 2, Johanna 2; 25s leave, 100 stays. */
+export const FINNISH_SEATS: readonly SeatSettings[] = [
+  { seat: 1, name: 'Matti' },
+  { seat: 2, name: 'Teppo' },
+  { seat: 3, name: 'Johanna' },
+];
+export const FINNISH_COUNTS: readonly SeatCount[] = [
+  { seat: 1, chips: 7, hasOther: true },
+  { seat: 2, chips: 2, hasOther: true },
+  { seat: 3, chips: 2, hasOther: true },
+];
+/** Matti A, K, 2; Teppo 10♠, 4; Johanna 10♦, 10♣. */
+export const FINNISH_CARDS: readonly string[] = ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td', 'Tc'];
+
+export function makeTable(overrides: Partial<TableSettings> = {}): TableSettings {
+  return {
+    seats: FINNISH_SEATS,
+    button: 10,
+    chipSet: [25, 100, 500, 1000],
+    removed: 25,
+    next: 100,
+    rules: 'classic',
+    decks: 1,
+    ...overrides,
+  };
+}
+
+export function makeSource(overrides: Partial<SourceSettings> = {}): SourceSettings {
+  return { kind: 'manual', path: '', baud: 9600, decoder: 'text', ...overrides };
+}
+
+export function makeSettings(
+  overrides: { table?: Partial<TableSettings>; source?: Partial<SourceSettings>; language?: ConsoleSettings['language'] } = {},
+): ConsoleSettings {
+  return { table: makeTable(overrides.table), source: makeSource(overrides.source), language: overrides.language ?? 'en' };
+}
+
+export interface RaceInput {
+  readonly rules?: RuleSetName;
+  readonly removed?: number;
+  readonly next?: number;
+  readonly button?: number;
+  readonly decks?: number;
+  readonly seats?: readonly SeatSettings[];
+  readonly counts?: readonly SeatCount[];
+  /** Cards dealt so far, in order. */
+  readonly cards?: readonly string[];
+  /** Cards voided after the deal (from the end). */
+  readonly voids?: number;
+}
+
+/** What the engine's race JSON gets for a console count: `other` is any positive value when the seat has other chips. */
+function engineInput(input: RaceInput) {
+  const table = makeTable();
+  const seats = input.seats ?? table.seats;
+  const counts = input.counts ?? FINNISH_COUNTS;
+  const next = input.next ?? table.next;
+  return {
+    rules: input.rules ?? table.rules,
+    removed: input.removed ?? table.removed,
+    next,
+    button: input.button ?? table.button,
+    decks: input.decks ?? table.decks,
+    seats: counts.map(({ seat, chips, hasOther }) => ({
+      seat,
+      name: seats.find((entry) => entry.seat === seat)?.name ?? '',
+      chips,
+      other: hasOther ? next * 10 : 0,
+    })),
+  };
+}
+
+/** The engine's race for the input (default: the Finnish example, no cards dealt). */
+export function makeEngineRace(input: RaceInput = {}): RaceState {
+  let state = raceFromInput({ ...engineInput(input), cards: input.cards ?? [] });
+  if (input.voids !== undefined && input.voids > 0) {
+    state = applyRaceEvent(state, { type: 'void', count: input.voids, reason: 'manual correction' });
+  }
+  return state;
+}
+
+/** A real engine summary of the race described (default: the Finnish example, no cards dealt). */
+export function makeSummary(input: RaceInput = {}): RaceSummary {
+  return raceSummary(makeEngineRace(input));
+}
+
+export function makeRaceView(input: RaceInput & { corrections?: number; id?: string } = {}): RaceView {
+  const seats = input.seats ?? FINNISH_SEATS;
+  return {
+    id: input.id ?? 'race-1',
+    startedAt: '2024-05-04T18:30:00.000Z',
+    counts: input.counts ?? FINNISH_COUNTS,
+    names: Object.fromEntries(seats.map(({ seat, name }) => [seat, name])),
+    summary: makeSummary(input),
+    corrections: input.corrections ?? input.voids ?? 0,
+  };
+}
+
+export function makeHistoryEntry(input: RaceInput & { corrections?: number; id?: string; confirmedAt?: string } = {}): HistoryEntry {
+  const view = makeRaceView({ cards: FINNISH_CARDS, ...input });
+  return {
+    id: view.id,
+    startedAt: view.startedAt,
+    confirmedAt: input.confirmedAt ?? '2024-05-04T18:34:00.000Z',
+    names: view.names,
+    summary: view.summary,
+    corrections: view.corrections,
+  };
+}
+
+export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
+  return {
+    settings: makeSettings(),
+    race: null,
+    source: { kind: 'manual', path: '', state: 'idle' },
+    lastInput: null,
+    history: [],
+    journal: { path: '/tmp/journal.jsonl', records: 0, problems: [] },
+    ...overrides,
+  };
+}

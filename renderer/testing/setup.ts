@@ -1,0 +1,36 @@
+/**
+ * Wires a screen for a test: Pinia, vue-i18n and the console store attached to a fake API.
+ * (Mounting itself stays in the test files, which alone may import @vue/test-utils.)
+ */
+import { createPinia } from 'pinia';
+import type { ConsoleApi } from '../../main/ipc/contract';
+import { createConsoleI18n, type Locale } from '../i18n';
+import { useConsoleStore } from '../stores/console';
+import { createFakeApi, type FakeApi } from './fakeApi';
+
+/** Lets pending promises and Vue's update queue run. */
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+export interface Prepared<Api extends ConsoleApi> {
+  readonly api: Api;
+  readonly store: ReturnType<typeof useConsoleStore>;
+  readonly i18n: ReturnType<typeof createConsoleI18n>;
+  readonly plugins: [ReturnType<typeof createPinia>, ReturnType<typeof createConsoleI18n>];
+  /** Keys the current locale lacked while rendering (each would have fallen back to English). */
+  readonly missing: string[];
+}
+
+export async function prepare<Api extends ConsoleApi = FakeApi>(
+  options: { api?: Api; locale?: Locale } = {},
+): Promise<Prepared<Api>> {
+  const api = (options.api ?? createFakeApi()) as Api;
+  const missing: string[] = [];
+  const pinia = createPinia();
+  const i18n = createConsoleI18n(options.locale ?? 'en', { onMissing: (locale, key) => missing.push(`${locale}:${key}`) });
+  const store = useConsoleStore(pinia);
+  store.connect(api);
+  await settle();
+  return { api, store, i18n, plugins: [pinia, i18n], missing };
+}

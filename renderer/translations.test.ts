@@ -1,0 +1,257 @@
+// @vitest-environment happy-dom
+/**
+ * Every screen, mounted in Finnish and Russian, shows no raw message key, asks vue-i18n for no key
+ * the locale lacks (which would fall back to English), and shows no text identical to the English
+ * screen except names, numbers and words that are the same in every language.
+ */
+import { mount } from '@vue/test-utils';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import App from './App.vue';
+import type { Locale } from './i18n';
+import { createFakeApi } from './testing/fakeApi';
+import { FINNISH_CARDS, makeHistoryEntry, makeSettings, makeState, type RaceInput } from './testing/fixtures';
+import { prepare, settle } from './testing/setup';
+import type { ConsoleState } from '../main/ipc/contract';
+import type { ViewName } from './stores/console';
+
+/** A message key left on screen looks like `counts.title`. */
+const RAW_KEY = /\b[a-z]+\.[a-zA-Z.]+\b/;
+
+/** Text that is rightly the same in every language (names, codes, brand words). */
+const SAME_EVERYWHERE = [
+  /^(Matti|Teppo|Johanna)$/,
+  /^(English|Suomi|Русский)$/,
+  /^(\d+ → \d+, )?Robert's Rules \(DD Poker\)$/,
+  /^(text|suit-number|index1|index0|stx-text|stx-sum|barcode|rfid)$/,
+  /^(· )?\/(dev|tmp)\//,
+  /^Chip race$/,
+  /^✕$/,
+];
+
+interface Scenario {
+  readonly name: string;
+  readonly state?: Partial<ConsoleState>;
+  readonly race?: RaceInput;
+  readonly mode?: 'console' | 'display';
+  readonly view?: ViewName;
+  /** Extra steps after mounting (fill counts, list ports …). */
+  readonly act?: (wrapper: ReturnType<typeof mount>, store: Awaited<ReturnType<typeof prepare>>['store']) => Promise<void>;
+}
+
+const serial = { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'suit-number' } as const;
+
+const SCENARIOS: readonly Scenario[] = [
+  { name: 'table setup', view: 'setup', state: {} },
+  {
+    name: 'table setup with a serial shoe',
+    view: 'setup',
+    state: { settings: makeSettings({ source: serial }) },
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="list-ports"]').trigger('click');
+      await settle();
+    },
+  },
+  {
+    name: 'counts with guidance',
+    view: 'race',
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="counts-seat-1-other"]').setValue(false);
+      for (const [seat, chips] of [[1, 1], [2, 9], [3, 2]] as const) {
+        await wrapper.get(`[data-testid="counts-seat-${seat}-chips"]`).setValue(String(chips));
+      }
+      await settle();
+    },
+  },
+  {
+    name: 'counts, empty and invalid',
+    view: 'race',
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="counts-seat-1-chips"]').setValue('1.5');
+      await settle();
+    },
+  },
+  {
+    name: 'counts with no race needed',
+    view: 'race',
+    act: async (wrapper) => {
+      for (const [seat, chips] of [[1, 1], [2, 0], [3, 0]] as const) {
+        await wrapper.get(`[data-testid="counts-seat-${seat}-chips"]`).setValue(String(chips));
+      }
+      await settle();
+    },
+  },
+  {
+    name: 'dealing with a troubled shoe',
+    race: { cards: ['Ah', 'Kc'], voids: 1 },
+    state: {
+      source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'reconnecting', code: 'unplugged' },
+      lastInput: { type: 'unknown', raw: 'X9', reason: 'no such code' },
+    },
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="manual-input"]').setValue('zz');
+      await wrapper.get('[data-testid="manual-input"]').trigger('keydown', { key: 'Enter' });
+      await wrapper.get('[data-testid="abandon-race"]').trigger('click');
+      await settle();
+    },
+  },
+  {
+    name: 'tie-break',
+    race: {
+      decks: 2,
+      button: 3,
+      counts: [
+        { seat: 1, chips: 1, hasOther: true },
+        { seat: 2, chips: 1, hasOther: true },
+        { seat: 3, chips: 1, hasOther: true },
+      ],
+      cards: ['As', 'As', '2c', 'Kh'],
+    },
+    state: { lastInput: { type: 'device', message: 'new-shoe', raw: 'NEW' } },
+  },
+  { name: 'result', race: { cards: FINNISH_CARDS } },
+  {
+    name: 'result with protection and corrections',
+    race: {
+      rules: 'tda',
+      counts: [
+        { seat: 1, chips: 1, hasOther: false },
+        { seat: 2, chips: 2, hasOther: true },
+        { seat: 3, chips: 0, hasOther: true },
+      ],
+      cards: ['2c', 'Ah', 'Kh'],
+      voids: 1,
+    },
+    act: async (wrapper) => {
+      for (const card of ['Ks']) {
+        await wrapper.get('[data-testid="manual-input"]').setValue(card);
+        await wrapper.get('[data-testid="manual-input"]').trigger('keydown', { key: 'Enter' });
+        await settle();
+      }
+    },
+  },
+  {
+    name: 'result of roberts rules',
+    race: {
+      rules: 'roberts',
+      removed: 5,
+      next: 25,
+      counts: [
+        { seat: 1, chips: 3, hasOther: true },
+        { seat: 2, chips: 4, hasOther: true },
+      ],
+    },
+  },
+  {
+    name: 'result of the round rule',
+    race: {
+      rules: 'round',
+      counts: [
+        { seat: 1, chips: 3, hasOther: true },
+        { seat: 2, chips: 1, hasOther: true },
+      ],
+    },
+  },
+  {
+    name: 'history',
+    view: 'history',
+    state: { history: [makeHistoryEntry({ id: 'a', corrections: 1 }), makeHistoryEntry({ id: 'b', rules: 'tda', confirmedAt: '2024-05-04T19:00:00.000Z' })] },
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="export-csv"]').trigger('click');
+      await settle();
+    },
+  },
+  { name: 'empty history', view: 'history' },
+  {
+    name: 'settings with live input',
+    view: 'settings',
+    state: { settings: makeSettings({ source: serial }), source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'error', code: 'permission-denied' } },
+    act: async (wrapper, store) => {
+      const base = store.state as ConsoleState;
+      store.receive({ ...base, lastInput: { type: 'card', card: 'Qd', raw: 'D12' } });
+      store.receive({ ...base, lastInput: { type: 'unknown', raw: 'D99', reason: 'out of range' } });
+      store.receive({ ...base, lastInput: { type: 'status', state: 'disconnected' } });
+      await settle();
+      await wrapper.get('[data-testid="list-ports"]').trigger('click');
+      await settle();
+    },
+  },
+  { name: 'player display, idle', mode: 'display' },
+  { name: 'player display, dealing', mode: 'display', race: { cards: ['Ah'] } },
+  { name: 'player display, result', mode: 'display', race: { cards: FINNISH_CARDS } },
+];
+
+/** Every visible text node (outside the English audit record) and every accessible-name attribute. */
+function screenTexts(root: Element): string[] {
+  const texts: string[] = [];
+  // Only an English part inside the screen counts (the page's own <html lang> is the locale's).
+  const inEnglish = (element: Element | null | undefined): boolean => {
+    const marked = element?.closest('[lang="en"]');
+    return marked !== null && marked !== undefined && root.contains(marked);
+  };
+  const walker = root.ownerDocument.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    if (inEnglish(node.parentElement)) continue;
+    const text = node.textContent?.trim() ?? '';
+    if (text !== '') texts.push(text);
+  }
+  for (const element of root.querySelectorAll('*')) {
+    if (inEnglish(element)) continue;
+    for (const name of ['aria-label', 'placeholder', 'title']) {
+      const value = element.getAttribute(name);
+      if (value !== null && value.trim() !== '') texts.push(value.trim());
+    }
+  }
+  return texts;
+}
+
+async function render(scenario: Scenario, locale: Locale): Promise<{ texts: string[]; missing: string[] }> {
+  const state = makeState({ settings: makeSettings({ language: locale }), ...scenario.state });
+  const settings = { ...state.settings, language: locale };
+  const api = createFakeApi({ state: { ...state, settings }, race: scenario.race, ports: [] });
+  const prepared = await prepare({ api, locale });
+  const wrapper = mount(App, { props: { mode: scenario.mode ?? 'console' }, global: { plugins: prepared.plugins }, attachTo: document.body });
+  await settle();
+  if (scenario.view !== undefined) prepared.store.navigate(scenario.view);
+  await settle();
+  await scenario.act?.(wrapper, prepared.store);
+  await settle();
+  const texts = screenTexts(wrapper.element);
+  wrapper.unmount();
+  return { texts, missing: prepared.missing };
+}
+
+let warn: MockInstance;
+beforeEach(() => {
+  warn = vi.spyOn(console, 'warn');
+  vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:test');
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe.each(['fi', 'ru'] as const)('every screen in %s', (locale) => {
+  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))('%s', async (_name, scenario) => {
+    const english = await render(scenario, 'en');
+    expect(english.missing).toEqual([]);
+    expect(english.texts.length).toBeGreaterThan(1);
+    const translated = await render(scenario, locale);
+
+    expect(translated.texts.length).toBeGreaterThan(1);
+    expect(translated.missing).toEqual([]);
+    expect(translated.texts.filter((text) => RAW_KEY.test(text))).toEqual([]);
+    const intlifyWarnings = warn.mock.calls.map((call) => String(call[0])).filter((message) => /intlify|fall ?back|not found/i.test(message));
+    expect(intlifyWarnings).toEqual([]);
+
+    const englishTexts = new Set(english.texts.filter((text) => /\p{L}{3,}/u.test(text)));
+    const untranslated = translated.texts.filter((text) => englishTexts.has(text) && !SAME_EVERYWHERE.some((allowed) => allowed.test(text)));
+    expect(untranslated).toEqual([]);
+  });
+});
+
+describe('the English screens', () => {
+  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))('%s has no raw key', async (_name, scenario) => {
+    const english = await render(scenario, 'en');
+    expect(english.texts.filter((text) => RAW_KEY.test(text))).toEqual([]);
+  });
+});

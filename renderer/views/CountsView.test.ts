@@ -1,0 +1,139 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import { createFakeApi } from '../testing/fakeApi';
+import { makeSettings, makeState, makeSummary } from '../testing/fixtures';
+import { prepare, settle } from '../testing/setup';
+import CountsView from './CountsView.vue';
+
+async function counts(api = createFakeApi()) {
+  const prepared = await prepare({ api });
+  const wrapper = mount(CountsView, { global: { plugins: prepared.plugins }, attachTo: document.body });
+  await settle();
+  return { ...prepared, wrapper };
+}
+
+async function enter(wrapper: Awaited<ReturnType<typeof counts>>['wrapper'], values: Record<number, number | string>) {
+  for (const [seat, value] of Object.entries(values)) {
+    await wrapper.get(`[data-testid="counts-seat-${seat}-chips"]`).setValue(String(value));
+  }
+  await settle();
+}
+
+describe('counts screen', () => {
+  it('lists every seat in play with a count field and an other-chips box', async () => {
+    const { wrapper } = await counts();
+    expect(wrapper.findAll('tbody tr').map((row) => row.attributes('data-testid'))).toEqual(['counts-seat-1', 'counts-seat-2', 'counts-seat-3']);
+    expect(wrapper.get('[data-testid="counts-seat-1"]').text()).toContain('Seat 1 — Matti');
+    expect((wrapper.get('[data-testid="counts-seat-2-other"]').element as HTMLInputElement).checked).toBe(true);
+    expect(wrapper.get('[data-testid="start-race"]').attributes('disabled')).toBeDefined();
+    expect(wrapper.find('[data-testid="counts-incomplete"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+
+  it('renders the guidance, pool, race chips and deal from the preview', async () => {
+    const { wrapper, api } = await counts();
+    await enter(wrapper, { 1: 7, 2: 2, 3: 2 });
+    expect(api.callsOf('previewRace').at(-1)).toEqual([
+      [
+        { seat: 1, chips: 7, hasOther: true },
+        { seat: 2, chips: 2, hasOther: true },
+        { seat: 3, chips: 2, hasOther: true },
+      ],
+    ]);
+    expect(wrapper.get('[data-testid="counts-seat-1-guidance"]').text()).toContain('Trade 4 × 25 for 1 × 100, keep 3 odd');
+    expect(wrapper.get('[data-testid="counts-seat-1-guidance"]').text()).toContain('3 cards');
+    expect(wrapper.get('[data-testid="counts-seat-2-guidance"]').text()).toContain('Keep 2 odd × 25');
+    expect(wrapper.get('[data-testid="counts-pool"]').text()).toBe('7 × 25 = 175');
+    expect(wrapper.get('[data-testid="counts-race-chips"]').text()).toBe('2');
+    expect(wrapper.get('[data-testid="counts-cards"]').text()).toBe('7 (the shoe holds 52)');
+    expect(wrapper.get('[data-testid="counts-protected"]').text()).toBe('Nobody');
+    expect(wrapper.get('[data-testid="counts-order"]').text()).toBe('Seat 1 — Matti, Seat 2 — Teppo, Seat 3 — Johanna');
+    expect(wrapper.find('[data-testid="counts-no-race"]').exists()).toBe(false);
+    expect(wrapper.get('[data-testid="start-race"]').attributes('disabled')).toBeUndefined();
+    wrapper.unmount();
+  });
+
+  it('renders a canned preview result as the service gives it', async () => {
+    const api = createFakeApi();
+    api.cann('previewRace', { ok: true, value: makeSummary({ counts: [{ seat: 1, chips: 9, hasOther: false }, { seat: 2, chips: 1, hasOther: true }, { seat: 3, chips: 0, hasOther: true }] }) });
+    const { wrapper } = await counts(api);
+    await enter(wrapper, { 1: 9, 2: 1, 3: 0 });
+    expect(wrapper.get('[data-testid="counts-seat-1-guidance"]').text()).toContain('Trade 8 × 25 for 2 × 100, keep 1 odd');
+    expect(wrapper.get('[data-testid="counts-seat-3-guidance"]').text()).toContain('No 25 chips');
+    wrapper.unmount();
+  });
+
+  it('marks a protected player and warns when no race is needed', async () => {
+    const { wrapper } = await counts();
+    await wrapper.get('[data-testid="counts-seat-1-other"]').setValue(false);
+    await enter(wrapper, { 1: 1, 2: 0, 3: 0 });
+    expect(wrapper.get('[data-testid="counts-seat-1-guidance"]').text()).toContain('Cannot be raced out: gets one 100 without racing');
+    expect(wrapper.get('[data-testid="counts-protected"]').text()).toBe('Seat 1 — Matti');
+    expect(wrapper.get('[data-testid="counts-no-race"]').text()).toContain('No race needed');
+    expect(wrapper.get('[data-testid="start-race"]').text()).toBe('Settle without cards');
+    wrapper.unmount();
+  });
+
+  it('shows the refusal of a race that needs more cards than the shoe holds', async () => {
+    // 5s raced into 100s: 3 × 19 + 3 × 1 odd chips make 3 chips for 6 players, and 60 cards.
+    const seats = [1, 2, 3, 4, 5, 6].map((seat) => ({ seat, name: '' }));
+    const api = createFakeApi({ state: makeState({ settings: makeSettings({ table: { seats, chipSet: [5, 100, 500], removed: 5, next: 100 } }) }) });
+    const { wrapper } = await counts(api);
+    await enter(wrapper, { 1: 19, 2: 19, 3: 19, 4: 1, 5: 1, 6: 1 });
+    const error = wrapper.get('[data-testid="counts-error"]');
+    expect(error.text()).toContain('This race cannot start:');
+    expect(error.text()).toMatch(/card/);
+    expect(wrapper.get('[data-testid="start-race"]').attributes('disabled')).toBeDefined();
+    wrapper.unmount();
+  });
+
+  it('flags a count that is not a whole number', async () => {
+    const { wrapper, api } = await counts();
+    await enter(wrapper, { 1: '2.5', 2: 1, 3: 1 });
+    expect(wrapper.get('[data-testid="counts-invalid-1"]').text()).toContain('Seat 1 — Matti: enter a whole number');
+    expect(wrapper.get('[data-testid="counts-seat-1-chips"]').attributes('aria-invalid')).toBe('true');
+    expect(api.callsOf('previewRace')).toEqual([]);
+    wrapper.unmount();
+  });
+
+  it('moves to the next seat on Enter and starts the race from the last one', async () => {
+    const { wrapper, api, store } = await counts();
+    await enter(wrapper, { 1: 7, 2: 2, 3: 2 });
+    await wrapper.get('[data-testid="counts-seat-1-chips"]').trigger('keydown', { key: 'Enter' });
+    expect(document.activeElement).toBe(wrapper.get('[data-testid="counts-seat-2-chips"]').element);
+    await wrapper.get('[data-testid="counts-seat-3-chips"]').trigger('keydown', { key: 'Enter' });
+    await settle();
+    expect(api.callsOf('startRace')).toHaveLength(1);
+    expect(store.race?.summary.status).toBe('dealing');
+    wrapper.unmount();
+  });
+
+  it('starts the race with the counts', async () => {
+    const { wrapper, api } = await counts();
+    await enter(wrapper, { 1: 7, 2: 2, 3: 2 });
+    await wrapper.get('[data-testid="counts-seat-3-other"]').setValue(false);
+    await settle();
+    await wrapper.get('[data-testid="start-race"]').trigger('click');
+    await settle();
+    expect(api.callsOf('startRace')).toEqual([
+      [
+        [
+          { seat: 1, chips: 7, hasOther: true },
+          { seat: 2, chips: 2, hasOther: true },
+          { seat: 3, chips: 2, hasOther: false },
+        ],
+      ],
+    ]);
+    wrapper.unmount();
+  });
+
+  it('sends the dealer to the setup when no seat is in play', async () => {
+    const api = createFakeApi({ state: makeState({ settings: makeSettings({ table: { seats: [] } }) }) });
+    const { wrapper, store } = await counts(api);
+    expect(wrapper.find('[data-testid="counts-no-seats"]').exists()).toBe(true);
+    await wrapper.get('[data-testid="counts-to-setup"]').trigger('click');
+    expect(store.view).toBe('setup');
+    wrapper.unmount();
+  });
+});

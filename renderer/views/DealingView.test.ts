@@ -1,0 +1,216 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import { createFakeApi } from '../testing/fakeApi';
+import { FINNISH_CARDS, makeState } from '../testing/fixtures';
+import { prepare, settle } from '../testing/setup';
+import RaceScreen from './RaceScreen.vue';
+
+async function dealing(options: Parameters<typeof createFakeApi>[0] = { race: {} }) {
+  const prepared = await prepare({ api: createFakeApi(options) });
+  const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
+  await settle();
+  return { ...prepared, wrapper };
+}
+
+describe('dealing screen', () => {
+  it('shows the next step with the seat name and the progress', async () => {
+    const { wrapper } = await dealing();
+    expect(wrapper.find('[data-testid="view-dealing"]').exists()).toBe(true);
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Deal 3 cards to seat 1 — Matti');
+    expect(wrapper.get('[data-testid="deal-progress"]').text()).toContain('0 of 7 cards dealt');
+    wrapper.unmount();
+  });
+
+  it('deals the typed text on Enter, clears the field and shows the card under its seat', async () => {
+    const { wrapper, api } = await dealing();
+    const input = wrapper.get('[data-testid="manual-input"]');
+    expect(document.activeElement).toBe(input.element);
+    await input.setValue('as');
+    await input.trigger('keydown', { key: 'Enter' });
+    await input.trigger('keydown', { key: 'Enter' }); // a second Enter while the first is on its way
+    await settle();
+    expect(api.callsOf('dealCard')).toEqual([['as']]);
+    expect((input.element as HTMLInputElement).value).toBe('');
+    const seat = wrapper.get('[data-testid="seat-cards-1"]');
+    expect(seat.get('[data-testid="dealt-card"]').attributes('data-card')).toBe('As');
+    expect(seat.text()).toContain('A♠');
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Deal 2 cards to seat 1 — Matti');
+    wrapper.unmount();
+  });
+
+  it('accepts every common notation: 10h and td', async () => {
+    const { wrapper, api } = await dealing();
+    const input = wrapper.get('[data-testid="manual-input"]');
+    for (const text of ['10h', 'td']) {
+      await input.setValue(text);
+      await wrapper.get('form').trigger('submit');
+      await settle();
+    }
+    expect(api.callsOf('dealCard')).toEqual([['10h'], ['td']]);
+    expect(wrapper.findAll('[data-testid="seat-cards-1"] [data-testid="dealt-card"]').map((card) => card.text())).toEqual(['10♥', '10♦']);
+    wrapper.unmount();
+  });
+
+  it('shows the service refusal, keeps the text and does not advance', async () => {
+    const { wrapper, api } = await dealing({ race: { cards: ['Ah'] } });
+    const input = wrapper.get('[data-testid="manual-input"]');
+    await input.setValue('ah');
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(api.callsOf('dealCard')).toEqual([['ah']]);
+    const error = wrapper.get('[data-testid="deal-error"]');
+    expect(error.attributes('role')).toBe('alert');
+    expect(error.text()).toContain('Card not accepted:');
+    expect(error.text()).toContain('Ah was already dealt');
+    expect((input.element as HTMLInputElement).value).toBe('ah');
+    expect(input.attributes('aria-invalid')).toBe('true');
+    wrapper.unmount();
+  });
+
+  it('explains text that is no card without calling the service', async () => {
+    const { wrapper, api } = await dealing();
+    const input = wrapper.get('[data-testid="manual-input"]');
+    await input.setValue('zz');
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(api.callsOf('dealCard')).toEqual([]);
+    expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('“zz” is not a card');
+    wrapper.unmount();
+  });
+
+  it('voids the last card on Backspace in the empty field, once per key press', async () => {
+    const { wrapper, api } = await dealing({ race: { cards: ['Ah', 'Kc'] } });
+    const input = wrapper.get('[data-testid="manual-input"]');
+    await input.trigger('keydown', { key: 'Backspace', repeat: true });
+    await settle();
+    expect(api.callsOf('voidCards')).toEqual([]);
+    await input.trigger('keydown', { key: 'Backspace' });
+    await settle();
+    expect(api.callsOf('voidCards')).toEqual([[1, 'manual correction']]);
+    expect(wrapper.findAll('[data-testid="seat-cards-1"] [data-testid="dealt-card"]')).toHaveLength(1);
+    expect(wrapper.get('[data-testid="corrections"]').text()).toContain('1 card voided');
+    wrapper.unmount();
+  });
+
+  it('leaves Backspace alone while the field holds text', async () => {
+    const { wrapper, api } = await dealing({ race: { cards: ['Ah'] } });
+    const input = wrapper.get('[data-testid="manual-input"]');
+    await input.setValue('k');
+    await input.trigger('keydown', { key: 'Backspace' });
+    await settle();
+    expect(api.callsOf('voidCards')).toEqual([]);
+    wrapper.unmount();
+  });
+
+  it('voids from the visible button, disabled while no card is dealt', async () => {
+    const { wrapper, api } = await dealing();
+    expect(wrapper.get('[data-testid="void-last"]').attributes('disabled')).toBeDefined();
+    await wrapper.get('[data-testid="grid-card-Qs"]').trigger('click');
+    await settle();
+    await wrapper.get('[data-testid="void-last"]').trigger('click');
+    await settle();
+    expect(api.callsOf('voidCards')).toEqual([[1, 'manual correction']]);
+    wrapper.unmount();
+  });
+
+  it('deals a tapped card from the 52-card grid, named like A♠', async () => {
+    const { wrapper, api } = await dealing();
+    const buttons = wrapper.findAll('[data-testid="card-grid"] button');
+    expect(buttons).toHaveLength(52);
+    expect(buttons[0]?.text()).toBe('A♠');
+    expect(buttons[51]?.text()).toBe('2♣');
+    expect(wrapper.findAll('[data-testid="card-grid"] > [role="group"]').map((row) => row.attributes('aria-label'))).toEqual([
+      'Spades', 'Hearts', 'Diamonds', 'Clubs',
+    ]);
+    await wrapper.get('[data-testid="grid-card-Td"]').trigger('click');
+    await settle();
+    expect(api.callsOf('dealCard')).toEqual([['Td']]);
+    expect(wrapper.get('[data-testid="grid-card-Td"]').attributes('disabled')).toBeDefined();
+    wrapper.unmount();
+  });
+
+  it('keeps dealt cards tappable while a multi-deck shoe still holds copies', async () => {
+    const api = createFakeApi({ race: { decks: 2, cards: ['Td'] }, state: makeState({ settings: { ...makeState().settings, table: { ...makeState().settings.table, decks: 2 } } }) });
+    const { wrapper } = await dealing({ race: { decks: 2, cards: ['Td'] }, state: api.current });
+    expect(wrapper.get('[data-testid="grid-card-Td"]').attributes('disabled')).toBeUndefined();
+    wrapper.unmount();
+  });
+
+  it('runs a tie-break the same way', async () => {
+    // Two decks: Matti and Teppo both hold A♠ as their best card and race for one chip.
+    const counts = [
+      { seat: 1, chips: 1, hasOther: true },
+      { seat: 2, chips: 1, hasOther: true },
+      { seat: 3, chips: 1, hasOther: true },
+    ];
+    const { wrapper, api } = await dealing({ race: { decks: 2, counts, button: 3, cards: ['As', 'As', '2c'] } });
+    expect(wrapper.get('[data-testid="view-dealing"]').attributes('data-status')).toBe('tiebreak');
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Tie-break: deal 1 card to seat 1 — Matti');
+    await wrapper.get('[data-testid="grid-card-Kh"]').trigger('click');
+    await settle();
+    expect(wrapper.get('[data-testid="tiebreak-round"]').text()).toBe('Tie-break round 1');
+    expect(wrapper.get('[data-testid="seat-cards-1"]').findAll('[data-round="1"]')).toHaveLength(1);
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Tie-break: deal 1 card to seat 2 — Teppo');
+    const input = wrapper.get('[data-testid="manual-input"]');
+    await input.setValue('2d');
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(api.callsOf('dealCard')).toEqual([['Kh'], ['2d']]);
+    expect(wrapper.find('[data-testid="view-result"]').exists()).toBe(true);
+    expect(wrapper.find('[data-testid="winner-1"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+
+  it('shows the source status and an unreadable code from the shoe', async () => {
+    const state = makeState({
+      source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'reconnecting', code: 'unplugged', message: 'port closed' },
+      lastInput: { type: 'unknown', raw: 'X9', reason: 'not a card code' },
+    });
+    const { wrapper } = await dealing({ race: {}, state });
+    const status = wrapper.get('[data-testid="source-status"]');
+    expect(status.attributes('data-state')).toBe('reconnecting');
+    expect(status.text()).toContain('Reconnecting');
+    expect(status.text()).toContain('/dev/ttyUSB0');
+    expect(status.text()).toContain('The device was unplugged.');
+    expect(status.text()).toContain('port closed');
+    const input = wrapper.get('[data-testid="last-input"]');
+    expect(input.attributes('data-type')).toBe('unknown');
+    expect(input.text()).toContain('Unreadable code “X9”');
+    expect(input.text()).toContain('not a card code');
+    wrapper.unmount();
+  });
+
+  it('shows cards arriving from the shoe as the service pushes them', async () => {
+    const { wrapper, api } = await dealing();
+    await api.dealCard('Ah');
+    await settle();
+    expect(wrapper.get('[data-testid="seat-cards-1"]').text()).toContain('A♥');
+    expect(wrapper.get('[data-testid="seat-cards-1"]').attributes('aria-current')).toBe('step');
+    wrapper.unmount();
+  });
+
+  it('abandons only after confirming', async () => {
+    const { wrapper, api, store } = await dealing();
+    await wrapper.get('[data-testid="abandon-race"]').trigger('click');
+    expect(api.callsOf('abandonRace')).toEqual([]);
+    await wrapper.get('[data-testid="abandon-confirm"]').trigger('click');
+    await settle();
+    expect(api.callsOf('abandonRace')).toHaveLength(1);
+    expect(store.race).toBeNull();
+    expect(wrapper.find('[data-testid="view-counts"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+
+  it('deals the Finnish example to its result', async () => {
+    const { wrapper } = await dealing();
+    const input = wrapper.get('[data-testid="manual-input"]');
+    for (const card of FINNISH_CARDS) {
+      await input.setValue(card.toLowerCase());
+      await wrapper.get('form').trigger('submit');
+      await settle();
+    }
+    expect(wrapper.find('[data-testid="view-result"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+});

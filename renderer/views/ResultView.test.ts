@@ -1,0 +1,107 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import { createFakeApi } from '../testing/fakeApi';
+import { FINNISH_CARDS } from '../testing/fixtures';
+import { prepare, settle } from '../testing/setup';
+import RaceScreen from './RaceScreen.vue';
+
+async function result(options: Parameters<typeof createFakeApi>[0]) {
+  const prepared = await prepare({ api: createFakeApi(options) });
+  const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
+  await settle();
+  return { ...prepared, wrapper };
+}
+
+describe('result screen', () => {
+  it('shows the Finnish example: Matti and Teppo win, value +25', async () => {
+    const { wrapper } = await result({ race: { cards: FINNISH_CARDS } });
+    expect(wrapper.find('[data-testid="view-result"]').exists()).toBe(true);
+    const winners = wrapper.get('[data-testid="winners"]');
+    expect(winners.findAll('li').map((li) => li.attributes('data-testid'))).toEqual(['winner-1', 'winner-2']);
+    expect(wrapper.get('[data-testid="winner-1"]').text()).toContain('Seat 1 — Matti');
+    expect(wrapper.get('[data-testid="winner-1"]').text()).toContain('A♥');
+    expect(wrapper.get('[data-testid="winner-2"]').text()).toContain('Seat 2 — Teppo');
+    expect(wrapper.get('[data-testid="winner-2"]').attributes('data-card')).toBe('Ts');
+    expect(wrapper.get('[data-testid="value-delta"]').text()).toBe('+25');
+    expect(wrapper.get('[data-testid="remove-chips"]').text()).toBe('Remove all odd 25 chips: 7 chips, value 175.');
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Give one 100 chip to each player below, then remove all odd 25 chips.');
+    expect(document.activeElement).toBe(wrapper.get('[data-testid="confirm-race"]').element);
+    wrapper.unmount();
+  });
+
+  it('explains the decision in translated lines, with the stored English record apart', async () => {
+    const { wrapper } = await result({ race: { cards: FINNISH_CARDS } });
+    const lines = wrapper.findAll('[data-testid="explanation"] li').map((li) => li.text());
+    expect(lines).toContain('Seat 1 — Matti trades 4 × 25 for 1 × 100 and keeps 3 odd');
+    expect(lines).toContain('Pool: 7 odd × 25 = 175 → 2 chips to race');
+    expect(lines).toContain('Seat 2 — Teppo wins a 100 with 10♠');
+    expect(lines).toContain('Value: 200 given for 175 removed (+25)');
+    expect(wrapper.get('[data-testid="explanation-record"]').attributes('lang')).toBe('en');
+    wrapper.unmount();
+  });
+
+  it('lists protected players and a negative value', async () => {
+    // Matti is broke with one odd chip: exempt under classic, gets a chip; the pool is empty.
+    const counts = [
+      { seat: 1, chips: 1, hasOther: false },
+      { seat: 2, chips: 0, hasOther: true },
+    ];
+    const { wrapper } = await result({ race: { counts } });
+    expect(wrapper.get('[data-testid="protected-1"]').text()).toContain('Seat 1 — Matti');
+    expect(wrapper.find('[data-testid="no-winners"]').exists()).toBe(true);
+    expect(wrapper.get('[data-testid="value-delta"]').text()).toBe('+75');
+    wrapper.unmount();
+  });
+
+  it('shows a removed value with its sign', async () => {
+    const counts = [
+      { seat: 1, chips: 1, hasOther: true },
+      { seat: 2, chips: 0, hasOther: true },
+    ];
+    const { wrapper } = await result({ race: { counts } });
+    expect(wrapper.get('[data-testid="value-delta"]').text()).toBe('-25');
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('No 100 chips to give: remove all odd 25 chips.');
+    wrapper.unmount();
+  });
+
+  it('confirms the race into the history', async () => {
+    const { wrapper, api, store } = await result({ race: { cards: FINNISH_CARDS } });
+    await wrapper.get('[data-testid="confirm-race"]').trigger('click');
+    await settle();
+    expect(api.callsOf('confirmRace')).toEqual([[]]);
+    expect(store.state?.history).toHaveLength(1);
+    expect(store.view).toBe('history');
+    wrapper.unmount();
+  });
+
+  it('voids the last card for a late correction and goes back to dealing', async () => {
+    const { wrapper, api } = await result({ race: { cards: FINNISH_CARDS } });
+    await wrapper.get('[data-testid="void-last"]').trigger('click');
+    await settle();
+    expect(api.callsOf('voidCards')).toEqual([[1, 'manual correction']]);
+    expect(wrapper.find('[data-testid="view-dealing"]').exists()).toBe(true);
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Deal 1 card to seat 3 — Johanna');
+    wrapper.unmount();
+  });
+
+  it('voids the last card on Backspace, as on the dealing screen', async () => {
+    const { wrapper, api } = await result({ race: { cards: FINNISH_CARDS } });
+    await wrapper.get('[data-testid="confirm-race"]').trigger('keydown', { key: 'Backspace' });
+    await settle();
+    expect(api.callsOf('voidCards')).toEqual([[1, 'manual correction']]);
+    expect(wrapper.find('[data-testid="view-dealing"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+
+  it('shows a refused confirmation', async () => {
+    const api = createFakeApi({ race: { cards: FINNISH_CARDS } });
+    api.cann('confirmRace', { ok: false, error: { field: 'journal', message: 'disk full' } });
+    const prepared = await prepare({ api });
+    const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins } });
+    await wrapper.get('[data-testid="confirm-race"]').trigger('click');
+    await settle();
+    expect(wrapper.get('[data-testid="confirm-error"]').text()).toBe('Not saved: disk full');
+    wrapper.unmount();
+  });
+});

@@ -1,0 +1,130 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import { createFakeApi } from '../testing/fakeApi';
+import { makeSettings } from '../testing/fixtures';
+import { prepare, settle } from '../testing/setup';
+import SetupView from './SetupView.vue';
+
+async function setup(api = createFakeApi()) {
+  const prepared = await prepare({ api });
+  const wrapper = mount(SetupView, { global: { plugins: prepared.plugins }, attachTo: document.body });
+  await settle();
+  return { ...prepared, wrapper };
+}
+
+describe('table setup', () => {
+  it('fills the form from the saved settings', async () => {
+    const { wrapper } = await setup();
+    expect((wrapper.get('[data-testid="seat-1-in-play"]').element as HTMLInputElement).checked).toBe(true);
+    expect((wrapper.get('[data-testid="seat-4-in-play"]').element as HTMLInputElement).checked).toBe(false);
+    expect((wrapper.get('[data-testid="seat-3-name"]').element as HTMLInputElement).value).toBe('Johanna');
+    expect((wrapper.get('[data-testid="setup-button"]').element as HTMLSelectElement).value).toBe('10');
+    expect(wrapper.findAll('[data-testid^="chipset-value-"]').map((chip) => chip.find('.chip').text())).toEqual(['25', '100', '500', '1000']);
+    expect((wrapper.get('[data-testid="setup-removed"]').element as HTMLSelectElement).value).toBe('25');
+    expect((wrapper.get('[data-testid="setup-next"]').element as HTMLSelectElement).value).toBe('100');
+    expect(wrapper.get('[data-testid="setup-ratio"]').text()).toBe('4 × 25 = 1 × 100');
+    expect(wrapper.get('[data-testid="setup-rules-summary"]').text()).toContain('deal from the left of the button');
+    expect(wrapper.findAll('[data-testid^="seat-"][data-testid$="-in-play"]')).toHaveLength(10);
+    wrapper.unmount();
+  });
+
+  it('proposes the next chip up when the leaving chip changes', async () => {
+    const { wrapper } = await setup();
+    await wrapper.get('[data-testid="setup-removed"]').setValue('100');
+    expect((wrapper.get('[data-testid="setup-next"]').element as HTMLSelectElement).value).toBe('500');
+    expect(wrapper.get('[data-testid="setup-ratio"]').text()).toBe('5 × 100 = 1 × 500');
+    wrapper.unmount();
+  });
+
+  it('edits the chip set', async () => {
+    const { wrapper } = await setup();
+    await wrapper.get('[data-testid="chipset-add-input"]').setValue('5');
+    await wrapper.get('[data-testid="chipset-add"]').trigger('click');
+    await wrapper.get('[data-testid="chipset-remove-1000"]').trigger('click');
+    expect(wrapper.findAll('[data-testid^="chipset-value-"]').map((chip) => chip.find('.chip').text())).toEqual(['5', '25', '100', '500']);
+    expect(wrapper.get('[data-testid="chipset-remove-25"]').attributes('aria-label')).toBe('Remove 25 from the chip set');
+    wrapper.unmount();
+  });
+
+  it('explains the chosen rule set', async () => {
+    const { wrapper } = await setup();
+    await wrapper.get('[data-testid="setup-rules"]').setValue('roberts');
+    expect(wrapper.get('[data-testid="setup-rules-summary"]').text()).toContain('broke players served first');
+    wrapper.unmount();
+  });
+
+  it('saves seats, button, chips, rules, decks and card source', async () => {
+    const { wrapper, api, store } = await setup();
+    await wrapper.get('[data-testid="seat-4-name"]').setValue('Liisa');
+    await wrapper.get('[data-testid="seat-2-in-play"]').setValue(false);
+    await wrapper.get('[data-testid="setup-button"]').setValue('3');
+    await wrapper.get('[data-testid="setup-rules"]').setValue('tda');
+    await wrapper.get('[data-testid="setup-decks"]').setValue('2');
+    await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
+    await wrapper.get('[data-testid="source-path"]').setValue('/dev/ttyUSB0');
+    await wrapper.get('[data-testid="source-baud"]').setValue('19200');
+    await wrapper.get('[data-testid="source-decoder"]').setValue('suit-number');
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(api.callsOf('saveSettings')).toEqual([
+      [
+        {
+          table: {
+            seats: [
+              { seat: 1, name: 'Matti' },
+              { seat: 3, name: 'Johanna' },
+              { seat: 4, name: 'Liisa' },
+            ],
+            button: 3,
+            chipSet: [25, 100, 500, 1000],
+            removed: 25,
+            next: 100,
+            rules: 'tda',
+            decks: 2,
+          },
+          source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 19200, decoder: 'suit-number' },
+          language: 'en',
+        },
+      ],
+    ]);
+    expect(store.settings?.table.rules).toBe('tda');
+    expect(wrapper.get('[data-testid="setup-saved"]').text()).toBe('Saved. Next: the counts.');
+    await wrapper.get('[data-testid="setup-next-step"]').trigger('click');
+    expect(store.view).toBe('race');
+    wrapper.unmount();
+  });
+
+  it('refuses a setup without seats before calling the service', async () => {
+    const api = createFakeApi();
+    api.current = { ...api.current, settings: makeSettings({ table: { seats: [] } }) };
+    const { wrapper } = await setup(api);
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(api.callsOf('saveSettings')).toEqual([]);
+    expect(wrapper.get('[data-testid="setup-problem"]').text()).toBe('Tick at least one seat in play.');
+    wrapper.unmount();
+  });
+
+  it('shows the service refusal', async () => {
+    const api = createFakeApi();
+    api.cann('saveSettings', { ok: false, error: { field: 'source.path', message: 'no such port /dev/nope' } });
+    const { wrapper } = await setup(api);
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(wrapper.get('[data-testid="setup-error"]').text()).toBe('Not saved: no such port /dev/nope');
+    expect(wrapper.get('[data-testid="setup-error"]').attributes('data-field')).toBe('source.path');
+    wrapper.unmount();
+  });
+
+  it('finds serial ports for the card source', async () => {
+    const api = createFakeApi({ ports: [{ path: '/dev/ttyACM0', manufacturer: 'Shuffle Co', vendorId: '1', productId: '2' }] });
+    const { wrapper } = await setup(api);
+    await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
+    await wrapper.get('[data-testid="list-ports"]').trigger('click');
+    await settle();
+    await wrapper.get('[data-testid="port-select"]').setValue('/dev/ttyACM0');
+    expect((wrapper.get('[data-testid="source-path"]').element as HTMLInputElement).value).toBe('/dev/ttyACM0');
+    wrapper.unmount();
+  });
+});
