@@ -13,7 +13,7 @@ afterEach(async () => {
   await Promise.all(services.splice(0).map((service) => service.close()));
 });
 
-async function serviceIn(dataDir: string, extra: { cardSources?: CardSourceFactory } = {}): Promise<ConsoleService> {
+async function serviceIn(dataDir: string, extra: { cardSources?: CardSourceFactory; simulatedCardMs?: number } = {}): Promise<ConsoleService> {
   const service = await ConsoleService.start({ dataDir, clock, ...extra });
   services.push(service);
   return service;
@@ -132,5 +132,17 @@ describe('console service', () => {
     expect(state.source).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', state: 'connected' });
     expect(state.race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
     expect(state.lastInput).toEqual({ type: 'unknown', raw: 'A?', reason: 'not a card code' });
+  });
+
+  it('the simulated shoe deals a whole race by itself, card by card, as a demo', async () => {
+    const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')), { simulatedCardMs: 5 });
+    await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { kind: 'simulator', path: '', baud: 9600, decoder: 'text' } }));
+    expect(service.getState().source.state).toBe('connected');
+    await expectOk(service.startRace(COUNTS));
+    await expect.poll(() => service.getState().race?.summary.status, { timeout: 5000 }).toBe('complete');
+    const race = service.getState().race;
+    expect(race?.summary.cards).toHaveLength(7);
+    expect(race?.summary.awards).toHaveLength(2);
+    expect(service.getState().lastInput).toMatchObject({ type: 'card', raw: expect.stringMatching(/^sim /) });
   });
 });

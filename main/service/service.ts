@@ -7,15 +7,18 @@ import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
 import { JournalWriter, readJournal } from '../journal/journal';
 import type {
-  CommandResult, ConsoleSettings, ConsoleState, HistoryEntry, PortInfo, SeatCount, SourceStatus,
+  CommandResult, ConsoleSettings, ConsoleState, HistoryEntry, PortInfo, RaceView, SeatCount, SourceStatus,
 } from '../ipc/contract';
 import { historyCsv, historyJson } from './export';
 import { applySessionLine, isSessionRecord, raceView, replaySession, type Session, type SessionRecord } from './session';
 import { loadSettings, readSettings, saveSettings } from './settings';
+import { simulatedSource } from './simulatedSource';
 
 /** Where cards come from besides the keyboard: a serial shoe, or anything that emits shoe events. */
 export interface CardSource {
   stop(): Promise<void>;
+  /** Told after every change of the race, for sources that deal on demand (the simulated shoe). */
+  raceChanged?(race: RaceView | null): void;
 }
 
 export type CardSourceFactory = (settings: ConsoleSettings['source'], emit: (event: ShoeEvent) => void) => CardSource | null;
@@ -25,6 +28,8 @@ export interface ServiceOptions {
   readonly clock?: () => Date;
   readonly cardSources?: CardSourceFactory;
   readonly listPorts?: () => Promise<readonly PortInfo[]>;
+  /** Pace of the simulated shoe (tests deal faster). */
+  readonly simulatedCardMs?: number;
 }
 
 const ok = <T>(value: T): CommandResult<T> => ({ ok: true, value });
@@ -101,6 +106,7 @@ export class ConsoleService {
   private publish(): void {
     const state = this.getState();
     for (const listener of this.listeners) listener(state);
+    this.source?.raceChanged?.(state.race);
   }
 
   /** Journals a record, then applies it: the screen never shows what the disk does not hold. */
@@ -229,7 +235,11 @@ export class ConsoleService {
   private openSource(): void {
     const { source } = this.settings;
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
-    this.source = source.kind === 'manual' ? null : (this.options.cardSources?.(source, (event) => this.handleShoeEvent(event)) ?? null);
+    const emit = (event: ShoeEvent) => this.handleShoeEvent(event);
+    if (source.kind === 'simulator') this.source = simulatedSource(emit, this.settings.table.decks, undefined, this.options.simulatedCardMs);
+    else if (source.kind === 'serial') this.source = this.options.cardSources?.(source, emit) ?? null;
+    else this.source = null;
+    this.source?.raceChanged?.(this.session.race ? raceView(this.session.race) : null);
   }
 
   private async closeSource(): Promise<void> {

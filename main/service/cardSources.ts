@@ -1,0 +1,22 @@
+import { BUILT_IN_PROFILES, DEFAULT_PROFILE } from '../../hardware/profile';
+import { SerialSource } from '../../hardware/transport/serialSource';
+import { listPorts } from '../../hardware/transport/ports';
+import type { PortInfo } from '../ipc/contract';
+import type { CardSourceFactory } from './service';
+
+/**
+ * The real card sources: a serial shoe or barcode reader, reconnecting by itself after an unplug.
+ * (The simulated shoe reaches the console the same way, over a serial port: `npm run shoe`.)
+ */
+export const serialCardSources: CardSourceFactory = (settings, emit) => {
+  if (settings.kind === 'manual' || settings.path === '') return null;
+  const source = new SerialSource();
+  source.on(emit);
+  const profile = BUILT_IN_PROFILES[settings.decoder] ?? DEFAULT_PROFILE;
+  void source.open(settings.path, settings.baud, { ...profile, baud: settings.baud });
+  return { stop: () => source.close() };
+};
+
+export async function availablePorts(): Promise<readonly PortInfo[]> {
+  return (await listPorts()).map((port) => ({ path: port.path, manufacturer: port.manufacturer ?? '', vendorId: port.vendorId ?? '', productId: port.productId ?? '' }));
+}
