@@ -1,0 +1,74 @@
+import process from 'node:process';
+import type { ShoeEvent } from '../events';
+import { DEFAULT_PROFILE } from '../profile';
+import { SerialSource } from '../transport/serialSource';
+import { parseOptions, profileArgument, runCommand } from './args';
+
+/**
+ * Field diagnostics: `npm run --silent cards -- --port PATH [--baud N] [--decoder NAME|FILE]
+ * [--count N]`. Prints one JSON object per line per event and keeps the port across unplug and
+ * replug. Exits 0 after --count cards, or on SIGINT/SIGTERM; 1 when the port cannot be opened
+ * at all (the error status line is printed, and its message on stderr); 2 for bad arguments
+ * (one line on stderr, nothing on stdout).
+ */
+const OPTIONS = {
+  port: { kind: 'text', required: true },
+  baud: { kind: 'whole', min: 50, max: 4_000_000 },
+  decoder: { kind: 'text' },
+  count: { kind: 'whole', min: 1, max: 1_000_000_000 },
+} as const;
+
+/** The JSON line for one event, fields in a fixed order. */
+function eventLine(event: ShoeEvent): string {
+  switch (event.type) {
+    case 'card':
+      return JSON.stringify({ type: 'card', card: event.card, raw: event.raw });
+    case 'unknown':
+      return JSON.stringify({ type: 'unknown', raw: event.raw, reason: event.reason });
+    case 'device':
+      return JSON.stringify({ type: 'device', message: event.message, raw: event.raw });
+    case 'status':
+      return JSON.stringify({ type: 'status', state: event.state, code: event.code, message: event.message });
+  }
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const options = parseOptions(args, OPTIONS);
+  const path = options.port as string;
+  let profile = options.decoder === undefined ? DEFAULT_PROFILE : profileArgument(options.decoder, '--decoder');
+  if (options.baud !== undefined) profile = { ...profile, baud: options.baud };
+
+  const source = new SerialSource();
+  let finished = false;
+  let finish: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => {
+    finish = (code) => {
+      if (finished) return;
+      finished = true;
+      resolve(code);
+    };
+  });
+  let cards = 0;
+  source.on((event) => {
+    if (finished) return;
+    process.stdout.write(`${eventLine(event)}\n`);
+    if (event.type === 'card' && options.count !== undefined && ++cards >= options.count) finish(0);
+  });
+  process.stdout.on('error', () => finish(0)); // the reader went away (e.g. `| head`)
+  const stop = (): void => finish(0);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+
+  const first = await source.open(path, profile.baud, profile);
+  if (first.state === 'error') {
+    process.stderr.write(`cards: ${first.message ?? first.code ?? 'cannot open the port'}\n`);
+    finish(1);
+  }
+  const code = await done;
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  await source.close();
+  return code;
+}
+
+runCommand('cards', main);

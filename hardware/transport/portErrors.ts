@@ -1,0 +1,98 @@
+import type { StatusCode } from '../events';
+
+/** A port problem as the status event carries it: a code the screen translates, a message the command line prints. */
+export interface PortProblem {
+  readonly code: StatusCode;
+  readonly message: string;
+}
+
+/** Where the error happened: opening the port, or while it was open (reads, a close we did not ask for). */
+export type PortErrorContext = 'open' | 'connected';
+
+export const DIALOUT_HINT =
+  'on Linux, add your user to the dialout group (sudo usermod -aG dialout $USER), then log out and back in';
+
+interface ErrorShape {
+  readonly message: string;
+  readonly code?: string;
+  readonly disconnected?: boolean;
+  readonly disconnect?: boolean;
+}
+
+function shapeOf(error: unknown): ErrorShape {
+  if (typeof error === 'object' && error !== null) {
+    const record = error as Record<string, unknown>;
+    return {
+      message: typeof record.message === 'string' ? record.message : String(error),
+      ...(typeof record.code === 'string' ? { code: record.code } : {}),
+      ...(record.disconnected === true ? { disconnected: true } : {}),
+      ...(record.disconnect === true ? { disconnect: true } : {}),
+    };
+  }
+  return { message: String(error) };
+}
+
+// serialport reports open failures as text ("Error: No such file or directory, cannot open /dev/ttyUSB0",
+// "Error Resource temporarily unavailable Cannot lock port", Windows "Opening COM3: Access denied"),
+// so both the errno code (when present) and the text are read.
+const NO_SUCH_PORT = /\bENOENT\b|No such file or directory|File not found|Port does not exist/i;
+const PERMISSION = /\bEACCES\b|\bEPERM\b|Permission denied|Operation not permitted/i;
+const BUSY = /\bEBUSY\b|\bEAGAIN\b|Resource busy|Device or resource busy|Cannot lock port|Resource temporarily unavailable|Port is locked/i;
+// On Windows a port held by another program refuses with "Access denied".
+const WINDOWS_BUSY = /^Opening [^:]+: Access denied/i;
+const UNPLUGGED = /\bENXIO\b|\bENODEV\b|\bEIO\b|\bEBADF\b|No such device|Device not configured|Input\/output error|bad file descriptor/i;
+
+/** The message serialport gave, without its redundant "Error:" prefix. */
+function detail(message: string): string {
+  return message.replace(/^Error:?\s*/i, '').trim();
+}
+
+export function noSuchPort(path: string): PortProblem {
+  return {
+    code: 'no-such-port',
+    message: `No serial port at ${path}: check the path and that the device is plugged in and switched on`,
+  };
+}
+
+export function permissionDenied(path: string): PortProblem {
+  return { code: 'permission-denied', message: `Permission denied opening ${path}: ${DIALOUT_HINT}` };
+}
+
+export function portBusy(path: string): PortProblem {
+  return {
+    code: 'port-busy',
+    message: `${path} is in use by another program: close the other program (terminal, another console) and try again`,
+  };
+}
+
+/** Our own registry refused: this process already has the port open. */
+export function portBusyInProcess(path: string): PortProblem {
+  return {
+    code: 'port-busy',
+    message: `${path} is already open in this console: only one reader may own a port; close the other one first`,
+  };
+}
+
+export function unplugged(path: string): PortProblem {
+  return { code: 'unplugged', message: `${path} was disconnected (device unplugged or switched off); reconnecting when it is back` };
+}
+
+/** Maps a serialport / operating-system error to a status code and one clear English sentence. */
+export function describePortError(error: unknown, path: string, context: PortErrorContext = 'open'): PortProblem {
+  const shape = shapeOf(error);
+  const text = `${shape.code ?? ''} ${shape.message}`;
+  if (shape.disconnected === true || shape.disconnect === true) return unplugged(path);
+  if (NO_SUCH_PORT.test(text)) return context === 'open' ? noSuchPort(path) : unplugged(path);
+  if (WINDOWS_BUSY.test(shape.message)) return portBusy(path);
+  if (PERMISSION.test(text) || /Access denied/i.test(text)) return permissionDenied(path);
+  if (BUSY.test(text)) return portBusy(path);
+  if (UNPLUGGED.test(text)) return unplugged(path);
+  return context === 'open'
+    ? { code: 'open-failed', message: `Cannot open ${path}: ${detail(shape.message)}` }
+    : { code: 'io-error', message: `Error on ${path}: ${detail(shape.message)}` };
+}
+
+/** Problems that mean the device went away: worth retrying until it comes back. */
+export function isUnplugLike(code: StatusCode): boolean {
+  return code === 'unplugged' || code === 'no-such-port';
+}
