@@ -217,3 +217,19 @@ describe('decoder properties', () => {
     );
   });
 });
+
+describe('a disconnect in the middle of a line', () => {
+  it('reports the unfinished line as unknown, never as a card', async () => {
+    const stream = createDecodeStream(profile('suit-number'));
+    const events: ShoeEvent[] = [];
+    stream.on('data', (event: ShoeEvent) => events.push(event));
+    stream.write(Buffer.from('D12\nS1'));
+    await new Promise((resolve) => setImmediate(resolve));
+    stream.cutOff();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual([
+      { type: 'card', card: 'Qd', raw: 'D12' },
+      { type: 'unknown', raw: 'S1', reason: 'cut off by a disconnect before it ended' },
+    ]);
+  });
+});

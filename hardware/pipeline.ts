@@ -90,7 +90,12 @@ export interface DecodeStreamOptions {
  * The profile as a stream transform: bytes in (from a serial port or anything else), ShoeEvents
  * out. Silence-framed profiles end a frame after `idleMs` without bytes.
  */
-export function createDecodeStream(profile: DeviceProfile, options: DecodeStreamOptions = {}): Transform {
+export interface DecodeStream extends Transform {
+  /** The connection is gone: report a frame in progress as cut off (see Framer.cutOff). */
+  cutOff(): void;
+}
+
+export function createDecodeStream(profile: DeviceProfile, options: DecodeStreamOptions = {}): DecodeStream {
   const framer: Framer = createFramer(profile.framing);
   const frameDecoder = new FrameDecoder(profile, options.decoder);
   let idle: NodeJS.Timeout | undefined;
@@ -118,5 +123,10 @@ export function createDecodeStream(profile: DeviceProfile, options: DecodeStream
   function emit(frames: readonly Frame[]): void {
     for (const frame of frames) for (const event of frameDecoder.decode(frame)) stream.push(event);
   }
-  return stream;
+  return Object.assign(stream, {
+    cutOff() {
+      clearTimeout(idle);
+      emit(framer.cutOff());
+    },
+  });
 }

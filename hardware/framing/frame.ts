@@ -13,9 +13,21 @@ export interface Framer {
   push(chunk: Uint8Array): Frame[];
   /** Called after `idleMs` of silence (when set) and at the end of the stream. */
   flush(): Frame[];
+  /**
+   * The connection is gone: a frame in progress can never complete. It is returned refused, so
+   * it is reported, not dropped, and never read as a shorter card (`S12` cut to `S1`).
+   */
+  cutOff(): Frame[];
   /** Silence that ends a frame, for readers that send no terminator. */
   readonly idleMs?: number;
 }
 
 /** Frames longer than this are refused rather than buffered forever (a wrong baud rate never sends a terminator). */
 export const DEFAULT_MAX_FRAME = 256;
+
+export const CUT_OFF = 'cut off by a disconnect before it ended';
+
+/** The pending bytes of an unfinished frame, refused, or nothing when there are none. */
+export function cutOffFrame(pending: readonly number[]): Frame[] {
+  return pending.length === 0 ? [] : [{ bytes: Buffer.from(pending), error: CUT_OFF }];
+}

@@ -97,3 +97,22 @@ describe('silence framing', () => {
     expect(silenceFramer(30, 4).push(bytes('abcdef'))[0]?.error).toBe('no pause after 4 bytes');
   });
 });
+
+describe('a frame cut off by a disconnect', () => {
+  it('is refused, never read as a shorter code, by the line and STX framers', () => {
+    const lines = lineFramer();
+    expect(lines.push(bytes('S1'))).toEqual([]);
+    expect(lines.cutOff()).toEqual([{ bytes: bytes('S1'), error: 'cut off by a disconnect before it ended' }]);
+    expect(lines.cutOff()).toEqual([]);
+    const stx = stxEtxFramer('xor');
+    expect(stx.push(Buffer.concat([Buffer.from([STX]), bytes('Qh'), Buffer.from([ETX])]))).toEqual([]);
+    expect(stx.cutOff()).toEqual([{ bytes: bytes('Qh'), error: 'cut off by a disconnect before it ended' }]);
+    expect(texts(stx.push(Buffer.concat([Buffer.from([STX]), bytes('Kd'), Buffer.from([ETX, checksumOf('xor', bytes('Kd'))])])))).toEqual(['Kd']);
+  });
+
+  it('is complete for a silence-framed reader, whose bursts end with the silence', () => {
+    const burst = silenceFramer(30);
+    burst.push(bytes('Qh'));
+    expect(texts(burst.cutOff())).toEqual(['Qh']);
+  });
+});

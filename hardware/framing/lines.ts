@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_FRAME, type Frame, type Framer } from './frame';
+import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer } from './frame';
 
 const CR = 0x0d;
 const LF = 0x0a;
@@ -37,5 +37,11 @@ export function lineFramer(maxLength = DEFAULT_MAX_FRAME): Framer {
       return frames;
     },
     flush: take,
+    cutOff() {
+      const frames = cutOffFrame(pending);
+      pending = [];
+      afterCR = false;
+      return frames;
+    },
   };
 }

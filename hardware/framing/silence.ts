@@ -6,7 +6,7 @@ import { DEFAULT_MAX_FRAME, type Frame, type Framer } from './frame';
  */
 export function silenceFramer(idleMs = 50, maxLength = DEFAULT_MAX_FRAME): Framer {
   let pending: number[] = [];
-  return {
+  const framer: Framer = {
     idleMs,
     push(chunk) {
       const frames: Frame[] = [];
@@ -28,5 +28,8 @@ export function silenceFramer(idleMs = 50, maxLength = DEFAULT_MAX_FRAME): Frame
       pending = [];
       return bytes.length === 0 ? [] : [{ bytes }];
     },
+    // A burst is ended by silence, and a vanished device is silent: what arrived is complete.
+    cutOff: () => framer.flush(),
   };
+  return framer;
 }

@@ -1,5 +1,5 @@
 import { printableRaw } from '../events';
-import { DEFAULT_MAX_FRAME, type Frame, type Framer } from './frame';
+import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer } from './frame';
 
 export const STX = 0x02;
 export const ETX = 0x03;
@@ -68,6 +68,12 @@ export function stxEtxFramer(checksum: Checksum = 'none', maxLength = DEFAULT_MA
     flush() {
       // Only stray bytes are reported on silence: a frame in progress may still be completing.
       return strayFrame();
+    },
+    cutOff() {
+      const frames = [...strayFrame(), ...(state === 'outside' ? [] : cutOffFrame(data))];
+      data = [];
+      state = 'outside';
+      return frames;
     },
   };
 }

@@ -144,9 +144,12 @@ describe('SerialSource over the mock binding', () => {
     await waitFor(() => source.state === 'connected', 'reconnected');
     device.send('s\r\nQc\r\n');
     await waitFor(() => cards().length === 2, 'the card after the replug');
-    // The partial "K" never joins "s" into a card: the new connection decodes on its own.
+    // The partial "K" is reported as cut off and never joins "s" into a card: the new connection decodes on its own.
     expect(cards()).toEqual(['Ah', 'Qc']);
-    expect(events.filter((event) => event.type === 'unknown')).toEqual([{ type: 'unknown', raw: 's', reason: 'not a card code' }]);
+    expect(events.filter((event) => event.type === 'unknown')).toEqual([
+      { type: 'unknown', raw: 'K', reason: 'cut off by a disconnect before it ended' },
+      { type: 'unknown', raw: 's', reason: 'not a card code' },
+    ]);
     expect(states()).toEqual(['connecting', 'connected', 'disconnected', 'reconnecting', 'connected']);
   });
 

@@ -1,9 +1,8 @@
 import { resolve as resolvePath } from 'node:path';
 import process from 'node:process';
-import type { Transform } from 'node:stream';
 import { SerialPort } from 'serialport';
 import type { ShoeEvent, StatusCode, StatusState } from '../events';
-import { createDecodeStream } from '../pipeline';
+import { createDecodeStream, type DecodeStream } from '../pipeline';
 import type { DeviceProfile } from '../profile';
 import { RawLog } from '../rawLog';
 import { describePortError, isUnplugLike, portBusyInProcess, unplugged, type PortProblem } from './portErrors';
@@ -99,9 +98,9 @@ interface Target {
  *   back can briefly be busy or not yet permitted; a failure other than "not there yet" is
  *   reported once as `error` with its code.
  * - Each connection gets a fresh decode stream, so nothing of the old connection leaks into the
- *   new one. An incomplete frame cut off by an unplug is dropped (its bytes stay in the raw log)
- *   because a truncated frame may read as a different card; silence-framed bursts are complete
- *   by definition and are still reported.
+ *   new one. An incomplete frame cut off by an unplug is reported as `unknown` (cut off by a
+ *   disconnect), never decoded, because a truncated frame may read as a different card;
+ *   silence-framed bursts are complete by definition and are still reported as cards.
  * - `close()` closes the port, stops timers and removes every listener.
  */
 export class SerialSource {
@@ -115,7 +114,7 @@ export class SerialSource {
   private current: SourceState = 'idle';
   private target: Target | undefined;
   private port: PortHandle | undefined;
-  private decode: Transform | undefined;
+  private decode: DecodeStream | undefined;
   /** Bumped by every open attempt and by close(): late callbacks of an older attempt are ignored. */
   private generation = 0;
   private inFlight: Promise<void> | undefined;
@@ -375,19 +374,13 @@ export class SerialSource {
   }
 
   /** Delivers what the old connection decoded, then retires its stream so nothing of it leaks later. */
-  private async finishDecode(decode: Transform | undefined): Promise<void> {
+  private async finishDecode(decode: DecodeStream | undefined): Promise<void> {
     if (decode === undefined) return;
-    if (this.target?.profile.framing.kind === 'silence' && !decode.destroyed) {
-      // The port went quiet: the burst in progress is complete. end() flushes it.
-      await new Promise<void>((resolve) => {
-        decode.once('end', resolve);
-        decode.once('close', resolve);
-        decode.end();
-      });
-    } else {
-      // Events already decoded are delivered on the next ticks; let them through first.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    // A silence-framed burst is complete once the port is quiet; a half-received line or STX frame
+    // is reported as cut off, never read as a shorter card.
+    if (!decode.destroyed) decode.cutOff();
+    // Events already decoded are delivered on the next ticks; let them through first.
+    await new Promise((resolve) => setImmediate(resolve));
     if (this.decode === decode) this.decode = undefined;
     decode.destroy();
   }
