@@ -5,6 +5,7 @@ import { engineBenchmarks } from './engine';
 import { formatTable, meetsTarget } from './report';
 
 const figures = engineBenchmarks();
+figures.push(...(await import('./poker')).pokerBenchmarks());
 console.log(formatTable(figures));
 const results = {
   date: new Date().toISOString(),

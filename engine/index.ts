@@ -8,3 +8,4 @@ export * from './race/next';
 export * from './race/explain';
 export * from './race/summary';
 export * from './race/input';
+export * from './poker';

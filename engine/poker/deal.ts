@@ -1,0 +1,493 @@
+import { ALL_CARDS, describeValue, readCard, type Card } from '../cards';
+import { InputError } from '../errors';
+import { evaluateHand, handCategory, isRoyalFlush, type HandCategory, type HandValue } from './hands';
+import { illegalPlayReason, legalPlays, trickWinnerIndex } from './moves';
+import { CHICAGO_CALL_POINTS, HAND_SIZE, TRICKS } from './rules';
+import { playerIndex, readPokerSetup, type PokerSetup } from './setup';
+
+/**
+ * The only ways a deal changes. Plain data, so the journal can store and replay them. Where
+ * `player` is optional the engine knows whose turn it is; when given, it must be that player.
+ * - setup: `{ game, players, scores?, exchangeOrder?, options? }` (see readPokerSetup).
+ * - deal: cards dealt; to `player`, or one at a time round the table from the dealer's left.
+ * - discard: the exchanging player's discards; none means standing pat.
+ * - draw: cards the dealer gives the player who discarded, from the stock.
+ * - reshuffle: the stock has run out; the discards are shuffled into a new stock.
+ * - end-exchanges: everyone still to exchange stands pat, in every remaining round.
+ * - call: Chicago house option, before the first card: `player` will take all five tricks.
+ * - play: the next card to the current trick.
+ */
+export type PokerEvent =
+  | { readonly type: 'setup'; readonly deal: unknown }
+  | { readonly type: 'deal'; readonly cards: readonly string[]; readonly player?: string }
+  | { readonly type: 'discard'; readonly cards: readonly string[]; readonly player?: string }
+  | { readonly type: 'draw'; readonly cards: readonly string[]; readonly player?: string }
+  | { readonly type: 'reshuffle' }
+  | { readonly type: 'end-exchanges' }
+  | { readonly type: 'call'; readonly player: string }
+  | { readonly type: 'play'; readonly card: string; readonly player?: string };
+
+export type PokerEventType = PokerEvent['type'];
+export const POKER_EVENT_TYPES: readonly PokerEventType[] = ['setup', 'deal', 'discard', 'draw', 'reshuffle', 'end-exchanges', 'call', 'play'];
+
+export type PokerPhase = 'dealing' | 'exchanging' | 'playing' | 'complete';
+
+/** One player's exchange in one round (standing pat: nothing discarded). */
+export interface ExchangeRecord {
+  readonly round: number;
+  readonly player: number;
+  readonly discarded: readonly Card[];
+  /** Grows as the dealer gives the cards; complete when as long as `discarded`. */
+  readonly drawn: readonly Card[];
+}
+
+/** Whose exchange it is: `owed` 0 means the player has yet to discard (or stand pat). */
+export interface ExchangeTurn {
+  /** 1, 2, 3 … */
+  readonly round: number;
+  /** Index into setup.exchangeOrder. */
+  readonly turn: number;
+  readonly owed: number;
+}
+
+export interface Reshuffle {
+  readonly round: number;
+  /** The discards that became the new stock. */
+  readonly cards: readonly Card[];
+}
+
+/** The hands shown after an exchange round and what they scored. */
+export interface HandScore {
+  readonly round: number;
+  /** True for the showdown after the last exchange; false for the Chicago house option's earlier ones. */
+  readonly final: boolean;
+  readonly hands: readonly (readonly Card[])[];
+  readonly values: readonly HandValue[];
+  /** The single best hand's holder, or null when the best hands tie exactly. */
+  readonly best: number | null;
+  /** Everyone holding the best hand when it is an exact tie; empty otherwise. */
+  readonly tied: readonly number[];
+  readonly category: HandCategory;
+  /** 0 when nobody scores (a tie or a best hand of high card). */
+  readonly points: number;
+  readonly royalFlush: boolean;
+}
+
+export interface Trick {
+  readonly leader: number;
+  /** In the order played, starting with the leader's card. */
+  readonly cards: readonly Card[];
+  readonly winner: number | null;
+}
+
+export type ScoreReason = 'hand' | 'last-trick' | 'chicago-call';
+
+/** One change to a total. Scores change only by these, in this order. */
+export interface ScoreEntry {
+  readonly player: number;
+  readonly points: number;
+  readonly reason: ScoreReason;
+  /** The exchange round for hand points, the trick (1–5) for trick points. */
+  readonly at: number;
+}
+
+export interface Winner {
+  readonly player: number;
+  readonly reason: 'target' | 'royal-flush';
+}
+
+export interface PokerState {
+  readonly setup: PokerSetup;
+  readonly phase: PokerPhase;
+  /** Each player's cards now, by player index (cards leave as they are discarded or played). */
+  readonly hands: readonly (readonly Card[])[];
+  /** The five cards each player was dealt. */
+  readonly dealt: readonly (readonly Card[])[];
+  /** The discards since the last reshuffle: out of this deal unless reshuffled into the stock. */
+  readonly discards: readonly Card[];
+  readonly exchanges: readonly ExchangeRecord[];
+  readonly exchange: ExchangeTurn | null;
+  readonly reshuffles: readonly Reshuffle[];
+  readonly handScores: readonly HandScore[];
+  /** Chicago house option: who called "Chicago", if anyone. */
+  readonly call: number | null;
+  readonly tricks: readonly Trick[];
+  readonly scoring: readonly ScoreEntry[];
+  /** Totals: setup.scores plus every scoring entry. */
+  readonly scores: readonly number[];
+  /**
+   * The first player to reach the target in scoring order, or the holder of a Chicago royal flush.
+   * Kept once decided: the rest of the deal may still be recorded and scored, but cannot change it.
+   */
+  readonly winner: Winner | null;
+}
+
+/** Where a card is now. A card is always in exactly one place. */
+export type CardPlace =
+  | { readonly place: 'stock' }
+  | { readonly place: 'hand'; readonly player: number }
+  | { readonly place: 'discards' }
+  | { readonly place: 'trick'; readonly trick: number; readonly player: number };
+
+export function locateCard(state: PokerState, card: Card): CardPlace {
+  for (let player = 0; player < state.hands.length; player += 1) {
+    if ((state.hands[player] as readonly Card[]).includes(card)) return { place: 'hand', player };
+  }
+  if (state.discards.includes(card)) return { place: 'discards' };
+  for (let trick = 0; trick < state.tricks.length; trick += 1) {
+    const { leader, cards } = state.tricks[trick] as Trick;
+    const position = cards.indexOf(card);
+    if (position >= 0) return { place: 'trick', trick, player: (leader + position) % state.hands.length };
+  }
+  return { place: 'stock' };
+}
+
+/** The cards nobody has seen in this deal, plus reshuffled discards: what the dealer draws from. */
+export function stockCards(state: PokerState): Card[] {
+  const out = new Set<Card>(state.discards);
+  for (const hand of state.hands) for (const card of hand) out.add(card);
+  for (const trick of state.tricks) for (const card of trick.cards) out.add(card);
+  return ALL_CARDS.filter((card) => !out.has(card));
+}
+
+export function stockSize(state: PokerState): number {
+  let out = state.discards.length;
+  for (const hand of state.hands) out += hand.length;
+  for (const trick of state.tricks) out += trick.cards.length;
+  return ALL_CARDS.length - out;
+}
+
+function name(state: PokerState, player: number): string {
+  return state.setup.players[player] as string;
+}
+
+function describePlace(state: PokerState, card: Card, place: CardPlace): string {
+  switch (place.place) {
+    case 'hand':
+      return `${card} is in ${name(state, place.player)}'s hand`;
+    case 'trick':
+      return `${card} was already played by ${name(state, place.player)} to trick ${place.trick + 1}`;
+    case 'discards': {
+      const record = [...state.exchanges].reverse().find((exchange) => exchange.discarded.includes(card));
+      const by = record ? ` by ${name(state, record.player)} in exchange ${record.round}` : '';
+      const size = stockSize(state);
+      return `${card} was discarded${by} and discards come back only after a reshuffle (${
+        size > 0 ? `the stock still holds ${size} card${size === 1 ? '' : 's'}` : 'the stock is empty: record the reshuffle first'
+      })`;
+    }
+    default:
+      return `${card} is in the stock`;
+  }
+}
+
+function notHeld(state: PokerState, player: number, card: Card): string {
+  const place = locateCard(state, card);
+  return `${name(state, player)} does not hold ${card}${place.place === 'stock' ? '' : ` (${describePlace(state, card, place)})`}`;
+}
+
+/** Reads the event's list of cards: known codes, none twice. */
+function readCards(value: unknown, field: string): Card[] {
+  if (!Array.isArray(value)) throw new InputError(field, `must be a list of card codes such as ["As", "10h"] (got ${describeValue(value)})`);
+  const cards = value.map((card: unknown, index) => readCard(card, `${field}[${index}]`));
+  cards.forEach((card, index) => {
+    const first = cards.indexOf(card);
+    if (first !== index) throw new InputError(`${field}[${index}]`, `${card} is listed twice (also ${field}[${first}])`);
+  });
+  return cards;
+}
+
+/** When the event names a player, it must be the one whose turn it is. */
+function checkTurn(state: PokerState, given: unknown, expected: number, what: string): void {
+  if (given === undefined) return;
+  const player = playerIndex(state.setup.players, given, 'player');
+  if (player !== expected) throw new InputError('player', `it is ${name(state, expected)}'s turn to ${what}, not ${name(state, player)}'s`);
+}
+
+function requirePhase(state: PokerState, phase: PokerPhase, type: string): void {
+  if (state.phase === phase) return;
+  const now: Record<PokerPhase, string> = {
+    dealing: 'the cards are still being dealt',
+    exchanging: 'the players are exchanging cards',
+    playing: 'the tricks are being played',
+    complete: 'the deal is complete',
+  };
+  throw new InputError('event', `a ${type} event does not fit now: ${now[state.phase]}`);
+}
+
+/** Adds points to a total, and settles the winner if this is the first time anyone reaches the target. */
+function score(state: PokerState, entry: ScoreEntry, royalFlush = false): PokerState {
+  const scores = state.scores.slice();
+  scores[entry.player] = (scores[entry.player] as number) + entry.points;
+  let winner = state.winner;
+  if (winner === null && royalFlush) winner = { player: entry.player, reason: 'royal-flush' };
+  if (winner === null && (scores[entry.player] as number) >= state.setup.rules.target) winner = { player: entry.player, reason: 'target' };
+  return { ...state, scores, scoring: [...state.scoring, entry], winner };
+}
+
+/** All hands are shown; only the single best hand scores. Exact ties and high card score nothing. */
+function scoreHands(state: PokerState, round: number, final: boolean): PokerState {
+  const { rules } = state.setup;
+  const values = state.hands.map((hand, player) => evaluateHand(hand, `hands.${name(state, player)}`));
+  const top = Math.max(...values);
+  const holders = values.flatMap((value, player) => (value === top ? [player] : []));
+  const category = handCategory(top);
+  const royalFlush = rules.royalFlushPoints !== null && isRoyalFlush(top) && holders.length === 1;
+  const points = holders.length > 1 ? 0 : royalFlush ? (rules.royalFlushPoints as number) : rules.handPoints[category];
+  const best = holders.length === 1 ? (holders[0] as number) : null;
+  const handScore: HandScore = {
+    round,
+    final,
+    hands: state.hands.map((hand) => hand.slice()),
+    values,
+    best,
+    tied: holders.length > 1 ? holders : [],
+    category,
+    points,
+    royalFlush,
+  };
+  const next = { ...state, handScores: [...state.handScores, handScore] };
+  return points > 0 ? score(next, { player: best as number, points, reason: 'hand', at: round }, royalFlush) : next;
+}
+
+/** Moves to the next exchange turn, closing rounds (and the exchange phase) as they finish. */
+function nextTurn(state: PokerState): PokerState {
+  const { round, turn } = state.exchange as ExchangeTurn;
+  const { setup } = state;
+  if (turn + 1 < setup.players.length) return { ...state, exchange: { round, turn: turn + 1, owed: 0 } };
+  const last = round === setup.rules.exchangeRounds;
+  let next = state;
+  if (last || setup.options.handPointsEachExchange) next = scoreHands(next, round, last);
+  return last ? { ...next, phase: 'playing', exchange: null } : { ...next, exchange: { round: round + 1, turn: 0, owed: 0 } };
+}
+
+function applyDeal(state: PokerState, event: { readonly cards?: unknown; readonly player?: unknown }): PokerState {
+  requirePhase(state, 'dealing', 'deal');
+  const cards = readCards(event.cards, 'cards');
+  const fixed = event.player === undefined ? null : playerIndex(state.setup.players, event.player, 'player');
+  const hands = state.hands.map((hand) => hand.slice());
+  const during = { ...state, hands };
+  cards.forEach((card, index) => {
+    // Round the table from the dealer's left, one card at a time: the first player with the fewest cards.
+    let player = fixed;
+    if (player === null) {
+      player = 0;
+      hands.forEach((hand, other) => {
+        if (hand.length < (hands[player as number] as Card[]).length) player = other;
+      });
+    }
+    const place = locateCard(during, card);
+    if (place.place !== 'stock') throw new InputError(`cards[${index}]`, `${name(state, player)} cannot be dealt ${card}: ${describePlace(during, card, place)}`);
+    const hand = hands[player] as Card[];
+    if (hand.length >= HAND_SIZE) {
+      throw new InputError(`cards[${index}]`, `${name(state, player)} already has ${HAND_SIZE} cards; ${card} would be one too many`);
+    }
+    hand.push(card);
+  });
+  const dealt = hands.every((hand) => hand.length === HAND_SIZE);
+  return {
+    ...state,
+    hands,
+    dealt: dealt ? hands.map((hand) => hand.slice()) : state.dealt,
+    phase: dealt ? 'exchanging' : 'dealing',
+    exchange: dealt ? { round: 1, turn: 0, owed: 0 } : null,
+  };
+}
+
+function exchangingPlayer(state: PokerState): number {
+  return state.setup.exchangeOrder[(state.exchange as ExchangeTurn).turn] as number;
+}
+
+function applyDiscard(state: PokerState, event: { readonly cards?: unknown; readonly player?: unknown }): PokerState {
+  requirePhase(state, 'exchanging', 'discard');
+  const { round, turn, owed } = state.exchange as ExchangeTurn;
+  const player = exchangingPlayer(state);
+  if (owed > 0) throw new InputError('event', `${name(state, player)} is still owed ${owed} card${owed === 1 ? '' : 's'} in exchange ${round}; draw them first`);
+  checkTurn(state, event.player, player, `exchange (exchange ${round})`);
+  const cards = readCards(event.cards ?? [], 'cards');
+  const hand = state.hands[player] as readonly Card[];
+  cards.forEach((card, index) => {
+    if (!hand.includes(card)) {
+      throw new InputError(`cards[${index}]`, `${name(state, player)} cannot discard ${card} in exchange ${round}: ${notHeld(state, player, card)}`);
+    }
+  });
+  const { buyStop } = state.setup.options;
+  const total = state.scores[player] as number;
+  if (cards.length > 0 && buyStop !== null && total >= buyStop) {
+    throw new InputError('cards', `${name(state, player)} has ${total} points, at or past the buy stop of ${buyStop}: no more exchanges, stand pat`);
+  }
+  const hands = state.hands.slice();
+  hands[player] = hand.filter((card) => !cards.includes(card));
+  const next: PokerState = {
+    ...state,
+    hands,
+    discards: [...state.discards, ...cards],
+    exchanges: [...state.exchanges, { round, player, discarded: cards, drawn: [] }],
+    exchange: { round, turn, owed: cards.length },
+  };
+  return cards.length === 0 ? nextTurn(next) : next;
+}
+
+function applyDraw(state: PokerState, event: { readonly cards?: unknown; readonly player?: unknown }): PokerState {
+  requirePhase(state, 'exchanging', 'draw');
+  const { round, turn, owed } = state.exchange as ExchangeTurn;
+  const player = exchangingPlayer(state);
+  if (owed === 0) throw new InputError('event', `nobody is owed cards: it is ${name(state, player)}'s turn to discard or stand pat in exchange ${round}`);
+  checkTurn(state, event.player, player, `draw (exchange ${round})`);
+  const cards = readCards(event.cards, 'cards');
+  if (cards.length > owed) {
+    throw new InputError('cards', `${name(state, player)} is owed ${owed} card${owed === 1 ? '' : 's'} in exchange ${round}, not ${cards.length}`);
+  }
+  cards.forEach((card, index) => {
+    const place = locateCard(state, card);
+    if (place.place !== 'stock') throw new InputError(`cards[${index}]`, `${name(state, player)} cannot draw ${card} in exchange ${round}: ${describePlace(state, card, place)}`);
+  });
+  const hands = state.hands.slice();
+  hands[player] = [...(hands[player] as readonly Card[]), ...cards];
+  const exchanges = state.exchanges.slice();
+  const record = exchanges[exchanges.length - 1] as ExchangeRecord;
+  exchanges[exchanges.length - 1] = { ...record, drawn: [...record.drawn, ...cards] };
+  const next: PokerState = { ...state, hands, exchanges, exchange: { round, turn, owed: owed - cards.length } };
+  return owed === cards.length ? nextTurn(next) : next;
+}
+
+function applyReshuffle(state: PokerState): PokerState {
+  requirePhase(state, 'exchanging', 'reshuffle');
+  const size = stockSize(state);
+  if (size > 0) throw new InputError('event', `the stock still holds ${size} card${size === 1 ? '' : 's'}: the discards may be reshuffled only when it runs out`);
+  if (state.discards.length === 0) throw new InputError('event', 'there are no discards to reshuffle');
+  const round = (state.exchange as ExchangeTurn).round;
+  return { ...state, discards: [], reshuffles: [...state.reshuffles, { round, cards: state.discards.slice() }] };
+}
+
+function applyEndExchanges(state: PokerState): PokerState {
+  requirePhase(state, 'exchanging', 'end-exchanges');
+  let next = state;
+  while (next.phase === 'exchanging') next = applyDiscard(next, { cards: [] });
+  return next;
+}
+
+function applyCall(state: PokerState, event: { readonly player?: unknown }): PokerState {
+  if (!state.setup.options.chicagoCall) throw new InputError('event', 'the Chicago call is a house option that is off for this game');
+  requirePhase(state, 'playing', 'call');
+  const player = playerIndex(state.setup.players, event.player, 'player');
+  if (state.call !== null) throw new InputError('player', `${name(state, state.call)} has already called Chicago`);
+  if (state.tricks.length > 0) throw new InputError('player', `${name(state, player)} cannot call Chicago: the first card has been played`);
+  return { ...state, call: player };
+}
+
+/** Whose card the current trick waits for, the trick's number (1–5) and its cards so far. */
+export function currentTrick(state: PokerState): { readonly player: number; readonly trick: number; readonly led: Card | null } | null {
+  if (state.phase !== 'playing') return null;
+  const count = state.setup.players.length;
+  const last = state.tricks[state.tricks.length - 1];
+  if (last === undefined) return { player: state.call ?? 0, trick: 1, led: null };
+  if (last.winner !== null) return { player: last.winner, trick: state.tricks.length + 1, led: null };
+  return { player: (last.leader + last.cards.length) % count, trick: state.tricks.length, led: last.cards[0] as Card };
+}
+
+/** The cards the player to play may play now (empty when no card is due). */
+export function legalCards(state: PokerState): Card[] {
+  const now = currentTrick(state);
+  return now === null ? [] : legalPlays(state.hands[now.player] as readonly Card[], now.led, state.setup.rules.duty);
+}
+
+function applyPlay(state: PokerState, event: { readonly card?: unknown; readonly player?: unknown }): PokerState {
+  requirePhase(state, 'playing', 'play');
+  const { player, trick, led } = currentTrick(state) as { player: number; trick: number; led: Card | null };
+  checkTurn(state, event.player, player, `play to trick ${trick}`);
+  const card = readCard(event.card, 'card');
+  const hand = state.hands[player] as readonly Card[];
+  if (!hand.includes(card)) {
+    throw new InputError('card', `trick ${trick}: ${name(state, player)} cannot play ${card}: ${notHeld(state, player, card)}`);
+  }
+  const reason = illegalPlayReason(hand, card, led, state.setup.rules.duty);
+  if (reason !== null) throw new InputError('card', `trick ${trick}: ${name(state, player)} may not play ${card}: ${reason}`);
+  const hands = state.hands.slice();
+  hands[player] = hand.filter((held) => held !== card);
+  const tricks = state.tricks.slice();
+  let open: Trick;
+  if (led === null) {
+    open = { leader: player, cards: [card], winner: null };
+  } else {
+    const current = tricks.pop() as Trick;
+    open = { ...current, cards: [...current.cards, card] };
+  }
+  const count = state.setup.players.length;
+  const complete = open.cards.length === count;
+  const winner = complete ? (open.leader + trickWinnerIndex(open.cards)) % count : null;
+  tricks.push({ ...open, winner });
+  let next: PokerState = { ...state, hands, tricks };
+  if (winner === null) return next;
+  const caller = state.call;
+  // A failed call costs its points as soon as the caller loses a trick.
+  const callLost = caller !== null && winner !== caller && tricks.slice(0, -1).every((done) => done.winner === caller);
+  if (callLost) next = score(next, { player: caller, points: -CHICAGO_CALL_POINTS, reason: 'chicago-call', at: trick });
+  if (trick < TRICKS) return next;
+  next = score(next, { player: winner, points: state.setup.rules.lastTrickPoints, reason: 'last-trick', at: trick });
+  if (caller !== null && winner === caller && tricks.every((done) => done.winner === caller)) {
+    next = score(next, { player: caller, points: CHICAGO_CALL_POINTS, reason: 'chicago-call', at: trick });
+  }
+  return { ...next, phase: 'complete' };
+}
+
+export function startDeal(deal: unknown): PokerState {
+  const setup = readPokerSetup(deal);
+  const empty = setup.players.map((): Card[] => []);
+  return {
+    setup,
+    phase: 'dealing',
+    hands: empty,
+    dealt: empty,
+    discards: [],
+    exchanges: [],
+    exchange: null,
+    reshuffles: [],
+    handScores: [],
+    call: null,
+    tricks: [],
+    scoring: [],
+    scores: setup.scores.slice(),
+    winner: null,
+  };
+}
+
+/**
+ * The deal reducer: the state after `event`. Pure; refuses an invalid event with an InputError
+ * naming the player, the trick and the card at fault, and leaves the given state untouched.
+ */
+export function applyPokerEvent(state: PokerState | null, event: PokerEvent): PokerState {
+  const type: unknown = (event as { type?: unknown } | null)?.type;
+  if (type === 'setup') {
+    if (state !== null) throw new InputError('event', 'this deal is already set up; start a new deal instead');
+    return startDeal((event as { deal: unknown }).deal);
+  }
+  if (!POKER_EVENT_TYPES.includes(type as PokerEventType)) {
+    throw new InputError('event', `unknown event type ${describeValue(type)}; expected ${POKER_EVENT_TYPES.join(', ')}`);
+  }
+  if (state === null) throw new InputError('event', `a ${String(type)} event needs a deal; the first event must be setup`);
+  const fields = event as { cards?: unknown; card?: unknown; player?: unknown };
+  switch (type as Exclude<PokerEventType, 'setup'>) {
+    case 'deal':
+      return applyDeal(state, fields);
+    case 'discard':
+      return applyDiscard(state, fields);
+    case 'draw':
+      return applyDraw(state, fields);
+    case 'reshuffle':
+      return applyReshuffle(state);
+    case 'end-exchanges':
+      return applyEndExchanges(state);
+    case 'call':
+      return applyCall(state, fields);
+    default:
+      return applyPlay(state, fields);
+  }
+}
+
+/** Rebuilds a deal from its events, as the journal does on start. */
+export function replayDeal(events: readonly PokerEvent[]): PokerState {
+  let state: PokerState | null = null;
+  for (const event of events) state = applyPokerEvent(state, event);
+  if (state === null) throw new InputError('events', 'no events: a deal starts with a setup event');
+  return state;
+}

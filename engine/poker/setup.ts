@@ -1,0 +1,145 @@
+import { describeValue } from '../cards';
+import { InputError } from '../errors';
+import { GAME_RULES, GAMES, MAX_PLAYERS, MIN_PLAYERS, NO_HOUSE_OPTIONS, type GameName, type GameRules, type HouseOptions } from './rules';
+
+/** A validated deal setup. Players are referred to by their index in `players` everywhere else. */
+export interface PokerSetup {
+  readonly game: GameName;
+  readonly rules: GameRules;
+  readonly options: HouseOptions;
+  /** Clockwise; the first one sits on the dealer's left and is first in every order. */
+  readonly players: readonly string[];
+  /** The agreed exchange order, as player indexes (default: clockwise from the dealer's left). */
+  readonly exchangeOrder: readonly number[];
+  /** Each player's total before this deal. */
+  readonly scores: readonly number[];
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readGame(value: unknown): GameName {
+  if (value === undefined) throw new InputError('game', `missing: name the game, ${GAMES.map((game) => `"${game}"`).join(' or ')}`);
+  const name = typeof value === 'string' ? value.trim().toLowerCase() : value;
+  if (!GAMES.includes(name as GameName)) {
+    throw new InputError('game', `unknown game ${describeValue(value)}; expected ${GAMES.map((game) => `"${game}"`).join(' or ')}`);
+  }
+  return name as GameName;
+}
+
+function readPlayers(value: unknown): string[] {
+  if (!Array.isArray(value)) {
+    throw new InputError('players', `must be a list of player names, clockwise from the dealer's left (got ${describeValue(value)})`);
+  }
+  if (value.length < MIN_PLAYERS || value.length > MAX_PLAYERS) {
+    throw new InputError('players', `${MIN_PLAYERS}–${MAX_PLAYERS} players play (got ${value.length})`);
+  }
+  const seen = new Map<string, number>();
+  return value.map((name: unknown, index) => {
+    if (typeof name !== 'string' || name.trim() === '') {
+      throw new InputError(`players[${index}]`, `a player's name must be non-empty text (got ${describeValue(name)})`);
+    }
+    const first = seen.get(name);
+    if (first !== undefined) throw new InputError(`players[${index}]`, `${name} appears twice (also players[${first}]); names must differ`);
+    seen.set(name, index);
+    return name;
+  });
+}
+
+/** The index of a named player, or a refusal naming the players there are. */
+export function playerIndex(players: readonly string[], name: unknown, field: string): number {
+  const index = typeof name === 'string' ? players.indexOf(name) : -1;
+  if (index < 0) throw new InputError(field, `${describeValue(name)} is not one of the players (${players.join(', ')})`);
+  return index;
+}
+
+function readScores(value: unknown, players: readonly string[], rules: GameRules): number[] {
+  const scores = players.map(() => 0);
+  if (value === undefined || value === null) return scores;
+  if (!isRecord(value)) throw new InputError('scores', `must be an object of totals by player, e.g. {"${players[0]}": 0} (got ${describeValue(value)})`);
+  for (const [name, total] of Object.entries(value)) {
+    const field = `scores.${name}`;
+    const player = playerIndex(players, name, field);
+    if (typeof total !== 'number' || !Number.isSafeInteger(total)) {
+      throw new InputError(field, `${name}'s total must be a whole number (got ${describeValue(total)})`);
+    }
+    // Only a failed Chicago call takes points away.
+    if (total < 0 && rules.game !== 'chicago') throw new InputError(field, `${name}'s total cannot be negative in ${rules.game} (got ${total})`);
+    if (total >= rules.target) {
+      throw new InputError(field, `${name} already has ${total} points, at least the target ${rules.target}: the game is over, no more deals`);
+    }
+    scores[player] = total;
+  }
+  return scores;
+}
+
+function readExchangeOrder(value: unknown, players: readonly string[]): number[] {
+  if (value === undefined || value === null) return players.map((_, index) => index);
+  if (!Array.isArray(value) || value.length !== players.length) {
+    throw new InputError('exchangeOrder', `must list every player once, in the agreed exchange order (got ${describeValue(value)})`);
+  }
+  const order = value.map((name: unknown, index) => playerIndex(players, name, `exchangeOrder[${index}]`));
+  order.forEach((player, index) => {
+    if (order.indexOf(player) !== index) throw new InputError(`exchangeOrder[${index}]`, `${players[player]} is listed twice`);
+  });
+  return order;
+}
+
+function readOptions(value: unknown, rules: GameRules): HouseOptions {
+  if (value === undefined || value === null) return NO_HOUSE_OPTIONS;
+  if (!isRecord(value)) throw new InputError('options', `must be an object of house options (got ${describeValue(value)})`);
+  const known = Object.keys(NO_HOUSE_OPTIONS);
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) throw new InputError(`options.${key}`, `unknown house option; the options are ${known.join(', ')}`);
+  }
+  const flag = (key: 'handPointsEachExchange' | 'chicagoCall'): boolean => {
+    const flagValue = value[key] ?? false;
+    if (typeof flagValue !== 'boolean') throw new InputError(`options.${key}`, `must be true or false (got ${describeValue(flagValue)})`);
+    return flagValue;
+  };
+  let buyStop: number | null = null;
+  if (value.buyStop !== undefined && value.buyStop !== null) {
+    const stop = value.buyStop;
+    if (typeof stop !== 'number' || !Number.isInteger(stop) || stop < 1 || stop >= rules.target) {
+      throw new InputError('options.buyStop', `the buy stop must be a whole number of points from 1 to ${rules.target - 1}, e.g. 42 (got ${describeValue(stop)})`);
+    }
+    buyStop = stop;
+  }
+  const options: HouseOptions = { handPointsEachExchange: flag('handPointsEachExchange'), chicagoCall: flag('chicagoCall'), buyStop };
+  if (rules.game !== 'chicago') {
+    const on = (Object.keys(options) as (keyof HouseOptions)[]).find((key) => options[key] !== NO_HOUSE_OPTIONS[key]);
+    if (on !== undefined) throw new InputError(`options.${on}`, `${on} is a Chicago house option; it does not apply to ${rules.game}`);
+  }
+  return options;
+}
+
+/**
+ * Validates a deal's setup as the console, the journal or the command line hands it over:
+ * `{ game, players, scores?, exchangeOrder?, options? }`. Other fields are left to the caller.
+ */
+export function readPokerSetup(input: unknown): PokerSetup {
+  if (!isRecord(input)) throw new InputError('deal', `a deal must be a JSON object (got ${describeValue(input)})`);
+  const game = readGame(input.game);
+  const rules = GAME_RULES[game];
+  const players = readPlayers(input.players);
+  return {
+    game,
+    rules,
+    options: readOptions(input.options, rules),
+    players,
+    exchangeOrder: readExchangeOrder(input.exchangeOrder, players),
+    scores: readScores(input.scores, players, rules),
+  };
+}
+
+/** A setup as plain input again (player names, not indexes): what a setup event stores in the journal. */
+export function setupInput(setup: PokerSetup) {
+  return {
+    game: setup.game,
+    players: setup.players.slice(),
+    scores: Object.fromEntries(setup.players.map((player, index) => [player, setup.scores[index] as number])),
+    exchangeOrder: setup.exchangeOrder.map((player) => setup.players[player] as string),
+    options: { ...setup.options },
+  };
+}
