@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REGISTRATION_ORDER } from '../decoding/uid';
 import { encodeCard } from '../encoding';
 import { DEFAULT_PROFILE } from '../profile';
 import { shuffledShoe } from '../simulator/shoe';
@@ -168,5 +171,32 @@ describe('shoe simulator and cards CLI over a real port pair (socat)', () => {
     expect(await cards.exit).toBe(1);
     expect(cards.lines().at(-1)).toMatchObject({ type: 'status', state: 'error', code: 'no-such-port' });
     expect(cards.stderr()).toBe(`cards: No serial port at ${missing}: check the path and that the device is plugged in and switched on\n`);
+  });
+
+  it('"register deck": 52 RFID tags read in order become a table the CLI then reads cards with', { timeout: 60_000 }, async () => {
+    const ports = await pair('cli-register');
+    const table = join(ports.dir, 'deck.json');
+    const tags = REGISTRATION_ORDER.map((_, index) => `04:A1:${index.toString(16).padStart(2, '0').toUpperCase()}:7F`);
+    const register = npmRun('cards', ['--port', ports.b, '--register', table]);
+    await waitFor(() => connectedCount(register) === 1, 'the cards CLI to connect', 15_000);
+    const writer = await PtyWriter.open(ports.a);
+    cleanups.push(() => writer.close());
+    await writer.write(`${tags.join('\r\n')}\r\n`);
+    expect(await register.exit).toBe(0);
+    expect(register.lines().filter((line) => line.type === 'card').map((line) => line.card)).toEqual([...REGISTRATION_ORDER]);
+    expect(register.stderr()).toBe(`cards: all 52 tags registered; use --decoder ${table}\n`);
+    const saved = JSON.parse(readFileSync(table, 'utf8')) as { decoder: { kind: string; cards: Record<string, string> } };
+    expect(saved.decoder.kind).toBe('uid');
+    expect(Object.keys(saved.decoder.cards)).toHaveLength(52);
+
+    const read = npmRun('cards', ['--port', ports.b, '--decoder', table, '--count', '2']);
+    await waitFor(() => connectedCount(read) === 1, 'the cards CLI to connect', 15_000);
+    await writer.write(`${tags[12]}\r\n0000DEAD\r\n${tags[13]}\r\n`);
+    expect(await read.exit).toBe(0);
+    expect(read.lines().filter((line) => line.type !== 'status')).toEqual([
+      { type: 'card', card: 'Ks', raw: tags[12] },
+      { type: 'unknown', raw: '0000DEAD', reason: 'tag 0000DEAD is not registered; register the deck first' },
+      { type: 'card', card: 'Ah', raw: tags[13] },
+    ]);
   });
 });

@@ -1,4 +1,7 @@
 import type { Card } from '../../engine/cards';
+
+/** The order the dealer reads a deck in "register deck" mode: spades, hearts, diamonds, clubs, each A 2 … K. */
+export const REGISTRATION_ORDER: readonly Card[] = ['s', 'h', 'd', 'c'].flatMap((suit) => [...'A23456789TJQK'].map((rank) => `${rank}${suit}` as Card));
 import type { Decoder } from './decoder';
 
 /** RFID UIDs arrive as `04:A2:…`, `04a2…` or `04 A2 …`: one key for all of them. */

@@ -3,6 +3,7 @@ import process from 'node:process';
 import { SerialPort } from 'serialport';
 import type { ShoeEvent, StatusCode, StatusState } from '../events';
 import { createDecodeStream, type DecodeStream } from '../pipeline';
+import type { Decoder } from '../decoding/decoder';
 import type { DeviceProfile } from '../profile';
 import { RawLog } from '../rawLog';
 import { describePortError, isUnplugLike, portBusyInProcess, unplugged, type PortProblem } from './portErrors';
@@ -49,6 +50,8 @@ export interface SerialSourceOptions {
   readonly healthMs?: number;
   readonly backoff?: Backoff;
   readonly rawLog?: RawLog;
+  /** One decoder for every connection, for decoders with state (an RFID table being registered). */
+  readonly decoder?: Decoder;
 }
 
 export const DEFAULT_BACKOFF: Backoff = { initialMs: 100, maxMs: 1000 };
@@ -110,6 +113,7 @@ export class SerialSource {
   private readonly pollMs: number;
   private readonly healthMs: number;
   private readonly backoff: Backoff;
+  private readonly decoder: Decoder | undefined;
   private readonly listeners = new Set<ShoeListener>();
   private current: SourceState = 'idle';
   private target: Target | undefined;
@@ -133,6 +137,7 @@ export class SerialSource {
     this.healthMs = options.healthMs ?? DEFAULT_HEALTH_MS;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.rawLog = options.rawLog ?? new RawLog();
+    this.decoder = options.decoder;
   }
 
   /** Closes every source of this process (on quit). */
@@ -278,7 +283,7 @@ export class SerialSource {
     this.port = port;
     this.attempts = 0;
     this.lastRetryProblem = undefined;
-    const decode = createDecodeStream(target.profile, { onBytes: (chunk) => this.rawLog.record(chunk) });
+    const decode = createDecodeStream(target.profile, { onBytes: (chunk) => this.rawLog.record(chunk), ...(this.decoder ? { decoder: this.decoder } : {}) });
     this.decode = decode;
     decode.on('data', (event: ShoeEvent) => {
       if (this.decode === decode) this.emit(event);
