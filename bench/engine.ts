@@ -1,17 +1,9 @@
-import { shuffledShoe, dealUntilComplete } from '../engine/race/testing';
+import { dealUntilComplete } from '../engine/race/testing';
+import { seededRandom, shuffleDecks } from '../engine/shoe';
 import { startRace } from '../engine/race/race';
 import { RULE_SET_NAMES } from '../engine/race/rules';
 import type { Card } from '../engine/cards';
 import type { BenchFigure } from './report';
-
-/** A small seeded generator: the same tables every run, so figures compare across commits. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-}
 
 interface RaceCase {
   readonly table: unknown;
@@ -20,7 +12,7 @@ interface RaceCase {
 
 /** Ten seats, every one with odd chips, 25s raced into 100s: the largest race a table deals. */
 function tenSeatRaces(count: number, rules: string): RaceCase[] {
-  const random = seeded(20261129);
+  const random = seededRandom(20261129);
   return Array.from({ length: count }, () => ({
     table: {
       rules,
@@ -29,7 +21,7 @@ function tenSeatRaces(count: number, rules: string): RaceCase[] {
       button: 1 + Math.floor(random() * 10),
       seats: Array.from({ length: 10 }, (_, index) => ({ seat: index + 1, chips: 1 + Math.floor(random() * 11), other: 1000 * index })),
     },
-    shoe: shuffledShoe(1, random),
+    shoe: shuffleDecks(1, random),
   }));
 }
 

@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import { ALL_CARDS, cardStrength, type Card } from '../engine/cards';
 import { replayDeal, type PokerEvent } from '../engine/poker/deal';
 import { evaluateFive, evaluateHand } from '../engine/poker/hands';
-import { playRandomDeal, randomSetup, seeded, shuffled } from '../engine/poker/testing';
+import { playRandomDeal, randomSetup } from '../engine/poker/testing';
+import { seededRandom, shuffled } from '../engine/shoe';
 import type { BenchFigure } from './report';
 
 /**
@@ -31,7 +32,7 @@ interface Sample {
 }
 
 function sampleHands(): Sample {
-  const random = seeded(20261130);
+  const random = seededRandom(20261130);
   const indexes = new Int32Array(HANDS * 5);
   const pheCodes: number[][] = [];
   const strings: Card[][] = [];
@@ -99,7 +100,7 @@ function comparison(label: string, result: { ours: number; theirs: number }): Be
 
 /** Whole deals replayed from their events: setup, deal, exchanges (with reshuffles), five tricks. */
 function dealsPerSecond(): { perSecond: number; eventsPerDeal: number } {
-  const random = seeded(20261131);
+  const random = seededRandom(20261131);
   const logs: PokerEvent[][] = Array.from({ length: 300 }, () => playRandomDeal(randomSetup(random, 'chicago'), random).events);
   const events = logs.reduce((sum, log) => sum + log.length, 0);
   const measure = (seconds: number) => {

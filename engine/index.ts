@@ -9,3 +9,4 @@ export * from './race/explain';
 export * from './race/summary';
 export * from './race/input';
 export * from './poker';
+export * from './shoe';

@@ -1,25 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commandLine } from './testing';
 
-const root = join(import.meta.dirname, '..', '..');
-const folder = mkdtempSync(join(tmpdir(), 'points-cli-'));
-
-function fileWith(name: string, content: string): string {
-  const path = join(folder, name);
-  writeFileSync(path, content);
-  return path;
-}
-
-function runNpm(...args: string[]) {
-  return spawnSync('npm', ['run', '--silent', 'points', '--', ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-function runDirect(...args: string[]) {
-  return spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'engine', 'cli', 'points.ts'), ...args], { cwd: root, encoding: 'utf8' });
-}
+const { folder, fileWith, runNpm, runDirect } = commandLine('points');
 
 // Seed 002's worked example: Anna's heart straight flush scores 8, Ville's last trick 2.
 const seedDeal = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../errors';
+import { refusal } from '../testing';
 import { applyPokerEvent, replayDeal, startDeal, type PokerEvent } from './deal';
 import { dealFromInput } from './input';
 
@@ -8,16 +8,6 @@ const valid = {
   players: ['Anna', 'Ville', 'Sanna'],
   hands: { Anna: ['5h', '6h', '7h', '8h', '9h'], Ville: ['Ks', 'Kc', 'Kd', 'Ah', 'Qd'], Sanna: ['2c', '2s', '3c', '3s', '4c'] },
 };
-
-function refusal(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
-    return error as InputError;
-  }
-  throw new Error('expected the input to be refused');
-}
 
 describe('every invalid deal is refused, naming the field and the reason', () => {
   it.each([

@@ -5,13 +5,14 @@ import { InputError } from '../errors';
 import { applyPokerEvent, currentTrick, legalCards, replayDeal, stockCards, type PokerEvent, type PokerState } from './deal';
 import { dealFromInput } from './input';
 import { pointsOutput } from './summary';
-import { playRandomDeal, randomSetup, seeded } from './testing';
+import { seededRandom } from '../shoe';
+import { playRandomDeal, randomSetup } from './testing';
 
 const RUNS = 300;
 
 /** A whole random deal (either game, 2–6 players, house options) from one seed, with every state on the way. */
 function dealFor(seed: number) {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const { events, state } = playRandomDeal(randomSetup(random), random);
   const states: PokerState[] = [];
   let current: PokerState | null = null;

@@ -1,4 +1,5 @@
 import { ALL_CARDS, type Card } from '../cards';
+import { shuffled } from '../shoe';
 import { applyPokerEvent, legalCards, stockCards, type PokerEvent, type PokerState } from './deal';
 import { GAMES, MAX_PLAYERS, MIN_PLAYERS, type GameName } from './rules';
 
@@ -7,29 +8,8 @@ import { GAMES, MAX_PLAYERS, MIN_PLAYERS, type GameName } from './rules';
  * choices. Randomness comes from the caller's seeded generator; the engine itself has none.
  */
 
-/** mulberry32: a tiny seeded generator, so each case is reproducible from its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function pick<T>(items: readonly T[], random: () => number): T {
   return items[Math.floor(random() * items.length)] as T;
-}
-
-export function shuffled<T>(items: readonly T[], random: () => number): T[] {
-  const copy = items.slice();
-  for (let index = copy.length - 1; index > 0; index -= 1) {
-    const swap = Math.floor(random() * (index + 1));
-    [copy[index], copy[swap]] = [copy[swap] as T, copy[index] as T];
-  }
-  return copy;
 }
 
 const NAMES = ['Anna', 'Ville', 'Sanna', 'Matti', 'Teppo', 'Johanna'];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors';
+import { refusal } from '../testing';
 import { raceFromInput } from './input';
 import { applyRaceEvent, replayRace, startRace } from './race';
 
@@ -7,16 +8,6 @@ const valid = {
   rules: 'classic', removed: 25, next: 100, button: 10,
   seats: [{ seat: 1, name: 'Matti', chips: 7, other: 5000 }, { seat: 2, chips: 2, other: 3000 }],
 };
-
-function refusal(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
-    return error as InputError;
-  }
-  throw new Error('expected the input to be refused');
-}
 
 describe('every invalid race input is refused, naming the field and the reason', () => {
   it.each([

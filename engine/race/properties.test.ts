@@ -4,21 +4,10 @@ import { cardStrength, type Card } from '../cards';
 import { InputError } from '../errors';
 import { applyRaceEvent, replayRace, startRace, type RaceEvent, type RaceState } from './race';
 import { DEAL_STARTS, PROTECTIONS, ROUNDINGS, RULE_SET_NAMES, type RuleSetName } from './rules';
-import { dealUntilComplete, shuffledShoe } from './testing';
+import { seededRandom, shuffleDecks } from '../shoe';
+import { dealUntilComplete } from './testing';
 
 const RUNS_PER_RULE_SET = 2000;
-
-/** mulberry32: a tiny seeded generator, so each case's shoe is reproducible from its seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function tableFor(rules: RuleSetName) {
   return fc
@@ -67,7 +56,7 @@ function startOrTooFewCards(table: Table): RaceState | null {
 
 function finished(table: Table): RaceState | null {
   const state = startOrTooFewCards(table);
-  return state && dealUntilComplete(state, shuffledShoe(table.decks, seeded(table.shoeSeed)));
+  return state && dealUntilComplete(state, shuffleDecks(table.decks, seededRandom(table.shoeSeed)));
 }
 
 function bestCards(state: RaceState): Map<number, Card> {
@@ -178,7 +167,7 @@ describe.each(RULE_SET_NAMES)('race properties under %s (and any setting chosen 
     fc.assert(
       fc.property(tables, fc.array(fc.nat(), { maxLength: 4 }), (table, voidAt) => {
         if (!startOrTooFewCards(table)) return;
-        const shoe = shuffledShoe(table.decks, seeded(table.shoeSeed));
+        const shoe = shuffleDecks(table.decks, seededRandom(table.shoeSeed));
         const events: RaceEvent[] = [{ type: 'setup', race: table }];
         let state = applyRaceEvent(null, events[0] as RaceEvent);
         let next = 0;
