@@ -7,3 +7,4 @@ export * from './moves';
 export * from './deal';
 export * from './input';
 export * from './summary';
+export * from './match';
