@@ -3,6 +3,10 @@
  * WebSocket bridge. Types and constants only: the renderer may `import type` from here, main/
  * implements it, and main/ipc/validate.ts checks every incoming call against METHODS.
  */
+import type { Card } from '../../engine/cards';
+import type { GameName } from '../../engine/poker/rules';
+import type { PokerAwaiting, PointsOutput } from '../../engine/poker/summary';
+import type { HandCategory } from '../../engine/poker/hands';
 import type { RuleSetName } from '../../engine/race/rules';
 import type { RaceSummary } from '../../engine/race/summary';
 import type { ShoeEvent, StatusCode, StatusState } from '../../hardware/events';
@@ -87,6 +91,53 @@ export interface SourceStatus {
   readonly message?: string;
 }
 
+/** A game of Pistepokeri or Chicago at the console: the current deal as the screens show it. */
+export interface GameView {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly game: GameName;
+  /** Clockwise, as at the start. */
+  readonly players: readonly string[];
+  readonly dealNumber: number;
+  readonly dealer: string;
+  readonly phase: 'dealing' | 'exchanging' | 'playing' | 'complete';
+  /** What the deal waits for: a card to deal, discards, a draw, a play; null when the deal is over. */
+  readonly awaiting: PokerAwaiting | null;
+  /** Each player's cards now, in deal order (the dealer's left first). */
+  readonly hands: ReadonlyArray<{ readonly player: string; readonly cards: readonly Card[] }>;
+  /** The cards the player in turn may play (empty outside the tricks). */
+  readonly legal: readonly Card[];
+  /** The hands shown after the last exchange, with the best one named. */
+  readonly showdown: {
+    readonly hands: ReadonlyArray<{ readonly player: string; readonly cards: readonly Card[]; readonly category: HandCategory }>;
+    readonly best: string | null;
+    readonly category: HandCategory;
+    readonly points: number;
+  } | null;
+  readonly tricks: ReadonlyArray<{ readonly cards: ReadonlyArray<{ readonly player: string; readonly card: Card }>; readonly winner: string | null }>;
+  /** The command line's summary of the deal (hand points, trick winners, last trick, totals, winner). */
+  readonly points: PointsOutput;
+  /** Totals after each finished deal. */
+  readonly finished: ReadonlyArray<Readonly<Record<string, number>>>;
+  readonly winner: string | null;
+}
+
+export interface GameHistoryEntry {
+  readonly id: string;
+  readonly game: GameName;
+  readonly players: readonly string[];
+  readonly deals: number;
+  readonly scores: Readonly<Record<string, number>>;
+  readonly winner: string | null;
+  readonly closedAt: string;
+}
+
+export type GameAction =
+  | { readonly type: 'discard'; readonly cards: readonly string[] }
+  | { readonly type: 'end-exchanges' }
+  | { readonly type: 'call'; readonly player: string }
+  | { readonly type: 'next-deal' };
+
 /** Problems found when the journal was replayed on start (a torn last line, a corrupt record). */
 export interface JournalReport {
   readonly path: string;
@@ -102,6 +153,9 @@ export interface ConsoleState {
   /** The latest event from the card source (a card, an unknown code, a device message). */
   readonly lastInput: ShoeEvent | null;
   readonly history: readonly HistoryEntry[];
+  /** The points game in progress (Pistepokeri or Chicago), if any; a race and a game never run at once. */
+  readonly game: GameView | null;
+  readonly games: readonly GameHistoryEntry[];
   readonly journal: JournalReport;
 }
 
@@ -127,11 +181,16 @@ export interface ConsoleCommands {
   /** The race these counts would make (exchange, pool, race chips, deal), without starting it. */
   previewRace(counts: readonly SeatCount[]): CommandResult<RaceSummary>;
   startRace(counts: readonly SeatCount[]): CommandResult;
+  /** A card typed or tapped: to the open race, or wherever the open game needs one next. */
   dealCard(code: string): CommandResult;
   voidCards(count: number, reason: string): CommandResult;
   confirmRace(): CommandResult;
   abandonRace(reason: string): CommandResult;
   listPorts(): CommandResult<readonly PortInfo[]>;
+  startGame(game: GameName, players: readonly string[]): CommandResult;
+  gameAction(action: GameAction): CommandResult;
+  /** Ends the game: into the history when it has a winner, otherwise abandoned with the reason. */
+  closeGame(reason: string): CommandResult;
   exportHistory(format: 'csv' | 'json'): CommandResult<string>;
 }
 
@@ -139,6 +198,7 @@ export type CommandName = keyof ConsoleCommands;
 
 export const COMMAND_NAMES: readonly CommandName[] = [
   'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'voidCards', 'confirmRace', 'abandonRace', 'listPorts', 'exportHistory',
+  'startGame', 'gameAction', 'closeGame',
 ];
 
 /** As the screen sees it: every call is asynchronous; state arrives through `onState`. */

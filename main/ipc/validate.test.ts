@@ -21,6 +21,12 @@ describe('every IPC call is validated before it reaches the service', () => {
     ['a void reason that is not text', 'voidCards', [1, {}], 'reason'],
     ['an unknown export format', 'exportHistory', ['xml'], 'format'],
     ['settings that are not an object', 'saveSettings', [[]], 'settings'],
+    ['an unknown game', 'startGame', ['poker', ['A', 'B']], 'game'],
+    ['one player', 'startGame', ['chicago', ['A']], 'players'],
+    ['a player that is not a name', 'startGame', ['chicago', ['A', 7]], 'players'],
+    ['an unknown game action', 'gameAction', [{ type: 'fold' }], 'action.type'],
+    ['six discards', 'gameAction', [{ type: 'discard', cards: ['2c', '3c', '4c', '5c', '6c', '7c'] }], 'action.cards'],
+    ['a call without a player', 'gameAction', [{ type: 'call' }], 'action.player'],
   ])('refuses %s', (_, method, args, field) => {
     const checked = checkCall(method, args);
     expect(checked.ok).toBe(false);

@@ -47,7 +47,34 @@ const CHECKS: Readonly<Record<CommandName, (args: Args) => Checked>> = {
   },
   abandonRace: ([reason]) => checkText(reason ?? '', 'reason', 200),
   exportHistory: ([format]) => (format === 'csv' || format === 'json' ? pass([format]) : fail('format', 'must be csv or json')),
+  startGame: ([game, players]) => {
+    if (game !== 'pistepokeri' && game !== 'chicago') return fail('game', 'must be pistepokeri or chicago');
+    if (!Array.isArray(players) || players.length < 2 || players.length > 6) return fail('players', 'must list 2 to 6 players');
+    if (players.some((player) => typeof player !== 'string' || player.length > 40)) return fail('players', 'each player is a name of at most 40 characters');
+    return pass([game, players]);
+  },
+  gameAction: ([action]) => checkGameAction(action),
+  closeGame: ([reason]) => checkText(reason ?? '', 'reason', 200),
 };
+
+function checkGameAction(value: unknown): Checked {
+  const action = value as { type?: unknown; cards?: unknown; player?: unknown } | null;
+  if (typeof action !== 'object' || action === null) return fail('action', 'must be an object with a type');
+  switch (action.type) {
+    case 'discard':
+      if (!Array.isArray(action.cards) || action.cards.length > 5 || action.cards.some((card) => typeof card !== 'string' || card.length > 32)) {
+        return fail('action.cards', 'must list at most 5 card codes');
+      }
+      return pass([{ type: 'discard', cards: action.cards }]);
+    case 'call':
+      return typeof action.player === 'string' && action.player.length <= 40 ? pass([{ type: 'call', player: action.player }]) : fail('action.player', 'must be a player name');
+    case 'end-exchanges':
+    case 'next-deal':
+      return pass([{ type: action.type }]);
+    default:
+      return fail('action.type', 'must be discard, end-exchanges, call or next-deal');
+  }
+}
 
 /**
  * Checks one incoming call (from IPC or the WebSocket bridge): a known command, the right number
@@ -57,7 +84,10 @@ export function checkCall(method: unknown, args: unknown): Checked & { method?: 
   if (typeof method !== 'string' || !(COMMAND_NAMES as readonly string[]).includes(method)) return fail('method', `unknown command ${JSON.stringify(method)}`);
   if (!Array.isArray(args)) return fail('args', 'must be a list');
   const name = method as CommandName;
-  const expected = { getState: 0, confirmRace: 0, listPorts: 0, saveSettings: 1, previewRace: 1, startRace: 1, dealCard: 1, voidCards: 2, abandonRace: 1, exportHistory: 1 }[name];
+  const expected = {
+    getState: 0, confirmRace: 0, listPorts: 0, saveSettings: 1, previewRace: 1, startRace: 1, dealCard: 1, voidCards: 2, abandonRace: 1, exportHistory: 1,
+    startGame: 2, gameAction: 1, closeGame: 1,
+  }[name];
   if (args.length > expected) return fail('args', `${name} takes ${expected} argument${expected === 1 ? '' : 's'}, got ${args.length}`);
   return { ...CHECKS[name](args), method: name };
 }

@@ -145,4 +145,30 @@ describe('console service', () => {
     expect(race?.summary.awards).toHaveLength(2);
     expect(service.getState().lastInput).toMatchObject({ type: 'card', raw: expect.stringMatching(/^sim /) });
   });
+
+  it('keeps score of a Pistepokeri game: the seed deal from cards read one by one, then the next deal', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'service-'));
+    const service = await serviceIn(dataDir);
+    await expectOk(service.startGame('pistepokeri', ['Anna', 'Ville', 'Sanna']));
+    expect(await service.startRace(COUNTS)).toMatchObject({ ok: false, error: { field: 'game' } });
+    const hands = { Anna: ['5h', '6h', '7h', '8h', '9h'], Ville: ['Ks', 'Kc', 'Kd', 'Ah', 'Qd'], Sanna: ['2c', '2s', '3c', '3s', '4c'] };
+    for (let index = 0; index < 5; index += 1) for (const player of ['Anna', 'Ville', 'Sanna'] as const) await expectOk(service.dealCard(hands[player][index] as string));
+    expect(service.getState().game?.awaiting).toEqual({ step: 'discard', player: 'Anna', round: 1 });
+    expect(await service.dealCard('Jd')).toMatchObject({ ok: false, error: { message: expect.stringContaining('Anna must first choose the cards to discard') } });
+    for (let turn = 0; turn < 3; turn += 1) await expectOk(service.gameAction({ type: 'discard', cards: [] }));
+    const shown = service.getState().game;
+    expect(shown?.showdown).toMatchObject({ best: 'Anna', category: 'straight-flush', points: 8 });
+    expect(shown?.awaiting).toEqual({ step: 'play', player: 'Anna', trick: 1 });
+    expect(shown?.legal).toEqual(['5h', '6h', '7h', '8h', '9h']);
+    for (const card of ['9h', 'Ah', '2c', 'Ks', '2s', '5h', 'Kc', '3c', '6h', 'Qd', '3s', '7h', 'Kd', '4c', '8h']) await expectOk(service.dealCard(card));
+    expect(service.getState().game?.points).toMatchObject({ lastTrick: { player: 'Ville', points: 2 }, scores: { Anna: 8, Ville: 2, Sanna: 0 }, winner: null });
+    await expectOk(service.gameAction({ type: 'next-deal' }));
+    expect(service.getState().game).toMatchObject({ dealNumber: 2, dealer: 'Anna', awaiting: { step: 'deal', player: 'Ville' } });
+    await service.close();
+    services.splice(services.indexOf(service), 1);
+    const restarted = await serviceIn(dataDir);
+    expect(restarted.getState().game).toMatchObject({ dealNumber: 2, points: { scores: { Anna: 8, Ville: 2, Sanna: 0 } } });
+    await expectOk(restarted.closeGame('players went home'));
+    expect(restarted.getState().games).toEqual([expect.objectContaining({ game: 'pistepokeri', deals: 2, winner: null, scores: { Ville: 2, Sanna: 0, Anna: 8 } })]);
+  });
 });

@@ -7,9 +7,12 @@ import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
 import { JournalWriter, readJournal } from '../journal/journal';
 import type {
-  CommandResult, ConsoleSettings, ConsoleState, HistoryEntry, PortInfo, RaceView, SeatCount, SourceStatus,
+  CommandResult, ConsoleSettings, ConsoleState, GameAction, HistoryEntry, PortInfo, RaceView, SeatCount, SourceStatus,
 } from '../ipc/contract';
+import type { MatchEvent } from '../../engine/poker/match';
+import type { GameName } from '../../engine/poker/rules';
 import { historyCsv, historyJson } from './export';
+import { gameView } from './gameView';
 import { applySessionLine, isSessionRecord, raceView, replaySession, type Session, type SessionRecord } from './session';
 import { loadSettings, readSettings, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';
@@ -92,6 +95,8 @@ export class ConsoleService {
       source: this.sourceStatus,
       lastInput: this.lastInput,
       history: this.session.history,
+      game: this.session.game ? gameView(this.session.game) : null,
+      games: this.session.games,
       journal: { path: this.journalPath, records: this.records, problems: this.problems },
     };
   }
@@ -157,6 +162,7 @@ export class ConsoleService {
   startRace(counts: readonly SeatCount[]): Promise<CommandResult> {
     return this.serial(async () => {
       if (this.session.race) return refused('race', `race ${this.session.race.id} is still open: confirm or abandon it first`);
+      if (this.session.game) return refused('game', `game ${this.session.game.id} is still open: close it first`);
       const { race, names } = this.raceInput(counts);
       startRace(race); // refuses bad counts before anything is journaled
       await this.commit({ kind: 'race-start', raceId: `race-${this.session.racesStarted + 1}`, race, counts, names });
@@ -178,7 +184,42 @@ export class ConsoleService {
   }
 
   dealCard(code: string, source: 'manual' | 'shoe' = 'manual'): Promise<CommandResult> {
-    return this.serial(() => this.applyToRace({ type: 'card', card: code }, code, source));
+    return this.serial(() => (this.session.game ? this.applyToGame({ type: 'card', card: code }, code, source) : this.applyToRace({ type: 'card', card: code }, code, source)));
+  }
+
+  private async applyToGame(event: MatchEvent, input: string, source: 'manual' | 'shoe'): Promise<CommandResult> {
+    const game = this.session.game;
+    if (!game) return refused('game', 'no game is open: start one first');
+    try {
+      await this.commit({ kind: 'game-event', gameId: game.id, event, source });
+    } catch (error) {
+      if (!isInputError(error)) throw error;
+      await this.journal.append({ kind: 'game-refused', gameId: game.id, input, reason: error.message, source });
+      return failure(error);
+    }
+    return ok(null);
+  }
+
+  startGame(game: GameName, players: readonly string[]): Promise<CommandResult> {
+    return this.serial(async () => {
+      if (this.session.race) return refused('race', `race ${this.session.race.id} is still open: confirm or abandon it first`);
+      if (this.session.game) return refused('game', `game ${this.session.game.id} is still open: close it first`);
+      await this.commit({ kind: 'game-event', gameId: `game-${this.session.gamesStarted + 1}`, event: { type: 'start', game, players }, source: 'manual' });
+      return ok(null);
+    });
+  }
+
+  gameAction(action: GameAction): Promise<CommandResult> {
+    return this.serial(() => this.applyToGame(action, action.type, 'manual'));
+  }
+
+  closeGame(reason: string): Promise<CommandResult> {
+    return this.serial(async () => {
+      const game = this.session.game;
+      if (!game) return refused('game', 'no game is open');
+      await this.commit({ kind: 'game-close', gameId: game.id, reason });
+      return ok(null);
+    });
   }
 
   voidCards(count: number, reason: string): Promise<CommandResult> {
@@ -225,7 +266,7 @@ export class ConsoleService {
       return;
     }
     this.lastInput = event;
-    if (event.type === 'card' && this.session.race) {
+    if (event.type === 'card' && (this.session.race || this.session.game)) {
       void this.dealCard(event.card, 'shoe');
     } else {
       this.publish();

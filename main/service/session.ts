@@ -1,7 +1,8 @@
 import { applyRaceEvent, startRace, type RaceEvent, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import type { JournalLine } from '../journal/journal';
-import type { HistoryEntry, RaceView, SeatCount } from '../ipc/contract';
+import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
+import type { GameHistoryEntry, HistoryEntry, RaceView, SeatCount } from '../ipc/contract';
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =
@@ -10,13 +11,24 @@ export type SessionRecord =
   /** A card or correction the engine refused: not applied, kept for the floor supervisor. */
   | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe' }
   | { readonly kind: 'race-confirm'; readonly raceId: string }
-  | { readonly kind: 'race-abandon'; readonly raceId: string; readonly reason: string };
+  | { readonly kind: 'race-abandon'; readonly raceId: string; readonly reason: string }
+  | { readonly kind: 'game-event'; readonly gameId: string; readonly event: MatchEvent; readonly source: 'manual' | 'shoe' }
+  | { readonly kind: 'game-refused'; readonly gameId: string; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe' }
+  | { readonly kind: 'game-close'; readonly gameId: string; readonly reason: string };
 
-const KINDS = new Set(['race-start', 'race-event', 'refused', 'race-confirm', 'race-abandon']);
+const RACE_KINDS = new Set(['race-start', 'race-event', 'refused', 'race-confirm', 'race-abandon']);
+const GAME_KINDS = new Set(['game-event', 'game-refused', 'game-close']);
 
 export function isSessionRecord(value: unknown): value is SessionRecord {
-  const record = value as { kind?: unknown; raceId?: unknown } | null;
-  return typeof record === 'object' && record !== null && KINDS.has(record.kind as string) && typeof record.raceId === 'string';
+  const record = value as { kind?: unknown; raceId?: unknown; gameId?: unknown } | null;
+  if (typeof record !== 'object' || record === null) return false;
+  return (RACE_KINDS.has(record.kind as string) && typeof record.raceId === 'string') || (GAME_KINDS.has(record.kind as string) && typeof record.gameId === 'string');
+}
+
+export interface ActiveGame {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly state: MatchState;
 }
 
 export interface ActiveRace {
@@ -32,9 +44,43 @@ export interface Session {
   readonly history: readonly HistoryEntry[];
   /** Races started so far: the next race's id comes from it, so ids need no clock or randomness. */
   readonly racesStarted: number;
+  readonly game: ActiveGame | null;
+  readonly games: readonly GameHistoryEntry[];
+  readonly gamesStarted: number;
 }
 
-export const EMPTY_SESSION: Session = { race: null, history: [], racesStarted: 0 };
+export const EMPTY_SESSION: Session = { race: null, history: [], racesStarted: 0, game: null, games: [], gamesStarted: 0 };
+
+/** Game records: a `start` event opens a game, the others change the open one, `game-close` ends it. */
+function applyGameLine(session: Session, line: JournalLine<SessionRecord>): Session {
+  const { record } = line;
+  if (record.kind === 'game-event' && record.event.type === 'start') {
+    if (session.game) throw new Error(`game ${record.gameId} started while game ${session.game.id} was still open`);
+    if (session.race) throw new Error(`game ${record.gameId} started while race ${session.race.id} was open`);
+    return { ...session, game: { id: record.gameId, startedAt: line.at, state: applyMatchEvent(null, record.event) }, gamesStarted: session.gamesStarted + 1 };
+  }
+  const game = session.game;
+  if (!game || !('gameId' in record) || game.id !== record.gameId) throw new Error(`${record.kind} for a game that is not open`);
+  switch (record.kind) {
+    case 'game-event':
+      return { ...session, game: { ...game, state: applyMatchEvent(game.state, record.event) } };
+    case 'game-refused':
+      return session;
+    default: {
+      const { state } = game;
+      const entry: GameHistoryEntry = {
+        id: game.id,
+        game: state.deal.setup.game,
+        players: state.players,
+        deals: state.dealNumber,
+        scores: Object.fromEntries(state.deal.setup.players.map((player, index) => [player, state.deal.scores[index] as number])),
+        winner: state.winner,
+        closedAt: line.at,
+      };
+      return { ...session, game: null, games: [...session.games, entry] };
+    }
+  }
+}
 
 export function raceView(race: ActiveRace): RaceView {
   return { id: race.id, startedAt: race.startedAt, counts: race.counts, names: race.names, summary: raceSummary(race.state), corrections: race.state.corrections.length };
@@ -46,12 +92,14 @@ export function raceView(race: ActiveRace): RaceView {
  */
 export function applySessionLine(session: Session, line: JournalLine<SessionRecord>): Session {
   const { record } = line;
+  if (GAME_KINDS.has(record.kind)) return applyGameLine(session, line);
   if (record.kind === 'race-start') {
+    if (session.game) throw new Error(`race ${record.raceId} started while game ${session.game.id} was open`);
     if (session.race) throw new Error(`race ${record.raceId} started while race ${session.race.id} was still open`);
     const race: ActiveRace = { id: record.raceId, startedAt: line.at, counts: record.counts, names: record.names, state: startRace(record.race) };
     return { ...session, race, racesStarted: session.racesStarted + 1 };
   }
-  if (!session.race || session.race.id !== record.raceId) throw new Error(`${record.kind} for race ${record.raceId}, which is not open`);
+  if (!('raceId' in record) || !session.race || session.race.id !== record.raceId) throw new Error(`${record.kind} for a race that is not open`);
   const race = session.race;
   switch (record.kind) {
     case 'race-event':

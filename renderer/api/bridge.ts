@@ -19,6 +19,9 @@ const COMMANDS = [
   'abandonRace',
   'listPorts',
   'exportHistory',
+  'startGame',
+  'gameAction',
+  'closeGame',
 ] as const satisfies readonly CommandName[];
 
 // Compile-time check that the list above names every command: a new command breaks this line.

@@ -166,6 +166,10 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       ok: true,
       value: format === 'json' ? JSON.stringify(current.history) : `id,confirmedAt\n${current.history.map((entry) => `${entry.id},${entry.confirmedAt}`).join('\n')}`,
     }),
+    // The points game is not simulated here: its screens are tested against the real service.
+    startGame: () => ({ ok: false, error: { field: 'game', message: 'not simulated by the fake api' } }),
+    gameAction: () => ({ ok: false, error: { field: 'game', message: 'not simulated by the fake api' } }),
+    closeGame: () => ({ ok: false, error: { field: 'game', message: 'not simulated by the fake api' } }),
   };
 
   const commands = Object.fromEntries(

@@ -134,6 +134,8 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     source: { kind: 'manual', path: '', state: 'idle' },
     lastInput: null,
     history: [],
+    game: null,
+    games: [],
     journal: { path: '/tmp/journal.jsonl', records: 0, problems: [] },
     ...overrides,
   };
