@@ -9,4 +9,5 @@ export * from './race/explain';
 export * from './race/summary';
 export * from './race/input';
 export * from './poker';
+export * from './plan';
 export * from './shoe';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 const root = join(import.meta.dirname, '..', '..');
 
 /** Runs one of the engine's command-line entries as users do (`npm run --silent NAME -- FILE`) or directly. */
-export function commandLine(script: 'race' | 'points') {
+export function commandLine(script: 'race' | 'points' | 'plan') {
   const folder = mkdtempSync(join(tmpdir(), `${script}-cli-`));
   return {
     folder,

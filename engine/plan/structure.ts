@@ -1,0 +1,215 @@
+import { describeValue } from '../cards';
+import { InputError } from '../errors';
+
+/** One playing level. Breaks are not levels: level numbers count playing levels only, from 1. */
+export interface StructureLevel {
+  readonly level: number;
+  /** Where the level sits in the input's `levels` list, for messages naming the field. */
+  readonly index: number;
+  readonly sb: number;
+  readonly bb: number;
+  /** null when the level has no ante (left out, null or 0). */
+  readonly ante: number | null;
+}
+
+export interface StructureBreak {
+  /** The playing level the break follows. */
+  readonly afterLevel: number;
+  readonly index: number;
+  readonly minutes: number;
+}
+
+/** A rebuy or add-on: its amount needs chips on every level up to and including `untilLevel`. */
+export interface RebuyOffer {
+  readonly amount: number;
+  readonly untilLevel: number;
+}
+
+/** The floor's choice at one colour-up moment, replacing the planned one: these chips leave then. */
+export interface ColorUpOverride {
+  readonly afterLevel: number;
+  /** Ascending; empty means no colour-up at that moment (the planned chips wait for the next one). */
+  readonly remove: readonly number[];
+}
+
+/** A validated tournament structure: chips ascending, levels numbered, breaks placed after their level. */
+export interface TournamentStructure {
+  readonly chips: readonly number[];
+  readonly levels: readonly StructureLevel[];
+  readonly breaks: readonly StructureBreak[];
+  readonly startingStack: number | null;
+  readonly rebuys: RebuyOffer | null;
+  /** Ascending by `afterLevel`, at most one per moment. */
+  readonly overrides: readonly ColorUpOverride[];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readWhole(value: unknown, field: string, min: number, what: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new InputError(field, `${what} must be a number (got ${describeValue(value)})`);
+  }
+  if (!Number.isInteger(value)) throw new InputError(field, `${what} must be a whole number (got ${value})`);
+  if (value < min) throw new InputError(field, `${what} must be at least ${min} (got ${value})`);
+  if (!Number.isSafeInteger(value)) throw new InputError(field, `${what} is too large (got ${value})`);
+  return value;
+}
+
+function missing(field: string, reason: string): never {
+  throw new InputError(field, `missing: ${reason}`);
+}
+
+/** The largest chip that divides `amount` (the smallest chip that amount needs), or null if none does. */
+export function largestDividingChip(chips: readonly number[], amount: number): number | null {
+  for (let index = chips.length - 1; index >= 0; index -= 1) {
+    const chip = chips[index] as number;
+    if (amount % chip === 0) return chip;
+  }
+  return null;
+}
+
+/** Reads an amount that has to be paid in chips: a whole number at least 1 that some chip divides. */
+function readPayable(value: unknown, field: string, what: string, chips: readonly number[]): number {
+  const amount = readWhole(value, field, 1, what);
+  if (largestDividingChip(chips, amount) === null) {
+    throw new InputError(field, `${what} ${amount} is not a multiple of any chip (${chips.join(', ')}), so it cannot be paid`);
+  }
+  return amount;
+}
+
+function readChips(value: unknown): number[] {
+  if (!Array.isArray(value)) {
+    throw new InputError('chips', `must be a list of the chip values in play, ascending, e.g. [25, 100, 500] (got ${describeValue(value)})`);
+  }
+  if (value.length === 0) throw new InputError('chips', 'at least one chip is needed');
+  const chips = value.map((chip: unknown, index) => readWhole(chip, `chips[${index}]`, 1, 'a chip value'));
+  chips.forEach((chip, index) => {
+    if (index === 0) return;
+    const before = chips[index - 1] as number;
+    if (chip === before) throw new InputError(`chips[${index}]`, `${chip} appears twice (also chips[${chips.indexOf(chip)}])`);
+    if (chip < before) throw new InputError(`chips[${index}]`, `${chip} comes after ${before}; list the chips in ascending order`);
+  });
+  return chips;
+}
+
+function readLevel(entry: Record<string, unknown>, index: number, level: number, chips: readonly number[]): StructureLevel {
+  const field = `levels[${index}]`;
+  if (entry.sb === undefined && entry.bb === undefined) {
+    throw new InputError(field, `level ${level} has no blinds; a level needs "sb" and "bb", e.g. {"sb": 25, "bb": 50} (a break is {"break": MINUTES})`);
+  }
+  const sb = readPayable(entry.sb ?? missing(`${field}.sb`, `level ${level}'s small blind`), `${field}.sb`, `level ${level}'s small blind`, chips);
+  const bb = readPayable(entry.bb ?? missing(`${field}.bb`, `level ${level}'s big blind`), `${field}.bb`, `level ${level}'s big blind`, chips);
+  if (bb < sb) throw new InputError(`${field}.bb`, `level ${level}'s big blind ${bb} is smaller than its small blind ${sb}`);
+  let ante: number | null = null;
+  if (entry.ante !== undefined && entry.ante !== null) {
+    const value = readWhole(entry.ante, `${field}.ante`, 0, `level ${level}'s ante`);
+    if (value > 0) ante = readPayable(value, `${field}.ante`, `level ${level}'s ante`, chips);
+  }
+  return { level, index, sb, bb, ante };
+}
+
+function readLevels(value: unknown, chips: readonly number[]): { levels: StructureLevel[]; breaks: StructureBreak[] } {
+  if (!Array.isArray(value)) {
+    throw new InputError('levels', `must be a list of levels and breaks, e.g. [{"sb": 25, "bb": 50}, {"break": 15}, {"sb": 50, "bb": 100}] (got ${describeValue(value)})`);
+  }
+  if (value.length === 0) throw new InputError('levels', 'at least one level is needed');
+  const levels: StructureLevel[] = [];
+  const breaks: StructureBreak[] = [];
+  value.forEach((entry: unknown, index) => {
+    const field = `levels[${index}]`;
+    if (!isObject(entry)) {
+      throw new InputError(field, `each entry must be a level like {"sb": 25, "bb": 50} or a break like {"break": 15} (got ${describeValue(entry)})`);
+    }
+    if (entry.break !== undefined) {
+      if (entry.sb !== undefined || entry.bb !== undefined || entry.ante !== undefined) {
+        throw new InputError(field, 'an entry is either a level or a break, not both: a break has no blinds or ante');
+      }
+      if (levels.length === 0) throw new InputError(field, 'a break cannot come before the first level: a break follows the level before it');
+      const minutes = readWhole(entry.break, `${field}.break`, 1, 'the break\'s length in minutes');
+      breaks.push({ afterLevel: levels.length, index, minutes });
+      return;
+    }
+    levels.push(readLevel(entry, index, levels.length + 1, chips));
+  });
+  return { levels, breaks };
+}
+
+function readRebuys(value: unknown, chips: readonly number[]): RebuyOffer | null {
+  if (value === undefined || value === null) return null;
+  if (!isObject(value)) {
+    throw new InputError('rebuys', `must be an object like {"amount": 10000, "untilLevel": 4} (got ${describeValue(value)})`);
+  }
+  const amount = readPayable(value.amount ?? missing('rebuys.amount', 'the chips a rebuy or add-on gives'), 'rebuys.amount', 'the rebuy amount', chips);
+  const untilLevel = readWhole(
+    value.untilLevel ?? missing('rebuys.untilLevel', 'the last level a rebuy or add-on is offered'),
+    'rebuys.untilLevel',
+    1,
+    'the last rebuy level',
+  );
+  return { amount, untilLevel };
+}
+
+/**
+ * Where a colour-up can happen, as the levels it follows: at the breaks when the structure has any
+ * (a break after the last level included), otherwise between two levels.
+ */
+export function colorUpMoments(structure: Pick<TournamentStructure, 'levels' | 'breaks'>): number[] {
+  if (structure.breaks.length > 0) return [...new Set(structure.breaks.map((entry) => entry.afterLevel))];
+  return structure.levels.slice(0, -1).map((entry) => entry.level);
+}
+
+function readOverrides(value: unknown, chips: readonly number[], structure: Pick<TournamentStructure, 'levels' | 'breaks'>): ColorUpOverride[] {
+  if (value === undefined || value === null) return [];
+  if (!isObject(value)) {
+    throw new InputError('overrides', `must map a level number to the chips leaving after it, e.g. {"4": [25]} (got ${describeValue(value)})`);
+  }
+  const lastLevel = structure.levels.length;
+  const moments = colorUpMoments(structure);
+  const largest = chips[chips.length - 1] as number;
+  const leaving = new Map<number, number>();
+  const overrides: ColorUpOverride[] = [];
+  for (const [key, list] of Object.entries(value)) {
+    const field = `overrides.${key}`;
+    if (!/^[1-9][0-9]*$/.test(key)) throw new InputError(field, `"${key}" is not a level number; key each override by the level it follows, e.g. "4"`);
+    const afterLevel = Number(key);
+    if (afterLevel > lastLevel) throw new InputError(field, `there is no level ${afterLevel}: the structure has ${lastLevel} level${lastLevel === 1 ? '' : 's'}`);
+    if (!moments.includes(afterLevel)) {
+      const where = moments.length === 0 ? 'this structure has no moment for one' : `possible after level${moments.length === 1 ? '' : 's'} ${moments.join(', ')}`;
+      const why = structure.breaks.length > 0 ? `there is no break after level ${afterLevel}, and colour-ups happen at breaks` : `level ${afterLevel} is the last level, so no play follows it`;
+      throw new InputError(field, `${why} (${where})`);
+    }
+    if (!Array.isArray(list)) {
+      throw new InputError(field, `must be a list of the chips leaving after level ${afterLevel}, e.g. [25], or [] for none (got ${describeValue(list)})`);
+    }
+    const remove = list.map((entry: unknown, index) => {
+      const chipField = `${field}[${index}]`;
+      const chip = readWhole(entry, chipField, 1, 'a chip value');
+      if (!chips.includes(chip)) throw new InputError(chipField, `${chip} is not one of the chips (${chips.join(', ')})`);
+      if (chip === largest) throw new InputError(chipField, `${chip} is the largest chip, which never leaves play`);
+      if (list.indexOf(chip) !== index) throw new InputError(chipField, `${chip} is listed twice`);
+      const already = leaving.get(chip);
+      if (already !== undefined) throw new InputError(chipField, `${chip} already leaves after level ${already} (overrides.${already}); a chip leaves once`);
+      leaving.set(chip, afterLevel);
+      return chip;
+    });
+    overrides.push({ afterLevel, remove: remove.sort((a, b) => a - b) });
+  }
+  return overrides.sort((a, b) => a.afterLevel - b.afterLevel);
+}
+
+/**
+ * Validates a tournament structure as the console, a file or the command line hands it over.
+ * Refuses with an InputError naming the field and the reason. A rebuy offered beyond the last level
+ * listed is offered through every listed level.
+ */
+export function readStructure(input: unknown): TournamentStructure {
+  if (!isObject(input)) throw new InputError('structure', `a structure must be a JSON object with "chips" and "levels" (got ${describeValue(input)})`);
+  const chips = readChips(input.chips ?? missing('chips', 'the chip values in play, e.g. [25, 100, 500]'));
+  const { levels, breaks } = readLevels(input.levels ?? missing('levels', 'the levels and breaks, in playing order'), chips);
+  const startingStack = input.startingStack === undefined || input.startingStack === null ? null : readPayable(input.startingStack, 'startingStack', 'the starting stack', chips);
+  const rebuys = readRebuys(input.rebuys, chips);
+  const overrides = readOverrides(input.overrides, chips, { levels, breaks });
+  return { chips, levels, breaks, startingStack, rebuys, overrides };
+}
