@@ -7,6 +7,8 @@ import type { Card } from '../../engine/cards';
 import type { GameName } from '../../engine/poker/rules';
 import type { PokerAwaiting, PointsOutput } from '../../engine/poker/summary';
 import type { HandCategory } from '../../engine/poker/hands';
+import type { StructureInput } from '../../engine/plan/csv';
+import type { ColorUp, ColorUpProposal, LevelNeed } from '../../engine/plan/planner';
 import type { RuleSetName } from '../../engine/race/rules';
 import type { RaceSummary } from '../../engine/race/summary';
 import type { ShoeEvent, StatusCode, StatusState } from '../../hardware/events';
@@ -51,10 +53,28 @@ export interface TableSettings {
   readonly decks: number;
 }
 
+/** The tournament's structure (as the planner reads it) and where the tournament is now. */
+export interface TournamentSettings {
+  readonly structure: StructureInput | null;
+  /** The level the tournament has just finished, when it is on the break after it; null otherwise. */
+  readonly atBreakAfter: number | null;
+}
+
 export interface ConsoleSettings {
   readonly table: TableSettings;
   readonly source: SourceSettings;
   readonly language: Language;
+  /** Absent in settings saved before the planner existed: no structure. */
+  readonly tournament?: TournamentSettings;
+}
+
+/** The colour-ups planned from the structure, and the one proposed now (at the break the tournament is on). */
+export interface PlanView {
+  readonly colorUps: readonly ColorUp[];
+  readonly moments: readonly number[];
+  readonly needs: readonly LevelNeed[];
+  readonly warnings: readonly string[];
+  readonly proposal: ColorUpProposal | null;
 }
 
 /** One seat's count before the race: its leaving chips, and whether it has any other chips. */
@@ -156,6 +176,8 @@ export interface ConsoleState {
   /** The points game in progress (Pistepokeri or Chicago), if any; a race and a game never run at once. */
   readonly game: GameView | null;
   readonly games: readonly GameHistoryEntry[];
+  /** The colour-up plan of the saved structure; null without one. */
+  readonly plan: PlanView | null;
   readonly journal: JournalReport;
 }
 

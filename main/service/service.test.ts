@@ -171,4 +171,24 @@ describe('console service', () => {
     await expectOk(restarted.closeGame('players went home'));
     expect(restarted.getState().games).toEqual([expect.objectContaining({ game: 'pistepokeri', deals: 2, winner: null, scores: { Ville: 2, Sanna: 0, Anna: 8 } })]);
   });
+
+  it('plans the colour-ups of a saved structure and proposes the one due at the current break', async () => {
+    const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')));
+    const structure = {
+      chips: [25, 100, 500, 1000, 5000],
+      levels: [{ sb: 25, bb: 50 }, { sb: 50, bb: 100 }, { break: 15 }, { sb: 100, bb: 200 }, { sb: 200, bb: 400 }, { break: 15 }, { sb: 500, bb: 1000 }],
+    };
+    await expectOk(service.saveSettings({ ...FINNISH_TABLE, tournament: { structure, atBreakAfter: null } }));
+    expect(service.getState().plan?.colorUps).toEqual([{ afterLevel: 2, remove: [25], next: 100 }, { afterLevel: 4, remove: [100], next: 500 }]);
+    expect(service.getState().plan?.proposal).toBeNull();
+    await expectOk(service.saveSettings({ ...FINNISH_TABLE, tournament: { structure, atBreakAfter: 4 } }));
+    expect(service.getState().plan?.proposal).toMatchObject({ afterLevel: 4, remove: [100], next: 500, races: [{ removed: 100, next: 500 }] });
+    expect(await service.saveSettings({ ...FINNISH_TABLE, tournament: { structure, atBreakAfter: 3 } })).toMatchObject({ ok: false, error: { field: 'tournament.atBreakAfter' } });
+    const bad = { ...structure, levels: [{ sb: 30, bb: 60 }] };
+    expect(await service.saveSettings({ ...FINNISH_TABLE, tournament: { structure: bad, atBreakAfter: null } })).toMatchObject({
+      ok: false,
+      error: { field: 'tournament.structure.levels[0].sb', message: expect.stringContaining('30 is not a multiple of any chip') },
+    });
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(4);
+  });
 });

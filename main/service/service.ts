@@ -5,7 +5,7 @@ import type { RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
-import { JournalWriter, readJournal } from '../journal/journal';
+import { JournalWriter, readJournal, type JournalLine } from '../journal/journal';
 import type {
   CommandResult, ConsoleSettings, ConsoleState, GameAction, HistoryEntry, PortInfo, RaceView, SeatCount, SourceStatus,
 } from '../ipc/contract';
@@ -13,6 +13,7 @@ import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';
 import { historyCsv, historyJson } from './export';
 import { gameView } from './gameView';
+import { planView } from './planView';
 import { applySessionLine, isSessionRecord, raceView, replaySession, type Session, type SessionRecord } from './session';
 import { loadSettings, readSettings, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';
@@ -38,8 +39,27 @@ export interface ServiceOptions {
 const ok = <T>(value: T): CommandResult<T> => ({ ok: true, value });
 const refused = (field: string, message: string): CommandResult<never> => ({ ok: false, error: { field, message } });
 
+/**
+ * A change the disk would not take (full, read-only, failing). Nothing of it was kept, on disk or
+ * in memory: the console stays as it was, and the dealer is told why and what to do.
+ */
+class SaveError extends Error {
+  constructor(
+    readonly field: 'journal' | 'settings',
+    cause: unknown,
+  ) {
+    const code = (cause as NodeJS.ErrnoException | null)?.code;
+    const why =
+      code === 'ENOSPC' || code === 'EDQUOT' ? `the disk is full (${code})`
+        : code === 'EROFS' ? 'the disk is read-only (EROFS)'
+          : `the disk refused the write (${(cause as Error | null)?.message ?? String(cause)})`;
+    const kept = field === 'journal' ? 'Nothing of it was recorded' : 'The previous settings stay in use';
+    super(`could not save: ${why}. ${kept}; free some disk space, then try again.`);
+  }
+}
+
 function failure(error: unknown): CommandResult<never> {
-  if (isInputError(error)) return refused(error.field, error.message);
+  if (isInputError(error) || error instanceof SaveError) return refused(error.field, error.message);
   return refused('service', `unexpected error: ${(error as Error).message}`);
 }
 
@@ -97,6 +117,7 @@ export class ConsoleService {
       history: this.session.history,
       game: this.session.game ? gameView(this.session.game) : null,
       games: this.session.games,
+      plan: planView(this.settings.tournament),
       journal: { path: this.journalPath, records: this.records, problems: this.problems },
     };
   }
@@ -118,9 +139,18 @@ export class ConsoleService {
   private async commit(record: SessionRecord): Promise<void> {
     // Applied once before writing, so an event the engine refuses is never journaled as accepted.
     applySessionLine(this.session, { seq: 0, at: new Date(0).toISOString(), record });
-    const line = await this.journal.append(record);
+    const line = await this.save(record);
     this.session = applySessionLine(this.session, line);
     this.publish();
+  }
+
+  /** Appends to the journal; a write the disk refuses becomes a SaveError (and nothing is kept). */
+  private async save(record: SessionRecord): Promise<JournalLine<SessionRecord>> {
+    try {
+      return await this.journal.append(record);
+    } catch (error) {
+      throw new SaveError('journal', error);
+    }
   }
 
   private raceInput(counts: readonly SeatCount[]) {
@@ -143,7 +173,9 @@ export class ConsoleService {
   saveSettings(value: ConsoleSettings): Promise<CommandResult> {
     return this.serial(async () => {
       const settings = readSettings(value);
-      await saveSettings(join(this.options.dataDir, 'settings.json'), settings);
+      await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
+        throw new SaveError('settings', error);
+      });
       const sourceChanged = JSON.stringify(settings.source) !== JSON.stringify(this.settings.source);
       this.settings = settings;
       if (sourceChanged) {
@@ -177,7 +209,7 @@ export class ConsoleService {
       await this.commit({ kind: 'race-event', raceId: race.id, event, source });
     } catch (error) {
       if (!isInputError(error)) throw error;
-      await this.journal.append({ kind: 'refused', raceId: race.id, input, reason: error.message, source });
+      await this.save({ kind: 'refused', raceId: race.id, input, reason: error.message, source });
       return failure(error);
     }
     return ok(null);

@@ -1,8 +1,10 @@
-import { open, readFile, rename } from 'node:fs/promises';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import { InputError } from '../../engine/errors';
+import type { StructureInput } from '../../engine/plan/csv';
+import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { RULE_SET_NAMES, type RuleSetName } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES } from '../../hardware/profile';
-import { LANGUAGES, MAX_SEATS, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind } from '../ipc/contract';
+import { LANGUAGES, MAX_SEATS, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type TournamentSettings } from '../ipc/contract';
 
 export const DEFAULT_SETTINGS: ConsoleSettings = {
   table: {
@@ -16,7 +18,27 @@ export const DEFAULT_SETTINGS: ConsoleSettings = {
   },
   source: { kind: 'manual', path: '', baud: 9600, decoder: 'text' },
   language: 'en',
+  tournament: { structure: null, atBreakAfter: null },
 };
+
+/** A structure is kept as entered; the planner checks it and the plan must come out of it. */
+function readTournament(value: unknown): TournamentSettings {
+  if (value === undefined || value === null) return { structure: null, atBreakAfter: null };
+  const tournament = record(value, 'tournament');
+  if (tournament.structure === undefined || tournament.structure === null) return { structure: null, atBreakAfter: null };
+  let plan: ColorUpPlan;
+  try {
+    plan = planColorUps(tournament.structure);
+  } catch (error) {
+    if (error instanceof InputError) throw new InputError(`tournament.structure.${error.field}`, error.reason);
+    throw error;
+  }
+  const at = tournament.atBreakAfter ?? null;
+  if (at !== null && !plan.moments.includes(at as number)) {
+    throw new InputError('tournament.atBreakAfter', `level ${JSON.stringify(at)} is not followed by a break in the structure`);
+  }
+  return { structure: tournament.structure as StructureInput, atBreakAfter: at as number | null };
+}
 
 const MAX_NAME = 40;
 
@@ -86,6 +108,7 @@ export function readSettings(value: unknown): ConsoleSettings {
       decoder: oneOf(source.decoder, Object.keys(BUILT_IN_PROFILES), 'source.decoder'),
     },
     language: oneOf<Language>(settings.language, LANGUAGES, 'language'),
+    tournament: readTournament(settings.tournament),
   };
 }
 
@@ -106,15 +129,24 @@ export async function loadSettings(path: string): Promise<{ settings: ConsoleSet
   }
 }
 
-/** Writes settings atomically: a crash leaves either the old file or the new one, never half of one. */
+/**
+ * Writes settings atomically: a crash leaves either the old file or the new one, never half of one.
+ * A write the disk refuses (full) rejects and leaves the old file in place, without the temporary.
+ */
 export async function saveSettings(path: string, settings: ConsoleSettings): Promise<void> {
   const temporary = `${path}.tmp`;
-  const file = await open(temporary, 'w');
   try {
-    await file.write(`${JSON.stringify(settings, null, 2)}\n`);
-    await file.sync();
-  } finally {
-    await file.close();
+    const file = await open(temporary, 'w');
+    try {
+      // writeFile, unlike write, goes on after a short write until all is written or it fails.
+      await file.writeFile(`${JSON.stringify(settings, null, 2)}\n`);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
   }
-  await rename(temporary, path);
 }

@@ -136,6 +136,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     history: [],
     game: null,
     games: [],
+    plan: null,
     journal: { path: '/tmp/journal.jsonl', records: 0, problems: [] },
     ...overrides,
   };
