@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { startConsole, type RunningConsole } from './harness/console';
+import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 
 let app: RunningConsole;
 test.beforeAll(async () => {
   app = await startConsole();
 });
 test.afterAll(async () => {
-  await app.kill('SIGTERM');
+  await stopConsoles(app);
 });
 
 test('browser mode serves the console from loopback in Debian Chromium', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,9 @@ export interface RunningConsole {
  * own data folder, exactly as `npm run web` does after the build.
  */
 export async function startConsole(dataDir = mkdtempSync(join(tmpdir(), 'e2e-console-')), port = 0): Promise<RunningConsole> {
-  const child: ChildProcess = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['main/web/start.ts'], {
+  // Node itself with tsx's loader, not the `tsx` command: that command runs the service in a child
+  // process, so a SIGKILL would end only the wrapper and leave the real service running.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'main/web/start.ts'], {
     cwd: root,
     env: { ...process.env, CHIP_RACE_DATA_DIR: dataDir, CHIP_RACE_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -52,4 +54,10 @@ export async function startConsole(dataDir = mkdtempSync(join(tmpdir(), 'e2e-con
       });
     },
   };
+}
+
+/** Stops these consoles (SIGTERM: a clean shutdown) and deletes their data folders. */
+export async function stopConsoles(...apps: readonly (RunningConsole | undefined)[]): Promise<void> {
+  for (const app of apps) await app?.kill('SIGTERM');
+  for (const dir of new Set(apps.map((app) => app?.dataDir))) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 }

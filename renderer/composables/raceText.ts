@@ -26,9 +26,16 @@ export function mainDealCount(summary: RaceSummary): number {
   return summary.cards.filter((card) => card.round === 0).length;
 }
 
-/** The highest tie-break round reached, 0 when none. */
+/**
+ * The tie-break round being dealt while the race waits for tie-break cards (the seat awaited gets
+ * one card per round, so it is one past that seat's last round); otherwise the highest round
+ * reached, 0 when none.
+ */
 export function tiebreakRound(summary: RaceSummary): number {
-  return summary.cards.reduce((round, card) => Math.max(round, card.round), 0);
+  const highest = (cards: RaceSummary['cards']) => cards.reduce((round, card) => Math.max(round, card.round), 0);
+  const awaiting = summary.awaiting;
+  if (summary.status !== 'tiebreak' || awaiting === null) return highest(summary.cards);
+  return highest(summary.cards.filter((card) => card.seat === awaiting.seat)) + 1;
 }
 
 /**
