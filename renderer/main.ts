@@ -6,6 +6,7 @@ import { isDisplayMode } from './displayMode';
 import { createConsoleI18n, pickLocale } from './i18n';
 import { useConsoleStore } from './stores/console';
 import './style.css';
+import './points.css';
 
 const pinia = createPinia();
 const app = createApp(App, { mode: isDisplayMode(window.location) ? 'display' : 'console' })

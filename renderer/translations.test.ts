@@ -11,7 +11,9 @@ import type { Locale } from './i18n';
 import { createFakeApi } from './testing/fakeApi';
 import { FINNISH_CARDS, makeHistoryEntry, makeSettings, makeState, type RaceInput } from './testing/fixtures';
 import { prepare, settle } from './testing/setup';
+import { gameHistoryOf, playMatch, seedDealEvents, seedDealing, seedPlays, standPat, startEvent } from './testing/gameFixtures';
 import type { ConsoleState } from '../main/ipc/contract';
+import type { MatchEvent } from '../engine/poker/match';
 import type { ViewName } from './stores/console';
 
 /** A message key left on screen looks like `counts.title`. */
@@ -19,7 +21,8 @@ const RAW_KEY = /\b[a-z]+\.[a-zA-Z.]+\b/;
 
 /** Text that is rightly the same in every language (names, codes, brand words). */
 const SAME_EVERYWHERE = [
-  /^(Matti|Teppo|Johanna)$/,
+  /^(Matti|Teppo|Johanna|Anna|Ville|Sanna)$/,
+  /^(Pistepokeri|Chicago)$/,
   /^(English|Suomi|Русский)$/,
   /^(\d+ → \d+, )?Robert's Rules \(DD Poker\)$/,
   /^(text|suit-number|index1|index0|stx-text|stx-sum|barcode|rfid)$/,
@@ -32,6 +35,8 @@ interface Scenario {
   readonly name: string;
   readonly state?: Partial<ConsoleState>;
   readonly race?: RaceInput;
+  /** A points game open at the console: the engine game after these events. */
+  readonly game?: readonly MatchEvent[];
   readonly mode?: 'console' | 'display';
   readonly view?: ViewName;
   /** Extra steps after mounting (fill counts, list ports …). */
@@ -39,6 +44,10 @@ interface Scenario {
 }
 
 const serial = { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'suit-number' } as const;
+
+/** Anna won in deal 2 (the straight flush again); a Chicago game closed before anyone won. */
+const WON_GAME: readonly MatchEvent[] = [...seedDealEvents(), { type: 'next-deal' }, ...seedDealing(['Ville', 'Sanna', 'Anna']), ...standPat()];
+const GAMES_PLAYED = [gameHistoryOf(playMatch(WON_GAME)), gameHistoryOf(playMatch([startEvent('chicago', ['Matti', 'Teppo'])]), 'game-2')];
 
 const SCENARIOS: readonly Scenario[] = [
   { name: 'table setup', view: 'setup', state: {} },
@@ -161,6 +170,63 @@ const SCENARIOS: readonly Scenario[] = [
     },
   },
   { name: 'empty history', view: 'history' },
+  { name: 'history with points games', view: 'history', state: { games: GAMES_PLAYED } },
+  {
+    name: 'points game start, refused',
+    view: 'points',
+    state: { games: GAMES_PLAYED },
+    race: {},
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="player-2-name"]').setValue('');
+      await wrapper.get('[data-testid="start-game"]').trigger('click');
+      await settle();
+      await wrapper.get('[data-testid="player-2-name"]').setValue('Matti');
+      await wrapper.get('[data-testid="start-game"]').trigger('click');
+      await settle();
+      await wrapper.get('[data-testid="player-2-name"]').setValue('Ville');
+      await wrapper.get('[data-testid="start-game"]').trigger('click');
+      await settle();
+    },
+  },
+  {
+    name: 'points game, dealing with a refused card',
+    game: [startEvent(), { type: 'card', card: '5h' }],
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="manual-input"]').setValue('5h');
+      await wrapper.get('[data-testid="manual-input"]').trigger('keydown', { key: 'Enter' });
+      await settle();
+      await wrapper.get('[data-testid="close-game"]').trigger('click');
+      await settle();
+    },
+  },
+  {
+    name: 'points game, Chicago exchange',
+    game: [startEvent('chicago'), ...seedDealing()],
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="hand-1"] [data-card="5h"] button').trigger('click');
+      await wrapper.get('[data-testid="hand-1"] [data-card="6h"] button').trigger('click');
+      await settle();
+    },
+  },
+  { name: 'points game, drawing', game: [startEvent(), ...seedDealing(), { type: 'discard', cards: ['5h', '6h'] }] },
+  {
+    name: 'points game, an illegal card refused',
+    game: [startEvent(), ...seedDealing(), ...standPat(), ...seedPlays(1)],
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="hand-2"] [data-card="Ks"] button').trigger('click');
+      await settle();
+    },
+  },
+  { name: 'points game, deal over', game: seedDealEvents() },
+  { name: 'points game, next deal', game: [...seedDealEvents(), { type: 'next-deal' }, ...seedDealing().slice(0, 4)] },
+  {
+    name: 'points game, won',
+    game: WON_GAME,
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="close-game"]').trigger('click');
+      await settle();
+    },
+  },
   {
     name: 'settings with live input',
     view: 'settings',
@@ -207,7 +273,7 @@ function screenTexts(root: Element): string[] {
 async function render(scenario: Scenario, locale: Locale): Promise<{ texts: string[]; missing: string[] }> {
   const state = makeState({ settings: makeSettings({ language: locale }), ...scenario.state });
   const settings = { ...state.settings, language: locale };
-  const api = createFakeApi({ state: { ...state, settings }, race: scenario.race, ports: [] });
+  const api = createFakeApi({ state: { ...state, settings }, race: scenario.race, game: scenario.game, ports: [] });
   const prepared = await prepare({ api, locale });
   const wrapper = mount(App, { props: { mode: scenario.mode ?? 'console' }, global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RULE_SET_NAMES } from '../../engine/race/rules';
+import { HAND_CATEGORIES } from '../../engine/poker/hands';
+import { GAMES } from '../../engine/poker/rules';
 import en from './en.json';
 import fi from './fi.json';
 import ru from './ru.json';
@@ -59,7 +61,9 @@ const DYNAMIC_KEYS = [
   ...['no-such-port', 'permission-denied', 'port-busy', 'wrong-baud', 'unplugged', 'open-failed', 'io-error'].map((code) => `source.codes.${code}`),
   ...['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid'].map((name) => `source.decoders.${name}`),
   ...['shoe-empty', 'new-shoe'].map((message) => `input.device.${message}`),
-  ...['setup', 'history', 'settings'].map((view) => `nav.${view}`),
+  ...['setup', 'points', 'history', 'settings'].map((view) => `nav.${view}`),
+  ...HAND_CATEGORIES.map((category) => `poker.hands.${category}`),
+  ...GAMES.flatMap((game) => [`poker.games.${game}.name`, `poker.games.${game}.summary`]),
   'dealing.next.deal',
   'dealing.next.tiebreak',
   'result.next.award',

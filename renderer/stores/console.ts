@@ -5,16 +5,22 @@ import type {
   ConsoleApi,
   ConsoleSettings,
   ConsoleState,
+  GameAction,
+  GameView,
   Language,
   PortInfo,
   RaceView,
   SeatCount,
 } from '../../main/ipc/contract';
 import type { RaceSummary } from '../../engine/race/summary';
+import type { GameName } from '../../engine/poker/rules';
 import { hasConnection, type ConnectionStatus } from '../api';
 
-/** The screens of the main window. `race` shows the counts, the deal or the result, as the race stands. */
-export const VIEWS = ['setup', 'race', 'history', 'settings'] as const;
+/**
+ * The screens of the main window. `race` shows the counts, the deal or the result, as the race
+ * stands; `points` the points game (Pistepokeri or Chicago): its start screen, or the open game.
+ */
+export const VIEWS = ['setup', 'race', 'points', 'history', 'settings'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 export type Connection = 'connecting' | 'connected' | 'lost';
@@ -41,7 +47,10 @@ export type ActionName =
   | 'confirmRace'
   | 'abandonRace'
   | 'listPorts'
-  | 'exportHistory';
+  | 'exportHistory'
+  | 'startGame'
+  | 'gameAction'
+  | 'closeGame';
 
 export type InputEvent = NonNullable<ConsoleState['lastInput']>;
 
@@ -57,7 +66,7 @@ export interface CountDraft {
   hasOther: boolean;
 }
 
-export type Notice = 'settingsSaved' | 'raceSaved' | 'raceAbandoned';
+export type Notice = 'settingsSaved' | 'raceSaved' | 'raceAbandoned' | 'gameClosed';
 
 /** What the Backspace key and the void buttons write into the audit trail. */
 export const MANUAL_VOID_REASON = 'manual correction';
@@ -103,6 +112,7 @@ export const useConsoleStore = defineStore('console', () => {
 
   const settings = computed(() => state.value?.settings ?? null);
   const race = computed<RaceView | null>(() => state.value?.race ?? null);
+  const game = computed<GameView | null>(() => state.value?.game ?? null);
   const seatsInPlay = computed(() => [...(settings.value?.table.seats ?? [])].sort((a, b) => a.seat - b.seat));
   /** Seat number → name ('' when the seat has none), from the race when one runs, else from the setup. */
   const names = computed<Readonly<Record<number, string>>>(() => {
@@ -118,13 +128,15 @@ export const useConsoleStore = defineStore('console', () => {
     inputLog.value = [{ id: inputSequence, at: Date.now(), event }, ...inputLog.value].slice(0, INPUT_LOG_SIZE);
   }
 
-  /** Takes a state from the service: the latest wins. Opens the race screen when a race appears. */
+  /** Takes a state from the service: the latest wins. Opens the race (game) screen when a race (game) appears. */
   function receive(next: ConsoleState): void {
     const previous = state.value;
     state.value = next;
     logInput(next.lastInput, previous?.lastInput ?? null);
     const raceStarted = next.race !== null && (previous === null || previous.race === null || previous.race.id !== next.race.id);
     if (raceStarted) view.value = 'race';
+    const gameStarted = next.game !== null && (previous === null || previous.game === null || previous.game.id !== next.game.id);
+    if (gameStarted) view.value = 'points';
   }
 
   async function run<T>(action: ActionName | null, call: (service: ConsoleApi) => Promise<CommandResult<T>>): Promise<Outcome<T>> {
@@ -293,6 +305,33 @@ export const useConsoleStore = defineStore('console', () => {
     return run('exportHistory', (service) => service.exportHistory(format));
   }
 
+  async function startGame(name: GameName, players: readonly string[]): Promise<Outcome> {
+    const outcome = await run('startGame', (service) => service.startGame(name, players));
+    if (outcome.ok) {
+      view.value = 'points';
+      notice.value = null;
+    }
+    return outcome;
+  }
+
+  /** Discards (none: stands pat), the end of Chicago's exchanges, the next deal. */
+  async function gameAction(action: GameAction): Promise<Outcome> {
+    const outcome = await run('gameAction', (service) => service.gameAction(action));
+    if (outcome.ok) errors.dealCard = null;
+    return outcome;
+  }
+
+  async function closeGame(reason: string): Promise<Outcome> {
+    const outcome = await run('closeGame', (service) => service.closeGame(reason));
+    if (outcome.ok) {
+      errors.dealCard = null;
+      errors.gameAction = null;
+      view.value = 'points';
+      notice.value = 'gameClosed';
+    }
+    return outcome;
+  }
+
   return {
     state,
     connection,
@@ -306,6 +345,7 @@ export const useConsoleStore = defineStore('console', () => {
     ports,
     settings,
     race,
+    game,
     seatsInPlay,
     names,
     connect,
@@ -328,6 +368,9 @@ export const useConsoleStore = defineStore('console', () => {
     abandonRace,
     listPorts,
     exportHistory,
+    startGame,
+    gameAction,
+    closeGame,
   };
 });
 

@@ -1,6 +1,7 @@
 /**
- * An in-memory ConsoleApi for the screen's tests: it keeps a ConsoleState, runs races on the real
- * (pure) engine, records every call, and can be told to answer any call with a canned result.
+ * An in-memory ConsoleApi for the screen's tests: it keeps a ConsoleState, runs races and points
+ * games on the real (pure) engine, records every call, and can be told to answer any call with a
+ * canned result.
  */
 import type {
   CommandName,
@@ -8,13 +9,16 @@ import type {
   ConsoleApi,
   ConsoleSettings,
   ConsoleState,
+  GameAction,
   PortInfo,
   SeatCount,
 } from '../../main/ipc/contract';
 import { isInputError } from '../../engine/errors';
 import { applyRaceEvent, startRace, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
+import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
 import { makeEngineRace, makeRaceView, makeState, type RaceInput } from './fixtures';
+import { gameHistoryOf, gameViewOf, playMatch } from './gameFixtures';
 
 export interface FakeCall {
   readonly method: CommandName;
@@ -41,6 +45,8 @@ export interface FakeApiOptions {
   readonly ports?: readonly PortInfo[];
   /** Start mid-race: the engine race for this input, shown as `state.race`. */
   readonly race?: RaceInput & { readonly corrections?: number };
+  /** Start mid-game: the engine game after these events (the first one its start), shown as `state.game`. */
+  readonly game?: readonly MatchEvent[];
 }
 
 function refused(error: unknown): CommandResult<never> {
@@ -57,6 +63,9 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
   let corrections = options.race?.corrections ?? options.race?.voids ?? 0;
   let current = options.state ?? makeState();
   if (options.race !== undefined) current = { ...current, race: makeRaceView(options.race) };
+  let game: MatchState | null = options.game === undefined ? null : playMatch(options.game);
+  let gameNumber = game === null ? 0 : 1;
+  if (game !== null) current = { ...current, game: gameViewOf(game, `game-${gameNumber}`) };
 
   function push(state: ConsoleState): void {
     current = state;
@@ -96,6 +105,18 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     });
   }
 
+  /** Applies a game event on the engine and pushes the new view; refusals as the service words them. */
+  function applyGame(event: MatchEvent): CommandResult {
+    if (game === null) return { ok: false, error: { field: 'game', message: 'no game is open: start one first' } };
+    try {
+      game = applyMatchEvent(game, event);
+      push({ ...current, game: gameViewOf(game, `game-${gameNumber}`) });
+      return { ok: true, value: null };
+    } catch (error) {
+      return refused(error);
+    }
+  }
+
   const handlers: { [Name in CommandName]: (...args: never[]) => unknown } = {
     getState: () => current,
     saveSettings: (settings: ConsoleSettings) => {
@@ -123,6 +144,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       }
     },
     dealCard: (code: string) => {
+      if (game !== null) return applyGame({ type: 'card', card: code });
       try {
         pushRace(applyRaceEvent(race, { type: 'card', card: code }));
         return { ok: true, value: null };
@@ -166,10 +188,26 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       ok: true,
       value: format === 'json' ? JSON.stringify(current.history) : `id,confirmedAt\n${current.history.map((entry) => `${entry.id},${entry.confirmedAt}`).join('\n')}`,
     }),
-    // The points game is not simulated here: its screens are tested against the real service.
-    startGame: () => ({ ok: false, error: { field: 'game', message: 'not simulated by the fake api' } }),
-    gameAction: () => ({ ok: false, error: { field: 'game', message: 'not simulated by the fake api' } }),
-    closeGame: () => ({ ok: false, error: { field: 'game', message: 'not simulated by the fake api' } }),
+    startGame: (name: string, players: readonly string[]) => {
+      if (race !== null) return { ok: false, error: { field: 'race', message: 'a race is open: confirm or abandon it first' } };
+      if (game !== null) return { ok: false, error: { field: 'game', message: 'a game is still open: close it first' } };
+      try {
+        game = applyMatchEvent(null, { type: 'start', game: name, players });
+        gameNumber += 1;
+        push({ ...current, game: gameViewOf(game, `game-${gameNumber}`) });
+        return { ok: true, value: null };
+      } catch (error) {
+        return refused(error);
+      }
+    },
+    gameAction: (action: GameAction) => applyGame(action),
+    closeGame: () => {
+      if (game === null) return { ok: false, error: { field: 'game', message: 'no game is open' } };
+      const entry = gameHistoryOf(game, `game-${gameNumber}`);
+      game = null;
+      push({ ...current, game: null, games: [...current.games, entry] });
+      return { ok: true, value: null };
+    },
   };
 
   const commands = Object.fromEntries(

@@ -1,0 +1,150 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import App from '../App.vue';
+import { createFakeApi } from '../testing/fakeApi';
+import { gameHistoryOf, playMatch, seedDealEvents, seedDealing, startEvent, standPat } from '../testing/gameFixtures';
+import { makeState } from '../testing/fixtures';
+import { prepare, settle } from '../testing/setup';
+import HistoryView from './HistoryView.vue';
+import PointsScreen from './PointsScreen.vue';
+
+async function startScreen(options: Parameters<typeof createFakeApi>[0] = {}) {
+  const prepared = await prepare({ api: createFakeApi(options) });
+  const wrapper = mount(PointsScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
+  await settle();
+  return { ...prepared, wrapper };
+}
+
+async function fillNames(wrapper: Awaited<ReturnType<typeof startScreen>>['wrapper'], names: readonly string[]) {
+  for (const [index, name] of names.entries()) await wrapper.get(`[data-testid="player-${index + 1}-name"]`).setValue(name);
+}
+
+/** A finished game (Anna won in deal 2) and one closed early, as the service keeps them. */
+function closedGames() {
+  const second = [...seedDealing(['Ville', 'Sanna', 'Anna']), ...standPat()];
+  const won = playMatch([...seedDealEvents(), { type: 'next-deal' }, ...second]);
+  const early = playMatch([startEvent('chicago', ['Matti', 'Teppo'])]);
+  return [gameHistoryOf(won, 'game-1', '2024-05-04T20:00:00.000Z'), gameHistoryOf(early, 'game-2', '2024-05-04T21:00:00.000Z')];
+}
+
+describe('points game start screen', () => {
+  it('is a screen of its own in the top nav', async () => {
+    const prepared = await prepare();
+    const wrapper = mount(App, { global: { plugins: prepared.plugins }, attachTo: document.body });
+    await settle();
+    const nav = wrapper.get('[data-testid="nav-points"]');
+    expect(nav.text()).toBe('Points game');
+    await nav.trigger('click');
+    await settle();
+    expect(wrapper.find('[data-testid="view-points-start"]').exists()).toBe(true);
+    expect(nav.attributes('aria-current')).toBe('page');
+    // Its first field takes the focus, as every screen's starting field does.
+    expect(document.activeElement).toBe(wrapper.get('[data-testid="player-1-name"]').element);
+    wrapper.unmount();
+  });
+
+  it('offers both games, Pistepokeri first, with their rules in brief', async () => {
+    const { wrapper } = await startScreen();
+    const pistepokeri = wrapper.get('[data-testid="game-pistepokeri"]');
+    expect((pistepokeri.element as HTMLInputElement).checked).toBe(true);
+    expect(pistepokeri.element.closest('label')?.textContent).toContain('the game is played to 13');
+    expect(wrapper.get('[data-testid="game-chicago"]').element.closest('label')?.textContent).toContain('a royal flush wins at once');
+    wrapper.unmount();
+  });
+
+  it('takes 2 to 6 players and names the first dealer: the last one listed', async () => {
+    const { wrapper } = await startScreen();
+    expect(wrapper.findAll('[data-testid$="-name"]')).toHaveLength(3);
+    await fillNames(wrapper, ['Anna', 'Ville', 'Sanna']);
+    expect(wrapper.get('[data-testid="first-dealer"]').text()).toBe('First dealer: Sanna');
+    for (let count = 4; count <= 6; count += 1) await wrapper.get('[data-testid="add-player"]').trigger('click');
+    expect(wrapper.findAll('[data-testid$="-name"]')).toHaveLength(6);
+    expect(wrapper.get('[data-testid="add-player"]').attributes('disabled')).toBeDefined();
+    for (let count = 6; count > 2; count -= 1) await wrapper.get('[data-testid="player-1-remove"]').trigger('click');
+    expect(wrapper.findAll('[data-testid$="-name"]')).toHaveLength(2);
+    expect(wrapper.get('[data-testid="player-1-remove"]').attributes('disabled')).toBeDefined();
+    expect(wrapper.get('[data-testid="player-1-remove"]').attributes('aria-label')).toBe('Remove player 1');
+    wrapper.unmount();
+  });
+
+  it('refuses empty and repeated names on the screen, without asking the service', async () => {
+    const { wrapper, api } = await startScreen();
+    await fillNames(wrapper, ['Anna', '', 'Sanna']);
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(wrapper.get('[data-testid="start-game-problem"]').text()).toBe('Give every player a name, or remove the empty rows.');
+    await fillNames(wrapper, ['Anna', ' Anna ', 'Sanna']);
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(wrapper.get('[data-testid="start-game-problem"]').text()).toBe('Anna is listed twice: every player needs a name of their own.');
+    expect(api.callsOf('startGame')).toEqual([]);
+    wrapper.unmount();
+  });
+
+  it('starts the chosen game with the names trimmed, clockwise, and opens it', async () => {
+    const { wrapper, api, store } = await startScreen();
+    await wrapper.get('[data-testid="game-chicago"]').setValue(true);
+    await fillNames(wrapper, [' Anna', 'Ville ', 'Sanna']);
+    await wrapper.get('[data-testid="start-game"]').trigger('click');
+    await settle();
+    expect(api.callsOf('startGame')).toEqual([['chicago', ['Anna', 'Ville', 'Sanna']]]);
+    expect(store.view).toBe('points');
+    expect(wrapper.find('[data-testid="view-game"]').exists()).toBe(true);
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Deal a card to Anna (5 left)');
+    wrapper.unmount();
+  });
+
+  it('starts from Enter in the last name', async () => {
+    const { wrapper, api } = await startScreen();
+    await fillNames(wrapper, ['Anna', 'Ville']);
+    await wrapper.get('[data-testid="player-3-remove"]').trigger('click');
+    await wrapper.get('[data-testid="player-1-name"]').trigger('keydown', { key: 'Enter' });
+    expect(document.activeElement).toBe(wrapper.get('[data-testid="player-2-name"]').element);
+    await wrapper.get('[data-testid="player-2-name"]').trigger('keydown', { key: 'Enter' });
+    await settle();
+    expect(api.callsOf('startGame')).toEqual([['pistepokeri', ['Anna', 'Ville']]]);
+    wrapper.unmount();
+  });
+
+  it('shows the service refusal, and warns while a chip race is open', async () => {
+    const { wrapper } = await startScreen({ race: {} });
+    expect(wrapper.get('[data-testid="points-race-open"]').text()).toContain('A chip race is open');
+    await fillNames(wrapper, ['Anna', 'Ville', 'Sanna']);
+    await wrapper.get('[data-testid="start-game"]').trigger('click');
+    await settle();
+    const error = wrapper.get('[data-testid="start-game-error"]');
+    expect(error.attributes('role')).toBe('alert');
+    expect(error.text()).toBe('The game did not start: a race is open: confirm or abandon it first');
+    expect(wrapper.find('[data-testid="view-game"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('lists the games played, newest first, and offers the last game’s players again', async () => {
+    const { wrapper } = await startScreen({ state: makeState({ games: closedGames() }) });
+    const rows = wrapper.findAll('[data-testid="games-row"]');
+    expect(rows.map((row) => row.attributes('data-id'))).toEqual(['game-2', 'game-1']);
+    const won = rows[1];
+    expect(won?.text()).toContain('Pistepokeri');
+    expect(won?.get('[data-testid="games-deals"]').text()).toBe('2');
+    expect(won?.findAll('[data-testid="games-scores"] li').map((item) => item.text())).toEqual(['Anna 16', 'Ville 2', 'Sanna 0']);
+    expect(won?.get('[data-testid="games-winner"]').text()).toBe('Anna');
+    expect(rows[0]?.get('[data-testid="games-winner"]').text()).toBe('No winner (closed early)');
+    expect(rows[0]?.text()).toContain('Chicago');
+    // The newest game was Chicago for Matti and Teppo: the form starts from it.
+    expect((wrapper.get('[data-testid="game-chicago"]').element as HTMLInputElement).checked).toBe(true);
+    expect((wrapper.get('[data-testid="player-1-name"]').element as HTMLInputElement).value).toBe('Matti');
+    expect(wrapper.findAll('[data-testid$="-name"]')).toHaveLength(2);
+    wrapper.unmount();
+  });
+
+  it('says so when no game has been played, and shows the games on the history screen too', async () => {
+    const empty = await startScreen();
+    expect(empty.wrapper.get('[data-testid="games-empty"]').text()).toBe('No points games closed yet.');
+    empty.wrapper.unmount();
+    const { plugins } = await prepare({ api: createFakeApi({ state: makeState({ games: closedGames() }) }) });
+    const history = mount(HistoryView, { global: { plugins } });
+    expect(history.findAll('[data-testid="games-row"]')).toHaveLength(2);
+    history.unmount();
+  });
+});
