@@ -7,6 +7,7 @@ import { createConsoleI18n, pickLocale } from './i18n';
 import { useConsoleStore } from './stores/console';
 import './style.css';
 import './points.css';
+import './structure.css';
 
 const pinia = createPinia();
 const app = createApp(App, { mode: isDisplayMode(window.location) ? 'display' : 'console' })

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import App from './App.vue';
 import type { Locale } from './i18n';
 import { createFakeApi } from './testing/fakeApi';
-import { FINNISH_CARDS, makeHistoryEntry, makeSettings, makeState, type RaceInput } from './testing/fixtures';
+import { FINNISH_CARDS, makeHistoryEntry, makeSettings, makeState, makeTournamentState, type RaceInput } from './testing/fixtures';
 import { prepare, settle } from './testing/setup';
 import { gameHistoryOf, playMatch, seedDealEvents, seedDealing, seedPlays, standPat, startEvent } from './testing/gameFixtures';
 import type { ConsoleState } from '../main/ipc/contract';
@@ -49,7 +49,67 @@ const serial = { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'sui
 const WON_GAME: readonly MatchEvent[] = [...seedDealEvents(), { type: 'next-deal' }, ...seedDealing(['Ville', 'Sanna', 'Anna']), ...standPat()];
 const GAMES_PLAYED = [gameHistoryOf(playMatch(WON_GAME)), gameHistoryOf(playMatch([startEvent('chicago', ['Matti', 'Teppo'])]), 'game-2')];
 
+/** Seat 1 has exactly one chip's worth of the leaving chips, the others none: settled without cards. */
+const EVEN_COUNTS = (ratio: number) => [
+  { seat: 1, chips: ratio, hasOther: true },
+  { seat: 2, chips: 0, hasOther: true },
+  { seat: 3, chips: 0, hasOther: true },
+];
+
+/** A structure whose colour-up cannot exchange its chips exactly (20 → 50): the plan warns. */
+const WARNED_STRUCTURE = { chips: [20, 50, 100], levels: [{ sb: 20, bb: 40 }, { break: 10 }, { sb: 50, bb: 100 }, { sb: 100, bb: 200 }] };
+
 const SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'tournament structure at a break, an override being chosen',
+    view: 'structure',
+    state: makeTournamentState({ atBreakAfter: 6 }),
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="override-2-edit"]').trigger('click');
+      await wrapper.get('[data-testid="override-6-edit"]').trigger('click');
+      await wrapper.get('[data-testid="override-6-chip-25"]').setValue(true);
+      await settle();
+    },
+  },
+  {
+    name: 'tournament structure refused, with warnings',
+    view: 'structure',
+    state: makeTournamentState({ structure: WARNED_STRUCTURE, table: { chipSet: [20, 50, 100], removed: 50, next: 100 } }),
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="structure-row-0-sb"]').setValue('30');
+      await wrapper.get('form').trigger('submit');
+      await settle();
+    },
+  },
+  {
+    name: 'tournament structure, none yet',
+    view: 'structure',
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="structure-add-break"]').trigger('click');
+      await wrapper.get('[data-testid="structure-add-level"]').trigger('click');
+      await wrapper.get('[data-testid="structure-export-csv"]').trigger('click');
+      await settle();
+    },
+  },
+  { name: 'counts with the colour-up proposed', view: 'race', state: makeTournamentState({ atBreakAfter: 6 }) },
+  { name: 'dealing a colour-up race', state: makeTournamentState({ atBreakAfter: 2 }), race: { cards: ['Ah'] } },
+  { name: 'dealing while another colour-up waits', state: makeTournamentState({ atBreakAfter: 6 }), race: { cards: ['Ah'] } },
+  {
+    name: 'colour-up races confirmed',
+    state: makeTournamentState({ atBreakAfter: 6 }),
+    act: async (wrapper, store) => {
+      await wrapper.get('[data-testid="colour-up-start"]').trigger('click');
+      await settle();
+      await store.startRace(EVEN_COUNTS(5));
+      await store.confirmRace();
+      await settle();
+      await wrapper.get('[data-testid="colour-up-start"]').trigger('click');
+      await settle();
+      await store.startRace(EVEN_COUNTS(2));
+      await store.confirmRace();
+      await settle();
+    },
+  },
   { name: 'table setup', view: 'setup', state: {} },
   {
     name: 'table setup with a serial shoe',
@@ -271,6 +331,7 @@ function screenTexts(root: Element): string[] {
 }
 
 async function render(scenario: Scenario, locale: Locale): Promise<{ texts: string[]; missing: string[] }> {
+  localStorage.clear(); // the colour-up progress this station remembers
   const state = makeState({ settings: makeSettings({ language: locale }), ...scenario.state });
   const settings = { ...state.settings, language: locale };
   const api = createFakeApi({ state: { ...state, settings }, race: scenario.race, game: scenario.game, ports: [] });

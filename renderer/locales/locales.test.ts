@@ -61,7 +61,7 @@ const DYNAMIC_KEYS = [
   ...['no-such-port', 'permission-denied', 'port-busy', 'wrong-baud', 'unplugged', 'open-failed', 'io-error'].map((code) => `source.codes.${code}`),
   ...['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid'].map((name) => `source.decoders.${name}`),
   ...['shoe-empty', 'new-shoe'].map((message) => `input.device.${message}`),
-  ...['setup', 'points', 'history', 'settings'].map((view) => `nav.${view}`),
+  ...['setup', 'structure', 'points', 'history', 'settings'].map((view) => `nav.${view}`),
   ...HAND_CATEGORIES.map((category) => `poker.hands.${category}`),
   ...GAMES.flatMap((game) => [`poker.games.${game}.name`, `poker.games.${game}.summary`]),
   'dealing.next.deal',

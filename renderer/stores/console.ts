@@ -12,15 +12,17 @@ import type {
   RaceView,
   SeatCount,
 } from '../../main/ipc/contract';
+import type { RaceStep } from '../../engine/plan/planner';
 import type { RaceSummary } from '../../engine/race/summary';
 import type { GameName } from '../../engine/poker/rules';
 import { hasConnection, type ConnectionStatus } from '../api';
 
 /**
  * The screens of the main window. `race` shows the counts, the deal or the result, as the race
- * stands; `points` the points game (Pistepokeri or Chicago): its start screen, or the open game.
+ * stands; `points` the points game (Pistepokeri or Chicago): its start screen, or the open game;
+ * `structure` the tournament structure with its planned colour-ups.
  */
-export const VIEWS = ['setup', 'race', 'points', 'history', 'settings'] as const;
+export const VIEWS = ['setup', 'structure', 'race', 'points', 'history', 'settings'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 export type Connection = 'connecting' | 'connected' | 'lost';
@@ -50,7 +52,10 @@ export type ActionName =
   | 'exportHistory'
   | 'startGame'
   | 'gameAction'
-  | 'closeGame';
+  | 'closeGame'
+  | 'saveStructure'
+  | 'markBreak'
+  | 'startColourUp';
 
 export type InputEvent = NonNullable<ConsoleState['lastInput']>;
 
@@ -66,12 +71,43 @@ export interface CountDraft {
   hasOther: boolean;
 }
 
-export type Notice = 'settingsSaved' | 'raceSaved' | 'raceAbandoned' | 'gameClosed';
+export type Notice = 'settingsSaved' | 'structureSaved' | 'raceSaved' | 'raceAbandoned' | 'gameClosed';
 
 /** What the Backspace key and the void buttons write into the audit trail. */
 export const MANUAL_VOID_REASON = 'manual correction';
 
 const INPUT_LOG_SIZE = 20;
+
+/**
+ * The races of the proposed colour-up confirmed at this station (the chips that left), for the break
+ * they belong to: kept in localStorage so a reload between two races still offers the next one.
+ */
+interface ColourUpsDone {
+  readonly afterLevel: number;
+  readonly removed: readonly number[];
+}
+const COLOUR_UPS_KEY = 'chip-race-console:colour-ups-done';
+
+function readColourUpsDone(): ColourUpsDone | null {
+  try {
+    const value: unknown = JSON.parse(globalThis.localStorage?.getItem(COLOUR_UPS_KEY) ?? 'null');
+    if (typeof value !== 'object' || value === null) return null;
+    const { afterLevel, removed } = value as { afterLevel?: unknown; removed?: unknown };
+    if (typeof afterLevel !== 'number' || !Array.isArray(removed)) return null;
+    return { afterLevel, removed: removed.filter((chip): chip is number => typeof chip === 'number') };
+  } catch {
+    return null;
+  }
+}
+
+function writeColourUpsDone(value: ColourUpsDone | null): void {
+  try {
+    if (value === null) globalThis.localStorage?.removeItem(COLOUR_UPS_KEY);
+    else globalThis.localStorage?.setItem(COLOUR_UPS_KEY, JSON.stringify(value));
+  } catch {
+    // Storage unavailable: the progress lasts this session.
+  }
+}
 
 export const CONNECTION_LOST: UiError = { field: 'connection', message: 'connection to the console service lost', key: 'errors.connection' };
 
@@ -109,10 +145,17 @@ export const useConsoleStore = defineStore('console', () => {
   const inputLog = ref<LoggedInput[]>([]);
   const counts = reactive<Record<number, CountDraft>>({});
   const ports = shallowRef<readonly PortInfo[]>([]);
+  const colourUpsDone = ref<ColourUpsDone | null>(readColourUpsDone());
 
   const settings = computed(() => state.value?.settings ?? null);
   const race = computed<RaceView | null>(() => state.value?.race ?? null);
   const game = computed<GameView | null>(() => state.value?.game ?? null);
+  const plan = computed(() => state.value?.plan ?? null);
+  /** The chips of the proposed colour-up already raced off (confirmed) at this break. */
+  const colourUpDone = computed<readonly number[]>(() => {
+    const proposal = plan.value?.proposal ?? null;
+    return proposal !== null && colourUpsDone.value?.afterLevel === proposal.afterLevel ? colourUpsDone.value.removed : [];
+  });
   const seatsInPlay = computed(() => [...(settings.value?.table.seats ?? [])].sort((a, b) => a.seat - b.seat));
   /** Seat number → name ('' when the seat has none), from the race when one runs, else from the setup. */
   const names = computed<Readonly<Record<number, string>>>(() => {
@@ -276,9 +319,20 @@ export const useConsoleStore = defineStore('console', () => {
     return outcome;
   }
 
+  /** Remembers a confirmed race that was one of the proposed colour-up's races. */
+  function noteColourUpRace(summary: RaceSummary | undefined): void {
+    const proposal = plan.value?.proposal ?? null;
+    if (summary === undefined || proposal === null) return;
+    if (!proposal.races.some((step) => step.removed === summary.removed && step.next === summary.next)) return;
+    colourUpsDone.value = { afterLevel: proposal.afterLevel, removed: [...colourUpDone.value, summary.removed] };
+    writeColourUpsDone(colourUpsDone.value);
+  }
+
   async function confirmRace(): Promise<Outcome> {
+    const confirmed = race.value?.summary;
     const outcome = await run('confirmRace', (service) => service.confirmRace());
     if (outcome.ok) {
+      noteColourUpRace(confirmed);
       resetCounts();
       view.value = 'history';
       notice.value = 'raceSaved';
@@ -332,6 +386,45 @@ export const useConsoleStore = defineStore('console', () => {
     return outcome;
   }
 
+  /** Saves the structure screen's settings (the structure, and the table's chips with it). */
+  async function saveStructure(next: ConsoleSettings): Promise<Outcome> {
+    const outcome = await run('saveStructure', (service) => service.saveSettings(next));
+    notice.value = outcome.ok ? 'structureSaved' : null;
+    return outcome;
+  }
+
+  /** Marks where the tournament is: on the break (colour-up moment) after `afterLevel`, or playing (null). */
+  async function markBreak(afterLevel: number | null): Promise<Outcome> {
+    const current = state.value?.settings;
+    const tournament = current?.tournament;
+    if (current === undefined || tournament === undefined || tournament.structure === null) return { ok: true, value: null };
+    const outcome = await run('markBreak', (service) => service.saveSettings({ ...current, tournament: { ...tournament, atBreakAfter: afterLevel } }));
+    if (outcome.ok) {
+      // A break marked afresh starts its colour-up from the first race.
+      colourUpsDone.value = null;
+      writeColourUpsDone(null);
+    }
+    return outcome;
+  }
+
+  /**
+   * One click at the break: sets the table to this race of the colour-up (the structure's chips,
+   * `removed` → `next`) and opens the counts, so the race starts with those denominations.
+   */
+  async function startColourUp(step: RaceStep): Promise<Outcome> {
+    const current = state.value?.settings;
+    const structure = current?.tournament?.structure ?? null;
+    if (current === undefined || structure === null) return { ok: true, value: null };
+    const table = { ...current.table, chipSet: [...structure.chips], removed: step.removed, next: step.next };
+    const outcome = await run('startColourUp', (service) => service.saveSettings({ ...current, table }));
+    if (outcome.ok) {
+      resetCounts();
+      view.value = 'race';
+      notice.value = null;
+    }
+    return outcome;
+  }
+
   return {
     state,
     connection,
@@ -346,6 +439,8 @@ export const useConsoleStore = defineStore('console', () => {
     settings,
     race,
     game,
+    plan,
+    colourUpDone,
     seatsInPlay,
     names,
     connect,
@@ -371,6 +466,9 @@ export const useConsoleStore = defineStore('console', () => {
     startGame,
     gameAction,
     closeGame,
+    saveStructure,
+    markBreak,
+    startColourUp,
   };
 });
 

@@ -14,10 +14,11 @@ import type {
   SeatCount,
 } from '../../main/ipc/contract';
 import { isInputError } from '../../engine/errors';
+import { planColorUps } from '../../engine/plan/planner';
 import { applyRaceEvent, startRace, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
-import { makeEngineRace, makeRaceView, makeState, type RaceInput } from './fixtures';
+import { makeEngineRace, makePlanView, makeRaceView, makeState, type RaceInput } from './fixtures';
 import { gameHistoryOf, gameViewOf, playMatch } from './gameFixtures';
 
 export interface FakeCall {
@@ -120,7 +121,26 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
   const handlers: { [Name in CommandName]: (...args: never[]) => unknown } = {
     getState: () => current,
     saveSettings: (settings: ConsoleSettings) => {
-      push({ ...current, settings });
+      // The structure as the service checks it (main/service/settings.ts): planned, or refused naming
+      // the field (the service's message starts with the field, as for every InputError it refuses).
+      const tournament = settings.tournament;
+      if (tournament?.structure) {
+        let moments: readonly number[];
+        try {
+          moments = planColorUps(tournament.structure).moments;
+        } catch (error) {
+          if (isInputError(error)) {
+            const field = `tournament.structure.${error.field}`;
+            return { ok: false, error: { field, message: `${field}: ${error.reason}` } };
+          }
+          throw error;
+        }
+        if (tournament.atBreakAfter !== null && !moments.includes(tournament.atBreakAfter)) {
+          const message = `tournament.atBreakAfter: level ${tournament.atBreakAfter} is not followed by a break in the structure`;
+          return { ok: false, error: { field: 'tournament.atBreakAfter', message } };
+        }
+      }
+      push({ ...current, settings, plan: tournament === undefined ? current.plan : makePlanView(tournament) });
       return { ok: true, value: null };
     },
     previewRace: (counts: readonly SeatCount[]) => {

@@ -6,12 +6,16 @@ import type {
   ConsoleSettings,
   ConsoleState,
   HistoryEntry,
+  PlanView,
   RaceView,
   SeatCount,
   SeatSettings,
   SourceSettings,
   TableSettings,
+  TournamentSettings,
 } from '../../main/ipc/contract';
+import type { StructureInput } from '../../engine/plan/csv';
+import { planColorUps, proposeColorUp } from '../../engine/plan/planner';
 import { raceFromInput } from '../../engine/race/input';
 import { applyRaceEvent, type RaceState } from '../../engine/race/race';
 import { raceSummary, type RaceSummary } from '../../engine/race/summary';
@@ -49,9 +53,57 @@ export function makeSource(overrides: Partial<SourceSettings> = {}): SourceSetti
 }
 
 export function makeSettings(
-  overrides: { table?: Partial<TableSettings>; source?: Partial<SourceSettings>; language?: ConsoleSettings['language'] } = {},
+  overrides: { table?: Partial<TableSettings>; source?: Partial<SourceSettings>; language?: ConsoleSettings['language']; tournament?: TournamentSettings } = {},
 ): ConsoleSettings {
-  return { table: makeTable(overrides.table), source: makeSource(overrides.source), language: overrides.language ?? 'en' };
+  return {
+    table: makeTable(overrides.table),
+    source: makeSource(overrides.source),
+    language: overrides.language ?? 'en',
+    ...(overrides.tournament === undefined ? {} : { tournament: overrides.tournament }),
+  };
+}
+
+/**
+ * A structure on the table's chips with two breaks: after level 2 the 25s leave (→ 100); after
+ * level 6 the 100s and the 500s (→ 1000: two races, 100 → 500 then 500 → 1000).
+ */
+export const TOURNAMENT_STRUCTURE: StructureInput = {
+  chips: [25, 100, 500, 1000],
+  levels: [
+    { sb: 25, bb: 50 },
+    { sb: 50, bb: 100 },
+    { break: 10 },
+    { sb: 100, bb: 200 },
+    { sb: 200, bb: 400 },
+    { sb: 300, bb: 600, ante: 100 },
+    { sb: 500, bb: 1000 },
+    { break: 15 },
+    { sb: 1000, bb: 2000 },
+    { sb: 2000, bb: 4000 },
+  ],
+  startingStack: 5000,
+};
+
+/** The plan the service shows for a tournament (as main/service/planView.ts builds it), from the real planner. */
+export function makePlanView(tournament: TournamentSettings): PlanView | null {
+  if (tournament.structure === null) return null;
+  const plan = planColorUps(tournament.structure);
+  return {
+    colorUps: plan.colorUps,
+    moments: plan.moments,
+    needs: plan.needs,
+    warnings: plan.warnings,
+    proposal: tournament.atBreakAfter === null ? null : proposeColorUp(plan, tournament.atBreakAfter),
+  };
+}
+
+/** A state with a saved structure (default TOURNAMENT_STRUCTURE) and its plan, on the break after `atBreakAfter`. */
+export function makeTournamentState(
+  options: { structure?: StructureInput; atBreakAfter?: number | null; table?: Partial<TableSettings> } = {},
+  overrides: Partial<ConsoleState> = {},
+): ConsoleState {
+  const tournament: TournamentSettings = { structure: options.structure ?? TOURNAMENT_STRUCTURE, atBreakAfter: options.atBreakAfter ?? null };
+  return makeState({ settings: makeSettings({ table: options.table, tournament }), plan: makePlanView(tournament), ...overrides });
 }
 
 export interface RaceInput {

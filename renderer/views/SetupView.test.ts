@@ -2,7 +2,7 @@
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createFakeApi } from '../testing/fakeApi';
-import { makeSettings } from '../testing/fixtures';
+import { makeSettings, makeTournamentState, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import SetupView from './SetupView.vue';
 
@@ -125,6 +125,22 @@ describe('table setup', () => {
     await settle();
     await wrapper.get('[data-testid="port-select"]').setValue('/dev/ttyACM0');
     expect((wrapper.get('[data-testid="source-path"]').element as HTMLInputElement).value).toBe('/dev/ttyACM0');
+    wrapper.unmount();
+  });
+
+  it('keeps the tournament structure, on the chips of the table', async () => {
+    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 2 }) });
+    const { wrapper, store } = await setup(api);
+    await wrapper.get('[data-testid="chipset-add-input"]').setValue('5000');
+    await wrapper.get('[data-testid="chipset-add"]').trigger('click');
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(store.settings?.tournament).toEqual({ structure: { ...TOURNAMENT_STRUCTURE, chips: [25, 100, 500, 1000, 5000] }, atBreakAfter: 2 });
+    // A chip the structure needs cannot go: the refusal names the structure's field.
+    await wrapper.get('[data-testid="chipset-remove-25"]').trigger('click');
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(wrapper.get('[data-testid="setup-error"]').attributes('data-field')).toBe('tournament.structure.levels[0].sb');
     wrapper.unmount();
   });
 });
