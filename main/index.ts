@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerIpc } from './electron/ipc';
 import { APP_NAME } from './ipc/contract';
 import { STATE_CHANNEL } from './ipc/channels';
-import { isNavigationAllowed, isPermissionGranted, secureWebPreferences, windowOpenPolicy } from './security';
+import { createSecureWindow, isNavigationAllowed, isPermissionGranted, windowOpenPolicy } from './security';
 import { ConsoleService } from './service/service';
 import { consoleServiceOptions } from './service/options';
 
@@ -34,13 +34,12 @@ app.on('web-contents-created', (_event, contents) => {
 });
 
 function createWindow(hash: string, bounds: Electron.Rectangle | null, title: string): BrowserWindow {
-  const window = new BrowserWindow({
+  const window = createSecureWindow(BrowserWindow, preloadPath, {
     title,
     width: bounds?.width ?? 1280,
     height: bounds?.height ?? 800,
     ...(bounds ? { x: bounds.x, y: bounds.y } : {}),
     show: false,
-    webPreferences: secureWebPreferences(preloadPath),
   });
   window.once('ready-to-show', () => window.show());
   void window.loadURL(`${appEntryUrl}${hash}`);

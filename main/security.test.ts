@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import type { BrowserWindowConstructorOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
 import {
   CONTENT_SECURITY_POLICY,
+  createSecureWindow,
   isNavigationAllowed,
   isPermissionGranted,
   isTrustedSenderUrl,
@@ -28,6 +30,30 @@ describe('secureWebPreferences', () => {
   });
 });
 
+describe('createSecureWindow', () => {
+  /** Stands in for BrowserWindow: keeps the options it was created with. */
+  class FakeWindow {
+    constructor(readonly options: BrowserWindowConstructorOptions) {}
+  }
+
+  it('creates every window with the secure webPreferences, middle-click (auxclick) disabled', () => {
+    const window = createSecureWindow(FakeWindow, '/app/out/preload/index.cjs', { title: 'Chip Race Console', width: 1280, show: false });
+    expect(window.options).toEqual({
+      title: 'Chip Race Console',
+      width: 1280,
+      show: false,
+      webPreferences: secureWebPreferences('/app/out/preload/index.cjs'),
+    });
+    expect(window.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, disableBlinkFeatures: 'Auxclick' });
+  });
+
+  it('lets no caller loosen them', () => {
+    const loose = { title: 'x', webPreferences: { sandbox: false, nodeIntegration: true, contextIsolation: false } } as unknown as Parameters<typeof createSecureWindow>[2];
+    const window = createSecureWindow(FakeWindow, '/p.cjs', loose);
+    expect(window.options.webPreferences).toEqual(secureWebPreferences('/p.cjs'));
+  });
+});
+
 describe('isNavigationAllowed', () => {
   it('allows the app entry itself, with or without a fragment', () => {
     expect(isNavigationAllowed(entry, entry)).toBe(true);
@@ -43,11 +69,24 @@ describe('isNavigationAllowed', () => {
     `${entry}?x=1`,
     'javascript:alert(1)',
     'data:text/html,<h1>hi</h1>',
+    'file:///opt/chip-race-console/resources/app/out/renderer/index.html/../other.html',
+    'file:///opt/chip-race-console/resources/app/out/renderer/index.html/',
+    'file://evil.example/opt/chip-race-console/resources/app/out/renderer/index.html',
+    'about:blank',
+    'devtools://devtools/bundled/inspector.html',
+    'chrome://settings',
     'not a url',
     '',
   ])('denies %j', (target) => {
     expect(isNavigationAllowed(target, entry)).toBe(false);
   });
+
+  it.each(['http://localhost:5173@evil.example/', 'http://localhost:5173.evil.example/', 'https://localhost:5173/', 'http://127.0.0.1:5173/', 'ws://localhost:5173/'])(
+    'denies %j against a dev server entry',
+    (target) => {
+      expect(isNavigationAllowed(target, 'http://localhost:5173/')).toBe(false);
+    },
+  );
 
   it('denies everything when the entry itself is not a URL', () => {
     expect(isNavigationAllowed(entry, 'nonsense')).toBe(false);
@@ -65,6 +104,12 @@ describe('isTrustedSenderUrl', () => {
 describe('windows and permissions', () => {
   it('denies every new window', () => {
     expect(windowOpenPolicy()).toEqual({ action: 'deny' });
+  });
+
+  it.each(['https://example.com/', 'file:///etc/passwd', 'about:blank', entry])('denies a window opened on %j, whatever the page asks', (url) => {
+    const handler = windowOpenPolicy as (details: { url: string; disposition: string }) => { action: string };
+    expect(handler({ url, disposition: 'new-window' })).toEqual({ action: 'deny' });
+    expect(handler({ url, disposition: 'foreground-tab' })).toEqual({ action: 'deny' });
   });
 
   it.each(['media', 'geolocation', 'notifications', 'serial', 'hid', 'openExternal', 'clipboard-read'])(

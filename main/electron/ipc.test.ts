@@ -52,4 +52,33 @@ describe('IPC handlers', () => {
     expect(await handlers.get('chipRace:startRace')?.(from(APP), [{ seat: 1, chips: -3, hasOther: true }])).toMatchObject({ ok: false, error: { field: 'counts[0].chips' } });
     expect(calls).toEqual([]);
   });
+
+  it.each(COMMAND_NAMES)('%s refuses every sender that is not the console page, before the service sees it', async (name) => {
+    const { handlers, registry } = fakeIpc();
+    registerIpc(registry, service, APP);
+    calls.length = 0;
+    const untrusted = [
+      'https://evil.example/',
+      `${APP}?x=1`,
+      'file:///opt/console/out/renderer/index.html/../other.html',
+      'file://evil.example/opt/console/out/renderer/index.html',
+      'about:blank',
+      'devtools://devtools/bundled/inspector.html',
+      'data:text/html,<script>1</script>',
+      '',
+      undefined,
+    ];
+    for (const url of untrusted) expect(await handlers.get(`chipRace:${name}`)?.(from(url)), String(url)).toEqual({ ok: false, error: { field: 'sender', message: 'refused: the request did not come from the console page' } });
+    expect(calls).toEqual([]);
+  });
+
+  it.each(COMMAND_NAMES)('%s refuses a flood of arguments from the console page itself, before the service sees it', async (name) => {
+    const { handlers, registry } = fakeIpc();
+    registerIpc(registry, service, APP);
+    calls.length = 0;
+    const junk = Array.from({ length: 20 }, (_, index) => ({ index, __proto__: { polluted: true } }));
+    expect(await handlers.get(`chipRace:${name}`)?.(from(APP), ...junk)).toMatchObject({ ok: false, error: { field: 'args' } });
+    expect(calls).toEqual([]);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
 });

@@ -54,3 +54,13 @@ describe('journal', () => {
     expect(readFileSync(path, 'utf8')).toContain('#garbage#');
   });
 });
+
+describe('journal writes the disk refuses', () => {
+  it('rejects the append, and refuses every later one once the file cannot be cut back (/dev/full)', async () => {
+    // /dev/full takes no byte (ENOSPC) and cannot be truncated: the writer must not go on after it.
+    const writer = await JournalWriter.open<Note>('/dev/full', 0, fixedClock);
+    await expect(writer.append({ note: 'lost' })).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(writer.append({ note: 'after' })).rejects.toThrow(/^the journal could not be repaired after a failed write \(.*\); restart the console$/);
+    await writer.close();
+  });
+});

@@ -62,25 +62,51 @@ export async function readJournal<T>(path: string, check: (record: unknown) => r
 /**
  * An append-only JSON-lines file. Each append is written and fsynced before its promise resolves,
  * so whatever the screen shows is already on disk; appends are queued so lines never interleave.
+ *
+ * A record is on disk whole or not at all. A write the disk refuses part-way (full, failing) is
+ * not taken for done: the append rejects, and the part of the line that did reach the file is
+ * cut off again, so the file holds exactly the records whose appends resolved. Should even that
+ * fail, the writer refuses every later append rather than write after a broken line.
  */
 export class JournalWriter<T> {
   private queue: Promise<unknown> = Promise.resolve();
+  private damaged: Error | null = null;
 
   private constructor(
     private readonly file: FileHandle,
     private seq: number,
+    /** The file's length: where the next record starts, and where a failed one is cut back to. */
+    private size: number,
     private readonly clock: () => Date,
   ) {}
 
   static async open<T>(path: string, lastSeq: number, clock: () => Date = () => new Date()): Promise<JournalWriter<T>> {
-    return new JournalWriter<T>(await open(path, 'a'), lastSeq, clock);
+    const file = await open(path, 'a');
+    return new JournalWriter<T>(file, lastSeq, (await file.stat()).size, clock);
   }
 
   append(record: T): Promise<JournalLine<T>> {
     const write = this.queue.then(async () => {
+      if (this.damaged) throw this.damaged;
       const line: JournalLine<T> = { seq: this.seq + 1, at: this.clock().toISOString(), record };
-      await this.file.write(`${JSON.stringify(line)}\n`);
-      await this.file.sync();
+      const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
+      try {
+        // appendFile, unlike write, goes on after a short write until every byte is written or
+        // the disk refuses with an error (ENOSPC).
+        await this.file.appendFile(bytes);
+        await this.file.sync();
+      } catch (error) {
+        try {
+          await this.file.truncate(this.size);
+          await this.file.sync();
+        } catch (repair) {
+          this.damaged = Object.assign(new Error(`the journal could not be repaired after a failed write (${(repair as Error).message}); restart the console`), {
+            code: (repair as NodeJS.ErrnoException).code,
+          });
+        }
+        throw error;
+      }
+      this.size += bytes.length;
       this.seq = line.seq;
       return line;
     });

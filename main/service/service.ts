@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isInputError } from '../../engine/errors';
+import { InputError, isInputError } from '../../engine/errors';
 import type { RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { startRace } from '../../engine/race/race';
@@ -49,12 +49,11 @@ class SaveError extends Error {
     cause: unknown,
   ) {
     const code = (cause as NodeJS.ErrnoException | null)?.code;
-    const why =
-      code === 'ENOSPC' || code === 'EDQUOT' ? `the disk is full (${code})`
-        : code === 'EROFS' ? 'the disk is read-only (EROFS)'
-          : `the disk refused the write (${(cause as Error | null)?.message ?? String(cause)})`;
-    const kept = field === 'journal' ? 'Nothing of it was recorded' : 'The previous settings stay in use';
-    super(`could not save: ${why}. ${kept}; free some disk space, then try again.`);
+    const full = code === 'ENOSPC' || code === 'EDQUOT';
+    const why = full ? `the disk is full (${code})` : `the disk refused the write (${(cause as Error | null)?.message ?? String(cause)})`;
+    const what = field === 'journal' ? 'could not save: ' : 'could not save the settings: ';
+    const kept = field === 'journal' ? 'Nothing was recorded' : 'The previous settings stay in use';
+    super(`${what}${why}. ${kept}; ${full ? 'free some disk space' : 'check the disk'}, then try again.`);
   }
 }
 
@@ -156,6 +155,10 @@ export class ConsoleService {
   private raceInput(counts: readonly SeatCount[]) {
     const { table } = this.settings;
     const names = Object.fromEntries(table.seats.map((seat) => [seat.seat, seat.name]));
+    // The counts screen lists the table's seats; a count for any other seat is a stale or forged call.
+    counts.forEach((count, index) => {
+      if (!(count.seat in names)) throw new InputError(`counts[${index}].seat`, `seat ${count.seat} is not at the table (seats ${table.seats.map((seat) => seat.seat).join(', ')}): add it in the settings first`);
+    });
     return {
       names,
       race: {
@@ -226,7 +229,7 @@ export class ConsoleService {
       await this.commit({ kind: 'game-event', gameId: game.id, event, source });
     } catch (error) {
       if (!isInputError(error)) throw error;
-      await this.journal.append({ kind: 'game-refused', gameId: game.id, input, reason: error.message, source });
+      await this.save({ kind: 'game-refused', gameId: game.id, input, reason: error.message, source });
       return failure(error);
     }
     return ok(null);
@@ -299,7 +302,11 @@ export class ConsoleService {
     }
     this.lastInput = event;
     if (event.type === 'card' && (this.session.race || this.session.game)) {
-      void this.dealCard(event.card, 'shoe');
+      // A card refused (or not saved) changes nothing, so nothing else publishes: the screen
+      // must still show what the shoe read, or the dealer would not know a card came at all.
+      void this.dealCard(event.card, 'shoe').then((result) => {
+        if (!result.ok) this.publish();
+      });
     } else {
       this.publish();
     }

@@ -1,0 +1,149 @@
+// The preload is the only bridge between the page and the main process. It must expose exactly
+// the console's API under window.chipRace — one function per command plus onState — and never
+// ipcRenderer, Node, or an IPC event (whose `sender` is ipcRenderer itself). Loaded here with a
+// stand-in `electron` module: the TypeScript source, and the bundle as it ships (CommonJS).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { API_KEY, COMMAND_NAMES } from './ipc/contract';
+import { commandChannel, STATE_CHANNEL } from './ipc/channels';
+
+type Listener = (...args: unknown[]) => void;
+
+function fakeElectron() {
+  const exposed: Array<[string, unknown]> = [];
+  const listeners = new Map<string, Set<Listener>>();
+  const ipcRenderer = {
+    invoke: vi.fn(async (channel: string, ...args: unknown[]) => ({ ok: true, value: { channel, args } })),
+    send: vi.fn(),
+    sendSync: vi.fn(),
+    on: vi.fn((channel: string, listener: Listener) => {
+      listeners.set(channel, (listeners.get(channel) ?? new Set()).add(listener));
+      return ipcRenderer;
+    }),
+    removeListener: vi.fn((channel: string, listener: Listener) => {
+      listeners.get(channel)?.delete(listener);
+      return ipcRenderer;
+    }),
+  };
+  const electron = {
+    contextBridge: { exposeInMainWorld: vi.fn((key: string, api: unknown) => exposed.push([key, api])) },
+    ipcRenderer,
+  };
+  /** What main would send: the event (whose sender is ipcRenderer) and the state. */
+  const push = (state: unknown) => {
+    for (const listener of listeners.get(STATE_CHANNEL) ?? []) listener({ sender: ipcRenderer, senderId: 0 }, state);
+  };
+  return { electron, exposed, ipcRenderer, listeners, push };
+}
+
+type Fake = ReturnType<typeof fakeElectron>;
+
+/** Every object and function reachable from `root` through own data properties. */
+function reachable(root: unknown): unknown[] {
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value)) return;
+    seen.add(value);
+    for (const key of Reflect.ownKeys(value)) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(value, key);
+      if (descriptor && 'value' in descriptor) visit(descriptor.value);
+    }
+  };
+  visit(root);
+  return [...seen];
+}
+
+function checkPreload(label: string, load: () => Promise<Fake>, timeoutMs = 10_000): void {
+  describe(label, () => {
+    let fake: Fake;
+    beforeAll(async () => {
+      fake = await load();
+    }, timeoutMs);
+
+    it('exposes one API, under the console’s key, with exactly the commands and onState', () => {
+      expect(fake.electron.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
+      const [key, api] = fake.exposed[0] as [string, Record<string, unknown>];
+      expect(key).toBe(API_KEY);
+      expect(Object.keys(api).sort()).toEqual([...COMMAND_NAMES, 'onState'].sort());
+      for (const name of Object.keys(api)) expect(typeof api[name], name).toBe('function');
+    });
+
+    it('never exposes ipcRenderer or anything of it', () => {
+      const [, api] = fake.exposed[0] as [string, unknown];
+      const values = reachable(api);
+      expect(values).not.toContain(fake.ipcRenderer);
+      for (const method of Object.values(fake.ipcRenderer)) expect(values).not.toContain(method);
+    });
+
+    it('each command is one invoke on its own channel, with the arguments as given', async () => {
+      const [, api] = fake.exposed[0] as [string, Record<string, (...args: unknown[]) => Promise<unknown>>];
+      for (const name of COMMAND_NAMES) {
+        fake.ipcRenderer.invoke.mockClear();
+        expect(await api[name]?.('x', 2)).toEqual({ ok: true, value: { channel: commandChannel(name), args: ['x', 2] } });
+        expect(fake.ipcRenderer.invoke).toHaveBeenCalledTimes(1);
+      }
+      expect(fake.ipcRenderer.send).not.toHaveBeenCalled();
+      expect(fake.ipcRenderer.sendSync).not.toHaveBeenCalled();
+    });
+
+    it('onState hands the listener the state alone (never the event and its sender), and stops when asked', () => {
+      const [, api] = fake.exposed[0] as [string, { onState(listener: (...args: unknown[]) => void): () => void }];
+      const calls: unknown[][] = [];
+      const stop = api.onState((...args) => calls.push(args));
+      fake.push({ race: null });
+      expect(calls).toEqual([[{ race: null }]]);
+      stop();
+      fake.push({ race: 'later' });
+      expect(calls).toHaveLength(1);
+      expect(fake.listeners.get(STATE_CHANNEL)?.size ?? 0).toBe(0);
+    });
+  });
+}
+
+describe('the preload exposes exactly the allowed functions', () => {
+  checkPreload('source (main/preload.ts)', async () => {
+    const fake = fakeElectron();
+    vi.resetModules();
+    vi.doMock('electron', () => fake.electron);
+    await import('./preload');
+    vi.doUnmock('electron');
+    return fake;
+  });
+
+  let bundleDir = '';
+  afterAll(() => {
+    if (bundleDir !== '') rmSync(bundleDir, { recursive: true, force: true });
+  });
+  checkPreload('bundle (CommonJS, electron left to require, as electron-vite ships it)', async () => {
+    const { build } = await import('vite');
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    mkdirSync(join(root, 'node_modules', '.tmp'), { recursive: true });
+    bundleDir = mkdtempSync(join(root, 'node_modules', '.tmp', 'preload-'));
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      root,
+      build: {
+        ssr: join(root, 'main', 'preload.ts'),
+        outDir: bundleDir,
+        minify: false,
+        rolldownOptions: { external: ['electron'], output: { format: 'cjs', entryFileNames: 'index.cjs' } },
+      },
+    });
+    const code = readFileSync(join(bundleDir, 'index.cjs'), 'utf8');
+    const fake = fakeElectron();
+    const required: string[] = [];
+    const module = { exports: {} };
+    // A sandboxed preload gets a require that knows only a few modules; this one knows only electron.
+    const fakeRequire = (name: string) => {
+      required.push(name);
+      if (name === 'electron') return fake.electron;
+      throw new Error(`the preload required ${name}`);
+    };
+    new Function('require', 'module', 'exports', code)(fakeRequire, module, module.exports);
+    expect(required).toEqual(['electron']);
+    return fake;
+  }, 60_000);
+});
