@@ -190,5 +190,9 @@ describe('console service', () => {
       error: { field: 'tournament.structure.levels[0].sb', message: expect.stringContaining('30 is not a multiple of any chip') },
     });
     expect(service.getState().settings.tournament?.atBreakAfter).toBe(4);
+    // Settings saved by a screen that knows nothing of the tournament keep the structure.
+    const { tournament: _kept, ...withoutTournament } = FINNISH_TABLE;
+    await expectOk(service.saveSettings({ ...withoutTournament, language: 'fi' }));
+    expect(service.getState().plan?.proposal).toMatchObject({ afterLevel: 4 });
   });
 });

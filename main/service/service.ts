@@ -175,7 +175,8 @@ export class ConsoleService {
 
   saveSettings(value: ConsoleSettings): Promise<CommandResult> {
     return this.serial(async () => {
-      const settings = readSettings(value);
+      // A screen that does not edit the tournament leaves it out: keep the structure already saved.
+      const settings = readSettings(value?.tournament === undefined && typeof value === 'object' && value !== null ? { ...value, tournament: this.settings.tournament } : value);
       await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
         throw new SaveError('settings', error);
       });
