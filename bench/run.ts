@@ -1,20 +1,63 @@
 import { writeFileSync } from 'node:fs';
-import { arch, cpus, platform } from 'node:os';
+import { arch, cpus, loadavg, platform } from 'node:os';
 import { join } from 'node:path';
 import { engineBenchmarks } from './engine';
-import { formatTable, meetsTarget } from './report';
+import { formatTable, meetsTarget, type BenchFigure } from './report';
+import { buildApp } from './support';
 
-const figures = engineBenchmarks();
-figures.push(...(await import('./poker')).pokerBenchmarks());
+/**
+ * `npm run bench`: every figure beside its target, saved to bench/results.json; exits 1 when a
+ * target is missed. `npm run bench -- latency journal` runs only the named groups.
+ *
+ * The groups that run the real app (browser mode and Chromium in their own processes) go first and
+ * end all their processes before the in-process CPU benchmarks start, so neither disturbs the other.
+ */
+interface Group {
+  readonly name: string;
+  readonly run: () => Promise<{ figures: BenchFigure[]; details?: Record<string, unknown> }>;
+}
+
+const GROUPS: readonly Group[] = [
+  { name: 'renderer', run: async () => (await import('./renderer')).rendererBenchmarks() },
+  { name: 'latency', run: async () => (await import('./latency')).latencyBenchmarks() },
+  { name: 'journal', run: async () => (await import('./journal')).journalBenchmarks() },
+  { name: 'engine', run: async () => ({ figures: engineBenchmarks() }) },
+  { name: 'poker', run: async () => ({ figures: (await import('./poker')).pokerBenchmarks() }) },
+];
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !GROUPS.some((group) => group.name === name));
+if (unknown.length > 0) {
+  console.error(`bench: no group ${unknown.join(', ')} (groups: ${GROUPS.map((group) => group.name).join(', ')})`);
+  process.exit(2);
+}
+const groups = GROUPS.filter((group) => asked.length === 0 || asked.includes(group.name));
+
+const started = performance.now();
+const loadBefore = loadavg();
+// The renderer and latency figures run the built app: build it first, as `npm run web` does.
+if (groups.some((group) => group.name === 'renderer' || group.name === 'latency')) buildApp();
+
+const figures: BenchFigure[] = [];
+const details: Record<string, unknown> = {};
+for (const group of groups) {
+  const result = await group.run();
+  figures.push(...result.figures);
+  if (result.details) details[group.name] = result.details;
+}
 console.log(formatTable(figures));
 const results = {
   date: new Date().toISOString(),
   node: process.version,
   machine: `${platform()} ${arch()}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}`,
+  // The machine's load (1, 5, 15 min averages) before and after: figures from a busy machine read accordingly.
+  loadAverage: { before: loadBefore.map((value) => Math.round(value * 100) / 100), after: loadavg().map((value) => Math.round(value * 100) / 100) },
+  seconds: Math.round((performance.now() - started) / 1000),
   figures: figures.map((figure) => ({ ...figure, meetsTarget: meetsTarget(figure) })),
+  details,
 };
 const file = join(import.meta.dirname, 'results.json');
 writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-console.log(`\nsaved ${file}`);
+console.log(`\nsaved ${file} (${results.seconds} s; load average before ${results.loadAverage.before.join(', ')}, after ${results.loadAverage.after.join(', ')})`);
 // A missed target fails the run, so a regression cannot pass unnoticed.
 if (figures.some((figure) => !meetsTarget(figure))) process.exitCode = 1;
