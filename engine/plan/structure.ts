@@ -1,5 +1,6 @@
 import { describeValue } from '../cards';
 import { InputError } from '../errors';
+import { isRecord, missing, readWhole } from '../validate';
 
 /** One playing level. Breaks are not levels: level numbers count playing levels only, from 1. */
 export interface StructureLevel {
@@ -41,24 +42,6 @@ export interface TournamentStructure {
   readonly rebuys: RebuyOffer | null;
   /** Ascending by `afterLevel`, at most one per moment. */
   readonly overrides: readonly ColorUpOverride[];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function readWhole(value: unknown, field: string, min: number, what: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new InputError(field, `${what} must be a number (got ${describeValue(value)})`);
-  }
-  if (!Number.isInteger(value)) throw new InputError(field, `${what} must be a whole number (got ${value})`);
-  if (value < min) throw new InputError(field, `${what} must be at least ${min} (got ${value})`);
-  if (!Number.isSafeInteger(value)) throw new InputError(field, `${what} is too large (got ${value})`);
-  return value;
-}
-
-function missing(field: string, reason: string): never {
-  throw new InputError(field, `missing: ${reason}`);
 }
 
 /** The largest chip that divides `amount` (the smallest chip that amount needs), or null if none does. */
@@ -119,7 +102,7 @@ function readLevels(value: unknown, chips: readonly number[]): { levels: Structu
   const breaks: StructureBreak[] = [];
   value.forEach((entry: unknown, index) => {
     const field = `levels[${index}]`;
-    if (!isObject(entry)) {
+    if (!isRecord(entry)) {
       throw new InputError(field, `each entry must be a level like {"sb": 25, "bb": 50} or a break like {"break": 15} (got ${describeValue(entry)})`);
     }
     if (entry.break !== undefined) {
@@ -138,7 +121,7 @@ function readLevels(value: unknown, chips: readonly number[]): { levels: Structu
 
 function readRebuys(value: unknown, chips: readonly number[]): RebuyOffer | null {
   if (value === undefined || value === null) return null;
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     throw new InputError('rebuys', `must be an object like {"amount": 10000, "untilLevel": 4} (got ${describeValue(value)})`);
   }
   const amount = readPayable(value.amount ?? missing('rebuys.amount', 'the chips a rebuy or add-on gives'), 'rebuys.amount', 'the rebuy amount', chips);
@@ -162,7 +145,7 @@ export function colorUpMoments(structure: Pick<TournamentStructure, 'levels' | '
 
 function readOverrides(value: unknown, chips: readonly number[], structure: Pick<TournamentStructure, 'levels' | 'breaks'>): ColorUpOverride[] {
   if (value === undefined || value === null) return [];
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     throw new InputError('overrides', `must map a level number to the chips leaving after it, e.g. {"4": [25]} (got ${describeValue(value)})`);
   }
   const lastLevel = structure.levels.length;
@@ -205,7 +188,7 @@ function readOverrides(value: unknown, chips: readonly number[], structure: Pick
  * listed is offered through every listed level.
  */
 export function readStructure(input: unknown): TournamentStructure {
-  if (!isObject(input)) throw new InputError('structure', `a structure must be a JSON object with "chips" and "levels" (got ${describeValue(input)})`);
+  if (!isRecord(input)) throw new InputError('structure', `a structure must be a JSON object with "chips" and "levels" (got ${describeValue(input)})`);
   const chips = readChips(input.chips ?? missing('chips', 'the chip values in play, e.g. [25, 100, 500]'));
   const { levels, breaks } = readLevels(input.levels ?? missing('levels', 'the levels and breaks, in playing order'), chips);
   const startingStack = input.startingStack === undefined || input.startingStack === null ? null : readPayable(input.startingStack, 'startingStack', 'the starting stack', chips);

@@ -2,7 +2,8 @@ import { describeValue } from '../cards';
 import { InputError } from '../errors';
 import { applyPokerEvent, stockSize, type PokerEvent, type PokerState } from './deal';
 import { HAND_SIZE, TRICKS } from './rules';
-import { isRecord, playerIndex, setupInput } from './setup';
+import { isRecord } from '../validate';
+import { playerIndex, setupInput } from './setup';
 
 export interface DealFromInput {
   readonly state: PokerState;

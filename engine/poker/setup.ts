@@ -1,6 +1,7 @@
 import { describeValue } from '../cards';
 import { InputError } from '../errors';
 import { GAME_RULES, GAMES, MAX_PLAYERS, MIN_PLAYERS, NO_HOUSE_OPTIONS, type GameName, type GameRules, type HouseOptions } from './rules';
+import { isRecord } from '../validate';
 
 /** A validated deal setup. Players are referred to by their index in `players` everywhere else. */
 export interface PokerSetup {
@@ -13,10 +14,6 @@ export interface PokerSetup {
   readonly exchangeOrder: readonly number[];
   /** Each player's total before this deal. */
   readonly scores: readonly number[];
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function readGame(value: unknown): GameName {

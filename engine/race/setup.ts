@@ -1,5 +1,6 @@
 import { describeValue } from '../cards';
 import { InputError } from '../errors';
+import { isRecord, missing, readWhole } from '../validate';
 import { readRuleChoice, type RaceSettings, type RuleSetName } from './rules';
 
 export interface SeatSetup {
@@ -24,20 +25,6 @@ export interface RaceSetup {
 
 export const CARDS_PER_DECK = 52;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function readWhole(value: unknown, field: string, min: number, what: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new InputError(field, `${what} must be a number (got ${describeValue(value)})`);
-  }
-  if (!Number.isInteger(value)) throw new InputError(field, `${what} must be a whole number (got ${value})`);
-  if (value < min) throw new InputError(field, `${what} must be at least ${min} (got ${value})`);
-  if (!Number.isSafeInteger(value)) throw new InputError(field, `${what} is too large (got ${value})`);
-  return value;
-}
-
 function readSeat(value: unknown, index: number, removed: number): SeatSetup {
   const field = `seats[${index}]`;
   if (!isRecord(value)) throw new InputError(field, `each seat must be an object like {"seat": 1, "chips": 7, "other": 5000} (got ${describeValue(value)})`);
@@ -51,10 +38,6 @@ function readSeat(value: unknown, index: number, removed: number): SeatSetup {
     throw new InputError(field, `seat ${seat} has no chips at all (no ${removed} chips and no other chips); remove the seat or enter its chips`);
   }
   return { seat, name: (value.name ?? '').trim(), chips, other };
-}
-
-function missing(field: string, reason: string): never {
-  throw new InputError(field, `missing: ${reason}`);
 }
 
 /**
