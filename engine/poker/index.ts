@@ -8,3 +8,4 @@ export * from './deal';
 export * from './input';
 export * from './summary';
 export * from './match';
+export * from './view';

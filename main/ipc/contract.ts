@@ -3,10 +3,8 @@
  * WebSocket bridge. Types and constants only: the renderer may `import type` from here, main/
  * implements it, and main/ipc/validate.ts checks every incoming call against METHODS.
  */
-import type { Card } from '../../engine/cards';
 import type { GameName } from '../../engine/poker/rules';
-import type { PokerAwaiting, PointsOutput } from '../../engine/poker/summary';
-import type { HandCategory } from '../../engine/poker/hands';
+import type { GameView } from '../../engine/poker/view';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ColorUp, ColorUpProposal, LevelNeed } from '../../engine/plan/planner';
 import type { RuleSetName } from '../../engine/race/rules';
@@ -111,36 +109,7 @@ export interface SourceStatus {
   readonly message?: string;
 }
 
-/** A game of Pistepokeri or Chicago at the console: the current deal as the screens show it. */
-export interface GameView {
-  readonly id: string;
-  readonly startedAt: string;
-  readonly game: GameName;
-  /** Clockwise, as at the start. */
-  readonly players: readonly string[];
-  readonly dealNumber: number;
-  readonly dealer: string;
-  readonly phase: 'dealing' | 'exchanging' | 'playing' | 'complete';
-  /** What the deal waits for: a card to deal, discards, a draw, a play; null when the deal is over. */
-  readonly awaiting: PokerAwaiting | null;
-  /** Each player's cards now, in deal order (the dealer's left first). */
-  readonly hands: ReadonlyArray<{ readonly player: string; readonly cards: readonly Card[] }>;
-  /** The cards the player in turn may play (empty outside the tricks). */
-  readonly legal: readonly Card[];
-  /** The hands shown after the last exchange, with the best one named. */
-  readonly showdown: {
-    readonly hands: ReadonlyArray<{ readonly player: string; readonly cards: readonly Card[]; readonly category: HandCategory }>;
-    readonly best: string | null;
-    readonly category: HandCategory;
-    readonly points: number;
-  } | null;
-  readonly tricks: ReadonlyArray<{ readonly cards: ReadonlyArray<{ readonly player: string; readonly card: Card }>; readonly winner: string | null }>;
-  /** The command line's summary of the deal (hand points, trick winners, last trick, totals, winner). */
-  readonly points: PointsOutput;
-  /** Totals after each finished deal. */
-  readonly finished: ReadonlyArray<Readonly<Record<string, number>>>;
-  readonly winner: string | null;
-}
+export type { GameView } from '../../engine/poker/view';
 
 export interface GameHistoryEntry {
   readonly id: string;

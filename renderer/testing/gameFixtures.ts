@@ -1,15 +1,12 @@
 /**
- * GameView fixtures for the points-game screens, built from the real (pure) engine the way the
- * service's gameView() builds them (main/service/gameView.ts, which the renderer may not import):
- * a MatchState from `applyMatchEvent`, then names instead of indexes, the next step and the legal cards.
+ * GameView fixtures for the points-game screens, built from the real (pure) engine exactly as the
+ * service builds them: a MatchState from `applyMatchEvent`, then the engine's `gameViewOf`.
  */
 import type { GameHistoryEntry, GameView } from '../../main/ipc/contract';
 import type { Card } from '../../engine/cards';
-import { legalCards } from '../../engine/poker/deal';
-import { handCategory } from '../../engine/poker/hands';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';
-import { pointsOutput, pokerAwaiting } from '../../engine/poker/summary';
+import { gameViewOf as engineGameView } from '../../engine/poker/view';
 
 export const SEED_PLAYERS = ['Anna', 'Ville', 'Sanna'] as const;
 type SeedPlayer = (typeof SEED_PLAYERS)[number];
@@ -59,39 +56,9 @@ export function playMatch(events: readonly MatchEvent[]): MatchState {
   return state;
 }
 
-/** The GameView the service would push for this game (see main/service/gameView.ts). */
+/** The GameView the service would push for this game: the engine's own view of it. */
 export function gameViewOf(state: MatchState, id = 'game-1', startedAt = '2024-05-04T19:00:00.000Z'): GameView {
-  const { deal } = state;
-  const players = deal.setup.players;
-  const name = (index: number) => players[index] as string;
-  const showdown = deal.handScores.findLast((score) => score.final) ?? deal.handScores.at(-1);
-  return {
-    id,
-    startedAt,
-    game: deal.setup.game,
-    players: state.players,
-    dealNumber: state.dealNumber,
-    dealer: state.players[state.dealer] as string,
-    phase: deal.phase,
-    awaiting: pokerAwaiting(deal),
-    hands: deal.hands.map((cards, index) => ({ player: name(index), cards: cards.slice() })),
-    legal: deal.phase === 'playing' ? legalCards(deal) : [],
-    showdown: showdown
-      ? {
-          hands: showdown.hands.map((cards, index) => ({ player: name(index), cards: cards.slice(), category: handCategory(showdown.values[index] as number) })),
-          best: showdown.best === null ? null : name(showdown.best),
-          category: showdown.category,
-          points: showdown.points,
-        }
-      : null,
-    tricks: deal.tricks.map((trick) => ({
-      cards: trick.cards.map((card, offset) => ({ player: name((trick.leader + offset) % players.length), card })),
-      winner: trick.winner === null ? null : name(trick.winner),
-    })),
-    points: pointsOutput(deal),
-    finished: state.finished,
-    winner: state.winner,
-  };
+  return engineGameView(state, id, startedAt);
 }
 
 /** The GameView after these events (the first must be the start). */
