@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Card } from '../engine/cards';
 import type { RuleSetName } from '../engine/race/rules';
@@ -140,6 +140,8 @@ export async function journalBenchmarks(): Promise<JournalResult> {
     const replayDir = join(dir, 'replay');
     mkdirSync(replayDir);
     const written = writeJournal(join(replayDir, 'journal.jsonl'), races);
+    // A console that has run this many races has its settings saved beside the journal.
+    copyFileSync(join(templateDir, 'settings.json'), join(replayDir, 'settings.json'));
     const starts: ReplayReport[] = [];
     for (let run = 0; run < STARTS; run += 1) {
       const report = timedStart(replayDir);
@@ -177,7 +179,7 @@ export async function journalBenchmarks(): Promise<JournalResult> {
       ],
       details: {
         replay: {
-          method: `ConsoleService.start timed in a fresh Node process on a data folder whose journal.jsonl holds ${EVENTS} lines: ${TEMPLATE_RACES} races played through the real service, repeated and renumbered`,
+          method: `ConsoleService.start timed in a fresh Node process on a data folder whose journal.jsonl holds ${EVENTS} lines: ${TEMPLATE_RACES} races played through the real service, repeated and renumbered, beside their settings.json`,
           events: EVENTS,
           journalBytes: written.bytes,
           racesConfirmed: written.confirmed,

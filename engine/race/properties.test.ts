@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cardStrength, type Card } from '../cards';
 import { InputError } from '../errors';
-import { applyRaceEvent, replayRace, startRace, type RaceEvent, type RaceState } from './race';
+import { applyRaceEvent, applyRaceEvents, replayRace, startRace, type RaceEvent, type RaceState } from './race';
 import { DEAL_STARTS, PROTECTIONS, ROUNDINGS, RULE_SET_NAMES, type RuleSetName } from './rules';
 import { seededRandom, shuffleDecks } from '../shoe';
 import { dealUntilComplete } from './testing';
@@ -40,6 +40,19 @@ function tableFor(rules: RuleSetName) {
       }),
     }));
 }
+
+/** Events for a batch: mostly the shoe's next card, and every kind of event the race must refuse. */
+const batchEvent = fc.oneof(
+  { weight: 6, arbitrary: fc.constant('shoe' as const) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>('As', 'Kd', '10h', 'Zz', '', 7, null).map((card) => ({ type: 'card', card })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ count: fc.constantFrom<unknown>(1, 1, 2, 3, 0, -1, 1.5, 'x', undefined), reason: fc.constantFrom<unknown>('misread', undefined, 5) })
+      .map((fields) => ({ type: 'void', ...fields })),
+  },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>({ type: 'setup', race: {} }, { type: 'shuffle' }, null, 'card') },
+);
 
 type Table = ReturnType<typeof tableFor> extends fc.Arbitrary<infer T> ? T : never;
 
@@ -182,6 +195,34 @@ describe.each(RULE_SET_NAMES)('race properties under %s (and any setting chosen 
           events.push(event);
         }
         expect(replayRace(JSON.parse(JSON.stringify(events)) as RaceEvent[])).toEqual(state);
+      }),
+      { numRuns: RUNS_PER_RULE_SET / 4 },
+    );
+  });
+
+  it('a batch of events, refused ones included, ends where applying them one by one ends', () => {
+    fc.assert(
+      fc.property(tables, fc.array(batchEvent, { maxLength: 80, size: 'max' }), (table, picks) => {
+        const start = startOrTooFewCards(table);
+        if (!start) return;
+        const before = JSON.stringify(start);
+        const shoe = shuffleDecks(table.decks, seededRandom(table.shoeSeed));
+        let next = 0;
+        const events = picks.map((pick) => (pick === 'shoe' ? { type: 'card', card: shoe[next++ % shoe.length] } : pick)) as RaceEvent[];
+        let expected = start;
+        const refused: { index: number; message: string }[] = [];
+        events.forEach((event, index) => {
+          try {
+            expected = applyRaceEvent(expected, event);
+          } catch (error) {
+            expect(error).toBeInstanceOf(InputError);
+            refused.push({ index, message: (error as Error).message });
+          }
+        });
+        const batch = applyRaceEvents(start, events);
+        expect(batch.state).toEqual(expected);
+        expect(batch.refused.map(({ index, error }) => ({ index, message: (error as Error).message }))).toEqual(refused);
+        expect(JSON.stringify(start)).toBe(before);
       }),
       { numRuns: RUNS_PER_RULE_SET / 4 },
     );

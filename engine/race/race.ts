@@ -168,8 +168,8 @@ function withCards(state: RaceState, cards: readonly DealtCard[], corrections: r
   return { setup: state.setup, plan: state.plan, cards, corrections, progress: progressOf(state.setup, state.plan, cards) };
 }
 
-function applyCard(state: RaceState, event: { readonly card: unknown }): RaceState {
-  const { progress, setup, cards } = state;
+/** The card `event` adds to the deal, to the seat the race is waiting for; refuses one the race cannot take. */
+function nextCard(setup: RaceSetup, progress: RaceProgress, cards: readonly DealtCard[], event: { readonly card?: unknown }): DealtCard {
   if (progress.status === 'complete') {
     throw new InputError('card', `${describeValue(event.card)} is one card more than the race needs: the race is complete (void a card first to correct one)`);
   }
@@ -186,27 +186,40 @@ function applyCard(state: RaceState, event: { readonly card: unknown }): RaceSta
     );
   }
   const { seat, round } = progress.awaiting;
-  const nextCards = cards.slice();
-  nextCards.push({ card, seat, round });
-  return withCards(state, nextCards, state.corrections);
+  return { card, seat, round };
 }
 
-function applyVoid(state: RaceState, event: { readonly count?: unknown; readonly reason?: unknown }): RaceState {
+/** The corrections `event` records, last card dealt first; refuses a void the deal cannot take. */
+function voidedCards(cards: readonly DealtCard[], event: { readonly count?: unknown; readonly reason?: unknown }): Correction[] {
   const count = event.count ?? 1;
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
     throw new InputError('count', `the number of cards to void must be a whole number of at least 1 (got ${describeValue(count)})`);
   }
-  if (count > state.cards.length) {
-    throw new InputError('count', `cannot void ${count} card${count === 1 ? '' : 's'}: only ${state.cards.length} dealt`);
+  if (count > cards.length) {
+    throw new InputError('count', `cannot void ${count} card${count === 1 ? '' : 's'}: only ${cards.length} dealt`);
   }
   if (event.reason !== undefined && typeof event.reason !== 'string') {
     throw new InputError('reason', `the reason must be text (got ${describeValue(event.reason)})`);
   }
-  const keep = state.cards.length - count;
-  const voided = state.cards.slice(keep).reverse();
   const reason = event.reason?.trim() ?? '';
-  const corrections = [...state.corrections, ...voided.map((card, index) => ({ voided: card, reason, position: state.cards.length - index - 1 }))];
-  return withCards(state, state.cards.slice(0, keep), corrections);
+  return cards
+    .slice(cards.length - count)
+    .reverse()
+    .map((card, index) => ({ voided: card, reason, position: cards.length - index - 1 }));
+}
+
+/** Which change `event` makes to a race that is set up; refuses the others. */
+function changeOf(state: RaceState | null, event: RaceEvent): 'setup' | 'card' | 'void' {
+  const type: unknown = (event as { type?: unknown } | null)?.type;
+  if (type === 'setup') {
+    if (state !== null) throw new InputError('event', 'this race is already set up; start a new race instead');
+    return type;
+  }
+  if (type !== 'card' && type !== 'void') {
+    throw new InputError('event', `unknown event type ${describeValue(type)}; expected setup, card or void`);
+  }
+  if (state === null) throw new InputError('event', `a ${type} event needs a race; the first event must be setup`);
+  return type;
 }
 
 export function startRace(race: unknown): RaceState {
@@ -220,16 +233,44 @@ export function startRace(race: unknown): RaceState {
  * leaves the given state untouched, so a refused card loses nothing.
  */
 export function applyRaceEvent(state: RaceState | null, event: RaceEvent): RaceState {
-  const type: unknown = (event as { type?: unknown } | null)?.type;
-  if (type === 'setup') {
-    if (state !== null) throw new InputError('event', 'this race is already set up; start a new race instead');
-    return startRace((event as { race: unknown }).race);
-  }
-  if (type !== 'card' && type !== 'void') {
-    throw new InputError('event', `unknown event type ${describeValue(type)}; expected setup, card or void`);
-  }
-  if (state === null) throw new InputError('event', `a ${type} event needs a race; the first event must be setup`);
-  return type === 'card' ? applyCard(state, event as { card: unknown }) : applyVoid(state, event as { count?: unknown; reason?: unknown });
+  const change = changeOf(state, event);
+  if (change === 'setup' || state === null) return startRace((event as { race: unknown }).race);
+  if (change === 'card') return withCards(state, [...state.cards, nextCard(state.setup, state.progress, state.cards, event as { card?: unknown })], state.corrections);
+  const added = voidedCards(state.cards, event as { count?: unknown; reason?: unknown });
+  return withCards(state, state.cards.slice(0, state.cards.length - added.length), [...state.corrections, ...added]);
+}
+
+/** A batch of events applied: the state after the accepted ones, and each refused one with its error. */
+export interface RaceBatch {
+  readonly state: RaceState;
+  readonly refused: ReadonlyArray<{ readonly index: number; readonly error: unknown }>;
+}
+
+/**
+ * The state after `events`, exactly as `applyRaceEvent` one by one gives it, an event it refuses
+ * being skipped and reported. Builds the card list once rather than copying it for every card, so
+ * replaying a long journal costs time in proportion to its length.
+ */
+export function applyRaceEvents(state: RaceState, events: readonly RaceEvent[]): RaceBatch {
+  const { setup, plan } = state;
+  const cards = state.cards.slice();
+  const corrections = state.corrections.slice();
+  let progress = state.progress;
+  const refused: { index: number; error: unknown }[] = [];
+  events.forEach((event, index) => {
+    try {
+      if (changeOf(state, event) === 'card') cards.push(nextCard(setup, progress, cards, event as { card?: unknown }));
+      else {
+        const added = voidedCards(cards, event as { count?: unknown; reason?: unknown });
+        cards.length -= added.length;
+        corrections.push(...added);
+      }
+      progress = progressOf(setup, plan, cards);
+    } catch (error) {
+      refused.push({ index, error });
+    }
+  });
+  return { state: { setup, plan, cards, corrections, progress }, refused };
 }
 
 /** Rebuilds a race from its events, as the journal does on start. */

@@ -18,17 +18,28 @@ function isLine(value: unknown): value is JournalLine<unknown> {
   return typeof line === 'object' && line !== null && Number.isSafeInteger(line.seq) && typeof line.at === 'string' && line.record !== undefined;
 }
 
+/** What reading a journal found besides its records. */
+export interface JournalScan {
+  /** Records read (lines that were whole, valid and of the right shape). */
+  readonly records: number;
+  /** The sequence number of the last record read; 0 for an empty journal. */
+  readonly lastSeq: number;
+  /** What was wrong with the file, in words for the floor supervisor; empty when it was clean. */
+  readonly problems: readonly string[];
+}
+
 /**
- * Reads a journal file. A last line cut off by a crash is discarded, reported and trimmed from the
- * file so appends continue cleanly; a corrupt line in the middle is reported and skipped but left
- * in the file as evidence. `check` refuses records of the wrong shape.
+ * Reads a journal file, handing each record to `onLine` as it is parsed, so a long journal is never
+ * held in memory twice (as text and as parsed lines). A last line cut off by a crash is discarded,
+ * reported and trimmed from the file so appends continue cleanly; a corrupt line in the middle is
+ * reported and skipped but left in the file as evidence. `check` refuses records of the wrong shape.
  */
-export async function readJournal<T>(path: string, check: (record: unknown) => record is T): Promise<JournalReplay<T>> {
+export async function scanJournal<T>(path: string, check: (record: unknown) => record is T, onLine: (line: JournalLine<T>) => void): Promise<JournalScan> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], problems: [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: 0, lastSeq: 0, problems: [] };
     throw error;
   }
   const problems: string[] = [];
@@ -37,25 +48,37 @@ export async function readJournal<T>(path: string, check: (record: unknown) => r
     problems.push(`the last record was cut off (${Buffer.byteLength(text.slice(end))} bytes, probably a crash while writing) and was discarded`);
     await truncate(path, Buffer.byteLength(text.slice(0, end)));
   }
+  let records = 0;
+  let lastSeq = 0;
+  let lineNumber = 0;
+  for (let start = 0; start < end; ) {
+    const newline = text.indexOf('\n', start);
+    const raw = text.slice(start, newline);
+    start = newline + 1;
+    lineNumber += 1;
+    if (raw.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      problems.push(`line ${lineNumber} is not valid JSON and was skipped`);
+      continue;
+    }
+    if (!isLine(parsed) || !check(parsed.record)) {
+      problems.push(`line ${lineNumber} is not a journal record and was skipped`);
+      continue;
+    }
+    records += 1;
+    lastSeq = parsed.seq;
+    onLine(parsed as JournalLine<T>);
+  }
+  return { records, lastSeq, problems };
+}
+
+/** Reads a whole journal file into memory (as `scanJournal` reads it): for tests and tools. */
+export async function readJournal<T>(path: string, check: (record: unknown) => record is T): Promise<JournalReplay<T>> {
   const lines: JournalLine<T>[] = [];
-  text
-    .slice(0, end)
-    .split('\n')
-    .forEach((raw, index) => {
-      if (raw.trim() === '') return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        problems.push(`line ${index + 1} is not valid JSON and was skipped`);
-        return;
-      }
-      if (!isLine(parsed) || !check(parsed.record)) {
-        problems.push(`line ${index + 1} is not a journal record and was skipped`);
-        return;
-      }
-      lines.push(parsed as JournalLine<T>);
-    });
+  const { problems } = await scanJournal(path, check, (line) => lines.push(line));
   return { lines, problems };
 }
 

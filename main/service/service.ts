@@ -5,7 +5,7 @@ import type { RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
-import { JournalWriter, readJournal, type JournalLine } from '../journal/journal';
+import { JournalWriter, scanJournal, type JournalLine } from '../journal/journal';
 import type {
   CommandResult, ConsoleSettings, ConsoleState, GameAction, HistoryEntry, PortInfo, RaceView, SeatCount, SourceStatus,
 } from '../ipc/contract';
@@ -14,7 +14,7 @@ import type { GameName } from '../../engine/poker/rules';
 import { historyCsv, historyJson } from './export';
 import { gameView } from './gameView';
 import { planView } from './planView';
-import { applySessionLine, isSessionRecord, raceView, replaySession, type Session, type SessionRecord } from './session';
+import { applySessionLine, isSessionRecord, raceView, SessionReplay, type Session, type SessionRecord } from './session';
 import { loadSettings, readSettings, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';
 
@@ -89,13 +89,13 @@ export class ConsoleService {
   static async start(options: ServiceOptions): Promise<ConsoleService> {
     await mkdir(options.dataDir, { recursive: true });
     const journalPath = join(options.dataDir, 'journal.jsonl');
-    const replay = await readJournal(journalPath, isSessionRecord);
-    const { session, problems } = replaySession(replay.lines);
+    const replay = new SessionReplay();
+    const scan = await scanJournal(journalPath, isSessionRecord, (line) => replay.add(line));
+    const { session, problems } = replay.finish();
     const { settings, problem } = await loadSettings(join(options.dataDir, 'settings.json'));
-    const lastSeq = replay.lines.at(-1)?.seq ?? 0;
-    const journal = await JournalWriter.open<SessionRecord>(journalPath, lastSeq, options.clock);
-    const allProblems = [...replay.problems, ...problems, ...(problem ? [problem] : [])];
-    const service = new ConsoleService(options, journal, session, settings, allProblems, journalPath, replay.lines.length);
+    const journal = await JournalWriter.open<SessionRecord>(journalPath, scan.lastSeq, options.clock);
+    const allProblems = [...scan.problems, ...problems, ...(problem ? [problem] : [])];
+    const service = new ConsoleService(options, journal, session, settings, allProblems, journalPath, scan.records);
     service.openSource();
     return service;
   }

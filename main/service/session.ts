@@ -1,4 +1,4 @@
-import { applyRaceEvent, startRace, type RaceEvent, type RaceState } from '../../engine/race/race';
+import { applyRaceEvent, applyRaceEvents, startRace, type RaceEvent, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import type { JournalLine } from '../journal/journal';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
@@ -117,16 +117,55 @@ export function applySessionLine(session: Session, line: JournalLine<SessionReco
   }
 }
 
-/** Replays journal lines; a line that does not fit is skipped and reported, never fatal. */
-export function replaySession(lines: readonly JournalLine<SessionRecord>[]): { session: Session; problems: string[] } {
-  const problems: string[] = [];
-  let session = EMPTY_SESSION;
-  for (const line of lines) {
+const skipped = (line: JournalLine<SessionRecord>, error: unknown) =>
+  `record ${line.seq} (${line.record.kind}) could not be applied and was skipped: ${(error as Error).message}`;
+
+/**
+ * Replays journal lines one at a time, as they are read: a line that does not fit is skipped and
+ * reported, never fatal. The session it ends with is what applying the lines one by one with
+ * `applySessionLine` gives; the cards of a race are only gathered and applied in one batch
+ * (`applyRaceEvents`), which is much cheaper on a long journal than a new state per card.
+ */
+export class SessionReplay {
+  private session: Session = EMPTY_SESSION;
+  private readonly problems: string[] = [];
+  /** Cards and corrections for the open race, not yet applied. */
+  private pending: JournalLine<SessionRecord>[] = [];
+
+  add(line: JournalLine<SessionRecord>): void {
+    const { record } = line;
+    const open = this.session.race;
+    if (open && (record.kind === 'race-event' || record.kind === 'refused') && record.raceId === open.id) {
+      if (record.kind === 'race-event') this.pending.push(line);
+      return;
+    }
+    this.applyPending();
     try {
-      session = applySessionLine(session, line);
+      this.session = applySessionLine(this.session, line);
     } catch (error) {
-      problems.push(`record ${line.seq} (${line.record.kind}) could not be applied and was skipped: ${(error as Error).message}`);
+      this.problems.push(skipped(line, error));
     }
   }
-  return { session, problems };
+
+  finish(): { session: Session; problems: string[] } {
+    this.applyPending();
+    return { session: this.session, problems: this.problems };
+  }
+
+  private applyPending(): void {
+    const race = this.session.race;
+    if (!race || this.pending.length === 0) return;
+    const lines = this.pending;
+    this.pending = [];
+    const batch = applyRaceEvents(race.state, lines.map((line) => (line.record as { event: RaceEvent }).event));
+    for (const { index, error } of batch.refused) this.problems.push(skipped(lines[index] as JournalLine<SessionRecord>, error));
+    this.session = { ...this.session, race: { ...race, state: batch.state } };
+  }
+}
+
+/** Replays journal lines held in memory (see SessionReplay). */
+export function replaySession(lines: readonly JournalLine<SessionRecord>[]): { session: Session; problems: string[] } {
+  const replay = new SessionReplay();
+  for (const line of lines) replay.add(line);
+  return replay.finish();
 }
