@@ -4,8 +4,8 @@
 import { app, BrowserWindow, ipcMain, Menu, screen, session } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerIpc } from './electron/ipc';
+import { createWindowFeeds, type WindowFeeds } from './electron/stateFeeds';
 import { APP_NAME } from './ipc/contract';
-import { STATE_CHANNEL } from './ipc/channels';
 import { createSecureWindow, isNavigationAllowed, isPermissionGranted, windowOpenPolicy } from './security';
 import { ConsoleService } from './service/service';
 import { consoleServiceOptions } from './service/options';
@@ -33,7 +33,7 @@ app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(windowOpenPolicy);
 });
 
-function createWindow(hash: string, bounds: Electron.Rectangle | null, title: string): BrowserWindow {
+function createWindow(feeds: WindowFeeds, hash: string, bounds: Electron.Rectangle | null, title: string): BrowserWindow {
   const window = createSecureWindow(BrowserWindow, preloadPath, {
     title,
     width: bounds?.width ?? 1280,
@@ -42,6 +42,7 @@ function createWindow(hash: string, bounds: Electron.Rectangle | null, title: st
     show: false,
   });
   window.once('ready-to-show', () => window.show());
+  feeds.attach(window.webContents);
   void window.loadURL(`${appEntryUrl}${hash}`);
   return window;
 }
@@ -52,13 +53,12 @@ void app.whenReady().then(async () => {
   Menu.setApplicationMenu(Menu.buildFromTemplate([{ role: 'fileMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }]));
   const service = await ConsoleService.start(consoleServiceOptions(app.getPath('userData')));
   registerIpc(ipcMain, service, appEntryUrl);
-  service.onState((state) => {
-    for (const window of BrowserWindow.getAllWindows()) window.webContents.send(STATE_CHANNEL, state);
-  });
-  const dealer = createWindow('', null, APP_NAME);
+  const feeds = createWindowFeeds(() => service.getState());
+  service.onState((state) => feeds.push(state));
+  const dealer = createWindow(feeds, '', null, APP_NAME);
   // The player display goes to a second monitor when there is one, without controls.
   const other = screen.getAllDisplays().find((display) => display.id !== screen.getPrimaryDisplay().id);
-  if (other) createWindow('#/display', other.workArea, `${APP_NAME} — table`);
+  if (other) createWindow(feeds, '#/display', other.workArea, `${APP_NAME} — table`);
   app.on('second-instance', () => {
     if (dealer.isMinimized()) dealer.restore();
     dealer.focus();

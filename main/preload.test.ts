@@ -1,5 +1,5 @@
 // The preload is the only bridge between the page and the main process. It must expose exactly
-// the console's API under window.chipRace — one function per command plus onState — and never
+// the console's API under window.chipRace — one function per command plus onStateMessage — and never
 // ipcRenderer, Node, or an IPC event (whose `sender` is ipcRenderer itself). Loaded here with a
 // stand-in `electron` module: the TypeScript source, and the bundle as it ships (CommonJS).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,9 +31,9 @@ function fakeElectron() {
     contextBridge: { exposeInMainWorld: vi.fn((key: string, api: unknown) => exposed.push([key, api])) },
     ipcRenderer,
   };
-  /** What main would send: the event (whose sender is ipcRenderer) and the state. */
-  const push = (state: unknown) => {
-    for (const listener of listeners.get(STATE_CHANNEL) ?? []) listener({ sender: ipcRenderer, senderId: 0 }, state);
+  /** What main would send: the event (whose sender is ipcRenderer) and the state message. */
+  const push = (message: unknown) => {
+    for (const listener of listeners.get(STATE_CHANNEL) ?? []) listener({ sender: ipcRenderer, senderId: 0 }, message);
   };
   return { electron, exposed, ipcRenderer, listeners, push };
 }
@@ -62,11 +62,11 @@ function checkPreload(label: string, load: () => Promise<Fake>, timeoutMs = 10_0
       fake = await load();
     }, timeoutMs);
 
-    it('exposes one API, under the console’s key, with exactly the commands and onState', () => {
+    it('exposes one API, under the console’s key, with exactly the commands and onStateMessage', () => {
       expect(fake.electron.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
       const [key, api] = fake.exposed[0] as [string, Record<string, unknown>];
       expect(key).toBe(API_KEY);
-      expect(Object.keys(api).sort()).toEqual([...COMMAND_NAMES, 'onState'].sort());
+      expect(Object.keys(api).sort()).toEqual([...COMMAND_NAMES, 'onStateMessage'].sort());
       for (const name of Object.keys(api)) expect(typeof api[name], name).toBe('function');
     });
 
@@ -88,16 +88,22 @@ function checkPreload(label: string, load: () => Promise<Fake>, timeoutMs = 10_0
       expect(fake.ipcRenderer.sendSync).not.toHaveBeenCalled();
     });
 
-    it('onState hands the listener the state alone (never the event and its sender), and stops when asked', () => {
-      const [, api] = fake.exposed[0] as [string, { onState(listener: (...args: unknown[]) => void): () => void }];
+    it('onStateMessage hands the listener the message alone (never the event and its sender), and stops when asked', () => {
+      const [, api] = fake.exposed[0] as [string, { onStateMessage(listener: (...args: unknown[]) => void): () => void }];
+      // Received before the page subscribes: a patch with nothing to apply to is dropped; a whole state is kept.
+      fake.push({ type: 'patch', patch: { race: 'lost' } });
+      fake.push({ type: 'state', state: { race: null, history: [] } });
+      fake.push({ type: 'patch', patch: { race: 'open' } });
       const calls: unknown[][] = [];
-      const stop = api.onState((...args) => calls.push(args));
-      fake.push({ race: null });
-      expect(calls).toEqual([[{ race: null }]]);
+      const stop = api.onStateMessage((...args) => calls.push(args));
+      // The page starts from the whole state as merged so far, then gets each message as sent.
+      expect(calls).toEqual([[{ type: 'state', state: { race: 'open', history: [] } }]]);
+      fake.push({ type: 'patch', patch: { race: 'dealt' } });
+      fake.push({ type: 'nonsense' });
+      expect(calls).toEqual([[{ type: 'state', state: { race: 'open', history: [] } }], [{ type: 'patch', patch: { race: 'dealt' } }]]);
       stop();
-      fake.push({ race: 'later' });
-      expect(calls).toHaveLength(1);
-      expect(fake.listeners.get(STATE_CHANNEL)?.size ?? 0).toBe(0);
+      fake.push({ type: 'patch', patch: { race: 'later' } });
+      expect(calls).toHaveLength(2);
     });
   });
 }

@@ -192,16 +192,30 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'startGame', 'gameAction', 'closeGame',
 ];
 
-/** As the screen sees it: every call is asynchronous; state arrives through `onState`. */
-export type ConsoleApi = {
+/** Every command as the screen calls it: asynchronous. */
+export type ConsoleCalls = {
   readonly [Name in CommandName]: (...args: Parameters<ConsoleCommands[Name]>) => Promise<ReturnType<ConsoleCommands[Name]>>;
-} & {
+};
+
+/** As the screen sees it: every call is asynchronous; state arrives through `onState`. */
+export type ConsoleApi = ConsoleCalls & {
   /** Calls `listener` with every new state; returns the function that stops it. */
   onState(listener: (state: ConsoleState) => void): () => void;
 };
 
+/**
+ * A pushed state: whole (the first one a page gets), or only the parts that changed since the
+ * last one sent to that page, so a card does not carry the whole history across.
+ */
+export type StateMessage =
+  | { readonly type: 'state'; readonly state: ConsoleState }
+  | { readonly type: 'patch'; readonly patch: Partial<ConsoleState> };
+
+/** What the Electron preload exposes: the commands, and the state messages as sent (the page merges them). */
+export type PreloadApi = ConsoleCalls & {
+  onStateMessage(listener: (message: StateMessage) => void): () => void;
+};
+
 /** Browser-mode wire format (JSON over WebSocket). */
 export type BridgeRequest = { readonly id: number; readonly method: CommandName; readonly args: readonly unknown[] };
-export type BridgeMessage =
-  | { readonly type: 'result'; readonly id: number; readonly result: unknown }
-  | { readonly type: 'state'; readonly state: ConsoleState };
+export type BridgeMessage = { readonly type: 'result'; readonly id: number; readonly result: unknown } | StateMessage;

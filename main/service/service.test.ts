@@ -55,6 +55,23 @@ describe('console service', () => {
     expect(csv.ok && csv.value.split('\r\n')[1]).toBe('race-1,2026-11-29T12:00:00.000Z,2026-11-29T12:00:00.000Z,classic,25,100,7,2,1 Matti (Ah); 2 Teppo (Ts),,25,0');
   });
 
+  it('hands out an unchanged part of the state as the very same object, so only what changed is sent on', async () => {
+    const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')));
+    await expectOk(service.saveSettings(FINNISH_TABLE));
+    await expectOk(service.startRace(COUNTS));
+    const before = service.getState();
+    expect(service.getState()).toEqual(before);
+    for (const key of Object.keys(before) as (keyof ConsoleState)[]) expect(service.getState()[key], key).toBe(before[key]);
+    await expectOk(service.dealCard(CARDS[0] as string));
+    const after = service.getState();
+    const changed = (Object.keys(before) as (keyof ConsoleState)[]).filter((key) => after[key] !== before[key]);
+    expect(changed).toEqual(['race']);
+    for (const card of CARDS.slice(1)) await expectOk(service.dealCard(card));
+    await expectOk(service.confirmRace());
+    const confirmed = service.getState();
+    expect((Object.keys(after) as (keyof ConsoleState)[]).filter((key) => confirmed[key] !== after[key])).toEqual(['race', 'history']);
+  });
+
   it('resumes an interrupted race exactly where it stopped after a restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'service-'));
     const first = await serviceIn(dataDir);

@@ -7,14 +7,14 @@ import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
 import { JournalWriter, scanJournal, type JournalLine } from '../journal/journal';
 import type {
-  CommandResult, ConsoleSettings, ConsoleState, GameAction, HistoryEntry, PortInfo, RaceView, SeatCount, SourceStatus,
+  CommandResult, ConsoleSettings, ConsoleState, GameAction, HistoryEntry, JournalReport, PortInfo, RaceView, SeatCount, SourceStatus,
 } from '../ipc/contract';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';
 import { historyCsv, historyJson } from './export';
 import { gameView } from './gameView';
 import { planView } from './planView';
-import { applySessionLine, isSessionRecord, raceView, SessionReplay, type Session, type SessionRecord } from './session';
+import { applySessionLine, isSessionRecord, raceView, SessionReplay, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
 import { loadSettings, readSettings, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';
 
@@ -34,6 +34,15 @@ export interface ServiceOptions {
   readonly listPorts?: () => Promise<readonly PortInfo[]>;
   /** Pace of the simulated shoe (tests deal faster). */
   readonly simulatedCardMs?: number;
+}
+
+/** `compute`, remembering its last argument and result: the same input gives the very same object. */
+function lastOf<A, R>(compute: (argument: A) => R): (argument: A) => R {
+  let last: { argument: A; result: R } | null = null;
+  return (argument) => {
+    if (last === null || last.argument !== argument) last = { argument, result: compute(argument) };
+    return last.result;
+  };
 }
 
 const ok = <T>(value: T): CommandResult<T> => ({ ok: true, value });
@@ -79,9 +88,8 @@ export class ConsoleService {
     private readonly journal: JournalWriter<SessionRecord>,
     private session: Session,
     private settings: ConsoleSettings,
-    private readonly problems: string[],
-    private readonly journalPath: string,
-    private readonly records: number,
+    /** What the journal held at start: it does not change while the console runs. */
+    private readonly journalReport: JournalReport,
   ) {
     this.sourceStatus = { kind: settings.source.kind, path: settings.source.path, state: 'idle' };
   }
@@ -95,7 +103,7 @@ export class ConsoleService {
     const { settings, problem } = await loadSettings(join(options.dataDir, 'settings.json'));
     const journal = await JournalWriter.open<SessionRecord>(journalPath, scan.lastSeq, options.clock);
     const allProblems = [...scan.problems, ...problems, ...(problem ? [problem] : [])];
-    const service = new ConsoleService(options, journal, session, settings, allProblems, journalPath, scan.records);
+    const service = new ConsoleService(options, journal, session, settings, { path: journalPath, records: scan.records, problems: allProblems });
     service.openSource();
     return service;
   }
@@ -107,19 +115,28 @@ export class ConsoleService {
     };
   }
 
+  /**
+   * The state as the screens see it. A part that has not changed is the very same object as in
+   * the previous state, so the transports send only the parts that did (main/ipc/stateFeed).
+   */
   getState(): ConsoleState {
+    const { session, settings } = this;
     return {
-      settings: this.settings,
-      race: this.session.race ? raceView(this.session.race) : null,
+      settings,
+      race: this.raceViewOf(session.race),
       source: this.sourceStatus,
       lastInput: this.lastInput,
-      history: this.session.history,
-      game: this.session.game ? gameView(this.session.game) : null,
-      games: this.session.games,
-      plan: planView(this.settings.tournament),
-      journal: { path: this.journalPath, records: this.records, problems: this.problems },
+      history: session.history,
+      game: this.gameViewOf(session.game),
+      games: session.games,
+      plan: this.planViewOf(settings.tournament),
+      journal: this.journalReport,
     };
   }
+
+  private readonly raceViewOf = lastOf((race: ActiveRace | null) => (race ? raceView(race) : null));
+  private readonly gameViewOf = lastOf((game: ActiveGame | null) => (game ? gameView(game) : null));
+  private readonly planViewOf = lastOf(planView);
 
   /** Runs commands one after another, so each sees the state the previous one left. */
   private serial<T>(work: () => Promise<CommandResult<T>>): Promise<CommandResult<T>> {
@@ -320,7 +337,7 @@ export class ConsoleService {
     if (source.kind === 'simulator') this.source = simulatedSource(emit, this.settings.table.decks, undefined, this.options.simulatedCardMs);
     else if (source.kind === 'serial') this.source = this.options.cardSources?.(source, emit) ?? null;
     else this.source = null;
-    this.source?.raceChanged?.(this.session.race ? raceView(this.session.race) : null);
+    this.source?.raceChanged?.(this.raceViewOf(this.session.race));
   }
 
   private async closeSource(): Promise<void> {

@@ -78,15 +78,22 @@ describe('browser mode', () => {
     expect((await fetch(server.url, { method: 'POST' })).status).toBe(405);
   });
 
-  it('runs validated commands over the WebSocket bridge and pushes each new state', async () => {
-    const socket = await connect(server.url.slice(0, -1));
-    const pushed = new Promise<BridgeMessage>((resolve) => socket.once('message', (data) => resolve(JSON.parse(data.toString()))));
+  it('runs validated commands over the WebSocket bridge; pushes the whole state on connecting, then only what changed', async () => {
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}bridge`, { origin: server.url.slice(0, -1) });
+    const pushed: BridgeMessage[] = [];
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as BridgeMessage;
+      if (message.type !== 'result') pushed.push(message);
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
     expect(await call(socket, 1, 'dealCard', [7])).toEqual({ ok: false, error: { field: 'card', message: 'must be text' } });
     expect(await call(socket, 2, 'exportHistory', ['csv'])).toMatchObject({ ok: true });
     const settings = service.getState().settings;
     expect(await call(socket, 3, 'saveSettings', [{ ...settings, language: 'fi' }])).toEqual({ ok: true, value: null });
-    const first = await pushed;
-    expect(first.type === 'result' || (first.type === 'state' && first.state.settings.language === 'fi')).toBe(true);
+    expect(pushed).toHaveLength(2);
+    expect(pushed[0]).toEqual({ type: 'state', state: JSON.parse(JSON.stringify({ ...service.getState(), settings })) });
+    expect(pushed[1]).toEqual({ type: 'patch', patch: { settings: JSON.parse(JSON.stringify(service.getState().settings)) } });
+    expect(service.getState().settings.language).toBe('fi');
     socket.close();
   });
 

@@ -2,12 +2,14 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { BridgeMessage, ConsoleState } from '../ipc/contract';
+import { StateFeed } from '../ipc/stateFeed';
 import { dispatch, type CommandTarget } from '../ipc/validate';
 import { checkListenHost } from './loopback';
 import { serveStatic } from './static';
 
 export interface WebServerOptions {
-  readonly service: CommandTarget & { onState(listener: (state: ConsoleState) => void): () => void };
+  /** getState first: a page that connects is sent the state as it is at that moment. */
+  readonly service: { getState(): ConsoleState; onState(listener: (state: ConsoleState) => void): () => void } & CommandTarget;
   /** The built renderer (out/renderer). */
   readonly rendererDir: string;
   readonly host?: string;
@@ -57,10 +59,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     sockets.handleUpgrade(request, socket, head, (client) => sockets.emit('connection', client, request));
   });
+  // Each page gets the whole state when it connects, then only what changed (main/ipc/stateFeed).
+  const feeds = new Map<WebSocket, StateFeed>();
   const stopState = options.service.onState((state) => {
-    for (const client of sockets.clients) send(client, { type: 'state', state });
+    for (const feed of feeds.values()) feed.push(state);
   });
   sockets.on('connection', (client: WebSocket) => {
+    const feed = new StateFeed((message) => send(client, message));
+    feeds.set(client, feed);
+    client.on('close', () => feeds.delete(client));
+    feed.push(options.service.getState());
     client.on('message', (data) => {
       let request: { id?: unknown; method?: unknown; args?: unknown };
       try {

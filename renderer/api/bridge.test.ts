@@ -145,6 +145,25 @@ describe('createBridgeApi', () => {
     expect(second).toEqual([state, state]);
   });
 
+  it('merges pushed patches into the whole state it was sent first, keeping the parts not named', () => {
+    const { api, latest } = setup();
+    latest().open();
+    const seen: ConsoleState[] = [];
+    api.onState((state) => seen.push(state));
+    const state = makeState();
+    // A patch before any whole state has nothing to apply to.
+    latest().message({ type: 'patch', patch: { lastInput: null } });
+    latest().message({ type: 'state', state });
+    const lastInput = { type: 'unknown', raw: '??', reason: 'not a card' } as const;
+    latest().message({ type: 'patch', patch: { lastInput } });
+    expect(seen).toEqual([state, { ...state, lastInput }]);
+    expect(seen[1]?.history).toBe(seen[0]?.history);
+    expect(seen[1]?.settings).toBe(seen[0]?.settings);
+    // A patch naming a part no state has is not from the service.
+    latest().message({ type: 'patch', patch: { admin: true } });
+    expect(seen).toHaveLength(2);
+  });
+
   it('ignores malformed messages and answers to unknown ids', async () => {
     const { api, latest } = setup();
     latest().open();

@@ -1,9 +1,11 @@
 import type { BridgeMessage, BridgeRequest, CommandName, ConsoleApi, ConsoleState } from '../../main/ipc/contract';
+import { createStateMerge, isStateMessage } from './stateMerge';
 
 /**
  * The console API over a WebSocket, for browser mode (`npm run web`): the same calls as the
  * Electron preload, as JSON requests `{id, method, args}` answered by `{type:'result', id, result}`,
- * with every new state pushed as `{type:'state', state}`. When the socket drops, calls in flight fail
+ * with the state pushed whole on connecting and then as patches of what changed (merged here, so
+ * `onState` listeners always get whole states). When the socket drops, calls in flight fail
  * with ConnectionLostError and the client reconnects with a growing delay.
  */
 
@@ -80,8 +82,7 @@ function isMessage(value: unknown): value is BridgeMessage {
   if (typeof value !== 'object' || value === null) return false;
   const type = (value as { type?: unknown }).type;
   if (type === 'result') return typeof (value as { id?: unknown }).id === 'number';
-  if (type === 'state') return typeof (value as { state?: unknown }).state === 'object' && (value as { state: unknown }).state !== null;
-  return false;
+  return isStateMessage(value);
 }
 
 /** The bridge address for a page served at `location`: `ws://host/bridge`, or `wss://` over https. */
@@ -95,6 +96,7 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
   const stateListeners = new Set<(state: ConsoleState) => void>();
+  const mergeState = createStateMerge();
   const connectionListeners = new Set<(status: ConnectionStatus) => void>();
   const pending = new Map<number, Pending>();
   let status: ConnectionStatus = 'connecting';
@@ -146,8 +148,9 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
       return;
     }
     if (!isMessage(message)) return;
-    if (message.type === 'state') {
-      for (const listener of [...stateListeners]) listener(message.state);
+    if (message.type !== 'result') {
+      const state = mergeState(message);
+      if (state !== null) for (const listener of [...stateListeners]) listener(state);
       return;
     }
     const call = pending.get(message.id);

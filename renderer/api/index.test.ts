@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ConsoleState, PreloadApi, StateMessage } from '../../main/ipc/contract';
 import { createFakeApi } from '../testing/fakeApi';
 
 afterEach(() => {
@@ -9,12 +10,33 @@ afterEach(() => {
 });
 
 describe('getConsoleApi', () => {
-  it('uses the Electron preload API when present', async () => {
-    const preload = createFakeApi();
+  it('uses the Electron preload API when present, merging its pushed messages into whole states', async () => {
+    const service = createFakeApi();
+    let push: (message: StateMessage) => void = () => undefined;
+    const preload = {
+      ...service,
+      onState: undefined,
+      onStateMessage(listener: (message: StateMessage) => void) {
+        push = listener;
+        return () => undefined;
+      },
+    } as unknown as PreloadApi;
     window.chipRace = preload;
     const { getConsoleApi, hasConnection } = await import('./index');
-    expect(getConsoleApi()).toBe(preload);
-    expect(hasConnection(preload)).toBe(false);
+    const api = getConsoleApi();
+    expect(getConsoleApi()).toBe(api);
+    expect(hasConnection(api)).toBe(false);
+    expect(api.dealCard).toBe(service.dealCard);
+    // The whole state may come before the screen listens: it is kept, and patches apply to it.
+    const whole = await service.getState();
+    push({ type: 'state', state: whole });
+    const states: ConsoleState[] = [];
+    api.onState((state) => states.push(state));
+    push({ type: 'patch', patch: { lastInput: { type: 'unknown', raw: 'x', reason: 'test' } } });
+    expect(states).toHaveLength(1);
+    expect(states[0]?.lastInput).toEqual({ type: 'unknown', raw: 'x', reason: 'test' });
+    expect(states[0]?.history).toBe(whole.history);
+    expect(states[0]?.settings).toBe(whole.settings);
   });
 
   it('otherwise opens the WebSocket bridge on the page host, once', async () => {
