@@ -38,7 +38,7 @@ function check<T>(what: string, result: CommandResult<T>): T {
  * decks (up to 19 cards a seat), every third a misread refused and a card voided. Returns the
  * journal it wrote, one group of lines per race.
  */
-async function playTemplateRaces(dir: string): Promise<JournalLine<SessionRecord>[][]> {
+export async function playTemplateRaces(dir: string): Promise<JournalLine<SessionRecord>[][]> {
   const service = await ConsoleService.start({ dataDir: dir });
   const random = seededRandom(20261201);
   try {
@@ -89,35 +89,37 @@ async function playTemplateRaces(dir: string): Promise<JournalLine<SessionRecord
 }
 
 /**
- * A journal of exactly `EVENTS` lines: the template races over and over, renumbered (race ids,
+ * A journal of exactly `events` lines: the template races over and over, renumbered (race ids,
  * sequence numbers, one line every 2 s), as the writer writes them. The last race may be cut
- * short: a console restarted in the middle of a race.
+ * short: a console restarted in the middle of a race. With `wholeRaces`, the journal ends with the
+ * last race that fits whole instead: a console with only confirmed races behind it.
  */
-function writeJournal(path: string, races: readonly JournalLine<SessionRecord>[][]): { confirmed: number; raceOpen: boolean; bytes: number } {
+export function writeJournal(
+  path: string,
+  races: readonly JournalLine<SessionRecord>[][],
+  events = EVENTS,
+  wholeRaces = false,
+): { confirmed: number; raceOpen: boolean; bytes: number; events: number } {
   const out: string[] = [];
   const start = Date.parse('2026-11-29T17:00:00.000Z');
   let raceNumber = 0;
   let confirmed = 0;
-  let raceOpen = false;
-  while (out.length < EVENTS) {
-    for (const race of races) {
-      raceNumber += 1;
-      raceOpen = true;
-      for (const { record } of race) {
-        if (out.length === EVENTS) break;
-        const seq = out.length + 1;
-        out.push(JSON.stringify({ seq, at: new Date(start + seq * 2000).toISOString(), record: { ...record, raceId: `race-${raceNumber}` } }));
-        if (record.kind === 'race-confirm') {
-          confirmed += 1;
-          raceOpen = false;
-        }
-      }
-      if (out.length === EVENTS) break;
+  for (let next = 0; ; next = (next + 1) % races.length) {
+    const race = races[next] as JournalLine<SessionRecord>[];
+    if (wholeRaces && out.length + race.length > events) break;
+    raceNumber += 1;
+    for (const { record } of race) {
+      if (out.length === events) break;
+      const seq = out.length + 1;
+      out.push(JSON.stringify({ seq, at: new Date(start + seq * 2000).toISOString(), record: { ...record, raceId: `race-${raceNumber}` } }));
+      if (record.kind === 'race-confirm') confirmed += 1;
     }
+    if (out.length === events) break;
   }
   const text = `${out.join('\n')}\n`;
   writeFileSync(path, text);
-  return { confirmed, raceOpen, bytes: Buffer.byteLength(text) };
+  const raceOpen = !out.at(-1)?.includes('"race-confirm"');
+  return { confirmed, raceOpen, bytes: Buffer.byteLength(text), events: out.length };
 }
 
 /** One console start in a fresh Node process (cold, as after a restart), timed there. */

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import type { Card } from '../engine/cards';
@@ -10,6 +11,7 @@ import { BUILT_IN_PROFILES, type DeviceProfile } from '../hardware/profile';
 import { PtyPair, PtyWriter } from '../hardware/testing/ptyPair';
 import type { ConsoleSettings, SeatCount } from '../main/ipc/contract';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
+import { playTemplateRaces, writeJournal } from './journal';
 import type { BenchFigure } from './report';
 import { benchDir, bridgeCall, CHROMIUM_ARGS, CHROMIUM_PATH, epochNow, percentile, requireChromium, round1, round2 } from './support';
 
@@ -31,6 +33,8 @@ import { benchDir, bridgeCall, CHROMIUM_ARGS, CHROMIUM_PATH, epochNow, percentil
  */
 
 const MIN_CARDS = 300;
+/** The journal the console starts with: this many events of races already confirmed. */
+const HISTORY_EVENTS = 10_000;
 /**
  * Pause after a card is seen before the next is written: 100–300 ms, drawn at random. A dealer
  * deals about two cards a second, so this is quicker than any table, and still lets the page go
@@ -199,7 +203,12 @@ export async function latencyBenchmarks(): Promise<LatencyResult> {
   let writer: PtyWriter | undefined;
   try {
     pair = await PtyPair.create('bench');
-    app = await startConsole(benchDir('latency'));
+    // A console that has been in use: 10,000 events of confirmed races in its journal, all in the
+    // history the page holds. A card must not cost more for that (it did while every card pushed
+    // the whole state, history included).
+    const dataDir = benchDir('latency');
+    const history = writeJournal(join(dataDir, 'journal.jsonl'), await playTemplateRaces(join(dataDir, 'template')), HISTORY_EVENTS, true);
+    app = await startConsole(dataDir);
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const arrivals = new Arrivals();
@@ -260,13 +269,14 @@ export async function latencyBenchmarks(): Promise<LatencyResult> {
     const p95 = round1(percentile(toScreen, 95));
     return {
       figures: [
-        { name: `shoe-to-screen latency p50 (pty → browser mode → Chromium, ${cards} cards)`, value: round1(percentile(toScreen, 50)), unit: 'ms', target: P50_TARGET_MS, better: 'lower' },
-        { name: `shoe-to-screen latency p95 (pty → browser mode → Chromium, ${cards} cards)`, value: p95, unit: 'ms', target: 30, better: 'lower' },
+        { name: `shoe-to-screen latency p50 (pty → browser mode → Chromium, ${cards} cards, ${history.confirmed} races in history)`, value: round1(percentile(toScreen, 50)), unit: 'ms', target: P50_TARGET_MS, better: 'lower' },
+        { name: `shoe-to-screen latency p95 (pty → browser mode → Chromium, ${cards} cards, ${history.confirmed} races in history)`, value: p95, unit: 'ms', target: 30, better: 'lower' },
       ],
       details: {
         method:
           'bytes written to a socat pty pair (serial source, text decoder) → card rendered in Chromium; page and bench clocks compared by round trips; "rendered" = the frame after the dealt-card element entered the DOM',
         cards,
+        history: { events: history.events, racesConfirmed: history.confirmed, journalBytes: history.bytes },
         races,
         gapMs: GAP_MS,
         toScreenMs: { p50: round1(percentile(toScreen, 50)), p95, max: round1(Math.max(...toScreen)), min: round1(Math.min(...toScreen)) },
