@@ -150,7 +150,7 @@ test('a full Pistepokeri deal by keyboard: showdown, an illegal card refused, tr
     await page.keyboard.press('Enter');
     const error = page.getByTestId('deal-error');
     await expect(error).toHaveText(
-      'Not accepted: card: trick 1: Ville may not play Ks: the opening card is 9h and a heart above it must be played (holding Ah)',
+      'Not accepted: trick 1: Ville may not play Ks: the opening card is 9h and a heart above it must be played (holding Ah)',
     );
     await expect(error).toHaveAttribute('role', 'alert');
     await expect(input).toHaveValue('ks');

@@ -67,7 +67,9 @@ class SaveError extends Error {
 }
 
 function failure(error: unknown): CommandResult<never> {
-  if (isInputError(error) || error instanceof SaveError) return refused(error.field, error.message);
+  // The field travels on its own: the message is the reason alone, ready to read after the screen's lead-in.
+  if (isInputError(error)) return refused(error.field, error.reason);
+  if (error instanceof SaveError) return refused(error.field, error.message);
   return refused('service', `unexpected error: ${(error as Error).message}`);
 }
 
@@ -230,7 +232,7 @@ export class ConsoleService {
       await this.commit({ kind: 'race-event', raceId: race.id, event, source });
     } catch (error) {
       if (!isInputError(error)) throw error;
-      await this.save({ kind: 'refused', raceId: race.id, input, reason: error.message, source });
+      await this.save({ kind: 'refused', raceId: race.id, input, reason: error.reason, source });
       return failure(error);
     }
     return ok(null);
@@ -247,7 +249,7 @@ export class ConsoleService {
       await this.commit({ kind: 'game-event', gameId: game.id, event, source });
     } catch (error) {
       if (!isInputError(error)) throw error;
-      await this.save({ kind: 'game-refused', gameId: game.id, input, reason: error.message, source });
+      await this.save({ kind: 'game-refused', gameId: game.id, input, reason: error.reason, source });
       return failure(error);
     }
     return ok(null);

@@ -122,7 +122,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     getState: () => current,
     saveSettings: (settings: ConsoleSettings) => {
       // The structure as the service checks it (main/service/settings.ts): planned, or refused naming
-      // the field (the service's message starts with the field, as for every InputError it refuses).
+      // the field (the message is the reason alone, as for every InputError the service refuses).
       const tournament = settings.tournament;
       if (tournament?.structure) {
         let moments: readonly number[];
@@ -131,12 +131,12 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         } catch (error) {
           if (isInputError(error)) {
             const field = `tournament.structure.${error.field}`;
-            return { ok: false, error: { field, message: `${field}: ${error.reason}` } };
+            return { ok: false, error: { field, message: error.reason } };
           }
           throw error;
         }
         if (tournament.atBreakAfter !== null && !moments.includes(tournament.atBreakAfter)) {
-          const message = `tournament.atBreakAfter: level ${tournament.atBreakAfter} is not followed by a break in the structure`;
+          const message = `level ${tournament.atBreakAfter} is not followed by a break in the structure`;
           return { ok: false, error: { field: 'tournament.atBreakAfter', message } };
         }
       }
