@@ -66,6 +66,17 @@ test('the Finnish example: cards from a serial shoe, Matti and Teppo win, value 
         await expect(page.getByTestId('last-input')).toHaveAttribute('data-type', 'card');
         await expect(page.getByTestId('deal-progress')).toContainText(`${index + 1} of 7 cards dealt`);
       }
+      if (index === 0) {
+        // The shoe reads the same card again (one deck: a misread): refused, said why, nothing dealt.
+        await sleep(150);
+        await shoe.send(card);
+        await expect(page.getByTestId('deal-error')).toHaveText(
+          'Card not accepted: Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card',
+        );
+        await expect(page.getByTestId('deal-progress')).toContainText('1 of 7 cards dealt');
+      }
+      // The next card taken settles the refusal.
+      if (index === 1) await expect(page.getByTestId('deal-error')).toHaveCount(0);
     }
   });
 

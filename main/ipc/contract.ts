@@ -134,6 +134,13 @@ export interface JournalReport {
   readonly problems: readonly string[];
 }
 
+/** A card the shoe read that was not taken: nobody typed it, so the screen must say why. */
+export interface ShoeRefusal {
+  readonly card: string;
+  readonly field: string;
+  readonly message: string;
+}
+
 /** Everything the screens show. Pushed after every change, once the change is on disk. */
 export interface ConsoleState {
   readonly settings: ConsoleSettings;
@@ -141,6 +148,8 @@ export interface ConsoleState {
   readonly source: SourceStatus;
   /** The latest event from the card source (a card, an unknown code, a device message). */
   readonly lastInput: ShoeEvent | null;
+  /** The last card from the shoe the race or game refused, and why; cleared by the next change accepted. */
+  readonly shoeRefusal: ShoeRefusal | null;
   readonly history: readonly HistoryEntry[];
   /** The points game in progress (Pistepokeri or Chicago), if any; a race and a game never run at once. */
   readonly game: GameView | null;

@@ -151,6 +151,33 @@ describe('console service', () => {
     expect(state.lastInput).toEqual({ type: 'unknown', raw: 'A?', reason: 'not a card code' });
   });
 
+  it('a card from the shoe that the race refuses is shown with why, until the next card is taken', async () => {
+    let emit: (event: ShoeEvent) => void = () => undefined;
+    const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')), {
+      cardSources: (_settings, sink) => {
+        emit = sink;
+        return { stop: async () => undefined };
+      },
+    });
+    await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'text' } }));
+    await expectOk(service.startRace(COUNTS));
+    const states: ConsoleState[] = [];
+    service.onState((state) => states.push(state));
+    emit({ type: 'card', card: 'Ah', raw: 'AH' });
+    emit({ type: 'card', card: 'Ah', raw: 'AH' });
+    await service.previewRace(COUNTS); // runs after the queued deals
+    await expect.poll(() => service.getState().shoeRefusal).not.toBeNull();
+    const refused = service.getState();
+    expect(refused.shoeRefusal).toEqual({ card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card' });
+    expect(refused.race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
+    // Pushed to the screens, not only there to be asked for.
+    expect(states.at(-1)?.shoeRefusal).toEqual(refused.shoeRefusal);
+    emit({ type: 'card', card: 'Kc', raw: 'KC' });
+    await service.previewRace(COUNTS);
+    expect(service.getState().shoeRefusal).toBeNull();
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah', 'Kc']);
+  });
+
   it('the simulated shoe deals a whole race by itself, card by card, as a demo', async () => {
     const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')), { simulatedCardMs: 5 });
     await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { kind: 'simulator', path: '', baud: 9600, decoder: 'text' } }));

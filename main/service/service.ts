@@ -7,7 +7,7 @@ import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
 import { JournalWriter, scanJournal, type JournalLine } from '../journal/journal';
 import type {
-  CommandResult, ConsoleSettings, ConsoleState, GameAction, HistoryEntry, JournalReport, PortInfo, RaceView, SeatCount, SourceStatus,
+  CommandResult, ConsoleSettings, ConsoleState, GameAction, HistoryEntry, JournalReport, PortInfo, RaceView, SeatCount, ShoeRefusal, SourceStatus,
 } from '../ipc/contract';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';
@@ -84,6 +84,7 @@ export class ConsoleService {
   private source: CardSource | null = null;
   private sourceStatus: SourceStatus;
   private lastInput: ShoeEvent | null = null;
+  private shoeRefusal: ShoeRefusal | null = null;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -128,6 +129,7 @@ export class ConsoleService {
       race: this.raceViewOf(session.race),
       source: this.sourceStatus,
       lastInput: this.lastInput,
+      shoeRefusal: this.shoeRefusal,
       history: session.history,
       game: this.gameViewOf(session.game),
       games: session.games,
@@ -159,6 +161,8 @@ export class ConsoleService {
     applySessionLine(this.session, { seq: 0, at: new Date(0).toISOString(), record });
     const line = await this.save(record);
     this.session = applySessionLine(this.session, line);
+    // A change was accepted: an earlier refusal of a shoe card no longer stands.
+    this.shoeRefusal = null;
     this.publish();
   }
 
@@ -322,10 +326,12 @@ export class ConsoleService {
     }
     this.lastInput = event;
     if (event.type === 'card' && (this.session.race || this.session.game)) {
-      // A card refused (or not saved) changes nothing, so nothing else publishes: the screen
-      // must still show what the shoe read, or the dealer would not know a card came at all.
+      // A card refused (or not saved) changes nothing else, so it is published with why: nobody
+      // typed it, and the dealer must see that a card came and was not taken.
       void this.dealCard(event.card, 'shoe').then((result) => {
-        if (!result.ok) this.publish();
+        if (result.ok) return;
+        this.shoeRefusal = { card: event.card, field: result.error.field, message: result.error.message };
+        this.publish();
       });
     } else {
       this.publish();

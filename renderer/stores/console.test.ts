@@ -169,6 +169,23 @@ describe('console store', () => {
     expect(store.inputLog.map((entry) => entry.event.type)).toEqual(['unknown', 'card']);
   });
 
+  it('shows a card the shoe read and the service refused as the card entry’s error, once per refusal', async () => {
+    const api = createFakeApi();
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    const shoeRefusal = { card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1)' };
+    api.push(makeState({ shoeRefusal }));
+    expect(store.errors.dealCard).toEqual({ field: 'card', message: 'Ah was already dealt (to seat 1)' });
+    // Cleared on screen (the dealer typed, or the next card came): the same refusal pushed again does not bring it back.
+    store.clearError('dealCard');
+    api.push(makeState({ shoeRefusal: { ...shoeRefusal } }));
+    expect(store.errors.dealCard).toBeNull();
+    api.push(makeState({ shoeRefusal: null }));
+    api.push(makeState({ shoeRefusal }));
+    expect(store.errors.dealCard?.message).toBe('Ah was already dealt (to seat 1)');
+  });
+
   it('saves a language change together with the settings the service holds', async () => {
     const api = createFakeApi();
     const store = useConsoleStore();

@@ -11,6 +11,7 @@ import type {
   PortInfo,
   RaceView,
   SeatCount,
+  ShoeRefusal,
 } from '../../main/ipc/contract';
 import type { RaceStep } from '../../engine/plan/planner';
 import type { RaceSummary } from '../../engine/race/summary';
@@ -129,6 +130,10 @@ function isCommandResult(value: unknown): value is CommandResult<unknown> {
   return false;
 }
 
+function sameRefusal(a: ShoeRefusal, b: ShoeRefusal | null): boolean {
+  return b !== null && a.card === b.card && a.field === b.field && a.message === b.message;
+}
+
 export const useConsoleStore = defineStore('console', () => {
   let api: ConsoleApi | null = null;
   const stops: Array<() => void> = [];
@@ -176,6 +181,9 @@ export const useConsoleStore = defineStore('console', () => {
     const previous = state.value;
     state.value = next;
     logInput(next.lastInput, previous?.lastInput ?? null);
+    // A card from the shoe refused: shown where a typed card's refusal is, until the next card is taken.
+    const refusal = next.shoeRefusal;
+    if (refusal !== null && !sameRefusal(refusal, previous?.shoeRefusal ?? null)) errors.dealCard = { field: refusal.field, message: refusal.message };
     const raceStarted = next.race !== null && (previous === null || previous.race === null || previous.race.id !== next.race.id);
     if (raceStarted) view.value = 'race';
     const gameStarted = next.game !== null && (previous === null || previous.game === null || previous.game.id !== next.game.id);

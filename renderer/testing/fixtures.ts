@@ -185,6 +185,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     race: null,
     source: { kind: 'manual', path: '', state: 'idle' },
     lastInput: null,
+    shoeRefusal: null,
     history: [],
     game: null,
     games: [],
