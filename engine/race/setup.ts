@@ -25,7 +25,20 @@ export interface RaceSetup {
 
 export const CARDS_PER_DECK = 52;
 
+/** What readWhole accepts, checked without building the message a refusal needs. */
+function isWholeFrom(value: unknown, min: number): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min;
+}
+
 function readSeat(value: unknown, index: number, removed: number): SeatSetup {
+  // A seat that is fine (nearly always) is taken as is: the checks below spell out every message a
+  // refusal could need, which costs more than the race itself. Anything else goes through them.
+  if (isRecord(value) && isWholeFrom(value.seat, 1) && isWholeFrom(value.chips, 0) && (value.other === undefined || isWholeFrom(value.other, 0))) {
+    const other = value.other ?? 0;
+    if ((value.name === undefined || typeof value.name === 'string') && (value.chips > 0 || other > 0)) {
+      return { seat: value.seat, name: (value.name ?? '').trim(), chips: value.chips, other };
+    }
+  }
   const field = `seats[${index}]`;
   if (!isRecord(value)) throw new InputError(field, `each seat must be an object like {"seat": 1, "chips": 7, "other": 5000} (got ${describeValue(value)})`);
   const seat = readWhole(value.seat, `${field}.seat`, 1, 'the seat number');
