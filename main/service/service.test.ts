@@ -26,6 +26,20 @@ const FINNISH_TABLE: ConsoleSettings = {
 const COUNTS = [{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }];
 const CARDS = ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td', 'Tc'];
 
+/** A service with the Finnish race open and a stand-in card source: `emit` is what the shoe sends. */
+async function raceFedByShoe(): Promise<{ service: ConsoleService; emit: (event: ShoeEvent) => void }> {
+  let sink: (event: ShoeEvent) => void = () => undefined;
+  const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')), {
+    cardSources: (_settings, emit) => {
+      sink = emit;
+      return { stop: async () => undefined };
+    },
+  });
+  await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'text' } }));
+  await expectOk(service.startRace(COUNTS));
+  return { service, emit: (event) => sink(event) };
+}
+
 async function expectOk(result: Promise<{ ok: boolean }>): Promise<void> {
   expect(await result).toEqual({ ok: true, value: null });
 }
@@ -131,15 +145,7 @@ describe('console service', () => {
   });
 
   it('deals cards from the card source into the open race and shows everything else to the dealer', async () => {
-    let emit: (event: ShoeEvent) => void = () => undefined;
-    const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')), {
-      cardSources: (_settings, sink) => {
-        emit = sink;
-        return { stop: async () => undefined };
-      },
-    });
-    await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'text' } }));
-    await expectOk(service.startRace(COUNTS));
+    const { service, emit } = await raceFedByShoe();
     emit({ type: 'status', state: 'connected' });
     emit({ type: 'card', card: 'Ah', raw: 'AH' });
     emit({ type: 'unknown', raw: 'A?', reason: 'not a card code' });
@@ -152,15 +158,7 @@ describe('console service', () => {
   });
 
   it('a card from the shoe that the race refuses is shown with why, until the next card is taken', async () => {
-    let emit: (event: ShoeEvent) => void = () => undefined;
-    const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')), {
-      cardSources: (_settings, sink) => {
-        emit = sink;
-        return { stop: async () => undefined };
-      },
-    });
-    await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'text' } }));
-    await expectOk(service.startRace(COUNTS));
+    const { service, emit } = await raceFedByShoe();
     const states: ConsoleState[] = [];
     service.onState((state) => states.push(state));
     emit({ type: 'card', card: 'Ah', raw: 'AH' });
