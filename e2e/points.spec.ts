@@ -196,6 +196,19 @@ test('a full Pistepokeri deal by keyboard: showdown, an illegal card refused, tr
     await expectAccessible(page, 'deal over');
   });
 
+  await test.step('the players’ screen shows the game: the deal, its next step and everyone’s points', async () => {
+    const display = await page.context().newPage();
+    await display.goto(`${app.url}#/display`);
+    await expect(display.getByTestId('display-game-title')).toHaveText('Pistepokeri, deal 1');
+    await expect(display.getByTestId('display-game-step')).toHaveText('Deal 1 is over: start the next deal');
+    await expect(display.getByTestId('display-score-1')).toHaveText('Anna8');
+    await expect(display.getByTestId('display-score-2')).toHaveText('Ville2');
+    await expect(display.getByTestId('display-score-3')).toHaveText('Sanna0');
+    await expect(display.getByRole('button')).toHaveCount(0);
+    await expectAccessible(display, 'players’ screen, points game');
+    await display.close();
+  });
+
   await test.step('next deal (Enter): deal 2, Anna deals, Ville is dealt to first; deal 1’s totals stay on the scoreboard', async () => {
     await expect(page.getByTestId('next-deal')).toBeFocused();
     await page.keyboard.press('Enter');
