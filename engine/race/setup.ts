@@ -1,6 +1,6 @@
 import { describeValue } from '../cards';
 import { InputError } from '../errors';
-import { isRecord, missing, readWhole } from '../validate';
+import { isRecord, isWhole, missing, readWhole } from '../validate';
 import { readRuleChoice, type RaceSettings, type RuleSetName } from './rules';
 
 export interface SeatSetup {
@@ -25,25 +25,16 @@ export interface RaceSetup {
 
 export const CARDS_PER_DECK = 52;
 
-/** What readWhole accepts, checked without building the message a refusal needs. */
-function isWholeFrom(value: unknown, min: number): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min;
-}
-
 function readSeat(value: unknown, index: number, removed: number): SeatSetup {
-  // A seat that is fine (nearly always) is taken as is: the checks below spell out every message a
-  // refusal could need, which costs more than the race itself. Anything else goes through them.
-  if (isRecord(value) && isWholeFrom(value.seat, 1) && isWholeFrom(value.chips, 0) && (value.other === undefined || isWholeFrom(value.other, 0))) {
-    const other = value.other ?? 0;
-    if ((value.name === undefined || typeof value.name === 'string') && (value.chips > 0 || other > 0)) {
-      return { seat: value.seat, name: (value.name ?? '').trim(), chips: value.chips, other };
-    }
-  }
   const field = `seats[${index}]`;
   if (!isRecord(value)) throw new InputError(field, `each seat must be an object like {"seat": 1, "chips": 7, "other": 5000} (got ${describeValue(value)})`);
-  const seat = readWhole(value.seat, `${field}.seat`, 1, 'the seat number');
-  const chips = readWhole(value.chips ?? missing(`${field}.chips`, `seat ${seat} needs a count of its ${removed} chips`), `${field}.chips`, 0, `seat ${seat}'s count of ${removed} chips`);
-  const other = readWhole(value.other ?? 0, `${field}.other`, 0, `seat ${seat}'s value of other chips`);
+  // A valid number is taken as is: the words of a refusal cost more than the race itself, so they
+  // are put together only when readWhole is about to refuse.
+  const seat = isWhole(value.seat, 1) ? value.seat : readWhole(value.seat, `${field}.seat`, 1, 'the seat number');
+  const chipsValue = value.chips ?? missing(`${field}.chips`, `seat ${seat} needs a count of its ${removed} chips`);
+  const chips = isWhole(chipsValue, 0) ? chipsValue : readWhole(chipsValue, `${field}.chips`, 0, `seat ${seat}'s count of ${removed} chips`);
+  const otherValue = value.other ?? 0;
+  const other = isWhole(otherValue, 0) ? otherValue : readWhole(otherValue, `${field}.other`, 0, `seat ${seat}'s value of other chips`);
   if (value.name !== undefined && typeof value.name !== 'string') {
     throw new InputError(`${field}.name`, `seat ${seat}'s name must be text (got ${describeValue(value.name)})`);
   }
