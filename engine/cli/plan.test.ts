@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandLine } from './testing';
 
-const { folder, fileWith, runNpm, runDirect } = commandLine('plan');
+const { fileWith, fileRefusals, runNpm, runDirect } = commandLine('plan');
 
 // The issue's contract example, input exactly as written there.
 const contractExample = `{ "chips": [25, 100, 500, 1000, 5000],
@@ -59,10 +58,7 @@ describe('npm run --silent plan -- FILE', () => {
     ['chips out of order', () => [fileWith('chips.json', JSON.stringify({ chips: [100, 25], levels: [{ sb: 25, bb: 50 }] }))], /^plan: chips\[1\]: 25 comes after 100/],
     ['a bad override', () => [fileWith('override.json', JSON.stringify({ chips: [25, 100], levels: [{ sb: 25, bb: 50 }, { sb: 100, bb: 200 }], overrides: { 1: [100] } }))], /^plan: overrides\.1\[0\]: 100 is the largest chip/],
     ['not an object', () => [fileWith('list.json', '[]')], /^plan: structure: a structure must be a JSON object/],
-    ['a missing file', () => [join(folder, 'missing.json')], /missing\.json: no such file/],
-    ['invalid JSON', () => [fileWith('broken.json', '{"chips": ')], /broken\.json: not valid JSON/],
-    ['no file named', () => [], /usage: npm run --silent plan -- FILE/],
-    ['two files named', () => ['a.json', 'b.json'], /usage/],
+    ...fileRefusals('{"chips": '),
   ])('exits 2 for %s', (_, args, message) => {
     const run = runDirect(...args());
     expect(run.status).toBe(2);

@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandLine } from './testing';
 
-const { folder, fileWith, runNpm, runDirect } = commandLine('points');
+const { fileWith, fileRefusals, runNpm, runDirect } = commandLine('points');
 
 // Seed 002's worked example: Anna's heart straight flush scores 8, Ville's last trick 2.
 const seedDeal = {
@@ -60,10 +59,7 @@ describe('npm run --silent points -- FILE', () => {
     ['a card in two hands', () => [fileWith('twice.json', JSON.stringify({ ...seedDeal, hands: { ...seedDeal.hands, Sanna: ['2c', '2s', '3c', '3s', '9h'] } }))], /^points: hands\.Sanna\[4\]: Sanna cannot be dealt 9h: 9h is in Anna's hand/],
     ['an unknown game', () => [fileWith('game.json', JSON.stringify({ ...seedDeal, game: 'bridge' }))], /^points: game: unknown game "bridge"/],
     ['a bad card', () => [fileWith('card.json', JSON.stringify({ ...seedDeal, tricks: [['9h', 'Xx']] }))], /^points: tricks\[0\]\[1\]: "Xx" is not a card/],
-    ['a missing file', () => [join(folder, 'missing.json')], /missing\.json: no such file/],
-    ['invalid JSON', () => [fileWith('broken.json', '{"game": ')], /broken\.json: not valid JSON/],
-    ['no file named', () => [], /usage: npm run --silent points -- FILE/],
-    ['two files named', () => ['a.json', 'b.json'], /usage/],
+    ...fileRefusals('{"game": '),
   ])('exits 2 for %s', (_, args, message) => {
     const run = runDirect(...args());
     expect(run.status).toBe(2);

@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandLine } from './testing';
 
-const { folder, fileWith, runNpm, runDirect } = commandLine('race');
+const { fileWith, fileRefusals, runNpm, runDirect } = commandLine('race');
 
 const workedExample = {
   rules: 'classic', removed: 25, next: 100, button: 10,
@@ -47,10 +46,7 @@ describe('npm run --silent race -- FILE', () => {
 
   it.each([
     ['a bad card', () => [fileWith('card.json', JSON.stringify({ ...workedExample, cards: ['Ah', 'Xx'] }))], /^race: cards\[1\]: "Xx" is not a card/],
-    ['a missing file', () => [join(folder, 'missing.json')], /missing\.json: no such file/],
-    ['invalid JSON', () => [fileWith('broken.json', '{"rules": ')], /broken\.json: not valid JSON/],
-    ['no file named', () => [], /usage: npm run --silent race -- FILE/],
-    ['two files named', () => ['a.json', 'b.json'], /usage/],
+    ...fileRefusals('{"rules": '),
   ])('exits 2 for %s', (_, args, message) => {
     const run = runDirect(...args());
     expect(run.status).toBe(2);
