@@ -21,10 +21,37 @@ export type DeviceMessage = (typeof DEVICE_MESSAGES)[number];
  * `unknown` with its raw text: never dropped, never guessed into a card.
  */
 export type ShoeEvent =
-  | { readonly type: 'card'; readonly card: Card; readonly raw: string }
+  | {
+      readonly type: 'card';
+      readonly card: Card;
+      readonly raw: string;
+      /** Decoded while the line was flagged as noise: not to be dealt without the dealer's say. Absent otherwise. */
+      readonly suspect?: true;
+    }
   | { readonly type: 'unknown'; readonly raw: string; readonly reason: string }
-  | { readonly type: 'device'; readonly message: DeviceMessage; readonly raw: string }
-  | { readonly type: 'status'; readonly state: StatusState; readonly code?: StatusCode; readonly message?: string };
+  | {
+      readonly type: 'device';
+      readonly message: DeviceMessage;
+      readonly raw: string;
+      /** Decoded while the line was flagged as noise (a random "NEW" must not reset a shoe): not to be acted on without the dealer's say. Absent otherwise. */
+      readonly suspect?: true;
+    }
+  | {
+      readonly type: 'status';
+      readonly state: StatusState;
+      readonly code?: StatusCode;
+      readonly message?: string;
+      /**
+       * Set only on the two status events of the noise flag (see FrameDecoder in pipeline.ts):
+       * `flagged` on the wrong-baud warning that raises it (from then on cards and device messages
+       * are `suspect`), `cleared` on the `connected` status that lowers it. A `connected` status
+       * with `noise: 'cleared'` is the line turning clean again, not a (re)connection.
+       */
+      readonly noise?: NoiseChange;
+    };
+
+/** How the noise flag of a connection changed: see the `noise` field of a status event. */
+export type NoiseChange = 'flagged' | 'cleared';
 
 /** Raw bytes as text a person can read in a log: printable ASCII as is, anything else as \xNN. */
 export function printableRaw(bytes: Uint8Array): string {

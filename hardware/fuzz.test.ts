@@ -9,7 +9,7 @@ import { ALL_CARDS, isCard } from '../engine/cards';
 import { isInputError } from '../engine/errors';
 import { DEVICE_MESSAGES, type ShoeEvent } from './events';
 import { CUT_OFF } from './framing/frame';
-import { createDecodeStream, decodeRecording } from './pipeline';
+import { createDecodeStream, decodeRecording, NOISE_CLEARED_MESSAGE } from './pipeline';
 import { BUILT_IN_PROFILES, readProfile, type DeviceProfile } from './profile';
 
 const BUILT_INS = Object.values(BUILT_IN_PROFILES);
@@ -25,6 +25,7 @@ function expectWellFormed(event: ShoeEvent): void {
     case 'card':
       expect(isCard(event.card)).toBe(true);
       expect(typeof event.raw).toBe('string');
+      expect([undefined, true]).toContain(event.suspect);
       break;
     case 'unknown':
       expect(typeof event.raw).toBe('string');
@@ -33,9 +34,12 @@ function expectWellFormed(event: ShoeEvent): void {
     case 'device':
       expect(DEVICE_MESSAGES).toContain(event.message);
       expect(typeof event.raw).toBe('string');
+      expect([undefined, true]).toContain(event.suspect);
       break;
     case 'status':
-      expect(event).toMatchObject({ state: 'error', code: 'wrong-baud', message: expect.stringMatching(/\S/) });
+      // The decode stream's only status events are the noise flag's: raised (wrong-baud) and cleared.
+      if (event.noise === 'cleared') expect(event).toEqual({ type: 'status', state: 'connected', noise: 'cleared', message: NOISE_CLEARED_MESSAGE });
+      else expect(event).toMatchObject({ state: 'error', code: 'wrong-baud', noise: 'flagged', message: expect.stringMatching(/\S/) });
       break;
     default:
       throw new Error(`not a shoe event: ${JSON.stringify(event)}`);

@@ -57,7 +57,7 @@ describe('recorded byte streams', () => {
     const events = decodeRecording(DEFAULT_PROFILE, [noise]);
     expect(events.filter((event) => event.type === 'unknown')).toHaveLength(4);
     const warnings = events.filter((event) => event.type === 'status');
-    expect(warnings).toEqual([{ type: 'status', state: 'error', code: 'wrong-baud', message: expect.stringContaining('check the baud rate (set to 9600)') }]);
+    expect(warnings).toEqual([{ type: 'status', state: 'error', code: 'wrong-baud', noise: 'flagged', message: expect.stringContaining('check the baud rate (set to 9600)') }]);
     expect(events.indexOf(warnings[0] as ShoeEvent)).toBe(NOISE_FRAMES_FOR_BAUD_WARNING);
   });
 

@@ -1,11 +1,11 @@
 import process from 'node:process';
-import type { ShoeEvent } from '../events';
 import { writeFileSync } from 'node:fs';
 import { InputError } from '../../engine/errors';
 import { REGISTRATION_ORDER, UidDecoder } from '../decoding/uid';
 import { BUILT_IN_PROFILES, DEFAULT_PROFILE, type DeviceProfile } from '../profile';
 import { SerialSource } from '../transport/serialSource';
 import { parseOptions, profileArgument, runCommand } from './args';
+import { eventLine } from './eventLine';
 
 /**
  * Field diagnostics: `npm run --silent cards -- --port PATH [--baud N] [--decoder NAME|FILE]
@@ -22,20 +22,6 @@ const OPTIONS = {
   count: { kind: 'whole', min: 1, max: 1_000_000_000 },
   register: { kind: 'text' },
 } as const;
-
-/** The JSON line for one event, fields in a fixed order. */
-function eventLine(event: ShoeEvent): string {
-  switch (event.type) {
-    case 'card':
-      return JSON.stringify({ type: 'card', card: event.card, raw: event.raw });
-    case 'unknown':
-      return JSON.stringify({ type: 'unknown', raw: event.raw, reason: event.reason });
-    case 'device':
-      return JSON.stringify({ type: 'device', message: event.message, raw: event.raw });
-    case 'status':
-      return JSON.stringify({ type: 'status', state: event.state, code: event.code, message: event.message });
-  }
-}
 
 async function main(args: readonly string[]): Promise<number> {
   const options = parseOptions(args, OPTIONS);

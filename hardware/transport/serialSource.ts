@@ -101,9 +101,12 @@ interface Target {
  *   back can briefly be busy or not yet permitted; a failure other than "not there yet" is
  *   reported once as `error` with its code.
  * - Each connection gets a fresh decode stream, so nothing of the old connection leaks into the
- *   new one. An incomplete frame cut off by an unplug is reported as `unknown` (cut off by a
+ *   new one (its noise flag included: a new connection starts unflagged). An incomplete frame cut off by an unplug is reported as `unknown` (cut off by a
  *   disconnect), never decoded, because a truncated frame may read as a different card;
  *   silence-framed bursts are complete by definition and are still reported as cards.
+ * - The decode stream's own status events pass through as they are: the wrong-baud warning
+ *   (`noise: 'flagged'`) and its all-clear, a `connected` status with `noise: 'cleared'`. Neither
+ *   changes `state`: the all-clear is the line turning clean, not a reconnection.
  * - `close()` closes the port, stops timers and removes every listener.
  */
 export class SerialSource {
