@@ -37,6 +37,26 @@ describe('npm run --silent race -- FILE', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ status: 'dealing', awaiting: { seat: 2, cards: 1 }, awards: [] });
   });
 
+  it('records which cards broke a tie (two decks) in tiebreaks; none in a race without one', () => {
+    expect(JSON.parse(runDirect(fileWith('plain.json', JSON.stringify(workedExample))).stdout).tiebreaks).toEqual([]);
+    const tie = { rules: 'tda', removed: 25, next: 100, decks: 2, seats: [1, 2, 3].map((seat) => ({ seat, chips: 1, other: 100 })), cards: ['As', '2c', 'As', '5d', '9c'] };
+    const run = runDirect(fileWith('tie.json', JSON.stringify(tie)));
+    expect(run.status).toBe(0);
+    const output = JSON.parse(run.stdout);
+    expect(output).toMatchObject({ status: 'complete', awards: [3] });
+    expect(output.tiebreaks).toEqual([
+      {
+        seats: [1, 3],
+        card: 'As',
+        chips: 1,
+        halfChip: false,
+        rounds: [{ round: 1, seats: [1, 3], cards: [{ seat: 1, card: '5d' }, { seat: 3, card: '9c' }], outcome: { won: [3], tied: [] } }],
+        winners: [3],
+      },
+    ]);
+    expect(output.explanation).toContain('Tie: seat 1 and seat 3 both hold A♠ for the last 100; tie-break round 1: seat 1 draws 5♦, seat 3 draws 9♣ → seat 3 wins');
+  });
+
   it('exits 2 with one line on stderr and nothing on stdout for an invalid race', () => {
     const run = runNpm(fileWith('bad.json', JSON.stringify({ ...workedExample, next: 110 })));
     expect(run.status).toBe(2);

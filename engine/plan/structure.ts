@@ -44,6 +44,32 @@ export interface TournamentStructure {
   readonly overrides: readonly ColorUpOverride[];
 }
 
+/**
+ * The most entries (levels and breaks together) a structure may list. Real structures have a few
+ * dozen; without a bound a structure kept in the settings, and pushed to every page with the state,
+ * could be any size. 500 keeps the largest valid settings well inside what browser mode's bridge
+ * takes in one message (main/web/server.ts, MAX_MESSAGE_BYTES).
+ */
+export const MAX_STRUCTURE_ENTRIES = 500;
+
+/** The most chips a structure may list: as many as the console's chip set holds (2 to 12). */
+export const MAX_STRUCTURE_CHIPS = 12;
+
+/** The keys each part may have. Anything else is refused, not silently kept: settings keep a structure as entered. */
+const STRUCTURE_KEYS = ['chips', 'levels', 'startingStack', 'rebuys', 'overrides'] as const;
+const LEVEL_KEYS = ['sb', 'bb', 'ante'] as const;
+const REBUY_KEYS = ['amount', 'untilLevel'] as const;
+
+/** Refuses a key `record` has beyond `known`, naming where it is and what belongs there. */
+function refuseUnknownKeys(record: Record<string, unknown>, known: readonly string[], field: string | null, what: string): void {
+  // A key left undefined is absent (JSON has no undefined; the screen's own objects may).
+  const unknown = Object.keys(record).find((key) => record[key] !== undefined && !known.includes(key));
+  if (unknown === undefined) return;
+  const list = known.map((key) => `"${key}"`);
+  const allowed = list.length === 1 ? list[0] : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`;
+  throw new InputError(field === null ? unknown : `${field}.${unknown}`, `"${unknown}" is not part of ${what}, which has ${allowed} only`);
+}
+
 /** The largest chip that divides `amount` (the smallest chip that amount needs), or null if none does. */
 export function largestDividingChip(chips: readonly number[], amount: number): number | null {
   for (let index = chips.length - 1; index >= 0; index -= 1) {
@@ -67,6 +93,7 @@ function readChips(value: unknown): number[] {
     throw new InputError('chips', `must be a list of the chip values in play, ascending, e.g. [25, 100, 500] (got ${describeValue(value)})`);
   }
   if (value.length === 0) throw new InputError('chips', 'at least one chip is needed');
+  if (value.length > MAX_STRUCTURE_CHIPS) throw new InputError('chips', `at most ${MAX_STRUCTURE_CHIPS} chips (got ${value.length})`);
   const chips = value.map((chip: unknown, index) => readWhole(chip, `chips[${index}]`, 1, 'a chip value'));
   chips.forEach((chip, index) => {
     if (index === 0) return;
@@ -98,6 +125,9 @@ function readLevels(value: unknown, chips: readonly number[]): { levels: Structu
     throw new InputError('levels', `must be a list of levels and breaks, e.g. [{"sb": 25, "bb": 50}, {"break": 15}, {"sb": 50, "bb": 100}] (got ${describeValue(value)})`);
   }
   if (value.length === 0) throw new InputError('levels', 'at least one level is needed');
+  if (value.length > MAX_STRUCTURE_ENTRIES) {
+    throw new InputError('levels', `at most ${MAX_STRUCTURE_ENTRIES} levels and breaks in all (got ${value.length})`);
+  }
   const levels: StructureLevel[] = [];
   const breaks: StructureBreak[] = [];
   value.forEach((entry: unknown, index) => {
@@ -110,10 +140,12 @@ function readLevels(value: unknown, chips: readonly number[]): { levels: Structu
         throw new InputError(field, 'an entry is either a level or a break, not both: a break has no blinds or ante');
       }
       if (levels.length === 0) throw new InputError(field, 'a break cannot come before the first level: a break follows the level before it');
+      refuseUnknownKeys(entry, ['break'], field, 'a break');
       const minutes = readWhole(entry.break, `${field}.break`, 1, 'the break\'s length in minutes');
       breaks.push({ afterLevel: levels.length, index, minutes });
       return;
     }
+    refuseUnknownKeys(entry, LEVEL_KEYS, field, 'a level');
     levels.push(readLevel(entry, index, levels.length + 1, chips));
   });
   return { levels, breaks };
@@ -124,6 +156,7 @@ function readRebuys(value: unknown, chips: readonly number[]): RebuyOffer | null
   if (!isRecord(value)) {
     throw new InputError('rebuys', `must be an object like {"amount": 10000, "untilLevel": 4} (got ${describeValue(value)})`);
   }
+  refuseUnknownKeys(value, REBUY_KEYS, 'rebuys', 'a rebuy');
   const amount = readPayable(value.amount ?? missing('rebuys.amount', 'the chips a rebuy or add-on gives'), 'rebuys.amount', 'the rebuy amount', chips);
   const untilLevel = readWhole(
     value.untilLevel ?? missing('rebuys.untilLevel', 'the last level a rebuy or add-on is offered'),
@@ -189,6 +222,7 @@ function readOverrides(value: unknown, chips: readonly number[], structure: Pick
  */
 export function readStructure(input: unknown): TournamentStructure {
   if (!isRecord(input)) throw new InputError('structure', `a structure must be a JSON object with "chips" and "levels" (got ${describeValue(input)})`);
+  refuseUnknownKeys(input, STRUCTURE_KEYS, null, 'a structure');
   const chips = readChips(input.chips ?? missing('chips', 'the chip values in play, e.g. [25, 100, 500]'));
   const { levels, breaks } = readLevels(input.levels ?? missing('levels', 'the levels and breaks, in playing order'), chips);
   const startingStack = input.startingStack === undefined || input.startingStack === null ? null : readPayable(input.startingStack, 'startingStack', 'the starting stack', chips);

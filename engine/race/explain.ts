@@ -2,12 +2,54 @@ import { formatCard } from '../cards';
 import { pooledRaceChips } from './plan';
 import type { RaceState } from './race';
 import { isPooledRounding } from './rules';
+import { raceTieBreaks, type TieBreak, type TieBreakRound } from './tiebreaks';
+
+/** `seat 3`, `seat 3 and seat 7`, `seat 1, seat 3 and seat 7`. */
+function seatsText(seats: readonly number[]): string {
+  const names = seats.map((seat) => `seat ${seat}`);
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] as string}`;
+}
+
+/** What the tie's order decided: `for the last 100`, `for the last 2 × 100`, the next player's half chip. */
+function stakeText(tie: TieBreak, next: number, ratio: number): string {
+  const last = tie.chips === 1 ? `the last ${next}` : `the last ${tie.chips} × ${next}`;
+  const half = `won only with at least ${ratio / 2} odd chips of their own`;
+  if (!tie.halfChip) return `for ${last}`;
+  return tie.chips === 0 ? `for the next ${next}, ${half}` : `for ${last} and the next one, ${half}`;
+}
+
+function roundText(round: TieBreakRound, earlierWinners: boolean): string {
+  const drawn = round.cards.map(({ seat, card }) => `seat ${seat} draws ${formatCard(card, 'pips')}`);
+  const waiting = round.seats.filter((seat) => !round.cards.some((draw) => draw.seat === seat));
+  if (round.outcome === null) return `tie-break round ${round.round}: ${[...drawn, ...(waiting.length > 0 ? [`${seatsText(waiting)} to draw`] : [])].join(', ')}`;
+  const { won, tied } = round.outcome;
+  const parts: string[] = [];
+  if (won.length > 0) parts.push(`${seatsText(won)} ${won.length === 1 ? 'wins' : 'win'}`);
+  if (tied.length > 0) parts.push(tied.length === round.seats.length ? 'still tied' : `${seatsText(tied)} still tied`);
+  if (parts.length === 0) parts.push(earlierWinners ? 'nobody else wins' : 'nobody wins');
+  return `tie-break round ${round.round}: ${drawn.join(', ')} → ${parts.join('; ')}`;
+}
+
+/**
+ * `Tie: seat 3 and seat 7 both hold K♠ for the last 100; tie-break round 1: seat 3 draws 9♥,
+ * seat 7 draws 4♣ → seat 3 wins`: one line per tie, every round in it.
+ */
+function tieBreakText(tie: TieBreak, next: number, ratio: number): string {
+  const rounds: string[] = [];
+  let winnersSoFar = 0;
+  for (const round of tie.rounds) {
+    rounds.push(roundText(round, winnersSoFar > 0));
+    winnersSoFar += round.outcome?.won.length ?? 0;
+  }
+  const hold = tie.seats.length === 2 ? 'both hold' : 'all hold';
+  return [`Tie: ${seatsText(tie.seats)} ${hold} ${formatCard(tie.card, 'pips')} ${stakeText(tie, next, ratio)}`, ...rounds].join('; ');
+}
 
 /**
  * The race's reasoning in plain English, one line per decision, so a floor supervisor can follow
  * how the outcome came about. The screens build their own translated guidance from the same data.
  */
-export function explainRace(state: RaceState): string[] {
+export function explainRace(state: RaceState, tiebreaks: readonly TieBreak[] = raceTieBreaks(state)): string[] {
   const { setup, plan, progress } = state;
   const { removed, next } = setup;
   const { rounding, protection } = setup.settings;
@@ -38,6 +80,7 @@ export function explainRace(state: RaceState): string[] {
   }
   if (plan.deal.length === 0) lines.push('No card can change the outcome: no cards are dealt');
   else lines.push(`Deal ${plan.cardsNeeded} cards: ${plan.deal.map((run) => `seat ${run.seat} × ${run.cards}`).join(', ')}`);
+  for (const tie of tiebreaks) lines.push(tieBreakText(tie, next, plan.ratio));
   if (progress.status === 'complete') {
     const { result } = progress;
     for (const { seat, card } of result.winningCards) lines.push(`Seat ${seat} wins a ${next} with ${formatCard(card, 'pips')}`);

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cardStrength, type Card } from '../cards';
+import { ALL_CARDS, cardStrength, type Card } from '../cards';
 import { InputError } from '../errors';
 import { applyRaceEvent, applyRaceEvents, replayRace, startRace, type RaceEvent, type RaceState } from './race';
 import { DEAL_STARTS, PROTECTIONS, ROUNDINGS, RULE_SET_NAMES, type RuleSetName } from './rules';
 import { seededRandom, shuffleDecks } from '../shoe';
+import { raceSummary } from './summary';
 import { dealUntilComplete } from './testing';
 
 const RUNS_PER_RULE_SET = 2000;
@@ -225,6 +226,117 @@ describe.each(RULE_SET_NAMES)('race properties under %s (and any setting chosen 
         expect(JSON.stringify(start)).toBe(before);
       }),
       { numRuns: RUNS_PER_RULE_SET / 4 },
+    );
+  });
+});
+
+/**
+ * A shoe of `decks` decks with every copy of a few `faces` on top (shuffled), the rest shuffled
+ * under them: the race deal and the tie-break draws keep meeting identical cards.
+ */
+function tieProneShoe(decks: number, faces: readonly Card[], seed: number): Card[] {
+  const shoe = shuffleDecks(decks, seededRandom(seed));
+  const chosen = new Set(faces);
+  return [...shoe.filter((card) => chosen.has(card)), ...shoe.filter((card) => !chosen.has(card))];
+}
+
+const CARDED_RULE_SETS = RULE_SET_NAMES.filter((rules) => rules !== 'round');
+
+describe.each(CARDED_RULE_SETS)('the tie-break record under %s, several decks', (rules) => {
+  const races = fc.record({
+    table: tableFor(rules).map((table) => ({ ...table, decks: 2 + (table.decks % 3) })),
+    faces: fc.uniqueArray(fc.constantFrom(...ALL_CARDS), { minLength: 1, maxLength: 3 }),
+  });
+  let withTies = 0;
+
+  it('lists every tie-break card with its round, winners with the higher card, and only ties that decided a chip', () => {
+    fc.assert(
+      fc.property(races, ({ table, faces }) => {
+        const start = startOrTooFewCards(table);
+        if (!start) return;
+        const state = dealUntilComplete(start, tieProneShoe(table.decks, faces, table.shoeSeed));
+        const summary = raceSummary(state);
+        const { tiebreaks } = summary;
+        if (tiebreaks.length > 0) withTies += 1;
+        const result = state.progress.result;
+        if (!result) throw new Error('the race did not complete');
+
+        // Every tie-break card dealt is listed, in deal order, with its seat and round; nothing else is.
+        const listed = tiebreaks.flatMap((tie) => tie.rounds.flatMap((round) => round.cards.map(({ seat, card }) => ({ card, seat, round: round.round }))));
+        expect(listed).toEqual(summary.cards.filter((card) => card.round > 0));
+
+        const best = bestCards(state);
+        const odd = new Map(state.plan.exchange.map((seat) => [seat.seat, seat.odd]));
+        for (const tie of tiebreaks) {
+          // Tied on the same best card, every one of them.
+          expect(tie.seats.length).toBeGreaterThan(1);
+          for (const seat of tie.seats) expect(best.get(seat)).toBe(tie.card);
+          // Broken: its winners are the race's winners among its seats, best first.
+          expect(tie.winners).toEqual(result.awards.filter((seat) => tie.seats.includes(seat)));
+          const winners = tie.winners ?? [];
+          // The tied seats fill consecutive places of the final ranking; what those places give:
+          const slots = tie.seats.map((seat) => result.ranking.indexOf(seat)).sort((a, b) => a - b);
+          expect(slots.every((slot, index) => slot === (slots[0] as number) + index)).toBe(true);
+          const positions = slots.map((slot) => state.plan.positions[slot]);
+          const winsIn = (seat: number, position: unknown) => position === 'win' || (position === 'half' && 2 * (odd.get(seat) as number) >= state.plan.ratio);
+          // It decided something: some tied seat wins in one of these places and not in another, so
+          // another order of the tied seats would have given the chips differently.
+          expect(tie.seats.some((seat) => positions.some((position) => winsIn(seat, position) !== winsIn(seat, positions[0])))).toBe(true);
+          expect(tie.chips).toBe(positions.filter((position) => position === 'win').length);
+          expect(tie.halfChip).toBe(positions.includes('half'));
+          expect(tie.rounds[0]?.seats).toEqual(tie.seats);
+          tie.rounds.forEach((round, index) => {
+            const drew = new Map(round.cards.map(({ seat, card }) => [seat, cardStrength(card)]));
+            expect(round.cards.map((draw) => draw.seat)).toEqual(round.seats);
+            const outcome = round.outcome;
+            if (outcome === null) throw new Error('a round of a complete race has no outcome');
+            const lost = round.seats.filter((seat) => !outcome.won.includes(seat) && !outcome.tied.includes(seat));
+            const strength = (seat: number) => drew.get(seat) as number;
+            // By the engine's order: a seat settled as a winner drew a higher card than every seat still tied or out.
+            for (const winner of outcome.won) for (const other of [...outcome.tied, ...lost]) expect(strength(winner)).toBeGreaterThan(strength(other));
+            for (const tied of outcome.tied) {
+              expect(strength(tied)).toBe(strength(outcome.tied[0] as number));
+              for (const other of lost) expect(strength(tied)).toBeGreaterThan(strength(other));
+            }
+            // The seats still tied are the next round's, and the last round leaves nobody tied.
+            const following = tie.rounds[index + 1];
+            expect(outcome.tied).toEqual(following ? following.seats : []);
+            expect(outcome.won.every((seat) => winners.includes(seat))).toBe(true);
+          });
+        }
+      }),
+      { numRuns: RUNS_PER_RULE_SET / 2 },
+    );
+    // Not vacuous: a good share of these races needed a tie-break.
+    expect(withTies).toBeGreaterThan(RUNS_PER_RULE_SET / 40);
+  });
+
+  it('shows the rounds so far at every card of a tie-break', () => {
+    fc.assert(
+      fc.property(races, ({ table, faces }) => {
+        const start = startOrTooFewCards(table);
+        if (!start) return;
+        const shoe = tieProneShoe(table.decks, faces, table.shoeSeed);
+        let state = start;
+        let next = 0;
+        while (state.progress.status !== 'complete') {
+          state = applyRaceEvent(state, { type: 'card', card: shoe[next++] as Card });
+          const summary = raceSummary(state);
+          const listed = summary.tiebreaks.flatMap((tie) => tie.rounds.flatMap((round) => round.cards.map(({ seat, card }) => ({ card, seat, round: round.round }))));
+          expect(listed).toEqual(summary.cards.filter((card) => card.round > 0));
+          if (summary.status === 'dealing') expect(summary.tiebreaks).toEqual([]);
+          if (summary.status !== 'tiebreak') continue;
+          // The tie being broken is the last one listed; its last round awaits the seat the race waits for.
+          const open = summary.tiebreaks[summary.tiebreaks.length - 1];
+          const round = open?.rounds[open.rounds.length - 1];
+          expect(open?.winners).toBeNull();
+          expect(round?.outcome).toBeNull();
+          expect(round?.seats[round.cards.length]).toBe(summary.awaiting?.seat);
+          expect(summary.cards.length === 0 ? 0 : summary.cards[summary.cards.length - 1]?.round).toBeLessThanOrEqual(round?.round ?? 0);
+          expect(state.progress.awaiting?.round).toBe(round?.round);
+        }
+      }),
+      { numRuns: RUNS_PER_RULE_SET / 8 },
     );
   });
 });

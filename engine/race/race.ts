@@ -70,14 +70,38 @@ function sameKey(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((value, index) => value === b[index]);
 }
 
+/** Whether `racer` (an index into plan.racers), ranked at `index` in the best-first order, wins a chip. */
+export function winsAt(setup: RaceSetup, plan: RacePlan, racer: number, index: number): boolean {
+  const position = setup.settings.rounding === 'per-player-half-up' ? 'half' : plan.positions[index];
+  return position === 'win' || (position === 'half' && holdsHalfChip(plan.racerOdds[racer] as number, plan.ratio));
+}
+
 /** Racers (as indexes into plan.racers) who win a chip, given the racers ranked best first. */
 function awardsFromRanking(setup: RaceSetup, plan: RacePlan, ranking: readonly number[]): number[] {
-  const perPlayer = setup.settings.rounding === 'per-player-half-up';
-  return ranking.filter((racer, index) => {
-    const position = perPlayer ? 'half' : plan.positions[index];
-    return position === 'win' || (position === 'half' && holdsHalfChip(plan.racerOdds[racer] as number, plan.ratio));
-  });
+  return ranking.filter((racer, index) => winsAt(setup, plan, racer, index));
 }
+
+/**
+ * What the race saw at one step of its tie-breaks, once the deal was complete: handed to the
+ * tracer of `traceTieBreaks` (tiebreaks.ts builds the record of the tie-breaks from these).
+ * Racers are indexes into plan.racers.
+ */
+export interface TieBreakStep {
+  /** The tie-break round this step deals (1, 2, …), as DealtCard.round. */
+  readonly round: number;
+  /** Each racer's best card of the race deal. */
+  readonly best: readonly Card[];
+  /** Racers best first by the cards so far (equal ones in deal order). */
+  readonly ranking: readonly number[];
+  /** Each racer's comparison key: best card's strength, then one per tie-break card drawn. Read it during the call. */
+  readonly keys: readonly (readonly number[])[];
+  /** The tied racers whose order decides a chip, in deal order, drawing one card each this round; null: no such tie is left. */
+  readonly tied: readonly number[] | null;
+  /** Index in the race's cards of this round's first card. */
+  readonly first: number;
+}
+
+type TieBreakTracer = (step: TieBreakStep) => void;
 
 function complete(setup: RaceSetup, plan: RacePlan, ranking: readonly number[], best: readonly (Card | undefined)[]): RaceProgress {
   const winners = awardsFromRanking(setup, plan, ranking);
@@ -111,7 +135,7 @@ function complete(setup: RaceSetup, plan: RacePlan, ranking: readonly number[], 
  * a chip get one more card each, in deal order, until they differ. Racers are handled by their
  * index in the deal order.
  */
-function progressOf(setup: RaceSetup, plan: RacePlan, cards: readonly DealtCard[]): RaceProgress {
+function progressOf(setup: RaceSetup, plan: RacePlan, cards: readonly DealtCard[], trace?: TieBreakTracer): RaceProgress {
   if (plan.deal.length === 0) return complete(setup, plan, plan.racers.map((_, racer) => racer), []);
   let dealt = 0;
   for (const run of plan.deal) {
@@ -137,9 +161,10 @@ function progressOf(setup: RaceSetup, plan: RacePlan, cards: readonly DealtCard[
   for (let round = 1; ; round += 1) {
     // Ties left standing (because they decide nothing) stay in deal order, so listings are predictable.
     const ranking = best.map((_, racer) => racer).sort((a, b) => lexicographicDescending(keys[a] as number[], keys[b] as number[]) || a - b);
-    const tied = decidingTie(plan, ranking, keys);
+    const tied = decidingTie(plan, ranking, keys)?.sort((a, b) => a - b) ?? null;
+    trace?.({ round, best, ranking, keys, tied, first: next });
     if (tied === null) return complete(setup, plan, ranking, best);
-    for (const racer of tied.sort((a, b) => a - b)) {
+    for (const racer of tied) {
       const dealtCard = cards[next];
       if (dealtCard === undefined) return { status: 'tiebreak', awaiting: { seat: plan.racers[racer] as number, cards: 1, round }, result: null };
       (keys[racer] as number[]).push(cardStrength(dealtCard.card));
@@ -162,6 +187,15 @@ function decidingTie(plan: RacePlan, ranking: readonly number[], keys: readonly 
     start = end;
   }
   return null;
+}
+
+/**
+ * Walks the race's tie-breaks as the race itself decides them, calling `trace` at every step
+ * (the last call has `tied` null when no deciding tie is left). Nothing is called while the race
+ * deal is still under way or when no cards are dealt at all.
+ */
+export function traceTieBreaks(state: RaceState, trace: TieBreakTracer): void {
+  progressOf(state.setup, state.plan, state.cards, trace);
 }
 
 function withCards(state: RaceState, cards: readonly DealtCard[], corrections: readonly Correction[]): RaceState {

@@ -1,12 +1,14 @@
 import { explainRace } from './explain';
 import { nextStep } from './next';
 import type { RaceState } from './race';
+import { raceTieBreaks } from './tiebreaks';
 
 /** The race as one JSON document: the command line's output contract, and what the journal's readers see. */
 export function raceSummary(state: RaceState) {
   const { setup, plan, progress } = state;
   const [fewest, most] = plan.raceChipsRange;
   const result = progress.result;
+  const tiebreaks = raceTieBreaks(state);
   return {
     status: progress.status,
     rules: setup.rules,
@@ -25,10 +27,23 @@ export function raceSummary(state: RaceState) {
     awaiting: progress.awaiting ? { seat: progress.awaiting.seat, cards: progress.awaiting.cards } : null,
     awards: result ? [...result.awards] : [],
     winningCards: result ? result.winningCards.map(({ seat, card }) => ({ seat, card })) : [],
+    tiebreaks: tiebreaks.map(({ seats, card, chips, halfChip, rounds, winners }) => ({
+      seats: [...seats],
+      card,
+      chips,
+      halfChip,
+      rounds: rounds.map((round) => ({
+        round: round.round,
+        seats: [...round.seats],
+        cards: round.cards.map((draw) => ({ seat: draw.seat, card: draw.card })),
+        outcome: round.outcome ? { won: [...round.outcome.won], tied: [...round.outcome.tied] } : null,
+      })),
+      winners: winners ? [...winners] : null,
+    })),
     protected: result ? [...result.protected] : [...plan.protectedBefore],
     valueDelta: result ? result.valueDelta : null,
     nextStep: nextStep(state).text,
-    explanation: explainRace(state),
+    explanation: explainRace(state, tiebreaks),
   };
 }
 
