@@ -1,90 +1,176 @@
-import { open, readFile, truncate, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { JournalFinding } from './findings';
+import { JOURNAL_NAME, JOURNAL_VERSION, readJournalBytes, type JournalHeader, type JournalLine, type JournalNote, type JournalReading, type ReadOptions } from './read';
+import { Sealer, sha256 } from './seal';
 
-/** A journal line: a sequence number, when it was written, and the record itself. */
-export interface JournalLine<T> {
-  readonly seq: number;
-  readonly at: string;
-  readonly record: T;
+export { findingText, TAMPER_CODES, type JournalFinding } from './findings';
+export { isJournalNote, JOURNAL_VERSION, type ChainStatus, type JournalLine, type JournalNote, type JournalReading } from './read';
+
+/** A journal as the console opens it: what was read, and what was done to the file to go on writing. */
+export interface JournalScan extends JournalReading {
+  /** The torn tail cut off at this start and where its bytes were kept, or null. */
+  readonly tornNote: JournalNote | null;
 }
 
-export interface JournalReplay<T> {
-  readonly lines: readonly JournalLine<T>[];
-  /** What was wrong with the file, in words for the floor supervisor; empty when it was clean. */
-  readonly problems: readonly string[];
-}
-
-function isLine(value: unknown): value is JournalLine<unknown> {
-  const line = value as Partial<JournalLine<unknown>> | null;
-  return typeof line === 'object' && line !== null && Number.isSafeInteger(line.seq) && typeof line.at === 'string' && line.record !== undefined;
-}
-
-/** What reading a journal found besides its records. */
-export interface JournalScan {
-  /** Records read (lines that were whole, valid and of the right shape). */
-  readonly records: number;
-  /** The sequence number of the last record read; 0 for an empty journal. */
-  readonly lastSeq: number;
-  /** What was wrong with the file, in words for the floor supervisor; empty when it was clean. */
-  readonly problems: readonly string[];
-}
-
-/**
- * Reads a journal file, handing each record to `onLine` as it is parsed, so a long journal is never
- * held in memory twice (as text and as parsed lines). A last line cut off by a crash is discarded,
- * reported and trimmed from the file so appends continue cleanly; a corrupt line in the middle is
- * reported and skipped but left in the file as evidence. `check` refuses records of the wrong shape.
- */
-export async function scanJournal<T>(path: string, check: (record: unknown) => record is T, onLine: (line: JournalLine<T>) => void): Promise<JournalScan> {
-  let text: string;
+/** Reads the file's bytes; a missing file is an empty journal. */
+async function readBytes(path: string): Promise<Buffer> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: 0, lastSeq: 0, problems: [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
     throw error;
   }
-  const problems: string[] = [];
-  const end = text.lastIndexOf('\n') + 1;
-  if (end < text.length) {
-    problems.push(`the last record was cut off (${Buffer.byteLength(text.slice(end))} bytes, probably a crash while writing) and was discarded`);
-    await truncate(path, Buffer.byteLength(text.slice(0, end)));
-  }
-  let records = 0;
-  let lastSeq = 0;
-  let lineNumber = 0;
-  for (let start = 0; start < end; ) {
-    const newline = text.indexOf('\n', start);
-    const raw = text.slice(start, newline);
-    start = newline + 1;
-    lineNumber += 1;
-    if (raw.trim() === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      problems.push(`line ${lineNumber} is not valid JSON and was skipped`);
-      continue;
-    }
-    if (!isLine(parsed) || !check(parsed.record)) {
-      problems.push(`line ${lineNumber} is not a journal record and was skipped`);
-      continue;
-    }
-    records += 1;
-    lastSeq = parsed.seq;
-    onLine(parsed as JournalLine<T>);
-  }
-  return { records, lastSeq, problems };
 }
 
-/** Reads a whole journal file into memory (as `scanJournal` reads it): for tests and tools. */
-export async function readJournal<T>(path: string, check: (record: unknown) => record is T): Promise<JournalReplay<T>> {
-  const lines: JournalLine<T>[] = [];
-  const { problems } = await scanJournal(path, check, (line) => lines.push(line));
-  return { lines, problems };
+/** Writes `bytes` to a new file (never over an existing one) and makes it durable. */
+async function writeNewFile(path: string, bytes: Uint8Array): Promise<void> {
+  const file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  try {
+    await file.writeFile(bytes);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+async function syncDirectory(path: string): Promise<void> {
+  const directory = await open(path, 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
+}
+
+/** Keeps the torn bytes as `journal.jsonl.torn-1` (then -2, …): evidence is never destroyed. */
+async function keepTornBytes(path: string, bytes: Buffer): Promise<string> {
+  for (let number = 1; ; number += 1) {
+    const copy = `${path}.torn-${number}`;
+    try {
+      await writeNewFile(copy, bytes);
+      await syncDirectory(dirname(path));
+      return basename(copy);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }
 
 /**
- * An append-only JSON-lines file. Each append is written and fsynced before its promise resolves,
- * so whatever the screen shows is already on disk; appends are queued so lines never interleave.
+ * Reads a journal file for the console, handing each record to `onLine` as it is read. A last
+ * line cut off by a crash (no newline) is not part of the journal: its bytes are copied beside
+ * the journal, then cut from it, so appends continue after the last whole line; the finding says
+ * where the copy is. Where no copy can be made (a full or read-only disk), nothing is cut: the
+ * writer ends the torn line with a newline before its first record, so the bytes stay in place as
+ * a line of their own. Damage and tampering anywhere else are reported and left in the file.
+ * Nothing is changed in a journal that must stay read-only (a newer version wrote it).
+ */
+export async function scanJournal<T>(path: string, options: ReadOptions<T>): Promise<JournalScan> {
+  const bytes = await readBytes(path);
+  const reading = readJournalBytes(bytes, options);
+  if (reading.torn === null || reading.readOnly !== null) return { ...reading, tornNote: null };
+  let savedAs: string | null = null;
+  try {
+    savedAs = await keepTornBytes(path, reading.torn);
+    const file = await open(path, 'r+');
+    try {
+      await file.truncate(reading.wholeLength);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+  } catch {
+    // No room (or no right) for the copy: the evidence stays where it is.
+    savedAs = null;
+  }
+  const finding: JournalFinding = { code: 'torn-tail', bytes: reading.torn.length, savedAs };
+  const tornNote: JournalNote = { kind: 'journal', note: 'torn-tail', bytes: reading.torn.length, savedAs, sha256: sha256(reading.torn) };
+  return { ...reading, findings: [finding, ...reading.findings], tornNote };
+}
+
+/** Reads a whole journal file into memory, without changing it: for tests and tools. */
+export async function readJournal<T>(path: string, check: (record: unknown) => record is T, key: Buffer | null = null): Promise<{ lines: JournalLine<T>[]; reading: JournalReading }> {
+  const lines: JournalLine<T>[] = [];
+  const reading = readJournalBytes(await readBytes(path), { check, key, onLine: (line) => lines.push(line) });
+  return { lines, reading };
+}
+
+export interface WriterOptions {
+  readonly clock?: () => Date;
+  /** Milliseconds that only go forward (performance.now): kept beside the wall clock in every line. */
+  readonly monotonic?: () => number;
+  /** Seals with HMAC-SHA256 under this key instead of SHA-256. */
+  readonly key?: Buffer | null;
+}
+
+type HeaderFields = Omit<JournalHeader, 'prev' | 'created'>;
+
+/**
+ * The bytes of journal lines: each record numbered, timed and sealed, linked to the line before,
+ * with the header first where one is due. The writer encodes with it, and so does anything that
+ * must produce a journal exactly as the writer would (the benchmarks' long journals).
+ */
+export class JournalEncoder {
+  constructor(
+    private readonly sealer: Sealer,
+    private seq: number,
+    private prev: string | null,
+    /** The header still to write before the next record (a new journal, or one sealed afresh). */
+    private header: HeaderFields | null,
+    /** This run's id: lines of one run share it, and their `t` only goes forward. */
+    readonly run: string = randomBytes(4).toString('hex'),
+  ) {}
+
+  /** A new journal's encoder: its header comes first. */
+  static fresh(key: Buffer | null = null): JournalEncoder {
+    const sealer = new Sealer(key);
+    return new JournalEncoder(sealer, 0, null, JournalEncoder.headerOf(sealer));
+  }
+
+  static headerOf(sealer: Sealer, anchor?: string): HeaderFields {
+    return { journal: JOURNAL_NAME, version: JOURNAL_VERSION, chain: sealer.kind, ...(sealer.keyId === null ? {} : { keyId: sealer.keyId }), ...(anchor === undefined ? {} : { anchor }) };
+  }
+
+  /** The text (with newlines) of the next record, without taking it: `commit` does once it is on disk. */
+  encode(at: string, t: number, record: unknown): { readonly text: string; readonly seq: number; readonly hash: string } {
+    let text = '';
+    let prev = this.prev;
+    if (this.header !== null) {
+      const header = this.sealer.seal({ ...this.header, created: at, prev });
+      text += `${header.text}\n`;
+      prev = header.hash;
+    }
+    const seq = this.seq + 1;
+    const line = this.sealer.seal({ seq, at, run: this.run, t, prev, record });
+    return { text: `${text}${line.text}\n`, seq, hash: line.hash };
+  }
+
+  /** The encoded record is written: the next one follows it. */
+  commit(encoded: { readonly seq: number; readonly hash: string }): void {
+    this.seq = encoded.seq;
+    this.prev = encoded.hash;
+    this.header = null;
+  }
+
+  /** Encodes and commits at once, for journals made in memory. */
+  next(at: string, t: number, record: unknown): string {
+    const encoded = this.encode(at, t, record);
+    this.commit(encoded);
+    return encoded.text;
+  }
+}
+
+/**
+ * An append-only, sealed JSON-lines file. Each append is written and fsynced before its promise
+ * resolves, so whatever the screen shows is already on disk; appends are queued so lines never
+ * interleave. Every line carries the hash of the line before it and its own seal (see seal.ts),
+ * the wall clock (`at`), and this run's id with the milliseconds since it started (`run`, `t`),
+ * so a clock set back shows as such. The first line of a journal is its header; a journal of the
+ * old, unsealed format gets a header after its last line, anchoring those lines by their hash.
  *
  * A record is on disk whole or not at all. A write the disk refuses part-way (full, failing) is
  * not taken for done: the append rejects, and the part of the line that did reach the file is
@@ -94,25 +180,54 @@ export async function readJournal<T>(path: string, check: (record: unknown) => r
 export class JournalWriter<T> {
   private queue: Promise<unknown> = Promise.resolve();
   private damaged: Error | null = null;
+  private readonly started: number;
+  /** The file ends inside a line (a torn tail kept in place): the next write starts with a newline. */
+  private endTornLine = false;
 
   private constructor(
     private readonly file: FileHandle,
-    private seq: number,
+    private readonly encoder: JournalEncoder,
     /** The file's length: where the next record starts, and where a failed one is cut back to. */
     private size: number,
     private readonly clock: () => Date,
-  ) {}
-
-  static async open<T>(path: string, lastSeq: number, clock: () => Date = () => new Date()): Promise<JournalWriter<T>> {
-    const file = await open(path, 'a');
-    return new JournalWriter<T>(file, lastSeq, (await file.stat()).size, clock);
+    private readonly monotonic: () => number,
+  ) {
+    this.started = monotonic();
   }
 
-  append(record: T): Promise<JournalLine<T>> {
+  /**
+   * Opens the journal to append after what `reading` found in it (its last seq and last hash).
+   * The chain goes on as it was, or a header starts it: for a new file, for lines of the old
+   * format, or when the kind of seal changes (a key given or taken away).
+   */
+  static async open<T>(path: string, reading: Pick<JournalReading, 'lastSeq' | 'end' | 'unchained' | 'readOnly'> | null, options: WriterOptions = {}): Promise<JournalWriter<T>> {
+    if (reading?.readOnly) throw new Error('the journal is read-only: it was written by a newer version');
+    const sealer = new Sealer(options.key ?? null);
+    // Appending (O_APPEND), and reading: to see whether the file ends inside a line.
+    const file = await open(path, 'a+');
+    const size = (await file.stat()).size;
+    const end = reading?.end ?? { kind: null, keyId: null, lastHash: null };
+    let header: HeaderFields | null = null;
+    if (end.kind === null) {
+      // A new journal, or one of the old format: the header anchors whatever is already there.
+      header = JournalEncoder.headerOf(sealer, size > 0 && (reading?.unchained ?? 0) > 0 ? sha256(await readFile(path)) : undefined);
+    } else if (end.kind !== sealer.kind || end.keyId !== sealer.keyId) {
+      header = JournalEncoder.headerOf(sealer);
+    }
+    const encoder = new JournalEncoder(sealer, reading?.lastSeq ?? 0, end.lastHash, header);
+    const writer = new JournalWriter<T>(file, encoder, size, options.clock ?? (() => new Date()), options.monotonic ?? (() => performance.now()));
+    // A torn last line that could not be cut off (no copy could be kept): end it, so the next record starts a line.
+    writer.endTornLine = size > 0 && (await lastByte(file, size)) !== 0x0a;
+    return writer;
+  }
+
+  /** Appends a record; resolves with its line once it is on disk. */
+  append<R extends T | JournalNote>(record: R): Promise<JournalLine<R>> {
     const write = this.queue.then(async () => {
       if (this.damaged) throw this.damaged;
-      const line: JournalLine<T> = { seq: this.seq + 1, at: this.clock().toISOString(), record };
-      const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
+      const at = this.clock().toISOString();
+      const encoded = this.encoder.encode(at, Math.round(this.monotonic() - this.started), record);
+      const bytes = Buffer.from(this.endTornLine ? `\n${encoded.text}` : encoded.text);
       try {
         // appendFile, unlike write, goes on after a short write until every byte is written or
         // the disk refuses with an error (ENOSPC).
@@ -130,8 +245,9 @@ export class JournalWriter<T> {
         throw error;
       }
       this.size += bytes.length;
-      this.seq = line.seq;
-      return line;
+      this.endTornLine = false;
+      this.encoder.commit(encoded);
+      return { seq: encoded.seq, at, record };
     });
     // A failed append (disk full) must not block the ones after it from reporting their own outcome.
     this.queue = write.catch(() => undefined);
@@ -142,4 +258,15 @@ export class JournalWriter<T> {
     await this.queue;
     await this.file.close();
   }
+}
+
+async function lastByte(file: FileHandle, size: number): Promise<number | undefined> {
+  const byte = Buffer.alloc(1);
+  await file.read(byte, 0, 1, size - 1);
+  return byte[0];
+}
+
+/** The journal's file inside a data folder. */
+export function journalPath(dataDir: string): string {
+  return join(dataDir, 'journal.jsonl');
 }

@@ -1,0 +1,120 @@
+/**
+ * What reading a journal can find besides its records, as codes with parameters: the screens say
+ * them in the dealer's language, `findingText` in English for the command line, the exports and
+ * the logs. `seq` names the first record a finding affects (absent when none can be named).
+ */
+export type JournalFinding =
+  /** The last line had no newline (a crash while writing): cut off, its bytes kept in `savedAs` (or, with no room for a copy, left in place). */
+  | { readonly code: 'torn-tail'; readonly bytes: number; readonly savedAs: string | null }
+  /** A line that is not JSON (or not a journal line): skipped, left in the file as evidence. */
+  | { readonly code: 'unreadable' | 'not-a-record'; readonly line: number; readonly seq?: number }
+  /** The record's own seal does not match its content: edited after it was written. */
+  | { readonly code: 'altered'; readonly seq: number; readonly skipped: boolean }
+  /** The next record's link to this one does not match: rewritten (seal recomputed), or a line removed or inserted. */
+  | { readonly code: 'rewritten'; readonly seq: number }
+  | { readonly code: 'missing'; readonly seq: number; readonly last: number }
+  | { readonly code: 'reordered'; readonly seq: number; readonly after: number }
+  | { readonly code: 'duplicate'; readonly seq: number }
+  /** A record without a seal in the sealed part of the journal: inserted or edited by hand. */
+  | { readonly code: 'unsealed'; readonly seq: number }
+  /** The lines written before the chain existed were changed after the chain was started. */
+  | { readonly code: 'anchor'; readonly seq: number; readonly records: number }
+  | { readonly code: 'header'; readonly line: number }
+  /** The journal was written by a newer version (format or record kinds this console does not know). */
+  | { readonly code: 'newer-version'; readonly version: number }
+  | { readonly code: 'unknown-record'; readonly seq: number; readonly kind: string }
+  /** Sealed with a key (HMAC) this console or check was not given, or a different one. */
+  | { readonly code: 'key-missing' | 'key-wrong'; readonly keyId: string }
+  /** The wall clock went back between two records written by the same run (the monotonic time went on). */
+  | { readonly code: 'clock-back'; readonly seq: number; readonly seconds: number }
+  /** A record the session could not apply (the reason is the engine's own words, in English). */
+  | { readonly code: 'skipped'; readonly seq: number; readonly kind: string; readonly reason: string }
+  /** The settings file could not be read or was damaged (the message says which and what was kept). */
+  | { readonly code: 'settings'; readonly message: string };
+
+export type ChainStatus =
+  /** Every record sealed and linked, none missing, none out of order. */
+  | 'intact'
+  /** Some record was altered, removed, inserted or reordered (see the findings). */
+  | 'broken'
+  /** Written before the chain existed: no record can be checked. */
+  | 'unchained'
+  /** Sealed with a key that was not given (or another one): the seals could not be checked. */
+  | 'unchecked'
+  | 'empty';
+
+export type FindingCode = JournalFinding['code'];
+
+/** Findings that mean the record may have been tampered with: the chain is broken. */
+export const TAMPER_CODES: ReadonlySet<FindingCode> = new Set(['altered', 'rewritten', 'missing', 'reordered', 'duplicate', 'unsealed', 'anchor', 'header']);
+
+export function findingText(finding: JournalFinding): string {
+  switch (finding.code) {
+    case 'torn-tail':
+      return `the last record was cut off (${finding.bytes} bytes, probably a crash while writing) and was discarded; its bytes are kept ${finding.savedAs === null ? 'in the journal, as a line of their own (no copy could be made)' : `in ${finding.savedAs}`}`;
+    case 'unreadable':
+      return `line ${finding.line} is not valid JSON and was skipped`;
+    case 'not-a-record':
+      return `line ${finding.line} is not a journal record and was skipped`;
+    case 'altered':
+      return `record ${finding.seq} was changed after it was written: its seal does not match its content${finding.skipped ? '; it was skipped' : ''}`;
+    case 'rewritten':
+      return `record ${finding.seq} does not match the seal the record after it carries: it was rewritten, or a record was removed or inserted after it`;
+    case 'missing':
+      return finding.last === finding.seq ? `record ${finding.seq} is missing: it was removed` : `records ${finding.seq}–${finding.last} are missing: they were removed`;
+    case 'reordered':
+      return `record ${finding.seq} is out of order: it comes after record ${finding.after}`;
+    case 'duplicate':
+      return `record ${finding.seq} appears twice: one of them was inserted`;
+    case 'unsealed':
+      return `record ${finding.seq} has no seal although the journal is sealed: it was inserted or edited by hand`;
+    case 'anchor':
+      return `the ${finding.records} records written before the journal was sealed were changed afterwards`;
+    case 'header':
+      return `the journal's header (line ${finding.line}) was changed after it was written`;
+    case 'newer-version':
+      return `the journal was written by a newer version of the console (journal format ${finding.version}): it is open read-only, nothing can be recorded; update the console, or move journal.jsonl aside to start a new one`;
+    case 'unknown-record':
+      return `record ${finding.seq} is of a kind this console does not know (${finding.kind}), written by a newer version: the journal is open read-only, nothing can be recorded; update the console, or move journal.jsonl aside to start a new one`;
+    case 'key-missing':
+      return `the journal is sealed with a key (${finding.keyId}) that was not given: its seals cannot be checked`;
+    case 'key-wrong':
+      return `the journal is sealed with a different key (${finding.keyId}) from the one given: its seals cannot be checked`;
+    case 'clock-back':
+      return `the clock went back ${finding.seconds} s before record ${finding.seq} (the times of the records around it are out of order; the order of the records is not)`;
+    case 'skipped':
+      return `record ${finding.seq} (${finding.kind}) could not be applied and was skipped: ${finding.reason}`;
+    case 'settings':
+      return finding.message;
+  }
+}
+
+function findingSeq(finding: JournalFinding): number | null {
+  return 'seq' in finding && typeof finding.seq === 'number' ? finding.seq : null;
+}
+
+/** The chain as a journal report gives it: its verdict, what was found, and how far its records are unchained. */
+export interface ChainReport {
+  readonly chain: ChainStatus;
+  readonly findings: readonly JournalFinding[];
+  readonly unchainedThrough: number;
+}
+
+/**
+ * What the chain says of the records from `first` to `last` (a race's): broken by any tampering at
+ * or after `first` — a break after them may be where a forger who sealed them afresh stopped —,
+ * unchained when they were written before the journal was sealed, and otherwise what it says of
+ * the whole journal. With it, the findings that concern those records.
+ */
+export function chainOf(report: ChainReport, first: number, last: number): { readonly chain: ChainStatus; readonly findings: readonly JournalFinding[] } {
+  const { findings, chain: journal, unchainedThrough } = report;
+  const concern = findings.filter((finding) => {
+    const seq = findingSeq(finding);
+    if (seq === null) return TAMPER_CODES.has(finding.code);
+    return TAMPER_CODES.has(finding.code) ? seq >= first : seq >= first && seq <= last;
+  });
+  const tampered = concern.some((finding) => TAMPER_CODES.has(finding.code));
+  if (tampered) return { chain: 'broken', findings: concern };
+  if (first <= unchainedThrough) return { chain: 'unchained', findings: concern };
+  return { chain: journal === 'broken' || journal === 'unchained' || journal === 'empty' ? 'intact' : journal, findings: concern };
+}

@@ -1,0 +1,35 @@
+import { findingText, TAMPER_CODES, type JournalFinding } from './findings';
+import { readJournalBytes } from './read';
+
+/**
+ * `npm run --silent verify -- FILE`: the check a tournament director runs on a station's journal.
+ * Its output is a contract other tools depend on: exactly `{ ok, records, problems }`.
+ */
+export interface VerifyReport {
+  readonly ok: boolean;
+  readonly records: number;
+  readonly problems: ReadonlyArray<{ readonly seq: number; readonly problem: string }>;
+}
+
+/** Findings that make a journal fail the check: anything altered, removed, inserted or reordered. */
+const FAILING: ReadonlySet<JournalFinding['code']> = new Set([...TAMPER_CODES, 'unreadable', 'not-a-record']);
+
+export type VerifyOutcome =
+  | { readonly exit: 0 | 1; readonly report: VerifyReport }
+  /** The file cannot be checked: not a journal, or sealed with a key not given. */
+  | { readonly exit: 2; readonly message: string };
+
+export function verifyJournal(bytes: Buffer, key: Buffer | null): VerifyOutcome {
+  const reading = readJournalBytes(bytes, { key, check: (record): record is unknown => record !== undefined });
+  if (bytes.length > 0 && !reading.looksLikeJournal) return { exit: 2, message: 'not a journal: no line of it is a journal record' };
+  const cannot = reading.findings.find((finding) => finding.code === 'key-missing' || finding.code === 'key-wrong' || finding.code === 'newer-version');
+  if (cannot) return { exit: 2, message: cannot.code === 'key-missing' ? `${findingText(cannot)}; give it with --key FILE` : findingText(cannot) };
+  const problems = reading.findings
+    .filter((finding) => FAILING.has(finding.code))
+    .map((finding) => ({ seq: 'seq' in finding && typeof finding.seq === 'number' ? finding.seq : 0, problem: findingText(finding) }));
+  if (reading.chain === 'unchained') {
+    problems.unshift({ seq: 1, problem: `records 1–${reading.lastSeq} were written before the journal was sealed (an older version of the console): they cannot be checked` });
+  }
+  problems.sort((a, b) => a.seq - b.seq);
+  return { exit: problems.length === 0 ? 0 : 1, report: { ok: problems.length === 0, records: reading.records, problems } };
+}
