@@ -9,7 +9,7 @@ import { startConsole, stopConsoles, type RunningConsole } from '../e2e/harness/
 import { encodeCard } from '../hardware/encoding';
 import { BUILT_IN_PROFILES, type DeviceProfile } from '../hardware/profile';
 import { PtyPair, PtyWriter } from '../hardware/testing/ptyPair';
-import type { ConsoleSettings, SeatCount } from '../main/ipc/contract';
+import type { ConsoleSettings, ConsoleState, SeatCount } from '../main/ipc/contract';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
 import { playTemplateRaces, writeJournal } from './journal';
 import type { BenchFigure } from './report';
@@ -249,7 +249,10 @@ export async function latencyBenchmarks(): Promise<LatencyResult> {
       if (JSON.stringify([...onPage].sort()) !== JSON.stringify([...cards].sort())) {
         throw new Error(`bench: the page shows other cards than the shoe sent (race ${races.length}: ${onPage.length} shown, ${cards.length} sent)`);
       }
-      await bridgeCall(app.url, 'confirmRace');
+      // The service confirms only the race it is named (a stale screen cannot confirm the next one).
+      const { race } = (await bridgeCall(app.url, 'getState')) as ConsoleState;
+      if (race === null) throw new Error('bench: no race open to confirm');
+      await bridgeCall(app.url, 'confirmRace', race.id);
       await page.waitForSelector('[data-testid="view-result"]', { state: 'detached' });
     }
     const clockAfter = await clockOffset(page);

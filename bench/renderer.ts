@@ -84,6 +84,7 @@ export async function rendererBenchmarks(): Promise<RendererResult> {
         const ready = new Promise<number>((resolve) => (resolveReady = resolve));
         await page.exposeBinding('__benchSetupReady', (_source, at: number) => resolveReady(at));
         await page.addInitScript({ content: READY_PROBE });
+        // The printed address, as the dealer opens it: its 303 (the key set as a cookie) is part of the load.
         await page.goto(app.url);
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<never>((_, reject) => {

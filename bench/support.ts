@@ -74,6 +74,8 @@ export function epochNow(): number {
 export async function bridgeCall(consoleUrl: string, method: CommandName, ...args: unknown[]): Promise<unknown> {
   const url = new URL('bridge', consoleUrl);
   url.protocol = 'ws:';
+  // The browser key of the printed address (`?key=`), as a parameter: no cookie jar here.
+  url.searchParams.set('key', new URL(consoleUrl).searchParams.get('key') ?? '');
   // The bridge takes connections from its own page only: present the page's origin.
   const socket = new WebSocket(url, { origin: new URL(consoleUrl).origin });
   try {
@@ -89,7 +91,9 @@ export async function bridgeCall(consoleUrl: string, method: CommandName, ...arg
         if (message.type !== 'result' || message.id !== 1) return;
         clearTimeout(timer);
         const result = message.result;
-        if (result?.ok === true) resolve(result.value);
+        // getState answers with the state itself; every other command with a CommandResult.
+        if (method === 'getState') resolve(result);
+        else if (result?.ok === true) resolve(result.value);
         else reject(new Error(`bench: ${method} was refused: ${result?.error?.field ?? '?'}: ${result?.error?.message ?? JSON.stringify(result)}`));
       });
     });

@@ -62,14 +62,20 @@ describe('npm start without the Electron runtime', () => {
     const address = await new Promise<string>((resolve, reject) => {
       run.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
-        const match = /browser mode\): (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout);
+        // The address carries the data folder's browser key.
+        const match = /browser mode\): (http:\/\/127\.0\.0\.1:\d+\/\?key=[A-Za-z0-9_-]{43}) {2}· {2}player display: \1#\/display {2}· {2}data: /.exec(stdout);
         if (match) resolve(match[1] as string);
       });
       run.on('close', () => reject(new Error(`exited early: ${stderr}`)));
     });
     try {
       expect(stderr.split('\n')[0]).toBe(NO_RUNTIME_MESSAGE);
-      expect((await fetch(address)).status).toBe(200);
+      // The printed address lets a browser in (a cookie, and the key out of the address bar); the bare one does not.
+      const opened = await fetch(address, { redirect: 'manual' });
+      expect(opened.status).toBe(303);
+      const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] as string;
+      expect((await fetch(new URL('/', address), { headers: { cookie } })).status).toBe(200);
+      expect((await fetch(new URL('/', address))).status).toBe(403);
     } finally {
       process.kill(-(run.pid as number), 'SIGTERM');
     }

@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface RunningConsole {
+  /** The address browser mode printed, with its key: `http://127.0.0.1:PORT/?key=KEY`. */
   readonly url: string;
+  /** The browser key in that address (the same for every start on one data folder). */
+  readonly key: string;
   readonly dataDir: string;
   /** Ends the service process the way a crash or power cut would (SIGKILL by default). */
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -30,7 +33,8 @@ export async function startConsole(dataDir = mkdtempSync(join(tmpdir(), 'e2e-con
     const timer = setTimeout(() => reject(new Error(`browser mode did not start in 30 s:\n${output}`)), 30_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /browser mode\): (http:\/\/\S+\/)/.exec(output);
+      // The whole address, key and all: without it the console answers only its "open the printed address" page.
+      const match = /browser mode\): (http:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1] as string);
@@ -45,6 +49,7 @@ export async function startConsole(dataDir = mkdtempSync(join(tmpdir(), 'e2e-con
   });
   return {
     url,
+    key: new URL(url).searchParams.get('key') ?? '',
     dataDir,
     kill(signal = 'SIGKILL') {
       return new Promise((resolve) => {

@@ -9,11 +9,12 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Browser mode has no login, so it listens on loopback only; another address is refused unless
- * the operator asked for it explicitly.
+ * Browser mode speaks plain HTTP: its browser key (main/web/key.ts) would cross a network
+ * unencrypted, so it listens on loopback only; another address is refused unless the operator
+ * asked for it explicitly. The console then answers to that address as well (main/web/access.ts).
  */
 export function checkListenHost(host: string, allowNonLoopback: boolean): void {
   if (!isLoopbackHost(host) && !allowNonLoopback) {
-    throw new Error(`refusing to listen on ${host}: browser mode has no login and listens on loopback (127.0.0.1) only; set CHIP_RACE_ALLOW_REMOTE=1 to override on a trusted network`);
+    throw new Error(`refusing to listen on ${host}: browser mode speaks plain HTTP and listens on loopback (127.0.0.1) only; set CHIP_RACE_ALLOW_REMOTE=1 to override on a trusted network`);
   }
 }

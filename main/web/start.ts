@@ -1,12 +1,16 @@
 // `npm run web`: the console in a browser, for stations without Electron and for the end-to-end
-// tests. Serves the built renderer (npm run build) and the service on loopback.
+// tests. Serves the built renderer (npm run build) and the service on loopback, to a browser that
+// opens the printed address: it carries the data folder's browser key (main/web/key.ts).
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { findingText } from '../journal/findings';
 import { ConsoleService } from '../service/service';
 import { consoleServiceOptions } from '../service/options';
+import { startFailureMessage } from '../service/startFailure';
+import { KEY_FILE, loadBrowserKey } from './key';
 import { startWebServer } from './server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,20 +23,34 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-if (!existsSync(join(rendererDir, 'index.html'))) fail('the console is not built yet: run `npm run build` first (npm run web does it for you)');
 const port = Number(env.CHIP_RACE_PORT ?? 5731);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`CHIP_RACE_PORT must be a port number (got ${env.CHIP_RACE_PORT})`);
 
-const service = await ConsoleService.start(consoleServiceOptions(dataDir));
+// A data folder it cannot write, or a journal key it cannot use: one line saying why, never a stack.
+const service = await ConsoleService.start(consoleServiceOptions(dataDir)).catch((error: unknown) => fail(startFailureMessage(error)));
+if (!existsSync(join(rendererDir, 'index.html'))) {
+  await service.close();
+  fail('the console is not built yet: run `npm run build` first (npm run web does it for you)');
+}
+let key: string;
+try {
+  // The data folder's key, not a new one per launch: a page left open reconnects after a restart.
+  key = loadBrowserKey(dataDir);
+} catch (error) {
+  await service.close();
+  fail(`the browser key in ${join(dataDir, KEY_FILE)} could not be read or made: ${(error as Error).message}`);
+}
 let server;
 try {
-  server = await startWebServer({ service, rendererDir, host: env.CHIP_RACE_HOST ?? '127.0.0.1', port, allowNonLoopback: env.CHIP_RACE_ALLOW_REMOTE === '1' });
+  server = await startWebServer({ service, rendererDir, key, host: env.CHIP_RACE_HOST ?? '127.0.0.1', port, allowNonLoopback: env.CHIP_RACE_ALLOW_REMOTE === '1' });
 } catch (error) {
   await service.close();
   fail((error as Error).message);
 }
-process.stdout.write(`Chip Race Console (browser mode): ${server.url}  ·  player display: ${server.url}#/display  ·  data: ${dataDir}\n`);
-for (const problem of service.getState().journal.problems) process.stdout.write(`journal: ${problem}\n`);
+// The address carries the key: opening it lets that browser in (the page then drops it from the address bar).
+const address = `${server.url}?key=${key}`;
+process.stdout.write(`Chip Race Console (browser mode): ${address}  ·  player display: ${address}#/display  ·  data: ${dataDir}\n`);
+for (const finding of service.getState().journal.findings) process.stdout.write(`journal: ${findingText(finding)}\n`);
 
 const stop = async () => {
   await server.close();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BridgeRequest, ConsoleState } from '../../main/ipc/contract';
 import { makeState } from '../testing/fixtures';
-import { bridgeUrl, ConnectionLostError, createBridgeApi, type ConnectionStatus, type WebSocketLike } from './bridge';
+import { bridgeUrl, ConnectionLostError, createBridgeApi, type BridgeRole, type ConnectionStatus, type WebSocketLike } from './bridge';
 
 /** A WebSocket stand-in the test drives by hand. */
 class FakeSocket implements WebSocketLike {
@@ -46,11 +46,12 @@ class FakeSocket implements WebSocketLike {
   }
 }
 
-function setup(retryDelaysMs = [100, 200, 400]) {
+function setup(retryDelaysMs = [100, 200, 400], role?: BridgeRole) {
   const sockets: FakeSocket[] = [];
   const statuses: ConnectionStatus[] = [];
   const api = createBridgeApi({
     url: 'ws://127.0.0.1:5173/bridge',
+    ...(role === undefined ? {} : { role }),
     retryDelaysMs,
     requestTimeoutMs: 5000,
     createSocket: (url) => {
@@ -95,11 +96,11 @@ describe('createBridgeApi', () => {
   it('sends {id, method, args} and resolves with the matching result', async () => {
     const { api, latest } = setup();
     latest().open();
-    const dealt = api.dealCard('as');
-    const voided = api.voidCards(1, 'manual correction');
+    const dealt = api.dealCard('race-1', 'as');
+    const voided = api.voidCards('race-1', 1, 'manual correction');
     expect(latest().sent).toEqual([
-      { id: 1, method: 'dealCard', args: ['as'] },
-      { id: 2, method: 'voidCards', args: [1, 'manual correction'] },
+      { id: 1, method: 'dealCard', args: ['race-1', 'as'] },
+      { id: 2, method: 'voidCards', args: ['race-1', 1, 'manual correction'] },
     ]);
     // Answers may come in any order: they are matched by id.
     latest().reply(1, { ok: false, error: { field: 'count', message: 'only 0 dealt' } });
@@ -116,16 +117,25 @@ describe('createBridgeApi', () => {
       api.saveSettings(makeState().settings),
       api.previewRace([]),
       api.startRace([]),
-      api.dealCard('Ah'),
-      api.voidCards(2, 'x'),
-      api.confirmRace(),
-      api.abandonRace('why'),
+      api.dealCard('race-1', 'Ah'),
+      api.voidCards('race-1', 2, 'x'),
+      api.confirmRace('race-1'),
+      api.abandonRace('race-1', 'why'),
+      api.takeHeldCard('race-1', 1),
+      api.discardHeldCard('race-1', 1),
       api.listPorts(),
       api.exportHistory('csv'),
+      api.historyPage(null, 20),
+      api.raceRecord('race-1'),
+      api.startGame('chicago', ['A', 'B']),
+      api.gameAction('game-1', { type: 'next-deal' }),
+      api.closeGame('game-1', 'done'),
     ];
     expect(latest().sent.map((request) => request.method)).toEqual([
-      'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'voidCards', 'confirmRace', 'abandonRace', 'listPorts', 'exportHistory',
+      'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'voidCards', 'confirmRace', 'abandonRace', 'takeHeldCard', 'discardHeldCard',
+      'listPorts', 'exportHistory', 'historyPage', 'raceRecord', 'startGame', 'gameAction', 'closeGame',
     ]);
+    expect(latest().sent[5]?.args).toEqual(['race-1', 2, 'x']);
     latest().sent.forEach((_request, index) => latest().reply(index, { ok: true, value: null }));
     await Promise.all(calls);
   });
@@ -169,7 +179,7 @@ describe('createBridgeApi', () => {
     latest().open();
     const seen: ConsoleState[] = [];
     api.onState((state) => seen.push(state));
-    const call = api.confirmRace();
+    const call = api.confirmRace('race-1');
     latest().onmessage?.({ data: 'not json' });
     latest().message({ type: 'state' });
     latest().message({ type: 'result', id: 999, result: { ok: true, value: null } });
@@ -181,7 +191,7 @@ describe('createBridgeApi', () => {
 
   it('refuses calls while not connected, without queueing them', async () => {
     const { api, latest } = setup();
-    await expect(api.dealCard('as')).rejects.toBeInstanceOf(ConnectionLostError);
+    await expect(api.dealCard('race-1', 'as')).rejects.toBeInstanceOf(ConnectionLostError);
     latest().open();
     expect(latest().sent).toEqual([]);
   });
@@ -189,7 +199,7 @@ describe('createBridgeApi', () => {
   it('fails calls in flight when the socket drops, reports lost, and reconnects with growing delays', async () => {
     const { api, sockets, statuses, latest } = setup([100, 200, 400]);
     latest().open();
-    const pending = api.dealCard('as');
+    const pending = api.dealCard('race-1', 'as');
     latest().drop();
     await expect(pending).rejects.toBeInstanceOf(ConnectionLostError);
     expect(statuses).toEqual(['connecting', 'open', 'lost']);
@@ -206,7 +216,7 @@ describe('createBridgeApi', () => {
 
     latest().open();
     expect(statuses.at(-1)).toBe('open');
-    const again = api.dealCard('kh');
+    const again = api.dealCard('race-1', 'kh');
     latest().reply(0, { ok: true, value: null });
     await expect(again).resolves.toEqual({ ok: true, value: null });
 
@@ -254,5 +264,89 @@ describe('createBridgeApi', () => {
     expect(sockets[0]?.closed).toBe(true);
     vi.advanceTimersByTime(1000);
     expect(sockets).toHaveLength(1);
+  });
+});
+
+describe('the player display’s client (role display)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('connects to /bridge?role=display; the console’s client names no role', () => {
+    expect(setup(undefined, 'display').latest().url).toBe('ws://127.0.0.1:5173/bridge?role=display');
+    expect(setup(undefined, 'console').latest().url).toBe('ws://127.0.0.1:5173/bridge');
+    const sockets: FakeSocket[] = [];
+    createBridgeApi({ url: 'ws://127.0.0.1:5173/bridge?key=k', role: 'display', createSocket: (url) => sockets[sockets.push(new FakeSocket(url)) - 1] as FakeSocket });
+    expect(sockets[0]?.url).toBe('ws://127.0.0.1:5173/bridge?key=k&role=display');
+  });
+
+  it('answers getState from the pushed states without sending it, resolving once the first state arrives', async () => {
+    const { api, latest } = setup(undefined, 'display');
+    latest().open();
+    let answered: ConsoleState | undefined;
+    const first = api.getState().then((state) => (answered = state));
+    await Promise.resolve();
+    expect(answered).toBeUndefined();
+    const state = makeState();
+    latest().message({ type: 'state', state });
+    await expect(first).resolves.toEqual(state);
+    // Later calls answer at once with the state as merged from the patches since.
+    const lastInput = { type: 'unknown', raw: '??', reason: 'not a card' } as const;
+    latest().message({ type: 'patch', patch: { lastInput } });
+    await expect(api.getState()).resolves.toEqual({ ...state, lastInput });
+    expect(latest().sent).toEqual([]);
+  });
+
+  it('still sends every other command (the server refuses them) and hands back its answer', async () => {
+    const { api, latest } = setup(undefined, 'display');
+    latest().open();
+    const saved = api.saveSettings(makeState().settings);
+    expect(latest().sent.map((request) => request.method)).toEqual(['saveSettings']);
+    const refusal = { ok: false, error: { field: 'role', message: 'refused: the player display is read-only' } };
+    latest().reply(0, refusal);
+    await expect(saved).resolves.toEqual(refusal);
+  });
+
+  it('after a reconnect answers with the state the new connection is pushed, never the one from before the drop', async () => {
+    const { api, latest } = setup([10], 'display');
+    latest().open();
+    const before = makeState();
+    latest().message({ type: 'state', state: before });
+    latest().drop();
+    await expect(api.getState()).rejects.toBeInstanceOf(ConnectionLostError);
+    vi.advanceTimersByTime(10);
+    latest().open();
+    const answer = api.getState();
+    const after = { ...makeState(), lastInput: { type: 'unknown', raw: 'x', reason: 'after the restart' } } as const;
+    latest().message({ type: 'state', state: after });
+    const answered = await answer;
+    expect(answered).toEqual(after);
+    expect(answered).not.toEqual(before);
+  });
+
+  it('fails a waiting getState when the socket drops, and when no state comes in time (then starts a fresh socket)', async () => {
+    const { api, sockets, latest } = setup([10], 'display');
+    latest().open();
+    const dropped = api.getState();
+    latest().drop();
+    await expect(dropped).rejects.toBeInstanceOf(ConnectionLostError);
+    vi.advanceTimersByTime(10);
+    latest().open();
+    const stale = api.getState();
+    vi.advanceTimersByTime(5000);
+    await expect(stale).rejects.toThrow('no state from the console service');
+    expect(sockets[1]?.closed).toBe(true);
+    vi.advanceTimersByTime(10);
+    expect(sockets).toHaveLength(3);
+  });
+
+  it('the console’s client sends getState as every other call', () => {
+    const { api, latest } = setup();
+    latest().open();
+    void api.getState();
+    expect(latest().sent).toEqual([{ id: 1, method: 'getState', args: [] }]);
   });
 });

@@ -7,10 +7,14 @@ import { createStateMerge, isStateMessage } from './stateMerge';
  * with the state pushed whole on connecting and then as patches of what changed (merged here, so
  * `onState` listeners always get whole states). When the socket drops, calls in flight fail
  * with ConnectionLostError and the client reconnects with a growing delay.
+ *
+ * The player display connects as `role: 'display'` (`/bridge?role=display`): the server pushes it
+ * the state and refuses every command it sends, so this client answers `getState` itself, from
+ * the states it is pushed.
  */
 
 /** Every command of the contract (the contract's own list is a value, which the screen may not import). */
-const COMMANDS = [
+export const COMMANDS = [
   'getState',
   'saveSettings',
   'previewRace',
@@ -19,8 +23,12 @@ const COMMANDS = [
   'voidCards',
   'confirmRace',
   'abandonRace',
+  'takeHeldCard',
+  'discardHeldCard',
   'listPorts',
   'exportHistory',
+  'historyPage',
+  'raceRecord',
   'startGame',
   'gameAction',
   'closeGame',
@@ -51,8 +59,13 @@ export interface WebSocketLike {
   close(code?: number, reason?: string): void;
 }
 
+/** What the page is: the dealer's console, or the players' display, which only shows the state. */
+export type BridgeRole = 'console' | 'display';
+
 export interface BridgeOptions {
   readonly url: string;
+  /** `console` by default. */
+  readonly role?: BridgeRole;
   readonly createSocket?: (url: string) => WebSocketLike;
   /** Delays before each reconnect attempt; the last one repeats. */
   readonly retryDelaysMs?: readonly number[];
@@ -78,6 +91,12 @@ interface Pending {
   readonly timer: ReturnType<typeof setTimeout>;
 }
 
+/** `url` with `?role=display` for the display (the console's own socket needs no parameter). */
+function roleUrl(url: string, role: BridgeRole): string {
+  if (role === 'console') return url;
+  return `${url}${url.includes('?') ? '&' : '?'}role=${role}`;
+}
+
 function isMessage(value: unknown): value is BridgeMessage {
   if (typeof value !== 'object' || value === null) return false;
   const type = (value as { type?: unknown }).type;
@@ -91,7 +110,9 @@ export function bridgeUrl(location: { readonly protocol: string; readonly host: 
 }
 
 export function createBridgeApi(options: BridgeOptions): BridgeApi {
-  const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as WebSocketLike);
+  const role = options.role ?? 'console';
+  const url = roleUrl(options.url, role);
+  const createSocket = options.createSocket ?? ((address: string) => new WebSocket(address) as unknown as WebSocketLike);
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
@@ -99,6 +120,11 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
   const mergeState = createStateMerge();
   const connectionListeners = new Set<(status: ConnectionStatus) => void>();
   const pending = new Map<number, Pending>();
+  /** The display's getState calls waiting for the state the current socket is pushed first. */
+  const stateWaiters = new Set<Pending>();
+  /** The latest merged state, and whether the current socket has been pushed its whole state yet. */
+  let latest: ConsoleState | null = null;
+  let fresh = false;
   let status: ConnectionStatus = 'connecting';
   let socket: WebSocketLike | null = null;
   let nextId = 1;
@@ -117,6 +143,11 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
       clearTimeout(call.timer);
       pending.delete(id);
       call.reject(new ConnectionLostError());
+    }
+    for (const waiter of stateWaiters) {
+      clearTimeout(waiter.timer);
+      stateWaiters.delete(waiter);
+      waiter.reject(new ConnectionLostError());
     }
   }
 
@@ -150,7 +181,18 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
     if (!isMessage(message)) return;
     if (message.type !== 'result') {
       const state = mergeState(message);
-      if (state !== null) for (const listener of [...stateListeners]) listener(state);
+      if (state === null) return;
+      latest = state;
+      // Each connection starts with a whole state: until it comes, what the display holds may be from before a drop.
+      if (message.type === 'state') fresh = true;
+      for (const listener of [...stateListeners]) listener(state);
+      if (fresh) {
+        for (const waiter of stateWaiters) {
+          clearTimeout(waiter.timer);
+          waiter.resolve(state);
+        }
+        stateWaiters.clear();
+      }
       return;
     }
     const call = pending.get(message.id);
@@ -164,13 +206,14 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
     if (closed) return;
     let created: WebSocketLike;
     try {
-      created = createSocket(options.url);
+      created = createSocket(url);
     } catch {
       setStatus(status === 'connecting' ? 'connecting' : 'lost');
       scheduleReconnect();
       return;
     }
     socket = created;
+    fresh = false;
     created.onopen = () => {
       if (created !== socket) return;
       attempt = 0;
@@ -215,7 +258,32 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
     });
   }
 
-  const commands = Object.fromEntries(COMMANDS.map((name) => [name, (...args: unknown[]) => call(name, args)]));
+  /** The display's getState: the state it was last pushed, once the current socket has been pushed one (the server would refuse the call). */
+  function localState(): Promise<unknown> {
+    const current = socket;
+    if (current === null || status !== 'open' || current.readyState !== OPEN) return Promise.reject(new ConnectionLostError());
+    if (fresh && latest !== null) return Promise.resolve(latest);
+    return new Promise((resolve, reject) => {
+      const waiter: Pending = {
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          stateWaiters.delete(waiter);
+          reject(new ConnectionLostError('no state from the console service'));
+          // No state pushed after connecting: the link is stale, as for an unanswered call.
+          if (socket === current) {
+            current.close();
+            dropped(current);
+          }
+        }, requestTimeout),
+      };
+      stateWaiters.add(waiter);
+    });
+  }
+
+  const commands = Object.fromEntries(
+    COMMANDS.map((name) => [name, role === 'display' && name === 'getState' ? () => localState() : (...args: unknown[]) => call(name, args)]),
+  );
 
   const api = {
     ...commands,

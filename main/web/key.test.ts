@@ -1,0 +1,67 @@
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isKeyFormat, KEY_FILE, keyMatches, loadBrowserKey, newKey } from './key';
+
+const folder = () => mkdtempSync(join(tmpdir(), 'browser-key-'));
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+describe('the browser key', () => {
+  it('is 32 random bytes in base64url', () => {
+    const key = newKey();
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(key, 'base64url')).toHaveLength(32);
+    expect(newKey()).not.toBe(key);
+    expect(isKeyFormat(key)).toBe(true);
+    expect(isKeyFormat(`${key}=`)).toBe(false);
+    expect(isKeyFormat(key.slice(1))).toBe(false);
+  });
+
+  it('is made in <dataDir>/browser-key with mode 0600 on the first start, whatever the umask, and read back after that', () => {
+    const dir = join(folder(), 'not-yet-made');
+    const previous = process.umask(0o000);
+    let key: string;
+    try {
+      key = loadBrowserKey(dir);
+    } finally {
+      process.umask(previous);
+    }
+    expect(isKeyFormat(key)).toBe(true);
+    expect(readFileSync(join(dir, KEY_FILE), 'utf8')).toBe(`${key}\n`);
+    expect(modeOf(join(dir, KEY_FILE))).toBe(0o600);
+    // Per data folder, not per launch: the next start (after a crash or a restart) has the same key.
+    expect(loadBrowserKey(dir)).toBe(key);
+    expect(loadBrowserKey(folder())).not.toBe(key);
+    // No temporary file is left behind.
+    expect(readdirSync(dir)).toEqual([KEY_FILE]);
+  });
+
+  it('replaces a key file others can read, one that is a link, and one that holds no key', () => {
+    const readable = folder();
+    const old = loadBrowserKey(readable);
+    chmodSync(join(readable, KEY_FILE), 0o644);
+    const replaced = loadBrowserKey(readable);
+    expect(replaced).not.toBe(old);
+    expect(modeOf(join(readable, KEY_FILE))).toBe(0o600);
+
+    const linked = folder();
+    const elsewhere = join(folder(), 'someone-elses-key');
+    writeFileSync(elsewhere, `${newKey()}\n`, { mode: 0o600 });
+    symlinkSync(elsewhere, join(linked, KEY_FILE));
+    const own = loadBrowserKey(linked);
+    expect(`${own}\n`).not.toBe(readFileSync(elsewhere, 'utf8'));
+    expect(statSync(join(linked, KEY_FILE)).isFile()).toBe(true);
+
+    const broken = folder();
+    writeFileSync(join(broken, KEY_FILE), 'not a key\n', { mode: 0o600 });
+    expect(isKeyFormat(loadBrowserKey(broken))).toBe(true);
+    expect(readdirSync(broken)).toEqual([KEY_FILE]);
+  });
+
+  it('is compared in full: any other text, a prefix, or nothing does not match', () => {
+    const key = newKey();
+    expect(keyMatches(key, key)).toBe(true);
+    for (const other of [newKey(), key.slice(0, -1), `${key}x`, '', null, undefined, key.toUpperCase(), 'x'.repeat(5000)]) expect(keyMatches(key, other)).toBe(false);
+  });
+});

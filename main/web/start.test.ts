@@ -1,0 +1,49 @@
+// Browser mode that cannot start says why in one line and exits 2: never a stack trace. As the
+// dealer would meet it: `npm run web` on a data folder that is a file, on a read-only disk, or
+// with a journal key kept inside the data folder.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { describe, expect, it } from 'vitest';
+import { canMountPrivateTmpfs } from '../service/testing/serviceChild';
+
+const root = join(import.meta.dirname, '..', '..');
+const start = ['--import', 'tsx', join(root, 'main', 'web', 'start.ts')];
+
+function web(env: Record<string, string>, wrap: (command: string[]) => string[] = (command) => command) {
+  const [program, ...args] = wrap([process.execPath, ...start]) as [string, ...string[]];
+  return spawnSync(program, args, { cwd: root, encoding: 'utf8', env: { ...process.env, CHIP_RACE_PORT: '0', ...env }, timeout: 60_000 });
+}
+
+function expectOneLine(run: ReturnType<typeof web>, message: RegExp): void {
+  expect(run.status).toBe(2);
+  expect(run.stdout).toBe('');
+  expect(run.stderr).toMatch(/^web: [^\n]+\n$/);
+  expect(run.stderr).toMatch(message);
+  expect(run.stderr).not.toMatch(/\bat .+:\d+:\d+/);
+}
+
+describe('browser mode that cannot start', () => {
+  it('a file where the data folder should be', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-start-'));
+    writeFileSync(join(dir, 'data'), 'not a folder');
+    expectOneLine(web({ CHIP_RACE_DATA_DIR: join(dir, 'data') }), /^web: the data folder .*\/data cannot be written \(it is a file, not a folder, ENOTDIR\): move the file away or choose another with CHIP_RACE_DATA_DIR\n$/);
+  }, 60_000);
+
+  it('a data folder on a read-only disk', () => {
+    expect(canMountPrivateTmpfs(), 'unshare cannot mount a private tmpfs here: this test needs root or unprivileged user namespaces').toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'web-start-ro-'));
+    const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+    const readOnly = (command: string[]) => ['unshare', ...user, '--mount', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o ro,size=65536 chip-race-ro "$0" && exec "$@"', dir, ...command];
+    expectOneLine(web({ CHIP_RACE_DATA_DIR: join(dir, 'console') }, readOnly), /cannot be written \(read-only file system, EROFS\): choose another with CHIP_RACE_DATA_DIR or make it writable\n$/);
+  }, 60_000);
+
+  it('a journal key kept inside the data folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-start-key-'));
+    mkdirSync(join(dir, 'data'));
+    writeFileSync(join(dir, 'data', 'journal.key'), 'k'.repeat(32));
+    expectOneLine(web({ CHIP_RACE_DATA_DIR: join(dir, 'data'), CHIP_RACE_JOURNAL_KEY: join(dir, 'data', 'journal.key') }), /the journal key .* is inside the data folder .*: keep it elsewhere \(a key beside the journal protects nothing\)\n$/);
+  }, 60_000);
+});
