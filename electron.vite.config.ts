@@ -12,8 +12,9 @@ const vueI18nFlags = {
   __INTLIFY_DROP_MESSAGE_COMPILER__: 'false',
 };
 
-// `electron-vite build` writes out/main/index.js (ESM), out/preload/index.cjs (CommonJS: a
-// sandboxed preload cannot be an ES module) and out/renderer/index.html.
+// `electron-vite build` writes out/main/index.js (ESM), out/preload/index.cjs and
+// out/preload/display.cjs (CommonJS: a sandboxed preload cannot be an ES module; the player
+// display has its own, without commands) and out/renderer/index.html.
 // `electron-vite build --outDir DIR` writes the same under DIR/ (scripts/build.test.ts).
 export default defineConfig({
   main: {
@@ -30,10 +31,13 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      // Sandboxed preloads can require only 'electron': bundle everything else.
+      // Sandboxed preloads can require only 'electron': bundle everything else, and each preload
+      // whole into its own file (the two share code, which would otherwise go to a chunk file a
+      // sandboxed preload cannot require).
       externalizeDeps: false,
+      isolatedEntries: true,
       rolldownOptions: {
-        input: { index: fromRoot('main/preload.ts') },
+        input: { index: fromRoot('main/preload.ts'), display: fromRoot('main/displayPreload.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },

@@ -5,7 +5,7 @@ import type { Card } from '../engine/cards';
 import type { RuleSetName } from '../engine/race/rules';
 import { seededRandom, shuffleDecks } from '../engine/shoe';
 import type { CommandResult, ConsoleSettings, SeatCount } from '../main/ipc/contract';
-import { JournalWriter, readJournal, type JournalLine } from '../main/journal/journal';
+import { JournalEncoder, JournalWriter, readJournal, type JournalLine } from '../main/journal/journal';
 import { ConsoleService } from '../main/service/service';
 import { isSessionRecord, type SessionRecord } from '../main/service/session';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
@@ -20,6 +20,10 @@ import { benchDir, diskOf, percentile, ROOT, round1, round2 } from './support';
 
 const EVENTS = 10_000;
 const STARTS = 5;
+/** The long journal: about 3,000 confirmed races behind a console, as after a long festival. */
+const LONG_EVENTS = 100_000;
+const LONG_STARTS = 3;
+const LONG_RACES = 3000;
 const APPENDS = 1000;
 const WARM_UP_APPENDS = 20;
 
@@ -55,31 +59,32 @@ export async function playTemplateRaces(dir: string): Promise<JournalLine<Sessio
       const ratio = table.next / table.removed;
       const counts: SeatCount[] = SEATS.map(({ seat }) => ({ seat, chips: 1 + Math.floor(random() * (ratio * 2 + 3)), hasOther: random() < 0.9 }));
       check('startRace', await service.startRace(counts));
+      const raceId = service.getState().race?.id as string;
       const shoe: Card[] = shuffleDecks(table.decks, random);
       let dealt = 0;
       const status = () => service.getState().race?.summary.status;
       while (status() !== 'complete') {
         const card = shoe.shift();
         if (card === undefined) throw new Error('bench: the template race ran out of cards');
-        check('dealCard', await service.dealCard(card));
+        check('dealCard', await service.dealCard(raceId, card));
         dealt += 1;
         if (race % 3 === 1 && !big && dealt === 2 && status() !== 'complete') {
           // A misread: the first card again (one deck, so refused and journaled as refused) …
           const first = service.getState().race?.summary.cards[0]?.card as string;
-          const refused = await service.dealCard(first);
+          const refused = await service.dealCard(raceId, first);
           if (refused.ok) throw new Error('bench: a repeated card from one deck was accepted');
           // … and a card dealt wrongly, voided.
-          check('dealCard', await service.dealCard(shoe.shift() as Card));
-          check('voidCards', await service.voidCards(1, 'misdealt'));
+          check('dealCard', await service.dealCard(raceId, shoe.shift() as Card));
+          check('voidCards', await service.voidCards(raceId, 1, 'misdealt'));
         }
       }
-      check('confirmRace', await service.confirmRace());
+      check('confirmRace', await service.confirmRace(raceId));
     }
   } finally {
     await service.close();
   }
-  const { lines, problems } = await readJournal(join(dir, 'journal.jsonl'), isSessionRecord);
-  if (problems.length > 0) throw new Error(`bench: the template journal has problems: ${problems.join('; ')}`);
+  const { lines, reading } = await readJournal(join(dir, 'journal.jsonl'), isSessionRecord);
+  if (reading.findings.length > 0) throw new Error(`bench: the template journal has problems: ${JSON.stringify(reading.findings)}`);
   const races: JournalLine<SessionRecord>[][] = [];
   for (const line of lines) {
     if (line.record.kind === 'race-start') races.push([]);
@@ -101,9 +106,12 @@ export function writeJournal(
   wholeRaces = false,
 ): { confirmed: number; raceOpen: boolean; bytes: number; events: number } {
   const out: string[] = [];
+  // Sealed and chained exactly as the console's writer does it (the same encoder), header first.
+  const encoder = JournalEncoder.fresh();
   const start = Date.parse('2026-11-29T17:00:00.000Z');
   let raceNumber = 0;
   let confirmed = 0;
+  let lastKind = '';
   for (let next = 0; ; next = (next + 1) % races.length) {
     const race = races[next] as JournalLine<SessionRecord>[];
     if (wholeRaces && out.length + race.length > events) break;
@@ -111,20 +119,20 @@ export function writeJournal(
     for (const { record } of race) {
       if (out.length === events) break;
       const seq = out.length + 1;
-      out.push(JSON.stringify({ seq, at: new Date(start + seq * 2000).toISOString(), record: { ...record, raceId: `race-${raceNumber}` } }));
+      out.push(encoder.next(new Date(start + seq * 2000).toISOString(), seq * 2000, { ...record, raceId: `race-${raceNumber}` }));
       if (record.kind === 'race-confirm') confirmed += 1;
+      lastKind = record.kind;
     }
     if (out.length === events) break;
   }
-  const text = `${out.join('\n')}\n`;
+  const text = out.join('');
   writeFileSync(path, text);
-  const raceOpen = !out.at(-1)?.includes('"race-confirm"');
-  return { confirmed, raceOpen, bytes: Buffer.byteLength(text), events: out.length };
+  return { confirmed, raceOpen: lastKind !== 'race-confirm', bytes: Buffer.byteLength(text), events: out.length };
 }
 
 /** One console start in a fresh Node process (cold, as after a restart), timed there. */
-function timedStart(dataDir: string): ReplayReport {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', join('bench', 'replayChild.ts'), dataDir], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+function timedStart(dataDir: string, messages = false): ReplayReport {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', join('bench', 'replayChild.ts'), dataDir, ...(messages ? ['--messages'] : [])], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   if (child.status !== 0) throw new Error(`bench: the replay process failed (${child.status ?? child.signal}):\n${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as ReplayReport;
 }
@@ -148,7 +156,7 @@ export async function journalBenchmarks(): Promise<JournalResult> {
     for (let run = 0; run < STARTS; run += 1) {
       const report = timedStart(replayDir);
       // The start must have replayed every event cleanly into the session the journal describes.
-      if (report.records !== EVENTS || report.problems.length > 0 || report.history !== written.confirmed || report.raceOpen !== written.raceOpen) {
+      if (report.records !== EVENTS || report.problems.length > 0 || report.chain !== 'intact' || report.history !== written.confirmed || report.raceOpen !== written.raceOpen) {
         throw new Error(`bench: the replay did not rebuild the journal's session: ${JSON.stringify({ ...report, expected: { records: EVENTS, ...written } })}`);
       }
       starts.push(report);
@@ -156,10 +164,31 @@ export async function journalBenchmarks(): Promise<JournalResult> {
     const cold = starts.map((start) => start.coldMs);
     const warm = starts.map((start) => start.warmMs);
 
+    // The long journal: 100,000 lines, at least 3,000 confirmed races. Its start, and what a page
+    // is sent by a console with that history (the first state; a confirmed race).
+    const longDir = join(dir, 'long');
+    mkdirSync(longDir);
+    const long = writeJournal(join(longDir, 'journal.jsonl'), races, LONG_EVENTS);
+    if (long.confirmed < LONG_RACES) throw new Error(`bench: the long journal holds only ${long.confirmed} confirmed races (at least ${LONG_RACES} wanted)`);
+    copyFileSync(join(templateDir, 'settings.json'), join(longDir, 'settings.json'));
+    const longStarts: ReplayReport[] = [];
+    for (let run = 0; run < LONG_STARTS; run += 1) {
+      // The last start measures the messages too; it plays a race, so it runs on a copy.
+      const last = run === LONG_STARTS - 1;
+      const report = timedStart(longDir, last);
+      if (report.records !== LONG_EVENTS || report.problems.length > 0 || report.chain !== 'intact' || report.history !== long.confirmed) {
+        throw new Error(`bench: the replay did not rebuild the long journal's session: ${JSON.stringify({ ...report, expected: { records: LONG_EVENTS, ...long } })}`);
+      }
+      longStarts.push(report);
+    }
+    const messages = longStarts.at(-1)?.messages;
+    if (messages === undefined) throw new Error('bench: the message sizes were not measured');
+    const longCold = longStarts.map((start) => start.coldMs);
+
     const appendDir = join(dir, 'append');
     mkdirSync(appendDir);
     const records = races.flat().map((line) => line.record);
-    const writer = await JournalWriter.open<SessionRecord>(join(appendDir, 'journal.jsonl'), 0);
+    const writer = await JournalWriter.open<SessionRecord>(join(appendDir, 'journal.jsonl'), null);
     const appends: number[] = [];
     try {
       for (let index = 0; index < WARM_UP_APPENDS + APPENDS; index += 1) {
@@ -176,6 +205,9 @@ export async function journalBenchmarks(): Promise<JournalResult> {
     return {
       figures: [
         { name: `journal: start on ${EVENTS.toLocaleString('en-US')} events (read, parse, replay), median of ${STARTS} cold starts`, value: replayMedian, unit: 'ms', target: 200, better: 'lower' },
+        { name: `journal: start on ${LONG_EVENTS.toLocaleString('en-US')} events (${long.confirmed.toLocaleString('en-US')} races), median of ${LONG_STARTS} cold starts`, value: Math.round(percentile(longCold, 50)), unit: 'ms', target: 1000, better: 'lower' },
+        { name: `state: first message to a page, ${long.confirmed.toLocaleString('en-US')} races in the history`, value: round1(messages.firstState / 1024), unit: 'KB', target: 256, better: 'lower' },
+        { name: `state: a confirmed race's message, ${long.confirmed.toLocaleString('en-US')} races in the history`, value: round1(messages.confirm / 1024), unit: 'KB', target: 16, better: 'lower' },
         { name: `journal: append + fsync p50 (${disk}, ${APPENDS.toLocaleString('en-US')} appends)`, value: round2(percentile(appends, 50)), unit: 'ms', target: 5, better: 'lower' },
         { name: `journal: append + fsync p95 (${disk}, ${APPENDS.toLocaleString('en-US')} appends)`, value: round2(percentile(appends, 95)), unit: 'ms', target: 20, better: 'lower' },
       ],
@@ -187,6 +219,15 @@ export async function journalBenchmarks(): Promise<JournalResult> {
           racesConfirmed: written.confirmed,
           coldMs: cold.map(round1),
           warmMs: warm.map(round1),
+        },
+        long: {
+          method: `the same on ${LONG_EVENTS} lines (the template races repeated), then one more race played and confirmed in that process; messages are the StateFeed's JSON, as browser mode sends them`,
+          events: LONG_EVENTS,
+          journalBytes: long.bytes,
+          racesConfirmed: long.confirmed,
+          coldMs: longCold.map(round1),
+          warmMs: longStarts.map((start) => round1(start.warmMs)),
+          messageBytes: messages,
         },
         append: {
           method: `JournalWriter.append (write + fsync) of the template's records, ${WARM_UP_APPENDS} warm-up appends not counted`,

@@ -1,16 +1,25 @@
 // One console start on a data folder, timed in this fresh process (bench/journal.ts runs it):
-// `node --import tsx bench/replayChild.ts DATA_DIR` prints one JSON line, a ReplayReport.
+// `node --import tsx bench/replayChild.ts DATA_DIR [--messages]` prints one JSON line, a ReplayReport.
+// With --messages it then measures what the page is sent: the first state message, and the one a
+// confirmed race sends (through the same StateFeed and JSON as browser mode's socket).
+import { seededRandom, shuffleDecks } from '../engine/shoe';
+import type { StateMessage } from '../main/ipc/contract';
+import { StateFeed } from '../main/ipc/stateFeed';
+import { findingText } from '../main/journal/findings';
 import { ConsoleService } from '../main/service/service';
 
 export interface ReplayReport {
-  /** ConsoleService.start in a fresh process: read the journal, parse it, replay it, open it for appending. */
+  /** ConsoleService.start in a fresh process: read the journal, check its seals, parse it, replay it, open it for appending. */
   readonly coldMs: number;
   /** The same again in this process, its code now compiled. */
   readonly warmMs: number;
   readonly records: number;
   readonly problems: readonly string[];
+  readonly chain: string;
   readonly history: number;
   readonly raceOpen: boolean;
+  /** Bytes of the messages a page gets (with --messages). */
+  readonly messages?: { readonly firstState: number; readonly card: number; readonly confirm: number };
 }
 
 async function timedStart(dataDir: string): Promise<{ ms: number; service: ConsoleService }> {
@@ -19,19 +28,51 @@ async function timedStart(dataDir: string): Promise<{ ms: number; service: Conso
   return { ms: performance.now() - started, service };
 }
 
-const dataDir = process.argv[2];
-if (dataDir === undefined) throw new Error('usage: node --import tsx bench/replayChild.ts DATA_DIR');
+function must(what: string, result: { ok: boolean; error?: { message: string } }): void {
+  if (!result.ok) throw new Error(`bench: ${what} was refused: ${result.error?.message}`);
+}
+
+/** The page's messages: a whole state first, then one race played to its confirmation, as a dealer would. */
+async function measureMessages(service: ConsoleService): Promise<NonNullable<ReplayReport['messages']>> {
+  const sent: string[] = [];
+  const feed = new StateFeed((message: StateMessage) => sent.push(JSON.stringify(message)));
+  service.onState((state) => feed.push(state));
+  feed.push(service.getState());
+  const firstState = Buffer.byteLength(sent[0] as string);
+  const open = service.getState().race;
+  if (open !== null) must('abandonRace', await service.abandonRace(open.id, 'bench: restarted mid-race'));
+  const seats = service.getState().settings.table.seats;
+  must('startRace', await service.startRace(seats.map(({ seat }) => ({ seat, chips: 3, hasOther: true }))));
+  const raceId = service.getState().race?.id as string;
+  const shoe = shuffleDecks(service.getState().settings.table.decks, seededRandom(7));
+  let card = 0;
+  while (service.getState().race?.summary.status !== 'complete') {
+    const before = sent.length;
+    must('dealCard', await service.dealCard(raceId, shoe.shift() as string));
+    card = Math.max(card, ...sent.slice(before).map((message) => Buffer.byteLength(message)));
+  }
+  const before = sent.length;
+  must('confirmRace', await service.confirmRace(raceId));
+  const confirm = Math.max(...sent.slice(before).map((message) => Buffer.byteLength(message)));
+  return { firstState, card, confirm };
+}
+
+const [dataDir, ...flags] = process.argv.slice(2);
+if (dataDir === undefined) throw new Error('usage: node --import tsx bench/replayChild.ts DATA_DIR [--messages]');
 const cold = await timedStart(dataDir);
 const state = cold.service.getState();
 await cold.service.close();
 const warm = await timedStart(dataDir);
+const messages = flags.includes('--messages') ? await measureMessages(warm.service) : undefined;
 await warm.service.close();
 const report: ReplayReport = {
   coldMs: cold.ms,
   warmMs: warm.ms,
   records: state.journal.records,
-  problems: state.journal.problems,
-  history: state.history.length,
+  problems: state.journal.findings.map(findingText),
+  chain: state.journal.chain,
+  history: state.history.total,
   raceOpen: state.race !== null,
+  ...(messages ? { messages } : {}),
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);

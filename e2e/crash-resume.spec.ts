@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { PtyPair } from '../hardware/testing/ptyPair';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { journalOf } from './harness/journal';
 import {
   allDealt, confirmAndExpectHistory, enterCounts, expectDealt, expectFinnishResult, expectSourceConnected, FINNISH_CARDS, FINNISH_COUNTS,
   FINNISH_HISTORY_WINNERS, FINNISH_TABLE, openConsole, setUpTable, Shoe, startRace,
@@ -92,12 +91,13 @@ test('the service is killed mid-deal and restarted: the race resumes with the sa
   });
 
   await test.step('the journal holds each card exactly once, in order, and one race', async () => {
-    const records = readFileSync(join(first.dataDir, 'journal.jsonl'), 'utf8')
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => (JSON.parse(line) as { record: { kind: string; event?: { type: string; card?: string }; source?: string } }).record);
-    const cards = records.filter((record) => record.kind === 'race-event' && record.event?.type === 'card');
-    expect(cards.map((record) => record.event?.card)).toEqual([...FINNISH_CARDS]);
+    const journal = await journalOf(first.dataDir);
+    // Sealed and chained across the kill: nothing found, every record in order.
+    expect(journal.chain).toBe('intact');
+    expect(journal.findings).toEqual([]);
+    const records = journal.records;
+    const cards = records.flatMap((record) => (record.kind === 'race-event' && record.event.type === 'card' ? [record] : []));
+    expect(cards.map((record) => (record.event as { card: string }).card)).toEqual([...FINNISH_CARDS]);
     expect(cards.every((record) => record.source === 'shoe')).toBe(true);
     expect(records.filter((record) => record.kind === 'race-start')).toHaveLength(1);
     expect(records.filter((record) => record.kind === 'refused')).toHaveLength(0);

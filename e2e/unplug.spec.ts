@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from '@playwright/test';
 import { PtyPair } from '../hardware/testing/ptyPair';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { journalOf } from './harness/journal';
 import {
   allDealt, enterCounts, expectDealt, expectFinnishResult, expectSourceConnected, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, manualInput,
   openConsole, setUpTable, Shoe, startRace, typeCard,
@@ -70,13 +69,11 @@ test('unplugging the shoe mid-deal: shown as disconnected, manual entry still wo
 
   await test.step('nothing lost, nothing doubled: the screen and the journal hold each card once, in order', async () => {
     expect(await allDealt(page)).toEqual(deal);
-    const records = readFileSync(join(app.dataDir, 'journal.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { record: { kind: string; event?: { type: string; card?: string }; source?: string } });
-    const cards = records.filter((line) => line.record.kind === 'race-event' && line.record.event?.type === 'card');
-    expect(cards.map((line) => line.record.event?.card)).toEqual(deal);
-    expect(cards.map((line) => line.record.source)).toEqual(['shoe', 'shoe', 'shoe', 'manual', 'shoe', 'shoe', 'shoe']);
-    expect(records.filter((line) => line.record.kind === 'refused')).toEqual([]);
+    const journal = await journalOf(app.dataDir);
+    expect(journal.chain).toBe('intact');
+    const cards = journal.records.flatMap((record) => (record.kind === 'race-event' && record.event.type === 'card' ? [record] : []));
+    expect(cards.map((record) => (record.event as { card: string }).card)).toEqual(deal);
+    expect(cards.map((record) => record.source)).toEqual(['shoe', 'shoe', 'shoe', 'manual', 'shoe', 'shoe', 'shoe']);
+    expect(journal.records.filter((record) => record.kind === 'refused')).toEqual([]);
   });
 });

@@ -1,16 +1,19 @@
 // Electron main process: a thin adapter. The ConsoleService does the work (and runs without
 // Electron in tests and browser mode); this file only starts it, wires IPC and opens windows.
 // The security policy lives in ./security as pure, unit-tested functions.
-import { app, BrowserWindow, ipcMain, Menu, screen, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerIpc } from './electron/ipc';
 import { createWindowFeeds, type WindowFeeds } from './electron/stateFeeds';
 import { APP_NAME } from './ipc/contract';
-import { createSecureWindow, isNavigationAllowed, isPermissionGranted, windowOpenPolicy } from './security';
+import { applicationMenu, createSecureWindow, isNavigationAllowed, isPermissionGranted, windowOpenPolicy } from './security';
 import { ConsoleService } from './service/service';
 import { consoleServiceOptions } from './service/options';
+import { startFailureMessage } from './service/startFailure';
 
-const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+/** The dealer's window gets the commands; the player display's a preload without any. */
+const dealerPreload = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+const displayPreload = fileURLToPath(new URL('../preload/display.cjs', import.meta.url));
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 const appEntryUrl = devServerUrl ?? pathToFileURL(fileURLToPath(new URL('../renderer/index.html', import.meta.url))).href;
 
@@ -33,7 +36,7 @@ app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(windowOpenPolicy);
 });
 
-function createWindow(feeds: WindowFeeds, hash: string, bounds: Electron.Rectangle | null, title: string): BrowserWindow {
+function createWindow(feeds: WindowFeeds, preloadPath: string, hash: string, bounds: Electron.Rectangle | null, title: string): BrowserWindow {
   const window = createSecureWindow(BrowserWindow, preloadPath, {
     title,
     width: bounds?.width ?? 1280,
@@ -47,21 +50,38 @@ function createWindow(feeds: WindowFeeds, hash: string, bounds: Electron.Rectang
   return window;
 }
 
+/** A console that cannot start (a data folder it cannot write, a journal key it cannot use) says why in one line, then quits. */
+async function startService(): Promise<ConsoleService | null> {
+  const dataDir = app.getPath('userData');
+  try {
+    return await ConsoleService.start(consoleServiceOptions(dataDir, process.env, { chooseAnotherFolder: 'start the console with --user-data-dir=FOLDER' }));
+  } catch (error) {
+    dialog.showErrorBox(`${APP_NAME} cannot start`, startFailureMessage(error));
+    app.exit(2);
+    return null;
+  }
+}
+
 void app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(isPermissionGranted(permission)));
   session.defaultSession.setPermissionCheckHandler((_contents, permission) => isPermissionGranted(permission));
-  Menu.setApplicationMenu(Menu.buildFromTemplate([{ role: 'fileMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }]));
-  const service = await ConsoleService.start(consoleServiceOptions(app.getPath('userData')));
-  registerIpc(ipcMain, service, appEntryUrl);
+  Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenu(devServerUrl !== undefined)));
+  const service = await startService();
+  if (service === null) return;
   const feeds = createWindowFeeds(() => service.getState());
   service.onState((state) => feeds.push(state));
-  const dealer = createWindow(feeds, '', null, APP_NAME);
-  // The player display goes to a second monitor when there is one, without controls.
+  // Commands come from the dealer window's main frame only: never the display, never a subframe.
+  // (Registered before the window exists, so its page never calls a channel with no handler.)
+  let dealer: BrowserWindow | null = null;
+  registerIpc(ipcMain, service, appEntryUrl, (frame) => frame !== null && dealer !== null && frame === dealer.webContents.mainFrame);
+  dealer = createWindow(feeds, dealerPreload, '', null, APP_NAME);
+  // The player display goes to a second monitor when there is one, without controls or menu.
   const other = screen.getAllDisplays().find((display) => display.id !== screen.getPrimaryDisplay().id);
-  if (other) createWindow(feeds, '#/display', other.workArea, `${APP_NAME} — table`);
+  if (other) createWindow(feeds, displayPreload, '#/display', other.workArea, `${APP_NAME} — table`).removeMenu();
+  const window = dealer;
   app.on('second-instance', () => {
-    if (dealer.isMinimized()) dealer.restore();
-    dealer.focus();
+    if (window.isMinimized()) window.restore();
+    window.focus();
   });
   app.on('before-quit', () => {
     void service.close();

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { API_KEY, COMMAND_NAMES } from './ipc/contract';
+import { API_KEY, COMMAND_NAMES, type CommandName } from './ipc/contract';
 import { commandChannel, STATE_CHANNEL } from './ipc/channels';
 
 type Listener = (...args: unknown[]) => void;
@@ -55,7 +55,7 @@ function reachable(root: unknown): unknown[] {
   return [...seen];
 }
 
-function checkPreload(label: string, load: () => Promise<Fake>, timeoutMs = 10_000): void {
+function checkPreload(label: string, load: () => Promise<Fake>, timeoutMs = 10_000, commands: readonly CommandName[] = COMMAND_NAMES): void {
   describe(label, () => {
     let fake: Fake;
     beforeAll(async () => {
@@ -66,7 +66,7 @@ function checkPreload(label: string, load: () => Promise<Fake>, timeoutMs = 10_0
       expect(fake.electron.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
       const [key, api] = fake.exposed[0] as [string, Record<string, unknown>];
       expect(key).toBe(API_KEY);
-      expect(Object.keys(api).sort()).toEqual([...COMMAND_NAMES, 'onStateMessage'].sort());
+      expect(Object.keys(api).sort()).toEqual([...commands, 'onStateMessage'].sort());
       for (const name of Object.keys(api)) expect(typeof api[name], name).toBe('function');
     });
 
@@ -77,9 +77,9 @@ function checkPreload(label: string, load: () => Promise<Fake>, timeoutMs = 10_0
       for (const method of Object.values(fake.ipcRenderer)) expect(values).not.toContain(method);
     });
 
-    it('each command is one invoke on its own channel, with the arguments as given', async () => {
+    it(commands.length === 0 ? 'invokes nothing: the page can only listen' : 'each command is one invoke on its own channel, with the arguments as given', async () => {
       const [, api] = fake.exposed[0] as [string, Record<string, (...args: unknown[]) => Promise<unknown>>];
-      for (const name of COMMAND_NAMES) {
+      for (const name of commands) {
         fake.ipcRenderer.invoke.mockClear();
         expect(await api[name]?.('x', 2)).toEqual({ ok: true, value: { channel: commandChannel(name), args: ['x', 2] } });
         expect(fake.ipcRenderer.invoke).toHaveBeenCalledTimes(1);
@@ -118,21 +118,38 @@ describe('the preload exposes exactly the allowed functions', () => {
     return fake;
   });
 
-  let bundleDir = '';
+  checkPreload(
+    "the player display's source (main/displayPreload.ts): no command at all",
+    async () => {
+      const fake = fakeElectron();
+      vi.resetModules();
+      vi.doMock('electron', () => fake.electron);
+      await import('./displayPreload');
+      vi.doUnmock('electron');
+      return fake;
+    },
+    10_000,
+    [],
+  );
+
+  const bundleDirs: string[] = [];
   afterAll(() => {
-    if (bundleDir !== '') rmSync(bundleDir, { recursive: true, force: true });
+    for (const dir of bundleDirs) rmSync(dir, { recursive: true, force: true });
   });
-  checkPreload('bundle (CommonJS, electron left to require, as electron-vite ships it)', async () => {
+
+  /** A preload bundled as electron-vite ships it, loaded with a require that knows only electron (as a sandboxed preload's). */
+  async function bundled(source: string): Promise<Fake> {
     const { build } = await import('vite');
     const root = fileURLToPath(new URL('..', import.meta.url));
     mkdirSync(join(root, 'node_modules', '.tmp'), { recursive: true });
-    bundleDir = mkdtempSync(join(root, 'node_modules', '.tmp', 'preload-'));
+    const bundleDir = mkdtempSync(join(root, 'node_modules', '.tmp', 'preload-'));
+    bundleDirs.push(bundleDir);
     await build({
       configFile: false,
       logLevel: 'warn',
       root,
       build: {
-        ssr: join(root, 'main', 'preload.ts'),
+        ssr: join(root, 'main', source),
         outDir: bundleDir,
         minify: false,
         rolldownOptions: { external: ['electron'], output: { format: 'cjs', entryFileNames: 'index.cjs' } },
@@ -142,7 +159,6 @@ describe('the preload exposes exactly the allowed functions', () => {
     const fake = fakeElectron();
     const required: string[] = [];
     const module = { exports: {} };
-    // A sandboxed preload gets a require that knows only a few modules; this one knows only electron.
     const fakeRequire = (name: string) => {
       required.push(name);
       if (name === 'electron') return fake.electron;
@@ -151,5 +167,7 @@ describe('the preload exposes exactly the allowed functions', () => {
     new Function('require', 'module', 'exports', code)(fakeRequire, module, module.exports);
     expect(required).toEqual(['electron']);
     return fake;
-  }, 60_000);
+  }
+  checkPreload('bundle (CommonJS, electron left to require, as electron-vite ships it)', () => bundled('preload.ts'), 60_000);
+  checkPreload("the player display's bundle", () => bundled('displayPreload.ts'), 60_000, []);
 });

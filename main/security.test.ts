@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
 import {
+  applicationMenu,
   CONTENT_SECURITY_POLICY,
   createSecureWindow,
   isNavigationAllowed,
@@ -98,6 +99,18 @@ describe('isTrustedSenderUrl', () => {
     expect(isTrustedSenderUrl(entry, entry)).toBe(true);
     expect(isTrustedSenderUrl('https://evil.example/', entry)).toBe(false);
     expect(isTrustedSenderUrl(undefined, entry)).toBe(false);
+  });
+});
+
+describe('applicationMenu', () => {
+  const roles = (development: boolean) => JSON.stringify(applicationMenu(development)).match(/"role":"\w+"/g) ?? [];
+  it('as the console ships: no reload, no developer tools', () => {
+    expect(roles(false).filter((role) => /reload|forceReload|toggleDevTools/.test(role))).toEqual([]);
+    expect(roles(false)).toContain('"role":"fileMenu"');
+  });
+
+  it('a development build keeps them', () => {
+    expect(roles(true)).toEqual(expect.arrayContaining(['"role":"reload"', '"role":"toggleDevTools"']));
   });
 });
 

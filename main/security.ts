@@ -3,7 +3,7 @@
  * main/index.ts applies them, and security.test.ts checks them without launching Electron.
  * Only types come from 'electron' here.
  */
-import type { BrowserWindowConstructorOptions, WebPreferences } from 'electron';
+import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions, WebPreferences } from 'electron';
 
 /** Electron's BrowserWindow class, passed in by main/index.ts (tests pass a stand-in that keeps the options). */
 export type WindowConstructor<W> = new (options: BrowserWindowConstructorOptions) => W;
@@ -80,6 +80,22 @@ export function isNavigationAllowed(targetUrl: string, appEntryUrl: string): boo
  */
 export function isTrustedSenderUrl(senderUrl: string | undefined, appEntryUrl: string): boolean {
   return senderUrl !== undefined && isNavigationAllowed(senderUrl, appEntryUrl);
+}
+
+/**
+ * The application menu. A development build keeps reload and the developer tools; the console as
+ * it ships has neither: a reload in the middle of a race or the DevTools' console in the dealer's
+ * window are one keystroke from harm. (The player display's window has no menu at all.)
+ */
+export function applicationMenu(development: boolean): MenuItemConstructorOptions[] {
+  const view: MenuItemConstructorOptions[] = development
+    ? [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }]
+    : [];
+  return [
+    { role: 'fileMenu' },
+    { label: 'View', submenu: [...view, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }] },
+    { role: 'windowMenu' },
+  ];
 }
 
 /** `setWindowOpenHandler` result: the console never opens other windows or popups. */

@@ -116,10 +116,33 @@ describe('App', () => {
     wrapper.unmount();
   });
 
-  it('reports problems found in the journal', async () => {
-    const api = createFakeApi({ state: makeState({ journal: { path: '/tmp/j', records: 12, problems: ['line 12: torn record dropped'] } }) });
+  it('reports what the journal check found, in the dealer’s language, the chain broken first', async () => {
+    const journal = {
+      path: '/tmp/j', records: 12, chain: 'broken' as const, unchained: 0, unchainedThrough: 0, readOnly: null,
+      findings: [{ code: 'torn-tail' as const, bytes: 40, savedAs: 'journal.jsonl.torn-1' }, { code: 'altered' as const, seq: 7, skipped: false }],
+    };
+    const api = createFakeApi({ state: makeState({ journal, settings: makeSettings({ language: 'fi' }) }) });
     const { wrapper } = await mountApp({ api });
-    expect(wrapper.get('[data-testid="journal-problems"]').text()).toContain('line 12: torn record dropped');
+    await settle();
+    const banner = wrapper.get('[data-testid="journal-problems"]');
+    expect(banner.attributes('data-chain')).toBe('broken');
+    expect(banner.get('[data-testid="journal-chain"]').text()).toBe('Kirjanpitoa on muutettu jälkikäteen: katso havainnot. Kerro salivalvojalle.');
+    expect(banner.findAll('li').map((item) => item.text())).toEqual([
+      'Viimeinen kirjaus katkesi kaatumisessa (40 tavua) ja jätettiin pois; sen tavut on tallessa tiedostossa journal.jsonl.torn-1.',
+      'Kirjausta 7 on muutettu kirjoittamisen jälkeen: sen sinetti ei täsmää.',
+    ]);
+    wrapper.unmount();
+  });
+
+  it('says, as an alert, that nothing can be recorded in a journal a newer version wrote', async () => {
+    const journal = {
+      path: '/tmp/j', records: 3, chain: 'intact' as const, unchained: 0, unchainedThrough: 0,
+      readOnly: { code: 'newer-version' as const, version: 3 }, findings: [{ code: 'newer-version' as const, version: 3 }],
+    };
+    const { wrapper } = await mountApp({ api: createFakeApi({ state: makeState({ journal }) }) });
+    const alert = wrapper.get('[data-testid="journal-read-only"]');
+    expect(alert.attributes('role')).toBe('alert');
+    expect(alert.text()).toMatch(/^Nothing can be recorded: The journal was written by a newer version of the console/);
     wrapper.unmount();
   });
 

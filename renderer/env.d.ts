@@ -1,9 +1,12 @@
 /// <reference types="vite/client" />
-import type { PreloadApi } from '../main/ipc/contract';
+import type { DisplayPreloadApi, PreloadApi } from '../main/ipc/contract';
 
 declare global {
   interface Window {
-    /** Exposed by main/preload.ts; absent when the renderer runs outside Electron. */
-    chipRace?: PreloadApi;
+    /**
+     * Exposed by main/preload.ts (the dealer's window) or main/displayPreload.ts (the player
+     * display's: no commands); absent when the renderer runs outside Electron.
+     */
+    chipRace?: PreloadApi | DisplayPreloadApi;
   }
 }

@@ -8,6 +8,7 @@ import { useConsoleStore } from './stores/console';
 import './style.css';
 import './points.css';
 import './structure.css';
+import './record.css';
 
 const pinia = createPinia();
 const app = createApp(App, { mode: isDisplayMode(window.location) ? 'display' : 'console' })

@@ -33,15 +33,20 @@ describe('electron-vite build', () => {
     expect(main).toMatch(/^import .* from "electron";/m);
     expect(main).not.toMatch(/\brequire\(/);
     expect(main).toContain('../preload/index.cjs');
+    expect(main).toContain('../preload/display.cjs');
     expect(main).toContain('../renderer/index.html');
   });
 
-  it('writes the preload as one CommonJS file (sandboxed preloads cannot be ES modules)', () => {
-    expect(readdirSync(join(outDir, 'preload'))).toEqual(['index.cjs']);
-    const preload = read('preload', 'index.cjs');
-    expect(preload).toContain('require("electron")');
-    expect(preload).toContain('exposeInMainWorld');
-    expect(preload).not.toMatch(/^import /m);
+  it("writes each preload (the dealer's, the player display's) as one whole CommonJS file: sandboxed preloads cannot be ES modules nor require a chunk", () => {
+    expect(readdirSync(join(outDir, 'preload')).sort()).toEqual(['display.cjs', 'index.cjs']);
+    for (const file of ['index.cjs', 'display.cjs']) {
+      const preload = read('preload', file);
+      expect([...preload.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]), file).toEqual(['electron']);
+      expect(preload).toContain('exposeInMainWorld');
+      expect(preload).not.toMatch(/^import /m);
+    }
+    // The display's has no command channel to invoke.
+    expect(read('preload', 'display.cjs')).not.toContain('invoke');
   });
 
   it('writes the renderer with its Content-Security-Policy and relative asset paths', () => {

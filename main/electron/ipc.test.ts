@@ -15,7 +15,10 @@ function fakeIpc() {
   return { handlers, registry };
 }
 
-const from = (url: string | undefined) => ({ senderFrame: url === undefined ? null : { url } }) as unknown as IpcMainInvokeEvent;
+/** The dealer window's main frame; any other frame (the player display's, a subframe) is not it. */
+const DEALER_FRAME = { url: APP };
+const isDealerFrame = (frame: unknown) => frame === DEALER_FRAME;
+const from = (url: string | undefined, frame: object = url === APP ? DEALER_FRAME : { url }) => ({ senderFrame: url === undefined ? null : frame }) as unknown as IpcMainInvokeEvent;
 
 describe('IPC handlers', () => {
   const calls: unknown[] = [];
@@ -26,7 +29,7 @@ describe('IPC handlers', () => {
 
   it('registers exactly one channel per command and removes them again', () => {
     const { handlers, registry } = fakeIpc();
-    const remove = registerIpc(registry, service, APP);
+    const remove = registerIpc(registry, service, APP, isDealerFrame);
     expect([...handlers.keys()].sort()).toEqual(COMMAND_NAMES.map((name) => `chipRace:${name}`).sort());
     remove();
     expect(handlers.size).toBe(0);
@@ -34,28 +37,40 @@ describe('IPC handlers', () => {
 
   it('answers the console page and refuses any other sender', async () => {
     const { handlers, registry } = fakeIpc();
-    registerIpc(registry, service, APP);
+    registerIpc(registry, service, APP, isDealerFrame);
     const deal = handlers.get('chipRace:dealCard');
     calls.length = 0;
-    expect(await deal?.(from(APP), 'As')).toEqual({ ok: true, value: null });
-    expect(await deal?.(from('https://evil.example/'), 'As')).toMatchObject({ ok: false, error: { field: 'sender' } });
-    expect(await deal?.(from('file:///tmp/other.html'), 'As')).toMatchObject({ ok: false, error: { field: 'sender' } });
-    expect(await deal?.(from(undefined), 'As')).toMatchObject({ ok: false, error: { field: 'sender' } });
-    expect(calls).toEqual([['dealCard', 'As']]);
+    expect(await deal?.(from(APP), 'race-1', 'As')).toEqual({ ok: true, value: null });
+    expect(await deal?.(from('https://evil.example/'), 'race-1', 'As')).toMatchObject({ ok: false, error: { field: 'sender' } });
+    expect(await deal?.(from('file:///tmp/other.html'), 'race-1', 'As')).toMatchObject({ ok: false, error: { field: 'sender' } });
+    expect(await deal?.(from(undefined), 'race-1', 'As')).toMatchObject({ ok: false, error: { field: 'sender' } });
+    expect(calls).toEqual([['dealCard', 'race-1', 'As']]);
+  });
+
+  it.each(COMMAND_NAMES)("%s refuses the player display's window, the console's own page but not the dealer's frame", async (name) => {
+    const { handlers, registry } = fakeIpc();
+    registerIpc(registry, service, APP, isDealerFrame);
+    calls.length = 0;
+    const display = from(APP, { url: `${APP}#/display` });
+    const subframe = from(APP, { url: APP, parent: DEALER_FRAME });
+    for (const event of [display, subframe]) {
+      expect(await handlers.get(`chipRace:${name}`)?.(event)).toEqual({ ok: false, error: { field: 'sender', message: 'refused: only the dealer window sends commands (the player display is read-only)' } });
+    }
+    expect(calls).toEqual([]);
   });
 
   it('refuses malformed arguments before the service sees them', async () => {
     const { handlers, registry } = fakeIpc();
-    registerIpc(registry, service, APP);
+    registerIpc(registry, service, APP, isDealerFrame);
     calls.length = 0;
-    expect(await handlers.get('chipRace:voidCards')?.(from(APP), 'all')).toMatchObject({ ok: false, error: { field: 'count' } });
+    expect(await handlers.get('chipRace:voidCards')?.(from(APP), 'race-1', 'all')).toMatchObject({ ok: false, error: { field: 'count' } });
     expect(await handlers.get('chipRace:startRace')?.(from(APP), [{ seat: 1, chips: -3, hasOther: true }])).toMatchObject({ ok: false, error: { field: 'counts[0].chips' } });
     expect(calls).toEqual([]);
   });
 
   it.each(COMMAND_NAMES)('%s refuses every sender that is not the console page, before the service sees it', async (name) => {
     const { handlers, registry } = fakeIpc();
-    registerIpc(registry, service, APP);
+    registerIpc(registry, service, APP, isDealerFrame);
     calls.length = 0;
     const untrusted = [
       'https://evil.example/',
@@ -74,7 +89,7 @@ describe('IPC handlers', () => {
 
   it.each(COMMAND_NAMES)('%s refuses a flood of arguments from the console page itself, before the service sees it', async (name) => {
     const { handlers, registry } = fakeIpc();
-    registerIpc(registry, service, APP);
+    registerIpc(registry, service, APP, isDealerFrame);
     calls.length = 0;
     const junk = Array.from({ length: 20 }, (_, index) => ({ index, __proto__: { polluted: true } }));
     expect(await handlers.get(`chipRace:${name}`)?.(from(APP), ...junk)).toMatchObject({ ok: false, error: { field: 'args' } });

@@ -11,16 +11,20 @@ export interface IpcRegistry {
 }
 
 const UNTRUSTED: CommandResult<never> = { ok: false, error: { field: 'sender', message: 'refused: the request did not come from the console page' } };
+const NOT_DEALER: CommandResult<never> = { ok: false, error: { field: 'sender', message: 'refused: only the dealer window sends commands (the player display is read-only)' } };
 
 /**
- * One handler per command: the sender frame must be the console's own page, and the arguments
- * pass the same validation as the browser bridge before the service sees them. Returns the
+ * One handler per command: the sender must be the dealer window's main frame (not the player
+ * display's window, not a subframe), showing the console's own page, and the arguments pass the
+ * same validation as the browser bridge before the service sees them. `isDealerFrame` tells the
+ * dealer window's main frame (main/index.ts compares it with the window it opened). Returns the
  * function that removes the handlers again.
  */
-export function registerIpc(ipc: IpcRegistry, service: CommandTarget, appEntryUrl: string): () => void {
+export function registerIpc(ipc: IpcRegistry, service: CommandTarget, appEntryUrl: string, isDealerFrame: (frame: IpcMainInvokeEvent['senderFrame']) => boolean): () => void {
   for (const name of COMMAND_NAMES) {
     ipc.handle(commandChannel(name), (event, ...args) => {
       if (!isTrustedSenderUrl(event.senderFrame?.url, appEntryUrl)) return UNTRUSTED;
+      if (!isDealerFrame(event.senderFrame)) return NOT_DEALER;
       return dispatch(service, name, args);
     });
   }

@@ -10,6 +10,9 @@ import type { ColorUp, ColorUpProposal, LevelNeed } from '../../engine/plan/plan
 import type { RuleSetName } from '../../engine/race/rules';
 import type { RaceSummary } from '../../engine/race/summary';
 import type { ShoeEvent, StatusCode, StatusState } from '../../hardware/events';
+import type { ChainStatus, JournalFinding } from '../journal/findings';
+
+export type { ChainStatus, JournalFinding } from '../journal/findings';
 
 export const API_KEY = 'chipRace';
 
@@ -91,6 +94,14 @@ export interface RaceView {
   readonly corrections: number;
 }
 
+/** A voided card, kept on record with why (see the engine's Correction). */
+export interface VoidedCard {
+  readonly card: string;
+  readonly seat: number;
+  readonly round: number;
+  readonly reason: string;
+}
+
 export interface HistoryEntry {
   readonly id: string;
   readonly startedAt: string;
@@ -98,6 +109,65 @@ export interface HistoryEntry {
   readonly names: Readonly<Record<number, string>>;
   readonly summary: RaceSummary;
   readonly corrections: number;
+  readonly voided: readonly VoidedCard[];
+  /** Cards and corrections the race refused (misreads, repeats), counted with their repeats. */
+  readonly refusals: number;
+  /** The journal records the race spans: its start and its confirmation. */
+  readonly seqs: { readonly first: number; readonly last: number };
+}
+
+/** The history as every state carries it: the totals and the race confirmed last. Pages come from `historyPage`. */
+export interface HistorySummary {
+  readonly total: number;
+  /** Chip value created (removed when negative) by all confirmed races. */
+  readonly valueDelta: number;
+  readonly latest: HistoryEntry | null;
+}
+
+/** Confirmed races `start` … `start + entries.length - 1` (0 is the first ever), oldest first. */
+export interface HistoryPage {
+  readonly total: number;
+  readonly start: number;
+  readonly entries: readonly HistoryEntry[];
+}
+
+/** The most races one history page holds. */
+export const HISTORY_PAGE_MAX = 100;
+
+/** One line of a race's record, as the floor reads it: what happened, when, from where. */
+export type RaceRecordEvent =
+  | { readonly seq: number; readonly at: string; readonly type: 'start' }
+  | { readonly seq: number; readonly at: string; readonly type: 'card'; readonly card: string; readonly seat: number; readonly round: number; readonly source: 'manual' | 'shoe'; readonly held: boolean }
+  | { readonly seq: number; readonly at: string; readonly type: 'void'; readonly voided: readonly VoidedCard[] }
+  | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe'; readonly count: number }
+  | { readonly seq: number; readonly at: string; readonly type: 'confirm' }
+  | { readonly seq: number; readonly at: string; readonly type: 'abandon'; readonly reason: string };
+
+/** A race's full record, read back from the journal: what settles a dispute. */
+export interface RaceRecord {
+  readonly id: string;
+  readonly status: 'open' | 'confirmed' | 'abandoned';
+  readonly startedAt: string;
+  readonly counts: readonly SeatCount[];
+  readonly names: Readonly<Record<number, string>>;
+  readonly summary: RaceSummary;
+  readonly events: readonly RaceRecordEvent[];
+  readonly seqs: { readonly first: number; readonly last: number };
+  /** The seal of the race's last record: a copy on a signed slip proves later that nothing was changed. */
+  readonly lastSeal: string | null;
+  /** The chain as checked when the record was read, and what it found within the race's records. */
+  readonly chain: ChainStatus;
+  readonly findings: readonly JournalFinding[];
+}
+
+/** A card from the shoe held for the dealer's say (read while the line was noisy, or behind such a card). */
+export interface HeldCard {
+  readonly id: number;
+  /** The race or game it was read for. */
+  readonly target: string;
+  readonly card: string;
+  readonly raw: string;
+  readonly why: 'noise' | 'queued';
 }
 
 export interface SourceStatus {
@@ -127,11 +197,20 @@ export type GameAction =
   | { readonly type: 'call'; readonly player: string }
   | { readonly type: 'next-deal' };
 
-/** Problems found when the journal was replayed on start (a torn last line, a corrupt record). */
+/** What was found when the journal was read on start (a torn last line, damage, tampering, a newer version). */
 export interface JournalReport {
   readonly path: string;
+  /** Records in the journal: read at start, and written since. */
   readonly records: number;
-  readonly problems: readonly string[];
+  readonly findings: readonly JournalFinding[];
+  /** The seal chain as checked on start. */
+  readonly chain: ChainStatus;
+  /** Records written before the journal was sealed (an older version): they cannot be checked. */
+  readonly unchained: number;
+  /** The highest seq among those (0 when there are none). */
+  readonly unchainedThrough: number;
+  /** Why nothing can be recorded (a newer version wrote the journal), or null. */
+  readonly readOnly: JournalFinding | null;
 }
 
 /** A card the shoe read that was not taken: nobody typed it, so the screen must say why. */
@@ -150,7 +229,9 @@ export interface ConsoleState {
   readonly lastInput: ShoeEvent | null;
   /** The last card from the shoe the race or game refused, and why; cleared by the next change accepted. */
   readonly shoeRefusal: ShoeRefusal | null;
-  readonly history: readonly HistoryEntry[];
+  readonly history: HistorySummary;
+  /** Cards from the shoe waiting for the dealer's say, oldest first. */
+  readonly held: readonly HeldCard[];
   /** The points game in progress (Pistepokeri or Chicago), if any; a race and a game never run at once. */
   readonly game: GameView | null;
   readonly games: readonly GameHistoryEntry[];
@@ -181,24 +262,35 @@ export interface ConsoleCommands {
   /** The race these counts would make (exchange, pool, race chips, deal), without starting it. */
   previewRace(counts: readonly SeatCount[]): CommandResult<RaceSummary>;
   startRace(counts: readonly SeatCount[]): CommandResult;
-  /** A card typed or tapped: to the open race, or wherever the open game needs one next. */
-  dealCard(code: string): CommandResult;
-  voidCards(count: number, reason: string): CommandResult;
-  confirmRace(): CommandResult;
-  abandonRace(reason: string): CommandResult;
+  /**
+   * A card typed or tapped, for the race or game `target` (its id): the screen names what it
+   * acts on, so a stale screen cannot deal into the next race.
+   */
+  dealCard(target: string, code: string): CommandResult;
+  voidCards(raceId: string, count: number, reason: string): CommandResult;
+  confirmRace(raceId: string): CommandResult;
+  abandonRace(raceId: string, reason: string): CommandResult;
+  /** Deals the first held card (`heldId`) as if the shoe had sent it now. */
+  takeHeldCard(target: string, heldId: number): CommandResult;
+  /** Discards the first held card (`heldId`): kept on record as refused by the dealer. */
+  discardHeldCard(target: string, heldId: number): CommandResult;
   listPorts(): CommandResult<readonly PortInfo[]>;
   startGame(game: GameName, players: readonly string[]): CommandResult;
-  gameAction(action: GameAction): CommandResult;
+  gameAction(gameId: string, action: GameAction): CommandResult;
   /** Ends the game: into the history when it has a winner, otherwise abandoned with the reason. */
-  closeGame(reason: string): CommandResult;
+  closeGame(gameId: string, reason: string): CommandResult;
   exportHistory(format: 'csv' | 'json'): CommandResult<string>;
+  /** Confirmed races before index `before` (null: the latest), at most `count` of them. */
+  historyPage(before: number | null, count: number): CommandResult<HistoryPage>;
+  /** A race's full record from the journal: every card, void and refusal, with the chain's verdict. */
+  raceRecord(raceId: string): CommandResult<RaceRecord>;
 }
 
 export type CommandName = keyof ConsoleCommands;
 
 export const COMMAND_NAMES: readonly CommandName[] = [
-  'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'voidCards', 'confirmRace', 'abandonRace', 'listPorts', 'exportHistory',
-  'startGame', 'gameAction', 'closeGame',
+  'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'voidCards', 'confirmRace', 'abandonRace', 'takeHeldCard', 'discardHeldCard',
+  'listPorts', 'exportHistory', 'historyPage', 'raceRecord', 'startGame', 'gameAction', 'closeGame',
 ];
 
 /** Every command as the screen calls it: asynchronous. */
@@ -220,10 +312,13 @@ export type StateMessage =
   | { readonly type: 'state'; readonly state: ConsoleState }
   | { readonly type: 'patch'; readonly patch: Partial<ConsoleState> };
 
-/** What the Electron preload exposes: the commands, and the state messages as sent (the page merges them). */
-export type PreloadApi = ConsoleCalls & {
+/** What the player display's preload exposes: the state messages only, no command (it is read-only). */
+export interface DisplayPreloadApi {
   onStateMessage(listener: (message: StateMessage) => void): () => void;
-};
+}
+
+/** What the dealer window's preload exposes: the commands, and the state messages as sent (the page merges them). */
+export type PreloadApi = ConsoleCalls & DisplayPreloadApi;
 
 /** Browser-mode wire format (JSON over WebSocket). */
 export type BridgeRequest = { readonly id: number; readonly method: CommandName; readonly args: readonly unknown[] };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConsoleState, StateMessage } from './contract';
 import { StateFeed, statePatch } from './stateFeed';
 
-const first = { settings: { language: 'en' }, race: null, history: [], lastInput: null } as unknown as ConsoleState;
+const first = { settings: { language: 'en' }, race: null, history: { total: 0, valueDelta: 0, latest: null }, lastInput: null } as unknown as ConsoleState;
 
 describe('state feed', () => {
   it('a patch names exactly the parts that are other objects', () => {
@@ -10,7 +10,7 @@ describe('state feed', () => {
     expect(statePatch(first, { ...first })).toEqual({});
     expect(statePatch(first, { ...first, race })).toEqual({ race });
     // An equal but new object is a change: the service makes a new one only when something changed.
-    const history = [] as ConsoleState['history'];
+    const history: ConsoleState['history'] = { total: 0, valueDelta: 0, latest: null };
     expect(statePatch(first, { ...first, history })).toEqual({ history });
   });
 

@@ -1,4 +1,4 @@
-import { COMMAND_NAMES, MAX_SEATS, type CommandError, type CommandName, type CommandResult, type ConsoleCommands, type SeatCount } from './contract';
+import { COMMAND_NAMES, HISTORY_PAGE_MAX, MAX_SEATS, type CommandError, type CommandName, type CommandResult, type ConsoleCommands, type SeatCount } from './contract';
 
 type Args = readonly unknown[];
 type Checked = { readonly ok: true; readonly args: Args } | { readonly ok: false; readonly error: CommandError };
@@ -31,30 +31,62 @@ function checkText(value: unknown, field: string, max: number): Checked {
   return pass([value]);
 }
 
-/** The shape of each command's arguments; the service checks their meaning. */
-const CHECKS: Readonly<Record<CommandName, (args: Args) => Checked>> = {
-  getState: () => pass([]),
-  confirmRace: () => pass([]),
-  listPorts: () => pass([]),
-  saveSettings: ([settings]) => (typeof settings === 'object' && settings !== null && !Array.isArray(settings) ? pass([settings]) : fail('settings', 'must be an object')),
-  previewRace: ([counts]) => checkCounts(counts),
-  startRace: ([counts]) => checkCounts(counts),
-  dealCard: ([code]) => checkText(code, 'card', 32),
-  voidCards: ([count, reason]) => {
-    if (!isWhole(count, 1, 1000)) return fail('count', 'the number of cards to void must be a whole number of at least 1');
-    const text = checkText(reason ?? '', 'reason', 200);
-    return text.ok ? pass([count, text.args[0]]) : text;
+/** A race or game id as the service makes them (`race-12`, `game-3`): the screen names what it acts on. */
+function checkTarget(value: unknown, field: string): Checked {
+  if (typeof value !== 'string' || !/^(race|game)-[1-9][0-9]{0,8}$/.test(value)) return fail(field, 'must name the race or game it is for (race-N or game-N): this screen may be out of date; reload it');
+  return pass([value]);
+}
+
+/** Checks each in turn, the arguments of those that pass joined into one list. */
+function all(...checks: Checked[]): Checked {
+  const args: unknown[] = [];
+  for (const check of checks) {
+    if (!check.ok) return check;
+    args.push(...check.args);
+  }
+  return pass(args);
+}
+
+/** How many arguments each command takes, and their shape; the service checks their meaning. */
+const COMMANDS: Readonly<Record<CommandName, { readonly arity: number; readonly check: (args: Args) => Checked }>> = {
+  getState: { arity: 0, check: () => pass([]) },
+  listPorts: { arity: 0, check: () => pass([]) },
+  saveSettings: { arity: 1, check: ([settings]) => (typeof settings === 'object' && settings !== null && !Array.isArray(settings) ? pass([settings]) : fail('settings', 'must be an object')) },
+  previewRace: { arity: 1, check: ([counts]) => checkCounts(counts) },
+  startRace: { arity: 1, check: ([counts]) => checkCounts(counts) },
+  dealCard: { arity: 2, check: ([target, code]) => all(checkTarget(target, 'target'), checkText(code, 'card', 32)) },
+  voidCards: {
+    arity: 3,
+    check: ([raceId, count, reason]) => {
+      if (!isWhole(count, 1, 1000)) return all(checkTarget(raceId, 'race'), fail('count', 'the number of cards to void must be a whole number of at least 1'));
+      return all(checkTarget(raceId, 'race'), pass([count]), checkText(reason ?? '', 'reason', 200));
+    },
   },
-  abandonRace: ([reason]) => checkText(reason ?? '', 'reason', 200),
-  exportHistory: ([format]) => (format === 'csv' || format === 'json' ? pass([format]) : fail('format', 'must be csv or json')),
-  startGame: ([game, players]) => {
-    if (game !== 'pistepokeri' && game !== 'chicago') return fail('game', 'must be pistepokeri or chicago');
-    if (!Array.isArray(players) || players.length < 2 || players.length > 6) return fail('players', 'must list 2 to 6 players');
-    if (players.some((player) => typeof player !== 'string' || player.length > 40)) return fail('players', 'each player is a name of at most 40 characters');
-    return pass([game, players]);
+  confirmRace: { arity: 1, check: ([raceId]) => checkTarget(raceId, 'race') },
+  abandonRace: { arity: 2, check: ([raceId, reason]) => all(checkTarget(raceId, 'race'), checkText(reason ?? '', 'reason', 200)) },
+  takeHeldCard: { arity: 2, check: ([target, heldId]) => all(checkTarget(target, 'target'), isWhole(heldId, 1, Number.MAX_SAFE_INTEGER) ? pass([heldId]) : fail('held', 'must name the held card')) },
+  discardHeldCard: { arity: 2, check: ([target, heldId]) => all(checkTarget(target, 'target'), isWhole(heldId, 1, Number.MAX_SAFE_INTEGER) ? pass([heldId]) : fail('held', 'must name the held card')) },
+  exportHistory: { arity: 1, check: ([format]) => (format === 'csv' || format === 'json' ? pass([format]) : fail('format', 'must be csv or json')) },
+  historyPage: {
+    arity: 2,
+    check: ([before, count]) => {
+      if (before !== null && !isWhole(before, 0, Number.MAX_SAFE_INTEGER)) return fail('before', 'must be a race number, or null for the latest');
+      if (!isWhole(count, 1, HISTORY_PAGE_MAX)) return fail('count', `must be a whole number from 1 to ${HISTORY_PAGE_MAX}`);
+      return pass([before, count]);
+    },
   },
-  gameAction: ([action]) => checkGameAction(action),
-  closeGame: ([reason]) => checkText(reason ?? '', 'reason', 200),
+  raceRecord: { arity: 1, check: ([raceId]) => checkTarget(raceId, 'race') },
+  startGame: {
+    arity: 2,
+    check: ([game, players]) => {
+      if (game !== 'pistepokeri' && game !== 'chicago') return fail('game', 'must be pistepokeri or chicago');
+      if (!Array.isArray(players) || players.length < 2 || players.length > 6) return fail('players', 'must list 2 to 6 players');
+      if (players.some((player) => typeof player !== 'string' || player.length > 40)) return fail('players', 'each player is a name of at most 40 characters');
+      return pass([game, players]);
+    },
+  },
+  gameAction: { arity: 2, check: ([gameId, action]) => all(checkTarget(gameId, 'game'), checkGameAction(action)) },
+  closeGame: { arity: 2, check: ([gameId, reason]) => all(checkTarget(gameId, 'game'), checkText(reason ?? '', 'reason', 200)) },
 };
 
 function checkGameAction(value: unknown): Checked {
@@ -84,12 +116,9 @@ export function checkCall(method: unknown, args: unknown): Checked & { method?: 
   if (typeof method !== 'string' || !(COMMAND_NAMES as readonly string[]).includes(method)) return fail('method', `unknown command ${JSON.stringify(method)}`);
   if (!Array.isArray(args)) return fail('args', 'must be a list');
   const name = method as CommandName;
-  const expected = {
-    getState: 0, confirmRace: 0, listPorts: 0, saveSettings: 1, previewRace: 1, startRace: 1, dealCard: 1, voidCards: 2, abandonRace: 1, exportHistory: 1,
-    startGame: 2, gameAction: 1, closeGame: 1,
-  }[name];
-  if (args.length > expected) return fail('args', `${name} takes ${expected} argument${expected === 1 ? '' : 's'}, got ${args.length}`);
-  return { ...CHECKS[name](args), method: name };
+  const { arity, check } = COMMANDS[name];
+  if (args.length > arity) return fail('args', `${name} takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}`);
+  return { ...check(args), method: name };
 }
 
 export type CommandTarget = { readonly [Name in CommandName]: (...args: never[]) => ReturnType<ConsoleCommands[Name]> | Promise<ReturnType<ConsoleCommands[Name]>> };

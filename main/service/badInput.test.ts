@@ -14,6 +14,7 @@ import type { ShoeEvent } from '../../hardware/events';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
 import type { ConsoleSettings, ConsoleState } from '../ipc/contract';
 import { dispatch } from '../ipc/validate';
+import { findingText } from '../journal/findings';
 import { serialCardSources } from './cardSources';
 import { ConsoleService } from './service';
 import { DEFAULT_SETTINGS } from './settings';
@@ -64,12 +65,13 @@ async function consoleAt(when: When, dataDir = mkdtempSync(join(tmpdir(), 'bad-i
   expect(await service.saveSettings(TABLE)).toEqual({ ok: true, value: null });
   if (when !== 'no race') {
     expect(await service.startRace(COUNTS)).toEqual({ ok: true, value: null });
-    for (const card of when === 'race open' ? CARDS.slice(0, 1) : CARDS) expect(await service.dealCard(card)).toEqual({ ok: true, value: null });
+    for (const card of when === 'race open' ? CARDS.slice(0, 1) : CARDS) expect(await service.dealCard('race-1', card)).toEqual({ ok: true, value: null });
   }
   return { service, dataDir };
 }
 
 const CARD_HELP = 'is not a card; write rank then suit, e.g. "As", "10h", "Td", "K♠"';
+const SERIAL_HELP = 'must be the full path of the port, starting with /, e.g. /dev/ttyUSB0 or /dev/serial/by-id/…';
 
 /** [what, when, method, args, field, exact message, whether the refusal is journaled as evidence]. */
 type CommandRow = [string, When, string, unknown, string, string, boolean?];
@@ -100,6 +102,9 @@ const COMMANDS: CommandRow[] = [
   ['baud rate 0', 'no race', 'saveSettings', [source({ baud: 0 })], 'source.baud', 'must be a whole number from 50 to 4000000 (got 0)'],
   ['an unknown decoder', 'no race', 'saveSettings', [source({ decoder: 'morse' })], 'source.decoder', 'choose one of text, suit-number, index1, index0, stx-text, stx-sum, barcode, rfid (got "morse")'],
   ['a port path of 4097 characters', 'no race', 'saveSettings', [source({ path: '/'.repeat(4097) })], 'source.path', 'at most 4096 characters'],
+  ['a serial port by its bare name', 'no race', 'saveSettings', [source({ kind: 'serial', path: 'ttyUSB0' })], 'source.path', `${SERIAL_HELP} (got "ttyUSB0")`],
+  ['a serial port path from here', 'no race', 'saveSettings', [source({ kind: 'serial', path: './x' })], 'source.path', `${SERIAL_HELP} (got "./x")`],
+  ['a serial port path from the folder above', 'no race', 'saveSettings', [source({ kind: 'serial', path: '../dev/ttyS0' })], 'source.path', `${SERIAL_HELP} (got "../dev/ttyS0")`],
   ['an unknown language', 'no race', 'saveSettings', [{ ...TABLE, language: 'de' }], 'language', 'choose one of en, fi, ru (got "de")'],
   // Chip counts (counts screen).
   ['counts that are not a list', 'no race', 'startRace', [{}], 'counts', 'must list 1 to 10 seats'],
@@ -115,24 +120,32 @@ const COMMANDS: CommandRow[] = [
   ['other chips not said', 'no race', 'startRace', [[{ seat: 1, chips: 7 }]], 'counts[0].hasOther', 'must be true or false'],
   ['a race while one is open', 'race open', 'startRace', [COUNTS], 'race', 'race race-1 is still open: confirm or abandon it first'],
   // Cards and corrections (dealing screen, keyboard and card grid).
-  ['a card with no race open', 'no race', 'dealCard', ['As'], 'race', 'no race is open: start one from the counts screen'],
-  ['a code that is no card', 'race open', 'dealCard', ['1x'], 'card', `"1x" ${CARD_HELP}`, true],
-  ['an empty card', 'race open', 'dealCard', [''], 'card', `"" ${CARD_HELP}`, true],
-  ['a card of spaces', 'race open', 'dealCard', ['  '], 'card', `"  " ${CARD_HELP}`, true],
-  ['a card with two suits', 'race open', 'dealCard', ['A♠♠'], 'card', `"A♠♠" ${CARD_HELP}`, true],
-  ['a card dealt twice from one deck', 'race open', 'dealCard', ['ah'], 'card', 'Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card', true],
-  ['a card more than the race needs', 'race complete', 'dealCard', ['2c'], 'card', '"2c" is one card more than the race needs: the race is complete (void a card first to correct one)', true],
-  ['a card that is not text', 'race open', 'dealCard', [42], 'card', 'must be text'],
-  ['a card of 33 characters', 'race open', 'dealCard', ['A'.repeat(33)], 'card', 'at most 32 characters'],
-  ['no card at all', 'race open', 'dealCard', [], 'card', 'must be text'],
-  ['voiding no cards', 'race open', 'voidCards', [0, 'misread'], 'count', 'the number of cards to void must be a whole number of at least 1'],
-  ['voiding more cards than dealt', 'race open', 'voidCards', [5, 'misread'], 'count', 'cannot void 5 cards: only 1 dealt', true],
-  ['voiding with no race open', 'no race', 'voidCards', [1, 'misread'], 'race', 'no race is open: start one from the counts screen'],
-  ['a void reason of 201 characters', 'race open', 'voidCards', [1, 'r'.repeat(201)], 'reason', 'at most 200 characters'],
-  ['confirming a race not complete', 'race open', 'confirmRace', [], 'race', 'race race-1 is not complete yet: Deal 2 cards to seat 1 — Matti'],
-  ['confirming with no race open', 'no race', 'confirmRace', [], 'race', 'no race is open'],
-  ['abandoning with no race open', 'no race', 'abandonRace', ['wrong table'], 'race', 'no race is open'],
-  ['an abandon reason that is not text', 'race open', 'abandonRace', [{}], 'reason', 'must be text'],
+  ['a card with no race open', 'no race', 'dealCard', ['race-1', 'As'], 'race', 'no race is open: start one from the counts screen'],
+  ['a code that is no card', 'race open', 'dealCard', ['race-1', '1x'], 'card', `"1x" ${CARD_HELP}`, true],
+  ['an empty card', 'race open', 'dealCard', ['race-1', ''], 'card', `"" ${CARD_HELP}`, true],
+  ['a card of spaces', 'race open', 'dealCard', ['race-1', '  '], 'card', `"  " ${CARD_HELP}`, true],
+  ['a card with two suits', 'race open', 'dealCard', ['race-1', 'A♠♠'], 'card', `"A♠♠" ${CARD_HELP}`, true],
+  ['a card dealt twice from one deck', 'race open', 'dealCard', ['race-1', 'ah'], 'card', 'Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card', true],
+  ['a card more than the race needs', 'race complete', 'dealCard', ['race-1', '2c'], 'card', '"2c" is one card more than the race needs: the race is complete (void a card first to correct one)', true],
+  ['a card that is not text', 'race open', 'dealCard', ['race-1', 42], 'card', 'must be text'],
+  ['a card of 33 characters', 'race open', 'dealCard', ['race-1', 'A'.repeat(33)], 'card', 'at most 32 characters'],
+  ['no card at all', 'race open', 'dealCard', ['race-1'], 'card', 'must be text'],
+  ['a card for a race that is not open (a stale screen)', 'race open', 'dealCard', ['race-7', 'Kc'], 'race', 'race-7 is not open (race-1 is): this screen was out of date, so the card was not dealt; look again before you repeat it'],
+  ['a card that names no race', 'race open', 'dealCard', ['Kc'], 'target', 'must name the race or game it is for (race-N or game-N): this screen may be out of date; reload it'],
+  ['voiding no cards', 'race open', 'voidCards', ['race-1', 0, 'misread'], 'count', 'the number of cards to void must be a whole number of at least 1'],
+  ['voiding more cards than dealt', 'race open', 'voidCards', ['race-1', 5, 'misread'], 'count', 'cannot void 5 cards: only 1 dealt', true],
+  ['voiding with no race open', 'no race', 'voidCards', ['race-1', 1, 'misread'], 'race', 'no race is open: start one from the counts screen'],
+  ['voiding in a race that is not open (a stale screen)', 'race open', 'voidCards', ['race-2', 1, 'misread'], 'race', 'race-2 is not the open race (race-1 is): this screen was out of date, so nothing was done; look again before you repeat it'],
+  ['a void reason of 201 characters', 'race open', 'voidCards', ['race-1', 1, 'r'.repeat(201)], 'reason', 'at most 200 characters'],
+  ['confirming a race not complete', 'race open', 'confirmRace', ['race-1'], 'race', 'race race-1 is not complete yet: Deal 2 cards to seat 1 — Matti'],
+  ['confirming with no race open', 'no race', 'confirmRace', ['race-1'], 'race', 'no race is open'],
+  ['confirming another race (a stale screen)', 'race complete', 'confirmRace', ['race-3'], 'race', 'race-3 is not the open race (race-1 is): this screen was out of date, so nothing was done; look again before you repeat it'],
+  ['abandoning with no race open', 'no race', 'abandonRace', ['race-1', 'wrong table'], 'race', 'no race is open'],
+  ['abandoning another race (a stale screen)', 'race open', 'abandonRace', ['race-2', 'wrong table'], 'race', 'race-2 is not the open race (race-1 is): this screen was out of date, so nothing was done; look again before you repeat it'],
+  ['an abandon reason that is not text', 'race open', 'abandonRace', ['race-1', {}], 'reason', 'must be text'],
+  ['taking a held card when none waits', 'race open', 'takeHeldCard', ['race-1', 1], 'held', 'no card is waiting for your say'],
+  ['a history page of no races', 'no race', 'historyPage', [null, 0], 'count', 'must be a whole number from 1 to 100'],
+  ['the record of a race never started', 'no race', 'raceRecord', ['race-4'], 'race', 'race-4 is not in the journal'],
   ['exporting as xml', 'no race', 'exportHistory', ['xml'], 'format', 'must be csv or json'],
   // Calls no screen makes (a compromised or buggy page).
   ['an unknown command', 'race open', 'deleteEverything', [], 'method', 'unknown command "deleteEverything"'],
@@ -155,8 +168,8 @@ describe('bad input catalogue', () => {
       // Still working, and the same after a restart.
       const again = await restart(service, dataDir);
       expect(recorded(again.getState())).toEqual(before);
-      expect(again.getState().journal.problems).toEqual([]);
-      if (when === 'race open') expect(await again.dealCard('Kc')).toEqual({ ok: true, value: null });
+      expect(again.getState().journal.findings.map(findingText)).toEqual([]);
+      if (when === 'race open') expect(await again.dealCard('race-1', 'Kc')).toEqual({ ok: true, value: null });
     });
   });
 
@@ -194,7 +207,7 @@ describe('bad input catalogue', () => {
       });
       expect(await service.saveSettings({ ...TABLE, source: { kind: 'serial', path: pair.b, baud: 9600, decoder: 'text' } })).toEqual({ ok: true, value: null });
       expect(await service.startRace(COUNTS)).toEqual({ ok: true, value: null });
-      expect(await service.dealCard('Ah')).toEqual({ ok: true, value: null });
+      expect(await service.dealCard('race-1', 'Ah')).toEqual({ ok: true, value: null });
       await waitFor(() => service.getState().source.state === 'connected', 'the port to open');
       const shoe = await PtyWriter.open(pair.a);
       try {
@@ -215,12 +228,12 @@ describe('bad input catalogue', () => {
       // Of all that, only the one real new card reached the race; the misread was refused and kept as evidence.
       const race = service.getState().race;
       expect(race?.summary.cards.map((card) => card.card)).toEqual(['Ah', 'Kc']);
-      expect(journalOf(dataDir).map((line) => JSON.parse(line).record).filter((record) => record.kind === 'refused')).toEqual([
+      expect(journalOf(dataDir).map((line) => JSON.parse(line).record).filter((record) => record?.kind === 'refused')).toEqual([
         { kind: 'refused', raceId: 'race-1', input: 'Kc', reason: 'Kc was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card', source: 'shoe' },
       ]);
       const again = await restart(service, dataDir);
       expect(again.getState().race).toEqual(race);
-      expect(again.getState().journal.problems).toEqual([]);
+      expect(again.getState().journal.findings.map(findingText)).toEqual([]);
     }, 20_000);
   });
 
@@ -251,15 +264,60 @@ describe('bad input catalogue', () => {
       await service.close();
       writeFileSync(join(dataDir, 'settings.json'), content);
       const again = await serviceIn(dataDir);
-      expect(again.getState().journal.problems).toEqual([problem]);
+      expect(again.getState().journal.findings.map(findingText)).toEqual([problem]);
       expect(again.getState().settings).toEqual(DEFAULT_SETTINGS);
       expect(again.getState().race).toEqual(race);
       expect(readFileSync(join(dataDir, 'settings.json.bad'), 'utf8')).toBe(content);
       // Saving the settings again repairs it for good.
       expect(await again.saveSettings(TABLE)).toEqual({ ok: true, value: null });
       const repaired = await restart(again, dataDir);
-      expect(repaired.getState().journal.problems).toEqual([]);
+      expect(repaired.getState().journal.findings.map(findingText)).toEqual([]);
       expect(repaired.getState().settings).toEqual(TABLE);
+    });
+
+    it('damaged twice in a row: both old files kept, the second beside the first', async () => {
+      const { service, dataDir } = await consoleAt('race open');
+      const race = service.getState().race;
+      services.splice(services.indexOf(service), 1);
+      await service.close();
+      writeFileSync(join(dataDir, 'settings.json'), '[1, 2, 3]');
+      const again = await serviceIn(dataDir);
+      expect(again.getState().journal.findings.map(findingText)).toEqual([damaged('settings: must be an object')]);
+      services.splice(services.indexOf(again), 1);
+      await again.close();
+      writeFileSync(join(dataDir, 'settings.json'), saved.replace('"decks": 1', '"decks": 0'));
+      const third = await serviceIn(dataDir);
+      expect(third.getState().journal.findings.map(findingText)).toEqual([
+        'settings file was damaged (table.decks: must be a whole number from 1 to 8 (got 0)); defaults are used and the old file was kept as settings.json.bad-2',
+      ]);
+      expect(third.getState().settings).toEqual(DEFAULT_SETTINGS);
+      expect(third.getState().race).toEqual(race);
+      expect(readFileSync(join(dataDir, 'settings.json.bad'), 'utf8')).toBe('[1, 2, 3]');
+      expect(readFileSync(join(dataDir, 'settings.json.bad-2'), 'utf8')).toBe(saved.replace('"decks": 1', '"decks": 0'));
+    });
+
+    it('a byte-order mark before the text (Notepad) is no damage: the settings read as saved', async () => {
+      const { service, dataDir } = await consoleAt('race open');
+      services.splice(services.indexOf(service), 1);
+      await service.close();
+      writeFileSync(join(dataDir, 'settings.json'), `\uFEFF${saved}`);
+      const again = await serviceIn(dataDir);
+      expect(again.getState().journal.findings.map(findingText)).toEqual([]);
+      expect(again.getState().settings).toEqual(TABLE);
+      expect(existsSync(join(dataDir, 'settings.json.bad'))).toBe(false);
+    });
+
+    it('a relative serial port path in the file (edited by hand): damage, the file kept', async () => {
+      const { service, dataDir } = await consoleAt('race open');
+      services.splice(services.indexOf(service), 1);
+      await service.close();
+      const content = saved.replace('"kind": "manual"', '"kind": "serial"').replace('"path": ""', '"path": "ttyUSB0"');
+      writeFileSync(join(dataDir, 'settings.json'), content);
+      const again = await serviceIn(dataDir, true);
+      expect(again.getState().journal.findings.map(findingText)).toEqual([damaged(`source.path: ${SERIAL_HELP} (got "ttyUSB0")`)]);
+      expect(again.getState().settings).toEqual(DEFAULT_SETTINGS);
+      expect(again.getState().source).toEqual({ kind: 'manual', path: '', state: 'idle' });
+      expect(readFileSync(join(dataDir, 'settings.json.bad'), 'utf8')).toBe(content);
     });
 
     it('a settings path that cannot be read at all (a folder in its place)', async () => {
@@ -270,45 +328,46 @@ describe('bad input catalogue', () => {
       rmSync(join(dataDir, 'settings.json'));
       mkdirSync(join(dataDir, 'settings.json'));
       const again = await serviceIn(dataDir);
-      expect(again.getState().journal.problems).toEqual(['settings could not be read (EISDIR: illegal operation on a directory, read); defaults are used']);
+      expect(again.getState().journal.findings.map(findingText)).toEqual(['settings could not be read (EISDIR: illegal operation on a directory, read); defaults are used']);
       expect(again.getState().race).toEqual(race);
       expect(await again.saveSettings(TABLE)).toMatchObject({ ok: false, error: { field: 'settings', message: expect.stringMatching(/^could not save the settings: the disk refused the write \(EISDIR[^)]*\)\. The previous settings stay in use; check the disk, then try again\.$/) } });
       expect(again.getState().settings).toEqual(DEFAULT_SETTINGS);
-      expect(await again.dealCard('Kc')).toEqual({ ok: true, value: null });
+      expect(await again.dealCard('race-1', 'Kc')).toEqual({ ok: true, value: null });
     });
   });
 
-  describe('a journal damaged in the middle: the bad record reported and skipped, every other record kept', () => {
-    /** [what, how line 3 (the second card) is damaged, the problem reported]. */
-    const DAMAGE: Array<[string, (line: string) => string, string]> = [
-      ['garbage in place of a record', () => '#$%garbage%$#', 'line 3 is not valid JSON and was skipped'],
-      ['a record cut short', (line) => line.slice(0, 30), 'line 3 is not valid JSON and was skipped'],
-      ['zeros in place of a record', (line) => '\0'.repeat(line.length), 'line 3 is not valid JSON and was skipped'],
-      ['JSON that is no journal line', () => '{"hello":"world"}', 'line 3 is not a journal record and was skipped'],
-      ['a record of an unknown kind', (line) => line.replace('"kind":"race-event"', '"kind":"race-teleport"'), 'line 3 is not a journal record and was skipped'],
-      ['a record that does not fit the race', (line) => line.replace('"card":"Kc"', '"card":"Ah"'), 'record 3 (race-event) could not be applied and was skipped: card: Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card'],
-      ['a record of a race that never started', (line) => line.replaceAll('race-1', 'race-9'), 'record 3 (race-event) could not be applied and was skipped: race-event for a race that is not open'],
+  describe('a journal damaged in the middle: the bad record reported (and skipped when it cannot be used), every other record kept', () => {
+    const ALTERED = 'record 3 was changed after it was written: its seal does not match its content';
+    /** [what, how line 4 (record 3: the second card) is damaged, the problems reported]. */
+    const DAMAGE: Array<[string, (line: string) => string, string[]]> = [
+      ['garbage in place of a record', () => '#$%garbage%$#', ['line 4 is not valid JSON and was skipped']],
+      ['a record cut short', (line) => line.slice(0, 30), ['line 4 is not valid JSON and was skipped']],
+      ['zeros in place of a record', (line) => '\0'.repeat(line.length), ['line 4 is not valid JSON and was skipped']],
+      ['JSON that is no journal line', () => '{"hello":"world"}', ['line 4 is not a journal record and was skipped']],
+      ['a record of an unknown kind (edited by hand)', (line) => line.replace('"kind":"race-event"', '"kind":"race-teleport"'), [`${ALTERED}; it was skipped`]],
+      ['a record that does not fit the race', (line) => line.replace('"card":"Kc"', '"card":"Ah"'), [ALTERED, 'record 3 (race-event) could not be applied and was skipped: card: Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card']],
+      ['a record of a race that never started', (line) => line.replaceAll('race-1', 'race-9'), [ALTERED, 'record 3 (race-event) could not be applied and was skipped: race-event for a race that is not open']],
     ];
 
-    it.each(DAMAGE)('%s', async (_what, damage, problem) => {
+    it.each(DAMAGE)('%s', async (_what, damage, problems) => {
       const { service, dataDir } = await consoleAt('race open');
-      for (const card of CARDS.slice(1, 4)) expect(await service.dealCard(card)).toEqual({ ok: true, value: null });
+      for (const card of CARDS.slice(1, 4)) expect(await service.dealCard('race-1', card)).toEqual({ ok: true, value: null });
       services.splice(services.indexOf(service), 1);
       await service.close();
       const path = join(dataDir, 'journal.jsonl');
       const lines = journalOf(dataDir);
-      expect(lines[2]).toContain('"card":"Kc"');
-      writeFileSync(path, `${lines.map((line, index) => (index === 2 ? damage(line) : line)).join('\n')}\n`);
+      expect(lines[3]).toContain('"card":"Kc"');
+      writeFileSync(path, `${lines.map((line, index) => (index === 3 ? damage(line) : line)).join('\n')}\n`);
       const again = await serviceIn(dataDir);
-      expect(again.getState().journal.problems).toEqual([problem]);
+      expect(again.getState().journal.findings.map(findingText)).toEqual(problems);
       // Every other record replayed: the race is there with the other cards, in order.
       expect(again.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah', '2d', 'Ts']);
       // The damaged line stays in the file as evidence, and new records append after it.
-      expect(readFileSync(path, 'utf8').split('\n')[2]).toBe(damage(lines[2] as string));
-      expect(await again.dealCard('Kc')).toEqual({ ok: true, value: null });
+      expect(readFileSync(path, 'utf8').split('\n')[3]).toBe(damage(lines[3] as string));
+      expect(await again.dealCard('race-1', 'Kc')).toEqual({ ok: true, value: null });
       const third = await restart(again, dataDir);
       expect(third.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah', '2d', 'Ts', 'Kc']);
-      expect(third.getState().journal.problems).toEqual([problem]);
+      expect(third.getState().journal.findings.map(findingText)).toEqual(problems);
     });
 
     it('a journal that ends without its newline after a crash is the torn-tail case (crash.test.ts); a blank line is simply ignored', async () => {
@@ -317,8 +376,8 @@ describe('bad input catalogue', () => {
       await service.close();
       appendFileSync(join(dataDir, 'journal.jsonl'), '\n\n');
       const again = await serviceIn(dataDir);
-      expect(again.getState().journal.problems).toEqual([]);
-      expect(await again.dealCard('Kc')).toEqual({ ok: true, value: null });
+      expect(again.getState().journal.findings.map(findingText)).toEqual([]);
+      expect(await again.dealCard('race-1', 'Kc')).toEqual({ ok: true, value: null });
     });
   });
 
@@ -347,7 +406,7 @@ describe('bad input catalogue', () => {
       const shoe = ['As', 'Ks', 'Qs', 'Js', 'Ts', '9s', '8s', '7s', '6s', '5s', '4s', '3s', '2s', 'Ah', 'Kh', 'Qh', 'Jh', 'Th', '9h', '8h', '7h', '6h', '5h', '4h', '3h', '2h', 'Ad', 'Kd', 'Qd', 'Jd'];
       expect(await child.request('saveSettings', bigTable)).toEqual(okay);
       expect(await child.request('startRace', counts)).toEqual(okay);
-      expect(await child.request('dealCard', shoe[0])).toEqual(okay);
+      expect(await child.request('dealCard', 'race-1', shoe[0])).toEqual(okay);
       expect(await child.request('test:fill')).toBeGreaterThan(0);
 
       expect(await child.request('saveSettings', { ...bigTable, language: 'fi' })).toEqual({ ok: false, error: { field: 'settings', message: SETTINGS_FULL } });
@@ -355,7 +414,7 @@ describe('bad input catalogue', () => {
       let dealt = 1;
       let refusal: unknown = okay;
       while (dealt < shoe.length) {
-        refusal = await child.request('dealCard', shoe[dealt]);
+        refusal = await child.request('dealCard', 'race-1', shoe[dealt]);
         if (JSON.stringify(refusal) !== JSON.stringify(okay)) break;
         dealt += 1;
       }
@@ -364,27 +423,53 @@ describe('bad input catalogue', () => {
       expect(memory.race?.summary.cards).toHaveLength(dealt);
       expect(memory.settings.language).toBe('en');
       // Everything else that writes is refused the same way, with nothing changed.
-      expect(await child.request('voidCards', 1, 'misread')).toEqual({ ok: false, error: { field: 'journal', message: FULL } });
-      expect(await child.request('abandonRace', 'table closed')).toEqual({ ok: false, error: { field: 'journal', message: FULL } });
-      expect(await child.request('dealCard', 'As')).toEqual({ ok: false, error: { field: 'journal', message: FULL } });
+      expect(await child.request('voidCards', 'race-1', 1, 'misread')).toEqual({ ok: false, error: { field: 'journal', message: FULL } });
+      expect(await child.request('abandonRace', 'race-1', 'table closed')).toEqual({ ok: false, error: { field: 'journal', message: FULL } });
+      expect(await child.request('dealCard', 'race-1', 'As')).toEqual({ ok: false, error: { field: 'journal', message: FULL } });
       expect(recorded((await child.request('getState')) as ConsoleState)).toEqual(recorded(memory));
 
       // What is in memory is exactly what is on disk: a restart (still on the full disk) reads it back, with no torn record.
       const reread = (await child.request('test:restart')) as ConsoleState;
-      expect(reread.journal.problems).toEqual([]);
+      expect(reread.journal.findings.map(findingText)).toEqual([]);
       expect(recorded(reread)).toEqual(recorded(memory));
 
       // Space freed: the refused card and the settings go through, and survive a restart.
       expect(await child.request('test:free')).toBeNull();
-      expect(await child.request('dealCard', shoe[dealt])).toEqual(okay);
+      expect(await child.request('dealCard', 'race-1', shoe[dealt])).toEqual(okay);
       expect(await child.request('saveSettings', { ...bigTable, language: 'fi' })).toEqual(okay);
       const after = (await child.request('test:restart')) as ConsoleState;
-      expect(after.journal.problems).toEqual([]);
+      expect(after.journal.findings.map(findingText)).toEqual([]);
       expect(after.race?.summary.cards.map((card) => card.card)).toEqual(shoe.slice(0, dealt + 1));
       expect(after.settings.language).toBe('fi');
       await child.stop();
       expect(child.stderr).toBe('');
       expect(child.lines.some((line) => line.type === 'result' && typeof line.result === 'object' && line.result !== null && 'thrown' in line.result)).toBe(false);
+    }, 30_000);
+
+    it('a torn last line on a full disk: no room for its copy, so it is kept in place, ended by the next record; nothing else lost', async () => {
+      const mount = mkdtempSync(join(tmpdir(), 'bad-input-full-torn-'));
+      const child = new ServiceChild(bundle.path, mount, { tmpfsBytes: 64 * 1024 });
+      await child.started;
+      const okay = { ok: true, value: null };
+      expect(await child.request('saveSettings', TABLE)).toEqual(okay);
+      expect(await child.request('startRace', COUNTS)).toEqual(okay);
+      expect(await child.request('dealCard', 'race-1', 'Ah')).toEqual(okay);
+      expect(await child.request('test:tear')).toBeNull();
+      expect(await child.request('test:fill')).toBeGreaterThan(0);
+      const torn = (await child.request('test:start')) as ConsoleState;
+      expect(torn.journal.findings).toEqual([{ code: 'torn-tail', bytes: 68, savedAs: null }]);
+      expect(torn.race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
+      // The journal's last page may still have room for a record; if not, the card waits for space.
+      const first = await child.request('dealCard', 'race-1', 'Kc');
+      expect([okay, { ok: false, error: { field: 'journal', message: FULL } }]).toContainEqual(first);
+      expect(await child.request('test:free')).toBeNull();
+      if (JSON.stringify(first) !== JSON.stringify(okay)) expect(await child.request('dealCard', 'race-1', 'Kc')).toEqual(okay);
+      const after = (await child.request('test:restart')) as ConsoleState;
+      // The torn bytes are now a line of their own (unreadable, reported); every record is there.
+      expect(after.journal.findings.map(findingText)).toEqual([expect.stringMatching(/^line \d+ is not valid JSON and was skipped$/)]);
+      expect(after.race?.summary.cards.map((card) => card.card)).toEqual(['Ah', 'Kc']);
+      await child.stop();
+      expect(child.stderr).toBe('');
     }, 30_000);
   });
 });

@@ -10,7 +10,7 @@
 // and the service publishes only after the change is written and fsynced (ConsoleService.commit).
 // The last state the parent read before the kill is the acknowledged state. Commands and shoe
 // cards run one at a time, so at most one change can be on disk beyond it.
-import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -21,7 +21,7 @@ import { applyRaceEvent, startRace } from '../../engine/race/race';
 import { raceSummary, type RaceSummary } from '../../engine/race/summary';
 import { seededRandom, shuffleDecks } from '../../engine/shoe';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
-import type { ConsoleSettings, ConsoleState } from '../ipc/contract';
+import type { CommandResult, ConsoleSettings, ConsoleState, HistoryEntry, HistoryPage } from '../ipc/contract';
 import { DEFAULT_SETTINGS } from './settings';
 import { bundleServiceProcess, ServiceChild } from './testing/serviceChild';
 
@@ -58,11 +58,33 @@ const cardsOf = (summary: RaceSummary): string[] => summary.cards.map((card) => 
 
 /**
  * Everything recorded, in order, as one list: each race's start, its cards and its confirmation.
- * An acknowledged state's trail must be a prefix of every later state's trail.
+ * An acknowledged state's trail must be a prefix of every later state's trail. A state carries
+ * only the latest confirmed race (the history comes in pages), so the whole history is the one
+ * the states showed race by race, or the one a fresh child gives page by page.
  */
-function trail(state: ConsoleState): string[] {
-  const races = [...state.history.map((entry) => ({ id: entry.id, summary: entry.summary, done: true })), ...(state.race ? [{ id: state.race.id, summary: state.race.summary, done: false }] : [])];
+function trail(history: readonly HistoryEntry[], race: ConsoleState['race']): string[] {
+  const races = [...history.map((entry) => ({ id: entry.id, summary: entry.summary, done: true })), ...(race ? [{ id: race.id, summary: race.summary, done: false }] : [])];
   return races.flatMap(({ id, summary, done }) => [`start ${id}`, ...cardsOf(summary).map((card) => `${id} ${card}`), ...(done ? [`confirm ${id}`] : [])]);
+}
+
+/** The history as the states show it: one race confirmed at a time, each the state's `latest`. */
+function followHistory(known: readonly HistoryEntry[], state: ConsoleState, where: string): HistoryEntry[] {
+  const { total, latest } = state.history;
+  if (total === known.length) return [...known];
+  expect(total, `${where}: the history grows one race at a time`).toBe(known.length + 1);
+  return [...known, latest as HistoryEntry];
+}
+
+/** The whole history of a running child, page by page. */
+async function wholeHistory(child: ServiceChild): Promise<HistoryEntry[]> {
+  const pages: HistoryEntry[][] = [];
+  for (let before: number | null = null; before !== 0; ) {
+    const page = (await child.request('historyPage', before, 100)) as CommandResult<HistoryPage>;
+    if (!page.ok) throw new Error(`historyPage refused: ${page.error.message}`);
+    pages.unshift([...page.value.entries]);
+    before = page.value.start;
+  }
+  return pages.flat();
 }
 
 let bundle: Awaited<ReturnType<typeof bundleServiceProcess>>;
@@ -82,25 +104,27 @@ interface Tally {
 }
 
 /** Checks a restart against what the killed child acknowledged (see the file comment). */
-function checkRecovery(acknowledged: ConsoleState, recovered: ConsoleState, where: string, tally: Tally): void {
-  const before = trail(acknowledged);
-  const after = trail(recovered);
+function checkRecovery(acknowledged: { history: readonly HistoryEntry[]; state: ConsoleState }, recovered: { history: readonly HistoryEntry[]; state: ConsoleState }, where: string, tally: Tally): void {
+  const before = trail(acknowledged.history, acknowledged.state.race);
+  const after = trail(recovered.history, recovered.state.race);
   // A SIGKILL can land inside the write of a record that spans two pages (the kernel stops
-  // between pages): that record was never acknowledged, and is discarded and reported.
-  const torn = recovered.journal.problems.filter((problem) => /^the last record was cut off \(\d+ bytes, probably a crash while writing\) and was discarded$/.test(problem));
-  expect(recovered.journal.problems, where).toEqual(torn.slice(0, 1));
+  // between pages): that record was never acknowledged, and is discarded and reported (its bytes kept).
+  const findings = recovered.state.journal.findings;
+  const torn = findings.filter((finding) => finding.code === 'torn-tail');
+  expect(findings, where).toEqual(torn.slice(0, 1));
+  expect(['intact', 'empty'], where).toContain(recovered.state.journal.chain);
   tally.tornTails += torn.length;
   // Nothing acknowledged lost, and at most the one change that was being saved beyond it.
   expect(after.slice(0, before.length), where).toEqual(before);
   expect(after.length - before.length, where).toBeLessThanOrEqual(1);
   if (after.length > before.length) tally.savedNotAcknowledged += 1;
   else {
-    expect(recovered.race, where).toEqual(acknowledged.race);
+    expect(recovered.state.race, where).toEqual(acknowledged.state.race);
     expect(recovered.history, where).toEqual(acknowledged.history);
   }
   // No card doubled or invented: every race holds the first cards its shoe sent, in order, and
   // its state is what an independent replay of those cards gives.
-  const races = [...recovered.history, ...(recovered.race ? [recovered.race] : [])];
+  const races = [...recovered.history, ...(recovered.state.race ? [recovered.state.race] : [])];
   for (const { id, summary } of races) {
     const cards = cardsOf(summary);
     expect(new Set(cards).size, `${where}, ${id}`).toBe(cards.length);
@@ -119,19 +143,21 @@ describe('crash safety: SIGKILL at random moments, restart on the same data dir'
     const tally: Tally = { kills: 0, duringCommands: 0, whileDealing: 0, acknowledged: 0, savedNotAcknowledged: 0, tornTails: 0, racesConfirmed: 0 };
     let child: ServiceChild | undefined;
     try {
-      let acknowledged: ConsoleState | null = null;
+      let acknowledged: { history: HistoryEntry[]; state: ConsoleState } | null = null;
       for (let run = 0; run <= RUNS; run += 1) {
         child = new ServiceChild(bundle.path, dataDir, { serial: true });
-        const recovered = await child.started;
+        const recoveredState = await child.started;
         const where = `kill ${run} (seed ${SEED})`;
+        const recovered = { history: await wholeHistory(child), state: recoveredState };
         if (acknowledged !== null) checkRecovery(acknowledged, recovered, where, tally);
         if (run === RUNS) break;
         if (run === 0) expect(await child.request('saveSettings', settings({ kind: 'serial', path: pair.b, baud: 9600, decoder: 'text' }))).toEqual({ ok: true, value: null });
 
         // What this child is asked to do: finish the last race and start the next, then deal.
         const commands: Array<[string, ...unknown[]]> = [];
-        if (recovered.race?.summary.status === 'complete') commands.push(['confirmRace']);
-        if (recovered.race === null || recovered.race.summary.status === 'complete') commands.push(['startRace', COUNTS]);
+        const open = recovered.state.race;
+        if (open?.summary.status === 'complete') commands.push(['confirmRace', open.id]);
+        if (open === null || open.summary.status === 'complete') commands.push(['startRace', COUNTS]);
         const running = child;
         if (commands.length > 0 && random() < 0.6) {
           // Killed while it journals the confirmation or the new race.
@@ -162,13 +188,17 @@ describe('crash safety: SIGKILL at random moments, restart on the same data dir'
         }
         expect(await running.exited, where).toMatchObject({ signal: 'SIGKILL' });
         tally.kills += 1;
-        acknowledged = running.acks.at(-1) ?? recovered;
         // Every acknowledged state grows from the one before: nothing shown is ever taken back.
-        const acks = [recovered, ...running.acks].map(trail);
-        acks.forEach((current, at) => {
-          if (at > 0) expect(current.slice(0, acks[at - 1]?.length), where).toEqual(acks[at - 1]);
-        });
-        tally.acknowledged = trail(acknowledged).filter((token) => !token.startsWith('start') && !token.startsWith('confirm')).length;
+        let history = recovered.history;
+        let previous = trail(history, recovered.state.race);
+        for (const state of running.acks) {
+          history = followHistory(history, state, where);
+          const current = trail(history, state.race);
+          expect(current.slice(0, previous.length), where).toEqual(previous);
+          previous = current;
+        }
+        acknowledged = { history, state: running.acks.at(-1) ?? recovered.state };
+        tally.acknowledged = trail(acknowledged.history, acknowledged.state.race).filter((token) => !token.startsWith('start') && !token.startsWith('confirm')).length;
         tally.racesConfirmed = acknowledged.history.length;
       }
       await child?.stop();
@@ -198,7 +228,7 @@ describe('crash safety: SIGKILL at random moments, restart on the same data dir'
     await child.started;
     expect(await child.request('saveSettings', settings({ kind: 'manual', path: '', baud: 9600, decoder: 'text' }))).toEqual({ ok: true, value: null });
     expect(await child.request('startRace', COUNTS)).toEqual({ ok: true, value: null });
-    for (const card of shoe.slice(0, 5)) expect(await child.request('dealCard', card)).toEqual({ ok: true, value: null });
+    for (const card of shoe.slice(0, 5)) expect(await child.request('dealCard', 'race-1', card)).toEqual({ ok: true, value: null });
     child.kill('SIGKILL');
     await child.exited;
     // A SIGKILL cannot split one write(2) of a line; a power cut can. Cut the last record
@@ -209,20 +239,26 @@ describe('crash safety: SIGKILL at random moments, restart on the same data dir'
     const keep = 1 + Math.floor(seededRandom(SEED)() * (bytes.length - lastLineStart - 2));
     truncateSync(journal, lastLineStart + keep);
 
+    const torn = bytes.subarray(lastLineStart, lastLineStart + keep);
     const first = new ServiceChild(bundle.path, dataDir);
     const state = await first.started;
-    expect(state.journal.problems).toEqual([`the last record was cut off (${keep} bytes, probably a crash while writing) and was discarded`]);
+    expect(state.journal.findings).toEqual([{ code: 'torn-tail', bytes: keep, savedAs: 'journal.jsonl.torn-1' }]);
     expect(state.race?.summary).toEqual(expectedSummary(shoe.slice(0, 4)));
-    // The file is trimmed to whole records, so the next card appends cleanly after them.
-    expect(statSync(journal).size).toBe(lastLineStart);
-    expect(await first.request('dealCard', shoe[4])).toEqual({ ok: true, value: null });
+    // The torn bytes are kept as they were; the journal is cut back to whole records, and its
+    // next line, the note of what was cut, appends cleanly after them.
+    expect(readFileSync(`${journal}.torn-1`)).toEqual(torn);
+    const after = readFileSync(journal);
+    expect(after.subarray(0, lastLineStart)).toEqual(bytes.subarray(0, lastLineStart));
+    expect(JSON.parse(after.subarray(lastLineStart).toString()).record).toMatchObject({ kind: 'journal', note: 'torn-tail', bytes: keep, savedAs: 'journal.jsonl.torn-1' });
+    expect(await first.request('dealCard', 'race-1', shoe[4])).toEqual({ ok: true, value: null });
     first.kill('SIGKILL');
     await first.exited;
 
     const second = new ServiceChild(bundle.path, dataDir);
     const again = await second.started;
     await second.stop();
-    expect(again.journal.problems).toEqual([]);
+    expect(again.journal.findings).toEqual([]);
+    expect(again.journal.chain).toBe('intact');
     expect(again.race?.summary).toEqual(expectedSummary(shoe.slice(0, 5)));
     rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);

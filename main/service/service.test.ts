@@ -54,19 +54,22 @@ describe('console service', () => {
     const preview = await service.previewRace(COUNTS);
     expect(preview.ok && preview.value.raceChips).toBe(2);
     await expectOk(service.startRace(COUNTS));
-    for (const card of CARDS) await expectOk(service.dealCard(card));
+    for (const card of CARDS) await expectOk(service.dealCard('race-1', card));
     const race = service.getState().race;
     expect(race?.summary.awards).toEqual([1, 2]);
     expect(race?.summary.valueDelta).toBe(25);
     // Every published state's cards were already on disk.
     const journal = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n');
-    expect(journal).toHaveLength(1 + CARDS.length);
+    expect(journal).toHaveLength(1 + 1 + CARDS.length); // the header, the race's start and its cards
     expect(states.at(-1)?.race?.summary.cards).toHaveLength(CARDS.length);
-    await expectOk(service.confirmRace());
+    await expectOk(service.confirmRace('race-1'));
     expect(service.getState().race).toBeNull();
-    expect(service.getState().history.map((entry) => entry.summary.awards)).toEqual([[1, 2]]);
+    expect(service.getState().history).toMatchObject({ total: 1, valueDelta: 25, latest: { id: 'race-1', summary: { awards: [1, 2] } } });
     const csv = await service.exportHistory('csv');
-    expect(csv.ok && csv.value.split('\r\n')[1]).toBe('race-1,2026-11-29T12:00:00.000Z,2026-11-29T12:00:00.000Z,classic,25,100,7,2,1 Matti (Ah); 2 Teppo (Ts),,25,0');
+    expect(csv.ok && csv.value.split('\r\n')[0]).toBe('race,started,confirmed,rules,removed,next,odd chips,race chips,winners,protected,value delta,cards,voided,refusals,corrections,records,chain');
+    expect(csv.ok && csv.value.split('\r\n')[1]).toBe(
+      'race-1,2026-11-29T12:00:00.000Z,2026-11-29T12:00:00.000Z,classic,25,100,7,2,1 Matti (A♥); 2 Teppo (10♠),,25,1 Matti: A♥ K♣ 2♦; 2 Teppo: 10♠ 4♥; 3 Johanna: 10♦ 10♣,,0,0,1–9,intact',
+    );
   });
 
   it('hands out an unchanged part of the state as the very same object, so only what changed is sent on', async () => {
@@ -76,14 +79,15 @@ describe('console service', () => {
     const before = service.getState();
     expect(service.getState()).toEqual(before);
     for (const key of Object.keys(before) as (keyof ConsoleState)[]) expect(service.getState()[key], key).toBe(before[key]);
-    await expectOk(service.dealCard(CARDS[0] as string));
+    await expectOk(service.dealCard('race-1', CARDS[0] as string));
     const after = service.getState();
     const changed = (Object.keys(before) as (keyof ConsoleState)[]).filter((key) => after[key] !== before[key]);
-    expect(changed).toEqual(['race']);
-    for (const card of CARDS.slice(1)) await expectOk(service.dealCard(card));
-    await expectOk(service.confirmRace());
+    // The journal's report changes too: its record count is live.
+    expect(changed).toEqual(['race', 'journal']);
+    for (const card of CARDS.slice(1)) await expectOk(service.dealCard('race-1', card));
+    await expectOk(service.confirmRace('race-1'));
     const confirmed = service.getState();
-    expect((Object.keys(after) as (keyof ConsoleState)[]).filter((key) => confirmed[key] !== after[key])).toEqual(['race', 'history']);
+    expect((Object.keys(after) as (keyof ConsoleState)[]).filter((key) => confirmed[key] !== after[key])).toEqual(['race', 'history', 'journal']);
   });
 
   it('resumes an interrupted race exactly where it stopped after a restart', async () => {
@@ -91,9 +95,9 @@ describe('console service', () => {
     const first = await serviceIn(dataDir);
     await expectOk(first.saveSettings(FINNISH_TABLE));
     await expectOk(first.startRace(COUNTS));
-    for (const card of CARDS.slice(0, 4)) await expectOk(first.dealCard(card));
-    await expectOk(first.voidCards(1, 'misread'));
-    await expectOk(first.dealCard('Ts'));
+    for (const card of CARDS.slice(0, 4)) await expectOk(first.dealCard('race-1', card));
+    await expectOk(first.voidCards('race-1', 1, 'misread'));
+    await expectOk(first.dealCard('race-1', 'Ts'));
     const before = first.getState();
     await first.close();
     const second = await serviceIn(dataDir);
@@ -109,24 +113,24 @@ describe('console service', () => {
     const service = await serviceIn(dataDir);
     await expectOk(service.saveSettings(FINNISH_TABLE));
     await expectOk(service.startRace(COUNTS));
-    await expectOk(service.dealCard('Ah'));
+    await expectOk(service.dealCard('race-1', 'Ah'));
     const before = service.getState().race;
-    expect(await service.dealCard('ah')).toEqual({ ok: false, error: { field: 'card', message: expect.stringContaining('Ah was already dealt') } });
-    expect(await service.dealCard('1x')).toEqual({ ok: false, error: { field: 'card', message: expect.stringContaining('"1x" is not a card') } });
-    expect(service.getState().race).toEqual(before);
-    const kinds = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).record.kind);
+    expect(await service.dealCard('race-1', 'ah')).toEqual({ ok: false, error: { field: 'card', message: expect.stringContaining('Ah was already dealt') } });
+    expect(await service.dealCard('race-1', '1x')).toEqual({ ok: false, error: { field: 'card', message: expect.stringContaining('"1x" is not a card') } });
+    expect(service.getState().race?.summary).toEqual(before?.summary);
+    const kinds = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line).record.kind);
     expect(kinds).toEqual(['race-start', 'race-event', 'refused', 'refused']);
   });
 
   it('refuses commands that do not fit the moment', async () => {
     const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')));
-    expect(await service.dealCard('As')).toMatchObject({ ok: false, error: { field: 'race' } });
-    expect(await service.confirmRace()).toMatchObject({ ok: false, error: { field: 'race' } });
+    expect(await service.dealCard('race-1', 'As')).toMatchObject({ ok: false, error: { field: 'race' } });
+    expect(await service.confirmRace('race-1')).toMatchObject({ ok: false, error: { field: 'race' } });
     await expectOk(service.saveSettings(FINNISH_TABLE));
     expect(await service.startRace([{ seat: 1, chips: -1, hasOther: true }])).toMatchObject({ ok: false, error: { field: 'seats[0].chips' } });
     await expectOk(service.startRace(COUNTS));
     expect(await service.startRace(COUNTS)).toMatchObject({ ok: false, error: { field: 'race', message: expect.stringContaining('still open') } });
-    expect(await service.confirmRace()).toMatchObject({ ok: false, error: { message: expect.stringContaining('Deal 3 cards to seat 1 — Matti') } });
+    expect(await service.confirmRace('race-1')).toMatchObject({ ok: false, error: { message: expect.stringContaining('Deal 3 cards to seat 1 — Matti') } });
     expect(await service.saveSettings({ ...FINNISH_TABLE, table: { ...FINNISH_TABLE.table, next: 110 } })).toMatchObject({ ok: false, error: { field: 'table.next' } });
   });
 
@@ -135,13 +139,13 @@ describe('console service', () => {
     const first = await serviceIn(dataDir);
     await expectOk(first.saveSettings(FINNISH_TABLE));
     await expectOk(first.startRace(COUNTS));
-    await expectOk(first.dealCard('Ah'));
+    await expectOk(first.dealCard('race-1', 'Ah'));
     await first.close();
     appendFileSync(join(dataDir, 'journal.jsonl'), '{"seq":3,"at":"2026-11-29T12:00:00.000Z","record":{"kind":"race-ev');
     const second = await serviceIn(dataDir);
     expect(second.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
-    expect(second.getState().journal.problems).toEqual([expect.stringContaining('the last record was cut off')]);
-    await expectOk(second.dealCard('Kc'));
+    expect(second.getState().journal.findings).toEqual([{ code: 'torn-tail', bytes: 66, savedAs: 'journal.jsonl.torn-1' }]);
+    await expectOk(second.dealCard('race-1', 'Kc'));
   });
 
   it('deals cards from the card source into the open race and shows everything else to the dealer', async () => {
@@ -194,23 +198,23 @@ describe('console service', () => {
     await expectOk(service.startGame('pistepokeri', ['Anna', 'Ville', 'Sanna']));
     expect(await service.startRace(COUNTS)).toMatchObject({ ok: false, error: { field: 'game' } });
     const hands = { Anna: ['5h', '6h', '7h', '8h', '9h'], Ville: ['Ks', 'Kc', 'Kd', 'Ah', 'Qd'], Sanna: ['2c', '2s', '3c', '3s', '4c'] };
-    for (let index = 0; index < 5; index += 1) for (const player of ['Anna', 'Ville', 'Sanna'] as const) await expectOk(service.dealCard(hands[player][index] as string));
+    for (let index = 0; index < 5; index += 1) for (const player of ['Anna', 'Ville', 'Sanna'] as const) await expectOk(service.dealCard('game-1', hands[player][index] as string));
     expect(service.getState().game?.awaiting).toEqual({ step: 'discard', player: 'Anna', round: 1 });
-    expect(await service.dealCard('Jd')).toMatchObject({ ok: false, error: { message: expect.stringContaining('Anna must first choose the cards to discard') } });
-    for (let turn = 0; turn < 3; turn += 1) await expectOk(service.gameAction({ type: 'discard', cards: [] }));
+    expect(await service.dealCard('game-1', 'Jd')).toMatchObject({ ok: false, error: { message: expect.stringContaining('Anna must first choose the cards to discard') } });
+    for (let turn = 0; turn < 3; turn += 1) await expectOk(service.gameAction('game-1', { type: 'discard', cards: [] }));
     const shown = service.getState().game;
     expect(shown?.showdown).toMatchObject({ best: 'Anna', category: 'straight-flush', points: 8 });
     expect(shown?.awaiting).toEqual({ step: 'play', player: 'Anna', trick: 1 });
     expect(shown?.legal).toEqual(['5h', '6h', '7h', '8h', '9h']);
-    for (const card of ['9h', 'Ah', '2c', 'Ks', '2s', '5h', 'Kc', '3c', '6h', 'Qd', '3s', '7h', 'Kd', '4c', '8h']) await expectOk(service.dealCard(card));
+    for (const card of ['9h', 'Ah', '2c', 'Ks', '2s', '5h', 'Kc', '3c', '6h', 'Qd', '3s', '7h', 'Kd', '4c', '8h']) await expectOk(service.dealCard('game-1', card));
     expect(service.getState().game?.points).toMatchObject({ lastTrick: { player: 'Ville', points: 2 }, scores: { Anna: 8, Ville: 2, Sanna: 0 }, winner: null });
-    await expectOk(service.gameAction({ type: 'next-deal' }));
+    await expectOk(service.gameAction('game-1', { type: 'next-deal' }));
     expect(service.getState().game).toMatchObject({ dealNumber: 2, dealer: 'Anna', awaiting: { step: 'deal', player: 'Ville' } });
     await service.close();
     services.splice(services.indexOf(service), 1);
     const restarted = await serviceIn(dataDir);
     expect(restarted.getState().game).toMatchObject({ dealNumber: 2, points: { scores: { Anna: 8, Ville: 2, Sanna: 0 } } });
-    await expectOk(restarted.closeGame('players went home'));
+    await expectOk(restarted.closeGame('game-1', 'players went home'));
     expect(restarted.getState().games).toEqual([expect.objectContaining({ game: 'pistepokeri', deals: 2, winner: null, scores: { Ville: 2, Sanna: 0, Anna: 8 } })]);
   });
 

@@ -1,17 +1,22 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { InputError, isInputError } from '../../engine/errors';
 import type { RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
-import { JournalWriter, scanJournal, type JournalLine } from '../journal/journal';
-import type {
-  CommandResult, ConsoleSettings, ConsoleState, GameAction, HistoryEntry, JournalReport, PortInfo, RaceView, SeatCount, ShoeRefusal, SourceStatus,
+import { findingText, journalPath, JournalWriter, scanJournal, type JournalFinding, type JournalLine, type JournalNote } from '../journal/journal';
+import {
+  HISTORY_PAGE_MAX,
+  type CommandResult, type ConsoleSettings, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
+  type PortInfo, type RaceRecord, type RaceView, type SeatCount, type ShoeRefusal, type SourceStatus,
 } from '../ipc/contract';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';
+import { loadJournalKey } from '../journal/key';
+import { prepareDataFolder } from './dataFolder';
 import { historyCsv, historyJson } from './export';
+import { readRaceRecord } from './raceRecord';
 import { gameView } from './gameView';
 import { planView } from './planView';
 import { applySessionLine, isSessionRecord, raceView, SessionReplay, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
@@ -30,6 +35,16 @@ export type CardSourceFactory = (settings: ConsoleSettings['source'], emit: (eve
 export interface ServiceOptions {
   readonly dataDir: string;
   readonly clock?: () => Date;
+  /** Milliseconds that only go forward, kept in every journal line beside the wall clock. */
+  readonly monotonic?: () => number;
+  /** The key that seals the journal with HMAC-SHA256 (kept outside the data folder), or none. */
+  readonly journalKey?: Buffer | null;
+  /** The file to read that key from (CHIP_RACE_JOURNAL_KEY), when `journalKey` is not given. */
+  readonly journalKeyFile?: string;
+  /** How the dealer chooses another data folder where this runs, in words (for the refusal of an unusable one). */
+  readonly chooseAnotherFolder?: string;
+  /** How long a run of identical refusals is counted in memory before its count is written. */
+  readonly repeatFlushMs?: number;
   readonly cardSources?: CardSourceFactory;
   readonly listPorts?: () => Promise<readonly PortInfo[]>;
   /** Pace of the simulated shoe (tests deal faster). */
@@ -46,6 +61,12 @@ function lastOf<A, R>(compute: (argument: A) => R): (argument: A) => R {
 }
 
 const ok = <T>(value: T): CommandResult<T> => ({ ok: true, value });
+
+/** The most shoe cards held for the dealer's say at once; more are refused (and kept on record). */
+export const MAX_HELD_CARDS = 10;
+/** Identical refusals in a row are counted, and the count written at most this often (and when the run ends). */
+export const REPEAT_FLUSH_MS = 5000;
+export const HELD_DISCARD_REASON = 'discarded by the dealer: read while the line was noisy';
 const refused = (field: string, message: string): CommandResult<never> => ({ ok: false, error: { field, message } });
 
 /**
@@ -66,10 +87,18 @@ class SaveError extends Error {
   }
 }
 
+/** The journal was written by a newer version: the console shows it, and records nothing. */
+class ReadOnlyError extends Error {
+  constructor(why: JournalFinding | null) {
+    super(why === null ? 'the journal is read-only' : findingText(why));
+  }
+}
+
 function failure(error: unknown): CommandResult<never> {
   // The field travels on its own: the message is the reason alone, ready to read after the screen's lead-in.
   if (isInputError(error)) return refused(error.field, error.reason);
   if (error instanceof SaveError) return refused(error.field, error.message);
+  if (error instanceof ReadOnlyError) return refused('journal', error.message);
   return refused('service', `unexpected error: ${(error as Error).message}`);
 }
 
@@ -85,28 +114,47 @@ export class ConsoleService {
   private sourceStatus: SourceStatus;
   private lastInput: ShoeEvent | null = null;
   private shoeRefusal: ShoeRefusal | null = null;
+  private held: readonly HeldCard[] = [];
+  private heldCount = 0;
+  /** The last refusal written and how often it came again since (not yet written). */
+  private repeat: { readonly key: string; readonly of: number; readonly target: { raceId: string } | { gameId: string }; count: number; since: number } | null = null;
+  private repeatTimer: NodeJS.Timeout | undefined;
+  private readonly monotonic: () => number;
 
   private constructor(
     private readonly options: ServiceOptions,
-    private readonly journal: JournalWriter<SessionRecord>,
+    /** null when the journal is read-only (written by a newer version): nothing can be recorded. */
+    private readonly journal: JournalWriter<SessionRecord> | null,
     private session: Session,
     private settings: ConsoleSettings,
-    /** What the journal held at start: it does not change while the console runs. */
-    private readonly journalReport: JournalReport,
+    /** What the journal held at start; only its record count changes while the console runs. */
+    private journalReport: JournalReport,
   ) {
     this.sourceStatus = { kind: settings.source.kind, path: settings.source.path, state: 'idle' };
+    this.monotonic = options.monotonic ?? (() => performance.now());
   }
 
+  /**
+   * Starts the console on its data folder. A folder it cannot write, or a journal key it cannot
+   * use, is refused with one line (DataFolderError, JournalKeyError) before anything is read.
+   */
   static async start(options: ServiceOptions): Promise<ConsoleService> {
-    await mkdir(options.dataDir, { recursive: true });
-    const journalPath = join(options.dataDir, 'journal.jsonl');
+    await prepareDataFolder(options.dataDir, options.chooseAnotherFolder === undefined ? {} : { chooseAnother: options.chooseAnotherFolder });
+    const path = journalPath(options.dataDir);
+    const key = options.journalKey ?? (options.journalKeyFile === undefined ? null : await loadJournalKey(options.journalKeyFile, options.dataDir));
     const replay = new SessionReplay();
-    const scan = await scanJournal(journalPath, isSessionRecord, (line) => replay.add(line));
+    const scan = await scanJournal(path, { key, check: isSessionRecord, onLine: (line) => replay.add(line) });
     const { session, problems } = replay.finish();
     const { settings, problem } = await loadSettings(join(options.dataDir, 'settings.json'));
-    const journal = await JournalWriter.open<SessionRecord>(journalPath, scan.lastSeq, options.clock);
-    const allProblems = [...scan.problems, ...problems, ...(problem ? [problem] : [])];
-    const service = new ConsoleService(options, journal, session, settings, { path: journalPath, records: scan.records, problems: allProblems });
+    const journal = scan.readOnly === null ? await JournalWriter.open<SessionRecord>(path, scan, { clock: options.clock, monotonic: options.monotonic, key }) : null;
+    const findings: JournalFinding[] = [...scan.findings, ...problems, ...(problem ? [{ code: 'settings', message: problem } as const] : [])];
+    const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly: scan.readOnly };
+    const service = new ConsoleService({ ...options, journalKey: key }, journal, session, settings, report);
+    // The torn tail's bytes were kept beside the journal; the journal itself says so, in its chain.
+    if (journal !== null && scan.tornNote !== null) {
+      // On a full disk it waits: the finding is shown all the same, and the next record ends the torn line.
+      await service.write(scan.tornNote).catch(() => undefined);
+    }
     service.openSource();
     return service;
   }
@@ -130,7 +178,8 @@ export class ConsoleService {
       source: this.sourceStatus,
       lastInput: this.lastInput,
       shoeRefusal: this.shoeRefusal,
-      history: session.history,
+      history: this.historyOf(session.history),
+      held: this.held,
       game: this.gameViewOf(session.game),
       games: session.games,
       plan: this.planViewOf(settings.tournament),
@@ -141,6 +190,13 @@ export class ConsoleService {
   private readonly raceViewOf = lastOf((race: ActiveRace | null) => (race ? raceView(race) : null));
   private readonly gameViewOf = lastOf((game: ActiveGame | null) => (game ? gameView(game) : null));
   private readonly planViewOf = lastOf(planView);
+  private readonly historyOf = lastOf(
+    (history: readonly HistoryEntry[]): HistorySummary => ({
+      total: history.length,
+      valueDelta: history.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0),
+      latest: history.at(-1) ?? null,
+    }),
+  );
 
   /** Runs commands one after another, so each sees the state the previous one left. */
   private serial<T>(work: () => Promise<CommandResult<T>>): Promise<CommandResult<T>> {
@@ -163,15 +219,78 @@ export class ConsoleService {
     this.session = applySessionLine(this.session, line);
     // A change was accepted: an earlier refusal of a shoe card no longer stands.
     this.shoeRefusal = null;
+    this.dropStaleHeld();
     this.publish();
   }
 
   /** Appends to the journal; a write the disk refuses becomes a SaveError (and nothing is kept). */
   private async save(record: SessionRecord): Promise<JournalLine<SessionRecord>> {
+    if (record.kind !== 'refused-again' && record.kind !== 'game-refused-again') await this.flushRepeats(null);
+    const line = await this.write(record);
+    this.repeat = null;
+    return line;
+  }
+
+  private async write<R extends SessionRecord | JournalNote>(record: R): Promise<JournalLine<R>> {
+    if (this.journal === null) throw new ReadOnlyError(this.journalReport.readOnly);
+    let line: JournalLine<R>;
     try {
-      return await this.journal.append(record);
+      line = await this.journal.append(record);
     } catch (error) {
       throw new SaveError('journal', error);
+    }
+    // What this console writes is sealed: an empty journal is intact from its first record on.
+    const { records, chain } = this.journalReport;
+    this.journalReport = { ...this.journalReport, records: records + 1, chain: chain === 'empty' ? 'intact' : chain };
+    return line;
+  }
+
+  /**
+   * Keeps a refusal on record. The same refusal again straight after (a stuck reader sending one
+   * card over and over) is only counted; the count is written when the run ends, every
+   * REPEAT_FLUSH_MS while it lasts, and on close, so a burst costs a line, not a line a card.
+   */
+  private async refuse(record: Extract<SessionRecord, { kind: 'refused' | 'game-refused' }>, anyInput = false): Promise<void> {
+    // `anyInput`: a run of these is one refusal whatever each input was (cards made of line noise).
+    const key = JSON.stringify(anyInput ? { ...record, input: '' } : record);
+    const repeat = this.repeat;
+    if (repeat !== null && repeat.key === key) {
+      repeat.count += 1;
+      const due = this.monotonic() - repeat.since >= (this.options.repeatFlushMs ?? REPEAT_FLUSH_MS);
+      if (due) await this.flushRepeats(repeat);
+      else if (this.repeatTimer === undefined) {
+        this.repeatTimer = setTimeout(() => {
+          this.repeatTimer = undefined;
+          void this.serial(async () => {
+            await this.flushRepeats(repeat);
+            return ok(null);
+          });
+        }, this.options.repeatFlushMs ?? REPEAT_FLUSH_MS);
+      }
+      return;
+    }
+    const line = await this.save(record);
+    this.session = applySessionLine(this.session, line);
+    this.repeat = { key, of: line.seq, target: record.kind === 'refused' ? { raceId: record.raceId } : { gameId: record.gameId }, count: 0, since: this.monotonic() };
+  }
+
+  /** Writes the count of repeats not yet on record (of `only` when given; of the current run otherwise). */
+  private async flushRepeats(only: ConsoleService['repeat']): Promise<void> {
+    const repeat = this.repeat;
+    if (repeat === null || repeat.count === 0 || (only !== null && only !== repeat)) return;
+    clearTimeout(this.repeatTimer);
+    this.repeatTimer = undefined;
+    const record: SessionRecord =
+      'raceId' in repeat.target
+        ? { kind: 'refused-again', raceId: repeat.target.raceId, of: repeat.of, count: repeat.count }
+        : { kind: 'game-refused-again', gameId: repeat.target.gameId, of: repeat.of, count: repeat.count };
+    const line = await this.write(record);
+    repeat.count = 0;
+    repeat.since = this.monotonic();
+    try {
+      this.session = applySessionLine(this.session, line);
+    } catch {
+      // The race or game it counts for has ended: the count is on record all the same.
     }
   }
 
@@ -229,34 +348,58 @@ export class ConsoleService {
     });
   }
 
-  private async applyToRace(event: RaceEvent, input: string, source: 'manual' | 'shoe'): Promise<CommandResult> {
+  /**
+   * The open race a command names, or why not: a screen that shows an older race (a stale tab, a
+   * second window) must not act on the one open now.
+   */
+  private openRace(raceId: string, none: string): { race: ActiveRace } | { refusal: CommandResult<never> } {
     const race = this.session.race;
-    if (!race) return refused('race', 'no race is open: start one from the counts screen');
+    if (!race) return { refusal: refused('race', none) };
+    if (race.id !== raceId) return { refusal: refused('race', `${raceId} is not the open race (${race.id} is): this screen was out of date, so nothing was done; look again before you repeat it`) };
+    return { race };
+  }
+
+  private openGame(gameId: string): { game: ActiveGame } | { refusal: CommandResult<never> } {
+    const game = this.session.game;
+    if (!game) return { refusal: refused('game', 'no game is open: start one first') };
+    if (game.id !== gameId) return { refusal: refused('game', `${gameId} is not the open game (${game.id} is): this screen was out of date, so nothing was done; look again before you repeat it`) };
+    return { game };
+  }
+
+  private async applyToRace(race: ActiveRace, event: RaceEvent, input: string, source: 'manual' | 'shoe', held = false): Promise<CommandResult> {
     try {
-      await this.commit({ kind: 'race-event', raceId: race.id, event, source });
+      await this.commit({ kind: 'race-event', raceId: race.id, event, source, ...(held ? { held: true as const } : {}) });
     } catch (error) {
       if (!isInputError(error)) throw error;
-      await this.save({ kind: 'refused', raceId: race.id, input, reason: error.reason, source });
+      await this.refuse({ kind: 'refused', raceId: race.id, input, reason: error.reason, source });
       return failure(error);
     }
     return ok(null);
   }
 
-  dealCard(code: string, source: 'manual' | 'shoe' = 'manual'): Promise<CommandResult> {
-    return this.serial(() => (this.session.game ? this.applyToGame({ type: 'card', card: code }, code, source) : this.applyToRace({ type: 'card', card: code }, code, source)));
-  }
-
-  private async applyToGame(event: MatchEvent, input: string, source: 'manual' | 'shoe'): Promise<CommandResult> {
-    const game = this.session.game;
-    if (!game) return refused('game', 'no game is open: start one first');
+  private async applyToGame(game: ActiveGame, event: MatchEvent, input: string, source: 'manual' | 'shoe'): Promise<CommandResult> {
     try {
       await this.commit({ kind: 'game-event', gameId: game.id, event, source });
     } catch (error) {
       if (!isInputError(error)) throw error;
-      await this.save({ kind: 'game-refused', gameId: game.id, input, reason: error.reason, source });
+      await this.refuse({ kind: 'game-refused', gameId: game.id, input, reason: error.reason, source });
       return failure(error);
     }
     return ok(null);
+  }
+
+  /** A card to whatever `target` names (the open race or game), from the keyboard or the shoe. */
+  private async deal(target: string, code: string, source: 'manual' | 'shoe', held = false): Promise<CommandResult> {
+    const { race, game } = this.session;
+    if (game && game.id === target) return this.applyToGame(game, { type: 'card', card: code }, code, source);
+    if (race && race.id === target) return this.applyToRace(race, { type: 'card', card: code }, code, source, held);
+    const open = race ?? game;
+    if (open === null) return refused('race', 'no race is open: start one from the counts screen');
+    return refused(race ? 'race' : 'game', `${target} is not open (${open.id} is): this screen was out of date, so the card was not dealt; look again before you repeat it`);
+  }
+
+  dealCard(target: string, code: string): Promise<CommandResult> {
+    return this.serial(() => this.deal(target, code, 'manual'));
   }
 
   startGame(game: GameName, players: readonly string[]): Promise<CommandResult> {
@@ -268,40 +411,99 @@ export class ConsoleService {
     });
   }
 
-  gameAction(action: GameAction): Promise<CommandResult> {
-    return this.serial(() => this.applyToGame(action, action.type, 'manual'));
+  gameAction(gameId: string, action: GameAction): Promise<CommandResult> {
+    return this.serial(async () => {
+      const open = this.openGame(gameId);
+      return 'refusal' in open ? open.refusal : this.applyToGame(open.game, action, action.type, 'manual');
+    });
   }
 
-  closeGame(reason: string): Promise<CommandResult> {
+  closeGame(gameId: string, reason: string): Promise<CommandResult> {
     return this.serial(async () => {
-      const game = this.session.game;
-      if (!game) return refused('game', 'no game is open');
-      await this.commit({ kind: 'game-close', gameId: game.id, reason });
+      const open = this.openGame(gameId);
+      if ('refusal' in open) return open.refusal;
+      await this.commit({ kind: 'game-close', gameId, reason });
       return ok(null);
     });
   }
 
-  voidCards(count: number, reason: string): Promise<CommandResult> {
-    return this.serial(() => this.applyToRace({ type: 'void', count, reason }, `void ${count}`, 'manual'));
+  voidCards(raceId: string, count: number, reason: string): Promise<CommandResult> {
+    return this.serial(async () => {
+      const open = this.openRace(raceId, 'no race is open: start one from the counts screen');
+      return 'refusal' in open ? open.refusal : this.applyToRace(open.race, { type: 'void', count, reason }, `void ${count}`, 'manual');
+    });
   }
 
-  confirmRace(): Promise<CommandResult> {
+  confirmRace(raceId: string): Promise<CommandResult> {
     return this.serial(async () => {
-      const race = this.session.race;
-      if (!race) return refused('race', 'no race is open');
+      const open = this.openRace(raceId, 'no race is open');
+      if ('refusal' in open) return open.refusal;
+      const { race } = open;
       if (race.state.progress.status !== 'complete') return refused('race', `race ${race.id} is not complete yet: ${raceSummary(race.state).nextStep}`);
       await this.commit({ kind: 'race-confirm', raceId: race.id });
       return ok(null);
     });
   }
 
-  abandonRace(reason: string): Promise<CommandResult> {
+  abandonRace(raceId: string, reason: string): Promise<CommandResult> {
     return this.serial(async () => {
-      const race = this.session.race;
-      if (!race) return refused('race', 'no race is open');
-      await this.commit({ kind: 'race-abandon', raceId: race.id, reason });
+      const open = this.openRace(raceId, 'no race is open');
+      if ('refusal' in open) return open.refusal;
+      await this.commit({ kind: 'race-abandon', raceId, reason });
       return ok(null);
     });
+  }
+
+  /** The first held card, if it is the one the screen names. */
+  private firstHeld(target: string, heldId: number): HeldCard | CommandResult<never> {
+    const first = this.held[0];
+    if (first === undefined) return refused('held', 'no card is waiting for your say');
+    if (first.id !== heldId || first.target !== target) return refused('held', 'that card is not the first one waiting any more: this screen was out of date, so nothing was done; look again');
+    return first;
+  }
+
+  takeHeldCard(target: string, heldId: number): Promise<CommandResult> {
+    return this.serial(async () => {
+      const first = this.firstHeld(target, heldId);
+      if ('ok' in first) return first;
+      this.held = this.held.slice(1);
+      const result = await this.deal(first.target, first.card, 'shoe', true);
+      if (!result.ok) this.shoeRefusal = { card: first.card, field: result.error.field, message: result.error.message };
+      await this.releaseQueued();
+      this.publish();
+      return result;
+    });
+  }
+
+  discardHeldCard(target: string, heldId: number): Promise<CommandResult> {
+    return this.serial(async () => {
+      const first = this.firstHeld(target, heldId);
+      if ('ok' in first) return first;
+      const record: SessionRecord = this.session.race?.id === first.target
+        ? { kind: 'refused', raceId: first.target, input: first.card, reason: HELD_DISCARD_REASON, source: 'shoe' }
+        : { kind: 'game-refused', gameId: first.target, input: first.card, reason: HELD_DISCARD_REASON, source: 'shoe' };
+      await this.refuse(record);
+      this.held = this.held.slice(1);
+      await this.releaseQueued();
+      this.publish();
+      return ok(null);
+    });
+  }
+
+  /** Clean cards that only waited behind a held one go on, in the order they came. */
+  private async releaseQueued(): Promise<void> {
+    while (this.held[0]?.why === 'queued') {
+      const next = this.held[0];
+      this.held = this.held.slice(1);
+      const result = await this.deal(next.target, next.card, 'shoe');
+      if (!result.ok) this.shoeRefusal = { card: next.card, field: result.error.field, message: result.error.message };
+    }
+  }
+
+  /** Held cards wait for the race or game they were read for; once it has ended they go. */
+  private dropStaleHeld(): void {
+    const open = this.session.race?.id ?? this.session.game?.id ?? null;
+    if (this.held.some((card) => card.target !== open)) this.held = this.held.filter((card) => card.target === open);
   }
 
   listPorts(): Promise<CommandResult<readonly PortInfo[]>> {
@@ -309,7 +511,25 @@ export class ConsoleService {
   }
 
   exportHistory(format: 'csv' | 'json'): Promise<CommandResult<string>> {
-    return this.serial(async () => ok(format === 'csv' ? historyCsv(this.history()) : historyJson(this.history())));
+    return this.serial(async () => ok(format === 'csv' ? historyCsv(this.history(), this.journalReport) : historyJson(this.history(), this.journalReport)));
+  }
+
+  historyPage(before: number | null, count: number): Promise<CommandResult<HistoryPage>> {
+    return this.serial(async () => {
+      const { history } = this.session;
+      const end = before === null ? history.length : before;
+      if (!Number.isInteger(end) || end < 0 || end > history.length) return refused('before', `must be a race number from 0 to ${history.length} (got ${before})`);
+      if (!Number.isInteger(count) || count < 1 || count > HISTORY_PAGE_MAX) return refused('count', `must be a whole number from 1 to ${HISTORY_PAGE_MAX}`);
+      const start = Math.max(0, end - count);
+      return ok({ total: history.length, start, entries: history.slice(start, end) });
+    });
+  }
+
+  raceRecord(raceId: string): Promise<CommandResult<RaceRecord>> {
+    return this.serial(async () => {
+      const record = await readRaceRecord(journalPath(this.options.dataDir), raceId, this.options.journalKey ?? null);
+      return record === null ? refused('race', `${raceId} is not in the journal`) : ok(record);
+    });
   }
 
   history(): readonly HistoryEntry[] {
@@ -326,12 +546,35 @@ export class ConsoleService {
     }
     this.lastInput = event;
     if (event.type === 'card' && (this.session.race || this.session.game)) {
-      // A card refused (or not saved) changes nothing else, so it is published with why: nobody
-      // typed it, and the dealer must see that a card came and was not taken.
-      void this.dealCard(event.card, 'shoe').then((result) => {
-        if (result.ok) return;
-        this.shoeRefusal = { card: event.card, field: result.error.field, message: result.error.message };
-        this.publish();
+      void this.serial(async () => {
+        // The card goes to what is open when its turn comes (commands run one at a time).
+        const target = this.session.race?.id ?? this.session.game?.id;
+        if (target === undefined) {
+          this.publish();
+          return ok(null);
+        }
+        // Read while the line is flagged as noise, or behind such a card: the dealer decides.
+        if (event.suspect === true || this.held.length > 0) {
+          if (this.held.length >= MAX_HELD_CARDS) {
+            // Noise makes cards by the thousand: a run of them is one record with a count.
+            const reason = `read while the line was noisy, with ${MAX_HELD_CARDS} cards already waiting for your say: not dealt`;
+            const record = this.session.race ? { kind: 'refused', raceId: target, input: event.card, reason, source: 'shoe' } as const : { kind: 'game-refused', gameId: target, input: event.card, reason, source: 'shoe' } as const;
+            await this.refuse(record, true);
+          } else {
+            this.heldCount += 1;
+            this.held = [...this.held, { id: this.heldCount, target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued' }];
+          }
+          this.publish();
+          return ok(null);
+        }
+        // A card refused (or not saved) changes nothing else, so it is published with why: nobody
+        // typed it, and the dealer must see that a card came and was not taken.
+        const result = await this.deal(target, event.card, 'shoe');
+        if (!result.ok) {
+          this.shoeRefusal = { card: event.card, field: result.error.field, message: result.error.message };
+          this.publish();
+        }
+        return result;
       });
     } else {
       this.publish();
@@ -357,7 +600,10 @@ export class ConsoleService {
   async close(): Promise<void> {
     await this.closeSource();
     await this.queue.catch(() => undefined);
-    await this.journal.close();
+    clearTimeout(this.repeatTimer);
+    // The count of a run of refusals still going goes on record before the journal closes.
+    await this.flushRepeats(null).catch(() => undefined);
+    await this.journal?.close();
     this.listeners.clear();
   }
 }

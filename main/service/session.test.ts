@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { startRace } from '../../engine/race/race';
 import { seededRandom, shuffleDecks } from '../../engine/shoe';
-import type { JournalLine } from '../journal/journal';
+import type { JournalFinding, JournalLine } from '../journal/journal';
 import { applySessionLine, EMPTY_SESSION, replaySession, SessionReplay, type Session, type SessionRecord } from './session';
 
 /** Five seats of 25s raced into 100s from one deck: a handful of cards a race. */
@@ -28,6 +28,7 @@ const step = fc.oneof(
   { weight: 12, arbitrary: fc.record({ op: fc.constant('card' as const), stale: rarely, misread: rarely }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('void' as const), count: fc.integer({ min: 0, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('refused' as const), stale: rarely }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('refused-again' as const), stale: rarely, count: fc.integer({ min: 1, max: 5000 }) }) },
   { weight: 3, arbitrary: fc.constant({ op: 'confirm' as const }) },
   { weight: 1, arbitrary: fc.constant({ op: 'abandon' as const }) },
   { weight: 1, arbitrary: fc.constant({ op: 'game' as const }) },
@@ -54,6 +55,8 @@ function journalOf(steps: readonly Step[], seed: number): JournalLine<SessionRec
           return { kind: 'race-event', raceId: raceId(), event: { type: 'void', count: entry.count, reason: 'misdealt' }, source: 'manual' };
         case 'refused':
           return { kind: 'refused', raceId: raceId(entry.stale), input: 'As', reason: 'already dealt', source: 'shoe' };
+        case 'refused-again':
+          return { kind: 'refused-again', raceId: raceId(entry.stale), of: Math.max(1, lines.length), count: entry.count };
         case 'confirm':
           return { kind: 'race-confirm', raceId: raceId() };
         case 'abandon':
@@ -72,14 +75,14 @@ function journalOf(steps: readonly Step[], seed: number): JournalLine<SessionRec
 }
 
 /** The definition: every line through the reducer in turn, a line that does not fit skipped and reported. */
-function oneByOne(lines: readonly JournalLine<SessionRecord>[], from: Session = EMPTY_SESSION): { session: Session; problems: string[] } {
+function oneByOne(lines: readonly JournalLine<SessionRecord>[], from: Session = EMPTY_SESSION): { session: Session; problems: JournalFinding[] } {
   let session = from;
-  const problems: string[] = [];
+  const problems: JournalFinding[] = [];
   for (const line of lines) {
     try {
       session = applySessionLine(session, line);
     } catch (error) {
-      problems.push(`record ${line.seq} (${line.record.kind}) could not be applied and was skipped: ${(error as Error).message}`);
+      problems.push({ code: 'skipped', seq: line.seq, kind: line.record.kind, reason: (error as Error).message });
     }
   }
   return { session, problems };

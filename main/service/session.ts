@@ -1,23 +1,27 @@
 import { applyRaceEvent, applyRaceEvents, startRace, type RaceEvent, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
-import type { JournalLine } from '../journal/journal';
+import type { JournalFinding, JournalLine } from '../journal/journal';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
 import type { GameHistoryEntry, HistoryEntry, RaceView, SeatCount } from '../ipc/contract';
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =
   | { readonly kind: 'race-start'; readonly raceId: string; readonly race: unknown; readonly counts: readonly SeatCount[]; readonly names: Readonly<Record<number, string>> }
-  | { readonly kind: 'race-event'; readonly raceId: string; readonly event: RaceEvent; readonly source: 'manual' | 'shoe' }
+  /** `held`: a shoe card held for the dealer's say (a noisy line) and taken by the dealer. */
+  | { readonly kind: 'race-event'; readonly raceId: string; readonly event: RaceEvent; readonly source: 'manual' | 'shoe'; readonly held?: true }
   /** A card or correction the engine refused: not applied, kept for the floor supervisor. */
   | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe' }
+  /** The refusal in record `of` came again `count` more times in a row (a stuck or repeating reader). */
+  | { readonly kind: 'refused-again'; readonly raceId: string; readonly of: number; readonly count: number }
   | { readonly kind: 'race-confirm'; readonly raceId: string }
   | { readonly kind: 'race-abandon'; readonly raceId: string; readonly reason: string }
   | { readonly kind: 'game-event'; readonly gameId: string; readonly event: MatchEvent; readonly source: 'manual' | 'shoe' }
   | { readonly kind: 'game-refused'; readonly gameId: string; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe' }
+  | { readonly kind: 'game-refused-again'; readonly gameId: string; readonly of: number; readonly count: number }
   | { readonly kind: 'game-close'; readonly gameId: string; readonly reason: string };
 
-const RACE_KINDS = new Set(['race-start', 'race-event', 'refused', 'race-confirm', 'race-abandon']);
-const GAME_KINDS = new Set(['game-event', 'game-refused', 'game-close']);
+const RACE_KINDS = new Set(['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon']);
+const GAME_KINDS = new Set(['game-event', 'game-refused', 'game-refused-again', 'game-close']);
 
 export function isSessionRecord(value: unknown): value is SessionRecord {
   const record = value as { kind?: unknown; raceId?: unknown; gameId?: unknown } | null;
@@ -34,6 +38,10 @@ export interface ActiveGame {
 export interface ActiveRace {
   readonly id: string;
   readonly startedAt: string;
+  /** The seq of its race-start record. */
+  readonly firstSeq: number;
+  /** Refusals so far, repeats counted. */
+  readonly refusals: number;
   readonly counts: readonly SeatCount[];
   readonly names: Readonly<Record<number, string>>;
   readonly state: RaceState;
@@ -65,6 +73,7 @@ function applyGameLine(session: Session, line: JournalLine<SessionRecord>): Sess
     case 'game-event':
       return { ...session, game: { ...game, state: applyMatchEvent(game.state, record.event) } };
     case 'game-refused':
+    case 'game-refused-again':
       return session;
     default: {
       const { state } = game;
@@ -96,7 +105,7 @@ export function applySessionLine(session: Session, line: JournalLine<SessionReco
   if (record.kind === 'race-start') {
     if (session.game) throw new Error(`race ${record.raceId} started while game ${session.game.id} was open`);
     if (session.race) throw new Error(`race ${record.raceId} started while race ${session.race.id} was still open`);
-    const race: ActiveRace = { id: record.raceId, startedAt: line.at, counts: record.counts, names: record.names, state: startRace(record.race) };
+    const race: ActiveRace = { id: record.raceId, startedAt: line.at, firstSeq: line.seq, refusals: 0, counts: record.counts, names: record.names, state: startRace(record.race) };
     return { ...session, race, racesStarted: session.racesStarted + 1 };
   }
   if (!('raceId' in record) || !session.race || session.race.id !== record.raceId) throw new Error(`${record.kind} for a race that is not open`);
@@ -105,11 +114,23 @@ export function applySessionLine(session: Session, line: JournalLine<SessionReco
     case 'race-event':
       return { ...session, race: { ...race, state: applyRaceEvent(race.state, record.event) } };
     case 'refused':
-      return session;
+      return { ...session, race: { ...race, refusals: race.refusals + 1 } };
+    case 'refused-again':
+      return { ...session, race: { ...race, refusals: race.refusals + record.count } };
     case 'race-confirm': {
       if (race.state.progress.status !== 'complete') throw new Error(`race ${race.id} confirmed before it was complete`);
       const view = raceView(race);
-      const entry: HistoryEntry = { id: race.id, startedAt: race.startedAt, confirmedAt: line.at, names: race.names, summary: view.summary, corrections: view.corrections };
+      const entry: HistoryEntry = {
+        id: race.id,
+        startedAt: race.startedAt,
+        confirmedAt: line.at,
+        names: race.names,
+        summary: view.summary,
+        corrections: view.corrections,
+        voided: race.state.corrections.map(({ voided, reason }) => ({ card: voided.card, seat: voided.seat, round: voided.round, reason })),
+        refusals: race.refusals,
+        seqs: { first: race.firstSeq, last: line.seq },
+      };
       return { ...session, race: null, history: [...session.history, entry] };
     }
     case 'race-abandon':
@@ -117,8 +138,7 @@ export function applySessionLine(session: Session, line: JournalLine<SessionReco
   }
 }
 
-const skipped = (line: JournalLine<SessionRecord>, error: unknown) =>
-  `record ${line.seq} (${line.record.kind}) could not be applied and was skipped: ${(error as Error).message}`;
+const skipped = (line: JournalLine<SessionRecord>, error: unknown): JournalFinding => ({ code: 'skipped', seq: line.seq, kind: line.record.kind, reason: (error as Error).message });
 
 /**
  * Replays journal lines one at a time, as they are read: a line that does not fit is skipped and
@@ -128,15 +148,15 @@ const skipped = (line: JournalLine<SessionRecord>, error: unknown) =>
  */
 export class SessionReplay {
   private session: Session = EMPTY_SESSION;
-  private readonly problems: string[] = [];
+  private readonly problems: JournalFinding[] = [];
   /** Cards and corrections for the open race, not yet applied. */
   private pending: JournalLine<SessionRecord>[] = [];
 
   add(line: JournalLine<SessionRecord>): void {
     const { record } = line;
     const open = this.session.race;
-    if (open && (record.kind === 'race-event' || record.kind === 'refused') && record.raceId === open.id) {
-      if (record.kind === 'race-event') this.pending.push(line);
+    if (open && record.kind === 'race-event' && record.raceId === open.id) {
+      this.pending.push(line);
       return;
     }
     this.applyPending();
@@ -147,7 +167,7 @@ export class SessionReplay {
     }
   }
 
-  finish(): { session: Session; problems: string[] } {
+  finish(): { session: Session; problems: JournalFinding[] } {
     this.applyPending();
     return { session: this.session, problems: this.problems };
   }
@@ -164,7 +184,7 @@ export class SessionReplay {
 }
 
 /** Replays journal lines held in memory (see SessionReplay). */
-export function replaySession(lines: readonly JournalLine<SessionRecord>[]): { session: Session; problems: string[] } {
+export function replaySession(lines: readonly JournalLine<SessionRecord>[]): { session: Session; problems: JournalFinding[] } {
   const replay = new SessionReplay();
   for (const line of lines) replay.add(line);
   return replay.finish();

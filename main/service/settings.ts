@@ -1,4 +1,5 @@
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, constants, link, open, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { InputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
@@ -77,8 +78,27 @@ function readSeats(value: unknown): SeatSettings[] {
   return seats.sort((a, b) => a.seat - b.seat);
 }
 
-/** Validates settings from the screen or the settings file, naming the field at fault. */
-export function readSettings(value: unknown): ConsoleSettings {
+/** A serial port named from the root: `/dev/ttyUSB0`, `/dev/serial/by-id/…`; on Windows `COM3` or `\\.\COM3`. */
+export function isAbsoluteSerialPath(path: string, platform: NodeJS.Platform = process.platform): boolean {
+  if (platform === 'win32') return /^(?:\\\\\.\\)?COM[1-9][0-9]*$/i.test(path);
+  return path.startsWith('/');
+}
+
+/**
+ * A serial port's path, checked: a relative one would be opened from wherever the console was
+ * started. Empty is allowed (a serial source chosen, its port not yet: nothing is opened).
+ */
+function serialPath(path: string, platform: NodeJS.Platform): string {
+  if (path === '' || isAbsoluteSerialPath(path, platform)) return path;
+  const example = platform === 'win32' ? 'a port name, e.g. COM3 or \\\\.\\COM3' : 'the full path of the port, starting with /, e.g. /dev/ttyUSB0 or /dev/serial/by-id/…';
+  throw new InputError('source.path', `must be ${example} (got ${JSON.stringify(path)})`);
+}
+
+/**
+ * Validates settings from the screen or the settings file, naming the field at fault.
+ * `platform` decides what a serial port's path looks like (tests pass another).
+ */
+export function readSettings(value: unknown, platform: NodeJS.Platform = process.platform): ConsoleSettings {
   const settings = record(value, 'settings');
   const table = record(settings.table, 'table');
   const chipSet = table.chipSet;
@@ -91,25 +111,64 @@ export function readSettings(value: unknown): ConsoleSettings {
   if (!chips.includes(next) || next <= removed) throw new InputError('table.next', `must be a chip of the set larger than ${removed}`);
   if (next % removed !== 0) throw new InputError('table.next', `${next} is not a whole multiple of ${removed}`);
   const source = record(settings.source, 'source');
+  const checkedTable = {
+    seats: readSeats(table.seats),
+    button: whole(table.button, 'table.button', 1, MAX_SEATS),
+    chipSet: chips,
+    removed,
+    next,
+    rules: oneOf<RuleSetName>(table.rules, RULE_SET_NAMES, 'table.rules'),
+    decks: whole(table.decks, 'table.decks', 1, 8),
+  };
+  const kind = oneOf<SourceKind>(source.kind, SOURCE_KINDS, 'source.kind');
+  const path = text(source.path ?? '', 'source.path', 4096);
   return {
-    table: {
-      seats: readSeats(table.seats),
-      button: whole(table.button, 'table.button', 1, MAX_SEATS),
-      chipSet: chips,
-      removed,
-      next,
-      rules: oneOf<RuleSetName>(table.rules, RULE_SET_NAMES, 'table.rules'),
-      decks: whole(table.decks, 'table.decks', 1, 8),
-    },
+    table: checkedTable,
     source: {
-      kind: oneOf<SourceKind>(source.kind, SOURCE_KINDS, 'source.kind'),
-      path: text(source.path ?? '', 'source.path', 4096),
+      kind,
+      // The simulator deals by itself and opens no port: its path is kept as entered, unused.
+      path: kind === 'serial' ? serialPath(path, platform) : path,
       baud: whole(source.baud, 'source.baud', 50, 4_000_000),
       decoder: oneOf(source.decoder, Object.keys(BUILT_IN_PROFILES), 'source.decoder'),
     },
     language: oneOf<Language>(settings.language, LANGUAGES, 'language'),
     tournament: readTournament(settings.tournament),
   };
+}
+
+/** The byte-order mark some editors (Notepad) put before the text: not part of the JSON, not damage. */
+const BOM = '\uFEFF';
+
+const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | null)?.code;
+
+/**
+ * Sets a damaged settings file aside under the first free name of `settings.json.bad`,
+ * `settings.json.bad-2`, `-3`, …, never replacing an earlier copy, and resolves with the name
+ * used. A hard link takes a name only if it is free, at once and whole; where the file system
+ * has no hard links, an exclusive copy does.
+ */
+async function setAside(path: string): Promise<string> {
+  for (let number = 1; ; number += 1) {
+    const copy = number === 1 ? `${path}.bad` : `${path}.bad-${number}`;
+    try {
+      await link(path, copy);
+    } catch (error) {
+      if (codeOf(error) === 'EEXIST') continue;
+      if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV'].includes(codeOf(error) ?? '')) throw error;
+      try {
+        await copyFile(path, copy, constants.COPYFILE_EXCL);
+      } catch (copyError) {
+        if (codeOf(copyError) === 'EEXIST') continue;
+        await rm(copy, { force: true }).catch(() => undefined);
+        throw copyError;
+      }
+      const file = await open(copy, 'r+');
+      await file.sync().finally(() => file.close());
+    }
+    // The copy is kept: the damaged file may go (if it cannot, saving the settings replaces it).
+    await unlink(path).catch(() => undefined);
+    return copy;
+  }
 }
 
 /** Loads the settings file; a missing one gives the defaults, a broken one the defaults and a problem to report. */
@@ -122,10 +181,15 @@ export async function loadSettings(path: string): Promise<{ settings: ConsoleSet
     return { settings: DEFAULT_SETTINGS, problem: `settings could not be read (${(error as Error).message}); defaults are used` };
   }
   try {
-    return { settings: readSettings(JSON.parse(raw)), problem: null };
+    return { settings: readSettings(JSON.parse(raw.startsWith(BOM) ? raw.slice(BOM.length) : raw)), problem: null };
   } catch (error) {
-    await rename(path, `${path}.bad`).catch(() => undefined);
-    return { settings: DEFAULT_SETTINGS, problem: `settings file was damaged (${(error as Error).message}); defaults are used and the old file was kept as settings.json.bad` };
+    const damaged = `settings file was damaged (${(error as Error).message}); defaults are used`;
+    try {
+      return { settings: DEFAULT_SETTINGS, problem: `${damaged} and the old file was kept as ${basename(await setAside(path))}` };
+    } catch (keepError) {
+      const why = codeOf(keepError) ?? (keepError as Error).message;
+      return { settings: DEFAULT_SETTINGS, problem: `${damaged}, and no copy of the old file could be kept (${why}): saving the settings will replace it` };
+    }
   }
 }
 

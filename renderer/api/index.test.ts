@@ -10,6 +10,26 @@ afterEach(() => {
 });
 
 describe('getConsoleApi', () => {
+  it("in the player display's Electron window (a preload without commands): every command read-only, getState the latest state pushed", async () => {
+    let push: (message: StateMessage) => void = () => undefined;
+    window.chipRace = {
+      onStateMessage(listener: (message: StateMessage) => void) {
+        push = listener;
+        return () => undefined;
+      },
+    };
+    const { getConsoleApi, READ_ONLY } = await import('./index');
+    const api = getConsoleApi();
+    expect(await api.dealCard('race-1', 'As')).toEqual(READ_ONLY);
+    expect(await api.confirmRace('race-1')).toEqual(READ_ONLY);
+    expect(await api.saveSettings({} as never)).toEqual(READ_ONLY);
+    const asked = api.getState();
+    const whole = await createFakeApi().getState();
+    push({ type: 'state', state: whole });
+    expect(await asked).toBe(whole);
+    expect(await api.getState()).toBe(whole);
+  });
+
   it('uses the Electron preload API when present, merging its pushed messages into whole states', async () => {
     const service = createFakeApi();
     let push: (message: StateMessage) => void = () => undefined;
@@ -59,5 +79,31 @@ describe('getConsoleApi', () => {
     expect(getConsoleApi()).toBe(api);
     expect(hasConnection(api)).toBe(true);
     expect(urls).toEqual([`ws://${window.location.host}/bridge`]);
+  });
+
+  it.each([['#/display'], ['?view=display']])('opens it as the read-only display on the player display’s page (%s)', async (where) => {
+    const urls: string[] = [];
+    class RecordingSocket {
+      readyState = 0;
+      onopen = null;
+      onclose = null;
+      onerror = null;
+      onmessage = null;
+      constructor(url: string) {
+        urls.push(url);
+      }
+      send(): void {}
+      close(): void {}
+    }
+    vi.stubGlobal('WebSocket', RecordingSocket);
+    const page = window.location.href;
+    window.history.replaceState(null, '', `/${where}`);
+    try {
+      const { getConsoleApi } = await import('./index');
+      getConsoleApi();
+    } finally {
+      window.history.replaceState(null, '', page);
+    }
+    expect(urls).toEqual([`ws://${window.location.host}/bridge?role=display`]);
   });
 });

@@ -1,26 +1,40 @@
-import type { ConsoleApi, ConsoleState, PreloadApi } from '../../main/ipc/contract';
-import { bridgeUrl, createBridgeApi, type ConnectionSource } from './bridge';
+import type { CommandResult, ConsoleApi, ConsoleState, DisplayPreloadApi, PreloadApi } from '../../main/ipc/contract';
+import { isDisplayMode } from '../displayMode';
+import { bridgeUrl, COMMANDS, createBridgeApi, type ConnectionSource } from './bridge';
 import { createStateMerge } from './stateMerge';
 
 export { bridgeUrl, ConnectionLostError, createBridgeApi } from './bridge';
-export type { BridgeApi, ConnectionSource, ConnectionStatus, WebSocketLike } from './bridge';
+export type { BridgeApi, BridgeRole, ConnectionSource, ConnectionStatus, WebSocketLike } from './bridge';
 
 let shared: ConsoleApi | null = null;
 
+/** What a command answers where the page may not command (the player display's window). */
+export const READ_ONLY: CommandResult<never> = { ok: false, error: { field: 'role', message: 'refused: the player display is read-only' } };
+
 /**
  * The Electron preload's API as the screens use it: its pushed messages (a whole state, then
- * patches) merged into whole states. Subscribes at once, so no message is missed.
+ * patches) merged into whole states. Subscribes at once, so no message is missed. The player
+ * display's preload has no commands: there each command answers READ_ONLY, and getState gives
+ * the latest state pushed (once one has come).
  */
-export function fromPreload(preload: PreloadApi): ConsoleApi {
-  const { onStateMessage, ...calls } = preload;
+export function fromPreload(preload: PreloadApi | DisplayPreloadApi): ConsoleApi {
+  const { onStateMessage, ...given } = preload as PreloadApi;
   const listeners = new Set<(state: ConsoleState) => void>();
   const merge = createStateMerge();
+  let latest: ConsoleState | null = null;
+  const waiting: Array<(state: ConsoleState) => void> = [];
   onStateMessage((message) => {
     const state = merge(message);
-    if (state !== null) for (const listener of [...listeners]) listener(state);
+    if (state === null) return;
+    latest = state;
+    for (const resolve of waiting.splice(0)) resolve(state);
+    for (const listener of [...listeners]) listener(state);
   });
+  const readOnly = Object.fromEntries(COMMANDS.map((name) => [name, () => Promise.resolve(READ_ONLY)]));
+  const pushed = () => (latest !== null ? Promise.resolve(latest) : new Promise<ConsoleState>((resolve) => waiting.push(resolve)));
+  const calls = 'getState' in given ? given : { ...readOnly, getState: pushed };
   return {
-    ...calls,
+    ...(calls as ConsoleApi),
     onState(listener: (state: ConsoleState) => void) {
       listeners.add(listener);
       return () => {
@@ -32,10 +46,16 @@ export function fromPreload(preload: PreloadApi): ConsoleApi {
 
 /**
  * The console service: the Electron preload's `window.chipRace` when present, otherwise (browser
- * mode) a WebSocket bridge client to `/bridge` on the page's own host. One per page.
+ * mode) a WebSocket bridge client to `/bridge` on the page's own host (its cookie carries the
+ * browser key). The player display (`#/display`, `?view=display`) connects as the read-only
+ * display. One per page.
  */
 export function getConsoleApi(): ConsoleApi {
-  if (shared === null) shared = window.chipRace ? fromPreload(window.chipRace) : createBridgeApi({ url: bridgeUrl(window.location) });
+  if (shared === null) {
+    shared = window.chipRace
+      ? fromPreload(window.chipRace)
+      : createBridgeApi({ url: bridgeUrl(window.location), role: isDisplayMode(window.location) ? 'display' : 'console' });
+  }
   return shared;
 }
 

@@ -22,7 +22,7 @@ describe('pushed state messages', () => {
     expect(patched).toEqual({ ...state, lastInput: null });
     expect(patched?.history).toBe(state.history);
     expect(patched?.settings).toBe(state.settings);
-    const other = { ...state, history: [] };
+    const other = { ...state, history: { total: 0, valueDelta: 0, latest: null } };
     expect(merge({ type: 'state', state: other })).toBe(other);
   });
 });

@@ -5,6 +5,7 @@ import type { RaceSummary } from '../../engine/race/summary';
 
 export type Names = Readonly<Record<number, string>>;
 type Exchange = RaceSummary['exchange'][number];
+type TieBreak = RaceSummary['tiebreaks'][number];
 
 /** `+25`, `-25`, `0`: the value a race created or removed. */
 export function formatDelta(value: number): string {
@@ -94,6 +95,55 @@ export function useRaceText() {
     }
   }
 
+  /** `seat 1 — Matti`, `seat 1 and seat 3`, `seat 1, seat 2 and seat 3` (inside a sentence). */
+  function seatsInText(seats: readonly number[], names: Names): string {
+    const labels = seats.map((seat) => seatLabel(seat, names, true));
+    if (labels.length <= 1) return labels.join('');
+    return t('explain.tiebreak.and', { list: labels.slice(0, -1).join(', '), last: labels[labels.length - 1] });
+  }
+
+  /** What the tie's order decided: the last chip(s), and under next-player-half the next player's chance. */
+  function stakeText(tie: TieBreak, summary: RaceSummary): string {
+    const params = { next: summary.next, chips: tie.chips, half: ratioOf(summary) / 2 };
+    if (!tie.halfChip) return t('explain.tiebreak.stakeLast', params, tie.chips);
+    if (tie.chips === 0) return t('explain.tiebreak.stakeHalf', params);
+    return t('explain.tiebreak.stakeLastHalf', params, tie.chips);
+  }
+
+  /** One round: the card each tied seat drew and what it settled (or who is still to draw). */
+  function tieBreakRound(round: TieBreak['rounds'][number], names: Names, earlierWinners: boolean): string {
+    const draws = round.cards.map(({ seat, card }) => t('explain.tiebreak.draws', { seat: seatLabel(seat, names, true), card: cardText(card) }));
+    const { outcome } = round;
+    if (outcome === null) {
+      const waiting = round.seats.filter((seat) => !round.cards.some((draw) => draw.seat === seat));
+      if (waiting.length > 0) draws.push(t('explain.tiebreak.toDraw', { seats: seatsInText(waiting, names) }));
+      return t('explain.tiebreak.roundOpen', { round: round.round, draws: draws.join(', ') });
+    }
+    const parts: string[] = [];
+    if (outcome.won.length > 0) parts.push(t('explain.tiebreak.wins', { seats: seatsInText(outcome.won, names) }, outcome.won.length));
+    if (outcome.tied.length === round.seats.length) parts.push(t('explain.tiebreak.allStillTied'));
+    else if (outcome.tied.length > 0) parts.push(t('explain.tiebreak.stillTied', { seats: seatsInText(outcome.tied, names) }));
+    if (parts.length === 0) parts.push(earlierWinners ? t('explain.tiebreak.nobodyElseWins') : t('explain.tiebreak.nobodyWins'));
+    return t('explain.tiebreak.round', { round: round.round, draws: draws.join(', '), outcome: parts.join('; ') });
+  }
+
+  /** "Tie: seat 3 and seat 7 both hold K♠ for the last 100; tie-break round 1: …": one line per tie. */
+  function tieBreakLine(tie: TieBreak, summary: RaceSummary, names: Names): string {
+    const params = { seats: seatsInText(tie.seats, names), card: cardText(tie.card), stake: stakeText(tie, summary) };
+    const parts = [tie.seats.length === 2 ? t('explain.tiebreak.tieTwo', params) : t('explain.tiebreak.tieMany', params)];
+    let winners = 0;
+    for (const round of tie.rounds) {
+      parts.push(tieBreakRound(round, names, winners > 0));
+      winners += round.outcome?.won.length ?? 0;
+    }
+    return parts.join('; ');
+  }
+
+  /** The tie-breaks of the race (several decks), one line per tie, as the explanation shows them. */
+  function tieBreakLines(summary: RaceSummary, names: Names): string[] {
+    return summary.tiebreaks.map((tie) => tieBreakLine(tie, summary, names));
+  }
+
   /** One line per decision, in the dealer's language. */
   function explanation(summary: RaceSummary, names: Names, corrections: number): string[] {
     const k = ratioOf(summary);
@@ -129,6 +179,7 @@ export function useRaceText() {
       const runs = summary.deal.map((run) => t('explain.run', { seat: seatLabel(run.seat, names, true), cards: run.cards })).join(', ');
       lines.push(t('explain.deal', { n: summary.cardsNeeded, runs }, summary.cardsNeeded));
     }
+    lines.push(...tieBreakLines(summary, names));
     if (summary.status === 'complete') {
       for (const { seat, card } of summary.winningCards) lines.push(t('explain.wins', { seat: seatLabel(seat, names), next, card: cardText(card) }));
       if (summary.winningCards.length === 0) for (const seat of summary.awards) lines.push(t('explain.gets', { seat: seatLabel(seat, names), next }));
@@ -142,5 +193,5 @@ export function useRaceText() {
     return lines;
   }
 
-  return { t, seatLabel, seatList, ruleName, nextStep, guidance, protectionText, explanation };
+  return { t, seatLabel, seatList, ruleName, nextStep, guidance, protectionText, explanation, tieBreakLines };
 }

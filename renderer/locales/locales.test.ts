@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RULE_SET_NAMES } from '../../engine/race/rules';
 import { HAND_CATEGORIES } from '../../engine/poker/hands';
 import { GAMES } from '../../engine/poker/rules';
+import { CHAIN_STATUSES, FINDING_KEYS } from '../composables/journalText';
 import en from './en.json';
 import fi from './fi.json';
 import ru from './ru.json';
@@ -70,6 +71,10 @@ const DYNAMIC_KEYS = [
   'result.next.noChips',
   'explain.exempt',
   'explain.servedFirst',
+  ...CHAIN_STATUSES.map((status) => `journal.chain.${status}`),
+  ...Object.values(FINDING_KEYS).map((key) => `journal.findings.${key}`),
+  ...['open', 'confirmed', 'abandoned'].map((status) => `record.status.${status}`),
+  ...['manual', 'shoe', 'held'].map((source) => `record.source.${source}`),
 ];
 
 describe('locale files', () => {

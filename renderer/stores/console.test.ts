@@ -13,7 +13,7 @@ beforeEach(() => {
 
 describe('console store', () => {
   it('takes the state from getState on connect and every pushed state after', async () => {
-    const api = createFakeApi({ state: makeState({ history: [] }) });
+    const api = createFakeApi({ state: makeState() });
     const store = useConsoleStore();
     store.connect(api);
     await settle();
@@ -66,7 +66,7 @@ describe('console store', () => {
   });
 
   it('turns a lost connection into a translatable error', async () => {
-    const api = createFakeApi();
+    const api = createFakeApi({ race: {} });
     const broken = { ...api, dealCard: () => Promise.reject(Object.assign(new Error('gone'), { name: 'ConnectionLostError' })) } as ConsoleApi;
     const store = useConsoleStore();
     store.connect(broken);
@@ -77,7 +77,7 @@ describe('console store', () => {
   });
 
   it('refuses an answer that is not a CommandResult', async () => {
-    const api = createFakeApi();
+    const api = createFakeApi({ race: { cards: FINNISH_CARDS } });
     api.cann('confirmRace', 'what');
     const store = useConsoleStore();
     store.connect(api);
@@ -93,7 +93,7 @@ describe('console store', () => {
     store.connect(api);
     await settle();
     await store.voidCards(1);
-    expect(api.callsOf('voidCards')).toEqual([[1, MANUAL_VOID_REASON]]);
+    expect(api.callsOf('voidCards')).toEqual([['race-1', 1, MANUAL_VOID_REASON]]);
     expect(store.race?.summary.cards).toHaveLength(1);
     expect(store.race?.corrections).toBe(1);
   });
@@ -112,8 +112,9 @@ describe('console store', () => {
     expect(store.race?.summary.status).toBe('complete');
     expect(store.race?.summary.awards).toEqual([1, 2]);
     await store.confirmRace();
+    expect(api.callsOf('confirmRace')).toEqual([['race-1']]);
     expect(store.race).toBeNull();
-    expect(store.state?.history).toHaveLength(1);
+    expect(store.state?.history).toMatchObject({ total: 1, latest: { id: 'race-1' } });
     expect(store.view).toBe('history');
     expect(store.notice).toBe('raceSaved');
   });

@@ -7,8 +7,10 @@ import type {
   ConsoleState,
   GameAction,
   GameView,
+  HistoryEntry,
   Language,
   PortInfo,
+  RaceRecord,
   RaceView,
   SeatCount,
   ShoeRefusal,
@@ -51,6 +53,10 @@ export type ActionName =
   | 'abandonRace'
   | 'listPorts'
   | 'exportHistory'
+  | 'historyPage'
+  | 'raceRecord'
+  | 'takeHeldCard'
+  | 'discardHeldCard'
   | 'startGame'
   | 'gameAction'
   | 'closeGame'
@@ -78,6 +84,8 @@ export type Notice = 'settingsSaved' | 'structureSaved' | 'raceSaved' | 'raceAba
 export const MANUAL_VOID_REASON = 'manual correction';
 
 const INPUT_LOG_SIZE = 20;
+/** Races fetched per history page. */
+export const HISTORY_PAGE = 25;
 
 /**
  * The races of the proposed colour-up confirmed at this station (the chips that left), for the break
@@ -150,6 +158,12 @@ export const useConsoleStore = defineStore('console', () => {
   const inputLog = ref<LoggedInput[]>([]);
   const counts = reactive<Record<number, CountDraft>>({});
   const ports = shallowRef<readonly PortInfo[]>([]);
+  /** The confirmed races fetched so far (oldest first), from `historyStart` to the latest. */
+  const historyEntries = shallowRef<readonly HistoryEntry[]>([]);
+  const historyStart = ref(0);
+  const historyLoaded = ref(false);
+  /** The race record open on the history screen (the slip), if any. */
+  const record = shallowRef<RaceRecord | null>(null);
   const colourUpsDone = ref<ColourUpsDone | null>(readColourUpsDone());
 
   const settings = computed(() => state.value?.settings ?? null);
@@ -168,6 +182,21 @@ export const useConsoleStore = defineStore('console', () => {
     return Object.fromEntries(seatsInPlay.value.map(({ seat, name }) => [seat, name]));
   });
 
+  /** A race confirmed since the pages were fetched arrives as the state's `latest`: added, not fetched again. */
+  function followHistory(next: ConsoleState, previous: ConsoleState | null): void {
+    if (!historyLoaded.value) return;
+    const { total, latest } = next.history;
+    const had = historyStart.value + historyEntries.value.length;
+    if (total === had) return;
+    if (total === had + 1 && latest !== null && previous !== null) historyEntries.value = [...historyEntries.value, latest];
+    else {
+      // Out of step (a reconnect to a restarted service): fetch afresh when next shown.
+      historyLoaded.value = false;
+      historyEntries.value = [];
+      historyStart.value = 0;
+    }
+  }
+
   function logInput(event: InputEvent | null, previous: InputEvent | null): void {
     if (event === null) return;
     // Pushed states repeat the latest input; log it once. (Two identical events in a row merge.)
@@ -181,6 +210,7 @@ export const useConsoleStore = defineStore('console', () => {
     const previous = state.value;
     state.value = next;
     logInput(next.lastInput, previous?.lastInput ?? null);
+    followHistory(next, previous);
     // A card from the shoe refused: shown where a typed card's refusal is, until the next card is taken.
     const refusal = next.shoeRefusal;
     if (refusal !== null && !sameRefusal(refusal, previous?.shoeRefusal ?? null)) errors.dealCard = { field: refusal.field, message: refusal.message };
@@ -317,14 +347,63 @@ export const useConsoleStore = defineStore('console', () => {
     return outcome;
   }
 
+  /**
+   * The race or game this screen shows: every command names it, so a screen that is behind (a
+   * second window, a tab left open) cannot act on whatever is open now.
+   */
+  const NOTHING_OPEN: UiError = { field: 'race', message: 'no race is open', key: 'errors.nothingOpen' };
+  const target = (): string | null => race.value?.id ?? game.value?.id ?? null;
+
   function dealCard(code: string): Promise<Outcome> {
-    return run('dealCard', (service) => service.dealCard(code));
+    const id = target();
+    if (id === null) return refuse('dealCard', NOTHING_OPEN);
+    return run('dealCard', (service) => service.dealCard(id, code));
+  }
+
+  /** A refusal the screen itself makes (nothing open to act on), shown like the service's. */
+  async function refuse(action: ActionName, error: UiError): Promise<Outcome> {
+    errors[action] = error;
+    return { ok: false, error };
   }
 
   async function voidCards(count: number, reason: string = MANUAL_VOID_REASON): Promise<Outcome> {
-    const outcome = await run('voidCards', (service) => service.voidCards(count, reason));
+    const id = race.value?.id;
+    if (id === undefined) return refuse('voidCards', NOTHING_OPEN);
+    const outcome = await run('voidCards', (service) => service.voidCards(id, count, reason));
     if (outcome.ok) errors.dealCard = null;
     return outcome;
+  }
+
+  /** The first card held for the dealer's say (a noisy line): dealt, or discarded (kept on record). */
+  async function resolveHeld(take: boolean): Promise<Outcome> {
+    const first = state.value?.held[0];
+    if (first === undefined) return { ok: true, value: null };
+    return take ? run('takeHeldCard', (service) => service.takeHeldCard(first.target, first.id)) : run('discardHeldCard', (service) => service.discardHeldCard(first.target, first.id));
+  }
+
+  /** Fetches the latest page of the history (when the history screen opens), or the page before the oldest fetched. */
+  async function loadHistory(older = false): Promise<Outcome> {
+    const before = older ? historyStart.value : null;
+    if (older && before === 0) return { ok: true, value: null };
+    const outcome = await run('historyPage', (service) => service.historyPage(before, HISTORY_PAGE));
+    if (!outcome.ok) return outcome;
+    const page = outcome.value;
+    historyEntries.value = older ? [...page.entries, ...historyEntries.value] : page.entries;
+    historyStart.value = page.start;
+    historyLoaded.value = true;
+    return { ok: true, value: null };
+  }
+
+  /** Opens a race's full record (read back from the journal), or closes it (null). */
+  async function openRecord(raceId: string | null): Promise<Outcome> {
+    if (raceId === null) {
+      record.value = null;
+      return { ok: true, value: null };
+    }
+    const outcome = await run('raceRecord', (service) => service.raceRecord(raceId));
+    if (!outcome.ok) return outcome;
+    record.value = outcome.value;
+    return { ok: true, value: null };
   }
 
   /** Remembers a confirmed race that was one of the proposed colour-up's races. */
@@ -338,7 +417,9 @@ export const useConsoleStore = defineStore('console', () => {
 
   async function confirmRace(): Promise<Outcome> {
     const confirmed = race.value?.summary;
-    const outcome = await run('confirmRace', (service) => service.confirmRace());
+    const id = race.value?.id;
+    if (id === undefined) return refuse('confirmRace', NOTHING_OPEN);
+    const outcome = await run('confirmRace', (service) => service.confirmRace(id));
     if (outcome.ok) {
       noteColourUpRace(confirmed);
       resetCounts();
@@ -349,7 +430,9 @@ export const useConsoleStore = defineStore('console', () => {
   }
 
   async function abandonRace(reason: string): Promise<Outcome> {
-    const outcome = await run('abandonRace', (service) => service.abandonRace(reason));
+    const id = race.value?.id;
+    if (id === undefined) return refuse('abandonRace', NOTHING_OPEN);
+    const outcome = await run('abandonRace', (service) => service.abandonRace(id, reason));
     if (outcome.ok) {
       view.value = 'race';
       notice.value = 'raceAbandoned';
@@ -378,13 +461,17 @@ export const useConsoleStore = defineStore('console', () => {
 
   /** Discards (none: stands pat), the end of Chicago's exchanges, the next deal. */
   async function gameAction(action: GameAction): Promise<Outcome> {
-    const outcome = await run('gameAction', (service) => service.gameAction(action));
+    const id = game.value?.id;
+    if (id === undefined) return refuse('gameAction', { ...NOTHING_OPEN, field: 'game' });
+    const outcome = await run('gameAction', (service) => service.gameAction(id, action));
     if (outcome.ok) errors.dealCard = null;
     return outcome;
   }
 
   async function closeGame(reason: string): Promise<Outcome> {
-    const outcome = await run('closeGame', (service) => service.closeGame(reason));
+    const id = game.value?.id;
+    if (id === undefined) return refuse('closeGame', { ...NOTHING_OPEN, field: 'game' });
+    const outcome = await run('closeGame', (service) => service.closeGame(id, reason));
     if (outcome.ok) {
       errors.dealCard = null;
       errors.gameAction = null;
@@ -444,6 +531,10 @@ export const useConsoleStore = defineStore('console', () => {
     inputLog,
     counts,
     ports,
+    historyEntries,
+    historyStart,
+    historyLoaded,
+    record,
     settings,
     race,
     game,
@@ -467,6 +558,9 @@ export const useConsoleStore = defineStore('console', () => {
     startRace,
     dealCard,
     voidCards,
+    resolveHeld,
+    loadHistory,
+    openRecord,
     confirmRace,
     abandonRace,
     listPorts,

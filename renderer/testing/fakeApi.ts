@@ -10,7 +10,9 @@ import type {
   ConsoleSettings,
   ConsoleState,
   GameAction,
+  HistoryEntry,
   PortInfo,
+  RaceRecord,
   SeatCount,
 } from '../../main/ipc/contract';
 import { isInputError } from '../../engine/errors';
@@ -18,7 +20,7 @@ import { planColorUps } from '../../engine/plan/planner';
 import { applyRaceEvent, startRace, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
-import { makeEngineRace, makePlanView, makeRaceView, makeState, type RaceInput } from './fixtures';
+import { makeEngineRace, makeHistory, makePlanView, makeRaceView, makeState, type RaceInput } from './fixtures';
 import { gameHistoryOf, gameViewOf, playMatch } from './gameFixtures';
 
 export interface FakeCall {
@@ -48,6 +50,10 @@ export interface FakeApiOptions {
   readonly race?: RaceInput & { readonly corrections?: number };
   /** Start mid-game: the engine game after these events (the first one its start), shown as `state.game`. */
   readonly game?: readonly MatchEvent[];
+  /** Confirmed races already in the history (oldest first): the state shows their totals and the latest. */
+  readonly history?: readonly HistoryEntry[];
+  /** What raceRecord answers (by race id). */
+  readonly records?: Readonly<Record<string, RaceRecord>>;
 }
 
 function refused(error: unknown): CommandResult<never> {
@@ -64,6 +70,8 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
   let corrections = options.race?.corrections ?? options.race?.voids ?? 0;
   let current = options.state ?? makeState();
   if (options.race !== undefined) current = { ...current, race: makeRaceView(options.race) };
+  const history: HistoryEntry[] = [...(options.history ?? [])];
+  if (options.history !== undefined) current = { ...current, history: makeHistory(history) };
   let game: MatchState | null = options.game === undefined ? null : playMatch(options.game);
   let gameNumber = game === null ? 0 : 1;
   if (game !== null) current = { ...current, game: gameViewOf(game, `game-${gameNumber}`) };
@@ -104,6 +112,13 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         corrections,
       },
     });
+  }
+
+  /** Commands name what they act on, as the service checks: a race or game that is not open is refused. */
+  function stale(target: string): CommandResult<never> | null {
+    const open = current.race?.id ?? current.game?.id ?? null;
+    if (open === null) return { ok: false, error: { field: 'race', message: 'no race is open: start one from the counts screen' } };
+    return target === open ? null : { ok: false, error: { field: 'race', message: `${target} is not open (${open} is): this screen was out of date` } };
   }
 
   /** Applies a game event on the engine and pushes the new view; refusals as the service words them. */
@@ -163,7 +178,9 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         return refused(error);
       }
     },
-    dealCard: (code: string) => {
+    dealCard: (target: string, code: string) => {
+      const refusal = stale(target);
+      if (refusal !== null) return refusal;
       if (game !== null) return applyGame({ type: 'card', card: code });
       try {
         pushRace(applyRaceEvent(race, { type: 'card', card: code }));
@@ -172,7 +189,9 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         return refused(error);
       }
     },
-    voidCards: (count: number, reason: string) => {
+    voidCards: (raceId: string, count: number, reason: string) => {
+      const refusal = stale(raceId);
+      if (refusal !== null) return refusal;
       try {
         const next = applyRaceEvent(race, { type: 'void', count, reason });
         corrections += count;
@@ -182,32 +201,55 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         return refused(error);
       }
     },
-    confirmRace: () => {
+    confirmRace: (raceId: string) => {
       const view = current.race;
       if (race === null || view === null) return { ok: false, error: { field: 'race', message: 'no race to confirm' } };
+      const refusal = stale(raceId);
+      if (refusal !== null) return refusal;
       if (race.progress.status !== 'complete') return { ok: false, error: { field: 'race', message: 'the race is not complete' } };
       race = null;
-      push({
-        ...current,
-        race: null,
-        history: [
-          { id: view.id, startedAt: view.startedAt, confirmedAt: '2024-05-04T18:34:00.000Z', names: view.names, summary: view.summary, corrections: view.corrections },
-          ...current.history,
-        ],
+      const first = history.length * 20 + 1;
+      history.push({
+        id: view.id, startedAt: view.startedAt, confirmedAt: '2024-05-04T18:34:00.000Z', names: view.names, summary: view.summary, corrections: view.corrections,
+        voided: [], refusals: 0, seqs: { first, last: first + view.summary.cards.length + 1 },
       });
+      push({ ...current, race: null, history: makeHistory(history) });
       return { ok: true, value: null };
     },
-    abandonRace: () => {
+    abandonRace: (raceId: string) => {
       if (race === null) return { ok: false, error: { field: 'race', message: 'no race to abandon' } };
+      const refusal = stale(raceId);
+      if (refusal !== null) return refusal;
       race = null;
       push({ ...current, race: null });
+      return { ok: true, value: null };
+    },
+    takeHeldCard: (target: string, heldId: number) => {
+      const first = current.held[0];
+      if (first === undefined || first.id !== heldId || first.target !== target) return { ok: false, error: { field: 'held', message: 'that card is not the first one waiting any more' } };
+      push({ ...current, held: current.held.slice(1) });
+      return handlers.dealCard(target as never, first.card as never);
+    },
+    discardHeldCard: (target: string, heldId: number) => {
+      const first = current.held[0];
+      if (first === undefined || first.id !== heldId || first.target !== target) return { ok: false, error: { field: 'held', message: 'that card is not the first one waiting any more' } };
+      push({ ...current, held: current.held.slice(1) });
       return { ok: true, value: null };
     },
     listPorts: () => ({ ok: true, value: options.ports ?? [] }),
     exportHistory: (format: 'csv' | 'json') => ({
       ok: true,
-      value: format === 'json' ? JSON.stringify(current.history) : `id,confirmedAt\n${current.history.map((entry) => `${entry.id},${entry.confirmedAt}`).join('\n')}`,
+      value: format === 'json' ? JSON.stringify(history) : `id,confirmedAt\n${history.map((entry) => `${entry.id},${entry.confirmedAt}`).join('\n')}`,
     }),
+    historyPage: (before: number | null, count: number) => {
+      const end = before ?? history.length;
+      const start = Math.max(0, end - count);
+      return { ok: true, value: { total: history.length, start, entries: history.slice(start, end) } };
+    },
+    raceRecord: (raceId: string) => {
+      const record = options.records?.[raceId];
+      return record === undefined ? { ok: false, error: { field: 'race', message: `${raceId} is not in the journal` } } : { ok: true, value: record };
+    },
     startGame: (name: string, players: readonly string[]) => {
       if (race !== null) return { ok: false, error: { field: 'race', message: 'a race is open: confirm or abandon it first' } };
       if (game !== null) return { ok: false, error: { field: 'game', message: 'a game is still open: close it first' } };
@@ -220,9 +262,11 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         return refused(error);
       }
     },
-    gameAction: (action: GameAction) => applyGame(action),
-    closeGame: () => {
+    gameAction: (gameId: string, action: GameAction) => stale(gameId) ?? applyGame(action),
+    closeGame: (gameId: string) => {
       if (game === null) return { ok: false, error: { field: 'game', message: 'no game is open' } };
+      const refusal = stale(gameId);
+      if (refusal !== null) return refusal;
       const entry = gameHistoryOf(game, `game-${gameNumber}`);
       game = null;
       push({ ...current, game: null, games: [...current.games, entry] });

@@ -6,6 +6,7 @@ import type {
   ConsoleSettings,
   ConsoleState,
   HistoryEntry,
+  HistorySummary,
   PlanView,
   RaceView,
   SeatCount,
@@ -167,8 +168,9 @@ export function makeRaceView(input: RaceInput & { corrections?: number; id?: str
   };
 }
 
-export function makeHistoryEntry(input: RaceInput & { corrections?: number; id?: string; confirmedAt?: string } = {}): HistoryEntry {
+export function makeHistoryEntry(input: RaceInput & { corrections?: number; id?: string; confirmedAt?: string; seq?: number } = {}): HistoryEntry {
   const view = makeRaceView({ cards: FINNISH_CARDS, ...input });
+  const first = input.seq ?? 1;
   return {
     id: view.id,
     startedAt: view.startedAt,
@@ -176,7 +178,15 @@ export function makeHistoryEntry(input: RaceInput & { corrections?: number; id?:
     names: view.names,
     summary: view.summary,
     corrections: view.corrections,
+    voided: [],
+    refusals: 0,
+    seqs: { first, last: first + view.summary.cards.length + 1 },
   };
+}
+
+/** The history part of a state for these confirmed races (oldest first), as the service makes it. */
+export function makeHistory(entries: readonly HistoryEntry[] = []): HistorySummary {
+  return { total: entries.length, valueDelta: entries.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0), latest: entries.at(-1) ?? null };
 }
 
 export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
@@ -186,11 +196,12 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     source: { kind: 'manual', path: '', state: 'idle' },
     lastInput: null,
     shoeRefusal: null,
-    history: [],
+    history: makeHistory(),
+    held: [],
     game: null,
     games: [],
     plan: null,
-    journal: { path: '/tmp/journal.jsonl', records: 0, problems: [] },
+    journal: { path: '/tmp/journal.jsonl', records: 0, findings: [], chain: 'empty', unchained: 0, unchainedThrough: 0, readOnly: null },
     ...overrides,
   };
 }

@@ -30,7 +30,7 @@ describe('dealing screen', () => {
     await input.trigger('keydown', { key: 'Enter' });
     await input.trigger('keydown', { key: 'Enter' }); // a second Enter while the first is on its way
     await settle();
-    expect(api.callsOf('dealCard')).toEqual([['as']]);
+    expect(api.callsOf('dealCard')).toEqual([['race-1', 'as']]);
     expect((input.element as HTMLInputElement).value).toBe('');
     const seat = wrapper.get('[data-testid="seat-cards-1"]');
     expect(seat.get('[data-testid="dealt-card"]').attributes('data-card')).toBe('As');
@@ -47,7 +47,7 @@ describe('dealing screen', () => {
       await wrapper.get('form').trigger('submit');
       await settle();
     }
-    expect(api.callsOf('dealCard')).toEqual([['10h'], ['td']]);
+    expect(api.callsOf('dealCard')).toEqual([['race-1', '10h'], ['race-1', 'td']]);
     expect(wrapper.findAll('[data-testid="seat-cards-1"] [data-testid="dealt-card"]').map((card) => card.text())).toEqual(['10♥', '10♦']);
     wrapper.unmount();
   });
@@ -58,7 +58,7 @@ describe('dealing screen', () => {
     await input.setValue('ah');
     await wrapper.get('form').trigger('submit');
     await settle();
-    expect(api.callsOf('dealCard')).toEqual([['ah']]);
+    expect(api.callsOf('dealCard')).toEqual([['race-1', 'ah']]);
     const error = wrapper.get('[data-testid="deal-error"]');
     expect(error.attributes('role')).toBe('alert');
     expect(error.text()).toContain('Card not accepted:');
@@ -87,7 +87,7 @@ describe('dealing screen', () => {
     expect(api.callsOf('voidCards')).toEqual([]);
     await input.trigger('keydown', { key: 'Backspace' });
     await settle();
-    expect(api.callsOf('voidCards')).toEqual([[1, 'manual correction']]);
+    expect(api.callsOf('voidCards')).toEqual([['race-1', 1, 'manual correction']]);
     expect(wrapper.findAll('[data-testid="seat-cards-1"] [data-testid="dealt-card"]')).toHaveLength(1);
     expect(wrapper.get('[data-testid="corrections"]').text()).toContain('1 card voided');
     wrapper.unmount();
@@ -110,7 +110,7 @@ describe('dealing screen', () => {
     await settle();
     await wrapper.get('[data-testid="void-last"]').trigger('click');
     await settle();
-    expect(api.callsOf('voidCards')).toEqual([[1, 'manual correction']]);
+    expect(api.callsOf('voidCards')).toEqual([['race-1', 1, 'manual correction']]);
     wrapper.unmount();
   });
 
@@ -125,7 +125,7 @@ describe('dealing screen', () => {
     ]);
     await wrapper.get('[data-testid="grid-card-Td"]').trigger('click');
     await settle();
-    expect(api.callsOf('dealCard')).toEqual([['Td']]);
+    expect(api.callsOf('dealCard')).toEqual([['race-1', 'Td']]);
     expect(wrapper.get('[data-testid="grid-card-Td"]').attributes('disabled')).toBeDefined();
     wrapper.unmount();
   });
@@ -156,7 +156,7 @@ describe('dealing screen', () => {
     await input.setValue('2d');
     await wrapper.get('form').trigger('submit');
     await settle();
-    expect(api.callsOf('dealCard')).toEqual([['Kh'], ['2d']]);
+    expect(api.callsOf('dealCard')).toEqual([['race-1', 'Kh'], ['race-1', '2d']]);
     expect(wrapper.find('[data-testid="view-result"]').exists()).toBe(true);
     expect(wrapper.find('[data-testid="winner-1"]').exists()).toBe(true);
     wrapper.unmount();
@@ -183,10 +183,36 @@ describe('dealing screen', () => {
 
   it('shows cards arriving from the shoe as the service pushes them', async () => {
     const { wrapper, api } = await dealing();
-    await api.dealCard('Ah');
+    await api.dealCard('race-1', 'Ah');
     await settle();
     expect(wrapper.get('[data-testid="seat-cards-1"]').text()).toContain('A♥');
     expect(wrapper.get('[data-testid="seat-cards-1"]').attributes('aria-current')).toBe('step');
+    wrapper.unmount();
+  });
+
+  it('a card read while the line was noisy waits for the dealer: take it (dealt) or discard it, by buttons only', async () => {
+    const held = [
+      { id: 1, target: 'race-1', card: 'Kd', raw: 'KD', why: 'noise' as const },
+      { id: 2, target: 'race-1', card: '2c', raw: '2C', why: 'noise' as const },
+    ];
+    const { wrapper, api } = await dealing({ race: {}, state: makeState({ held }) });
+    const panel = wrapper.get('[data-testid="held-card"]');
+    expect(panel.attributes('role')).toBe('alert');
+    expect(panel.text()).toContain('Read K♦ while the line was noisy. Is it the card you dealt?');
+    expect(panel.get('[data-testid="held-more"]').text()).toBe('1 more card waiting');
+    // Enter in the card entry never answers for the held card.
+    await wrapper.get('[data-testid="manual-input"]').trigger('keydown', { key: 'Enter' });
+    await settle();
+    expect(api.callsOf('takeHeldCard')).toEqual([]);
+    await wrapper.get('[data-testid="held-take"]').trigger('click');
+    await settle();
+    expect(api.callsOf('takeHeldCard')).toEqual([['race-1', 1]]);
+    expect(wrapper.get('[data-testid="seat-cards-1"]').text()).toContain('K♦');
+    expect(wrapper.get('[data-testid="held-card"]').attributes('data-card')).toBe('2c');
+    await wrapper.get('[data-testid="held-discard"]').trigger('click');
+    await settle();
+    expect(api.callsOf('discardHeldCard')).toEqual([['race-1', 2]]);
+    expect(wrapper.find('[data-testid="held-card"]').exists()).toBe(false);
     wrapper.unmount();
   });
 

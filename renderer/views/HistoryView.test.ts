@@ -2,7 +2,7 @@
 import { mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../testing/fakeApi';
-import { makeHistoryEntry, makeState } from '../testing/fixtures';
+import { makeHistoryEntry } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import HistoryView from './HistoryView.vue';
 
@@ -14,8 +14,9 @@ describe('history', () => {
   it('lists confirmed races newest first with chips, rules, winners, value and corrections', async () => {
     const older = makeHistoryEntry({ id: 'a', confirmedAt: '2024-05-04T18:00:00.000Z' });
     const newer = makeHistoryEntry({ id: 'b', confirmedAt: '2024-05-04T19:00:00.000Z', corrections: 2, rules: 'tda' });
-    const { plugins } = await prepare({ api: createFakeApi({ state: makeState({ history: [older, newer] }) }) });
+    const { plugins } = await prepare({ api: createFakeApi({ history: [older, newer] }) });
     const wrapper = mount(HistoryView, { global: { plugins } });
+    await settle();
     const rows = wrapper.findAll('[data-testid="history-row"]');
     expect(rows.map((row) => row.attributes('data-id'))).toEqual(['b', 'a']);
     const first = rows[0];
@@ -42,8 +43,9 @@ describe('history', () => {
       return `blob:test/${created.length}`;
     });
     const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
-    const { plugins, api } = await prepare({ api: createFakeApi({ state: makeState({ history: [makeHistoryEntry({ id: 'x' })] }) }) });
+    const { plugins, api } = await prepare({ api: createFakeApi({ history: [makeHistoryEntry({ id: 'x' })] }) });
     const wrapper = mount(HistoryView, { global: { plugins } });
+    await settle();
     await wrapper.get('[data-testid="export-csv"]').trigger('click');
     await settle();
     expect(api.callsOf('exportHistory')).toEqual([['csv']]);
@@ -59,6 +61,77 @@ describe('history', () => {
     expect(created[1]?.type).toBe('application/json');
     wrapper.unmount();
     expect(revoke).toHaveBeenCalledWith('blob:test/2');
+  });
+
+  it('fetches the history a page at a time: the latest page first, older ones on request, a new race added as it is confirmed', async () => {
+    const entries = Array.from({ length: 30 }, (_, index) => makeHistoryEntry({ id: `race-${index + 1}`, seq: index * 20 + 1 }));
+    const api = createFakeApi({ history: entries, race: { cards: ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td'] } });
+    const { plugins } = await prepare({ api });
+    const wrapper = mount(HistoryView, { global: { plugins } });
+    await settle();
+    expect(api.callsOf('historyPage')).toEqual([[null, 25]]);
+    const ids = () => wrapper.findAll('[data-testid="history-row"]').map((row) => row.attributes('data-id'));
+    expect(ids()).toHaveLength(25);
+    expect(ids()[0]).toBe('race-30');
+    expect(wrapper.get('[data-testid="history-total"]').text()).toContain('30 races confirmed, value +750');
+    await wrapper.get('[data-testid="history-older"]').trigger('click');
+    await settle();
+    expect(api.callsOf('historyPage')).toEqual([[null, 25], [5, 25]]);
+    expect(ids()).toHaveLength(30);
+    expect(wrapper.find('[data-testid="history-older"]').exists()).toBe(false);
+    // A race confirmed while the page is open arrives as the state's latest: added, no page fetched.
+    await api.dealCard('race-1', 'Tc');
+    await api.confirmRace('race-1');
+    await settle();
+    expect(ids()).toHaveLength(31);
+    expect(api.callsOf('historyPage')).toHaveLength(2);
+    wrapper.unmount();
+  });
+
+  it("opens a race's record: counts, every card with its seat, voids with reasons, refusals, the chain's verdict; prints as a slip", async () => {
+    const entry = makeHistoryEntry({ id: 'race-1' });
+    const record = {
+      id: 'race-1', status: 'confirmed' as const, startedAt: '2024-05-04T18:30:00.000Z', counts: entry.summary.exchange.map(({ seat }) => ({ seat, chips: 2, hasOther: true })),
+      names: entry.names, summary: entry.summary, seqs: { first: 1, last: 12 }, lastSeal: 'ab'.repeat(32), chain: 'broken' as const,
+      findings: [{ code: 'altered' as const, seq: 5, skipped: false }],
+      events: [
+        { seq: 1, at: '2024-05-04T18:30:00.000Z', type: 'start' as const },
+        { seq: 2, at: '2024-05-04T18:30:05.000Z', type: 'card' as const, card: 'Ah', seat: 1, round: 0, source: 'shoe' as const, held: false },
+        { seq: 3, at: '2024-05-04T18:30:06.000Z', type: 'card' as const, card: 'Qs', seat: 1, round: 0, source: 'shoe' as const, held: true },
+        { seq: 4, at: '2024-05-04T18:30:09.000Z', type: 'void' as const, voided: [{ card: 'Qs', seat: 1, round: 0, reason: 'dealt face up' }] },
+        { seq: 5, at: '2024-05-04T18:30:10.000Z', type: 'refused' as const, input: 'Ah', reason: 'Ah was already dealt', source: 'shoe' as const, count: 40 },
+        { seq: 12, at: '2024-05-04T18:34:00.000Z', type: 'confirm' as const },
+      ],
+    };
+    const print = vi.fn();
+    vi.stubGlobal('print', print);
+    const { plugins } = await prepare({ api: createFakeApi({ history: [entry], records: { 'race-1': record } }), locale: 'fi' });
+    const wrapper = mount(HistoryView, { global: { plugins }, attachTo: document.body });
+    await settle();
+    await wrapper.get('[data-testid="history-open-record"]').trigger('click');
+    await settle();
+    const slip = wrapper.get('[data-testid="race-record"]');
+    expect(slip.attributes('data-chain')).toBe('broken');
+    expect(slip.get('[data-testid="record-chain"]').text()).toBe('Kirjanpitoa on muutettu jälkikäteen: katso havainnot. Kerro salivalvojalle.');
+    expect(slip.get('[data-testid="record-findings"]').text()).toBe('Kirjausta 5 on muutettu kirjoittamisen jälkeen: sen sinetti ei täsmää.');
+    const events = slip.findAll('[data-testid="record-event"]').map((row) => row.findAll('td').map((cell) => cell.text()));
+    expect(events.map((cells) => [cells[0], cells[2], cells[3]])).toEqual([
+      ['1', 'Arvonta aloitettu', ''],
+      ['2', 'A♥ → Paikka 1 — Matti', 'jakolaite'],
+      ['3', 'Q♠ → Paikka 1 — Matti', 'jakolaite, jakajan hyväksymä häiriöisen lukeman jälkeen'],
+      ['4', 'Mitätöity: Q♠, Paikka 1 — Matti (dealt face up)', ''],
+      ['5', 'Hylätty Ah 40 kertaa: Ah was already dealt', 'jakolaite'],
+      ['12', 'Vahvistettu', ''],
+    ]);
+    expect(slip.get('[data-testid="record-seal"]').text()).toContain('ab'.repeat(32));
+    expect(document.activeElement?.id).toBe('record-title');
+    await slip.get('[data-testid="record-print"]').trigger('click');
+    expect(print).toHaveBeenCalledOnce();
+    await slip.get('[data-testid="record-close"]').trigger('click');
+    await settle();
+    expect(wrapper.find('[data-testid="race-record"]').exists()).toBe(false);
+    wrapper.unmount();
+    vi.unstubAllGlobals();
   });
 
   it('shows a refused export', async () => {

@@ -22,7 +22,7 @@ describe('player display', () => {
     expect(wrapper.get('[data-testid="display-chips"]').text()).toBe('25 → 100');
     expect(wrapper.get('[data-testid="display-seat-1"]').text()).toContain('K♣');
     expect(wrapper.findAll('button, input, select, a')).toHaveLength(0);
-    await api.dealCard('2d');
+    await api.dealCard('race-1', '2d');
     await settle();
     expect(wrapper.get('[data-testid="display-next-step"]').text()).toBe('Deal 2 cards to seat 2 — Teppo');
     wrapper.unmount();
@@ -46,7 +46,7 @@ describe('player display', () => {
     expect(['1', '2', '3'].map((seat) => wrapper.get(`[data-testid="display-score-${seat}"]`).text())).toEqual(['Anna0', 'Ville0', 'Sanna0']);
     expect(wrapper.find('[data-testid="display-idle"]').exists()).toBe(false);
     expect(wrapper.findAll('button, input, select, a')).toHaveLength(0);
-    await api.dealCard(SEED_HANDS.Anna[0] as string);
+    await api.dealCard('game-1', SEED_HANDS.Anna[0] as string);
     await settle();
     expect(wrapper.get('[data-testid="display-game-step"]').text()).not.toBe(before);
     wrapper.unmount();

@@ -60,7 +60,7 @@ describe('points game screen: the deal', () => {
     await click(wrapper, 'grid-card-Ks');
     await type(wrapper, '2c');
     await type(wrapper, '6h');
-    expect(api.callsOf('dealCard')).toEqual([['5h'], ['Ks'], ['2c'], ['6h']]);
+    expect(api.callsOf('dealCard')).toEqual([['game-1', '5h'], ['game-1', 'Ks'], ['game-1', '2c'], ['game-1', '6h']]);
     expect(cardsOf(wrapper, 1)).toEqual(['5h', '6h']);
     expect(step(wrapper)).toBe('Deal a card to Ville (4 left)');
     expect(wrapper.get('[data-testid="grid-card-5h"]').attributes('disabled')).toBeDefined();
@@ -77,7 +77,7 @@ describe('points game screen: the deal', () => {
     expect((wrapper.get('[data-testid="manual-input"]').element as HTMLInputElement).value).toBe('5h');
     await type(wrapper, 'zz');
     expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('“zz” is not a card');
-    expect(api.callsOf('dealCard')).toEqual([['5h']]);
+    expect(api.callsOf('dealCard')).toEqual([['game-1', '5h']]);
     // The next good card clears the message.
     await type(wrapper, 'ks');
     expect(wrapper.find('[data-testid="deal-error"]').exists()).toBe(false);
@@ -104,7 +104,7 @@ describe('points game screen: the exchange', () => {
     expect(handCard(wrapper, 1, '7h').attributes('aria-pressed')).toBe('false');
     expect(wrapper.get('[data-testid="discard-selected"]').text()).toBe('Discard 2 cards');
     await click(wrapper, 'discard-selected');
-    expect(api.callsOf('gameAction')).toEqual([[{ type: 'discard', cards: ['5h', '6h'] }]]);
+    expect(api.callsOf('gameAction')).toEqual([['game-1', { type: 'discard', cards: ['5h', '6h'] }]]);
     expect(step(wrapper)).toBe('Draw 2 cards for Anna');
     expect(wrapper.get('[data-testid="step-detail"]').text()).toBe('Exchange 1 of 1 · 37 cards left in the deck');
     expect(cardsOf(wrapper, 1)).toEqual(['7h', '8h', '9h']);
@@ -126,7 +126,7 @@ describe('points game screen: the exchange', () => {
       expect(step(wrapper)).toBe(`${player}: choose cards to discard or stand pat`);
       await click(wrapper, 'stand-pat');
     }
-    expect(api.callsOf('gameAction')).toEqual([[{ type: 'discard', cards: [] }], [{ type: 'discard', cards: [] }], [{ type: 'discard', cards: [] }]]);
+    expect(api.callsOf('gameAction')).toEqual([['game-1', { type: 'discard', cards: [] }], ['game-1', { type: 'discard', cards: [] }], ['game-1', { type: 'discard', cards: [] }]]);
     expect(step(wrapper)).toBe('Trick 1: Anna to play');
     wrapper.unmount();
   });
@@ -137,7 +137,7 @@ describe('points game screen: the exchange', () => {
     expect(wrapper.get('h2').text()).toBe('Chicago, deal 1');
     expect(wrapper.get('[data-testid="step-detail"]').text()).toBe('Exchange 1 of 3');
     await click(wrapper, 'end-exchanges');
-    expect(api.callsOf('gameAction')).toEqual([[{ type: 'end-exchanges' }]]);
+    expect(api.callsOf('gameAction')).toEqual([['game-1', { type: 'end-exchanges' }]]);
     expect(step(wrapper)).toBe('Trick 1: Anna to play');
     wrapper.unmount();
   });
@@ -175,7 +175,7 @@ describe('points game screen: the showdown and the tricks', () => {
     expect(wrapper.get('[data-testid="step-detail"]').text()).toBe('Highlighted cards may be played: tap one to play it, or type it.');
     await handCard(wrapper, 1, '9h').trigger('click');
     await settle();
-    expect(api.callsOf('dealCard')).toEqual([['9h']]);
+    expect(api.callsOf('dealCard')).toEqual([['game-1', '9h']]);
     expect(step(wrapper)).toBe('Trick 1: Ville to play');
     // Ville must beat the opening 9♥ with his A♥: the only legal card.
     const legal = wrapper.findAll('[data-testid="hand-2"] [data-legal="true"]').map((card) => card.attributes('data-card'));
@@ -195,7 +195,7 @@ describe('points game screen: the showdown and the tricks', () => {
     expect(step(wrapper)).toBe('Trick 1: Ville to play');
     await handCard(wrapper, 2, 'Ah').trigger('click');
     await settle();
-    expect(api.callsOf('dealCard')).toEqual([['Ks'], ['Ah']]);
+    expect(api.callsOf('dealCard')).toEqual([['game-1', 'Ks'], ['game-1', 'Ah']]);
     expect(wrapper.find('[data-testid="deal-error"]').exists()).toBe(false);
     expect(step(wrapper)).toBe('Trick 1: Sanna to play');
     // Sanna has no heart: every card is legal.
@@ -248,7 +248,7 @@ describe('points game screen: scores across deals', () => {
   it('starts the next deal with the next dealer and keeps the totals per deal', async () => {
     const { wrapper, api } = await gameScreen(seedDealEvents());
     await click(wrapper, 'next-deal');
-    expect(api.callsOf('gameAction')).toEqual([[{ type: 'next-deal' }]]);
+    expect(api.callsOf('gameAction')).toEqual([['game-1', { type: 'next-deal' }]]);
     expect(wrapper.get('h2').text()).toBe('Pistepokeri, deal 2');
     expect(wrapper.get('[data-testid="game-context"]').text()).toContain('Dealer: Anna');
     expect(wrapper.find('[data-testid="hand-1"] [data-testid="dealer-tag"]').exists()).toBe(true);
@@ -276,7 +276,7 @@ describe('points game screen: scores across deals', () => {
     expect(wrapper.text()).toContain('Close the game and save it to the games played?');
     expect(api.callsOf('closeGame')).toEqual([]);
     await click(wrapper, 'close-confirm');
-    expect(api.callsOf('closeGame')).toEqual([['closed by the dealer']]);
+    expect(api.callsOf('closeGame')).toEqual([['game-1', 'closed by the dealer']]);
     expect(store.game).toBeNull();
     expect(wrapper.find('[data-testid="view-points-start"]').exists()).toBe(true);
     expect(wrapper.get('[data-testid="notice"]').text()).toBe('Game closed and saved to the games played.');

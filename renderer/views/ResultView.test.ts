@@ -69,8 +69,8 @@ describe('result screen', () => {
     const { wrapper, api, store } = await result({ race: { cards: FINNISH_CARDS } });
     await wrapper.get('[data-testid="confirm-race"]').trigger('click');
     await settle();
-    expect(api.callsOf('confirmRace')).toEqual([[]]);
-    expect(store.state?.history).toHaveLength(1);
+    expect(api.callsOf('confirmRace')).toEqual([['race-1']]);
+    expect(store.state?.history).toMatchObject({ total: 1, latest: { id: 'race-1' } });
     expect(store.view).toBe('history');
     wrapper.unmount();
   });
@@ -79,7 +79,7 @@ describe('result screen', () => {
     const { wrapper, api } = await result({ race: { cards: FINNISH_CARDS } });
     await wrapper.get('[data-testid="void-last"]').trigger('click');
     await settle();
-    expect(api.callsOf('voidCards')).toEqual([[1, 'manual correction']]);
+    expect(api.callsOf('voidCards')).toEqual([['race-1', 1, 'manual correction']]);
     expect(wrapper.find('[data-testid="view-dealing"]').exists()).toBe(true);
     expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Deal 1 card to seat 3 — Johanna');
     wrapper.unmount();
@@ -89,7 +89,7 @@ describe('result screen', () => {
     const { wrapper, api } = await result({ race: { cards: FINNISH_CARDS } });
     await wrapper.get('[data-testid="confirm-race"]').trigger('keydown', { key: 'Backspace' });
     await settle();
-    expect(api.callsOf('voidCards')).toEqual([[1, 'manual correction']]);
+    expect(api.callsOf('voidCards')).toEqual([['race-1', 1, 'manual correction']]);
     expect(wrapper.find('[data-testid="view-dealing"]').exists()).toBe(true);
     wrapper.unmount();
   });

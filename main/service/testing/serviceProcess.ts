@@ -70,6 +70,16 @@ const TEST_COMMANDS: Readonly<Record<string, () => Promise<unknown>>> = {
     await rm(FILLER, { force: true });
     return null;
   },
+  /** Closes the service and leaves its journal ending in half a line, as a crash inside a write would. */
+  'test:tear': async () => {
+    await service.close();
+    const file = await open(join(dir, 'journal.jsonl'), 'a');
+    await file.appendFile('{"seq":999,"at":"2026-11-29T12:00:00.000Z","record":{"kind":"race-ev');
+    await file.close();
+    return null;
+  },
+  /** Starts the service again (after test:tear). */
+  'test:start': () => start(),
   /** Closes the service and starts a fresh one on the same data dir: what is on disk, read back. */
   'test:restart': async () => {
     await service.close();

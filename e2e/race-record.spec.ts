@@ -1,0 +1,82 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { enterCounts, FINNISH_CARDS, FINNISH_COUNTS, FINNISH_TABLE, openConsole, setUpTable, startRace, typeCard } from './harness/flows';
+
+// The record settles a dispute: the Finnish example by keyboard with a misread voided, a history
+// row opens the race's full record read back from the journal, and it prints as one page to sign.
+// Then the journal is forged by hand (the winning card), and a restart shows it to the dealer and
+// in the record, while the console goes on.
+
+let app: RunningConsole | undefined;
+
+test.afterAll(async () => {
+  await stopConsoles(app);
+});
+
+test("a race's record: every card, the void with its reason, the confirmation; printed as one page; a forgery shown after a restart", async ({ page, browser }) => {
+  app = await startConsole();
+  const { dataDir } = app;
+  await openConsole(page, app.url);
+  await setUpTable(page, FINNISH_TABLE);
+  await enterCounts(page, FINNISH_COUNTS);
+  await startRace(page);
+  await typeCard(page, 'ah');
+  await typeCard(page, 'qh');
+  await page.keyboard.press('Backspace');
+  await expect(page.getByTestId('corrections')).toBeVisible();
+  for (const card of FINNISH_CARDS.slice(1, -1)) await typeCard(page, card);
+  // The last card ends the deal: the result screen follows.
+  await page.keyboard.type(FINNISH_CARDS.at(-1) as string);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('view-result')).toBeVisible();
+  await page.getByTestId('confirm-race').click();
+  await expect(page.getByTestId('view-history')).toBeVisible();
+
+  await test.step('the history row opens the record read back from the journal', async () => {
+    await page.getByTestId('history-open-record').first().click();
+    const slip = page.getByTestId('race-record');
+    await expect(slip).toBeVisible();
+    await expect(slip).toHaveAttribute('data-chain', 'intact');
+    await expect(slip.getByTestId('record-status')).toHaveText('Confirmed');
+    const events = slip.getByTestId('record-event');
+    await expect(events).toHaveCount(1 + 2 + 1 + FINNISH_CARDS.length - 1 + 1);
+    await expect(events.nth(2)).toContainText('Q♥ to Seat 1 — Matti');
+    await expect(events.nth(3)).toContainText('Voided: Q♥ of Seat 1 — Matti (manual correction)');
+    await expect(events.last()).toContainText('Confirmed');
+    await expect(slip.getByTestId('record-seal')).toHaveText(/[0-9a-f]{64}/);
+  });
+
+  await test.step('printed, the slip is the only thing on the page, on one page, with lines to sign', async () => {
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByTestId('race-record')).toBeVisible();
+    await expect(page.locator('.record-slip__signatures')).toBeVisible();
+    await expect(page.getByTestId('record-print')).toBeHidden();
+    await expect(page.locator('.top-bar')).toBeHidden();
+    const pdf = await page.pdf({ format: 'A4' });
+    const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
+    expect(pages).toHaveLength(1);
+    await page.emulateMedia({ media: 'screen' });
+  });
+
+  await test.step('a forged winning card is shown after a restart, and the console goes on', async () => {
+    await app?.kill('SIGTERM');
+    const path = join(dataDir, 'journal.jsonl');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"card":"Ts"', '"card":"Js"'));
+    app = await startConsole(dataDir);
+    const fresh = await browser.newPage();
+    await openConsole(fresh, app.url);
+    const banner = fresh.getByTestId('journal-problems');
+    await expect(banner).toHaveAttribute('data-chain', 'broken');
+    await expect(banner.getByTestId('journal-chain')).toHaveText('The record was changed after it was written: see what was found. Tell the floor supervisor.');
+    await expect(banner.locator('li[data-code="altered"]')).toHaveText(/^Record \d+ was changed after it was written: its seal does not match\.\s*$/);
+    await fresh.getByTestId('nav-history').click();
+    await fresh.getByTestId('history-open-record').first().click();
+    await expect(fresh.getByTestId('race-record')).toHaveAttribute('data-chain', 'broken');
+    await expect(fresh.getByTestId('record-findings')).toContainText('was changed after it was written');
+    await fresh.getByTestId('nav-settings').click();
+    await expect(fresh.getByTestId('journal-info')).toHaveAttribute('data-chain', 'broken');
+    await fresh.close();
+  });
+});

@@ -1,0 +1,191 @@
+// The settings file and the settings checks: a serial port must be named from the root, a
+// damaged file is set aside under a name of its own (never over an earlier copy), and a
+// byte-order mark is not damage. The catalogue (badInput.test.ts) runs the same through the service.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ConsoleSettings } from '../ipc/contract';
+import { DEFAULT_SETTINGS, isAbsoluteSerialPath, loadSettings, readSettings } from './settings';
+import { canMountPrivateTmpfs } from './testing/serviceChild';
+
+// The real link, unless a test makes it fail as on a file system without hard links.
+vi.mock('node:fs/promises', async (original) => {
+  const real = await original<typeof import('node:fs/promises')>();
+  return { ...real, link: vi.fn(real.link) };
+});
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const withSource = (source: Partial<ConsoleSettings['source']>): ConsoleSettings => ({ ...DEFAULT_SETTINGS, source: { ...DEFAULT_SETTINGS.source, ...source } });
+const UNIX_HELP = 'must be the full path of the port, starting with /, e.g. /dev/ttyUSB0 or /dev/serial/by-id/…';
+const WINDOWS_HELP = 'must be a port name, e.g. COM3 or \\\\.\\COM3';
+
+function refusalOf(value: unknown, platform: NodeJS.Platform): { field: string; reason: string } | null {
+  try {
+    readSettings(value, platform);
+    return null;
+  } catch (error) {
+    const { field, reason } = error as { field: string; reason: string };
+    return { field, reason };
+  }
+}
+
+describe('a serial port is named from the root', () => {
+  it.each([
+    '/dev/ttyUSB0',
+    '/dev/ttyACM0',
+    '/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0',
+    '/dev/tty.usbserial-1410',
+    '/tmp/chiprace-shoe/b',
+  ])('%s on Linux and macOS', (path) => {
+    for (const platform of ['linux', 'darwin'] as const) {
+      expect(isAbsoluteSerialPath(path, platform)).toBe(true);
+      expect(readSettings(withSource({ kind: 'serial', path }), platform).source.path).toBe(path);
+    }
+  });
+
+  it.each(['COM1', 'COM3', 'COM12', 'com4', '\\\\.\\COM3', '\\\\.\\COM10'])('%s on Windows', (path) => {
+    expect(isAbsoluteSerialPath(path, 'win32')).toBe(true);
+    expect(readSettings(withSource({ kind: 'serial', path }), 'win32').source.path).toBe(path);
+  });
+
+  it.each(['ttyUSB0', './x', '../dev/ttyS0', 'dev/ttyUSB0', '~/ttyUSB0', 'COM3', '\\\\.\\COM3'])('%s is refused on Linux and macOS', (path) => {
+    for (const platform of ['linux', 'darwin'] as const) {
+      expect(refusalOf(withSource({ kind: 'serial', path }), platform)).toEqual({ field: 'source.path', reason: `${UNIX_HELP} (got ${JSON.stringify(path)})` });
+    }
+  });
+
+  it.each(['ttyUSB0', '/dev/ttyUSB0', 'COM', 'COM0', 'COM3x', 'C:\\ports\\COM3', '\\\\.\\PIPE\\shoe', '.\\COM3'])('%s is refused on Windows', (path) => {
+    expect(refusalOf(withSource({ kind: 'serial', path }), 'win32')).toEqual({ field: 'source.path', reason: `${WINDOWS_HELP} (got ${JSON.stringify(path)})` });
+  });
+
+  it('the path is checked as saved, without the spaces around it', () => {
+    expect(readSettings(withSource({ kind: 'serial', path: ' /dev/ttyUSB0 ' }), 'linux').source.path).toBe('/dev/ttyUSB0');
+    expect(refusalOf(withSource({ kind: 'serial', path: ' ttyUSB0' }), 'linux')).toEqual({ field: 'source.path', reason: `${UNIX_HELP} (got "ttyUSB0")` });
+  });
+
+  it('a serial source with no port yet is kept as it is (no port is opened)', () => {
+    for (const platform of ['linux', 'win32'] as const) {
+      expect(readSettings(withSource({ kind: 'serial', path: '' }), platform).source).toEqual({ kind: 'serial', path: '', baud: 9600, decoder: 'text' });
+      expect(readSettings(withSource({ kind: 'serial', path: '   ' }), platform).source.path).toBe('');
+    }
+  });
+
+  it('the manual and simulated sources open no port: their path is kept as entered', () => {
+    expect(readSettings(withSource({ kind: 'simulator', path: 'shoeA' }), 'linux').source.path).toBe('shoeA');
+    expect(readSettings(withSource({ kind: 'manual', path: './x' }), 'linux').source.path).toBe('./x');
+  });
+
+  it('the machine it runs on decides, unless told', () => {
+    const expected = process.platform === 'win32' ? WINDOWS_HELP : UNIX_HELP;
+    expect(() => readSettings(withSource({ kind: 'serial', path: 'ttyUSB0' }))).toThrow(`source.path: ${expected} (got "ttyUSB0")`);
+  });
+});
+
+describe('loadSettings', () => {
+  const folder = () => mkdtempSync(join(tmpdir(), 'settings-'));
+  const saved = (settings: ConsoleSettings) => `${JSON.stringify(settings, null, 2)}\n`;
+  const SERIAL = withSource({ kind: 'serial', path: '/dev/ttyUSB0' });
+  afterEach(async () => {
+    const real = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+    vi.mocked(fs.link).mockImplementation(real.link);
+  });
+
+  it('a byte-order mark before the text is not damage: read as if absent, the file left as it is', async () => {
+    const dir = folder();
+    const path = join(dir, 'settings.json');
+    writeFileSync(path, `\uFEFF${saved(SERIAL)}`);
+    expect(await loadSettings(path)).toEqual({ settings: SERIAL, problem: null });
+    expect(readdirSync(dir)).toEqual(['settings.json']);
+    expect(readFileSync(path, 'utf8')).toBe(`\uFEFF${saved(SERIAL)}`);
+  });
+
+  it('a byte-order mark before damage is still damage, and one mark only is forgiven', async () => {
+    const dir = folder();
+    const path = join(dir, 'settings.json');
+    writeFileSync(path, '\uFEFF{"table":');
+    expect((await loadSettings(path)).problem).toMatch(/^settings file was damaged \(.+\); defaults are used and the old file was kept as settings\.json\.bad$/);
+    writeFileSync(path, `\uFEFF\uFEFF${JSON.stringify(SERIAL)}`);
+    expect((await loadSettings(path)).problem).toMatch(/^settings file was damaged \(.+\); defaults are used and the old file was kept as settings\.json\.bad-2$/);
+  });
+
+  it('damaged files in a row are each kept, under numbered names, none over another', async () => {
+    const dir = folder();
+    const path = join(dir, 'settings.json');
+    for (const [index, name] of ['settings.json.bad', 'settings.json.bad-2', 'settings.json.bad-3'].entries()) {
+      writeFileSync(path, `damaged ${index + 1}`);
+      const { settings, problem } = await loadSettings(path);
+      expect(settings).toEqual(DEFAULT_SETTINGS);
+      expect(problem).toMatch(new RegExp(`^settings file was damaged \\(.+\\); defaults are used and the old file was kept as ${name.replaceAll('.', '\\.')}$`));
+    }
+    expect(readdirSync(dir).sort()).toEqual(['settings.json.bad', 'settings.json.bad-2', 'settings.json.bad-3']);
+    expect(['settings.json.bad', 'settings.json.bad-2', 'settings.json.bad-3'].map((name) => readFileSync(join(dir, name), 'utf8'))).toEqual(['damaged 1', 'damaged 2', 'damaged 3']);
+  });
+
+  it('takes the first free name, whatever holds the others', async () => {
+    const dir = folder();
+    const path = join(dir, 'settings.json');
+    writeFileSync(join(dir, 'settings.json.bad'), 'kept before');
+    mkdirSync(join(dir, 'settings.json.bad-2'));
+    writeFileSync(join(dir, 'settings.json.bad-4'), 'kept before, too');
+    writeFileSync(path, '{');
+    expect((await loadSettings(path)).problem).toMatch(/kept as settings\.json\.bad-3$/);
+    writeFileSync(path, '[');
+    expect((await loadSettings(path)).problem).toMatch(/kept as settings\.json\.bad-5$/);
+    expect(readFileSync(join(dir, 'settings.json.bad'), 'utf8')).toBe('kept before');
+    expect(readFileSync(join(dir, 'settings.json.bad-3'), 'utf8')).toBe('{');
+    expect(readFileSync(join(dir, 'settings.json.bad-4'), 'utf8')).toBe('kept before, too');
+    expect(readFileSync(join(dir, 'settings.json.bad-5'), 'utf8')).toBe('[');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('a file system without hard links: the copy is made another way, still never over an earlier one', async () => {
+    const dir = folder();
+    const path = join(dir, 'settings.json');
+    writeFileSync(join(dir, 'settings.json.bad'), 'kept before');
+    writeFileSync(path, 'damaged');
+    const refuse = async () => {
+      throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
+    };
+    vi.mocked(fs.link).mockImplementation(refuse);
+    expect((await loadSettings(path)).problem).toMatch(/kept as settings\.json\.bad-2$/);
+    expect(fs.link).toHaveBeenCalled();
+    expect(readFileSync(join(dir, 'settings.json.bad'), 'utf8')).toBe('kept before');
+    expect(readFileSync(join(dir, 'settings.json.bad-2'), 'utf8')).toBe('damaged');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('a relative serial path in the file is damage like any bad value', async () => {
+    const dir = folder();
+    const path = join(dir, 'settings.json');
+    writeFileSync(path, saved(withSource({ kind: 'serial', path: 'ttyUSB0' })));
+    const help = process.platform === 'win32' ? WINDOWS_HELP : UNIX_HELP;
+    expect(await loadSettings(path)).toEqual({
+      settings: DEFAULT_SETTINGS,
+      problem: `settings file was damaged (source.path: ${help} (got "ttyUSB0")); defaults are used and the old file was kept as settings.json.bad`,
+    });
+  });
+
+  it('no copy can be kept (a real read-only disk): the message says so, not that one was kept', () => {
+    expect(canMountPrivateTmpfs(), 'unshare cannot mount a private tmpfs here: this test needs root or unprivileged user namespaces').toBe(true);
+    const mount = mkdtempSync(join(tmpdir(), 'settings-ro-'));
+    const code = [
+      `import { loadSettings } from ${JSON.stringify(new URL('./settings.ts', import.meta.url).href)};`,
+      'import { readdirSync } from "node:fs";',
+      'const { problem } = await loadSettings(process.argv[1] + "/settings.json");',
+      'console.log(JSON.stringify({ problem, entries: readdirSync(process.argv[1]) }));',
+    ].join('\n');
+    const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+    const script = 'mount -t tmpfs -o size=65536 chip-race-test "$0" && printf "{" > "$0/settings.json" && mount -o remount,ro "$0" && exec "$1" --import tsx --input-type=module -e "$2" "$0"';
+    const child = spawnSync('unshare', [...user, '--mount', '--propagation', 'private', 'sh', '-c', script, mount, process.execPath, code], { cwd: root, encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual({
+      problem: expect.stringMatching(/^settings file was damaged \(.+\); defaults are used, and no copy of the old file could be kept \(EROFS\): saving the settings will replace it$/),
+      entries: ['settings.json'],
+    });
+  });
+});

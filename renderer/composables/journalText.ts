@@ -1,0 +1,59 @@
+import { useI18n } from 'vue-i18n';
+import type { ChainStatus, JournalFinding } from '../../main/ipc/contract';
+
+/** The locale key under `journal.findings` for each finding code. */
+export const FINDING_KEYS: Readonly<Record<JournalFinding['code'], string>> = {
+  'torn-tail': 'tornTail',
+  unreadable: 'unreadable',
+  'not-a-record': 'notARecord',
+  altered: 'altered',
+  rewritten: 'rewritten',
+  missing: 'missing',
+  reordered: 'reordered',
+  duplicate: 'duplicate',
+  unsealed: 'unsealed',
+  anchor: 'anchor',
+  header: 'header',
+  'newer-version': 'newerVersion',
+  'unknown-record': 'unknownRecord',
+  'key-missing': 'keyMissing',
+  'key-wrong': 'keyWrong',
+  'clock-back': 'clockBack',
+  skipped: 'skipped',
+  settings: 'settings',
+};
+
+/** Every verdict of the seal chain (each has its `journal.chain.*` text). */
+export const CHAIN_STATUSES: readonly ChainStatus[] = ['intact', 'broken', 'unchained', 'unchecked', 'empty'] satisfies readonly ChainStatus[];
+
+/** Findings that mean the record was tampered with (mirrors the service's list, for styling only). */
+const TAMPERING: ReadonlySet<JournalFinding['code']> = new Set(['altered', 'rewritten', 'missing', 'reordered', 'duplicate', 'unsealed', 'anchor', 'header']);
+
+/** What the journal check found, and the seal chain's verdict, in the dealer's language. */
+export function useJournalText() {
+  const { t } = useI18n();
+
+  function findingText(finding: JournalFinding): string {
+    if (finding.code === 'altered' && finding.skipped) return t('journal.findings.alteredSkipped', { seq: finding.seq });
+    if (finding.code === 'torn-tail' && finding.savedAs === null) return t('journal.findings.tornTailInPlace', { bytes: finding.bytes });
+    if (finding.code === 'missing' && finding.last !== finding.seq) return t('journal.findings.missingRange', { seq: finding.seq, last: finding.last });
+    const { code: _code, ...params } = finding;
+    return t(`journal.findings.${FINDING_KEYS[finding.code]}`, params as Record<string, unknown>);
+  }
+
+  /**
+   * The part of a finding that is the engine's or the settings reader's own English words (why a
+   * record could not be used), shown beside the translated sentence and marked as English.
+   */
+  function findingDetail(finding: JournalFinding): string | null {
+    if (finding.code === 'skipped') return finding.reason;
+    if (finding.code === 'settings') return finding.message;
+    return null;
+  }
+
+  function chainText(chain: ChainStatus): string {
+    return t(`journal.chain.${chain}`);
+  }
+
+  return { findingText, findingDetail, chainText, isTampering: (finding: JournalFinding) => TAMPERING.has(finding.code) };
+}
