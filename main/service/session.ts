@@ -151,6 +151,12 @@ export class SessionReplay {
   private readonly problems: JournalFinding[] = [];
   /** Cards and corrections for the open race, not yet applied. */
   private pending: JournalLine<SessionRecord>[] = [];
+  /**
+   * The confirmed races so far. The reducer only ever appends to a session's history (it never
+   * reads it), so the replay hands it an empty one and keeps the entries here: otherwise every
+   * confirmation would copy the whole history, thousands of times on a long journal.
+   */
+  private readonly history: HistoryEntry[] = [];
 
   add(line: JournalLine<SessionRecord>): void {
     const { record } = line;
@@ -161,7 +167,13 @@ export class SessionReplay {
     }
     this.applyPending();
     try {
-      this.session = applySessionLine(this.session, line);
+      const next = applySessionLine(this.session, line);
+      if (next.history.length > 0) {
+        this.history.push(...next.history);
+        this.session = { ...next, history: EMPTY_SESSION.history };
+      } else {
+        this.session = next;
+      }
     } catch (error) {
       this.problems.push(skipped(line, error));
     }
@@ -169,7 +181,7 @@ export class SessionReplay {
 
   finish(): { session: Session; problems: JournalFinding[] } {
     this.applyPending();
-    return { session: this.session, problems: this.problems };
+    return { session: { ...this.session, history: this.history }, problems: this.problems };
   }
 
   private applyPending(): void {
