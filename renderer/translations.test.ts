@@ -71,7 +71,7 @@ const RECORD: RaceRecord = {
     { seq: 5, at: '2024-05-04T18:30:09.000Z', type: 'void', voided: [{ card: 'Qs', seat: 1, round: 1, reason: '' }, { card: 'Kc', seat: 2, round: 0, reason: 'x' }] },
     { seq: 6, at: '2024-05-04T18:30:10.000Z', type: 'refused', input: 'Ah', reason: 'Ah was already dealt', source: 'shoe', count: 1 },
     { seq: 7, at: '2024-05-04T18:30:11.000Z', type: 'refused', input: 'Ah', reason: 'Ah was already dealt', source: 'shoe', count: 40 },
-    { seq: 12, at: '2024-05-04T18:34:00.000Z', type: 'confirm' },
+    { seq: 12, at: '2024-05-04T18:34:00.000Z', type: 'confirm', by: 'Anna' },
     { seq: 13, at: '2024-05-04T18:35:00.000Z', type: 'abandon', reason: 'x' },
   ],
 };

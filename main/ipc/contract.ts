@@ -52,6 +52,8 @@ export interface TableSettings {
   readonly next: number;
   readonly rules: RuleSetName;
   readonly decks: number;
+  /** The dealer on duty, named on each race's record as the one who confirmed it; absent when not given. */
+  readonly dealer?: string;
 }
 
 /** The tournament's structure (as the planner reads it) and where the tournament is now. */
@@ -109,6 +111,8 @@ export interface HistoryEntry {
   readonly names: Readonly<Record<number, string>>;
   readonly summary: RaceSummary;
   readonly corrections: number;
+  /** The dealer on duty when it was confirmed (absent when none was named). */
+  readonly confirmedBy?: string;
   readonly voided: readonly VoidedCard[];
   /** Cards and corrections the race refused (misreads, repeats), counted with their repeats. */
   readonly refusals: number;
@@ -140,7 +144,7 @@ export type RaceRecordEvent =
   | { readonly seq: number; readonly at: string; readonly type: 'card'; readonly card: string; readonly seat: number; readonly round: number; readonly source: 'manual' | 'shoe'; readonly held: boolean }
   | { readonly seq: number; readonly at: string; readonly type: 'void'; readonly voided: readonly VoidedCard[] }
   | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe'; readonly count: number }
-  | { readonly seq: number; readonly at: string; readonly type: 'confirm' }
+  | { readonly seq: number; readonly at: string; readonly type: 'confirm'; readonly by?: string }
   | { readonly seq: number; readonly at: string; readonly type: 'abandon'; readonly reason: string };
 
 /** A race's full record, read back from the journal: what settles a dispute. */

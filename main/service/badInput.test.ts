@@ -87,6 +87,7 @@ const COMMANDS: CommandRow[] = [
   ['the same seat twice', 'no race', 'saveSettings', [table({ seats: [{ seat: 1, name: 'Matti' }, { seat: 1, name: 'Teppo' }] })], 'table.seats', 'seat 1 appears twice'],
   ['a name of 41 characters', 'no race', 'saveSettings', [table({ seats: [{ seat: 1, name: 'M'.repeat(41) }] })], 'table.seats[0].name', 'at most 40 characters'],
   ['a name that is not text', 'no race', 'saveSettings', [table({ seats: [{ seat: 1, name: 42 }] })], 'table.seats[0].name', 'must be text'],
+  ['a dealer name of 41 characters', 'no race', 'saveSettings', [table({ dealer: 'D'.repeat(41) })], 'table.dealer', 'at most 40 characters'],
   ['the button on seat 0', 'no race', 'saveSettings', [table({ button: 0 })], 'table.button', 'must be a whole number from 1 to 10 (got 0)'],
   ['a chip set of one denomination', 'no race', 'saveSettings', [table({ chipSet: [25] })], 'table.chipSet', 'must list 2 to 12 denominations'],
   ['a chip set out of order', 'no race', 'saveSettings', [table({ chipSet: [100, 25] })], 'table.chipSet', 'must be in ascending order without repeats'],

@@ -215,10 +215,10 @@ describe('cards read while the line is noisy wait for the dealer', () => {
 });
 
 describe('the record settles a dispute', () => {
-  it("a race's full record is read back from the journal: every card with seat and round, voids with reasons, refusals, the confirmation", async () => {
+  it("a race's full record is read back from the journal: every card with seat and round, voids with reasons, refusals, who confirmed it when", async () => {
     const dataDir = newDir();
     const service = await serviceIn(dataDir);
-    await ok(service.saveSettings(TABLE));
+    await ok(service.saveSettings({ ...TABLE, table: { ...TABLE.table, dealer: 'Anna' } }));
     await ok(service.startRace(COUNTS));
     await ok(service.dealCard('race-1', 'Ah'));
     await ok(service.dealCard('race-1', 'Qs'));
@@ -237,6 +237,8 @@ describe('the record settles a dispute', () => {
     expect(record.events[4]).toMatchObject({ type: 'refused', input: 'Ah', source: 'manual', count: 1 });
     // Every card in deal order with the seat it went to, the voided one included.
     expect(record.events.filter((event) => event.type === 'card').map((event) => event.type === 'card' && `${event.card}@${event.seat}`)).toEqual(['Ah@1', 'Qs@1', 'Kc@1', '2d@1', 'Ts@2', '4h@2', 'Td@3', 'Tc@3']);
+    expect(record.events.at(-1)).toEqual({ seq: 12, at: '2026-11-29T12:00:00.000Z', type: 'confirm', by: 'Anna' });
+    expect(service.getState().history.latest?.confirmedBy).toBe('Anna');
     expect(record.summary.awards).toEqual([1, 2]);
     expect(await service.raceRecord('race-9')).toEqual({ ok: false, error: { field: 'race', message: 'race-9 is not in the journal' } });
   });

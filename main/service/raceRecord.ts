@@ -86,7 +86,7 @@ function buildRecord(
       }
       case 'race-confirm':
         status = 'confirmed';
-        events.push({ seq, at, type: 'confirm' });
+        events.push({ seq, at, type: 'confirm', ...(record.by ? { by: record.by } : {}) });
         break;
       case 'race-abandon':
         status = 'abandoned';

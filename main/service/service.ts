@@ -440,7 +440,8 @@ export class ConsoleService {
       if ('refusal' in open) return open.refusal;
       const { race } = open;
       if (race.state.progress.status !== 'complete') return refused('race', `race ${race.id} is not complete yet: ${raceSummary(race.state).nextStep}`);
-      await this.commit({ kind: 'race-confirm', raceId: race.id });
+      const { dealer } = this.settings.table;
+      await this.commit({ kind: 'race-confirm', raceId: race.id, ...(dealer ? { by: dealer } : {}) });
       return ok(null);
     });
   }

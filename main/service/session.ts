@@ -13,7 +13,8 @@ export type SessionRecord =
   | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe' }
   /** The refusal in record `of` came again `count` more times in a row (a stuck or repeating reader). */
   | { readonly kind: 'refused-again'; readonly raceId: string; readonly of: number; readonly count: number }
-  | { readonly kind: 'race-confirm'; readonly raceId: string }
+  /** `by`: the dealer on duty, when one was named. */
+  | { readonly kind: 'race-confirm'; readonly raceId: string; readonly by?: string }
   | { readonly kind: 'race-abandon'; readonly raceId: string; readonly reason: string }
   | { readonly kind: 'game-event'; readonly gameId: string; readonly event: MatchEvent; readonly source: 'manual' | 'shoe' }
   | { readonly kind: 'game-refused'; readonly gameId: string; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe' }
@@ -127,6 +128,7 @@ export function applySessionLine(session: Session, line: JournalLine<SessionReco
         names: race.names,
         summary: view.summary,
         corrections: view.corrections,
+        ...(record.by ? { confirmedBy: record.by } : {}),
         voided: race.state.corrections.map(({ voided, reason }) => ({ card: voided.card, seat: voided.seat, round: voided.round, reason })),
         refusals: race.refusals,
         seqs: { first: race.firstSeq, last: line.seq },

@@ -94,6 +94,12 @@ function serialPath(path: string, platform: NodeJS.Platform): string {
   throw new InputError('source.path', `must be ${example} (got ${JSON.stringify(path)})`);
 }
 
+/** The dealer on duty, when named: kept only then, so settings without one read back as they were. */
+function dealerOf(value: unknown): { dealer?: string } {
+  const dealer = text(value ?? '', 'table.dealer', MAX_NAME);
+  return dealer === '' ? {} : { dealer };
+}
+
 /**
  * Validates settings from the screen or the settings file, naming the field at fault.
  * `platform` decides what a serial port's path looks like (tests pass another).
@@ -119,6 +125,7 @@ export function readSettings(value: unknown, platform: NodeJS.Platform = process
     next,
     rules: oneOf<RuleSetName>(table.rules, RULE_SET_NAMES, 'table.rules'),
     decks: whole(table.decks, 'table.decks', 1, 8),
+    ...dealerOf(table.dealer),
   };
   const kind = oneOf<SourceKind>(source.kind, SOURCE_KINDS, 'source.kind');
   const path = text(source.path ?? '', 'source.path', 4096);

@@ -54,9 +54,10 @@ describe('table setup', () => {
     wrapper.unmount();
   });
 
-  it('saves seats, button, chips, rules, decks and card source', async () => {
+  it('saves seats, button, chips, rules, decks, the dealer on duty and card source', async () => {
     const { wrapper, api, store } = await setup();
     await wrapper.get('[data-testid="seat-4-name"]').setValue('Liisa');
+    await wrapper.get('[data-testid="setup-dealer"]').setValue('  Anna ');
     await wrapper.get('[data-testid="seat-2-in-play"]').setValue(false);
     await wrapper.get('[data-testid="setup-button"]').setValue('3');
     await wrapper.get('[data-testid="setup-rules"]').setValue('tda');
@@ -82,6 +83,7 @@ describe('table setup', () => {
             next: 100,
             rules: 'tda',
             decks: 2,
+            dealer: 'Anna',
           },
           source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 19200, decoder: 'suit-number' },
           language: 'en',
