@@ -36,6 +36,8 @@ const TITLES: Record<ScreenName, string> = {
   result: 'result.title',
   display: 'display.title',
   history: 'history.title',
+  // The record opens on the history screen, under its title.
+  record: 'history.title',
   settings: 'settings.title',
 };
 

@@ -44,5 +44,5 @@ test('screenshots of every screen, in English and one in Finnish', async ({ page
     }
   });
   expect(visited).toEqual([...SCREENS]);
-  expect(saved).toEqual(['setup', 'counts', 'dealing', 'dealing-fi', 'tiebreak', 'result', 'display', 'history', 'settings']);
+  expect(saved).toEqual(['setup', 'counts', 'dealing', 'dealing-fi', 'tiebreak', 'result', 'display', 'history', 'record', 'settings']);
 });

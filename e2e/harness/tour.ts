@@ -11,7 +11,7 @@ import { allDealt, enterCounts, FINNISH_COUNTS, FINNISH_TABLE, manualInput, open
  * and the result is again Matti and Teppo, value +25.
  */
 
-export const SCREENS = ['setup', 'counts', 'dealing', 'tiebreak', 'result', 'display', 'history', 'settings'] as const;
+export const SCREENS = ['setup', 'counts', 'dealing', 'tiebreak', 'result', 'display', 'history', 'record', 'settings'] as const;
 export type ScreenName = (typeof SCREENS)[number];
 
 /** Called on each screen, with the page showing it (the player display is a page of its own). */
@@ -90,6 +90,10 @@ export async function tourScreens(page: Page, app: RunningConsole, visit: Visit,
   await expect(page.getByTestId('view-history')).toBeVisible();
   await expect(page.getByTestId('history-row')).toHaveCount(1);
   await stop('history');
+
+  await page.getByTestId('history-open-record').click();
+  await expect(page.getByTestId('race-record')).toHaveAttribute('data-chain', 'intact');
+  await stop('record');
 
   await page.getByTestId('nav-settings').click();
   await expect(page.getByTestId('view-settings')).toBeVisible();
