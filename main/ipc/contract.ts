@@ -138,12 +138,15 @@ export interface HistoryPage {
 /** The most races one history page holds. */
 export const HISTORY_PAGE_MAX = 100;
 
+/** Where an input came from: typed or tapped, the serial shoe or reader, or a keyboard-wedge scanner. */
+export type InputSource = 'manual' | 'shoe' | 'scanner';
+
 /** One line of a race's record, as the floor reads it: what happened, when, from where. */
 export type RaceRecordEvent =
   | { readonly seq: number; readonly at: string; readonly type: 'start' }
-  | { readonly seq: number; readonly at: string; readonly type: 'card'; readonly card: string; readonly seat: number; readonly round: number; readonly source: 'manual' | 'shoe'; readonly held: boolean }
+  | { readonly seq: number; readonly at: string; readonly type: 'card'; readonly card: string; readonly seat: number; readonly round: number; readonly source: InputSource; readonly held: boolean }
   | { readonly seq: number; readonly at: string; readonly type: 'void'; readonly voided: readonly VoidedCard[] }
-  | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe'; readonly count: number }
+  | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly source: InputSource; readonly count: number }
   | { readonly seq: number; readonly at: string; readonly type: 'confirm'; readonly by?: string }
   | { readonly seq: number; readonly at: string; readonly type: 'abandon'; readonly reason: string };
 
@@ -271,6 +274,11 @@ export interface ConsoleCommands {
    * acts on, so a stale screen cannot deal into the next race.
    */
   dealCard(target: string, code: string): CommandResult;
+  /**
+   * What a keyboard-wedge scanner typed (a burst of keys the screen caught), for `target`: decoded
+   * exactly as a frame from the serial port is (symbology prefix, the configured decoder), then dealt.
+   */
+  dealScan(target: string, raw: string): CommandResult;
   voidCards(raceId: string, count: number, reason: string): CommandResult;
   confirmRace(raceId: string): CommandResult;
   abandonRace(raceId: string, reason: string): CommandResult;
@@ -293,7 +301,7 @@ export interface ConsoleCommands {
 export type CommandName = keyof ConsoleCommands;
 
 export const COMMAND_NAMES: readonly CommandName[] = [
-  'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'voidCards', 'confirmRace', 'abandonRace', 'takeHeldCard', 'discardHeldCard',
+  'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'dealScan', 'voidCards', 'confirmRace', 'abandonRace', 'takeHeldCard', 'discardHeldCard',
   'listPorts', 'exportHistory', 'historyPage', 'raceRecord', 'startGame', 'gameAction', 'closeGame',
 ];
 

@@ -55,6 +55,7 @@ const COMMANDS: Readonly<Record<CommandName, { readonly arity: number; readonly 
   previewRace: { arity: 1, check: ([counts]) => checkCounts(counts) },
   startRace: { arity: 1, check: ([counts]) => checkCounts(counts) },
   dealCard: { arity: 2, check: ([target, code]) => all(checkTarget(target, 'target'), checkText(code, 'card', 32)) },
+  dealScan: { arity: 2, check: ([target, raw]) => all(checkTarget(target, 'target'), checkText(raw, 'scan', 256)) },
   voidCards: {
     arity: 3,
     check: ([raceId, count, reason]) => {

@@ -122,6 +122,22 @@ describe('console service', () => {
     expect(kinds).toEqual(['race-start', 'race-event', 'refused', 'refused']);
   });
 
+  it('a keyboard-wedge scan is decoded as a frame from the shoe is: the symbology prefix off, the configured decoder; a scan that is no card refused and kept', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'service-'));
+    const service = await serviceIn(dataDir);
+    await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { ...FINNISH_TABLE.source, decoder: 'suit-number' } }));
+    await expectOk(service.startRace(COUNTS));
+    await expectOk(service.dealScan('race-1', ']E0H01'));
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
+    expect(await service.dealScan('race-1', 'Ah')).toEqual({ ok: false, error: { field: 'scan', message: expect.stringMatching(/^"Ah": .+ \(decoder suit-number\)$/) } });
+    expect(await service.dealScan('race-2', 'C13')).toMatchObject({ ok: false, error: { field: 'race' } });
+    const records = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line).record);
+    expect(records.slice(1)).toEqual([
+      { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card: 'Ah' }, source: 'scanner' },
+      { kind: 'refused', raceId: 'race-1', input: 'Ah', reason: expect.any(String), source: 'scanner' },
+    ]);
+  });
+
   it('refuses commands that do not fit the moment', async () => {
     const service = await serviceIn(mkdtempSync(join(tmpdir(), 'service-')));
     expect(await service.dealCard('race-1', 'As')).toMatchObject({ ok: false, error: { field: 'race' } });

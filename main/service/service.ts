@@ -5,10 +5,12 @@ import type { RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
+import { FrameDecoder } from '../../hardware/pipeline';
+import { BUILT_IN_PROFILES, DEFAULT_PROFILE } from '../../hardware/profile';
 import { findingText, journalPath, JournalWriter, scanJournal, type JournalFinding, type JournalLine, type JournalNote } from '../journal/journal';
 import {
   HISTORY_PAGE_MAX,
-  type CommandResult, type ConsoleSettings, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
+  type CommandResult, type ConsoleSettings, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
   type PortInfo, type RaceRecord, type RaceView, type SeatCount, type ShoeRefusal, type SourceStatus,
 } from '../ipc/contract';
 import type { MatchEvent } from '../../engine/poker/match';
@@ -366,7 +368,7 @@ export class ConsoleService {
     return { game };
   }
 
-  private async applyToRace(race: ActiveRace, event: RaceEvent, input: string, source: 'manual' | 'shoe', held = false): Promise<CommandResult> {
+  private async applyToRace(race: ActiveRace, event: RaceEvent, input: string, source: InputSource, held = false): Promise<CommandResult> {
     try {
       await this.commit({ kind: 'race-event', raceId: race.id, event, source, ...(held ? { held: true as const } : {}) });
     } catch (error) {
@@ -377,7 +379,7 @@ export class ConsoleService {
     return ok(null);
   }
 
-  private async applyToGame(game: ActiveGame, event: MatchEvent, input: string, source: 'manual' | 'shoe'): Promise<CommandResult> {
+  private async applyToGame(game: ActiveGame, event: MatchEvent, input: string, source: InputSource): Promise<CommandResult> {
     try {
       await this.commit({ kind: 'game-event', gameId: game.id, event, source });
     } catch (error) {
@@ -389,7 +391,7 @@ export class ConsoleService {
   }
 
   /** A card to whatever `target` names (the open race or game), from the keyboard or the shoe. */
-  private async deal(target: string, code: string, source: 'manual' | 'shoe', held = false): Promise<CommandResult> {
+  private async deal(target: string, code: string, source: InputSource, held = false): Promise<CommandResult> {
     const { race, game } = this.session;
     if (game && game.id === target) return this.applyToGame(game, { type: 'card', card: code }, code, source);
     if (race && race.id === target) return this.applyToRace(race, { type: 'card', card: code }, code, source, held);
@@ -400,6 +402,24 @@ export class ConsoleService {
 
   dealCard(target: string, code: string): Promise<CommandResult> {
     return this.serial(() => this.deal(target, code, 'manual'));
+  }
+
+  /**
+   * A keyboard-wedge scan: the text decoded as the serial path decodes a frame (symbology prefix
+   * stripped, the configured device profile's decoder), then dealt like a shoe's card. Text that
+   * is no card is refused with the decoder's reason and kept on record.
+   */
+  dealScan(target: string, raw: string): Promise<CommandResult> {
+    return this.serial(async () => {
+      const profile = BUILT_IN_PROFILES[this.settings.source.decoder] ?? DEFAULT_PROFILE;
+      const [event] = new FrameDecoder(profile).decode({ bytes: Buffer.from(raw) });
+      if (event?.type === 'card') return this.deal(target, event.card, 'scanner');
+      const reason = event?.type === 'unknown' ? event.reason : 'not a card code';
+      const open = this.session.race?.id === target ? 'race' : this.session.game?.id === target ? 'game' : null;
+      if (open === 'race') await this.refuse({ kind: 'refused', raceId: target, input: raw, reason, source: 'scanner' });
+      if (open === 'game') await this.refuse({ kind: 'game-refused', gameId: target, input: raw, reason, source: 'scanner' });
+      return refused('scan', `${JSON.stringify(raw)}: ${reason} (decoder ${profile.name})`);
+    });
   }
 
   startGame(game: GameName, players: readonly string[]): Promise<CommandResult> {

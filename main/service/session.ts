@@ -2,22 +2,23 @@ import { applyRaceEvent, applyRaceEvents, startRace, type RaceEvent, type RaceSt
 import { raceSummary } from '../../engine/race/summary';
 import type { JournalFinding, JournalLine } from '../journal/journal';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
-import type { GameHistoryEntry, HistoryEntry, RaceView, SeatCount } from '../ipc/contract';
+import type { GameHistoryEntry, HistoryEntry, InputSource, RaceView, SeatCount } from '../ipc/contract';
+
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =
   | { readonly kind: 'race-start'; readonly raceId: string; readonly race: unknown; readonly counts: readonly SeatCount[]; readonly names: Readonly<Record<number, string>> }
   /** `held`: a shoe card held for the dealer's say (a noisy line) and taken by the dealer. */
-  | { readonly kind: 'race-event'; readonly raceId: string; readonly event: RaceEvent; readonly source: 'manual' | 'shoe'; readonly held?: true }
+  | { readonly kind: 'race-event'; readonly raceId: string; readonly event: RaceEvent; readonly source: InputSource; readonly held?: true }
   /** A card or correction the engine refused: not applied, kept for the floor supervisor. */
-  | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe' }
+  | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly source: InputSource }
   /** The refusal in record `of` came again `count` more times in a row (a stuck or repeating reader). */
   | { readonly kind: 'refused-again'; readonly raceId: string; readonly of: number; readonly count: number }
   /** `by`: the dealer on duty, when one was named. */
   | { readonly kind: 'race-confirm'; readonly raceId: string; readonly by?: string }
   | { readonly kind: 'race-abandon'; readonly raceId: string; readonly reason: string }
-  | { readonly kind: 'game-event'; readonly gameId: string; readonly event: MatchEvent; readonly source: 'manual' | 'shoe' }
-  | { readonly kind: 'game-refused'; readonly gameId: string; readonly input: string; readonly reason: string; readonly source: 'manual' | 'shoe' }
+  | { readonly kind: 'game-event'; readonly gameId: string; readonly event: MatchEvent; readonly source: InputSource }
+  | { readonly kind: 'game-refused'; readonly gameId: string; readonly input: string; readonly reason: string; readonly source: InputSource }
   | { readonly kind: 'game-refused-again'; readonly gameId: string; readonly of: number; readonly count: number }
   | { readonly kind: 'game-close'; readonly gameId: string; readonly reason: string };
 

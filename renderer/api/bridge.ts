@@ -20,6 +20,7 @@ export const COMMANDS = [
   'previewRace',
   'startRace',
   'dealCard',
+  'dealScan',
   'voidCards',
   'confirmRace',
   'abandonRace',

@@ -74,7 +74,7 @@ const DYNAMIC_KEYS = [
   ...CHAIN_STATUSES.map((status) => `journal.chain.${status}`),
   ...Object.values(FINDING_KEYS).map((key) => `journal.findings.${key}`),
   ...['open', 'confirmed', 'abandoned'].map((status) => `record.status.${status}`),
-  ...['manual', 'shoe', 'held'].map((source) => `record.source.${source}`),
+  ...['manual', 'shoe', 'scanner', 'held'].map((source) => `record.source.${source}`),
 ];
 
 describe('locale files', () => {

@@ -360,6 +360,13 @@ export const useConsoleStore = defineStore('console', () => {
     return run('dealCard', (service) => service.dealCard(id, code));
   }
 
+  /** What a keyboard-wedge scanner typed: the service decodes it as it decodes a frame from the shoe. */
+  function dealScan(raw: string): Promise<Outcome> {
+    const id = target();
+    if (id === null) return refuse('dealCard', NOTHING_OPEN);
+    return run('dealCard', (service) => service.dealScan(id, raw));
+  }
+
   /** A refusal the screen itself makes (nothing open to act on), shown like the service's. */
   async function refuse(action: ActionName, error: UiError): Promise<Outcome> {
     errors[action] = error;
@@ -557,6 +564,7 @@ export const useConsoleStore = defineStore('console', () => {
     clearPreview,
     startRace,
     dealCard,
+    dealScan,
     voidCards,
     resolveHeld,
     loadHistory,

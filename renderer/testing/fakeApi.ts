@@ -189,6 +189,13 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         return refused(error);
       }
     },
+    // As the service decodes a scan with the text decoder: the symbology prefix off, then a card code.
+    dealScan: (target: string, raw: string) => {
+      const code = raw.trim().replace(/^\][A-Za-z][0-9A-Za-z]/, '');
+      const dealt = handlers.dealCard(target as never, code as never) as CommandResult;
+      if (dealt.ok || dealt.error.field !== 'card') return dealt;
+      return { ok: false, error: { field: 'scan', message: `${JSON.stringify(raw)}: not a card code (decoder text)` } };
+    },
     voidCards: (raceId: string, count: number, reason: string) => {
       const refusal = stale(raceId);
       if (refusal !== null) return refusal;
