@@ -83,8 +83,16 @@ void app.whenReady().then(async () => {
     if (window.isMinimized()) window.restore();
     window.focus();
   });
-  app.on('before-quit', () => {
-    void service.close();
+  // Quit waits for the service to close: the shoe's port, the last commands, the count of a run of
+  // refusals written and fsynced, the data folder's lock given back.
+  let closed = false;
+  app.on('before-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    void service.close().finally(() => {
+      closed = true;
+      app.quit();
+    });
   });
 });
 

@@ -6,8 +6,11 @@
 export type JournalFinding =
   /** The last line had no newline (a crash while writing): cut off, its bytes kept in `savedAs` (or, with no room for a copy, left in place). */
   | { readonly code: 'torn-tail'; readonly bytes: number; readonly savedAs: string | null }
-  /** A line that is not JSON (or not a journal line): skipped, left in the file as evidence. */
-  | { readonly code: 'unreadable' | 'not-a-record'; readonly line: number; readonly seq?: number }
+  /**
+   * A line that is not JSON (or not a journal line): skipped, left in the file as evidence.
+   * `sealed`: it stands in the sealed part of the journal, where only the console writes: tampering.
+   */
+  | { readonly code: 'unreadable' | 'not-a-record'; readonly line: number; readonly seq?: number; readonly sealed?: true }
   /** The record's own seal does not match its content: edited after it was written. */
   | { readonly code: 'altered'; readonly seq: number; readonly skipped: boolean }
   /** The next record's link to this one does not match: rewritten (seal recomputed), or a line removed or inserted. */
@@ -20,6 +23,8 @@ export type JournalFinding =
   /** The lines written before the chain existed were changed after the chain was started. */
   | { readonly code: 'anchor'; readonly seq: number; readonly records: number }
   | { readonly code: 'header'; readonly line: number }
+  /** Sealed records with no header before them: the header was taken away. */
+  | { readonly code: 'no-header'; readonly seq: number }
   /** The journal was written by a newer version (format or record kinds this console does not know). */
   | { readonly code: 'newer-version'; readonly version: number }
   | { readonly code: 'unknown-record'; readonly seq: number; readonly kind: string }
@@ -46,16 +51,23 @@ export type ChainStatus =
 export type FindingCode = JournalFinding['code'];
 
 /** Findings that mean the record may have been tampered with: the chain is broken. */
-export const TAMPER_CODES: ReadonlySet<FindingCode> = new Set(['altered', 'rewritten', 'missing', 'reordered', 'duplicate', 'unsealed', 'anchor', 'header']);
+export const TAMPER_CODES: ReadonlySet<FindingCode> = new Set(['altered', 'rewritten', 'missing', 'reordered', 'duplicate', 'unsealed', 'anchor', 'header', 'no-header']);
+
+/** Whether a finding breaks the chain: tampering, or a damaged line in its sealed part. */
+export function isTampering(finding: JournalFinding): boolean {
+  return TAMPER_CODES.has(finding.code) || ((finding.code === 'unreadable' || finding.code === 'not-a-record') && finding.sealed === true);
+}
+
+const AMONG_SEALED = ' (it stands among the sealed records: a record was damaged, replaced or inserted)';
 
 export function findingText(finding: JournalFinding): string {
   switch (finding.code) {
     case 'torn-tail':
       return `the last record was cut off (${finding.bytes} bytes, probably a crash while writing) and was discarded; its bytes are kept ${finding.savedAs === null ? 'in the journal, as a line of their own (no copy could be made)' : `in ${finding.savedAs}`}`;
     case 'unreadable':
-      return `line ${finding.line} is not valid JSON and was skipped`;
+      return `line ${finding.line} is not valid JSON and was skipped${finding.sealed ? AMONG_SEALED : ''}`;
     case 'not-a-record':
-      return `line ${finding.line} is not a journal record and was skipped`;
+      return `line ${finding.line} is not a journal record and was skipped${finding.sealed ? AMONG_SEALED : ''}`;
     case 'altered':
       return `record ${finding.seq} was changed after it was written: its seal does not match its content${finding.skipped ? '; it was skipped' : ''}`;
     case 'rewritten':
@@ -71,13 +83,15 @@ export function findingText(finding: JournalFinding): string {
     case 'anchor':
       return `the ${finding.records} records written before the journal was sealed were changed afterwards`;
     case 'header':
-      return `the journal's header (line ${finding.line}) was changed after it was written`;
+      return `the journal's header (line ${finding.line}) was changed after it was written, or loosens the seal (a keyed journal continued without its key)`;
+    case 'no-header':
+      return `the journal's header is missing: its sealed records, from record ${finding.seq} on, were passed off as the old, unsealed format`;
     case 'newer-version':
       return `the journal was written by a newer version of the console (journal format ${finding.version}): it is open read-only, nothing can be recorded; update the console, or move journal.jsonl aside to start a new one`;
     case 'unknown-record':
       return `record ${finding.seq} is of a kind this console does not know (${finding.kind}), written by a newer version: the journal is open read-only, nothing can be recorded; update the console, or move journal.jsonl aside to start a new one`;
     case 'key-missing':
-      return `the journal is sealed with a key (${finding.keyId}) that was not given: its seals cannot be checked`;
+      return `the journal is sealed with a key (${finding.keyId}) that was not given: its seals cannot be checked, and nothing can be recorded without it (set CHIP_RACE_JOURNAL_KEY)`;
     case 'key-wrong':
       return `the journal is sealed with a different key (${finding.keyId}) from the one given: its seals cannot be checked`;
     case 'clock-back':
@@ -110,10 +124,10 @@ export function chainOf(report: ChainReport, first: number, last: number): { rea
   const { findings, chain: journal, unchainedThrough } = report;
   const concern = findings.filter((finding) => {
     const seq = findingSeq(finding);
-    if (seq === null) return TAMPER_CODES.has(finding.code);
-    return TAMPER_CODES.has(finding.code) ? seq >= first : seq >= first && seq <= last;
+    if (seq === null) return isTampering(finding);
+    return isTampering(finding) ? seq >= first : seq >= first && seq <= last;
   });
-  const tampered = concern.some((finding) => TAMPER_CODES.has(finding.code));
+  const tampered = concern.some(isTampering);
   if (tampered) return { chain: 'broken', findings: concern };
   if (first <= unchainedThrough) return { chain: 'unchained', findings: concern };
   return { chain: journal === 'broken' || journal === 'unchained' || journal === 'empty' ? 'intact' : journal, findings: concern };

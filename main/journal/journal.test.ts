@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findingText } from './findings';
-import { JournalWriter, readJournal, scanJournal } from './journal';
+import { JournalEncoder, JournalWriter, readJournal, scanJournal } from './journal';
 import { readJournalBytes } from './read';
 
 type Note = { note: string };
@@ -102,7 +102,9 @@ describe('journal', () => {
     writeFileSync(path, `${[lines[0], lines[1], '#garbage#', lines[3]].join('\n')}\n`);
     const { lines: read, reading } = await readJournal(path, isNote);
     expect(read.map((line) => line.seq)).toEqual([1, 3]);
-    expect(reading.findings.map(findingText)).toEqual(['line 3 is not valid JSON and was skipped']);
+    // Among the sealed records, where only the console writes: a record damaged or replaced, so the chain is broken.
+    expect(reading.findings.map(findingText)).toEqual(['line 3 is not valid JSON and was skipped (it stands among the sealed records: a record was damaged, replaced or inserted)']);
+    expect(reading.chain).toBe('broken');
     expect(readFileSync(path, 'utf8')).toContain('#garbage#');
   });
 });
@@ -245,6 +247,81 @@ describe('tamper evidence', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('attacks on the seals (a review of the chain)', () => {
+  const key = Buffer.from('a key kept outside the data folder');
+  const fixedAt = '2026-11-29T12:00:00.000Z';
+
+  it('a keyed journal rewritten with plain SHA-256 seals (which anyone can compute) fails the check with the key', async () => {
+    const { verifyJournal } = await import('./verify');
+    const forged = JournalEncoder.fresh(null);
+    const bytes = Buffer.from([forged.next(fixedAt, 0, { note: 'forged' }), forged.next(fixedAt, 1, { note: 'also forged' })].join(''));
+    const outcome = verifyJournal(bytes, key);
+    expect(outcome.exit).toBe(1);
+    expect(outcome.exit !== 2 && outcome.report.problems[0]?.problem).toMatch(/^the journal is not sealed with the key given/);
+  });
+
+  it('a SHA-256 header appended after keyed records, with forged records after it: the seal may not be loosened', async () => {
+    const path = await written(['a', 'b'], key);
+    const lines = linesOf(path).map((line) => JSON.parse(line));
+    const { Sealer } = await import('./seal');
+    const plain = new Sealer(null);
+    const header = plain.seal({ journal: 'chip-race-console', version: 2, chain: 'sha256', created: fixedAt, prev: lines.at(-1).hash });
+    const record = plain.seal({ seq: 3, at: fixedAt, run: 'x', t: 0, prev: header.hash, record: { note: 'forged' } });
+    appendFileSync(path, `${header.text}\n${record.text}\n`);
+    const reading = readJournalBytes(readFileSync(path), { check: isNote, key });
+    expect(reading.chain).toBe('broken');
+    expect(reading.findings.map((finding) => finding.code)).toContain('header');
+  });
+
+  it('the header of a keyed journal taken away (to pass its sealed lines off as the old format) is tampering, not "unchained"', async () => {
+    const path = await written(['a', 'b'], key);
+    writeFileSync(path, `${linesOf(path).slice(1).join('\n')}\n`);
+    const reading = readJournalBytes(readFileSync(path), { check: isNote, key });
+    expect(reading.chain).toBe('broken');
+    expect(reading.findings.map(findingText)).toEqual(["the journal's header is missing: its sealed records, from record 1 on, were passed off as the old, unsealed format"]);
+  });
+
+  it('a line whose kind cannot be turned into text does not stop the reading', async () => {
+    const path = await written(['a']);
+    appendFileSync(path, '{"seq":99,"at":"x","record":{"kind":{"toString":0}}}\n');
+    const reading = readJournalBytes(readFileSync(path), { check: isNote });
+    // Reported as what it is (a record without a seal, of no kind this console knows, after a gap), never thrown.
+    expect(reading.findings.map((finding) => finding.code).sort()).toEqual(['missing', 'not-a-record', 'unsealed']);
+    expect(reading.lastSeq).toBe(1);
+  });
+
+  it('a forged line with a huge sequence number is read at once and never moves the numbering on; the writer never writes past a safe number', async () => {
+    const path = await written(['a']);
+    appendFileSync(path, '{"seq":2000000000,"at":"x","record":{"note":"far"}}\n{"seq":100000000000}\n');
+    const started = performance.now();
+    const reading = readJournalBytes(readFileSync(path), { check: isNote });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(reading.lastSeq).toBe(1);
+    expect(reading.chain).toBe('broken');
+    const encoder = new JournalEncoder(new (await import('./seal')).Sealer(null), Number.MAX_SAFE_INTEGER, null, null);
+    expect(() => encoder.encode(fixedAt, 0, { note: 'x' })).toThrow(/sequence numbers are used up/);
+  });
+
+  it('an unsealed header of a "newer version" makes the journal read-only (the safe side) and is reported as tampering too', async () => {
+    const path = await written(['a']);
+    appendFileSync(path, '{"journal":"chip-race-console","version":3}\n');
+    const reading = readJournalBytes(readFileSync(path), { check: isNote });
+    expect(reading.readOnly).toEqual({ code: 'newer-version', version: 3 });
+    expect(reading.findings.map((finding) => finding.code)).toContain('header');
+  });
+
+  it('an old journal ending in a torn line kept in place is anchored with the newline the writer puts after it: no false "anchor" finding', async () => {
+    const path = tempFile();
+    writeFileSync(path, `${JSON.stringify({ seq: 1, at: fixedAt, record: { note: 'old' } })}\n{"seq":2,"at":"torn`);
+    const writer = await JournalWriter.open<Note>(path, (await readJournal(path, isNote)).reading, { clock: fixedClock });
+    await writer.append({ note: 'new' });
+    await writer.close();
+    const reading = readJournalBytes(readFileSync(path), { check: isNote });
+    expect(reading.findings.map((finding) => finding.code)).toEqual(['unreadable']);
+    expect(reading.chain).toBe('intact');
   });
 });
 

@@ -136,7 +136,7 @@ export class JournalEncoder {
   }
 
   /** The text (with newlines) of the next record, without taking it: `commit` does once it is on disk. */
-  encode(at: string, t: number, record: unknown): { readonly text: string; readonly seq: number; readonly hash: string } {
+  encode(at: string, t: number, record: unknown): { readonly text: string; readonly seq: number; readonly hash: string; readonly lineBytes: number } {
     let text = '';
     let prev = this.prev;
     if (this.header !== null) {
@@ -145,8 +145,9 @@ export class JournalEncoder {
       prev = header.hash;
     }
     const seq = this.seq + 1;
+    if (!Number.isSafeInteger(seq)) throw new Error(`the journal's sequence numbers are used up (the last is ${this.seq}): start a new journal`);
     const line = this.sealer.seal({ seq, at, run: this.run, t, prev, record });
-    return { text: `${text}${line.text}\n`, seq, hash: line.hash };
+    return { text: `${text}${line.text}\n`, seq, hash: line.hash, lineBytes: Buffer.byteLength(line.text) + 1 };
   }
 
   /** The encoded record is written: the next one follows it. */
@@ -208,21 +209,28 @@ export class JournalWriter<T> {
     const size = (await file.stat()).size;
     const end = reading?.end ?? { kind: null, keyId: null, lastHash: null };
     let header: HeaderFields | null = null;
+    if (end.kind === 'hmac-sha256' && (sealer.kind !== 'hmac-sha256' || end.keyId !== sealer.keyId)) {
+      // Sealed with a key: going on without it (or with another) would loosen the seal.
+      throw new Error('the journal is sealed with a key this console was not given: it stays read-only');
+    }
+    const endsInLine = size > 0 && (await lastByte(file, size)) !== 0x0a;
     if (end.kind === null) {
-      // A new journal, or one of the old format: the header anchors whatever is already there.
-      header = JournalEncoder.headerOf(sealer, size > 0 && (reading?.unchained ?? 0) > 0 ? sha256(await readFile(path)) : undefined);
+      // A new journal, or one of the old format: the header anchors whatever is already there
+      // (with the newline that ends a torn line kept in place, as the header will follow it).
+      const anchored = size > 0 && (reading?.unchained ?? 0) > 0 ? sha256(Buffer.concat([await readFile(path), Buffer.from(endsInLine ? '\n' : '')])) : undefined;
+      header = JournalEncoder.headerOf(sealer, anchored);
     } else if (end.kind !== sealer.kind || end.keyId !== sealer.keyId) {
       header = JournalEncoder.headerOf(sealer);
     }
     const encoder = new JournalEncoder(sealer, reading?.lastSeq ?? 0, end.lastHash, header);
     const writer = new JournalWriter<T>(file, encoder, size, options.clock ?? (() => new Date()), options.monotonic ?? (() => performance.now()));
     // A torn last line that could not be cut off (no copy could be kept): end it, so the next record starts a line.
-    writer.endTornLine = size > 0 && (await lastByte(file, size)) !== 0x0a;
+    writer.endTornLine = endsInLine;
     return writer;
   }
 
-  /** Appends a record; resolves with its line once it is on disk. */
-  append<R extends T | JournalNote>(record: R): Promise<JournalLine<R>> {
+  /** Appends a record; resolves with its line once it is on disk, and where that line is in the file. */
+  append<R extends T | JournalNote>(record: R): Promise<JournalLine<R> & { readonly span: { readonly start: number; readonly end: number } }> {
     const write = this.queue.then(async () => {
       if (this.damaged) throw this.damaged;
       const at = this.clock().toISOString();
@@ -244,10 +252,11 @@ export class JournalWriter<T> {
         }
         throw error;
       }
+      const span = { start: this.size + bytes.length - encoded.lineBytes, end: this.size + bytes.length };
       this.size += bytes.length;
       this.endTornLine = false;
       this.encoder.commit(encoded);
-      return { seq: encoded.seq, at, record };
+      return { seq: encoded.seq, at, record, span };
     });
     // A failed append (disk full) must not block the ones after it from reporting their own outcome.
     this.queue = write.catch(() => undefined);

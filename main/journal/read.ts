@@ -74,6 +74,8 @@ export interface JournalReading {
   readonly wholeLength: number;
   /** Whether any line could be read as a journal line or header (for telling a journal from other files). */
   readonly looksLikeJournal: boolean;
+  /** Whether the journal is sealed with the key given (an HMAC header made with it, none loosening it after). */
+  readonly keyed: boolean;
   readonly notes: readonly JournalLine<JournalNote>[];
 }
 
@@ -82,8 +84,8 @@ export interface ReadOptions<T> {
   readonly key?: Buffer | null;
   /** Refuses records of a kind the reader does not know. */
   readonly check: (record: unknown) => record is T;
-  /** Each record in file order, as soon as it is read, with its stored seal (null when it has none). */
-  readonly onLine?: (line: JournalLine<T>, seal: string | null) => void;
+  /** Each record in file order, as soon as it is read, with its stored seal (null when it has none) and where its line is in the file. */
+  readonly onLine?: (line: JournalLine<T>, seal: string | null, span: { readonly start: number; readonly end: number }) => void;
 }
 
 interface RawLine {
@@ -159,6 +161,8 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
   let sealer: Sealer | null = null;
   let kind: ChainKind | null = null;
   let keyIdInForce: string | null = null;
+  /** The key an HMAC chain was first sealed with: a later header may not loosen the seal (to SHA-256, or another key). */
+  let hmacKeyId: string | null = null;
   let sealsCheckable = true;
   let headerSeen = false;
   let prevHash: string | null = null;
@@ -180,6 +184,18 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
   /** Numbers probably held by lines that could not be read: reported as unreadable, not as missing. */
   const accounted = new Set<number>();
   const tampered: JournalFinding[] = [];
+  /** Lines of the sealed part that could not be read: damage, unless a torn-tail note explains them. */
+  const unreadableSealed: Array<{ finding: JournalFinding & { code: 'unreadable' | 'not-a-record' }; sha256: string }> = [];
+  let missingHeader = false;
+
+  /** A line that is not a journal record: reported; in the sealed part also tampering, unless explained. */
+  const unreadable = (code: 'unreadable' | 'not-a-record', line: number, seq: number, lineBytes: Uint8Array): void => {
+    const finding = { code, line, seq } as const;
+    accounted.add(seq);
+    prevKnown = false;
+    if (headerSeen) unreadableSealed.push({ finding, sha256: sha256(lineBytes) });
+    else findings.push(finding);
+  };
 
   let lineNumber = 0;
   for (let start = 0; start < end; ) {
@@ -193,9 +209,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     try {
       parsed = JSON.parse(line.toString('utf8'));
     } catch {
-      findings.push({ code: 'unreadable', line: lineNumber, seq: lastSeq + 1 });
-      accounted.add(lastSeq + 1);
-      prevKnown = false;
+      unreadable('unreadable', lineNumber, lastSeq + 1, line);
       continue;
     }
     const seal = splitSeal(line);
@@ -203,11 +217,8 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     if (isHeader(parsed)) {
       looksLikeJournal = true;
       const header = parsed;
-      if (typeof header.version === 'number' && header.version > version) version = header.version;
-      if (typeof header.version !== 'number' || header.version > JOURNAL_VERSION) {
-        readOnly ??= { code: 'newer-version', version: typeof header.version === 'number' ? header.version : Number.NaN };
-        findings.push(readOnly);
-      }
+      const headerVersion = typeof header.version === 'number' ? header.version : Number.NaN;
+      if (headerVersion > version) version = headerVersion;
       kind = header.chain === 'hmac-sha256' ? 'hmac-sha256' : 'sha256';
       keyIdInForce = typeof header.keyId === 'string' ? header.keyId : null;
       if (kind === 'sha256') {
@@ -222,8 +233,18 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
         sealsCheckable = sealer.keyId === keyIdInForce;
         if (!sealsCheckable) findings.push({ code: 'key-wrong', keyId: keyIdInForce ?? '?' });
       }
-      if (seal === null || (sealsCheckable && sealer !== null && sealer.hash(seal.bodyOpen) !== seal.stored)) {
-        tampered.push({ code: 'header', line: lineNumber });
+      const sealHolds = seal !== null && (!sealsCheckable || sealer === null || sealer.hash(seal.bodyOpen) === seal.stored);
+      // Once sealed with a key, always with that key: a later header that loosens the seal (to
+      // SHA-256, which anyone can compute, or to another key) is how a forger without the key
+      // would continue the chain.
+      const loosened = hmacKeyId !== null && (kind !== 'hmac-sha256' || keyIdInForce !== hmacKeyId);
+      if (!sealHolds || loosened) tampered.push({ code: 'header', line: lineNumber });
+      if (kind === 'hmac-sha256' && hmacKeyId === null && sealHolds) hmacKeyId = keyIdInForce;
+      // A newer version's journal stays read-only, even when its header does not check out here:
+      // writing past it is the one thing that must not happen.
+      if (!(headerVersion <= JOURNAL_VERSION)) {
+        readOnly ??= { code: 'newer-version', version: headerVersion };
+        findings.push(readOnly);
       }
       if (!headerSeen && unchained > 0) {
         // Sealed afresh after lines of the old format: those bytes are covered by the anchor.
@@ -240,17 +261,13 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
 
     if (!isRawLine(parsed)) {
       const seq = (parsed as { seq?: unknown } | null)?.seq;
-      const guess = Number.isSafeInteger(seq) && (seq as number) > 0 ? (seq as number) : lastSeq + 1;
-      if (guess > lastSeq) lastSeq = guess;
-      accounted.add(guess);
-      findings.push({ code: 'not-a-record', line: lineNumber, seq: guess });
-      prevKnown = false;
+      // Its number is only a guess (for the report): it never moves the journal's numbering on.
+      unreadable('not-a-record', lineNumber, Number.isSafeInteger(seq) && (seq as number) > 0 ? (seq as number) : lastSeq + 1, line);
       continue;
     }
     looksLikeJournal = true;
     const { seq } = parsed;
     records += 1;
-    if (seq > lastSeq) lastSeq = seq;
 
     // The seal: the line's own hash, and its link to the line before.
     let altered = false;
@@ -266,10 +283,17 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
         prevHash = seal.stored;
       }
       prevKnown = seal !== null;
+      // The next record is numbered after the records that are sealed as written.
+      if (seal !== null && !altered && seq > lastSeq) lastSeq = seq;
+    } else if (seal !== null || parsed.prev !== undefined || parsed.run !== undefined) {
+      // A sealed line with no header before it: the header was taken away (to pass sealed lines off as the old format).
+      missingHeader = true;
+      if (seq > lastSeq) lastSeq = seq;
     } else {
       unchained += 1;
       if (firstUnchainedSeq === 0) firstUnchainedSeq = seq;
       if (seq > unchainedThrough) unchainedThrough = seq;
+      if (seq > lastSeq) lastSeq = seq;
     }
 
     // Order: a repeated seq is an insertion; the order itself is judged once every line is read.
@@ -296,30 +320,39 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
       continue;
     }
     if (!options.check(record)) {
-      const recordKind = String((record as { kind?: unknown }).kind);
-      if (headerSeen && seal !== null && sealsCheckable && !altered) {
+      const recordKind = (record as { kind?: unknown }).kind;
+      const kindText = typeof recordKind === 'string' ? recordKind.slice(0, 64) : (JSON.stringify(recordKind) ?? 'none').slice(0, 64);
+      if (headerSeen && seal !== null && sealsCheckable && !altered && typeof recordKind === 'string') {
         // Sealed as written and still of an unknown kind: a newer version wrote it.
-        const finding: JournalFinding = { code: 'unknown-record', seq, kind: recordKind };
+        const finding: JournalFinding = { code: 'unknown-record', seq, kind: kindText };
         readOnly ??= finding;
         findings.push(finding);
       } else if (altered) {
         tampered.push({ code: 'altered', seq, skipped: true });
       } else {
-        findings.push({ code: 'not-a-record', line: lineNumber, seq });
+        unreadable('not-a-record', lineNumber, seq, line);
       }
       continue;
     }
     if (altered) tampered.push({ code: 'altered', seq, skipped: false });
-    options.onLine?.({ seq, at: parsed.at, record }, seal?.stored ?? null);
+    options.onLine?.({ seq, at: parsed.at, record }, seal?.stored ?? null, { start: lineStart, end: newline + 1 });
   }
 
+  // A line of the sealed part that is no record is damage, unless it is a torn tail the console
+  // itself kept in place (no room for a copy), as the note it wrote then says.
+  const keptInPlace = new Set(notes.filter((note) => note.record.savedAs === null).map((note) => note.record.sha256));
+  for (const { finding, sha256: hash } of unreadableSealed) {
+    if (keptInPlace.has(hash)) findings.push(finding);
+    else tampered.push({ ...finding, sealed: true });
+  }
+  if (missingHeader) tampered.push({ code: 'no-header', seq: placed[0]?.seq ?? 1 });
   tampered.push(...orderFindings(placed, accounted));
   tampered.sort((a, b) => findingSeq(a) - findingSeq(b));
   findings.push(...tampered);
 
   let chain: ChainStatus;
-  if (!headerSeen) chain = records === 0 ? 'empty' : 'unchained';
-  else if (tampered.length > 0) chain = 'broken';
+  if (tampered.length > 0) chain = 'broken';
+  else if (!headerSeen) chain = records === 0 ? 'empty' : 'unchained';
   else if (!sealsCheckable || sealer === null) chain = 'unchecked';
   else chain = 'intact';
 
@@ -336,6 +369,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     torn,
     wholeLength: end,
     looksLikeJournal,
+    keyed: key !== null && hmacKeyId !== null && hmacKeyId === new Sealer(key).keyId,
     notes,
   };
 }
@@ -358,7 +392,6 @@ function orderFindings(placed: readonly Placed[], accounted: ReadonlySet<number>
   const inOrder = longestIncreasing(seqs);
   const ordered = placed.filter((_, index) => inOrder.has(index));
   const highest = ordered.at(-1)?.seq ?? 0;
-  const present = new Set([...seqs, ...accounted]);
 
   for (const entry of placed) {
     if (inOrder.has(entry.index)) continue;
@@ -372,13 +405,13 @@ function orderFindings(placed: readonly Placed[], accounted: ReadonlySet<number>
     if (jumped) jumped.flagged = true;
     if (behind) behind.flagged = true;
   }
-  // Numbers no line has, from 1 to the highest in order, in runs.
-  for (let seq = 1; seq <= highest; seq += 1) {
-    if (present.has(seq)) continue;
-    let last = seq;
-    while (last + 1 <= highest && !present.has(last + 1)) last += 1;
-    findings.push({ code: 'missing', seq, last });
-    seq = last;
+  // Numbers no line has, from 1 to the highest in order, in runs: the gaps between the numbers
+  // present, sorted (never a walk over every number: a forged line may carry a huge one).
+  const present = [...new Set([...seqs, ...accounted])].filter((seq) => seq <= highest).sort((a, b) => a - b);
+  let expected = 1;
+  for (const seq of present) {
+    if (seq > expected) findings.push({ code: 'missing', seq: expected, last: seq - 1 });
+    expected = seq + 1;
   }
   // Links between neighbours: only where nothing else already explains a break.
   for (let index = 1; index < placed.length; index += 1) {

@@ -23,10 +23,15 @@ export function verifyJournal(bytes: Buffer, key: Buffer | null): VerifyOutcome 
   const reading = readJournalBytes(bytes, { key, check: (record): record is unknown => record !== undefined });
   if (bytes.length > 0 && !reading.looksLikeJournal) return { exit: 2, message: 'not a journal: no line of it is a journal record' };
   const cannot = reading.findings.find((finding) => finding.code === 'key-missing' || finding.code === 'key-wrong' || finding.code === 'newer-version');
-  if (cannot) return { exit: 2, message: cannot.code === 'key-missing' ? `${findingText(cannot)}; give it with --key FILE` : findingText(cannot) };
+  if (cannot?.code === 'key-missing') return { exit: 2, message: `the journal is sealed with a key (${cannot.keyId}) that was not given: its seals cannot be checked; give it with --key FILE` };
+  if (cannot) return { exit: 2, message: findingText(cannot) };
   const problems = reading.findings
     .filter((finding) => FAILING.has(finding.code))
     .map((finding) => ({ seq: 'seq' in finding && typeof finding.seq === 'number' ? finding.seq : 0, problem: findingText(finding) }));
+  if (key !== null && !reading.keyed && reading.records > 0) {
+    // Checked with a key, but nothing in it is sealed with that key: anyone could have made these seals.
+    problems.unshift({ seq: 1, problem: 'the journal is not sealed with the key given: its seals are plain SHA-256, which anyone can compute, so they prove nothing against a forger' });
+  }
   if (reading.chain === 'unchained') {
     problems.unshift({ seq: 1, problem: `records 1–${reading.lastSeq} were written before the journal was sealed (an older version of the console): they cannot be checked` });
   }

@@ -224,7 +224,7 @@ describe('bad input catalogue', () => {
       // Three undecodable frames in a row: the likely cause is named.
       expect(service.getState().source).toMatchObject({
         state: 'error', code: 'wrong-baud',
-        message: 'The device sends bytes that decode to nothing: check the baud rate (set to 9600) and the decoder (text)',
+        message: 'The device sends bytes that decode to nothing: check the baud rate (set to 9600), the parity and data bits (none, 8) and the decoder (text)',
       });
       // Of all that, only the one real new card reached the race; the misread was refused and kept as evidence.
       const race = service.getState().race;
@@ -339,12 +339,14 @@ describe('bad input catalogue', () => {
 
   describe('a journal damaged in the middle: the bad record reported (and skipped when it cannot be used), every other record kept', () => {
     const ALTERED = 'record 3 was changed after it was written: its seal does not match its content';
+    const AMONG_SEALED = ' (it stands among the sealed records: a record was damaged, replaced or inserted)';
     /** [what, how line 4 (record 3: the second card) is damaged, the problems reported]. */
     const DAMAGE: Array<[string, (line: string) => string, string[]]> = [
-      ['garbage in place of a record', () => '#$%garbage%$#', ['line 4 is not valid JSON and was skipped']],
-      ['a record cut short', (line) => line.slice(0, 30), ['line 4 is not valid JSON and was skipped']],
-      ['zeros in place of a record', (line) => '\0'.repeat(line.length), ['line 4 is not valid JSON and was skipped']],
-      ['JSON that is no journal line', () => '{"hello":"world"}', ['line 4 is not a journal record and was skipped']],
+      // Among the sealed records only the console writes: a damaged line there is tampering too.
+      ['garbage in place of a record', () => '#$%garbage%$#', [`line 4 is not valid JSON and was skipped${AMONG_SEALED}`]],
+      ['a record cut short', (line) => line.slice(0, 30), [`line 4 is not valid JSON and was skipped${AMONG_SEALED}`]],
+      ['zeros in place of a record', (line) => '\0'.repeat(line.length), [`line 4 is not valid JSON and was skipped${AMONG_SEALED}`]],
+      ['JSON that is no journal line', () => '{"hello":"world"}', [`line 4 is not a journal record and was skipped${AMONG_SEALED}`]],
       ['a record of an unknown kind (edited by hand)', (line) => line.replace('"kind":"race-event"', '"kind":"race-teleport"'), [`${ALTERED}; it was skipped`]],
       ['a record that does not fit the race', (line) => line.replace('"card":"Kc"', '"card":"Ah"'), [ALTERED, 'record 3 (race-event) could not be applied and was skipped: card: Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card']],
       ['a record of a race that never started', (line) => line.replaceAll('race-1', 'race-9'), [ALTERED, 'record 3 (race-event) could not be applied and was skipped: race-event for a race that is not open']],

@@ -10,7 +10,7 @@ const COLUMNS = [
 function csvCell(value: string | number): string {
   const text = String(value);
   // Quote anything a spreadsheet could misread: separators, quotes, line breaks, and formula starts.
-  const safe = /^[=+\-@]/.test(text) && typeof value === 'string' ? `'${text}` : text;
+  const safe = /^[=+\-@\t\r]/.test(text) && typeof value === 'string' ? `'${text}` : text;
   return /[",\n\r]/.test(safe) || safe !== text ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

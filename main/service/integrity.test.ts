@@ -2,6 +2,7 @@
 // that tears a line, a hand that edits the journal, a journal from a newer version, a clock set
 // back. Each case fails on a console without the safeguard it names.
 import { spawnSync } from 'node:child_process';
+import process from 'node:process';
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -211,6 +212,122 @@ describe('cards read while the line is noisy wait for the dealer', () => {
     expect(service.getState().race?.summary.cards).toEqual([]);
     await ok(service.abandonRace('race-1', 'noisy cable'));
     expect(service.getState().held).toEqual([]);
+  });
+});
+
+describe('held cards, attacked (a review of the noisy-line hold)', () => {
+  async function fedByShoe(): Promise<{ service: ConsoleService; emit: (event: ShoeEvent) => void; dataDir: string }> {
+    let sink: (event: ShoeEvent) => void = () => undefined;
+    const dataDir = newDir();
+    const service = await serviceIn(dataDir, {
+      cardSources: (_settings, emit) => {
+        sink = emit;
+        return { stop: async () => undefined };
+      },
+    });
+    await ok(service.saveSettings({ ...TABLE, source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'text' } }));
+    await ok(service.startRace(COUNTS));
+    return { service, emit: (event) => sink(event), dataDir };
+  }
+  const settle = (service: ConsoleService) => service.historyPage(null, 1);
+  const NOISE = ['2c', '3c', '4c', '5c', '6c', '7c', '8c', '9c', 'Tc', 'Jc', 'Qc'] as const;
+
+  it('with the noise queue full, a clean card is never refused: it waits its turn and is dealt in order', async () => {
+    const { service, emit } = await fedByShoe();
+    for (const card of NOISE) emit({ type: 'card', card, raw: card, suspect: true });
+    emit({ type: 'card', card: 'Ah', raw: 'AH' });
+    emit({ type: 'card', card: 'Kc', raw: 'KC' });
+    await settle(service);
+    const held = service.getState().held;
+    expect(held.filter((card) => card.why === 'noise')).toHaveLength(MAX_HELD_CARDS);
+    expect(held.filter((card) => card.why === 'queued').map((card) => card.card)).toEqual(['Ah', 'Kc']);
+    expect(service.getState().shoeRefusal).toMatchObject({ card: 'Qc' });
+    for (const card of held.filter((waiting) => waiting.why === 'noise')) await ok(service.discardHeldCard('race-1', card.id));
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah', 'Kc']);
+  });
+
+  it('a held card the disk would not take stays first in the queue, to try again', async () => {
+    const { service, emit } = await fedByShoe();
+    emit({ type: 'card', card: 'Ah', raw: 'AH', suspect: true });
+    await settle(service);
+    const journal = (service as unknown as { journal: { append: (record: unknown) => Promise<unknown> } }).journal;
+    const append = journal.append.bind(journal);
+    journal.append = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+    expect(await service.takeHeldCard('race-1', 1)).toMatchObject({ ok: false, error: { field: 'journal' } });
+    expect(service.getState().held.map((card) => card.card)).toEqual(['Ah']);
+    journal.append = append;
+    await ok(service.takeHeldCard('race-1', 1));
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
+  });
+
+  it('cards still held when the race ends go on record as refused, not decided: none vanishes', async () => {
+    const { service, emit, dataDir } = await fedByShoe();
+    emit({ type: 'card', card: '7s', raw: '7S', suspect: true });
+    emit({ type: 'card', card: '8s', raw: '8S' });
+    await settle(service);
+    await ok(service.abandonRace('race-1', 'noisy cable'));
+    const refusals = journalLines(dataDir).map((line) => JSON.parse(line).record).filter((record) => record?.kind === 'refused');
+    expect(refusals.map((record) => record.input)).toEqual(['7s', '8s']);
+    expect(refusals.every((record) => /not decided before the race ended/.test(record.reason))).toBe(true);
+  });
+});
+
+describe('the journal, attacked at the console (a review of the chain)', () => {
+  it('a keyed journal opened without its key stays read-only: it is never continued with plain SHA-256', async () => {
+    const keyFile = join(newDir(), 'journal.key');
+    writeFileSync(keyFile, 'a key of thirty-two bytes, kept!!');
+    const dataDir = newDir();
+    const keyed = await serviceIn(dataDir, { journalKeyFile: keyFile });
+    await ok(keyed.saveSettings(TABLE));
+    await ok(keyed.startRace(COUNTS));
+    services.splice(services.indexOf(keyed), 1);
+    await keyed.close();
+    const bytes = readFileSync(journalFile(dataDir));
+    const keyless = await serviceIn(dataDir);
+    expect(keyless.getState().journal.readOnly).toMatchObject({ code: 'key-missing' });
+    expect(await keyless.dealCard('race-1', 'Ah')).toMatchObject({ ok: false, error: { field: 'journal', message: expect.stringMatching(/sealed with a key .* that was not given/) } });
+    expect(readFileSync(journalFile(dataDir))).toEqual(bytes);
+  });
+
+  it('a journal whose header was taken away is reported as tampered, and stays so after the console writes on', async () => {
+    const { service, dataDir } = await confirmedRace();
+    services.splice(services.indexOf(service), 1);
+    await service.close();
+    writeFileSync(journalFile(dataDir), `${journalLines(dataDir).slice(1).join('\n')}\n`);
+    const again = await serviceIn(dataDir);
+    expect(again.getState().journal.chain).toBe('broken');
+    await ok(again.startRace(COUNTS));
+    const third = await restart(again, dataDir);
+    expect(third.getState().journal.chain).toBe('broken');
+    expect(third.getState().journal.findings.map((finding) => finding.code)).toContain('no-header');
+  });
+
+  it('a hand-added line of any shape never reaches the state: a name nested 100,000 deep, a count that is text', async () => {
+    const dataDir = newDir();
+    const deep = `${'['.repeat(100_000)}"x"${']'.repeat(100_000)}`;
+    const start = JSON.stringify({ seq: 1, at: '2026-11-29T12:00:00.000Z', record: { kind: 'race-start', raceId: 'race-1', race: { rules: 'classic', removed: 25, next: 100, button: 3, decks: 1, seats: [] }, counts: COUNTS, names: { 1: 'DEEP' } } }).replace('"DEEP"', deep);
+    writeFileSync(journalFile(dataDir), `${start}\n${JSON.stringify({ seq: 2, at: '2026-11-29T12:00:00.000Z', record: { kind: 'refused-again', raceId: 'race-1', of: 1, count: 'abc' } })}\n`);
+    const service = await serviceIn(dataDir);
+    expect(service.getState().race).toBeNull();
+    expect(() => JSON.stringify(service.getState())).not.toThrow();
+    expect(service.getState().journal.findings.map((finding) => finding.code)).toEqual(['not-a-record', 'not-a-record']);
+  });
+
+  it('two consoles never write one journal: the second is refused while the first runs; a lock left by a killed one is taken over', async () => {
+    const dataDir = newDir();
+    await serviceIn(dataDir);
+    await expect(ConsoleService.start({ dataDir })).rejects.toThrow(/^the data folder .* is in use by another console \(process \d+\): close that one first, or choose another folder$/);
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const other = newDir();
+    writeFileSync(join(other, 'console.lock'), `${JSON.stringify({ pid: Number(dead.stdout) })}\n`);
+    await serviceIn(other);
+  });
+
+  it('the CSV guards against formulas behind a tab or a carriage return too', async () => {
+    const { historyCsv } = await import('./export');
+    const { service } = await confirmedRace();
+    const entry = { ...(service.getState().history.latest as NonNullable<ReturnType<ConsoleService['getState']>['history']['latest']>), confirmedBy: '\t=HYPERLINK("x")' };
+    expect(historyCsv([entry], service.getState().journal).split('\r\n')[1]).toContain(`"'\t=HYPERLINK(""x"")"`);
   });
 });
 

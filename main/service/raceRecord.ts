@@ -1,51 +1,59 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { applyRaceEvent, startRace, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import type { RaceRecord, RaceRecordEvent, SeatCount, VoidedCard } from '../ipc/contract';
-import { chainOf, type JournalFinding } from '../journal/findings';
-import { readJournalBytes, type JournalLine } from '../journal/read';
+import { chainOf, type ChainReport } from '../journal/findings';
+import type { JournalLine } from '../journal/read';
+import { splitSeal } from '../journal/seal';
 import { isSessionRecord, type SessionRecord } from './session';
+
+/** Where a race's lines stand in the journal file: from its start's line to its last line. */
+export interface RaceSpan {
+  readonly start: number;
+  readonly end: number;
+}
 
 /**
  * A race's full record, read back from the journal file itself (not from memory): every card in
  * deal order with its seat, round and source, every void with its reason, every refusal with how
- * often it came, the confirmation, and what the seal chain says about the race's records. Cards
- * are given to seats by replaying the race through the engine, exactly as on start.
+ * often it came, the confirmation, and what the seal chain says about the race's records. Only the
+ * race's own bytes are read (its span, known from the start-up scan and from every append since),
+ * so a long journal costs nothing more; the chain's verdict is the one the start-up check gave,
+ * and the console's own appends since then. Cards are given to seats by replaying the race
+ * through the engine, exactly as on start.
  */
-export async function readRaceRecord(path: string, raceId: string, key: Buffer | null): Promise<RaceRecord | null> {
+export async function readRaceRecord(path: string, raceId: string, span: RaceSpan, chain: ChainReport): Promise<RaceRecord | null> {
+  const file = await open(path, 'r');
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+    bytes = Buffer.alloc(span.end - span.start);
+    const { bytesRead } = await file.read(bytes, 0, bytes.length, span.start);
+    bytes = bytes.subarray(0, bytesRead);
+  } finally {
+    await file.close();
   }
   const lines: Array<{ line: JournalLine<SessionRecord>; seal: string | null }> = [];
-  let collecting = false;
-  const reading = readJournalBytes(bytes, {
-    key,
-    check: isSessionRecord,
-    onLine: (line, seal) => {
-      const { record } = line;
-      if (!('raceId' in record) || record.raceId !== raceId) return;
-      // Race ids count races started, so one id is one race; a second start would be a forgery.
-      if (record.kind === 'race-start') {
-        if (collecting || lines.length > 0) return;
-        collecting = true;
-      }
-      if (collecting) lines.push({ line, seal });
-    },
-  });
-  return lines.length === 0 ? null : buildRecord(raceId, lines, reading.chain, reading.findings, reading.unchainedThrough);
+  for (let start = 0; start < bytes.length; ) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    const text = bytes.subarray(start, end);
+    start = end + 1;
+    let parsed: { seq?: unknown; at?: unknown; record?: unknown };
+    try {
+      parsed = JSON.parse(text.toString('utf8')) as typeof parsed;
+    } catch {
+      continue; // reported by the start-up check
+    }
+    const { record } = parsed;
+    if (!Number.isSafeInteger(parsed.seq) || typeof parsed.at !== 'string' || !isSessionRecord(record) || !('raceId' in record) || record.raceId !== raceId) continue;
+    // Race ids count races started, so one id is one race: the record starts at its start.
+    if (record.kind === 'race-start' && lines.length > 0) break;
+    lines.push({ line: { seq: parsed.seq as number, at: parsed.at, record }, seal: splitSeal(text)?.stored ?? null });
+  }
+  return lines.length === 0 ? null : buildRecord(raceId, lines, chain);
 }
 
-function buildRecord(
-  raceId: string,
-  lines: ReadonlyArray<{ line: JournalLine<SessionRecord>; seal: string | null }>,
-  chain: RaceRecord['chain'],
-  allFindings: readonly JournalFinding[],
-  unchainedThrough: number,
-): RaceRecord | null {
+function buildRecord(raceId: string, lines: ReadonlyArray<{ line: JournalLine<SessionRecord>; seal: string | null }>, report: ChainReport): RaceRecord | null {
   const first = lines[0]?.line;
   if (first === undefined || first.record.kind !== 'race-start') return null;
   const start = first.record;
@@ -98,7 +106,7 @@ function buildRecord(
   }
   const last = lines.at(-1) as { line: JournalLine<SessionRecord>; seal: string | null };
   const seqs = { first: first.seq, last: last.line.seq };
-  const { chain: verdict, findings } = chainOf({ findings: allFindings, chain, unchainedThrough }, seqs.first, seqs.last);
+  const { chain: verdict, findings } = chainOf(report, seqs.first, seqs.last);
   return {
     id: raceId,
     status,

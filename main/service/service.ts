@@ -17,8 +17,9 @@ import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';
 import { prepareDataFolder } from './dataFolder';
+import { lockDataFolder } from './dataLock';
 import { historyCsv, historyJson } from './export';
-import { readRaceRecord } from './raceRecord';
+import { readRaceRecord, type RaceSpan } from './raceRecord';
 import { gameView } from './gameView';
 import { planView } from './planView';
 import { applySessionLine, isSessionRecord, raceView, SessionReplay, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
@@ -64,7 +65,16 @@ function lastOf<A, R>(compute: (argument: A) => R): (argument: A) => R {
 
 const ok = <T>(value: T): CommandResult<T> => ({ ok: true, value });
 
-/** The most shoe cards held for the dealer's say at once; more are refused (and kept on record). */
+/** Keeps where a race's lines are: from its start's line to the end of its latest. */
+function noteSpan(spans: Map<string, RaceSpan>, record: unknown, span: RaceSpan): void {
+  const { kind, raceId } = record as { kind?: unknown; raceId?: unknown };
+  if (typeof raceId !== 'string') return;
+  const known = spans.get(raceId);
+  if (kind === 'race-start' && known === undefined) spans.set(raceId, span);
+  else if (known !== undefined) spans.set(raceId, { start: known.start, end: Math.max(known.end, span.end) });
+}
+
+/** The most cards read from noise held for the dealer's say at once; more are refused (kept on record as one run). */
 export const MAX_HELD_CARDS = 10;
 /** Identical refusals in a row are counted, and the count written at most this often (and when the run ends). */
 export const REPEAT_FLUSH_MS = 5000;
@@ -131,6 +141,10 @@ export class ConsoleService {
     private settings: ConsoleSettings,
     /** What the journal held at start; only its record count changes while the console runs. */
     private journalReport: JournalReport,
+    /** Where each race's lines are in the journal file, for reading a race's record back. */
+    private readonly raceSpans: Map<string, RaceSpan>,
+    /** Gives the data folder back (the lock file) on close. */
+    private readonly unlock: () => Promise<void>,
   ) {
     this.sourceStatus = { kind: settings.source.kind, path: settings.source.path, state: 'idle' };
     this.monotonic = options.monotonic ?? (() => performance.now());
@@ -142,16 +156,33 @@ export class ConsoleService {
    */
   static async start(options: ServiceOptions): Promise<ConsoleService> {
     await prepareDataFolder(options.dataDir, options.chooseAnotherFolder === undefined ? {} : { chooseAnother: options.chooseAnotherFolder });
+    const unlock = await lockDataFolder(options.dataDir);
+    try {
+      return await ConsoleService.open(options, unlock);
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
+  }
+
+  private static async open(options: ServiceOptions, unlock: () => Promise<void>): Promise<ConsoleService> {
     const path = journalPath(options.dataDir);
     const key = options.journalKey ?? (options.journalKeyFile === undefined ? null : await loadJournalKey(options.journalKeyFile, options.dataDir));
     const replay = new SessionReplay();
-    const scan = await scanJournal(path, { key, check: isSessionRecord, onLine: (line) => replay.add(line) });
+    const spans = new Map<string, RaceSpan>();
+    const scan = await scanJournal(path, { key, check: isSessionRecord, onLine: (line, _seal, span) => {
+      replay.add(line);
+      noteSpan(spans, line.record, span);
+    } });
     const { session, problems } = replay.finish();
     const { settings, problem } = await loadSettings(join(options.dataDir, 'settings.json'));
-    const journal = scan.readOnly === null ? await JournalWriter.open<SessionRecord>(path, scan, { clock: options.clock, monotonic: options.monotonic, key }) : null;
+    // A journal sealed with a key is continued only with that key: without it, it stays read-only.
+    const keyProblem = scan.findings.find((finding) => finding.code === 'key-missing' || finding.code === 'key-wrong') ?? null;
+    const readOnly = scan.readOnly ?? (scan.end.kind === 'hmac-sha256' ? keyProblem : null);
+    const journal = readOnly === null ? await JournalWriter.open<SessionRecord>(path, scan, { clock: options.clock, monotonic: options.monotonic, key }) : null;
     const findings: JournalFinding[] = [...scan.findings, ...problems, ...(problem ? [{ code: 'settings', message: problem } as const] : [])];
-    const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly: scan.readOnly };
-    const service = new ConsoleService({ ...options, journalKey: key }, journal, session, settings, report);
+    const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly };
+    const service = new ConsoleService({ ...options, journalKey: key }, journal, session, settings, report, spans, unlock);
     // The torn tail's bytes were kept beside the journal; the journal itself says so, in its chain.
     if (journal !== null && scan.tornNote !== null) {
       // On a full disk it waits: the finding is shown all the same, and the next record ends the torn line.
@@ -237,7 +268,9 @@ export class ConsoleService {
     if (this.journal === null) throw new ReadOnlyError(this.journalReport.readOnly);
     let line: JournalLine<R>;
     try {
-      line = await this.journal.append(record);
+      const written = await this.journal.append(record);
+      noteSpan(this.raceSpans, record, written.span);
+      line = written;
     } catch (error) {
       throw new SaveError('journal', error);
     }
@@ -442,6 +475,7 @@ export class ConsoleService {
     return this.serial(async () => {
       const open = this.openGame(gameId);
       if ('refusal' in open) return open.refusal;
+      await this.refuseHeldFor(gameId, 'game');
       await this.commit({ kind: 'game-close', gameId, reason });
       return ok(null);
     });
@@ -461,6 +495,7 @@ export class ConsoleService {
       const { race } = open;
       if (race.state.progress.status !== 'complete') return refused('race', `race ${race.id} is not complete yet: ${raceSummary(race.state).nextStep}`);
       const { dealer } = this.settings.table;
+      await this.refuseHeldFor(race.id, 'race');
       await this.commit({ kind: 'race-confirm', raceId: race.id, ...(dealer ? { by: dealer } : {}) });
       return ok(null);
     });
@@ -470,6 +505,7 @@ export class ConsoleService {
     return this.serial(async () => {
       const open = this.openRace(raceId, 'no race is open');
       if ('refusal' in open) return open.refusal;
+      await this.refuseHeldFor(raceId, 'race');
       await this.commit({ kind: 'race-abandon', raceId, reason });
       return ok(null);
     });
@@ -487,8 +523,7 @@ export class ConsoleService {
     return this.serial(async () => {
       const first = this.firstHeld(target, heldId);
       if ('ok' in first) return first;
-      this.held = this.held.slice(1);
-      const result = await this.deal(first.target, first.card, 'shoe', true);
+      const result = await this.dealHeld(first, true);
       if (!result.ok) this.shoeRefusal = { card: first.card, field: result.error.field, message: result.error.message };
       await this.releaseQueued();
       this.publish();
@@ -515,9 +550,32 @@ export class ConsoleService {
   private async releaseQueued(): Promise<void> {
     while (this.held[0]?.why === 'queued') {
       const next = this.held[0];
-      this.held = this.held.slice(1);
-      const result = await this.deal(next.target, next.card, 'shoe');
+      const result = await this.dealHeld(next, false);
       if (!result.ok) this.shoeRefusal = { card: next.card, field: result.error.field, message: result.error.message };
+    }
+  }
+
+  /**
+   * Deals the first held card: it leaves the queue once dealt, or refused by the race (and kept
+   * on record as refused). A write the disk refuses leaves it first in the queue, to try again.
+   */
+  private async dealHeld(card: HeldCard, taken: boolean): Promise<CommandResult> {
+    const result = await this.deal(card.target, card.card, 'shoe', taken);
+    this.held = this.held.filter((waiting) => waiting !== card);
+    return result;
+  }
+
+  /**
+   * Cards still waiting when their race or game ends go on record as refused (not decided), so a
+   * card the shoe read never vanishes without a trace. Journaled while the race is still open.
+   */
+  private async refuseHeldFor(target: string, kind: 'race' | 'game'): Promise<void> {
+    for (const card of this.held.filter((waiting) => waiting.target === target)) {
+      const reason = `read while the line was noisy and not decided before the ${kind} ended: not dealt`;
+      const record: SessionRecord = kind === 'race' ? { kind: 'refused', raceId: target, input: card.card, reason, source: 'shoe' } : { kind: 'game-refused', gameId: target, input: card.card, reason, source: 'shoe' };
+      const line = await this.save(record);
+      this.session = applySessionLine(this.session, line);
+      this.held = this.held.filter((waiting) => waiting !== card);
     }
   }
 
@@ -548,7 +606,8 @@ export class ConsoleService {
 
   raceRecord(raceId: string): Promise<CommandResult<RaceRecord>> {
     return this.serial(async () => {
-      const record = await readRaceRecord(journalPath(this.options.dataDir), raceId, this.options.journalKey ?? null);
+      const span = this.raceSpans.get(raceId);
+      const record = span === undefined ? null : await readRaceRecord(journalPath(this.options.dataDir), raceId, span, this.journalReport);
       return record === null ? refused('race', `${raceId} is not in the journal`) : ok(record);
     });
   }
@@ -576,11 +635,13 @@ export class ConsoleService {
         }
         // Read while the line is flagged as noise, or behind such a card: the dealer decides.
         if (event.suspect === true || this.held.length > 0) {
-          if (this.held.length >= MAX_HELD_CARDS) {
+          // Only cards read from noise are ever refused here: a clean card waits its turn, however many wait.
+          if (event.suspect === true && this.held.filter((waiting) => waiting.why === 'noise').length >= MAX_HELD_CARDS) {
             // Noise makes cards by the thousand: a run of them is one record with a count.
             const reason = `read while the line was noisy, with ${MAX_HELD_CARDS} cards already waiting for your say: not dealt`;
             const record = this.session.race ? { kind: 'refused', raceId: target, input: event.card, reason, source: 'shoe' } as const : { kind: 'game-refused', gameId: target, input: event.card, reason, source: 'shoe' } as const;
             await this.refuse(record, true);
+            this.shoeRefusal = { card: event.card, field: 'card', message: reason };
           } else {
             this.heldCount += 1;
             this.held = [...this.held, { id: this.heldCount, target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued' }];
@@ -625,6 +686,7 @@ export class ConsoleService {
     // The count of a run of refusals still going goes on record before the journal closes.
     await this.flushRepeats(null).catch(() => undefined);
     await this.journal?.close();
+    await this.unlock();
     this.listeners.clear();
   }
 }

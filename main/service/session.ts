@@ -4,7 +4,6 @@ import type { JournalFinding, JournalLine } from '../journal/journal';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
 import type { GameHistoryEntry, HistoryEntry, InputSource, RaceView, SeatCount } from '../ipc/contract';
 
-
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =
   | { readonly kind: 'race-start'; readonly raceId: string; readonly race: unknown; readonly counts: readonly SeatCount[]; readonly names: Readonly<Record<number, string>> }
@@ -24,11 +23,81 @@ export type SessionRecord =
 
 const RACE_KINDS = new Set(['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon']);
 const GAME_KINDS = new Set(['game-event', 'game-refused', 'game-refused-again', 'game-close']);
+const SOURCES: ReadonlySet<unknown> = new Set<InputSource>(['manual', 'shoe', 'scanner']);
 
+type Fields = Record<string, unknown>;
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max;
+const isCount = (value: unknown, min = 0): value is number => Number.isSafeInteger(value) && (value as number) >= min;
+const isId = (value: unknown, prefix: 'race' | 'game'): value is string => typeof value === 'string' && value.length <= 20 && value.startsWith(`${prefix}-`);
+
+function isSeatCounts(value: unknown): boolean {
+  return Array.isArray(value) && value.length <= 10 && value.every((count) => isObject(count) && isCount(count.seat, 1) && isCount(count.chips) && typeof count.hasOther === 'boolean');
+}
+
+function isNames(value: unknown): boolean {
+  return isObject(value) && Object.keys(value).length <= 10 && Object.values(value).every((name) => isText(name, 40));
+}
+
+function isRaceEvent(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  if (value.type === 'card') return isText(value.card, 32);
+  if (value.type === 'void') return (value.count === undefined || isCount(value.count, 1)) && (value.reason === undefined || isText(value.reason, 200));
+  return false;
+}
+
+function isMatchEvent(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  switch (value.type) {
+    case 'start':
+      // The engine checks the game, the players and the options; here only that nothing unbounded rides along.
+      return isText(value.game, 40) && Array.isArray(value.players) && value.players.length <= 6 && value.players.every((player) => isText(player, 40)) && (value.options === undefined || (isObject(value.options) && JSON.stringify(value.options).length <= 1000));
+    case 'card':
+      return isText(value.card, 32);
+    case 'discard':
+      return Array.isArray(value.cards) && value.cards.length <= 5 && value.cards.every((card) => isText(card, 32));
+    case 'call':
+      return isText(value.player, 40);
+    case 'end-exchanges':
+    case 'next-deal':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether a journal record is one this console knows, every field of the shape it writes. A line
+ * of another shape is never replayed (it could carry anything into the state the screens get: a
+ * name nested a hundred thousand levels deep, a count that is text).
+ */
 export function isSessionRecord(value: unknown): value is SessionRecord {
-  const record = value as { kind?: unknown; raceId?: unknown; gameId?: unknown } | null;
-  if (typeof record !== 'object' || record === null) return false;
-  return (RACE_KINDS.has(record.kind as string) && typeof record.raceId === 'string') || (GAME_KINDS.has(record.kind as string) && typeof record.gameId === 'string');
+  if (!isObject(value)) return false;
+  const record = value;
+  if (RACE_KINDS.has(record.kind as string) && !isId(record.raceId, 'race')) return false;
+  if (GAME_KINDS.has(record.kind as string) && !isId(record.gameId, 'game')) return false;
+  switch (record.kind) {
+    case 'race-start':
+      // The race itself goes through the engine's own checks (readRaceSetup) when replayed.
+      return isObject(record.race) && JSON.stringify(record.race).length <= 10_000 && isSeatCounts(record.counts) && isNames(record.names);
+    case 'race-event':
+      return isRaceEvent(record.event) && SOURCES.has(record.source) && (record.held === undefined || record.held === true);
+    case 'refused':
+    case 'game-refused':
+      return isText(record.input, 256) && isText(record.reason, 1000) && SOURCES.has(record.source);
+    case 'refused-again':
+    case 'game-refused-again':
+      return isCount(record.of, 1) && isCount(record.count, 1);
+    case 'race-confirm':
+      return record.by === undefined || isText(record.by, 40);
+    case 'race-abandon':
+    case 'game-close':
+      return isText(record.reason, 200);
+    case 'game-event':
+      return isMatchEvent(record.event) && SOURCES.has(record.source);
+    default:
+      return false;
+  }
 }
 
 export interface ActiveGame {
