@@ -25,6 +25,8 @@ export type ShoeEvent =
       readonly type: 'card';
       readonly card: Card;
       readonly raw: string;
+      /** The reader or antenna that read it, when the device names one (a uid decoder's `reader` group). Absent otherwise. */
+      readonly reader?: string;
       /** Decoded while the line was flagged as noise: not to be dealt without the dealer's say. Absent otherwise. */
       readonly suspect?: true;
     }

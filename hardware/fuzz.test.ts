@@ -10,9 +10,9 @@ import { isInputError } from '../engine/errors';
 import { DEVICE_MESSAGES, type ShoeEvent } from './events';
 import { CUT_OFF } from './framing/frame';
 import { createDecodeStream, decodeRecording, NOISE_CLEARED_MESSAGE } from './pipeline';
-import { BUILT_IN_PROFILES, readProfile, type DeviceProfile } from './profile';
+import { ALL_BUILT_IN_PROFILES, readProfile, type DeviceProfile } from './profile';
 
-const BUILT_INS = Object.values(BUILT_IN_PROFILES);
+const BUILT_INS = Object.values(ALL_BUILT_IN_PROFILES);
 
 /** Bytes that mean something to some framing or decoder, mixed with anything at all. */
 const MEANINGFUL = [0x02, 0x03, 0x0d, 0x0a, 0x20, 0x5d, ...Buffer.from('AKQJT1098765432shdcSHDC:-EMPTYNEW'), ...Buffer.from('♠♥♦♣♤♡♢♧')];
@@ -48,9 +48,12 @@ function expectWellFormed(event: ShoeEvent): void {
 
 type Step = { readonly write: Buffer } | { readonly cutOff: true };
 
-/** Feeds steps to a fresh decode stream in one tick (so no silence timer fires), then ends it. */
+/**
+ * Feeds steps to a fresh decode stream in one tick (so no silence timer fires), then ends it. Its
+ * clock stands still, as a recording's does: every frame arrives when the port opened.
+ */
 async function throughStream(profile: DeviceProfile, steps: readonly Step[]): Promise<ShoeEvent[]> {
-  const stream = createDecodeStream(profile);
+  const stream = createDecodeStream(profile, { clock: () => 0 });
   const events: ShoeEvent[] = [];
   let failed: unknown = null;
   stream.on('data', (event: ShoeEvent) => events.push(event));
@@ -100,10 +103,17 @@ describe('serial decoder fuzzing', () => {
       framing: fc.oneof(
         fc.record({ kind: fc.constant('lines'), maxLength: fc.integer({ min: 1, max: 64 }) }),
         fc.record({ kind: fc.constant('stx-etx'), checksum: fc.constantFrom('none', 'xor', 'sum'), maxLength: fc.integer({ min: 1, max: 64 }) }),
+        fc.record({
+          kind: fc.constant('stx-etx'),
+          checksum: fc.constantFrom('xor', 'sum', 'xor-hex', 'sum-hex'),
+          checksumIncludesStx: fc.boolean(),
+          maxLength: fc.integer({ min: 1, max: 64 }),
+        }),
         fc.record({ kind: fc.constant('silence'), idleMs: fc.integer({ min: 5, max: 5000 }), maxLength: fc.integer({ min: 1, max: 64 }) }),
       ),
       decoder: fc.oneof(
         fc.constant({ kind: 'text' }),
+        fc.record({ kind: fc.constant('text'), aceAsOne: fc.boolean() }),
         fc.constant({ kind: 'suit-number' }),
         fc.record({
           kind: fc.constant('index'),
@@ -118,9 +128,27 @@ describe('serial decoder fuzzing', () => {
           suits: fc.dictionary(fc.constantFrom('1', '2', '3', '4', 'S', 'H', '__proto__', 'constructor'), fc.constantFrom('s', 'h', 'd', 'c', '?', ''), { maxKeys: 4 }),
         }),
         fc.record({ kind: fc.constant('uid'), cards: fc.dictionary(fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF:- '), minLength: 1, maxLength: 8 }), fc.constantFrom(...ALL_CARDS), { maxKeys: 6 }) }),
+        fc.record(
+          {
+            kind: fc.constant('uid'),
+            cards: fc.dictionary(fc.string({ unit: fc.constantFrom(...'0123456789ABCDEF'), minLength: 4, maxLength: 8 }), fc.constantFrom(...ALL_CARDS), { maxKeys: 6 }),
+            pattern: fc.constantFrom('^Card UID:\\s*(?<uid>[0-9A-Fa-f ]+)$', '^(?<reader>\\d+)\\|(?<uid>.+)$', '"card_uid":"(?<uid>[^"]*)"', '(?<uid>.*)', '^(?<reader>)(?<uid>[0-9 ]*)$'),
+            uidBytes: fc.constantFrom('hex', 'decimal'),
+          },
+          { requiredKeys: ['kind', 'cards'] },
+        ),
       ),
       messages: fc.dictionary(fc.string({ maxLength: 6 }), fc.constantFrom('shoe-empty', 'new-shoe'), { maxKeys: 3 }),
-    })
+      dataBits: fc.constantFrom(5, 6, 7, 8),
+      parity: fc.constantFrom('none', 'even', 'odd', 'mark', 'space'),
+      stopBits: fc.constantFrom(1, 1.5, 2),
+      rtscts: fc.boolean(),
+      // Small windows as well as long ones: in a recording (and in throughStream) every frame arrives at 0.
+      repeatMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 60_000 })),
+      graceMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 60_000 })),
+      dtr: fc.boolean(),
+      codeId: fc.boolean(),
+    }, { requiredKeys: ['framing', 'decoder', 'messages'] })
     .map((config) => readProfile(config));
 
   it('custom profiles of every shape decode arbitrary bytes without throwing, as a recording and as a stream', async () => {
@@ -141,11 +169,12 @@ describe('serial decoder fuzzing', () => {
       decoder: { kind: 'pattern', pattern: '^(?<rank>10|[2-9JQKA])/(?<suit>[1-4])$', suits: { 1: 's', 2: 'h', 3: 'd', 4: 'c' } },
       messages: { EMPTY: 'shoe-empty', SHUFFLE: 'new-shoe' },
     };
-    const keys = ['name', 'baud', 'framing', 'decoder', 'messages'] as const;
+    const keys = ['name', 'baud', 'framing', 'decoder', 'messages', 'dataBits', 'parity', 'stopBits', 'rtscts', 'repeatMs', 'graceMs', 'dtr', 'codeId'] as const;
+    const innerKeys = ['kind', 'checksum', 'pattern', 'maxLength', 'idleMs', 'base', 'checksumIncludesStx', 'aceAsOne', 'uidBytes', 'cards'];
     const mutated = fc.record({ key: fc.constantFrom(...keys), inner: fc.string({ maxLength: 10 }), value: fc.jsonValue({ maxDepth: 2 }) }).map(({ key, inner, value }) => {
       const copy = structuredClone(example) as Record<string, unknown>;
       const target = copy[key];
-      if (typeof target === 'object' && target !== null && inner !== '') (target as Record<string, unknown>)[['kind', 'checksum', 'pattern', 'maxLength', 'idleMs', 'base', inner][inner.length % 7] as string] = value;
+      if (typeof target === 'object' && target !== null && inner !== '') (target as Record<string, unknown>)[[...innerKeys, inner][inner.length % (innerKeys.length + 1)] as string] = value;
       else copy[key] = value;
       return copy;
     });

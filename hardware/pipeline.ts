@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
 import { printableRaw, type DeviceMessage, type ShoeEvent } from './events';
-import { stripSymbology, type Decoder } from './decoding/decoder';
+import { stripCodeId, stripSymbology, type Decoder } from './decoding/decoder';
 import type { Frame, Framer } from './framing/frame';
 import { createDecoder, createFramer, type DeviceProfile } from './profile';
 
@@ -54,11 +54,25 @@ export interface DecodeOptions {
    * `connected` status then would read as a reconnect.
    */
   readonly cutOff?: boolean;
+  /**
+   * When the frame ended, in milliseconds since the port opened. The profile's start-up grace
+   * (`graceMs`) and repeat window (`repeatMs`) need it; a frame decoded without it (a one-off,
+   * such as text typed by a keyboard-wedge scanner) is subject to neither.
+   */
+  readonly at?: number;
 }
 
+/** At most this much of the skipped frames' text is kept in the grace report's `raw`. */
+export const GRACE_RAW_LIMIT = 1024;
+
+/** The repeat window forgets reads older than itself once it holds this many keys. */
+const REPEAT_KEYS_KEPT = 256;
+
 /**
- * Frames in, events out: symbology prefixes stripped, device messages recognised, the profile's
- * decoder applied, everything else reported as `unknown` with its raw text.
+ * Frames in, events out: a Code ID (profiles with `codeId`) and symbology prefixes stripped,
+ * device messages recognised, the profile's decoder applied, everything else reported as
+ * `unknown` with its raw text. Given each frame's time (DecodeOptions.at) it also keeps the
+ * connection's start-up grace and repeat window (see decode).
  *
  * One per connection, it keeps that connection's **noise flag**. An unknown frame that looks like
  * noise (mostly bytes no card code contains, or a frame refused for having no end: no line end,
@@ -75,6 +89,10 @@ export class FrameDecoder {
   private noiseRun = 0;
   private noisy = false;
   private cleanRun = 0;
+  /** Each recent read (`card As`, `tag 04A2B3C4 @1`, `device shoe-empty`) → when it was last read, repeats included. */
+  private readonly lastRead = new Map<string, number>();
+  private graceOver = false;
+  private readonly skipped: string[] = [];
 
   constructor(
     private readonly profile: DeviceProfile,
@@ -83,8 +101,49 @@ export class FrameDecoder {
     this.messages = new Map(Object.entries(profile.messages).map(([text, message]) => [text.toUpperCase(), message]));
   }
 
+  /**
+   * A frame ending inside the start-up grace (`at` below graceMs) is skipped and gives no event;
+   * a card or device message read again within the repeat window gives none either. Neither
+   * counts for the noise flag: the skipped banner is expected, the repeat is a read already seen.
+   */
   decode(frame: Frame, options: DecodeOptions = {}): ShoeEvent[] {
-    const event = this.eventOf(frame);
+    const at = options.at;
+    const early: ShoeEvent[] = [];
+    if (at !== undefined) {
+      if (at < this.profile.graceMs && !this.graceOver) {
+        this.skipped.push(printableOf(frame.bytes));
+        return [];
+      }
+      early.push(...this.endGrace());
+    }
+    const event = this.eventOf(frame, at);
+    if (event === null) return early;
+    return [...early, ...this.flagged(frame, event, options)];
+  }
+
+  /**
+   * Ends the start-up grace: the report of the frames it skipped (one `unknown` event, their text
+   * as `raw`), or nothing when it skipped none. Called when the grace period is over (the decode
+   * stream's timer, the first frame after it) and when the connection ends; later calls give nothing.
+   */
+  endGrace(): ShoeEvent[] {
+    if (this.graceOver) return [];
+    this.graceOver = true;
+    if (this.skipped.length === 0) return [];
+    const count = this.skipped.length;
+    let raw = this.skipped.join('\n');
+    if (raw.length > GRACE_RAW_LIMIT) raw = `${raw.slice(0, GRACE_RAW_LIMIT)}…`;
+    this.skipped.length = 0;
+    return [
+      {
+        type: 'unknown',
+        raw,
+        reason: `start-up grace: skipped ${count} frame${count === 1 ? '' : 's'} received in the first ${this.profile.graceMs} ms after the port opened`,
+      },
+    ];
+  }
+
+  private flagged(frame: Frame, event: FrameEvent, options: DecodeOptions): ShoeEvent[] {
     const kind: FrameKind =
       event.type !== 'unknown' ? 'clean' : looksLikeNoise(frame.bytes) || frame.error?.startsWith('no ') === true ? 'noise' : 'other';
     this.noiseRun = kind === 'noise' ? this.noiseRun + 1 : 0;
@@ -107,46 +166,107 @@ export class FrameDecoder {
     return [suspect, { type: 'status', state: 'connected', noise: 'cleared', message: NOISE_CLEARED_MESSAGE }];
   }
 
-  private eventOf(frame: Frame): FrameEvent {
+  /** The frame's event, or null for a read repeated within the repeat window (no event). */
+  private eventOf(frame: Frame, at: number | undefined): FrameEvent | null {
     const text = frameText(frame.bytes);
     const raw = text ?? printableRaw(frame.bytes);
     if (frame.error !== undefined) return { type: 'unknown', raw, reason: frame.error };
     if (text === null) return { type: 'unknown', raw, reason: 'not UTF-8 text' };
-    const payload = stripSymbology(text.trim()).trim();
+    // A Code ID comes before an AIM identifier when a scanner sends both (Honeywell's order).
+    const trimmed = text.trim();
+    const payload = stripSymbology(this.profile.codeId ? stripCodeId(trimmed) : trimmed).trim();
     const message = this.messages.get(payload.toUpperCase());
-    if (message) return { type: 'device', message, raw };
+    if (message) return this.repeated(`device ${message}`, at) ? null : { type: 'device', message, raw };
+    // A tag is keyed before decoding: decoding it may register it.
+    const key = this.decoder.readKey?.(payload);
+    if (key !== undefined && this.repeated(`tag ${key}`, at)) return null;
     const decoded = this.decoder.decode(payload);
-    return 'card' in decoded ? { type: 'card', card: decoded.card, raw } : { type: 'unknown', raw, reason: decoded.reason };
+    if (!('card' in decoded)) return { type: 'unknown', raw, reason: decoded.reason };
+    if (key === undefined && this.repeated(`card ${decoded.card}`, at)) return null;
+    return { type: 'card', card: decoded.card, raw, ...(decoded.reader === undefined ? {} : { reader: decoded.reader }) };
+  }
+
+  /**
+   * Whether this read repeats an identical one less than repeatMs before it. Every read, a
+   * repeat too, restarts its own window: the window is measured from the previous identical read.
+   */
+  private repeated(key: string, at: number | undefined): boolean {
+    const window = this.profile.repeatMs;
+    if (at === undefined || window <= 0) return false;
+    const last = this.lastRead.get(key);
+    this.lastRead.delete(key); // re-inserted last: the map stays in order of last reading
+    this.lastRead.set(key, at);
+    if (this.lastRead.size > REPEAT_KEYS_KEPT) {
+      for (const [old, when] of this.lastRead) {
+        if (at - when < window) break;
+        this.lastRead.delete(old);
+      }
+    }
+    return last !== undefined && at - last < window;
   }
 
   private warning(): ShoeEvent {
+    const { baud, parity, dataBits, name } = this.profile;
     return {
       type: 'status',
       state: 'error',
       code: 'wrong-baud',
       noise: 'flagged',
-      message: `The device sends bytes that decode to nothing: check the baud rate (set to ${this.profile.baud}) and the decoder (${this.profile.name})`,
+      message: `The device sends bytes that decode to nothing: check the baud rate (set to ${baud}), the parity and data bits (${parity}, ${dataBits}) and the decoder (${name})`,
     };
   }
 }
 
-/** Decodes a recorded byte stream, chunk by chunk as it was read; silence is assumed only at the end. */
-export function decodeRecording(profile: DeviceProfile, chunks: readonly Uint8Array[]): ShoeEvent[] {
+/** The readable text of a frame: as received when it is UTF-8, with \xNN escapes otherwise. */
+function printableOf(bytes: Uint8Array): string {
+  return frameText(bytes) ?? printableRaw(bytes);
+}
+
+/** A chunk as it was read, and when: milliseconds since the port opened. */
+export interface TimedChunk {
+  readonly at: number;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * Decodes a recorded byte stream, chunk by chunk as it was read. Chunks may say when they were
+ * read (a chunk without a time was read when the one before it was; the first at 0, when the
+ * port opened): that is what the start-up grace, the repeat window and silence framing see.
+ * Silence is a gap of at least the framing's idleMs between two chunks, and the end.
+ */
+export function decodeRecording(profile: DeviceProfile, chunks: readonly (Uint8Array | TimedChunk)[]): ShoeEvent[] {
   const framer = createFramer(profile.framing);
   const decoder = new FrameDecoder(profile);
-  const frames = [...chunks.flatMap((chunk) => framer.push(chunk)), ...framer.flush()];
-  return frames.flatMap((frame) => decoder.decode(frame));
+  const events: ShoeEvent[] = [];
+  let at = 0;
+  const decode = (frames: readonly Frame[]) => {
+    for (const frame of frames) events.push(...decoder.decode(frame, { at }));
+  };
+  for (const chunk of chunks) {
+    const timed = chunk instanceof Uint8Array ? undefined : chunk;
+    const next = timed?.at ?? at;
+    if (framer.idleMs !== undefined && next - at >= framer.idleMs) decode(framer.flush());
+    at = next;
+    if (at >= profile.graceMs) events.push(...decoder.endGrace());
+    decode(framer.push(timed?.bytes ?? (chunk as Uint8Array)));
+  }
+  decode(framer.flush());
+  events.push(...decoder.endGrace());
+  return events;
 }
 
 export interface DecodeStreamOptions {
   /** Sees every chunk as it arrives, for the raw-bytes log. */
   readonly onBytes?: (chunk: Buffer) => void;
   readonly decoder?: Decoder;
+  /** Milliseconds, for the start-up grace and the repeat window (tests pass their own). */
+  readonly clock?: () => number;
 }
 
 /**
  * The profile as a stream transform: bytes in (from a serial port or anything else), ShoeEvents
- * out. Silence-framed profiles end a frame after `idleMs` without bytes.
+ * out. Silence-framed profiles end a frame after `idleMs` without bytes. The stream is made when
+ * the port opens: the start-up grace and the repeat window count from its creation.
  */
 export interface DecodeStream extends Transform {
   /** The connection is gone: report a frame in progress as cut off (see Framer.cutOff). */
@@ -156,7 +276,11 @@ export interface DecodeStream extends Transform {
 export function createDecodeStream(profile: DeviceProfile, options: DecodeStreamOptions = {}): DecodeStream {
   const framer: Framer = createFramer(profile.framing);
   const frameDecoder = new FrameDecoder(profile, options.decoder);
+  const clock = options.clock ?? Date.now;
+  const openedAt = clock();
   let idle: NodeJS.Timeout | undefined;
+  // The grace report comes when the grace ends, even if the device then stays silent.
+  let grace: NodeJS.Timeout | undefined = profile.graceMs > 0 ? setTimeout(() => endGrace(), profile.graceMs) : undefined;
   const stream = new Transform({
     readableObjectMode: true,
     transform(chunk: Buffer, _encoding, done) {
@@ -171,20 +295,31 @@ export function createDecodeStream(profile: DeviceProfile, options: DecodeStream
     flush(done) {
       clearTimeout(idle);
       emit(framer.flush());
+      endGrace();
       done();
     },
     destroy(error, done) {
       clearTimeout(idle);
+      clearTimeout(grace);
       done(error);
     },
   });
-  function emit(frames: readonly Frame[], options?: DecodeOptions): void {
-    for (const frame of frames) for (const event of frameDecoder.decode(frame, options)) stream.push(event);
+  function push(events: readonly ShoeEvent[]): void {
+    for (const event of events) stream.push(event);
+  }
+  function endGrace(): void {
+    clearTimeout(grace);
+    grace = undefined;
+    if (!stream.destroyed) push(frameDecoder.endGrace());
+  }
+  function emit(frames: readonly Frame[], decodeOptions: Omit<DecodeOptions, 'at'> = {}): void {
+    for (const frame of frames) push(frameDecoder.decode(frame, { ...decodeOptions, at: clock() - openedAt }));
   }
   return Object.assign(stream, {
     cutOff() {
       clearTimeout(idle);
       emit(framer.cutOff(), { cutOff: true });
+      endGrace();
     },
   });
 }

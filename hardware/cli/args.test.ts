@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../engine/errors';
-import { BUILT_IN_PROFILES } from '../profile';
-import { builtInProfile, parseOptions, profileArgument } from './args';
+import { ALL_BUILT_IN_PROFILES, BUILT_IN_PROFILES, DEFAULT_PROFILE, readProfile } from '../profile';
+import { builtInProfile, LINE_OPTION_SPECS, parseOptions, profileArgument, withLineOptions } from './args';
 
 const SPEC = {
   port: { kind: 'text', required: true },
@@ -49,15 +49,17 @@ describe('parseOptions', () => {
 });
 
 describe('profiles from arguments', () => {
-  it('takes every built-in name', () => {
-    for (const [name, profile] of Object.entries(BUILT_IN_PROFILES)) {
+  it('takes every built-in name, the console\'s and the others', () => {
+    expect(Object.keys(ALL_BUILT_IN_PROFILES)).toEqual([...Object.keys(BUILT_IN_PROFILES), 'stx-plain']);
+    for (const [name, profile] of Object.entries(ALL_BUILT_IN_PROFILES)) {
       expect(builtInProfile(name, '--format')).toBe(profile);
       expect(profileArgument(name, '--decoder')).toBe(profile);
     }
     expect(refusal(() => builtInProfile('morse', '--format'))).toEqual({
       field: '--format',
-      reason: `unknown format "morse"; choose ${Object.keys(BUILT_IN_PROFILES).join(', ')}`,
+      reason: `unknown format "morse"; choose ${Object.keys(ALL_BUILT_IN_PROFILES).join(', ')}`,
     });
+    expect(refusal(() => profileArgument('morse', '--format')).reason).toMatch(/^unknown format "morse"; choose text, .*, stx-plain or give the path of a JSON profile file$/);
   });
 
   it('reads and validates a JSON profile file', () => {
@@ -83,5 +85,38 @@ describe('profiles from arguments', () => {
     expect(refusal(() => profileArgument('broken.json', '--decoder', readFile)).reason).toMatch(/^broken\.json: not valid JSON/);
     expect(refusal(() => profileArgument('missing.json', '--decoder', readFile)).reason).toBe('missing.json: no such file');
     expect(refusal(() => profileArgument('morse', '--decoder', readFile)).reason).toMatch(/^unknown decoder "morse"; choose text, .* or give the path of a JSON profile file$/);
+  });
+});
+
+describe('switches and line-setting options', () => {
+  const SWITCHED = { port: { kind: 'text' }, ...LINE_OPTION_SPECS } as const;
+
+  it('a switch is true alone, or says true or false after =; it takes no separate value', () => {
+    expect(parseOptions(['--rtscts', '--port', 'a'], SWITCHED)).toEqual({ rtscts: true, port: 'a' });
+    expect(parseOptions(['--rtscts=false'], SWITCHED)).toEqual({ rtscts: false });
+    expect(refusal(() => parseOptions(['--rtscts=yes'], SWITCHED))).toEqual({
+      field: '--rtscts',
+      reason: 'is a switch: give --rtscts alone, or --rtscts=true or --rtscts=false (got "yes")',
+    });
+    expect(refusal(() => parseOptions(['--rtscts', 'false'], SWITCHED)).field).toBe('false');
+    expect(refusal(() => parseOptions(['--rtscts', '--rtscts'], SWITCHED))).toEqual({ field: '--rtscts', reason: 'given twice' });
+  });
+
+  it('line options replace the profile\'s settings, checked by the profile\'s validator and refused by option name', () => {
+    const sevenE1 = readProfile({ dataBits: 7, parity: 'even', rtscts: true, framing: { kind: 'lines' }, decoder: { kind: 'text' } });
+    expect(withLineOptions(DEFAULT_PROFILE, parseOptions(['--data-bits', '7', '--parity', 'even', '--stop-bits', '1.5', '--rtscts'], SWITCHED))).toEqual({
+      ...DEFAULT_PROFILE,
+      dataBits: 7,
+      parity: 'even',
+      stopBits: 1.5,
+      rtscts: true,
+    });
+    // Only what is given changes: the profile keeps the rest.
+    expect(withLineOptions(sevenE1, { 'stop-bits': '2', rtscts: false })).toMatchObject({ dataBits: 7, parity: 'even', stopBits: 2, rtscts: false });
+    expect(withLineOptions(sevenE1, {})).toEqual(sevenE1);
+    expect(refusal(() => withLineOptions(DEFAULT_PROFILE, { 'data-bits': '4' }))).toEqual({ field: '--data-bits', reason: 'must be 5, 6, 7 or 8 (got 4)' });
+    expect(refusal(() => withLineOptions(DEFAULT_PROFILE, { 'data-bits': 'seven' }))).toEqual({ field: '--data-bits', reason: 'must be 5, 6, 7 or 8 (got "seven")' });
+    expect(refusal(() => withLineOptions(DEFAULT_PROFILE, { parity: 'Even' }))).toEqual({ field: '--parity', reason: 'choose one of none, even, odd, mark, space (got "Even")' });
+    expect(refusal(() => withLineOptions(DEFAULT_PROFILE, { 'stop-bits': '1.25' }))).toEqual({ field: '--stop-bits', reason: 'must be 1, 1.5 or 2 (got 1.25)' });
   });
 });

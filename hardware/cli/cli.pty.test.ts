@@ -2,13 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SerialPort } from 'serialport';
 import { REGISTRATION_ORDER } from '../decoding/uid';
 import { encodeCard } from '../encoding';
-import { DEFAULT_PROFILE } from '../profile';
+import { DEFAULT_PROFILE, readProfile } from '../profile';
 import { shuffledShoe } from '../simulator/shoe';
 import { PtyPair, PtyWriter, requireSocat, waitFor } from '../testing/ptyPair';
+import type { PortFactory } from '../transport/serialSource';
+import { cardsMain, type CardsIo } from './cardsMain';
 
 /** The simulated shoe and the diagnostics CLI, run as a dealer runs them, over a socat port pair. */
 
@@ -198,5 +202,177 @@ describe('shoe simulator and cards CLI over a real port pair (socat)', () => {
       { type: 'unknown', raw: '0000DEAD', reason: 'tag 0000DEAD is not registered; register the deck first' },
       { type: 'card', card: 'Ah', raw: tags[13] },
     ]);
+  });
+
+  /** A profile file in a fresh folder, removed after the test. */
+  function profileFile(json: unknown): string {
+    const dir = mkdtempSync(join(tmpdir(), 'chiprace-profile-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'profile.json');
+    writeFileSync(path, JSON.stringify(json));
+    return path;
+  }
+
+  it('line settings from a profile file and from options reach the port, and what the reader sends decodes', { timeout: 30_000 }, async () => {
+    const ports = await pair('cli-7e1');
+    const file = profileFile({ name: 'rs232-7e1', baud: 2400, dataBits: 7, parity: 'even', framing: { kind: 'lines' }, decoder: { kind: 'suit-number' } });
+    // The file's 7E1, with the stop bits from the command line.
+    const fromFile = npmRun('cards', ['--port', ports.b, '--decoder', file, '--stop-bits', '2', '--count', '2']);
+    await waitFor(() => connectedCount(fromFile) === 1, 'the cards CLI to connect', 15_000);
+    const device = await PtyWriter.open(ports.a);
+    cleanups.push(() => device.close());
+    await device.write('S01\r\nD12\r\n');
+    expect(await fromFile.exit).toBe(0);
+    expect(fromFile.stderr()).toBe('');
+    expect(fromFile.lines()).toEqual([
+      { type: 'status', state: 'connecting', message: `Opening ${ports.b} at 2400 baud (decoder rs232-7e1)` },
+      { type: 'status', state: 'connected', message: `Connected to ${ports.b} at 2400 baud, 7 data bits, even parity, 2 stop bits` },
+      { type: 'card', card: 'As', raw: 'S01' },
+      { type: 'card', card: 'Qd', raw: 'D12' },
+    ]);
+
+    // The default decoder with every line option given on the command line.
+    const fromOptions = npmRun('cards', ['--port', ports.b, '--data-bits', '7', '--parity=odd', '--stop-bits', '1.5', '--rtscts', '--count', '1']);
+    // 1.5 stop bits only open on Windows: the port refuses them here, by name.
+    expect(await fromOptions.exit).toBe(1);
+    expect(fromOptions.stderr()).toBe(`cards: Cannot open ${ports.b}: this system's serial driver refuses the stop bits setting (1.5 stop bits work on Windows only)\n`);
+    const withFlow = npmRun('cards', ['--port', ports.b, '--data-bits', '7', '--parity=odd', '--rtscts', '--count', '1']);
+    await waitFor(() => connectedCount(withFlow) === 1, 'the cards CLI to connect', 15_000);
+    await device.write('Kd\r\n');
+    expect(await withFlow.exit).toBe(0);
+    expect(withFlow.lines().slice(1)).toEqual([
+      { type: 'status', state: 'connected', message: `Connected to ${ports.b} at 9600 baud, 7 data bits, odd parity, 1 stop bit, RTS/CTS flow control` },
+      { type: 'card', card: 'Kd', raw: 'Kd' },
+    ]);
+  });
+
+  it('bad line settings: one line on stderr naming the option or the profile field, nothing on stdout, exit 2', { timeout: 30_000 }, async () => {
+    const file = profileFile({ framing: { kind: 'lines' }, decoder: { kind: 'text' }, dataBits: 9 });
+    const runs = [
+      npmRun('cards', ['--port', '/tmp/x', '--parity', 'evn']),
+      npmRun('cards', ['--port', '/tmp/x', '--data-bits', '9']),
+      npmRun('cards', ['--port', '/tmp/x', '--stop-bits', 'two']),
+      npmRun('cards', ['--port', '/tmp/x', '--rtscts=maybe']),
+      npmRun('cards', ['--port', '/tmp/x', '--decoder', file]),
+    ];
+    expect(await Promise.all(runs.map((result) => result.exit))).toEqual([2, 2, 2, 2, 2]);
+    expect(runs.map((result) => result.stdout())).toEqual(['', '', '', '', '']);
+    expect(runs.map((result) => result.stderr())).toEqual([
+      'cards: --parity: choose one of none, even, odd, mark, space (got "evn")\n',
+      'cards: --data-bits: must be 5, 6, 7 or 8 (got 9)\n',
+      'cards: --stop-bits: must be 1, 1.5 or 2 (got "two")\n',
+      'cards: --rtscts: is a switch: give --rtscts alone, or --rtscts=true or --rtscts=false (got "maybe")\n',
+      `cards: --decoder: ${file}: dataBits: must be 5, 6, 7 or 8 (got 9)\n`,
+    ]);
+  });
+
+  it('the simulator sends stx-plain and a profile file\'s format (hex checksum, Code ID, ace as 1, 7E1); cards reads the same cards', { timeout: 60_000 }, async () => {
+    const file = profileFile({
+      name: 'hex-scanner',
+      dataBits: 7,
+      parity: 'even',
+      codeId: true,
+      framing: { kind: 'stx-etx', checksum: 'xor-hex', checksumIncludesStx: true },
+      decoder: { kind: 'text', aceAsOne: true },
+    });
+    for (const format of ['stx-plain', file]) {
+      const ports = await pair('cli-formats');
+      const cards = npmRun('cards', ['--port', ports.b, '--decoder', format, '--count', '52']);
+      await waitFor(() => connectedCount(cards) === 1, 'the cards CLI to connect', 15_000);
+      const shoe = npmRun('shoe', ['--port', ports.a, '--seed', '12', '--rate', '400', '--format', format]);
+      expect(await shoe.exit).toBe(0);
+      expect(await cards.exit).toBe(0);
+      expect(shoe.stderr()).toBe('');
+      const read = cards.lines().filter((line) => line.type !== 'status');
+      expect(read.map((line) => line.card)).toEqual(shuffledShoe(12));
+      if (format === file) {
+        // What went over the wire: STX, the Code ID `j`, the ace as `1`, ETX, the checksum in hex.
+        expect(read.find((line) => line.card === 'As')).toEqual({ type: 'card', card: 'As', raw: 'j1s' });
+        expect(cards.lines()[1]).toMatchObject({ message: expect.stringContaining('7 data bits, even parity, 1 stop bit') });
+      }
+    }
+  });
+
+  it('on SIGTERM the command resolves with exit code 0 only once the port is closed (its lock released)', { timeout: 30_000 }, async () => {
+    const ports = await pair('cli-close');
+    const signals = new (await import('node:events')).EventEmitter();
+    const out: string[] = [];
+    // The real port, with its close callback watched: when the command resolves, it must have run.
+    let closed = 0;
+    const createPort: PortFactory = (options) => {
+      const port = new SerialPort({ ...options, autoOpen: false });
+      const close = port.close.bind(port);
+      port.close = ((callback?: (error: Error | null) => void) =>
+        close((error) => {
+          closed += 1;
+          callback?.(error);
+        })) as SerialPort['close'];
+      return port;
+    };
+    const io: CardsIo = { out: (text) => out.push(text), err: (text) => out.push(`stderr: ${text}`), signals, onOutputGone: () => {}, exit: () => {}, source: { createPort } };
+    const running = cardsMain(['--port', ports.b], io);
+    await waitFor(() => out.some((line) => line.includes('"connected"')), 'the command to connect');
+    // While it runs, the port is locked: another program cannot open it.
+    const tryOpen = () =>
+      new Promise<string>((resolve) => {
+        const other = new SerialPort({ path: ports.b, baudRate: 9600, autoOpen: false });
+        other.on('error', () => {});
+        other.open((error) => (error ? resolve(error.message) : other.close(() => resolve('opened'))));
+      });
+    expect(await tryOpen()).toMatch(/Cannot lock port/);
+    const signalledAt = Date.now();
+    signals.emit('SIGTERM');
+    const code = await running;
+    // Checked before anything else can run: the port's close had completed when the command returned.
+    expect({ code, closed }).toEqual({ code: 0, closed: 1 });
+    const closeMs = Date.now() - signalledAt;
+    // And so the port opens for someone else at once.
+    expect(await tryOpen()).toBe('opened');
+    expect(out.filter((line) => line.startsWith('stderr:'))).toEqual([]);
+    expect(signals.listenerCount('SIGTERM') + signals.listenerCount('SIGINT')).toBe(0);
+    console.info(`hardware: cards closed its port ${closeMs} ms after SIGTERM`);
+  });
+
+  it('a second signal while the port hangs on closing gives up on it: one line on stderr, exit 1', { timeout: 30_000 }, async () => {
+    const ports = await pair('cli-hang');
+    const signals = new (await import('node:events')).EventEmitter();
+    const err: string[] = [];
+    const exits: number[] = [];
+    // A driver that never finishes closing (some USB adapters do while output is stuck).
+    const createPort: PortFactory = (options) => {
+      const port = new SerialPort({ ...options, autoOpen: false });
+      port.close = (() => undefined) as SerialPort['close'];
+      cleanups.push(() => new Promise((resolve) => SerialPort.prototype.close.call(port, () => resolve())));
+      return port;
+    };
+    const out: string[] = [];
+    const io: CardsIo = { out: (text) => out.push(text), err: (text) => err.push(text), signals, onOutputGone: () => {}, exit: (code) => exits.push(code), source: { createPort } };
+    void cardsMain(['--port', ports.b], io);
+    await waitFor(() => out.some((line) => line.includes('"connected"')), 'the command to connect');
+    signals.emit('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect({ err, exits }).toEqual({ err: [], exits: [] });
+    signals.emit('SIGINT');
+    expect({ err, exits }).toEqual({ err: ['cards: interrupted while closing the port\n'], exits: [1] });
+  });
+
+  it('a registered deck keeps the reader\'s pattern and byte notation', { timeout: 60_000 }, async () => {
+    const ports = await pair('cli-register-pattern');
+    const reader = profileFile({ name: 'uno', framing: { kind: 'lines' }, decoder: { kind: 'uid', pattern: '^(?<reader>\\d)\\|(?<uid>[0-9 ]+)$', uidBytes: 'decimal' } });
+    const table = join(ports.dir, 'deck.json');
+    const register = npmRun('cards', ['--port', ports.b, '--decoder', reader, '--register', table]);
+    await waitFor(() => connectedCount(register) === 1, 'the cards CLI to connect', 15_000);
+    const writer = await PtyWriter.open(ports.a);
+    cleanups.push(() => writer.close());
+    await writer.write(REGISTRATION_ORDER.map((_, index) => `0|4 161 ${index} 127\r\n`).join(''));
+    expect(await register.exit).toBe(0);
+    const saved = readProfile(JSON.parse(readFileSync(table, 'utf8')));
+    expect(saved.decoder).toMatchObject({ kind: 'uid', pattern: '^(?<reader>\\d)\\|(?<uid>[0-9 ]+)$', uidBytes: 'decimal' });
+    expect(Object.keys((saved.decoder as { cards: Record<string, string> }).cards).slice(0, 2)).toEqual(['04A1007F', '04A1017F']);
+    const read = npmRun('cards', ['--port', ports.b, '--decoder', table, '--count', '1']);
+    await waitFor(() => connectedCount(read) === 1, 'the cards CLI to connect', 15_000);
+    await writer.write('1|4 161 13 127\r\n');
+    expect(await read.exit).toBe(0);
+    expect(read.lines().at(-1)).toEqual({ type: 'card', card: 'Ah', raw: '1|4 161 13 127', reader: '1' });
   });
 });

@@ -2,12 +2,13 @@ import type { ShoeEvent } from '../events';
 
 /**
  * The JSON line for one event, fields in a fixed order; a field that is not set is left out
- * (`suspect` appears only as `"suspect":true`, `noise` only on the two noise-flag status lines).
+ * (`suspect` appears only as `"suspect":true`, `reader` only when the device names one, `noise` only
+ * on the two noise-flag status lines).
  */
 export function eventLine(event: ShoeEvent): string {
   switch (event.type) {
     case 'card':
-      return JSON.stringify({ type: 'card', card: event.card, raw: event.raw, suspect: event.suspect });
+      return JSON.stringify({ type: 'card', card: event.card, raw: event.raw, reader: event.reader, suspect: event.suspect });
     case 'unknown':
       return JSON.stringify({ type: 'unknown', raw: event.raw, reason: event.reason });
     case 'device':

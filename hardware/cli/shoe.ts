@@ -3,16 +3,17 @@ import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SerialPort } from 'serialport';
 import { InputError } from '../../engine/errors';
-import { encodeCard, framed } from '../encoding';
+import { encodeCard, encodeText } from '../encoding';
 import { cardInterval, shuffledShoe } from '../simulator/shoe';
 import { describePortError } from '../transport/portErrors';
-import { builtInProfile, parseOptions, runCommand } from './args';
+import { parseOptions, profileArgument, runCommand } from './args';
 
 /**
  * Simulated card shoe: `npm run shoe -- --port PATH [--seed N] [--decks N] [--rate CARDS_PER_S]
- * [--format NAME] [--count N]`. Deals a shuffled shoe to the port in a built-in device format,
- * then sends the device message EMPTY. Prints one line per card on stdout; errors on stderr.
- * Exit 0 when dealt, 1 when the port fails, 2 for bad arguments.
+ * [--format NAME|FILE] [--count N]`. Deals a shuffled shoe to the port in a built-in device format
+ * or that of a JSON profile file (its framing, checksum, Code ID and line settings: what
+ * `cards --decoder FILE` reads), then sends the device message EMPTY. Prints one line per card on
+ * stdout; errors on stderr. Exit 0 when dealt, 1 when the port fails, 2 for bad arguments.
  */
 const OPTIONS = {
   port: { kind: 'text', required: true },
@@ -40,7 +41,7 @@ async function main(args: readonly string[]): Promise<number> {
   const options = parseOptions(args, OPTIONS);
   const path = options.port as string;
   const format = options.format ?? 'text';
-  const profile = builtInProfile(format, '--format');
+  const profile = profileArgument(format, '--format');
   try {
     encodeCard('As', profile);
   } catch (error) {
@@ -54,7 +55,8 @@ async function main(args: readonly string[]): Promise<number> {
   const cards = shoe.slice(0, options.count ?? shoe.length);
   const interval = cardInterval(rate, profile);
 
-  const port = new SerialPort({ path, baudRate: profile.baud, autoOpen: false });
+  const { dataBits, parity, stopBits, rtscts } = profile;
+  const port = new SerialPort({ path, baudRate: profile.baud, dataBits, parity, stopBits, rtscts, autoOpen: false });
   port.on('error', () => {}); // failures surface through the open and write callbacks
   try {
     await openPort(port);
@@ -70,7 +72,7 @@ async function main(args: readonly string[]): Promise<number> {
       out(`${index + 1} ${card}`);
       await sleep(interval);
     }
-    await send(port, framed('EMPTY', profile.framing));
+    await send(port, encodeText('EMPTY', profile));
     out('EMPTY');
   } catch (error) {
     process.stderr.write(`shoe: ${describePortError(error, path, 'connected').message}\n`);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_CARDS } from '../../engine/cards';
-import { stripSymbology } from './decoder';
+import { stripCodeId, stripSymbology } from './decoder';
 import { cardAtIndex, indexDecoder, indexOfCard } from './indexed';
 import { patternDecoder } from './pattern';
 import { suitNumberDecoder } from './suitNumber';
 import { textDecoder } from './text';
-import { UidDecoder } from './uid';
+import { UidDecoder, uidKey, uidText } from './uid';
 
 describe('text decoder', () => {
   it.each([['AS', 'As'], ['10h', 'Th'], ['♢9', '9d'], ['kc', 'Kc']])('reads %s', (text, card) => {
@@ -92,5 +92,34 @@ describe('RFID tags and deck registration', () => {
     expect(decoder.registering).toBe(false);
     expect(decoder.entries()).toEqual({ '0001': 'As', '0002': 'Ks' });
     expect(decoder.decode('0002')).toEqual({ card: 'Ks' });
+  });
+});
+
+describe('Code IDs', () => {
+  it.each([['jAs', 'As'], ['Q10h', '10h'], ['As', 's'], [']C0As', ']C0As'], ['1s', '1s'], ['', '']])('%s → %s', (text, payload) => {
+    expect(stripCodeId(text)).toBe(payload);
+  });
+});
+
+describe('tag IDs in the notations readers print', () => {
+  it.each<[string, 'hex' | 'decimal' | undefined, string]>([
+    ['04:A2:B3:C4', undefined, '04A2B3C4'],
+    ['04 a2-b3 c4', undefined, '04A2B3C4'],
+    ['4 A2 B3 C4', 'hex', '04A2B3C4'],
+    ['4a:2:b3:c4', 'hex', '4A02B3C4'],
+    ['69 245 13 42', 'decimal', '45F50D2A'],
+    ['069,245 , 013-042', 'decimal', '45F50D2A'],
+  ])('%s (%s) is %s, and the simulator writes it back in that notation', (text, notation, uid) => {
+    expect(uidKey(text, notation)).toEqual({ uid });
+    expect(uidKey(uidText(uid, notation), notation)).toEqual({ uid });
+  });
+
+  it.each<[string, 'hex' | 'decimal' | undefined, string]>([
+    ['hello', undefined, 'not a tag ID (hex digits)'],
+    ['256 1', 'decimal', 'not a tag ID: "256" is not one byte (0–255)'],
+    ['4A2 1', 'hex', 'not a tag ID: "4A2" is not one byte (1 or 2 hex digits)'],
+    ['12', 'decimal', 'not a tag ID (hex digits)'],
+  ])('%s (%s) is refused: %s', (text, notation, reason) => {
+    expect(uidKey(text, notation)).toEqual({ reason });
   });
 });

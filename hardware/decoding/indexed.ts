@@ -22,12 +22,15 @@ export function indexOfCard(card: Card, options: IndexOptions): number {
   return options.suitOrder.indexOf(card[1] as string) * 13 + options.rankOrder.indexOf(card[0] as string) + options.base;
 }
 
-/** A numeric card index (1–52 or 0–51) in a configurable suit and rank order. */
+/**
+ * A numeric card index (1–52 or 0–51) in a configurable suit and rank order. The number is
+ * decimal and may be zero-padded (`017` is 17, never octal), as shoes with fixed-width fields send.
+ */
 export function indexDecoder(options: IndexOptions = DEFAULT_INDEX_OPTIONS): Decoder {
   const range = `${options.base}–${options.base + 51}`;
   return {
     decode(text) {
-      if (!/^\d{1,2}$/.test(text)) return { reason: `not a card number ${range}` };
+      if (!/^0*\d{1,2}$/.test(text)) return { reason: /^\d+$/.test(text) ? `card number out of range ${range}` : `not a card number ${range}` };
       const card = cardAtIndex(Number(text), options);
       return card ? { card } : { reason: `card number out of range ${range}` };
     },

@@ -1,11 +1,24 @@
 import { parseCard } from '../../engine/cards';
 import type { Decoder } from './decoder';
 
+export interface TextOptions {
+  /**
+   * The device writes the ace as rank `1` (`1s`, `♠1`). Off by default, since `1s` is otherwise
+   * no card code and a stray `1` must not become an ace.
+   */
+  readonly aceAsOne?: boolean;
+}
+
+/** A `1` standing alone as the rank, before or after the suit; `10` is the ten and stays. */
+function aceForOne(text: string): string {
+  return text.trim().replace(/^1(?![0-9])/u, 'A').replace(/(?<![0-9])1$/u, 'A');
+}
+
 /** Plain card codes in any notation the engine reads: `As`, `AS`, `10h`, `Th`, `A♠`, `♤A` … */
-export function textDecoder(): Decoder {
+export function textDecoder(options: TextOptions = {}): Decoder {
   return {
     decode(text) {
-      const card = parseCard(text);
+      const card = parseCard(options.aceAsOne === true ? aceForOne(text) : text);
       return card ? { card } : { reason: 'not a card code' };
     },
   };

@@ -1,12 +1,65 @@
 import type { Card } from '../../engine/cards';
+import type { Decoded, Decoder } from './decoder';
 
 /** The order the dealer reads a deck in "register deck" mode: spades, hearts, diamonds, clubs, each A 2 … K. */
 export const REGISTRATION_ORDER: readonly Card[] = ['s', 'h', 'd', 'c'].flatMap((suit) => [...'A23456789TJQK'].map((rank) => `${rank}${suit}` as Card));
-import type { Decoder } from './decoder';
+
+/**
+ * How a reader writes a tag ID's bytes (the decoder's `uidBytes`):
+ * - absent: as hex digits, separators ignored (`04:A2:B3:C4`, `04a2b3c4`, `04 A2 B3 C4`);
+ * - `hex`: each separated number is one byte in hex, one or two digits (`4 A2 B3 C4`, what
+ *   Arduino's `Serial.print(b, HEX)` writes: without this, `4 A2` and `4A 2` would be one tag);
+ * - `decimal`: each separated number is one byte 0–255 in decimal (`69 245 13 42`), so `1 2`
+ *   (bytes 01 02) and `12` (byte 0C) differ, and a number over 255 is refused.
+ * Either way the tag's key is its bytes as upper-case hex (`45F50D2A`): the key of the `cards`
+ * table, whatever the reader prints.
+ */
+export const UID_BYTES = ['hex', 'decimal'] as const;
+export type UidBytes = (typeof UID_BYTES)[number];
+
+export interface UidOptions {
+  /**
+   * A regular expression with a named group `uid` (and optionally `reader`) that takes the tag ID
+   * out of a longer line (`Card UID: 04 A2 B3 C4`, `1|04A2B3C4`, a JSON line). A line it does not
+   * match is not a tag.
+   */
+  readonly pattern?: string;
+  readonly uidBytes?: UidBytes;
+}
+
+/** Separators between the bytes of a tag ID. */
+const SEPARATORS = /[\s:-]/g;
+/** Separators between the numbers of a byte list (`uidBytes`): spaces, `:`, `-` or `,`. */
+const BYTE_SEPARATORS = /[\s:,-]+/;
 
 /** RFID UIDs arrive as `04:A2:…`, `04a2…` or `04 A2 …`: one key for all of them. */
 export function normaliseUid(text: string): string {
-  return text.replace(/[\s:-]/g, '').toUpperCase();
+  return text.replace(SEPARATORS, '').toUpperCase();
+}
+
+/** A tag ID in the reader's notation as its key (upper-case hex), or why it is not one. */
+export function uidKey(text: string, uidBytes?: UidBytes): { readonly uid: string } | { readonly reason: string } {
+  let uid: string;
+  if (uidBytes === undefined) {
+    uid = normaliseUid(text);
+  } else {
+    const numbers = text.trim().split(BYTE_SEPARATORS).filter((part) => part !== '');
+    const bytes: string[] = [];
+    for (const number of numbers) {
+      const ok = uidBytes === 'hex' ? /^[0-9A-Fa-f]{1,2}$/.test(number) : /^\d{1,3}$/.test(number) && Number(number) <= 255;
+      if (!ok) return { reason: `not a tag ID: "${number}" is not one byte (${uidBytes === 'hex' ? '1 or 2 hex digits' : '0–255'})` };
+      bytes.push((uidBytes === 'hex' ? parseInt(number, 16) : Number(number)).toString(16).toUpperCase().padStart(2, '0'));
+    }
+    uid = bytes.join('');
+  }
+  return /^[0-9A-F]{4,32}$/.test(uid) ? { uid } : { reason: 'not a tag ID (hex digits)' };
+}
+
+/** The bytes of a tag key written the way a reader with this `uidBytes` writes them (for the simulator). */
+export function uidText(uid: string, uidBytes?: UidBytes): string {
+  if (uidBytes === undefined) return uid;
+  const bytes = (normaliseUid(uid).match(/../g) ?? []).map((pair) => parseInt(pair, 16));
+  return bytes.map((byte) => (uidBytes === 'hex' ? byte.toString(16).toUpperCase() : String(byte))).join(' ');
 }
 
 /**
@@ -16,9 +69,14 @@ export function normaliseUid(text: string): string {
 export class UidDecoder implements Decoder {
   private readonly table = new Map<string, Card>();
   private queue: Card[] = [];
+  private readonly pattern: RegExp | undefined;
 
-  constructor(table: Readonly<Record<string, Card>> = {}) {
+  constructor(
+    table: Readonly<Record<string, Card>> = {},
+    private readonly options: UidOptions = {},
+  ) {
     for (const [uid, card] of Object.entries(table)) this.table.set(normaliseUid(uid), card);
+    this.pattern = options.pattern === undefined ? undefined : new RegExp(options.pattern, 'u');
   }
 
   /** The next tags read are assigned these cards, in order. */
@@ -35,16 +93,38 @@ export class UidDecoder implements Decoder {
     return Object.fromEntries(this.table);
   }
 
-  decode(text: string) {
-    const uid = normaliseUid(text);
-    if (!/^[0-9A-F]{4,32}$/.test(uid)) return { reason: 'not a tag ID (hex digits)' };
+  /** The tag (and reader) a line names, without registering anything. */
+  private read(text: string): { readonly uid: string; readonly reader?: string } | { readonly reason: string } {
+    let uidText = text;
+    let reader: string | undefined;
+    if (this.pattern !== undefined) {
+      const groups = this.pattern.exec(text)?.groups;
+      if (groups?.uid === undefined) return { reason: 'does not match the reader pattern' };
+      uidText = groups.uid;
+      reader = groups.reader;
+    }
+    const key = uidKey(uidText, this.options.uidBytes);
+    if ('reason' in key) return key;
+    return reader === undefined || reader === '' ? key : { uid: key.uid, reader };
+  }
+
+  readKey(text: string): string | undefined {
+    const read = this.read(text);
+    return 'uid' in read ? `${read.uid}${read.reader === undefined ? '' : ` @${read.reader}`}` : undefined;
+  }
+
+  decode(text: string): Decoded {
+    const read = this.read(text);
+    if ('reason' in read) return read;
+    const { uid, reader } = read;
+    const withReader = (card: Card): Decoded => (reader === undefined ? { card } : { card, reader });
     const known = this.table.get(uid);
     if (this.queue.length > 0) {
       if (known) return { reason: `tag ${uid} is already registered as ${known}` };
       const card = this.queue.shift() as Card;
       this.table.set(uid, card);
-      return { card };
+      return withReader(card);
     }
-    return known ? { card: known } : { reason: `tag ${uid} is not registered; register the deck first` };
+    return known ? withReader(known) : { reason: `tag ${uid} is not registered; register the deck first` };
   }
 }

@@ -3,56 +3,103 @@ import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer } from './frame
 
 export const STX = 0x02;
 export const ETX = 0x03;
-export const CHECKSUMS = ['none', 'xor', 'sum'] as const;
+/**
+ * `xor`/`sum`: one checksum byte after the ETX. `xor-hex`/`sum-hex`: the same value sent as two
+ * ASCII hex digits (`4F`), as devices do that keep the whole stream printable.
+ */
+export const CHECKSUMS = ['none', 'xor', 'sum', 'xor-hex', 'sum-hex'] as const;
 export type Checksum = (typeof CHECKSUMS)[number];
 
-/** XOR (LRC) or sum mod 256 of the data bytes and the ETX, as most STX/ETX devices compute it. */
-export function checksumOf(kind: Exclude<Checksum, 'none'>, data: Uint8Array): number {
-  let value = 0;
-  for (const byte of data) value = kind === 'xor' ? value ^ byte : (value + byte) & 0xff;
-  return kind === 'xor' ? value ^ ETX : (value + ETX) & 0xff;
+export interface ChecksumOptions {
+  /** The sum or XOR starts at the STX instead of the first data byte (some devices count it). */
+  readonly includesStx?: boolean;
 }
 
 /**
- * STX data ETX [checksum byte]. A frame whose checksum is wrong is refused (returned with an
- * error, its data kept for the log); bytes outside any frame are refused too, never ignored.
+ * XOR (LRC) or sum mod 256 of the data bytes and the ETX, as most STX/ETX devices compute it, and
+ * of the STX too when `includesStx` is set. The `-hex` kinds have the same value, only sent as text.
  */
-export function stxEtxFramer(checksum: Checksum = 'none', maxLength = DEFAULT_MAX_FRAME): Framer {
+export function checksumOf(kind: Exclude<Checksum, 'none'>, data: Uint8Array, options: ChecksumOptions = {}): number {
+  const xor = kind === 'xor' || kind === 'xor-hex';
+  let value = 0;
+  const add = (byte: number) => (value = xor ? value ^ byte : (value + byte) & 0xff);
+  if (options.includesStx === true) add(STX);
+  for (const byte of data) add(byte);
+  add(ETX);
+  return value;
+}
+
+/** How many bytes follow the ETX. */
+function checksumLength(kind: Checksum): number {
+  return kind === 'none' ? 0 : kind.endsWith('-hex') ? 2 : 1;
+}
+
+/** The checksum bytes a device sends after the ETX: one byte, or two upper-case hex digits. */
+export function checksumBytes(kind: Checksum, data: Uint8Array, options: ChecksumOptions = {}): Buffer {
+  if (kind === 'none') return Buffer.alloc(0);
+  const value = checksumOf(kind, data, options);
+  return kind.endsWith('-hex') ? Buffer.from(value.toString(16).toUpperCase().padStart(2, '0'), 'latin1') : Buffer.from([value]);
+}
+
+const hex2 = (value: number) => value.toString(16).padStart(2, '0');
+
+/** Why a received checksum is wrong, or undefined when it is right. Hex digits are read in either case. */
+function checksumError(kind: Exclude<Checksum, 'none'>, data: Uint8Array, received: readonly number[], options: ChecksumOptions): string | undefined {
+  const expected = checksumOf(kind, data, options);
+  if (kind === 'xor' || kind === 'sum') {
+    const got = received[0] as number;
+    return got === expected ? undefined : `bad ${kind} checksum: got 0x${hex2(got)}, expected 0x${hex2(expected)}`;
+  }
+  const text = Buffer.from(received).toString('latin1');
+  if (/^[0-9A-Fa-f]{2}$/.test(text) && parseInt(text, 16) === expected) return undefined;
+  return `bad ${kind} checksum: got "${printableRaw(Buffer.from(received))}", expected "${hex2(expected).toUpperCase()}"`;
+}
+
+/**
+ * STX data ETX [checksum]. A frame whose checksum is wrong is refused (returned with an
+ * error, its data kept for the log); bytes outside any frame are refused too, never ignored.
+ * A hex checksum is two printable digits, so an STX where one is due starts a new frame and the
+ * unfinished one is refused; a binary checksum byte may be any value, STX included.
+ */
+export function stxEtxFramer(checksum: Checksum = 'none', maxLength = DEFAULT_MAX_FRAME, options: ChecksumOptions = {}): Framer {
+  const trailer = checksumLength(checksum);
   let state: 'outside' | 'data' | 'checksum' = 'outside';
   let data: number[] = [];
+  let received: number[] = [];
   let stray: number[] = [];
   const strayFrame = (): Frame[] => {
     const frames = stray.length > 0 ? [{ bytes: Buffer.from(stray), error: `bytes outside an STX…ETX frame: ${printableRaw(Buffer.from(stray))}` }] : [];
     stray = [];
     return frames;
   };
-  const finish = (received?: number): Frame => {
+  const finish = (): Frame => {
     const bytes = Buffer.from(data);
+    const error = checksum === 'none' ? undefined : checksumError(checksum, bytes, received, options);
     data = [];
+    received = [];
     state = 'outside';
-    if (received === undefined || checksum === 'none') return { bytes };
-    const expected = checksumOf(checksum, bytes);
-    return expected === received
-      ? { bytes }
-      : { bytes, error: `bad ${checksum} checksum: got 0x${received.toString(16).padStart(2, '0')}, expected 0x${expected.toString(16).padStart(2, '0')}` };
+    return error === undefined ? { bytes } : { bytes, error };
   };
   return {
     push(chunk) {
       const frames: Frame[] = [];
       for (const byte of chunk) {
-        if (state === 'checksum') {
-          frames.push(finish(byte));
+        if (state === 'checksum' && (trailer === 1 || byte !== STX)) {
+          received.push(byte);
+          if (received.length === trailer) frames.push(finish());
         } else if (byte === STX) {
           frames.push(...strayFrame());
           if (state === 'data') frames.push({ bytes: Buffer.from(data), error: 'frame cut off by a new STX' });
+          if (state === 'checksum') frames.push({ bytes: Buffer.from(data), error: `frame cut off by a new STX before its ${checksum} checksum` });
           data = [];
+          received = [];
           state = 'data';
         } else if (state === 'outside') {
           // Line ends between frames are common padding, not data.
           if (byte !== 0x0d && byte !== 0x0a) stray.push(byte);
           if (stray.length > maxLength) frames.push(...strayFrame());
         } else if (byte === ETX) {
-          if (checksum === 'none') frames.push(finish());
+          if (trailer === 0) frames.push(finish());
           else state = 'checksum';
         } else {
           data.push(byte);
@@ -72,6 +119,7 @@ export function stxEtxFramer(checksum: Checksum = 'none', maxLength = DEFAULT_MA
     cutOff() {
       const frames = [...strayFrame(), ...(state === 'outside' ? [] : cutOffFrame(data))];
       data = [];
+      received = [];
       state = 'outside';
       return frames;
     },

@@ -75,4 +75,15 @@ describe('describePortError', () => {
     expect(isUnplugLike('permission-denied')).toBe(false);
     expect(isUnplugLike('port-busy')).toBe(false);
   });
+
+  it('line settings the driver does not know (mark/space parity, 1.5 stop bits off Windows) say so', () => {
+    expect(describePortError(new Error('Invalid parity setting 2'), PATH)).toEqual({
+      code: 'open-failed',
+      message: `Cannot open ${PATH}: this system's serial driver refuses the parity setting (mark and space parity work on Windows only)`,
+    });
+    expect(describePortError(new Error('Invalid stop bits setting 2'), PATH)).toEqual({
+      code: 'open-failed',
+      message: `Cannot open ${PATH}: this system's serial driver refuses the stop bits setting (1.5 stop bits work on Windows only)`,
+    });
+  });
 });

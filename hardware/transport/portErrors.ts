@@ -42,6 +42,9 @@ const BUSY = /\bEBUSY\b|\bEAGAIN\b|Resource busy|Device or resource busy|Cannot 
 const WINDOWS_BUSY = /^Opening [^:]+: Access denied/i;
 const UNPLUGGED = /\bENXIO\b|\bENODEV\b|\bEIO\b|\bEBADF\b|No such device|Device not configured|Input\/output error|bad file descriptor/i;
 
+// serialport's Linux and macOS drivers only know none/even/odd parity and 1 or 2 stop bits.
+const LINE_SETTING = /Invalid (parity|stop bits) setting/i;
+
 /** The message serialport gave, without its redundant "Error:" prefix. */
 function detail(message: string): string {
   return message.replace(/^Error:?\s*/i, '').trim();
@@ -87,6 +90,11 @@ export function describePortError(error: unknown, path: string, context: PortErr
   if (PERMISSION.test(text) || /Access denied/i.test(text)) return permissionDenied(path);
   if (BUSY.test(text)) return portBusy(path);
   if (UNPLUGGED.test(text)) return unplugged(path);
+  const setting = LINE_SETTING.exec(shape.message)?.[1]?.toLowerCase();
+  if (setting !== undefined) {
+    const only = setting === 'parity' ? 'mark and space parity' : '1.5 stop bits';
+    return { code: 'open-failed', message: `Cannot open ${path}: this system's serial driver refuses the ${setting} setting (${only} work on Windows only)` };
+  }
   return context === 'open'
     ? { code: 'open-failed', message: `Cannot open ${path}: ${detail(shape.message)}` }
     : { code: 'io-error', message: `Error on ${path}: ${detail(shape.message)}` };

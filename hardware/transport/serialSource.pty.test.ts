@@ -1,9 +1,9 @@
 import { SerialPort } from 'serialport';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../engine/cards';
-import { cardText, encodeCard, framed } from '../encoding';
+import { cardText, encodeCard, encodeText } from '../encoding';
 import type { ShoeEvent } from '../events';
-import { BUILT_IN_PROFILES, DEFAULT_PROFILE } from '../profile';
+import { ALL_BUILT_IN_PROFILES, DEFAULT_PROFILE, readProfile } from '../profile';
 import { cardInterval, shuffledShoe } from '../simulator/shoe';
 import { PtyPair, PtyWriter, requireSocat, waitFor } from '../testing/ptyPair';
 import { SerialSource, type PortFactory, type PortHandle } from './serialSource';
@@ -60,7 +60,7 @@ describe('SerialSource over a real pseudo-terminal pair (socat)', { timeout: 20_
     const ports = await pair('formats');
     const device = await writer(ports.a);
     const sent = shuffledShoe(5).slice(0, 6);
-    for (const [name, profile] of Object.entries(BUILT_IN_PROFILES)) {
+    for (const [name, profile] of Object.entries(ALL_BUILT_IN_PROFILES)) {
       if (profile.decoder.kind === 'uid') continue; // no tag table to send from
       const { source: serial, events } = source();
       await serial.open(ports.b, profile.baud, profile);
@@ -71,7 +71,7 @@ describe('SerialSource over a real pseudo-terminal pair (socat)', { timeout: 20_
         await waitFor(() => events.filter(({ event }) => event.type !== 'status').length === index + 1, `card ${index + 1} (${name})`);
         await new Promise((resolve) => setTimeout(resolve, cardInterval(1000, profile)));
       }
-      await device.write(framed('EMPTY', profile.framing));
+      await device.write(encodeText('EMPTY', profile));
       await waitFor(() => events.some(({ event }) => event.type === 'device'), `the shoe-empty message (${name})`);
       const decoded = events.flatMap(({ event }) => (event.type === 'status' ? [] : [event]));
       expect({ name, decoded }).toEqual({
@@ -195,5 +195,69 @@ describe('SerialSource over a real pseudo-terminal pair (socat)', { timeout: 20_
     });
     expect(statuses().map((status) => status.state)).toEqual(['connecting', 'error']);
     expect(serial.state).toBe('failed');
+  });
+
+  it('a 7E1 reader: the port is opened with its line settings (as serialport reports them), and what it sends decodes', async () => {
+    const ports = await pair('7e1');
+    const reader = readProfile({ name: 'rs232-7e1', baud: 2400, dataBits: 7, parity: 'even', stopBits: 2, framing: { kind: 'lines' }, decoder: { kind: 'suit-number' } });
+    const { source: serial, cards } = source();
+    expect(await serial.open(ports.b, reader.baud, reader)).toEqual({
+      type: 'status',
+      state: 'connected',
+      message: `Connected to ${ports.b} at 2400 baud, 7 data bits, even parity, 2 stop bits`,
+    });
+    // A pseudo-terminal ignores line settings: the bytes arrive as the reader's UART would hand them over.
+    const device = await writer(ports.a);
+    await device.write('S01\r\nD12\r\n');
+    await waitFor(() => cards().length === 2, 'two cards');
+    expect(cards()).toEqual(['As', 'Qd']);
+  });
+
+  it('mark parity, which only Windows drivers know, is refused at the open with a message saying so', async () => {
+    const ports = await pair('mark');
+    const { source: serial } = source();
+    expect(await serial.open(ports.b, 9600, { ...DEFAULT_PROFILE, parity: 'mark' })).toEqual({
+      type: 'status',
+      state: 'error',
+      code: 'open-failed',
+      message: `Cannot open ${ports.b}: this system's serial driver refuses the parity setting (mark and space parity work on Windows only)`,
+    });
+    const { source: other } = source();
+    expect(await other.open(ports.b, 9600, { ...DEFAULT_PROFILE, stopBits: 1.5 })).toMatchObject({
+      code: 'open-failed',
+      message: expect.stringContaining('refuses the stop bits setting (1.5 stop bits work on Windows only)'),
+    });
+  });
+
+  it('a reader that resets on open: DTR is asked for (a pty has none, which the status says), the banner skipped, a tag lying there one card', async () => {
+    const ports = await pair('banner');
+    const reader = readProfile({
+      // Long enough for the writer to open its end and send the banner on a busy machine.
+      graceMs: 1000,
+      dtr: false,
+      repeatMs: 1500,
+      framing: { kind: 'lines' },
+      decoder: { kind: 'uid', pattern: '^Card UID:\\s*(?<uid>[0-9A-Fa-f ]+)$', cards: { '04A2B3C4': 'As', '04A2B3C5': 'Kd' } },
+    });
+    const { source: serial, events } = source();
+    expect(await serial.open(ports.b, 9600, reader)).toMatchObject({
+      state: 'connected',
+      message: `Connected to ${ports.b} at 9600 baud; DTR not set off: Inappropriate ioctl for device`,
+    });
+    const device = await writer(ports.a);
+    await device.write('\r\nMFRC522 Software Version: 0x92 = v2.0\r\nScan PICC to see UID\r\n');
+    await waitFor(() => events.some(({ event }) => event.type === 'unknown'), 'the grace report', 3000);
+    for (let index = 0; index < 6; index += 1) {
+      await device.write('Card UID: 04 A2 B3 C4\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await device.write('Card UID: 04 A2 B3 C5\r\n');
+    await waitFor(() => events.filter(({ event }) => event.type === 'card').length === 2, 'two cards');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(events.flatMap(({ event }) => (event.type === 'status' ? [] : [event]))).toEqual([
+      { type: 'unknown', raw: 'MFRC522 Software Version: 0x92 = v2.0\nScan PICC to see UID', reason: 'start-up grace: skipped 2 frames received in the first 1000 ms after the port opened' },
+      { type: 'card', card: 'As', raw: 'Card UID: 04 A2 B3 C4' },
+      { type: 'card', card: 'Kd', raw: 'Card UID: 04 A2 B3 C5' },
+    ]);
   });
 });

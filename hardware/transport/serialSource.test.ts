@@ -1,7 +1,7 @@
 import { SerialPortMock } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShoeEvent } from '../events';
-import { BUILT_IN_PROFILES, DEFAULT_PROFILE, type DeviceProfile } from '../profile';
+import { BUILT_IN_PROFILES, DEFAULT_PROFILE, readProfile, type DeviceProfile } from '../profile';
 import { waitFor } from '../testing/ptyPair';
 import { DEFAULT_BACKOFF, reconnectDelay, SerialSource, type PortFactory, type SerialSourceOptions } from './serialSource';
 
@@ -14,10 +14,14 @@ function mockDevice(path: string) {
     failWith: undefined as Error | undefined,
     ports: [] as SerialPortMock[],
     opened: [] as number[],
-    createPort: (({ path: portPath, baudRate }) => {
+    /** The options of every port made, as SerialSource asked for them. */
+    options: [] as Parameters<PortFactory>[0][],
+    createPort: ((options) => {
+      const { path: portPath } = options;
       device.opened.push(Date.now());
+      device.options.push(options);
       if (device.failWith) throw device.failWith;
-      const port = new SerialPortMock({ path: device.available ? portPath : `${portPath}-gone`, baudRate, autoOpen: false });
+      const port = new SerialPortMock({ ...options, path: device.available ? portPath : `${portPath}-gone`, autoOpen: false });
       device.ports.push(port);
       return port;
     }) as PortFactory,
@@ -247,6 +251,28 @@ describe('SerialSource over the mock binding', () => {
     expect(ports.map((port) => port.isOpen)).toEqual([false, false]);
   });
 
+  it('closed right after an unplug, close() still waits for the lost port to finish closing', async () => {
+    let listing = [{ path: '' }];
+    const { path, device, source } = setUp({ pollMs: 5, listPorts: async () => listing });
+    listing = [{ path }];
+    await source.open(path, 9600, DEFAULT_PROFILE);
+    const port = device.last;
+    let closedAt: number | undefined;
+    const close = port.close.bind(port);
+    port.close = ((callback?: (error: Error | null) => void) =>
+      close((error) => {
+        setTimeout(() => {
+          closedAt = Date.now();
+          callback?.(error);
+        }, 40);
+      })) as SerialPortMock['close'];
+    device.available = false;
+    listing = [];
+    await waitFor(() => source.state === 'reconnecting', 'the unplug seen in the listing');
+    await source.close();
+    expect(closedAt).toBeDefined();
+  });
+
   it('closing while reconnecting stops the retries', async () => {
     const { path, device, source } = setUp();
     await source.open(path, 9600, DEFAULT_PROFILE);
@@ -257,5 +283,106 @@ describe('SerialSource over the mock binding', () => {
     const attempts = device.opened.length;
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(device.opened).toHaveLength(attempts);
+  });
+});
+
+describe('line settings, DTR, the start-up grace and the repeat window through a source', () => {
+  const sevenE1 = readProfile({ name: 'rs232', dataBits: 7, parity: 'even', stopBits: 2, rtscts: true, framing: { kind: 'lines' }, decoder: { kind: 'suit-number' } });
+
+  it('opens the port with the profile\'s line settings, and the connected status names what the port was opened with', async () => {
+    const { path, device, source } = setUp();
+    const first = await source.open(path, 2400, sevenE1);
+    expect(device.options).toEqual([{ path, baudRate: 2400, dataBits: 7, parity: 'even', stopBits: 2, rtscts: true }]);
+    expect(device.last.settings).toMatchObject({ dataBits: 7, parity: 'even', stopBits: 2, rtscts: true });
+    expect(first).toEqual({ type: 'status', state: 'connected', message: `Connected to ${path} at 2400 baud, 7 data bits, even parity, 2 stop bits, RTS/CTS flow control` });
+    // 8N1 without flow control, the usual, is not spelled out.
+    const other = setUp();
+    expect((await other.source.open(other.path, 9600, DEFAULT_PROFILE)).message).toBe(`Connected to ${other.path} at 9600 baud`);
+    expect(other.device.options[0]).toEqual({ path: other.path, baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1, rtscts: false });
+  });
+
+  it('sets DTR right after the open when the profile says so, before connected; a port that refuses still connects', async () => {
+    const { path, device, source } = setUp();
+    const calls: unknown[] = [];
+    const createPort: PortFactory = (options) => {
+      const port = device.createPort(options) as SerialPortMock;
+      const set = port.set.bind(port);
+      port.set = ((settings, callback) => {
+        calls.push({ settings, isOpen: port.isOpen });
+        return set(settings, callback);
+      }) as SerialPortMock['set'];
+      return port;
+    };
+    const withDtr = new SerialSource({ createPort, pollMs: 0 });
+    sources.push(withDtr);
+    expect(await withDtr.open(path, 9600, { ...DEFAULT_PROFILE, dtr: false })).toMatchObject({ state: 'connected', message: `Connected to ${path} at 9600 baud; DTR set off` });
+    expect(calls).toEqual([{ settings: { dtr: false }, isOpen: true }]);
+    await withDtr.close();
+
+    // Without `dtr` nothing is set.
+    await source.open(path, 9600, DEFAULT_PROFILE);
+    expect(calls).toHaveLength(1);
+    await source.close();
+
+    const refusing = setUp({
+      createPort: (options) => {
+        const port = new SerialPortMock({ ...options, autoOpen: false });
+        port.set = ((_settings, callback) => callback?.(new Error('Error: Inappropriate ioctl for device, cannot set'))) as SerialPortMock['set'];
+        return port;
+      },
+    });
+    SerialPortMock.binding.createPort(refusing.path, { echo: false, record: false });
+    expect(await refusing.source.open(refusing.path, 9600, { ...DEFAULT_PROFILE, dtr: true })).toEqual({
+      type: 'status',
+      state: 'connected',
+      message: `Connected to ${refusing.path} at 9600 baud; DTR not set on: Inappropriate ioctl for device`,
+    });
+  });
+
+  it('closed while DTR is being set: the port is given back and never reported connected', async () => {
+    const { path, device } = setUp();
+    let release: () => void = () => {};
+    const slow = new SerialSource({
+      pollMs: 0,
+      createPort: (options) => {
+        const port = device.createPort(options) as SerialPortMock;
+        port.set = ((_settings, callback) => (release = () => callback?.(null))) as SerialPortMock['set'];
+        return port;
+      },
+    });
+    sources.push(slow);
+    const seen: ShoeEvent[] = [];
+    slow.on((event) => seen.push(event));
+    void slow.open(path, 9600, { ...DEFAULT_PROFILE, dtr: false });
+    await waitFor(() => device.ports.length === 1 && device.last.isOpen, 'the port to open');
+    const closed = slow.close();
+    release();
+    await closed;
+    expect(device.last.isOpen).toBe(false);
+    expect(slow.state).toBe('closed');
+    expect(seen.map((event) => (event.type === 'status' ? event.state : event.type))).toEqual(['connecting']);
+  });
+
+  it('a banner in the grace period is reported once as skipped; a tag re-reported is one card', async () => {
+    const reader = readProfile({
+      graceMs: 60,
+      repeatMs: 1500,
+      framing: { kind: 'lines' },
+      decoder: { kind: 'uid', pattern: '^Card UID: (?<uid>.+)$', cards: { '04A2B3C4': 'As' } },
+    });
+    const { path, device, source, events } = setUp();
+    await source.open(path, 9600, reader);
+    device.send('RC522 v2\r\nready\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    for (let index = 0; index < 3; index += 1) {
+      device.send('Card UID: 04 A2 B3 C4\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await waitFor(() => events.some((event) => event.type === 'card'), 'the card');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(events.slice(2)).toEqual([
+      { type: 'unknown', raw: 'RC522 v2\nready', reason: 'start-up grace: skipped 2 frames received in the first 60 ms after the port opened' },
+      { type: 'card', card: 'As', raw: 'Card UID: 04 A2 B3 C4' },
+    ]);
   });
 });

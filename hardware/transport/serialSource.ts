@@ -4,7 +4,7 @@ import { SerialPort } from 'serialport';
 import type { ShoeEvent, StatusCode, StatusState } from '../events';
 import { createDecodeStream, type DecodeStream } from '../pipeline';
 import type { Decoder } from '../decoding/decoder';
-import type { DeviceProfile } from '../profile';
+import { describeLine, isDefaultLine, type DeviceProfile, type LineSettings } from '../profile';
 import { RawLog } from '../rawLog';
 import { describePortError, isUnplugLike, portBusyInProcess, unplugged, type PortProblem } from './portErrors';
 import { isListed, type ListPorts } from './ports';
@@ -20,9 +20,22 @@ export interface PortHandle {
   removeAllListeners(): unknown;
   /** The open binding port, asked for its baud rate as a health check. */
   readonly port?: { getBaudRate(): Promise<{ baudRate: number }> } | undefined;
+  /** Sets modem lines (DTR) on the open port; needed only for a profile with `dtr`. */
+  set?(options: { readonly dtr?: boolean }, callback?: (error: Error | null) => void): void;
+  /**
+   * What the port was opened with, as serialport keeps it: the `connected` status reports the line
+   * settings from here, so it shows what reached serialport, not what was asked for.
+   */
+  readonly settings?: { readonly dataBits?: number; readonly parity?: string; readonly stopBits?: number; readonly rtscts?: boolean };
 }
 
-export type PortFactory = (options: { readonly path: string; readonly baudRate: number }) => PortHandle;
+/** What a port is opened with: serialport's open options of these names. */
+export interface PortOptions extends LineSettings {
+  readonly path: string;
+  readonly baudRate: number;
+}
+
+export type PortFactory = (options: PortOptions) => PortHandle;
 
 export type StatusEvent = Extract<ShoeEvent, { type: 'status' }>;
 export type ShoeListener = (event: ShoeEvent) => void;
@@ -69,7 +82,7 @@ export function reconnectDelay(attempt: number, backoff: Backoff = DEFAULT_BACKO
   return Math.min(backoff.initialMs * 2 ** Math.min(attempt, 30), backoff.maxMs);
 }
 
-const defaultCreatePort: PortFactory = ({ path, baudRate }) => new SerialPort({ path, baudRate, autoOpen: false });
+const defaultCreatePort: PortFactory = (options) => new SerialPort({ ...options, autoOpen: false });
 const defaultListPorts: ListPorts = () => SerialPort.list();
 const ignore = (): void => {};
 
@@ -107,7 +120,12 @@ interface Target {
  * - The decode stream's own status events pass through as they are: the wrong-baud warning
  *   (`noise: 'flagged'`) and its all-clear, a `connected` status with `noise: 'cleared'`. Neither
  *   changes `state`: the all-clear is the line turning clean, not a reconnection.
- * - `close()` closes the port, stops timers and removes every listener.
+ * - The port is opened with the profile's line settings (data bits, parity, stop bits, RTS/CTS);
+ *   the `connected` status names them when they are not 8N1 without flow control. A profile with
+ *   `dtr` has DTR set right after the open, before anything is read; a port that refuses (a
+ *   pseudo-terminal has no DTR) still connects, and the `connected` status says DTR was not set.
+ * - `close()` closes the port, stops timers and removes every listener; its promise settles once
+ *   the port has closed.
  */
 export class SerialSource {
   readonly rawLog: RawLog;
@@ -126,6 +144,8 @@ export class SerialSource {
   private generation = 0;
   private inFlight: Promise<void> | undefined;
   private draining: Promise<void> | undefined;
+  /** The close of a port given up on (lost), which close() still waits for. */
+  private releasing: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private healthTimer: NodeJS.Timeout | undefined;
@@ -203,6 +223,7 @@ export class SerialSource {
     const decode = this.decode;
     this.port = undefined;
     if (port !== undefined) await closePort(port);
+    await this.releasing;
     await this.draining;
     await this.finishDecode(decode);
     if (this.target !== undefined && owners.get(this.target.key) === this) owners.delete(this.target.key);
@@ -242,8 +263,9 @@ export class SerialSource {
     const target = this.target as Target;
     const generation = ++this.generation;
     let port: PortHandle;
+    const { dataBits, parity, stopBits, rtscts } = target.profile;
     try {
-      port = this.createPort({ path: target.path, baudRate: target.baud });
+      port = this.createPort({ path: target.path, baudRate: target.baud, dataBits, parity, stopBits, rtscts });
     } catch (error) {
       this.openFailed(error, first);
       return;
@@ -259,9 +281,19 @@ export class SerialSource {
         else settle();
         return;
       }
-      settle();
-      if (error !== null) this.openFailed(error, first);
-      else this.connected(port, first);
+      if (error !== null) {
+        settle();
+        this.openFailed(error, first);
+        return;
+      }
+      void setDtr(port, target.profile.dtr).then((dtrNote) => {
+        if (generation !== this.generation || this.stopped) {
+          port.close(() => settle());
+          return;
+        }
+        settle();
+        this.connected(port, first, dtrNote);
+      });
     });
   }
 
@@ -281,7 +313,7 @@ export class SerialSource {
     this.scheduleReconnect();
   }
 
-  private connected(port: PortHandle, first?: (event: StatusEvent) => void): void {
+  private connected(port: PortHandle, first: ((event: StatusEvent) => void) | undefined, dtrNote: string): void {
     const target = this.target as Target;
     this.port = port;
     this.attempts = 0;
@@ -302,7 +334,9 @@ export class SerialSource {
       if (this.port === port) this.status('error', describePortError(error, target.path, 'connected'));
     });
     this.current = 'connected';
-    const event = this.status('connected', { message: `Connected to ${target.path} at ${target.baud} baud` });
+    const line = openedLine(port, target.profile);
+    const lineNote = isDefaultLine(line) ? '' : `, ${describeLine(line)}`;
+    const event = this.status('connected', { message: `Connected to ${target.path} at ${target.baud} baud${lineNote}${dtrNote}` });
     first?.(event);
     this.startPolling(port);
     this.startHealthChecks(port);
@@ -368,7 +402,7 @@ export class SerialSource {
     this.port = undefined;
     clearTimeout(this.pollTimer);
     clearTimeout(this.healthTimer);
-    if (port !== undefined && port.isOpen) port.close(ignore);
+    if (port !== undefined) this.releasing = closePort(port);
     this.current = 'reconnecting';
     this.draining = this.finishDecode(decode).then(() => {
       this.draining = undefined;
@@ -402,6 +436,30 @@ export class SerialSource {
       if (!this.stopped) this.attempt();
     }, delay);
   }
+}
+
+/** The line settings the port says it was opened with, each missing one as the profile asked. */
+function openedLine(port: PortHandle, asked: LineSettings): LineSettings {
+  const opened = port.settings ?? {};
+  return {
+    dataBits: (opened.dataBits ?? asked.dataBits) as LineSettings['dataBits'],
+    parity: (opened.parity ?? asked.parity) as LineSettings['parity'],
+    stopBits: (opened.stopBits ?? asked.stopBits) as LineSettings['stopBits'],
+    rtscts: opened.rtscts ?? asked.rtscts,
+  };
+}
+
+/**
+ * Sets DTR as the profile asks, right after the open. Returns the note for the `connected`
+ * status: nothing when the profile leaves DTR alone, else what became of it.
+ */
+function setDtr(port: PortHandle, dtr: boolean | undefined): Promise<string> {
+  if (dtr === undefined) return Promise.resolve('');
+  const wanted = dtr ? 'on' : 'off';
+  return new Promise((resolve) => {
+    if (port.set === undefined) return resolve(`; DTR not set ${wanted}: this port cannot set it`);
+    port.set({ dtr }, (error) => resolve(error ? `; DTR not set ${wanted}: ${error.message.replace(/^Error:?\s*/i, '').replace(/, cannot set$/, '')}` : `; DTR set ${wanted}`));
+  });
 }
 
 function closePort(port: PortHandle): Promise<void> {
