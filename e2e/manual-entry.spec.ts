@@ -4,6 +4,7 @@ import {
   allDealt, expectDealt, expectFinnishResult, FINNISH_CARDS, FINNISH_HISTORY_WINNERS, FINNISH_TABLE, manualInput,
   expectHistory, openConsole, setUpTable, typeCard,
 } from './harness/flows';
+import { typeAsPerson } from './harness/scanner';
 
 // The Finnish example again, without a shoe: the counts and the cards by keyboard (one card from
 // the card grid), with a misread card voided by Backspace and a repeated card refused.
@@ -72,7 +73,7 @@ test('manual entry by keyboard: a voided card, a refused duplicate, one card fro
   });
 
   await test.step('text that is not a card is refused on the screen and stays for correction', async () => {
-    await page.keyboard.type('xx');
+    await typeAsPerson(page, 'xx');
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('deal-error')).toHaveText('“xx” is not a card. Type rank then suit, for example as, 10h, td.');
     await expect(manualInput(page)).toHaveValue('xx');
@@ -84,7 +85,7 @@ test('manual entry by keyboard: a voided card, a refused duplicate, one card fro
   });
 
   await test.step('a repeated card (one deck) is refused with its message, and nothing is dealt', async () => {
-    await page.keyboard.type('AH');
+    await typeAsPerson(page, 'AH');
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('deal-error')).toHaveText(
       'Card not accepted: Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card',
@@ -112,9 +113,10 @@ test('manual entry by keyboard: a voided card, a refused duplicate, one card fro
     expect(await allDealt(page)).toEqual([...FINNISH_CARDS]);
   });
 
-  await test.step('confirm by keyboard (the confirm button has the focus): the history shows the voided card', async () => {
+  await test.step('confirm by keyboard (Enter on the focused confirm button; it does not take the focus itself): the history shows the voided card', async () => {
     await expect(page.getByTestId('corrections')).toHaveCount(0); // the dealing screen is gone
-    await expect(page.getByTestId('confirm-race')).toBeFocused();
+    await expect(page.getByTestId('confirm-race')).not.toBeFocused();
+    await page.getByTestId('confirm-race').focus();
     await page.keyboard.press('Enter');
     await expectHistory(page, 1, FINNISH_HISTORY_WINNERS, '+25');
     await expect(page.getByTestId('history-row').first().getByTestId('history-corrections')).toHaveText('1');

@@ -5,7 +5,8 @@ import App from './App.vue';
 import { isDisplayMode } from './displayMode';
 import { LOCALES, pickLocale, russianPlural, type Locale } from './i18n';
 import { createFakeApi } from './testing/fakeApi';
-import { makeSettings, makeState } from './testing/fixtures';
+import { FINNISH_COUNTS, makeSettings, makeState } from './testing/fixtures';
+import { TestKeyboard } from './testing/keyboard';
 import { prepare, settle } from './testing/setup';
 
 const expectedNames: Record<Locale, string> = {
@@ -175,6 +176,56 @@ describe('isDisplayMode', () => {
     expect(isDisplayMode({ hash: '', search: '?lang=fi&view=display' })).toBe(true);
     expect(isDisplayMode({ hash: '', search: '' })).toBe(false);
     expect(isDisplayMode({ hash: '#/displays', search: '?view=console' })).toBe(false);
+  });
+});
+
+describe('App: the keyboard-wedge scanner anywhere on the screen', () => {
+  it('keeps a scan on the counts screen from starting the race, says it was not dealt, and when to scan it again', async () => {
+    const { wrapper, api, store } = await mountApp();
+    await wrapper.get('[data-testid="nav-race"]').trigger('click');
+    await settle();
+    const keyboard = new TestKeyboard();
+    keyboard.scan('Kc');
+    await settle();
+    const banner = () => wrapper.get('[data-testid="scan-away"]');
+    expect(banner().attributes('data-place')).toBe('counts');
+    expect(banner().attributes('role')).toBe('alert');
+    expect(banner().text()).toContain('K♣ was scanned before the race started: it was not dealt. Start the race, then scan it again.');
+    expect(api.callsOf('startRace')).toEqual([]);
+    expect(api.callsOf('dealScan')).toEqual([]);
+
+    await store.startRace(FINNISH_COUNTS);
+    await settle();
+    expect(banner().text()).toContain('K♣ was scanned before the race started: it was not dealt. Scan it again now.');
+    keyboard.scan('KC');
+    await settle();
+    expect(api.callsOf('dealScan')).toEqual([['race-1', 'KC']]);
+    expect(wrapper.find('[data-testid="scan-away"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('deals nothing from another screen, says so, and the dealer can dismiss it', async () => {
+    const { wrapper, api } = await mountApp();
+    await wrapper.get('[data-testid="nav-settings"]').trigger('click');
+    await settle();
+    new TestKeyboard().scan('X9');
+    await settle();
+    expect(wrapper.get('[data-testid="scan-away"]').text()).toContain(
+      '“X9” was scanned while no race or game was open: it was not dealt. Start a race or a game, then scan it again.',
+    );
+    expect(api.callsOf('dealScan')).toEqual([]);
+    await wrapper.get('[data-testid="scan-away-dismiss"]').trigger('click');
+    expect(wrapper.find('[data-testid="scan-away"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('does not listen on the player display', async () => {
+    const { wrapper, api, store } = await mountApp({ api: createFakeApi({ race: {} }), mode: 'display' });
+    new TestKeyboard().scan('Kc');
+    await settle();
+    expect(api.callsOf('dealScan')).toEqual([]);
+    expect(store.scanAway).toBeNull();
+    wrapper.unmount();
   });
 });
 

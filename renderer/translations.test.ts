@@ -283,6 +283,8 @@ const SCENARIOS: readonly Scenario[] = [
         findings: [
           { code: 'torn-tail', bytes: 41, savedAs: 'journal.jsonl.torn-1' },
           { code: 'unreadable', line: 3, seq: 2 },
+          { code: 'unreadable', line: 5, seq: 4, sealed: true },
+          { code: 'no-header', seq: 1 },
           { code: 'not-a-record', line: 4, seq: 3 },
           { code: 'altered', seq: 4, skipped: true },
           { code: 'rewritten', seq: 5 },
@@ -312,6 +314,56 @@ const SCENARIOS: readonly Scenario[] = [
         { id: 1, target: 'race-1', card: 'Kd', raw: 'KD', why: 'noise' },
         { id: 2, target: 'race-1', card: '2c', raw: '2C', why: 'queued' },
       ],
+    },
+  },
+  {
+    name: 'dealing, a scan refused (the headline says so)',
+    race: { cards: ['Ah'] },
+    act: async (_wrapper, store) => {
+      await store.scanned('AH');
+      await settle();
+    },
+  },
+  {
+    name: 'dealing, a scan that is no card',
+    race: { cards: ['Ah'] },
+    act: async (_wrapper, store) => {
+      await store.scanned('X9');
+      await settle();
+    },
+  },
+  {
+    name: 'counts, a card scanned before the race started',
+    view: 'race',
+    act: async (_wrapper, store) => {
+      await store.scanned('Kc');
+      await settle();
+    },
+  },
+  {
+    name: 'dealing, a card scanned before the race started, to scan again',
+    race: { cards: ['Ah'] },
+    act: async (_wrapper, store) => {
+      store.navigate('history');
+      await store.scanned('Kc');
+      store.navigate('race');
+      await settle();
+    },
+  },
+  {
+    name: 'settings, a card scanned with nothing open',
+    view: 'settings',
+    act: async (_wrapper, store) => {
+      await store.scanned('Kc');
+      await settle();
+    },
+  },
+  {
+    name: 'result, a scan refused',
+    race: { cards: FINNISH_CARDS },
+    act: async (_wrapper, store) => {
+      await store.scanned('Kc');
+      await settle();
     },
   },
   { name: 'history with points games', view: 'history', state: { games: GAMES_PLAYED } },

@@ -5,6 +5,7 @@ import { encodeCard } from '../../hardware/encoding';
 import { BUILT_IN_PROFILES, type DeviceProfile } from '../../hardware/profile';
 import { PtyWriter } from '../../hardware/testing/ptyPair';
 import type { SourceSettings } from '../../main/ipc/contract';
+import { typeAsPerson } from './scanner';
 
 /** The common flows of the specs: set up the table, enter the counts, start and deal a race. */
 
@@ -142,12 +143,15 @@ export function manualInput(page: Page): Locator {
   return page.getByTestId('manual-input');
 }
 
-/** Types a card into the manual entry field and presses Enter (keyboard only), then waits for the count to grow. */
+/**
+ * Types a card into the manual entry field at a person's pace (a burst of keys would be a
+ * scanner's) and presses Enter (keyboard only), then waits for the count to grow.
+ */
 export async function typeCard(page: Page, text: string): Promise<void> {
   const before = (await allDealt(page)).length;
   const input = manualInput(page);
   await expect(input).toBeFocused();
-  await page.keyboard.type(text);
+  await typeAsPerson(page, text);
   await page.keyboard.press('Enter');
   await expect.poll(async () => (await allDealt(page)).length, { message: `card ${text} appears` }).toBe(before + 1);
   await expect(input).toHaveValue('');

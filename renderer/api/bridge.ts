@@ -33,6 +33,8 @@ export const COMMANDS = [
   'startGame',
   'gameAction',
   'closeGame',
+  'importProfile',
+  'registerDeck',
 ] as const satisfies readonly CommandName[];
 
 // Compile-time check that the list above names every command: a new command breaks this line.

@@ -14,6 +14,7 @@ export const FINDING_KEYS: Readonly<Record<JournalFinding['code'], string>> = {
   unsealed: 'unsealed',
   anchor: 'anchor',
   header: 'header',
+  'no-header': 'noHeader',
   'newer-version': 'newerVersion',
   'unknown-record': 'unknownRecord',
   'key-missing': 'keyMissing',
@@ -27,7 +28,7 @@ export const FINDING_KEYS: Readonly<Record<JournalFinding['code'], string>> = {
 export const CHAIN_STATUSES: readonly ChainStatus[] = ['intact', 'broken', 'unchained', 'unchecked', 'empty'] satisfies readonly ChainStatus[];
 
 /** Findings that mean the record was tampered with (mirrors the service's list, for styling only). */
-const TAMPERING: ReadonlySet<JournalFinding['code']> = new Set(['altered', 'rewritten', 'missing', 'reordered', 'duplicate', 'unsealed', 'anchor', 'header']);
+const TAMPERING: ReadonlySet<JournalFinding['code']> = new Set(['altered', 'rewritten', 'missing', 'reordered', 'duplicate', 'unsealed', 'anchor', 'header', 'no-header']);
 
 /** What the journal check found, and the seal chain's verdict, in the dealer's language. */
 export function useJournalText() {
@@ -38,7 +39,9 @@ export function useJournalText() {
     if (finding.code === 'torn-tail' && finding.savedAs === null) return t('journal.findings.tornTailInPlace', { bytes: finding.bytes });
     if (finding.code === 'missing' && finding.last !== finding.seq) return t('journal.findings.missingRange', { seq: finding.seq, last: finding.last });
     const { code: _code, ...params } = finding;
-    return t(`journal.findings.${FINDING_KEYS[finding.code]}`, params as Record<string, unknown>);
+    const text = t(`journal.findings.${FINDING_KEYS[finding.code]}`, params as Record<string, unknown>);
+    // A damaged line among the sealed records is tampering, and says so.
+    return (finding.code === 'unreadable' || finding.code === 'not-a-record') && finding.sealed === true ? `${text} ${t('journal.amongSealed')}` : text;
   }
 
   /**

@@ -2,6 +2,7 @@ import { ref, watch } from 'vue';
 
 /** Screen-only preferences of this station (not the service's settings): kept in localStorage. */
 const FOUR_COLOUR_KEY = 'chip-race-console:four-colour';
+const SOUND_KEY = 'chip-race-console:sound';
 
 function read(key: string): string | null {
   try {
@@ -23,6 +24,10 @@ function write(key: string, value: string): void {
 const fourColour = ref(read(FOUR_COLOUR_KEY) === 'true');
 watch(fourColour, (value) => write(FOUR_COLOUR_KEY, String(value)));
 
+/** A short tone for every card read (one for a card taken, another for one refused): on unless turned off. */
+const sound = ref(read(SOUND_KEY) !== 'false');
+watch(sound, (value) => write(SOUND_KEY, String(value)));
+
 export function usePreferences() {
-  return { fourColour };
+  return { fourColour, sound };
 }

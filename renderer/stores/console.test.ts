@@ -246,4 +246,66 @@ describe('console store', () => {
     const exported = await store.exportHistory('json');
     expect(exported).toEqual({ ok: true, value: '[]' });
   });
+
+  it('deals a scan on the race screen; on the counts screen keeps it as not dealt, to be scanned again', async () => {
+    const api = createFakeApi();
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    store.navigate('race');
+    expect(store.scanPlace).toBe('counts');
+    expect((await store.scanned('Kc')).ok).toBe(false);
+    expect(api.callsOf('dealScan')).toEqual([]);
+    expect(store.scanAway).toEqual({ raw: 'Kc', place: 'counts' });
+
+    await store.startRace(FINNISH_COUNTS);
+    expect(store.scanPlace).toBe('deal');
+    // Still waiting to be scanned again.
+    expect(store.scanAway).toEqual({ raw: 'Kc', place: 'counts' });
+    expect((await store.scanned(']E0KC')).ok).toBe(true);
+    expect(api.callsOf('dealScan')).toEqual([['race-1', ']E0KC']]);
+    expect(store.race?.summary.cards.map((card) => card.card)).toEqual(['Kc']);
+    expect(store.scanAway).toBeNull();
+  });
+
+  it('keeps a scan away from the deal on other screens, saying whether a race is open', async () => {
+    const store = useConsoleStore();
+    store.connect(createFakeApi({ race: { cards: ['Ah'] } }));
+    await settle();
+    store.navigate('history');
+    expect(store.scanPlace).toBe('elsewhere');
+    await store.scanned('Kc');
+    expect(store.scanAway).toEqual({ raw: 'Kc', place: 'elsewhere' });
+    expect(store.race?.summary.cards).toHaveLength(1);
+    store.dismissScanAway();
+    expect(store.scanAway).toBeNull();
+
+    setActivePinia(createPinia());
+    const idle = useConsoleStore();
+    idle.connect(createFakeApi());
+    await settle();
+    idle.navigate('settings');
+    expect(idle.scanPlace).toBe('closed');
+    await idle.scanned('Kc');
+    expect(idle.scanAway).toEqual({ raw: 'Kc', place: 'closed' });
+  });
+
+  it('remembers a refused scan while its refusal is the one shown, until the next card is taken or tried', async () => {
+    const api = createFakeApi({ race: { cards: ['Ah'] } });
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    await store.scanned('AH');
+    expect(store.scanRefused?.raw).toBe('AH');
+    expect(store.errors.dealCard?.message).toContain('Ah was already dealt');
+    await store.scanned('X9');
+    expect(store.scanRefused?.raw).toBe('X9');
+    expect(store.errors.dealCard).toMatchObject({ field: 'scan' });
+    await store.dealCard('kc');
+    expect(store.scanRefused).toBeNull();
+    await store.scanned('zz');
+    expect(store.scanRefused?.raw).toBe('zz');
+    await store.voidCards(1);
+    expect(store.scanRefused).toBeNull();
+  });
 });

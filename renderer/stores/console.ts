@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { computed, reactive, ref, shallowRef } from 'vue';
+import { computed, reactive, ref, shallowRef, toRaw } from 'vue';
 import type {
   CommandResult,
   ConsoleApi,
@@ -80,6 +80,26 @@ export interface CountDraft {
 
 export type Notice = 'settingsSaved' | 'structureSaved' | 'raceSaved' | 'raceAbandoned' | 'gameClosed';
 
+/**
+ * Where a scan lands: `deal` — the race screen with a race open (dealing, tie-break or its
+ * result) or the points game with a game open: it is dealt; anywhere else it is not: `counts` —
+ * the counts screen, before the race starts; `elsewhere` — another screen while a race or game is
+ * open; `closed` — no race or game is open.
+ */
+export type ScanPlace = 'deal' | 'counts' | 'elsewhere' | 'closed';
+
+/** A scan the service refused (the refusal is `errors.dealCard`, shown while it is the latest). */
+export interface ScanRefusal {
+  readonly raw: string;
+  readonly error: UiError;
+}
+
+/** A scan that was not dealt because it came on a screen that deals no card: the dealer must scan it again. */
+export interface ScanAway {
+  readonly raw: string;
+  readonly place: Exclude<ScanPlace, 'deal'>;
+}
+
 /** What the Backspace key and the void buttons write into the audit trail. */
 export const MANUAL_VOID_REASON = 'manual correction';
 
@@ -138,6 +158,17 @@ function isCommandResult(value: unknown): value is CommandResult<unknown> {
   return false;
 }
 
+/** The open race's or game's id and how many cards it holds (a race's dealt cards; a game's hands and tricks). */
+function cardsTaken(state: ConsoleState | null): { id: string | null; cards: number } {
+  if (state?.race) return { id: state.race.id, cards: state.race.summary.cards.length };
+  if (state?.game) {
+    const { game } = state;
+    const cards = game.hands.reduce((sum, hand) => sum + hand.cards.length, 0) + game.tricks.reduce((sum, trick) => sum + trick.cards.length, 0);
+    return { id: `${game.id}/${game.dealNumber}`, cards };
+  }
+  return { id: null, cards: 0 };
+}
+
 function sameRefusal(a: ShoeRefusal, b: ShoeRefusal | null): boolean {
   return b !== null && a.card === b.card && a.field === b.field && a.message === b.message;
 }
@@ -165,6 +196,8 @@ export const useConsoleStore = defineStore('console', () => {
   /** The race record open on the history screen (the slip), if any. */
   const record = shallowRef<RaceRecord | null>(null);
   const colourUpsDone = ref<ColourUpsDone | null>(readColourUpsDone());
+  const scanRefusal = shallowRef<ScanRefusal | null>(null);
+  const scanAway = shallowRef<ScanAway | null>(null);
 
   const settings = computed(() => state.value?.settings ?? null);
   const race = computed<RaceView | null>(() => state.value?.race ?? null);
@@ -214,6 +247,10 @@ export const useConsoleStore = defineStore('console', () => {
     // A card from the shoe refused: shown where a typed card's refusal is, until the next card is taken.
     const refusal = next.shoeRefusal;
     if (refusal !== null && !sameRefusal(refusal, previous?.shoeRefusal ?? null)) errors.dealCard = { field: refusal.field, message: refusal.message };
+    // A card taken (from anywhere) settles a scan that was not dealt: the dealer has dealt again.
+    const before = cardsTaken(previous);
+    const after = cardsTaken(next);
+    if (after.id !== null && after.id === before.id && after.cards > before.cards) scanAway.value = null;
     const raceStarted = next.race !== null && (previous === null || previous.race === null || previous.race.id !== next.race.id);
     if (raceStarted) view.value = 'race';
     const gameStarted = next.game !== null && (previous === null || previous.game === null || previous.game.id !== next.game.id);
@@ -361,10 +398,42 @@ export const useConsoleStore = defineStore('console', () => {
   }
 
   /** What a keyboard-wedge scanner typed: the service decodes it as it decodes a frame from the shoe. */
-  function dealScan(raw: string): Promise<Outcome> {
+  async function dealScan(raw: string): Promise<Outcome> {
     const id = target();
-    if (id === null) return refuse('dealCard', NOTHING_OPEN);
-    return run('dealCard', (service) => service.dealScan(id, raw));
+    const outcome = id === null ? await refuse('dealCard', NOTHING_OPEN) : await run('dealCard', (service) => service.dealScan(id, raw));
+    if (outcome.ok) scanAway.value = null;
+    else scanRefusal.value = { raw, error: outcome.error };
+    return outcome;
+  }
+
+  /** Where a scan would land now (see `ScanPlace`). */
+  const scanPlace = computed<ScanPlace>(() => {
+    if (state.value === null) return 'closed';
+    if (view.value === 'race') return race.value !== null ? 'deal' : 'counts';
+    if (view.value === 'points' && game.value !== null) return 'deal';
+    return race.value !== null || game.value !== null ? 'elsewhere' : 'closed';
+  });
+
+  /** The scan the service refused last, while its refusal is the one shown (no card taken or tried since). */
+  const scanRefused = computed<ScanRefusal | null>(() => {
+    const refusal = scanRefusal.value;
+    const shown = errors.dealCard;
+    return refusal !== null && shown != null && toRaw(shown) === toRaw(refusal.error) ? refusal : null;
+  });
+
+  /**
+   * A scan from the keyboard-wedge scanner: dealt to the open race or game where the screen deals
+   * cards; anywhere else kept as `scanAway` (not dealt, not lost: the dealer is told to scan it again).
+   */
+  async function scanned(raw: string): Promise<Outcome> {
+    const place = scanPlace.value;
+    if (place === 'deal') return dealScan(raw);
+    scanAway.value = { raw, place };
+    return { ok: false, error: { field: 'scan', message: 'scanned where no card is dealt', key: 'errors.nothingOpen' } };
+  }
+
+  function dismissScanAway(): void {
+    scanAway.value = null;
   }
 
   /** A refusal the screen itself makes (nothing open to act on), shown like the service's. */
@@ -547,6 +616,9 @@ export const useConsoleStore = defineStore('console', () => {
     game,
     plan,
     colourUpDone,
+    scanPlace,
+    scanRefused,
+    scanAway,
     seatsInPlay,
     names,
     connect,
@@ -565,6 +637,8 @@ export const useConsoleStore = defineStore('console', () => {
     startRace,
     dealCard,
     dealScan,
+    scanned,
+    dismissScanAway,
     voidCards,
     resolveHeld,
     loadHistory,

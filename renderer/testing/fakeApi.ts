@@ -15,6 +15,7 @@ import type {
   RaceRecord,
   SeatCount,
 } from '../../main/ipc/contract';
+import { parseCard } from '../../engine/cards';
 import { isInputError } from '../../engine/errors';
 import { planColorUps } from '../../engine/plan/planner';
 import { applyRaceEvent, startRace, type RaceState } from '../../engine/race/race';
@@ -189,12 +190,12 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         return refused(error);
       }
     },
-    // As the service decodes a scan with the text decoder: the symbology prefix off, then a card code.
+    // As the service decodes a scan with the text decoder: the symbology prefix off, then a card
+    // code; text that is no card is refused as the decoder's, a card is dealt (or refused) as any.
     dealScan: (target: string, raw: string) => {
-      const code = raw.trim().replace(/^\][A-Za-z][0-9A-Za-z]/, '');
-      const dealt = handlers.dealCard(target as never, code as never) as CommandResult;
-      if (dealt.ok || dealt.error.field !== 'card') return dealt;
-      return { ok: false, error: { field: 'scan', message: `${JSON.stringify(raw)}: not a card code (decoder text)` } };
+      const code = raw.trim().replace(/^\][A-Za-z][0-9A-Za-z]/, '').trim();
+      if (parseCard(code) !== null) return handlers.dealCard(target as never, code as never) as CommandResult;
+      return stale(target) ?? { ok: false, error: { field: 'scan', message: `${JSON.stringify(raw)}: not a card code (decoder text)` } };
     },
     voidCards: (raceId: string, count: number, reason: string) => {
       const refusal = stale(raceId);
@@ -252,6 +253,16 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       const end = before ?? history.length;
       const start = Math.max(0, end - count);
       return { ok: true, value: { total: history.length, start, entries: history.slice(start, end) } };
+    },
+    importProfile: (profile: { name?: unknown }) => {
+      if (typeof profile?.name !== 'string' || profile.name === '') return { ok: false, error: { field: 'profile.name', message: 'must name the profile' } };
+      const info = { name: profile.name, builtIn: false, summary: `${profile.name}: imported`, profile: profile as never };
+      push({ ...current, profiles: [...current.profiles.filter((entry) => entry.name !== profile.name), info] });
+      return { ok: true, value: info };
+    },
+    registerDeck: (name: string | null) => {
+      push({ ...current, registration: name === null ? null : { name, registered: 0, total: 52, next: 'As', problem: null } });
+      return { ok: true, value: null };
     },
     raceRecord: (raceId: string) => {
       const record = options.records?.[raceId];

@@ -5,6 +5,7 @@
 import type {
   ConsoleSettings,
   ConsoleState,
+  DeviceProfileInfo,
   HistoryEntry,
   HistorySummary,
   PlanView,
@@ -184,6 +185,14 @@ export function makeHistoryEntry(input: RaceInput & { corrections?: number; id?:
   };
 }
 
+/** The built-in device profiles as the service offers them (a summary each; the screens label them in their language). */
+export const BUILT_IN_PROFILE_INFOS: readonly DeviceProfileInfo[] = ['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid', 'stx-plain'].map((name) => ({
+  name,
+  builtIn: true,
+  summary: `${name}: 9600 baud`,
+  profile: { name } as unknown as DeviceProfileInfo['profile'],
+}));
+
 /** The history part of a state for these confirmed races (oldest first), as the service makes it. */
 export function makeHistory(entries: readonly HistoryEntry[] = []): HistorySummary {
   return { total: entries.length, valueDelta: entries.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0), latest: entries.at(-1) ?? null };
@@ -198,6 +207,8 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     shoeRefusal: null,
     history: makeHistory(),
     held: [],
+    profiles: BUILT_IN_PROFILE_INFOS,
+    registration: null,
     game: null,
     games: [],
     plan: null,

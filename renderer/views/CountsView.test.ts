@@ -1,6 +1,8 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installScanner } from '../composables/scanner';
+import { ENTER, TestKeyboard } from '../testing/keyboard';
 import { createFakeApi } from '../testing/fakeApi';
 import { makeSettings, makeState, makeSummary } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
@@ -19,6 +21,11 @@ async function enter(wrapper: Awaited<ReturnType<typeof counts>>['wrapper'], val
   }
   await settle();
 }
+
+const stops: Array<() => void> = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+});
 
 describe('counts screen', () => {
   it('lists every seat in play with a count field and an other-chips box', async () => {
@@ -134,6 +141,30 @@ describe('counts screen', () => {
     expect(wrapper.find('[data-testid="counts-no-seats"]').exists()).toBe(true);
     await wrapper.get('[data-testid="counts-to-setup"]').trigger('click');
     expect(store.view).toBe('setup');
+    wrapper.unmount();
+  });
+});
+
+describe('counts screen: the keyboard-wedge scanner', () => {
+  it('does not start the race on a scan in the last count field; the card is kept to be scanned again; a person’s Enter starts it', async () => {
+    const { wrapper, api, store } = await counts();
+    store.navigate('race');
+    const keyboard = new TestKeyboard();
+    stops.push(installScanner({ onScan: (text) => void store.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
+    await enter(wrapper, { 1: 7, 2: 2, 3: 2 });
+    const last = wrapper.get('[data-testid="counts-seat-3-chips"]');
+    (last.element as HTMLElement).focus();
+    keyboard.scan('2c');
+    await settle();
+    expect(api.callsOf('startRace')).toEqual([]);
+    expect(api.callsOf('dealScan')).toEqual([]);
+    expect((last.element as HTMLInputElement).value).toBe('2');
+    expect(store.counts[3]?.chips).toBe(2);
+    expect(store.scanAway).toEqual({ raw: '2c', place: 'counts' });
+
+    keyboard.press(ENTER, 2000);
+    await settle();
+    expect(api.callsOf('startRace')).toHaveLength(1);
     wrapper.unmount();
   });
 });

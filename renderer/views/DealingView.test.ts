@@ -1,10 +1,29 @@
 // @vitest-environment happy-dom
-import { mount } from '@vue/test-utils';
-import { describe, expect, it } from 'vitest';
+import { mount, type VueWrapper } from '@vue/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { installReadFeedback } from '../composables/readFeedback';
+import { installScanner } from '../composables/scanner';
 import { createFakeApi } from '../testing/fakeApi';
 import { FINNISH_CARDS, makeState } from '../testing/fixtures';
+import { TestKeyboard } from '../testing/keyboard';
 import { prepare, settle } from '../testing/setup';
+import type { ConsoleStore } from '../stores/console';
 import RaceScreen from './RaceScreen.vue';
+
+const stops: Array<() => void> = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+  vi.useRealTimers();
+});
+
+/** The scanner listening at the window, as the console's App installs it, on a test keyboard's clock. */
+function listen(store: ConsoleStore): TestKeyboard {
+  const keyboard = new TestKeyboard();
+  stops.push(installScanner({ onScan: (text) => void store.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
+  return keyboard;
+}
+
+const dealtCodes = (wrapper: VueWrapper) => wrapper.findAll('[data-testid="dealt-card"]').map((card) => card.attributes('data-card'));
 
 async function dealing(options: Parameters<typeof createFakeApi>[0] = { race: {} }) {
   const prepared = await prepare({ api: createFakeApi(options) });
@@ -237,6 +256,110 @@ describe('dealing screen', () => {
       await settle();
     }
     expect(wrapper.find('[data-testid="view-result"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+});
+
+describe('dealing screen: the keyboard-wedge scanner', () => {
+  it('deals the scanned card wherever the focus is: on Void, on a grid card, on the page', async () => {
+    const { wrapper, api, store } = await dealing({ race: { cards: ['Ah'] } });
+    const keyboard = listen(store);
+
+    (wrapper.get('[data-testid="void-last"]').element as HTMLElement).focus();
+    keyboard.scan('Kc');
+    await settle();
+    expect(api.callsOf('voidCards')).toEqual([]);
+    expect(dealtCodes(wrapper)).toEqual(['Ah', 'Kc']);
+
+    (wrapper.get('[data-testid="grid-card-Qs"]').element as HTMLElement).focus();
+    keyboard.scan('2D');
+    await settle();
+    expect(api.callsOf('dealCard')).toEqual([]);
+    expect(dealtCodes(wrapper)).toEqual(['Ah', 'Kc', '2d']);
+
+    (document.activeElement as HTMLElement).blur();
+    keyboard.scan(']E0TS', { layout: 'ru' });
+    await settle();
+    expect(api.callsOf('dealScan')).toEqual([['race-1', 'Kc'], ['race-1', '2D'], ['race-1', ']E0TS']]);
+    expect(dealtCodes(wrapper)).toEqual(['Ah', 'Kc', '2d', 'Ts']);
+    expect((wrapper.get('[data-testid="manual-input"]').element as HTMLInputElement).value).toBe('');
+    wrapper.unmount();
+  });
+
+  it('leaves a dealer typing slowly in the entry field alone: the typed card is dealt as typed', async () => {
+    const { wrapper, api, store } = await dealing();
+    const keyboard = listen(store);
+    const input = wrapper.get('[data-testid="manual-input"]');
+    expect(document.activeElement).toBe(input.element);
+    keyboard.type('as', 160);
+    keyboard.press({ code: 'Enter', key: 'Enter' }, 160);
+    await settle();
+    expect(api.callsOf('dealScan')).toEqual([]);
+    expect(api.callsOf('dealCard')).toEqual([['race-1', 'as']]);
+    wrapper.unmount();
+  });
+
+  it('says a refused scan in the headline itself, and what to do, until the next card is taken', async () => {
+    const { wrapper, store } = await dealing({ race: { cards: ['Ah'] } });
+    const keyboard = listen(store);
+    const step = () => wrapper.get('[data-testid="next-step"]');
+
+    keyboard.scan('AH');
+    await settle();
+    expect(step().text()).toBe('Scanned A♥ not accepted: check the card. Deal 2 cards to seat 1 — Matti');
+    expect(step().attributes('data-refused')).toBe('scan');
+    expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('Ah was already dealt');
+
+    keyboard.scan('X9');
+    await settle();
+    expect(step().text()).toBe('Scanned “X9”: not a card. Scan it again. Deal 2 cards to seat 1 — Matti');
+
+    keyboard.scan('KC');
+    await settle();
+    expect(step().text()).toBe('Deal 1 card to seat 1 — Matti');
+    expect(step().attributes('data-refused')).toBeUndefined();
+    expect(wrapper.find('[data-testid="deal-error"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('flashes the card just taken and sounds it; a refusal sounds another tone', async () => {
+    const { wrapper, store } = await dealing({ race: { cards: ['Ah'] } });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const tones: string[] = [];
+      stops.push(installReadFeedback(store, (tone) => tones.push(tone)));
+      await store.dealScan('Kc');
+      await wrapper.vm.$nextTick();
+      const flashed = wrapper.findAll('[data-flash="true"]');
+      expect(flashed.map((card) => card.attributes('data-card'))).toEqual(['Kc']);
+      expect(flashed[0]?.classes()).toContain('dealt-card--flash');
+      await store.dealScan('Kc');
+      await wrapper.vm.$nextTick();
+      expect(tones).toEqual(['accepted', 'refused']);
+      vi.advanceTimersByTime(1000);
+      await wrapper.vm.$nextTick();
+      expect(wrapper.findAll('[data-flash="true"]')).toHaveLength(0);
+      wrapper.unmount();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives the focus back to the entry field after a tap on the grid and after Void', async () => {
+    const { wrapper } = await dealing();
+    const input = wrapper.get('[data-testid="manual-input"]').element;
+    const queen = wrapper.get('[data-testid="grid-card-Qs"]');
+    (queen.element as HTMLElement).focus();
+    await queen.trigger('click');
+    expect(document.activeElement).toBe(input);
+    await settle();
+    expect(document.activeElement).toBe(input);
+    const voidButton = wrapper.get('[data-testid="void-last"]');
+    (voidButton.element as HTMLElement).focus();
+    await voidButton.trigger('click');
+    await settle();
+    expect(dealtCodes(wrapper)).toEqual([]);
+    expect(document.activeElement).toBe(input);
     wrapper.unmount();
   });
 });

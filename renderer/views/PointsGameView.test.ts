@@ -1,12 +1,27 @@
 // @vitest-environment happy-dom
 import { mount, type VueWrapper } from '@vue/test-utils';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installScanner } from '../composables/scanner';
+import { ENTER, TestKeyboard } from '../testing/keyboard';
+import type { ConsoleStore } from '../stores/console';
 import App from '../App.vue';
 import type { MatchEvent } from '../../engine/poker/match';
 import { createFakeApi } from '../testing/fakeApi';
 import { makeGameView, seedDealEvents, seedDealing, seedPlays, SEED_TRICKS, standPat, startEvent } from '../testing/gameFixtures';
 import { prepare, settle } from '../testing/setup';
 import PointsScreen from './PointsScreen.vue';
+
+const stops: Array<() => void> = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+});
+
+/** The scanner listening at the window, as the console's App installs it, on a test keyboard's clock. */
+function listen(store: ConsoleStore): TestKeyboard {
+  const keyboard = new TestKeyboard();
+  stops.push(installScanner({ onScan: (text) => void store.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
+  return keyboard;
+}
 
 async function gameScreen(events: readonly MatchEvent[]) {
   const prepared = await prepare({ api: createFakeApi({ game: events }) });
@@ -234,14 +249,15 @@ describe('points game screen: scores across deals', () => {
     wrapper.unmount();
   });
 
-  it('hands the focus from the last card to the next deal’s button', async () => {
+  it('hands the focus from the last card to the heading, not the next deal’s button (no stray Enter starts it)', async () => {
     const { wrapper } = await gameScreen([...TO_TRICKS, ...seedPlays(14)]);
     expect(step(wrapper)).toBe('Trick 5: Anna to play');
     await type(wrapper, '8h');
     await settle();
     expect(wrapper.find('[data-testid="manual-input"]').exists()).toBe(false);
     expect(wrapper.findAll('.game-hands .seat-cards__none').map((none) => none.text())).toEqual(['All cards played', 'All cards played', 'All cards played']);
-    expect(document.activeElement).toBe(wrapper.get('[data-testid="next-deal"]').element);
+    expect(document.activeElement).toBe(wrapper.get('#game-title').element);
+    expect(document.activeElement).not.toBe(wrapper.get('[data-testid="next-deal"]').element);
     wrapper.unmount();
   });
 
@@ -317,5 +333,45 @@ describe('the console with a game open', () => {
       scores: { Anna: 8, Ville: 2, Sanna: 0 },
       winner: null,
     });
+  });
+});
+
+describe('points game screen: the keyboard-wedge scanner', () => {
+  it('deals a scanned card wherever the focus is, and says a refused one in the headline', async () => {
+    const { wrapper, api, store } = await gameScreen([startEvent()]);
+    const keyboard = listen(store);
+    const grid = wrapper.get('[data-testid="grid-card-Ks"]');
+    (grid.element as HTMLElement).focus();
+    keyboard.scan('5H');
+    await settle();
+    expect(api.callsOf('dealCard')).toEqual([]);
+    expect(api.callsOf('dealScan')).toEqual([['game-1', '5H']]);
+    expect(cardsOf(wrapper, 1)).toEqual(['5h']);
+
+    keyboard.scan('5h');
+    await settle();
+    expect(step(wrapper)).toBe('Scanned 5♥ not accepted: check the card. Deal a card to Ville (5 left)');
+    expect(wrapper.get('[data-testid="next-step"]').attributes('data-refused')).toBe('scan');
+    keyboard.scan('Ks');
+    await settle();
+    expect(step(wrapper)).toBe('Deal a card to Sanna (5 left)');
+    wrapper.unmount();
+  });
+
+  it('does not start the next deal on a scan with the focus on its button; a deliberate Enter does', async () => {
+    const { wrapper, api, store } = await gameScreen(seedDealEvents());
+    const keyboard = listen(store);
+    const next = wrapper.get('[data-testid="next-deal"]');
+    (next.element as HTMLElement).focus();
+    keyboard.scan('Kc');
+    await settle();
+    expect(api.callsOf('gameAction')).toEqual([]);
+    expect(api.callsOf('dealScan')).toEqual([['game-1', 'Kc']]);
+    expect(wrapper.get('[data-testid="next-step"]').attributes('data-refused')).toBe('scan');
+    expect(wrapper.get('[data-testid="deal-error"]').text()).toMatch(/^Not accepted: /);
+    keyboard.press(ENTER, 2000);
+    await settle();
+    expect(api.callsOf('gameAction')).toEqual([['game-1', { type: 'next-deal' }]]);
+    wrapper.unmount();
   });
 });

@@ -1,10 +1,25 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installScanner } from '../composables/scanner';
 import { createFakeApi } from '../testing/fakeApi';
 import { FINNISH_CARDS } from '../testing/fixtures';
+import { ENTER, SPACE, TestKeyboard } from '../testing/keyboard';
 import { prepare, settle } from '../testing/setup';
+import type { ConsoleStore } from '../stores/console';
 import RaceScreen from './RaceScreen.vue';
+
+const stops: Array<() => void> = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+});
+
+/** The scanner listening at the window, as the console's App installs it, on a test keyboard's clock. */
+function listen(store: ConsoleStore): TestKeyboard {
+  const keyboard = new TestKeyboard();
+  stops.push(installScanner({ onScan: (text) => void store.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
+  return keyboard;
+}
 
 async function result(options: Parameters<typeof createFakeApi>[0]) {
   const prepared = await prepare({ api: createFakeApi(options) });
@@ -26,7 +41,9 @@ describe('result screen', () => {
     expect(wrapper.get('[data-testid="value-delta"]').text()).toBe('+25');
     expect(wrapper.get('[data-testid="remove-chips"]').text()).toBe('Remove all odd 25 chips: 7 chips, value 175.');
     expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Give one 100 chip to each player below, then remove all odd 25 chips.');
-    expect(document.activeElement).toBe(wrapper.get('[data-testid="confirm-race"]').element);
+    // The heading has the focus, not the confirm button: no stray Enter confirms the race.
+    expect(document.activeElement).toBe(wrapper.get('#result-title').element);
+    expect(document.activeElement).not.toBe(wrapper.get('[data-testid="confirm-race"]').element);
     wrapper.unmount();
   });
 
@@ -102,6 +119,58 @@ describe('result screen', () => {
     await wrapper.get('[data-testid="confirm-race"]').trigger('click');
     await settle();
     expect(wrapper.get('[data-testid="confirm-error"]').text()).toBe('Not saved: disk full');
+    wrapper.unmount();
+  });
+});
+
+describe('result screen: confirming takes a deliberate press', () => {
+  it('is not confirmed by a scan with the focus on Confirm: the scan is refused and said, nothing voided', async () => {
+    const { wrapper, api, store } = await result({ race: { cards: FINNISH_CARDS } });
+    const keyboard = listen(store);
+    const confirm = wrapper.get('[data-testid="confirm-race"]');
+    (confirm.element as HTMLElement).focus();
+    keyboard.scan('Kc');
+    await settle();
+    expect(api.callsOf('confirmRace')).toEqual([]);
+    expect(api.callsOf('voidCards')).toEqual([]);
+    expect(api.callsOf('dealScan')).toEqual([['race-1', 'Kc']]);
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe(
+      'Scanned K♣ not accepted: check the card. Give one 100 chip to each player below, then remove all odd 25 chips.',
+    );
+    expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('the race is complete');
+    expect(wrapper.find('[data-testid="view-result"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+
+  it('is not confirmed by an Enter right on the heels of another key', async () => {
+    const { wrapper, api, store } = await result({ race: { cards: FINNISH_CARDS } });
+    const keyboard = listen(store);
+    (wrapper.get('[data-testid="confirm-race"]').element as HTMLElement).focus();
+    keyboard.wait(1000);
+    keyboard.type('x', 4);
+    keyboard.press(ENTER, 4);
+    await settle();
+    expect(api.callsOf('confirmRace')).toEqual([]);
+    wrapper.unmount();
+  });
+
+  it('is confirmed by a deliberate Enter on the focused button (keyboard users can confirm)', async () => {
+    const { wrapper, api, store } = await result({ race: { cards: FINNISH_CARDS } });
+    const keyboard = listen(store);
+    (wrapper.get('[data-testid="confirm-race"]').element as HTMLElement).focus();
+    keyboard.press(ENTER, 2000);
+    await settle();
+    expect(api.callsOf('confirmRace')).toEqual([['race-1']]);
+    wrapper.unmount();
+  });
+
+  it('is confirmed by a deliberate Space on the focused button', async () => {
+    const { wrapper, api, store } = await result({ race: { cards: FINNISH_CARDS } });
+    const keyboard = listen(store);
+    (wrapper.get('[data-testid="confirm-race"]').element as HTMLElement).focus();
+    keyboard.press(SPACE, 2000);
+    await settle();
+    expect(api.callsOf('confirmRace')).toEqual([['race-1']]);
     wrapper.unmount();
   });
 });

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
+import { usePreferences } from '../composables/preferences';
 import { createFakeApi } from '../testing/fakeApi';
 import { makeSettings, makeState } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
@@ -82,6 +83,20 @@ describe('settings', () => {
     await box.setValue(!before);
     expect((box.element as HTMLInputElement).checked).toBe(!before);
     await box.setValue(before);
+    wrapper.unmount();
+  });
+
+  it('turns the sound of card reads off and on, kept at this station (on by default)', async () => {
+    const { plugins } = await prepare();
+    const wrapper = mount(SettingsView, { global: { plugins } });
+    const box = wrapper.get('[data-testid="sound"]');
+    expect((box.element as HTMLInputElement).checked).toBe(true);
+    expect(box.element.closest('label')?.textContent).toContain('Sound for every card read');
+    await box.setValue(false);
+    expect(usePreferences().sound.value).toBe(false);
+    expect(localStorage.getItem('chip-race-console:sound')).toBe('false');
+    await box.setValue(true);
+    expect(usePreferences().sound.value).toBe(true);
     wrapper.unmount();
   });
 });

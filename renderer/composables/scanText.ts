@@ -1,0 +1,51 @@
+import { useI18n } from 'vue-i18n';
+import { parseCard, type Card } from '../../engine/cards';
+import type { ScanAway, ScanPlace, ScanRefusal } from '../stores/console';
+import { cardText } from './raceText';
+
+/** AIM symbology identifiers (`]E0`, `]C1` …) a barcode reader may put before the data, as the service strips them. */
+const SYMBOLOGY_PREFIX = /^\][A-Za-z][0-9A-Za-z]/;
+
+/** The card a scan names in the plain notations (`KC`, `Kc`, `10h`, `]E0KC`), or null. */
+export function scannedCard(raw: string): Card | null {
+  return parseCard(raw.trim().replace(SYMBOLOGY_PREFIX, '').trim());
+}
+
+/** What the dealer is told about a scan: a refused one in the next-step headline, one not dealt in a banner. */
+export function useScanText() {
+  const { t } = useI18n();
+
+  /** `K♣` for a card; the scanned text in quotes for anything else. */
+  function scannedLabel(raw: string): string {
+    const card = scannedCard(raw);
+    return card !== null ? cardText(card) : t('scan.quoted', { text: raw.trim() });
+  }
+
+  /** "Scanned K♣ not accepted: check the card." — the headline's first line after a refused scan. */
+  function refusedText(refusal: ScanRefusal): string {
+    const card = scannedCard(refusal.raw);
+    return card !== null ? t('scan.refused.card', { card: cardText(card) }) : t('scan.refused.text', { text: scannedLabel(refusal.raw) });
+  }
+
+  /** Why a scan was not dealt (where it came), then what to do now (where the dealer is now). */
+  function awayText(away: ScanAway, now: ScanPlace): string {
+    const card = scannedLabel(away.raw);
+    const what =
+      away.place === 'counts'
+        ? t('scan.away.counts', { card })
+        : away.place === 'elsewhere'
+          ? t('scan.away.elsewhere', { card })
+          : t('scan.away.closed', { card });
+    const next =
+      now === 'deal'
+        ? t('scan.again.now')
+        : now === 'counts'
+          ? t('scan.again.counts')
+          : now === 'elsewhere'
+            ? t('scan.again.elsewhere')
+            : t('scan.again.closed');
+    return `${what} ${next}`;
+  }
+
+  return { scannedLabel, refusedText, awayText };
+}
