@@ -8,6 +8,7 @@ import { suitNumberDecoder } from './decoding/suitNumber';
 import { textDecoder, type TextOptions } from './decoding/text';
 import { UID_BYTES, UidDecoder, type UidOptions } from './decoding/uid';
 import { DEFAULT_MAX_FRAME, type Framer } from './framing/frame';
+import { DATA_BITS, DEFAULT_LINE_SETTINGS, PARITIES, STOP_BITS, type LineSettings } from './lineSettings';
 import { lineFramer } from './framing/lines';
 import { silenceFramer } from './framing/silence';
 import { CHECKSUMS, stxEtxFramer, type Checksum } from './framing/stxEtx';
@@ -30,28 +31,7 @@ export type DecoderConfig =
   | ({ readonly kind: 'pattern' } & PatternOptions)
   | ({ readonly kind: 'uid'; readonly cards?: Readonly<Record<string, Card>> } & UidOptions);
 
-export const DATA_BITS = [5, 6, 7, 8] as const;
-export const PARITIES = ['none', 'even', 'odd', 'mark', 'space'] as const;
-export const STOP_BITS = [1, 1.5, 2] as const;
-export type DataBits = (typeof DATA_BITS)[number];
-export type Parity = (typeof PARITIES)[number];
-export type StopBits = (typeof STOP_BITS)[number];
-
-/**
- * How the serial line is set when the port is opened (serialport's open options of the same
- * names). USB virtual COM ports ignore them; an RS-232 device needs them to match, e.g. 7 data
- * bits and even parity. Mark and space parity and 1.5 stop bits only open on Windows: serialport's
- * Linux and macOS drivers refuse them (see transport/portErrors.ts).
- */
-export interface LineSettings {
-  readonly dataBits: DataBits;
-  readonly parity: Parity;
-  readonly stopBits: StopBits;
-  /** RTS/CTS hardware flow control: the device only sends while the port raises RTS. */
-  readonly rtscts: boolean;
-}
-
-export const DEFAULT_LINE_SETTINGS: LineSettings = { dataBits: 8, parity: 'none', stopBits: 1, rtscts: false };
+export { DATA_BITS, DEFAULT_LINE_SETTINGS, PARITIES, STOP_BITS, type DataBits, type LineSettings, type Parity, type StopBits } from './lineSettings';
 
 /** The largest `repeatMs` and `graceMs`: a minute. */
 export const MAX_WINDOW_MS = 60_000;

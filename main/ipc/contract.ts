@@ -10,6 +10,7 @@ import type { ColorUp, ColorUpProposal, LevelNeed } from '../../engine/plan/plan
 import type { RuleSetName } from '../../engine/race/rules';
 import type { RaceSummary } from '../../engine/race/summary';
 import type { ShoeEvent, StatusCode, StatusState } from '../../hardware/events';
+import type { DataBits, Parity, StopBits } from '../../hardware/lineSettings';
 import type { ChainStatus, JournalFinding } from '../journal/findings';
 
 export type { ChainStatus, JournalFinding } from '../journal/findings';
@@ -36,8 +37,35 @@ export interface SourceSettings {
   /** Serial port path (serial) or the simulator's port (simulator); empty for manual entry. */
   readonly path: string;
   readonly baud: number;
-  /** A built-in device profile name (see hardware/profile.ts). */
+  /** The device profile: a built-in one's name (hardware/profile.ts) or one stored in the data folder. */
   readonly decoder: string;
+  /** The line settings and repeat window, over the profile's own; absent: the profile's. */
+  readonly dataBits?: DataBits;
+  readonly parity?: Parity;
+  readonly stopBits?: StopBits;
+  readonly rtscts?: boolean;
+  readonly repeatMs?: number;
+}
+
+/** A device profile the console offers: built in, or stored in its data folder. */
+export interface DeviceProfileInfo {
+  readonly name: string;
+  readonly builtIn: boolean;
+  /** The profile in one English sentence (the screens label the built-in ones in their language). */
+  readonly summary: string;
+  /** The profile as its file has it (hardware/profile.ts reads and checks it). */
+  readonly profile: Readonly<Record<string, unknown>>;
+}
+
+/** "Register deck" under way: the RFID tags of a deck read in order, 52 of them, into a profile. */
+export interface DeckRegistration {
+  readonly name: string;
+  readonly registered: number;
+  readonly total: number;
+  /** The card whose tag is to be read next. */
+  readonly next: string | null;
+  /** Why the last read was not taken (a tag already registered, not a tag), until the next one is. */
+  readonly problem: string | null;
 }
 
 /** What the dealer sets up once per table; remembered between races. */
@@ -239,6 +267,10 @@ export interface ConsoleState {
   readonly history: HistorySummary;
   /** Cards from the shoe waiting for the dealer's say, oldest first. */
   readonly held: readonly HeldCard[];
+  /** The device profiles offered (built-in, then stored). */
+  readonly profiles: readonly DeviceProfileInfo[];
+  /** The RFID deck being registered, if any. */
+  readonly registration: DeckRegistration | null;
   /** The points game in progress (Pistepokeri or Chicago), if any; a race and a game never run at once. */
   readonly game: GameView | null;
   readonly games: readonly GameHistoryEntry[];
@@ -296,13 +328,17 @@ export interface ConsoleCommands {
   historyPage(before: number | null, count: number): CommandResult<HistoryPage>;
   /** A race's full record from the journal: every card, void and refusal, with the chain's verdict. */
   raceRecord(raceId: string): CommandResult<RaceRecord>;
+  /** A device profile (the JSON of a profile file) validated and stored in the data folder under its name. */
+  importProfile(profile: unknown): CommandResult<DeviceProfileInfo>;
+  /** Starts registering an RFID deck into a profile of this name (the card source must read tag IDs), or stops it (null). */
+  registerDeck(name: string | null): CommandResult;
 }
 
 export type CommandName = keyof ConsoleCommands;
 
 export const COMMAND_NAMES: readonly CommandName[] = [
   'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'dealScan', 'voidCards', 'confirmRace', 'abandonRace', 'takeHeldCard', 'discardHeldCard',
-  'listPorts', 'exportHistory', 'historyPage', 'raceRecord', 'startGame', 'gameAction', 'closeGame',
+  'listPorts', 'exportHistory', 'historyPage', 'raceRecord', 'importProfile', 'registerDeck', 'startGame', 'gameAction', 'closeGame',
 ];
 
 /** Every command as the screen calls it: asynchronous. */

@@ -77,6 +77,12 @@ const COMMANDS: Readonly<Record<CommandName, { readonly arity: number; readonly 
     },
   },
   raceRecord: { arity: 1, check: ([raceId]) => checkTarget(raceId, 'race') },
+  importProfile: {
+    arity: 1,
+    // The profile's meaning is the hardware reader's to check (readProfile); here only its size.
+    check: ([profile]) => (typeof profile === 'object' && profile !== null && !Array.isArray(profile) && JSON.stringify(profile).length <= 64 * 1024 ? pass([profile]) : fail('profile', 'must be a device profile: a JSON object of at most 64 KB')),
+  },
+  registerDeck: { arity: 1, check: ([name]) => (name === null ? pass([null]) : checkText(name, 'name', 40)) },
   startGame: {
     arity: 2,
     check: ([game, players]) => {

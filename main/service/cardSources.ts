@@ -1,4 +1,3 @@
-import { BUILT_IN_PROFILES, DEFAULT_PROFILE } from '../../hardware/profile';
 import { SerialSource } from '../../hardware/transport/serialSource';
 import { listPorts } from '../../hardware/transport/ports';
 import type { PortInfo } from '../ipc/contract';
@@ -8,12 +7,11 @@ import type { CardSourceFactory } from './service';
  * The real card sources: a serial shoe or barcode reader, reconnecting by itself after an unplug.
  * (The simulated shoe reaches the console the same way, over a serial port: `npm run shoe`.)
  */
-export const serialCardSources: CardSourceFactory = (settings, emit) => {
-  if (settings.kind === 'manual' || settings.path === '') return null;
-  const source = new SerialSource();
+export const serialCardSources: CardSourceFactory = ({ kind, path, profile, decoder }, emit) => {
+  if (kind === 'manual' || path === '') return null;
+  const source = new SerialSource(decoder === undefined ? {} : { decoder });
   source.on(emit);
-  const profile = BUILT_IN_PROFILES[settings.decoder] ?? DEFAULT_PROFILE;
-  void source.open(settings.path, settings.baud, { ...profile, baud: settings.baud });
+  void source.open(path, profile.baud, profile);
   return { stop: () => source.close() };
 };
 

@@ -5,12 +5,15 @@ import type { RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
+import type { Decoder } from '../../hardware/decoding/decoder';
+import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
 import { FrameDecoder } from '../../hardware/pipeline';
-import { BUILT_IN_PROFILES, DEFAULT_PROFILE } from '../../hardware/profile';
+import { readProfile, type DeviceProfile } from '../../hardware/profile';
+import { effectiveProfile, profileInfo, ProfileStore, storedName } from './profiles';
 import { findingText, journalPath, JournalWriter, scanJournal, type JournalFinding, type JournalLine, type JournalNote } from '../journal/journal';
 import {
   HISTORY_PAGE_MAX,
-  type CommandResult, type ConsoleSettings, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
+  type CommandResult, type ConsoleSettings, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
   type PortInfo, type RaceRecord, type RaceView, type SeatCount, type ShoeRefusal, type SourceStatus,
 } from '../ipc/contract';
 import type { MatchEvent } from '../../engine/poker/match';
@@ -33,7 +36,15 @@ export interface CardSource {
   raceChanged?(race: RaceView | null): void;
 }
 
-export type CardSourceFactory = (settings: ConsoleSettings['source'], emit: (event: ShoeEvent) => void) => CardSource | null;
+/** What a card source is opened with: the port, the device profile in force, and (registering a deck) the decoder to use. */
+export interface CardSourceRequest {
+  readonly kind: ConsoleSettings['source']['kind'];
+  readonly path: string;
+  readonly profile: DeviceProfile;
+  readonly decoder?: Decoder;
+}
+
+export type CardSourceFactory = (request: CardSourceRequest, emit: (event: ShoeEvent) => void) => CardSource | null;
 
 export interface ServiceOptions {
   readonly dataDir: string;
@@ -127,6 +138,10 @@ export class ConsoleService {
   private lastInput: ShoeEvent | null = null;
   private shoeRefusal: ShoeRefusal | null = null;
   private held: readonly HeldCard[] = [];
+  /** The profiles offered, as the state carries them (made anew only when one is stored). */
+  private profileList: readonly DeviceProfileInfo[] = [];
+  /** "Register deck" under way: the decoder that gives each new tag the next card, and what the screen shows. */
+  private registering: { readonly decoder: UidDecoder; readonly base: DeviceProfile; view: DeckRegistration } | null = null;
   private heldCount = 0;
   /** The last refusal written and how often it came again since (not yet written). */
   private repeat: { readonly key: string; readonly of: number; readonly target: { raceId: string } | { gameId: string }; count: number; since: number } | null = null;
@@ -145,9 +160,11 @@ export class ConsoleService {
     private readonly raceSpans: Map<string, RaceSpan>,
     /** Gives the data folder back (the lock file) on close. */
     private readonly unlock: () => Promise<void>,
+    private readonly profiles: ProfileStore,
   ) {
     this.sourceStatus = { kind: settings.source.kind, path: settings.source.path, state: 'idle' };
     this.monotonic = options.monotonic ?? (() => performance.now());
+    this.profileList = profiles.list();
   }
 
   /**
@@ -176,13 +193,20 @@ export class ConsoleService {
     } });
     const { session, problems } = replay.finish();
     const { settings, problem } = await loadSettings(join(options.dataDir, 'settings.json'));
+    const profiles = await ProfileStore.load(options.dataDir);
     // A journal sealed with a key is continued only with that key: without it, it stays read-only.
     const keyProblem = scan.findings.find((finding) => finding.code === 'key-missing' || finding.code === 'key-wrong') ?? null;
     const readOnly = scan.readOnly ?? (scan.end.kind === 'hmac-sha256' ? keyProblem : null);
     const journal = readOnly === null ? await JournalWriter.open<SessionRecord>(path, scan, { clock: options.clock, monotonic: options.monotonic, key }) : null;
-    const findings: JournalFinding[] = [...scan.findings, ...problems, ...(problem ? [{ code: 'settings', message: problem } as const] : [])];
+    const findings: JournalFinding[] = [
+      ...scan.findings,
+      ...problems,
+      ...(problem ? [{ code: 'settings', message: problem } as const] : []),
+      ...profiles.problems.map((message) => ({ code: 'settings', message }) as const),
+      ...(profiles.has(settings.source.decoder) ? [] : [{ code: 'settings', message: `the settings name the device profile "${settings.source.decoder}", which is not in the data folder: the text profile is used until another is chosen` } as const]),
+    ];
     const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly };
-    const service = new ConsoleService({ ...options, journalKey: key }, journal, session, settings, report, spans, unlock);
+    const service = new ConsoleService({ ...options, journalKey: key }, journal, session, settings, report, spans, unlock, profiles);
     // The torn tail's bytes were kept beside the journal; the journal itself says so, in its chain.
     if (journal !== null && scan.tornNote !== null) {
       // On a full disk it waits: the finding is shown all the same, and the next record ends the torn line.
@@ -213,6 +237,8 @@ export class ConsoleService {
       shoeRefusal: this.shoeRefusal,
       history: this.historyOf(session.history),
       held: this.held,
+      profiles: this.profileList,
+      registration: this.registering?.view ?? null,
       game: this.gameViewOf(session.game),
       games: session.games,
       plan: this.planViewOf(settings.tournament),
@@ -354,6 +380,12 @@ export class ConsoleService {
     return this.serial(async () => {
       // A screen that does not edit the tournament leaves it out: keep the structure already saved.
       const settings = readSettings(value?.tournament === undefined && typeof value === 'object' && value !== null ? { ...value, tournament: this.settings.tournament } : value);
+      if (!this.profiles.has(settings.source.decoder)) {
+        return refused('source.decoder', `there is no device profile "${settings.source.decoder}": choose a built-in one, or import the profile file first`);
+      }
+      if (this.registering !== null && JSON.stringify(settings.source) !== JSON.stringify(this.settings.source)) {
+        return refused('source', 'a deck is being registered on this card source: finish or stop the registration first');
+      }
       await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
         throw new SaveError('settings', error);
       });
@@ -444,7 +476,7 @@ export class ConsoleService {
    */
   dealScan(target: string, raw: string): Promise<CommandResult> {
     return this.serial(async () => {
-      const profile = BUILT_IN_PROFILES[this.settings.source.decoder] ?? DEFAULT_PROFILE;
+      const profile = effectiveProfile(this.settings.source, this.profiles);
       const [event] = new FrameDecoder(profile).decode({ bytes: Buffer.from(raw) });
       if (event?.type === 'card') return this.deal(target, event.card, 'scanner');
       const reason = event?.type === 'unknown' ? event.reason : 'not a card code';
@@ -612,6 +644,97 @@ export class ConsoleService {
     });
   }
 
+  importProfile(value: unknown): Promise<CommandResult<DeviceProfileInfo>> {
+    return this.serial(async () => {
+      let profile: DeviceProfile;
+      try {
+        profile = readProfile(value);
+        storedName(profile.name);
+      } catch (error) {
+        if (isInputError(error)) return refused(error.field.startsWith('profile') ? error.field : `profile.${error.field}`, error.reason);
+        throw error;
+      }
+      await this.storeProfile(profile);
+      this.publish();
+      return ok(profileInfo(profile, false));
+    });
+  }
+
+  private async storeProfile(profile: DeviceProfile): Promise<void> {
+    await this.profiles.save(profile).catch((error: unknown) => {
+      throw new SaveError('settings', error);
+    });
+    this.profileList = this.profiles.list();
+  }
+
+  /**
+   * "Register deck": the card source (it must read tag IDs) reopens with a decoder that gives each
+   * new tag the next card of the registration order (spades, hearts, diamonds, clubs, each A 2 … K);
+   * after the 52nd the table is stored as a profile of that name and chosen. Null stops it.
+   */
+  registerDeck(name: string | null): Promise<CommandResult> {
+    return this.serial(async () => {
+      if (name === null) {
+        if (this.registering === null) return ok(null);
+        this.registering = null;
+        await this.closeSource();
+        this.openSource();
+        this.publish();
+        return ok(null);
+      }
+      if (this.session.race) return refused('race', `race ${this.session.race.id} is open: register the deck between races`);
+      if (this.session.game) return refused('game', `game ${this.session.game.id} is open: register the deck between games`);
+      const { source } = this.settings;
+      if (source.kind !== 'serial' || source.path === '') return refused('source', 'register the deck with the reader connected: choose the serial card source and its port first');
+      const base = effectiveProfile(source, this.profiles);
+      if (base.decoder.kind !== 'uid') return refused('source.decoder', `the profile ${base.name} does not read RFID tags: choose rfid (or a profile that reads tag IDs) first`);
+      try {
+        storedName(name);
+      } catch (error) {
+        if (isInputError(error)) return refused('name', error.reason);
+        throw error;
+      }
+      const { cards: _old, ...options } = base.decoder;
+      const decoder = new UidDecoder({}, options);
+      decoder.startRegistration(REGISTRATION_ORDER);
+      this.registering = { decoder, base, view: { name, registered: 0, total: REGISTRATION_ORDER.length, next: REGISTRATION_ORDER[0] ?? null, problem: null } };
+      await this.closeSource();
+      this.openSource();
+      this.publish();
+      return ok(null);
+    });
+  }
+
+  /** A read while registering: the next card's tag, or why not; after the last, the profile stored and chosen. */
+  private async registered(event: ShoeEvent): Promise<void> {
+    const registering = this.registering;
+    if (registering === null) return;
+    if (event.type === 'unknown') {
+      registering.view = { ...registering.view, problem: event.reason };
+      this.publish();
+      return;
+    }
+    const registered = registering.view.registered + 1;
+    registering.view = { ...registering.view, registered, next: REGISTRATION_ORDER[registered] ?? null, problem: null };
+    if (registering.decoder.registering) {
+      this.publish();
+      return;
+    }
+    const { base } = registering;
+    if (base.decoder.kind !== 'uid') return;
+    const profile: DeviceProfile = { ...base, name: registering.view.name, decoder: { ...base.decoder, cards: registering.decoder.entries() } };
+    await this.storeProfile(profile);
+    this.registering = null;
+    const settings: ConsoleSettings = { ...this.settings, source: { ...this.settings.source, decoder: profile.name } };
+    await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
+      throw new SaveError('settings', error);
+    });
+    this.settings = settings;
+    await this.closeSource();
+    this.openSource();
+    this.publish();
+  }
+
   history(): readonly HistoryEntry[] {
     return this.session.history;
   }
@@ -620,11 +743,19 @@ export class ConsoleService {
   private handleShoeEvent(event: ShoeEvent): void {
     if (event.type === 'status') {
       this.sourceStatus = { ...this.sourceStatus, state: event.state, ...(event.code ? { code: event.code } : {}), ...(event.message ? { message: event.message } : {}) };
-      if (event.state === 'connected') this.sourceStatus = { kind: this.sourceStatus.kind, path: this.sourceStatus.path, state: 'connected' };
+      // Connected again: a trouble code no longer stands; what the port says of itself (its line settings) does.
+      if (event.state === 'connected') this.sourceStatus = { kind: this.sourceStatus.kind, path: this.sourceStatus.path, state: 'connected', ...(event.message ? { message: event.message } : {}) };
       this.publish();
       return;
     }
     this.lastInput = event;
+    if (this.registering !== null && (event.type === 'card' || event.type === 'unknown')) {
+      void this.serial(async () => {
+        await this.registered(event);
+        return ok(null);
+      });
+      return;
+    }
     if (event.type === 'card' && (this.session.race || this.session.game)) {
       void this.serial(async () => {
         // The card goes to what is open when its turn comes (commands run one at a time).
@@ -668,7 +799,10 @@ export class ConsoleService {
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
     const emit = (event: ShoeEvent) => this.handleShoeEvent(event);
     if (source.kind === 'simulator') this.source = simulatedSource(emit, this.settings.table.decks, undefined, this.options.simulatedCardMs);
-    else if (source.kind === 'serial') this.source = this.options.cardSources?.(source, emit) ?? null;
+    else if (source.kind === 'serial') {
+      const request = { kind: source.kind, path: source.path, profile: effectiveProfile(source, this.profiles) };
+      this.source = this.options.cardSources?.(this.registering === null ? request : { ...request, decoder: this.registering.decoder }, emit) ?? null;
+    }
     else this.source = null;
     this.source?.raceChanged?.(this.raceViewOf(this.session.race));
   }

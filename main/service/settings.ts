@@ -4,8 +4,8 @@ import { InputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { RULE_SET_NAMES, type RuleSetName } from '../../engine/race/rules';
-import { BUILT_IN_PROFILES } from '../../hardware/profile';
-import { LANGUAGES, MAX_SEATS, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type TournamentSettings } from '../ipc/contract';
+import { BUILT_IN_PROFILES, MAX_WINDOW_MS, readLineSettings } from '../../hardware/profile';
+import { LANGUAGES, MAX_SEATS, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../ipc/contract';
 
 export const DEFAULT_SETTINGS: ConsoleSettings = {
   table: {
@@ -94,6 +94,33 @@ function serialPath(path: string, platform: NodeJS.Platform): string {
   throw new InputError('source.path', `must be ${example} (got ${JSON.stringify(path)})`);
 }
 
+/** A device profile's name, in the shape profile names have (the service checks it names one). */
+function profileName(value: unknown): string {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(value)) {
+    throw new InputError('source.decoder', `choose one of ${Object.keys(BUILT_IN_PROFILES).join(', ')}, or a profile imported in the settings (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+/** The line settings and repeat window the settings put over the profile's, each only when given. */
+function lineSettingsOf(source: Record<string, unknown>): Partial<Pick<SourceSettings, 'dataBits' | 'parity' | 'stopBits' | 'rtscts' | 'repeatMs'>> {
+  const given = <K extends string>(key: K) => source[key] !== undefined && source[key] !== null;
+  let line: Partial<Pick<SourceSettings, 'dataBits' | 'parity' | 'stopBits' | 'rtscts'>> = {};
+  try {
+    const read = readLineSettings(source);
+    line = {
+      ...(given('dataBits') ? { dataBits: read.dataBits } : {}),
+      ...(given('parity') ? { parity: read.parity } : {}),
+      ...(given('stopBits') ? { stopBits: read.stopBits } : {}),
+      ...(given('rtscts') ? { rtscts: read.rtscts } : {}),
+    };
+  } catch (error) {
+    if (error instanceof InputError) throw new InputError(`source.${error.field}`, error.reason);
+    throw error;
+  }
+  return { ...line, ...(given('repeatMs') ? { repeatMs: whole(source.repeatMs, 'source.repeatMs', 0, MAX_WINDOW_MS) } : {}) };
+}
+
 /** The dealer on duty, when named: kept only then, so settings without one read back as they were. */
 function dealerOf(value: unknown): { dealer?: string } {
   const dealer = text(value ?? '', 'table.dealer', MAX_NAME);
@@ -136,7 +163,9 @@ export function readSettings(value: unknown, platform: NodeJS.Platform = process
       // The simulator deals by itself and opens no port: its path is kept as entered, unused.
       path: kind === 'serial' ? serialPath(path, platform) : path,
       baud: whole(source.baud, 'source.baud', 50, 4_000_000),
-      decoder: oneOf(source.decoder, Object.keys(BUILT_IN_PROFILES), 'source.decoder'),
+      // A built-in profile's name, or one stored in the data folder: the service checks it is there.
+      decoder: profileName(source.decoder),
+      ...lineSettingsOf(source),
     },
     language: oneOf<Language>(settings.language, LANGUAGES, 'language'),
     tournament: readTournament(settings.tournament),

@@ -1,0 +1,101 @@
+// Device profiles in the console, through a real serial line (socat pseudo-terminals): a profile
+// file imported and chosen, and an RFID deck registered in the console, 52 tags read in order into
+// a profile that then deals the race. What `cards --decoder FILE` and `cards --register` do, from
+// the settings screen.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REGISTRATION_ORDER } from '../../hardware/decoding/uid';
+import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
+import type { ConsoleSettings } from '../ipc/contract';
+import { serialCardSources } from './cardSources';
+import { ConsoleService } from './service';
+import { DEFAULT_SETTINGS } from './settings';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const SEATS = [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }, { seat: 3, name: 'Johanna' }];
+const COUNTS = [{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }];
+
+async function consoleOnPort(decoder: string): Promise<{ service: ConsoleService; device: PtyWriter; dataDir: string; pair: PtyPair }> {
+  const pair = await PtyPair.create('profiles');
+  cleanups.push(() => pair.dispose());
+  const dataDir = mkdtempSync(join(tmpdir(), 'profiles-'));
+  const service = await ConsoleService.start({ dataDir, cardSources: serialCardSources });
+  cleanups.push(() => service.close());
+  const settings: ConsoleSettings = { ...DEFAULT_SETTINGS, table: { ...DEFAULT_SETTINGS.table, seats: SEATS, button: 3 }, source: { kind: 'serial', path: pair.b, baud: 9600, decoder } };
+  expect(await service.saveSettings(settings)).toEqual({ ok: true, value: null });
+  await waitFor(() => service.getState().source.state === 'connected', 'the port to open');
+  const device = await PtyWriter.open(pair.a);
+  cleanups.push(() => device.close());
+  return { service, device, dataDir, pair };
+}
+
+/** A tag ID per card: four bytes, as an Arduino RFID table prints them. */
+const tagOf = (index: number) => `04 A2 ${(index + 16).toString(16).toUpperCase()} C4`;
+
+describe('device profiles in the console', () => {
+  it('a profile file imported (7 data bits, even parity, its own pattern) is stored, offered, chosen, and reads the shoe; it is still there after a restart', async () => {
+    const { service, device, dataDir } = await consoleOnPort('text');
+    const profile = {
+      name: 'vendor-x', baud: 9600, dataBits: 7, parity: 'even',
+      framing: { kind: 'lines' },
+      decoder: { kind: 'pattern', pattern: '^(?<rank>10|[2-9JQKA])/(?<suit>[1-4])$', suits: { 1: 's', 2: 'h', 3: 'd', 4: 'c' } },
+    };
+    const imported = await service.importProfile(profile);
+    expect(imported).toMatchObject({ ok: true, value: { name: 'vendor-x', builtIn: false, summary: expect.stringContaining('7 data bits, even parity') } });
+    expect(existsSync(join(dataDir, 'profiles', 'vendor-x.json'))).toBe(true);
+    expect(service.getState().profiles.map((entry) => entry.name)).toContain('vendor-x');
+    const { settings } = service.getState();
+    expect(await service.saveSettings({ ...settings, source: { ...settings.source, decoder: 'vendor-x' } })).toEqual({ ok: true, value: null });
+    await waitFor(() => service.getState().source.state === 'connected', 'the port to open again');
+    expect(service.getState().source.message ?? '').toContain('7 data bits, even parity');
+    expect(await service.startRace(COUNTS)).toEqual({ ok: true, value: null });
+    await device.write('A/2\r\nK/4\r\n');
+    await waitFor(() => service.getState().race?.summary.cards.length === 2, 'two cards');
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah', 'Kc']);
+    await service.close();
+    const again = await ConsoleService.start({ dataDir });
+    cleanups.push(() => again.close());
+    expect(again.getState().profiles.find((entry) => entry.name === 'vendor-x')?.summary).toContain('7 data bits');
+    expect(again.getState().settings.source.decoder).toBe('vendor-x');
+  }, 30_000);
+
+  it('register deck: 52 tags read in order (a repeated tag explained, nothing dealt), stored as a profile and chosen; its tags then deal the race', async () => {
+    const { service, device, dataDir } = await consoleOnPort('rfid');
+    expect(await service.registerDeck('deck-1')).toEqual({ ok: true, value: null });
+    await waitFor(() => service.getState().source.state === 'connected', 'the port to open for the registration');
+    expect(service.getState().registration).toEqual({ name: 'deck-1', registered: 0, total: 52, next: 'As', problem: null });
+    await device.write(`${tagOf(0)}\r\n`);
+    await waitFor(() => service.getState().registration?.registered === 1, 'the first tag');
+    // The same tag again (the rfid profile counts a re-read within 1.5 s once; this comes later).
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await device.write(`${tagOf(0)}\r\n`);
+    await waitFor(() => service.getState().registration?.problem !== null, 'the repeated tag explained');
+    expect(service.getState().registration).toMatchObject({ registered: 1, next: '2s', problem: expect.stringMatching(/already registered as As/) });
+    for (let index = 1; index < REGISTRATION_ORDER.length; index += 1) await device.write(`${tagOf(index)}\r\n`);
+    await waitFor(() => service.getState().registration === null, 'the registration to finish', 10_000);
+    expect(service.getState().settings.source.decoder).toBe('deck-1');
+    const stored = JSON.parse(readFileSync(join(dataDir, 'profiles', 'deck-1.json'), 'utf8'));
+    expect(Object.keys(stored.decoder.cards)).toHaveLength(52);
+    expect(stored.decoder.cards['04A210C4']).toBe('As');
+    await waitFor(() => service.getState().source.state === 'connected', 'the port to open with the new profile');
+    expect(await service.startRace(COUNTS)).toEqual({ ok: true, value: null });
+    await device.write(`${tagOf(REGISTRATION_ORDER.indexOf('Ah'))}\r\n`);
+    await waitFor(() => service.getState().race?.summary.cards.length === 1, 'the card dealt');
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
+  }, 60_000);
+
+  it('register deck is refused for a card source that reads no tags, and while a race is open', async () => {
+    const { service } = await consoleOnPort('text');
+    expect(await service.registerDeck('deck-1')).toEqual({ ok: false, error: { field: 'source.decoder', message: 'the profile text does not read RFID tags: choose rfid (or a profile that reads tag IDs) first' } });
+    const { settings } = service.getState();
+    expect(await service.saveSettings({ ...settings, source: { ...settings.source, decoder: 'rfid' } })).toEqual({ ok: true, value: null });
+    expect(await service.startRace(COUNTS)).toEqual({ ok: true, value: null });
+    expect(await service.registerDeck('deck-1')).toMatchObject({ ok: false, error: { field: 'race' } });
+  }, 30_000);
+});

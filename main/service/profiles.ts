@@ -1,0 +1,112 @@
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError, isInputError } from '../../engine/errors';
+import { ALL_BUILT_IN_PROFILES, DEFAULT_PROFILE, profileSummary, readProfile, type DeviceProfile } from '../../hardware/profile';
+import type { DeviceProfileInfo, SourceSettings } from '../ipc/contract';
+
+/** The folder, inside the data folder, of the device profiles imported or registered in the console. */
+export const PROFILES_FOLDER = 'profiles';
+
+/** A profile's name as the settings name it: letters, digits, `.`, `_`, `-`; not a built-in's. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+
+/** The name a stored profile is saved and chosen under, or why not. */
+export function storedName(name: string): string {
+  if (!NAME.test(name)) throw new InputError('profile.name', `must be 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(name)})`);
+  if (Object.hasOwn(ALL_BUILT_IN_PROFILES, name)) throw new InputError('profile.name', `"${name}" is the name of a built-in profile: give yours another`);
+  return name;
+}
+
+export function profileInfo(profile: DeviceProfile, builtIn: boolean): DeviceProfileInfo {
+  return { name: profile.name, builtIn, summary: profileSummary(profile), profile: profile as unknown as Readonly<Record<string, unknown>> };
+}
+
+/**
+ * The device profiles a console knows: the built-in ones and those stored in its data folder
+ * (imported from a profile file, or made by registering an RFID deck), each validated by the
+ * hardware's own reader of profiles (readProfile), the same as `cards --decoder FILE`.
+ */
+export class ProfileStore {
+  private constructor(
+    private readonly folder: string,
+    private readonly stored: Map<string, DeviceProfile>,
+    /** Profile files that could not be read: kept in the folder, not offered, reported. */
+    readonly problems: readonly string[],
+  ) {}
+
+  static async load(dataDir: string): Promise<ProfileStore> {
+    const folder = join(dataDir, PROFILES_FOLDER);
+    const stored = new Map<string, DeviceProfile>();
+    const problems: string[] = [];
+    let files: string[] = [];
+    try {
+      files = (await readdir(folder)).filter((file) => file.endsWith('.json')).sort();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`the device profiles could not be read (${(error as Error).message})`);
+    }
+    for (const file of files) {
+      try {
+        const profile = readProfile(JSON.parse(await readFile(join(folder, file), 'utf8')));
+        storedName(profile.name);
+        if (`${profile.name}.json` !== file) throw new InputError('name', `is "${profile.name}", not the file's name`);
+        stored.set(profile.name, profile);
+      } catch (error) {
+        const why = isInputError(error) ? `${error.field}: ${error.reason}` : (error as Error).message;
+        problems.push(`the device profile ${PROFILES_FOLDER}/${file} is damaged (${why}) and is not offered; import it again`);
+      }
+    }
+    return new ProfileStore(folder, stored, problems);
+  }
+
+  /** Built-in and stored, in that order: what the settings screen offers. */
+  list(): DeviceProfileInfo[] {
+    return [...Object.values(ALL_BUILT_IN_PROFILES).map((profile) => profileInfo(profile, true)), ...[...this.stored.values()].map((profile) => profileInfo(profile, false))];
+  }
+
+  has(name: string): boolean {
+    return Object.hasOwn(ALL_BUILT_IN_PROFILES, name) || this.stored.has(name);
+  }
+
+  get(name: string): DeviceProfile | undefined {
+    return ALL_BUILT_IN_PROFILES[name] ?? this.stored.get(name);
+  }
+
+  /** Saves a profile under its name (replacing one of that name), whole or not at all. */
+  async save(profile: DeviceProfile): Promise<void> {
+    storedName(profile.name);
+    await mkdir(this.folder, { recursive: true });
+    const path = join(this.folder, `${profile.name}.json`);
+    const temporary = `${path}.tmp`;
+    try {
+      const file = await open(temporary, 'w');
+      try {
+        await file.writeFile(`${JSON.stringify(profile, null, 2)}\n`);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => undefined);
+      throw error;
+    }
+    this.stored.set(profile.name, profile);
+  }
+}
+
+/**
+ * The profile a card source reads with: the one the settings name (built-in or stored), with the
+ * settings' baud rate, line settings and repeat window over its own.
+ */
+export function effectiveProfile(source: SourceSettings, store: ProfileStore): DeviceProfile {
+  const base = store.get(source.decoder) ?? DEFAULT_PROFILE;
+  return {
+    ...base,
+    baud: source.baud,
+    ...(source.dataBits === undefined ? {} : { dataBits: source.dataBits }),
+    ...(source.parity === undefined ? {} : { parity: source.parity }),
+    ...(source.stopBits === undefined ? {} : { stopBits: source.stopBits }),
+    ...(source.rtscts === undefined ? {} : { rtscts: source.rtscts }),
+    ...(source.repeatMs === undefined ? {} : { repeatMs: source.repeatMs }),
+  };
+}
