@@ -90,6 +90,45 @@ describe('device profiles in the console', () => {
     expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
   }, 60_000);
 
+  it('an Arduino RFID table (JSON lines, a banner when the port opens) and an STX/ETX shoe with a hex checksum, through the console', async () => {
+    const { service, device } = await consoleOnPort('text');
+    const arduino = {
+      name: 'arduino-table',
+      framing: { kind: 'lines' },
+      graceMs: 300,
+      decoder: { kind: 'uid', pattern: '"card_uid":"(?<uid>[^"]+)"', uidBytes: 'hex', cards: { '040E3BD2': 'Ah', '040E3BD3': 'Kc' } },
+    };
+    expect((await service.importProfile(arduino)).ok).toBe(true);
+    let { settings } = service.getState();
+    expect(await service.saveSettings({ ...settings, source: { ...settings.source, decoder: 'arduino-table' } })).toEqual({ ok: true, value: null });
+    await waitFor(() => service.getState().source.state === 'connected', 'the port to open');
+    expect(await service.startRace(COUNTS)).toEqual({ ok: true, value: null });
+    // The table resets when the port opens and prints its banner: inside the grace, skipped.
+    await device.write('{"type":"boot","version":"1.2"}\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await device.write('{"type":"boot","version":"1.2"}\r\n{"type":"card","card_uid":"04 0e 3b d2","reader":0}\r\n');
+    await waitFor(() => service.getState().race?.summary.cards.length === 1, 'the tag dealt');
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
+    // The boot line after the grace came out as unknown, never as a card: only the tag was dealt.
+    expect(service.getState().lastInput).toMatchObject({ type: 'card', card: 'Ah' });
+    expect(await service.abandonRace('race-1', 'next device')).toEqual({ ok: true, value: null });
+
+    const shoe = { name: 'stx-hex', framing: { kind: 'stx-etx', checksum: 'xor-hex' }, decoder: { kind: 'text' } };
+    expect((await service.importProfile(shoe)).ok).toBe(true);
+    ({ settings } = service.getState());
+    expect(await service.saveSettings({ ...settings, source: { ...settings.source, decoder: 'stx-hex' } })).toEqual({ ok: true, value: null });
+    await waitFor(() => service.getState().source.state === 'connected', 'the port to open again');
+    expect(await service.startRace(COUNTS)).toEqual({ ok: true, value: null });
+    const frame = (text: string) => {
+      const data = Buffer.from(`${text}\x03`);
+      const xor = data.reduce((sum, byte) => sum ^ byte, 0);
+      return Buffer.concat([Buffer.from('\x02'), data, Buffer.from(xor.toString(16).toUpperCase().padStart(2, '0'))]);
+    };
+    await device.write(Buffer.concat([frame('QS'), frame('JD')]));
+    await waitFor(() => service.getState().race?.summary.cards.length === 2, 'two framed cards');
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Qs', 'Jd']);
+  }, 30_000);
+
   it('register deck is refused for a card source that reads no tags, and while a race is open', async () => {
     const { service } = await consoleOnPort('text');
     expect(await service.registerDeck('deck-1')).toEqual({ ok: false, error: { field: 'source.decoder', message: 'the profile text does not read RFID tags: choose rfid (or a profile that reads tag IDs) first' } });
