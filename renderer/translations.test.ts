@@ -9,7 +9,9 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import App from './App.vue';
 import type { Locale } from './i18n';
 import { createFakeApi } from './testing/fakeApi';
-import { FINNISH_CARDS, makeHistoryEntry, makeSettings, makeState, makeTournamentState, type RaceInput } from './testing/fixtures';
+import {
+  BUILT_IN_PROFILE_INFOS, DECK_PROFILE_INFO, FINNISH_CARDS, makeHistoryEntry, makeProfileInfo, makeSettings, makeState, makeTournamentState, VENDOR_PROFILE, type RaceInput,
+} from './testing/fixtures';
 import { prepare, settle } from './testing/setup';
 import { gameHistoryOf, playMatch, seedDealEvents, seedDealing, seedPlays, standPat, startEvent } from './testing/gameFixtures';
 import type { ConsoleState, HistoryEntry, RaceRecord } from '../main/ipc/contract';
@@ -18,7 +20,7 @@ import type { ViewName } from './stores/console';
 
 /** A message key left on screen looks like `counts.title` (the data folder's file names do too, rightly). */
 const RAW_KEY = /\b[a-z]+\.[a-zA-Z.]+\b/;
-const FILE_NAMES = /\bjournal\.jsonl(\.torn-\d+)?/g;
+const FILE_NAMES = /\bjournal\.jsonl(\.torn-\d+)?|[\w.-]+\.json\b/g;
 const isRawKey = (text: string) => RAW_KEY.test(text.replace(FILE_NAMES, ''));
 
 /** Text that is rightly the same in every language (names, codes, brand words). */
@@ -28,6 +30,7 @@ const SAME_EVERYWHERE = [
   /^(English|Suomi|Русский)$/,
   /^(\d+ → \d+, )?Robert's Rules \(DD Poker\)$/,
   /^(text|suit-number|index1|index0|stx-text|stx-sum|barcode|rfid)$/,
+  /^(vendor-x|deck-1|gone)$/,
   /^(· )?\/(dev|tmp)\//,
   /^Chip race$/,
   /^✕$/,
@@ -49,6 +52,17 @@ interface Scenario {
 }
 
 const serial = { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'suit-number' } as const;
+const rfid = { ...serial, decoder: 'rfid' } as const;
+const STORED_PROFILES = [...BUILT_IN_PROFILE_INFOS, makeProfileInfo({ ...VENDOR_PROFILE })];
+
+/** Chooses a file in a file input, as the dealer does, and lets it be read. */
+async function chooseFile(wrapper: ReturnType<typeof mount>, testId: string, name: string, text: string): Promise<void> {
+  const input = wrapper.get(`[data-testid="${testId}"]`);
+  Object.defineProperty(input.element, 'files', { configurable: true, value: [new File([text], name, { type: 'application/json' })] });
+  await input.trigger('change');
+  await settle();
+  await settle();
+}
 
 /** A confirmed race and its full record, with a card held after a noisy read, a void, a repeated refusal and a forgery found. */
 const RECORDED = makeHistoryEntry({ id: 'race-1' });
@@ -434,6 +448,57 @@ const SCENARIOS: readonly Scenario[] = [
       store.receive({ ...base, lastInput: { type: 'status', state: 'disconnected' } });
       await settle();
       await wrapper.get('[data-testid="list-ports"]').trigger('click');
+      await settle();
+    },
+  },
+  {
+    name: 'settings, a stored profile with its line settings changed, a file that is not JSON',
+    view: 'settings',
+    state: { profiles: STORED_PROFILES, settings: makeSettings({ source: { ...serial, decoder: 'vendor-x', stopBits: 2, rtscts: true } }) },
+    act: async (wrapper) => {
+      await chooseFile(wrapper, 'source-import', 'broken.json', '{ "name": ');
+    },
+  },
+  {
+    name: 'settings, a profile file imported and chosen',
+    view: 'settings',
+    state: { settings: makeSettings({ source: serial }) },
+    act: async (wrapper) => {
+      await chooseFile(wrapper, 'source-import', 'vendor-x.json', JSON.stringify(VENDOR_PROFILE));
+    },
+  },
+  {
+    name: 'table setup, a profile file the service refuses',
+    view: 'setup',
+    state: { settings: makeSettings({ source: serial }) },
+    act: async (wrapper) => {
+      await chooseFile(wrapper, 'source-import', 'vendor-x.json', JSON.stringify({ ...VENDOR_PROFILE, framing: { kind: 'morse' } }));
+    },
+  },
+  { name: 'settings, a profile the data folder lacks', view: 'settings', state: { settings: makeSettings({ source: { ...serial, decoder: 'gone' } }) } },
+  {
+    name: 'settings, a deck being registered, a repeated tag',
+    view: 'settings',
+    state: { settings: makeSettings({ source: rfid }), registration: { name: 'deck-1', registered: 13, total: 52, next: 'Ah', problem: 'tag 04A210C4 is already registered as As' } },
+  },
+  {
+    name: 'settings, a deck registered',
+    view: 'settings',
+    state: { settings: makeSettings({ source: rfid }), registration: { name: 'deck-1', registered: 51, total: 52, next: 'Kc', problem: null } },
+    act: async (_wrapper, store) => {
+      const base = store.state as ConsoleState;
+      store.receive({ ...base, registration: null, profiles: [...base.profiles, DECK_PROFILE_INFO], settings: { ...base.settings, source: { ...rfid, decoder: 'deck-1' } } });
+      await settle();
+    },
+  },
+  {
+    name: 'settings, register deck refused (no port), the form edited',
+    view: 'settings',
+    state: { settings: makeSettings({ source: { ...rfid, path: '' } }) },
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="register-start"]').trigger('click');
+      await settle();
+      await wrapper.get('[data-testid="source-parity"]').setValue('mark');
       await settle();
     },
   },

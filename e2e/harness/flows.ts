@@ -92,8 +92,9 @@ export async function setUpTable(page: Page, table: TableSetup): Promise<void> {
   await view.getByTestId(`source-kind-${table.source.kind}`).check();
   if (table.source.kind !== 'manual') {
     await view.getByTestId('source-path').fill(table.source.path ?? '');
-    await view.getByTestId('source-baud').selectOption(String(table.source.baud ?? 9600));
+    // The profile first: choosing one takes its own baud rate, which the table's then overrides.
     await view.getByTestId('source-decoder').selectOption(table.source.decoder ?? 'text');
+    await view.getByTestId('source-baud').selectOption(String(table.source.baud ?? 9600));
   }
   await view.getByTestId('setup-save').click();
   await expect(view.getByTestId('setup-saved')).toBeVisible();

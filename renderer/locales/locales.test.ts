@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RULE_SET_NAMES } from '../../engine/race/rules';
 import { HAND_CATEGORIES } from '../../engine/poker/hands';
 import { GAMES } from '../../engine/poker/rules';
+import { PARITY_CHOICES } from '../composables/deviceProfiles';
 import { CHAIN_STATUSES, FINDING_KEYS } from '../composables/journalText';
 import en from './en.json';
 import fi from './fi.json';
@@ -43,10 +44,10 @@ const SOURCES: Readonly<Record<string, string>> = import.meta.glob(['../**/*.vue
   eager: true,
 });
 
-/** Keys written literally in the screens: t('a.b'), key: 'a.b', prefix="a.b", and both arms of t(x ? 'a.b' : 'c.d'). */
+/** Keys written literally in the screens: t('a.b'), key: 'a.b', prefix="a.b", lead="a.b", and both arms of t(x ? 'a.b' : 'c.d'). */
 function literalKeys(): string[] {
   const found = new Set<string>();
-  const patterns = [/\bt\(\s*'([a-zA-Z]+(?:\.[a-zA-Z-]+)+)'/g, /\bkey: '([a-zA-Z]+(?:\.[a-zA-Z-]+)+)'/g, /\bprefix="([a-zA-Z]+(?:\.[a-zA-Z-]+)+)"/g, /\? '([a-z]+\.[a-zA-Z.]+)' : '([a-z]+\.[a-zA-Z.]+)'/g];
+  const patterns = [/\bt\(\s*'([a-zA-Z]+(?:\.[a-zA-Z-]+)+)'/g, /\bkey: '([a-zA-Z]+(?:\.[a-zA-Z-]+)+)'/g, /\bprefix="([a-zA-Z]+(?:\.[a-zA-Z-]+)+)"/g, /\blead="([a-zA-Z]+(?:\.[a-zA-Z-]+)+)"/g, /\? '([a-z]+\.[a-zA-Z.]+)' : '([a-z]+\.[a-zA-Z.]+)'/g];
   for (const text of Object.values(SOURCES)) {
     for (const pattern of patterns) for (const match of text.matchAll(pattern)) for (const key of match.slice(1)) if (key) found.add(key);
   }
@@ -60,7 +61,8 @@ const DYNAMIC_KEYS = [
   ...['manual', 'serial', 'simulator'].flatMap((kind) => [`source.kinds.${kind}`, `source.kindShort.${kind}`]),
   ...['idle', 'connecting', 'connected', 'disconnected', 'reconnecting', 'error'].map((state) => `source.states.${state}`),
   ...['no-such-port', 'permission-denied', 'port-busy', 'wrong-baud', 'unplugged', 'open-failed', 'io-error'].map((code) => `source.codes.${code}`),
-  ...['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid'].map((name) => `source.decoders.${name}`),
+  ...['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid', 'stx-plain'].flatMap((name) => [`source.decoders.${name}`, `source.profileNames.${name}`]),
+  ...PARITY_CHOICES.map((parity) => `source.line.parities.${parity}`),
   ...['shoe-empty', 'new-shoe'].map((message) => `input.device.${message}`),
   ...['setup', 'structure', 'points', 'history', 'settings'].map((view) => `nav.${view}`),
   ...HAND_CATEGORIES.map((category) => `poker.hands.${category}`),

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionStatus } from '../api';
 import type { ConsoleApi } from '../../main/ipc/contract';
 import { createFakeApi } from '../testing/fakeApi';
-import { FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState } from '../testing/fixtures';
+import { DECK_PROFILE_INFO, FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState, VENDOR_PROFILE } from '../testing/fixtures';
 import { settle } from '../testing/setup';
 import { MANUAL_VOID_REASON, useConsoleStore } from './console';
 
@@ -307,5 +307,44 @@ describe('console store', () => {
     expect(store.scanRefused?.raw).toBe('zz');
     await store.voidCards(1);
     expect(store.scanRefused).toBeNull();
+  });
+});
+
+describe('console store: device profiles', () => {
+  const rfid = makeSettings({ source: { kind: 'serial', path: '/dev/ttyUSB0', decoder: 'rfid' } });
+
+  it('imports a profile file through the service: the profile it stored, or its refusal as the action’s error', async () => {
+    const api = createFakeApi();
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    const imported = await store.importProfile({ ...VENDOR_PROFILE });
+    expect(imported).toMatchObject({ ok: true, value: { name: 'vendor-x', builtIn: false } });
+    expect(store.state?.profiles.at(-1)?.name).toBe('vendor-x');
+    const refused = await store.importProfile({ name: 'text', framing: { kind: 'lines' }, decoder: { kind: 'text' } });
+    expect(refused.ok).toBe(false);
+    expect(store.errors.importProfile).toEqual({ field: 'profile.name', message: '"text" is the name of a built-in profile: give yours another' });
+  });
+
+  it('tells a registration that finished (its profile stored and chosen) from one stopped', async () => {
+    const api = createFakeApi({ state: makeState({ settings: rfid }) });
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    expect(await store.registerDeck('deck-1')).toEqual({ ok: true, value: null });
+    expect(store.state?.registration).toMatchObject({ name: 'deck-1', registered: 0 });
+    // Stopped: no notice.
+    await store.registerDeck(null);
+    expect(store.state?.registration).toBeNull();
+    expect(store.notice).toBeNull();
+    expect(store.registeredDeck).toBeNull();
+    // Finished: the registration gone, its profile chosen.
+    await store.registerDeck('deck-1');
+    api.push({ ...api.current, registration: { name: 'deck-1', registered: 51, total: 52, next: 'Kc', problem: null } });
+    api.push({ ...api.current, registration: null, profiles: [...api.current.profiles, DECK_PROFILE_INFO], settings: { ...rfid, source: { ...rfid.source, decoder: 'deck-1' } } });
+    expect(store.notice).toBe('deckRegistered');
+    expect(store.registeredDeck).toBe('deck-1');
+    store.navigate('setup');
+    expect(store.notice).toBeNull();
   });
 });

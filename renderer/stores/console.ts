@@ -5,6 +5,7 @@ import type {
   ConsoleApi,
   ConsoleSettings,
   ConsoleState,
+  DeviceProfileInfo,
   GameAction,
   GameView,
   HistoryEntry,
@@ -52,6 +53,8 @@ export type ActionName =
   | 'confirmRace'
   | 'abandonRace'
   | 'listPorts'
+  | 'importProfile'
+  | 'registerDeck'
   | 'exportHistory'
   | 'historyPage'
   | 'raceRecord'
@@ -78,7 +81,7 @@ export interface CountDraft {
   hasOther: boolean;
 }
 
-export type Notice = 'settingsSaved' | 'structureSaved' | 'raceSaved' | 'raceAbandoned' | 'gameClosed';
+export type Notice = 'settingsSaved' | 'structureSaved' | 'raceSaved' | 'raceAbandoned' | 'gameClosed' | 'deckRegistered';
 
 /**
  * Where a scan lands: `deal` — the race screen with a race open (dealing, tie-break or its
@@ -169,6 +172,19 @@ function cardsTaken(state: ConsoleState | null): { id: string | null; cards: num
   return { id: null, cards: 0 };
 }
 
+/**
+ * Whether this state ends the deck registration of the one before by storing its profile: the
+ * registration gone and its name now the card source's profile (its last tag read, or a profile of
+ * that name newly chosen), not stopped.
+ */
+function deckRegistered(next: ConsoleState, previous: ConsoleState | null): string | null {
+  const registration = previous?.registration ?? null;
+  if (registration === null || next.registration !== null) return null;
+  if (next.settings.source.decoder !== registration.name) return null;
+  const chosenNow = previous?.settings.source.decoder !== registration.name;
+  return chosenNow || registration.registered >= registration.total - 1 ? registration.name : null;
+}
+
 function sameRefusal(a: ShoeRefusal, b: ShoeRefusal | null): boolean {
   return b !== null && a.card === b.card && a.field === b.field && a.message === b.message;
 }
@@ -198,6 +214,8 @@ export const useConsoleStore = defineStore('console', () => {
   const colourUpsDone = ref<ColourUpsDone | null>(readColourUpsDone());
   const scanRefusal = shallowRef<ScanRefusal | null>(null);
   const scanAway = shallowRef<ScanAway | null>(null);
+  /** The deck whose registration finished last (its profile now chosen), for the `deckRegistered` notice. */
+  const registeredDeck = ref<string | null>(null);
 
   const settings = computed(() => state.value?.settings ?? null);
   const race = computed<RaceView | null>(() => state.value?.race ?? null);
@@ -251,6 +269,11 @@ export const useConsoleStore = defineStore('console', () => {
     const before = cardsTaken(previous);
     const after = cardsTaken(next);
     if (after.id !== null && after.id === before.id && after.cards > before.cards) scanAway.value = null;
+    const deck = deckRegistered(next, previous);
+    if (deck !== null) {
+      registeredDeck.value = deck;
+      notice.value = 'deckRegistered';
+    }
     const raceStarted = next.race !== null && (previous === null || previous.race === null || previous.race.id !== next.race.id);
     if (raceStarted) view.value = 'race';
     const gameStarted = next.game !== null && (previous === null || previous.game === null || previous.game.id !== next.game.id);
@@ -522,6 +545,21 @@ export const useConsoleStore = defineStore('console', () => {
     return outcome;
   }
 
+  /** A device profile file's JSON, checked and stored by the service; the profile as it is now offered. */
+  function importProfile(profile: unknown): Promise<Outcome<DeviceProfileInfo>> {
+    return run('importProfile', (service) => service.importProfile(profile));
+  }
+
+  /** Starts registering an RFID deck into a profile of this name (on the saved card source), or stops it (null). */
+  async function registerDeck(name: string | null): Promise<Outcome> {
+    const outcome = await run('registerDeck', (service) => service.registerDeck(name));
+    if (outcome.ok && name !== null) {
+      registeredDeck.value = null;
+      if (notice.value === 'deckRegistered') notice.value = null;
+    }
+    return outcome;
+  }
+
   function exportHistory(format: 'csv' | 'json'): Promise<Outcome<string>> {
     return run('exportHistory', (service) => service.exportHistory(format));
   }
@@ -619,6 +657,7 @@ export const useConsoleStore = defineStore('console', () => {
     scanPlace,
     scanRefused,
     scanAway,
+    registeredDeck,
     seatsInPlay,
     names,
     connect,
@@ -646,6 +685,8 @@ export const useConsoleStore = defineStore('console', () => {
     confirmRace,
     abandonRace,
     listPorts,
+    importProfile,
+    registerDeck,
     exportHistory,
     startGame,
     gameAction,

@@ -21,7 +21,7 @@ import { planColorUps } from '../../engine/plan/planner';
 import { applyRaceEvent, startRace, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
-import { makeEngineRace, makeHistory, makePlanView, makeRaceView, makeState, type RaceInput } from './fixtures';
+import { makeEngineRace, makeHistory, makePlanView, makeProfileInfo, makeRaceView, makeState, type RaceInput } from './fixtures';
 import { gameHistoryOf, gameViewOf, playMatch } from './gameFixtures';
 
 export interface FakeCall {
@@ -156,6 +156,12 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
           return { ok: false, error: { field: 'tournament.atBreakAfter', message } };
         }
       }
+      if (!current.profiles.some((entry) => entry.name === settings.source.decoder)) {
+        return { ok: false, error: { field: 'source.decoder', message: `there is no device profile "${settings.source.decoder}": choose a built-in one, or import the profile file first` } };
+      }
+      if (current.registration !== null && JSON.stringify(settings.source) !== JSON.stringify(current.settings.source)) {
+        return { ok: false, error: { field: 'source', message: 'a deck is being registered on this card source: finish or stop the registration first' } };
+      }
       push({ ...current, settings, plan: tournament === undefined ? current.plan : makePlanView(tournament) });
       return { ok: true, value: null };
     },
@@ -254,14 +260,37 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       const start = Math.max(0, end - count);
       return { ok: true, value: { total: history.length, start, entries: history.slice(start, end) } };
     },
-    importProfile: (profile: { name?: unknown }) => {
-      if (typeof profile?.name !== 'string' || profile.name === '') return { ok: false, error: { field: 'profile.name', message: 'must name the profile' } };
-      const info = { name: profile.name, builtIn: false, summary: `${profile.name}: imported`, profile: profile as never };
-      push({ ...current, profiles: [...current.profiles.filter((entry) => entry.name !== profile.name), info] });
+    importProfile: (profile: unknown) => {
+      // As the service reads a profile file (hardware's readProfile, then the stored name's rule).
+      if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) return { ok: false, error: { field: 'profile', message: 'must be a JSON object with "framing" and "decoder"' } };
+      const file = profile as Record<string, unknown>;
+      const framing = file.framing as { kind?: unknown } | undefined;
+      if (typeof framing !== 'object' || framing === null) return { ok: false, error: { field: 'profile.framing', message: 'must be an object with a "kind": lines, stx-etx or silence' } };
+      if (!['lines', 'stx-etx', 'silence'].includes(String(framing.kind))) {
+        return { ok: false, error: { field: 'profile.framing.kind', message: `unknown framing ${JSON.stringify(framing.kind)}; choose lines, stx-etx or silence` } };
+      }
+      const name = typeof file.name === 'string' ? file.name.trim() : 'custom';
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(name)) return { ok: false, error: { field: 'profile.name', message: `must be 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(name)})` } };
+      if (current.profiles.some((entry) => entry.builtIn && entry.name === name)) return { ok: false, error: { field: 'profile.name', message: `"${name}" is the name of a built-in profile: give yours another` } };
+      const info = makeProfileInfo({ ...file, name });
+      push({ ...current, profiles: [...current.profiles.filter((entry) => entry.name !== name), info] });
       return { ok: true, value: info };
     },
     registerDeck: (name: string | null) => {
-      push({ ...current, registration: name === null ? null : { name, registered: 0, total: 52, next: 'As', problem: null } });
+      // As the service checks it (main/service/service.ts), on the saved card source.
+      if (name === null) {
+        if (current.registration !== null) push({ ...current, registration: null });
+        return { ok: true, value: null };
+      }
+      if (race !== null) return { ok: false, error: { field: 'race', message: `race ${current.race?.id ?? ''} is open: register the deck between races` } };
+      const { source } = current.settings;
+      if (source.kind !== 'serial' || source.path === '') return { ok: false, error: { field: 'source', message: 'register the deck with the reader connected: choose the serial card source and its port first' } };
+      const base = current.profiles.find((entry) => entry.name === source.decoder);
+      if ((base?.profile.decoder as { kind?: unknown } | undefined)?.kind !== 'uid') {
+        return { ok: false, error: { field: 'source.decoder', message: `the profile ${source.decoder} does not read RFID tags: choose rfid (or a profile that reads tag IDs) first` } };
+      }
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(name)) return { ok: false, error: { field: 'name', message: `must be 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(name)})` } };
+      push({ ...current, registration: { name, registered: 0, total: 52, next: 'As', problem: null } });
       return { ok: true, value: null };
     },
     raceRecord: (raceId: string) => {

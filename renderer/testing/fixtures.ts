@@ -185,13 +185,47 @@ export function makeHistoryEntry(input: RaceInput & { corrections?: number; id?:
   };
 }
 
+const LINES = { kind: 'lines', maxLength: 1024 } as const;
+const MESSAGES = { EMPTY: 'shoe-empty', 'SHOE EMPTY': 'shoe-empty', NEW: 'new-shoe', 'NEW SHOE': 'new-shoe' } as const;
+/** The built-in profiles' framing and decoder, as hardware/profile.ts has them. */
+const BUILT_IN_PARTS: Readonly<Record<string, { framing: object; decoder: object; repeatMs?: number }>> = {
+  text: { framing: LINES, decoder: { kind: 'text' } },
+  'suit-number': { framing: LINES, decoder: { kind: 'suit-number' } },
+  index1: { framing: LINES, decoder: { kind: 'index', base: 1, suitOrder: 'shdc', rankOrder: 'A23456789TJQK' } },
+  index0: { framing: LINES, decoder: { kind: 'index', base: 0, suitOrder: 'shdc', rankOrder: 'A23456789TJQK' } },
+  'stx-text': { framing: { kind: 'stx-etx', checksum: 'xor' }, decoder: { kind: 'text' } },
+  'stx-sum': { framing: { kind: 'stx-etx', checksum: 'sum' }, decoder: { kind: 'text' } },
+  barcode: { framing: { kind: 'silence', idleMs: 50 }, decoder: { kind: 'text' } },
+  rfid: { framing: LINES, decoder: { kind: 'uid' }, repeatMs: 1500 },
+  'stx-plain': { framing: { kind: 'stx-etx', checksum: 'none' }, decoder: { kind: 'text' } },
+};
+
+/**
+ * A profile as the service offers it (main/service/profiles.ts: hardware's readProfile fills in
+ * what the file leaves out), with a summary in the service's English.
+ */
+export function makeProfileInfo(profile: { name: string } & Record<string, unknown>, builtIn = false): DeviceProfileInfo {
+  const full = { baud: 9600, dataBits: 8, parity: 'none', stopBits: 1, rtscts: false, framing: LINES, decoder: { kind: 'text' }, messages: MESSAGES, repeatMs: 0, graceMs: 0, codeId: false, ...profile };
+  const parity = full.parity === 'none' ? 'no parity' : `${String(full.parity)} parity`;
+  const summary = `${full.name}: ${String(full.baud)} baud, ${String(full.dataBits)} data bits, ${parity}, ${String(full.stopBits)} stop bit${full.stopBits === 1 ? '' : 's'}; ${(full.decoder as { kind: string }).kind} decoder`;
+  return { name: full.name, builtIn, summary, profile: full };
+}
+
 /** The built-in device profiles as the service offers them (a summary each; the screens label them in their language). */
-export const BUILT_IN_PROFILE_INFOS: readonly DeviceProfileInfo[] = ['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid', 'stx-plain'].map((name) => ({
-  name,
-  builtIn: true,
-  summary: `${name}: 9600 baud`,
-  profile: { name } as unknown as DeviceProfileInfo['profile'],
-}));
+export const BUILT_IN_PROFILE_INFOS: readonly DeviceProfileInfo[] = Object.entries(BUILT_IN_PARTS).map(([name, parts]) => makeProfileInfo({ name, ...parts }, true));
+
+/** A profile file imported into the data folder: 7 data bits, even parity, its own pattern (as in main/service/profiles.pty.test.ts). */
+export const VENDOR_PROFILE = {
+  name: 'vendor-x',
+  baud: 9600,
+  dataBits: 7,
+  parity: 'even',
+  framing: { kind: 'lines' },
+  decoder: { kind: 'pattern', pattern: '^(?<rank>10|[2-9JQKA])/(?<suit>[1-4])$', suits: { 1: 's', 2: 'h', 3: 'd', 4: 'c' } },
+} as const;
+
+/** An RFID deck registered in the console: a tag table of 52 tags, 115200 baud. */
+export const DECK_PROFILE_INFO: DeviceProfileInfo = makeProfileInfo({ name: 'deck-1', baud: 115200, repeatMs: 1500, decoder: { kind: 'uid', cards: { '04A210C4': 'As' } } });
 
 /** The history part of a state for these confirmed races (oldest first), as the service makes it. */
 export function makeHistory(entries: readonly HistoryEntry[] = []): HistorySummary {

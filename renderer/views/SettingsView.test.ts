@@ -3,7 +3,9 @@ import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import { usePreferences } from '../composables/preferences';
 import { createFakeApi } from '../testing/fakeApi';
-import { makeSettings, makeState } from '../testing/fixtures';
+import type { ConsoleState, SourceSettings } from '../../main/ipc/contract';
+import type { Locale } from '../i18n';
+import { DECK_PROFILE_INFO, makeSettings, makeSource, makeState } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import SettingsView from './SettingsView.vue';
 
@@ -19,7 +21,7 @@ describe('settings', () => {
     expect(wrapper.get('[data-testid="port-select"]').text()).toContain('/dev/ttyUSB1 — FTDI');
     await wrapper.get('[data-testid="port-select"]').setValue('/dev/ttyUSB1');
     const decoders = wrapper.findAll('[data-testid="source-decoder"] option').map((option) => option.attributes('value'));
-    expect(decoders).toEqual(['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid']);
+    expect(decoders).toEqual(['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid', 'stx-plain']);
     await wrapper.get('[data-testid="source-decoder"]').setValue('barcode');
     expect(wrapper.get('[data-testid="source-decoder-summary"]').text()).toContain('Barcode reader');
     await wrapper.get('[data-testid="source-baud"]').setValue('115200');
@@ -97,6 +99,128 @@ describe('settings', () => {
     expect(localStorage.getItem('chip-race-console:sound')).toBe('false');
     await box.setValue(true);
     expect(usePreferences().sound.value).toBe(true);
+    wrapper.unmount();
+  });
+});
+
+describe('settings: register deck', () => {
+  const rfid = makeSource({ kind: 'serial', path: '/dev/ttyUSB0', decoder: 'rfid' });
+  const registering = (registered: number, next: string | null, problem: string | null = null) => ({ name: 'deck-1', registered, total: 52, next, problem });
+
+  async function settings(options: { source?: SourceSettings; locale?: Locale; profiles?: ConsoleState['profiles'] } = {}) {
+    const api = createFakeApi({ state: makeState({ settings: makeSettings({ source: options.source ?? rfid }), ...(options.profiles ? { profiles: options.profiles } : {}) }) });
+    const prepared = await prepare({ api, locale: options.locale });
+    const wrapper = mount(SettingsView, { global: { plugins: prepared.plugins } });
+    await settle();
+    return { ...prepared, wrapper };
+  }
+
+  it('is offered for a serial source whose profile reads tag IDs, and not otherwise', async () => {
+    const { wrapper } = await settings({ source: makeSource() });
+    expect(wrapper.find('[data-testid="register-deck"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
+    expect(wrapper.find('[data-testid="register-deck"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="source-decoder"]').setValue('rfid');
+    expect(wrapper.find('[data-testid="register-deck"]').exists()).toBe(true);
+    expect((wrapper.get('[data-testid="register-name"]').element as HTMLInputElement).value).toBe('deck-1');
+    // The form is not saved yet: Start saves it first.
+    expect(wrapper.get('[data-testid="register-start"]').text()).toBe('Save and start registering');
+    await wrapper.get('[data-testid="source-kind-simulator"]').setValue(true);
+    expect(wrapper.find('[data-testid="register-deck"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('saves an edited card source, then starts; shows the progress, a read not taken with the service’s reason, and stops', async () => {
+    const { wrapper, api } = await settings({ source: makeSource() });
+    await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
+    await wrapper.get('[data-testid="source-path"]').setValue('/dev/ttyUSB0');
+    await wrapper.get('[data-testid="source-decoder"]').setValue('rfid');
+    await wrapper.get('[data-testid="register-start"]').trigger('click');
+    await settle();
+    expect(api.calls.map((call) => call.method).filter((method) => method === 'saveSettings' || method === 'registerDeck')).toEqual(['saveSettings', 'registerDeck']);
+    expect(api.current.settings.source).toEqual(rfid);
+    expect(api.callsOf('registerDeck')).toEqual([['deck-1']]);
+    const section = wrapper.get('[data-testid="register-deck"]');
+    expect(section.attributes('data-state')).toBe('registering');
+    expect(wrapper.get('[data-testid="register-count"]').text()).toBe('0 of 52, next: A♠');
+    expect(wrapper.find('[data-testid="register-start"]').exists()).toBe(false);
+
+    api.push({ ...api.current, registration: registering(13, 'Ah') });
+    await settle();
+    expect(wrapper.get('[data-testid="register-count"]').text()).toBe('13 of 52, next: A♥');
+    expect(wrapper.get('[data-testid="register-progress"]').attributes('data-registered')).toBe('13');
+    const bar = wrapper.get('[data-testid="register-bar"]').element as HTMLProgressElement;
+    expect([bar.getAttribute('value'), bar.getAttribute('max')]).toEqual(['13', '52']);
+    expect(wrapper.find('[data-testid="register-problem"]').exists()).toBe(false);
+
+    api.push({ ...api.current, registration: registering(13, 'Ah', 'tag 04A210C4 is already registered as As') });
+    await settle();
+    const problem = wrapper.get('[data-testid="register-problem"]');
+    expect(problem.text()).toContain('That read was not taken; the next card is still A♥:');
+    expect(problem.get('[lang="en"]').text()).toBe('tag 04A210C4 is already registered as As');
+
+    await wrapper.get('[data-testid="register-stop"]').trigger('click');
+    await settle();
+    expect(api.callsOf('registerDeck')).toEqual([['deck-1'], [null]]);
+    expect(wrapper.find('[data-testid="register-progress"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="register-done"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="register-start"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+
+  it.each([
+    ['en', "Deck registered: deck-1 is now the card source's profile."],
+    ['fi', 'Pakka rekisteröity: deck-1 on nyt korttien lähteen profiili.'],
+    ['ru', 'Колода зарегистрирована: deck-1 теперь профиль источника карт.'],
+  ] as const)('says when the deck is registered and its profile chosen (%s); the form takes it', async (locale, notice) => {
+    const { wrapper, api } = await settings({ locale });
+    await wrapper.get('[data-testid="register-start"]').trigger('click');
+    await settle();
+    api.push({ ...api.current, registration: registering(51, 'Kc') });
+    await settle();
+    // The 52nd tag: the service stores the profile and chooses it, in one state.
+    api.push({ ...api.current, registration: null, profiles: [...api.current.profiles, DECK_PROFILE_INFO], settings: { ...api.current.settings, source: { ...rfid, decoder: 'deck-1' } } });
+    await settle();
+    expect(wrapper.get('[data-testid="register-done"]').text()).toBe(notice);
+    expect(wrapper.get('[data-testid="register-deck"]').attributes('data-state')).toBe('done');
+    expect((wrapper.get('[data-testid="source-decoder"]').element as HTMLSelectElement).value).toBe('deck-1');
+    // The next deck would be another profile.
+    expect((wrapper.get('[data-testid="register-name"]').element as HTMLInputElement).value).toBe('deck-2');
+    wrapper.unmount();
+  });
+
+  it('shows the service’s refusal beside a translated lead (no port chosen)', async () => {
+    const { wrapper, api } = await settings({ source: { ...rfid, path: '' }, locale: 'fi' });
+    await wrapper.get('[data-testid="register-start"]').trigger('click');
+    await settle();
+    expect(api.current.registration).toBeNull();
+    const error = wrapper.get('[data-testid="register-error"]');
+    expect(error.attributes('data-field')).toBe('source');
+    expect(error.text()).toContain('Ei tehty:');
+    expect(error.get('[lang="en"]').text()).toBe('register the deck with the reader connected: choose the serial card source and its port first');
+    wrapper.unmount();
+  });
+
+  it('does not register when saving the edited form is refused', async () => {
+    const { wrapper, api } = await settings();
+    await wrapper.get('[data-testid="source-path"]').setValue('/dev/ttyUSB1');
+    api.cann('saveSettings', { ok: false, error: { field: 'source.path', message: 'must be the full path of the port' } });
+    await wrapper.get('[data-testid="register-start"]').trigger('click');
+    await settle();
+    expect(api.callsOf('registerDeck')).toEqual([]);
+    expect(wrapper.get('[data-testid="settings-error"]').text()).toContain('must be the full path of the port');
+    wrapper.unmount();
+  });
+
+  it('saves only the line settings that differ from the profile’s own', async () => {
+    const { wrapper, api } = await settings({ source: makeSource({ kind: 'serial', path: '/dev/ttyUSB0' }) });
+    await wrapper.get('[data-testid="source-parity"]').setValue('odd');
+    await wrapper.get('[data-testid="source-repeat-ms"]').setValue('0');
+    await wrapper.get('[data-testid="source-decoder"]').setValue('rfid');
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'rfid', parity: 'odd' } }]]);
+    expect(wrapper.find('[data-testid="settings-saved"]').exists()).toBe(true);
     wrapper.unmount();
   });
 });

@@ -1,0 +1,202 @@
+// @vitest-environment happy-dom
+import { mount, type VueWrapper } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import type { ConsoleState, SourceSettings } from '../../main/ipc/contract';
+import type { Locale } from '../i18n';
+import { createFakeApi } from '../testing/fakeApi';
+import { BUILT_IN_PROFILE_INFOS, DECK_PROFILE_INFO, makeProfileInfo, makeSettings, makeSource, makeState, VENDOR_PROFILE } from '../testing/fixtures';
+import { prepare, settle } from '../testing/setup';
+import fi from '../locales/fi.json';
+import SourceEditor from './SourceEditor.vue';
+
+const VENDOR_INFO = makeProfileInfo({ ...VENDOR_PROFILE });
+
+async function editor(options: { source?: Partial<SourceSettings>; state?: Partial<ConsoleState>; locale?: Locale } = {}) {
+  const source = makeSource({ kind: 'serial', path: '/dev/ttyUSB0', ...options.source });
+  const api = createFakeApi({ state: makeState({ settings: makeSettings({ source }), ...options.state }) });
+  const prepared = await prepare({ api, locale: options.locale });
+  const models: SourceSettings[] = [];
+  const wrapper: VueWrapper = mount(SourceEditor, {
+    props: {
+      modelValue: source,
+      'onUpdate:modelValue': (value: SourceSettings) => {
+        models.push(value);
+        void wrapper.setProps({ modelValue: value });
+      },
+    },
+    global: { plugins: prepared.plugins },
+  });
+  await settle();
+  /** The settings the form holds now. */
+  const model = () => models.at(-1) ?? source;
+  return { ...prepared, wrapper, model };
+}
+
+async function chooseFile(input: ReturnType<VueWrapper['get']>, name: string, text: string): Promise<void> {
+  Object.defineProperty(input.element, 'files', { configurable: true, value: [new File([text], name, { type: 'application/json' })] });
+  await input.trigger('change');
+  await settle();
+  await settle();
+}
+
+const options = (wrapper: VueWrapper) => wrapper.findAll('[data-testid="source-decoder"] option').map((option) => option.attributes('value'));
+
+describe('the card source editor: device profiles', () => {
+  it('offers the profiles of the state, built-in first, then those stored in the data folder, as the service lists them', async () => {
+    const { wrapper, api } = await editor({ state: { profiles: [...BUILT_IN_PROFILE_INFOS, VENDOR_INFO] } });
+    expect(options(wrapper)).toEqual([...BUILT_IN_PROFILE_INFOS.map((profile) => profile.name), 'vendor-x']);
+    const groups = wrapper.findAll('[data-testid="source-decoder"] optgroup');
+    expect(groups.map((group) => group.attributes('label'))).toEqual(['Built in', 'Stored in the data folder']);
+    expect(groups[1]?.findAll('option').map((option) => option.text())).toEqual(['vendor-x']);
+    expect(wrapper.get('[data-testid="source-decoder"] option[value="rfid"]').text()).toBe('rfid — RFID tags');
+    // A profile stored later (another window imported it, or a deck was registered) is offered at once.
+    api.push({ ...api.current, profiles: [...api.current.profiles, DECK_PROFILE_INFO] });
+    await settle();
+    expect(options(wrapper).slice(-2)).toEqual(['vendor-x', 'deck-1']);
+    wrapper.unmount();
+  });
+
+  it('labels and summarises a built-in profile in the dealer’s language (Finnish), stx-plain too', async () => {
+    const { wrapper } = await editor({ source: { decoder: 'rfid' }, locale: 'fi' });
+    expect(wrapper.get('[data-testid="source-decoder"] option[value="rfid"]').text()).toBe('rfid — RFID-tunnisteet');
+    expect(wrapper.get('[data-testid="source-decoder"] option[value="stx-plain"]').text()).toBe('stx-plain — STX/ETX, ei tarkistetta');
+    const summary = wrapper.get('[data-testid="source-decoder-summary"]');
+    expect(summary.text()).toBe(fi.source.decoders.rfid);
+    expect(summary.find('[lang="en"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="source-decoder"]').setValue('stx-plain');
+    expect(wrapper.get('[data-testid="source-decoder-summary"]').text()).toBe(fi.source.decoders['stx-plain']);
+    wrapper.unmount();
+  });
+
+  it('summarises a stored profile in the service’s English, marked lang="en", after a lead in the dealer’s language', async () => {
+    const { wrapper } = await editor({ source: { decoder: 'vendor-x' }, state: { profiles: [...BUILT_IN_PROFILE_INFOS, VENDOR_INFO] }, locale: 'fi' });
+    const summary = wrapper.get('[data-testid="source-decoder-summary"]');
+    expect(summary.text()).toContain(fi.source.profileStored);
+    expect(summary.get('[lang="en"]').text()).toBe(VENDOR_INFO.summary);
+    expect(VENDOR_INFO.summary).toContain('7 data bits, even parity');
+    // Its own line settings are what the form shows.
+    expect((wrapper.get('[data-testid="source-data-bits"]').element as HTMLSelectElement).value).toBe('7');
+    expect((wrapper.get('[data-testid="source-parity"]').element as HTMLSelectElement).value).toBe('even');
+    wrapper.unmount();
+  });
+
+  it('keeps a profile the settings name but the data folder lacks, and says so', async () => {
+    const { wrapper } = await editor({ source: { decoder: 'gone' } });
+    expect(options(wrapper).at(-1)).toBe('gone');
+    expect((wrapper.get('[data-testid="source-decoder"]').element as HTMLSelectElement).value).toBe('gone');
+    expect(wrapper.get('[data-testid="source-decoder-summary"]').text()).toContain('“gone”, which is not in the data folder');
+    wrapper.unmount();
+  });
+
+  it('imports a profile file: read in the page, stored by the service, offered, chosen with its own settings', async () => {
+    const { wrapper, api, model } = await editor();
+    await chooseFile(wrapper.get('[data-testid="source-import"]'), 'vendor-x.json', JSON.stringify(VENDOR_PROFILE));
+    expect(api.callsOf('importProfile')).toEqual([[VENDOR_PROFILE]]);
+    expect(wrapper.get('[data-testid="source-imported"]').text()).toBe('vendor-x.json: the profile vendor-x is imported and chosen. Save to use it.');
+    expect(options(wrapper).at(-1)).toBe('vendor-x');
+    // Chosen, with its own line settings: nothing over them.
+    expect(model()).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'vendor-x' });
+    expect((wrapper.get('[data-testid="source-decoder"]').element as HTMLSelectElement).value).toBe('vendor-x');
+    expect((wrapper.get('[data-testid="source-data-bits"]').element as HTMLSelectElement).value).toBe('7');
+    expect(wrapper.get('[data-testid="source-decoder-summary"] [lang="en"]').text()).toContain('vendor-x: 9600 baud, 7 data bits, even parity');
+    expect(wrapper.find('[data-testid="source-import-error"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it.each([
+    ['en', 'broken.json is not a profile file: it is not JSON.'],
+    ['fi', 'broken.json ei ole profiilitiedosto: se ei ole JSON-muotoinen.'],
+    ['ru', 'broken.json — не файл профиля: это не JSON.'],
+  ] as const)('refuses a file that is not JSON on the screen, naming it (%s), and sends the service nothing', async (locale, lead) => {
+    const { wrapper, api, model } = await editor({ locale });
+    await chooseFile(wrapper.get('[data-testid="source-import"]'), 'broken.json', '{ "name": "x", framing: }');
+    const error = wrapper.get('[data-testid="source-import-error"]');
+    expect(error.attributes('role')).toBe('alert');
+    expect(error.attributes('data-field')).toBe('file');
+    expect(error.text()).toContain(lead);
+    // The parser's own words, in English, marked so.
+    expect(error.get('[lang="en"]').text()).not.toBe('');
+    expect(api.callsOf('importProfile')).toEqual([]);
+    expect(model().decoder).toBe('text');
+    wrapper.unmount();
+  });
+
+  it('shows the service’s refusal of a profile file, naming the field, beside a translated lead', async () => {
+    const { wrapper, api, model } = await editor({ locale: 'fi' });
+    const morse = { name: 'morse', framing: { kind: 'morse' }, decoder: { kind: 'text' } };
+    await chooseFile(wrapper.get('[data-testid="source-import"]'), 'morse.json', JSON.stringify(morse));
+    expect(api.callsOf('importProfile')).toEqual([[morse]]);
+    const error = wrapper.get('[data-testid="source-import-error"]');
+    expect(error.attributes('data-field')).toBe('profile.framing.kind');
+    expect(error.text()).toContain('Tiedostoa morse.json ei tuotu:');
+    expect(error.get('[lang="en"]').text()).toBe('profile.framing.kind: unknown framing "morse"; choose lines, stx-etx or silence');
+    expect(model().decoder).toBe('text');
+    expect(options(wrapper)).not.toContain('morse');
+    // The next file tried clears it.
+    await chooseFile(wrapper.get('[data-testid="source-import"]'), 'vendor-x.json', JSON.stringify(VENDOR_PROFILE));
+    expect(wrapper.find('[data-testid="source-import-error"]').exists()).toBe(false);
+    expect(model().decoder).toBe('vendor-x');
+    wrapper.unmount();
+  });
+
+  it('carries a line setting or the repeat window only where it differs from the chosen profile’s own', async () => {
+    const { wrapper, model } = await editor({ state: { profiles: [...BUILT_IN_PROFILE_INFOS, VENDOR_INFO] } });
+    const line = wrapper.get('[data-testid="source-line"]');
+    expect(line.attributes('data-overridden')).toBe('false');
+    expect((wrapper.get('[data-testid="source-repeat-ms"]').element as HTMLInputElement).value).toBe('0');
+    expect(wrapper.findAll('[data-testid="source-data-bits"] option').map((option) => option.text())).toEqual(['5', '6', '7', '8']);
+    expect(wrapper.findAll('[data-testid="source-parity"] option').map((option) => option.attributes('value'))).toEqual(['none', 'even', 'odd', 'mark', 'space']);
+    expect(wrapper.findAll('[data-testid="source-stop-bits"] option').map((option) => option.attributes('value'))).toEqual(['1', '1.5', '2']);
+
+    await wrapper.get('[data-testid="source-data-bits"]').setValue('7');
+    await wrapper.get('[data-testid="source-parity"]').setValue('even');
+    await wrapper.get('[data-testid="source-stop-bits"]').setValue('1.5');
+    await wrapper.get('[data-testid="source-rtscts"]').setValue(true);
+    await wrapper.get('[data-testid="source-repeat-ms"]').setValue('800');
+    expect(model()).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'text', dataBits: 7, parity: 'even', stopBits: 1.5, rtscts: true, repeatMs: 800 });
+    expect(wrapper.get('[data-testid="source-line"]').attributes('data-overridden')).toBe('true');
+
+    // Set back to the profile's own: left out again.
+    await wrapper.get('[data-testid="source-data-bits"]').setValue('8');
+    await wrapper.get('[data-testid="source-rtscts"]').setValue(false);
+    expect(model()).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'text', parity: 'even', stopBits: 1.5, repeatMs: 800 });
+
+    // Another profile whose own parity is even: that override is no longer one; the others stay.
+    await wrapper.get('[data-testid="source-decoder"]').setValue('vendor-x');
+    expect(model()).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'vendor-x', stopBits: 1.5, repeatMs: 800 });
+    expect((wrapper.get('[data-testid="source-data-bits"]').element as HTMLSelectElement).value).toBe('7');
+
+    // The repeat window left empty is the profile's own again.
+    const repeat = wrapper.get('[data-testid="source-repeat-ms"]');
+    await repeat.setValue('');
+    await repeat.trigger('change');
+    expect(model()).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'vendor-x', stopBits: 1.5 });
+
+    await wrapper.get('[data-testid="source-line-reset"]').trigger('click');
+    expect(model()).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'vendor-x' });
+    expect(wrapper.find('[data-testid="source-line-reset"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('takes a chosen profile’s baud rate, unless the dealer set another than the last profile’s', async () => {
+    const { wrapper, model } = await editor({ state: { profiles: [...BUILT_IN_PROFILE_INFOS, DECK_PROFILE_INFO] } });
+    await wrapper.get('[data-testid="source-decoder"]').setValue('deck-1');
+    expect(model()).toMatchObject({ decoder: 'deck-1', baud: 115200 });
+    // deck-1's own repeat window (1500 ms) shown, not carried.
+    expect((wrapper.get('[data-testid="source-repeat-ms"]').element as HTMLInputElement).value).toBe('1500');
+    expect(model().repeatMs).toBeUndefined();
+    await wrapper.get('[data-testid="source-decoder"]').setValue('text');
+    expect(model().baud).toBe(9600);
+    await wrapper.get('[data-testid="source-baud"]').setValue('19200');
+    await wrapper.get('[data-testid="source-decoder"]').setValue('deck-1');
+    expect(model()).toMatchObject({ decoder: 'deck-1', baud: 19200 });
+    wrapper.unmount();
+  });
+
+  it('shows the line settings for a serial source only', async () => {
+    const { wrapper } = await editor({ source: { kind: 'simulator' } });
+    expect(wrapper.find('[data-testid="source-decoder"]').exists()).toBe(true);
+    expect(wrapper.find('[data-testid="source-line"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+});
