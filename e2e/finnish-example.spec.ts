@@ -57,7 +57,9 @@ test('the Finnish example: cards from a serial shoe, Matti and Teppo win, value 
     shoe = await Shoe.open(pair.a);
     const shown = new Map<number, string[]>();
     for (const [index, { card, seat, stepBefore }] of FINNISH_DEAL.entries()) {
-      await expect(page.getByTestId('next-step')).toHaveText(stepBefore);
+      // After the misread below, the headline first says what the shoe read and was refused.
+      const refusedBefore = index === 1 ? 'A♥ from the shoe not accepted: check the card. ' : '';
+      await expect(page.getByTestId('next-step')).toHaveText(refusedBefore + stepBefore);
       await sleep(150); // a shoe deals at a human pace
       await shoe.send(card);
       shown.set(seat, [...(shown.get(seat) ?? []), card]);
@@ -74,9 +76,13 @@ test('the Finnish example: cards from a serial shoe, Matti and Teppo win, value 
           'Card not accepted: Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card',
         );
         await expect(page.getByTestId('deal-progress')).toContainText('1 of 7 cards dealt');
+        await expect(page.getByTestId('next-step')).toHaveAttribute('data-refused', 'shoe');
       }
       // The next card taken settles the refusal.
-      if (index === 1) await expect(page.getByTestId('deal-error')).toHaveCount(0);
+      if (index === 1) {
+        await expect(page.getByTestId('deal-error')).toHaveCount(0);
+        await expect(page.getByTestId('next-step')).not.toHaveAttribute('data-refused');
+      }
     }
   });
 

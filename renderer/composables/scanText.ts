@@ -21,10 +21,12 @@ export function useScanText() {
     return card !== null ? cardText(card) : t('scan.quoted', { text: raw.trim() });
   }
 
-  /** "Scanned K♣ not accepted: check the card." — the headline's first line after a refused scan. */
+  /** "Scanned K♣ not accepted: check the card." — the headline's first line after a refused scan (or card from the shoe). */
   function refusedText(refusal: ScanRefusal): string {
     const card = scannedCard(refusal.raw);
-    return card !== null ? t('scan.refused.card', { card: cardText(card) }) : t('scan.refused.text', { text: scannedLabel(refusal.raw) });
+    const shoe = refusal.from === 'shoe';
+    if (card !== null) return t(shoe ? 'scan.refused.shoeCard' : 'scan.refused.card', { card: cardText(card) });
+    return t(shoe ? 'scan.refused.shoeText' : 'scan.refused.text', { text: scannedLabel(refusal.raw) });
   }
 
   /** Why a scan was not dealt (where it came), then what to do now (where the dealer is now). */

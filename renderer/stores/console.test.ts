@@ -178,10 +178,13 @@ describe('console store', () => {
     const shoeRefusal = { card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1)' };
     api.push(makeState({ shoeRefusal }));
     expect(store.errors.dealCard).toEqual({ field: 'card', message: 'Ah was already dealt (to seat 1)' });
+    // The headline says it too: the refusal is the latest read refused, from the shoe.
+    expect(store.scanRefused).toMatchObject({ raw: 'Ah', from: 'shoe' });
     // Cleared on screen (the dealer typed, or the next card came): the same refusal pushed again does not bring it back.
     store.clearError('dealCard');
     api.push(makeState({ shoeRefusal: { ...shoeRefusal } }));
     expect(store.errors.dealCard).toBeNull();
+    expect(store.scanRefused).toBeNull();
     api.push(makeState({ shoeRefusal: null }));
     api.push(makeState({ shoeRefusal }));
     expect(store.errors.dealCard?.message).toBe('Ah was already dealt (to seat 1)');

@@ -91,10 +91,14 @@ export type Notice = 'settingsSaved' | 'structureSaved' | 'raceSaved' | 'raceAba
  */
 export type ScanPlace = 'deal' | 'counts' | 'elsewhere' | 'closed';
 
-/** A scan the service refused (the refusal is `errors.dealCard`, shown while it is the latest). */
+/**
+ * A card read that the service refused, from the keyboard-wedge scanner or the shoe (the refusal
+ * is `errors.dealCard`, shown while it is the latest): the headline itself says what was refused.
+ */
 export interface ScanRefusal {
   readonly raw: string;
   readonly error: UiError;
+  readonly from: 'scan' | 'shoe';
 }
 
 /** A scan that was not dealt because it came on a screen that deals no card: the dealer must scan it again. */
@@ -264,7 +268,11 @@ export const useConsoleStore = defineStore('console', () => {
     followHistory(next, previous);
     // A card from the shoe refused: shown where a typed card's refusal is, until the next card is taken.
     const refusal = next.shoeRefusal;
-    if (refusal !== null && !sameRefusal(refusal, previous?.shoeRefusal ?? null)) errors.dealCard = { field: refusal.field, message: refusal.message };
+    if (refusal !== null && !sameRefusal(refusal, previous?.shoeRefusal ?? null)) {
+      const error = { field: refusal.field, message: refusal.message };
+      errors.dealCard = error;
+      scanRefusal.value = { raw: refusal.card, error, from: 'shoe' };
+    }
     // A card taken (from anywhere) settles a scan that was not dealt: the dealer has dealt again.
     const before = cardsTaken(previous);
     const after = cardsTaken(next);
@@ -425,7 +433,7 @@ export const useConsoleStore = defineStore('console', () => {
     const id = target();
     const outcome = id === null ? await refuse('dealCard', NOTHING_OPEN) : await run('dealCard', (service) => service.dealScan(id, raw));
     if (outcome.ok) scanAway.value = null;
-    else scanRefusal.value = { raw, error: outcome.error };
+    else scanRefusal.value = { raw, error: outcome.error, from: 'scan' };
     return outcome;
   }
 

@@ -322,6 +322,24 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
     wrapper.unmount();
   });
 
+  it('says a card the shoe read and the service refused in the headline itself, until the next card is taken', async () => {
+    const { wrapper, api } = await dealing({ race: { cards: ['Ah'] } });
+    const step = () => wrapper.get('[data-testid="next-step"]');
+
+    api.push({ ...api.current, shoeRefusal: { card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1)' } });
+    await settle();
+    expect(step().text()).toBe('A♥ from the shoe not accepted: check the card. Deal 2 cards to seat 1 — Matti');
+    expect(step().attributes('data-refused')).toBe('shoe');
+    expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('Ah was already dealt');
+
+    await api.dealCard('race-1', 'Kc');
+    api.push({ ...api.current, shoeRefusal: null });
+    await settle();
+    expect(step().text()).toBe('Deal 1 card to seat 1 — Matti');
+    expect(step().attributes('data-refused')).toBeUndefined();
+    wrapper.unmount();
+  });
+
   it('flashes the card just taken and sounds it; a refusal sounds another tone', async () => {
     const { wrapper, store } = await dealing({ race: { cards: ['Ah'] } });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
