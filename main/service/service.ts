@@ -25,7 +25,7 @@ import { historyCsv, historyJson } from './export';
 import { readRaceRecord, type RaceSpan } from './raceRecord';
 import { gameView } from './gameView';
 import { planView } from './planView';
-import { applySessionLine, isSessionRecord, raceView, SessionReplay, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
+import { applySessionLine, isSessionRecord, raceView, SessionReplay, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
 import { loadSettings, readSettings, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';
 
@@ -252,7 +252,7 @@ export class ConsoleService {
   private readonly historyOf = lastOf(
     (history: readonly HistoryEntry[]): HistorySummary => ({
       total: history.length,
-      valueDelta: history.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0),
+      valueDelta: history.reduce((sum, entry) => sum + (valueDeltaOf(entry) ?? 0), 0),
       latest: history.at(-1) ?? null,
     }),
   );

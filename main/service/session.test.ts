@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { startRace } from '../../engine/race/race';
 import { seededRandom, shuffleDecks } from '../../engine/shoe';
 import type { JournalFinding, JournalLine } from '../journal/journal';
-import { applySessionLine, EMPTY_SESSION, replaySession, SessionReplay, type Session, type SessionRecord } from './session';
+import type { HistoryEntry } from '../ipc/contract';
+import { applySessionLine, EMPTY_SESSION, replaySession, SessionReplay, valueDeltaOf, type Session, type SessionRecord } from './session';
 
 /** Five seats of 25s raced into 100s from one deck: a handful of cards a race. */
 const RACE = {
@@ -107,5 +108,22 @@ describe('session replay', () => {
     expect(problems).toEqual([]);
     expect(session.history.map((entry) => entry.id)).toEqual(['race-1']);
     expect(session).toEqual(oneByOne(lines).session);
+  });
+
+  it('makes a replayed race’s summary only when it is read, and then it is the very data the reducer makes', () => {
+    const lines = journalOf([{ op: 'start' }, ...Array.from({ length: startRace(RACE).plan.cardsNeeded }, () => ({ op: 'card' as const, stale: false, misread: false })), { op: 'confirm' }], 3);
+    const replayed = replaySession(lines).session.history[0] as HistoryEntry;
+    const reduced = oneByOne(lines).session.history[0] as HistoryEntry;
+    // Not made yet: a long journal's start confirms thousands of races nobody looks at.
+    expect(Object.getOwnPropertyDescriptor(replayed, 'summary')?.get).toBeTypeOf('function');
+    // The totals do not make it either.
+    expect(valueDeltaOf(replayed)).toBe(reduced.summary.valueDelta);
+    expect(Object.getOwnPropertyDescriptor(replayed, 'summary')?.get).toBeTypeOf('function');
+    // What a page, the IPC (structured clone) and an export get is the same data.
+    expect(structuredClone(replayed)).toEqual(structuredClone(reduced));
+    expect(JSON.stringify(replayed)).toBe(JSON.stringify(reduced));
+    // Made once, then a plain value.
+    expect(Object.getOwnPropertyDescriptor(replayed, 'summary')?.value).toBe(replayed.summary);
+    expect(valueDeltaOf(replayed)).toBe(reduced.summary.valueDelta);
   });
 });

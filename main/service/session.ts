@@ -1,5 +1,5 @@
 import { applyRaceEvent, applyRaceEvents, startRace, type RaceEvent, type RaceState } from '../../engine/race/race';
-import { raceSummary } from '../../engine/race/summary';
+import { raceSummary, type RaceSummary } from '../../engine/race/summary';
 import type { JournalFinding, JournalLine } from '../journal/journal';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
 import type { GameHistoryEntry, HistoryEntry, InputSource, RaceView, SeatCount } from '../ipc/contract';
@@ -190,24 +190,51 @@ export function applySessionLine(session: Session, line: JournalLine<SessionReco
       return { ...session, race: { ...race, refusals: race.refusals + record.count } };
     case 'race-confirm': {
       if (race.state.progress.status !== 'complete') throw new Error(`race ${race.id} confirmed before it was complete`);
-      const view = raceView(race);
-      const entry: HistoryEntry = {
-        id: race.id,
-        startedAt: race.startedAt,
-        confirmedAt: line.at,
-        names: race.names,
-        summary: view.summary,
-        corrections: view.corrections,
-        ...(record.by ? { confirmedBy: record.by } : {}),
-        voided: race.state.corrections.map(({ voided, reason }) => ({ card: voided.card, seat: voided.seat, round: voided.round, reason })),
-        refusals: race.refusals,
-        seqs: { first: race.firstSeq, last: line.seq },
-      };
-      return { ...session, race: null, history: [...session.history, entry] };
+      return { ...session, race: null, history: [...session.history, historyEntry(race, line, record.by, raceSummary(race.state))] };
     }
     case 'race-abandon':
       return { ...session, race: null };
   }
+}
+
+/** A confirmed race as the history keeps it; `summary` is its summary, or how to make it when first read. */
+function historyEntry(race: ActiveRace, line: JournalLine<SessionRecord>, by: string | undefined, summary: RaceSummary | (() => RaceSummary)): HistoryEntry {
+  const entry: HistoryEntry = {
+    id: race.id,
+    startedAt: race.startedAt,
+    confirmedAt: line.at,
+    names: race.names,
+    summary: typeof summary === 'function' ? (null as unknown as RaceSummary) : summary,
+    corrections: race.state.corrections.length,
+    ...(by ? { confirmedBy: by } : {}),
+    voided: race.state.corrections.map(({ voided, reason }) => ({ card: voided.card, seat: voided.seat, round: voided.round, reason })),
+    refusals: race.refusals,
+    seqs: { first: race.firstSeq, last: line.seq },
+  };
+  if (typeof summary !== 'function') return entry;
+  // Made when first read, then kept as a plain value: to anything that reads the entry (a page,
+  // the IPC's structured clone, JSON), it is the same data as a summary made at once.
+  Object.defineProperty(entry, 'summary', {
+    enumerable: true,
+    configurable: true,
+    get(): RaceSummary {
+      const made = summary();
+      Object.defineProperty(entry, 'summary', { value: made, enumerable: true, writable: false, configurable: false });
+      unsummarised.delete(entry);
+      return made;
+    },
+  });
+  unsummarised.set(entry, race.state);
+  return entry;
+}
+
+/** Entries whose summary is not made yet, with the race they summarise (see SessionReplay). */
+const unsummarised = new WeakMap<HistoryEntry, RaceState>();
+
+/** A history entry's chip value created (removed when negative), null when none: without making a summary not made yet. */
+export function valueDeltaOf(entry: HistoryEntry): number | null {
+  const state = unsummarised.get(entry);
+  return state === undefined ? entry.summary.valueDelta : (state.progress.result?.valueDelta ?? null);
 }
 
 const skipped = (line: JournalLine<SessionRecord>, error: unknown): JournalFinding => ({ code: 'skipped', seq: line.seq, kind: line.record.kind, reason: (error as Error).message });
@@ -239,6 +266,15 @@ export class SessionReplay {
     }
     this.applyPending();
     try {
+      const race = this.session.race;
+      if (record.kind === 'race-confirm' && race && race.id === record.raceId && race.state.progress.status === 'complete') {
+        // As the reducer confirms it, but its summary is made only when read: a long journal's
+        // start confirms thousands of races, and a page shows a few of them.
+        const state = race.state;
+        this.history.push(historyEntry(race, line, record.by, () => raceSummary(state)));
+        this.session = { ...this.session, race: null };
+        return;
+      }
       const next = applySessionLine(this.session, line);
       if (next.history.length > 0) {
         this.history.push(...next.history);
