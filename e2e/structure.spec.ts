@@ -80,7 +80,7 @@ test('a structure edited in the console: planned colour-up, marked at its break,
     await expect(view.getByTestId('need-2')).toHaveText('25 (small blind 50)');
     await expect(view.getByTestId('need-4')).toHaveText('100 (small blind 200)');
     await expect(view.getByTestId('structure-plan-list')).toHaveText('On the break after level 2: colour up 25 → 100');
-    await expect(page.getByTestId('colour-up-banner')).toHaveCount(0);
+    await expect(page.getByTestId('color-up-banner')).toHaveCount(0);
   });
 
   await test.step('the tournament reaches the break: the colour-up is proposed', async () => {
@@ -88,18 +88,18 @@ test('a structure edited in the console: planned colour-up, marked at its break,
     await expect(at.locator('option')).toHaveText(['Playing a level (not on a break)', 'On the break after level 2: colour up 25 → 100']);
     await at.selectOption('2');
     await expect(view.getByTestId('plan-after-2').getByTestId('plan-now')).toBeVisible();
-    const banner = page.getByTestId('colour-up-banner');
+    const banner = page.getByTestId('color-up-banner');
     await expect(banner).toHaveAttribute('data-state', 'offer');
-    await expect(banner.getByTestId('colour-up-title')).toHaveText('Break after level 2: colour up — 25 → 100 Planned');
+    await expect(banner.getByTestId('color-up-title')).toHaveText('Break after level 2: colour up — 25 → 100 Planned');
     // The setup screen proposes it too.
     await page.getByTestId('nav-setup').click();
     await expect(page.getByTestId('view-setup')).toBeVisible();
     await expect(page.getByTestId('setup-removed')).toHaveValue('100');
-    await expect(banner.getByTestId('colour-up-start')).toHaveText('Start the colour-up: 25 → 100');
+    await expect(banner.getByTestId('color-up-start')).toHaveText('Start the colour-up: 25 → 100');
   });
 
   await test.step('one click: the counts open for 25 → 100', async () => {
-    await page.getByTestId('colour-up-start').click();
+    await page.getByTestId('color-up-start').click();
     const counts = page.getByTestId('view-counts');
     await expect(counts).toBeVisible();
     await expect(counts.getByTestId('counts-intro')).toContainText("Count each player's 25 chips: 4 × 25 = 1 × 100.");
@@ -116,8 +116,8 @@ test('a structure edited in the console: planned colour-up, marked at its break,
     await startRace(page);
     const dealing = page.getByTestId('view-dealing');
     await expect(dealing).toContainText('25 → 100, Classic');
-    await expect(page.getByTestId('colour-up-running')).toHaveText('Race 1 of 1 in progress: 25 → 100.');
-    await expect(page.getByTestId('colour-up-start')).toHaveCount(0);
+    await expect(page.getByTestId('color-up-running')).toHaveText('Race 1 of 1 in progress: 25 → 100.');
+    await expect(page.getByTestId('color-up-start')).toHaveCount(0);
     for (const card of FINNISH_CARDS.slice(0, -1)) await typeCard(page, card);
     await expectDealt(page, 3, ['Td']);
     // The last card completes the race: the result replaces the dealing screen.
@@ -127,7 +127,7 @@ test('a structure edited in the console: planned colour-up, marked at its break,
     await expect(page.getByTestId('view-result')).toContainText('25 → 100');
     await confirmAndExpectHistory(page, 1, FINNISH_HISTORY_WINNERS, '+25');
     await expect(page.getByTestId('history-row').first()).toContainText('25 → 100');
-    await expect(page.getByTestId('colour-up-done')).toHaveText('Colour-up done: the smallest chip is now 100.');
+    await expect(page.getByTestId('color-up-done')).toHaveText('Colour-up done: the smallest chip is now 100.');
     await page.getByTestId('nav-setup').click();
     await expect(page.getByTestId('setup-removed')).toHaveValue('25');
     await expect(page.getByTestId('setup-next')).toHaveValue('100');

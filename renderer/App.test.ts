@@ -155,14 +155,14 @@ describe('App', () => {
     wrapper.unmount();
   });
 
-  it('uses the four-colour deck class when chosen', async () => {
+  it('uses the four-color deck class when chosen', async () => {
     const { wrapper } = await mountApp();
     await wrapper.get('[data-testid="nav-settings"]').trigger('click');
     await settle();
-    const box = wrapper.get('[data-testid="four-colour"]');
+    const box = wrapper.get('[data-testid="four-color"]');
     const on = !(box.element as HTMLInputElement).checked;
     await box.setValue(on);
-    expect(wrapper.get('.app').classes().includes('four-colour')).toBe(on);
+    expect(wrapper.get('.app').classes().includes('four-color')).toBe(on);
     await box.setValue(!on);
     wrapper.unmount();
   });

@@ -143,12 +143,12 @@ const SCENARIOS: readonly Scenario[] = [
     name: 'colour-up races confirmed',
     state: makeTournamentState({ atBreakAfter: 6 }),
     act: async (wrapper, store) => {
-      await wrapper.get('[data-testid="colour-up-start"]').trigger('click');
+      await wrapper.get('[data-testid="color-up-start"]').trigger('click');
       await settle();
       await store.startRace(EVEN_COUNTS(5));
       await store.confirmRace();
       await settle();
-      await wrapper.get('[data-testid="colour-up-start"]').trigger('click');
+      await wrapper.get('[data-testid="color-up-start"]').trigger('click');
       await settle();
       await store.startRace(EVEN_COUNTS(2));
       await store.confirmRace();

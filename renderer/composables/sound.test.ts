@@ -44,7 +44,7 @@ afterEach(() => {
 });
 
 describe('sounds of a card read', () => {
-  it('is on by default (a screen preference beside the four-colour deck)', () => {
+  it('is on by default (a screen preference beside the four-color deck)', () => {
     expect(usePreferences().sound.value).toBe(true);
   });
 

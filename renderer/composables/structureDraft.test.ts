@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planColorUps, proposeColorUp } from '../../engine/plan/planner';
 import { makeRaceView, makeTable, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
 import {
-  colourUpSteps,
+  colorUpSteps,
   draftFromStructure,
   fieldTarget,
   isMoment,
@@ -119,7 +119,7 @@ describe('the proposed colour-up races', () => {
   if (proposal === null) throw new Error('the fixture plans a colour-up after level 6');
 
   it('offers the first race, smallest chip first', () => {
-    expect(colourUpSteps(proposal, null, []).map(({ removed, next, state }) => [removed, next, state])).toEqual([
+    expect(colorUpSteps(proposal, null, []).map(({ removed, next, state }) => [removed, next, state])).toEqual([
       [100, 500, 'next'],
       [500, 1000, 'waiting'],
     ]);
@@ -127,11 +127,11 @@ describe('the proposed colour-up races', () => {
 
   it('shows the open race as running and offers nothing meanwhile', () => {
     const race = makeRaceView({ removed: 100, next: 500 });
-    expect(colourUpSteps(proposal, race, []).map((step) => step.state)).toEqual(['running', 'waiting']);
+    expect(colorUpSteps(proposal, race, []).map((step) => step.state)).toEqual(['running', 'waiting']);
   });
 
   it('offers the next race once the first is confirmed, and none when all are', () => {
-    expect(colourUpSteps(proposal, null, [100]).map((step) => step.state)).toEqual(['done', 'next']);
-    expect(colourUpSteps(proposal, null, [100, 500]).map((step) => step.state)).toEqual(['done', 'done']);
+    expect(colorUpSteps(proposal, null, [100]).map((step) => step.state)).toEqual(['done', 'next']);
+    expect(colorUpSteps(proposal, null, [100, 500]).map((step) => step.state)).toEqual(['done', 'done']);
   });
 });

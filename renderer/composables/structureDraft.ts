@@ -207,7 +207,7 @@ export interface StepView extends RaceStep {
  * The races of the proposed colour-up (smallest chip first) and where each stands: the open race
  * if it is one of them, the ones confirmed (by the chip that left), and the next one to start.
  */
-export function colourUpSteps(proposal: ColorUpProposal, race: RaceView | null, done: readonly number[]): StepView[] {
+export function colorUpSteps(proposal: ColorUpProposal, race: RaceView | null, done: readonly number[]): StepView[] {
   let offered = race !== null;
   return proposal.races.map((step, index) => {
     let state: StepState = 'waiting';

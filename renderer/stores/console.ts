@@ -65,7 +65,7 @@ export type ActionName =
   | 'closeGame'
   | 'saveStructure'
   | 'markBreak'
-  | 'startColourUp';
+  | 'startColorUp';
 
 export type InputEvent = NonNullable<ConsoleState['lastInput']>;
 
@@ -118,15 +118,15 @@ export const HISTORY_PAGE = 25;
  * The races of the proposed colour-up confirmed at this station (the chips that left), for the break
  * they belong to: kept in localStorage so a reload between two races still offers the next one.
  */
-interface ColourUpsDone {
+interface ColorUpsDone {
   readonly afterLevel: number;
   readonly removed: readonly number[];
 }
-const COLOUR_UPS_KEY = 'chip-race-console:colour-ups-done';
+const COLOR_UPS_KEY = 'chip-race-console:colour-ups-done';
 
-function readColourUpsDone(): ColourUpsDone | null {
+function readColorUpsDone(): ColorUpsDone | null {
   try {
-    const value: unknown = JSON.parse(globalThis.localStorage?.getItem(COLOUR_UPS_KEY) ?? 'null');
+    const value: unknown = JSON.parse(globalThis.localStorage?.getItem(COLOR_UPS_KEY) ?? 'null');
     if (typeof value !== 'object' || value === null) return null;
     const { afterLevel, removed } = value as { afterLevel?: unknown; removed?: unknown };
     if (typeof afterLevel !== 'number' || !Array.isArray(removed)) return null;
@@ -136,10 +136,10 @@ function readColourUpsDone(): ColourUpsDone | null {
   }
 }
 
-function writeColourUpsDone(value: ColourUpsDone | null): void {
+function writeColorUpsDone(value: ColorUpsDone | null): void {
   try {
-    if (value === null) globalThis.localStorage?.removeItem(COLOUR_UPS_KEY);
-    else globalThis.localStorage?.setItem(COLOUR_UPS_KEY, JSON.stringify(value));
+    if (value === null) globalThis.localStorage?.removeItem(COLOR_UPS_KEY);
+    else globalThis.localStorage?.setItem(COLOR_UPS_KEY, JSON.stringify(value));
   } catch {
     // Storage unavailable: the progress lasts this session.
   }
@@ -215,7 +215,7 @@ export const useConsoleStore = defineStore('console', () => {
   const historyLoaded = ref(false);
   /** The race record open on the history screen (the slip), if any. */
   const record = shallowRef<RaceRecord | null>(null);
-  const colourUpsDone = ref<ColourUpsDone | null>(readColourUpsDone());
+  const colorUpsDone = ref<ColorUpsDone | null>(readColorUpsDone());
   const scanRefusal = shallowRef<ScanRefusal | null>(null);
   const scanAway = shallowRef<ScanAway | null>(null);
   /** The deck whose registration finished last (its profile now chosen), for the `deckRegistered` notice. */
@@ -226,9 +226,9 @@ export const useConsoleStore = defineStore('console', () => {
   const game = computed<GameView | null>(() => state.value?.game ?? null);
   const plan = computed(() => state.value?.plan ?? null);
   /** The chips of the proposed colour-up already raced off (confirmed) at this break. */
-  const colourUpDone = computed<readonly number[]>(() => {
+  const colorUpDone = computed<readonly number[]>(() => {
     const proposal = plan.value?.proposal ?? null;
-    return proposal !== null && colourUpsDone.value?.afterLevel === proposal.afterLevel ? colourUpsDone.value.removed : [];
+    return proposal !== null && colorUpsDone.value?.afterLevel === proposal.afterLevel ? colorUpsDone.value.removed : [];
   });
   const seatsInPlay = computed(() => [...(settings.value?.table.seats ?? [])].sort((a, b) => a.seat - b.seat));
   /** Seat number → name ('' when the seat has none), from the race when one runs, else from the setup. */
@@ -514,12 +514,12 @@ export const useConsoleStore = defineStore('console', () => {
   }
 
   /** Remembers a confirmed race that was one of the proposed colour-up's races. */
-  function noteColourUpRace(summary: RaceSummary | undefined): void {
+  function noteColorUpRace(summary: RaceSummary | undefined): void {
     const proposal = plan.value?.proposal ?? null;
     if (summary === undefined || proposal === null) return;
     if (!proposal.races.some((step) => step.removed === summary.removed && step.next === summary.next)) return;
-    colourUpsDone.value = { afterLevel: proposal.afterLevel, removed: [...colourUpDone.value, summary.removed] };
-    writeColourUpsDone(colourUpsDone.value);
+    colorUpsDone.value = { afterLevel: proposal.afterLevel, removed: [...colorUpDone.value, summary.removed] };
+    writeColorUpsDone(colorUpsDone.value);
   }
 
   async function confirmRace(): Promise<Outcome> {
@@ -528,7 +528,7 @@ export const useConsoleStore = defineStore('console', () => {
     if (id === undefined) return refuse('confirmRace', NOTHING_OPEN);
     const outcome = await run('confirmRace', (service) => service.confirmRace(id));
     if (outcome.ok) {
-      noteColourUpRace(confirmed);
+      noteColorUpRace(confirmed);
       resetCounts();
       view.value = 'history';
       notice.value = 'raceSaved';
@@ -618,8 +618,8 @@ export const useConsoleStore = defineStore('console', () => {
     const outcome = await run('markBreak', (service) => service.saveSettings({ ...current, tournament: { ...tournament, atBreakAfter: afterLevel } }));
     if (outcome.ok) {
       // A break marked afresh starts its colour-up from the first race.
-      colourUpsDone.value = null;
-      writeColourUpsDone(null);
+      colorUpsDone.value = null;
+      writeColorUpsDone(null);
     }
     return outcome;
   }
@@ -628,12 +628,12 @@ export const useConsoleStore = defineStore('console', () => {
    * One click at the break: sets the table to this race of the colour-up (the structure's chips,
    * `removed` → `next`) and opens the counts, so the race starts with those denominations.
    */
-  async function startColourUp(step: RaceStep): Promise<Outcome> {
+  async function startColorUp(step: RaceStep): Promise<Outcome> {
     const current = state.value?.settings;
     const structure = current?.tournament?.structure ?? null;
     if (current === undefined || structure === null) return { ok: true, value: null };
     const table = { ...current.table, chipSet: [...structure.chips], removed: step.removed, next: step.next };
-    const outcome = await run('startColourUp', (service) => service.saveSettings({ ...current, table }));
+    const outcome = await run('startColorUp', (service) => service.saveSettings({ ...current, table }));
     if (outcome.ok) {
       resetCounts();
       view.value = 'race';
@@ -661,7 +661,7 @@ export const useConsoleStore = defineStore('console', () => {
     race,
     game,
     plan,
-    colourUpDone,
+    colorUpDone,
     scanPlace,
     scanRefused,
     scanAway,
@@ -701,7 +701,7 @@ export const useConsoleStore = defineStore('console', () => {
     closeGame,
     saveStructure,
     markBreak,
-    startColourUp,
+    startColorUp,
   };
 });
 

@@ -77,10 +77,10 @@ describe('settings', () => {
     wrapper.unmount();
   });
 
-  it('toggles the four-colour deck', async () => {
+  it('toggles the four-color deck', async () => {
     const { plugins } = await prepare();
     const wrapper = mount(SettingsView, { global: { plugins } });
-    const box = wrapper.get('[data-testid="four-colour"]');
+    const box = wrapper.get('[data-testid="four-color"]');
     const before = (box.element as HTMLInputElement).checked;
     await box.setValue(!before);
     expect((box.element as HTMLInputElement).checked).toBe(!before);

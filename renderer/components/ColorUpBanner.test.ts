@@ -24,7 +24,7 @@ async function mountApp(api = createFakeApi({ state: makeTournamentState({ atBre
 }
 
 function banner(wrapper: VueWrapper) {
-  return wrapper.find('[data-testid="colour-up-banner"]');
+  return wrapper.find('[data-testid="color-up-banner"]');
 }
 
 beforeEach(() => {
@@ -39,10 +39,10 @@ describe('the colour-up at the break', () => {
     const { wrapper, api, store } = await mountApp();
     expect(store.view).toBe('setup');
     expect(banner(wrapper).attributes()).toMatchObject({ 'data-after-level': '6', 'data-state': 'offer' });
-    expect(wrapper.get('[data-testid="colour-up-title"]').text()).toBe('Break after level 6: colour up — 100, 500 → 1000 Planned');
-    expect(wrapper.get('[data-testid="colour-up-step-1"]').attributes('data-state')).toBe('next');
-    expect(wrapper.get('[data-testid="colour-up-step-2"]').text()).toBe('Race 2 of 2: 500 → 1000 later');
-    const start = wrapper.get('[data-testid="colour-up-start"]');
+    expect(wrapper.get('[data-testid="color-up-title"]').text()).toBe('Break after level 6: colour up — 100, 500 → 1000 Planned');
+    expect(wrapper.get('[data-testid="color-up-step-1"]').attributes('data-state')).toBe('next');
+    expect(wrapper.get('[data-testid="color-up-step-2"]').text()).toBe('Race 2 of 2: 500 → 1000 later');
+    const start = wrapper.get('[data-testid="color-up-start"]');
     expect(start.text()).toBe('Start race 1 of 2: 100 → 500');
 
     await start.trigger('click');
@@ -58,20 +58,20 @@ describe('the colour-up at the break', () => {
 
   it('follows the races: running, then the next one offered, then done', async () => {
     const { wrapper, store } = await mountApp();
-    await wrapper.get('[data-testid="colour-up-start"]').trigger('click');
+    await wrapper.get('[data-testid="color-up-start"]').trigger('click');
     await settle();
     await store.startRace(evenCounts(5));
     await settle();
     expect(store.race?.summary).toMatchObject({ removed: 100, next: 500 });
     expect(banner(wrapper).attributes('data-state')).toBe('running');
-    expect(wrapper.get('[data-testid="colour-up-running"]').text()).toBe('Race 1 of 2 in progress: 100 → 500.');
-    expect(wrapper.find('[data-testid="colour-up-start"]').exists()).toBe(false);
+    expect(wrapper.get('[data-testid="color-up-running"]').text()).toBe('Race 1 of 2 in progress: 100 → 500.');
+    expect(wrapper.find('[data-testid="color-up-start"]').exists()).toBe(false);
 
     await store.confirmRace();
     await settle();
     expect(store.view).toBe('history');
-    expect(wrapper.get('[data-testid="colour-up-step-1"]').attributes('data-state')).toBe('done');
-    const next = wrapper.get('[data-testid="colour-up-start"]');
+    expect(wrapper.get('[data-testid="color-up-step-1"]').attributes('data-state')).toBe('done');
+    const next = wrapper.get('[data-testid="color-up-start"]');
     expect(next.text()).toBe('Start race 2 of 2: 500 → 1000');
     await next.trigger('click');
     await settle();
@@ -82,40 +82,40 @@ describe('the colour-up at the break', () => {
     await store.confirmRace();
     await settle();
     expect(banner(wrapper).attributes('data-state')).toBe('done');
-    expect(wrapper.get('[data-testid="colour-up-done"]').text()).toBe('Colour-up done: the smallest chip is now 1000.');
-    expect(wrapper.find('[data-testid="colour-up-start"]').exists()).toBe(false);
+    expect(wrapper.get('[data-testid="color-up-done"]').text()).toBe('Colour-up done: the smallest chip is now 1000.');
+    expect(wrapper.find('[data-testid="color-up-start"]').exists()).toBe(false);
     wrapper.unmount();
   });
 
   it('remembers the confirmed races over a reload, until a break is marked again', async () => {
     const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) });
     const first = await mountApp(api);
-    await first.wrapper.get('[data-testid="colour-up-start"]').trigger('click');
+    await first.wrapper.get('[data-testid="color-up-start"]').trigger('click');
     await settle();
     await first.store.startRace(evenCounts(5));
     await first.store.confirmRace();
     first.wrapper.unmount();
 
     const again = await mountApp(api);
-    expect(again.wrapper.get('[data-testid="colour-up-start"]').text()).toBe('Start race 2 of 2: 500 → 1000');
+    expect(again.wrapper.get('[data-testid="color-up-start"]').text()).toBe('Start race 2 of 2: 500 → 1000');
     await again.store.markBreak(2);
     await again.store.markBreak(6);
     await settle();
-    expect(again.wrapper.get('[data-testid="colour-up-start"]').text()).toBe('Start race 1 of 2: 100 → 500');
+    expect(again.wrapper.get('[data-testid="color-up-start"]').text()).toBe('Start race 1 of 2: 100 → 500');
     again.wrapper.unmount();
   });
 
   it('waits while another race is open', async () => {
     const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 2 }), race: { cards: ['Ah'] } });
     const { wrapper } = await mountApp(api);
-    expect(wrapper.get('[data-testid="colour-up-title"]').text()).toBe('Break after level 2: colour up — 25 → 100 Planned');
+    expect(wrapper.get('[data-testid="color-up-title"]').text()).toBe('Break after level 2: colour up — 25 → 100 Planned');
     // The open race is the 25 → 100 one: shown as running.
-    expect(wrapper.get('[data-testid="colour-up-running"]').text()).toBe('Race 1 of 1 in progress: 25 → 100.');
+    expect(wrapper.get('[data-testid="color-up-running"]').text()).toBe('Race 1 of 1 in progress: 25 → 100.');
     wrapper.unmount();
 
     const other = await mountApp(createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }), race: { cards: ['Ah'] } }));
-    expect(other.wrapper.get('[data-testid="colour-up-blocked"]').text()).toBe('A race is open: finish it first, then start the colour-up here.');
-    expect(other.wrapper.find('[data-testid="colour-up-start"]').exists()).toBe(false);
+    expect(other.wrapper.get('[data-testid="color-up-blocked"]').text()).toBe('A race is open: finish it first, then start the colour-up here.');
+    expect(other.wrapper.find('[data-testid="color-up-start"]').exists()).toBe(false);
     other.wrapper.unmount();
   });
 
@@ -124,11 +124,11 @@ describe('the colour-up at the break', () => {
     const api = createFakeApi({ state: makeTournamentState({ structure, atBreakAfter: 6 }) });
     api.cann('saveSettings', { ok: false, error: { field: 'table.next', message: '1000 is not a whole multiple of 300' } });
     const { wrapper, store } = await mountApp(api);
-    expect(wrapper.get('[data-testid="colour-up-title"]').text()).toBe("Break after level 6: colour up — 25, 100, 500 → 1000 Floor's choice");
-    expect(wrapper.get('[data-testid="colour-up-source"]').attributes('data-source')).toBe('override');
-    await wrapper.get('[data-testid="colour-up-start"]').trigger('click');
+    expect(wrapper.get('[data-testid="color-up-title"]').text()).toBe("Break after level 6: colour up — 25, 100, 500 → 1000 Floor's choice");
+    expect(wrapper.get('[data-testid="color-up-source"]').attributes('data-source')).toBe('override');
+    await wrapper.get('[data-testid="color-up-start"]').trigger('click');
     await settle();
-    expect(wrapper.get('[data-testid="colour-up-error"]').text()).toBe('Not done: 1000 is not a whole multiple of 300');
+    expect(wrapper.get('[data-testid="color-up-error"]').text()).toBe('Not done: 1000 is not a whole multiple of 300');
     expect(store.view).toBe('setup');
     wrapper.unmount();
   });
