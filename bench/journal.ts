@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Card } from '../engine/cards';
 import type { RuleSetName } from '../engine/race/rules';
 import { seededRandom, shuffleDecks } from '../engine/shoe';
-import type { CommandResult, ConsoleSettings, SeatCount } from '../main/ipc/contract';
+import type { CommandResult, ConsoleSettings, SeatCount } from '../protocol/contract';
 import { JournalEncoder, JournalWriter, readJournal, type JournalLine } from '../main/journal/journal';
 import { ConsoleService } from '../main/service/service';
 import { isSessionRecord, type SessionRecord } from '../main/service/session';

@@ -9,7 +9,7 @@ import { startConsole, stopConsoles, type RunningConsole } from '../e2e/harness/
 import { encodeCard } from '../hardware/encoding';
 import { BUILT_IN_PROFILES, type DeviceProfile } from '../hardware/profile';
 import { PtyPair, PtyWriter } from '../hardware/testing/ptyPair';
-import type { ConsoleSettings, ConsoleState, SeatCount } from '../main/ipc/contract';
+import type { ConsoleSettings, ConsoleState, SeatCount } from '../protocol/contract';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
 import { playTemplateRaces, writeJournal } from './journal';
 import type { BenchFigure } from './report';

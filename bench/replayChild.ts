@@ -3,7 +3,7 @@
 // With --messages it then measures what the page is sent: the first state message, and the one a
 // confirmed race sends (through the same StateFeed and JSON as browser mode's socket).
 import { seededRandom, shuffleDecks } from '../engine/shoe';
-import type { StateMessage } from '../main/ipc/contract';
+import type { StateMessage } from '../protocol/contract';
 import { StateFeed } from '../main/ipc/stateFeed';
 import { findingText } from '../main/journal/findings';
 import { ConsoleService } from '../main/service/service';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from '
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import type { CommandName } from '../main/ipc/contract';
+import type { CommandName } from '../protocol/contract';
 
 /** Helpers shared by the benchmarks that run the real app (browser mode, journal, Chromium). */
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
-import type { Language } from '../main/ipc/contract';
+import type { Language } from '../protocol/contract';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { SCREENS, tourScreens, type ScreenName } from './harness/tour';
 

@@ -1,5 +1,5 @@
 // How a serial line is set: types and choices only, nothing that needs Node, so the console's
-// settings (main/ipc/contract.ts, read by the screens too) can name them.
+// settings (protocol/contract.ts, read by the screens too) can name them.
 
 export const DATA_BITS = [5, 6, 7, 8] as const;
 export const PARITIES = ['none', 'even', 'odd', 'mark', 'space'] as const;

@@ -5,7 +5,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session } from 'elec
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerIpc } from './electron/ipc';
 import { createWindowFeeds, type WindowFeeds } from './electron/stateFeeds';
-import { APP_NAME } from './ipc/contract';
+import { APP_NAME } from '../protocol/contract';
 import { applicationMenu, createSecureWindow, isNavigationAllowed, isPermissionGranted, windowOpenPolicy } from './security';
 import { ConsoleService } from './service/service';
 import { consoleServiceOptions } from './service/options';

@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-import type { DisplayPreloadApi, PreloadApi } from '../main/ipc/contract';
+import type { DisplayPreloadApi, PreloadApi } from '../protocol/contract';
 
 declare global {
   interface Window {

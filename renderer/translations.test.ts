@@ -14,7 +14,7 @@ import {
 } from './testing/fixtures';
 import { prepare, settle } from './testing/setup';
 import { gameHistoryOf, playMatch, seedDealEvents, seedDealing, seedPlays, standPat, startEvent } from './testing/gameFixtures';
-import type { ConsoleState, HistoryEntry, RaceRecord } from '../main/ipc/contract';
+import type { ConsoleState, HistoryEntry, RaceRecord } from '../protocol/contract';
 import type { MatchEvent } from '../engine/poker/match';
 import type { ViewName } from './stores/console';
 

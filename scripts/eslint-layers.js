@@ -5,9 +5,10 @@
 // | engine/      | nothing outside engine/ (no packages, no Node builtins)            |
 // | engine/cli/  | engine/, Node builtins                                             |
 // | hardware/    | engine/, serialport, Node builtins                                 |
-// | main/        | engine/, hardware/, electron, Node builtins                        |
-// | renderer/    | engine/ (not engine/cli/), vue, pinia, vue-i18n; type-only imports |
-// |              | of main/**/contract.ts                                             |
+// | protocol/    | engine/; type-only imports of hardware/ and main/journal/findings  |
+// |              | (pure: no packages, no Node builtins; what main/ and renderer/ share)|
+// | main/        | protocol/, engine/, hardware/, electron, Node builtins             |
+// | renderer/    | protocol/, engine/ (not engine/cli/), vue, pinia, vue-i18n         |
 // | e2e/         | everything                                                         |
 //
 // Test files (*.test.ts, *.spec.ts) may also import the test tools and Node builtins, but they
@@ -23,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 /** Repository root: this file lives in <root>/scripts/. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** @typedef {'engine' | 'engine/cli' | 'hardware' | 'main' | 'renderer' | 'e2e'} Layer */
+/** @typedef {'engine' | 'engine/cli' | 'protocol' | 'hardware' | 'main' | 'renderer' | 'e2e'} Layer */
 
 /**
  * @typedef {object} Policy
@@ -44,6 +45,13 @@ export const POLICIES = {
     deniedPackages: [],
     typeOnlyFrom: [],
   },
+  protocol: {
+    layers: ['protocol', 'engine'],
+    node: false,
+    packages: 'none',
+    deniedPackages: [],
+    typeOnlyFrom: [/^hardware\//, /^main\/journal\/findings(?:\.ts)?$/],
+  },
   hardware: {
     layers: ['hardware', 'engine'],
     node: true,
@@ -52,21 +60,21 @@ export const POLICIES = {
     typeOnlyFrom: [],
   },
   main: {
-    layers: ['main', 'engine', 'hardware'],
+    layers: ['main', 'protocol', 'engine', 'hardware'],
     node: true,
     packages: 'any',
     deniedPackages: ['vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'],
     typeOnlyFrom: [],
   },
   renderer: {
-    layers: ['renderer', 'engine'],
+    layers: ['renderer', 'protocol', 'engine'],
     node: false,
     packages: 'any',
     deniedPackages: ['electron', 'serialport', '@serialport/*', '@electron/*'],
-    typeOnlyFrom: [/^main\/(?:.+\/)?contract(?:\.ts)?$/],
+    typeOnlyFrom: [],
   },
   e2e: {
-    layers: ['engine', 'engine/cli', 'hardware', 'main', 'renderer', 'e2e'],
+    layers: ['engine', 'engine/cli', 'protocol', 'hardware', 'main', 'renderer', 'e2e'],
     node: true,
     packages: 'any',
     deniedPackages: [],
@@ -89,6 +97,7 @@ export function layerOf(rel) {
   const top = rel.split('/')[0];
   switch (top) {
     case 'engine':
+    case 'protocol':
     case 'hardware':
     case 'main':
     case 'renderer':

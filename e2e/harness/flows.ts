@@ -4,7 +4,7 @@ import type { RuleSetName } from '../../engine/race/rules';
 import { encodeCard } from '../../hardware/encoding';
 import { BUILT_IN_PROFILES, type DeviceProfile } from '../../hardware/profile';
 import { PtyWriter } from '../../hardware/testing/ptyPair';
-import type { SourceSettings } from '../../main/ipc/contract';
+import type { SourceSettings } from '../../protocol/contract';
 import { typeAsPerson } from './scanner';
 
 /** The common flows of the specs: set up the table, enter the counts, start and deal a race. */

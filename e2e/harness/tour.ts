@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import type { Card } from '../../engine/cards';
-import type { Language } from '../../main/ipc/contract';
+import type { Language } from '../../protocol/contract';
 import type { RunningConsole } from './console';
 import { allDealt, enterCounts, FINNISH_COUNTS, FINNISH_TABLE, manualInput, openConsole, setUpTable, startRace, type TableSetup } from './flows';
 

@@ -1,5 +1,5 @@
 import type { IpcMainInvokeEvent } from 'electron';
-import { COMMAND_NAMES, type CommandResult } from '../ipc/contract';
+import { COMMAND_NAMES, type CommandResult } from '../../protocol/contract';
 import { commandChannel } from '../ipc/channels';
 import { dispatch, type CommandTarget } from '../ipc/validate';
 import { isTrustedSenderUrl } from '../security';

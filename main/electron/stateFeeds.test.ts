@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STATE_CHANNEL } from '../ipc/channels';
-import type { ConsoleState, StateMessage } from '../ipc/contract';
+import type { ConsoleState, StateMessage } from '../../protocol/contract';
 import { createWindowFeeds, type StateReceiver } from './stateFeeds';
 
 /** A window's webContents as far as the feed uses it: what it was sent, and its events to fire. */

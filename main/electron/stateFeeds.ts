@@ -1,4 +1,4 @@
-import type { ConsoleState, StateMessage } from '../ipc/contract';
+import type { ConsoleState, StateMessage } from '../../protocol/contract';
 import { STATE_CHANNEL } from '../ipc/channels';
 import { StateFeed } from '../ipc/stateFeed';
 

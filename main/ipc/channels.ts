@@ -1,4 +1,4 @@
-import type { CommandName } from './contract';
+import type { CommandName } from '../../protocol/contract';
 
 /** IPC channel names: one per command, one for pushed state. */
 export const STATE_CHANNEL = 'chipRace:state';

@@ -1,4 +1,4 @@
-import type { ConsoleState, StateMessage } from './contract';
+import type { ConsoleState, StateMessage } from '../../protocol/contract';
 
 /**
  * The parts of `next` that are not the very same objects as in `previous`. The service hands out

@@ -1,4 +1,4 @@
-import { COMMAND_NAMES, HISTORY_PAGE_MAX, MAX_SEATS, type CommandError, type CommandName, type CommandResult, type ConsoleCommands, type SeatCount } from './contract';
+import { COMMAND_NAMES, HISTORY_PAGE_MAX, MAX_SEATS, type CommandError, type CommandName, type CommandResult, type ConsoleCommands, type SeatCount } from '../../protocol/contract';
 
 type Args = readonly unknown[];
 type Checked = { readonly ok: true; readonly args: Args } | { readonly ok: false; readonly error: CommandError };

@@ -1,5 +1,5 @@
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
-import type { ConsoleState, StateMessage } from '../ipc/contract';
+import type { ConsoleState, StateMessage } from '../../protocol/contract';
 import { STATE_CHANNEL } from '../ipc/channels';
 
 /**

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShoeEvent } from '../../hardware/events';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
-import type { ConsoleSettings, ConsoleState } from '../ipc/contract';
+import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import { findingText } from '../journal/findings';
 import { serialCardSources } from './cardSources';

@@ -1,6 +1,6 @@
 import { SerialSource } from '../../hardware/transport/serialSource';
 import { listPorts } from '../../hardware/transport/ports';
-import type { PortInfo } from '../ipc/contract';
+import type { PortInfo } from '../../protocol/contract';
 import type { CardSourceFactory } from './service';
 
 /**

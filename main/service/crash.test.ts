@@ -21,7 +21,7 @@ import { applyRaceEvent, startRace } from '../../engine/race/race';
 import { raceSummary, type RaceSummary } from '../../engine/race/summary';
 import { seededRandom, shuffleDecks } from '../../engine/shoe';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
-import type { CommandResult, ConsoleSettings, ConsoleState, HistoryEntry, HistoryPage } from '../ipc/contract';
+import type { CommandResult, ConsoleSettings, ConsoleState, HistoryEntry, HistoryPage } from '../../protocol/contract';
 import { DEFAULT_SETTINGS } from './settings';
 import { bundleServiceProcess, ServiceChild } from './testing/serviceChild';
 

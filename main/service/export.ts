@@ -1,5 +1,5 @@
 import { formatCard, type Card } from '../../engine/cards';
-import type { HistoryEntry, JournalReport } from '../ipc/contract';
+import type { HistoryEntry, JournalReport } from '../../protocol/contract';
 import { chainOf, findingText } from '../journal/findings';
 
 const COLUMNS = [

@@ -1,5 +1,5 @@
 import { gameViewOf } from '../../engine/poker/view';
-import type { GameView } from '../ipc/contract';
+import type { GameView } from '../../protocol/contract';
 import type { ActiveGame } from './session';
 
 /** The open game as the screens show it. */

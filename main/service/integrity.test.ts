@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShoeEvent } from '../../hardware/events';
-import type { CommandResult, ConsoleSettings } from '../ipc/contract';
+import type { CommandResult, ConsoleSettings } from '../../protocol/contract';
 import { findingText } from '../journal/findings';
 import { ConsoleService, HELD_DISCARD_REASON, MAX_HELD_CARDS, type ServiceOptions } from './service';
 import { DEFAULT_SETTINGS } from './settings';

@@ -10,7 +10,7 @@ import { CLEAN_FRAMES_TO_CLEAR_NOISE } from '../../hardware/pipeline';
 import { seededRandom } from '../../hardware/simulator/shoe';
 import { lineNoise } from '../../hardware/testing/lineNoise';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
-import type { ConsoleSettings } from '../ipc/contract';
+import type { ConsoleSettings } from '../../protocol/contract';
 import { serialCardSources } from './cardSources';
 import { ConsoleService, MAX_HELD_CARDS } from './service';
 import { DEFAULT_SETTINGS } from './settings';

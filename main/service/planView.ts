@@ -1,5 +1,5 @@
 import { planColorUps, proposeColorUp } from '../../engine/plan/planner';
-import type { PlanView, TournamentSettings } from '../ipc/contract';
+import type { PlanView, TournamentSettings } from '../../protocol/contract';
 
 /** The saved structure's plan, and the colour-up proposed at the break the tournament is on. */
 export function planView(tournament: TournamentSettings | undefined): PlanView | null {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REGISTRATION_ORDER } from '../../hardware/decoding/uid';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
-import type { ConsoleSettings } from '../ipc/contract';
+import type { ConsoleSettings } from '../../protocol/contract';
 import { serialCardSources } from './cardSources';
 import { ConsoleService } from './service';
 import { DEFAULT_SETTINGS } from './settings';

@@ -2,7 +2,7 @@ import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, isInputError } from '../../engine/errors';
 import { ALL_BUILT_IN_PROFILES, DEFAULT_PROFILE, profileSummary, readProfile, type DeviceProfile } from '../../hardware/profile';
-import type { DeviceProfileInfo, SourceSettings } from '../ipc/contract';
+import type { DeviceProfileInfo, SourceSettings } from '../../protocol/contract';
 
 /** The folder, inside the data folder, of the device profiles imported or registered in the console. */
 export const PROFILES_FOLDER = 'profiles';

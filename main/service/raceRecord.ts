@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { applyRaceEvent, startRace, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
-import type { RaceRecord, RaceRecordEvent, SeatCount, VoidedCard } from '../ipc/contract';
+import type { RaceRecord, RaceRecordEvent, SeatCount, VoidedCard } from '../../protocol/contract';
 import { chainOf, type ChainReport } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import { splitSeal } from '../journal/seal';

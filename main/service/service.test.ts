@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShoeEvent } from '../../hardware/events';
-import type { ConsoleSettings, ConsoleState } from '../ipc/contract';
+import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import { ConsoleService, type CardSourceFactory } from './service';
 import { DEFAULT_SETTINGS } from './settings';
 

@@ -15,7 +15,7 @@ import {
   HISTORY_PAGE_MAX,
   type CommandResult, type ConsoleSettings, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
   type PortInfo, type RaceRecord, type RaceView, type SeatCount, type ShoeRefusal, type SourceStatus,
-} from '../ipc/contract';
+} from '../../protocol/contract';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startRace } from '../../engine/race/race';
 import { seededRandom, shuffleDecks } from '../../engine/shoe';
 import type { JournalFinding, JournalLine } from '../journal/journal';
-import type { HistoryEntry } from '../ipc/contract';
+import type { HistoryEntry } from '../../protocol/contract';
 import { applySessionLine, EMPTY_SESSION, replaySession, SessionReplay, valueDeltaOf, type Session, type SessionRecord } from './session';
 
 /** Five seats of 25s raced into 100s from one deck: a handful of cards a race. */

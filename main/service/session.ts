@@ -2,7 +2,7 @@ import { applyRaceEvent, applyRaceEvents, startRace, type RaceEvent, type RaceSt
 import { raceSummary, type RaceSummary } from '../../engine/race/summary';
 import type { JournalFinding, JournalLine } from '../journal/journal';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
-import type { GameHistoryEntry, HistoryEntry, InputSource, RaceView, SeatCount } from '../ipc/contract';
+import type { GameHistoryEntry, HistoryEntry, InputSource, RaceView, SeatCount } from '../../protocol/contract';
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ConsoleSettings } from '../ipc/contract';
+import type { ConsoleSettings } from '../../protocol/contract';
 import { DEFAULT_SETTINGS, isAbsoluteSerialPath, loadSettings, readSettings } from './settings';
 import { canMountPrivateTmpfs } from './testing/serviceChild';
 

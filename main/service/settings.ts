@@ -5,7 +5,7 @@ import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { RULE_SET_NAMES, type RuleSetName } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS, readLineSettings } from '../../hardware/profile';
-import { LANGUAGES, MAX_SEATS, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../ipc/contract';
+import { LANGUAGES, MAX_SEATS, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
 
 export const DEFAULT_SETTINGS: ConsoleSettings = {
   table: {

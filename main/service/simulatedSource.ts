@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Card } from '../../engine/cards';
 import type { ShoeEvent } from '../../hardware/events';
 import { shuffledShoe } from '../../hardware/simulator/shoe';
-import type { RaceView } from '../ipc/contract';
+import type { RaceView } from '../../protocol/contract';
 import type { CardSource } from './service';
 
 export const SIMULATED_CARD_MS = 700;

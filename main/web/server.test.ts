@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { RULE_SET_NAMES } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES } from '../../hardware/profile';
-import type { BridgeMessage, ConsoleSettings, ConsoleState } from '../ipc/contract';
+import type { BridgeMessage, ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import { ConsoleService } from '../service/service';
 import { readSettings } from '../service/settings';
 import { cookieName } from './access';

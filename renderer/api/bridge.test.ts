@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BridgeRequest, ConsoleState } from '../../main/ipc/contract';
+import type { BridgeRequest, ConsoleState } from '../../protocol/contract';
 import { makeState } from '../testing/fixtures';
 import { bridgeUrl, ConnectionLostError, createBridgeApi, type BridgeRole, type ConnectionStatus, type WebSocketLike } from './bridge';
 

@@ -1,4 +1,4 @@
-import type { BridgeMessage, BridgeRequest, CommandName, ConsoleApi, ConsoleState } from '../../main/ipc/contract';
+import type { BridgeMessage, BridgeRequest, CommandName, ConsoleApi, ConsoleState } from '../../protocol/contract';
 import { createStateMerge, isStateMessage } from './stateMerge';
 
 /**

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ConsoleState, PreloadApi, StateMessage } from '../../main/ipc/contract';
+import type { ConsoleState, PreloadApi, StateMessage } from '../../protocol/contract';
 import { createFakeApi } from '../testing/fakeApi';
 
 afterEach(() => {

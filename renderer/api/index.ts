@@ -1,4 +1,4 @@
-import type { CommandResult, ConsoleApi, ConsoleState, DisplayPreloadApi, PreloadApi } from '../../main/ipc/contract';
+import type { CommandResult, ConsoleApi, ConsoleState, DisplayPreloadApi, PreloadApi } from '../../protocol/contract';
 import { isDisplayMode } from '../displayMode';
 import { bridgeUrl, COMMANDS, createBridgeApi, type ConnectionSource } from './bridge';
 import { createStateMerge } from './stateMerge';

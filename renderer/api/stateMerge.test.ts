@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConsoleState } from '../../main/ipc/contract';
+import type { ConsoleState } from '../../protocol/contract';
 import { createStateMerge, isStateMessage } from './stateMerge';
 
 const state = { settings: { language: 'en' }, race: null, history: [] } as unknown as ConsoleState;

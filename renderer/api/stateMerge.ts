@@ -1,4 +1,4 @@
-import type { ConsoleState, StateMessage } from '../../main/ipc/contract';
+import type { ConsoleState, StateMessage } from '../../protocol/contract';
 
 /** The parts a state has; a patch naming anything else is not from the console service. */
 const STATE_KEYS: ReadonlySet<string> = new Set<keyof ConsoleState>(['settings', 'race', 'source', 'lastInput', 'shoeRefusal', 'history', 'held', 'profiles', 'registration', 'game', 'games', 'plan', 'journal']);

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConsoleSettings, SeatCount } from '../../main/ipc/contract';
+import type { ConsoleSettings, SeatCount } from '../../protocol/contract';
 import App from '../App.vue';
 import { createFakeApi } from '../testing/fakeApi';
 import { makeTournamentState, TOURNAMENT_STRUCTURE } from '../testing/fixtures';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { mount, type VueWrapper } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import type { ConsoleState, SourceSettings } from '../../main/ipc/contract';
+import type { ConsoleState, SourceSettings } from '../../protocol/contract';
 import type { Locale } from '../i18n';
 import { createFakeApi } from '../testing/fakeApi';
 import { BUILT_IN_PROFILE_INFOS, DECK_PROFILE_INFO, makeProfileInfo, makeSettings, makeSource, makeState, VENDOR_PROFILE } from '../testing/fixtures';

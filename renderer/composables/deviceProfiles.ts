@@ -1,4 +1,4 @@
-import type { DeviceProfileInfo, SourceSettings } from '../../main/ipc/contract';
+import type { DeviceProfileInfo, SourceSettings } from '../../protocol/contract';
 
 /**
  * The card source's device profile as the settings form edits it: the profile chosen (built in or

@@ -1,5 +1,5 @@
 import { useI18n } from 'vue-i18n';
-import type { GameView } from '../../main/ipc/contract';
+import type { GameView } from '../../protocol/contract';
 import type { HandCategory } from '../../engine/poker/hands';
 import { GAME_RULES, type GameName, type GameRules } from '../../engine/poker/rules';
 

@@ -1,5 +1,5 @@
 import { useI18n } from 'vue-i18n';
-import type { ChainStatus, JournalFinding } from '../../main/ipc/contract';
+import type { ChainStatus, JournalFinding } from '../../protocol/contract';
 
 /** The locale key under `journal.findings` for each finding code. */
 export const FINDING_KEYS: Readonly<Record<JournalFinding['code'], string>> = {

@@ -1,5 +1,5 @@
 import { shallowRef, toRaw, watch } from 'vue';
-import type { GameView } from '../../main/ipc/contract';
+import type { GameView } from '../../protocol/contract';
 import type { Card } from '../../engine/cards';
 import type { ConsoleStore } from '../stores/console';
 import { playTone, type Tone } from './sound';

@@ -7,7 +7,7 @@
 import { InputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ColorUpProposal, RaceStep } from '../../engine/plan/planner';
-import type { RaceView, TableSettings } from '../../main/ipc/contract';
+import type { RaceView, TableSettings } from '../../protocol/contract';
 
 /** A number typed into a field, or '' while the field is blank. */
 export type Amount = number | '';

@@ -15,7 +15,7 @@ import type {
   RaceView,
   SeatCount,
   ShoeRefusal,
-} from '../../main/ipc/contract';
+} from '../../protocol/contract';
 import type { RaceStep } from '../../engine/plan/planner';
 import type { RaceSummary } from '../../engine/race/summary';
 import type { GameName } from '../../engine/poker/rules';

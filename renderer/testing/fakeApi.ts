@@ -14,7 +14,7 @@ import type {
   PortInfo,
   RaceRecord,
   SeatCount,
-} from '../../main/ipc/contract';
+} from '../../protocol/contract';
 import { parseCard } from '../../engine/cards';
 import { isInputError } from '../../engine/errors';
 import { planColorUps } from '../../engine/plan/planner';

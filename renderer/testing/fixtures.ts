@@ -15,7 +15,7 @@ import type {
   SourceSettings,
   TableSettings,
   TournamentSettings,
-} from '../../main/ipc/contract';
+} from '../../protocol/contract';
 import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, proposeColorUp } from '../../engine/plan/planner';
 import { raceFromInput } from '../../engine/race/input';

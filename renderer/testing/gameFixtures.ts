@@ -2,7 +2,7 @@
  * GameView fixtures for the points-game screens, built from the real (pure) engine exactly as the
  * service builds them: a MatchState from `applyMatchEvent`, then the engine's `gameViewOf`.
  */
-import type { GameHistoryEntry, GameView } from '../../main/ipc/contract';
+import type { GameHistoryEntry, GameView } from '../../protocol/contract';
 import type { Card } from '../../engine/cards';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';

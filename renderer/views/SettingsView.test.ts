@@ -3,7 +3,7 @@ import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import { usePreferences } from '../composables/preferences';
 import { createFakeApi } from '../testing/fakeApi';
-import type { ConsoleState, SourceSettings } from '../../main/ipc/contract';
+import type { ConsoleState, SourceSettings } from '../../protocol/contract';
 import type { Locale } from '../i18n';
 import { DECK_PROFILE_INFO, makeSettings, makeSource, makeState } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConsoleSettings } from '../../main/ipc/contract';
+import type { ConsoleSettings } from '../../protocol/contract';
 import { structureToCsv } from '../../engine/plan/csv';
 import { createFakeApi } from '../testing/fakeApi';
 import { makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE } from '../testing/fixtures';

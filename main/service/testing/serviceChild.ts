@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { ConsoleState } from '../../ipc/contract';
+import type { ConsoleState } from '../../../protocol/contract';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
 import { dispatch } from '../../ipc/validate';
-import type { ConsoleState } from '../../ipc/contract';
+import type { ConsoleState } from '../../../protocol/contract';
 import { serialCardSources } from '../cardSources';
 import { ConsoleService, type ServiceOptions } from '../service';
 

@@ -3,17 +3,17 @@
  * WebSocket bridge. Types and constants only: the renderer may `import type` from here, main/
  * implements it, and main/ipc/validate.ts checks every incoming call against METHODS.
  */
-import type { GameName } from '../../engine/poker/rules';
-import type { GameView } from '../../engine/poker/view';
-import type { StructureInput } from '../../engine/plan/csv';
-import type { ColorUp, ColorUpProposal, LevelNeed } from '../../engine/plan/planner';
-import type { RuleSetName } from '../../engine/race/rules';
-import type { RaceSummary } from '../../engine/race/summary';
-import type { ShoeEvent, StatusCode, StatusState } from '../../hardware/events';
-import type { DataBits, Parity, StopBits } from '../../hardware/lineSettings';
-import type { ChainStatus, JournalFinding } from '../journal/findings';
+import type { GameName } from '../engine/poker/rules';
+import type { GameView } from '../engine/poker/view';
+import type { StructureInput } from '../engine/plan/csv';
+import type { ColorUp, ColorUpProposal, LevelNeed } from '../engine/plan/planner';
+import type { RuleSetName } from '../engine/race/rules';
+import type { RaceSummary } from '../engine/race/summary';
+import type { ShoeEvent, StatusCode, StatusState } from '../hardware/events';
+import type { DataBits, Parity, StopBits } from '../hardware/lineSettings';
+import type { ChainStatus, JournalFinding } from '../main/journal/findings';
 
-export type { ChainStatus, JournalFinding } from '../journal/findings';
+export type { ChainStatus, JournalFinding } from '../main/journal/findings';
 
 export const API_KEY = 'chipRace';
 
@@ -214,7 +214,7 @@ export interface SourceStatus {
   readonly message?: string;
 }
 
-export type { GameView } from '../../engine/poker/view';
+export type { GameView } from '../engine/poker/view';
 
 export interface GameHistoryEntry {
   readonly id: string;
