@@ -3,6 +3,7 @@
  * WebSocket bridge. Types and constants only: the renderer may `import type` from here, main/
  * implements it, and main/ipc/validate.ts checks every incoming call against METHODS.
  */
+import type { Message } from '../engine/messages';
 import type { GameName } from '../engine/poker/rules';
 import type { GameView } from '../engine/poker/view';
 import type { StructureInput } from '../engine/plan/csv';
@@ -282,7 +283,10 @@ export interface ConsoleState {
 export interface CommandError {
   /** The input field at fault (`cards`, `seats[2].chips`, `path` …). */
   readonly field: string;
+  /** The refusal in English (the command line's and the log's words). */
   readonly message: string;
+  /** The refusal as a key and its parameters (engine/messages), for the screens to say in the dealer's language. */
+  readonly said?: Message;
 }
 
 export type CommandResult<T = null> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: CommandError };

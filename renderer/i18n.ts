@@ -1,9 +1,12 @@
 import { createI18n } from 'vue-i18n';
+import { ENGINE_CATALOGS, pluralIndex, type Catalog } from '../engine/messages';
+import type { en as engineEn } from '../engine/messages/en';
 import en from './locales/en.json';
 import fi from './locales/fi.json';
 import ru from './locales/ru.json';
 
-export type MessageSchema = typeof en;
+/** The screens' own words and what the engine says (engine/messages), one tree per language. */
+export type MessageSchema = typeof en & typeof engineEn;
 
 export const LOCALES = ['en', 'fi', 'ru'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -24,20 +27,27 @@ export function pickLocale(preferred: readonly string[]): Locale {
   return 'en';
 }
 
-/**
- * Russian plural forms, messages written `one | few | many`: 1, 21 карта; 2–4, 22 карты; 0, 5–20 карт.
- * (English and Finnish use vue-i18n's default `one | other`.)
- */
+/** Russian plural forms, messages written `one | few | many` (the engine's rule, engine/messages). */
 export function russianPlural(choice: number, choicesLength: number): number {
-  const n = Math.abs(choice);
-  if (choicesLength < 3) return n === 1 ? 0 : 1;
-  const lastTwo = n % 100;
-  const last = n % 10;
-  if (lastTwo >= 11 && lastTwo <= 14) return 2;
-  if (last === 1) return 0;
-  if (last >= 2 && last <= 4) return 1;
-  return 2;
+  return pluralIndex('ru', choice, choicesLength);
 }
+
+/** `a` with `b`'s entries added, tree by tree (the screens' locale and the engine's catalog share namespaces such as `race`). */
+function merged(a: Catalog, b: Catalog): Catalog {
+  const out: Record<string, string | Catalog> = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const mine = out[key];
+    out[key] = typeof mine === 'object' && typeof value === 'object' ? merged(mine, value) : value;
+  }
+  return out;
+}
+
+/** Each language's messages: the screens' locale file with the engine's catalog merged in. */
+export const LOCALE_MESSAGES = {
+  en: merged(en, ENGINE_CATALOGS.en),
+  fi: merged(fi, ENGINE_CATALOGS.fi),
+  ru: merged(ru, ENGINE_CATALOGS.ru),
+} as unknown as Record<Locale, MessageSchema>;
 
 export interface I18nOptions {
   /** Called for a key missing in the current locale (tests use it to prove every screen is translated). */
@@ -50,7 +60,7 @@ export function createConsoleI18n(locale: Locale, options: I18nOptions = {}) {
     legacy: false,
     locale,
     fallbackLocale: 'en',
-    messages: { en, fi, ru },
+    messages: LOCALE_MESSAGES,
     pluralRules: { ru: russianPlural },
     ...(onMissing === undefined
       ? {}

@@ -211,12 +211,12 @@ function nextCard(setup: RaceSetup, progress: RaceProgress, cards: readonly Deal
   let copies = 0;
   for (const dealt of cards) if (dealt.card === card) copies += 1;
   if (copies >= setup.decks) {
-    const where = cards.filter((dealt) => dealt.card === card).map((dealt) => `seat ${dealt.seat}`).join(', ');
+    const seats = { seats: cards.filter((dealt) => dealt.card === card).map((dealt) => ({ seat: dealt.seat })) };
     throw new InputError(
       'card',
       setup.decks === 1
-        ? `${card} was already dealt (to ${where}) and the shoe holds one deck: a misread or misdeal; check the card`
-        : `${card} was already dealt ${copies} times (to ${where}) and the shoe holds only ${setup.decks} decks`,
+        ? { key: 'race.refused.duplicate', params: { card: { card }, seats } }
+        : { key: 'race.refused.duplicateDecks', params: { card: { card }, copies, seats, decks: setup.decks } },
     );
   }
   const { seat, round } = progress.awaiting;

@@ -115,7 +115,10 @@ describe('console service', () => {
     await expectOk(service.startRace(COUNTS));
     await expectOk(service.dealCard('race-1', 'Ah'));
     const before = service.getState().race;
-    expect(await service.dealCard('race-1', 'ah')).toEqual({ ok: false, error: { field: 'card', message: expect.stringContaining('Ah was already dealt') } });
+    expect(await service.dealCard('race-1', 'ah')).toEqual({
+      ok: false,
+      error: { field: 'card', message: expect.stringContaining('Ah was already dealt'), said: { key: 'race.refused.duplicate', params: { card: { card: 'Ah' }, seats: { seats: [{ seat: 1 }] } } } },
+    });
     expect(await service.dealCard('race-1', '1x')).toEqual({ ok: false, error: { field: 'card', message: expect.stringContaining('"1x" is not a card') } });
     expect(service.getState().race?.summary).toEqual(before?.summary);
     const kinds = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line).record.kind);

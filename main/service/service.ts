@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InputError, isInputError } from '../../engine/errors';
+import type { Message } from '../../engine/messages';
 import type { RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { startRace } from '../../engine/race/race';
@@ -90,7 +91,7 @@ export const MAX_HELD_CARDS = 10;
 /** Identical refusals in a row are counted, and the count written at most this often (and when the run ends). */
 export const REPEAT_FLUSH_MS = 5000;
 export const HELD_DISCARD_REASON = 'discarded by the dealer: read while the line was noisy';
-const refused = (field: string, message: string): CommandResult<never> => ({ ok: false, error: { field, message } });
+const refused = (field: string, message: string, said?: Message): CommandResult<never> => ({ ok: false, error: said === undefined ? { field, message } : { field, message, said } });
 
 /**
  * A change the disk would not take (full, read-only, failing). Nothing of it was kept, on disk or
@@ -119,7 +120,7 @@ class ReadOnlyError extends Error {
 
 function failure(error: unknown): CommandResult<never> {
   // The field travels on its own: the message is the reason alone, ready to read after the screen's lead-in.
-  if (isInputError(error)) return refused(error.field, error.reason);
+  if (isInputError(error)) return refused(error.field, error.reason, error.said);
   if (error instanceof SaveError) return refused(error.field, error.message);
   if (error instanceof ReadOnlyError) return refused('journal', error.message);
   return refused('service', `unexpected error: ${(error as Error).message}`);

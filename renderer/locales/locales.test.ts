@@ -4,9 +4,11 @@ import { HAND_CATEGORIES } from '../../engine/poker/hands';
 import { GAMES } from '../../engine/poker/rules';
 import { PARITY_CHOICES } from '../composables/deviceProfiles';
 import { CHAIN_STATUSES, FINDING_KEYS } from '../composables/journalText';
-import en from './en.json';
-import fi from './fi.json';
-import ru from './ru.json';
+import { LOCALE_MESSAGES } from '../i18n';
+import screensEn from './en.json';
+
+// Each language as the screens have it: the locale file with the engine's catalog merged in.
+const { en, fi, ru } = LOCALE_MESSAGES;
 
 /** Dotted paths of every leaf ('app.name'), sorted. */
 function keys(messages: object, prefix = ''): string[] {
@@ -130,8 +132,8 @@ describe('locale files', () => {
     expect(used.filter((key) => !known.has(key))).toEqual([]);
   });
 
-  it('holds no key the screens never use', () => {
+  it('holds no key the screens never use (the engine\'s catalog aside: the engine says those)', () => {
     const used = new Set([...literalKeys(), ...DYNAMIC_KEYS]);
-    expect(keys(en).filter((key) => !used.has(key))).toEqual([]);
+    expect(keys(screensEn).filter((key) => !used.has(key))).toEqual([]);
   });
 });

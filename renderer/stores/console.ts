@@ -16,6 +16,7 @@ import type {
   SeatCount,
   ShoeRefusal,
 } from '../../protocol/contract';
+import type { Message } from '../../engine/messages';
 import type { RaceStep } from '../../engine/plan/planner';
 import type { RaceSummary } from '../../engine/race/summary';
 import type { GameName } from '../../engine/poker/rules';
@@ -37,9 +38,13 @@ export type Connection = 'connecting' | 'connected' | 'lost';
  */
 export interface UiError {
   readonly field: string;
+  /** The service's English. */
   readonly message: string;
+  /** A refusal the screen found itself: its locale key. */
   readonly key?: string;
   readonly params?: Readonly<Record<string, string | number>>;
+  /** The service's refusal as a key and its parameters (engine/messages): said in the dealer's language. */
+  readonly said?: Message;
 }
 
 export type Outcome<T = null> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: UiError };

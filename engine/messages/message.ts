@@ -1,0 +1,127 @@
+import { formatCard, isCard } from '../cards';
+
+/**
+ * What the engine says — a refusal, the next step, a line of a race's explanation — as a stable key
+ * and its parameters, never as finished text. The screens render it in the dealer's language and the
+ * command line in English, both from the catalogs beside this file (`en.ts`, `fi.ts`, `ru.ts`), which
+ * the screens merge into their own locales. Templates use the screens' syntax (vue-i18n): `{name}`
+ * placeholders, and `one | other` (Russian `one | few | many`) plural forms chosen by the number `n`.
+ */
+export interface Message {
+  /** Stable: tools and tests match on it; the wording may change, the key does not. */
+  readonly key: string;
+  readonly params?: Readonly<Record<string, MessageParam>>;
+}
+
+/** A card code, shown as a card (A♥). */
+export interface CardParam {
+  readonly card: string;
+}
+
+/** Several cards, shown as cards. */
+export interface CardsParam {
+  readonly cards: readonly string[];
+}
+
+/** A seat, with its player's name when there is one: "seat 3 — Matti". */
+export interface SeatParam {
+  readonly seat: number;
+  readonly name?: string;
+}
+
+/** Several seats, joined as the language joins a list: "seat 3 and seat 7". */
+export interface SeatsParam {
+  readonly seats: readonly SeatParam[];
+}
+
+/** A message inside another (a reason inside a sentence). */
+export interface NestedParam {
+  readonly message: Message;
+}
+
+export type MessageParam = string | number | CardParam | CardsParam | SeatParam | SeatsParam | NestedParam;
+
+export interface Catalog {
+  readonly [name: string]: string | Catalog;
+}
+
+export type MessageLanguage = 'en' | 'fi' | 'ru';
+
+/**
+ * Russian plural forms, messages written `one | few | many`: 1, 21 карта; 2–4, 22 карты; 0, 5–20 карт.
+ * English and Finnish: `one | other`, or vue-i18n's `zero | one | other` with three forms.
+ */
+export function pluralIndex(language: string, choice: number, forms: number): number {
+  const n = Math.abs(choice);
+  if (language === 'ru') {
+    if (forms < 3) return n === 1 ? 0 : 1;
+    const lastTwo = n % 100;
+    const last = n % 10;
+    if (lastTwo >= 11 && lastTwo <= 14) return 2;
+    if (last === 1) return 0;
+    if (last >= 2 && last <= 4) return 1;
+    return 2;
+  }
+  if (forms === 2) return n === 1 ? 0 : 1;
+  return Math.min(n, forms - 1);
+}
+
+/** The template of `key` (dotted: `race.refused.duplicate`) in `catalog`, or undefined. */
+export function templateOf(catalog: Catalog, key: string): string | undefined {
+  let node: string | Catalog | undefined = catalog;
+  for (const part of key.split('.')) {
+    if (node === undefined || typeof node === 'string') return undefined;
+    node = node[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+function seatText(seat: SeatParam, catalog: Catalog): string {
+  const template = templateOf(catalog, seat.name === undefined || seat.name === '' ? 'common.seatInText' : 'common.seatNamedInText') ?? '{seat}';
+  return interpolate(template, { seat: seat.seat, name: seat.name ?? '' });
+}
+
+function listText(items: readonly string[], catalog: Catalog): string {
+  if (items.length <= 1) return items.join('');
+  const and = templateOf(catalog, 'common.and') ?? '{list} and {last}';
+  return interpolate(and, { list: items.slice(0, -1).join(', '), last: items[items.length - 1] as string });
+}
+
+function interpolate(template: string, values: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/**
+ * The parameters as the templates take them: cards as cards, seats and lists in the language of
+ * `catalog`, nested messages rendered. The screens hand the result to vue-i18n.
+ */
+export function formatParams(params: Message['params'], language: string, catalog: Catalog, options: FormatOptions = {}): Record<string, string | number> {
+  const style = options.cards ?? 'pips';
+  const cardText = (card: string) => (isCard(card) ? formatCard(card, style) : card);
+  const out: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (typeof value === 'string' || typeof value === 'number') out[name] = value;
+    else if ('card' in value) out[name] = cardText(value.card);
+    else if ('cards' in value) out[name] = value.cards.map(cardText).join(' ');
+    else if ('seats' in value) out[name] = listText(value.seats.map((seat) => seatText(seat, catalog)), catalog);
+    else if ('seat' in value) out[name] = seatText(value, catalog);
+    else out[name] = formatMessage(value.message, language, catalog, options);
+  }
+  return out;
+}
+
+export interface FormatOptions {
+  /** `pips` (A♥, the screens) by default; `code` (Ah) where the command line has always printed codes. */
+  readonly cards?: 'code' | 'pips';
+}
+
+/** The message in the language of `catalog`; an unknown key is shown as the key itself (a test proves none is). */
+export function formatMessage(message: Message, language: string, catalog: Catalog, options: FormatOptions = {}): string {
+  const template = templateOf(catalog, message.key);
+  if (template === undefined) return message.key;
+  const values = formatParams(message.params, language, catalog, options);
+  const forms = template.split(' | ');
+  const n = message.params?.n;
+  const chosen = forms.length > 1 && typeof n === 'number' ? (forms[pluralIndex(language, n, forms.length)] ?? forms[0]) : forms[0];
+  return interpolate(chosen as string, values);
+}
