@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from '
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import type { CommandName } from '../protocol/contract';
+import type { CommandName } from '../protocol/commands';
 
 /** Helpers shared by the benchmarks that run the real app (browser mode, journal, Chromium). */
 

@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { API_KEY, COMMAND_NAMES, type CommandName } from '../protocol/contract';
+import { API_KEY } from '../protocol/contract';
+import { COMMAND_NAMES, type CommandName } from '../protocol/commands';
 import { commandChannel, STATE_CHANNEL } from './ipc/channels';
 
 type Listener = (...args: unknown[]) => void;

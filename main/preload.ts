@@ -1,13 +1,13 @@
 // The dealer window's preload: runs sandboxed, before the renderer, with contextIsolation. It
-// exposes the console's own API (../protocol/contract) through contextBridge and nothing else: the page
-// never sees ipcRenderer, Node or Electron.
+// exposes the console's own API (one function per command of ../protocol/commands' table, and the
+// state messages) through contextBridge and nothing else: the page never sees ipcRenderer, Node or
+// Electron.
 import { contextBridge, ipcRenderer } from 'electron';
-import { API_KEY, COMMAND_NAMES, type PreloadApi } from '../protocol/contract';
+import { commandCalls, type PreloadApi } from '../protocol/commands';
+import { API_KEY } from '../protocol/constants';
 import { commandChannel } from './ipc/channels';
 import { stateMessages } from './preload/stateMessages';
 
-const commands = Object.fromEntries(COMMAND_NAMES.map((name) => [name, (...args: unknown[]) => ipcRenderer.invoke(commandChannel(name), ...args)]));
-
-const api = { ...commands, onStateMessage: stateMessages(ipcRenderer) } as PreloadApi;
+const api: PreloadApi = { ...commandCalls((name, args) => ipcRenderer.invoke(commandChannel(name), ...args)), onStateMessage: stateMessages(ipcRenderer) };
 
 contextBridge.exposeInMainWorld(API_KEY, api);

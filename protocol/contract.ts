@@ -1,7 +1,8 @@
 /**
- * The console's one API, shared by the Electron preload (`window.chipRace`) and the browser-mode
- * WebSocket bridge. Types and constants only: the renderer may `import type` from here, main/
- * implements it, and main/ipc/validate.ts checks every incoming call against METHODS.
+ * What the console's service and its screens exchange, shared by the Electron preload
+ * (`window.chipRace`) and the browser-mode WebSocket bridge: the state and its parts, settings,
+ * results and errors (types), and the constants (protocol/constants.ts). The commands themselves
+ * are in protocol/commands.ts, the one table main/ and renderer/ both derive their lists from.
  */
 import type { Message } from '../engine/messages';
 import type { GameName } from '../engine/poker/rules';
@@ -16,17 +17,12 @@ import type { ChainStatus, JournalFinding } from '../main/journal/findings';
 
 export type { ChainStatus, JournalFinding } from '../main/journal/findings';
 
-export const API_KEY = 'chipRace';
+import { LANGUAGES, SOURCE_KINDS } from './constants';
 
-export const APP_NAME = 'Chip Race Console';
+export * from './constants';
 
-export const SOURCE_KINDS = ['manual', 'serial', 'simulator'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
-
-export const LANGUAGES = ['en', 'fi', 'ru'] as const;
 export type Language = (typeof LANGUAGES)[number];
-
-export const MAX_SEATS = 10;
 
 export interface SeatSettings {
   readonly seat: number;
@@ -164,9 +160,6 @@ export interface HistoryPage {
   readonly entries: readonly HistoryEntry[];
 }
 
-/** The most races one history page holds. */
-export const HISTORY_PAGE_MAX = 100;
-
 /** Where an input came from: typed or tapped, the serial shoe or reader, or a keyboard-wedge scanner. */
 export type InputSource = 'manual' | 'shoe' | 'scanner';
 
@@ -298,64 +291,6 @@ export interface PortInfo {
   readonly productId: string;
 }
 
-/** The calls the screen can make, with their argument lists and results. */
-export interface ConsoleCommands {
-  getState(): ConsoleState;
-  saveSettings(settings: ConsoleSettings): CommandResult;
-  /** The race these counts would make (exchange, pool, race chips, deal), without starting it. */
-  previewRace(counts: readonly SeatCount[]): CommandResult<RaceSummary>;
-  startRace(counts: readonly SeatCount[]): CommandResult;
-  /**
-   * A card typed or tapped, for the race or game `target` (its id): the screen names what it
-   * acts on, so a stale screen cannot deal into the next race.
-   */
-  dealCard(target: string, code: string): CommandResult;
-  /**
-   * What a keyboard-wedge scanner typed (a burst of keys the screen caught), for `target`: decoded
-   * exactly as a frame from the serial port is (symbology prefix, the configured decoder), then dealt.
-   */
-  dealScan(target: string, raw: string): CommandResult;
-  voidCards(raceId: string, count: number, reason: string): CommandResult;
-  confirmRace(raceId: string): CommandResult;
-  abandonRace(raceId: string, reason: string): CommandResult;
-  /** Deals the first held card (`heldId`) as if the shoe had sent it now. */
-  takeHeldCard(target: string, heldId: number): CommandResult;
-  /** Discards the first held card (`heldId`): kept on record as refused by the dealer. */
-  discardHeldCard(target: string, heldId: number): CommandResult;
-  listPorts(): CommandResult<readonly PortInfo[]>;
-  startGame(game: GameName, players: readonly string[]): CommandResult;
-  gameAction(gameId: string, action: GameAction): CommandResult;
-  /** Ends the game: into the history when it has a winner, otherwise abandoned with the reason. */
-  closeGame(gameId: string, reason: string): CommandResult;
-  exportHistory(format: 'csv' | 'json'): CommandResult<string>;
-  /** Confirmed races before index `before` (null: the latest), at most `count` of them. */
-  historyPage(before: number | null, count: number): CommandResult<HistoryPage>;
-  /** A race's full record from the journal: every card, void and refusal, with the chain's verdict. */
-  raceRecord(raceId: string): CommandResult<RaceRecord>;
-  /** A device profile (the JSON of a profile file) validated and stored in the data folder under its name. */
-  importProfile(profile: unknown): CommandResult<DeviceProfileInfo>;
-  /** Starts registering an RFID deck into a profile of this name (the card source must read tag IDs), or stops it (null). */
-  registerDeck(name: string | null): CommandResult;
-}
-
-export type CommandName = keyof ConsoleCommands;
-
-export const COMMAND_NAMES: readonly CommandName[] = [
-  'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'dealScan', 'voidCards', 'confirmRace', 'abandonRace', 'takeHeldCard', 'discardHeldCard',
-  'listPorts', 'exportHistory', 'historyPage', 'raceRecord', 'importProfile', 'registerDeck', 'startGame', 'gameAction', 'closeGame',
-];
-
-/** Every command as the screen calls it: asynchronous. */
-export type ConsoleCalls = {
-  readonly [Name in CommandName]: (...args: Parameters<ConsoleCommands[Name]>) => Promise<ReturnType<ConsoleCommands[Name]>>;
-};
-
-/** As the screen sees it: every call is asynchronous; state arrives through `onState`. */
-export type ConsoleApi = ConsoleCalls & {
-  /** Calls `listener` with every new state; returns the function that stops it. */
-  onState(listener: (state: ConsoleState) => void): () => void;
-};
-
 /**
  * A pushed state: whole (the first one a page gets), or only the parts that changed since the
  * last one sent to that page, so a card does not carry the whole history across.
@@ -368,10 +303,3 @@ export type StateMessage =
 export interface DisplayPreloadApi {
   onStateMessage(listener: (message: StateMessage) => void): () => void;
 }
-
-/** What the dealer window's preload exposes: the commands, and the state messages as sent (the page merges them). */
-export type PreloadApi = ConsoleCalls & DisplayPreloadApi;
-
-/** Browser-mode wire format (JSON over WebSocket). */
-export type BridgeRequest = { readonly id: number; readonly method: CommandName; readonly args: readonly unknown[] };
-export type BridgeMessage = { readonly type: 'result'; readonly id: number; readonly result: unknown } | StateMessage;

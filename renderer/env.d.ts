@@ -1,5 +1,6 @@
 /// <reference types="vite/client" />
-import type { DisplayPreloadApi, PreloadApi } from '../protocol/contract';
+import type { DisplayPreloadApi } from '../protocol/contract';
+import type { PreloadApi } from '../protocol/commands';
 
 declare global {
   interface Window {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IpcMainInvokeEvent } from 'electron';
-import { COMMAND_NAMES } from '../../protocol/contract';
+import { COMMAND_NAMES } from '../../protocol/commands';
 import type { CommandTarget } from '../ipc/validate';
 import { registerIpc, type IpcRegistry } from './ipc';
 

@@ -1,6 +1,6 @@
 import type { IpcMainInvokeEvent } from 'electron';
-import { COMMAND_NAMES, type CommandResult } from '../../protocol/contract';
-import { commandChannel } from '../ipc/channels';
+import type { CommandResult } from '../../protocol/contract';
+import { COMMAND_CHANNELS } from '../ipc/channels';
 import { dispatch, type CommandTarget } from '../ipc/validate';
 import { isTrustedSenderUrl } from '../security';
 
@@ -21,14 +21,14 @@ const NOT_DEALER: CommandResult<never> = { ok: false, error: { field: 'sender', 
  * function that removes the handlers again.
  */
 export function registerIpc(ipc: IpcRegistry, service: CommandTarget, appEntryUrl: string, isDealerFrame: (frame: IpcMainInvokeEvent['senderFrame']) => boolean): () => void {
-  for (const name of COMMAND_NAMES) {
-    ipc.handle(commandChannel(name), (event, ...args) => {
+  for (const [name, channel] of COMMAND_CHANNELS) {
+    ipc.handle(channel, (event, ...args) => {
       if (!isTrustedSenderUrl(event.senderFrame?.url, appEntryUrl)) return UNTRUSTED;
       if (!isDealerFrame(event.senderFrame)) return NOT_DEALER;
       return dispatch(service, name, args);
     });
   }
   return () => {
-    for (const name of COMMAND_NAMES) ipc.removeHandler(commandChannel(name));
+    for (const channel of COMMAND_CHANNELS.values()) ipc.removeHandler(channel);
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_NAMES } from '../../protocol/contract';
+import { COMMAND_NAMES } from '../../protocol/commands';
 import { checkCall, dispatch, type CommandTarget } from './validate';
 
 describe('every IPC call is validated before it reaches the service', () => {

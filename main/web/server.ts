@@ -2,7 +2,8 @@ import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'no
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { BridgeMessage, CommandResult, ConsoleState } from '../../protocol/contract';
+import type { CommandResult, ConsoleState } from '../../protocol/contract';
+import type { BridgeMessage } from '../../protocol/commands';
 import { StateFeed } from '../ipc/stateFeed';
 import { dispatch, type CommandTarget } from '../ipc/validate';
 import { createAccess, KEY_PAGE, type BridgeRole } from './access';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BridgeRequest, ConsoleState } from '../../protocol/contract';
+import type { ConsoleState } from '../../protocol/contract';
+import type { BridgeRequest } from '../../protocol/commands';
 import { makeState } from '../testing/fixtures';
 import { bridgeUrl, ConnectionLostError, createBridgeApi, type BridgeRole, type ConnectionStatus, type WebSocketLike } from './bridge';
 

@@ -1,4 +1,5 @@
-import type { BridgeMessage, BridgeRequest, CommandName, ConsoleApi, ConsoleState } from '../../protocol/contract';
+import { commandCalls, type BridgeMessage, type BridgeRequest, type CommandName, type ConsoleApi } from '../../protocol/commands';
+import type { ConsoleState } from '../../protocol/contract';
 import { createStateMerge, isStateMessage } from './stateMerge';
 
 /**
@@ -12,34 +13,6 @@ import { createStateMerge, isStateMessage } from './stateMerge';
  * the state and refuses every command it sends, so this client answers `getState` itself, from
  * the states it is pushed.
  */
-
-/** Every command of the contract (the contract's own list is a value, which the screen may not import). */
-export const COMMANDS = [
-  'getState',
-  'saveSettings',
-  'previewRace',
-  'startRace',
-  'dealCard',
-  'dealScan',
-  'voidCards',
-  'confirmRace',
-  'abandonRace',
-  'takeHeldCard',
-  'discardHeldCard',
-  'listPorts',
-  'exportHistory',
-  'historyPage',
-  'raceRecord',
-  'startGame',
-  'gameAction',
-  'closeGame',
-  'importProfile',
-  'registerDeck',
-] as const satisfies readonly CommandName[];
-
-// Compile-time check that the list above names every command: a new command breaks this line.
-const everyCommand: Exclude<CommandName, (typeof COMMANDS)[number]> extends never ? true : false = true;
-void everyCommand;
 
 /** `connecting` before the first open, `open` while connected, `lost` after a drop until reconnected. */
 export type ConnectionStatus = 'connecting' | 'open' | 'lost';
@@ -284,9 +257,8 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
     });
   }
 
-  const commands = Object.fromEntries(
-    COMMANDS.map((name) => [name, role === 'display' && name === 'getState' ? () => localState() : (...args: unknown[]) => call(name, args)]),
-  );
+  // One function per command of the table (protocol/commands.ts).
+  const commands = commandCalls((name, args) => (role === 'display' && name === 'getState' ? localState() : call(name, args)));
 
   const api = {
     ...commands,

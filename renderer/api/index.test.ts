@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ConsoleState, PreloadApi, StateMessage } from '../../protocol/contract';
+import type { ConsoleState, StateMessage } from '../../protocol/contract';
+import type { PreloadApi } from '../../protocol/commands';
 import { createFakeApi } from '../testing/fakeApi';
 
 afterEach(() => {

@@ -1,6 +1,7 @@
-import type { CommandResult, ConsoleApi, ConsoleState, DisplayPreloadApi, PreloadApi } from '../../protocol/contract';
+import { commandCalls, type ConsoleApi, type PreloadApi } from '../../protocol/commands';
+import type { CommandResult, ConsoleState, DisplayPreloadApi } from '../../protocol/contract';
 import { isDisplayMode } from '../displayMode';
-import { bridgeUrl, COMMANDS, createBridgeApi, type ConnectionSource } from './bridge';
+import { bridgeUrl, createBridgeApi, type ConnectionSource } from './bridge';
 import { createStateMerge } from './stateMerge';
 
 export { bridgeUrl, ConnectionLostError, createBridgeApi } from './bridge';
@@ -30,7 +31,7 @@ export function fromPreload(preload: PreloadApi | DisplayPreloadApi): ConsoleApi
     for (const resolve of waiting.splice(0)) resolve(state);
     for (const listener of [...listeners]) listener(state);
   });
-  const readOnly = Object.fromEntries(COMMANDS.map((name) => [name, () => Promise.resolve(READ_ONLY)]));
+  const readOnly = commandCalls(() => Promise.resolve(READ_ONLY));
   const pushed = () => (latest !== null ? Promise.resolve(latest) : new Promise<ConsoleState>((resolve) => waiting.push(resolve)));
   const calls = 'getState' in given ? given : { ...readOnly, getState: pushed };
   return {

@@ -1,7 +1,7 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionStatus } from '../api';
-import type { ConsoleApi } from '../../protocol/contract';
+import type { ConsoleApi } from '../../protocol/commands';
 import { createFakeApi } from '../testing/fakeApi';
 import { DECK_PROFILE_INFO, FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState, VENDOR_PROFILE } from '../testing/fixtures';
 import { settle } from '../testing/setup';

@@ -2,7 +2,6 @@ import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef, toRaw } from 'vue';
 import type {
   CommandResult,
-  ConsoleApi,
   ConsoleSettings,
   ConsoleState,
   DeviceProfileInfo,
@@ -16,6 +15,7 @@ import type {
   SeatCount,
   ShoeRefusal,
 } from '../../protocol/contract';
+import type { ConsoleApi } from '../../protocol/commands';
 import type { Message } from '../../engine/messages';
 import type { RaceStep } from '../../engine/plan/planner';
 import type { RaceSummary } from '../../engine/race/summary';

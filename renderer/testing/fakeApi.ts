@@ -4,9 +4,7 @@
  * canned result.
  */
 import type {
-  CommandName,
   CommandResult,
-  ConsoleApi,
   ConsoleSettings,
   ConsoleState,
   GameAction,
@@ -15,6 +13,7 @@ import type {
   RaceRecord,
   SeatCount,
 } from '../../protocol/contract';
+import type { CommandName, ConsoleApi } from '../../protocol/commands';
 import { parseCard } from '../../engine/cards';
 import { isInputError } from '../../engine/errors';
 import { planColorUps } from '../../engine/plan/planner';

@@ -3,7 +3,7 @@
  * (Mounting itself stays in the test files, which alone may import @vue/test-utils.)
  */
 import { createPinia } from 'pinia';
-import type { ConsoleApi } from '../../protocol/contract';
+import type { ConsoleApi } from '../../protocol/commands';
 import { createConsoleI18n, type Locale } from '../i18n';
 import { useConsoleStore } from '../stores/console';
 import { createFakeApi, type FakeApi } from './fakeApi';

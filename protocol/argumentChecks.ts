@@ -1,0 +1,85 @@
+/**
+ * The shape checks of the commands' arguments (protocol/commands.ts says which command takes
+ * which). Pure: they see only the values a call carries. The service checks their meaning.
+ */
+import { CARD_CODE_MAX, DISCARD_MAX, MAX_SEATS, NAME_MAX, PLAYERS_MAX, PLAYERS_MIN, SEAT_CHIPS_MAX } from './constants';
+import type { CommandError, SeatCount } from './contract';
+
+export type Args = readonly unknown[];
+
+/** The arguments as they may reach the service (unknown fields dropped, defaults filled in), or why not. */
+export type Checked = { readonly ok: true; readonly args: Args } | { readonly ok: false; readonly error: CommandError };
+
+export const fail = (field: string, message: string): Checked => ({ ok: false, error: { field, message } });
+export const pass = (args: Args): Checked => ({ ok: true, args });
+
+export function isWhole(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
+export function checkCounts(value: unknown): Checked {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SEATS) return fail('counts', `must list 1 to ${MAX_SEATS} seats`);
+  const seats = new Set<number>();
+  for (const [index, entry] of value.entries()) {
+    const count = entry as Partial<SeatCount> | null;
+    if (typeof count !== 'object' || count === null) return fail(`counts[${index}]`, 'must be an object');
+    if (!isWhole(count.seat, 1, MAX_SEATS)) return fail(`counts[${index}].seat`, `must be a seat from 1 to ${MAX_SEATS}`);
+    if (!isWhole(count.chips, 0, SEAT_CHIPS_MAX)) return fail(`counts[${index}].chips`, `seat ${count.seat}: the chip count must be a whole number from 0 to ${SEAT_CHIPS_MAX}`);
+    if (typeof count.hasOther !== 'boolean') return fail(`counts[${index}].hasOther`, 'must be true or false');
+    if (seats.has(count.seat)) return fail(`counts[${index}].seat`, `seat ${count.seat} appears twice`);
+    seats.add(count.seat);
+  }
+  return pass([value.map((count: SeatCount) => ({ seat: count.seat, chips: count.chips, hasOther: count.hasOther }))]);
+}
+
+export function checkText(value: unknown, field: string, max: number): Checked {
+  if (typeof value !== 'string') return fail(field, 'must be text');
+  if (value.length > max) return fail(field, `at most ${max} characters`);
+  return pass([value]);
+}
+
+/** A race or game id as the service makes them (`race-12`, `game-3`): the screen names what it acts on. */
+export function checkTarget(value: unknown, field: string): Checked {
+  if (typeof value !== 'string' || !/^(race|game)-[1-9][0-9]{0,8}$/.test(value)) return fail(field, 'must name the race or game it is for (race-N or game-N): this screen may be out of date; reload it');
+  return pass([value]);
+}
+
+/** A plain object (not null, not a list). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Checks each in turn, the arguments of those that pass joined into one list. */
+export function all(...checks: Checked[]): Checked {
+  const args: unknown[] = [];
+  for (const check of checks) {
+    if (!check.ok) return check;
+    args.push(...check.args);
+  }
+  return pass(args);
+}
+
+export function checkPlayers(value: unknown): Checked {
+  if (!Array.isArray(value) || value.length < PLAYERS_MIN || value.length > PLAYERS_MAX) return fail('players', `must list ${PLAYERS_MIN} to ${PLAYERS_MAX} players`);
+  if (value.some((player) => typeof player !== 'string' || player.length > NAME_MAX)) return fail('players', `each player is a name of at most ${NAME_MAX} characters`);
+  return pass([value]);
+}
+
+export function checkGameAction(value: unknown): Checked {
+  const action = value as { type?: unknown; cards?: unknown; player?: unknown } | null;
+  if (typeof action !== 'object' || action === null) return fail('action', 'must be an object with a type');
+  switch (action.type) {
+    case 'discard':
+      if (!Array.isArray(action.cards) || action.cards.length > DISCARD_MAX || action.cards.some((card) => typeof card !== 'string' || card.length > CARD_CODE_MAX)) {
+        return fail('action.cards', `must list at most ${DISCARD_MAX} card codes`);
+      }
+      return pass([{ type: 'discard', cards: action.cards }]);
+    case 'call':
+      return typeof action.player === 'string' && action.player.length <= NAME_MAX ? pass([{ type: 'call', player: action.player }]) : fail('action.player', 'must be a player name');
+    case 'end-exchanges':
+    case 'next-deal':
+      return pass([{ type: action.type }]);
+    default:
+      return fail('action.type', 'must be discard, end-exchanges, call or next-deal');
+  }
+}

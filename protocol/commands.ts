@@ -1,0 +1,138 @@
+/**
+ * The command table: every call the screen can make, once — its name, how many arguments it
+ * takes and their shape (checked by main/ipc/validate.ts before the service sees them), and its
+ * signature (a type carried by the entry). Everything else that lists the commands derives from
+ * here: ConsoleCommands and CommandName, the preload's functions, the browser bridge's client,
+ * the IPC channels and handlers (scripts/commandTable.test.ts proves each list is this one).
+ */
+import { GAMES, type GameName } from '../engine/poker/rules';
+import type { RaceSummary } from '../engine/race/summary';
+import { all, checkCounts, checkGameAction, checkPlayers, checkTarget, checkText, fail, isRecord, isWhole, pass, type Args, type Checked } from './argumentChecks';
+import { CARD_CODE_MAX, HISTORY_PAGE_MAX, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
+import type {
+  CommandResult,
+  ConsoleState,
+  ConsoleSettings,
+  DeviceProfileInfo,
+  DisplayPreloadApi,
+  GameAction,
+  HistoryPage,
+  PortInfo,
+  RaceRecord,
+  SeatCount,
+  StateMessage,
+} from './contract';
+
+// A signature is any function type: its parameters are read, never called with.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Signature = (...args: any[]) => unknown;
+
+/** One command: its arguments' count and shape; `Call` is its signature, as a type only. */
+export interface Command<Call extends Signature = Signature> {
+  readonly arity: number;
+  readonly check: (args: Args) => Checked;
+  /** Never set: it carries `Call` for ConsoleCommands. */
+  readonly signature?: Call;
+}
+
+/** A command of signature `Call`: `arity` is its parameter count (the compiler checks they agree). */
+function command<Call extends Signature>(arity: Parameters<Call>['length'], check: (args: Args) => Checked): Command<Call> {
+  return { arity, check };
+}
+
+const none = (): Checked => pass([]);
+
+const heldId = (value: unknown): Checked => (isWhole(value, 1, Number.MAX_SAFE_INTEGER) ? pass([value]) : fail('held', 'must name the held card'));
+
+export const COMMANDS = {
+  getState: command<() => ConsoleState>(0, none),
+  saveSettings: command<(settings: ConsoleSettings) => CommandResult>(1, ([settings]) => (isRecord(settings) ? pass([settings]) : fail('settings', 'must be an object'))),
+  /** The race these counts would make (exchange, pool, race chips, deal), without starting it. */
+  previewRace: command<(counts: readonly SeatCount[]) => CommandResult<RaceSummary>>(1, ([counts]) => checkCounts(counts)),
+  startRace: command<(counts: readonly SeatCount[]) => CommandResult>(1, ([counts]) => checkCounts(counts)),
+  /**
+   * A card typed or tapped, for the race or game `target` (its id): the screen names what it
+   * acts on, so a stale screen cannot deal into the next race.
+   */
+  dealCard: command<(target: string, code: string) => CommandResult>(2, ([target, code]) => all(checkTarget(target, 'target'), checkText(code, 'card', CARD_CODE_MAX))),
+  /**
+   * What a keyboard-wedge scanner typed (a burst of keys the screen caught), for `target`: decoded
+   * exactly as a frame from the serial port is (symbology prefix, the configured decoder), then dealt.
+   */
+  dealScan: command<(target: string, raw: string) => CommandResult>(2, ([target, raw]) => all(checkTarget(target, 'target'), checkText(raw, 'scan', SCAN_MAX))),
+  voidCards: command<(raceId: string, count: number, reason: string) => CommandResult>(3, ([raceId, count, reason]) => {
+    if (!isWhole(count, 1, VOID_MAX)) return all(checkTarget(raceId, 'race'), fail('count', 'the number of cards to void must be a whole number of at least 1'));
+    return all(checkTarget(raceId, 'race'), pass([count]), checkText(reason ?? '', 'reason', REASON_MAX));
+  }),
+  confirmRace: command<(raceId: string) => CommandResult>(1, ([raceId]) => checkTarget(raceId, 'race')),
+  abandonRace: command<(raceId: string, reason: string) => CommandResult>(2, ([raceId, reason]) => all(checkTarget(raceId, 'race'), checkText(reason ?? '', 'reason', REASON_MAX))),
+  /** Deals the first held card (`heldId`) as if the shoe had sent it now. */
+  takeHeldCard: command<(target: string, heldId: number) => CommandResult>(2, ([target, held]) => all(checkTarget(target, 'target'), heldId(held))),
+  /** Discards the first held card (`heldId`): kept on record as refused by the dealer. */
+  discardHeldCard: command<(target: string, heldId: number) => CommandResult>(2, ([target, held]) => all(checkTarget(target, 'target'), heldId(held))),
+  listPorts: command<() => CommandResult<readonly PortInfo[]>>(0, none),
+  startGame: command<(game: GameName, players: readonly string[]) => CommandResult>(2, ([game, players]) =>
+    (GAMES as readonly unknown[]).includes(game) ? all(pass([game]), checkPlayers(players)) : fail('game', `must be ${GAMES.join(' or ')}`),
+  ),
+  gameAction: command<(gameId: string, action: GameAction) => CommandResult>(2, ([gameId, action]) => all(checkTarget(gameId, 'game'), checkGameAction(action))),
+  /** Ends the game: into the history when it has a winner, otherwise abandoned with the reason. */
+  closeGame: command<(gameId: string, reason: string) => CommandResult>(2, ([gameId, reason]) => all(checkTarget(gameId, 'game'), checkText(reason ?? '', 'reason', REASON_MAX))),
+  exportHistory: command<(format: 'csv' | 'json') => CommandResult<string>>(1, ([format]) => (format === 'csv' || format === 'json' ? pass([format]) : fail('format', 'must be csv or json'))),
+  /** Confirmed races before index `before` (null: the latest), at most `count` of them. */
+  historyPage: command<(before: number | null, count: number) => CommandResult<HistoryPage>>(2, ([before, count]) => {
+    if (before !== null && !isWhole(before, 0, Number.MAX_SAFE_INTEGER)) return fail('before', 'must be a race number, or null for the latest');
+    if (!isWhole(count, 1, HISTORY_PAGE_MAX)) return fail('count', `must be a whole number from 1 to ${HISTORY_PAGE_MAX}`);
+    return pass([before, count]);
+  }),
+  /** A race's full record from the journal: every card, void and refusal, with the chain's verdict. */
+  raceRecord: command<(raceId: string) => CommandResult<RaceRecord>>(1, ([raceId]) => checkTarget(raceId, 'race')),
+  /** A device profile (the JSON of a profile file) validated and stored in the data folder under its name. */
+  importProfile: command<(profile: unknown) => CommandResult<DeviceProfileInfo>>(1, ([profile]) =>
+    // The profile's meaning is the hardware reader's to check (readProfile); here only its size.
+    isRecord(profile) && JSON.stringify(profile).length <= PROFILE_MAX_CHARS ? pass([profile]) : fail('profile', `must be a device profile: a JSON object of at most ${PROFILE_MAX_CHARS / 1024} KB`),
+  ),
+  /** Starts registering an RFID deck into a profile of this name (the card source must read tag IDs), or stops it (null). */
+  registerDeck: command<(name: string | null) => CommandResult>(1, ([name]) => (name === null ? pass([null]) : checkText(name, 'name', NAME_MAX))),
+} as const satisfies Readonly<Record<string, Command>>;
+
+type CallOf<Entry> = Entry extends Command<infer Call> ? Call : never;
+
+/** The calls the screen can make, with their argument lists and results (from the table). */
+export type ConsoleCommands = { readonly [Name in keyof typeof COMMANDS]: CallOf<(typeof COMMANDS)[Name]> };
+
+export type CommandName = keyof ConsoleCommands;
+
+/** The table's names, in its order. */
+export const COMMAND_NAMES = Object.keys(COMMANDS) as readonly CommandName[];
+
+/** Whether `name` names a command (an own entry of the table: never `constructor` or `__proto__`). */
+export function isCommandName(name: unknown): name is CommandName {
+  return typeof name === 'string' && Object.hasOwn(COMMANDS, name);
+}
+
+/** Every command as the screen calls it: asynchronous. */
+export type ConsoleCalls = {
+  readonly [Name in CommandName]: (...args: Parameters<ConsoleCommands[Name]>) => Promise<ReturnType<ConsoleCommands[Name]>>;
+};
+
+/**
+ * One function per command of the table, each handing its name and arguments to `call`: how
+ * the preload (one IPC channel each) and the browser bridge (one WebSocket request each) make
+ * their clients, so neither lists the commands itself.
+ */
+export function commandCalls(call: (name: CommandName, args: unknown[]) => Promise<unknown>): ConsoleCalls {
+  return Object.fromEntries(COMMAND_NAMES.map((name) => [name, (...args: unknown[]) => call(name, args)])) as unknown as ConsoleCalls;
+}
+
+/** As the screen sees it: every call is asynchronous; state arrives through `onState`. */
+export type ConsoleApi = ConsoleCalls & {
+  /** Calls `listener` with every new state; returns the function that stops it. */
+  onState(listener: (state: ConsoleState) => void): () => void;
+};
+
+/** What the dealer window's preload exposes: the commands, and the state messages as sent (the page merges them). */
+export type PreloadApi = ConsoleCalls & DisplayPreloadApi;
+
+/** Browser-mode wire format (JSON over WebSocket). */
+export type BridgeRequest = { readonly id: number; readonly method: CommandName; readonly args: readonly unknown[] };
+export type BridgeMessage = { readonly type: 'result'; readonly id: number; readonly result: unknown } | StateMessage;
