@@ -25,7 +25,7 @@ import { lockDataFolder } from './dataLock';
 import { historyCsv, historyJson } from './export';
 import { readRaceRecord, type RaceSpan } from './raceRecord';
 import { gameView } from './gameView';
-import { planView } from './planView';
+import { planView } from '../../protocol/views';
 import { applySessionLine, isSessionRecord, raceView, SessionReplay, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
 import { loadSettings, readSettings, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';

@@ -2,7 +2,8 @@ import { applyRaceEvent, applyRaceEvents, startRace, type RaceEvent, type RaceSt
 import { raceSummary, type RaceSummary } from '../../engine/race/summary';
 import type { JournalFinding, JournalLine } from '../journal/journal';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
-import type { GameHistoryEntry, HistoryEntry, InputSource, RaceView, SeatCount } from '../../protocol/contract';
+import type { GameHistoryEntry, HistoryEntry, InputSource, SeatCount } from '../../protocol/contract';
+export { raceView } from '../../protocol/views';
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =
@@ -160,10 +161,6 @@ function applyGameLine(session: Session, line: JournalLine<SessionRecord>): Sess
       return { ...session, game: null, games: [...session.games, entry] };
     }
   }
-}
-
-export function raceView(race: ActiveRace): RaceView {
-  return { id: race.id, startedAt: race.startedAt, counts: race.counts, names: race.names, summary: raceSummary(race.state), corrections: race.state.corrections.length };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Builders of ConsoleState, RaceView and RaceSummary for the screen's tests. Summaries come from
- * the real engine (pure), so a fixture race looks exactly like one the service would push.
+ * the real engine (pure) and the views from the service's own builders (protocol/views.ts), so a
+ * fixture race looks exactly like one the service would push.
  */
 import type {
   ConsoleSettings,
@@ -17,11 +18,11 @@ import type {
   TournamentSettings,
 } from '../../protocol/contract';
 import type { StructureInput } from '../../engine/plan/csv';
-import { planColorUps, proposeColorUp } from '../../engine/plan/planner';
 import { raceFromInput } from '../../engine/race/input';
 import { applyRaceEvent, type RaceState } from '../../engine/race/race';
 import { raceSummary, type RaceSummary } from '../../engine/race/summary';
 import type { RuleSetName } from '../../engine/race/rules';
+import { planView, raceView } from '../../protocol/views';
 
 /** The seed's worked example (000_…): Matti 7 × 25, Teppo 2, Johanna 2; 25s leave, 100 stays. */
 export const FINNISH_SEATS: readonly SeatSettings[] = [
@@ -86,17 +87,9 @@ export const TOURNAMENT_STRUCTURE: StructureInput = {
   startingStack: 5000,
 };
 
-/** The plan the service shows for a tournament (as main/service/planView.ts builds it), from the real planner. */
+/** The plan the service shows for a tournament: the service's own builder (protocol/views.ts). */
 export function makePlanView(tournament: TournamentSettings): PlanView | null {
-  if (tournament.structure === null) return null;
-  const plan = planColorUps(tournament.structure);
-  return {
-    colorUps: plan.colorUps,
-    moments: plan.moments,
-    needs: plan.needs,
-    warnings: plan.warnings,
-    proposal: tournament.atBreakAfter === null ? null : proposeColorUp(plan, tournament.atBreakAfter),
-  };
+  return planView(tournament);
 }
 
 /** A state with a saved structure (default TOURNAMENT_STRUCTURE) and its plan, on the break after `atBreakAfter`. */
@@ -157,16 +150,20 @@ export function makeSummary(input: RaceInput = {}): RaceSummary {
   return raceSummary(makeEngineRace(input));
 }
 
+/**
+ * The race as the service shows it, by the service's own builder (protocol/views.ts) over the
+ * engine's race; `corrections` overrides its count of voided cards (for a view of a count alone).
+ */
 export function makeRaceView(input: RaceInput & { corrections?: number; id?: string } = {}): RaceView {
   const seats = input.seats ?? FINNISH_SEATS;
-  return {
+  const view = raceView({
     id: input.id ?? 'race-1',
     startedAt: '2024-05-04T18:30:00.000Z',
     counts: input.counts ?? FINNISH_COUNTS,
     names: Object.fromEntries(seats.map(({ seat, name }) => [seat, name])),
-    summary: makeSummary(input),
-    corrections: input.corrections ?? input.voids ?? 0,
-  };
+    state: makeEngineRace(input),
+  });
+  return input.corrections === undefined ? view : { ...view, corrections: input.corrections };
 }
 
 export function makeHistoryEntry(input: RaceInput & { corrections?: number; id?: string; confirmedAt?: string; seq?: number } = {}): HistoryEntry {

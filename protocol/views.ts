@@ -1,0 +1,37 @@
+/**
+ * The views the service pushes in every state, built from the engine's own values: the race
+ * under way and the colour-up plan. Pure functions, here so that the service and the screens'
+ * test fixtures build them alike (a fixture's race looks exactly like one the service pushes).
+ */
+import { planColorUps, proposeColorUp } from '../engine/plan/planner';
+import type { RaceState } from '../engine/race/race';
+import { raceSummary } from '../engine/race/summary';
+import type { PlanView, RaceView, SeatCount, TournamentSettings } from './contract';
+
+/** What a race view is made of: the race as the session holds it (main/service/session.ts's ActiveRace). */
+export interface RaceViewSource {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly counts: readonly SeatCount[];
+  readonly names: Readonly<Record<number, string>>;
+  readonly state: RaceState;
+}
+
+/** The race as the screens show it: its counts and names, the engine's summary, and how many cards were voided. */
+export function raceView(race: RaceViewSource): RaceView {
+  return { id: race.id, startedAt: race.startedAt, counts: race.counts, names: race.names, summary: raceSummary(race.state), corrections: race.state.corrections.length };
+}
+
+/** The saved structure's plan, and the colour-up proposed at the break the tournament is on. */
+export function planView(tournament: TournamentSettings | undefined): PlanView | null {
+  if (!tournament?.structure) return null;
+  // Saved settings were validated, so the structure plans without refusal.
+  const plan = planColorUps(tournament.structure);
+  return {
+    colorUps: plan.colorUps,
+    moments: plan.moments,
+    needs: plan.needs,
+    warnings: plan.warnings,
+    proposal: tournament.atBreakAfter === null ? null : proposeColorUp(plan, tournament.atBreakAfter),
+  };
+}
