@@ -1,8 +1,12 @@
 /**
- * The facts main/ and renderer/ both need, once: the languages, the card sources, and the limits
- * the service's validation enforces and the screens' fields announce (maxlength, max). Values
- * only, no imports: contract.ts re-exports them with the types they make.
+ * The facts main/ and renderer/ both need, once: the languages, the card sources, the limits the
+ * service's validation enforces and the screens' fields announce (maxlength, max), and the serial
+ * line's choices (kept by hardware/lineSettings.ts, a pure file of hardware/ that protocol/ may
+ * import values from: see SHARED_HARDWARE in scripts/eslint-layers.js). contract.ts re-exports
+ * them with the types they make.
  */
+
+export { DATA_BITS, PARITIES, STOP_BITS } from '../hardware/lineSettings';
 
 export const API_KEY = 'chipRace';
 

@@ -1,5 +1,6 @@
 import { createI18n } from 'vue-i18n';
 import { ENGINE_CATALOGS, pluralIndex, type Catalog } from '../engine/messages';
+import { LANGUAGES } from '../protocol/constants';
 import type { en as engineEn } from '../engine/messages/en';
 import en from './locales/en.json';
 import fi from './locales/fi.json';
@@ -8,7 +9,7 @@ import ru from './locales/ru.json';
 /** The screens' own words and what the engine says (engine/messages), one tree per language. */
 export type MessageSchema = typeof en & typeof engineEn;
 
-export const LOCALES = ['en', 'fi', 'ru'] as const;
+export const LOCALES = LANGUAGES;
 export type Locale = (typeof LOCALES)[number];
 
 /** Each locale's name in its own language, for the language picker. */

@@ -5,8 +5,11 @@
 // | engine/      | nothing outside engine/ (no packages, no Node builtins)            |
 // | engine/cli/  | engine/, Node builtins                                             |
 // | hardware/    | engine/, serialport, Node builtins                                 |
-// | protocol/    | engine/; type-only imports of hardware/ and main/journal/findings  |
-// |              | (pure: no packages, no Node builtins; what main/ and renderer/ share)|
+// | hardware/ shared | engine/ only (pure): the hardware facts the screens need too,  |
+// |              | e.g. hardware/lineSettings.ts (SHARED_HARDWARE below)              |
+// | protocol/    | engine/, hardware/ shared; type-only imports of hardware/ and      |
+// |              | main/journal/findings (pure: no packages, no Node builtins; what   |
+// |              | main/ and renderer/ share)                                         |
 // | main/        | protocol/, engine/, hardware/, electron, Node builtins             |
 // | renderer/    | protocol/, engine/ (not engine/cli/), vue, pinia, vue-i18n         |
 // | e2e/         | everything                                                         |
@@ -24,7 +27,14 @@ import { fileURLToPath } from 'node:url';
 /** Repository root: this file lives in <root>/scripts/. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** @typedef {'engine' | 'engine/cli' | 'protocol' | 'hardware' | 'main' | 'renderer' | 'e2e'} Layer */
+/** @typedef {'engine' | 'engine/cli' | 'protocol' | 'hardware' | 'hardware/shared' | 'main' | 'renderer' | 'e2e'} Layer */
+
+/**
+ * The files of hardware/ that hold facts the screens need as well (through protocol/): pure, like
+ * the engine, so protocol/ may import their values while hardware/ keeps them (the layer table
+ * stays acyclic: hardware/ never imports protocol/). Repo-relative, without the extension.
+ */
+export const SHARED_HARDWARE = ['hardware/lineSettings'];
 
 /**
  * @typedef {object} Policy
@@ -45,22 +55,23 @@ export const POLICIES = {
     deniedPackages: [],
     typeOnlyFrom: [],
   },
+  'hardware/shared': { layers: ['hardware/shared', 'engine'], node: false, packages: 'none', deniedPackages: [], typeOnlyFrom: [] },
   protocol: {
-    layers: ['protocol', 'engine'],
+    layers: ['protocol', 'engine', 'hardware/shared'],
     node: false,
     packages: 'none',
     deniedPackages: [],
     typeOnlyFrom: [/^hardware\//, /^main\/journal\/findings(?:\.ts)?$/],
   },
   hardware: {
-    layers: ['hardware', 'engine'],
+    layers: ['hardware', 'hardware/shared', 'engine'],
     node: true,
     packages: 'any',
     deniedPackages: ['electron', 'vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'],
     typeOnlyFrom: [],
   },
   main: {
-    layers: ['main', 'protocol', 'engine', 'hardware'],
+    layers: ['main', 'protocol', 'engine', 'hardware', 'hardware/shared'],
     node: true,
     packages: 'any',
     deniedPackages: ['vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'],
@@ -74,7 +85,7 @@ export const POLICIES = {
     typeOnlyFrom: [],
   },
   e2e: {
-    layers: ['engine', 'engine/cli', 'protocol', 'hardware', 'main', 'renderer', 'e2e'],
+    layers: ['engine', 'engine/cli', 'protocol', 'hardware', 'hardware/shared', 'main', 'renderer', 'e2e'],
     node: true,
     packages: 'any',
     deniedPackages: [],
@@ -94,6 +105,7 @@ const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
  */
 export function layerOf(rel) {
   if (rel === 'engine/cli' || rel.startsWith('engine/cli/')) return 'engine/cli';
+  if (SHARED_HARDWARE.includes(rel.replace(/\.[cm]?[jt]s$/, ''))) return 'hardware/shared';
   const top = rel.split('/')[0];
   switch (top) {
     case 'engine':
@@ -166,7 +178,7 @@ export function violation(fromRel, specifier, typeOnly) {
   const name = packageName(spec);
   if (isTest && matchesPackage(name, TEST_PACKAGES)) return null;
   if (policy.packages === 'none') {
-    return `${layer}/ may not import the package '${name}': it imports nothing outside engine/`;
+    return `${layer}/ may not import the package '${name}': it is pure and imports no package`;
   }
   if (matchesPackage(name, policy.deniedPackages)) {
     return `${layer}/ may not import the package '${name}'`;

@@ -5,7 +5,7 @@ import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { RULE_SET_NAMES, type RuleSetName } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS, readLineSettings } from '../../hardware/profile';
-import { LANGUAGES, MAX_SEATS, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
+import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
 
 export const DEFAULT_SETTINGS: ConsoleSettings = {
   table: {
@@ -41,7 +41,7 @@ function readTournament(value: unknown): TournamentSettings {
   return { structure: tournament.structure as StructureInput, atBreakAfter: at as number | null };
 }
 
-const MAX_NAME = 40;
+const MAX_NAME = NAME_MAX;
 
 function record(value: unknown, field: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputError(field, 'must be an object');
@@ -151,7 +151,7 @@ export function readSettings(value: unknown, platform: NodeJS.Platform = process
     removed,
     next,
     rules: oneOf<RuleSetName>(table.rules, RULE_SET_NAMES, 'table.rules'),
-    decks: whole(table.decks, 'table.decks', 1, 8),
+    decks: whole(table.decks, 'table.decks', 1, MAX_DECKS),
     ...dealerOf(table.dealer),
   };
   const kind = oneOf<SourceKind>(source.kind, SOURCE_KINDS, 'source.kind');

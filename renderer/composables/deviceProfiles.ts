@@ -1,4 +1,4 @@
-import type { DeviceProfileInfo, SourceSettings } from '../../protocol/contract';
+import { DATA_BITS, PARITIES, STOP_BITS, type DeviceProfileInfo, type SourceSettings } from '../../protocol/contract';
 
 /**
  * The card source's device profile as the settings form edits it: the profile chosen (built in or
@@ -11,15 +11,10 @@ export type DataBits = NonNullable<SourceSettings['dataBits']>;
 export type Parity = NonNullable<SourceSettings['parity']>;
 export type StopBits = NonNullable<SourceSettings['stopBits']>;
 
-// Each choice of the contract's types, once: a choice the contract gains, or one it drops, fails to
-// compile here (the screens may not import hardware/'s lists of them).
-const DATA_BITS_SET = { 5: true, 6: true, 7: true, 8: true } as const satisfies Record<DataBits, true>;
-const PARITY_SET = { none: true, even: true, odd: true, mark: true, space: true } as const satisfies Record<Parity, true>;
-const STOP_BITS_SET = { 1: true, 1.5: true, 2: true } as const satisfies Record<StopBits, true>;
-
-export const DATA_BITS_CHOICES: readonly DataBits[] = (Object.keys(DATA_BITS_SET).map(Number) as DataBits[]).sort((a, b) => a - b);
-export const PARITY_CHOICES: readonly Parity[] = Object.keys(PARITY_SET) as Parity[];
-export const STOP_BITS_CHOICES: readonly StopBits[] = (Object.keys(STOP_BITS_SET).map(Number) as StopBits[]).sort((a, b) => a - b);
+// The line's choices as hardware/lineSettings.ts keeps them (through protocol/constants.ts).
+export const DATA_BITS_CHOICES: readonly DataBits[] = DATA_BITS;
+export const PARITY_CHOICES: readonly Parity[] = PARITIES;
+export const STOP_BITS_CHOICES: readonly StopBits[] = STOP_BITS;
 
 /** The largest repeat window a profile or the settings take (hardware/profile.ts's MAX_WINDOW_MS). */
 export const MAX_REPEAT_MS = 60_000;
@@ -41,8 +36,7 @@ export const PROFILE_DEFAULTS: ProfileValues = { baud: 9600, dataBits: 8, parity
 export const OVERRIDES = ['dataBits', 'parity', 'stopBits', 'rtscts', 'repeatMs'] as const;
 export type Override = (typeof OVERRIDES)[number];
 
-const isIn = <T extends string | number>(set: Readonly<Record<T, true>>, value: unknown): value is T =>
-  (typeof value === 'string' || typeof value === 'number') && Object.hasOwn(set, String(value));
+const isIn = <T extends string | number>(choices: readonly T[], value: unknown): value is T => (choices as readonly unknown[]).includes(value);
 
 /** A profile's own values, as its file (checked by the service) gives them; the defaults where it does not. */
 export function profileValues(info: DeviceProfileInfo | undefined): ProfileValues {
@@ -50,9 +44,9 @@ export function profileValues(info: DeviceProfileInfo | undefined): ProfileValue
   const whole = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback);
   return {
     baud: whole(profile.baud, PROFILE_DEFAULTS.baud),
-    dataBits: isIn(DATA_BITS_SET, profile.dataBits) ? profile.dataBits : PROFILE_DEFAULTS.dataBits,
-    parity: isIn(PARITY_SET, profile.parity) ? profile.parity : PROFILE_DEFAULTS.parity,
-    stopBits: isIn(STOP_BITS_SET, profile.stopBits) ? profile.stopBits : PROFILE_DEFAULTS.stopBits,
+    dataBits: isIn(DATA_BITS_CHOICES, profile.dataBits) ? profile.dataBits : PROFILE_DEFAULTS.dataBits,
+    parity: isIn(PARITY_CHOICES, profile.parity) ? profile.parity : PROFILE_DEFAULTS.parity,
+    stopBits: isIn(STOP_BITS_CHOICES, profile.stopBits) ? profile.stopBits : PROFILE_DEFAULTS.stopBits,
     rtscts: typeof profile.rtscts === 'boolean' ? profile.rtscts : PROFILE_DEFAULTS.rtscts,
     repeatMs: whole(profile.repeatMs, PROFILE_DEFAULTS.repeatMs),
   };

@@ -3,6 +3,7 @@ import { RULE_SET_NAMES } from '../../engine/race/rules';
 import { HAND_CATEGORIES } from '../../engine/poker/hands';
 import { GAMES } from '../../engine/poker/rules';
 import { PARITY_CHOICES } from '../composables/deviceProfiles';
+import { SOURCE_KINDS } from '../../protocol/constants';
 import { CHAIN_STATUSES, FINDING_KEYS } from '../composables/journalText';
 import { LOCALE_MESSAGES } from '../i18n';
 import screensEn from './en.json';
@@ -60,7 +61,7 @@ function literalKeys(): string[] {
 const DYNAMIC_KEYS = [
   ...RULE_SET_NAMES.flatMap((name: string) => [`rules.${name}.name`, `rules.${name}.summary`]),
   ...['s', 'h', 'd', 'c'].map((suit) => `cards.suits.${suit}`),
-  ...['manual', 'serial', 'simulator'].flatMap((kind) => [`source.kinds.${kind}`, `source.kindShort.${kind}`]),
+  ...SOURCE_KINDS.flatMap((kind: string) => [`source.kinds.${kind}`, `source.kindShort.${kind}`]),
   ...['idle', 'connecting', 'connected', 'disconnected', 'reconnecting', 'error'].map((state) => `source.states.${state}`),
   ...['no-such-port', 'permission-denied', 'port-busy', 'wrong-baud', 'unplugged', 'open-failed', 'io-error'].map((code) => `source.codes.${code}`),
   ...['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid', 'stx-plain'].flatMap((name) => [`source.decoders.${name}`, `source.profileNames.${name}`]),
