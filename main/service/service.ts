@@ -6,7 +6,6 @@ import type { RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
-import type { Decoder } from '../../hardware/decoding/decoder';
 import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
 import { FrameDecoder } from '../../hardware/pipeline';
 import { readProfile, type DeviceProfile } from '../../hardware/profile';
@@ -15,7 +14,7 @@ import { findingText, journalPath, JournalWriter, scanJournal, type JournalFindi
 import {
   HISTORY_PAGE_MAX,
   type CommandResult, type ConsoleSettings, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
-  type PortInfo, type RaceRecord, type RaceView, type SeatCount, type ShoeRefusal, type SourceStatus,
+  type PortInfo, type RaceRecord, type SeatCount, type ShoeRefusal, type SourceStatus,
 } from '../../protocol/contract';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';
@@ -29,23 +28,9 @@ import { planView } from './planView';
 import { applySessionLine, isSessionRecord, raceView, SessionReplay, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
 import { loadSettings, readSettings, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';
+import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 
-/** Where cards come from besides the keyboard: a serial shoe, or anything that emits shoe events. */
-export interface CardSource {
-  stop(): Promise<void>;
-  /** Told after every change of the race, for sources that deal on demand (the simulated shoe). */
-  raceChanged?(race: RaceView | null): void;
-}
-
-/** What a card source is opened with: the port, the device profile in force, and (registering a deck) the decoder to use. */
-export interface CardSourceRequest {
-  readonly kind: ConsoleSettings['source']['kind'];
-  readonly path: string;
-  readonly profile: DeviceProfile;
-  readonly decoder?: Decoder;
-}
-
-export type CardSourceFactory = (request: CardSourceRequest, emit: (event: ShoeEvent) => void) => CardSource | null;
+export type { CardSource, CardSourceFactory, CardSourceRequest } from './cardSource';
 
 export interface ServiceOptions {
   readonly dataDir: string;
@@ -247,6 +232,12 @@ export class ConsoleService {
     };
   }
 
+  /** What the open race awaits, for the simulated shoe: a new demand after every change of the race (session.race is a new object then). */
+  private readonly demandOf = lastOf((race: ActiveRace | null): ShoeDemand | null => {
+    const awaiting = race?.state.progress.awaiting ?? null;
+    return race === null || awaiting === null ? null : { raceId: race.id, seat: awaiting.seat };
+  });
+  private readonly awaited: AwaitedCard = () => this.demandOf(this.session.race);
   private readonly raceViewOf = lastOf((race: ActiveRace | null) => (race ? raceView(race) : null));
   private readonly gameViewOf = lastOf((game: ActiveGame | null) => (game ? gameView(game) : null));
   private readonly planViewOf = lastOf(planView);
@@ -268,7 +259,6 @@ export class ConsoleService {
   private publish(): void {
     const state = this.getState();
     for (const listener of this.listeners) listener(state);
-    this.source?.raceChanged?.(state.race);
   }
 
   /** Journals a record, then applies it: the screen never shows what the disk does not hold. */
@@ -799,13 +789,12 @@ export class ConsoleService {
     const { source } = this.settings;
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
     const emit = (event: ShoeEvent) => this.handleShoeEvent(event);
-    if (source.kind === 'simulator') this.source = simulatedSource(emit, this.settings.table.decks, undefined, this.options.simulatedCardMs);
+    if (source.kind === 'simulator') this.source = simulatedSource({ emit, awaited: this.awaited, decks: this.settings.table.decks, intervalMs: this.options.simulatedCardMs });
     else if (source.kind === 'serial') {
       const request = { kind: source.kind, path: source.path, profile: effectiveProfile(source, this.profiles) };
       this.source = this.options.cardSources?.(this.registering === null ? request : { ...request, decoder: this.registering.decoder }, emit) ?? null;
     }
     else this.source = null;
-    this.source?.raceChanged?.(this.raceViewOf(this.session.race));
   }
 
   private async closeSource(): Promise<void> {
