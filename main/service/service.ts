@@ -25,7 +25,7 @@ import { historyCsv, historyJson } from './export';
 import { readRaceRecord, type RaceSpan } from './raceRecord';
 import { gameView } from './gameView';
 import { planView } from './planView';
-import { applySessionLine, isSessionRecord, raceView, SessionReplay, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
+import { applySessionLine, isSessionRecord, raceView, SessionReplay, stepSession, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
 import { loadSettings, readSettings, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
@@ -263,10 +263,11 @@ export class ConsoleService {
 
   /** Journals a record, then applies it: the screen never shows what the disk does not hold. */
   private async commit(record: SessionRecord): Promise<void> {
-    // Applied once before writing, so an event the engine refuses is never journaled as accepted.
-    applySessionLine(this.session, { seq: 0, at: new Date(0).toISOString(), record });
+    // The engine runs once, before writing: an event it refuses is never journaled as accepted,
+    // and the result is kept for the line (which only adds its seq and time).
+    const step = stepSession(this.session, record);
     const line = await this.save(record);
-    this.session = applySessionLine(this.session, line);
+    this.session = step(this.session, line);
     // A change was accepted: an earlier refusal of a shoe card no longer stands.
     this.shoeRefusal = null;
     this.dropStaleHeld();
