@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConsoleState } from './contract';
 import { mergeState, statePatch } from './stateMerge';
 
-const PARTS = ['settings', 'race', 'source', 'lastInput', 'shoeRefusal', 'history', 'held', 'profiles', 'registration', 'game', 'games', 'plan', 'journal'] as const;
+const PARTS = ['settings', 'race', 'source', 'lastInput', 'inputs', 'shoeRefusal', 'history', 'held', 'profiles', 'registration', 'game', 'games', 'plan', 'journal'] as const;
 
 /** A state whose parts are stand-in objects; `changed` parts are new objects in the next one. */
 const states = fc.record({ changed: fc.subarray([...PARTS]), nulls: fc.subarray([...PARTS]) }).map(({ changed, nulls }) => {

@@ -11,6 +11,7 @@ const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: true } = {
   race: true,
   source: true,
   lastInput: true,
+  inputs: true,
   shoeRefusal: true,
   history: true,
   held: true,

@@ -12,9 +12,9 @@ import { readProfile, type DeviceProfile } from '../../hardware/profile';
 import { effectiveProfile, profileInfo, ProfileStore, storedName } from './profiles';
 import { findingText, journalPath, JournalWriter, scanJournal, type JournalFinding, type JournalLine, type JournalNote } from '../journal/journal';
 import {
-  HISTORY_PAGE_MAX,
+  HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
   type CommandResult, type ConsoleSettings, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
-  type PortInfo, type RaceRecord, type SeatCount, type ShoeRefusal, type SourceStatus,
+  type NumberedInput, type PortInfo, type RaceRecord, type SeatCount, type ShoeRefusal, type SourceStatus,
 } from '../../protocol/contract';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';
@@ -122,6 +122,8 @@ export class ConsoleService {
   private source: CardSource | null = null;
   private sourceStatus: SourceStatus;
   private lastInput: ShoeEvent | null = null;
+  /** The latest inputs, numbered (the screens' input log is built from them by id). */
+  private inputs: readonly NumberedInput[] = [];
   private shoeRefusal: ShoeRefusal | null = null;
   private held: readonly HeldCard[] = [];
   /** The profiles offered, as the state carries them (made anew only when one is stored). */
@@ -220,6 +222,7 @@ export class ConsoleService {
       race: this.raceViewOf(session.race),
       source: this.sourceStatus,
       lastInput: this.lastInput,
+      inputs: this.inputs,
       shoeRefusal: this.shoeRefusal,
       history: this.historyOf(session.history),
       held: this.held,
@@ -741,6 +744,7 @@ export class ConsoleService {
       return;
     }
     this.lastInput = event;
+    this.inputs = [...this.inputs.slice(1 - RECENT_INPUTS_MAX), { id: (this.inputs.at(-1)?.id ?? 0) + 1, event }];
     if (this.registering !== null && (event.type === 'card' || event.type === 'unknown')) {
       void this.serial(async () => {
         await this.registered(event);
