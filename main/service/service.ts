@@ -744,7 +744,7 @@ export class ConsoleService {
       return;
     }
     this.lastInput = event;
-    this.inputs = [...this.inputs.slice(1 - RECENT_INPUTS_MAX), { id: (this.inputs.at(-1)?.id ?? 0) + 1, event }];
+    this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, event }].slice(-RECENT_INPUTS_MAX);
     if (this.registering !== null && (event.type === 'card' || event.type === 'unknown')) {
       void this.serial(async () => {
         await this.registered(event);

@@ -153,7 +153,7 @@ describe('the reducer run once per event (the service: checked before the write,
           session = expected;
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 
