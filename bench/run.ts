@@ -26,6 +26,7 @@ const GROUPS: readonly Group[] = [
   { name: 'latency', run: async () => (await import('./latency')).latencyBenchmarks() },
   { name: 'renderer', run: async () => (await import('./renderer')).rendererBenchmarks() },
   { name: 'journal', run: async () => (await import('./journal')).journalBenchmarks() },
+  { name: 'service', run: async () => (await import('./service')).serviceBenchmarks() },
   { name: 'engine', run: async () => ({ figures: engineBenchmarks() }) },
   { name: 'poker', run: async () => ({ figures: (await import('./poker')).pokerBenchmarks() }) },
 ];

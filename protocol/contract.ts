@@ -249,6 +249,18 @@ export interface ShoeRefusal {
   readonly message: string;
 }
 
+/**
+ * An event from the card source as the service numbered it: ids go up by one per event from the
+ * service's start, so two identical reads in a row are two inputs.
+ */
+export interface NumberedInput {
+  readonly id: number;
+  readonly event: ShoeEvent;
+}
+
+/** How many of the latest inputs a state carries: the most that arrive between two states pushed, a run of noise aside. */
+export const RECENT_INPUTS_MAX = 8;
+
 /** Everything the screens show. Pushed after every change, once the change is on disk. */
 export interface ConsoleState {
   readonly settings: ConsoleSettings;
@@ -256,6 +268,8 @@ export interface ConsoleState {
   readonly source: SourceStatus;
   /** The latest event from the card source (a card, an unknown code, a device message). */
   readonly lastInput: ShoeEvent | null;
+  /** The latest events from the card source, numbered by the service, oldest first (at most RECENT_INPUTS_MAX): the screens' input log is built from these, by id. */
+  readonly inputs: readonly NumberedInput[];
   /** The last card from the shoe the race or game refused, and why; cleared by the next change accepted. */
   readonly shoeRefusal: ShoeRefusal | null;
   readonly history: HistorySummary;

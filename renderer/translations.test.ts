@@ -443,9 +443,12 @@ const SCENARIOS: readonly Scenario[] = [
     state: { settings: makeSettings({ source: serial }), source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'error', code: 'permission-denied' } },
     act: async (wrapper, store) => {
       const base = store.state as ConsoleState;
-      store.receive({ ...base, lastInput: { type: 'card', card: 'Qd', raw: 'D12' } });
-      store.receive({ ...base, lastInput: { type: 'unknown', raw: 'D99', reason: 'out of range' } });
-      store.receive({ ...base, lastInput: { type: 'status', state: 'disconnected' } });
+      const reads = [
+        { id: 1, event: { type: 'card', card: 'Qd', raw: 'D12' } },
+        { id: 2, event: { type: 'unknown', raw: 'D99', reason: 'out of range' } },
+        { id: 3, event: { type: 'status', state: 'disconnected' } },
+      ] as const;
+      for (const [index, read] of reads.entries()) store.receive({ ...base, lastInput: read.event, inputs: reads.slice(0, index + 1) });
       await settle();
       await wrapper.get('[data-testid="list-ports"]').trigger('click');
       await settle();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsoleState, StateMessage } from '../../protocol/contract';
-import { StateFeed, statePatch } from './stateFeed';
+import { statePatch } from '../../protocol/stateMerge';
+import { StateFeed } from './stateFeed';
 
 const first = { settings: { language: 'en' }, race: null, history: { total: 0, valueDelta: 0, latest: null }, lastInput: null } as unknown as ConsoleState;
 

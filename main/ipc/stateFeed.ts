@@ -1,22 +1,11 @@
 import type { ConsoleState, StateMessage } from '../../protocol/contract';
-
-/**
- * The parts of `next` that are not the very same objects as in `previous`. The service hands out
- * an unchanged part as the same object (ConsoleService.getState), so a card changes the race and
- * the last input, and the history, settings and plan stay behind.
- */
-export function statePatch(previous: ConsoleState, next: ConsoleState): Partial<ConsoleState> {
-  const patch: Record<string, unknown> = {};
-  for (const key of Object.keys(next) as (keyof ConsoleState)[]) {
-    if (next[key] !== previous[key]) patch[key] = next[key];
-  }
-  return patch as Partial<ConsoleState>;
-}
+import { statePatch } from '../../protocol/stateMerge';
 
 /**
  * The states pushed to one page: the whole state first, then only what changed since the last
- * message to that page. `restart` starts over with a whole state (a page that has just loaded
- * has nothing to apply a patch to).
+ * message to that page (statePatch; the preload and the page merge it back with mergeState).
+ * `restart` starts over with a whole state (a page that has just loaded has nothing to apply a
+ * patch to).
  */
 export class StateFeed {
   private last: ConsoleState | null = null;

@@ -1,5 +1,6 @@
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
 import type { ConsoleState, StateMessage } from '../../protocol/contract';
+import { mergeState } from '../../protocol/stateMerge';
 import { STATE_CHANNEL } from '../ipc/channels';
 
 /**
@@ -12,9 +13,10 @@ export function stateMessages(ipcRenderer: Pick<IpcRenderer, 'on'>): (listener: 
   let current: ConsoleState | null = null;
   const pageListeners = new Set<(message: StateMessage) => void>();
   ipcRenderer.on(STATE_CHANNEL, (_event: IpcRendererEvent, message: StateMessage) => {
-    if (message?.type === 'state') current = message.state;
-    else if (message?.type === 'patch' && current !== null) current = { ...current, ...message.patch };
-    else return;
+    if (message?.type !== 'state' && message?.type !== 'patch') return;
+    const merged = mergeState(current, message);
+    if (merged === null) return;
+    current = merged;
     for (const listener of [...pageListeners]) listener(message);
   });
   return (listener) => {

@@ -1,7 +1,7 @@
 import { SerialSource } from '../../hardware/transport/serialSource';
 import { listPorts } from '../../hardware/transport/ports';
 import type { PortInfo } from '../../protocol/contract';
-import type { CardSourceFactory } from './service';
+import type { CardSourceFactory } from './cardSource';
 
 /**
  * The real card sources: a serial shoe or barcode reader, reconnecting by itself after an unplug.

@@ -197,6 +197,8 @@ describe('console service', () => {
     await service.previewRace(COUNTS);
     expect(service.getState().shoeRefusal).toBeNull();
     expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah', 'Kc']);
+    // Each read numbered, the same card read twice as two inputs (the screens' input log has both).
+    expect(service.getState().inputs).toEqual([1, 2, 3].map((id) => ({ id, event: { type: 'card', card: id === 3 ? 'Kc' : 'Ah', raw: id === 3 ? 'KC' : 'AH' } })));
   });
 
   it('the simulated shoe deals a whole race by itself, card by card, as a demo', async () => {

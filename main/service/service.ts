@@ -6,16 +6,15 @@ import type { RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
-import type { Decoder } from '../../hardware/decoding/decoder';
 import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
 import { FrameDecoder } from '../../hardware/pipeline';
 import { readProfile, type DeviceProfile } from '../../hardware/profile';
 import { effectiveProfile, profileInfo, ProfileStore, storedName } from './profiles';
 import { findingText, journalPath, JournalWriter, scanJournal, type JournalFinding, type JournalLine, type JournalNote } from '../journal/journal';
 import {
-  HISTORY_PAGE_MAX,
+  HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
   type CommandResult, type ConsoleSettings, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
-  type PortInfo, type RaceRecord, type RaceView, type SeatCount, type ShoeRefusal, type SourceStatus,
+  type NumberedInput, type PortInfo, type RaceRecord, type SeatCount, type ShoeRefusal, type SourceStatus,
 } from '../../protocol/contract';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';
@@ -26,26 +25,12 @@ import { historyCsv, historyJson } from './export';
 import { readRaceRecord, type RaceSpan } from './raceRecord';
 import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
-import { applySessionLine, isSessionRecord, raceView, SessionReplay, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
+import { applySessionLine, isSessionRecord, raceView, SessionReplay, stepSession, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
 import { loadSettings, readSettings, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';
+import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 
-/** Where cards come from besides the keyboard: a serial shoe, or anything that emits shoe events. */
-export interface CardSource {
-  stop(): Promise<void>;
-  /** Told after every change of the race, for sources that deal on demand (the simulated shoe). */
-  raceChanged?(race: RaceView | null): void;
-}
-
-/** What a card source is opened with: the port, the device profile in force, and (registering a deck) the decoder to use. */
-export interface CardSourceRequest {
-  readonly kind: ConsoleSettings['source']['kind'];
-  readonly path: string;
-  readonly profile: DeviceProfile;
-  readonly decoder?: Decoder;
-}
-
-export type CardSourceFactory = (request: CardSourceRequest, emit: (event: ShoeEvent) => void) => CardSource | null;
+export type { CardSource, CardSourceFactory, CardSourceRequest } from './cardSource';
 
 export interface ServiceOptions {
   readonly dataDir: string;
@@ -137,6 +122,8 @@ export class ConsoleService {
   private source: CardSource | null = null;
   private sourceStatus: SourceStatus;
   private lastInput: ShoeEvent | null = null;
+  /** The latest inputs, numbered (the screens' input log is built from them by id). */
+  private inputs: readonly NumberedInput[] = [];
   private shoeRefusal: ShoeRefusal | null = null;
   private held: readonly HeldCard[] = [];
   /** The profiles offered, as the state carries them (made anew only when one is stored). */
@@ -235,6 +222,7 @@ export class ConsoleService {
       race: this.raceViewOf(session.race),
       source: this.sourceStatus,
       lastInput: this.lastInput,
+      inputs: this.inputs,
       shoeRefusal: this.shoeRefusal,
       history: this.historyOf(session.history),
       held: this.held,
@@ -247,6 +235,12 @@ export class ConsoleService {
     };
   }
 
+  /** What the open race awaits, for the simulated shoe: a new demand after every change of the race (session.race is a new object then). */
+  private readonly demandOf = lastOf((race: ActiveRace | null): ShoeDemand | null => {
+    const awaiting = race?.state.progress.awaiting ?? null;
+    return race === null || awaiting === null ? null : { raceId: race.id, seat: awaiting.seat };
+  });
+  private readonly awaited: AwaitedCard = () => this.demandOf(this.session.race);
   private readonly raceViewOf = lastOf((race: ActiveRace | null) => (race ? raceView(race) : null));
   private readonly gameViewOf = lastOf((game: ActiveGame | null) => (game ? gameView(game) : null));
   private readonly planViewOf = lastOf(planView);
@@ -268,15 +262,15 @@ export class ConsoleService {
   private publish(): void {
     const state = this.getState();
     for (const listener of this.listeners) listener(state);
-    this.source?.raceChanged?.(state.race);
   }
 
   /** Journals a record, then applies it: the screen never shows what the disk does not hold. */
   private async commit(record: SessionRecord): Promise<void> {
-    // Applied once before writing, so an event the engine refuses is never journaled as accepted.
-    applySessionLine(this.session, { seq: 0, at: new Date(0).toISOString(), record });
+    // The engine runs once, before writing: an event it refuses is never journaled as accepted,
+    // and the result is kept for the line (which only adds its seq and time).
+    const step = stepSession(this.session, record);
     const line = await this.save(record);
-    this.session = applySessionLine(this.session, line);
+    this.session = step(this.session, line);
     // A change was accepted: an earlier refusal of a shoe card no longer stands.
     this.shoeRefusal = null;
     this.dropStaleHeld();
@@ -750,6 +744,7 @@ export class ConsoleService {
       return;
     }
     this.lastInput = event;
+    this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, event }].slice(-RECENT_INPUTS_MAX);
     if (this.registering !== null && (event.type === 'card' || event.type === 'unknown')) {
       void this.serial(async () => {
         await this.registered(event);
@@ -799,13 +794,12 @@ export class ConsoleService {
     const { source } = this.settings;
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
     const emit = (event: ShoeEvent) => this.handleShoeEvent(event);
-    if (source.kind === 'simulator') this.source = simulatedSource(emit, this.settings.table.decks, undefined, this.options.simulatedCardMs);
+    if (source.kind === 'simulator') this.source = simulatedSource({ emit, awaited: this.awaited, decks: this.settings.table.decks, intervalMs: this.options.simulatedCardMs });
     else if (source.kind === 'serial') {
       const request = { kind: source.kind, path: source.path, profile: effectiveProfile(source, this.profiles) };
       this.source = this.options.cardSources?.(this.registering === null ? request : { ...request, decoder: this.registering.decoder }, emit) ?? null;
     }
     else this.source = null;
-    this.source?.raceChanged?.(this.raceViewOf(this.session.race));
   }
 
   private async closeSource(): Promise<void> {

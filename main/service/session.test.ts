@@ -4,7 +4,7 @@ import { startRace } from '../../engine/race/race';
 import { seededRandom, shuffleDecks } from '../../engine/shoe';
 import type { JournalFinding, JournalLine } from '../journal/journal';
 import type { HistoryEntry } from '../../protocol/contract';
-import { applySessionLine, EMPTY_SESSION, replaySession, SessionReplay, valueDeltaOf, type Session, type SessionRecord } from './session';
+import { applySessionLine, EMPTY_SESSION, replaySession, SessionReplay, stepSession, valueDeltaOf, type Session, type SessionRecord } from './session';
 
 /** Five seats of 25s raced into 100s from one deck: a handful of cards a race. */
 const RACE = {
@@ -125,5 +125,43 @@ describe('session replay', () => {
     // Made once, then a plain value.
     expect(Object.getOwnPropertyDescriptor(replayed, 'summary')?.value).toBe(replayed.summary);
     expect(valueDeltaOf(replayed)).toBe(reduced.summary.valueDelta);
+  });
+});
+
+describe('the reducer run once per event (the service: checked before the write, applied after it)', () => {
+  it('gives the session of applying the lines in turn, also when a count of repeated refusals is written in between', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 120, size: 'max' }), fc.integer(), fc.integer({ min: 1, max: 50 }), (steps, seed, repeats) => {
+        const lines = journalOf(steps, seed);
+        let session = EMPTY_SESSION;
+        for (const line of lines) {
+          const expected = oneByOne([line], session).session;
+          let checked: ReturnType<typeof stepSession>;
+          try {
+            checked = stepSession(session, line.record);
+          } catch {
+            // Refused before anything is written: the reducer one by one skips it as well.
+            expect(expected).toBe(session);
+            continue;
+          }
+          expect(checked(session, line)).toEqual(expected);
+          // The journal writes a run's count of repeated refusals before the next record (ConsoleService.save).
+          if (session.race !== null) {
+            const counted = applySessionLine(session, { seq: line.seq, at: line.at, record: { kind: 'refused-again', raceId: session.race.id, of: 1, count: repeats } });
+            expect(checked(counted, line)).toEqual(applySessionLine(counted, line));
+          }
+          session = expected;
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuses to apply a step to a session whose race has changed since it was checked', () => {
+    const start = applySessionLine(EMPTY_SESSION, { seq: 1, at: '2026-11-29T12:00:00.000Z', record: { kind: 'race-start', raceId: 'race-1', race: RACE, counts: COUNTS, names: NAMES } });
+    const card = shuffleDecks(1, seededRandom(1))[0] as string;
+    const checked = stepSession(start, { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card }, source: 'shoe' });
+    const moved = applySessionLine(start, { seq: 2, at: '2026-11-29T12:00:01.000Z', record: { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card }, source: 'shoe' } });
+    expect(() => checked(moved, { seq: 3, at: '2026-11-29T12:00:02.000Z' })).toThrow(/changed before its line was written/);
   });
 });

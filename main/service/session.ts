@@ -131,34 +131,49 @@ export interface Session {
 
 export const EMPTY_SESSION: Session = { race: null, history: [], racesStarted: 0, game: null, games: [], gamesStarted: 0 };
 
+/** What only the written line knows of a record: its seq and when it was written. */
+export type LineStamp = Pick<JournalLine<SessionRecord>, 'seq' | 'at'>;
+
+/**
+ * A record checked and its engine work done, waiting for its line: given the session as it is when
+ * the line is on disk and the line's stamp, the session after it. Between the two, only a count of
+ * repeated refusals may have been applied (the journal writes it first), which no engine state
+ * depends on; anything else is refused rather than merged.
+ */
+export type SessionStep = (current: Session, stamp: LineStamp) => Session;
+
 /** Game records: a `start` event opens a game, the others change the open one, `game-close` ends it. */
-function applyGameLine(session: Session, line: JournalLine<SessionRecord>): Session {
-  const { record } = line;
+function stepGame(session: Session, record: SessionRecord): SessionStep {
   if (record.kind === 'game-event' && record.event.type === 'start') {
     if (session.game) throw new Error(`game ${record.gameId} started while game ${session.game.id} was still open`);
     if (session.race) throw new Error(`game ${record.gameId} started while race ${session.race.id} was open`);
-    return { ...session, game: { id: record.gameId, startedAt: line.at, state: applyMatchEvent(null, record.event) }, gamesStarted: session.gamesStarted + 1 };
+    const state = applyMatchEvent(null, record.event);
+    return (current, { at }) => ({ ...current, game: { id: record.gameId, startedAt: at, state }, gamesStarted: current.gamesStarted + 1 });
   }
   const game = session.game;
   if (!game || !('gameId' in record) || game.id !== record.gameId) throw new Error(`${record.kind} for a game that is not open`);
   switch (record.kind) {
-    case 'game-event':
-      return { ...session, game: { ...game, state: applyMatchEvent(game.state, record.event) } };
+    case 'game-event': {
+      const state = applyMatchEvent(game.state, record.event);
+      return (current) => ({ ...current, game: { ...game, state } });
+    }
     case 'game-refused':
     case 'game-refused-again':
-      return session;
+      return (current) => current;
     default: {
       const { state } = game;
-      const entry: GameHistoryEntry = {
-        id: game.id,
-        game: state.deal.setup.game,
-        players: state.players,
-        deals: state.dealNumber,
-        scores: Object.fromEntries(state.deal.setup.players.map((player, index) => [player, state.deal.scores[index] as number])),
-        winner: state.winner,
-        closedAt: line.at,
+      return (current, { at }) => {
+        const entry: GameHistoryEntry = {
+          id: game.id,
+          game: state.deal.setup.game,
+          players: state.players,
+          deals: state.dealNumber,
+          scores: Object.fromEntries(state.deal.setup.players.map((player, index) => [player, state.deal.scores[index] as number])),
+          winner: state.winner,
+          closedAt: at,
+        };
+        return { ...current, game: null, games: [...current.games, entry] };
       };
-      return { ...session, game: null, games: [...session.games, entry] };
     }
   }
 }
@@ -168,34 +183,59 @@ function applyGameLine(session: Session, line: JournalLine<SessionRecord>): Sess
  * rebuilds exactly the session the dealer had. Throws on a line that does not fit the session.
  */
 export function applySessionLine(session: Session, line: JournalLine<SessionRecord>): Session {
-  const { record } = line;
-  if (GAME_KINDS.has(record.kind)) return applyGameLine(session, line);
+  return stepSession(session, line.record)(session, line);
+}
+
+/**
+ * The reducer's work for a record before it is written: throws on a record that does not fit (so
+ * a refused event is never journaled), and otherwise keeps the result for its line. The service
+ * runs the engine once per event this way; `applySessionLine` is this with the line at hand.
+ */
+export function stepSession(session: Session, record: SessionRecord): SessionStep {
+  const step = stepOf(session, record);
+  return (current, stamp) => {
+    if (current.race?.state !== session.race?.state || current.game?.state !== session.game?.state) throw new Error(`${record.kind}: the session changed before its line was written`);
+    return step(current, stamp);
+  };
+}
+
+function stepOf(session: Session, record: SessionRecord): SessionStep {
+  if (GAME_KINDS.has(record.kind)) return stepGame(session, record);
   if (record.kind === 'race-start') {
     if (session.game) throw new Error(`race ${record.raceId} started while game ${session.game.id} was open`);
     if (session.race) throw new Error(`race ${record.raceId} started while race ${session.race.id} was still open`);
-    const race: ActiveRace = { id: record.raceId, startedAt: line.at, firstSeq: line.seq, refusals: 0, counts: record.counts, names: record.names, state: startRace(record.race) };
-    return { ...session, race, racesStarted: session.racesStarted + 1 };
+    const state = startRace(record.race);
+    return (current, { seq, at }) => ({
+      ...current,
+      race: { id: record.raceId, startedAt: at, firstSeq: seq, refusals: 0, counts: record.counts, names: record.names, state },
+      racesStarted: current.racesStarted + 1,
+    });
   }
   if (!('raceId' in record) || !session.race || session.race.id !== record.raceId) throw new Error(`${record.kind} for a race that is not open`);
   const race = session.race;
+  // `current.race` is this race with (at most) more refusals counted: see SessionStep.
+  const open = (current: Session): ActiveRace => current.race ?? race;
   switch (record.kind) {
-    case 'race-event':
-      return { ...session, race: { ...race, state: applyRaceEvent(race.state, record.event) } };
+    case 'race-event': {
+      const state = applyRaceEvent(race.state, record.event);
+      return (current) => ({ ...current, race: { ...open(current), state } });
+    }
     case 'refused':
-      return { ...session, race: { ...race, refusals: race.refusals + 1 } };
+      return (current) => ({ ...current, race: { ...open(current), refusals: open(current).refusals + 1 } });
     case 'refused-again':
-      return { ...session, race: { ...race, refusals: race.refusals + record.count } };
+      return (current) => ({ ...current, race: { ...open(current), refusals: open(current).refusals + record.count } });
     case 'race-confirm': {
       if (race.state.progress.status !== 'complete') throw new Error(`race ${race.id} confirmed before it was complete`);
-      return { ...session, race: null, history: [...session.history, historyEntry(race, line, record.by, raceSummary(race.state))] };
+      const summary = raceSummary(race.state);
+      return (current, stamp) => ({ ...current, race: null, history: [...current.history, historyEntry(open(current), stamp, record.by, summary)] });
     }
     case 'race-abandon':
-      return { ...session, race: null };
+      return (current) => ({ ...current, race: null });
   }
 }
 
 /** A confirmed race as the history keeps it; `summary` is its summary, or how to make it when first read. */
-function historyEntry(race: ActiveRace, line: JournalLine<SessionRecord>, by: string | undefined, summary: RaceSummary | (() => RaceSummary)): HistoryEntry {
+function historyEntry(race: ActiveRace, line: LineStamp, by: string | undefined, summary: RaceSummary | (() => RaceSummary)): HistoryEntry {
   const entry: HistoryEntry = {
     id: race.id,
     startedAt: race.startedAt,

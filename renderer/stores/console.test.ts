@@ -158,16 +158,23 @@ describe('console store', () => {
     });
   });
 
-  it('logs each new input once', async () => {
+  it('logs each input the service numbered once, by its id: two identical reads in a row are two entries', async () => {
     const api = createFakeApi();
     const store = useConsoleStore();
     store.connect(api);
     await settle();
     const card = { type: 'card', card: 'As', raw: 'AS' } as const;
-    api.push(makeState({ lastInput: card }));
-    api.push(makeState({ lastInput: { ...card } }));
-    api.push(makeState({ lastInput: { type: 'unknown', raw: '??', reason: 'not a card' } }));
-    expect(store.inputLog.map((entry) => entry.event.type)).toEqual(['unknown', 'card']);
+    const unknown = { type: 'unknown', raw: '??', reason: 'not a card' } as const;
+    api.push(makeState({ lastInput: card, inputs: [{ id: 1, event: card }] }));
+    // A state pushed again (another change) repeats the inputs: nothing new to log.
+    api.push(makeState({ lastInput: card, inputs: [{ id: 1, event: card }] }));
+    // The same card read again, and an unreadable code, both before the next state came.
+    api.push(makeState({ lastInput: unknown, inputs: [{ id: 1, event: card }, { id: 2, event: { ...card } }, { id: 3, event: unknown }] }));
+    expect(store.inputLog.map((entry) => entry.event.type)).toEqual(['unknown', 'card', 'card']);
+    expect(new Set(store.inputLog.map((entry) => entry.id)).size).toBe(3);
+    // A restarted service numbers from 1 again.
+    api.push(makeState({ lastInput: card, inputs: [{ id: 1, event: card }] }));
+    expect(store.inputLog.map((entry) => entry.event.type)).toEqual(['card', 'unknown', 'card', 'card']);
   });
 
   it('shows a card the shoe read and the service refused as the card entry’s error, once per refusal', async () => {

@@ -9,6 +9,7 @@ import type {
   GameView,
   HistoryEntry,
   Language,
+  NumberedInput,
   PortInfo,
   RaceRecord,
   RaceView,
@@ -203,6 +204,8 @@ export const useConsoleStore = defineStore('console', () => {
   const stops: Array<() => void> = [];
   let previewSequence = 0;
   let inputSequence = 0;
+  /** The service's id of the newest input logged. */
+  let lastInputId = 0;
 
   const state = shallowRef<ConsoleState | null>(null);
   const connection = ref<Connection>('connecting');
@@ -257,19 +260,27 @@ export const useConsoleStore = defineStore('console', () => {
     }
   }
 
-  function logInput(event: InputEvent | null, previous: InputEvent | null): void {
-    if (event === null) return;
-    // Pushed states repeat the latest input; log it once. (Two identical events in a row merge.)
-    if (previous !== null && JSON.stringify(previous) === JSON.stringify(event)) return;
-    inputSequence += 1;
-    inputLog.value = [{ id: inputSequence, at: Date.now(), event }, ...inputLog.value].slice(0, INPUT_LOG_SIZE);
+  /**
+   * Logs the inputs the service numbered after the newest one logged: each once, however many
+   * states repeat it, and two identical reads in a row as two entries.
+   */
+  function logInputs(inputs: readonly NumberedInput[]): void {
+    const newest = inputs.at(-1)?.id ?? 0;
+    // A restarted service numbers from 1 again: what it numbers now is new.
+    if (newest < lastInputId) lastInputId = 0;
+    const fresh = inputs.filter((input) => input.id > lastInputId);
+    if (fresh.length === 0) return;
+    lastInputId = newest;
+    const at = Date.now();
+    const logged = fresh.map(({ event }) => ({ id: (inputSequence += 1), at, event })).reverse();
+    inputLog.value = [...logged, ...inputLog.value].slice(0, INPUT_LOG_SIZE);
   }
 
   /** Takes a state from the service: the latest wins. Opens the race (game) screen when a race (game) appears. */
   function receive(next: ConsoleState): void {
     const previous = state.value;
     state.value = next;
-    logInput(next.lastInput, previous?.lastInput ?? null);
+    logInputs(next.inputs);
     followHistory(next, previous);
     // A card from the shoe refused: shown where a typed card's refusal is, until the next card is taken.
     const refusal = next.shoeRefusal;

@@ -235,6 +235,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     race: null,
     source: { kind: 'manual', path: '', state: 'idle' },
     lastInput: null,
+    inputs: [],
     shoeRefusal: null,
     history: makeHistory(),
     held: [],

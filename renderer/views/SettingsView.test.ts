@@ -51,9 +51,12 @@ describe('settings', () => {
     const wrapper = mount(SettingsView, { global: { plugins } });
     expect(wrapper.find('[data-testid="input-log-empty"]').exists()).toBe(true);
     const source = { kind: 'serial', path: '/dev/ttyUSB0', state: 'connected' } as const;
-    api.push(makeState({ source, lastInput: { type: 'card', card: 'Qd', raw: 'D12' } }));
-    api.push(makeState({ source, lastInput: { type: 'unknown', raw: 'D99', reason: 'not a suit letter and rank number (e.g. S01, D12)' } }));
-    api.push(makeState({ source, lastInput: { type: 'device', message: 'shoe-empty', raw: 'EMPTY' } }));
+    const reads = [
+      { id: 1, event: { type: 'card', card: 'Qd', raw: 'D12' } },
+      { id: 2, event: { type: 'unknown', raw: 'D99', reason: 'not a suit letter and rank number (e.g. S01, D12)' } },
+      { id: 3, event: { type: 'device', message: 'shoe-empty', raw: 'EMPTY' } },
+    ] as const;
+    for (const [index, read] of reads.entries()) api.push(makeState({ source, lastInput: read.event, inputs: reads.slice(0, index + 1) }));
     await settle();
     const entries = wrapper.findAll('[data-testid="input-log-entry"]');
     expect(entries.map((entry) => entry.attributes('data-type'))).toEqual(['device', 'unknown', 'card']);
