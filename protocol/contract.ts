@@ -92,6 +92,10 @@ export interface TournamentSettings {
   readonly atBreakAfter: number | null;
 }
 
+/**
+ * The chip set is kept once, in the table (`table.chipSet`): a saved structure's `chips` are the
+ * table's, filled in by the service (the settings file stores the structure without them).
+ */
 export interface ConsoleSettings {
   readonly table: TableSettings;
   readonly source: SourceSettings;
@@ -107,6 +111,27 @@ export interface PlanView {
   readonly needs: readonly LevelNeed[];
   readonly warnings: readonly string[];
   readonly proposal: ColorUpProposal | null;
+}
+
+/** A race of the planned colour-up, and the race that ran it. */
+export interface ColorUpRace {
+  readonly raceId: string;
+  /** The race's chips: `removed` raced into `next` (a step of the proposal's `races`). */
+  readonly removed: number;
+  readonly next: number;
+}
+
+/**
+ * How far the colour-up of the break the tournament is on has come, as the service journals it: the
+ * races started for it, and those of them confirmed (the break marked afresh starts from none).
+ */
+export interface ColorUpProgress {
+  /** The break (the level it follows) marked last. */
+  readonly afterLevel: number;
+  /** Its races confirmed since, in order, with when. */
+  readonly done: readonly (ColorUpRace & { readonly confirmedAt: string })[];
+  /** The open race, when it runs one of its races. */
+  readonly running: ColorUpRace | null;
 }
 
 /** One seat's count before the race: its leaving chips, and whether it has any other chips. */
@@ -277,6 +302,8 @@ export interface ConsoleState {
   readonly games: readonly GameHistoryEntry[];
   /** The colour-up plan of the saved structure; null without one. */
   readonly plan: PlanView | null;
+  /** The proposed colour-up's races started and confirmed since its break was marked; null when no break is marked. */
+  readonly colorUp: ColorUpProgress | null;
   readonly journal: JournalReport;
 }
 
@@ -301,7 +328,24 @@ export interface PortInfo {
 /** The calls the screen can make, with their argument lists and results. */
 export interface ConsoleCommands {
   getState(): ConsoleState;
-  saveSettings(settings: ConsoleSettings): CommandResult;
+  /**
+   * The table, the card source (and the language, the tournament when given): a screen that does
+   * not change the language or the tournament leaves them out, and the saved ones are kept.
+   */
+  saveSettings(settings: SettingsInput): CommandResult;
+  /** The tournament is on the break after `afterLevel` (a colour-up moment of the structure), or playing (null). Journaled. */
+  markBreak(afterLevel: number | null): CommandResult;
+  /**
+   * Sets the table to the race of the proposed colour-up that takes `removed` off (its `next` the
+   * proposal's): the screen names the break it shows, so a stale screen cannot set another's race.
+   */
+  startColorUp(afterLevel: number, removed: number): CommandResult;
+  setLanguage(language: Language): CommandResult;
+  /**
+   * The tournament's structure: planned, kept with the break marked (while it is still a moment of
+   * it), and its chips made the table's chip set (the chip leaving and the next kept when they fit).
+   */
+  saveStructure(structure: StructureInput): CommandResult;
   /** The race these counts would make (exchange, pool, race chips, deal), without starting it. */
   previewRace(counts: readonly SeatCount[]): CommandResult<RaceSummary>;
   startRace(counts: readonly SeatCount[]): CommandResult;
@@ -338,10 +382,13 @@ export interface ConsoleCommands {
   registerDeck(name: string | null): CommandResult;
 }
 
+/** Settings as a screen saves them: the language and the tournament may be left out (the saved ones stay). */
+export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament'>>;
+
 export type CommandName = keyof ConsoleCommands;
 
 export const COMMAND_NAMES: readonly CommandName[] = [
-  'getState', 'saveSettings', 'previewRace', 'startRace', 'dealCard', 'dealScan', 'voidCards', 'confirmRace', 'abandonRace', 'takeHeldCard', 'discardHeldCard',
+  'getState', 'saveSettings', 'markBreak', 'startColorUp', 'setLanguage', 'saveStructure', 'previewRace', 'startRace', 'dealCard', 'dealScan', 'voidCards', 'confirmRace', 'abandonRace', 'takeHeldCard', 'discardHeldCard',
   'listPorts', 'exportHistory', 'historyPage', 'raceRecord', 'importProfile', 'registerDeck', 'startGame', 'gameAction', 'closeGame',
 ];
 

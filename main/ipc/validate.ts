@@ -1,4 +1,4 @@
-import { COMMAND_NAMES, HISTORY_PAGE_MAX, MAX_SEATS, type CommandError, type CommandName, type CommandResult, type ConsoleCommands, type SeatCount } from '../../protocol/contract';
+import { COMMAND_NAMES, HISTORY_PAGE_MAX, LANGUAGES, MAX_SEATS, type CommandError, type CommandName, type CommandResult, type ConsoleCommands, type SeatCount } from '../../protocol/contract';
 
 type Args = readonly unknown[];
 type Checked = { readonly ok: true; readonly args: Args } | { readonly ok: false; readonly error: CommandError };
@@ -52,6 +52,20 @@ const COMMANDS: Readonly<Record<CommandName, { readonly arity: number; readonly 
   getState: { arity: 0, check: () => pass([]) },
   listPorts: { arity: 0, check: () => pass([]) },
   saveSettings: { arity: 1, check: ([settings]) => (typeof settings === 'object' && settings !== null && !Array.isArray(settings) ? pass([settings]) : fail('settings', 'must be an object')) },
+  markBreak: { arity: 1, check: ([afterLevel]) => (afterLevel === null || isWhole(afterLevel, 1, 10_000) ? pass([afterLevel]) : fail('afterLevel', 'must be the level the break follows, or null when the tournament is playing')) },
+  startColorUp: {
+    arity: 2,
+    check: ([afterLevel, removed]) => {
+      if (!isWhole(afterLevel, 1, 10_000)) return fail('afterLevel', 'must be the level the break follows: this screen may be out of date; reload it');
+      return isWhole(removed, 1, Number.MAX_SAFE_INTEGER) ? pass([afterLevel, removed]) : fail('removed', 'must be the chip the race takes off');
+    },
+  },
+  setLanguage: { arity: 1, check: ([language]) => ((LANGUAGES as readonly unknown[]).includes(language) ? pass([language]) : fail('language', `choose one of ${LANGUAGES.join(', ')}`)) },
+  // The structure's meaning is the planner's to check (engine/plan); here only its shape and size.
+  saveStructure: {
+    arity: 1,
+    check: ([structure]) => (typeof structure === 'object' && structure !== null && !Array.isArray(structure) && JSON.stringify(structure).length <= 256 * 1024 ? pass([structure]) : fail('structure', 'must be a tournament structure: a JSON object of at most 256 KB')),
+  },
   previewRace: { arity: 1, check: ([counts]) => checkCounts(counts) },
   startRace: { arity: 1, check: ([counts]) => checkCounts(counts) },
   dealCard: { arity: 2, check: ([target, code]) => all(checkTarget(target, 'target'), checkText(code, 'card', 32)) },

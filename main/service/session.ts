@@ -3,6 +3,7 @@ import { raceSummary, type RaceSummary } from '../../engine/race/summary';
 import type { JournalFinding, JournalLine } from '../journal/journal';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
 import type { GameHistoryEntry, HistoryEntry, InputSource, RaceView, SeatCount } from '../../protocol/contract';
+import { isColorUpRecord, type ColorUpRecord } from './colorUps';
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =
@@ -19,7 +20,9 @@ export type SessionRecord =
   | { readonly kind: 'game-event'; readonly gameId: string; readonly event: MatchEvent; readonly source: InputSource }
   | { readonly kind: 'game-refused'; readonly gameId: string; readonly input: string; readonly reason: string; readonly source: InputSource }
   | { readonly kind: 'game-refused-again'; readonly gameId: string; readonly of: number; readonly count: number }
-  | { readonly kind: 'game-close'; readonly gameId: string; readonly reason: string };
+  | { readonly kind: 'game-close'; readonly gameId: string; readonly reason: string }
+  /** The colour-ups' own records (main/service/colorUps.ts): they change no race or game. */
+  | ColorUpRecord;
 
 const RACE_KINDS = new Set(['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon']);
 const GAME_KINDS = new Set(['game-event', 'game-refused', 'game-refused-again', 'game-close']);
@@ -96,7 +99,7 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
     case 'game-event':
       return isMatchEvent(record.event) && SOURCES.has(record.source);
     default:
-      return false;
+      return isColorUpRecord(record);
   }
 }
 
@@ -172,6 +175,7 @@ export function raceView(race: ActiveRace): RaceView {
  */
 export function applySessionLine(session: Session, line: JournalLine<SessionRecord>): Session {
   const { record } = line;
+  if (isColorUpRecord(record)) return session;
   if (GAME_KINDS.has(record.kind)) return applyGameLine(session, line);
   if (record.kind === 'race-start') {
     if (session.game) throw new Error(`race ${record.raceId} started while game ${session.game.id} was open`);

@@ -17,6 +17,10 @@ import { createStateMerge, isStateMessage } from './stateMerge';
 export const COMMANDS = [
   'getState',
   'saveSettings',
+  'markBreak',
+  'startColorUp',
+  'setLanguage',
+  'saveStructure',
   'previewRace',
   'startRace',
   'dealCard',
