@@ -1,7 +1,7 @@
 import type { ConsoleState, StateMessage } from '../../protocol/contract';
 
 /** The parts a state has; a patch naming anything else is not from the console service. */
-const STATE_KEYS: ReadonlySet<string> = new Set<keyof ConsoleState>(['settings', 'race', 'source', 'lastInput', 'shoeRefusal', 'history', 'held', 'profiles', 'registration', 'game', 'games', 'plan', 'journal']);
+const STATE_KEYS: ReadonlySet<string> = new Set<keyof ConsoleState>(['settings', 'race', 'source', 'lastInput', 'shoeRefusal', 'history', 'held', 'profiles', 'registration', 'game', 'games', 'plan', 'colorUp', 'journal']);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
