@@ -396,9 +396,8 @@ export class ConsoleService {
       if (this.registering !== null && JSON.stringify(settings.source) !== JSON.stringify(this.settings.source)) {
         return refused('source', 'a deck is being registered on this card source: finish or stop the registration first');
       }
-      await this.storeSettings(settings);
       const sourceChanged = JSON.stringify(settings.source) !== JSON.stringify(this.settings.source);
-      this.settings = settings;
+      await this.storeSettings(settings);
       if (sourceChanged) {
         await this.closeSource();
         this.openSource();
