@@ -8,18 +8,20 @@
 import { GAMES, type GameName } from '../engine/poker/rules';
 import type { RaceSummary } from '../engine/race/summary';
 import { all, checkCounts, checkGameAction, checkPlayers, checkTarget, checkText, fail, isRecord, isWhole, pass, type Args, type Checked } from './argumentChecks';
-import { CARD_CODE_MAX, HISTORY_PAGE_MAX, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
+import type { StructureInput } from '../engine/plan/csv';
+import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
 import type {
   CommandResult,
   ConsoleState,
-  ConsoleSettings,
   DeviceProfileInfo,
   DisplayPreloadApi,
   GameAction,
   HistoryPage,
+  Language,
   PortInfo,
   RaceRecord,
   SeatCount,
+  SettingsInput,
   StateMessage,
 } from './contract';
 
@@ -46,7 +48,32 @@ const heldId = (value: unknown): Checked => (isWhole(value, 1, Number.MAX_SAFE_I
 
 export const COMMANDS = {
   getState: command<() => ConsoleState>(0, none),
-  saveSettings: command<(settings: ConsoleSettings) => CommandResult>(1, ([settings]) => (isRecord(settings) ? pass([settings]) : fail('settings', 'must be an object'))),
+  /**
+   * The table, the card source (and the language, the tournament when given): a screen that does
+   * not change the language or the tournament leaves them out, and the saved ones are kept.
+   */
+  saveSettings: command<(settings: SettingsInput) => CommandResult>(1, ([settings]) => (isRecord(settings) ? pass([settings]) : fail('settings', 'must be an object'))),
+  /** The tournament is on the break after `afterLevel` (a colour-up moment of the structure), or playing (null). Journaled. */
+  markBreak: command<(afterLevel: number | null) => CommandResult>(1, ([afterLevel]) =>
+    afterLevel === null || isWhole(afterLevel, 1, 10_000) ? pass([afterLevel]) : fail('afterLevel', 'must be the level the break follows, or null when the tournament is playing'),
+  ),
+  /**
+   * Sets the table to the race of the proposed colour-up that takes `removed` off (its `next` the
+   * proposal's): the screen names the break it shows, so a stale screen cannot set another's race.
+   */
+  startColorUp: command<(afterLevel: number, removed: number) => CommandResult>(2, ([afterLevel, removed]) => {
+    if (!isWhole(afterLevel, 1, 10_000)) return fail('afterLevel', 'must be the level the break follows: this screen may be out of date; reload it');
+    return isWhole(removed, 1, Number.MAX_SAFE_INTEGER) ? pass([afterLevel, removed]) : fail('removed', 'must be the chip the race takes off');
+  }),
+  setLanguage: command<(language: Language) => CommandResult>(1, ([language]) => ((LANGUAGES as readonly unknown[]).includes(language) ? pass([language]) : fail('language', `choose one of ${LANGUAGES.join(', ')}`))),
+  /**
+   * The tournament's structure: planned, kept with the break marked (while it is still a moment of
+   * it), and its chips made the table's chip set (the chip leaving and the next kept when they fit).
+   * Its meaning is the planner's to check (engine/plan); here only its shape and size.
+   */
+  saveStructure: command<(structure: StructureInput) => CommandResult>(1, ([structure]) =>
+    isRecord(structure) && JSON.stringify(structure).length <= 256 * 1024 ? pass([structure]) : fail('structure', 'must be a tournament structure: a JSON object of at most 256 KB'),
+  ),
   /** The race these counts would make (exchange, pool, race chips, deal), without starting it. */
   previewRace: command<(counts: readonly SeatCount[]) => CommandResult<RaceSummary>>(1, ([counts]) => checkCounts(counts)),
   startRace: command<(counts: readonly SeatCount[]) => CommandResult>(1, ([counts]) => checkCounts(counts)),

@@ -88,6 +88,10 @@ export interface TournamentSettings {
   readonly atBreakAfter: number | null;
 }
 
+/**
+ * The chip set is kept once, in the table (`table.chipSet`): a saved structure's `chips` are the
+ * table's, filled in by the service (the settings file stores the structure without them).
+ */
 export interface ConsoleSettings {
   readonly table: TableSettings;
   readonly source: SourceSettings;
@@ -103,6 +107,27 @@ export interface PlanView {
   readonly needs: readonly LevelNeed[];
   readonly warnings: readonly string[];
   readonly proposal: ColorUpProposal | null;
+}
+
+/** A race of the planned colour-up, and the race that ran it. */
+export interface ColorUpRace {
+  readonly raceId: string;
+  /** The race's chips: `removed` raced into `next` (a step of the proposal's `races`). */
+  readonly removed: number;
+  readonly next: number;
+}
+
+/**
+ * How far the colour-up of the break the tournament is on has come, as the service journals it: the
+ * races started for it, and those of them confirmed (the break marked afresh starts from none).
+ */
+export interface ColorUpProgress {
+  /** The break (the level it follows) marked last. */
+  readonly afterLevel: number;
+  /** Its races confirmed since, in order, with when. */
+  readonly done: readonly (ColorUpRace & { readonly confirmedAt: string })[];
+  /** The open race, when it runs one of its races. */
+  readonly running: ColorUpRace | null;
 }
 
 /** One seat's count before the race: its leaving chips, and whether it has any other chips. */
@@ -284,6 +309,8 @@ export interface ConsoleState {
   readonly games: readonly GameHistoryEntry[];
   /** The colour-up plan of the saved structure; null without one. */
   readonly plan: PlanView | null;
+  /** The proposed colour-up's races started and confirmed since its break was marked; null when no break is marked. */
+  readonly colorUp: ColorUpProgress | null;
   readonly journal: JournalReport;
 }
 
@@ -304,6 +331,9 @@ export interface PortInfo {
   readonly vendorId: string;
   readonly productId: string;
 }
+
+/** Settings as a screen saves them: the language and the tournament may be left out (the saved ones stay). */
+export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament'>>;
 
 /**
  * A pushed state: whole (the first one a page gets), or only the parts that changed since the

@@ -20,6 +20,7 @@ const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: true } = {
   game: true,
   games: true,
   plan: true,
+  colorUp: true,
   journal: true,
 };
 const STATE_KEYS: ReadonlySet<string> = new Set(Object.keys(STATE_PARTS));

@@ -13,8 +13,8 @@ import { effectiveProfile, profileInfo, ProfileStore, storedName } from './profi
 import { findingText, journalPath, JournalWriter, scanJournal, type JournalFinding, type JournalLine, type JournalNote } from '../journal/journal';
 import {
   HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
-  type CommandResult, type ConsoleSettings, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
-  type NumberedInput, type PortInfo, type RaceRecord, type SeatCount, type ShoeRefusal, type SourceStatus,
+  type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
+  type NumberedInput, type PortInfo, type RaceRecord, type RaceView, type SeatCount, type ShoeRefusal, type SourceStatus,
 } from '../../protocol/contract';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';
@@ -29,6 +29,9 @@ import { applySessionLine, isSessionRecord, raceView, SessionReplay, stepSession
 import { loadSettings, readSettings, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
+import { ColorUpLog } from './colorUps';
+import { colorUpStepOf, tableWithChips } from '../../protocol/colorUp';
+import type { StructureInput } from '../../engine/plan/csv';
 
 export type { CardSource, CardSourceFactory, CardSourceRequest } from './cardSource';
 
@@ -135,6 +138,8 @@ export class ConsoleService {
   private repeat: { readonly key: string; readonly of: number; readonly target: { raceId: string } | { gameId: string }; count: number; since: number } | null = null;
   private repeatTimer: NodeJS.Timeout | undefined;
   private readonly monotonic: () => number;
+  /** How far the colour-up of the break marked last has come, followed from the journal. */
+  private colorUps = new ColorUpLog();
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -175,8 +180,10 @@ export class ConsoleService {
     const key = options.journalKey ?? (options.journalKeyFile === undefined ? null : await loadJournalKey(options.journalKeyFile, options.dataDir));
     const replay = new SessionReplay();
     const spans = new Map<string, RaceSpan>();
+    const colorUps = new ColorUpLog();
     const scan = await scanJournal(path, { key, check: isSessionRecord, onLine: (line, _seal, span) => {
       replay.add(line);
+      colorUps.add(line);
       noteSpan(spans, line.record, span);
     } });
     const { session, problems } = replay.finish();
@@ -195,6 +202,7 @@ export class ConsoleService {
     ];
     const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly };
     const service = new ConsoleService({ ...options, journalKey: key }, journal, session, settings, report, spans, unlock, profiles);
+    service.colorUps = colorUps;
     // The torn tail's bytes were kept beside the journal; the journal itself says so, in its chain.
     if (journal !== null && scan.tornNote !== null) {
       // On a full disk it waits: the finding is shown all the same, and the next record ends the torn line.
@@ -231,6 +239,7 @@ export class ConsoleService {
       game: this.gameViewOf(session.game),
       games: session.games,
       plan: this.planViewOf(settings.tournament),
+      colorUp: this.colorUps.progress(settings.tournament?.atBreakAfter ?? null, session.race?.id ?? null),
       journal: this.journalReport,
     };
   }
@@ -291,6 +300,7 @@ export class ConsoleService {
     try {
       const written = await this.journal.append(record);
       noteSpan(this.raceSpans, record, written.span);
+      this.colorUps.add(written);
       line = written;
     } catch (error) {
       throw new SaveError('journal', error);
@@ -371,21 +381,17 @@ export class ConsoleService {
     };
   }
 
-  saveSettings(value: ConsoleSettings): Promise<CommandResult> {
+  saveSettings(value: SettingsInput): Promise<CommandResult> {
     return this.serial(async () => {
-      // A screen that does not edit the tournament leaves it out: keep the structure already saved.
-      const settings = readSettings(value?.tournament === undefined && typeof value === 'object' && value !== null ? { ...value, tournament: this.settings.tournament } : value);
+      const settings = readSettings(this.withKept(value));
       if (!this.profiles.has(settings.source.decoder)) {
         return refused('source.decoder', `there is no device profile "${settings.source.decoder}": choose a built-in one, or import the profile file first`);
       }
       if (this.registering !== null && JSON.stringify(settings.source) !== JSON.stringify(this.settings.source)) {
         return refused('source', 'a deck is being registered on this card source: finish or stop the registration first');
       }
-      await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
-        throw new SaveError('settings', error);
-      });
       const sourceChanged = JSON.stringify(settings.source) !== JSON.stringify(this.settings.source);
-      this.settings = settings;
+      await this.storeSettings(settings);
       if (sourceChanged) {
         await this.closeSource();
         this.openSource();
@@ -393,6 +399,95 @@ export class ConsoleService {
       this.publish();
       return ok(null);
     });
+  }
+
+  /**
+   * What a screen that edits neither the language nor the tournament leaves out, kept as saved; the
+   * kept structure takes the chips of the table given (the chip set is kept once, in the table).
+   */
+  private withKept(value: SettingsInput): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    const { language, tournament } = this.settings;
+    const kept = tournament?.structure ? { ...tournament, structure: { ...tournament.structure, chips: undefined } } : tournament;
+    return { ...value, language: value.language ?? language, tournament: value.tournament === undefined ? kept : value.tournament };
+  }
+
+  /** Writes the settings file (atomically), then keeps them: a write the disk refuses changes nothing. */
+  private async storeSettings(settings: ConsoleSettings): Promise<void> {
+    await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
+      throw new SaveError('settings', error);
+    });
+    this.settings = settings;
+  }
+
+  // The screens' intents: each changes its one part of the settings, on the settings the service
+  // holds now, so a screen that is behind (a second window) cannot undo another's change.
+
+  markBreak(afterLevel: number | null): Promise<CommandResult> {
+    return this.serial(async () => {
+      const tournament = this.settings.tournament;
+      if (!tournament?.structure) return refused('tournament', 'no tournament structure is saved: save the structure first');
+      const settings = readSettings({ ...this.settings, tournament: { ...tournament, atBreakAfter: afterLevel } });
+      // On the journal first: the colour-up of a break marked afresh starts from its first race.
+      await this.save({ kind: 'break-marked', afterLevel });
+      await this.storeSettings(settings);
+      this.publish();
+      return ok(null);
+    });
+  }
+
+  startColorUp(afterLevel: number, removed: number): Promise<CommandResult> {
+    return this.serial(async () => {
+      const at = this.settings.tournament?.atBreakAfter ?? null;
+      if (at !== afterLevel) return refused('afterLevel', `the tournament is ${at === null ? 'not on a break' : `on the break after level ${at}`}, not the one after level ${afterLevel}: this screen was out of date, so nothing was done; look again`);
+      if (this.session.race) return refused('race', `race ${this.session.race.id} is still open: confirm or abandon it first`);
+      if (this.session.game) return refused('game', `game ${this.session.game.id} is still open: close it first`);
+      const proposal = this.planViewOf(this.settings.tournament)?.proposal ?? null;
+      const step = proposal?.races.find((race) => race.removed === removed);
+      if (proposal === null || step === undefined) return refused('removed', `the colour-up after level ${afterLevel} has no race taking ${removed} off`);
+      if (this.colorUps.doneChips(afterLevel).includes(removed)) return refused('removed', `the ${removed} chips of this colour-up were already raced off: this screen was out of date; look again`);
+      await this.storeSettings(readSettings({ ...this.settings, table: { ...this.settings.table, removed: step.removed, next: step.next } }));
+      this.publish();
+      return ok(null);
+    });
+  }
+
+  setLanguage(language: Language): Promise<CommandResult> {
+    return this.serial(async () => {
+      if (language === this.settings.language) return ok(null);
+      await this.storeSettings(readSettings({ ...this.settings, language }));
+      this.publish();
+      return ok(null);
+    });
+  }
+
+  saveStructure(structure: StructureInput): Promise<CommandResult> {
+    return this.serial(async () => {
+      const chips = (structure as { chips?: unknown }).chips;
+      // The structure's chips become the table's; the planner checks them with the rest (below).
+      const table = Array.isArray(chips) && chips.every((chip) => typeof chip === 'number') ? tableWithChips(this.settings.table, [...chips].sort((a, b) => a - b)) : this.settings.table;
+      const at = this.settings.tournament?.atBreakAfter ?? null;
+      const tournament = { structure, atBreakAfter: at };
+      let settings: ConsoleSettings;
+      try {
+        settings = readSettings({ ...this.settings, table, tournament });
+      } catch (error) {
+        // The break marked is not one of the new structure's: the tournament is playing.
+        if (!isInputError(error) || error.field !== 'tournament.atBreakAfter') throw error;
+        settings = readSettings({ ...this.settings, table, tournament: { structure, atBreakAfter: null } });
+      }
+      await this.storeSettings(settings);
+      this.publish();
+      return ok(null);
+    });
+  }
+
+  /** A race starting with the chips of a race of the proposed colour-up not yet run: journaled as that race's. */
+  private async claimColorUpRace(raceId: string, removed: number, next: number): Promise<void> {
+    const proposal = this.planViewOf(this.settings.tournament)?.proposal ?? null;
+    if (proposal === null) return;
+    const step = colorUpStepOf(proposal, this.colorUps.doneChips(proposal.afterLevel), removed, next);
+    if (step !== null) await this.save({ kind: 'color-up-race', race: raceId, afterLevel: proposal.afterLevel, removed, next });
   }
 
   previewRace(counts: readonly SeatCount[]): Promise<CommandResult<ReturnType<typeof raceSummary>>> {
@@ -405,7 +500,9 @@ export class ConsoleService {
       if (this.session.game) return refused('game', `game ${this.session.game.id} is still open: close it first`);
       const { race, names } = this.raceInput(counts);
       startRace(race); // refuses bad counts before anything is journaled
-      await this.commit({ kind: 'race-start', raceId: `race-${this.session.racesStarted + 1}`, race, counts, names });
+      const raceId = `race-${this.session.racesStarted + 1}`;
+      await this.claimColorUpRace(raceId, race.removed, race.next);
+      await this.commit({ kind: 'race-start', raceId, race, counts, names });
       return ok(null);
     });
   }

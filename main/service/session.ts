@@ -4,6 +4,7 @@ import type { JournalFinding, JournalLine } from '../journal/journal';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
 import type { GameHistoryEntry, HistoryEntry, InputSource, SeatCount } from '../../protocol/contract';
 export { raceView } from '../../protocol/views';
+import { isColorUpRecord, type ColorUpRecord } from './colorUps';
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =
@@ -20,7 +21,9 @@ export type SessionRecord =
   | { readonly kind: 'game-event'; readonly gameId: string; readonly event: MatchEvent; readonly source: InputSource }
   | { readonly kind: 'game-refused'; readonly gameId: string; readonly input: string; readonly reason: string; readonly source: InputSource }
   | { readonly kind: 'game-refused-again'; readonly gameId: string; readonly of: number; readonly count: number }
-  | { readonly kind: 'game-close'; readonly gameId: string; readonly reason: string };
+  | { readonly kind: 'game-close'; readonly gameId: string; readonly reason: string }
+  /** The colour-ups' own records (main/service/colorUps.ts): they change no race or game. */
+  | ColorUpRecord;
 
 const RACE_KINDS = new Set(['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon']);
 const GAME_KINDS = new Set(['game-event', 'game-refused', 'game-refused-again', 'game-close']);
@@ -97,7 +100,7 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
     case 'game-event':
       return isMatchEvent(record.event) && SOURCES.has(record.source);
     default:
-      return false;
+      return isColorUpRecord(record);
   }
 }
 
@@ -200,6 +203,8 @@ export function stepSession(session: Session, record: SessionRecord): SessionSte
 }
 
 function stepOf(session: Session, record: SessionRecord): SessionStep {
+  // The colour-up's progress records are the ColorUpLog's (./colorUps): the session passes them by.
+  if (isColorUpRecord(record)) return (current) => current;
   if (GAME_KINDS.has(record.kind)) return stepGame(session, record);
   if (record.kind === 'race-start') {
     if (session.game) throw new Error(`race ${record.raceId} started while game ${session.game.id} was open`);

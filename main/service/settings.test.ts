@@ -10,7 +10,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleSettings } from '../../protocol/contract';
-import { DEFAULT_SETTINGS, isAbsoluteSerialPath, loadSettings, readSettings } from './settings';
+import { DEFAULT_SETTINGS, isAbsoluteSerialPath, loadSettings, readSettings, saveSettings } from './settings';
 import { canMountPrivateTmpfs } from './testing/serviceChild';
 
 // The real link, unless a test makes it fail as on a file system without hard links.
@@ -187,5 +187,43 @@ describe('loadSettings', () => {
       problem: expect.stringMatching(/^settings file was damaged \(.+\); defaults are used, and no copy of the old file could be kept \(EROFS\): saving the settings will replace it$/),
       entries: ['settings.json'],
     });
+  });
+});
+
+describe('the chip set is kept once, in the table', () => {
+  const structure = { chips: [25, 100, 500, 1000, 5000], levels: [{ sb: 25, bb: 50 }, { sb: 50, bb: 100 }, { break: 15 }, { sb: 100, bb: 200 }] };
+  /** A settings file as the console wrote it before: the chip set in the table and again in the structure. */
+  const oldFile = (chips: readonly number[]) => ({ ...DEFAULT_SETTINGS, tournament: { structure: { ...structure, chips }, atBreakAfter: 2 } });
+  const folder = () => mkdtempSync(join(tmpdir(), 'settings-'));
+
+  it('reads a settings file written the old way (the chips twice), and saves it with the chips once', async () => {
+    const dir = folder();
+    const path = join(dir, 'settings.json');
+    writeFileSync(path, JSON.stringify(oldFile(DEFAULT_SETTINGS.table.chipSet), null, 2));
+    const { settings, problem } = await loadSettings(path);
+    expect(problem).toBeNull();
+    expect(settings.tournament).toEqual({ structure, atBreakAfter: 2 });
+    await saveSettings(path, settings);
+    const stored = JSON.parse(readFileSync(path, 'utf8'));
+    expect(stored.table.chipSet).toEqual([25, 100, 500, 1000, 5000]);
+    expect(stored.tournament).toEqual({ structure: { levels: structure.levels }, atBreakAfter: 2 });
+    expect(await loadSettings(path)).toEqual({ settings, problem: null });
+  });
+
+  it('an old file whose structure listed other chips: the table’s are kept (the races used them), or the structure is left out and said', async () => {
+    const dir = folder();
+    const path = join(dir, 'settings.json');
+    writeFileSync(path, JSON.stringify(oldFile([25, 100, 500, 1000])));
+    expect((await loadSettings(path)).settings.tournament).toEqual({ structure, atBreakAfter: 2 });
+    writeFileSync(path, JSON.stringify({ ...oldFile([5, 25, 100, 500]), tournament: { structure: { ...structure, chips: [5, 25, 100, 500], levels: [{ sb: 5, bb: 10 }] }, atBreakAfter: null } }));
+    const { settings, problem } = await loadSettings(path);
+    expect(settings.tournament).toEqual({ structure: null, atBreakAfter: null });
+    expect(settings.table).toEqual(DEFAULT_SETTINGS.table);
+    expect(problem).toMatch(/^the saved structure listed other chips \(\[5,25,100,500\]\) than the table \(\[25,100,500,1000,5000\]\) and cannot be played with the table's \(tournament\.structure\.levels\[0\]\.sb: .+\): it was left out; save it again on the structure screen$/);
+  });
+
+  it('refuses settings whose structure lists other chips than the table', () => {
+    expect(refusalOf(oldFile([25, 100, 500]), 'linux')).toEqual({ field: 'tournament.structure.chips', reason: expect.stringContaining("the structure plays with the table's chip set (25, 100, 500, 1000, 5000), not 25, 100, 500") });
+    expect(readSettings({ ...oldFile(DEFAULT_SETTINGS.table.chipSet), tournament: { structure: { levels: structure.levels }, atBreakAfter: null } }).tournament?.structure).toEqual(structure);
   });
 });

@@ -22,24 +22,35 @@ export const DEFAULT_SETTINGS: ConsoleSettings = {
   tournament: { structure: null, atBreakAfter: null },
 };
 
-/** A structure is kept as entered; the planner checks it and the plan must come out of it. */
-function readTournament(value: unknown): TournamentSettings {
+/**
+ * A structure is kept as entered; the planner checks it and the plan must come out of it. Its
+ * chips are the table's (`chips`): the settings file stores them once, in the table, so a
+ * structure without `chips` takes the table's, and one that lists others is refused.
+ */
+function readTournament(value: unknown, chips: readonly number[]): TournamentSettings {
   if (value === undefined || value === null) return { structure: null, atBreakAfter: null };
   const tournament = record(value, 'tournament');
   if (tournament.structure === undefined || tournament.structure === null) return { structure: null, atBreakAfter: null };
+  const given = record(tournament.structure, 'tournament.structure');
+  const structure = { ...given, chips: given.chips ?? chips };
   let plan: ColorUpPlan;
   try {
-    plan = planColorUps(tournament.structure);
+    plan = planColorUps(structure);
   } catch (error) {
     if (error instanceof InputError) throw new InputError(`tournament.structure.${error.field}`, error.reason);
     throw error;
+  }
+  if (!sameChips(plan.structure.chips, chips)) {
+    throw new InputError('tournament.structure.chips', `the structure plays with the table's chip set (${chips.join(', ')}), not ${plan.structure.chips.join(', ')}: save the structure to change the table's chips with it`);
   }
   const at = tournament.atBreakAfter ?? null;
   if (at !== null && !plan.moments.includes(at as number)) {
     throw new InputError('tournament.atBreakAfter', `level ${JSON.stringify(at)} is not followed by a break in the structure`);
   }
-  return { structure: tournament.structure as StructureInput, atBreakAfter: at as number | null };
+  return { structure: structure as unknown as StructureInput, atBreakAfter: at as number | null };
 }
+
+const sameChips = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((chip, index) => chip === b[index]);
 
 const MAX_NAME = NAME_MAX;
 
@@ -168,7 +179,7 @@ export function readSettings(value: unknown, platform: NodeJS.Platform = process
       ...lineSettingsOf(source),
     },
     language: oneOf<Language>(settings.language, LANGUAGES, 'language'),
-    tournament: readTournament(settings.tournament),
+    tournament: readTournament(settings.tournament, chips),
   };
 }
 
@@ -207,6 +218,35 @@ async function setAside(path: string): Promise<string> {
   }
 }
 
+/** The settings as their file keeps them: the chip set once, in the table (the structure without its `chips`). */
+export function storedSettings(settings: ConsoleSettings): unknown {
+  const structure = settings.tournament?.structure ?? null;
+  if (structure === null) return settings;
+  const { chips: _table, ...rest } = structure;
+  return { ...settings, tournament: { ...settings.tournament, structure: rest } };
+}
+
+/**
+ * Reads a settings file. One written before the chip set was kept once holds it twice (the table's
+ * and the structure's): where the two differ, the table's is the one the races used, and the
+ * structure takes it; a structure that cannot be played with it is left out, and the problem said.
+ */
+function readSettingsFile(value: unknown): { settings: ConsoleSettings; problem: string | null } {
+  const file = value as { table?: { chipSet?: unknown }; tournament?: { structure?: { chips?: unknown } | null } } | null;
+  const chipSet = file?.table?.chipSet;
+  const structure = file?.tournament?.structure;
+  const twice = typeof structure === 'object' && structure !== null && structure.chips !== undefined;
+  if (!twice || JSON.stringify(structure.chips) === JSON.stringify(chipSet)) return { settings: readSettings(value), problem: null };
+  const { chips: _old, ...rest } = structure;
+  try {
+    return { settings: readSettings({ ...file, tournament: { ...file?.tournament, structure: rest } }), problem: null };
+  } catch (error) {
+    if (!(error instanceof InputError) || !error.field.startsWith('tournament.')) throw error;
+    const problem = `the saved structure listed other chips (${JSON.stringify(structure.chips)}) than the table (${JSON.stringify(chipSet)}) and cannot be played with the table's (${error.field}: ${error.reason}): it was left out; save it again on the structure screen`;
+    return { settings: readSettings({ ...file, tournament: null }), problem };
+  }
+}
+
 /** Loads the settings file; a missing one gives the defaults, a broken one the defaults and a problem to report. */
 export async function loadSettings(path: string): Promise<{ settings: ConsoleSettings; problem: string | null }> {
   let raw: string;
@@ -217,7 +257,7 @@ export async function loadSettings(path: string): Promise<{ settings: ConsoleSet
     return { settings: DEFAULT_SETTINGS, problem: `settings could not be read (${(error as Error).message}); defaults are used` };
   }
   try {
-    return { settings: readSettings(JSON.parse(raw.startsWith(BOM) ? raw.slice(BOM.length) : raw)), problem: null };
+    return readSettingsFile(JSON.parse(raw.startsWith(BOM) ? raw.slice(BOM.length) : raw));
   } catch (error) {
     const damaged = `settings file was damaged (${(error as Error).message}); defaults are used`;
     try {
@@ -239,7 +279,7 @@ export async function saveSettings(path: string, settings: ConsoleSettings): Pro
     const file = await open(temporary, 'w');
     try {
       // writeFile, unlike write, goes on after a short write until all is written or it fails.
-      await file.writeFile(`${JSON.stringify(settings, null, 2)}\n`);
+      await file.writeFile(`${JSON.stringify(storedSettings(settings), null, 2)}\n`);
       await file.sync();
     } finally {
       await file.close();

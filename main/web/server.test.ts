@@ -668,7 +668,8 @@ function largestSettings(): ConsoleSettings {
   const worst = (length: number) => '\u0001'.repeat(length);
   const tableChips = [1, ...Array.from({ length: 10 }, (_, index) => 99_999_990 + index), 100_000_000];
   const big = Number.MAX_SAFE_INTEGER;
-  const structureChips = [1, ...Array.from({ length: 11 }, (_, index) => big - 10 + index)];
+  // The structure plays with the table's chips (the chip set is kept once, in the table).
+  const structureChips = tableChips;
   const levels = Array.from({ length: 500 }, () => ({ sb: big, bb: big, ante: big }));
   // No breaks: every level but the last is a moment, and each has an override (none leaving).
   const overrides = Object.fromEntries(Array.from({ length: 499 }, (_, index) => [String(index + 1), [] as number[]]));

@@ -47,7 +47,10 @@ describe('the colour-up at the break', () => {
 
     await start.trigger('click');
     await settle();
-    const saved = api.callsOf('saveSettings').at(-1)?.[0] as ConsoleSettings;
+    // A command of its own, naming the break it shows and the race: nothing else of the settings is sent.
+    expect(api.callsOf('startColorUp')).toEqual([[6, 100]]);
+    expect(api.callsOf('saveSettings')).toEqual([]);
+    const saved: ConsoleSettings = api.current.settings;
     expect(saved.table).toMatchObject({ chipSet: TOURNAMENT_STRUCTURE.chips, removed: 100, next: 500 });
     expect(saved.tournament).toEqual({ structure: TOURNAMENT_STRUCTURE, atBreakAfter: 6 });
     expect(store.view).toBe('race');
@@ -87,7 +90,7 @@ describe('the colour-up at the break', () => {
     wrapper.unmount();
   });
 
-  it('remembers the confirmed races over a reload, until a break is marked again', async () => {
+  it('shows the confirmed races as the service keeps them: in a second window too, until a break is marked again', async () => {
     const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) });
     const first = await mountApp(api);
     await first.wrapper.get('[data-testid="color-up-start"]').trigger('click');
@@ -95,6 +98,9 @@ describe('the colour-up at the break', () => {
     await first.store.startRace(evenCounts(5));
     await first.store.confirmRace();
     first.wrapper.unmount();
+    // Kept by the service, not by this window: nothing in the browser's storage.
+    expect(api.current.colorUp?.done).toEqual([expect.objectContaining({ raceId: 'race-1', removed: 100, next: 500 })]);
+    localStorage.clear();
 
     const again = await mountApp(api);
     expect(again.wrapper.get('[data-testid="color-up-start"]').text()).toBe('Start race 2 of 2: 500 → 1000');
@@ -122,7 +128,7 @@ describe('the colour-up at the break', () => {
   it("says when the floor's override decided it, and shows a refused start", async () => {
     const structure = { ...TOURNAMENT_STRUCTURE, overrides: { '6': [25, 100, 500] } };
     const api = createFakeApi({ state: makeTournamentState({ structure, atBreakAfter: 6 }) });
-    api.cann('saveSettings', { ok: false, error: { field: 'table.next', message: '1000 is not a whole multiple of 300' } });
+    api.cann('startColorUp', { ok: false, error: { field: 'table.next', message: '1000 is not a whole multiple of 300' } });
     const { wrapper, store } = await mountApp(api);
     expect(wrapper.get('[data-testid="color-up-title"]').text()).toBe("Break after level 6: colour up — 25, 100, 500 → 1000 Floor's choice");
     expect(wrapper.get('[data-testid="color-up-source"]').attributes('data-source')).toBe('override');

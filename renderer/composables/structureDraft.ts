@@ -7,7 +7,7 @@
 import { InputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ColorUpProposal, RaceStep } from '../../engine/plan/planner';
-import type { RaceView, TableSettings } from '../../protocol/contract';
+import type { RaceView } from '../../protocol/contract';
 
 /** A number typed into a field, or '' while the field is blank. */
 export type Amount = number | '';
@@ -182,19 +182,8 @@ export function fieldTarget(field: string): FieldTarget {
   return { kind: 'other' };
 }
 
-/**
- * The table's setting with the structure's chips: the chip leaving and the next one kept when they
- * still fit, otherwise the smallest chip and the next one up that is a whole multiple of it.
- */
-export function tableWithChips(table: TableSettings, chips: readonly number[]): TableSettings {
-  const fits = (removed: number, next: number) => chips.includes(removed) && chips.includes(next) && next > removed && next % removed === 0;
-  if (fits(table.removed, table.next)) return { ...table, chipSet: [...chips] };
-  for (const removed of chips) {
-    const next = chips.find((chip) => chip > removed);
-    if (next !== undefined && fits(removed, next)) return { ...table, chipSet: [...chips], removed, next };
-  }
-  return { ...table, chipSet: [...chips] };
-}
+/** The table's setting with the structure's chips: the service's own rule (it sets the table when the structure is saved). */
+export { tableWithChips } from '../../protocol/colorUp';
 
 export type StepState = 'done' | 'running' | 'next' | 'waiting';
 

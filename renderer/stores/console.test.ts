@@ -2,8 +2,10 @@ import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionStatus } from '../api';
 import type { ConsoleApi } from '../../protocol/commands';
+import type { ConsoleSettings } from '../../protocol/contract';
+import type { RaceStep } from '../../engine/plan/planner';
 import { createFakeApi } from '../testing/fakeApi';
-import { DECK_PROFILE_INFO, FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState, VENDOR_PROFILE } from '../testing/fixtures';
+import { DECK_PROFILE_INFO, FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE, VENDOR_PROFILE } from '../testing/fixtures';
 import { settle } from '../testing/setup';
 import { MANUAL_VOID_REASON, useConsoleStore } from './console';
 
@@ -197,16 +199,52 @@ describe('console store', () => {
     expect(store.errors.dealCard?.message).toBe('Ah was already dealt (to seat 1)');
   });
 
-  it('saves a language change together with the settings the service holds', async () => {
+  it('switches the language with a command of its own, sending nothing else of the settings', async () => {
     const api = createFakeApi();
     const store = useConsoleStore();
     store.connect(api);
     await settle();
     await store.setLanguage('fi');
-    expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), language: 'fi' }]]);
-    expect(store.settings?.language).toBe('fi');
+    expect(api.callsOf('setLanguage')).toEqual([['fi']]);
+    expect(api.callsOf('saveSettings')).toEqual([]);
+    expect(store.settings).toEqual({ ...makeSettings(), language: 'fi' });
     await store.setLanguage('fi');
-    expect(api.callsOf('saveSettings')).toHaveLength(1);
+    expect(api.callsOf('setLanguage')).toHaveLength(1);
+  });
+
+  it('marks the break, starts the colour-up and saves the structure as commands of their own: a stale window undoes nothing', async () => {
+    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: null }) });
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    // What a second window, behind this one, would still hold.
+    const stale = store.settings as ConsoleSettings;
+    await store.markBreak(6);
+    expect(api.callsOf('markBreak')).toEqual([[6]]);
+    await store.saveStructure({ ...stale, tournament: { structure: { ...TOURNAMENT_STRUCTURE, startingStack: 20000 }, atBreakAfter: null } });
+    expect(api.callsOf('saveStructure')).toEqual([[{ ...TOURNAMENT_STRUCTURE, startingStack: 20000 }]]);
+    expect(store.settings?.tournament).toEqual({ structure: { ...TOURNAMENT_STRUCTURE, startingStack: 20000 }, atBreakAfter: 6 });
+    expect(store.notice).toBe('structureSaved');
+    const [first] = store.plan?.proposal?.races ?? [];
+    expect(await store.startColorUp(first as RaceStep)).toEqual({ ok: true, value: null });
+    expect(api.callsOf('startColorUp')).toEqual([[6, 100]]);
+    expect(store.settings?.table).toMatchObject({ removed: 100, next: 500 });
+    expect(store.view).toBe('race');
+    expect(api.callsOf('saveSettings')).toEqual([]);
+  });
+
+  it('takes the colour-up progress from the service state, not from the browser storage', async () => {
+    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) });
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
+    expect(store.colorUpDone).toEqual([]);
+    api.push({ ...api.current, colorUp: { afterLevel: 6, done: [{ raceId: 'race-3', removed: 100, next: 500, confirmedAt: '2024-05-04T18:34:00.000Z' }], running: null } });
+    expect(store.colorUpDone).toEqual([100]);
+    // Progress of another break is not this one's.
+    api.push({ ...api.current, colorUp: { afterLevel: 2, done: [{ raceId: 'race-1', removed: 25, next: 100, confirmedAt: '2024-05-04T18:34:00.000Z' }], running: null } });
+    expect(store.colorUpDone).toEqual([]);
+    expect(globalThis.localStorage?.getItem('chip-race-console:colour-ups-done') ?? null).toBeNull();
   });
 
   it('follows the bridge connection: banner state, and a fresh state after reconnecting', async () => {

@@ -52,6 +52,7 @@ export type Outcome<T = null> = { readonly ok: true; readonly value: T } | { rea
 
 export type ActionName =
   | 'saveSettings'
+  | 'setLanguage'
   | 'previewRace'
   | 'startRace'
   | 'dealCard'
@@ -119,37 +120,6 @@ export const MANUAL_VOID_REASON = 'manual correction';
 const INPUT_LOG_SIZE = 20;
 /** Races fetched per history page. */
 export const HISTORY_PAGE = 25;
-
-/**
- * The races of the proposed colour-up confirmed at this station (the chips that left), for the break
- * they belong to: kept in localStorage so a reload between two races still offers the next one.
- */
-interface ColorUpsDone {
-  readonly afterLevel: number;
-  readonly removed: readonly number[];
-}
-const COLOR_UPS_KEY = 'chip-race-console:colour-ups-done';
-
-function readColorUpsDone(): ColorUpsDone | null {
-  try {
-    const value: unknown = JSON.parse(globalThis.localStorage?.getItem(COLOR_UPS_KEY) ?? 'null');
-    if (typeof value !== 'object' || value === null) return null;
-    const { afterLevel, removed } = value as { afterLevel?: unknown; removed?: unknown };
-    if (typeof afterLevel !== 'number' || !Array.isArray(removed)) return null;
-    return { afterLevel, removed: removed.filter((chip): chip is number => typeof chip === 'number') };
-  } catch {
-    return null;
-  }
-}
-
-function writeColorUpsDone(value: ColorUpsDone | null): void {
-  try {
-    if (value === null) globalThis.localStorage?.removeItem(COLOR_UPS_KEY);
-    else globalThis.localStorage?.setItem(COLOR_UPS_KEY, JSON.stringify(value));
-  } catch {
-    // Storage unavailable: the progress lasts this session.
-  }
-}
 
 export const CONNECTION_LOST: UiError = { field: 'connection', message: 'connection to the console service lost', key: 'errors.connection' };
 
@@ -223,7 +193,6 @@ export const useConsoleStore = defineStore('console', () => {
   const historyLoaded = ref(false);
   /** The race record open on the history screen (the slip), if any. */
   const record = shallowRef<RaceRecord | null>(null);
-  const colorUpsDone = ref<ColorUpsDone | null>(readColorUpsDone());
   const scanRefusal = shallowRef<ScanRefusal | null>(null);
   const scanAway = shallowRef<ScanAway | null>(null);
   /** The deck whose registration finished last (its profile now chosen), for the `deckRegistered` notice. */
@@ -233,10 +202,14 @@ export const useConsoleStore = defineStore('console', () => {
   const race = computed<RaceView | null>(() => state.value?.race ?? null);
   const game = computed<GameView | null>(() => state.value?.game ?? null);
   const plan = computed(() => state.value?.plan ?? null);
-  /** The chips of the proposed colour-up already raced off (confirmed) at this break. */
+  /**
+   * The chips of the proposed colour-up already raced off (confirmed) at this break, as the service
+   * journals them: every window, the player display and a restart see the same.
+   */
   const colorUpDone = computed<readonly number[]>(() => {
     const proposal = plan.value?.proposal ?? null;
-    return proposal !== null && colorUpsDone.value?.afterLevel === proposal.afterLevel ? colorUpsDone.value.removed : [];
+    const progress = state.value?.colorUp ?? null;
+    return proposal !== null && progress?.afterLevel === proposal.afterLevel ? progress.done.map((race) => race.removed) : [];
   });
   const seatsInPlay = computed(() => [...(settings.value?.table.seats ?? [])].sort((a, b) => a.seat - b.seat));
   /** Seat number → name ('' when the seat has none), from the race when one runs, else from the setup. */
@@ -375,12 +348,10 @@ export const useConsoleStore = defineStore('console', () => {
     return outcome;
   }
 
-  /** Saves a new language with the settings the service holds now (not any unsaved form). */
+  /** Switches the language: a command of its own, so it changes nothing else of the settings. */
   async function setLanguage(language: Language): Promise<Outcome> {
-    const current = state.value?.settings;
-    if (current === undefined) return { ok: true, value: null };
-    if (current.language === language) return { ok: true, value: null };
-    return run('saveSettings', (service) => service.saveSettings({ ...current, language }));
+    if (state.value?.settings.language === language) return { ok: true, value: null };
+    return run('setLanguage', (service) => service.setLanguage(language));
   }
 
   /** The seats' counts as the service takes them: seats in play only, in seat order. */
@@ -529,22 +500,11 @@ export const useConsoleStore = defineStore('console', () => {
     return { ok: true, value: null };
   }
 
-  /** Remembers a confirmed race that was one of the proposed colour-up's races. */
-  function noteColorUpRace(summary: RaceSummary | undefined): void {
-    const proposal = plan.value?.proposal ?? null;
-    if (summary === undefined || proposal === null) return;
-    if (!proposal.races.some((step) => step.removed === summary.removed && step.next === summary.next)) return;
-    colorUpsDone.value = { afterLevel: proposal.afterLevel, removed: [...colorUpDone.value, summary.removed] };
-    writeColorUpsDone(colorUpsDone.value);
-  }
-
   async function confirmRace(): Promise<Outcome> {
-    const confirmed = race.value?.summary;
     const id = race.value?.id;
     if (id === undefined) return refuse('confirmRace', NOTHING_OPEN);
     const outcome = await run('confirmRace', (service) => service.confirmRace(id));
     if (outcome.ok) {
-      noteColorUpRace(confirmed);
       resetCounts();
       view.value = 'history';
       notice.value = 'raceSaved';
@@ -619,37 +579,33 @@ export const useConsoleStore = defineStore('console', () => {
     return outcome;
   }
 
-  /** Saves the structure screen's settings (the structure, and the table's chips with it). */
+  /**
+   * Saves the structure screen's structure (its chips become the table's; the break marked stays
+   * while it is still one of the structure's). Only `next.tournament.structure` is sent: the service
+   * keeps the rest as it holds it, so this cannot undo another window's change.
+   */
   async function saveStructure(next: ConsoleSettings): Promise<Outcome> {
-    const outcome = await run('saveStructure', (service) => service.saveSettings(next));
+    const structure = next.tournament?.structure ?? null;
+    if (structure === null) return { ok: true, value: null };
+    const outcome = await run('saveStructure', (service) => service.saveStructure(structure));
     notice.value = outcome.ok ? 'structureSaved' : null;
     return outcome;
   }
 
   /** Marks where the tournament is: on the break (colour-up moment) after `afterLevel`, or playing (null). */
   async function markBreak(afterLevel: number | null): Promise<Outcome> {
-    const current = state.value?.settings;
-    const tournament = current?.tournament;
-    if (current === undefined || tournament === undefined || tournament.structure === null) return { ok: true, value: null };
-    const outcome = await run('markBreak', (service) => service.saveSettings({ ...current, tournament: { ...tournament, atBreakAfter: afterLevel } }));
-    if (outcome.ok) {
-      // A break marked afresh starts its colour-up from the first race.
-      colorUpsDone.value = null;
-      writeColorUpsDone(null);
-    }
-    return outcome;
+    if (!state.value?.settings.tournament?.structure) return { ok: true, value: null };
+    return run('markBreak', (service) => service.markBreak(afterLevel));
   }
 
   /**
-   * One click at the break: sets the table to this race of the colour-up (the structure's chips,
-   * `removed` → `next`) and opens the counts, so the race starts with those denominations.
+   * One click at the break: sets the table to this race of the colour-up (`removed` → `next`) and
+   * opens the counts, so the race starts with those denominations. Names the break it shows.
    */
   async function startColorUp(step: RaceStep): Promise<Outcome> {
-    const current = state.value?.settings;
-    const structure = current?.tournament?.structure ?? null;
-    if (current === undefined || structure === null) return { ok: true, value: null };
-    const table = { ...current.table, chipSet: [...structure.chips], removed: step.removed, next: step.next };
-    const outcome = await run('startColorUp', (service) => service.saveSettings({ ...current, table }));
+    const afterLevel = plan.value?.proposal?.afterLevel;
+    if (afterLevel === undefined) return { ok: true, value: null };
+    const outcome = await run('startColorUp', (service) => service.startColorUp(afterLevel, step.removed));
     if (outcome.ok) {
       resetCounts();
       view.value = 'race';

@@ -4,16 +4,22 @@
  * canned result.
  */
 import type {
+  ColorUpProgress,
+  ColorUpRace,
   CommandResult,
   ConsoleSettings,
   ConsoleState,
   GameAction,
   HistoryEntry,
   PortInfo,
+  Language,
   RaceRecord,
   SeatCount,
+  SettingsInput,
 } from '../../protocol/contract';
 import type { CommandName, ConsoleApi } from '../../protocol/commands';
+import { colorUpStepOf, tableWithChips } from '../../protocol/colorUp';
+import type { StructureInput } from '../../engine/plan/csv';
 import { parseCard } from '../../engine/cards';
 import { isInputError } from '../../engine/errors';
 import { planColorUps } from '../../engine/plan/planner';
@@ -76,6 +82,15 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
   let gameNumber = game === null ? 0 : 1;
   if (game !== null) current = { ...current, game: gameViewOf(game, `game-${gameNumber}`) };
 
+  /** The colour-up of the break marked last, as the service journals it (a state given at a break counts as marked). */
+  let marked: { afterLevel: number | null; races: Map<string, ColorUpRace>; done: ColorUpProgress['done'] } = { afterLevel: current.settings.tournament?.atBreakAfter ?? null, races: new Map(), done: current.colorUp?.done ?? [] };
+
+  function colorUpOf(settings: ConsoleSettings, openRace: string | null): ColorUpProgress | null {
+    const at = settings.tournament?.atBreakAfter ?? null;
+    if (at === null || at !== marked.afterLevel) return null;
+    return { afterLevel: at, done: marked.done, running: (openRace === null ? undefined : marked.races.get(openRace)) ?? null };
+  }
+
   function push(state: ConsoleState): void {
     current = state;
     for (const listener of [...listeners]) listener(state);
@@ -111,6 +126,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         summary: raceSummary(next),
         corrections,
       },
+      colorUp: colorUpOf(current.settings, previous?.id ?? `race-${raceNumber}`),
     });
   }
 
@@ -133,36 +149,77 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     }
   }
 
+  /** Settings as the service checks them (main/service/settings.ts); `accepted` runs once they are taken. */
+  function saveAll(settings: ConsoleSettings, accepted?: () => void): CommandResult {
+    // The structure as the service checks it (main/service/settings.ts): planned, or refused naming
+    // the field (the message is the reason alone, as for every InputError the service refuses).
+    const tournament = settings.tournament;
+    if (tournament?.structure) {
+      let moments: readonly number[];
+      try {
+        moments = planColorUps(tournament.structure).moments;
+      } catch (error) {
+        if (isInputError(error)) {
+          const field = `tournament.structure.${error.field}`;
+          return { ok: false, error: { field, message: error.reason } };
+        }
+        throw error;
+      }
+      if (tournament.atBreakAfter !== null && !moments.includes(tournament.atBreakAfter)) {
+        const message = `level ${tournament.atBreakAfter} is not followed by a break in the structure`;
+        return { ok: false, error: { field: 'tournament.atBreakAfter', message } };
+      }
+    }
+    if (!current.profiles.some((entry) => entry.name === settings.source.decoder)) {
+      return { ok: false, error: { field: 'source.decoder', message: `there is no device profile "${settings.source.decoder}": choose a built-in one, or import the profile file first` } };
+    }
+    if (current.registration !== null && JSON.stringify(settings.source) !== JSON.stringify(current.settings.source)) {
+      return { ok: false, error: { field: 'source', message: 'a deck is being registered on this card source: finish or stop the registration first' } };
+    }
+    accepted?.();
+    push({ ...current, settings, plan: tournament === undefined ? current.plan : makePlanView(tournament), colorUp: colorUpOf(settings, current.race?.id ?? null) });
+    return { ok: true, value: null };
+  }
+
   const handlers: { [Name in CommandName]: (...args: never[]) => unknown } = {
     getState: () => current,
-    saveSettings: (settings: ConsoleSettings) => {
-      // The structure as the service checks it (main/service/settings.ts): planned, or refused naming
-      // the field (the message is the reason alone, as for every InputError the service refuses).
-      const tournament = settings.tournament;
-      if (tournament?.structure) {
-        let moments: readonly number[];
+    saveSettings: (input: SettingsInput) => {
+      // What the screen left out stays as saved; a kept structure takes the table's chips (kept once).
+      const kept = current.settings.tournament;
+      const settings: ConsoleSettings = {
+        ...input,
+        language: input.language ?? current.settings.language,
+        tournament: input.tournament ?? (kept?.structure ? { ...kept, structure: { ...kept.structure, chips: input.table.chipSet } } : kept),
+      };
+      return saveAll(settings);
+    },
+    markBreak: (afterLevel: number | null) => {
+      const tournament = current.settings.tournament;
+      if (!tournament?.structure) return { ok: false, error: { field: 'tournament', message: 'no tournament structure is saved: save the structure first' } };
+      const result = saveAll({ ...current.settings, tournament: { ...tournament, atBreakAfter: afterLevel } }, () => {
+        marked = { afterLevel, races: new Map(), done: [] };
+      });
+      return result;
+    },
+    startColorUp: (afterLevel: number, removed: number) => {
+      if (current.settings.tournament?.atBreakAfter !== afterLevel) return { ok: false, error: { field: 'afterLevel', message: `the tournament is not on the break after level ${afterLevel}: this screen was out of date` } };
+      if (race !== null) return { ok: false, error: { field: 'race', message: `race ${current.race?.id ?? ''} is still open: confirm or abandon it first` } };
+      const step = current.plan?.proposal?.races.find((entry) => entry.removed === removed);
+      if (step === undefined) return { ok: false, error: { field: 'removed', message: `the colour-up after level ${afterLevel} has no race taking ${removed} off` } };
+      return saveAll({ ...current.settings, table: { ...current.settings.table, removed: step.removed, next: step.next } });
+    },
+    setLanguage: (language: Language) => (language === current.settings.language ? { ok: true, value: null } : saveAll({ ...current.settings, language })),
+    saveStructure: (structure: StructureInput) => {
+      const at = current.settings.tournament?.atBreakAfter ?? null;
+      const moments = (() => {
         try {
-          moments = planColorUps(tournament.structure).moments;
-        } catch (error) {
-          if (isInputError(error)) {
-            const field = `tournament.structure.${error.field}`;
-            return { ok: false, error: { field, message: error.reason } };
-          }
-          throw error;
+          return planColorUps(structure).moments;
+        } catch {
+          return [];
         }
-        if (tournament.atBreakAfter !== null && !moments.includes(tournament.atBreakAfter)) {
-          const message = `level ${tournament.atBreakAfter} is not followed by a break in the structure`;
-          return { ok: false, error: { field: 'tournament.atBreakAfter', message } };
-        }
-      }
-      if (!current.profiles.some((entry) => entry.name === settings.source.decoder)) {
-        return { ok: false, error: { field: 'source.decoder', message: `there is no device profile "${settings.source.decoder}": choose a built-in one, or import the profile file first` } };
-      }
-      if (current.registration !== null && JSON.stringify(settings.source) !== JSON.stringify(current.settings.source)) {
-        return { ok: false, error: { field: 'source', message: 'a deck is being registered on this card source: finish or stop the registration first' } };
-      }
-      push({ ...current, settings, plan: tournament === undefined ? current.plan : makePlanView(tournament) });
-      return { ok: true, value: null };
+      })();
+      const table = Array.isArray(structure.chips) ? tableWithChips(current.settings.table, structure.chips) : current.settings.table;
+      return saveAll({ ...current.settings, table, tournament: { structure, atBreakAfter: at !== null && moments.includes(at) ? at : null } });
     },
     previewRace: (counts: readonly SeatCount[]) => {
       try {
@@ -176,6 +233,9 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       try {
         const started = startRace(engineInput(current.settings, counts));
         raceNumber += 1;
+        const proposal = current.plan?.proposal ?? null;
+        const step = proposal !== null && proposal.afterLevel === marked.afterLevel ? colorUpStepOf(proposal, marked.done.map((done) => done.removed), started.setup.removed, started.setup.next) : null;
+        if (step !== null) marked.races.set(`race-${raceNumber}`, { raceId: `race-${raceNumber}`, ...step });
         corrections = 0;
         push({ ...current, race: null });
         pushRace(started, counts);
@@ -226,7 +286,9 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         id: view.id, startedAt: view.startedAt, confirmedAt: '2024-05-04T18:34:00.000Z', names: view.names, summary: view.summary, corrections: view.corrections,
         voided: [], refusals: 0, seqs: { first, last: first + view.summary.cards.length + 1 },
       });
-      push({ ...current, race: null, history: makeHistory(history) });
+      const colorUpRace = marked.races.get(view.id);
+      if (colorUpRace !== undefined) marked = { ...marked, done: [...marked.done, { ...colorUpRace, confirmedAt: '2024-05-04T18:34:00.000Z' }] };
+      push({ ...current, race: null, history: makeHistory(history), colorUp: colorUpOf(current.settings, null) });
       return { ok: true, value: null };
     },
     abandonRace: (raceId: string) => {

@@ -244,6 +244,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     game: null,
     games: [],
     plan: null,
+    colorUp: null,
     journal: { path: '/tmp/journal.jsonl', records: 0, findings: [], chain: 'empty', unchained: 0, unchainedThrough: 0, readOnly: null },
     ...overrides,
   };

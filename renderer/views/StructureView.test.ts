@@ -15,8 +15,9 @@ async function setup(api = createFakeApi({ state: makeTournamentState() })) {
   return { ...prepared, wrapper };
 }
 
+/** The settings as saved, after the structure screen's commands (saveStructure, markBreak): what the service holds. */
 function lastSaved(api: ReturnType<typeof createFakeApi>): ConsoleSettings {
-  return api.callsOf('saveSettings').at(-1)?.[0] as ConsoleSettings;
+  return api.current.settings;
 }
 
 function rowKinds(wrapper: VueWrapper): string[] {
@@ -231,7 +232,7 @@ describe('the structure screen', () => {
     await settle();
     expect(wrapper.get('[data-testid="structure-imported"]').text()).toBe('main-event.csv imported: check it, then save.');
     expect(rowKinds(wrapper)).toEqual(['level:1', 'level:2', 'break:2', 'level:3', 'level:4']);
-    expect(api.callsOf('saveSettings')).toEqual([]);
+    expect(api.callsOf('saveStructure')).toEqual([]);
     await wrapper.get('form').trigger('submit');
     await settle();
     expect(lastSaved(api).tournament?.structure).toEqual({
