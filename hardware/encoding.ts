@@ -3,7 +3,8 @@ import { InputError } from '../engine/errors';
 import { indexOfCard } from './decoding/indexed';
 import { uidText } from './decoding/uid';
 import { checksumBytes, ETX, STX } from './framing/stxEtx';
-import type { DecoderConfig, DeviceProfile, FramingConfig } from './profile';
+import type { DeviceProfile } from './profile';
+import type { DecoderConfig, FramingConfig } from './registry';
 
 /** The Code ID a simulated scanner sends (Honeywell's for Code 128) when its profile has `codeId`. */
 export const SIMULATED_CODE_ID = 'j';

@@ -1,4 +1,5 @@
 import { parseCard } from '../../engine/cards';
+import { regexOf, stringTable, type DeviceKind } from '../deviceKind';
 import type { Decoder } from './decoder';
 
 export interface PatternOptions {
@@ -28,3 +29,18 @@ export function patternDecoder(options: PatternOptions): Decoder {
     },
   };
 }
+
+export type PatternDecoding = { readonly kind: 'pattern' } & PatternOptions;
+
+export const PATTERN_DECODING: DeviceKind<PatternDecoding, Decoder> = {
+  kind: 'pattern',
+  summary: { en: 'A vendor’s format: a pattern with named groups, and lookup tables.', key: 'source.decoderKinds.pattern' },
+  read(options) {
+    const pattern = regexOf(options.pattern, 'decoder.pattern', [['card'], ['rank', 'suit']], 'needs named groups (?<rank>…) and (?<suit>…), or (?<card>…)');
+    const ranks = stringTable(options.ranks, 'decoder.ranks');
+    const suits = stringTable(options.suits, 'decoder.suits');
+    return { kind: 'pattern', pattern, ...(ranks ? { ranks } : {}), ...(suits ? { suits } : {}) };
+  },
+  create: (config) => patternDecoder(config),
+  describe: (config) => `text matching ${config.pattern}`,
+};

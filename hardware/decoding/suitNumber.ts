@@ -1,4 +1,5 @@
 import { RANKS, type Card, type Rank, type Suit } from '../../engine/cards';
+import type { DeviceKind } from '../deviceKind';
 import type { Decoder } from './decoder';
 
 const SUIT_NUMBER = /^([shdc])\s*(0?[1-9]|1[0-3])$/i;
@@ -19,3 +20,16 @@ export function suitNumberDecoder(): Decoder {
     },
   };
 }
+
+/** `{"kind": "suit-number"}`: it has no options. */
+export interface SuitNumberDecoding {
+  readonly kind: 'suit-number';
+}
+
+export const SUIT_NUMBER_DECODING: DeviceKind<SuitNumberDecoding, Decoder> = {
+  kind: 'suit-number',
+  summary: { en: 'A suit letter and a rank number: S01, D12.', key: 'source.decoderKinds.suit-number' },
+  read: () => ({ kind: 'suit-number' }),
+  create: () => suitNumberDecoder(),
+  describe: () => 'a suit letter and a rank number such as S01 or D12',
+};

@@ -1,4 +1,5 @@
 import { parseCard } from '../../engine/cards';
+import { booleanOf, type DeviceKind } from '../deviceKind';
 import type { Decoder } from './decoder';
 
 export interface TextOptions {
@@ -23,3 +24,16 @@ export function textDecoder(options: TextOptions = {}): Decoder {
     },
   };
 }
+
+export type TextDecoding = { readonly kind: 'text' } & TextOptions;
+
+export const TEXT_DECODING: DeviceKind<TextDecoding, Decoder> = {
+  kind: 'text',
+  summary: { en: 'Card codes as text: As, 10h, A♠.', key: 'source.decoderKinds.text' },
+  read(options) {
+    const aceAsOne = booleanOf(options.aceAsOne, 'decoder.aceAsOne');
+    return { kind: 'text', ...(aceAsOne === undefined ? {} : { aceAsOne }) };
+  },
+  create: (config) => textDecoder(config),
+  describe: (config) => `card codes such as As or 10h${config.aceAsOne === true ? ' (1 for the ace)' : ''}`,
+};

@@ -1,4 +1,6 @@
-import type { Card } from '../../engine/cards';
+import { isCard, type Card } from '../../engine/cards';
+import { InputError } from '../../engine/errors';
+import { isRecord, oneOf, regexOf, type DeviceKind } from '../deviceKind';
 import type { Decoded, Decoder } from './decoder';
 
 /** The order the dealer reads a deck in "register deck" mode: spades, hearts, diamonds, clubs, each A 2 … K. */
@@ -128,3 +130,27 @@ export class UidDecoder implements Decoder {
     return known ? withReader(known) : { reason: `tag ${uid} is not registered; register the deck first` };
   }
 }
+
+/** A profile's `decoder` for RFID tags: the reader's notation, and the deck's tag table (`cards`). */
+export type UidDecoding = { readonly kind: 'uid'; readonly cards?: Readonly<Record<string, Card>> } & UidOptions;
+
+export const UID_DECODING: DeviceKind<UidDecoding, Decoder> = {
+  kind: 'uid',
+  summary: { en: 'RFID tag IDs, looked up in the deck’s tag table.', key: 'source.decoderKinds.uid' },
+  read(options) {
+    const cards = options.cards ?? {};
+    if (!isRecord(cards) || Object.values(cards).some((card) => !isCard(card))) {
+      throw new InputError('decoder.cards', 'must map tag IDs to canonical cards, e.g. {"04A2B3C4": "As"}');
+    }
+    const pattern =
+      options.pattern === undefined ? undefined : regexOf(options.pattern, 'decoder.pattern', [['uid']], 'needs a named group (?<uid>…) for the tag ID (and may have (?<reader>…))');
+    const uidBytes = options.uidBytes === undefined ? undefined : oneOf(options.uidBytes, 'decoder.uidBytes', UID_BYTES, 'hex');
+    return { kind: 'uid', cards: cards as Record<string, Card>, ...(pattern === undefined ? {} : { pattern }), ...(uidBytes === undefined ? {} : { uidBytes }) };
+  },
+  create: (config) => new UidDecoder(config.cards, config),
+  describe(config) {
+    const tags = Object.keys(config.cards ?? {}).length;
+    const bytes = config.uidBytes === undefined ? '' : `, bytes written in ${config.uidBytes}`;
+    return `RFID tag IDs${config.pattern === undefined ? '' : ` taken out by ${config.pattern}`}${bytes}, ${tags} tag${tags === 1 ? '' : 's'} registered`;
+  },
+};

@@ -1,3 +1,5 @@
+import { wholeIn, type Options } from '../deviceKind';
+
 /** One framed message from the device, or the bytes of a message the framing refused. */
 export interface Frame {
   readonly bytes: Buffer;
@@ -30,4 +32,9 @@ export const CUT_OFF = 'cut off by a disconnect before it ended';
 /** The pending bytes of an unfinished frame, refused, or nothing when there are none. */
 export function cutOffFrame(pending: readonly number[]): Frame[] {
   return pending.length === 0 ? [] : [{ bytes: Buffer.from(pending), error: CUT_OFF }];
+}
+
+/** The one option every framing has: `framing.maxLength`, 1 to 65536 bytes (DEFAULT_MAX_FRAME when absent). */
+export function readMaxLength(options: Options): number {
+  return wholeIn(options.maxLength, 'framing.maxLength', 1, 65536, DEFAULT_MAX_FRAME);
 }

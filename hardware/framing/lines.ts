@@ -1,4 +1,11 @@
-import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer } from './frame';
+import type { DeviceKind } from '../deviceKind';
+import { cutOffFrame, DEFAULT_MAX_FRAME, readMaxLength, type Frame, type Framer } from './frame';
+
+/** A profile's `framing` for lines: `{"kind": "lines"}`, optionally with `maxLength`. */
+export interface LinesFraming {
+  readonly kind: 'lines';
+  readonly maxLength?: number;
+}
 
 const CR = 0x0d;
 const LF = 0x0a;
@@ -45,3 +52,11 @@ export function lineFramer(maxLength = DEFAULT_MAX_FRAME): Framer {
     },
   };
 }
+
+export const LINES_FRAMING: DeviceKind<LinesFraming, Framer> = {
+  kind: 'lines',
+  summary: { en: 'One message per line (CR, LF or CRLF).', key: 'source.framings.lines' },
+  read: (options) => ({ kind: 'lines', maxLength: readMaxLength(options) }),
+  create: (config) => lineFramer(config.maxLength ?? DEFAULT_MAX_FRAME),
+  describe: () => 'one message per line (CR, LF or CRLF)',
+};

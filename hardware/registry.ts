@@ -1,0 +1,94 @@
+import { InputError } from '../engine/errors';
+import { isRecord, orList, type DeviceKind } from './deviceKind';
+import type { Decoder } from './decoding/decoder';
+import { INDEX_DECODING, type IndexDecoding } from './decoding/indexed';
+import { PATTERN_DECODING, type PatternDecoding } from './decoding/pattern';
+import { SUIT_NUMBER_DECODING, type SuitNumberDecoding } from './decoding/suitNumber';
+import { TEXT_DECODING, type TextDecoding } from './decoding/text';
+import { UID_DECODING, type UidDecoding } from './decoding/uid';
+import { readMaxLength, type Framer } from './framing/frame';
+import { LINES_FRAMING, type LinesFraming } from './framing/lines';
+import { SILENCE_FRAMING, type SilenceFraming } from './framing/silence';
+import { STX_ETX_FRAMING, type StxEtxFraming } from './framing/stxEtx';
+
+/**
+ * The framers and decoders a device profile may name, each by its `kind`: the one list that
+ * profiles are read against (readProfile), summarised by (profileSummary) and built from
+ * (createFramer, createDecoder). A new kind is a module exporting its DeviceKind, its config in
+ * the union below, and one line in its table; the refusals that list the kinds follow by themselves.
+ */
+
+/** A profile's `framing`: how the bytes are cut into messages. */
+export type FramingConfig = LinesFraming | StxEtxFraming | SilenceFraming;
+
+/** A profile's `decoder`: how a message's text becomes a card. */
+export type DecoderConfig = TextDecoding | SuitNumberDecoding | IndexDecoding | PatternDecoding | UidDecoding;
+
+/** Every kind of a config union, each with its own entry: the type checker sees none is missing. */
+type KindTable<Config extends { readonly kind: string }, Made> = { readonly [K in Config['kind']]: DeviceKind<Extract<Config, { readonly kind: K }>, Made> };
+
+export const FRAMINGS: KindTable<FramingConfig, Framer> = {
+  lines: LINES_FRAMING,
+  'stx-etx': STX_ETX_FRAMING,
+  silence: SILENCE_FRAMING,
+};
+
+export const DECODERS: KindTable<DecoderConfig, Decoder> = {
+  text: TEXT_DECODING,
+  'suit-number': SUIT_NUMBER_DECODING,
+  index: INDEX_DECODING,
+  pattern: PATTERN_DECODING,
+  uid: UID_DECODING,
+};
+
+/** The kinds in the order the refusals and lists name them. */
+export const FRAMING_KINDS = Object.keys(FRAMINGS) as readonly FramingConfig['kind'][];
+export const DECODER_KINDS = Object.keys(DECODERS) as readonly DecoderConfig['kind'][];
+
+/** The entry of a config's kind, typed for that config (TypeScript cannot follow the kind through the table). */
+function framingOf(config: FramingConfig): DeviceKind<FramingConfig, Framer> {
+  return FRAMINGS[config.kind] as unknown as DeviceKind<FramingConfig, Framer>;
+}
+
+function decoderOf(config: DecoderConfig): DeviceKind<DecoderConfig, Decoder> {
+  return DECODERS[config.kind] as unknown as DeviceKind<DecoderConfig, Decoder>;
+}
+
+/** The entry named by a profile's `kind`, if the table has one (an own key: never `toString`). */
+function entryNamed<Entry>(table: Readonly<Record<string, Entry>>, kind: unknown): Entry | undefined {
+  return typeof kind === 'string' && Object.hasOwn(table, kind) ? table[kind] : undefined;
+}
+
+/** A profile's `framing`, read by its kind's own reader; refuses naming the field. */
+export function readFraming(value: unknown): FramingConfig {
+  if (!isRecord(value)) throw new InputError('framing', `must be an object with a "kind": ${orList(FRAMING_KINDS)}`);
+  const entry = entryNamed<DeviceKind<FramingConfig, Framer>>(FRAMINGS, value.kind);
+  if (entry !== undefined) return entry.read(value);
+  // The option every framing has is checked first, as for a known kind.
+  readMaxLength(value);
+  throw new InputError('framing.kind', `unknown framing ${JSON.stringify(value.kind)}; choose ${orList(FRAMING_KINDS)}`);
+}
+
+/** A profile's `decoder`, read by its kind's own reader; refuses naming the field. */
+export function readDecoder(value: unknown): DecoderConfig {
+  if (!isRecord(value)) throw new InputError('decoder', `must be an object with a "kind": ${orList(DECODER_KINDS)}`);
+  const entry = entryNamed<DeviceKind<DecoderConfig, Decoder>>(DECODERS, value.kind);
+  if (entry !== undefined) return entry.read(value);
+  throw new InputError('decoder.kind', `unknown decoder ${JSON.stringify(value.kind)}; choose ${orList(DECODER_KINDS)}`);
+}
+
+export function createFramer(framing: FramingConfig): Framer {
+  return framingOf(framing).create(framing);
+}
+
+export function createDecoder(decoder: DecoderConfig): Decoder {
+  return decoderOf(decoder).create(decoder);
+}
+
+export function describeFraming(framing: FramingConfig): string {
+  return framingOf(framing).describe(framing);
+}
+
+export function describeDecoder(decoder: DecoderConfig): string {
+  return decoderOf(decoder).describe(decoder);
+}
