@@ -1,12 +1,13 @@
 import { InputError } from '../engine/errors';
-import { isRecord, orList, type DeviceKind } from './deviceKind';
-import type { Decoder } from './decoding/decoder';
+import type { Card } from '../engine/cards';
+import { isRecord, orList } from './deviceKind';
+import type { Decoder, DecoderKind } from './decoding/decoder';
 import { INDEX_DECODING, type IndexDecoding } from './decoding/indexed';
 import { PATTERN_DECODING, type PatternDecoding } from './decoding/pattern';
 import { SUIT_NUMBER_DECODING, type SuitNumberDecoding } from './decoding/suitNumber';
 import { TEXT_DECODING, type TextDecoding } from './decoding/text';
 import { UID_DECODING, type UidDecoding } from './decoding/uid';
-import { readMaxLength, type Framer } from './framing/frame';
+import { readMaxLength, type Framer, type FramingKind } from './framing/frame';
 import { LINES_FRAMING, type LinesFraming } from './framing/lines';
 import { SILENCE_FRAMING, type SilenceFraming } from './framing/silence';
 import { STX_ETX_FRAMING, type StxEtxFraming } from './framing/stxEtx';
@@ -24,16 +25,17 @@ export type FramingConfig = LinesFraming | StxEtxFraming | SilenceFraming;
 /** A profile's `decoder`: how a message's text becomes a card. */
 export type DecoderConfig = TextDecoding | SuitNumberDecoding | IndexDecoding | PatternDecoding | UidDecoding;
 
-/** Every kind of a config union, each with its own entry: the type checker sees none is missing. */
-type KindTable<Config extends { readonly kind: string }, Made> = { readonly [K in Config['kind']]: DeviceKind<Extract<Config, { readonly kind: K }>, Made> };
+/** Every kind of the config union, each with its own entry: the type checker sees none is missing. */
+type FramingTable = { readonly [K in FramingConfig['kind']]: FramingKind<Extract<FramingConfig, { readonly kind: K }>> };
+type DecoderTable = { readonly [K in DecoderConfig['kind']]: DecoderKind<Extract<DecoderConfig, { readonly kind: K }>> };
 
-export const FRAMINGS: KindTable<FramingConfig, Framer> = {
+export const FRAMINGS: FramingTable = {
   lines: LINES_FRAMING,
   'stx-etx': STX_ETX_FRAMING,
   silence: SILENCE_FRAMING,
 };
 
-export const DECODERS: KindTable<DecoderConfig, Decoder> = {
+export const DECODERS: DecoderTable = {
   text: TEXT_DECODING,
   'suit-number': SUIT_NUMBER_DECODING,
   index: INDEX_DECODING,
@@ -46,12 +48,12 @@ export const FRAMING_KINDS = Object.keys(FRAMINGS) as readonly FramingConfig['ki
 export const DECODER_KINDS = Object.keys(DECODERS) as readonly DecoderConfig['kind'][];
 
 /** The entry of a config's kind, typed for that config (TypeScript cannot follow the kind through the table). */
-function framingOf(config: FramingConfig): DeviceKind<FramingConfig, Framer> {
-  return FRAMINGS[config.kind] as unknown as DeviceKind<FramingConfig, Framer>;
+function framingOf(config: FramingConfig): FramingKind<FramingConfig> {
+  return FRAMINGS[config.kind] as unknown as FramingKind<FramingConfig>;
 }
 
-function decoderOf(config: DecoderConfig): DeviceKind<DecoderConfig, Decoder> {
-  return DECODERS[config.kind] as unknown as DeviceKind<DecoderConfig, Decoder>;
+function decoderOf(config: DecoderConfig): DecoderKind<DecoderConfig> {
+  return DECODERS[config.kind] as unknown as DecoderKind<DecoderConfig>;
 }
 
 /** The entry named by a profile's `kind`, if the table has one (an own key: never `toString`). */
@@ -62,7 +64,7 @@ function entryNamed<Entry>(table: Readonly<Record<string, Entry>>, kind: unknown
 /** A profile's `framing`, read by its kind's own reader; refuses naming the field. */
 export function readFraming(value: unknown): FramingConfig {
   if (!isRecord(value)) throw new InputError('framing', `must be an object with a "kind": ${orList(FRAMING_KINDS)}`);
-  const entry = entryNamed<DeviceKind<FramingConfig, Framer>>(FRAMINGS, value.kind);
+  const entry = entryNamed<FramingKind<FramingConfig>>(FRAMINGS, value.kind);
   if (entry !== undefined) return entry.read(value);
   // The option every framing has is checked first, as for a known kind.
   readMaxLength(value);
@@ -72,7 +74,7 @@ export function readFraming(value: unknown): FramingConfig {
 /** A profile's `decoder`, read by its kind's own reader; refuses naming the field. */
 export function readDecoder(value: unknown): DecoderConfig {
   if (!isRecord(value)) throw new InputError('decoder', `must be an object with a "kind": ${orList(DECODER_KINDS)}`);
-  const entry = entryNamed<DeviceKind<DecoderConfig, Decoder>>(DECODERS, value.kind);
+  const entry = entryNamed<DecoderKind<DecoderConfig>>(DECODERS, value.kind);
   if (entry !== undefined) return entry.read(value);
   throw new InputError('decoder.kind', `unknown decoder ${JSON.stringify(value.kind)}; choose ${orList(DECODER_KINDS)}`);
 }
@@ -91,4 +93,14 @@ export function describeFraming(framing: FramingConfig): string {
 
 export function describeDecoder(decoder: DecoderConfig): string {
   return decoderOf(decoder).describe(decoder);
+}
+
+/** One message wrapped as a device of this framing sends it. */
+export function wrapMessage(payload: Buffer, framing: FramingConfig, lineEnding: string): Buffer {
+  return framingOf(framing).wrap(payload, framing, lineEnding);
+}
+
+/** The text a device of this decoder sends for a card (what the simulated shoe writes); an InputError when it cannot be simulated. */
+export function cardText(card: Card, decoder: DecoderConfig): string {
+  return decoderOf(decoder).cardText(card, decoder);
 }

@@ -1,7 +1,7 @@
 import type { Card } from '../../engine/cards';
 import { InputError } from '../../engine/errors';
-import type { DeviceKind, Options } from '../deviceKind';
-import type { Decoder } from './decoder';
+import type { Options } from '../deviceKind';
+import type { Decoder, DecoderKind } from './decoder';
 
 export interface IndexOptions {
   /** 1 for devices numbering 1–52, 0 for 0–51. */
@@ -55,10 +55,11 @@ function readIndexOptions(options: Options): IndexOptions {
   return { base, suitOrder, rankOrder };
 }
 
-export const INDEX_DECODING: DeviceKind<IndexDecoding, Decoder> = {
+export const INDEX_DECODING: DecoderKind<IndexDecoding> = {
   kind: 'index',
   summary: { en: 'A card number (1–52 or 0–51) in the device’s suit and rank order.', key: 'source.decoderKinds.index' },
   read: (options) => ({ kind: 'index', ...readIndexOptions(options) }),
   create: (config) => indexDecoder(config),
   describe: (config) => `card numbers ${config.base}–${config.base + 51} (suits ${config.suitOrder}, ranks ${config.rankOrder})`,
+  cardText: (card, config) => String(indexOfCard(card, config)),
 };

@@ -1,6 +1,7 @@
 import { parseCard } from '../../engine/cards';
-import { regexOf, stringTable, type DeviceKind } from '../deviceKind';
-import type { Decoder } from './decoder';
+import { InputError } from '../../engine/errors';
+import { regexOf, stringTable } from '../deviceKind';
+import type { Decoder, DecoderKind } from './decoder';
 
 export interface PatternOptions {
   /** A regular expression with named groups `rank` and `suit`, or one group `card`. */
@@ -32,7 +33,7 @@ export function patternDecoder(options: PatternOptions): Decoder {
 
 export type PatternDecoding = { readonly kind: 'pattern' } & PatternOptions;
 
-export const PATTERN_DECODING: DeviceKind<PatternDecoding, Decoder> = {
+export const PATTERN_DECODING: DecoderKind<PatternDecoding> = {
   kind: 'pattern',
   summary: { en: 'A vendor’s format: a pattern with named groups, and lookup tables.', key: 'source.decoderKinds.pattern' },
   read(options) {
@@ -43,4 +44,7 @@ export const PATTERN_DECODING: DeviceKind<PatternDecoding, Decoder> = {
   },
   create: (config) => patternDecoder(config),
   describe: (config) => `text matching ${config.pattern}`,
+  cardText() {
+    throw new InputError('decoder', 'a vendor pattern only reads cards; simulate its shoe with another format');
+  },
 };

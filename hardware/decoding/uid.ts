@@ -1,7 +1,7 @@
 import { isCard, type Card } from '../../engine/cards';
 import { InputError } from '../../engine/errors';
-import { isRecord, oneOf, regexOf, type DeviceKind } from '../deviceKind';
-import type { Decoded, Decoder } from './decoder';
+import { isRecord, oneOf, regexOf } from '../deviceKind';
+import type { Decoded, Decoder, DecoderKind } from './decoder';
 
 /** The order the dealer reads a deck in "register deck" mode: spades, hearts, diamonds, clubs, each A 2 … K. */
 export const REGISTRATION_ORDER: readonly Card[] = ['s', 'h', 'd', 'c'].flatMap((suit) => [...'A23456789TJQK'].map((rank) => `${rank}${suit}` as Card));
@@ -134,7 +134,7 @@ export class UidDecoder implements Decoder {
 /** A profile's `decoder` for RFID tags: the reader's notation, and the deck's tag table (`cards`). */
 export type UidDecoding = { readonly kind: 'uid'; readonly cards?: Readonly<Record<string, Card>> } & UidOptions;
 
-export const UID_DECODING: DeviceKind<UidDecoding, Decoder> = {
+export const UID_DECODING: DecoderKind<UidDecoding> = {
   kind: 'uid',
   summary: { en: 'RFID tag IDs, looked up in the deck’s tag table.', key: 'source.decoderKinds.uid' },
   read(options) {
@@ -152,5 +152,11 @@ export const UID_DECODING: DeviceKind<UidDecoding, Decoder> = {
     const tags = Object.keys(config.cards ?? {}).length;
     const bytes = config.uidBytes === undefined ? '' : `, bytes written in ${config.uidBytes}`;
     return `RFID tag IDs${config.pattern === undefined ? '' : ` taken out by ${config.pattern}`}${bytes}, ${tags} tag${tags === 1 ? '' : 's'} registered`;
+  },
+  cardText(card, config) {
+    if (config.pattern !== undefined) throw new InputError('decoder.pattern', 'a reader pattern only reads tags; simulate the reader without its pattern');
+    const uid = Object.entries(config.cards ?? {}).find(([, mapped]) => mapped === card)?.[0];
+    if (uid === undefined) throw new InputError('decoder.cards', `no tag is registered for ${card}`);
+    return uidText(uid, config.uidBytes);
   },
 };

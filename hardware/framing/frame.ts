@@ -1,4 +1,4 @@
-import { wholeIn, type Options } from '../deviceKind';
+import { wholeIn, type DeviceKind, type Options } from '../deviceKind';
 
 /** One framed message from the device, or the bytes of a message the framing refused. */
 export interface Frame {
@@ -22,6 +22,12 @@ export interface Framer {
   cutOff(): Frame[];
   /** Silence that ends a frame, for readers that send no terminator. */
   readonly idleMs?: number;
+}
+
+/** A kind of framing as the registry lists it. */
+export interface FramingKind<Config extends { readonly kind: string }> extends DeviceKind<Config, Framer> {
+  /** One message as a device of this framing sends it (for the simulator and tests). */
+  wrap(payload: Buffer, config: Config, lineEnding: string): Buffer;
 }
 
 /** Frames longer than this are refused rather than buffered forever (a wrong baud rate never sends a terminator). */

@@ -1,5 +1,5 @@
-import { wholeIn, type DeviceKind } from '../deviceKind';
-import { DEFAULT_MAX_FRAME, readMaxLength, type Frame, type Framer } from './frame';
+import { wholeIn } from '../deviceKind';
+import { DEFAULT_MAX_FRAME, readMaxLength, type Frame, type Framer, type FramingKind } from './frame';
 
 /** A profile's `framing` for readers that send no terminator: a burst ended by `idleMs` of silence. */
 export interface SilenceFraming {
@@ -42,7 +42,7 @@ export function silenceFramer(idleMs = 50, maxLength = DEFAULT_MAX_FRAME): Frame
   return framer;
 }
 
-export const SILENCE_FRAMING: DeviceKind<SilenceFraming, Framer> = {
+export const SILENCE_FRAMING: FramingKind<SilenceFraming> = {
   kind: 'silence',
   summary: { en: 'One message per burst, ended by a pause.', key: 'source.framings.silence' },
   read(options) {
@@ -51,4 +51,6 @@ export const SILENCE_FRAMING: DeviceKind<SilenceFraming, Framer> = {
   },
   create: (config) => silenceFramer(config.idleMs, config.maxLength ?? DEFAULT_MAX_FRAME),
   describe: (config) => `one message per burst, ended by ${config.idleMs} ms of silence`,
+  // Nothing added: the sender pauses instead.
+  wrap: (payload) => payload,
 };

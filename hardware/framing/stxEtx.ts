@@ -1,7 +1,7 @@
 import { InputError } from '../../engine/errors';
-import { booleanOf, type DeviceKind } from '../deviceKind';
+import { booleanOf } from '../deviceKind';
 import { printableRaw } from '../events';
-import { cutOffFrame, DEFAULT_MAX_FRAME, readMaxLength, type Frame, type Framer } from './frame';
+import { cutOffFrame, DEFAULT_MAX_FRAME, readMaxLength, type Frame, type Framer, type FramingKind } from './frame';
 
 export const STX = 0x02;
 export const ETX = 0x03;
@@ -137,7 +137,7 @@ export function stxEtxFramer(checksum: Checksum = 'none', maxLength = DEFAULT_MA
   };
 }
 
-export const STX_ETX_FRAMING: DeviceKind<StxEtxFraming, Framer> = {
+export const STX_ETX_FRAMING: FramingKind<StxEtxFraming> = {
   kind: 'stx-etx',
   summary: { en: 'STX…ETX frames, with or without a checksum.', key: 'source.framings.stx-etx' },
   read(options) {
@@ -156,5 +156,9 @@ export const STX_ETX_FRAMING: DeviceKind<StxEtxFraming, Framer> = {
     const what = config.checksum.startsWith('xor') ? 'an XOR' : 'a sum';
     const sent = config.checksum.endsWith('-hex') ? 'two hex digits' : 'one byte';
     return `STX…ETX frames with ${what} checksum sent as ${sent}${config.checksumIncludesStx === true ? ', counting the STX' : ''}`;
+  },
+  wrap(payload, config) {
+    const checksum = checksumBytes(config.checksum, payload, { includesStx: config.checksumIncludesStx === true });
+    return Buffer.concat([Buffer.from([STX]), payload, Buffer.from([ETX]), checksum]);
   },
 };
