@@ -2,13 +2,13 @@ import { InputError } from '../engine/errors';
 import { booleanOf, isRecord, oneOf, wholeIn } from './deviceKind';
 import { DEVICE_MESSAGES, type DeviceMessage } from './events';
 import { DEFAULT_INDEX_OPTIONS } from './decoding/indexed';
-import { DATA_BITS, DEFAULT_LINE_SETTINGS, PARITIES, STOP_BITS, type LineSettings } from './lineSettings';
+import { DATA_BITS, DEFAULT_LINE_SETTINGS, describeLine, PARITIES, STOP_BITS, type LineSettings } from './lineSettings';
 import { describeDecoder, describeFraming, readDecoder, readFraming, type DecoderConfig, type FramingConfig } from './registry';
 
 // The framers and decoders are listed, read and built by the registry; these stay importable from here.
 export { createDecoder, createFramer, type DecoderConfig, type FramingConfig } from './registry';
 
-export { DATA_BITS, DEFAULT_LINE_SETTINGS, PARITIES, STOP_BITS, type DataBits, type LineSettings, type Parity, type StopBits } from './lineSettings';
+export { DATA_BITS, DEFAULT_LINE_SETTINGS, describeLine, isDefaultLine, PARITIES, STOP_BITS, type DataBits, type LineSettings, type Parity, type StopBits } from './lineSettings';
 
 /** The largest `repeatMs` and `graceMs`: a minute. */
 export const MAX_WINDOW_MS = 60_000;
@@ -117,18 +117,6 @@ export function readProfile(value: unknown): DeviceProfile {
     ...(dtr === undefined ? {} : { dtr }),
     codeId: booleanOf(value.codeId, 'codeId') ?? false,
   };
-}
-
-/** `7 data bits, even parity, 1 stop bit` (and `, RTS/CTS flow control`). */
-export function describeLine(settings: LineSettings): string {
-  const parity = settings.parity === 'none' ? 'no parity' : `${settings.parity} parity`;
-  const flow = settings.rtscts ? ', RTS/CTS flow control' : '';
-  return `${settings.dataBits} data bits, ${parity}, ${settings.stopBits} stop bit${settings.stopBits === 1 ? '' : 's'}${flow}`;
-}
-
-/** The usual 8 data bits, no parity, 1 stop bit, no flow control. */
-export function isDefaultLine(settings: LineSettings): boolean {
-  return (Object.keys(DEFAULT_LINE_SETTINGS) as (keyof LineSettings)[]).every((key) => settings[key] === DEFAULT_LINE_SETTINGS[key]);
 }
 
 /**

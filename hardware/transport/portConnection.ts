@@ -1,7 +1,7 @@
 import { resolve as resolvePath } from 'node:path';
 import { SerialPort } from 'serialport';
 import type { ShoeEvent, StatusCode, StatusState } from '../events';
-import { describeLine, isDefaultLine, type LineSettings } from '../profile';
+import { describeLine, isDefaultLine, type LineSettings } from '../lineSettings';
 import { describePortError, isUnplugLike, portBusyInProcess, unplugged, type PortProblem } from './portErrors';
 import { isListed, type ListPorts } from './ports';
 
