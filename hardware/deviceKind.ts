@@ -6,25 +6,20 @@ import { InputError } from '../engine/errors';
  * English words for a configuration of it. Each framer and decoder module exports its own beside
  * itself, so a new kind is one module and one registry line.
  */
-export interface DeviceKind<Config extends { readonly kind: string }, Made> {
+export interface DeviceKind<Config extends { readonly kind: string }, Made, Shared = void> {
   readonly kind: Config['kind'];
-  /** What the kind reads, in English, and the key the screens translate it by. */
-  readonly summary: KindSummary;
+  /** What the kind reads, in English (the registry gives it the key the screens translate it by). */
+  readonly summary: string;
   /**
    * This kind's options out of a profile's `framing` or `decoder` object (whose `kind` names
    * this one), every default filled in; a bad value is refused naming its field
-   * (`framing.checksum`, `decoder.base` …).
+   * (`framing.checksum`, `decoder.base` …). `shared`: the options every kind of its sort has,
+   * read once by the registry (a framing's `maxLength`).
    */
-  read(options: Options): Config;
+  read(options: Options, shared: Shared): Config;
   create(config: Config): Made;
   /** A configuration in words, for the profile's one-sentence summary. */
   describe(config: Config): string;
-}
-
-export interface KindSummary {
-  readonly en: string;
-  /** A stable key (`source.decoderKinds.uid`): a screen's words for it, in the dealer's language. */
-  readonly key: string;
 }
 
 /** A profile's `framing` or `decoder` object, or the profile itself. */

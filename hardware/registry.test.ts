@@ -20,7 +20,7 @@ import {
   type DeviceProfile,
   type LineSettings,
 } from './profile';
-import { DECODER_KINDS, DECODERS, FRAMING_KINDS, FRAMINGS, readDecoder, readFraming, type DecoderConfig, type FramingConfig } from './registry';
+import { DECODER_KINDS, DECODER_LISTING, DECODERS, FRAMING_KINDS, FRAMING_LISTING, FRAMINGS, readDecoder, readFraming, type DecoderConfig, type FramingConfig } from './registry';
 
 /*
  * The registry's option readers against the profile reader they replaced: the reader of
@@ -324,11 +324,14 @@ describe('the registry of framers and decoders', () => {
   it('lists every kind the profile reader knows, each under its own name, with a summary and a key for the screens', () => {
     expect(FRAMING_KINDS).toEqual(['lines', 'stx-etx', 'silence']);
     expect(DECODER_KINDS).toEqual(['text', 'suit-number', 'index', 'pattern', 'uid']);
-    for (const [kind, entry] of [...Object.entries(FRAMINGS), ...Object.entries(DECODERS)]) {
-      expect(entry.kind).toBe(kind);
-      expect(entry.summary.en).toMatch(/^[A-Z].*\.$/);
-      expect(entry.summary.key).toMatch(new RegExp(`^source\\.(framings|decoderKinds)\\.${kind}$`));
+    for (const [kind, entry] of [...Object.entries(FRAMINGS), ...Object.entries(DECODERS)]) expect(entry.kind).toBe(kind);
+    expect(FRAMING_LISTING.map((listed) => listed.kind)).toEqual(FRAMING_KINDS);
+    expect(DECODER_LISTING.map((listed) => listed.kind)).toEqual(DECODER_KINDS);
+    for (const listed of [...FRAMING_LISTING, ...DECODER_LISTING]) {
+      expect(listed.summary).toMatch(/^[A-Z].*\.$/);
+      expect(listed.summaryKey).toMatch(new RegExp(`^source\\.(framings|decoderKinds)\\.${listed.kind}$`));
     }
+    expect(new Set([...FRAMING_LISTING, ...DECODER_LISTING].map((listed) => listed.summaryKey)).size).toBe(FRAMING_KINDS.length + DECODER_KINDS.length);
   });
 
   it('reads every built-in profile as the previous reader did, and summarises it in the same words', () => {

@@ -7,7 +7,7 @@ import { PATTERN_DECODING, type PatternDecoding } from './decoding/pattern';
 import { SUIT_NUMBER_DECODING, type SuitNumberDecoding } from './decoding/suitNumber';
 import { TEXT_DECODING, type TextDecoding } from './decoding/text';
 import { UID_DECODING, type UidDecoding } from './decoding/uid';
-import { readMaxLength, type Framer, type FramingKind } from './framing/frame';
+import { readFramingShared, type Framer, type FramingKind } from './framing/frame';
 import { LINES_FRAMING, type LinesFraming } from './framing/lines';
 import { SILENCE_FRAMING, type SilenceFraming } from './framing/silence';
 import { STX_ETX_FRAMING, type StxEtxFraming } from './framing/stxEtx';
@@ -47,6 +47,19 @@ export const DECODERS: DecoderTable = {
 export const FRAMING_KINDS = Object.keys(FRAMINGS) as readonly FramingConfig['kind'][];
 export const DECODER_KINDS = Object.keys(DECODERS) as readonly DecoderConfig['kind'][];
 
+/** One kind as a list shows it (a settings screen, a command's help). */
+export interface KindListing {
+  readonly kind: string;
+  /** What it reads, in English. */
+  readonly summary: string;
+  /** The stable key a screen translates the summary by: `source.framings.<kind>`, `source.decoderKinds.<kind>`. */
+  readonly summaryKey: string;
+}
+
+/** The framings and the decoders, in order, each with its summary and its key. */
+export const FRAMING_LISTING: readonly KindListing[] = FRAMING_KINDS.map((kind) => ({ kind, summary: FRAMINGS[kind].summary, summaryKey: `source.framings.${kind}` }));
+export const DECODER_LISTING: readonly KindListing[] = DECODER_KINDS.map((kind) => ({ kind, summary: DECODERS[kind].summary, summaryKey: `source.decoderKinds.${kind}` }));
+
 /** The entry of a config's kind, typed for that config (TypeScript cannot follow the kind through the table). */
 function framingOf(config: FramingConfig): FramingKind<FramingConfig> {
   return FRAMINGS[config.kind] as unknown as FramingKind<FramingConfig>;
@@ -64,10 +77,10 @@ function entryNamed<Entry>(table: Readonly<Record<string, Entry>>, kind: unknown
 /** A profile's `framing`, read by its kind's own reader; refuses naming the field. */
 export function readFraming(value: unknown): FramingConfig {
   if (!isRecord(value)) throw new InputError('framing', `must be an object with a "kind": ${orList(FRAMING_KINDS)}`);
+  // The options every framing has come first, whatever the kind.
+  const shared = readFramingShared(value);
   const entry = entryNamed<FramingKind<FramingConfig>>(FRAMINGS, value.kind);
-  if (entry !== undefined) return entry.read(value);
-  // The option every framing has is checked first, as for a known kind.
-  readMaxLength(value);
+  if (entry !== undefined) return entry.read(value, shared);
   throw new InputError('framing.kind', `unknown framing ${JSON.stringify(value.kind)}; choose ${orList(FRAMING_KINDS)}`);
 }
 

@@ -57,7 +57,7 @@ function readIndexOptions(options: Options): IndexOptions {
 
 export const INDEX_DECODING: DecoderKind<IndexDecoding> = {
   kind: 'index',
-  summary: { en: 'A card number (1–52 or 0–51) in the device’s suit and rank order.', key: 'source.decoderKinds.index' },
+  summary: 'A card number (1–52 or 0–51) in the device’s suit and rank order.',
   read: (options) => ({ kind: 'index', ...readIndexOptions(options) }),
   create: (config) => indexDecoder(config),
   describe: (config) => `card numbers ${config.base}–${config.base + 51} (suits ${config.suitOrder}, ranks ${config.rankOrder})`,

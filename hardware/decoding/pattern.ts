@@ -35,7 +35,7 @@ export type PatternDecoding = { readonly kind: 'pattern' } & PatternOptions;
 
 export const PATTERN_DECODING: DecoderKind<PatternDecoding> = {
   kind: 'pattern',
-  summary: { en: 'A vendor’s format: a pattern with named groups, and lookup tables.', key: 'source.decoderKinds.pattern' },
+  summary: 'A vendor’s format: a pattern with named groups, and lookup tables.',
   read(options) {
     const pattern = regexOf(options.pattern, 'decoder.pattern', [['card'], ['rank', 'suit']], 'needs named groups (?<rank>…) and (?<suit>…), or (?<card>…)');
     const ranks = stringTable(options.ranks, 'decoder.ranks');

@@ -27,7 +27,7 @@ export interface SuitNumberDecoding {
 
 export const SUIT_NUMBER_DECODING: DecoderKind<SuitNumberDecoding> = {
   kind: 'suit-number',
-  summary: { en: 'A suit letter and a rank number: S01, D12.', key: 'source.decoderKinds.suit-number' },
+  summary: 'A suit letter and a rank number: S01, D12.',
   read: () => ({ kind: 'suit-number' }),
   create: () => suitNumberDecoder(),
   describe: () => 'a suit letter and a rank number such as S01 or D12',

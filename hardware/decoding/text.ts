@@ -29,7 +29,7 @@ export type TextDecoding = { readonly kind: 'text' } & TextOptions;
 
 export const TEXT_DECODING: DecoderKind<TextDecoding> = {
   kind: 'text',
-  summary: { en: 'Card codes as text: As, 10h, A♠.', key: 'source.decoderKinds.text' },
+  summary: 'Card codes as text: As, 10h, A♠.',
   read(options) {
     const aceAsOne = booleanOf(options.aceAsOne, 'decoder.aceAsOne');
     return { kind: 'text', ...(aceAsOne === undefined ? {} : { aceAsOne }) };

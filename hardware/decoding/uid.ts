@@ -136,7 +136,7 @@ export type UidDecoding = { readonly kind: 'uid'; readonly cards?: Readonly<Reco
 
 export const UID_DECODING: DecoderKind<UidDecoding> = {
   kind: 'uid',
-  summary: { en: 'RFID tag IDs, looked up in the deck’s tag table.', key: 'source.decoderKinds.uid' },
+  summary: 'RFID tag IDs, looked up in the deck’s tag table.',
   read(options) {
     const cards = options.cards ?? {};
     if (!isRecord(cards) || Object.values(cards).some((card) => !isCard(card))) {

@@ -25,7 +25,7 @@ export interface Framer {
 }
 
 /** A kind of framing as the registry lists it. */
-export interface FramingKind<Config extends { readonly kind: string }> extends DeviceKind<Config, Framer> {
+export interface FramingKind<Config extends { readonly kind: string }> extends DeviceKind<Config, Framer, FramingShared> {
   /** One message as a device of this framing sends it (for the simulator and tests). */
   wrap(payload: Buffer, config: Config, lineEnding: string): Buffer;
 }
@@ -40,7 +40,12 @@ export function cutOffFrame(pending: readonly number[]): Frame[] {
   return pending.length === 0 ? [] : [{ bytes: Buffer.from(pending), error: CUT_OFF }];
 }
 
-/** The one option every framing has: `framing.maxLength`, 1 to 65536 bytes (DEFAULT_MAX_FRAME when absent). */
-export function readMaxLength(options: Options): number {
-  return wholeIn(options.maxLength, 'framing.maxLength', 1, 65536, DEFAULT_MAX_FRAME);
+/** The options every framing has, read before its own: `maxLength`. */
+export interface FramingShared {
+  readonly maxLength: number;
+}
+
+/** `framing.maxLength`, 1 to 65536 bytes (DEFAULT_MAX_FRAME when absent), read for every framing, a kind unknown too. */
+export function readFramingShared(options: Options): FramingShared {
+  return { maxLength: wholeIn(options.maxLength, 'framing.maxLength', 1, 65536, DEFAULT_MAX_FRAME) };
 }

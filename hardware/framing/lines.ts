@@ -1,4 +1,4 @@
-import { cutOffFrame, DEFAULT_MAX_FRAME, readMaxLength, type Frame, type Framer, type FramingKind } from './frame';
+import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer, type FramingKind } from './frame';
 
 /** A profile's `framing` for lines: `{"kind": "lines"}`, optionally with `maxLength`. */
 export interface LinesFraming {
@@ -54,8 +54,8 @@ export function lineFramer(maxLength = DEFAULT_MAX_FRAME): Framer {
 
 export const LINES_FRAMING: FramingKind<LinesFraming> = {
   kind: 'lines',
-  summary: { en: 'One message per line (CR, LF or CRLF).', key: 'source.framings.lines' },
-  read: (options) => ({ kind: 'lines', maxLength: readMaxLength(options) }),
+  summary: 'One message per line (CR, LF or CRLF).',
+  read: (_options, { maxLength }) => ({ kind: 'lines', maxLength }),
   create: (config) => lineFramer(config.maxLength ?? DEFAULT_MAX_FRAME),
   describe: () => 'one message per line (CR, LF or CRLF)',
   wrap: (payload, _config, lineEnding) => Buffer.concat([payload, Buffer.from(lineEnding)]),

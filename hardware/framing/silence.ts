@@ -1,5 +1,5 @@
 import { wholeIn } from '../deviceKind';
-import { DEFAULT_MAX_FRAME, readMaxLength, type Frame, type Framer, type FramingKind } from './frame';
+import { DEFAULT_MAX_FRAME, type Frame, type Framer, type FramingKind } from './frame';
 
 /** A profile's `framing` for readers that send no terminator: a burst ended by `idleMs` of silence. */
 export interface SilenceFraming {
@@ -44,11 +44,8 @@ export function silenceFramer(idleMs = 50, maxLength = DEFAULT_MAX_FRAME): Frame
 
 export const SILENCE_FRAMING: FramingKind<SilenceFraming> = {
   kind: 'silence',
-  summary: { en: 'One message per burst, ended by a pause.', key: 'source.framings.silence' },
-  read(options) {
-    const maxLength = readMaxLength(options);
-    return { kind: 'silence', idleMs: wholeIn(options.idleMs, 'framing.idleMs', 5, 5000, 50), maxLength };
-  },
+  summary: 'One message per burst, ended by a pause.',
+  read: (options, { maxLength }) => ({ kind: 'silence', idleMs: wholeIn(options.idleMs, 'framing.idleMs', 5, 5000, 50), maxLength }),
   create: (config) => silenceFramer(config.idleMs, config.maxLength ?? DEFAULT_MAX_FRAME),
   describe: (config) => `one message per burst, ended by ${config.idleMs} ms of silence`,
   // Nothing added: the sender pauses instead.

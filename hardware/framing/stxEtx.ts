@@ -1,7 +1,7 @@
 import { InputError } from '../../engine/errors';
 import { booleanOf } from '../deviceKind';
 import { printableRaw } from '../events';
-import { cutOffFrame, DEFAULT_MAX_FRAME, readMaxLength, type Frame, type Framer, type FramingKind } from './frame';
+import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer, type FramingKind } from './frame';
 
 export const STX = 0x02;
 export const ETX = 0x03;
@@ -139,9 +139,8 @@ export function stxEtxFramer(checksum: Checksum = 'none', maxLength = DEFAULT_MA
 
 export const STX_ETX_FRAMING: FramingKind<StxEtxFraming> = {
   kind: 'stx-etx',
-  summary: { en: 'STX…ETX frames, with or without a checksum.', key: 'source.framings.stx-etx' },
-  read(options) {
-    const maxLength = readMaxLength(options);
+  summary: 'STX…ETX frames, with or without a checksum.',
+  read(options, { maxLength }) {
     const checksum = options.checksum ?? 'none';
     if (!CHECKSUMS.includes(checksum as Checksum)) throw new InputError('framing.checksum', `choose one of ${CHECKSUMS.join(', ')}`);
     const includesStx = booleanOf(options.checksumIncludesStx, 'framing.checksumIncludesStx');
