@@ -1,4 +1,4 @@
-// How a serial line is set: types and choices only, nothing that needs Node, so the console's
+// How a serial line is set: types, choices and their words, nothing that needs Node, so the console's
 // settings (protocol/contract.ts, read by the screens too) can name them.
 
 export const DATA_BITS = [5, 6, 7, 8] as const;
@@ -24,3 +24,14 @@ export interface LineSettings {
 
 export const DEFAULT_LINE_SETTINGS: LineSettings = { dataBits: 8, parity: 'none', stopBits: 1, rtscts: false };
 
+/** `7 data bits, even parity, 1 stop bit` (and `, RTS/CTS flow control`). */
+export function describeLine(settings: LineSettings): string {
+  const parity = settings.parity === 'none' ? 'no parity' : `${settings.parity} parity`;
+  const flow = settings.rtscts ? ', RTS/CTS flow control' : '';
+  return `${settings.dataBits} data bits, ${parity}, ${settings.stopBits} stop bit${settings.stopBits === 1 ? '' : 's'}${flow}`;
+}
+
+/** The usual 8 data bits, no parity, 1 stop bit, no flow control. */
+export function isDefaultLine(settings: LineSettings): boolean {
+  return (Object.keys(DEFAULT_LINE_SETTINGS) as (keyof LineSettings)[]).every((key) => settings[key] === DEFAULT_LINE_SETTINGS[key]);
+}

@@ -2,7 +2,8 @@ import { Transform } from 'node:stream';
 import { printableRaw, type DeviceMessage, type ShoeEvent } from './events';
 import { stripCodeId, stripSymbology, type Decoder } from './decoding/decoder';
 import type { Frame, Framer } from './framing/frame';
-import { createDecoder, createFramer, type DeviceProfile } from './profile';
+import type { DeviceProfile } from './profile';
+import { createDecoder, createFramer } from './registry';
 
 /**
  * Consecutive undecodable frames of binary noise after which a wrong baud rate is the likely cause.

@@ -1,4 +1,5 @@
 import type { Card } from '../../engine/cards';
+import type { DeviceKind } from '../deviceKind';
 
 /**
  * What a decoder makes of one frame's text: a card, or the reason it is not one. `reader` is the
@@ -15,6 +16,15 @@ export interface Decoder {
    * or when it is not registered. Decoders without it are compared by the card they decode.
    */
   readKey?(text: string): string | undefined;
+}
+
+/** A kind of decoder as the registry lists it. */
+export interface DecoderKind<Config extends { readonly kind: string }> extends DeviceKind<Config, Decoder> {
+  /**
+   * The text a device of this kind sends for a card (what the simulated shoe writes); an
+   * InputError naming the field when such a device cannot be simulated.
+   */
+  cardText(card: Card, config: Config): string;
 }
 
 /** AIM symbology identifiers (`]C0`, `]Q1`, `]E0` …) that barcode readers put before the data. */

@@ -1,5 +1,7 @@
 import type { Card } from '../../engine/cards';
-import type { Decoder } from './decoder';
+import { InputError } from '../../engine/errors';
+import type { Options } from '../deviceKind';
+import type { Decoder, DecoderKind } from './decoder';
 
 export interface IndexOptions {
   /** 1 for devices numbering 1–52, 0 for 0–51. */
@@ -36,3 +38,28 @@ export function indexDecoder(options: IndexOptions = DEFAULT_INDEX_OPTIONS): Dec
     },
   };
 }
+
+export type IndexDecoding = { readonly kind: 'index' } & IndexOptions;
+
+function readIndexOptions(options: Options): IndexOptions {
+  const base = options.base ?? DEFAULT_INDEX_OPTIONS.base;
+  if (base !== 0 && base !== 1) throw new InputError('decoder.base', 'must be 0 (cards 0–51) or 1 (cards 1–52)');
+  const suitOrder = options.suitOrder ?? DEFAULT_INDEX_OPTIONS.suitOrder;
+  if (typeof suitOrder !== 'string' || [...suitOrder].sort().join('') !== 'cdhs') {
+    throw new InputError('decoder.suitOrder', 'must name each suit once, e.g. "shdc"');
+  }
+  const rankOrder = options.rankOrder ?? DEFAULT_INDEX_OPTIONS.rankOrder;
+  if (typeof rankOrder !== 'string' || [...rankOrder].sort().join('') !== [...'23456789AJKQT'].sort().join('')) {
+    throw new InputError('decoder.rankOrder', 'must name each rank once, e.g. "A23456789TJQK"');
+  }
+  return { base, suitOrder, rankOrder };
+}
+
+export const INDEX_DECODING: DecoderKind<IndexDecoding> = {
+  kind: 'index',
+  summary: 'A card number (1–52 or 0–51) in the device’s suit and rank order.',
+  read: (options) => ({ kind: 'index', ...readIndexOptions(options) }),
+  create: (config) => indexDecoder(config),
+  describe: (config) => `card numbers ${config.base}–${config.base + 51} (suits ${config.suitOrder}, ranks ${config.rankOrder})`,
+  cardText: (card, config) => String(indexOfCard(card, config)),
+};

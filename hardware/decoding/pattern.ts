@@ -1,5 +1,7 @@
 import { parseCard } from '../../engine/cards';
-import type { Decoder } from './decoder';
+import { InputError } from '../../engine/errors';
+import { regexOf, stringTable } from '../deviceKind';
+import type { Decoder, DecoderKind } from './decoder';
 
 export interface PatternOptions {
   /** A regular expression with named groups `rank` and `suit`, or one group `card`. */
@@ -28,3 +30,21 @@ export function patternDecoder(options: PatternOptions): Decoder {
     },
   };
 }
+
+export type PatternDecoding = { readonly kind: 'pattern' } & PatternOptions;
+
+export const PATTERN_DECODING: DecoderKind<PatternDecoding> = {
+  kind: 'pattern',
+  summary: 'A vendor’s format: a pattern with named groups, and lookup tables.',
+  read(options) {
+    const pattern = regexOf(options.pattern, 'decoder.pattern', [['card'], ['rank', 'suit']], 'needs named groups (?<rank>…) and (?<suit>…), or (?<card>…)');
+    const ranks = stringTable(options.ranks, 'decoder.ranks');
+    const suits = stringTable(options.suits, 'decoder.suits');
+    return { kind: 'pattern', pattern, ...(ranks ? { ranks } : {}), ...(suits ? { suits } : {}) };
+  },
+  create: (config) => patternDecoder(config),
+  describe: (config) => `text matching ${config.pattern}`,
+  cardText() {
+    throw new InputError('decoder', 'a vendor pattern only reads cards; simulate its shoe with another format');
+  },
+};

@@ -1,5 +1,5 @@
 import { RANKS, type Card, type Rank, type Suit } from '../../engine/cards';
-import type { Decoder } from './decoder';
+import type { Decoder, DecoderKind } from './decoder';
 
 const SUIT_NUMBER = /^([shdc])\s*(0?[1-9]|1[0-3])$/i;
 
@@ -19,3 +19,20 @@ export function suitNumberDecoder(): Decoder {
     },
   };
 }
+
+/** `{"kind": "suit-number"}`: it has no options. */
+export interface SuitNumberDecoding {
+  readonly kind: 'suit-number';
+}
+
+export const SUIT_NUMBER_DECODING: DecoderKind<SuitNumberDecoding> = {
+  kind: 'suit-number',
+  summary: 'A suit letter and a rank number: S01, D12.',
+  read: () => ({ kind: 'suit-number' }),
+  create: () => suitNumberDecoder(),
+  describe: () => 'a suit letter and a rank number such as S01 or D12',
+  cardText(card) {
+    const rank = card[0] === 'A' ? 1 : '23456789TJQK'.indexOf(card[0] as string) + 2;
+    return `${(card[1] as string).toUpperCase()}${String(rank).padStart(2, '0')}`;
+  },
+};

@@ -1,5 +1,6 @@
-import { parseCard } from '../../engine/cards';
-import type { Decoder } from './decoder';
+import { formatCard, parseCard } from '../../engine/cards';
+import { booleanOf } from '../deviceKind';
+import type { Decoder, DecoderKind } from './decoder';
 
 export interface TextOptions {
   /**
@@ -23,3 +24,20 @@ export function textDecoder(options: TextOptions = {}): Decoder {
     },
   };
 }
+
+export type TextDecoding = { readonly kind: 'text' } & TextOptions;
+
+export const TEXT_DECODING: DecoderKind<TextDecoding> = {
+  kind: 'text',
+  summary: 'Card codes as text: As, 10h, A♠.',
+  read(options) {
+    const aceAsOne = booleanOf(options.aceAsOne, 'decoder.aceAsOne');
+    return { kind: 'text', ...(aceAsOne === undefined ? {} : { aceAsOne }) };
+  },
+  create: (config) => textDecoder(config),
+  describe: (config) => `card codes such as As or 10h${config.aceAsOne === true ? ' (1 for the ace)' : ''}`,
+  cardText(card, config) {
+    const code = formatCard(card, 'code');
+    return config.aceAsOne === true && card[0] === 'A' ? `1${code.slice(1)}` : code;
+  },
+};

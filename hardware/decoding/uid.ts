@@ -1,5 +1,7 @@
-import type { Card } from '../../engine/cards';
-import type { Decoded, Decoder } from './decoder';
+import { isCard, type Card } from '../../engine/cards';
+import { InputError } from '../../engine/errors';
+import { isRecord, oneOf, regexOf } from '../deviceKind';
+import type { Decoded, Decoder, DecoderKind } from './decoder';
 
 /** The order the dealer reads a deck in "register deck" mode: spades, hearts, diamonds, clubs, each A 2 … K. */
 export const REGISTRATION_ORDER: readonly Card[] = ['s', 'h', 'd', 'c'].flatMap((suit) => [...'A23456789TJQK'].map((rank) => `${rank}${suit}` as Card));
@@ -128,3 +130,33 @@ export class UidDecoder implements Decoder {
     return known ? withReader(known) : { reason: `tag ${uid} is not registered; register the deck first` };
   }
 }
+
+/** A profile's `decoder` for RFID tags: the reader's notation, and the deck's tag table (`cards`). */
+export type UidDecoding = { readonly kind: 'uid'; readonly cards?: Readonly<Record<string, Card>> } & UidOptions;
+
+export const UID_DECODING: DecoderKind<UidDecoding> = {
+  kind: 'uid',
+  summary: 'RFID tag IDs, looked up in the deck’s tag table.',
+  read(options) {
+    const cards = options.cards ?? {};
+    if (!isRecord(cards) || Object.values(cards).some((card) => !isCard(card))) {
+      throw new InputError('decoder.cards', 'must map tag IDs to canonical cards, e.g. {"04A2B3C4": "As"}');
+    }
+    const pattern =
+      options.pattern === undefined ? undefined : regexOf(options.pattern, 'decoder.pattern', [['uid']], 'needs a named group (?<uid>…) for the tag ID (and may have (?<reader>…))');
+    const uidBytes = options.uidBytes === undefined ? undefined : oneOf(options.uidBytes, 'decoder.uidBytes', UID_BYTES, 'hex');
+    return { kind: 'uid', cards: cards as Record<string, Card>, ...(pattern === undefined ? {} : { pattern }), ...(uidBytes === undefined ? {} : { uidBytes }) };
+  },
+  create: (config) => new UidDecoder(config.cards, config),
+  describe(config) {
+    const tags = Object.keys(config.cards ?? {}).length;
+    const bytes = config.uidBytes === undefined ? '' : `, bytes written in ${config.uidBytes}`;
+    return `RFID tag IDs${config.pattern === undefined ? '' : ` taken out by ${config.pattern}`}${bytes}, ${tags} tag${tags === 1 ? '' : 's'} registered`;
+  },
+  cardText(card, config) {
+    if (config.pattern !== undefined) throw new InputError('decoder.pattern', 'a reader pattern only reads tags; simulate the reader without its pattern');
+    const uid = Object.entries(config.cards ?? {}).find(([, mapped]) => mapped === card)?.[0];
+    if (uid === undefined) throw new InputError('decoder.cards', `no tag is registered for ${card}`);
+    return uidText(uid, config.uidBytes);
+  },
+};

@@ -1,3 +1,5 @@
+import { wholeIn, type DeviceKind, type Options } from '../deviceKind';
+
 /** One framed message from the device, or the bytes of a message the framing refused. */
 export interface Frame {
   readonly bytes: Buffer;
@@ -22,6 +24,12 @@ export interface Framer {
   readonly idleMs?: number;
 }
 
+/** A kind of framing as the registry lists it. */
+export interface FramingKind<Config extends { readonly kind: string }> extends DeviceKind<Config, Framer, FramingShared> {
+  /** One message as a device of this framing sends it (for the simulator and tests). */
+  wrap(payload: Buffer, config: Config, lineEnding: string): Buffer;
+}
+
 /** Frames longer than this are refused rather than buffered forever (a wrong baud rate never sends a terminator). */
 export const DEFAULT_MAX_FRAME = 256;
 
@@ -30,4 +38,14 @@ export const CUT_OFF = 'cut off by a disconnect before it ended';
 /** The pending bytes of an unfinished frame, refused, or nothing when there are none. */
 export function cutOffFrame(pending: readonly number[]): Frame[] {
   return pending.length === 0 ? [] : [{ bytes: Buffer.from(pending), error: CUT_OFF }];
+}
+
+/** The options every framing has, read before its own: `maxLength`. */
+export interface FramingShared {
+  readonly maxLength: number;
+}
+
+/** `framing.maxLength`, 1 to 65536 bytes (DEFAULT_MAX_FRAME when absent), read for every framing, a kind unknown too. */
+export function readFramingShared(options: Options): FramingShared {
+  return { maxLength: wholeIn(options.maxLength, 'framing.maxLength', 1, 65536, DEFAULT_MAX_FRAME) };
 }

@@ -1,4 +1,10 @@
-import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer } from './frame';
+import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer, type FramingKind } from './frame';
+
+/** A profile's `framing` for lines: `{"kind": "lines"}`, optionally with `maxLength`. */
+export interface LinesFraming {
+  readonly kind: 'lines';
+  readonly maxLength?: number;
+}
 
 const CR = 0x0d;
 const LF = 0x0a;
@@ -45,3 +51,12 @@ export function lineFramer(maxLength = DEFAULT_MAX_FRAME): Framer {
     },
   };
 }
+
+export const LINES_FRAMING: FramingKind<LinesFraming> = {
+  kind: 'lines',
+  summary: 'One message per line (CR, LF or CRLF).',
+  read: (_options, { maxLength }) => ({ kind: 'lines', maxLength }),
+  create: (config) => lineFramer(config.maxLength ?? DEFAULT_MAX_FRAME),
+  describe: () => 'one message per line (CR, LF or CRLF)',
+  wrap: (payload, _config, lineEnding) => Buffer.concat([payload, Buffer.from(lineEnding)]),
+};

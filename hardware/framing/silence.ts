@@ -1,4 +1,12 @@
-import { DEFAULT_MAX_FRAME, type Frame, type Framer } from './frame';
+import { wholeIn } from '../deviceKind';
+import { DEFAULT_MAX_FRAME, type Frame, type Framer, type FramingKind } from './frame';
+
+/** A profile's `framing` for readers that send no terminator: a burst ended by `idleMs` of silence. */
+export interface SilenceFraming {
+  readonly kind: 'silence';
+  readonly idleMs: number;
+  readonly maxLength?: number;
+}
 
 /**
  * For readers that send no terminator: whatever arrives in one burst is one frame, ended by
@@ -33,3 +41,13 @@ export function silenceFramer(idleMs = 50, maxLength = DEFAULT_MAX_FRAME): Frame
   };
   return framer;
 }
+
+export const SILENCE_FRAMING: FramingKind<SilenceFraming> = {
+  kind: 'silence',
+  summary: 'One message per burst, ended by a pause.',
+  read: (options, { maxLength }) => ({ kind: 'silence', idleMs: wholeIn(options.idleMs, 'framing.idleMs', 5, 5000, 50), maxLength }),
+  create: (config) => silenceFramer(config.idleMs, config.maxLength ?? DEFAULT_MAX_FRAME),
+  describe: (config) => `one message per burst, ended by ${config.idleMs} ms of silence`,
+  // Nothing added: the sender pauses instead.
+  wrap: (payload) => payload,
+};

@@ -1,5 +1,7 @@
+import { InputError } from '../../engine/errors';
+import { booleanOf } from '../deviceKind';
 import { printableRaw } from '../events';
-import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer } from './frame';
+import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer, type FramingKind } from './frame';
 
 export const STX = 0x02;
 export const ETX = 0x03;
@@ -9,6 +11,15 @@ export const ETX = 0x03;
  */
 export const CHECKSUMS = ['none', 'xor', 'sum', 'xor-hex', 'sum-hex'] as const;
 export type Checksum = (typeof CHECKSUMS)[number];
+
+/** A profile's `framing` for STX data ETX [checksum]. */
+export interface StxEtxFraming {
+  readonly kind: 'stx-etx';
+  readonly checksum: Checksum;
+  /** The checksum counts the STX as well as the data and the ETX. Only with a checksum. */
+  readonly checksumIncludesStx?: boolean;
+  readonly maxLength?: number;
+}
 
 export interface ChecksumOptions {
   /** The sum or XOR starts at the STX instead of the first data byte (some devices count it). */
@@ -125,3 +136,28 @@ export function stxEtxFramer(checksum: Checksum = 'none', maxLength = DEFAULT_MA
     },
   };
 }
+
+export const STX_ETX_FRAMING: FramingKind<StxEtxFraming> = {
+  kind: 'stx-etx',
+  summary: 'STX…ETX frames, with or without a checksum.',
+  read(options, { maxLength }) {
+    const checksum = options.checksum ?? 'none';
+    if (!CHECKSUMS.includes(checksum as Checksum)) throw new InputError('framing.checksum', `choose one of ${CHECKSUMS.join(', ')}`);
+    const includesStx = booleanOf(options.checksumIncludesStx, 'framing.checksumIncludesStx');
+    if (includesStx === true && checksum === 'none') {
+      throw new InputError('framing.checksumIncludesStx', `only goes with a checksum (${CHECKSUMS.slice(1).join(', ')})`);
+    }
+    return { kind: 'stx-etx', checksum: checksum as Checksum, ...(includesStx === undefined ? {} : { checksumIncludesStx: includesStx }), maxLength };
+  },
+  create: (config) => stxEtxFramer(config.checksum, config.maxLength ?? DEFAULT_MAX_FRAME, { includesStx: config.checksumIncludesStx === true }),
+  describe(config) {
+    if (config.checksum === 'none') return 'STX…ETX frames without a checksum';
+    const what = config.checksum.startsWith('xor') ? 'an XOR' : 'a sum';
+    const sent = config.checksum.endsWith('-hex') ? 'two hex digits' : 'one byte';
+    return `STX…ETX frames with ${what} checksum sent as ${sent}${config.checksumIncludesStx === true ? ', counting the STX' : ''}`;
+  },
+  wrap(payload, config) {
+    const checksum = checksumBytes(config.checksum, payload, { includesStx: config.checksumIncludesStx === true });
+    return Buffer.concat([Buffer.from([STX]), payload, Buffer.from([ETX]), checksum]);
+  },
+};

@@ -1,179 +1,87 @@
-import { resolve as resolvePath } from 'node:path';
 import process from 'node:process';
-import { SerialPort } from 'serialport';
-import type { ShoeEvent, StatusCode, StatusState } from '../events';
+import type { ShoeEvent } from '../events';
 import { createDecodeStream, type DecodeStream } from '../pipeline';
 import type { Decoder } from '../decoding/decoder';
-import { describeLine, isDefaultLine, type DeviceProfile, type LineSettings } from '../profile';
+import type { DeviceProfile } from '../profile';
 import { RawLog } from '../rawLog';
-import { describePortError, isUnplugLike, portBusyInProcess, unplugged, type PortProblem } from './portErrors';
-import { isListed, type ListPorts } from './ports';
+import { PortConnection, type ConnectionOptions, type SourceState, type StatusEvent } from './portConnection';
 
-/** The part of a serialport port this source uses; `SerialPort` and `SerialPortMock` both fit. */
-export interface PortHandle {
-  readonly isOpen: boolean;
-  open(callback: (error: Error | null) => void): void;
-  close(callback?: (error: Error | null) => void): void;
-  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-  on(event: 'close', listener: (error?: Error | null) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  removeAllListeners(): unknown;
-  /** The open binding port, asked for its baud rate as a health check. */
-  readonly port?: { getBaudRate(): Promise<{ baudRate: number }> } | undefined;
-  /** Sets modem lines (DTR) on the open port; needed only for a profile with `dtr`. */
-  set?(options: { readonly dtr?: boolean }, callback?: (error: Error | null) => void): void;
-  /**
-   * What the port was opened with, as serialport keeps it: the `connected` status reports the line
-   * settings from here, so it shows what reached serialport, not what was asked for.
-   */
-  readonly settings?: { readonly dataBits?: number; readonly parity?: string; readonly stopBits?: number; readonly rtscts?: boolean };
-}
+export {
+  DEFAULT_BACKOFF,
+  DEFAULT_HEALTH_MS,
+  DEFAULT_POLL_MS,
+  reconnectDelay,
+  type Backoff,
+  type PortFactory,
+  type PortHandle,
+  type PortOptions,
+  type SourceState,
+  type StatusEvent,
+} from './portConnection';
 
-/** What a port is opened with: serialport's open options of these names. */
-export interface PortOptions extends LineSettings {
-  readonly path: string;
-  readonly baudRate: number;
-}
-
-export type PortFactory = (options: PortOptions) => PortHandle;
-
-export type StatusEvent = Extract<ShoeEvent, { type: 'status' }>;
 export type ShoeListener = (event: ShoeEvent) => void;
 
-export interface Backoff {
-  /** Delay before the first reconnect attempt; each further attempt doubles it… */
-  readonly initialMs: number;
-  /** …up to this. The device is found again at most this long after it is back. */
-  readonly maxMs: number;
-}
-
-export interface SerialSourceOptions {
-  /** Makes the port object (tests pass `SerialPortMock`); it must not open by itself. */
-  readonly createPort?: PortFactory;
-  /** The port listing polled to notice an unplug on systems that send no close. */
-  readonly listPorts?: ListPorts;
-  /** How often to poll the listing while connected; 0 turns polling off. */
-  readonly pollMs?: number;
-  /**
-   * How often to check that the open port still answers; 0 turns it off. serialport 13 on Linux
-   * misses a hang-up when its read returns end-of-file instead of an error (it then re-reads in a
-   * busy loop and never emits `close`); a hung-up tty fails every ioctl with EIO, so asking for
-   * the baud rate notices the unplug anyway.
-   */
-  readonly healthMs?: number;
-  readonly backoff?: Backoff;
+export interface SerialSourceOptions extends ConnectionOptions {
   readonly rawLog?: RawLog;
   /** One decoder for every connection, for decoders with state (an RFID table being registered). */
   readonly decoder?: Decoder;
 }
 
-export const DEFAULT_BACKOFF: Backoff = { initialMs: 100, maxMs: 1000 };
-export const DEFAULT_POLL_MS = 1000;
-export const DEFAULT_HEALTH_MS = 500;
-
-/**
- * `idle` → `connecting` → `connected` ⇄ `reconnecting`; `failed` when the first open fails
- * (a later `open()` may try again); `closed` after `close()` (final).
- */
-export type SourceState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
-
-/** Milliseconds before reconnect attempt `attempt` (0 for the first): doubling from initialMs, capped at maxMs. */
-export function reconnectDelay(attempt: number, backoff: Backoff = DEFAULT_BACKOFF): number {
-  return Math.min(backoff.initialMs * 2 ** Math.min(attempt, 30), backoff.maxMs);
-}
-
-const defaultCreatePort: PortFactory = (options) => new SerialPort({ ...options, autoOpen: false });
-const defaultListPorts: ListPorts = () => SerialPort.list();
 const ignore = (): void => {};
 
-/** One owner per port path in this process. */
-const owners = new Map<string, SerialSource>();
-
-function ownerKey(path: string): string {
-  return /^com\d+$/i.test(path) ? path.toUpperCase() : resolvePath(path);
-}
-
-interface Target {
-  readonly path: string;
-  readonly key: string;
-  readonly baud: number;
-  readonly profile: DeviceProfile;
-}
-
 /**
- * Owns one serial port and turns what it sends into ShoeEvents.
+ * A serial card source: where the port connection (PortConnection: open, reconnect after an
+ * unplug, errors; bytes in, status out) and the decoding (the profile's decode stream,
+ * pipeline.ts: bytes in, ShoeEvents out) are joined. Listeners get both, in order: the
+ * connection's status events and the decoded cards, device messages and unknown frames.
  *
- * - `open()` emits `connecting`, then `connected` or `error` (with a code and message).
- * - A first open that fails is not retried: the path is wrong, the port busy or not permitted,
- *   and the caller (the screen, the command line) tells the person. `open()` may be called again.
- * - Once connected, losing the port (a `close` with `disconnected`, an unexpected close, the
- *   path vanishing from the port listing where it was listed, or the port failing a periodic
- *   health check the way an unplugged one does) emits `disconnected` (code
- *   `unplugged`), then `reconnecting`, and the SAME path is reopened with backoff until it works
- *   (`connected`). Every kind of failure is retried while reconnecting, since a device coming
- *   back can briefly be busy or not yet permitted; a failure other than "not there yet" is
- *   reported once as `error` with its code.
+ * - `open()` emits `connecting`, then `connected` or `error` (see PortConnection for the
+ *   reconnecting after an unplug and the line settings and DTR at the open).
  * - Each connection gets a fresh decode stream, so nothing of the old connection leaks into the
- *   new one (its noise flag included: a new connection starts unflagged). An incomplete frame cut off by an unplug is reported as `unknown` (cut off by a
- *   disconnect), never decoded, because a truncated frame may read as a different card;
- *   silence-framed bursts are complete by definition and are still reported as cards.
+ *   new one (its noise flag included: a new connection starts unflagged). An incomplete frame cut
+ *   off by an unplug is reported as `unknown` (cut off by a disconnect), never decoded, because a
+ *   truncated frame may read as a different card; silence-framed bursts are complete by
+ *   definition and are still reported as cards. All of it comes before the `disconnected` status.
  * - The decode stream's own status events pass through as they are: the wrong-baud warning
  *   (`noise: 'flagged'`) and its all-clear, a `connected` status with `noise: 'cleared'`. Neither
  *   changes `state`: the all-clear is the line turning clean, not a reconnection.
- * - The port is opened with the profile's line settings (data bits, parity, stop bits, RTS/CTS);
- *   the `connected` status names them when they are not 8N1 without flow control. A profile with
- *   `dtr` has DTR set right after the open, before anything is read; a port that refuses (a
- *   pseudo-terminal has no DTR) still connects, and the `connected` status says DTR was not set.
  * - `close()` closes the port, stops timers and removes every listener; its promise settles once
  *   the port has closed.
  */
 export class SerialSource {
   readonly rawLog: RawLog;
-  private readonly createPort: PortFactory;
-  private readonly listPorts: ListPorts;
-  private readonly pollMs: number;
-  private readonly healthMs: number;
-  private readonly backoff: Backoff;
   private readonly decoder: Decoder | undefined;
   private readonly listeners = new Set<ShoeListener>();
-  private current: SourceState = 'idle';
-  private target: Target | undefined;
-  private port: PortHandle | undefined;
+  private readonly connection: PortConnection;
+  private profile: DeviceProfile | undefined;
   private decode: DecodeStream | undefined;
-  /** Bumped by every open attempt and by close(): late callbacks of an older attempt are ignored. */
-  private generation = 0;
-  private inFlight: Promise<void> | undefined;
-  private draining: Promise<void> | undefined;
-  /** The close of a port given up on (lost), which close() still waits for. */
-  private releasing: Promise<void> | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private healthTimer: NodeJS.Timeout | undefined;
-  private attempts = 0;
-  private lastRetryProblem: StatusCode | undefined;
-  private closing: Promise<void> | undefined;
 
   constructor(options: SerialSourceOptions = {}) {
-    this.createPort = options.createPort ?? defaultCreatePort;
-    this.listPorts = options.listPorts ?? defaultListPorts;
-    this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
-    this.healthMs = options.healthMs ?? DEFAULT_HEALTH_MS;
-    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.rawLog = options.rawLog ?? new RawLog();
     this.decoder = options.decoder;
+    this.connection = new PortConnection(
+      {
+        begun: () => this.startDecoding(),
+        bytes: (chunk) => this.decode?.write(chunk),
+        status: (event) => this.emit(event),
+        ended: () => this.finishDecoding(),
+        closed: () => this.listeners.clear(),
+      },
+      options,
+    );
   }
 
   /** Closes every source of this process (on quit). */
   static async closeAll(): Promise<void> {
-    await Promise.all([...new Set(owners.values())].map((source) => source.close()));
+    await PortConnection.closeAll();
   }
 
   get state(): SourceState {
-    return this.current;
+    return this.connection.state;
   }
 
   get path(): string | undefined {
-    return this.target?.path;
+    return this.connection.path;
   }
 
   /** Adds a listener; returns the function that removes it. */
@@ -191,47 +99,21 @@ export class SerialSource {
    * with the outcome of the first attempt: the `connected` or the `error` status event.
    */
   open(path: string, baud: number, profile: DeviceProfile): Promise<StatusEvent> {
-    if (this.current === 'closed') throw new Error('SerialSource: closed; create a new source');
-    if (this.current !== 'idle' && this.current !== 'failed') throw new Error(`SerialSource: already open on ${this.target?.path}`);
-    const key = ownerKey(path);
-    this.target = { path, key, baud, profile };
-    const owner = owners.get(key);
-    if (owner !== undefined && owner !== this) {
-      this.current = 'failed';
-      return Promise.resolve(this.status('error', portBusyInProcess(path)));
+    // Set before the port can open (each connection's decode stream reads it); kept as it was
+    // when the connection refuses to open (already open, closed).
+    const previous = this.profile;
+    this.profile = profile;
+    try {
+      return this.connection.open(path, { ...profile, baud });
+    } catch (error) {
+      this.profile = previous;
+      throw error;
     }
-    owners.set(key, this);
-    this.current = 'connecting';
-    this.status('connecting', { message: `Opening ${path} at ${baud} baud (decoder ${profile.name})` });
-    return new Promise((resolve) => this.attempt(resolve));
   }
 
   /** Closes the port, stops reconnecting and polling, removes every listener. Safe to call twice. */
   close(): Promise<void> {
-    this.closing ??= this.shutDown();
-    return this.closing;
-  }
-
-  private async shutDown(): Promise<void> {
-    this.current = 'closed';
-    this.generation += 1;
-    clearTimeout(this.retryTimer);
-    clearTimeout(this.pollTimer);
-    clearTimeout(this.healthTimer);
-    await this.inFlight;
-    const port = this.port;
-    const decode = this.decode;
-    this.port = undefined;
-    if (port !== undefined) await closePort(port);
-    await this.releasing;
-    await this.draining;
-    await this.finishDecode(decode);
-    if (this.target !== undefined && owners.get(this.target.key) === this) owners.delete(this.target.key);
-    this.listeners.clear();
-  }
-
-  private get stopped(): boolean {
-    return this.current === 'closed';
+    return this.connection.close();
   }
 
   private emit(event: ShoeEvent): void {
@@ -247,176 +129,19 @@ export class SerialSource {
     }
   }
 
-  private status(state: StatusState, detail: { readonly code?: StatusCode; readonly message?: string }): StatusEvent {
-    const event: StatusEvent = {
-      type: 'status',
-      state,
-      ...(detail.code !== undefined ? { code: detail.code } : {}),
-      ...(detail.message !== undefined ? { message: detail.message } : {}),
-    };
-    this.emit(event);
-    return event;
-  }
-
-  /** One open attempt. `first` is set for the attempt made by open(): its failure is final. */
-  private attempt(first?: (event: StatusEvent) => void): void {
-    const target = this.target as Target;
-    const generation = ++this.generation;
-    let port: PortHandle;
-    const { dataBits, parity, stopBits, rtscts } = target.profile;
-    try {
-      port = this.createPort({ path: target.path, baudRate: target.baud, dataBits, parity, stopBits, rtscts });
-    } catch (error) {
-      this.openFailed(error, first);
-      return;
-    }
-    // serialport throws on an 'error' event nobody listens to; errors are handled where they matter.
-    port.on('error', ignore);
-    let settle: () => void = ignore;
-    this.inFlight = new Promise((resolve) => (settle = resolve));
-    port.open((error) => {
-      if (generation !== this.generation || this.stopped) {
-        // close() (or a newer attempt) overtook this one: give the port back.
-        if (error === null && port.isOpen) port.close(() => settle());
-        else settle();
-        return;
-      }
-      if (error !== null) {
-        settle();
-        this.openFailed(error, first);
-        return;
-      }
-      void setDtr(port, target.profile.dtr).then((dtrNote) => {
-        if (generation !== this.generation || this.stopped) {
-          port.close(() => settle());
-          return;
-        }
-        settle();
-        this.connected(port, first, dtrNote);
-      });
-    });
-  }
-
-  private openFailed(error: unknown, first?: (event: StatusEvent) => void): void {
-    const target = this.target as Target;
-    const problem = describePortError(error, target.path, 'open');
-    if (first !== undefined) {
-      this.current = 'failed';
-      if (owners.get(target.key) === this) owners.delete(target.key);
-      first(this.status('error', problem));
-      return;
-    }
-    if (!isUnplugLike(problem.code) && problem.code !== this.lastRetryProblem) {
-      this.status('error', { code: problem.code, message: `${problem.message} (still trying to reconnect)` });
-    }
-    this.lastRetryProblem = problem.code;
-    this.scheduleReconnect();
-  }
-
-  private connected(port: PortHandle, first: ((event: StatusEvent) => void) | undefined, dtrNote: string): void {
-    const target = this.target as Target;
-    this.port = port;
-    this.attempts = 0;
-    this.lastRetryProblem = undefined;
-    const decode = createDecodeStream(target.profile, { onBytes: (chunk) => this.rawLog.record(chunk), ...(this.decoder ? { decoder: this.decoder } : {}) });
+  /** A connection is made: a decode stream of its own, timed from now (the start-up grace, the repeat window). */
+  private startDecoding(): void {
+    const decode = createDecodeStream(this.profile as DeviceProfile, { onBytes: (chunk) => this.rawLog.record(chunk), ...(this.decoder ? { decoder: this.decoder } : {}) });
     this.decode = decode;
     decode.on('data', (event: ShoeEvent) => {
       if (this.decode === decode) this.emit(event);
     });
     decode.on('error', ignore);
-    port.on('data', (chunk: Buffer) => {
-      if (this.port === port) decode.write(chunk);
-    });
-    port.on('close', (error?: Error | null) => {
-      if (this.port === port) this.lost(error ? describePortError(error, target.path, 'connected') : unplugged(target.path));
-    });
-    port.on('error', (error: Error) => {
-      if (this.port === port) this.status('error', describePortError(error, target.path, 'connected'));
-    });
-    this.current = 'connected';
-    const line = openedLine(port, target.profile);
-    const lineNote = isDefaultLine(line) ? '' : `, ${describeLine(line)}`;
-    const event = this.status('connected', { message: `Connected to ${target.path} at ${target.baud} baud${lineNote}${dtrNote}` });
-    first?.(event);
-    this.startPolling(port);
-    this.startHealthChecks(port);
   }
 
-  /** A port that fails a plain ioctl the way an unplugged one does is treated as unplugged. */
-  private startHealthChecks(port: PortHandle): void {
-    if (this.healthMs <= 0) return;
-    const path = (this.target as Target).path;
-    const check = async (): Promise<void> => {
-      let problem: PortProblem | undefined;
-      try {
-        await port.port?.getBaudRate();
-      } catch (error) {
-        const found = describePortError(error, path, 'connected');
-        // Anything else (a driver without the ioctl, a port being closed) proves nothing.
-        if (found.code === 'unplugged') problem = found;
-      }
-      if (this.port !== port) return;
-      if (problem !== undefined) {
-        this.lost(problem);
-        return;
-      }
-      this.healthTimer = setTimeout(() => void check(), this.healthMs);
-    };
-    this.healthTimer = setTimeout(() => void check(), this.healthMs);
-  }
-
-  /**
-   * Where the OS lists the port (USB adapters), its disappearance from the listing is an unplug
-   * even if no close arrives. Ports never listed (pseudo-terminals) are not polled.
-   */
-  private startPolling(port: PortHandle): void {
-    if (this.pollMs <= 0) return;
-    const path = (this.target as Target).path;
-    let listedAtOpen: boolean | undefined;
-    const poll = async (): Promise<void> => {
-      let listing: readonly { readonly path: string }[] | undefined;
-      try {
-        listing = await this.listPorts();
-      } catch {
-        listing = undefined; // a failed listing proves nothing
-      }
-      if (this.port !== port) return;
-      if (listing !== undefined) {
-        const listed = isListed(listing, path);
-        if (listedAtOpen === undefined) {
-          listedAtOpen = listed;
-          if (!listed) return;
-        } else if (listedAtOpen && !listed) {
-          this.lost(unplugged(path));
-          return;
-        }
-      }
-      this.pollTimer = setTimeout(() => void poll(), this.pollMs);
-    };
-    void poll();
-  }
-
-  private lost(problem: PortProblem): void {
-    const port = this.port;
+  /** Delivers what the ended connection decoded, then retires its stream so nothing of it leaks later. */
+  private async finishDecoding(): Promise<void> {
     const decode = this.decode;
-    this.port = undefined;
-    clearTimeout(this.pollTimer);
-    clearTimeout(this.healthTimer);
-    if (port !== undefined) this.releasing = closePort(port);
-    this.current = 'reconnecting';
-    this.draining = this.finishDecode(decode).then(() => {
-      this.draining = undefined;
-      if (this.stopped) return;
-      this.status('disconnected', { code: problem.code, message: problem.message });
-      this.status('reconnecting', {
-        message: `Waiting for ${(this.target as Target).path} to come back (retrying up to every ${this.backoff.maxMs} ms)`,
-      });
-      this.scheduleReconnect();
-    });
-  }
-
-  /** Delivers what the old connection decoded, then retires its stream so nothing of it leaks later. */
-  private async finishDecode(decode: DecodeStream | undefined): Promise<void> {
     if (decode === undefined) return;
     // A silence-framed burst is complete once the port is quiet; a half-received line or STX frame
     // is reported as cut off, never read as a shorter card.
@@ -426,45 +151,4 @@ export class SerialSource {
     if (this.decode === decode) this.decode = undefined;
     decode.destroy();
   }
-
-  private scheduleReconnect(): void {
-    if (this.stopped) return;
-    const delay = reconnectDelay(this.attempts, this.backoff);
-    this.attempts += 1;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      if (!this.stopped) this.attempt();
-    }, delay);
-  }
-}
-
-/** The line settings the port says it was opened with, each missing one as the profile asked. */
-function openedLine(port: PortHandle, asked: LineSettings): LineSettings {
-  const opened = port.settings ?? {};
-  return {
-    dataBits: (opened.dataBits ?? asked.dataBits) as LineSettings['dataBits'],
-    parity: (opened.parity ?? asked.parity) as LineSettings['parity'],
-    stopBits: (opened.stopBits ?? asked.stopBits) as LineSettings['stopBits'],
-    rtscts: opened.rtscts ?? asked.rtscts,
-  };
-}
-
-/**
- * Sets DTR as the profile asks, right after the open. Returns the note for the `connected`
- * status: nothing when the profile leaves DTR alone, else what became of it.
- */
-function setDtr(port: PortHandle, dtr: boolean | undefined): Promise<string> {
-  if (dtr === undefined) return Promise.resolve('');
-  const wanted = dtr ? 'on' : 'off';
-  return new Promise((resolve) => {
-    if (port.set === undefined) return resolve(`; DTR not set ${wanted}: this port cannot set it`);
-    port.set({ dtr }, (error) => resolve(error ? `; DTR not set ${wanted}: ${error.message.replace(/^Error:?\s*/i, '').replace(/, cannot set$/, '')}` : `; DTR set ${wanted}`));
-  });
-}
-
-function closePort(port: PortHandle): Promise<void> {
-  return new Promise((resolve) => {
-    if (!port.isOpen) return resolve();
-    port.close(() => resolve());
-  });
 }

@@ -1,0 +1,77 @@
+import { InputError } from '../engine/errors';
+
+/**
+ * One kind of framer or decoder as the registry (`registry.ts`) lists it: the name a profile
+ * gives it (`kind`), the reader of its own options, the maker of the working object and the
+ * English words for a configuration of it. Each framer and decoder module exports its own beside
+ * itself, so a new kind is one module and one registry line.
+ */
+export interface DeviceKind<Config extends { readonly kind: string }, Made, Shared = void> {
+  readonly kind: Config['kind'];
+  /** What the kind reads, in English (the registry gives it the key the screens translate it by). */
+  readonly summary: string;
+  /**
+   * This kind's options out of a profile's `framing` or `decoder` object (whose `kind` names
+   * this one), every default filled in; a bad value is refused naming its field
+   * (`framing.checksum`, `decoder.base` …). `shared`: the options every kind of its sort has,
+   * read once by the registry (a framing's `maxLength`).
+   */
+  read(options: Options, shared: Shared): Config;
+  create(config: Config): Made;
+  /** A configuration in words, for the profile's one-sentence summary. */
+  describe(config: Config): string;
+}
+
+/** A profile's `framing` or `decoder` object, or the profile itself. */
+export type Options = Readonly<Record<string, unknown>>;
+
+/** `a, b or c`: the words of the refusals that list the choices. */
+export function orList(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1) as string}`;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function wholeIn(value: unknown, field: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new InputError(field, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+export function booleanOf(value: unknown, field: string): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  throw new InputError(field, `must be true or false (got ${JSON.stringify(value)})`);
+}
+
+export function oneOf<T extends string | number>(value: unknown, field: string, choices: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (choices.includes(value as T)) return value as T;
+  const listed = choices.map(String);
+  const words = typeof choices[0] === 'number' ? `must be ${listed.slice(0, -1).join(', ')} or ${listed.at(-1)}` : `choose one of ${listed.join(', ')}`;
+  throw new InputError(field, `${words} (got ${JSON.stringify(value)})`);
+}
+
+export function stringTable(value: unknown, field: string): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value) || Object.values(value).some((entry) => typeof entry !== 'string')) {
+    throw new InputError(field, 'must be an object of texts, e.g. {"01": "A"}');
+  }
+  return value as Record<string, string>;
+}
+
+/** A regular expression given as text, with the named groups it must have (one of `needs`). */
+export function regexOf(value: unknown, field: string, needs: readonly (readonly string[])[], help: string): string {
+  if (typeof value !== 'string') throw new InputError(field, 'must be a regular expression as text');
+  try {
+    new RegExp(value, 'u');
+  } catch (error) {
+    throw new InputError(field, `not a valid regular expression: ${(error as Error).message}`);
+  }
+  const groups = [...value.matchAll(/\(\?<([A-Za-z_]\w*)>/g)].map((match) => match[1] as string);
+  if (!needs.some((names) => names.every((name) => groups.includes(name)))) throw new InputError(field, help);
+  return value;
+}
