@@ -10,6 +10,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { englishText, type Message } from '../../engine/messages';
 import type { ShoeEvent } from '../../hardware/events';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
 import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
@@ -168,7 +169,11 @@ describe('bad input catalogue', () => {
       const { service, dataDir } = await consoleAt(when);
       const before = recorded(service.getState());
       const linesBefore = journalOf(dataDir);
-      expect(await dispatch(service, method, args)).toEqual({ ok: false, error: { field, message } });
+      const result = (await dispatch(service, method, args)) as { ok: false; error: { field: string; message: string; said?: Message } };
+      const { said, ...error } = result.error;
+      expect({ ...result, error }).toEqual({ ok: false, error: { field, message } });
+      // A refusal said as a key (engine/messages) reads, in English, exactly as its message.
+      if (said !== undefined) expect(englishText(said)).toBe(message);
       expect(recorded(service.getState())).toEqual(before);
       // The journal is unchanged, except that a refused card or correction is kept as evidence.
       const added = journalOf(dataDir).slice(linesBefore.length).map((line) => JSON.parse(line).record);

@@ -132,7 +132,8 @@ export class ConsoleService {
   /** The profiles offered, as the state carries them (made anew only when one is stored). */
   private profileList: readonly DeviceProfileInfo[] = [];
   /** "Register deck" under way: the decoder that gives each new tag the next card, and what the screen shows. */
-  private registering: { readonly decoder: UidDecoder; readonly base: DeviceProfile; view: DeckRegistration } | null = null;
+  /** The deck being registered; `finishing` once the last tag is read, while its profile is stored and chosen (reads then are ignored). */
+  private registering: { readonly decoder: UidDecoder; readonly base: DeviceProfile; view: DeckRegistration; finishing?: boolean } | null = null;
   private heldCount = 0;
   /** The last refusal written and how often it came again since (not yet written). */
   private repeat: { readonly key: string; readonly of: number; readonly target: { raceId: string } | { gameId: string }; count: number; since: number } | null = null;
@@ -800,7 +801,7 @@ export class ConsoleService {
   /** A read while registering: the next card's tag, or why not; after the last, the profile stored and chosen. */
   private async registered(event: ShoeEvent): Promise<void> {
     const registering = this.registering;
-    if (registering === null) return;
+    if (registering === null || registering.finishing === true) return;
     if (event.type === 'unknown') {
       registering.view = { ...registering.view, problem: event.reason };
       this.publish();
@@ -815,13 +816,19 @@ export class ConsoleService {
     const { base } = registering;
     if (base.decoder.kind !== 'uid') return;
     const profile: DeviceProfile = { ...base, name: registering.view.name, decoder: { ...base.decoder, cards: registering.decoder.entries() } };
-    await this.storeProfile(profile);
-    this.registering = null;
-    const settings: ConsoleSettings = { ...this.settings, source: { ...this.settings.source, decoder: profile.name } };
-    await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
-      throw new SaveError('settings', error);
-    });
-    this.settings = settings;
+    // Registration ends only once the profile is stored and chosen: a screen never sees it over
+    // with the old profile still in the settings.
+    registering.finishing = true;
+    try {
+      await this.storeProfile(profile);
+      const settings: ConsoleSettings = { ...this.settings, source: { ...this.settings.source, decoder: profile.name } };
+      await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
+        throw new SaveError('settings', error);
+      });
+      this.settings = settings;
+    } finally {
+      this.registering = null;
+    }
     await this.closeSource();
     this.openSource();
     this.publish();
