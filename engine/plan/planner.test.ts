@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { colorUpSummary, planColorUps, proposeColorUp } from './planner';
+import { colorUpMoments } from './structure';
 
 const CHIPS = [25, 100, 500, 1000, 5000];
 
@@ -116,6 +117,17 @@ describe('the colour-up plan (worked examples)', () => {
     const plan = planColorUps({ chips: CHIPS, levels: twice });
     expect(plan.moments).toStrictEqual([1]);
     expect(plan.colorUps).toStrictEqual([{ afterLevel: 1, remove: [25], next: 100 }]);
+  });
+
+  it('a break before level 1 is no moment, yet makes colour-ups wait for a break (the Structure screen asks the same function)', () => {
+    const level = (n: number) => ({ level: n });
+    // A break before level 1 and one after level 2: only the second is a moment.
+    expect(colorUpMoments({ levels: [level(1), level(2), level(3)], breaks: [{ afterLevel: 0 }, { afterLevel: 2 }] })).toStrictEqual([2]);
+    // Only a break before level 1: no moment at all, not the moments between levels.
+    expect(colorUpMoments({ levels: [level(1), level(2), level(3)], breaks: [{ afterLevel: 0 }] })).toStrictEqual([]);
+    expect(colorUpMoments({ levels: [level(1), level(2), level(3)], breaks: [] })).toStrictEqual([1, 2]);
+    // The planner refuses such a break: a structure never holds one.
+    expect(() => planColorUps({ chips: CHIPS, levels: [{ break: 10 }, { sb: 25, bb: 50 }] })).toThrow(/a break cannot come before the first level/);
   });
 
   it('nothing leaves when there is one chip, one level without a break after it, or every chip is needed to the end', () => {

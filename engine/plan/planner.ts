@@ -1,3 +1,4 @@
+import { isMultipleOf } from '../chips';
 import { InputError } from '../errors';
 import { colorUpMoments, largestDividingChip, readStructure, type StructureLevel, type TournamentStructure } from './structure';
 
@@ -114,7 +115,7 @@ export function planStructure(structure: TournamentStructure): ColorUpPlan {
   const { chips, levels, overrides } = structure;
   const lastLevel = levels.length;
   const needs = levels.map((level) => levelNeed(structure, level));
-  const moments = colorUpMoments(structure).sort((a, b) => a - b);
+  const moments = colorUpMoments(structure);
   const firstMomentFrom = (level: number): number | null => moments.find((moment) => moment >= level) ?? null;
   const largest = chips[chips.length - 1] as number;
   /** The last level needing a chip as small as `chip` (0 if none does). */
@@ -185,7 +186,7 @@ export function planStructure(structure: TournamentStructure): ColorUpPlan {
   const warnings: string[] = [];
   for (const colorUp of colorUps) {
     for (const step of raceSteps(chips, colorUp)) {
-      if (step.next % step.removed !== 0) {
+      if (!isMultipleOf(step.next, step.removed)) {
         warnings.push(`after level ${colorUp.afterLevel}: ${step.next} is not a whole multiple of ${step.removed}, so the ${step.removed} chips cannot be exchanged for ${step.next} chips in a race`);
       }
     }

@@ -1,4 +1,5 @@
 import { describeValue } from '../cards';
+import { isMultipleOf } from '../chips';
 import { InputError } from '../errors';
 import { isRecord, missing, readWhole } from '../validate';
 
@@ -74,7 +75,7 @@ function refuseUnknownKeys(record: Record<string, unknown>, known: readonly stri
 export function largestDividingChip(chips: readonly number[], amount: number): number | null {
   for (let index = chips.length - 1; index >= 0; index -= 1) {
     const chip = chips[index] as number;
-    if (amount % chip === 0) return chip;
+    if (isMultipleOf(amount, chip)) return chip;
   }
   return null;
 }
@@ -167,12 +168,24 @@ function readRebuys(value: unknown, chips: readonly number[]): RebuyOffer | null
   return { amount, untilLevel };
 }
 
+/** What colorUpMoments reads of a structure: the playing levels' numbers and the levels the breaks follow. */
+export interface MomentSource {
+  readonly levels: readonly { readonly level: number }[];
+  readonly breaks: readonly { readonly afterLevel: number }[];
+}
+
 /**
- * Where a colour-up can happen, as the levels it follows: at the breaks when the structure has any
- * (a break after the last level included), otherwise between two levels.
+ * Where a colour-up can happen, as the levels it follows (ascending, each once): at the breaks when
+ * the structure has any (a break after the last level included; breaks in a row are one moment),
+ * otherwise between two levels. A break before level 1 (`afterLevel` 0) is no moment: nothing has
+ * been played, so no chip has stopped being needed. It still makes the structure one with breaks
+ * (colour-ups wait for a break, never come between levels). readStructure refuses such a break; the
+ * Structure screen's draft holds one while the dealer edits, and asks this function too.
  */
-export function colorUpMoments(structure: Pick<TournamentStructure, 'levels' | 'breaks'>): number[] {
-  if (structure.breaks.length > 0) return [...new Set(structure.breaks.map((entry) => entry.afterLevel))];
+export function colorUpMoments(structure: MomentSource): number[] {
+  if (structure.breaks.length > 0) {
+    return [...new Set(structure.breaks.map((entry) => entry.afterLevel).filter((level) => level >= 1))].sort((a, b) => a - b);
+  }
   return structure.levels.slice(0, -1).map((entry) => entry.level);
 }
 

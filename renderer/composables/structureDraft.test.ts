@@ -39,6 +39,17 @@ describe('the structure draft', () => {
     expect(odd.map((_row, index) => isMoment(odd, index))).toEqual([false, false, true, false, false]);
   });
 
+  it('finds the planner\'s own moments (one function), a break before level 1 included', () => {
+    const { rows } = draftFromStructure(TOURNAMENT_STRUCTURE, []);
+    expect(momentsOf(rows)).toEqual(planColorUps(TOURNAMENT_STRUCTURE).moments);
+    // A break before level 1 is no moment, yet the draft has breaks: no moment between levels either.
+    const leading = [newBreak(5), newLevel(25, 50), newLevel(50, 100), newLevel(100, 200)];
+    expect(momentsOf(leading)).toEqual([]);
+    expect(leading.map((_row, index) => isMoment(leading, index))).toEqual([false, false, false, false]);
+    const both = [newBreak(5), newLevel(25, 50), newBreak(10), newLevel(50, 100)];
+    expect(momentsOf(both)).toEqual([1]);
+  });
+
   it('leaves blank blinds out, so the service names them as missing', () => {
     const draft = draftFromStructure(null, [25, 100]);
     draft.rows.push(newLevel(25, ''), newBreak(''));

@@ -4,7 +4,9 @@
  * validates it and plans the colour-ups: no rule is decided here). Also the small helpers of the
  * colour-up proposal: which race of it comes next, and the table setting that starts it.
  */
+import { isMultipleOf } from '../../engine/chips';
 import { InputError } from '../../engine/errors';
+import { colorUpMoments, type MomentSource } from '../../engine/plan/structure';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ColorUpProposal, RaceStep } from '../../engine/plan/planner';
 import type { RaceView, TableSettings } from '../../protocol/contract';
@@ -74,23 +76,30 @@ export function hasBreaks(rows: readonly StructureRow[]): boolean {
   return rows.some((row) => row.kind === 'break');
 }
 
+/** The draft's levels and breaks as the planner's colorUpMoments reads them. */
+function momentSource(rows: readonly StructureRow[]): MomentSource {
+  return {
+    levels: rows.filter((row) => row.kind === 'level').map((_row, index) => ({ level: index + 1 })),
+    breaks: rows.flatMap((row, index) => (row.kind === 'break' ? [{ afterLevel: levelAt(rows, index) }] : [])),
+  };
+}
+
+/** The levels after which a colour-up can happen in this draft: the planner's own answer (colorUpMoments). */
+export function momentsOf(rows: readonly StructureRow[]): number[] {
+  return colorUpMoments(momentSource(rows));
+}
+
 /**
- * Whether a colour-up can happen at this row, as the planner reads the structure: at a break (the
- * first of several in a row) when there are any, otherwise after any level but the last.
+ * Whether this row stands for a colour-up moment (the planner's, see momentsOf): the first break
+ * after its level when the draft has breaks, otherwise the level itself.
  */
 export function isMoment(rows: readonly StructureRow[], index: number): boolean {
   const row = rows[index];
   if (row === undefined) return false;
   const after = levelAt(rows, index);
-  if (hasBreaks(rows)) {
-    return row.kind === 'break' && after > 0 && rows.findIndex((other, at) => other.kind === 'break' && levelAt(rows, at) === after) === index;
-  }
-  return row.kind === 'level' && after < levelAt(rows, rows.length - 1);
-}
-
-/** The levels after which a colour-up can happen in this draft. */
-export function momentsOf(rows: readonly StructureRow[]): number[] {
-  return rows.flatMap((_row, index) => (isMoment(rows, index) ? [levelAt(rows, index)] : []));
+  if (!momentsOf(rows).includes(after)) return false;
+  const kind = hasBreaks(rows) ? 'break' : 'level';
+  return rows.findIndex((other, at) => other.kind === kind && levelAt(rows, at) === after) === index;
 }
 
 function chipList(value: unknown): number[] {
@@ -187,7 +196,7 @@ export function fieldTarget(field: string): FieldTarget {
  * still fit, otherwise the smallest chip and the next one up that is a whole multiple of it.
  */
 export function tableWithChips(table: TableSettings, chips: readonly number[]): TableSettings {
-  const fits = (removed: number, next: number) => chips.includes(removed) && chips.includes(next) && next > removed && next % removed === 0;
+  const fits = (removed: number, next: number) => chips.includes(removed) && chips.includes(next) && next > removed && isMultipleOf(next, removed);
   if (fits(table.removed, table.next)) return { ...table, chipSet: [...chips] };
   for (const removed of chips) {
     const next = chips.find((chip) => chip > removed);
