@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { colorUpSummary, planColorUps, proposeColorUp } from './planner';
 import { colorUpMoments } from './structure';
+import { englishText } from '../messages';
 
 const CHIPS = [25, 100, 500, 1000, 5000];
 
@@ -209,7 +210,9 @@ describe('proposeColorUp: what the console offers at a break', () => {
       { afterLevel: 1, remove: [5], next: 10 },
       { afterLevel: 2, remove: [10], next: 25 },
     ]);
-    expect(warned.warnings).toStrictEqual(['after level 2: 25 is not a whole multiple of 10, so the 10 chips cannot be exchanged for 25 chips in a race']);
+    // Warnings are messages (key and parameters, said in the dealer's language); the English as before.
+    expect(warned.warnings).toStrictEqual([{ key: 'plan.warning.notMultiple', params: { level: 2, next: 25, removed: 10 } }]);
+    expect(warned.warnings.map((warning) => englishText(warning))).toStrictEqual(['after level 2: 25 is not a whole multiple of 10, so the 10 chips cannot be exchanged for 25 chips in a race']);
     expect(planColorUps(contractExample).warnings).toStrictEqual([]);
   });
 });

@@ -7,6 +7,7 @@
 import { isMultipleOf } from '../../engine/chips';
 import { InputError } from '../../engine/errors';
 import { colorUpMoments, type MomentSource } from '../../engine/plan/structure';
+import { isRecord, valueParam } from '../../engine/validate';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ColorUpProposal, RaceStep } from '../../engine/plan/planner';
 import type { RaceView, TableSettings } from '../../protocol/contract';
@@ -230,13 +231,9 @@ export function colorUpSteps(proposal: ColorUpProposal, race: RaceView | null, d
   });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function numberOrAbsent(value: unknown, field: string): void {
   if (value !== undefined && value !== null && (typeof value !== 'number' || !Number.isFinite(value))) {
-    throw new InputError(field, `must be a number (got ${JSON.stringify(value)})`);
+    throw new InputError(field, { key: 'plan.file.notNumber', params: { got: valueParam(value) } });
   }
 }
 
@@ -248,27 +245,30 @@ export function structureFromJson(text: string): StructureInput {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    throw new InputError('file', `not JSON: ${(error as Error).message}`);
+  } catch {
+    // The parser's own words are the browser's English: the dealer is told what the file is not.
+    throw new InputError('file', { key: 'plan.file.notJson' });
   }
-  if (!isRecord(value)) throw new InputError('structure', 'a structure is a JSON object with "chips" and "levels"');
-  if (!Array.isArray(value.chips)) throw new InputError('chips', 'must be a list of the chip values, e.g. [25, 100, 500]');
+  if (!isRecord(value)) throw new InputError('structure', { key: 'plan.notObject', params: { got: valueParam(value) } });
+  if (!Array.isArray(value.chips)) throw new InputError('chips', { key: 'plan.chips.notList', params: { got: valueParam(value.chips) } });
   value.chips.forEach((chip, index) => numberOrAbsent(chip ?? 'null', `chips[${index}]`));
-  if (!Array.isArray(value.levels)) throw new InputError('levels', 'must be a list of levels and breaks, e.g. [{"sb": 25, "bb": 50}, {"break": 15}]');
+  if (!Array.isArray(value.levels)) {
+    throw new InputError('levels', { key: 'plan.levels.notList', params: { example: '[{"sb": 25, "bb": 50}, {"break": 15}]', got: valueParam(value.levels) } });
+  }
   value.levels.forEach((entry, index) => {
-    if (!isRecord(entry)) throw new InputError(`levels[${index}]`, 'must be a level like {"sb": 25, "bb": 50} or a break like {"break": 15}');
+    if (!isRecord(entry)) throw new InputError(`levels[${index}]`, { key: 'plan.levels.notEntry', params: { level: '{"sb": 25, "bb": 50}', break: '{"break": 15}', got: valueParam(entry) } });
     for (const key of ['sb', 'bb', 'ante', 'break']) numberOrAbsent(entry[key], `levels[${index}].${key}`);
   });
   numberOrAbsent(value.startingStack, 'startingStack');
   if (value.rebuys !== undefined && value.rebuys !== null) {
-    if (!isRecord(value.rebuys)) throw new InputError('rebuys', 'must be an object like {"amount": 10000, "untilLevel": 4}');
+    if (!isRecord(value.rebuys)) throw new InputError('rebuys', { key: 'plan.rebuys.notObject', params: { example: '{"amount": 10000, "untilLevel": 4}', got: valueParam(value.rebuys) } });
     numberOrAbsent(value.rebuys.amount, 'rebuys.amount');
     numberOrAbsent(value.rebuys.untilLevel, 'rebuys.untilLevel');
   }
   if (value.overrides !== undefined && value.overrides !== null) {
-    if (!isRecord(value.overrides)) throw new InputError('overrides', 'must map a level number to the chips leaving after it, e.g. {"4": [25]}');
+    if (!isRecord(value.overrides)) throw new InputError('overrides', { key: 'plan.overrides.notObject', params: { example: '{"4": [25]}', got: valueParam(value.overrides) } });
     for (const [key, list] of Object.entries(value.overrides)) {
-      if (!Array.isArray(list)) throw new InputError(`overrides.${key}`, 'must be a list of chips, e.g. [25]');
+      if (!Array.isArray(list)) throw new InputError(`overrides.${key}`, { key: 'plan.file.notChipList', params: { got: valueParam(list) } });
       list.forEach((chip, index) => numberOrAbsent(chip ?? 'null', `overrides.${key}[${index}]`));
     }
   }
