@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { expectSaid } from '../../engine/messages/testing';
 import { planColorUps, proposeColorUp } from '../../engine/plan/planner';
+import { refusal } from '../../engine/testing';
 import { makeRaceView, makeTable, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
 import {
   colorUpSteps,
@@ -92,6 +94,8 @@ describe('reading a structure file', () => {
     ['{"chips": [25], "levels": [], "overrides": {"4": 25}}', 'overrides.4', /list of chips/],
   ])('refuses %s naming %s', (text, field, message) => {
     expect(() => structureFromJson(text)).toThrow(expect.objectContaining({ field, reason: expect.stringMatching(message) }));
+    // Said in the dealer's language on the screen: a message whose keys every catalog has.
+    expectSaid(refusal(() => structureFromJson(text)));
   });
 });
 
