@@ -150,8 +150,9 @@ test('a full Pistepokeri deal by keyboard: showdown, an illegal card refused, tr
     await typeAsPerson(page, 'ks');
     await page.keyboard.press('Enter');
     const error = page.getByTestId('deal-error');
+    // The engine's refusal, said from its key: the cards shown as cards (the command line keeps Ks, 9h, Ah).
     await expect(error).toHaveText(
-      'Not accepted: trick 1: Ville may not play Ks: the opening card is 9h and a heart above it must be played (holding Ah)',
+      'Not accepted: trick 1: Ville may not play K♠: the opening card is 9♥ and a heart above it must be played (holding A♥)',
     );
     await expect(error).toHaveAttribute('role', 'alert');
     await expect(input).toHaveValue('ks');

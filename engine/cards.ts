@@ -61,11 +61,11 @@ export function parseCard(text: string): Card | null {
 
 /** Like parseCard, but refuses bad input with an error naming the field. */
 export function readCard(value: unknown, field: string): Card {
-  if (typeof value !== 'string') throw new InputError(field, `a card code must be text such as "As" or "10h" (got ${describeValue(value)})`);
-  const card = parseCard(value);
-  if (card === null) {
-    throw new InputError(field, `"${value}" is not a card; write rank then suit, e.g. "As", "10h", "Td", "K♠"`);
+  if (typeof value !== 'string') {
+    throw new InputError(field, { key: 'cards.notText', params: { got: value === undefined ? { message: { key: 'value.nothing' } } : describeValue(value) } });
   }
+  const card = parseCard(value);
+  if (card === null) throw new InputError(field, { key: 'cards.notACard', params: { text: value } });
   return card;
 }
 

@@ -1,5 +1,6 @@
 import { describeValue } from './cards';
 import { InputError } from './errors';
+import type { Message, MessageParam } from './messages';
 
 /** The input checks every engine entry shares, each refusing with the field and the reason. */
 
@@ -12,18 +13,36 @@ export function isWhole(value: unknown, min: number): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= min;
 }
 
-/** A whole number of at least `min`; `what` names it in the message ("the seat number"). */
-export function readWhole(value: unknown, field: string, min: number, what: string): number {
-  if (isWhole(value, min)) return value;
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new InputError(field, `${what} must be a number (got ${describeValue(value)})`);
-  }
-  if (!Number.isInteger(value)) throw new InputError(field, `${what} must be a whole number (got ${value})`);
-  if (value < min) throw new InputError(field, `${what} must be at least ${min} (got ${value})`);
-  if (!Number.isSafeInteger(value)) throw new InputError(field, `${what} is too large (got ${value})`);
-  return value;
+/**
+ * The value a refusal quotes ("got …"), as a message parameter: the value as JSON text, quoted if text,
+ * and "nothing" (said in the dealer's language) for a value left out.
+ */
+export function valueParam(value: unknown): MessageParam {
+  return value === undefined ? { message: { key: 'value.nothing' } } : describeValue(value);
 }
 
-export function missing(field: string, reason: string): never {
-  throw new InputError(field, `missing: ${reason}`);
+/**
+ * A whole number of at least `min`; `what` names it in the message ("the seat number"): a Message
+ * (its key said in the dealer's language), or English text for a check not yet given keys.
+ */
+export function readWhole(value: unknown, field: string, min: number, what: string | Message): number {
+  if (isWhole(value, min)) return value;
+  if (typeof what === 'string') {
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw new InputError(field, `${what} must be a number (got ${describeValue(value)})`);
+    }
+    if (!Number.isInteger(value)) throw new InputError(field, `${what} must be a whole number (got ${value})`);
+    if (value < min) throw new InputError(field, `${what} must be at least ${min} (got ${value})`);
+    throw new InputError(field, `${what} is too large (got ${value})`);
+  }
+  const params = { what: { message: what }, got: valueParam(value), min };
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new InputError(field, { key: 'value.notNumber', params });
+  if (!Number.isInteger(value)) throw new InputError(field, { key: 'value.notWhole', params });
+  if (value < min) throw new InputError(field, { key: 'value.tooSmall', params });
+  throw new InputError(field, { key: 'value.tooLarge', params });
+}
+
+/** Refuses a value left out: `what` says what belongs there (a Message, or English text for a check not yet given keys). */
+export function missing(field: string, what: string | Message): never {
+  throw new InputError(field, typeof what === 'string' ? `missing: ${what}` : { key: 'value.missing', params: { what: { message: what } } });
 }

@@ -5,6 +5,7 @@
  */
 import type { ColorUpProposal, RaceStep } from '../engine/plan/planner';
 import type { TableSettings } from './contract';
+import { isMultipleOf } from '../engine/chips';
 
 /**
  * The race of `proposal` that a race of `removed` → `next` runs: the step with those chips not
@@ -20,7 +21,7 @@ export function colorUpStepOf(proposal: ColorUpProposal | null, done: readonly n
  * still fit, otherwise the smallest chip and the next one up that is a whole multiple of it.
  */
 export function tableWithChips(table: TableSettings, chips: readonly number[]): TableSettings {
-  const fits = (removed: number, next: number) => chips.includes(removed) && chips.includes(next) && next > removed && next % removed === 0;
+  const fits = (removed: number, next: number) => chips.includes(removed) && chips.includes(next) && next > removed && isMultipleOf(next, removed);
   if (fits(table.removed, table.next)) return { ...table, chipSet: [...chips] };
   for (const removed of chips) {
     const next = chips.find((chip) => chip > removed);

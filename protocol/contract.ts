@@ -105,7 +105,8 @@ export interface PlanView {
   readonly colorUps: readonly ColorUp[];
   readonly moments: readonly number[];
   readonly needs: readonly LevelNeed[];
-  readonly warnings: readonly string[];
+  /** What the planner warns of, as messages (said in the dealer's language). */
+  readonly warnings: readonly Message[];
   readonly proposal: ColorUpProposal | null;
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { refusal } from '../testing';
 import { structureFromCsv, structureToCsv, type StructureInput } from './csv';
 import { colorUpSummary, planColorUps } from './planner';
+import { expectSaid } from '../messages/testing';
 
 const EXAMPLE: StructureInput = {
   chips: [25, 100, 500, 1000, 5000],
@@ -31,6 +32,7 @@ describe('structure sheets (CSV)', () => {
     const error = refusal(() => structureFromCsv(`chips,25,100\n${line}\n`));
     expect(error.field).toBe(field);
     expect(error.message).toMatch(reason);
+    expectSaid(error);
   });
 
   it('needs a chips line', () => {

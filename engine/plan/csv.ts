@@ -1,4 +1,5 @@
 import { InputError } from '../errors';
+import { englishText, type Message } from '../messages';
 
 /** A structure as the planner reads it (plain JSON), before validation. */
 export interface StructureInput {
@@ -30,9 +31,20 @@ export function structureToCsv(structure: StructureInput): string {
   return `${rows.map((row) => row.join(',')).join('\r\n')}\r\n`;
 }
 
-function number(cell: string | undefined, field: string): number {
+/** The cells of a line a refusal names (`plan.csv.cell.*`): `line 2, big blind`. */
+type CellName = 'chip' | 'startingStack' | 'amount' | 'lastLevel' | 'minutes' | 'smallBlind' | 'bigBlind' | 'ante';
+
+/**
+ * Reads a whole number from a cell. The refusal's field names the line and cell in English
+ * (`line 2, big blind`, as the tools match it); its message says them again in the dealer's language,
+ * since the screen shows the message, not the field.
+ */
+function number(cell: string | undefined, line: number, name: CellName, column?: number): number {
   const text = (cell ?? '').trim();
-  if (!/^\d+$/.test(text)) throw new InputError(field, `"${text}" is not a whole number`);
+  if (!/^\d+$/.test(text)) {
+    const at: Message = { key: `plan.csv.cell.${name}`, params: { line, ...(column === undefined ? {} : { n: column }) } };
+    throw new InputError(englishText(at), { key: 'plan.csv.notWhole', params: { at: { message: at }, text } });
+  }
   return Number(text);
 }
 
@@ -42,20 +54,20 @@ export function structureFromCsv(text: string): StructureInput {
   let startingStack: number | undefined;
   let rebuys: { amount: number; untilLevel: number } | undefined;
   const levels: Array<{ sb: number; bb: number; ante?: number } | { break: number }> = [];
-  text.split(/\r\n|\r|\n/).forEach((line, index) => {
-    const cells = line.split(/[,;\t]/).map((cell) => cell.trim());
+  text.split(/\r\n|\r|\n/).forEach((row, index) => {
+    const cells = row.split(/[,;\t]/).map((cell) => cell.trim());
     const kind = (cells[0] ?? '').toLowerCase();
-    const field = `line ${index + 1}`;
+    const line = index + 1;
     if (cells.every((cell) => cell === '')) return;
-    if (kind === 'chips') chips = cells.slice(1).filter((cell) => cell !== '').map((cell, column) => number(cell, `${field}, chip ${column + 1}`));
-    else if (kind === 'starting stack') startingStack = number(cells[1], field);
-    else if (kind === 'rebuys') rebuys = { amount: number(cells[1], `${field}, amount`), untilLevel: number(cells[2], `${field}, last level`) };
-    else if (kind === 'break') levels.push({ break: number(cells[1], `${field}, minutes`) });
+    if (kind === 'chips') chips = cells.slice(1).filter((cell) => cell !== '').map((cell, column) => number(cell, line, 'chip', column + 1));
+    else if (kind === 'starting stack') startingStack = number(cells[1], line, 'startingStack');
+    else if (kind === 'rebuys') rebuys = { amount: number(cells[1], line, 'amount'), untilLevel: number(cells[2], line, 'lastLevel') };
+    else if (kind === 'break') levels.push({ break: number(cells[1], line, 'minutes') });
     else if (kind === 'level') {
-      const ante = cells[3] === undefined || cells[3] === '' ? undefined : number(cells[3], `${field}, ante`);
-      levels.push({ sb: number(cells[1], `${field}, small blind`), bb: number(cells[2], `${field}, big blind`), ...(ante === undefined ? {} : { ante }) });
-    } else throw new InputError(field, `starts with "${cells[0]}"; a line is chips, starting stack, rebuys, level or break`);
+      const ante = cells[3] === undefined || cells[3] === '' ? undefined : number(cells[3], line, 'ante');
+      levels.push({ sb: number(cells[1], line, 'smallBlind'), bb: number(cells[2], line, 'bigBlind'), ...(ante === undefined ? {} : { ante }) });
+    } else throw new InputError(`line ${line}`, { key: 'plan.csv.unknownLine', params: { line, start: cells[0] ?? '' } });
   });
-  if (chips === undefined) throw new InputError('chips', 'the sheet needs a "chips" line listing the denominations');
+  if (chips === undefined) throw new InputError('chips', { key: 'plan.csv.noChips' });
   return { chips, levels, ...(startingStack === undefined ? {} : { startingStack }), ...(rebuys === undefined ? {} : { rebuys }) };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectSaid } from '../messages/testing';
 import { refusal } from '../testing';
 import { planColorUps } from './planner';
 
@@ -58,6 +59,7 @@ describe('every invalid structure is refused, naming the field and the reason', 
     const error = refusal(() => planColorUps(input));
     expect(error.field).toBe(field);
     expect(error.message).toMatch(reason);
+    expectSaid(error);
     expect(error.message.startsWith(`${field}: `)).toBe(true);
   });
 });
@@ -93,6 +95,7 @@ describe('every invalid override is refused, naming the override and the reason'
     const error = refusal(() => planColorUps({ ...base, overrides }));
     expect(error.field).toBe(field);
     expect(error.message).toMatch(reason);
+    expectSaid(error);
     expect(error.message.startsWith(`${field}: `)).toBe(true);
   });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { colorUpSummary, planColorUps, proposeColorUp } from './planner';
+import { colorUpMoments } from './structure';
+import { englishText } from '../messages';
 
 const CHIPS = [25, 100, 500, 1000, 5000];
 
@@ -118,6 +120,17 @@ describe('the colour-up plan (worked examples)', () => {
     expect(plan.colorUps).toStrictEqual([{ afterLevel: 1, remove: [25], next: 100 }]);
   });
 
+  it('a break before level 1 is no moment, yet makes colour-ups wait for a break (the Structure screen asks the same function)', () => {
+    const level = (n: number) => ({ level: n });
+    // A break before level 1 and one after level 2: only the second is a moment.
+    expect(colorUpMoments({ levels: [level(1), level(2), level(3)], breaks: [{ afterLevel: 0 }, { afterLevel: 2 }] })).toStrictEqual([2]);
+    // Only a break before level 1: no moment at all, not the moments between levels.
+    expect(colorUpMoments({ levels: [level(1), level(2), level(3)], breaks: [{ afterLevel: 0 }] })).toStrictEqual([]);
+    expect(colorUpMoments({ levels: [level(1), level(2), level(3)], breaks: [] })).toStrictEqual([1, 2]);
+    // The planner refuses such a break: a structure never holds one.
+    expect(() => planColorUps({ chips: CHIPS, levels: [{ break: 10 }, { sb: 25, bb: 50 }] })).toThrow(/a break cannot come before the first level/);
+  });
+
   it('nothing leaves when there is one chip, one level without a break after it, or every chip is needed to the end', () => {
     expect(colorUps({ chips: [25], levels: tenLevels.slice(0, 3) })).toStrictEqual([]);
     expect(colorUps({ chips: [1, 25, 100], levels: [{ sb: 100, bb: 200 }] })).toStrictEqual([]);
@@ -197,7 +210,9 @@ describe('proposeColorUp: what the console offers at a break', () => {
       { afterLevel: 1, remove: [5], next: 10 },
       { afterLevel: 2, remove: [10], next: 25 },
     ]);
-    expect(warned.warnings).toStrictEqual(['after level 2: 25 is not a whole multiple of 10, so the 10 chips cannot be exchanged for 25 chips in a race']);
+    // Warnings are messages (key and parameters, said in the dealer's language); the English as before.
+    expect(warned.warnings).toStrictEqual([{ key: 'plan.warning.notMultiple', params: { level: 2, next: 25, removed: 10 } }]);
+    expect(warned.warnings.map((warning) => englishText(warning))).toStrictEqual(['after level 2: 25 is not a whole multiple of 10, so the 10 chips cannot be exchanged for 25 chips in a race']);
     expect(planColorUps(contractExample).warnings).toStrictEqual([]);
   });
 });

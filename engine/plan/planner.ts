@@ -1,4 +1,6 @@
+import { isMultipleOf } from '../chips';
 import { InputError } from '../errors';
+import type { Message } from '../messages';
 import { colorUpMoments, largestDividingChip, readStructure, type StructureLevel, type TournamentStructure } from './structure';
 
 /** The amounts a level's chips must pay. */
@@ -29,8 +31,8 @@ export interface ColorUpPlan {
   readonly automatic: readonly ColorUp[];
   /** The plan with the overrides applied: what the console proposes and the command line prints. */
   readonly colorUps: readonly ColorUp[];
-  /** Colour-ups whose chips the race cannot exchange exactly (a chip that does not divide the one it is raced into). */
-  readonly warnings: readonly string[];
+  /** Colour-ups whose chips the race cannot exchange exactly (a chip that does not divide the one it is raced into), as messages (`plan.warning.*`). */
+  readonly warnings: readonly Message[];
 }
 
 /** One race of a colour-up: the race engine's `removed` and `next`. */
@@ -46,14 +48,6 @@ export interface ColorUpProposal extends ColorUp {
   /** Smallest chip first, each raced into the chip above it (which may itself leave in the next step). */
   readonly races: readonly RaceStep[];
 }
-
-const SOURCE_NAMES: Readonly<Record<NeedSource, string>> = {
-  sb: 'small blind',
-  bb: 'big blind',
-  ante: 'ante',
-  startingStack: 'starting stack',
-  rebuys: 'rebuy',
-};
 
 function levelNeed(structure: TournamentStructure, level: StructureLevel): LevelNeed {
   const amounts: [NeedSource, number | null][] = [
@@ -73,8 +67,9 @@ function levelNeed(structure: TournamentStructure, level: StructureLevel): Level
   return need as LevelNeed;
 }
 
-function describeNeed(need: LevelNeed): string {
-  return `its ${SOURCE_NAMES[need.source]} ${need.amount}`;
+/** "its small blind 75": the amount that needs the chip (`plan.need.*`), a parameter of the refusals below. */
+function needParam(need: LevelNeed) {
+  return { message: { key: `plan.need.${need.source}`, params: { amount: need.amount } } };
 }
 
 /** Builds the colour-ups from each leaving chip's moment (null: never leaves); `next` is the smallest chip not yet gone. */
@@ -114,7 +109,7 @@ export function planStructure(structure: TournamentStructure): ColorUpPlan {
   const { chips, levels, overrides } = structure;
   const lastLevel = levels.length;
   const needs = levels.map((level) => levelNeed(structure, level));
-  const moments = colorUpMoments(structure).sort((a, b) => a - b);
+  const moments = colorUpMoments(structure);
   const firstMomentFrom = (level: number): number | null => moments.find((moment) => moment >= level) ?? null;
   const largest = chips[chips.length - 1] as number;
   /** The last level needing a chip as small as `chip` (0 if none does). */
@@ -150,17 +145,14 @@ export function planStructure(structure: TournamentStructure): ColorUpPlan {
     const later = needs.find((need) => (need.level > afterLevel || need.level === lastLevel) && need.chip <= chip);
     if (later === undefined) continue;
     if (later.level === afterLevel) {
-      throw new InputError(field, `${chip} cannot leave after level ${afterLevel}: it is the last level and needs ${later.chip} (${describeNeed(later)}), and a chip needed to the end never leaves`);
+      throw new InputError(field, { key: 'plan.override.neededToEnd', params: { chip, level: afterLevel, needed: later.chip, need: needParam(later) } });
     }
     if (later.chip === chip) {
-      throw new InputError(field, `${chip} cannot leave after level ${afterLevel}: level ${later.level} still needs it (${describeNeed(later)})`);
+      throw new InputError(field, { key: 'plan.override.stillNeeded', params: { chip, level: afterLevel, later: later.level, need: needParam(later) } });
     }
-    throw new InputError(
-      field,
-      `${chip} cannot leave after level ${afterLevel}: level ${later.level} still needs the smaller ${later.chip} (${describeNeed(later)}), and chips leave smallest first`,
-    );
+    throw new InputError(field, { key: 'plan.override.smallerNeeded', params: { chip, level: afterLevel, later: later.level, needed: later.chip, need: needParam(later) } });
   }
-  const when = (moment: number | null): string => (moment === null ? 'never leaves' : `leaves after level ${moment}`);
+  const when = (moment: number | null): Message => (moment === null ? { key: 'plan.override.neverLeaves' } : { key: 'plan.override.leavesAfter', params: { level: moment } });
   chips.forEach((smaller, index) => {
     for (const larger of chips.slice(index + 1)) {
       const early = departures.get(larger) ?? null;
@@ -170,23 +162,23 @@ export function planStructure(structure: TournamentStructure): ColorUpPlan {
       if (largerAt !== undefined) {
         throw new InputError(
           `overrides.${largerAt}[${overrideAt.get(largerAt)?.remove.indexOf(larger)}]`,
-          `${larger} cannot leave after level ${largerAt} while the smaller ${smaller} stays in play (it ${when(late)}); chips leave smallest first, so list ${smaller} there too`,
+          { key: 'plan.override.smallerStays', params: { chip: larger, level: largerAt, smaller, when: { message: when(late) } } },
         );
       }
       const smallerAt = late as number;
-      throw new InputError(
-        `overrides.${smallerAt}[${overrideAt.get(smallerAt)?.remove.indexOf(smaller)}]`,
-        `${smaller} cannot stay in play until after level ${smallerAt} while the larger ${larger} leaves after level ${early}; chips leave smallest first`,
-      );
+      throw new InputError(`overrides.${smallerAt}[${overrideAt.get(smallerAt)?.remove.indexOf(smaller)}]`, {
+        key: 'plan.override.largerLeaves',
+        params: { chip: smaller, level: smallerAt, larger, early },
+      });
     }
   });
 
   const colorUps = colorUpsFrom(chips, departures);
-  const warnings: string[] = [];
+  const warnings: Message[] = [];
   for (const colorUp of colorUps) {
     for (const step of raceSteps(chips, colorUp)) {
-      if (step.next % step.removed !== 0) {
-        warnings.push(`after level ${colorUp.afterLevel}: ${step.next} is not a whole multiple of ${step.removed}, so the ${step.removed} chips cannot be exchanged for ${step.next} chips in a race`);
+      if (!isMultipleOf(step.next, step.removed)) {
+        warnings.push({ key: 'plan.warning.notMultiple', params: { level: colorUp.afterLevel, next: step.next, removed: step.removed } });
       }
     }
   }

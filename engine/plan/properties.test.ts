@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors';
 import { planColorUps, proposeColorUp, type ColorUpPlan } from './planner';
+import { englishText } from '../messages';
 
 const RUNS = 3000;
 
@@ -195,7 +196,7 @@ describe('colour-up plan properties (random structures)', () => {
           expect(races.map((race) => race.removed)).toStrictEqual(colorUp.remove);
           races.forEach((race, index) => expect(race.next).toBe(index + 1 < races.length ? races[index + 1]?.removed : colorUp.next));
           const inexact = races.filter((race) => race.next % race.removed !== 0).length;
-          expect(plan.warnings.filter((warning) => warning.startsWith(`after level ${colorUp.afterLevel}:`))).toHaveLength(inexact);
+          expect(plan.warnings.filter((warning) => englishText(warning).startsWith(`after level ${colorUp.afterLevel}:`))).toHaveLength(inexact);
         }
       }),
       options,

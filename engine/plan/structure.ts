@@ -1,6 +1,7 @@
-import { describeValue } from '../cards';
+import { isMultipleOf } from '../chips';
 import { InputError } from '../errors';
-import { isRecord, missing, readWhole } from '../validate';
+import type { Message } from '../messages';
+import { isRecord, missing, readWhole, valueParam } from '../validate';
 
 /** One playing level. Breaks are not levels: level numbers count playing levels only, from 1. */
 export interface StructureLevel {
@@ -60,46 +61,57 @@ const STRUCTURE_KEYS = ['chips', 'levels', 'startingStack', 'rebuys', 'overrides
 const LEVEL_KEYS = ['sb', 'bb', 'ante'] as const;
 const REBUY_KEYS = ['amount', 'untilLevel'] as const;
 
+/** The parts of a structure refuseUnknownKeys names (`plan.part.*`). */
+type StructurePart = 'structure' | 'level' | 'break' | 'rebuy';
+
 /** Refuses a key `record` has beyond `known`, naming where it is and what belongs there. */
-function refuseUnknownKeys(record: Record<string, unknown>, known: readonly string[], field: string | null, what: string): void {
+function refuseUnknownKeys(record: Record<string, unknown>, known: readonly string[], field: string | null, part: StructurePart): void {
   // A key left undefined is absent (JSON has no undefined; the screen's own objects may).
   const unknown = Object.keys(record).find((key) => record[key] !== undefined && !known.includes(key));
   if (unknown === undefined) return;
   const list = known.map((key) => `"${key}"`);
-  const allowed = list.length === 1 ? list[0] : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`;
-  throw new InputError(field === null ? unknown : `${field}.${unknown}`, `"${unknown}" is not part of ${what}, which has ${allowed} only`);
+  const allowed = list.length === 1 ? (list[0] as string) : { message: { key: 'plan.and', params: { list: list.slice(0, -1).join(', '), last: list.at(-1) as string } } };
+  throw new InputError(field === null ? unknown : `${field}.${unknown}`, {
+    key: 'plan.unknownKey',
+    params: { key: unknown, part: { message: { key: `plan.part.${part}` } }, allowed },
+  });
+}
+
+/** What an amount is, as the refusals name it (`plan.what.*`). */
+function what(name: string, level?: number): Message {
+  return level === undefined ? { key: `plan.what.${name}` } : { key: `plan.what.${name}`, params: { level } };
 }
 
 /** The largest chip that divides `amount` (the smallest chip that amount needs), or null if none does. */
 export function largestDividingChip(chips: readonly number[], amount: number): number | null {
   for (let index = chips.length - 1; index >= 0; index -= 1) {
     const chip = chips[index] as number;
-    if (amount % chip === 0) return chip;
+    if (isMultipleOf(amount, chip)) return chip;
   }
   return null;
 }
 
 /** Reads an amount that has to be paid in chips: a whole number at least 1 that some chip divides. */
-function readPayable(value: unknown, field: string, what: string, chips: readonly number[]): number {
-  const amount = readWhole(value, field, 1, what);
+function readPayable(value: unknown, field: string, name: Message, chips: readonly number[]): number {
+  const amount = readWhole(value, field, 1, name);
   if (largestDividingChip(chips, amount) === null) {
-    throw new InputError(field, `${what} ${amount} is not a multiple of any chip (${chips.join(', ')}), so it cannot be paid`);
+    throw new InputError(field, { key: 'plan.notPayable', params: { what: { message: name }, amount, chips: chips.join(', ') } });
   }
   return amount;
 }
 
 function readChips(value: unknown): number[] {
   if (!Array.isArray(value)) {
-    throw new InputError('chips', `must be a list of the chip values in play, ascending, e.g. [25, 100, 500] (got ${describeValue(value)})`);
+    throw new InputError('chips', { key: 'plan.chips.notList', params: { got: valueParam(value) } });
   }
-  if (value.length === 0) throw new InputError('chips', 'at least one chip is needed');
-  if (value.length > MAX_STRUCTURE_CHIPS) throw new InputError('chips', `at most ${MAX_STRUCTURE_CHIPS} chips (got ${value.length})`);
-  const chips = value.map((chip: unknown, index) => readWhole(chip, `chips[${index}]`, 1, 'a chip value'));
+  if (value.length === 0) throw new InputError('chips', { key: 'plan.chips.none' });
+  if (value.length > MAX_STRUCTURE_CHIPS) throw new InputError('chips', { key: 'plan.chips.tooMany', params: { max: MAX_STRUCTURE_CHIPS, n: value.length } });
+  const chips = value.map((chip: unknown, index) => readWhole(chip, `chips[${index}]`, 1, what('chip')));
   chips.forEach((chip, index) => {
     if (index === 0) return;
     const before = chips[index - 1] as number;
-    if (chip === before) throw new InputError(`chips[${index}]`, `${chip} appears twice (also chips[${chips.indexOf(chip)}])`);
-    if (chip < before) throw new InputError(`chips[${index}]`, `${chip} comes after ${before}; list the chips in ascending order`);
+    if (chip === before) throw new InputError(`chips[${index}]`, { key: 'plan.chips.twice', params: { chip, first: `chips[${chips.indexOf(chip)}]` } });
+    if (chip < before) throw new InputError(`chips[${index}]`, { key: 'plan.chips.order', params: { chip, before } });
   });
   return chips;
 }
@@ -107,45 +119,48 @@ function readChips(value: unknown): number[] {
 function readLevel(entry: Record<string, unknown>, index: number, level: number, chips: readonly number[]): StructureLevel {
   const field = `levels[${index}]`;
   if (entry.sb === undefined && entry.bb === undefined) {
-    throw new InputError(field, `level ${level} has no blinds; a level needs "sb" and "bb", e.g. {"sb": 25, "bb": 50} (a break is {"break": MINUTES})`);
+    throw new InputError(field, { key: 'plan.level.noBlinds', params: { level, example: '{"sb": 25, "bb": 50}', breakExample: '{"break": MINUTES}' } });
   }
-  const sb = readPayable(entry.sb ?? missing(`${field}.sb`, `level ${level}'s small blind`), `${field}.sb`, `level ${level}'s small blind`, chips);
-  const bb = readPayable(entry.bb ?? missing(`${field}.bb`, `level ${level}'s big blind`), `${field}.bb`, `level ${level}'s big blind`, chips);
-  if (bb < sb) throw new InputError(`${field}.bb`, `level ${level}'s big blind ${bb} is smaller than its small blind ${sb}`);
+  const sb = readPayable(entry.sb ?? missing(`${field}.sb`, what('smallBlind', level)), `${field}.sb`, what('smallBlind', level), chips);
+  const bb = readPayable(entry.bb ?? missing(`${field}.bb`, what('bigBlind', level)), `${field}.bb`, what('bigBlind', level), chips);
+  if (bb < sb) throw new InputError(`${field}.bb`, { key: 'plan.level.bigBelowSmall', params: { level, bb, sb } });
   let ante: number | null = null;
   if (entry.ante !== undefined && entry.ante !== null) {
-    const value = readWhole(entry.ante, `${field}.ante`, 0, `level ${level}'s ante`);
-    if (value > 0) ante = readPayable(value, `${field}.ante`, `level ${level}'s ante`, chips);
+    const value = readWhole(entry.ante, `${field}.ante`, 0, what('ante', level));
+    if (value > 0) ante = readPayable(value, `${field}.ante`, what('ante', level), chips);
   }
   return { level, index, sb, bb, ante };
 }
 
 function readLevels(value: unknown, chips: readonly number[]): { levels: StructureLevel[]; breaks: StructureBreak[] } {
   if (!Array.isArray(value)) {
-    throw new InputError('levels', `must be a list of levels and breaks, e.g. [{"sb": 25, "bb": 50}, {"break": 15}, {"sb": 50, "bb": 100}] (got ${describeValue(value)})`);
+    throw new InputError('levels', {
+      key: 'plan.levels.notList',
+      params: { example: '[{"sb": 25, "bb": 50}, {"break": 15}, {"sb": 50, "bb": 100}]', got: valueParam(value) },
+    });
   }
-  if (value.length === 0) throw new InputError('levels', 'at least one level is needed');
+  if (value.length === 0) throw new InputError('levels', { key: 'plan.levels.none' });
   if (value.length > MAX_STRUCTURE_ENTRIES) {
-    throw new InputError('levels', `at most ${MAX_STRUCTURE_ENTRIES} levels and breaks in all (got ${value.length})`);
+    throw new InputError('levels', { key: 'plan.levels.tooMany', params: { max: MAX_STRUCTURE_ENTRIES, n: value.length } });
   }
   const levels: StructureLevel[] = [];
   const breaks: StructureBreak[] = [];
   value.forEach((entry: unknown, index) => {
     const field = `levels[${index}]`;
     if (!isRecord(entry)) {
-      throw new InputError(field, `each entry must be a level like {"sb": 25, "bb": 50} or a break like {"break": 15} (got ${describeValue(entry)})`);
+      throw new InputError(field, { key: 'plan.levels.notEntry', params: { level: '{"sb": 25, "bb": 50}', break: '{"break": 15}', got: valueParam(entry) } });
     }
     if (entry.break !== undefined) {
       if (entry.sb !== undefined || entry.bb !== undefined || entry.ante !== undefined) {
-        throw new InputError(field, 'an entry is either a level or a break, not both: a break has no blinds or ante');
+        throw new InputError(field, { key: 'plan.levels.levelAndBreak' });
       }
-      if (levels.length === 0) throw new InputError(field, 'a break cannot come before the first level: a break follows the level before it');
-      refuseUnknownKeys(entry, ['break'], field, 'a break');
-      const minutes = readWhole(entry.break, `${field}.break`, 1, 'the break\'s length in minutes');
+      if (levels.length === 0) throw new InputError(field, { key: 'plan.levels.breakFirst' });
+      refuseUnknownKeys(entry, ['break'], field, 'break');
+      const minutes = readWhole(entry.break, `${field}.break`, 1, what('breakMinutes'));
       breaks.push({ afterLevel: levels.length, index, minutes });
       return;
     }
-    refuseUnknownKeys(entry, LEVEL_KEYS, field, 'a level');
+    refuseUnknownKeys(entry, LEVEL_KEYS, field, 'level');
     levels.push(readLevel(entry, index, levels.length + 1, chips));
   });
   return { levels, breaks };
@@ -154,32 +169,39 @@ function readLevels(value: unknown, chips: readonly number[]): { levels: Structu
 function readRebuys(value: unknown, chips: readonly number[]): RebuyOffer | null {
   if (value === undefined || value === null) return null;
   if (!isRecord(value)) {
-    throw new InputError('rebuys', `must be an object like {"amount": 10000, "untilLevel": 4} (got ${describeValue(value)})`);
+    throw new InputError('rebuys', { key: 'plan.rebuys.notObject', params: { example: '{"amount": 10000, "untilLevel": 4}', got: valueParam(value) } });
   }
-  refuseUnknownKeys(value, REBUY_KEYS, 'rebuys', 'a rebuy');
-  const amount = readPayable(value.amount ?? missing('rebuys.amount', 'the chips a rebuy or add-on gives'), 'rebuys.amount', 'the rebuy amount', chips);
-  const untilLevel = readWhole(
-    value.untilLevel ?? missing('rebuys.untilLevel', 'the last level a rebuy or add-on is offered'),
-    'rebuys.untilLevel',
-    1,
-    'the last rebuy level',
-  );
+  refuseUnknownKeys(value, REBUY_KEYS, 'rebuys', 'rebuy');
+  const amount = readPayable(value.amount ?? missing('rebuys.amount', { key: 'plan.missing.rebuyAmount' }), 'rebuys.amount', what('rebuyAmount'), chips);
+  const untilLevel = readWhole(value.untilLevel ?? missing('rebuys.untilLevel', { key: 'plan.missing.rebuyUntil' }), 'rebuys.untilLevel', 1, what('rebuyUntil'));
   return { amount, untilLevel };
 }
 
+/** What colorUpMoments reads of a structure: the playing levels' numbers and the levels the breaks follow. */
+export interface MomentSource {
+  readonly levels: readonly { readonly level: number }[];
+  readonly breaks: readonly { readonly afterLevel: number }[];
+}
+
 /**
- * Where a colour-up can happen, as the levels it follows: at the breaks when the structure has any
- * (a break after the last level included), otherwise between two levels.
+ * Where a colour-up can happen, as the levels it follows (ascending, each once): at the breaks when
+ * the structure has any (a break after the last level included; breaks in a row are one moment),
+ * otherwise between two levels. A break before level 1 (`afterLevel` 0) is no moment: nothing has
+ * been played, so no chip has stopped being needed. It still makes the structure one with breaks
+ * (colour-ups wait for a break, never come between levels). readStructure refuses such a break; the
+ * Structure screen's draft holds one while the dealer edits, and asks this function too.
  */
-export function colorUpMoments(structure: Pick<TournamentStructure, 'levels' | 'breaks'>): number[] {
-  if (structure.breaks.length > 0) return [...new Set(structure.breaks.map((entry) => entry.afterLevel))];
+export function colorUpMoments(structure: MomentSource): number[] {
+  if (structure.breaks.length > 0) {
+    return [...new Set(structure.breaks.map((entry) => entry.afterLevel).filter((level) => level >= 1))].sort((a, b) => a - b);
+  }
   return structure.levels.slice(0, -1).map((entry) => entry.level);
 }
 
 function readOverrides(value: unknown, chips: readonly number[], structure: Pick<TournamentStructure, 'levels' | 'breaks'>): ColorUpOverride[] {
   if (value === undefined || value === null) return [];
   if (!isRecord(value)) {
-    throw new InputError('overrides', `must map a level number to the chips leaving after it, e.g. {"4": [25]} (got ${describeValue(value)})`);
+    throw new InputError('overrides', { key: 'plan.overrides.notObject', params: { example: '{"4": [25]}', got: valueParam(value) } });
   }
   const lastLevel = structure.levels.length;
   const moments = colorUpMoments(structure);
@@ -188,25 +210,25 @@ function readOverrides(value: unknown, chips: readonly number[], structure: Pick
   const overrides: ColorUpOverride[] = [];
   for (const [key, list] of Object.entries(value)) {
     const field = `overrides.${key}`;
-    if (!/^[1-9][0-9]*$/.test(key)) throw new InputError(field, `"${key}" is not a level number; key each override by the level it follows, e.g. "4"`);
+    if (!/^[1-9][0-9]*$/.test(key)) throw new InputError(field, { key: 'plan.overrides.notLevel', params: { key } });
     const afterLevel = Number(key);
-    if (afterLevel > lastLevel) throw new InputError(field, `there is no level ${afterLevel}: the structure has ${lastLevel} level${lastLevel === 1 ? '' : 's'}`);
+    if (afterLevel > lastLevel) throw new InputError(field, { key: 'plan.overrides.noSuchLevel', params: { level: afterLevel, n: lastLevel } });
     if (!moments.includes(afterLevel)) {
-      const where = moments.length === 0 ? 'this structure has no moment for one' : `possible after level${moments.length === 1 ? '' : 's'} ${moments.join(', ')}`;
-      const why = structure.breaks.length > 0 ? `there is no break after level ${afterLevel}, and colour-ups happen at breaks` : `level ${afterLevel} is the last level, so no play follows it`;
-      throw new InputError(field, `${why} (${where})`);
+      const where: Message = moments.length === 0 ? { key: 'plan.overrides.noMoments' } : { key: 'plan.overrides.momentsAre', params: { n: moments.length, levels: moments.join(', ') } };
+      const why = structure.breaks.length > 0 ? 'plan.overrides.noBreakAfter' : 'plan.overrides.lastLevel';
+      throw new InputError(field, { key: why, params: { level: afterLevel, where: { message: where } } });
     }
     if (!Array.isArray(list)) {
-      throw new InputError(field, `must be a list of the chips leaving after level ${afterLevel}, e.g. [25], or [] for none (got ${describeValue(list)})`);
+      throw new InputError(field, { key: 'plan.overrides.notList', params: { level: afterLevel, got: valueParam(list) } });
     }
     const remove = list.map((entry: unknown, index) => {
       const chipField = `${field}[${index}]`;
-      const chip = readWhole(entry, chipField, 1, 'a chip value');
-      if (!chips.includes(chip)) throw new InputError(chipField, `${chip} is not one of the chips (${chips.join(', ')})`);
-      if (chip === largest) throw new InputError(chipField, `${chip} is the largest chip, which never leaves play`);
-      if (list.indexOf(chip) !== index) throw new InputError(chipField, `${chip} is listed twice`);
+      const chip = readWhole(entry, chipField, 1, what('chip'));
+      if (!chips.includes(chip)) throw new InputError(chipField, { key: 'plan.overrides.notAChip', params: { chip, chips: chips.join(', ') } });
+      if (chip === largest) throw new InputError(chipField, { key: 'plan.overrides.largest', params: { chip } });
+      if (list.indexOf(chip) !== index) throw new InputError(chipField, { key: 'plan.overrides.twice', params: { chip } });
       const already = leaving.get(chip);
-      if (already !== undefined) throw new InputError(chipField, `${chip} already leaves after level ${already} (overrides.${already}); a chip leaves once`);
+      if (already !== undefined) throw new InputError(chipField, { key: 'plan.overrides.leavesOnce', params: { chip, level: already } });
       leaving.set(chip, afterLevel);
       return chip;
     });
@@ -221,11 +243,11 @@ function readOverrides(value: unknown, chips: readonly number[], structure: Pick
  * listed is offered through every listed level.
  */
 export function readStructure(input: unknown): TournamentStructure {
-  if (!isRecord(input)) throw new InputError('structure', `a structure must be a JSON object with "chips" and "levels" (got ${describeValue(input)})`);
-  refuseUnknownKeys(input, STRUCTURE_KEYS, null, 'a structure');
-  const chips = readChips(input.chips ?? missing('chips', 'the chip values in play, e.g. [25, 100, 500]'));
-  const { levels, breaks } = readLevels(input.levels ?? missing('levels', 'the levels and breaks, in playing order'), chips);
-  const startingStack = input.startingStack === undefined || input.startingStack === null ? null : readPayable(input.startingStack, 'startingStack', 'the starting stack', chips);
+  if (!isRecord(input)) throw new InputError('structure', { key: 'plan.notObject', params: { got: valueParam(input) } });
+  refuseUnknownKeys(input, STRUCTURE_KEYS, null, 'structure');
+  const chips = readChips(input.chips ?? missing('chips', { key: 'plan.missing.chips' }));
+  const { levels, breaks } = readLevels(input.levels ?? missing('levels', { key: 'plan.missing.levels' }), chips);
+  const startingStack = input.startingStack === undefined || input.startingStack === null ? null : readPayable(input.startingStack, 'startingStack', what('startingStack'), chips);
   const rebuys = readRebuys(input.rebuys, chips);
   const overrides = readOverrides(input.overrides, chips, { levels, breaks });
   return { chips, levels, breaks, startingStack, rebuys, overrides };

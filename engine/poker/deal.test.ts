@@ -3,6 +3,7 @@ import type { Card } from '../cards';
 import { InputError } from '../errors';
 import { applyPokerEvent, legalCards, replayDeal, startDeal, stockSize, type PokerEvent, type PokerState } from './deal';
 import { dealFromInput } from './input';
+import { englishText, type Message } from '../messages';
 import { illegalPlayReason, legalPlays } from './moves';
 import { pointsOutput, pokerAwaiting } from './summary';
 
@@ -75,7 +76,7 @@ describe('seed 002: the combined follow-and-raise duty (Pistepokeri)', () => {
   it('example 1: lead 7♥, holding 9♥: the 9♥ must be played', () => {
     const hand = cards('9h 2c Ks 3d');
     expect(legalPlays(hand, '7h', 'beat-opening-card')).toEqual(['9h']);
-    expect(illegalPlayReason(hand, 'Ks', '7h', 'beat-opening-card')).toMatch(/opening card is 7h and a heart above it must be played \(holding 9h\)/);
+    expect(englishText(illegalPlayReason(hand, 'Ks', '7h', 'beat-opening-card') as Message)).toMatch(/opening card is 7h and a heart above it must be played \(holding 9h\)/);
   });
 
   it('example 2: lead 7♥, holding only 5♥ and 6♥ of hearts: any card may be played', () => {
@@ -186,7 +187,7 @@ describe('Chicago', () => {
   it('follows suit if it can, with no duty to beat the led card', () => {
     expect(legalPlays(cards('9h 3h Ks'), '7h', 'follow-suit')).toEqual(['9h', '3h']);
     expect(legalPlays(cards('Ks 2c'), '7h', 'follow-suit')).toEqual(['Ks', '2c']);
-    expect(illegalPlayReason(cards('9h 3h Ks'), 'Ks', '7h', 'follow-suit')).toMatch(/the lead is 7h and a heart must be followed \(holding 9h, 3h\)/);
+    expect(englishText(illegalPlayReason(cards('9h 3h Ks'), 'Ks', '7h', 'follow-suit') as Message)).toMatch(/the lead is 7h and a heart must be followed \(holding 9h, 3h\)/);
   });
 
   const chicagoDeal = {

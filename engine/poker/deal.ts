@@ -1,5 +1,7 @@
-import { ALL_CARDS, describeValue, readCard, type Card } from '../cards';
+import { ALL_CARDS, readCard, type Card } from '../cards';
 import { InputError } from '../errors';
+import type { Message } from '../messages';
+import { valueParam } from '../validate';
 import { evaluateHand, handCategory, isRoyalFlush, type HandCategory, type HandValue } from './hands';
 import { illegalPlayReason, legalPlays, trickWinnerIndex } from './moves';
 import { CHICAGO_CALL_POINTS, HAND_SIZE, TRICKS } from './rules';
@@ -28,6 +30,8 @@ export type PokerEvent =
   | { readonly type: 'play'; readonly card: string; readonly player?: string };
 
 export type PokerEventType = PokerEvent['type'];
+/** The event of one type, with its own fields. Its values are still checked: the journal and the command line hand in plain JSON. */
+export type EventOf<T extends PokerEventType> = Extract<PokerEvent, { type: T }>;
 export const POKER_EVENT_TYPES: readonly PokerEventType[] = ['setup', 'deal', 'discard', 'draw', 'reshuffle', 'end-exchanges', 'call', 'play'];
 
 export type PokerPhase = 'dealing' | 'exchanging' | 'playing' | 'complete';
@@ -161,57 +165,57 @@ function name(state: PokerState, player: number): string {
   return state.setup.players[player] as string;
 }
 
-function describePlace(state: PokerState, card: Card, place: CardPlace): string {
+/** Where a card is, as a refusal says it (`poker.place.*`): whose hand, which trick, or the discards. */
+function placeMessage(state: PokerState, card: Card, place: CardPlace): Message {
   switch (place.place) {
     case 'hand':
-      return `${card} is in ${name(state, place.player)}'s hand`;
+      return { key: 'poker.place.hand', params: { card: { card }, player: name(state, place.player) } };
     case 'trick':
-      return `${card} was already played by ${name(state, place.player)} to trick ${place.trick + 1}`;
+      return { key: 'poker.place.trick', params: { card: { card }, player: name(state, place.player), trick: place.trick + 1 } };
     case 'discards': {
       const record = [...state.exchanges].reverse().find((exchange) => exchange.discarded.includes(card));
-      const by = record ? ` by ${name(state, record.player)} in exchange ${record.round}` : '';
       const size = stockSize(state);
-      return `${card} was discarded${by} and discards come back only after a reshuffle (${
-        size > 0 ? `the stock still holds ${size} card${size === 1 ? '' : 's'}` : 'the stock is empty: record the reshuffle first'
-      })`;
+      const stock: Message = size > 0 ? { key: 'poker.place.stockHolds', params: { n: size } } : { key: 'poker.place.stockEmpty' };
+      return record
+        ? { key: 'poker.place.discardedBy', params: { card: { card }, player: name(state, record.player), round: record.round, stock: { message: stock } } }
+        : { key: 'poker.place.discarded', params: { card: { card }, stock: { message: stock } } };
     }
     default:
-      return `${card} is in the stock`;
+      return { key: 'poker.place.stock', params: { card: { card } } };
   }
 }
 
-function notHeld(state: PokerState, player: number, card: Card): string {
+function notHeld(state: PokerState, player: number, card: Card): Message {
   const place = locateCard(state, card);
-  return `${name(state, player)} does not hold ${card}${place.place === 'stock' ? '' : ` (${describePlace(state, card, place)})`}`;
+  const params = { player: name(state, player), card: { card } };
+  return place.place === 'stock'
+    ? { key: 'poker.notHeld', params }
+    : { key: 'poker.notHeldAt', params: { ...params, place: { message: placeMessage(state, card, place) } } };
 }
 
 /** Reads the event's list of cards: known codes, none twice. */
 function readCards(value: unknown, field: string): Card[] {
-  if (!Array.isArray(value)) throw new InputError(field, `must be a list of card codes such as ["As", "10h"] (got ${describeValue(value)})`);
+  if (!Array.isArray(value)) throw new InputError(field, { key: 'poker.cards.notList', params: { got: valueParam(value) } });
   const cards = value.map((card: unknown, index) => readCard(card, `${field}[${index}]`));
   cards.forEach((card, index) => {
     const first = cards.indexOf(card);
-    if (first !== index) throw new InputError(`${field}[${index}]`, `${card} is listed twice (also ${field}[${first}])`);
+    if (first !== index) throw new InputError(`${field}[${index}]`, { key: 'poker.cards.twice', params: { card: { card }, first: `${field}[${first}]` } });
   });
   return cards;
 }
 
-/** When the event names a player, it must be the one whose turn it is. */
-function checkTurn(state: PokerState, given: unknown, expected: number, what: string): void {
+/** When the event names a player, it must be the one whose turn it is; `what` is the turn (`poker.turn.*`). */
+function checkTurn(state: PokerState, given: unknown, expected: number, what: Message): void {
   if (given === undefined) return;
   const player = playerIndex(state.setup.players, given, 'player');
-  if (player !== expected) throw new InputError('player', `it is ${name(state, expected)}'s turn to ${what}, not ${name(state, player)}'s`);
+  if (player !== expected) {
+    throw new InputError('player', { key: 'poker.notYourTurn', params: { expected: name(state, expected), what: { message: what }, player: name(state, player) } });
+  }
 }
 
-function requirePhase(state: PokerState, phase: PokerPhase, type: string): void {
+function requirePhase(state: PokerState, phase: PokerPhase, type: PokerEventType): void {
   if (state.phase === phase) return;
-  const now: Record<PokerPhase, string> = {
-    dealing: 'the cards are still being dealt',
-    exchanging: 'the players are exchanging cards',
-    playing: 'the tricks are being played',
-    complete: 'the deal is complete',
-  };
-  throw new InputError('event', `a ${type} event does not fit now: ${now[state.phase]}`);
+  throw new InputError('event', { key: 'poker.wrongPhase', params: { type, now: { message: { key: `poker.phase.${state.phase}` } } } });
 }
 
 /** Adds points to a total, and settles the winner if this is the first time anyone reaches the target. */
@@ -260,7 +264,7 @@ function nextTurn(state: PokerState): PokerState {
   return last ? { ...next, phase: 'playing', exchange: null } : { ...next, exchange: { round: round + 1, turn: 0, owed: 0 } };
 }
 
-function applyDeal(state: PokerState, event: { readonly cards?: unknown; readonly player?: unknown }): PokerState {
+function applyDeal(state: PokerState, event: EventOf<'deal'>): PokerState {
   requirePhase(state, 'dealing', 'deal');
   const cards = readCards(event.cards, 'cards');
   const fixed = event.player === undefined ? null : playerIndex(state.setup.players, event.player, 'player');
@@ -276,10 +280,12 @@ function applyDeal(state: PokerState, event: { readonly cards?: unknown; readonl
       });
     }
     const place = locateCard(during, card);
-    if (place.place !== 'stock') throw new InputError(`cards[${index}]`, `${name(state, player)} cannot be dealt ${card}: ${describePlace(during, card, place)}`);
+    if (place.place !== 'stock') {
+      throw new InputError(`cards[${index}]`, { key: 'poker.deal.notInStock', params: { player: name(state, player), card: { card }, place: { message: placeMessage(during, card, place) } } });
+    }
     const hand = hands[player] as Card[];
     if (hand.length >= HAND_SIZE) {
-      throw new InputError(`cards[${index}]`, `${name(state, player)} already has ${HAND_SIZE} cards; ${card} would be one too many`);
+      throw new InputError(`cards[${index}]`, { key: 'poker.deal.full', params: { player: name(state, player), size: HAND_SIZE, card: { card } } });
     }
     hand.push(card);
   });
@@ -297,23 +303,23 @@ function exchangingPlayer(state: PokerState): number {
   return state.setup.exchangeOrder[(state.exchange as ExchangeTurn).turn] as number;
 }
 
-function applyDiscard(state: PokerState, event: { readonly cards?: unknown; readonly player?: unknown }): PokerState {
+function applyDiscard(state: PokerState, event: EventOf<'discard'>): PokerState {
   requirePhase(state, 'exchanging', 'discard');
   const { round, turn, owed } = state.exchange as ExchangeTurn;
   const player = exchangingPlayer(state);
-  if (owed > 0) throw new InputError('event', `${name(state, player)} is still owed ${owed} card${owed === 1 ? '' : 's'} in exchange ${round}; draw them first`);
-  checkTurn(state, event.player, player, `exchange (exchange ${round})`);
+  if (owed > 0) throw new InputError('event', { key: 'poker.discard.owed', params: { player: name(state, player), n: owed, round } });
+  checkTurn(state, event.player, player, { key: 'poker.turn.exchange', params: { round } });
   const cards = readCards(event.cards ?? [], 'cards');
   const hand = state.hands[player] as readonly Card[];
   cards.forEach((card, index) => {
     if (!hand.includes(card)) {
-      throw new InputError(`cards[${index}]`, `${name(state, player)} cannot discard ${card} in exchange ${round}: ${notHeld(state, player, card)}`);
+      throw new InputError(`cards[${index}]`, { key: 'poker.discard.notHeld', params: { player: name(state, player), card: { card }, round, why: { message: notHeld(state, player, card) } } });
     }
   });
   const { buyStop } = state.setup.options;
   const total = state.scores[player] as number;
   if (cards.length > 0 && buyStop !== null && total >= buyStop) {
-    throw new InputError('cards', `${name(state, player)} has ${total} points, at or past the buy stop of ${buyStop}: no more exchanges, stand pat`);
+    throw new InputError('cards', { key: 'poker.discard.buyStop', params: { player: name(state, player), total, stop: buyStop } });
   }
   const hands = state.hands.slice();
   hands[player] = hand.filter((card) => !cards.includes(card));
@@ -327,19 +333,21 @@ function applyDiscard(state: PokerState, event: { readonly cards?: unknown; read
   return cards.length === 0 ? nextTurn(next) : next;
 }
 
-function applyDraw(state: PokerState, event: { readonly cards?: unknown; readonly player?: unknown }): PokerState {
+function applyDraw(state: PokerState, event: EventOf<'draw'>): PokerState {
   requirePhase(state, 'exchanging', 'draw');
   const { round, turn, owed } = state.exchange as ExchangeTurn;
   const player = exchangingPlayer(state);
-  if (owed === 0) throw new InputError('event', `nobody is owed cards: it is ${name(state, player)}'s turn to discard or stand pat in exchange ${round}`);
-  checkTurn(state, event.player, player, `draw (exchange ${round})`);
+  if (owed === 0) throw new InputError('event', { key: 'poker.draw.nobodyOwed', params: { player: name(state, player), round } });
+  checkTurn(state, event.player, player, { key: 'poker.turn.draw', params: { round } });
   const cards = readCards(event.cards, 'cards');
   if (cards.length > owed) {
-    throw new InputError('cards', `${name(state, player)} is owed ${owed} card${owed === 1 ? '' : 's'} in exchange ${round}, not ${cards.length}`);
+    throw new InputError('cards', { key: 'poker.draw.tooMany', params: { player: name(state, player), n: owed, round, given: cards.length } });
   }
   cards.forEach((card, index) => {
     const place = locateCard(state, card);
-    if (place.place !== 'stock') throw new InputError(`cards[${index}]`, `${name(state, player)} cannot draw ${card} in exchange ${round}: ${describePlace(state, card, place)}`);
+    if (place.place !== 'stock') {
+      throw new InputError(`cards[${index}]`, { key: 'poker.draw.notInStock', params: { player: name(state, player), card: { card }, round, place: { message: placeMessage(state, card, place) } } });
+    }
   });
   const hands = state.hands.slice();
   hands[player] = [...(hands[player] as readonly Card[]), ...cards];
@@ -353,8 +361,8 @@ function applyDraw(state: PokerState, event: { readonly cards?: unknown; readonl
 function applyReshuffle(state: PokerState): PokerState {
   requirePhase(state, 'exchanging', 'reshuffle');
   const size = stockSize(state);
-  if (size > 0) throw new InputError('event', `the stock still holds ${size} card${size === 1 ? '' : 's'}: the discards may be reshuffled only when it runs out`);
-  if (state.discards.length === 0) throw new InputError('event', 'there are no discards to reshuffle');
+  if (size > 0) throw new InputError('event', { key: 'poker.reshuffle.stockLeft', params: { n: size } });
+  if (state.discards.length === 0) throw new InputError('event', { key: 'poker.reshuffle.noDiscards' });
   const round = (state.exchange as ExchangeTurn).round;
   return { ...state, discards: [], reshuffles: [...state.reshuffles, { round, cards: state.discards.slice() }] };
 }
@@ -362,16 +370,16 @@ function applyReshuffle(state: PokerState): PokerState {
 function applyEndExchanges(state: PokerState): PokerState {
   requirePhase(state, 'exchanging', 'end-exchanges');
   let next = state;
-  while (next.phase === 'exchanging') next = applyDiscard(next, { cards: [] });
+  while (next.phase === 'exchanging') next = applyDiscard(next, { type: 'discard', cards: [] });
   return next;
 }
 
-function applyCall(state: PokerState, event: { readonly player?: unknown }): PokerState {
-  if (!state.setup.options.chicagoCall) throw new InputError('event', 'the Chicago call is a house option that is off for this game');
+function applyCall(state: PokerState, event: EventOf<'call'>): PokerState {
+  if (!state.setup.options.chicagoCall) throw new InputError('event', { key: 'poker.call.off' });
   requirePhase(state, 'playing', 'call');
   const player = playerIndex(state.setup.players, event.player, 'player');
-  if (state.call !== null) throw new InputError('player', `${name(state, state.call)} has already called Chicago`);
-  if (state.tricks.length > 0) throw new InputError('player', `${name(state, player)} cannot call Chicago: the first card has been played`);
+  if (state.call !== null) throw new InputError('player', { key: 'poker.call.already', params: { player: name(state, state.call) } });
+  if (state.tricks.length > 0) throw new InputError('player', { key: 'poker.call.late', params: { player: name(state, player) } });
   return { ...state, call: player };
 }
 
@@ -391,17 +399,17 @@ export function legalCards(state: PokerState): Card[] {
   return now === null ? [] : legalPlays(state.hands[now.player] as readonly Card[], now.led, state.setup.rules.duty);
 }
 
-function applyPlay(state: PokerState, event: { readonly card?: unknown; readonly player?: unknown }): PokerState {
+function applyPlay(state: PokerState, event: EventOf<'play'>): PokerState {
   requirePhase(state, 'playing', 'play');
   const { player, trick, led } = currentTrick(state) as { player: number; trick: number; led: Card | null };
-  checkTurn(state, event.player, player, `play to trick ${trick}`);
+  checkTurn(state, event.player, player, { key: 'poker.turn.play', params: { trick } });
   const card = readCard(event.card, 'card');
   const hand = state.hands[player] as readonly Card[];
   if (!hand.includes(card)) {
-    throw new InputError('card', `trick ${trick}: ${name(state, player)} cannot play ${card}: ${notHeld(state, player, card)}`);
+    throw new InputError('card', { key: 'poker.play.notHeld', params: { trick, player: name(state, player), card: { card }, why: { message: notHeld(state, player, card) } } });
   }
   const reason = illegalPlayReason(hand, card, led, state.setup.rules.duty);
-  if (reason !== null) throw new InputError('card', `trick ${trick}: ${name(state, player)} may not play ${card}: ${reason}`);
+  if (reason !== null) throw new InputError('card', { key: 'poker.play.illegal', params: { trick, player: name(state, player), card: { card }, why: { message: reason } } });
   const hands = state.hands.slice();
   hands[player] = hand.filter((held) => held !== card);
   const tricks = state.tricks.slice();
@@ -451,43 +459,54 @@ export function startDeal(deal: unknown): PokerState {
   };
 }
 
+/** One handler per event type, each given its own event's shape. */
+type PokerHandlers = { readonly [T in PokerEventType]: (state: PokerState | null, event: EventOf<T>) => PokerState };
+
+/** Every event but setup changes a deal that exists. */
+function onDeal<E extends PokerEvent>(apply: (state: PokerState, event: E) => PokerState): (state: PokerState | null, event: E) => PokerState {
+  return (state, event) => {
+    if (state === null) throw new InputError('event', { key: 'poker.event.needsDeal', params: { type: event.type } });
+    return apply(state, event);
+  };
+}
+
+/** The reducer's cases, one per event type: adding an event type without its handler does not compile. */
+const POKER_HANDLERS: PokerHandlers = {
+  setup: (state, event) => {
+    if (state !== null) throw new InputError('event', { key: 'poker.event.alreadySetUp' });
+    return startDeal(event.deal);
+  },
+  deal: onDeal(applyDeal),
+  discard: onDeal(applyDiscard),
+  draw: onDeal(applyDraw),
+  reshuffle: onDeal(applyReshuffle),
+  'end-exchanges': onDeal(applyEndExchanges),
+  call: onDeal(applyCall),
+  play: onDeal(applyPlay),
+};
+
+function isPokerEventType(type: unknown): type is PokerEventType {
+  return POKER_EVENT_TYPES.includes(type as PokerEventType);
+}
+
 /**
  * The deal reducer: the state after `event`. Pure; refuses an invalid event with an InputError
  * naming the player, the trick and the card at fault, and leaves the given state untouched.
  */
 export function applyPokerEvent(state: PokerState | null, event: PokerEvent): PokerState {
+  // Events come from the journal and the command line as well as from typed code: the type is checked.
   const type: unknown = (event as { type?: unknown } | null)?.type;
-  if (type === 'setup') {
-    if (state !== null) throw new InputError('event', 'this deal is already set up; start a new deal instead');
-    return startDeal((event as { deal: unknown }).deal);
+  if (!isPokerEventType(type)) {
+    throw new InputError('event', { key: 'poker.event.unknown', params: { got: valueParam(type), types: POKER_EVENT_TYPES.join(', ') } });
   }
-  if (!POKER_EVENT_TYPES.includes(type as PokerEventType)) {
-    throw new InputError('event', `unknown event type ${describeValue(type)}; expected ${POKER_EVENT_TYPES.join(', ')}`);
-  }
-  if (state === null) throw new InputError('event', `a ${String(type)} event needs a deal; the first event must be setup`);
-  const fields = event as { cards?: unknown; card?: unknown; player?: unknown };
-  switch (type as Exclude<PokerEventType, 'setup'>) {
-    case 'deal':
-      return applyDeal(state, fields);
-    case 'discard':
-      return applyDiscard(state, fields);
-    case 'draw':
-      return applyDraw(state, fields);
-    case 'reshuffle':
-      return applyReshuffle(state);
-    case 'end-exchanges':
-      return applyEndExchanges(state);
-    case 'call':
-      return applyCall(state, fields);
-    default:
-      return applyPlay(state, fields);
-  }
+  const handler = POKER_HANDLERS[type] as (state: PokerState | null, event: PokerEvent) => PokerState;
+  return handler(state, event);
 }
 
 /** Rebuilds a deal from its events, as the journal does on start. */
 export function replayDeal(events: readonly PokerEvent[]): PokerState {
   let state: PokerState | null = null;
   for (const event of events) state = applyPokerEvent(state, event);
-  if (state === null) throw new InputError('events', 'no events: a deal starts with a setup event');
+  if (state === null) throw new InputError('events', { key: 'poker.event.none' });
   return state;
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ENGINE_CATALOGS, formatMessage } from '../messages';
+import { expectSaid } from '../messages/testing';
 import { refusal } from '../testing';
 import { applyPokerEvent, replayDeal, startDeal, type PokerEvent } from './deal';
 import { dealFromInput } from './input';
@@ -46,6 +48,7 @@ describe('every invalid deal is refused, naming the field and the reason', () =>
     const error = refusal(() => dealFromInput(input));
     expect(error.field).toBe(field);
     expect(error.message).toMatch(reason);
+    expectSaid(error);
     expect(error.message.startsWith(`${field}: `)).toBe(true);
   });
 
@@ -55,6 +58,31 @@ describe('every invalid deal is refused, naming the field and the reason', () =>
     expect(error.message).toBe('tricks[0][1]: trick 1: Ville may not play Ks: the opening card is 9h and a heart above it must be played (holding Ah)');
     const later = refusal(() => dealFromInput({ ...valid, tricks: [['9h', 'Ah', '2c'], ['Ks', '2s', '5h'], ['Kc', '6h', '3c']] }));
     expect(later.message).toBe('tricks[2][1]: trick 3: Sanna cannot play 6h: Sanna does not hold 6h (6h is in Anna\'s hand)');
+  });
+});
+
+describe('the refusals in the dealer\'s language', () => {
+  it('an illegal play and a card not held, in Finnish and Russian, cards shown as cards', () => {
+    const illegal = expectSaid(refusal(() => dealFromInput({ ...valid, tricks: [['9h', 'Ks']] })));
+    expect(formatMessage(illegal, 'fi', ENGINE_CATALOGS.fi)).toBe('tikki 1: Ville ei saa pelata korttia K♠: avauskortti on 9♥, ja on pelattava sitä suurempi hertta (kädessä A♥)');
+    expect(formatMessage(illegal, 'ru', ENGINE_CATALOGS.ru)).toBe('взятка 1: Ville не имеет права сыграть K♠: первая карта — 9♥, нужно сыграть старшую карту той же масти (черва) (на руке A♥)');
+    const notHeld = expectSaid(refusal(() => dealFromInput({ ...valid, tricks: [['9h', 'Ah', '2c'], ['Ks', '2s', '5h'], ['Kc', '6h', '3c']] })));
+    expect(formatMessage(notHeld, 'fi', ENGINE_CATALOGS.fi)).toBe('tikki 3: Sanna ei voi pelata korttia 6♥: pelaajalla Sanna ei ole korttia 6♥ (6♥ on pelaajan Anna kädessä)');
+    expect(formatMessage(notHeld, 'en', ENGINE_CATALOGS.en)).toBe("trick 3: Sanna cannot play 6♥: Sanna does not hold 6♥ (6♥ is in Anna's hand)");
+  });
+
+  it('lists several held cards with commas, each a card', () => {
+    const players = ['Anna', 'Ville'];
+    const state = replayDeal([
+      { type: 'setup', deal: { game: 'chicago', players } },
+      { type: 'deal', player: 'Anna', cards: ['9h', '3c', '4c', '5c', '7d'] },
+      { type: 'deal', player: 'Ville', cards: ['Ah', 'Kh', '2h', 'Jd', '9s'] },
+      { type: 'end-exchanges' },
+      { type: 'play', card: '9h' },
+    ]);
+    const error = refusal(() => applyPokerEvent(state, { type: 'play', card: '9s' }));
+    expect(error.reason).toBe('trick 1: Ville may not play 9s: the lead is 9h and a heart must be followed (holding Ah, Kh, 2h)');
+    expect(formatMessage(expectSaid(error), 'fi', ENGINE_CATALOGS.fi)).toContain('(kädessä A♥, K♥, 2♥)');
   });
 });
 
@@ -78,6 +106,7 @@ describe('events out of turn or out of place are refused', () => {
     const error = refusal(() => replayDeal(events));
     expect(error.field).toBe(field);
     expect(error.message).toMatch(reason);
+    expectSaid(error);
   });
 
   it('a refused event leaves the state as it was', () => {

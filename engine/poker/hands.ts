@@ -1,5 +1,6 @@
-import { ALL_CARDS, cardStrength, describeValue, RANKS, type Card } from '../cards';
+import { ALL_CARDS, cardStrength, RANKS, type Card } from '../cards';
 import { InputError } from '../errors';
+import { valueParam } from '../validate';
 
 /** Poker hand categories, weakest first; the index is the category's strength. */
 export const HAND_CATEGORIES = [
@@ -105,7 +106,7 @@ const CARD_INDEX: ReadonlyMap<unknown, number> = new Map(ALL_CARDS.map((card) =>
 function cardIndexAt(cards: readonly Card[], position: number, field: string): number {
   const index = CARD_INDEX.get(cards[position]);
   if (index === undefined) {
-    throw new InputError(`${field}[${position}]`, `${describeValue(cards[position])} is not a card code such as "As" or "Th"`);
+    throw new InputError(`${field}[${position}]`, { key: 'poker.hand.notACode', params: { got: valueParam(cards[position]) } });
   }
   return index;
 }
@@ -116,7 +117,7 @@ function cardIndexAt(cards: readonly Card[], position: number, field: string): n
  */
 export function evaluateHand(cards: readonly Card[], field = 'hand'): HandValue {
   if (!Array.isArray(cards) || cards.length !== 5) {
-    throw new InputError(field, `a poker hand is exactly five cards (got ${Array.isArray(cards) ? cards.length : describeValue(cards)})`);
+    throw new InputError(field, { key: 'poker.hand.notFive', params: { got: Array.isArray(cards) ? cards.length : valueParam(cards) } });
   }
   const a = cardIndexAt(cards, 0, field);
   const b = cardIndexAt(cards, 1, field);
@@ -125,7 +126,7 @@ export function evaluateHand(cards: readonly Card[], field = 'hand'): HandValue 
   const e = cardIndexAt(cards, 4, field);
   if (a === b || a === c || a === d || a === e || b === c || b === d || b === e || c === d || c === e || d === e) {
     const twice = cards.find((card, index) => cards.indexOf(card) !== index) as Card;
-    throw new InputError(field, `${twice} appears twice in one hand; a hand is five different cards`);
+    throw new InputError(field, { key: 'poker.hand.twice', params: { card: { card: twice } } });
   }
   return evaluateFive(a, b, c, d, e);
 }

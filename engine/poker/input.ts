@@ -1,8 +1,7 @@
-import { describeValue } from '../cards';
 import { InputError } from '../errors';
 import { applyPokerEvent, stockSize, type PokerEvent, type PokerState } from './deal';
 import { HAND_SIZE, TRICKS } from './rules';
-import { isRecord } from '../validate';
+import { isRecord, valueParam } from '../validate';
 import { playerIndex, setupInput } from './setup';
 
 export interface DealFromInput {
@@ -38,49 +37,52 @@ export function dealFromInput(input: unknown): DealFromInput {
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       const position = /^cards\[(\d+)\]/.exec(error.field);
-      throw new InputError(position && cardField ? cardField(Number(position[1])) : field, error.reason);
+      throw new InputError(position && cardField ? cardField(Number(position[1])) : field, error.said ?? error.reason);
     }
     events.push(event);
   };
 
   const hands = source.hands;
-  if (hands === undefined) throw new InputError('hands', `missing: the five cards dealt to each player, e.g. {"${players[0]}": ["As", "Kd", "7h", "7c", "2s"]}`);
-  if (!isRecord(hands)) throw new InputError('hands', `must be an object of five cards by player (got ${describeValue(hands)})`);
+  if (hands === undefined) throw new InputError('hands', { key: 'poker.input.noHands', params: { example: `{"${players[0]}": ["As", "Kd", "7h", "7c", "2s"]}` } });
+  if (!isRecord(hands)) throw new InputError('hands', { key: 'poker.input.handsNotObject', params: { got: valueParam(hands) } });
   for (const key of Object.keys(hands)) playerIndex(players, key, `hands.${key}`);
   for (const player of players) {
     const field = `hands.${player}`;
     const cards = hands[player];
-    if (cards === undefined) throw new InputError(field, `missing: the five cards dealt to ${player}`);
+    if (cards === undefined) throw new InputError(field, { key: 'poker.input.noHand', params: { player } });
     if (!Array.isArray(cards) || cards.length !== HAND_SIZE) {
-      throw new InputError(field, `${player} must be dealt exactly ${HAND_SIZE} cards (got ${Array.isArray(cards) ? cards.length : describeValue(cards)})`);
+      throw new InputError(field, { key: 'poker.input.handSize', params: { player, size: HAND_SIZE, got: Array.isArray(cards) ? cards.length : valueParam(cards) } });
     }
     apply({ type: 'deal', player, cards: cards as string[] }, field, (index) => `${field}[${index}]`);
   }
 
   const rounds = source.exchanges ?? [];
-  if (!Array.isArray(rounds)) throw new InputError('exchanges', `must be a list of exchange rounds, each {"${players[0]}": {"discard": [...], "draw": [...]}} (got ${describeValue(rounds)})`);
+  if (!Array.isArray(rounds)) {
+    throw new InputError('exchanges', { key: 'poker.input.exchangesNotList', params: { example: `{"${players[0]}": {"discard": [...], "draw": [...]}}`, got: valueParam(rounds) } });
+  }
   if (rounds.length > rules.exchangeRounds) {
-    const allowed = rules.exchangeRounds === 1 ? 'one exchange' : `up to ${rules.exchangeRounds} exchanges`;
-    throw new InputError('exchanges', `${rules.game} has ${allowed} (got ${rounds.length})`);
+    throw new InputError('exchanges', { key: 'poker.input.tooManyExchanges', params: { game: rules.game, n: rules.exchangeRounds, got: rounds.length } });
   }
   rounds.forEach((round: unknown, roundIndex) => {
     const roundField = `exchanges[${roundIndex}]`;
-    if (!isRecord(round)) throw new InputError(roundField, `must be an object by player, e.g. {"${players[0]}": {"discard": ["2h"], "draw": ["9d"]}} (got ${describeValue(round)})`);
+    if (!isRecord(round)) {
+      throw new InputError(roundField, { key: 'poker.input.roundNotObject', params: { example: `{"${players[0]}": {"discard": ["2h"], "draw": ["9d"]}}`, got: valueParam(round) } });
+    }
     for (const key of Object.keys(round)) playerIndex(players, key, `${roundField}.${key}`);
     for (const index of exchangeOrder) {
       const player = players[index] as string;
       const field = `${roundField}.${player}`;
       const entry = round[player] ?? {};
-      if (!isRecord(entry)) throw new InputError(field, `must be {"discard": [...], "draw": [...]} (got ${describeValue(entry)})`);
+      if (!isRecord(entry)) throw new InputError(field, { key: 'poker.input.exchangeNotObject', params: { example: '{"discard": [...], "draw": [...]}', got: valueParam(entry) } });
       for (const key of Object.keys(entry)) {
-        if (key !== 'discard' && key !== 'draw') throw new InputError(`${field}.${key}`, 'unknown field; an exchange has "discard" and "draw"');
+        if (key !== 'discard' && key !== 'draw') throw new InputError(`${field}.${key}`, { key: 'poker.input.unknownExchangeField' });
       }
       const discard = entry.discard ?? [];
       const draw = entry.draw ?? [];
-      if (!Array.isArray(discard)) throw new InputError(`${field}.discard`, `must be a list of cards (got ${describeValue(discard)})`);
-      if (!Array.isArray(draw)) throw new InputError(`${field}.draw`, `must be a list of cards (got ${describeValue(draw)})`);
+      if (!Array.isArray(discard)) throw new InputError(`${field}.discard`, { key: 'poker.input.notCardList', params: { got: valueParam(discard) } });
+      if (!Array.isArray(draw)) throw new InputError(`${field}.draw`, { key: 'poker.input.notCardList', params: { got: valueParam(draw) } });
       if (draw.length !== discard.length) {
-        throw new InputError(`${field}.draw`, `${player} discards ${discard.length} card${discard.length === 1 ? '' : 's'} in exchange ${roundIndex + 1} and must draw as many (got ${draw.length})`);
+        throw new InputError(`${field}.draw`, { key: 'poker.input.drawAsMany', params: { player, n: discard.length, round: roundIndex + 1, got: draw.length } });
       }
       apply({ type: 'discard', player, cards: discard as string[] }, `${field}.discard`, (position) => `${field}.discard[${position}]`);
       draw.forEach((card: unknown, position) => {
@@ -92,16 +94,16 @@ export function dealFromInput(input: unknown): DealFromInput {
   if (state.phase === 'exchanging') apply({ type: 'end-exchanges' }, 'exchanges');
 
   const tricks = source.tricks ?? [];
-  if (!Array.isArray(tricks)) throw new InputError('tricks', `must be a list of tricks, each the cards in the order played (got ${describeValue(tricks)})`);
-  if (tricks.length > TRICKS) throw new InputError('tricks', `a deal has ${TRICKS} tricks (got ${tricks.length})`);
+  if (!Array.isArray(tricks)) throw new InputError('tricks', { key: 'poker.input.tricksNotList', params: { got: valueParam(tricks) } });
+  if (tricks.length > TRICKS) throw new InputError('tricks', { key: 'poker.input.tooManyTricks', params: { tricks: TRICKS, got: tricks.length } });
   tricks.forEach((trick: unknown, trickIndex) => {
     const field = `tricks[${trickIndex}]`;
     if (!Array.isArray(trick) || trick.length === 0) {
-      throw new InputError(field, `must be the trick's cards in the order played, its leader's first (got ${describeValue(trick)})`);
+      throw new InputError(field, { key: 'poker.input.trickNotList', params: { got: valueParam(trick) } });
     }
-    if (trick.length > players.length) throw new InputError(field, `trick ${trickIndex + 1} has ${trick.length} cards, but ${players.length} players play one card each`);
+    if (trick.length > players.length) throw new InputError(field, { key: 'poker.input.trickTooLong', params: { trick: trickIndex + 1, n: trick.length, players: players.length } });
     if (trick.length < players.length && trickIndex < tricks.length - 1) {
-      throw new InputError(field, `trick ${trickIndex + 1} has ${trick.length} of ${players.length} cards, yet a later trick follows`);
+      throw new InputError(field, { key: 'poker.input.trickUnfinished', params: { trick: trickIndex + 1, n: trick.length, players: players.length } });
     }
     trick.forEach((card: unknown, position) => apply({ type: 'play', card: card as string }, `${field}[${position}]`));
   });

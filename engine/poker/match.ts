@@ -1,5 +1,5 @@
-import { describeValue } from '../cards';
 import { InputError } from '../errors';
+import { valueParam } from '../validate';
 import { applyPokerEvent, stockSize, type PokerEvent, type PokerState } from './deal';
 import { pokerAwaiting } from './summary';
 
@@ -57,14 +57,14 @@ function winnerOf(deal: PokerState): string | null {
 
 /** The deal event a card from the shoe or keyboard stands for now. */
 function routeCard(deal: PokerState, card: unknown): PokerEvent[] {
-  if (typeof card !== 'string') throw new InputError('card', `a card code must be text (got ${describeValue(card)})`);
+  if (typeof card !== 'string') throw new InputError('card', { key: 'poker.match.cardNotText', params: { got: valueParam(card) } });
   const awaiting = pokerAwaiting(deal);
-  if (awaiting === null) throw new InputError('card', `${card}: the deal is over; start the next deal`);
+  if (awaiting === null) throw new InputError('card', { key: 'poker.match.dealOver', params: { card: { card } } });
   switch (awaiting.step) {
     case 'deal':
       return [{ type: 'deal', cards: [card] }];
     case 'discard':
-      throw new InputError('card', `${card}: ${awaiting.player} must first choose the cards to discard (or stand pat) in exchange ${awaiting.round}`);
+      throw new InputError('card', { key: 'poker.match.discardFirst', params: { card: { card }, player: awaiting.player, round: awaiting.round } });
     case 'draw':
       // An empty stock is reshuffled from the discards before the dealer can draw: record that first.
       return [...(stockSize(deal) === 0 ? [{ type: 'reshuffle' } as const] : []), { type: 'draw', cards: [card] }];
@@ -76,13 +76,13 @@ function routeCard(deal: PokerState, card: unknown): PokerEvent[] {
 export function applyMatchEvent(state: MatchState | null, event: MatchEvent): MatchState {
   const type: unknown = (event as { type?: unknown } | null)?.type;
   if (type === 'start') {
-    if (state !== null) throw new InputError('event', 'this game has already started');
+    if (state !== null) throw new InputError('event', { key: 'poker.match.started' });
     const start = event as Extract<MatchEvent, { type: 'start' }>;
     // The players as given sit clockwise from the first dealer's left, so the first dealer is the last of them.
     const first = applyPokerEvent(null, { type: 'setup', deal: { game: start.game, players: start.players, options: start.options } });
     return { players: first.setup.players, dealNumber: 1, dealer: first.setup.players.length - 1, deal: first, finished: [], winner: null };
   }
-  if (state === null) throw new InputError('event', 'a game starts with a start event');
+  if (state === null) throw new InputError('event', { key: 'poker.match.notStarted' });
   switch (type) {
     case 'card':
       return withDeal(state, routeCard(state.deal, (event as { card: unknown }).card).reduce((deal, next) => applyPokerEvent(deal, next), state.deal));
@@ -93,14 +93,14 @@ export function applyMatchEvent(state: MatchState | null, event: MatchEvent): Ma
     case 'call':
       return withDeal(state, applyPokerEvent(state.deal, { type: 'call', player: (event as { player: string }).player }));
     case 'next-deal': {
-      if (state.winner !== null) throw new InputError('event', `the game is over: ${state.winner} has won`);
-      if (state.deal.phase !== 'complete') throw new InputError('event', `deal ${state.dealNumber} is not over yet`);
+      if (state.winner !== null) throw new InputError('event', { key: 'poker.match.won', params: { player: state.winner } });
+      if (state.deal.phase !== 'complete') throw new InputError('event', { key: 'poker.match.dealNotOver', params: { deal: state.dealNumber } });
       const dealer = (state.dealer + 1) % state.players.length;
       const deal = nextDeal(state.players, dealer, state.deal);
       return { ...state, dealNumber: state.dealNumber + 1, dealer, deal, finished: [...state.finished, totals(state.deal)] };
     }
     default:
-      throw new InputError('event', `unknown event type ${describeValue(type)}; expected start, card, discard, end-exchanges, call or next-deal`);
+      throw new InputError('event', { key: 'poker.match.unknownEvent', params: { got: valueParam(type) } });
   }
 }
 
@@ -111,6 +111,6 @@ function withDeal(state: MatchState, deal: PokerState): MatchState {
 export function replayMatch(events: readonly MatchEvent[]): MatchState {
   let state: MatchState | null = null;
   for (const event of events) state = applyMatchEvent(state, event);
-  if (state === null) throw new InputError('events', 'no events: a game starts with a start event');
+  if (state === null) throw new InputError('events', { key: 'poker.match.noEvents' });
   return state;
 }

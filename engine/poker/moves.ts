@@ -1,7 +1,21 @@
 import { cardRank, cardStrength, cardSuit, RANKS, type Card, type Suit } from '../cards';
+import type { Message, MessageParam } from '../messages';
 import type { TrickDuty } from './rules';
 
-const SUIT_NAMES: Readonly<Record<Suit, string>> = { c: 'club', d: 'diamond', h: 'heart', s: 'spade' };
+/**
+ * Cards as one parameter listed with commas ("9h, 3h"; A♥, 3♥ on the screens): each card a card
+ * parameter, so every language shows it as a card.
+ */
+export function cardListParam(cards: readonly Card[]): MessageParam {
+  const [first, ...rest] = cards;
+  if (first === undefined) return '';
+  if (rest.length === 0) return { card: first };
+  return { message: { key: 'poker.cardList', params: { first: { card: first }, rest: cardListParam(rest) } } };
+}
+
+function suitParam(suit: Suit): MessageParam {
+  return { message: { key: `poker.suit.${suit}` } };
+}
 
 function rankOf(card: Card): number {
   return RANKS.indexOf(cardRank(card));
@@ -25,15 +39,13 @@ export function legalPlays(hand: readonly Card[], led: Card | null, duty: TrickD
   return cards.length > 0 ? cards : hand.slice();
 }
 
-/** Why `card` may not be played from `hand` to a trick opened with `led`, or null when it may. */
-export function illegalPlayReason(hand: readonly Card[], card: Card, led: Card | null, duty: TrickDuty): string | null {
+/** Why `card` may not be played from `hand` to a trick opened with `led` (`poker.duty.*`), or null when it may. */
+export function illegalPlayReason(hand: readonly Card[], card: Card, led: Card | null, duty: TrickDuty): Message | null {
   if (led === null) return null;
   const cards = obliged(hand, led, duty);
   if (cards.length === 0 || cards.includes(card)) return null;
-  const suit = SUIT_NAMES[cardSuit(led)];
-  return duty === 'follow-suit'
-    ? `the lead is ${led} and a ${suit} must be followed (holding ${cards.join(', ')})`
-    : `the opening card is ${led} and a ${suit} above it must be played (holding ${cards.join(', ')})`;
+  const params = { led: { card: led }, suit: suitParam(cardSuit(led)), cards: cardListParam(cards) };
+  return { key: duty === 'follow-suit' ? 'poker.duty.followSuit' : 'poker.duty.beatOpening', params };
 }
 
 /** The index (into `cards`, in the order played) of the card winning a trick: the highest of the led suit. */

@@ -1,7 +1,7 @@
-import { describeValue } from '../cards';
 import { InputError } from '../errors';
+import type { MessageParam } from '../messages';
 import { GAME_RULES, GAMES, MAX_PLAYERS, MIN_PLAYERS, NO_HOUSE_OPTIONS, type GameName, type GameRules, type HouseOptions } from './rules';
-import { isRecord } from '../validate';
+import { isRecord, valueParam } from '../validate';
 
 /** A validated deal setup. Players are referred to by their index in `players` everywhere else. */
 export interface PokerSetup {
@@ -16,29 +16,36 @@ export interface PokerSetup {
   readonly scores: readonly number[];
 }
 
+/** "a" or "b" or "c": the choices, quoted, joined by the language's "or" (`poker.or`). */
+export function choicesParam(choices: readonly string[]): MessageParam {
+  const quoted = choices.map((choice) => `"${choice}"`);
+  if (quoted.length <= 1) return quoted.join('');
+  return { message: { key: 'poker.or', params: { list: quoted.slice(0, -1).join(', '), last: quoted.at(-1) as string } } };
+}
+
 function readGame(value: unknown): GameName {
-  if (value === undefined) throw new InputError('game', `missing: name the game, ${GAMES.map((game) => `"${game}"`).join(' or ')}`);
+  if (value === undefined) throw new InputError('game', { key: 'poker.setup.noGame', params: { games: choicesParam(GAMES) } });
   const name = typeof value === 'string' ? value.trim().toLowerCase() : value;
   if (!GAMES.includes(name as GameName)) {
-    throw new InputError('game', `unknown game ${describeValue(value)}; expected ${GAMES.map((game) => `"${game}"`).join(' or ')}`);
+    throw new InputError('game', { key: 'poker.setup.unknownGame', params: { got: valueParam(value), games: choicesParam(GAMES) } });
   }
   return name as GameName;
 }
 
 function readPlayers(value: unknown): string[] {
   if (!Array.isArray(value)) {
-    throw new InputError('players', `must be a list of player names, clockwise from the dealer's left (got ${describeValue(value)})`);
+    throw new InputError('players', { key: 'poker.setup.playersNotList', params: { got: valueParam(value) } });
   }
   if (value.length < MIN_PLAYERS || value.length > MAX_PLAYERS) {
-    throw new InputError('players', `${MIN_PLAYERS}–${MAX_PLAYERS} players play (got ${value.length})`);
+    throw new InputError('players', { key: 'poker.setup.playerCount', params: { min: MIN_PLAYERS, max: MAX_PLAYERS, got: value.length } });
   }
   const seen = new Map<string, number>();
   return value.map((name: unknown, index) => {
     if (typeof name !== 'string' || name.trim() === '') {
-      throw new InputError(`players[${index}]`, `a player's name must be non-empty text (got ${describeValue(name)})`);
+      throw new InputError(`players[${index}]`, { key: 'poker.setup.nameless', params: { got: valueParam(name) } });
     }
     const first = seen.get(name);
-    if (first !== undefined) throw new InputError(`players[${index}]`, `${name} appears twice (also players[${first}]); names must differ`);
+    if (first !== undefined) throw new InputError(`players[${index}]`, { key: 'poker.setup.nameTwice', params: { name, first: `players[${first}]` } });
     seen.set(name, index);
     return name;
   });
@@ -47,24 +54,24 @@ function readPlayers(value: unknown): string[] {
 /** The index of a named player, or a refusal naming the players there are. */
 export function playerIndex(players: readonly string[], name: unknown, field: string): number {
   const index = typeof name === 'string' ? players.indexOf(name) : -1;
-  if (index < 0) throw new InputError(field, `${describeValue(name)} is not one of the players (${players.join(', ')})`);
+  if (index < 0) throw new InputError(field, { key: 'poker.setup.notAPlayer', params: { got: valueParam(name), players: players.join(', ') } });
   return index;
 }
 
 function readScores(value: unknown, players: readonly string[], rules: GameRules): number[] {
   const scores = players.map(() => 0);
   if (value === undefined || value === null) return scores;
-  if (!isRecord(value)) throw new InputError('scores', `must be an object of totals by player, e.g. {"${players[0]}": 0} (got ${describeValue(value)})`);
+  if (!isRecord(value)) throw new InputError('scores', { key: 'poker.setup.scoresNotObject', params: { example: `{"${players[0]}": 0}`, got: valueParam(value) } });
   for (const [name, total] of Object.entries(value)) {
     const field = `scores.${name}`;
     const player = playerIndex(players, name, field);
     if (typeof total !== 'number' || !Number.isSafeInteger(total)) {
-      throw new InputError(field, `${name}'s total must be a whole number (got ${describeValue(total)})`);
+      throw new InputError(field, { key: 'poker.setup.scoreNotWhole', params: { name, got: valueParam(total) } });
     }
     // Only a failed Chicago call takes points away.
-    if (total < 0 && rules.game !== 'chicago') throw new InputError(field, `${name}'s total cannot be negative in ${rules.game} (got ${total})`);
+    if (total < 0 && rules.game !== 'chicago') throw new InputError(field, { key: 'poker.setup.scoreNegative', params: { name, game: rules.game, total } });
     if (total >= rules.target) {
-      throw new InputError(field, `${name} already has ${total} points, at least the target ${rules.target}: the game is over, no more deals`);
+      throw new InputError(field, { key: 'poker.setup.scoreReached', params: { name, total, target: rules.target } });
     }
     scores[player] = total;
   }
@@ -74,39 +81,39 @@ function readScores(value: unknown, players: readonly string[], rules: GameRules
 function readExchangeOrder(value: unknown, players: readonly string[]): number[] {
   if (value === undefined || value === null) return players.map((_, index) => index);
   if (!Array.isArray(value) || value.length !== players.length) {
-    throw new InputError('exchangeOrder', `must list every player once, in the agreed exchange order (got ${describeValue(value)})`);
+    throw new InputError('exchangeOrder', { key: 'poker.setup.orderNotList', params: { got: valueParam(value) } });
   }
   const order = value.map((name: unknown, index) => playerIndex(players, name, `exchangeOrder[${index}]`));
   order.forEach((player, index) => {
-    if (order.indexOf(player) !== index) throw new InputError(`exchangeOrder[${index}]`, `${players[player]} is listed twice`);
+    if (order.indexOf(player) !== index) throw new InputError(`exchangeOrder[${index}]`, { key: 'poker.setup.orderTwice', params: { name: players[player] as string } });
   });
   return order;
 }
 
 function readOptions(value: unknown, rules: GameRules): HouseOptions {
   if (value === undefined || value === null) return NO_HOUSE_OPTIONS;
-  if (!isRecord(value)) throw new InputError('options', `must be an object of house options (got ${describeValue(value)})`);
+  if (!isRecord(value)) throw new InputError('options', { key: 'poker.setup.optionsNotObject', params: { got: valueParam(value) } });
   const known = Object.keys(NO_HOUSE_OPTIONS);
   for (const key of Object.keys(value)) {
-    if (!known.includes(key)) throw new InputError(`options.${key}`, `unknown house option; the options are ${known.join(', ')}`);
+    if (!known.includes(key)) throw new InputError(`options.${key}`, { key: 'poker.setup.unknownOption', params: { options: known.join(', ') } });
   }
   const flag = (key: 'handPointsEachExchange' | 'chicagoCall'): boolean => {
     const flagValue = value[key] ?? false;
-    if (typeof flagValue !== 'boolean') throw new InputError(`options.${key}`, `must be true or false (got ${describeValue(flagValue)})`);
+    if (typeof flagValue !== 'boolean') throw new InputError(`options.${key}`, { key: 'poker.setup.notBoolean', params: { got: valueParam(flagValue) } });
     return flagValue;
   };
   let buyStop: number | null = null;
   if (value.buyStop !== undefined && value.buyStop !== null) {
     const stop = value.buyStop;
     if (typeof stop !== 'number' || !Number.isInteger(stop) || stop < 1 || stop >= rules.target) {
-      throw new InputError('options.buyStop', `the buy stop must be a whole number of points from 1 to ${rules.target - 1}, e.g. 42 (got ${describeValue(stop)})`);
+      throw new InputError('options.buyStop', { key: 'poker.setup.buyStop', params: { max: rules.target - 1, got: valueParam(stop) } });
     }
     buyStop = stop;
   }
   const options: HouseOptions = { handPointsEachExchange: flag('handPointsEachExchange'), chicagoCall: flag('chicagoCall'), buyStop };
   if (rules.game !== 'chicago') {
     const on = (Object.keys(options) as (keyof HouseOptions)[]).find((key) => options[key] !== NO_HOUSE_OPTIONS[key]);
-    if (on !== undefined) throw new InputError(`options.${on}`, `${on} is a Chicago house option; it does not apply to ${rules.game}`);
+    if (on !== undefined) throw new InputError(`options.${on}`, { key: 'poker.setup.chicagoOnly', params: { option: on, game: rules.game } });
   }
   return options;
 }
@@ -116,7 +123,7 @@ function readOptions(value: unknown, rules: GameRules): HouseOptions {
  * `{ game, players, scores?, exchangeOrder?, options? }`. Other fields are left to the caller.
  */
 export function readPokerSetup(input: unknown): PokerSetup {
-  if (!isRecord(input)) throw new InputError('deal', `a deal must be a JSON object (got ${describeValue(input)})`);
+  if (!isRecord(input)) throw new InputError('deal', { key: 'poker.setup.notObject', params: { got: valueParam(input) } });
   const game = readGame(input.game);
   const rules = GAME_RULES[game];
   const players = readPlayers(input.players);

@@ -1,4 +1,5 @@
 import { describeValue } from '../cards';
+import { isMultipleOf } from '../chips';
 import { InputError } from '../errors';
 import { isRecord, isWhole, missing, readWhole } from '../validate';
 import { readRuleChoice, type RaceSettings, type RuleSetName } from './rules';
@@ -54,7 +55,7 @@ export function readRaceSetup(input: unknown): RaceSetup {
   const removed = readWhole(input.removed ?? missing('removed', 'the denomination leaving play'), 'removed', 1, 'the removed denomination');
   const next = readWhole(input.next ?? missing('next', 'the smallest denomination staying in play'), 'next', 1, 'the next denomination');
   if (next <= removed) throw new InputError('next', `the next denomination (${next}) must be larger than the removed one (${removed})`);
-  if (next % removed !== 0) {
+  if (!isMultipleOf(next, removed)) {
     throw new InputError('next', `${next} is not a whole multiple of the removed denomination ${removed}, so ${removed} chips cannot be exchanged for it`);
   }
   const decks = readWhole(input.decks ?? 1, 'decks', 1, 'the number of decks in the shoe');

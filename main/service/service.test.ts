@@ -119,7 +119,10 @@ describe('console service', () => {
       ok: false,
       error: { field: 'card', message: expect.stringContaining('Ah was already dealt'), said: { key: 'race.refused.duplicate', params: { card: { card: 'Ah' }, seats: { seats: [{ seat: 1 }] } } } },
     });
-    expect(await service.dealCard('race-1', '1x')).toEqual({ ok: false, error: { field: 'card', message: expect.stringContaining('"1x" is not a card') } });
+    expect(await service.dealCard('race-1', '1x')).toEqual({
+      ok: false,
+      error: { field: 'card', message: expect.stringContaining('"1x" is not a card'), said: { key: 'cards.notACard', params: { text: '1x' } } },
+    });
     expect(service.getState().race?.summary).toEqual(before?.summary);
     const kinds = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line).record.kind);
     expect(kinds).toEqual(['race-start', 'race-event', 'refused', 'refused']);

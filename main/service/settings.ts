@@ -1,5 +1,6 @@
 import { copyFile, constants, link, open, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { isMultipleOf } from '../../engine/chips';
 import { InputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
@@ -37,7 +38,7 @@ function readTournament(value: unknown, chips: readonly number[]): TournamentSet
   try {
     plan = planColorUps(structure);
   } catch (error) {
-    if (error instanceof InputError) throw new InputError(`tournament.structure.${error.field}`, error.reason);
+    if (error instanceof InputError) throw new InputError(`tournament.structure.${error.field}`, error.said ?? error.reason);
     throw error;
   }
   if (!sameChips(plan.structure.chips, chips)) {
@@ -153,7 +154,7 @@ export function readSettings(value: unknown, platform: NodeJS.Platform = process
   const next = whole(table.next, 'table.next', 1, 100_000_000);
   if (!chips.includes(removed)) throw new InputError('table.removed', `${removed} is not in the chip set`);
   if (!chips.includes(next) || next <= removed) throw new InputError('table.next', `must be a chip of the set larger than ${removed}`);
-  if (next % removed !== 0) throw new InputError('table.next', `${next} is not a whole multiple of ${removed}`);
+  if (!isMultipleOf(next, removed)) throw new InputError('table.next', `${next} is not a whole multiple of ${removed}`);
   const source = record(settings.source, 'source');
   const checkedTable = {
     seats: readSeats(table.seats),

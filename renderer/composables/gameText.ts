@@ -14,8 +14,9 @@ export function seatNumber(view: Pick<GameView, 'players'>, player: string): num
 }
 
 /**
- * The points game in the dealer's language, built from the GameView's data (the service's own
- * refusals stay as it words them).
+ * The points game in the dealer's language, built from the GameView's data. The engine's refusals
+ * (an illegal play, a card not in the hand …) come as messages and are said by ErrorMessage
+ * (useSaidText), in the same language, cards as cards.
  */
 export function useGameText() {
   const { t } = useI18n();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { expectSaid } from '../../engine/messages/testing';
 import { planColorUps, proposeColorUp } from '../../engine/plan/planner';
+import { refusal } from '../../engine/testing';
 import { makeRaceView, makeTable, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
 import {
   colorUpSteps,
@@ -37,6 +39,17 @@ describe('the structure draft', () => {
     // A break before the first level is no moment; of two breaks in a row only the first is.
     const odd = [newBreak(5), newLevel(25, 50), newBreak(5), newBreak(10), newLevel(50, 100)];
     expect(odd.map((_row, index) => isMoment(odd, index))).toEqual([false, false, true, false, false]);
+  });
+
+  it('finds the planner\'s own moments (one function), a break before level 1 included', () => {
+    const { rows } = draftFromStructure(TOURNAMENT_STRUCTURE, []);
+    expect(momentsOf(rows)).toEqual(planColorUps(TOURNAMENT_STRUCTURE).moments);
+    // A break before level 1 is no moment, yet the draft has breaks: no moment between levels either.
+    const leading = [newBreak(5), newLevel(25, 50), newLevel(50, 100), newLevel(100, 200)];
+    expect(momentsOf(leading)).toEqual([]);
+    expect(leading.map((_row, index) => isMoment(leading, index))).toEqual([false, false, false, false]);
+    const both = [newBreak(5), newLevel(25, 50), newBreak(10), newLevel(50, 100)];
+    expect(momentsOf(both)).toEqual([1]);
   });
 
   it('leaves blank blinds out, so the service names them as missing', () => {
@@ -81,6 +94,8 @@ describe('reading a structure file', () => {
     ['{"chips": [25], "levels": [], "overrides": {"4": 25}}', 'overrides.4', /list of chips/],
   ])('refuses %s naming %s', (text, field, message) => {
     expect(() => structureFromJson(text)).toThrow(expect.objectContaining({ field, reason: expect.stringMatching(message) }));
+    // Said in the dealer's language on the screen: a message whose keys every catalog has.
+    expectSaid(refusal(() => structureFromJson(text)));
   });
 });
 

@@ -4,7 +4,10 @@
  * validates it and plans the colour-ups: no rule is decided here). Also the small helpers of the
  * colour-up proposal: which race of it comes next, and the table setting that starts it.
  */
+import { isMultipleOf } from '../../engine/chips';
 import { InputError } from '../../engine/errors';
+import { colorUpMoments, type MomentSource } from '../../engine/plan/structure';
+import { isRecord, valueParam } from '../../engine/validate';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ColorUpProposal, RaceStep } from '../../engine/plan/planner';
 import type { RaceView } from '../../protocol/contract';
@@ -74,23 +77,30 @@ export function hasBreaks(rows: readonly StructureRow[]): boolean {
   return rows.some((row) => row.kind === 'break');
 }
 
+/** The draft's levels and breaks as the planner's colorUpMoments reads them. */
+function momentSource(rows: readonly StructureRow[]): MomentSource {
+  return {
+    levels: rows.filter((row) => row.kind === 'level').map((_row, index) => ({ level: index + 1 })),
+    breaks: rows.flatMap((row, index) => (row.kind === 'break' ? [{ afterLevel: levelAt(rows, index) }] : [])),
+  };
+}
+
+/** The levels after which a colour-up can happen in this draft: the planner's own answer (colorUpMoments). */
+export function momentsOf(rows: readonly StructureRow[]): number[] {
+  return colorUpMoments(momentSource(rows));
+}
+
 /**
- * Whether a colour-up can happen at this row, as the planner reads the structure: at a break (the
- * first of several in a row) when there are any, otherwise after any level but the last.
+ * Whether this row stands for a colour-up moment (the planner's, see momentsOf): the first break
+ * after its level when the draft has breaks, otherwise the level itself.
  */
 export function isMoment(rows: readonly StructureRow[], index: number): boolean {
   const row = rows[index];
   if (row === undefined) return false;
   const after = levelAt(rows, index);
-  if (hasBreaks(rows)) {
-    return row.kind === 'break' && after > 0 && rows.findIndex((other, at) => other.kind === 'break' && levelAt(rows, at) === after) === index;
-  }
-  return row.kind === 'level' && after < levelAt(rows, rows.length - 1);
-}
-
-/** The levels after which a colour-up can happen in this draft. */
-export function momentsOf(rows: readonly StructureRow[]): number[] {
-  return rows.flatMap((_row, index) => (isMoment(rows, index) ? [levelAt(rows, index)] : []));
+  if (!momentsOf(rows).includes(after)) return false;
+  const kind = hasBreaks(rows) ? 'break' : 'level';
+  return rows.findIndex((other, at) => other.kind === kind && levelAt(rows, at) === after) === index;
 }
 
 function chipList(value: unknown): number[] {
@@ -210,13 +220,9 @@ export function colorUpSteps(proposal: ColorUpProposal, race: RaceView | null, d
   });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function numberOrAbsent(value: unknown, field: string): void {
   if (value !== undefined && value !== null && (typeof value !== 'number' || !Number.isFinite(value))) {
-    throw new InputError(field, `must be a number (got ${JSON.stringify(value)})`);
+    throw new InputError(field, { key: 'plan.file.notNumber', params: { got: valueParam(value) } });
   }
 }
 
@@ -228,27 +234,30 @@ export function structureFromJson(text: string): StructureInput {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    throw new InputError('file', `not JSON: ${(error as Error).message}`);
+  } catch {
+    // The parser's own words are the browser's English: the dealer is told what the file is not.
+    throw new InputError('file', { key: 'plan.file.notJson' });
   }
-  if (!isRecord(value)) throw new InputError('structure', 'a structure is a JSON object with "chips" and "levels"');
-  if (!Array.isArray(value.chips)) throw new InputError('chips', 'must be a list of the chip values, e.g. [25, 100, 500]');
+  if (!isRecord(value)) throw new InputError('structure', { key: 'plan.notObject', params: { got: valueParam(value) } });
+  if (!Array.isArray(value.chips)) throw new InputError('chips', { key: 'plan.chips.notList', params: { got: valueParam(value.chips) } });
   value.chips.forEach((chip, index) => numberOrAbsent(chip ?? 'null', `chips[${index}]`));
-  if (!Array.isArray(value.levels)) throw new InputError('levels', 'must be a list of levels and breaks, e.g. [{"sb": 25, "bb": 50}, {"break": 15}]');
+  if (!Array.isArray(value.levels)) {
+    throw new InputError('levels', { key: 'plan.levels.notList', params: { example: '[{"sb": 25, "bb": 50}, {"break": 15}]', got: valueParam(value.levels) } });
+  }
   value.levels.forEach((entry, index) => {
-    if (!isRecord(entry)) throw new InputError(`levels[${index}]`, 'must be a level like {"sb": 25, "bb": 50} or a break like {"break": 15}');
+    if (!isRecord(entry)) throw new InputError(`levels[${index}]`, { key: 'plan.levels.notEntry', params: { level: '{"sb": 25, "bb": 50}', break: '{"break": 15}', got: valueParam(entry) } });
     for (const key of ['sb', 'bb', 'ante', 'break']) numberOrAbsent(entry[key], `levels[${index}].${key}`);
   });
   numberOrAbsent(value.startingStack, 'startingStack');
   if (value.rebuys !== undefined && value.rebuys !== null) {
-    if (!isRecord(value.rebuys)) throw new InputError('rebuys', 'must be an object like {"amount": 10000, "untilLevel": 4}');
+    if (!isRecord(value.rebuys)) throw new InputError('rebuys', { key: 'plan.rebuys.notObject', params: { example: '{"amount": 10000, "untilLevel": 4}', got: valueParam(value.rebuys) } });
     numberOrAbsent(value.rebuys.amount, 'rebuys.amount');
     numberOrAbsent(value.rebuys.untilLevel, 'rebuys.untilLevel');
   }
   if (value.overrides !== undefined && value.overrides !== null) {
-    if (!isRecord(value.overrides)) throw new InputError('overrides', 'must map a level number to the chips leaving after it, e.g. {"4": [25]}');
+    if (!isRecord(value.overrides)) throw new InputError('overrides', { key: 'plan.overrides.notObject', params: { example: '{"4": [25]}', got: valueParam(value.overrides) } });
     for (const [key, list] of Object.entries(value.overrides)) {
-      if (!Array.isArray(list)) throw new InputError(`overrides.${key}`, 'must be a list of chips, e.g. [25]');
+      if (!Array.isArray(list)) throw new InputError(`overrides.${key}`, { key: 'plan.file.notChipList', params: { got: valueParam(list) } });
       list.forEach((chip, index) => numberOrAbsent(chip ?? 'null', `overrides.${key}[${index}]`));
     }
   }

@@ -280,7 +280,13 @@ describe('the structure screen', () => {
     const { wrapper } = await setup(createFakeApi({ state: makeTournamentState({ structure, table: { chipSet: [20, 50, 100], removed: 50, next: 100 } }) }));
     expect(wrapper.get('[data-testid="plan-warnings"]').text()).toContain('1 race cannot exchange its chips exactly:');
     expect(wrapper.get('[data-testid="plan-warning"]').text()).toBe('after level 1: 50 is not a whole multiple of 20, so the 20 chips cannot be exchanged for 50 chips in a race');
-    expect(wrapper.get('[data-testid="plan-warning"]').element.closest('[lang="en"]')).not.toBeNull();
+    // The warning is a message from the engine, said in the dealer's language (no longer marked as English).
+    expect(wrapper.get('[data-testid="plan-warning"]').element.closest('[lang="en"]')).toBeNull();
     wrapper.unmount();
+    const prepared = await prepare({ api: createFakeApi({ state: makeTournamentState({ structure, table: { chipSet: [20, 50, 100], removed: 50, next: 100 } }) }), locale: 'fi' });
+    const finnish = mount(StructureView, { global: { plugins: prepared.plugins }, attachTo: document.body });
+    await settle();
+    expect(finnish.get('[data-testid="plan-warning"]').text()).toBe('tason 1 jälkeen: 50 ei ole arvon 20 monikerta, joten 20-merkkejä ei voi vaihtaa 50-merkkeihin kisassa');
+    finnish.unmount();
   });
 });
