@@ -254,6 +254,8 @@ export interface ShoeRefusal {
   readonly card: string;
   readonly field: string;
   readonly message: string;
+  /** The refusal as a key and its parameters (CommandError.said), for the headline in the dealer's language. */
+  readonly said?: Message;
 }
 
 /** Everything the screens show. Pushed after every change, once the change is on disk. */

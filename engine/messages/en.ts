@@ -54,7 +54,7 @@ export const en = {
         decks: 'the number of decks in the shoe',
         button: 'the button seat',
       },
-      seatNotObject: "each seat must be an object like {'{'}\"seat\": 1, \"chips\": 7, \"other\": 5000{'}'} (got {value})",
+      seatNotObject: 'each seat must be an object with "seat", "chips" and "other" numbers (got {value})',
       nameNotText: "seat {seat}'s name must be text (got {value})",
       noChips: 'seat {seat} has no chips at all (no {removed} chips and no other chips); remove the seat or enter its chips',
       nextNotLarger: 'the next denomination ({next}) must be larger than the removed one ({removed})',

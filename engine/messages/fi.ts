@@ -51,7 +51,7 @@ export const fi: EngineCatalog = {
         decks: 'kengän pakkojen määrä',
         button: 'jakajanapin paikka',
       },
-      seatNotObject: "jokaisen paikan on oltava olio, kuten {'{'}\"seat\": 1, \"chips\": 7, \"other\": 5000{'}'} (saatiin {value})",
+      seatNotObject: 'jokaisen paikan on oltava olio, jossa on luvut "seat", "chips" ja "other" (saatiin {value})',
       nameNotText: 'paikan {seat} nimen on oltava tekstiä (saatiin {value})',
       noChips: 'paikalla {seat} ei ole pelimerkkejä lainkaan (ei {removed}-merkkejä eikä muita); poista paikka tai syötä sen pelimerkit',
       nextNotLarger: 'seuraavan arvon ({next}) on oltava suurempi kuin poistuvan ({removed})',

@@ -95,12 +95,8 @@ function listText(items: readonly string[], catalog: Catalog): string {
   return interpolate(and, { list: items.slice(0, -1).join(', '), last: items[items.length - 1] as string });
 }
 
-/** `{name}` placeholders, and vue-i18n's literals (`{'{'}` for a brace the text itself holds). */
 function interpolate(template: string, values: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{(?:(\w+)|'([^']*)')\}/g, (whole, name: string | undefined, literal: string | undefined) => {
-    if (literal !== undefined) return literal;
-    return name !== undefined && name in values ? String(values[name]) : whole;
-  });
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
 /**

@@ -51,7 +51,7 @@ export const ru: EngineCatalog = {
         decks: 'число колод в шузе',
         button: 'место баттона',
       },
-      seatNotObject: "каждое место должно быть объектом, например {'{'}\"seat\": 1, \"chips\": 7, \"other\": 5000{'}'} (получено {value})",
+      seatNotObject: 'каждое место должно быть объектом с числами "seat", "chips" и "other" (получено {value})',
       nameNotText: 'имя места {seat} должно быть текстом (получено {value})',
       noChips: 'у места {seat} совсем нет фишек (ни фишек {removed}, ни других); уберите место или введите его фишки',
       nextNotLarger: 'следующий номинал ({next}) должен быть больше уходящего ({removed})',

@@ -1,4 +1,4 @@
-import { cardStrength, readCard, type Card } from '../cards';
+import { cardStrength, parseCard, readCard, type Card } from '../cards';
 import { InputError } from '../errors';
 import { valueParam } from '../messages';
 import { holdsHalfChip, orderMatters, planRace, type RacePlan } from './plan';
@@ -207,7 +207,8 @@ function withCards(state: RaceState, cards: readonly DealtCard[], corrections: r
 /** The card `event` adds to the deal, to the seat the race is waiting for; refuses one the race cannot take. */
 function nextCard(setup: RaceSetup, progress: RaceProgress, cards: readonly DealtCard[], event: { readonly card?: unknown }): DealtCard {
   if (progress.status === 'complete') {
-    throw new InputError('card', { key: 'race.refused.complete', params: { value: valueParam(event.card) } });
+    const card = typeof event.card === 'string' ? parseCard(event.card) : null;
+    throw new InputError('card', { key: 'race.refused.complete', params: { value: card === null ? valueParam(event.card) : { card } } });
   }
   const card = readCard(event.card, 'card');
   let copies = 0;
