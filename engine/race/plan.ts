@@ -18,7 +18,7 @@ export interface DealRun {
   readonly cards: number;
 }
 
-export { holdsHalfChip, pooledRaceChips, type PositionOutcome } from './roundings';
+export { holdsHalfChip, type PositionOutcome } from './roundings';
 
 /** Everything the setup decides before the first card. */
 export interface RacePlan {

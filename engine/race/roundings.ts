@@ -23,10 +23,10 @@ export interface PoolFacts {
  * One way odd chips become race chips, as data: how it turns the pool into positions, what each
  * racer's position means, and how the explanation says it. Adding a rounding is adding an entry to
  * ROUNDING_RULES (and its name to ROUNDINGS); the planner, the reducer and the explanation ask it.
+ * Whether the order of the cards matters (cards dealt at all, a tie broken) follows from the
+ * positions it gives (plan.ts orderMatters): none for per-player rounding.
  */
 export interface RoundingRule {
-  /** Whether the odd chips are pooled and raced for with cards (false: each player rounds their own). */
-  readonly races: boolean;
   /** The outcome of each of `racers` positions, best card first; empty when no cards decide. */
   positions(poolChips: number, ratio: number, racers: number): PositionOutcome[];
   /** The outcome of the position at `index` of `positions` (per-player rounding: everyone on their own half chip). */
@@ -55,10 +55,8 @@ function pooled(remainderChip: (remainder: number, ratio: number) => boolean): (
 }
 
 /** A pooled rounding: the best `chips` cards win, the others lose; the explanation names how the remainder went. */
-function pooledRule(chipsOf: (poolChips: number, ratio: number) => number, over: (over: number, next: number) => Message): RoundingRule & { chips: typeof chipsOf } {
+function pooledRule(chipsOf: (poolChips: number, ratio: number) => number, over: (over: number, next: number) => Message): RoundingRule {
   return {
-    races: true,
-    chips: chipsOf,
     positions(poolChips, ratio, racers) {
       const chips = chipsOf(poolChips, ratio);
       return Array.from({ length: racers }, (_, index) => (index < chips ? 'win' : 'lose'));
@@ -90,7 +88,6 @@ export const ROUNDING_RULES: Readonly<Record<Rounding, RoundingRule>> = {
   'pooled-up': UP,
   // DD Poker: a chip per full k in the pool, then one chance for the next player.
   'next-player-half': {
-    races: true,
     positions(poolChips, ratio, racers) {
       const full = poolChips > 0 ? Math.floor(poolChips / ratio) : 0;
       const remainder = poolChips > 0 ? poolChips % ratio : 0;
@@ -102,7 +99,6 @@ export const ROUNDING_RULES: Readonly<Record<Rounding, RoundingRule>> = {
   },
   // No cards: each player rounds their own odd chips, as if on the next player's half chip.
   'per-player-half-up': {
-    races: false,
     positions: () => [],
     positionAt: () => 'half',
     range(_positions, odds, ratio) {
@@ -112,12 +108,6 @@ export const ROUNDING_RULES: Readonly<Record<Rounding, RoundingRule>> = {
     explainPool: ({ next }) => ({ key: 'race.explain.perPlayer', params: { half: next / 2, next } }),
   },
 };
-
-/** Race chips a pool makes under a pooled rounding (0 for the others). */
-export function pooledRaceChips(rounding: Rounding, poolChips: number, ratio: number): number {
-  const rule = ROUNDING_RULES[rounding];
-  return 'chips' in rule ? (rule as typeof HALF_UP).chips(poolChips, ratio) : 0;
-}
 
 /** What one protection does with a broke player, as data the planner, the reducer and the explanation ask. */
 export interface ProtectionRule {
