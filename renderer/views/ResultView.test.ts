@@ -58,6 +58,21 @@ describe('result screen', () => {
     wrapper.unmount();
   });
 
+  it.each([
+    ['fi', 'Anna kullekin yksi pelimerkki (100) — arvonta: paikka 1 — Matti (A♥), paikka 2 — Teppo (10♠); poista kaikki ylijäämämerkit (25)', 'Paikka 1 — Matti vaihtaa 4 × 25 → 1 × 100, ylijäämä 3'],
+    ['ru', 'Дайте по одной фишке 100 — гонка: место 1 — Matti (A♥), место 2 — Teppo (10♠); уберите все лишние фишки 25', 'Место 1 — Matti меняет 4 × 25 на 1 × 100, лишних 3'],
+  ] as const)('says the engine’s next step and explanation in %s, cards as cards', async (locale, next, trade) => {
+    const prepared = await prepare({ locale, api: createFakeApi({ race: { cards: FINNISH_CARDS } }) });
+    const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
+    await settle();
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe(next);
+    const lines = wrapper.findAll('[data-testid="explanation"] li').map((li) => li.text());
+    expect(lines).toContain(trade);
+    for (const line of lines) expect(line).not.toMatch(/\b(?:Seat|seat|trades|keeps|Pool|wins|Value|Rules|Deal)\b|\b[2-9TJQKA][shdc]\b/);
+    expect(prepared.missing).toEqual([]);
+    wrapper.unmount();
+  });
+
   it('lists protected players and a negative value', async () => {
     // Matti is broke with one odd chip: exempt under classic, gets a chip; the pool is empty.
     const counts = [
