@@ -273,6 +273,8 @@ export interface ShoeRefusal {
   readonly card: string;
   readonly field: string;
   readonly message: string;
+  /** The refusal as a key and its parameters (CommandError.said), for the headline in the dealer's language. */
+  readonly said?: Message;
 }
 
 /**

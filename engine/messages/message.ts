@@ -1,4 +1,4 @@
-import { formatCard, isCard } from '../cards';
+import { describeValue, formatCard, isCard } from '../cards';
 
 /**
  * What the engine says — a refusal, the next step, a line of a race's explanation — as a stable key
@@ -23,10 +23,11 @@ export interface CardsParam {
   readonly cards: readonly string[];
 }
 
-/** A seat, with its player's name when there is one: "seat 3 — Matti". */
+/** A seat, with its player's name when there is one: "seat 3 — Matti" ("Seat 3 — Matti" at the `start` of a sentence). */
 export interface SeatParam {
   readonly seat: number;
   readonly name?: string;
+  readonly start?: boolean;
 }
 
 /** Several seats, joined as the language joins a list: "seat 3 and seat 7". */
@@ -39,7 +40,13 @@ export interface NestedParam {
   readonly message: Message;
 }
 
-export type MessageParam = string | number | CardParam | CardsParam | SeatParam | SeatsParam | NestedParam;
+/** Several messages in a row: joined as the language joins a list (`and`), or by `,` or `;`. */
+export interface ListParam {
+  readonly items: readonly Message[];
+  readonly join: 'and' | ',' | ';';
+}
+
+export type MessageParam = string | number | CardParam | CardsParam | SeatParam | SeatsParam | NestedParam | ListParam;
 
 export interface Catalog {
   readonly [name: string]: string | Catalog;
@@ -76,9 +83,10 @@ export function templateOf(catalog: Catalog, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
-function seatText(seat: SeatParam, catalog: Catalog): string {
-  const template = templateOf(catalog, seat.name === undefined || seat.name === '' ? 'common.seatInText' : 'common.seatNamedInText') ?? '{seat}';
-  return interpolate(template, { seat: seat.seat, name: seat.name ?? '' });
+function seatText(seat: SeatParam, catalog: Catalog, options: FormatOptions): string {
+  const named = seat.name !== undefined && seat.name !== '' && options.names !== false;
+  const key = seat.start === true ? (named ? 'common.seatNamed' : 'common.seat') : named ? 'common.seatNamedInText' : 'common.seatInText';
+  return interpolate(templateOf(catalog, key) ?? '{seat}', { seat: seat.seat, name: seat.name ?? '' });
 }
 
 function listText(items: readonly string[], catalog: Catalog): string {
@@ -103,8 +111,12 @@ export function formatParams(params: Message['params'], language: string, catalo
     if (typeof value === 'string' || typeof value === 'number') out[name] = value;
     else if ('card' in value) out[name] = cardText(value.card);
     else if ('cards' in value) out[name] = value.cards.map(cardText).join(' ');
-    else if ('seats' in value) out[name] = listText(value.seats.map((seat) => seatText(seat, catalog)), catalog);
-    else if ('seat' in value) out[name] = seatText(value, catalog);
+    else if ('seats' in value) out[name] = listText(value.seats.map((seat) => seatText(seat, catalog, options)), catalog);
+    else if ('seat' in value) out[name] = seatText(value, catalog, options);
+    else if ('items' in value) {
+      const items = value.items.map((item) => formatMessage(item, language, catalog, options));
+      out[name] = value.join === 'and' ? listText(items, catalog) : items.join(`${value.join} `);
+    }
     else out[name] = formatMessage(value.message, language, catalog, options);
   }
   return out;
@@ -113,6 +125,8 @@ export function formatParams(params: Message['params'], language: string, catalo
 export interface FormatOptions {
   /** `pips` (A♥, the screens) by default; `code` (Ah) where the command line has always printed codes. */
   readonly cards?: 'code' | 'pips';
+  /** Players' names beside their seats (the default); false where a text has always named seats only. */
+  readonly names?: boolean;
 }
 
 /** The message in the language of `catalog`; an unknown key is shown as the key itself (a test proves none is). */
@@ -124,4 +138,9 @@ export function formatMessage(message: Message, language: string, catalog: Catal
   const n = message.params?.n;
   const chosen = forms.length > 1 && typeof n === 'number' ? (forms[pluralIndex(language, n, forms.length)] ?? forms[0]) : forms[0];
   return interpolate(chosen as string, values);
+}
+
+/** A value the input held, as a refusal quotes it: `"Xx"`, `12`, or the language's word for nothing. */
+export function valueParam(value: unknown): string | NestedParam {
+  return value === undefined ? { message: { key: 'common.nothing' } } : describeValue(value);
 }

@@ -1,95 +1,106 @@
-import { formatCard } from '../cards';
-import { pooledRaceChips } from './plan';
+import type { ListParam, Message } from '../messages';
+import { seatOf } from './next';
 import type { RaceState } from './race';
-import { isPooledRounding } from './rules';
+import { PROTECTION_RULES, ROUNDING_RULES } from './roundings';
+import { RULE_NAMES } from './rules';
 import { raceTieBreaks, type TieBreak, type TieBreakRound } from './tiebreaks';
 
-/** `seat 3`, `seat 3 and seat 7`, `seat 1, seat 3 and seat 7`. */
-function seatsText(seats: readonly number[]): string {
-  const names = seats.map((seat) => `seat ${seat}`);
-  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] as string}`;
+type SeatsOf = (seats: readonly number[]) => ListParam;
+
+/** What the tie's order decided: the last chip(s), and under next-player-half the next player's chance. */
+function stakeOf(tie: TieBreak, next: number, ratio: number): Message {
+  const params = { next, chips: tie.chips, n: tie.chips, half: ratio / 2 };
+  if (!tie.halfChip) return { key: 'race.explain.tie.stakeLast', params };
+  return tie.chips === 0 ? { key: 'race.explain.tie.stakeHalf', params } : { key: 'race.explain.tie.stakeLastHalf', params };
 }
 
-/** What the tie's order decided: `for the last 100`, `for the last 2 × 100`, the next player's half chip. */
-function stakeText(tie: TieBreak, next: number, ratio: number): string {
-  const last = tie.chips === 1 ? `the last ${next}` : `the last ${tie.chips} × ${next}`;
-  const half = `won only with at least ${ratio / 2} odd chips of their own`;
-  if (!tie.halfChip) return `for ${last}`;
-  return tie.chips === 0 ? `for the next ${next}, ${half}` : `for ${last} and the next one, ${half}`;
-}
-
-function roundText(round: TieBreakRound, earlierWinners: boolean): string {
-  const drawn = round.cards.map(({ seat, card }) => `seat ${seat} draws ${formatCard(card, 'pips')}`);
-  const waiting = round.seats.filter((seat) => !round.cards.some((draw) => draw.seat === seat));
-  if (round.outcome === null) return `tie-break round ${round.round}: ${[...drawn, ...(waiting.length > 0 ? [`${seatsText(waiting)} to draw`] : [])].join(', ')}`;
+function roundOf(state: RaceState, round: TieBreakRound, earlierWinners: boolean, seatsOf: SeatsOf): Message {
+  const draws: Message[] = round.cards.map(({ seat, card }) => ({ key: 'race.explain.tie.draws', params: { seat: seatOf(state, seat), card: { card } } }));
+  if (round.outcome === null) {
+    const waiting = round.seats.filter((seat) => !round.cards.some((draw) => draw.seat === seat));
+    if (waiting.length > 0) draws.push({ key: 'race.explain.tie.toDraw', params: { seats: seatsOf(waiting) } });
+    return { key: 'race.explain.tie.roundOpen', params: { round: round.round, draws: { items: draws, join: ',' } } };
+  }
   const { won, tied } = round.outcome;
-  const parts: string[] = [];
-  if (won.length > 0) parts.push(`${seatsText(won)} ${won.length === 1 ? 'wins' : 'win'}`);
-  if (tied.length > 0) parts.push(tied.length === round.seats.length ? 'still tied' : `${seatsText(tied)} still tied`);
-  if (parts.length === 0) parts.push(earlierWinners ? 'nobody else wins' : 'nobody wins');
-  return `tie-break round ${round.round}: ${drawn.join(', ')} → ${parts.join('; ')}`;
+  const parts: Message[] = [];
+  if (won.length > 0) parts.push({ key: 'race.explain.tie.wins', params: { seats: seatsOf(won), n: won.length } });
+  if (tied.length > 0) parts.push(tied.length === round.seats.length ? { key: 'race.explain.tie.allStillTied' } : { key: 'race.explain.tie.stillTied', params: { seats: seatsOf(tied) } });
+  if (parts.length === 0) parts.push({ key: earlierWinners ? 'race.explain.tie.nobodyElseWins' : 'race.explain.tie.nobodyWins' });
+  return { key: 'race.explain.tie.round', params: { round: round.round, draws: { items: draws, join: ',' }, outcome: { items: parts, join: ';' } } };
 }
 
 /**
  * `Tie: seat 3 and seat 7 both hold K♠ for the last 100; tie-break round 1: seat 3 draws 9♥,
  * seat 7 draws 4♣ → seat 3 wins`: one line per tie, every round in it.
  */
-function tieBreakText(tie: TieBreak, next: number, ratio: number): string {
-  const rounds: string[] = [];
+function tieBreakLine(state: RaceState, tie: TieBreak, seatsOf: SeatsOf): Message {
+  const { next } = state.setup;
+  const parts: Message[] = [
+    {
+      key: tie.seats.length === 2 ? 'race.explain.tie.two' : 'race.explain.tie.many',
+      params: { seats: seatsOf(tie.seats), card: { card: tie.card }, stake: { message: stakeOf(tie, next, state.plan.ratio) } },
+    },
+  ];
   let winnersSoFar = 0;
   for (const round of tie.rounds) {
-    rounds.push(roundText(round, winnersSoFar > 0));
+    parts.push(roundOf(state, round, winnersSoFar > 0, seatsOf));
     winnersSoFar += round.outcome?.won.length ?? 0;
   }
-  const hold = tie.seats.length === 2 ? 'both hold' : 'all hold';
-  return [`Tie: ${seatsText(tie.seats)} ${hold} ${formatCard(tie.card, 'pips')} ${stakeText(tie, next, ratio)}`, ...rounds].join('; ');
+  return { key: 'race.explain.tie.line', params: { parts: { items: parts, join: ';' } } };
 }
 
 /**
- * The race's reasoning in plain English, one line per decision, so a floor supervisor can follow
- * how the outcome came about. The screens build their own translated guidance from the same data.
+ * The race's reasoning, one message per decision, so a floor supervisor can follow how the outcome
+ * came about: the screens say it in the dealer's language, the command line in English. Each
+ * rounding and protection says its own part (roundings.ts).
  */
-export function explainRace(state: RaceState, tiebreaks: readonly TieBreak[] = raceTieBreaks(state)): string[] {
+export function explainRace(state: RaceState, tiebreaks: readonly TieBreak[] = raceTieBreaks(state)): Message[] {
   const { setup, plan, progress } = state;
   const { removed, next } = setup;
-  const { rounding, protection } = setup.settings;
-  const lines: string[] = [`Rules: ${setup.rules} (rounding ${rounding}, deal from ${setup.settings.dealStart}, protection ${protection}); ${plan.ratio} × ${removed} = 1 × ${next}`];
-  for (const seat of plan.exchange) {
-    if (seat.up === 0 && seat.odd === 0) continue;
-    const trade = seat.up > 0 ? `trades ${seat.up * plan.ratio} × ${removed} for ${seat.up} × ${next}` : `has no full ${next}`;
-    lines.push(`Seat ${seat.seat}: ${trade}, keeps ${seat.odd} odd${seat.broke ? ' — nothing else left, cannot be raced out' : ''}`);
+  const rounding = ROUNDING_RULES[setup.settings.rounding];
+  const protection = PROTECTION_RULES[setup.settings.protection];
+  const seat = (number: number) => seatOf(state, number, true);
+  const seatsOf: SeatsOf = (seats) => ({ items: seats.map((number) => ({ key: 'race.next.seat', params: { seat: seatOf(state, number) } })), join: 'and' });
+  const name = (key: string): { message: Message } => ({ message: { key } });
+  const lines: Message[] = [
+    {
+      key: 'race.explain.rules',
+      params: {
+        rules: name(RULE_NAMES.rules[setup.rules]),
+        rounding: name(RULE_NAMES.rounding[setup.settings.rounding]),
+        dealStart: name(RULE_NAMES.dealStart[setup.settings.dealStart]),
+        protection: name(RULE_NAMES.protection[setup.settings.protection]),
+        k: plan.ratio,
+        removed,
+        next,
+      },
+    },
+  ];
+  for (const row of plan.exchange) {
+    if (row.up === 0 && row.odd === 0) continue;
+    const params = { seat: seat(row.seat), traded: row.up * plan.ratio, removed, up: row.up, next, odd: row.odd };
+    const key = row.up > 0 ? 'race.explain.trade' : 'race.explain.keep';
+    lines.push({ key: row.broke ? `${key}Broke` : key, params });
   }
-  for (const seat of plan.protectedBefore) {
-    lines.push(
-      protection === 'exempt'
-        ? `Seat ${seat} gets one ${next} without racing; its odd chips leave play`
-        : `Seat ${seat} is served first: one ${next} for ${plan.ratio} odd chips from the pool`,
-    );
+  if (protection.before) for (const number of plan.protectedBefore) lines.push(protection.explain(seat(number), next, plan.ratio));
+  lines.push(rounding.explainPool({ poolChips: plan.poolChips, ratio: plan.ratio, removed, next }));
+  if (plan.deal.length === 0) lines.push({ key: 'race.explain.noCards' });
+  else {
+    const runs: Message[] = plan.deal.map((run) => ({ key: 'race.explain.run', params: { seat: seatOf(state, run.seat), cards: run.cards } }));
+    lines.push({ key: 'race.explain.deal', params: { n: plan.cardsNeeded, runs: { items: runs, join: ',' } } });
   }
-  const poolValue = plan.poolChips * removed;
-  if (isPooledRounding(rounding)) {
-    const chips = pooledRaceChips(rounding, plan.poolChips, plan.ratio);
-    const whole = Math.max(0, Math.floor(poolValue / next));
-    const over = Math.max(0, poolValue - whole * next);
-    const rule = over === 0 ? '' : rounding === 'pooled-half-up' ? `, ${over} over ${over * 2 >= next ? '≥' : '<'} half of ${next}` : `, ${over} over (${rounding})`;
-    lines.push(`Pool: ${plan.poolChips} odd × ${removed} = ${poolValue} → ${whole} whole ${next}${rule} → ${chips} chip${chips === 1 ? '' : 's'} to race`);
-  } else if (rounding === 'next-player-half') {
-    lines.push(`Pool: ${plan.poolChips} odd chips; a chip per full ${plan.ratio}, then the next player wins only with at least ${plan.ratio / 2} odd chips of their own`);
-  } else {
-    lines.push(`No race: each player with at least ${next / 2} in odd chips gets one ${next}`);
-  }
-  if (plan.deal.length === 0) lines.push('No card can change the outcome: no cards are dealt');
-  else lines.push(`Deal ${plan.cardsNeeded} cards: ${plan.deal.map((run) => `seat ${run.seat} × ${run.cards}`).join(', ')}`);
-  for (const tie of tiebreaks) lines.push(tieBreakText(tie, next, plan.ratio));
+  for (const tie of tiebreaks) lines.push(tieBreakLine(state, tie, seatsOf));
   if (progress.status === 'complete') {
     const { result } = progress;
-    for (const { seat, card } of result.winningCards) lines.push(`Seat ${seat} wins a ${next} with ${formatCard(card, 'pips')}`);
-    if (result.winningCards.length === 0) for (const seat of result.awards) lines.push(`Seat ${seat} gets a ${next}`);
-    if (protection === 'after-race') for (const seat of result.protected) lines.push(`Seat ${seat} was raced out and gets one ${next}`);
-    lines.push(`Value: ${(result.raceChips + result.protected.length) * next} given for ${plan.oddChips * removed} removed (${result.valueDelta >= 0 ? '+' : ''}${result.valueDelta})`);
+    for (const win of result.winningCards) lines.push({ key: 'race.explain.wins', params: { seat: seat(win.seat), next, card: { card: win.card } } });
+    if (result.winningCards.length === 0) for (const number of result.awards) lines.push({ key: 'race.explain.gets', params: { seat: seat(number), next } });
+    if (!protection.before) for (const number of result.protected) lines.push(protection.explain(seat(number), next, plan.ratio));
+    const delta = `${result.valueDelta >= 0 ? '+' : ''}${result.valueDelta}`;
+    lines.push({ key: 'race.explain.value', params: { given: (result.raceChips + result.protected.length) * next, removed: plan.oddChips * removed, delta } });
   }
   for (const correction of state.corrections) {
-    lines.push(`Voided ${correction.voided.card} (seat ${correction.voided.seat})${correction.reason === '' ? '' : `: ${correction.reason}`}`);
+    const params = { card: { card: correction.voided.card }, seat: seatOf(state, correction.voided.seat), reason: correction.reason };
+    lines.push({ key: correction.reason === '' ? 'race.explain.voided' : 'race.explain.voidedWhy', params });
   }
   return lines;
 }

@@ -9,12 +9,12 @@ export function raceFromInput(input: unknown): RaceState {
   let state = startRace(input);
   const cards = (input as { cards?: unknown }).cards;
   if (cards === undefined) return state;
-  if (!Array.isArray(cards)) throw new InputError('cards', 'must be a list of card codes such as ["As", "10h"]');
+  if (!Array.isArray(cards)) throw new InputError('cards', { key: 'race.refused.cardsList' });
   cards.forEach((card: unknown, index) => {
     try {
       state = applyRaceEvent(state, { type: 'card', card: card as string });
     } catch (error) {
-      if (error instanceof InputError) throw new InputError(`cards[${index}]`, error.reason);
+      if (error instanceof InputError) throw new InputError(`cards[${index}]`, error.said ?? error.reason);
       throw error;
     }
   });

@@ -1,57 +1,35 @@
-import { formatCard } from '../cards';
+import type { Message, SeatParam } from '../messages';
 import type { RaceState } from './race';
 
-/**
- * What the dealer does next, as data the screen translates (`key` + `params`) and as plain English
- * `text` for the command line and logs.
- */
-export type NextStep =
-  | { readonly key: 'race.next.deal' | 'race.next.tiebreak'; readonly params: { seat: number; name: string; cards: number }; readonly text: string }
-  | {
-      readonly key: 'race.next.award' | 'race.next.noChips';
-      readonly params: { awards: readonly number[]; protected: readonly number[]; chip: number; removed: number };
-      readonly text: string;
-    };
-
-function seatLabel(state: RaceState, seat: number): string {
+/** A seat of the race with its player's name, as messages carry it. */
+export function seatOf(state: RaceState, seat: number, start = false): SeatParam {
   const name = state.setup.seats.find((entry) => entry.seat === seat)?.name ?? '';
-  return name === '' ? `seat ${seat}` : `seat ${seat} — ${name}`;
+  return name === '' ? (start ? { seat, start } : { seat }) : start ? { seat, name, start } : { seat, name };
 }
 
-function seatList(state: RaceState, seats: readonly number[]): string {
-  return seats.map((seat) => seatLabel(state, seat)).join(', ');
-}
-
-export function nextStep(state: RaceState): NextStep {
+/**
+ * What the dealer does next, as a key and its parameters: the screens say it in the dealer's
+ * language, the command line in English (`Deal 3 cards to seat 1 — Matti`).
+ */
+export function nextStep(state: RaceState): Message {
   const { progress, setup } = state;
   if (progress.status !== 'complete') {
     const { seat, cards } = progress.awaiting;
-    const name = setup.seats.find((entry) => entry.seat === seat)?.name ?? '';
-    const plural = cards === 1 ? 'card' : 'cards';
-    const tiebreak = progress.status === 'tiebreak';
-    return {
-      key: tiebreak ? 'race.next.tiebreak' : 'race.next.deal',
-      params: { seat, name, cards },
-      text: `${tiebreak ? 'Tie-break: deal' : 'Deal'} ${cards} ${plural} to ${seatLabel(state, seat)}`,
-    };
+    return { key: progress.status === 'tiebreak' ? 'race.next.tiebreak' : 'race.next.deal', params: { n: cards, seat: seatOf(state, seat) } };
   }
   const { awards, winningCards } = progress.result;
-  const given = [...awards, ...progress.result.protected];
-  const params = { awards, protected: progress.result.protected, chip: setup.next, removed: setup.removed };
-  if (given.length === 0) {
-    return { key: 'race.next.noChips', params, text: `No ${setup.next} chips to give; remove all odd ${setup.removed} chips` };
-  }
-  const won = awards.map((seat) => {
+  const chips = { next: setup.next, removed: setup.removed };
+  if (awards.length + progress.result.protected.length === 0) return { key: 'race.next.noChips', params: chips };
+  const won = awards.map((seat): Message => {
     const card = winningCards.find((entry) => entry.seat === seat)?.card;
-    return card === undefined ? seatLabel(state, seat) : `${seatLabel(state, seat)} (${formatCard(card, 'pips')})`;
+    if (card === undefined) return { key: 'race.next.seat', params: { seat: seatOf(state, seat) } };
+    return { key: 'race.next.wonWith', params: { seat: seatOf(state, seat), card: { card } } };
   });
-  const parts = [
-    won.length > 0 ? `race: ${won.join(', ')}` : '',
-    progress.result.protected.length > 0 ? `protected: ${seatList(state, progress.result.protected)}` : '',
-  ].filter((part) => part !== '');
-  return {
-    key: 'race.next.award',
-    params,
-    text: `Give one ${setup.next} chip each — ${parts.join('; ')}; remove all odd ${setup.removed} chips`,
-  };
+  const given: Message[] = [];
+  if (won.length > 0) given.push({ key: 'race.next.raced', params: { seats: { items: won, join: ',' } } });
+  if (progress.result.protected.length > 0) {
+    const seats: Message[] = progress.result.protected.map((seat) => ({ key: 'race.next.seat', params: { seat: seatOf(state, seat) } }));
+    given.push({ key: 'race.next.protected', params: { seats: { items: seats, join: ',' } } });
+  }
+  return { key: 'race.next.award', params: { ...chips, given: { items: given, join: ';' } } };
 }

@@ -1,5 +1,5 @@
 import { InputError } from '../errors';
-import { isPooledRounding } from './rules';
+import { holdsHalfChip, PROTECTION_RULES, ROUNDING_RULES, type PositionOutcome } from './roundings';
 import { CARDS_PER_DECK, type RaceSetup, type SeatSetup } from './setup';
 
 /** What one seat does at the colour-up, before any card is dealt. */
@@ -18,11 +18,7 @@ export interface DealRun {
   readonly cards: number;
 }
 
-/**
- * Where a position in the best-card-first order stands: `win` and `lose` regardless of who sits
- * there, `half` wins only if that player holds at least half a new chip in odd chips (DD Poker).
- */
-export type PositionOutcome = 'win' | 'lose' | 'half';
+export { holdsHalfChip, type PositionOutcome } from './roundings';
 
 /** Everything the setup decides before the first card. */
 export interface RacePlan {
@@ -62,39 +58,6 @@ function exchangeFor(seat: SeatSetup, ratio: number): SeatExchange {
   return { seat: seat.seat, up, odd: seat.chips % ratio, broke: seat.other === 0 && up === 0 };
 }
 
-/** Race chips a pool of `poolChips` odd chips makes under the pooled roundings. */
-export function pooledRaceChips(rounding: string, poolChips: number, ratio: number): number {
-  if (poolChips <= 0) return 0;
-  const whole = Math.floor(poolChips / ratio);
-  const remainder = poolChips % ratio;
-  if (remainder === 0 || rounding === 'pooled-down') return whole;
-  if (rounding === 'pooled-up') return whole + 1;
-  // Half up: 2·remainder ≥ ratio keeps the comparison in whole numbers.
-  return whole + (2 * remainder >= ratio ? 1 : 0);
-}
-
-export function holdsHalfChip(odd: number, ratio: number): boolean {
-  return 2 * odd >= ratio;
-}
-
-function positionOutcomes(setup: RaceSetup, poolChips: number, ratio: number, racers: number): PositionOutcome[] {
-  const { rounding } = setup.settings;
-  const positions: PositionOutcome[] = [];
-  if (rounding === 'per-player-half-up') return positions;
-  if (isPooledRounding(rounding)) {
-    const chips = pooledRaceChips(rounding, poolChips, ratio);
-    for (let index = 0; index < racers; index += 1) positions.push(index < chips ? 'win' : 'lose');
-    return positions;
-  }
-  // next-player-half: a chip per full k in the pool, then one chance for the next player.
-  const full = poolChips > 0 ? Math.floor(poolChips / ratio) : 0;
-  const remainder = poolChips > 0 ? poolChips % ratio : 0;
-  for (let index = 0; index < racers; index += 1) {
-    positions.push(index < full ? 'win' : index === full && remainder > 0 ? 'half' : 'lose');
-  }
-  return positions;
-}
-
 /**
  * Whether the order of these players over these positions can change who wins. Used for the whole
  * race (are cards needed at all?) and for a group of identical best cards (is a tie-break needed?).
@@ -111,53 +74,40 @@ export function orderMatters(positions: readonly PositionOutcome[], odds: readon
   return canWin && canLose;
 }
 
-function raceChipsRange(positions: readonly PositionOutcome[], odds: readonly number[], ratio: number): [number, number] {
-  const sure = positions.filter((position) => position === 'win').length;
-  if (!positions.includes('half')) return [sure, sure];
-  const eligible = odds.filter((odd) => holdsHalfChip(odd, ratio)).length;
-  return [sure + (eligible === odds.length ? 1 : 0), sure + (eligible > 0 ? 1 : 0)];
-}
-
 /** Decides exchange, pool, protection and the deal from a validated setup. Refuses a race the shoe cannot deal. */
 export function planRace(setup: RaceSetup): RacePlan {
   const ratio = setup.next / setup.removed;
-  const { rounding, protection } = setup.settings;
+  const rounding = ROUNDING_RULES[setup.settings.rounding];
+  const protection = PROTECTION_RULES[setup.settings.protection];
   const exchange = setup.seats.map((seat) => exchangeFor(seat, ratio));
   let oddChips = 0;
-  let exemptOdd = 0;
+  let protectedOdd = 0;
   const protectedBefore: number[] = [];
   const inRace: number[] = [];
   const oddBySeat = new Map<number, number>();
   for (const seat of exchange) {
     oddChips += seat.odd;
     oddBySeat.set(seat.seat, seat.odd);
-    if (seat.broke && protection !== 'after-race') {
+    if (seat.broke && protection.before) {
       protectedBefore.push(seat.seat);
-      exemptOdd += seat.odd;
+      protectedOdd += seat.odd;
     } else if (seat.odd > 0) {
       inRace.push(seat.seat);
     }
   }
-  // Exempt players keep their odd chips out of the pool; first-from-pool players take k each out of it.
-  const poolChips = protection === 'exempt' ? oddChips - exemptOdd : oddChips - (protection === 'first-from-pool' ? protectedBefore.length * ratio : 0);
+  const poolChips = protection.poolChips(oddChips, protectedOdd, protectedBefore.length, ratio);
   const racers = dealOrder(setup, inRace);
   const odds = racers.map((seat) => oddBySeat.get(seat) as number);
-  const positions = positionOutcomes(setup, poolChips, ratio, racers.length);
-  let range: [number, number];
-  if (rounding === 'per-player-half-up') {
-    const count = odds.filter((odd) => holdsHalfChip(odd, ratio)).length;
-    range = [count, count];
-  } else {
-    range = raceChipsRange(positions, odds, ratio);
-  }
+  const positions = rounding.positions(poolChips, ratio, racers.length);
+  const range = rounding.range(positions, odds, ratio);
   const deal = orderMatters(positions, odds, ratio) ? racers.map((seat, index) => ({ seat, cards: odds[index] as number })) : [];
   const cardsNeeded = deal.reduce((sum, run) => sum + run.cards, 0);
   const shoeCapacity = setup.decks * CARDS_PER_DECK;
   if (cardsNeeded > shoeCapacity) {
-    throw new InputError(
-      'decks',
-      `the race needs ${cardsNeeded} cards but a shoe of ${setup.decks} deck${setup.decks === 1 ? '' : 's'} holds ${shoeCapacity}; use a shoe with at least ${Math.ceil(cardsNeeded / CARDS_PER_DECK)} decks`,
-    );
+    throw new InputError('decks', {
+      key: 'race.setup.shoeTooSmall',
+      params: { cards: cardsNeeded, n: setup.decks, capacity: shoeCapacity, decks: Math.ceil(cardsNeeded / CARDS_PER_DECK) },
+    });
   }
   return { ratio, exchange, oddChips, poolChips, racers, racerOdds: odds, protectedBefore, positions, raceChipsRange: range, deal, cardsNeeded, shoeCapacity };
 }

@@ -1,6 +1,8 @@
-import { cardStrength, describeValue, readCard, type Card } from '../cards';
+import { cardStrength, parseCard, readCard, type Card } from '../cards';
 import { InputError } from '../errors';
+import { valueParam } from '../messages';
 import { holdsHalfChip, orderMatters, planRace, type RacePlan } from './plan';
+import { PROTECTION_RULES, ROUNDING_RULES } from './roundings';
 import { readRaceSetup, type RaceSetup } from './setup';
 
 /** The only ways a race changes. Plain data, so the journal can store and replay them. */
@@ -72,7 +74,7 @@ function sameKey(a: readonly number[], b: readonly number[]): boolean {
 
 /** Whether `racer` (an index into plan.racers), ranked at `index` in the best-first order, wins a chip. */
 export function winsAt(setup: RaceSetup, plan: RacePlan, racer: number, index: number): boolean {
-  const position = setup.settings.rounding === 'per-player-half-up' ? 'half' : plan.positions[index];
+  const position = ROUNDING_RULES[setup.settings.rounding].positionAt(plan.positions, index);
   return position === 'win' || (position === 'half' && holdsHalfChip(plan.racerOdds[racer] as number, plan.ratio));
 }
 
@@ -106,10 +108,10 @@ type TieBreakTracer = (step: TieBreakStep) => void;
 function complete(setup: RaceSetup, plan: RacePlan, ranking: readonly number[], best: readonly (Card | undefined)[]): RaceProgress {
   const winners = awardsFromRanking(setup, plan, ranking);
   const awards = winners.map((racer) => plan.racers[racer] as number);
-  const protectedSeats =
-    setup.settings.protection === 'after-race'
-      ? plan.exchange.filter((seat) => seat.broke && !awards.includes(seat.seat)).map((seat) => seat.seat)
-      : plan.protectedBefore.slice();
+  // Protected before the race (exempt, first-from-pool), or raced out with nothing left and helped after it.
+  const protectedSeats = PROTECTION_RULES[setup.settings.protection].before
+    ? plan.protectedBefore.slice()
+    : plan.exchange.filter((seat) => seat.broke && !awards.includes(seat.seat)).map((seat) => seat.seat);
   const winningCards: Array<{ seat: number; card: Card }> = [];
   for (const racer of winners) {
     const card = best[racer];
@@ -205,7 +207,8 @@ function withCards(state: RaceState, cards: readonly DealtCard[], corrections: r
 /** The card `event` adds to the deal, to the seat the race is waiting for; refuses one the race cannot take. */
 function nextCard(setup: RaceSetup, progress: RaceProgress, cards: readonly DealtCard[], event: { readonly card?: unknown }): DealtCard {
   if (progress.status === 'complete') {
-    throw new InputError('card', `${describeValue(event.card)} is one card more than the race needs: the race is complete (void a card first to correct one)`);
+    const card = typeof event.card === 'string' ? parseCard(event.card) : null;
+    throw new InputError('card', { key: 'race.refused.complete', params: { value: card === null ? valueParam(event.card) : { card } } });
   }
   const card = readCard(event.card, 'card');
   let copies = 0;
@@ -227,13 +230,13 @@ function nextCard(setup: RaceSetup, progress: RaceProgress, cards: readonly Deal
 function voidedCards(cards: readonly DealtCard[], event: { readonly count?: unknown; readonly reason?: unknown }): Correction[] {
   const count = event.count ?? 1;
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
-    throw new InputError('count', `the number of cards to void must be a whole number of at least 1 (got ${describeValue(count)})`);
+    throw new InputError('count', { key: 'race.refused.voidCount', params: { value: valueParam(count) } });
   }
   if (count > cards.length) {
-    throw new InputError('count', `cannot void ${count} card${count === 1 ? '' : 's'}: only ${cards.length} dealt`);
+    throw new InputError('count', { key: 'race.refused.voidTooMany', params: { n: count, dealt: cards.length } });
   }
   if (event.reason !== undefined && typeof event.reason !== 'string') {
-    throw new InputError('reason', `the reason must be text (got ${describeValue(event.reason)})`);
+    throw new InputError('reason', { key: 'race.refused.voidReason', params: { value: valueParam(event.reason) } });
   }
   const reason = event.reason?.trim() ?? '';
   return cards
@@ -246,13 +249,13 @@ function voidedCards(cards: readonly DealtCard[], event: { readonly count?: unkn
 function changeOf(state: RaceState | null, event: RaceEvent): 'setup' | 'card' | 'void' {
   const type: unknown = (event as { type?: unknown } | null)?.type;
   if (type === 'setup') {
-    if (state !== null) throw new InputError('event', 'this race is already set up; start a new race instead');
+    if (state !== null) throw new InputError('event', { key: 'race.refused.alreadySetUp' });
     return type;
   }
   if (type !== 'card' && type !== 'void') {
-    throw new InputError('event', `unknown event type ${describeValue(type)}; expected setup, card or void`);
+    throw new InputError('event', { key: 'race.refused.unknownEvent', params: { value: valueParam(type) } });
   }
-  if (state === null) throw new InputError('event', `a ${type} event needs a race; the first event must be setup`);
+  if (state === null) throw new InputError('event', { key: 'race.refused.needsSetup', params: { type } });
   return type;
 }
 
@@ -311,6 +314,6 @@ export function applyRaceEvents(state: RaceState, events: readonly RaceEvent[]):
 export function replayRace(events: readonly RaceEvent[]): RaceState {
   let state: RaceState | null = null;
   for (const event of events) state = applyRaceEvent(state, event);
-  if (state === null) throw new InputError('events', 'no events: a race starts with a setup event');
+  if (state === null) throw new InputError('events', { key: 'race.refused.noEvents' });
   return state;
 }

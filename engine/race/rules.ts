@@ -1,5 +1,5 @@
 import { InputError } from '../errors';
-import { describeValue } from '../cards';
+import { valueParam } from '../messages';
 
 /**
  * How the odd chips become race chips. The seeds disagree, so each reading is a named option:
@@ -48,9 +48,24 @@ export const RULE_SET_SUMMARIES: Readonly<Record<RuleSetName, string>> = {
   round: 'No race: each player with at least half a new chip in odd chips gets one.',
 };
 
-export function isPooledRounding(rounding: Rounding): boolean {
-  return rounding === 'pooled-half-up' || rounding === 'pooled-down' || rounding === 'pooled-up';
-}
+/** The catalog keys (`race.names.*`) of every rule set and setting, for the explanation's first line. */
+export const RULE_NAMES = {
+  rules: { classic: 'race.names.classic', tda: 'race.names.tda', roberts: 'race.names.roberts', round: 'race.names.round' },
+  rounding: {
+    'pooled-half-up': 'race.names.pooledHalfUp',
+    'pooled-down': 'race.names.pooledDown',
+    'pooled-up': 'race.names.pooledUp',
+    'next-player-half': 'race.names.nextPlayerHalf',
+    'per-player-half-up': 'race.names.perPlayerHalfUp',
+  },
+  dealStart: { 'left-of-button': 'race.names.leftOfButton', 'seat-1': 'race.names.seat1' },
+  protection: { exempt: 'race.names.exempt', 'first-from-pool': 'race.names.firstFromPool', 'after-race': 'race.names.afterRace' },
+} as const satisfies {
+  rules: Record<RuleSetName, string>;
+  rounding: Record<Rounding, string>;
+  dealStart: Record<DealStart, string>;
+  protection: Record<Protection, string>;
+};
 
 export interface RuleChoice {
   readonly rules: RuleSetName;
@@ -59,7 +74,7 @@ export interface RuleChoice {
 
 function readOption<T extends string>(value: unknown, options: readonly T[], field: string): T {
   if (typeof value === 'string' && (options as readonly string[]).includes(value)) return value as T;
-  throw new InputError(field, `unknown value ${describeValue(value)}; choose one of ${options.join(', ')}`);
+  throw new InputError(field, { key: 'race.setup.unknownOption', params: { value: valueParam(value), options: options.join(', ') } });
 }
 
 /**

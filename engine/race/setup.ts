@@ -1,7 +1,7 @@
-import { describeValue } from '../cards';
 import { isMultipleOf } from '../chips';
 import { InputError } from '../errors';
-import { isRecord, isWhole, missing, readWhole } from '../validate';
+import { valueParam, type Message } from '../messages';
+import { isRecord, isWhole } from '../validate';
 import { readRuleChoice, type RaceSettings, type RuleSetName } from './rules';
 
 export interface SeatSetup {
@@ -26,22 +26,35 @@ export interface RaceSetup {
 
 export const CARDS_PER_DECK = 52;
 
+/** A whole number of at least `min`; `what` names it in the refusal (`race.setup.what.*`). */
+function readCount(value: unknown, field: string, min: number, what: Message): number {
+  if (isWhole(value, min)) return value;
+  const params = { what: { message: what }, value: valueParam(value), min };
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new InputError(field, { key: 'race.setup.number.notNumber', params });
+  if (!Number.isInteger(value)) throw new InputError(field, { key: 'race.setup.number.notWhole', params });
+  if (value < min) throw new InputError(field, { key: 'race.setup.number.tooSmall', params });
+  throw new InputError(field, { key: 'race.setup.number.tooLarge', params });
+}
+
+/** Refuses a field the race needs and does not have; `key` under `race.setup.missing` says why it is needed. */
+function missing(field: string, key: string, params?: Message['params']): never {
+  throw new InputError(field, { key: 'race.setup.missing', params: { why: { message: { key: `race.setup.needed.${key}`, params } } } });
+}
+
 function readSeat(value: unknown, index: number, removed: number): SeatSetup {
   const field = `seats[${index}]`;
-  if (!isRecord(value)) throw new InputError(field, `each seat must be an object like {"seat": 1, "chips": 7, "other": 5000} (got ${describeValue(value)})`);
+  if (!isRecord(value)) throw new InputError(field, { key: 'race.setup.seatNotObject', params: { value: valueParam(value) } });
   // A valid number is taken as is: the words of a refusal cost more than the race itself, so they
-  // are put together only when readWhole is about to refuse.
-  const seat = isWhole(value.seat, 1) ? value.seat : readWhole(value.seat, `${field}.seat`, 1, 'the seat number');
-  const chipsValue = value.chips ?? missing(`${field}.chips`, `seat ${seat} needs a count of its ${removed} chips`);
-  const chips = isWhole(chipsValue, 0) ? chipsValue : readWhole(chipsValue, `${field}.chips`, 0, `seat ${seat}'s count of ${removed} chips`);
+  // are put together only when readCount is about to refuse.
+  const seat = isWhole(value.seat, 1) ? value.seat : readCount(value.seat, `${field}.seat`, 1, { key: 'race.setup.what.seat' });
+  const chipsValue = value.chips ?? missing(`${field}.chips`, 'chips', { seat, removed });
+  const chips = isWhole(chipsValue, 0) ? chipsValue : readCount(chipsValue, `${field}.chips`, 0, { key: 'race.setup.what.chips', params: { seat, removed } });
   const otherValue = value.other ?? 0;
-  const other = isWhole(otherValue, 0) ? otherValue : readWhole(otherValue, `${field}.other`, 0, `seat ${seat}'s value of other chips`);
+  const other = isWhole(otherValue, 0) ? otherValue : readCount(otherValue, `${field}.other`, 0, { key: 'race.setup.what.other', params: { seat } });
   if (value.name !== undefined && typeof value.name !== 'string') {
-    throw new InputError(`${field}.name`, `seat ${seat}'s name must be text (got ${describeValue(value.name)})`);
+    throw new InputError(`${field}.name`, { key: 'race.setup.nameNotText', params: { seat, value: valueParam(value.name) } });
   }
-  if (chips === 0 && other === 0) {
-    throw new InputError(field, `seat ${seat} has no chips at all (no ${removed} chips and no other chips); remove the seat or enter its chips`);
-  }
+  if (chips === 0 && other === 0) throw new InputError(field, { key: 'race.setup.noChips', params: { seat, removed } });
   return { seat, name: (value.name ?? '').trim(), chips, other };
 }
 
@@ -50,28 +63,26 @@ function readSeat(value: unknown, index: number, removed: number): SeatSetup {
  * normalised setup. Refuses with an InputError naming the field and the reason.
  */
 export function readRaceSetup(input: unknown): RaceSetup {
-  if (!isRecord(input)) throw new InputError('race', `a race must be a JSON object (got ${describeValue(input)})`);
-  const { rules, settings } = readRuleChoice(input.rules ?? missing('rules', 'name a rule set'), input);
-  const removed = readWhole(input.removed ?? missing('removed', 'the denomination leaving play'), 'removed', 1, 'the removed denomination');
-  const next = readWhole(input.next ?? missing('next', 'the smallest denomination staying in play'), 'next', 1, 'the next denomination');
-  if (next <= removed) throw new InputError('next', `the next denomination (${next}) must be larger than the removed one (${removed})`);
-  if (!isMultipleOf(next, removed)) {
-    throw new InputError('next', `${next} is not a whole multiple of the removed denomination ${removed}, so ${removed} chips cannot be exchanged for it`);
-  }
-  const decks = readWhole(input.decks ?? 1, 'decks', 1, 'the number of decks in the shoe');
+  if (!isRecord(input)) throw new InputError('race', { key: 'race.setup.notObject', params: { value: valueParam(input) } });
+  const { rules, settings } = readRuleChoice(input.rules ?? missing('rules', 'rules'), input);
+  const removed = readCount(input.removed ?? missing('removed', 'removed'), 'removed', 1, { key: 'race.setup.what.removed' });
+  const next = readCount(input.next ?? missing('next', 'next'), 'next', 1, { key: 'race.setup.what.next' });
+  if (next <= removed) throw new InputError('next', { key: 'race.setup.nextNotLarger', params: { next, removed } });
+  if (!isMultipleOf(next, removed)) throw new InputError('next', { key: 'race.setup.nextNotMultiple', params: { next, removed } });
+  const decks = readCount(input.decks ?? 1, 'decks', 1, { key: 'race.setup.what.decks' });
   let button: number | null = null;
   if (input.button !== undefined && input.button !== null) {
-    button = readWhole(input.button, 'button', 1, 'the button seat');
+    button = readCount(input.button, 'button', 1, { key: 'race.setup.what.button' });
   } else if (settings.dealStart === 'left-of-button') {
-    missing('button', 'this rule set deals from the left of the button, so the button seat is needed');
+    missing('button', 'button');
   }
-  if (!Array.isArray(input.seats)) throw new InputError('seats', `must be a list of seats (got ${describeValue(input.seats)})`);
-  if (input.seats.length === 0) throw new InputError('seats', 'at least one seat is needed');
+  if (!Array.isArray(input.seats)) throw new InputError('seats', { key: 'race.setup.seatsNotList', params: { value: valueParam(input.seats) } });
+  if (input.seats.length === 0) throw new InputError('seats', { key: 'race.setup.noSeats' });
   const seats = input.seats.map((seat, index) => readSeat(seat, index, removed));
   const seen = new Map<number, number>();
   seats.forEach((seat, index) => {
     const first = seen.get(seat.seat);
-    if (first !== undefined) throw new InputError(`seats[${index}].seat`, `seat ${seat.seat} appears twice (also seats[${first}])`);
+    if (first !== undefined) throw new InputError(`seats[${index}].seat`, { key: 'race.setup.seatTwice', params: { seat: seat.seat, first: `seats[${first}]` } });
     seen.set(seat.seat, index);
   });
   return {

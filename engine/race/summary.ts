@@ -1,3 +1,4 @@
+import { englishText } from '../messages';
 import { explainRace } from './explain';
 import { nextStep } from './next';
 import type { RaceState } from './race';
@@ -9,6 +10,8 @@ export function raceSummary(state: RaceState) {
   const [fewest, most] = plan.raceChipsRange;
   const result = progress.result;
   const tiebreaks = raceTieBreaks(state);
+  const step = nextStep(state);
+  const explanation = explainRace(state, tiebreaks);
   return {
     status: progress.status,
     rules: setup.rules,
@@ -42,8 +45,11 @@ export function raceSummary(state: RaceState) {
     })),
     protected: result ? [...result.protected] : [...plan.protectedBefore],
     valueDelta: result ? result.valueDelta : null,
-    nextStep: nextStep(state).text,
-    explanation: explainRace(state, tiebreaks),
+    /** The next step and the explanation in English, as the command line prints them (seats unnamed in the explanation). */
+    nextStep: englishText(step, { cards: 'pips' }),
+    explanation: explanation.map((line) => englishText(line, { cards: 'pips', names: false })),
+    /** The same, as keys and parameters: the screens say them in the dealer's language. */
+    said: { nextStep: step, explanation },
   };
 }
 

@@ -101,7 +101,7 @@ describe('the record of a tie-break (two decks)', () => {
     const state = applyRaceEvent(raceFromInput({ ...twoDecks, cards: [...deal, '9h', '4c'] }), { type: 'void', count: 1, reason: 'misread' });
     const summary = raceSummary(state);
     expect(summary.tiebreaks[0]?.rounds).toEqual([{ round: 1, seats: [3, 7], cards: [{ seat: 3, card: '9h' }], outcome: null }]);
-    expect(summary.explanation).toContain('Voided 4c (seat 7): misread');
+    expect(summary.explanation).toContain('Voided 4♣ (seat 7): misread');
   });
 
   it('lists no tie while the race deal is under way, and none without identical best cards', () => {

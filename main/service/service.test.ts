@@ -192,7 +192,12 @@ describe('console service', () => {
     await service.previewRace(COUNTS); // runs after the queued deals
     await expect.poll(() => service.getState().shoeRefusal).not.toBeNull();
     const refused = service.getState();
-    expect(refused.shoeRefusal).toEqual({ card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card' });
+    expect(refused.shoeRefusal).toEqual({
+      card: 'Ah',
+      field: 'card',
+      message: 'Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card',
+      said: { key: 'race.refused.duplicate', params: { card: { card: 'Ah' }, seats: { seats: [{ seat: 1 }] } } },
+    });
     expect(refused.race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
     // Pushed to the screens, not only there to be asked for.
     expect(states.at(-1)?.shoeRefusal).toEqual(refused.shoeRefusal);

@@ -649,7 +649,7 @@ export class ConsoleService {
       const first = this.firstHeld(target, heldId);
       if ('ok' in first) return first;
       const result = await this.dealHeld(first, true);
-      if (!result.ok) this.shoeRefusal = { card: first.card, field: result.error.field, message: result.error.message };
+      if (!result.ok) this.shoeRefusal = { card: first.card, ...result.error };
       await this.releaseQueued();
       this.publish();
       return result;
@@ -676,7 +676,7 @@ export class ConsoleService {
     while (this.held[0]?.why === 'queued') {
       const next = this.held[0];
       const result = await this.dealHeld(next, false);
-      if (!result.ok) this.shoeRefusal = { card: next.card, field: result.error.field, message: result.error.message };
+      if (!result.ok) this.shoeRefusal = { card: next.card, ...result.error };
     }
   }
 
@@ -884,7 +884,7 @@ export class ConsoleService {
         // typed it, and the dealer must see that a card came and was not taken.
         const result = await this.deal(target, event.card, 'shoe');
         if (!result.ok) {
-          this.shoeRefusal = { card: event.card, field: result.error.field, message: result.error.message };
+          this.shoeRefusal = { card: event.card, ...result.error };
           this.publish();
         }
         return result;

@@ -4,11 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { defineComponent, h } from 'vue';
 import type { RaceSummary } from '../../engine/race/summary';
 import type { Locale } from '../i18n';
-import { FINNISH_SEATS, makeSummary, type RaceInput } from '../testing/fixtures';
+import { makeSummary, type RaceInput } from '../testing/fixtures';
 import { prepare } from '../testing/setup';
-import { useRaceText, type Names } from './raceText';
-
-const NAMES: Names = Object.fromEntries(FINNISH_SEATS.map(({ seat, name }) => [seat, name]));
+import { useRaceText } from './raceText';
 
 /** Seats 1 (Matti), 2 (Teppo) and 3 (Johanna) hold one odd 25 each: 75 → one 100 raced, dealt from seat 1. */
 const ONE_EACH = [1, 2, 3].map((seat) => ({ seat, chips: 1, hasOther: true }));
@@ -23,7 +21,7 @@ const THREE_WAY: RaceInput = {
   cards: ['As', 'As', 'As', '2c', '3c', '5c', '9h', '4c', '4c', '2d', 'Jd'],
 };
 
-/** The race's tie-break lines and whole explanation as the screens build them in `locale`. */
+/** The race's tie-break lines and whole explanation (the engine's messages) as the screens say them in `locale`. */
 async function textIn(locale: Locale, summary: RaceSummary) {
   const prepared = await prepare({ locale });
   let tiebreaks: string[] = [];
@@ -31,8 +29,8 @@ async function textIn(locale: Locale, summary: RaceSummary) {
   const Probe = defineComponent({
     setup() {
       const text = useRaceText();
-      tiebreaks = text.tieBreakLines(summary, NAMES);
-      explanation = text.explanation(summary, NAMES, 0);
+      explanation = text.explanation(summary);
+      tiebreaks = explanation.filter((_, index) => summary.said.explanation[index]?.key === 'race.explain.tie.line');
       return () => h('div');
     },
   });

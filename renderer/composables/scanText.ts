@@ -2,6 +2,7 @@ import { useI18n } from 'vue-i18n';
 import { parseCard, type Card } from '../../engine/cards';
 import type { ScanAway, ScanPlace, ScanRefusal } from '../stores/console';
 import { cardText } from './raceText';
+import { useSaidText } from './saidText';
 
 /** AIM symbology identifiers (`]E0`, `]C1` …) a barcode reader may put before the data, as the service strips them. */
 const SYMBOLOGY_PREFIX = /^\][A-Za-z][0-9A-Za-z]/;
@@ -14,6 +15,7 @@ export function scannedCard(raw: string): Card | null {
 /** What the dealer is told about a scan: a refused one in the next-step headline, one not dealt in a banner. */
 export function useScanText() {
   const { t } = useI18n();
+  const saidText = useSaidText();
 
   /** `K♣` for a card; the scanned text in quotes for anything else. */
   function scannedLabel(raw: string): string {
@@ -21,10 +23,15 @@ export function useScanText() {
     return card !== null ? cardText(card) : t('scan.quoted', { text: raw.trim() });
   }
 
-  /** "Scanned K♣ not accepted: check the card." — the headline's first line after a refused scan (or card from the shoe). */
+  /**
+   * "Scanned A♥ not accepted: A♥ was already dealt (to seat 1) …" — the headline's first line after a
+   * refused scan (or card from the shoe), with the engine's reason in the dealer's language when it gave one.
+   */
   function refusedText(refusal: ScanRefusal): string {
     const card = scannedCard(refusal.raw);
     const shoe = refusal.from === 'shoe';
+    const said = refusal.error.said;
+    if (card !== null && said !== undefined) return t(shoe ? 'scan.refused.shoeCardWhy' : 'scan.refused.cardWhy', { card: cardText(card), reason: saidText(said) });
     if (card !== null) return t(shoe ? 'scan.refused.shoeCard' : 'scan.refused.card', { card: cardText(card) });
     return t(shoe ? 'scan.refused.shoeText' : 'scan.refused.text', { text: scannedLabel(refusal.raw) });
   }

@@ -258,7 +258,7 @@ export const useConsoleStore = defineStore('console', () => {
     // A card from the shoe refused: shown where a typed card's refusal is, until the next card is taken.
     const refusal = next.shoeRefusal;
     if (refusal !== null && !sameRefusal(refusal, previous?.shoeRefusal ?? null)) {
-      const error = { field: refusal.field, message: refusal.message };
+      const error: UiError = refusal.said === undefined ? { field: refusal.field, message: refusal.message } : { field: refusal.field, message: refusal.message, said: refusal.said };
       errors.dealCard = error;
       scanRefusal.value = { raw: refusal.card, error, from: 'shoe' };
     }

@@ -63,7 +63,8 @@ export interface FakeApiOptions {
 }
 
 function refused(error: unknown): CommandResult<never> {
-  if (isInputError(error)) return { ok: false, error: { field: error.field, message: error.reason } };
+  // As the service passes it on: the English, and the refusal's key and parameters when it has them.
+  if (isInputError(error)) return { ok: false, error: error.said === undefined ? { field: error.field, message: error.reason } : { field: error.field, message: error.reason, said: error.said } };
   throw error;
 }
 

@@ -81,7 +81,7 @@ describe('dealing screen', () => {
     const error = wrapper.get('[data-testid="deal-error"]');
     expect(error.attributes('role')).toBe('alert');
     expect(error.text()).toContain('Card not accepted:');
-    expect(error.text()).toContain('Ah was already dealt');
+    expect(error.text()).toContain('A♥ was already dealt (to seat 1)');
     expect((input.element as HTMLInputElement).value).toBe('ah');
     expect(input.attributes('aria-invalid')).toBe('true');
     wrapper.unmount();
@@ -306,9 +306,9 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
 
     keyboard.scan('AH');
     await settle();
-    expect(step().text()).toBe('Scanned A♥ not accepted: check the card. Deal 2 cards to seat 1 — Matti');
+    expect(step().text()).toBe('Scanned A♥ not accepted: A♥ was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card. Deal 2 cards to seat 1 — Matti');
     expect(step().attributes('data-refused')).toBe('scan');
-    expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('Ah was already dealt');
+    expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('A♥ was already dealt (to seat 1)');
 
     keyboard.scan('X9');
     await settle();
@@ -319,6 +319,21 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
     expect(step().text()).toBe('Deal 1 card to seat 1 — Matti');
     expect(step().attributes('data-refused')).toBeUndefined();
     expect(wrapper.find('[data-testid="deal-error"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it.each([
+    ['fi', 'Kengän lukemaa korttia A♥ ei hyväksytty: A♥ on jo jaettu (paikka 1), ja kengässä on yksi pakka: väärin luettu tai väärin jaettu kortti; tarkista kortti. Jaa 2 korttia: paikka 1 — Matti'],
+    ['ru', 'Карта A♥ из шуза не принята: A♥ уже роздана (место 1), а в шузе одна колода: ошибка чтения или раздачи; проверьте карту. Сдайте 2 карты: место 1 — Matti'],
+  ] as const)('says why the shoe card was refused in %s, the card as a card', async (locale, headline) => {
+    const prepared = await prepare({ locale, api: createFakeApi({ race: { cards: ['Ah'] } }) });
+    const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
+    await settle();
+    const said = { key: 'race.refused.duplicate', params: { card: { card: 'Ah' }, seats: { seats: [{ seat: 1 }] } } };
+    prepared.api.push({ ...prepared.api.current, shoeRefusal: { card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1)', said } });
+    await settle();
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe(headline);
+    expect(prepared.missing).toEqual([]);
     wrapper.unmount();
   });
 

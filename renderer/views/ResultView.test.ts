@@ -40,7 +40,7 @@ describe('result screen', () => {
     expect(wrapper.get('[data-testid="winner-2"]').attributes('data-card')).toBe('Ts');
     expect(wrapper.get('[data-testid="value-delta"]').text()).toBe('+25');
     expect(wrapper.get('[data-testid="remove-chips"]').text()).toBe('Remove all odd 25 chips: 7 chips, value 175.');
-    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Give one 100 chip to each player below, then remove all odd 25 chips.');
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Give one 100 chip each — race: seat 1 — Matti (A♥), seat 2 — Teppo (10♠); remove all odd 25 chips');
     // The heading has the focus, not the confirm button: no stray Enter confirms the race.
     expect(document.activeElement).toBe(wrapper.get('#result-title').element);
     expect(document.activeElement).not.toBe(wrapper.get('[data-testid="confirm-race"]').element);
@@ -50,11 +50,26 @@ describe('result screen', () => {
   it('explains the decision in translated lines, with the stored English record apart', async () => {
     const { wrapper } = await result({ race: { cards: FINNISH_CARDS } });
     const lines = wrapper.findAll('[data-testid="explanation"] li').map((li) => li.text());
-    expect(lines).toContain('Seat 1 — Matti trades 4 × 25 for 1 × 100 and keeps 3 odd');
-    expect(lines).toContain('Pool: 7 odd × 25 = 175 → 2 chips to race');
+    expect(lines).toContain('Seat 1 — Matti: trades 4 × 25 for 1 × 100, keeps 3 odd');
+    expect(lines).toContain('Pool: 7 odd × 25 = 175 → 1 whole 100, 75 over ≥ half of 100 → 2 chips to race');
     expect(lines).toContain('Seat 2 — Teppo wins a 100 with 10♠');
     expect(lines).toContain('Value: 200 given for 175 removed (+25)');
     expect(wrapper.get('[data-testid="explanation-record"]').attributes('lang')).toBe('en');
+    wrapper.unmount();
+  });
+
+  it.each([
+    ['fi', 'Anna kullekin yksi pelimerkki (100) — arvonta: paikka 1 — Matti (A♥), paikka 2 — Teppo (10♠); poista kaikki ylijäämämerkit (25)', 'Paikka 1 — Matti vaihtaa 4 × 25 → 1 × 100, ylijäämä 3'],
+    ['ru', 'Дайте по одной фишке 100 — гонка: место 1 — Matti (A♥), место 2 — Teppo (10♠); уберите все лишние фишки 25', 'Место 1 — Matti меняет 4 × 25 на 1 × 100, лишних 3'],
+  ] as const)('says the engine’s next step and explanation in %s, cards as cards', async (locale, next, trade) => {
+    const prepared = await prepare({ locale, api: createFakeApi({ race: { cards: FINNISH_CARDS } }) });
+    const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
+    await settle();
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe(next);
+    const lines = wrapper.findAll('[data-testid="explanation"] li').map((li) => li.text());
+    expect(lines).toContain(trade);
+    for (const line of lines) expect(line).not.toMatch(/\b(?:Seat|seat|trades|keeps|Pool|wins|Value|Rules|Deal)\b|\b[2-9TJQKA][shdc]\b/);
+    expect(prepared.missing).toEqual([]);
     wrapper.unmount();
   });
 
@@ -78,7 +93,7 @@ describe('result screen', () => {
     ];
     const { wrapper } = await result({ race: { counts } });
     expect(wrapper.get('[data-testid="value-delta"]').text()).toBe('-25');
-    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('No 100 chips to give: remove all odd 25 chips.');
+    expect(wrapper.get('[data-testid="next-step"]').text()).toBe('No 100 chips to give; remove all odd 25 chips');
     wrapper.unmount();
   });
 
@@ -135,7 +150,7 @@ describe('result screen: confirming takes a deliberate press', () => {
     expect(api.callsOf('voidCards')).toEqual([]);
     expect(api.callsOf('dealScan')).toEqual([['race-1', 'Kc']]);
     expect(wrapper.get('[data-testid="next-step"]').text()).toBe(
-      'Scanned K♣ not accepted: check the card. Give one 100 chip to each player below, then remove all odd 25 chips.',
+      'Scanned K♣ not accepted: K♣ is one card more than the race needs: the race is complete (void a card first to correct one). Give one 100 chip each — race: seat 1 — Matti (A♥), seat 2 — Teppo (10♠); remove all odd 25 chips',
     );
     expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('the race is complete');
     expect(wrapper.find('[data-testid="view-result"]').exists()).toBe(true);
