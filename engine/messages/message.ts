@@ -1,4 +1,4 @@
-import { describeValue, formatCard, isCard } from '../cards';
+import { describeValue, formatCard, isCard } from '../cardCodes';
 
 /**
  * What the engine says — a refusal, the next step, a line of a race's explanation — as a stable key

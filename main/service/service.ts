@@ -14,7 +14,7 @@ import { findingText, journalPath, JournalWriter, scanJournal, type JournalFindi
 import {
   HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
   type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
-  type NumberedInput, type PortInfo, type RaceRecord, type RaceView, type SeatCount, type ShoeRefusal, type SourceStatus,
+  type NumberedInput, type PortInfo, type RaceRecord, type SeatCount, type ShoeRefusal, type SourceStatus,
 } from '../../protocol/contract';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName } from '../../engine/poker/rules';

@@ -4,7 +4,6 @@
  * validates it and plans the colour-ups: no rule is decided here). Also the small helpers of the
  * colour-up proposal: which race of it comes next, and the table setting that starts it.
  */
-import { isMultipleOf } from '../../engine/chips';
 import { InputError } from '../../engine/errors';
 import { colorUpMoments, type MomentSource } from '../../engine/plan/structure';
 import { isRecord, valueParam } from '../../engine/validate';
