@@ -135,7 +135,7 @@ const COMMANDS: CommandRow[] = [
   ['a card of spaces', 'race open', 'dealCard', ['race-1', '  '], 'card', `"  " ${CARD_HELP}`, true],
   ['a card with two suits', 'race open', 'dealCard', ['race-1', 'A♠♠'], 'card', `"A♠♠" ${CARD_HELP}`, true],
   ['a card dealt twice from one deck', 'race open', 'dealCard', ['race-1', 'ah'], 'card', 'Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card', true],
-  ['a card more than the race needs', 'race complete', 'dealCard', ['race-1', '2c'], 'card', '"2c" is one card more than the race needs: the race is complete (void a card first to correct one)', true],
+  ['a card more than the race needs', 'race complete', 'dealCard', ['race-1', '2c'], 'card', '2c is one card more than the race needs: the race is complete (void a card first to correct one)', true],
   ['a card that is not text', 'race open', 'dealCard', ['race-1', 42], 'card', 'must be text'],
   ['a card of 33 characters', 'race open', 'dealCard', ['race-1', 'A'.repeat(33)], 'card', 'at most 32 characters'],
   ['no card at all', 'race open', 'dealCard', ['race-1'], 'card', 'must be text'],

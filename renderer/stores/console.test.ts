@@ -48,7 +48,7 @@ describe('console store', () => {
     await settle();
     const refused = await store.dealCard('xx');
     expect(refused.ok).toBe(false);
-    expect(store.errors.dealCard).toEqual({ field: 'card', message: expect.stringContaining('"xx" is not a card') });
+    expect(store.errors.dealCard).toEqual({ field: 'card', message: expect.stringContaining('"xx" is not a card'), said: { key: 'cards.notACard', params: { text: 'xx' } } });
     const accepted = await store.dealCard('as');
     expect(accepted.ok).toBe(true);
     expect(store.errors.dealCard).toBeNull();

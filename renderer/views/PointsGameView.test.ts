@@ -88,7 +88,7 @@ describe('points game screen: the deal', () => {
     await type(wrapper, '5h');
     const error = wrapper.get('[data-testid="deal-error"]');
     expect(error.attributes('role')).toBe('alert');
-    expect(error.text()).toMatch(/^Not accepted: Ville cannot be dealt 5h: /);
+    expect(error.text()).toMatch(/^Not accepted: Ville cannot be dealt 5♥: /);
     expect((wrapper.get('[data-testid="manual-input"]').element as HTMLInputElement).value).toBe('5h');
     await type(wrapper, 'zz');
     expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('“zz” is not a card');
@@ -205,7 +205,7 @@ describe('points game screen: the showdown and the tricks', () => {
     await handCard(wrapper, 2, 'Ks').trigger('click');
     await settle();
     expect(wrapper.get('[data-testid="deal-error"]').text()).toBe(
-      'Not accepted: trick 1: Ville may not play Ks: the opening card is 9h and a heart above it must be played (holding Ah)',
+      'Not accepted: trick 1: Ville may not play K♠: the opening card is 9♥ and a heart above it must be played (holding A♥)',
     );
     expect(step(wrapper)).toBe('Trick 1: Ville to play');
     await handCard(wrapper, 2, 'Ah').trigger('click');
@@ -350,7 +350,7 @@ describe('points game screen: the keyboard-wedge scanner', () => {
 
     keyboard.scan('5h');
     await settle();
-    expect(step(wrapper)).toBe('Scanned 5♥ not accepted: check the card. Deal a card to Ville (5 left)');
+    expect(step(wrapper)).toBe("Scanned 5♥ not accepted: Ville cannot be dealt 5♥: 5♥ is in Anna's hand. Deal a card to Ville (5 left)");
     expect(wrapper.get('[data-testid="next-step"]').attributes('data-refused')).toBe('scan');
     keyboard.scan('Ks');
     await settle();
