@@ -58,7 +58,7 @@ test('the Finnish example: cards from a serial shoe, Matti and Teppo win, value 
     const shown = new Map<number, string[]>();
     for (const [index, { card, seat, stepBefore }] of FINNISH_DEAL.entries()) {
       // After the misread below, the headline first says what the shoe read and was refused.
-      const refusedBefore = index === 1 ? 'A♥ from the shoe not accepted: check the card. ' : '';
+      const refusedBefore = index === 1 ? 'A♥ from the shoe not accepted: A♥ was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card. ' : '';
       await expect(page.getByTestId('next-step')).toHaveText(refusedBefore + stepBefore);
       await sleep(150); // a shoe deals at a human pace
       await shoe.send(card);
@@ -73,7 +73,7 @@ test('the Finnish example: cards from a serial shoe, Matti and Teppo win, value 
         await sleep(150);
         await shoe.send(card);
         await expect(page.getByTestId('deal-error')).toHaveText(
-          'Card not accepted: Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card',
+          'Card not accepted: A♥ was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card',
         );
         await expect(page.getByTestId('deal-progress')).toContainText('1 of 7 cards dealt');
         await expect(page.getByTestId('next-step')).toHaveAttribute('data-refused', 'shoe');
@@ -90,7 +90,7 @@ test('the Finnish example: cards from a serial shoe, Matti and Teppo win, value 
     await expectFinnishResult(page);
     expect(await allDealt(page)).toEqual([...FINNISH_CARDS]);
     await expect(page.getByTestId('view-result').getByTestId('next-step')).toHaveText(
-      'Give one 100 chip to each player below, then remove all odd 25 chips.',
+      'Give one 100 chip each — race: seat 1 — Matti (A♥), seat 2 — Teppo (10♠); remove all odd 25 chips',
     );
     await expect(page.getByTestId('remove-chips')).toHaveText('Remove all odd 25 chips: 7 chips, value 175.');
   });

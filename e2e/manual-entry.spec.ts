@@ -88,7 +88,7 @@ test('manual entry by keyboard: a voided card, a refused duplicate, one card fro
     await typeAsPerson(page, 'AH');
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('deal-error')).toHaveText(
-      'Card not accepted: Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card',
+      'Card not accepted: A♥ was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card',
     );
     await expect(page.getByTestId('deal-error')).toHaveAttribute('role', 'alert');
     await expect(manualInput(page)).toHaveValue('AH');

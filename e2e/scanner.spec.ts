@@ -91,9 +91,9 @@ test('a keyboard-wedge scanner anywhere on the screen: dealt wherever the focus 
 
   await test.step('a refused scan is said in the headline itself, with what to do', async () => {
     await scan(page, 'KC');
-    await expect(step).toHaveText('Scanned K♣ not accepted: check the card. Deal 2 cards to seat 3 — Johanna');
+    await expect(step).toHaveText('Scanned K♣ not accepted: K♣ was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card. Deal 2 cards to seat 3 — Johanna');
     await expect(step).toHaveAttribute('data-refused', 'scan');
-    await expect(page.getByTestId('deal-error')).toContainText('Kc was already dealt');
+    await expect(page.getByTestId('deal-error')).toContainText('K♣ was already dealt');
     await scan(page, 'X9');
     await expect(step).toHaveText('Scanned “X9”: not a card. Scan it again. Deal 2 cards to seat 3 — Johanna');
     expect(await allDealt(page)).toEqual(['Ah', 'Kc', '2d', 'Ts', '4h']);
@@ -125,7 +125,7 @@ test('a keyboard-wedge scanner anywhere on the screen: dealt wherever the focus 
   await test.step('the result screen, Confirm focused: a scan confirms nothing, voids nothing, and is said', async () => {
     await page.getByTestId('confirm-race').focus();
     await scan(page, '5S');
-    await expect(page.getByTestId('view-result').getByTestId('next-step')).toContainText('Scanned 5♠ not accepted: check the card.');
+    await expect(page.getByTestId('view-result').getByTestId('next-step')).toContainText('Scanned 5♠ not accepted: 5♠ is one card more than the race needs');
     await expect(page.getByTestId('view-result').getByTestId('deal-error')).toContainText('the race is complete');
     await quiet(page);
     await expect(page.getByTestId('view-result')).toBeVisible();
