@@ -7,21 +7,24 @@ import type {
   DeviceProfileInfo,
   GameAction,
   GameView,
-  HistoryEntry,
   Language,
-  NumberedInput,
   PortInfo,
-  RaceRecord,
   RaceView,
   SeatCount,
-  ShoeRefusal,
 } from '../../protocol/contract';
 import type { ConsoleApi } from '../../protocol/commands';
-import type { Message } from '../../engine/messages';
 import type { RaceStep } from '../../engine/plan/planner';
 import type { RaceSummary } from '../../engine/race/summary';
 import type { GameName } from '../../engine/poker/rules';
 import { hasConnection, type ConnectionStatus } from '../api';
+import { useHistoryPages } from './historyPages';
+import { useInputLog } from './inputLog';
+import { isCommandResult, toUiError, type ActionName, type Outcome, type UiError } from './outcomes';
+import { cardsTaken, deckRegistered, sameRefusal } from './stateChanges';
+
+export { HISTORY_PAGE } from './historyPages';
+export type { InputEvent, LoggedInput } from './inputLog';
+export { CONNECTION_LOST, type ActionName, type Outcome, type UiError } from './outcomes';
 
 /**
  * The screens of the main window. `race` shows the counts, the deal or the result, as the race
@@ -37,50 +40,8 @@ export type Connection = 'connecting' | 'connected' | 'lost';
  * A refused command as the screens show it: the service's `{field, message}`, or — for problems
  * the screen itself finds, such as a lost connection — a locale `key` (with `params`) to translate.
  */
-export interface UiError {
-  readonly field: string;
-  /** The service's English. */
-  readonly message: string;
-  /** A refusal the screen found itself: its locale key. */
-  readonly key?: string;
-  readonly params?: Readonly<Record<string, string | number>>;
-  /** The service's refusal as a key and its parameters (engine/messages): said in the dealer's language. */
-  readonly said?: Message;
-}
 
-export type Outcome<T = null> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: UiError };
 
-export type ActionName =
-  | 'saveSettings'
-  | 'setLanguage'
-  | 'previewRace'
-  | 'startRace'
-  | 'dealCard'
-  | 'voidCards'
-  | 'confirmRace'
-  | 'abandonRace'
-  | 'listPorts'
-  | 'importProfile'
-  | 'registerDeck'
-  | 'exportHistory'
-  | 'historyPage'
-  | 'raceRecord'
-  | 'takeHeldCard'
-  | 'discardHeldCard'
-  | 'startGame'
-  | 'gameAction'
-  | 'closeGame'
-  | 'saveStructure'
-  | 'markBreak'
-  | 'startColorUp';
-
-export type InputEvent = NonNullable<ConsoleState['lastInput']>;
-
-export interface LoggedInput {
-  readonly id: number;
-  readonly at: number;
-  readonly event: InputEvent;
-}
 
 /** One seat's count as typed on the counts screen: `chips` is '' until the dealer enters a number. */
 export interface CountDraft {
@@ -117,65 +78,13 @@ export interface ScanAway {
 /** What the Backspace key and the void buttons write into the audit trail. */
 export const MANUAL_VOID_REASON = 'manual correction';
 
-const INPUT_LOG_SIZE = 20;
-/** Races fetched per history page. */
-export const HISTORY_PAGE = 25;
 
-export const CONNECTION_LOST: UiError = { field: 'connection', message: 'connection to the console service lost', key: 'errors.connection' };
 
-function toUiError(error: unknown): UiError {
-  if (error instanceof Error && error.name !== 'ConnectionLostError') {
-    return { field: 'connection', message: error.message, key: 'errors.unexpected', params: { message: error.message } };
-  }
-  return CONNECTION_LOST;
-}
-
-function isCommandResult(value: unknown): value is CommandResult<unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const ok = (value as { ok?: unknown }).ok;
-  if (ok === true) return 'value' in value;
-  if (ok === false) {
-    const error = (value as { error?: unknown }).error;
-    return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
-  }
-  return false;
-}
-
-/** The open race's or game's id and how many cards it holds (a race's dealt cards; a game's hands and tricks). */
-function cardsTaken(state: ConsoleState | null): { id: string | null; cards: number } {
-  if (state?.race) return { id: state.race.id, cards: state.race.summary.cards.length };
-  if (state?.game) {
-    const { game } = state;
-    const cards = game.hands.reduce((sum, hand) => sum + hand.cards.length, 0) + game.tricks.reduce((sum, trick) => sum + trick.cards.length, 0);
-    return { id: `${game.id}/${game.dealNumber}`, cards };
-  }
-  return { id: null, cards: 0 };
-}
-
-/**
- * Whether this state ends the deck registration of the one before by storing its profile: the
- * registration gone and its name now the card source's profile (its last tag read, or a profile of
- * that name newly chosen), not stopped.
- */
-function deckRegistered(next: ConsoleState, previous: ConsoleState | null): string | null {
-  const registration = previous?.registration ?? null;
-  if (registration === null || next.registration !== null) return null;
-  if (next.settings.source.decoder !== registration.name) return null;
-  const chosenNow = previous?.settings.source.decoder !== registration.name;
-  return chosenNow || registration.registered >= registration.total - 1 ? registration.name : null;
-}
-
-function sameRefusal(a: ShoeRefusal, b: ShoeRefusal | null): boolean {
-  return b !== null && a.card === b.card && a.field === b.field && a.message === b.message;
-}
 
 export const useConsoleStore = defineStore('console', () => {
   let api: ConsoleApi | null = null;
   const stops: Array<() => void> = [];
   let previewSequence = 0;
-  let inputSequence = 0;
-  /** The service's id of the newest input logged. */
-  let lastInputId = 0;
 
   const state = shallowRef<ConsoleState | null>(null);
   const connection = ref<Connection>('connecting');
@@ -184,15 +93,8 @@ export const useConsoleStore = defineStore('console', () => {
   const errors = reactive<Partial<Record<ActionName, UiError | null>>>({});
   const busy = reactive<Partial<Record<ActionName, boolean>>>({});
   const preview = shallowRef<RaceSummary | null>(null);
-  const inputLog = ref<LoggedInput[]>([]);
   const counts = reactive<Record<number, CountDraft>>({});
   const ports = shallowRef<readonly PortInfo[]>([]);
-  /** The confirmed races fetched so far (oldest first), from `historyStart` to the latest. */
-  const historyEntries = shallowRef<readonly HistoryEntry[]>([]);
-  const historyStart = ref(0);
-  const historyLoaded = ref(false);
-  /** The race record open on the history screen (the slip), if any. */
-  const record = shallowRef<RaceRecord | null>(null);
   const scanRefusal = shallowRef<ScanRefusal | null>(null);
   const scanAway = shallowRef<ScanAway | null>(null);
   /** The deck whose registration finished last (its profile now chosen), for the `deckRegistered` notice. */
@@ -218,36 +120,7 @@ export const useConsoleStore = defineStore('console', () => {
     return Object.fromEntries(seatsInPlay.value.map(({ seat, name }) => [seat, name]));
   });
 
-  /** A race confirmed since the pages were fetched arrives as the state's `latest`: added, not fetched again. */
-  function followHistory(next: ConsoleState, previous: ConsoleState | null): void {
-    if (!historyLoaded.value) return;
-    const { total, latest } = next.history;
-    const had = historyStart.value + historyEntries.value.length;
-    if (total === had) return;
-    if (total === had + 1 && latest !== null && previous !== null) historyEntries.value = [...historyEntries.value, latest];
-    else {
-      // Out of step (a reconnect to a restarted service): fetch afresh when next shown.
-      historyLoaded.value = false;
-      historyEntries.value = [];
-      historyStart.value = 0;
-    }
-  }
 
-  /**
-   * Logs the inputs the service numbered after the newest one logged: each once, however many
-   * states repeat it, and two identical reads in a row as two entries.
-   */
-  function logInputs(inputs: readonly NumberedInput[]): void {
-    const newest = inputs.at(-1)?.id ?? 0;
-    // A restarted service numbers from 1 again: what it numbers now is new.
-    if (newest < lastInputId) lastInputId = 0;
-    const fresh = inputs.filter((input) => input.id > lastInputId);
-    if (fresh.length === 0) return;
-    lastInputId = newest;
-    const at = Date.now();
-    const logged = fresh.map(({ event }) => ({ id: (inputSequence += 1), at, event })).reverse();
-    inputLog.value = [...logged, ...inputLog.value].slice(0, INPUT_LOG_SIZE);
-  }
 
   /** Takes a state from the service: the latest wins. Opens the race (game) screen when a race (game) appears. */
   function receive(next: ConsoleState): void {
@@ -298,6 +171,9 @@ export const useConsoleStore = defineStore('console', () => {
     }
     return outcome;
   }
+
+  const { historyEntries, historyStart, historyLoaded, record, followHistory, loadHistory, openRecord } = useHistoryPages(run);
+  const { inputLog, logInputs } = useInputLog();
 
   /** Fetches the whole state (on start, and after every reconnect). */
   async function refresh(): Promise<boolean> {
@@ -475,30 +351,7 @@ export const useConsoleStore = defineStore('console', () => {
     return take ? run('takeHeldCard', (service) => service.takeHeldCard(first.target, first.id)) : run('discardHeldCard', (service) => service.discardHeldCard(first.target, first.id));
   }
 
-  /** Fetches the latest page of the history (when the history screen opens), or the page before the oldest fetched. */
-  async function loadHistory(older = false): Promise<Outcome> {
-    const before = older ? historyStart.value : null;
-    if (older && before === 0) return { ok: true, value: null };
-    const outcome = await run('historyPage', (service) => service.historyPage(before, HISTORY_PAGE));
-    if (!outcome.ok) return outcome;
-    const page = outcome.value;
-    historyEntries.value = older ? [...page.entries, ...historyEntries.value] : page.entries;
-    historyStart.value = page.start;
-    historyLoaded.value = true;
-    return { ok: true, value: null };
-  }
 
-  /** Opens a race's full record (read back from the journal), or closes it (null). */
-  async function openRecord(raceId: string | null): Promise<Outcome> {
-    if (raceId === null) {
-      record.value = null;
-      return { ok: true, value: null };
-    }
-    const outcome = await run('raceRecord', (service) => service.raceRecord(raceId));
-    if (!outcome.ok) return outcome;
-    record.value = outcome.value;
-    return { ok: true, value: null };
-  }
 
   async function confirmRace(): Promise<Outcome> {
     const id = race.value?.id;
