@@ -1,8 +1,9 @@
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, isInputError } from '../../engine/errors';
 import { ALL_BUILT_IN_PROFILES, DEFAULT_PROFILE, profileSummary, readProfile, type DeviceProfile } from '../../hardware/profile';
 import type { DeviceProfileInfo, SourceSettings } from '../../protocol/contract';
+import { writeFileAtomically } from './atomicWrite';
 
 /** The folder, inside the data folder, of the device profiles imported or registered in the console. */
 export const PROFILES_FOLDER = 'profiles';
@@ -76,20 +77,7 @@ export class ProfileStore {
     storedName(profile.name);
     await mkdir(this.folder, { recursive: true });
     const path = join(this.folder, `${profile.name}.json`);
-    const temporary = `${path}.tmp`;
-    try {
-      const file = await open(temporary, 'w');
-      try {
-        await file.writeFile(`${JSON.stringify(profile, null, 2)}\n`);
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-      await rename(temporary, path);
-    } catch (error) {
-      await rm(temporary, { force: true }).catch(() => undefined);
-      throw error;
-    }
+    await writeFileAtomically(path, `${JSON.stringify(profile, null, 2)}\n`);
     this.stored.set(profile.name, profile);
   }
 }

@@ -1,4 +1,4 @@
-import { copyFile, constants, link, open, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { copyFile, constants, link, open, readFile, rm, unlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { isMultipleOf } from '../../engine/chips';
 import { InputError } from '../../engine/errors';
@@ -7,6 +7,7 @@ import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { RULE_SET_NAMES, type RuleSetName } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS, readLineSettings } from '../../hardware/profile';
 import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
+import { writeFileAtomically } from './atomicWrite';
 
 export const DEFAULT_SETTINGS: ConsoleSettings = {
   table: {
@@ -275,19 +276,5 @@ export async function loadSettings(path: string): Promise<{ settings: ConsoleSet
  * A write the disk refuses (full) rejects and leaves the old file in place, without the temporary.
  */
 export async function saveSettings(path: string, settings: ConsoleSettings): Promise<void> {
-  const temporary = `${path}.tmp`;
-  try {
-    const file = await open(temporary, 'w');
-    try {
-      // writeFile, unlike write, goes on after a short write until all is written or it fails.
-      await file.writeFile(`${JSON.stringify(storedSettings(settings), null, 2)}\n`);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
-    throw error;
-  }
+  await writeFileAtomically(path, `${JSON.stringify(storedSettings(settings), null, 2)}\n`);
 }
