@@ -13,7 +13,16 @@ export type Suit = (typeof SUITS)[number];
 /** Canonical card code: rank then lower-case suit, e.g. `As`, `Td`, `2c`. */
 export type Card = `${Rank}${Suit}`;
 
-export const ALL_CARDS: readonly Card[] = RANKS.flatMap((rank) => SUITS.map((suit): Card => `${rank}${suit}`));
+/**
+ * A code as V8 keeps a property name: one shared copy, so comparing two codes compares pointers.
+ * The codes are built by joining rank and suit, and a joined string is otherwise a fresh copy that
+ * every `===` (a duplicate check runs one per dealt card) must compare letter by letter.
+ */
+function shared<T extends string>(text: T): T {
+  return Object.keys({ [text]: true })[0] as T;
+}
+
+export const ALL_CARDS: readonly Card[] = RANKS.flatMap((rank) => SUITS.map((suit): Card => shared(`${rank}${suit}`)));
 
 const STRENGTH: ReadonlyMap<string, number> = new Map(ALL_CARDS.map((card, index) => [card, index]));
 
@@ -44,8 +53,10 @@ const PRESENTATION_SELECTORS = /\uFE0E|\uFE0F/gu;
  * is not exactly one card. Rank and suit symbols never overlap, so either order is unambiguous.
  */
 export function parseCard(text: string): Card | null {
-  // Shoes and the journal send canonical codes: answer those without the regular expressions.
-  if (STRENGTH.has(text)) return text as Card;
+  // Shoes and the journal send canonical codes: answer those without the regular expressions,
+  // with the shared copy of the code (see `shared`), whichever copy of the text came in.
+  const strength = STRENGTH.get(text);
+  if (strength !== undefined) return ALL_CARDS[strength] as Card;
   const cleaned = text.replace(PRESENTATION_SELECTORS, '').trim().toLowerCase();
   let rankText: string | undefined;
   let suitText: string | undefined;
@@ -59,7 +70,7 @@ export function parseCard(text: string): Card | null {
   if (rankText === undefined || suitText === undefined) return null;
   const rank = RANK_ALIASES[rankText];
   const suit = SUIT_ALIASES[suitText];
-  return rank && suit ? `${rank}${suit}` : null;
+  return rank && suit ? (ALL_CARDS[STRENGTH.get(`${rank}${suit}`) as number] as Card) : null;
 }
 
 export function isCard(value: unknown): value is Card {

@@ -45,12 +45,19 @@ export interface RacePlan {
   readonly shoeCapacity: number;
 }
 
-/** Seats in deal order: from the first seat after the button clockwise, or from the lowest seat. */
-export function dealOrder(setup: RaceSetup, seats: readonly number[]): number[] {
-  const ascending = [...seats].sort((a, b) => a - b);
-  if (setup.settings.dealStart === 'seat-1' || setup.button === null) return ascending;
-  const button = setup.button;
-  return [...ascending.filter((seat) => seat > button), ...ascending.filter((seat) => seat <= button)];
+/**
+ * Indexes into `seats` (ascending seat numbers) in deal order: from the first seat after the
+ * button clockwise, or from the lowest seat.
+ */
+function dealOrder(setup: RaceSetup, seats: readonly number[]): number[] {
+  const order: number[] = [];
+  let start = 0;
+  if (setup.settings.dealStart === 'left-of-button' && setup.button !== null) {
+    while (start < seats.length && (seats[start] as number) <= setup.button) start += 1;
+  }
+  for (let index = start; index < seats.length; index += 1) order.push(index);
+  for (let index = 0; index < start; index += 1) order.push(index);
+  return order;
 }
 
 function exchangeFor(seat: SeatSetup, ratio: number): SeatExchange {
@@ -83,21 +90,23 @@ export function planRace(setup: RaceSetup): RacePlan {
   let oddChips = 0;
   let protectedOdd = 0;
   const protectedBefore: number[] = [];
+  // Seats in the race and their odd chips, in ascending seat order (setup.seats is sorted).
   const inRace: number[] = [];
-  const oddBySeat = new Map<number, number>();
+  const inRaceOdds: number[] = [];
   for (const seat of exchange) {
     oddChips += seat.odd;
-    oddBySeat.set(seat.seat, seat.odd);
     if (seat.broke && protection.before) {
       protectedBefore.push(seat.seat);
       protectedOdd += seat.odd;
     } else if (seat.odd > 0) {
       inRace.push(seat.seat);
+      inRaceOdds.push(seat.odd);
     }
   }
   const poolChips = protection.poolChips(oddChips, protectedOdd, protectedBefore.length, ratio);
-  const racers = dealOrder(setup, inRace);
-  const odds = racers.map((seat) => oddBySeat.get(seat) as number);
+  const order = dealOrder(setup, inRace);
+  const racers = order.map((index) => inRace[index] as number);
+  const odds = order.map((index) => inRaceOdds[index] as number);
   const positions = rounding.positions(poolChips, ratio, racers.length);
   const range = rounding.range(positions, odds, ratio);
   const deal = orderMatters(positions, odds, ratio) ? racers.map((seat, index) => ({ seat, cards: odds[index] as number })) : [];

@@ -1,7 +1,7 @@
 import { cardStrength, parseCard, readCard, type Card } from '../cards';
 import { InputError } from '../errors';
 import { valueParam } from '../messages';
-import { holdsHalfChip, orderMatters, planRace, type RacePlan } from './plan';
+import { holdsHalfChip, orderMatters, planRace, type DealRun, type RacePlan } from './plan';
 import { PROTECTION_RULES, ROUNDING_RULES } from './roundings';
 import { readRaceSetup, type RaceSetup } from './setup';
 
@@ -66,6 +66,25 @@ function lexicographicDescending(a: readonly number[], b: readonly number[]): nu
     if (difference !== 0) return difference;
   }
   return b.length - a.length;
+}
+
+/**
+ * Racer indexes ordered by their keys, best first, equal keys in deal order. An insertion sort: a
+ * table has at most a few racers, and this runs once a race (and per tie-break round), where
+ * Array.prototype.sort with a comparator costs more than the rest of the ranking.
+ */
+function rankedBestFirst(keys: readonly (readonly number[])[]): number[] {
+  const ranking: number[] = [];
+  for (let racer = 0; racer < keys.length; racer += 1) {
+    let at = ranking.length;
+    // Move back past the racers this one beats; an equal key stays behind the earlier racer.
+    while (at > 0 && lexicographicDescending(keys[ranking[at - 1] as number] as number[], keys[racer] as number[]) > 0) {
+      ranking[at] = ranking[at - 1] as number;
+      at -= 1;
+    }
+    ranking[at] = racer;
+  }
+  return ranking;
 }
 
 function sameKey(a: readonly number[], b: readonly number[]): boolean {
@@ -139,13 +158,16 @@ function complete(setup: RaceSetup, plan: RacePlan, ranking: readonly number[], 
  */
 function progressOf(setup: RaceSetup, plan: RacePlan, cards: readonly DealtCard[], trace?: TieBreakTracer): RaceProgress {
   if (plan.deal.length === 0) return complete(setup, plan, plan.racers.map((_, racer) => racer), []);
-  let dealt = 0;
-  for (const run of plan.deal) {
-    if (cards.length < dealt + run.cards) {
-      return { status: 'dealing', awaiting: { seat: run.seat, cards: dealt + run.cards - cards.length, round: 0 }, result: null };
+  if (cards.length < plan.cardsNeeded) {
+    // Still dealing: the run the next card belongs to.
+    let dealt = 0;
+    for (let index = 0; ; index += 1) {
+      const run = plan.deal[index] as DealRun;
+      dealt += run.cards;
+      if (cards.length < dealt) return { status: 'dealing', awaiting: { seat: run.seat, cards: dealt - cards.length, round: 0 }, result: null };
     }
-    dealt += run.cards;
   }
+  const dealt = plan.cardsNeeded;
   // Deal complete: each racer's best card, walking the runs again (run i belongs to racer i).
   const best: Card[] = [];
   let first = 0;
@@ -162,7 +184,7 @@ function progressOf(setup: RaceSetup, plan: RacePlan, cards: readonly DealtCard[
   let next = dealt;
   for (let round = 1; ; round += 1) {
     // Ties left standing (because they decide nothing) stay in deal order, so listings are predictable.
-    const ranking = best.map((_, racer) => racer).sort((a, b) => lexicographicDescending(keys[a] as number[], keys[b] as number[]) || a - b);
+    const ranking = rankedBestFirst(keys);
     const tied = decidingTie(plan, ranking, keys)?.sort((a, b) => a - b) ?? null;
     trace?.({ round, best, ranking, keys, tied, first: next });
     if (tied === null) return complete(setup, plan, ranking, best);
@@ -212,7 +234,7 @@ function nextCard(setup: RaceSetup, progress: RaceProgress, cards: readonly Deal
   }
   const card = readCard(event.card, 'card');
   let copies = 0;
-  for (const dealt of cards) if (dealt.card === card) copies += 1;
+  for (let index = 0; index < cards.length; index += 1) if ((cards[index] as DealtCard).card === card) copies += 1;
   if (copies >= setup.decks) {
     const seats = { seats: cards.filter((dealt) => dealt.card === card).map((dealt) => ({ seat: dealt.seat })) };
     throw new InputError(
@@ -272,7 +294,11 @@ export function startRace(race: unknown): RaceState {
 export function applyRaceEvent(state: RaceState | null, event: RaceEvent): RaceState {
   const change = changeOf(state, event);
   if (change === 'setup' || state === null) return startRace((event as { race: unknown }).race);
-  if (change === 'card') return withCards(state, [...state.cards, nextCard(state.setup, state.progress, state.cards, event as { card?: unknown })], state.corrections);
+  if (change === 'card') {
+    const cards = state.cards.slice();
+    cards.push(nextCard(state.setup, state.progress, state.cards, event as { card?: unknown }));
+    return withCards(state, cards, state.corrections);
+  }
   const added = voidedCards(state.cards, event as { count?: unknown; reason?: unknown });
   return withCards(state, state.cards.slice(0, state.cards.length - added.length), [...state.corrections, ...added]);
 }

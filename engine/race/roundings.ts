@@ -39,8 +39,13 @@ export interface RoundingRule {
 
 /** The range over positions: the sure wins, and the next player's chance if one of them holds half a chip. */
 function positionsRange(positions: readonly PositionOutcome[], odds: readonly number[], ratio: number): [number, number] {
-  const sure = positions.filter((position) => position === 'win').length;
-  if (!positions.includes('half')) return [sure, sure];
+  let sure = 0;
+  let half = false;
+  for (const position of positions) {
+    if (position === 'win') sure += 1;
+    else if (position === 'half') half = true;
+  }
+  if (!half) return [sure, sure];
   const eligible = odds.filter((odd) => holdsHalfChip(odd, ratio)).length;
   return [sure + (eligible === odds.length ? 1 : 0), sure + (eligible > 0 ? 1 : 0)];
 }
@@ -59,7 +64,10 @@ function pooledRule(chipsOf: (poolChips: number, ratio: number) => number, over:
   return {
     positions(poolChips, ratio, racers) {
       const chips = chipsOf(poolChips, ratio);
-      return Array.from({ length: racers }, (_, index) => (index < chips ? 'win' : 'lose'));
+      // Plain loops: a plan is made for every race, and Array.from with a callback costs more than the rest of it.
+      const positions: PositionOutcome[] = [];
+      for (let index = 0; index < racers; index += 1) positions.push(index < chips ? 'win' : 'lose');
+      return positions;
     },
     positionAt: (positions, index) => positions[index],
     range: positionsRange,
@@ -91,7 +99,9 @@ export const ROUNDING_RULES: Readonly<Record<Rounding, RoundingRule>> = {
     positions(poolChips, ratio, racers) {
       const full = poolChips > 0 ? Math.floor(poolChips / ratio) : 0;
       const remainder = poolChips > 0 ? poolChips % ratio : 0;
-      return Array.from({ length: racers }, (_, index) => (index < full ? 'win' : index === full && remainder > 0 ? 'half' : 'lose'));
+      const positions: PositionOutcome[] = [];
+      for (let index = 0; index < racers; index += 1) positions.push(index < full ? 'win' : index === full && remainder > 0 ? 'half' : 'lose');
+      return positions;
     },
     positionAt: (positions, index) => positions[index],
     range: positionsRange,

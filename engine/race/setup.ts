@@ -79,19 +79,17 @@ export function readRaceSetup(input: unknown): RaceSetup {
   if (!Array.isArray(input.seats)) throw new InputError('seats', { key: 'race.setup.seatsNotList', params: { value: valueParam(input.seats) } });
   if (input.seats.length === 0) throw new InputError('seats', { key: 'race.setup.noSeats' });
   const seats = input.seats.map((seat, index) => readSeat(seat, index, removed));
-  const seen = new Map<number, number>();
-  seats.forEach((seat, index) => {
-    const first = seen.get(seat.seat);
-    if (first !== undefined) throw new InputError(`seats[${index}].seat`, { key: 'race.setup.seatTwice', params: { seat: seat.seat, first: `seats[${first}]` } });
-    seen.set(seat.seat, index);
-  });
-  return {
-    rules,
-    settings,
-    removed,
-    next,
-    button,
-    decks,
-    seats: [...seats].sort((a, b) => a.seat - b.seat),
-  };
+  // Seats listed in rising order, as tables list them, cannot repeat one: the check for a seat
+  // given twice and the sort are for the other lists (together a quarter of a race's setup).
+  let ascending = true;
+  for (let index = 1; index < seats.length && ascending; index += 1) ascending = (seats[index - 1] as SeatSetup).seat < (seats[index] as SeatSetup).seat;
+  if (!ascending) {
+    const seen = new Map<number, number>();
+    seats.forEach((seat, index) => {
+      const first = seen.get(seat.seat);
+      if (first !== undefined) throw new InputError(`seats[${index}].seat`, { key: 'race.setup.seatTwice', params: { seat: seat.seat, first: `seats[${first}]` } });
+      seen.set(seat.seat, index);
+    });
+  }
+  return { rules, settings, removed, next, button, decks, seats: ascending ? seats : seats.sort((a, b) => a.seat - b.seat) };
 }
