@@ -1,7 +1,7 @@
 import type { ChainStatus, JournalFinding } from './findings';
 
 export type { ChainStatus } from './findings';
-import { Sealer, sha256, splitSeal, type ChainKind } from './seal';
+import { Sealer, sealIn, sha256, type ChainKind } from './seal';
 
 /** The first line of every journal since the chain exists (and of a journal sealed afresh). */
 export const JOURNAL_NAME = 'chip-race-console';
@@ -102,8 +102,12 @@ function isRawLine(value: unknown): value is RawLine {
 }
 
 /** Whether a line holds only spaces, tabs and carriage returns (a line starts with `{` almost always). */
-function isBlank(line: Uint8Array): boolean {
-  for (const byte of line) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
+/** Whether bytes `start`…`end` are only spaces, tabs and carriage returns. */
+function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let index = start; index < end; index += 1) {
+    const byte = bytes[index];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
+  }
   return true;
 }
 
@@ -201,18 +205,18 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
   for (let start = 0; start < end; ) {
     const newline = bytes.indexOf(0x0a, start);
     const lineStart = start;
-    const line = bytes.subarray(start, newline);
     start = newline + 1;
     lineNumber += 1;
-    if (isBlank(line)) continue;
+    // The line is read in place: a view of its bytes is made only for a hash or a finding.
+    if (isBlank(bytes, lineStart, newline)) continue;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(line.toString('utf8'));
+      parsed = JSON.parse(bytes.toString('utf8', lineStart, newline));
     } catch {
-      unreadable('unreadable', lineNumber, lastSeq + 1, line);
+      unreadable('unreadable', lineNumber, lastSeq + 1, bytes.subarray(lineStart, newline));
       continue;
     }
-    const seal = splitSeal(line);
+    const seal = sealIn(bytes, lineStart, newline);
 
     if (isHeader(parsed)) {
       looksLikeJournal = true;
@@ -233,7 +237,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
         sealsCheckable = sealer.keyId === keyIdInForce;
         if (!sealsCheckable) findings.push({ code: 'key-wrong', keyId: keyIdInForce ?? '?' });
       }
-      const sealHolds = seal !== null && (!sealsCheckable || sealer === null || sealer.hash(seal.bodyOpen) === seal.stored);
+      const sealHolds = seal !== null && (!sealsCheckable || sealer === null || sealer.hash(bytes.subarray(lineStart, seal.bodyEnd)) === seal.stored);
       // Once sealed with a key, always with that key: a later header that loosens the seal (to
       // SHA-256, which anyone can compute, or to another key) is how a forger without the key
       // would continue the chain.
@@ -262,7 +266,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     if (!isRawLine(parsed)) {
       const seq = (parsed as { seq?: unknown } | null)?.seq;
       // Its number is only a guess (for the report): it never moves the journal's numbering on.
-      unreadable('not-a-record', lineNumber, Number.isSafeInteger(seq) && (seq as number) > 0 ? (seq as number) : lastSeq + 1, line);
+      unreadable('not-a-record', lineNumber, Number.isSafeInteger(seq) && (seq as number) > 0 ? (seq as number) : lastSeq + 1, bytes.subarray(lineStart, newline));
       continue;
     }
     looksLikeJournal = true;
@@ -277,7 +281,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
         tampered.push({ code: 'unsealed', seq });
       } else {
         if (sealsCheckable && sealer !== null) {
-          altered = sealer.hash(seal.bodyOpen) !== seal.stored;
+          altered = sealer.hash(bytes.subarray(lineStart, seal.bodyEnd)) !== seal.stored;
           if (prevKnown) linked = parsed.prev === prevHash;
         }
         prevHash = seal.stored;
@@ -330,7 +334,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
       } else if (altered) {
         tampered.push({ code: 'altered', seq, skipped: true });
       } else {
-        unreadable('not-a-record', lineNumber, seq, line);
+        unreadable('not-a-record', lineNumber, seq, bytes.subarray(lineStart, newline));
       }
       continue;
     }

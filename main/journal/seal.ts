@@ -45,15 +45,25 @@ export class Sealer {
   }
 }
 
+/**
+ * The seal of the line at `start`…`end` of `bytes`, read in place (the journal's start reads a
+ * hundred thousand lines, so no copy of each is made): the stored hash and where the bytes it
+ * covers end, or null when the line carries no seal.
+ */
+export function sealIn(bytes: Uint8Array, start: number, end: number): { readonly stored: string; readonly bodyEnd: number } | null {
+  if (end - start < SEAL_LENGTH + 2) return null;
+  const sealStart = end - SEAL_LENGTH;
+  for (let index = 0; index < SEAL_OPEN.length; index += 1) if (bytes[sealStart + index] !== SEAL_OPEN[index]) return null;
+  if (bytes[end - 2] !== 0x22 || bytes[end - 1] !== 0x7d) return null;
+  // Not checked for hex digits: a stored value that is no hash never matches the one computed.
+  const stored = Buffer.prototype.toString.call(bytes, 'latin1', sealStart + SEAL_OPEN.length, end - 2);
+  return { stored, bodyEnd: sealStart };
+}
+
 /** A line as read: its stored hash and the bytes it covers, or null when the line carries no seal. */
 export function splitSeal(line: Uint8Array): { readonly stored: string; readonly bodyOpen: Uint8Array } | null {
-  if (line.length < SEAL_LENGTH + 2) return null;
-  const start = line.length - SEAL_LENGTH;
-  for (let index = 0; index < SEAL_OPEN.length; index += 1) if (line[start + index] !== SEAL_OPEN[index]) return null;
-  if (line[line.length - 2] !== 0x22 || line[line.length - 1] !== 0x7d) return null;
-  // Not checked for hex digits: a stored value that is no hash never matches the one computed.
-  const stored = Buffer.prototype.toString.call(line, 'latin1', start + SEAL_OPEN.length, line.length - 2);
-  return { stored, bodyOpen: line.subarray(0, start) };
+  const seal = sealIn(line, 0, line.length);
+  return seal === null ? null : { stored: seal.stored, bodyOpen: line.subarray(0, seal.bodyEnd) };
 }
 
 /** SHA-256 of bytes, hex: the anchor of journal lines written before the chain existed. */
