@@ -83,20 +83,60 @@ export function templateOf(catalog: Catalog, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
+/** A template's text cut at its placeholders: literal text at even places, placeholder names at odd ones. */
+type TemplateParts = readonly string[];
+
+/** A template as formatMessage uses it: its plural forms, each cut at its placeholders. */
+interface CompiledTemplate {
+  readonly forms: readonly TemplateParts[];
+}
+
+/**
+ * Templates cut up once per catalog and key. The console says a race's next step and explanation
+ * after every card, and cutting a template with a regular expression each time was most of the
+ * cost of saying it. A cache of what the catalogs already hold: the same answer, computed once.
+ */
+const COMPILED = new WeakMap<Catalog, Map<string, CompiledTemplate | null>>();
+
+function partsOf(template: string): TemplateParts {
+  return template.split(/\{(\w+)\}/);
+}
+
+function compiledTemplate(catalog: Catalog, key: string): CompiledTemplate | null {
+  let byKey = COMPILED.get(catalog);
+  if (byKey === undefined) {
+    byKey = new Map();
+    COMPILED.set(catalog, byKey);
+  }
+  let compiled = byKey.get(key);
+  if (compiled === undefined) {
+    const template = templateOf(catalog, key);
+    compiled = template === undefined ? null : { forms: template.split(' | ').map(partsOf) };
+    byKey.set(key, compiled);
+  }
+  return compiled;
+}
+
+/** The parts filled in: a placeholder with no value stays as written. */
+function fill(parts: TemplateParts, values: Readonly<Record<string, string | number>>): string {
+  let text = parts[0] as string;
+  for (let index = 1; index < parts.length; index += 2) {
+    const name = parts[index] as string;
+    text += (name in values ? String(values[name]) : `{${name}}`) + (parts[index + 1] as string);
+  }
+  return text;
+}
+
 function seatText(seat: SeatParam, catalog: Catalog, options: FormatOptions): string {
   const named = seat.name !== undefined && seat.name !== '' && options.names !== false;
   const key = seat.start === true ? (named ? 'common.seatNamed' : 'common.seat') : named ? 'common.seatNamedInText' : 'common.seatInText';
-  return interpolate(templateOf(catalog, key) ?? '{seat}', { seat: seat.seat, name: seat.name ?? '' });
+  return fill(compiledTemplate(catalog, key)?.forms[0] ?? ['', 'seat', ''], { seat: seat.seat, name: seat.name ?? '' });
 }
 
 function listText(items: readonly string[], catalog: Catalog): string {
   if (items.length <= 1) return items.join('');
-  const and = templateOf(catalog, 'common.and') ?? '{list} and {last}';
-  return interpolate(and, { list: items.slice(0, -1).join(', '), last: items[items.length - 1] as string });
-}
-
-function interpolate(template: string, values: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  const and = compiledTemplate(catalog, 'common.and')?.forms[0] ?? partsOf('{list} and {last}');
+  return fill(and, { list: items.slice(0, -1).join(', '), last: items[items.length - 1] as string });
 }
 
 /**
@@ -131,13 +171,13 @@ export interface FormatOptions {
 
 /** The message in the language of `catalog`; an unknown key is shown as the key itself (a test proves none is). */
 export function formatMessage(message: Message, language: string, catalog: Catalog, options: FormatOptions = {}): string {
-  const template = templateOf(catalog, message.key);
-  if (template === undefined) return message.key;
+  const template = compiledTemplate(catalog, message.key);
+  if (template === null) return message.key;
   const values = formatParams(message.params, language, catalog, options);
-  const forms = template.split(' | ');
+  const { forms } = template;
   const n = message.params?.n;
   const chosen = forms.length > 1 && typeof n === 'number' ? (forms[pluralIndex(language, n, forms.length)] ?? forms[0]) : forms[0];
-  return interpolate(chosen as string, values);
+  return fill(chosen as TemplateParts, values);
 }
 
 /** A value the input held, as a refusal quotes it: `"Xx"`, `12`, or the language's word for nothing. */
