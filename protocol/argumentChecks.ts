@@ -2,6 +2,7 @@
  * The shape checks of the commands' arguments (protocol/commands.ts says which command takes
  * which). Pure: they see only the values a call carries. The service checks their meaning.
  */
+import { englishText, type Message } from '../engine/messages';
 import { CARD_CODE_MAX, DISCARD_MAX, MAX_SEATS, NAME_MAX, PLAYERS_MAX, PLAYERS_MIN, SEAT_CHIPS_MAX } from './constants';
 import type { CommandError, SeatCount } from './contract';
 
@@ -10,7 +11,8 @@ export type Args = readonly unknown[];
 /** The arguments as they may reach the service (unknown fields dropped, defaults filled in), or why not. */
 export type Checked = { readonly ok: true; readonly args: Args } | { readonly ok: false; readonly error: CommandError };
 
-export const fail = (field: string, message: string): Checked => ({ ok: false, error: { field, message } });
+/** A refusal as a key and its parameters (`command.*` in engine/messages); its English is the message. */
+export const fail = (field: string, said: Message): Checked => ({ ok: false, error: { field, message: englishText(said), said } });
 export const pass = (args: Args): Checked => ({ ok: true, args });
 
 export function isWhole(value: unknown, min: number, max: number): value is number {
@@ -18,29 +20,29 @@ export function isWhole(value: unknown, min: number, max: number): value is numb
 }
 
 export function checkCounts(value: unknown): Checked {
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SEATS) return fail('counts', `must list 1 to ${MAX_SEATS} seats`);
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SEATS) return fail('counts', { key: 'command.seatCount', params: { n: MAX_SEATS } });
   const seats = new Set<number>();
   for (const [index, entry] of value.entries()) {
     const count = entry as Partial<SeatCount> | null;
-    if (typeof count !== 'object' || count === null) return fail(`counts[${index}]`, 'must be an object');
-    if (!isWhole(count.seat, 1, MAX_SEATS)) return fail(`counts[${index}].seat`, `must be a seat from 1 to ${MAX_SEATS}`);
-    if (!isWhole(count.chips, 0, SEAT_CHIPS_MAX)) return fail(`counts[${index}].chips`, `seat ${count.seat}: the chip count must be a whole number from 0 to ${SEAT_CHIPS_MAX}`);
-    if (typeof count.hasOther !== 'boolean') return fail(`counts[${index}].hasOther`, 'must be true or false');
-    if (seats.has(count.seat)) return fail(`counts[${index}].seat`, `seat ${count.seat} appears twice`);
+    if (typeof count !== 'object' || count === null) return fail(`counts[${index}]`, { key: 'command.notObject' });
+    if (!isWhole(count.seat, 1, MAX_SEATS)) return fail(`counts[${index}].seat`, { key: 'command.seatRange', params: { max: MAX_SEATS } });
+    if (!isWhole(count.chips, 0, SEAT_CHIPS_MAX)) return fail(`counts[${index}].chips`, { key: 'command.chipCount', params: { seat: count.seat, max: SEAT_CHIPS_MAX } });
+    if (typeof count.hasOther !== 'boolean') return fail(`counts[${index}].hasOther`, { key: 'command.notBoolean' });
+    if (seats.has(count.seat)) return fail(`counts[${index}].seat`, { key: 'command.seatTwice', params: { seat: count.seat } });
     seats.add(count.seat);
   }
   return pass([value.map((count: SeatCount) => ({ seat: count.seat, chips: count.chips, hasOther: count.hasOther }))]);
 }
 
 export function checkText(value: unknown, field: string, max: number): Checked {
-  if (typeof value !== 'string') return fail(field, 'must be text');
-  if (value.length > max) return fail(field, `at most ${max} characters`);
+  if (typeof value !== 'string') return fail(field, { key: 'command.notText' });
+  if (value.length > max) return fail(field, { key: 'command.tooLong', params: { n: max } });
   return pass([value]);
 }
 
 /** A race or game id as the service makes them (`race-12`, `game-3`): the screen names what it acts on. */
 export function checkTarget(value: unknown, field: string): Checked {
-  if (typeof value !== 'string' || !/^(race|game)-[1-9][0-9]{0,8}$/.test(value)) return fail(field, 'must name the race or game it is for (race-N or game-N): this screen may be out of date; reload it');
+  if (typeof value !== 'string' || !/^(race|game)-[1-9][0-9]{0,8}$/.test(value)) return fail(field, { key: 'command.target' });
   return pass([value]);
 }
 
@@ -60,26 +62,26 @@ export function all(...checks: Checked[]): Checked {
 }
 
 export function checkPlayers(value: unknown): Checked {
-  if (!Array.isArray(value) || value.length < PLAYERS_MIN || value.length > PLAYERS_MAX) return fail('players', `must list ${PLAYERS_MIN} to ${PLAYERS_MAX} players`);
-  if (value.some((player) => typeof player !== 'string' || player.length > NAME_MAX)) return fail('players', `each player is a name of at most ${NAME_MAX} characters`);
+  if (!Array.isArray(value) || value.length < PLAYERS_MIN || value.length > PLAYERS_MAX) return fail('players', { key: 'command.playerCount', params: { min: PLAYERS_MIN, n: PLAYERS_MAX } });
+  if (value.some((player) => typeof player !== 'string' || player.length > NAME_MAX)) return fail('players', { key: 'command.playerName', params: { n: NAME_MAX } });
   return pass([value]);
 }
 
 export function checkGameAction(value: unknown): Checked {
   const action = value as { type?: unknown; cards?: unknown; player?: unknown } | null;
-  if (typeof action !== 'object' || action === null) return fail('action', 'must be an object with a type');
+  if (typeof action !== 'object' || action === null) return fail('action', { key: 'command.action' });
   switch (action.type) {
     case 'discard':
       if (!Array.isArray(action.cards) || action.cards.length > DISCARD_MAX || action.cards.some((card) => typeof card !== 'string' || card.length > CARD_CODE_MAX)) {
-        return fail('action.cards', `must list at most ${DISCARD_MAX} card codes`);
+        return fail('action.cards', { key: 'command.discards', params: { n: DISCARD_MAX } });
       }
       return pass([{ type: 'discard', cards: action.cards }]);
     case 'call':
-      return typeof action.player === 'string' && action.player.length <= NAME_MAX ? pass([{ type: 'call', player: action.player }]) : fail('action.player', 'must be a player name');
+      return typeof action.player === 'string' && action.player.length <= NAME_MAX ? pass([{ type: 'call', player: action.player }]) : fail('action.player', { key: 'command.callPlayer' });
     case 'end-exchanges':
     case 'next-deal':
       return pass([{ type: action.type }]);
     default:
-      return fail('action.type', 'must be discard, end-exchanges, call or next-deal');
+      return fail('action.type', { key: 'command.actionType' });
   }
 }

@@ -44,7 +44,10 @@ function command<Call extends Signature>(arity: Parameters<Call>['length'], chec
 
 const none = (): Checked => pass([]);
 
-const heldId = (value: unknown): Checked => (isWhole(value, 1, Number.MAX_SAFE_INTEGER) ? pass([value]) : fail('held', 'must name the held card'));
+/** The largest tournament structure a screen may send, in KB of JSON. */
+const STRUCTURE_MAX_KB = 256;
+
+const heldId = (value: unknown): Checked => (isWhole(value, 1, Number.MAX_SAFE_INTEGER) ? pass([value]) : fail('held', { key: 'command.heldId' }));
 
 export const COMMANDS = {
   getState: command<() => ConsoleState>(0, none),
@@ -52,27 +55,27 @@ export const COMMANDS = {
    * The table, the card source (and the language, the tournament when given): a screen that does
    * not change the language or the tournament leaves them out, and the saved ones are kept.
    */
-  saveSettings: command<(settings: SettingsInput) => CommandResult>(1, ([settings]) => (isRecord(settings) ? pass([settings]) : fail('settings', 'must be an object'))),
+  saveSettings: command<(settings: SettingsInput) => CommandResult>(1, ([settings]) => (isRecord(settings) ? pass([settings]) : fail('settings', { key: 'command.notObject' }))),
   /** The tournament is on the break after `afterLevel` (a colour-up moment of the structure), or playing (null). Journaled. */
   markBreak: command<(afterLevel: number | null) => CommandResult>(1, ([afterLevel]) =>
-    afterLevel === null || isWhole(afterLevel, 1, 10_000) ? pass([afterLevel]) : fail('afterLevel', 'must be the level the break follows, or null when the tournament is playing'),
+    afterLevel === null || isWhole(afterLevel, 1, 10_000) ? pass([afterLevel]) : fail('afterLevel', { key: 'command.breakLevel' }),
   ),
   /**
    * Sets the table to the race of the proposed colour-up that takes `removed` off (its `next` the
    * proposal's): the screen names the break it shows, so a stale screen cannot set another's race.
    */
   startColorUp: command<(afterLevel: number, removed: number) => CommandResult>(2, ([afterLevel, removed]) => {
-    if (!isWhole(afterLevel, 1, 10_000)) return fail('afterLevel', 'must be the level the break follows: this screen may be out of date; reload it');
-    return isWhole(removed, 1, Number.MAX_SAFE_INTEGER) ? pass([afterLevel, removed]) : fail('removed', 'must be the chip the race takes off');
+    if (!isWhole(afterLevel, 1, 10_000)) return fail('afterLevel', { key: 'command.colorUpLevel' });
+    return isWhole(removed, 1, Number.MAX_SAFE_INTEGER) ? pass([afterLevel, removed]) : fail('removed', { key: 'command.colorUpChip' });
   }),
-  setLanguage: command<(language: Language) => CommandResult>(1, ([language]) => ((LANGUAGES as readonly unknown[]).includes(language) ? pass([language]) : fail('language', `choose one of ${LANGUAGES.join(', ')}`))),
+  setLanguage: command<(language: Language) => CommandResult>(1, ([language]) => ((LANGUAGES as readonly unknown[]).includes(language) ? pass([language]) : fail('language', { key: 'command.oneOf', params: { options: LANGUAGES.join(', ') } }))),
   /**
    * The tournament's structure: planned, kept with the break marked (while it is still a moment of
    * it), and its chips made the table's chip set (the chip leaving and the next kept when they fit).
    * Its meaning is the planner's to check (engine/plan); here only its shape and size.
    */
   saveStructure: command<(structure: StructureInput) => CommandResult>(1, ([structure]) =>
-    isRecord(structure) && JSON.stringify(structure).length <= 256 * 1024 ? pass([structure]) : fail('structure', 'must be a tournament structure: a JSON object of at most 256 KB'),
+    isRecord(structure) && JSON.stringify(structure).length <= STRUCTURE_MAX_KB * 1024 ? pass([structure]) : fail('structure', { key: 'command.structure', params: { kb: STRUCTURE_MAX_KB } }),
   ),
   /** The race these counts would make (exchange, pool, race chips, deal), without starting it. */
   previewRace: command<(counts: readonly SeatCount[]) => CommandResult<RaceSummary>>(1, ([counts]) => checkCounts(counts)),
@@ -88,7 +91,7 @@ export const COMMANDS = {
    */
   dealScan: command<(target: string, raw: string) => CommandResult>(2, ([target, raw]) => all(checkTarget(target, 'target'), checkText(raw, 'scan', SCAN_MAX))),
   voidCards: command<(raceId: string, count: number, reason: string) => CommandResult>(3, ([raceId, count, reason]) => {
-    if (!isWhole(count, 1, VOID_MAX)) return all(checkTarget(raceId, 'race'), fail('count', 'the number of cards to void must be a whole number of at least 1'));
+    if (!isWhole(count, 1, VOID_MAX)) return all(checkTarget(raceId, 'race'), fail('count', { key: 'command.voidCount' }));
     return all(checkTarget(raceId, 'race'), pass([count]), checkText(reason ?? '', 'reason', REASON_MAX));
   }),
   confirmRace: command<(raceId: string) => CommandResult>(1, ([raceId]) => checkTarget(raceId, 'race')),
@@ -99,16 +102,16 @@ export const COMMANDS = {
   discardHeldCard: command<(target: string, heldId: number) => CommandResult>(2, ([target, held]) => all(checkTarget(target, 'target'), heldId(held))),
   listPorts: command<() => CommandResult<readonly PortInfo[]>>(0, none),
   startGame: command<(game: GameName, players: readonly string[]) => CommandResult>(2, ([game, players]) =>
-    (GAMES as readonly unknown[]).includes(game) ? all(pass([game]), checkPlayers(players)) : fail('game', `must be ${GAMES.join(' or ')}`),
+    (GAMES as readonly unknown[]).includes(game) ? all(pass([game]), checkPlayers(players)) : fail('game', { key: 'command.game', params: { games: { message: { key: 'poker.or', params: { list: GAMES.slice(0, -1).join(', '), last: GAMES.at(-1) ?? '' } } } } }),
   ),
   gameAction: command<(gameId: string, action: GameAction) => CommandResult>(2, ([gameId, action]) => all(checkTarget(gameId, 'game'), checkGameAction(action))),
   /** Ends the game: into the history when it has a winner, otherwise abandoned with the reason. */
   closeGame: command<(gameId: string, reason: string) => CommandResult>(2, ([gameId, reason]) => all(checkTarget(gameId, 'game'), checkText(reason ?? '', 'reason', REASON_MAX))),
-  exportHistory: command<(format: 'csv' | 'json') => CommandResult<string>>(1, ([format]) => (format === 'csv' || format === 'json' ? pass([format]) : fail('format', 'must be csv or json'))),
+  exportHistory: command<(format: 'csv' | 'json') => CommandResult<string>>(1, ([format]) => (format === 'csv' || format === 'json' ? pass([format]) : fail('format', { key: 'command.format' }))),
   /** Confirmed races before index `before` (null: the latest), at most `count` of them. */
   historyPage: command<(before: number | null, count: number) => CommandResult<HistoryPage>>(2, ([before, count]) => {
-    if (before !== null && !isWhole(before, 0, Number.MAX_SAFE_INTEGER)) return fail('before', 'must be a race number, or null for the latest');
-    if (!isWhole(count, 1, HISTORY_PAGE_MAX)) return fail('count', `must be a whole number from 1 to ${HISTORY_PAGE_MAX}`);
+    if (before !== null && !isWhole(before, 0, Number.MAX_SAFE_INTEGER)) return fail('before', { key: 'command.before' });
+    if (!isWhole(count, 1, HISTORY_PAGE_MAX)) return fail('count', { key: 'command.wholeRange', params: { min: 1, max: HISTORY_PAGE_MAX } });
     return pass([before, count]);
   }),
   /** A race's full record from the journal: every card, void and refusal, with the chain's verdict. */
@@ -116,7 +119,7 @@ export const COMMANDS = {
   /** A device profile (the JSON of a profile file) validated and stored in the data folder under its name. */
   importProfile: command<(profile: unknown) => CommandResult<DeviceProfileInfo>>(1, ([profile]) =>
     // The profile's meaning is the hardware reader's to check (readProfile); here only its size.
-    isRecord(profile) && JSON.stringify(profile).length <= PROFILE_MAX_CHARS ? pass([profile]) : fail('profile', `must be a device profile: a JSON object of at most ${PROFILE_MAX_CHARS / 1024} KB`),
+    isRecord(profile) && JSON.stringify(profile).length <= PROFILE_MAX_CHARS ? pass([profile]) : fail('profile', { key: 'command.profile', params: { kb: PROFILE_MAX_CHARS / 1024 } }),
   ),
   /** Starts registering an RFID deck into a profile of this name (the card source must read tag IDs), or stops it (null). */
   registerDeck: command<(name: string | null) => CommandResult>(1, ([name]) => (name === null ? pass([null]) : checkText(name, 'name', NAME_MAX))),

@@ -59,7 +59,7 @@ describe('every IPC call is validated before it reaches the service', () => {
       return { ok: true, value: null };
     }])) as unknown as CommandTarget;
     expect(await dispatch(target, 'dealCard', ['race-1', 'As'])).toEqual({ ok: true, value: null });
-    expect(await dispatch(target, 'dealCard', ['race-1', 1])).toEqual({ ok: false, error: { field: 'card', message: 'must be text' } });
+    expect(await dispatch(target, 'dealCard', ['race-1', 1])).toMatchObject({ ok: false, error: { field: 'card', message: 'must be text' } });
     expect(await dispatch(target, 'constructor', [])).toMatchObject({ ok: false, error: { field: 'method' } });
     expect(calls).toEqual([['dealCard', 'race-1', 'As']]);
   });

@@ -1,6 +1,7 @@
-import type { Checked } from '../../protocol/argumentChecks';
+import { fail, type Checked } from '../../protocol/argumentChecks';
 import { COMMANDS, isCommandName, type CommandName, type ConsoleCommands } from '../../protocol/commands';
-import type { CommandResult } from '../../protocol/contract';
+import type { CommandError, CommandResult } from '../../protocol/contract';
+import { englishText } from '../../engine/messages';
 
 /**
  * Checks one incoming call (from IPC or the WebSocket bridge) against the command table
@@ -8,19 +9,21 @@ import type { CommandResult } from '../../protocol/contract';
  * else reaches the service.
  */
 export function checkCall(method: unknown, args: unknown): Checked & { method?: CommandName } {
-  if (!isCommandName(method)) return { ok: false, error: { field: 'method', message: `unknown command ${JSON.stringify(method)}` } };
-  if (!Array.isArray(args)) return { ok: false, error: { field: 'args', message: 'must be a list' } };
+  if (!isCommandName(method)) return fail('method', { key: 'command.unknown', params: { name: String(JSON.stringify(method)) } });
+  if (!Array.isArray(args)) return fail('args', { key: 'command.argsNotList' });
   const { arity, check } = COMMANDS[method];
-  if (args.length > arity) return { ok: false, error: { field: 'args', message: `${method} takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}` } };
+  if (args.length > arity) return fail('args', { key: 'command.arity', params: { method, n: arity, got: args.length } });
   return { ...check(args), method };
 }
+
+const unknownCommand: CommandError = { field: 'method', message: englishText({ key: 'command.unknownCommand' }), said: { key: 'command.unknownCommand' } };
 
 export type CommandTarget = { readonly [Name in CommandName]: (...args: never[]) => ReturnType<ConsoleCommands[Name]> | Promise<ReturnType<ConsoleCommands[Name]>> };
 
 /** Validates a call and runs it on the service; a refused call never reaches it. */
 export async function dispatch(target: CommandTarget, method: unknown, args: unknown): Promise<unknown> {
   const checked = checkCall(method, args);
-  if (!checked.ok || checked.method === undefined) return { ok: false, error: checked.ok ? { field: 'method', message: 'unknown command' } : checked.error } satisfies CommandResult<never>;
+  if (!checked.ok || checked.method === undefined) return { ok: false, error: checked.ok ? unknownCommand : checked.error } satisfies CommandResult<never>;
   const handler = target[checked.method] as (...args: readonly unknown[]) => unknown;
   return handler.apply(target, [...checked.args]);
 }

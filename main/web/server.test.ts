@@ -183,7 +183,7 @@ describe('browser mode', () => {
   it('runs validated commands over the WebSocket bridge; pushes the whole state on connecting, then only what changed', async () => {
     const { service } = running;
     const { socket, pushed } = await openBridge(running);
-    expect(await call(socket, 1, 'dealCard', ['race-1', 7])).toEqual({ ok: false, error: { field: 'card', message: 'must be text' } });
+    expect(await call(socket, 1, 'dealCard', ['race-1', 7])).toMatchObject({ ok: false, error: { field: 'card', message: 'must be text' } });
     expect(await call(socket, 2, 'exportHistory', ['csv'])).toMatchObject({ ok: true });
     const settings = service.getState().settings;
     expect(await call(socket, 3, 'saveSettings', [{ ...settings, language: 'fi' }])).toEqual({ ok: true, value: null });
