@@ -73,14 +73,14 @@ describe('commands name what they act on', () => {
     await ok(service.dealCard('race-2', 'Ah'));
     const before = service.getState().race;
     const stale = /^race-1 is not the open race \(race-2 is\): this screen was out of date, so nothing was done; look again before you repeat it$/;
-    expect(await service.abandonRace('race-1', 'wrong counts')).toEqual({ ok: false, error: { field: 'race', message: expect.stringMatching(stale) } });
-    expect(await service.voidCards('race-1', 1, 'misread')).toEqual({ ok: false, error: { field: 'race', message: expect.stringMatching(stale) } });
-    expect(await service.confirmRace('race-1')).toEqual({ ok: false, error: { field: 'race', message: expect.stringMatching(stale) } });
-    expect(await service.dealCard('race-1', 'Kc')).toEqual({
+    expect(await service.abandonRace('race-1', 'wrong counts')).toMatchObject({ ok: false, error: { field: 'race', message: expect.stringMatching(stale) } });
+    expect(await service.voidCards('race-1', 1, 'misread')).toMatchObject({ ok: false, error: { field: 'race', message: expect.stringMatching(stale) } });
+    expect(await service.confirmRace('race-1')).toMatchObject({ ok: false, error: { field: 'race', message: expect.stringMatching(stale) } });
+    expect(await service.dealCard('race-1', 'Kc')).toMatchObject({
       ok: false,
       error: { field: 'race', message: 'race-1 is not open (race-2 is): this screen was out of date, so the card was not dealt; look again before you repeat it' },
     });
-    expect(await service.gameAction('game-1', { type: 'next-deal' })).toEqual({ ok: false, error: { field: 'game', message: 'no game is open: start one first' } });
+    expect(await service.gameAction('game-1', { type: 'next-deal' })).toMatchObject({ ok: false, error: { field: 'game', message: 'no game is open: start one first' } });
     expect(service.getState().race).toEqual(before);
   });
 });
@@ -155,7 +155,7 @@ describe('the history is paged: a state carries the totals and the latest race o
     expect(latest.ok && [latest.value.start, latest.value.entries.map((entry) => entry.id)]).toEqual([20, Array.from({ length: 10 }, (_, index) => `race-${21 + index}`)]);
     const older = await service.historyPage(5, 10);
     expect(older.ok && [older.value.start, older.value.entries.map((entry) => entry.id)]).toEqual([0, ['race-1', 'race-2', 'race-3', 'race-4', 'race-5']]);
-    expect(await service.historyPage(31, 10)).toEqual({ ok: false, error: { field: 'before', message: 'must be a race number from 0 to 30 (got 31)' } });
+    expect(await service.historyPage(31, 10)).toMatchObject({ ok: false, error: { field: 'before', message: 'must be a race number from 0 to 30 (got 31)' } });
   });
 });
 
@@ -357,7 +357,7 @@ describe('the record settles a dispute', () => {
     expect(record.events.at(-1)).toEqual({ seq: 12, at: '2026-11-29T12:00:00.000Z', type: 'confirm', by: 'Anna' });
     expect(service.getState().history.latest?.confirmedBy).toBe('Anna');
     expect(record.summary.awards).toEqual([1, 2]);
-    expect(await service.raceRecord('race-9')).toEqual({ ok: false, error: { field: 'race', message: 'race-9 is not in the journal' } });
+    expect(await service.raceRecord('race-9')).toMatchObject({ ok: false, error: { field: 'race', message: 'race-9 is not in the journal' } });
   });
 });
 
@@ -473,7 +473,7 @@ describe('a journal the console cannot fully read is never written past', () => 
     const message = 'record 10 is of a kind this console does not know (race-dispute), written by a newer version: the journal is open read-only, nothing can be recorded; update the console, or move journal.jsonl aside to start a new one';
     expect(readOnly.getState().journal.readOnly).toEqual({ code: 'unknown-record', seq: 10, kind: 'race-dispute' });
     expect(readOnly.getState().history.total).toBe(1);
-    expect(await readOnly.startRace(COUNTS)).toEqual({ ok: false, error: { field: 'journal', message } });
+    expect(await readOnly.startRace(COUNTS)).toMatchObject({ ok: false, error: { field: 'journal', message } });
     expect(readFileSync(journalFile(dataDir))).toEqual(bytes);
     const again = await restart(readOnly, dataDir);
     expect(again.getState().journal.readOnly).toMatchObject({ code: 'unknown-record' });

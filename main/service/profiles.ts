@@ -13,8 +13,8 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 
 /** The name a stored profile is saved and chosen under, or why not. */
 export function storedName(name: string): string {
-  if (!NAME.test(name)) throw new InputError('profile.name', `must be 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(name)})`);
-  if (Object.hasOwn(ALL_BUILT_IN_PROFILES, name)) throw new InputError('profile.name', `"${name}" is the name of a built-in profile: give yours another`);
+  if (!NAME.test(name)) throw new InputError('profile.name', { key: 'service.profile.badName', params: { got: String(JSON.stringify(name)) } });
+  if (Object.hasOwn(ALL_BUILT_IN_PROFILES, name)) throw new InputError('profile.name', { key: 'service.profile.builtIn', params: { name } });
   return name;
 }
 

@@ -135,7 +135,7 @@ describe('console service', () => {
     await expectOk(service.startRace(COUNTS));
     await expectOk(service.dealScan('race-1', ']E0H01'));
     expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
-    expect(await service.dealScan('race-1', 'Ah')).toEqual({ ok: false, error: { field: 'scan', message: expect.stringMatching(/^"Ah": .+ \(decoder suit-number\)$/) } });
+    expect(await service.dealScan('race-1', 'Ah')).toMatchObject({ ok: false, error: { field: 'scan', message: expect.stringMatching(/^"Ah": .+ \(decoder suit-number\)$/) } });
     expect(await service.dealScan('race-2', 'C13')).toMatchObject({ ok: false, error: { field: 'race' } });
     const records = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line).record);
     expect(records.slice(1)).toEqual([

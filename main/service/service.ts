@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InputError, isInputError } from '../../engine/errors';
-import type { Message } from '../../engine/messages';
+import { englishText, type Message } from '../../engine/messages';
 import type { RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { startRace } from '../../engine/race/race';
@@ -79,7 +79,13 @@ export const MAX_HELD_CARDS = 10;
 /** Identical refusals in a row are counted, and the count written at most this often (and when the run ends). */
 export const REPEAT_FLUSH_MS = 5000;
 export const HELD_DISCARD_REASON = 'discarded by the dealer: read while the line was noisy';
-const refused = (field: string, message: string, said?: Message): CommandResult<never> => ({ ok: false, error: said === undefined ? { field, message } : { field, message, said } });
+/**
+ * A refusal: said as a key and its parameters (its English, from the same catalog, is the message),
+ * or, where the words come from elsewhere in English only (a journal finding, a device profile's
+ * reader), as that text alone.
+ */
+const refused = (field: string, reason: Message | string): CommandResult<never> =>
+  ({ ok: false, error: typeof reason === 'string' ? { field, message: reason } : { field, message: englishText(reason), said: reason } });
 
 /**
  * A change the disk would not take (full, read-only, failing). Nothing of it was kept, on disk or
@@ -90,28 +96,41 @@ class SaveError extends Error {
     readonly field: 'journal' | 'settings',
     cause: unknown,
   ) {
-    const code = (cause as NodeJS.ErrnoException | null)?.code;
-    const full = code === 'ENOSPC' || code === 'EDQUOT';
-    const why = full ? `the disk is full (${code})` : `the disk refused the write (${(cause as Error | null)?.message ?? String(cause)})`;
-    const what = field === 'journal' ? 'could not save: ' : 'could not save the settings: ';
-    const kept = field === 'journal' ? 'Nothing was recorded' : 'The previous settings stay in use';
-    super(`${what}${why}. ${kept}; ${full ? 'free some disk space' : 'check the disk'}, then try again.`);
+    const said = saveRefusal(field, cause);
+    super(englishText(said));
+    this.said = said;
   }
+
+  readonly said: Message;
+}
+
+/** Why a write failed, as the dealer is told it: the disk full (its code) or refusing (the system's words). */
+function saveRefusal(field: 'journal' | 'settings', cause: unknown): Message {
+  const code = (cause as NodeJS.ErrnoException | null)?.code;
+  const full = code === 'ENOSPC' || code === 'EDQUOT';
+  const kind = field === 'journal' ? 'journal' : 'settings';
+  return full
+    ? { key: `service.save.${kind}Full`, params: { code: code ?? '' } }
+    : { key: `service.save.${kind}Refused`, params: { why: (cause as Error | null)?.message ?? String(cause) } };
 }
 
 /** The journal was written by a newer version: the console shows it, and records nothing. */
 class ReadOnlyError extends Error {
+  /** Absent when the reason is a journal finding (the journal's own words, in English). */
+  readonly said?: Message;
+
   constructor(why: JournalFinding | null) {
-    super(why === null ? 'the journal is read-only' : findingText(why));
+    super(why === null ? englishText({ key: 'service.readOnly' }) : findingText(why));
+    if (why === null) this.said = { key: 'service.readOnly' };
   }
 }
 
 function failure(error: unknown): CommandResult<never> {
   // The field travels on its own: the message is the reason alone, ready to read after the screen's lead-in.
-  if (isInputError(error)) return refused(error.field, error.reason, error.said);
-  if (error instanceof SaveError) return refused(error.field, error.message);
-  if (error instanceof ReadOnlyError) return refused('journal', error.message);
-  return refused('service', `unexpected error: ${(error as Error).message}`);
+  if (isInputError(error)) return refused(error.field, error.said ?? error.reason);
+  if (error instanceof SaveError) return refused(error.field, error.said);
+  if (error instanceof ReadOnlyError) return refused('journal', error.said ?? error.message);
+  return refused('service', { key: 'service.unexpected', params: { message: (error as Error).message } });
 }
 
 /**
@@ -366,7 +385,7 @@ export class ConsoleService {
     const names = Object.fromEntries(table.seats.map((seat) => [seat.seat, seat.name]));
     // The counts screen lists the table's seats; a count for any other seat is a stale or forged call.
     counts.forEach((count, index) => {
-      if (!(count.seat in names)) throw new InputError(`counts[${index}].seat`, `seat ${count.seat} is not at the table (seats ${table.seats.map((seat) => seat.seat).join(', ')}): add it in the settings first`);
+      if (!(count.seat in names)) throw new InputError(`counts[${index}].seat`, { key: 'service.seatNotAtTable', params: { seat: count.seat, seats: table.seats.map((seat) => seat.seat).join(', ') } });
     });
     return {
       names,
@@ -386,10 +405,10 @@ export class ConsoleService {
     return this.serial(async () => {
       const settings = readSettings(this.withKept(value));
       if (!this.profiles.has(settings.source.decoder)) {
-        return refused('source.decoder', `there is no device profile "${settings.source.decoder}": choose a built-in one, or import the profile file first`);
+        return refused('source.decoder', { key: 'service.noProfile', params: { name: settings.source.decoder } });
       }
       if (this.registering !== null && JSON.stringify(settings.source) !== JSON.stringify(this.settings.source)) {
-        return refused('source', 'a deck is being registered on this card source: finish or stop the registration first');
+        return refused('source', { key: 'service.registering' });
       }
       const sourceChanged = JSON.stringify(settings.source) !== JSON.stringify(this.settings.source);
       await this.storeSettings(settings);
@@ -427,7 +446,7 @@ export class ConsoleService {
   markBreak(afterLevel: number | null): Promise<CommandResult> {
     return this.serial(async () => {
       const tournament = this.settings.tournament;
-      if (!tournament?.structure) return refused('tournament', 'no tournament structure is saved: save the structure first');
+      if (!tournament?.structure) return refused('tournament', { key: 'service.noStructure' });
       const settings = readSettings({ ...this.settings, tournament: { ...tournament, atBreakAfter: afterLevel } });
       // On the journal first: the colour-up of a break marked afresh starts from its first race.
       await this.save({ kind: 'break-marked', afterLevel });
@@ -440,13 +459,13 @@ export class ConsoleService {
   startColorUp(afterLevel: number, removed: number): Promise<CommandResult> {
     return this.serial(async () => {
       const at = this.settings.tournament?.atBreakAfter ?? null;
-      if (at !== afterLevel) return refused('afterLevel', `the tournament is ${at === null ? 'not on a break' : `on the break after level ${at}`}, not the one after level ${afterLevel}: this screen was out of date, so nothing was done; look again`);
-      if (this.session.race) return refused('race', `race ${this.session.race.id} is still open: confirm or abandon it first`);
-      if (this.session.game) return refused('game', `game ${this.session.game.id} is still open: close it first`);
+      if (at !== afterLevel) return refused('afterLevel', at === null ? { key: 'service.colorUp.notOnBreak', params: { level: afterLevel } } : { key: 'service.colorUp.otherBreak', params: { at, level: afterLevel } });
+      const busy = this.stillOpen();
+      if (busy !== null) return busy;
       const proposal = this.planViewOf(this.settings.tournament)?.proposal ?? null;
       const step = proposal?.races.find((race) => race.removed === removed);
-      if (proposal === null || step === undefined) return refused('removed', `the colour-up after level ${afterLevel} has no race taking ${removed} off`);
-      if (this.colorUps.doneChips(afterLevel).includes(removed)) return refused('removed', `the ${removed} chips of this colour-up were already raced off: this screen was out of date; look again`);
+      if (proposal === null || step === undefined) return refused('removed', { key: 'service.colorUp.noRace', params: { level: afterLevel, removed } });
+      if (this.colorUps.doneChips(afterLevel).includes(removed)) return refused('removed', { key: 'service.colorUp.done', params: { removed } });
       await this.storeSettings(readSettings({ ...this.settings, table: { ...this.settings.table, removed: step.removed, next: step.next } }));
       this.publish();
       return ok(null);
@@ -497,8 +516,8 @@ export class ConsoleService {
 
   startRace(counts: readonly SeatCount[]): Promise<CommandResult> {
     return this.serial(async () => {
-      if (this.session.race) return refused('race', `race ${this.session.race.id} is still open: confirm or abandon it first`);
-      if (this.session.game) return refused('game', `game ${this.session.game.id} is still open: close it first`);
+      const busy = this.stillOpen();
+      if (busy !== null) return busy;
       const { race, names } = this.raceInput(counts);
       startRace(race); // refuses bad counts before anything is journaled
       const raceId = `race-${this.session.racesStarted + 1}`;
@@ -508,21 +527,29 @@ export class ConsoleService {
     });
   }
 
+  /** Why nothing new can start: a race or a game still open. */
+  private stillOpen(): CommandResult<never> | null {
+    const { race, game } = this.session;
+    if (race) return refused('race', { key: 'service.raceStillOpen', params: { race: race.id } });
+    if (game) return refused('game', { key: 'service.gameStillOpen', params: { game: game.id } });
+    return null;
+  }
+
   /**
    * The open race a command names, or why not: a screen that shows an older race (a stale tab, a
    * second window) must not act on the one open now.
    */
-  private openRace(raceId: string, none: string): { race: ActiveRace } | { refusal: CommandResult<never> } {
+  private openRace(raceId: string, none: 'service.noRace' | 'service.noRaceStart'): { race: ActiveRace } | { refusal: CommandResult<never> } {
     const race = this.session.race;
-    if (!race) return { refusal: refused('race', none) };
-    if (race.id !== raceId) return { refusal: refused('race', `${raceId} is not the open race (${race.id} is): this screen was out of date, so nothing was done; look again before you repeat it`) };
+    if (!race) return { refusal: refused('race', { key: none }) };
+    if (race.id !== raceId) return { refusal: refused('race', { key: 'service.notOpenRace', params: { given: raceId, open: race.id } }) };
     return { race };
   }
 
   private openGame(gameId: string): { game: ActiveGame } | { refusal: CommandResult<never> } {
     const game = this.session.game;
-    if (!game) return { refusal: refused('game', 'no game is open: start one first') };
-    if (game.id !== gameId) return { refusal: refused('game', `${gameId} is not the open game (${game.id} is): this screen was out of date, so nothing was done; look again before you repeat it`) };
+    if (!game) return { refusal: refused('game', { key: 'service.noGame' }) };
+    if (game.id !== gameId) return { refusal: refused('game', { key: 'service.notOpenGame', params: { given: gameId, open: game.id } }) };
     return { game };
   }
 
@@ -554,8 +581,8 @@ export class ConsoleService {
     if (game && game.id === target) return this.applyToGame(game, { type: 'card', card: code }, code, source);
     if (race && race.id === target) return this.applyToRace(race, { type: 'card', card: code }, code, source, held);
     const open = race ?? game;
-    if (open === null) return refused('race', 'no race is open: start one from the counts screen');
-    return refused(race ? 'race' : 'game', `${target} is not open (${open.id} is): this screen was out of date, so the card was not dealt; look again before you repeat it`);
+    if (open === null) return refused('race', { key: 'service.noRaceStart' });
+    return refused(race ? 'race' : 'game', { key: 'service.notOpen', params: { given: target, open: open.id } });
   }
 
   dealCard(target: string, code: string): Promise<CommandResult> {
@@ -572,18 +599,20 @@ export class ConsoleService {
       const profile = effectiveProfile(this.settings.source, this.profiles);
       const [event] = new FrameDecoder(profile).decode({ bytes: Buffer.from(raw) });
       if (event?.type === 'card') return this.deal(target, event.card, 'scanner');
-      const reason = event?.type === 'unknown' ? event.reason : 'not a card code';
+      const notACard: Message = { key: 'service.scan.notACard' };
+      // The decoder's reason is its own English (hardware/): said inside the refusal as it is.
+      const reason = event?.type === 'unknown' ? event.reason : englishText(notACard);
       const open = this.session.race?.id === target ? 'race' : this.session.game?.id === target ? 'game' : null;
       if (open === 'race') await this.refuse({ kind: 'refused', raceId: target, input: raw, reason, source: 'scanner' });
       if (open === 'game') await this.refuse({ kind: 'game-refused', gameId: target, input: raw, reason, source: 'scanner' });
-      return refused('scan', `${JSON.stringify(raw)}: ${reason} (decoder ${profile.name})`);
+      return refused('scan', { key: 'service.scan.refused', params: { raw: JSON.stringify(raw), reason: event?.type === 'unknown' ? event.reason : { message: notACard }, decoder: profile.name } });
     });
   }
 
   startGame(game: GameName, players: readonly string[]): Promise<CommandResult> {
     return this.serial(async () => {
-      if (this.session.race) return refused('race', `race ${this.session.race.id} is still open: confirm or abandon it first`);
-      if (this.session.game) return refused('game', `game ${this.session.game.id} is still open: close it first`);
+      const busy = this.stillOpen();
+      if (busy !== null) return busy;
       await this.commit({ kind: 'game-event', gameId: `game-${this.session.gamesStarted + 1}`, event: { type: 'start', game, players }, source: 'manual' });
       return ok(null);
     });
@@ -608,17 +637,17 @@ export class ConsoleService {
 
   voidCards(raceId: string, count: number, reason: string): Promise<CommandResult> {
     return this.serial(async () => {
-      const open = this.openRace(raceId, 'no race is open: start one from the counts screen');
+      const open = this.openRace(raceId, 'service.noRaceStart');
       return 'refusal' in open ? open.refusal : this.applyToRace(open.race, { type: 'void', count, reason }, `void ${count}`, 'manual');
     });
   }
 
   confirmRace(raceId: string): Promise<CommandResult> {
     return this.serial(async () => {
-      const open = this.openRace(raceId, 'no race is open');
+      const open = this.openRace(raceId, 'service.noRace');
       if ('refusal' in open) return open.refusal;
       const { race } = open;
-      if (race.state.progress.status !== 'complete') return refused('race', `race ${race.id} is not complete yet: ${raceSummary(race.state).nextStep}`);
+      if (race.state.progress.status !== 'complete') return refused('race', { key: 'service.notComplete', params: { race: race.id, next: { message: raceSummary(race.state).said.nextStep } } });
       const { dealer } = this.settings.table;
       await this.refuseHeldFor(race.id, 'race');
       await this.commit({ kind: 'race-confirm', raceId: race.id, ...(dealer ? { by: dealer } : {}) });
@@ -628,7 +657,7 @@ export class ConsoleService {
 
   abandonRace(raceId: string, reason: string): Promise<CommandResult> {
     return this.serial(async () => {
-      const open = this.openRace(raceId, 'no race is open');
+      const open = this.openRace(raceId, 'service.noRace');
       if ('refusal' in open) return open.refusal;
       await this.refuseHeldFor(raceId, 'race');
       await this.commit({ kind: 'race-abandon', raceId, reason });
@@ -639,8 +668,8 @@ export class ConsoleService {
   /** The first held card, if it is the one the screen names. */
   private firstHeld(target: string, heldId: number): HeldCard | CommandResult<never> {
     const first = this.held[0];
-    if (first === undefined) return refused('held', 'no card is waiting for your say');
-    if (first.id !== heldId || first.target !== target) return refused('held', 'that card is not the first one waiting any more: this screen was out of date, so nothing was done; look again');
+    if (first === undefined) return refused('held', { key: 'service.held.none' });
+    if (first.id !== heldId || first.target !== target) return refused('held', { key: 'service.held.notFirst' });
     return first;
   }
 
@@ -722,8 +751,8 @@ export class ConsoleService {
     return this.serial(async () => {
       const { history } = this.session;
       const end = before === null ? history.length : before;
-      if (!Number.isInteger(end) || end < 0 || end > history.length) return refused('before', `must be a race number from 0 to ${history.length} (got ${before})`);
-      if (!Number.isInteger(count) || count < 1 || count > HISTORY_PAGE_MAX) return refused('count', `must be a whole number from 1 to ${HISTORY_PAGE_MAX}`);
+      if (!Number.isInteger(end) || end < 0 || end > history.length) return refused('before', { key: 'service.history.before', params: { total: history.length, got: String(before) } });
+      if (!Number.isInteger(count) || count < 1 || count > HISTORY_PAGE_MAX) return refused('count', { key: 'command.wholeRange', params: { min: 1, max: HISTORY_PAGE_MAX } });
       const start = Math.max(0, end - count);
       return ok({ total: history.length, start, entries: history.slice(start, end) });
     });
@@ -733,7 +762,7 @@ export class ConsoleService {
     return this.serial(async () => {
       const span = this.raceSpans.get(raceId);
       const record = span === undefined ? null : await readRaceRecord(journalPath(this.options.dataDir), raceId, span, this.journalReport);
-      return record === null ? refused('race', `${raceId} is not in the journal`) : ok(record);
+      return record === null ? refused('race', { key: 'service.notInJournal', params: { race: raceId } }) : ok(record);
     });
   }
 
@@ -744,7 +773,7 @@ export class ConsoleService {
         profile = readProfile(value);
         storedName(profile.name);
       } catch (error) {
-        if (isInputError(error)) return refused(error.field.startsWith('profile') ? error.field : `profile.${error.field}`, error.reason);
+        if (isInputError(error)) return refused(error.field.startsWith('profile') ? error.field : `profile.${error.field}`, error.said ?? error.reason);
         throw error;
       }
       await this.storeProfile(profile);
@@ -775,16 +804,16 @@ export class ConsoleService {
         this.publish();
         return ok(null);
       }
-      if (this.session.race) return refused('race', `race ${this.session.race.id} is open: register the deck between races`);
-      if (this.session.game) return refused('game', `game ${this.session.game.id} is open: register the deck between games`);
+      if (this.session.race) return refused('race', { key: 'service.register.raceOpen', params: { race: this.session.race.id } });
+      if (this.session.game) return refused('game', { key: 'service.register.gameOpen', params: { game: this.session.game.id } });
       const { source } = this.settings;
-      if (source.kind !== 'serial' || source.path === '') return refused('source', 'register the deck with the reader connected: choose the serial card source and its port first');
+      if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.register.noReader' });
       const base = effectiveProfile(source, this.profiles);
-      if (base.decoder.kind !== 'uid') return refused('source.decoder', `the profile ${base.name} does not read RFID tags: choose rfid (or a profile that reads tag IDs) first`);
+      if (base.decoder.kind !== 'uid') return refused('source.decoder', { key: 'service.register.notRfid', params: { name: base.name } });
       try {
         storedName(name);
       } catch (error) {
-        if (isInputError(error)) return refused('name', error.reason);
+        if (isInputError(error)) return refused('name', error.said ?? error.reason);
         throw error;
       }
       const { cards: _old, ...options } = base.decoder;
@@ -869,10 +898,11 @@ export class ConsoleService {
           // Only cards read from noise are ever refused here: a clean card waits its turn, however many wait.
           if (event.suspect === true && this.held.filter((waiting) => waiting.why === 'noise').length >= MAX_HELD_CARDS) {
             // Noise makes cards by the thousand: a run of them is one record with a count.
-            const reason = `read while the line was noisy, with ${MAX_HELD_CARDS} cards already waiting for your say: not dealt`;
+            const said: Message = { key: 'service.held.tooMany', params: { n: MAX_HELD_CARDS } };
+            const reason = englishText(said);
             const record = this.session.race ? { kind: 'refused', raceId: target, input: event.card, reason, source: 'shoe' } as const : { kind: 'game-refused', gameId: target, input: event.card, reason, source: 'shoe' } as const;
             await this.refuse(record, true);
-            this.shoeRefusal = { card: event.card, field: 'card', message: reason };
+            this.shoeRefusal = { card: event.card, field: 'card', message: reason, said };
           } else {
             this.heldCount += 1;
             this.held = [...this.held, { id: this.heldCount, target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued' }];

@@ -43,11 +43,11 @@ function readTournament(value: unknown, chips: readonly number[]): TournamentSet
     throw error;
   }
   if (!sameChips(plan.structure.chips, chips)) {
-    throw new InputError('tournament.structure.chips', `the structure plays with the table's chip set (${chips.join(', ')}), not ${plan.structure.chips.join(', ')}: save the structure to change the table's chips with it`);
+    throw new InputError('tournament.structure.chips', { key: 'settings.structureChips', params: { chips: chips.join(', '), given: plan.structure.chips.join(', ') } });
   }
   const at = tournament.atBreakAfter ?? null;
   if (at !== null && !plan.moments.includes(at as number)) {
-    throw new InputError('tournament.atBreakAfter', `level ${JSON.stringify(at)} is not followed by a break in the structure`);
+    throw new InputError('tournament.atBreakAfter', { key: 'settings.noBreak', params: { level: got(at) } });
   }
   return { structure: structure as unknown as StructureInput, atBreakAfter: at as number | null };
 }
@@ -56,38 +56,41 @@ const sameChips = (a: readonly number[], b: readonly number[]) => a.length === b
 
 const MAX_NAME = NAME_MAX;
 
+/** A value as a refusal quotes it: its JSON (`"100"`, `11`). */
+const got = (value: unknown): string => String(JSON.stringify(value));
+
 function record(value: unknown, field: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputError(field, 'must be an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputError(field, { key: 'command.notObject' });
   return value as Record<string, unknown>;
 }
 
 function whole(value: unknown, field: string, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new InputError(field, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+    throw new InputError(field, { key: 'settings.wholeRange', params: { min, max, got: got(value) } });
   }
   return value;
 }
 
 function oneOf<T extends string>(value: unknown, options: readonly T[], field: string): T {
   if (typeof value === 'string' && (options as readonly string[]).includes(value)) return value as T;
-  throw new InputError(field, `choose one of ${options.join(', ')} (got ${JSON.stringify(value)})`);
+  throw new InputError(field, { key: 'settings.oneOf', params: { options: options.join(', '), got: got(value) } });
 }
 
 function text(value: unknown, field: string, max: number): string {
-  if (typeof value !== 'string') throw new InputError(field, 'must be text');
-  if (value.length > max) throw new InputError(field, `at most ${max} characters`);
+  if (typeof value !== 'string') throw new InputError(field, { key: 'command.notText' });
+  if (value.length > max) throw new InputError(field, { key: 'command.tooLong', params: { n: max } });
   return value.trim();
 }
 
 function readSeats(value: unknown): SeatSettings[] {
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SEATS) throw new InputError('table.seats', `must list 1 to ${MAX_SEATS} seats`);
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SEATS) throw new InputError('table.seats', { key: 'command.seatCount', params: { n: MAX_SEATS } });
   const seats = value.map((entry, index) => {
     const seat = record(entry, `table.seats[${index}]`);
     return { seat: whole(seat.seat, `table.seats[${index}].seat`, 1, MAX_SEATS), name: text(seat.name ?? '', `table.seats[${index}].name`, MAX_NAME) };
   });
   const numbers = seats.map((seat) => seat.seat);
   const repeated = numbers.find((seat, index) => numbers.indexOf(seat) !== index);
-  if (repeated !== undefined) throw new InputError('table.seats', `seat ${repeated} appears twice`);
+  if (repeated !== undefined) throw new InputError('table.seats', { key: 'settings.seatTwice', params: { seat: repeated } });
   return seats.sort((a, b) => a.seat - b.seat);
 }
 
@@ -103,14 +106,13 @@ export function isAbsoluteSerialPath(path: string, platform: NodeJS.Platform = p
  */
 function serialPath(path: string, platform: NodeJS.Platform): string {
   if (path === '' || isAbsoluteSerialPath(path, platform)) return path;
-  const example = platform === 'win32' ? 'a port name, e.g. COM3 or \\\\.\\COM3' : 'the full path of the port, starting with /, e.g. /dev/ttyUSB0 or /dev/serial/by-id/…';
-  throw new InputError('source.path', `must be ${example} (got ${JSON.stringify(path)})`);
+  throw new InputError('source.path', { key: platform === 'win32' ? 'settings.serialPathWindows' : 'settings.serialPathPosix', params: { got: got(path) } });
 }
 
 /** A device profile's name, in the shape profile names have (the service checks it names one). */
 function profileName(value: unknown): string {
   if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(value)) {
-    throw new InputError('source.decoder', `choose one of ${Object.keys(BUILT_IN_PROFILES).join(', ')}, or a profile imported in the settings (got ${JSON.stringify(value)})`);
+    throw new InputError('source.decoder', { key: 'settings.profileName', params: { options: Object.keys(BUILT_IN_PROFILES).join(', '), got: got(value) } });
   }
   return value;
 }
@@ -128,7 +130,7 @@ function lineSettingsOf(source: Record<string, unknown>): Partial<Pick<SourceSet
       ...(given('rtscts') ? { rtscts: read.rtscts } : {}),
     };
   } catch (error) {
-    if (error instanceof InputError) throw new InputError(`source.${error.field}`, error.reason);
+    if (error instanceof InputError) throw new InputError(`source.${error.field}`, error.said ?? error.reason);
     throw error;
   }
   return { ...line, ...(given('repeatMs') ? { repeatMs: whole(source.repeatMs, 'source.repeatMs', 0, MAX_WINDOW_MS) } : {}) };
@@ -148,14 +150,14 @@ export function readSettings(value: unknown, platform: NodeJS.Platform = process
   const settings = record(value, 'settings');
   const table = record(settings.table, 'table');
   const chipSet = table.chipSet;
-  if (!Array.isArray(chipSet) || chipSet.length < 2 || chipSet.length > 12) throw new InputError('table.chipSet', 'must list 2 to 12 denominations');
+  if (!Array.isArray(chipSet) || chipSet.length < 2 || chipSet.length > 12) throw new InputError('table.chipSet', { key: 'settings.chipSetSize', params: { min: 2, n: 12 } });
   const chips = chipSet.map((chip, index) => whole(chip, `table.chipSet[${index}]`, 1, 100_000_000));
-  if (chips.some((chip, index) => index > 0 && chip <= (chips[index - 1] as number))) throw new InputError('table.chipSet', 'must be in ascending order without repeats');
+  if (chips.some((chip, index) => index > 0 && chip <= (chips[index - 1] as number))) throw new InputError('table.chipSet', { key: 'settings.chipSetOrder' });
   const removed = whole(table.removed, 'table.removed', 1, 100_000_000);
   const next = whole(table.next, 'table.next', 1, 100_000_000);
-  if (!chips.includes(removed)) throw new InputError('table.removed', `${removed} is not in the chip set`);
-  if (!chips.includes(next) || next <= removed) throw new InputError('table.next', `must be a chip of the set larger than ${removed}`);
-  if (!isMultipleOf(next, removed)) throw new InputError('table.next', `${next} is not a whole multiple of ${removed}`);
+  if (!chips.includes(removed)) throw new InputError('table.removed', { key: 'settings.removedNotInSet', params: { removed } });
+  if (!chips.includes(next) || next <= removed) throw new InputError('table.next', { key: 'settings.nextNotLarger', params: { removed } });
+  if (!isMultipleOf(next, removed)) throw new InputError('table.next', { key: 'settings.nextNotMultiple', params: { next, removed } });
   const source = record(settings.source, 'source');
   const checkedTable = {
     seats: readSeats(table.seats),
