@@ -429,6 +429,8 @@ export const en = {
   settings: {
     wholeRange: 'must be a whole number from {min} to {max} (got {got})',
     oneOf: 'choose one of {options} (got {got})',
+    mustBe: 'must be {choices} (got {got})',
+    notBoolean: 'must be true or false (got {got})',
     seatTwice: 'seat {seat} appears twice',
     serialPathPosix: 'must be the full path of the port, starting with /, e.g. /dev/ttyUSB0 or /dev/serial/by-id/… (got {got})',
     serialPathWindows: 'must be a port name, e.g. COM3 or \\\\.\\COM3 (got {got})',

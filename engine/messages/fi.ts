@@ -426,6 +426,8 @@ export const fi: EngineCatalog = {
   settings: {
     wholeRange: 'on oltava kokonaisluku väliltä {min}–{max} (saatiin {got})',
     oneOf: 'valitse jokin näistä: {options} (saatiin {got})',
+    mustBe: 'on oltava {choices} (saatiin {got})',
+    notBoolean: 'on oltava tosi tai epätosi (saatiin {got})',
     seatTwice: 'paikka {seat} on kahdesti',
     serialPathPosix: 'on oltava portin koko polku, joka alkaa merkillä /, esimerkiksi /dev/ttyUSB0 tai /dev/serial/by-id/… (saatiin {got})',
     serialPathWindows: 'on oltava portin nimi, esimerkiksi COM3 tai \\\\.\\COM3 (saatiin {got})',

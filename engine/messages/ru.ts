@@ -426,6 +426,8 @@ export const ru: EngineCatalog = {
   settings: {
     wholeRange: 'должно быть целым числом от {min} до {max} (получено {got})',
     oneOf: 'выберите одно из: {options} (получено {got})',
+    mustBe: 'должно быть {choices} (получено {got})',
+    notBoolean: 'должно быть true или false (получено {got})',
     seatTwice: 'место {seat} указано дважды',
     serialPathPosix: 'должен быть полный путь к порту, начиная с /, например /dev/ttyUSB0 или /dev/serial/by-id/… (получено {got})',
     serialPathWindows: 'должно быть имя порта, например COM3 или \\\\.\\COM3 (получено {got})',

@@ -172,7 +172,9 @@ describe('bad input catalogue', () => {
       const result = (await dispatch(service, method, args)) as { ok: false; error: { field: string; message: string; said?: Message } };
       const { said, ...error } = result.error;
       expect({ ...result, error }).toEqual({ ok: false, error: { field, message } });
-      // A refusal said as a key (engine/messages) reads, in English, exactly as its message.
+      // Every refusal is said as a key (engine/messages) and reads, in English, exactly as its message;
+      // only a device profile's own reader (hardware/) still words its refusals in English alone.
+      if (!field.startsWith('profile.framing')) expect(said, `${field}: ${message}`).toBeDefined();
       if (said !== undefined) expect(englishText(said)).toBe(message);
       expect(recorded(service.getState())).toEqual(before);
       // The journal is unchanged, except that a refused card or correction is kept as evidence.

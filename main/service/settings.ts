@@ -2,10 +2,12 @@ import { copyFile, constants, link, open, readFile, rm, unlink } from 'node:fs/p
 import { basename } from 'node:path';
 import { isMultipleOf } from '../../engine/chips';
 import { InputError } from '../../engine/errors';
+import { englishText, type Message } from '../../engine/messages';
 import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { RULE_SET_NAMES, type RuleSetName } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS, readLineSettings } from '../../hardware/profile';
+import { DATA_BITS, PARITIES, STOP_BITS } from '../../hardware/lineSettings';
 import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
 import { writeFileAtomically } from './atomicWrite';
 
@@ -117,6 +119,26 @@ function profileName(value: unknown): string {
   return value;
 }
 
+/** The choices of each line setting, as the hardware's reader of them has them. */
+const LINE_CHOICES: Readonly<Record<string, readonly (string | number)[]>> = { dataBits: DATA_BITS, parity: PARITIES, stopBits: STOP_BITS };
+
+/**
+ * A line setting's refusal as a key, where the hardware's reader (readLineSettings) words it in
+ * English only: its choices, or true or false. Said only when its English is the reader's very
+ * words, so the message stays the reader's whatever it comes to say.
+ */
+function lineRefusal(error: InputError, value: unknown): Message | string {
+  const choices = LINE_CHOICES[error.field];
+  const params = { got: got(value) };
+  const said: Message | null =
+    error.field === 'rtscts' ? { key: 'settings.notBoolean', params }
+    : choices === undefined ? null
+    : typeof choices[0] === 'number'
+      ? { key: 'settings.mustBe', params: { ...params, choices: { message: { key: 'poker.or', params: { list: choices.slice(0, -1).join(', '), last: String(choices.at(-1)) } } } } }
+      : { key: 'settings.oneOf', params: { ...params, options: choices.join(', ') } };
+  return said !== null && englishText(said) === error.reason ? said : error.reason;
+}
+
 /** The line settings and repeat window the settings put over the profile's, each only when given. */
 function lineSettingsOf(source: Record<string, unknown>): Partial<Pick<SourceSettings, 'dataBits' | 'parity' | 'stopBits' | 'rtscts' | 'repeatMs'>> {
   const given = <K extends string>(key: K) => source[key] !== undefined && source[key] !== null;
@@ -130,7 +152,7 @@ function lineSettingsOf(source: Record<string, unknown>): Partial<Pick<SourceSet
       ...(given('rtscts') ? { rtscts: read.rtscts } : {}),
     };
   } catch (error) {
-    if (error instanceof InputError) throw new InputError(`source.${error.field}`, error.said ?? error.reason);
+    if (error instanceof InputError) throw new InputError(`source.${error.field}`, error.said ?? lineRefusal(error, source[error.field]));
     throw error;
   }
   return { ...line, ...(given('repeatMs') ? { repeatMs: whole(source.repeatMs, 'source.repeatMs', 0, MAX_WINDOW_MS) } : {}) };
