@@ -426,7 +426,7 @@ describe('bad input catalogue', () => {
       expect(await child.request('dealCard', 'race-1', shoe[0])).toEqual(okay);
       expect(await child.request('test:fill')).toBeGreaterThan(0);
 
-      expect(await child.request('saveSettings', { ...bigTable, language: 'fi' })).toMatchObject({ ok: false, error: { field: 'settings', message: SETTINGS_FULL } });
+      expect(await child.request('saveSettings', { ...bigTable, language: 'fi' })).toMatchObject({ ok: false, error: { field: 'settings', message: SETTINGS_FULL, said: { key: 'service.save.settingsFull', params: { code: 'ENOSPC' } } } });
       // Cards still fit in the journal's last, partly used page; deal until the disk refuses one.
       let dealt = 1;
       let refusal: unknown = okay;
@@ -435,14 +435,14 @@ describe('bad input catalogue', () => {
         if (JSON.stringify(refusal) !== JSON.stringify(okay)) break;
         dealt += 1;
       }
-      expect(refusal, `the disk filled up within ${shoe.length} cards`).toMatchObject({ ok: false, error: { field: 'journal', message: FULL } });
+      expect(refusal, `the disk filled up within ${shoe.length} cards`).toMatchObject({ ok: false, error: { field: 'journal', message: FULL, said: { key: 'service.save.journalFull', params: { code: 'ENOSPC' } } } });
       const memory = child.acks.at(-1) as ConsoleState;
       expect(memory.race?.summary.cards).toHaveLength(dealt);
       expect(memory.settings.language).toBe('en');
       // Everything else that writes is refused the same way, with nothing changed.
-      expect(await child.request('voidCards', 'race-1', 1, 'misread')).toMatchObject({ ok: false, error: { field: 'journal', message: FULL } });
-      expect(await child.request('abandonRace', 'race-1', 'table closed')).toMatchObject({ ok: false, error: { field: 'journal', message: FULL } });
-      expect(await child.request('dealCard', 'race-1', 'As')).toMatchObject({ ok: false, error: { field: 'journal', message: FULL } });
+      expect(await child.request('voidCards', 'race-1', 1, 'misread')).toMatchObject({ ok: false, error: { field: 'journal', message: FULL, said: { key: 'service.save.journalFull', params: { code: 'ENOSPC' } } } });
+      expect(await child.request('abandonRace', 'race-1', 'table closed')).toMatchObject({ ok: false, error: { field: 'journal', message: FULL, said: { key: 'service.save.journalFull', params: { code: 'ENOSPC' } } } });
+      expect(await child.request('dealCard', 'race-1', 'As')).toMatchObject({ ok: false, error: { field: 'journal', message: FULL, said: { key: 'service.save.journalFull', params: { code: 'ENOSPC' } } } });
       expect(recorded((await child.request('getState')) as ConsoleState)).toEqual(recorded(memory));
 
       // What is in memory is exactly what is on disk: a restart (still on the full disk) reads it back, with no torn record.
@@ -478,7 +478,7 @@ describe('bad input catalogue', () => {
       expect(torn.race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
       // The journal's last page may still have room for a record; if not, the card waits for space.
       const first = await child.request('dealCard', 'race-1', 'Kc');
-      if (JSON.stringify(first) !== JSON.stringify(okay)) expect(first).toMatchObject({ ok: false, error: { field: 'journal', message: FULL } });
+      if (JSON.stringify(first) !== JSON.stringify(okay)) expect(first).toMatchObject({ ok: false, error: { field: 'journal', message: FULL, said: { key: 'service.save.journalFull', params: { code: 'ENOSPC' } } } });
       expect(await child.request('test:free')).toBeNull();
       if (JSON.stringify(first) !== JSON.stringify(okay)) expect(await child.request('dealCard', 'race-1', 'Kc')).toEqual(okay);
       const after = (await child.request('test:restart')) as ConsoleState;

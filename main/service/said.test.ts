@@ -269,8 +269,9 @@ describe("the console's own refusals carry said, in every language, their Englis
   });
 
   it('provokes every key of the service.*, settings.* and command.* families but those no test can reach by a command', () => {
-    // A full disk is provoked in badInput.test.ts (a tmpfs of its own); a write refused otherwise,
-    // the journal read-only with no finding and an unexpected error have no command that makes them.
+    // A full disk is provoked in badInput.test.ts (a tmpfs of its own, which checks the journal's and
+    // the settings' keys); the journal refusing a write otherwise, the journal read-only with no
+    // finding, a decoder giving no event at all and an unexpected error have no command that makes them.
     const unprovoked = ['service.unexpected', 'service.save.journalFull', 'service.save.journalRefused', 'service.save.settingsFull', 'service.readOnly', 'service.scan.notACard', 'command.unknownCommand'];
     const families = ['service', 'settings', 'command'].flatMap((family) => leafKeys((en as unknown as Record<string, Catalog>)[family] as Catalog, `${family}.`));
     const provoked = new Set(ROWS.map(([key]) => key));
