@@ -127,7 +127,8 @@ class ReadOnlyError extends Error {
 
 function failure(error: unknown): CommandResult<never> {
   // The field travels on its own: the message is the reason alone, ready to read after the screen's lead-in.
-  if (isInputError(error)) return refused(error.field, error.said ?? error.reason);
+  // An InputError's reason is already its said's English: taken as it is, not rendered again.
+  if (isInputError(error)) return { ok: false, error: error.said === undefined ? { field: error.field, message: error.reason } : { field: error.field, message: error.reason, said: error.said } };
   if (error instanceof SaveError) return refused(error.field, error.said);
   if (error instanceof ReadOnlyError) return refused('journal', error.said ?? error.message);
   return refused('service', { key: 'service.unexpected', params: { message: (error as Error).message } });
