@@ -5,7 +5,7 @@
  */
 import { planColorUps, proposeColorUp } from '../engine/plan/planner';
 import type { RaceState } from '../engine/race/race';
-import { raceSummary } from '../engine/race/summary';
+import { raceSummary, type RaceSummary } from '../engine/race/summary';
 import type { PlanView, RaceView, SeatCount, TournamentSettings } from './contract';
 
 /** What a race view is made of: the race as the session holds it (main/service/session.ts's ActiveRace). */
@@ -17,9 +17,18 @@ export interface RaceViewSource {
   readonly state: RaceState;
 }
 
+/**
+ * The engine's summary as a race view carries it: the explanation once the race is complete, when
+ * the result screen shows it. Saying it after every card of the deal, which no screen shows, was
+ * half of the service's own work per card.
+ */
+export function raceViewSummary(state: RaceState): RaceSummary {
+  return raceSummary(state, { explain: state.progress.status === 'complete' });
+}
+
 /** The race as the screens show it: its counts and names, the engine's summary, and how many cards were voided. */
 export function raceView(race: RaceViewSource): RaceView {
-  return { id: race.id, startedAt: race.startedAt, counts: race.counts, names: race.names, summary: raceSummary(race.state), corrections: race.state.corrections.length };
+  return { id: race.id, startedAt: race.startedAt, counts: race.counts, names: race.names, summary: raceViewSummary(race.state), corrections: race.state.corrections.length };
 }
 
 /** The saved structure's plan, and the colour-up proposed at the break the tournament is on. */

@@ -12,7 +12,7 @@ import { colorUpSummary, planColorUps } from '../plan';
 import { dealFromInput } from '../poker/input';
 import { pointsOutput } from '../poker/summary';
 import { raceFromInput } from '../race/input';
-import { raceSummary } from '../race/summary';
+import { raceReport } from '../race/summary';
 import { runJsonCommand } from './run';
 import { commandLine } from './testing';
 
@@ -21,7 +21,7 @@ type Script = 'race' | 'points' | 'plan';
 /** Each entry's compute function, exactly as engine/cli/NAME.ts hands it to runJsonCommand. */
 const ENTRIES: Record<Script, { compute: (input: unknown) => unknown; valid: unknown }> = {
   race: {
-    compute: (input) => raceSummary(raceFromInput(input)),
+    compute: (input) => raceReport(raceFromInput(input)),
     valid: {
       rules: 'classic', removed: 25, next: 100, button: 10, decks: 1,
       seats: [{ seat: 1, name: 'Matti', chips: 7, other: 5000 }, { seat: 2, name: 'Teppo', chips: 2, other: 3000 }, { seat: 3, name: 'Johanna', chips: 2, other: 4000 }],

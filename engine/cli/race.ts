@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { raceFromInput } from '../race/input';
-import { raceSummary } from '../race/summary';
+import { raceReport } from '../race/summary';
 import { runJsonCommand } from './run';
 
-runJsonCommand(process.argv.slice(2), 'race', (input) => raceSummary(raceFromInput(input)), readFileSync);
+runJsonCommand(process.argv.slice(2), 'race', (input) => raceReport(raceFromInput(input)), readFileSync);

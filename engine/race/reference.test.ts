@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { raceFromInput } from './input';
 import { applyRaceEvent, startRace, type RaceState } from './race';
-import { raceSummary } from './summary';
+import { raceReport } from './summary';
 import { dealAll } from './testing';
 
 type Seat = { seat: number; name?: string; chips: number; other?: number };
@@ -28,13 +28,13 @@ describe('worked example (seed 000): Matti, Teppo, Johanna', () => {
       { seat: 3, up: 0, odd: 2, broke: false },
     ]);
     expect(state.plan.poolChips * 25).toBe(175);
-    expect(raceSummary(state).raceChips).toBe(2);
+    expect(raceReport(state).raceChips).toBe(2);
     expect(state.plan.deal).toEqual([{ seat: 1, cards: 3 }, { seat: 2, cards: 2 }, { seat: 3, cards: 2 }]);
   });
 
   it('Matti’s ace wins the first chip; Teppo’s 10♠ beats Johanna’s 10♦ and 10♣; +25 value', () => {
     const state = dealAll(startRace(table), ['Ah', 'Kc', '2d', '10♠', '4h', '10♦', '10♣']);
-    const summary = raceSummary(state);
+    const summary = raceReport(state);
     expect(summary.status).toBe('complete');
     expect(summary.awards).toEqual([1, 2]);
     expect(summary.winningCards).toEqual([{ seat: 1, card: 'Ah' }, { seat: 2, card: 'Ts' }]);
@@ -52,21 +52,21 @@ describe('worked example (seed 000): Matti, Teppo, Johanna', () => {
   it('says whose cards come next, in words, while dealing', () => {
     const state = dealAll(startRace(table), ['Ah']);
     expect(state.progress.awaiting).toEqual({ seat: 1, cards: 2, round: 0 });
-    expect(raceSummary(state).nextStep).toBe('Deal 2 cards to seat 1 — Matti');
+    expect(raceReport(state).nextStep).toBe('Deal 2 cards to seat 1 — Matti');
     const later = dealAll(state, ['Kc', '2d']);
-    expect(raceSummary(later).nextStep).toBe('Deal 2 cards to seat 2 — Teppo');
+    expect(raceReport(later).nextStep).toBe('Deal 2 cards to seat 2 — Teppo');
   });
 });
 
 describe('reference cases of the rules doc', () => {
   it('4 odd 25s in total, D = 100, classic: 1 chip raced among their owners', () => {
     const state = race('classic', 25, 100, [{ seat: 1, chips: 2 }, { seat: 2, chips: 1 }, { seat: 3, chips: 1 }]);
-    expect(raceSummary(state).raceChips).toBe(1);
+    expect(raceReport(state).raceChips).toBe(1);
     expect(state.plan.deal.map((run) => run.seat)).toEqual([1, 2, 3]);
   });
 
   it('1 odd 25 in total, classic: removed, no race (value −25)', () => {
-    const summary = raceSummary(race('classic', 25, 100, [{ seat: 1, chips: 5 }, { seat: 2, chips: 4 }]));
+    const summary = raceReport(race('classic', 25, 100, [{ seat: 1, chips: 5 }, { seat: 2, chips: 4 }]));
     expect(summary.status).toBe('complete');
     expect(summary.deal).toEqual([]);
     expect(summary.raceChips).toBe(0);
@@ -76,7 +76,7 @@ describe('reference cases of the rules doc', () => {
 
   it('6 odd 25s in total, classic: 2 chips raced', () => {
     const state = race('classic', 25, 100, [{ seat: 1, chips: 3 }, { seat: 2, chips: 2 }, { seat: 3, chips: 1 }]);
-    expect(raceSummary(state).raceChips).toBe(2);
+    expect(raceReport(state).raceChips).toBe(2);
     expect(state.plan.cardsNeeded).toBe(6);
   });
 
@@ -84,11 +84,11 @@ describe('reference cases of the rules doc', () => {
     const seats = [3, 3, 2, 2, 4, 1].map((chips, index) => ({ seat: index + 1, chips }));
     const state = race('classic', 5, 25, seats);
     expect(state.plan.oddChips).toBe(15);
-    expect(raceSummary(state).raceChips).toBe(3);
+    expect(raceReport(state).raceChips).toBe(3);
   });
 
   it('A 3 odd, B 4 odd, d = 5, D = 25, roberts: 2 chips (+15), whatever the cards', () => {
-    const summary = raceSummary(race('roberts', 5, 25, [{ seat: 1, chips: 3 }, { seat: 2, chips: 4 }]));
+    const summary = raceReport(race('roberts', 5, 25, [{ seat: 1, chips: 3 }, { seat: 2, chips: 4 }]));
     expect(summary.status).toBe('complete');
     expect(summary.deal).toEqual([]);
     expect(summary.raceChips).toBe(2);
@@ -97,24 +97,24 @@ describe('reference cases of the rules doc', () => {
 
   it('A 3 odd, B 1 odd, B’s card higher, d = 5, D = 25: roberts 0 chips (−20), classic 1 chip to B (+5)', () => {
     const seats = [{ seat: 1, chips: 3 }, { seat: 2, chips: 1 }];
-    const roberts = raceSummary(dealAll(race('roberts', 5, 25, seats), ['2c', '3d', '4h', 'Ks']));
+    const roberts = raceReport(dealAll(race('roberts', 5, 25, seats), ['2c', '3d', '4h', 'Ks']));
     expect(roberts.raceChips).toBe(0);
     expect(roberts.awards).toEqual([]);
     expect(roberts.valueDelta).toBe(-20);
-    const classic = raceSummary(dealAll(race('classic', 5, 25, seats), ['2c', '3d', '4h', 'Ks']));
+    const classic = raceReport(dealAll(race('classic', 5, 25, seats), ['2c', '3d', '4h', 'Ks']));
     expect(classic.awards).toEqual([2]);
     expect(classic.valueDelta).toBe(5);
   });
 
   it('A 3 odd, B 1 odd, A’s card higher, roberts: A wins the half chip', () => {
-    const summary = raceSummary(dealAll(race('roberts', 5, 25, [{ seat: 1, chips: 3 }, { seat: 2, chips: 1 }]), ['As', '3d', '4h', 'Ks']));
+    const summary = raceReport(dealAll(race('roberts', 5, 25, [{ seat: 1, chips: 3 }, { seat: 2, chips: 1 }]), ['As', '3d', '4h', 'Ks']));
     expect(summary.awards).toEqual([1]);
     expect(summary.valueDelta).toBe(5);
   });
 
   it('A broke with 1 odd, B 4 odd, B’s card higher, d = 100, D = 500: roberts A gets the chip, B none', () => {
     const seats = [{ seat: 1, chips: 1, other: 0 }, { seat: 2, chips: 4, other: 2000 }];
-    const roberts = raceSummary(race('roberts', 100, 500, seats));
+    const roberts = raceReport(race('roberts', 100, 500, seats));
     expect(roberts.status).toBe('complete');
     expect(roberts.deal).toEqual([]);
     expect(roberts.protected).toEqual([1]);
@@ -124,7 +124,7 @@ describe('reference cases of the rules doc', () => {
 
   it('the same table under tda: B wins, A gets an extra chip', () => {
     const seats = [{ seat: 1, chips: 1, other: 0 }, { seat: 2, chips: 4, other: 2000 }];
-    const tda = raceSummary(raceFromInput({ rules: 'tda', removed: 100, next: 500, seats, cards: ['3c', 'Ks', '2d', '4d', '5d'] }));
+    const tda = raceReport(raceFromInput({ rules: 'tda', removed: 100, next: 500, seats, cards: ['3c', 'Ks', '2d', '4d', '5d'] }));
     expect(tda.deal).toEqual([{ seat: 1, cards: 1 }, { seat: 2, cards: 4 }]);
     expect(tda.awards).toEqual([2]);
     expect(tda.protected).toEqual([1]);
@@ -132,7 +132,7 @@ describe('reference cases of the rules doc', () => {
   });
 
   it('classic exempts a broke player: a chip without the draw, odd chips out of the pool (seed 000)', () => {
-    const summary = raceSummary(race('classic', 25, 100, [{ seat: 1, chips: 3, other: 0 }, { seat: 2, chips: 2 }, { seat: 3, chips: 1 }]));
+    const summary = raceReport(race('classic', 25, 100, [{ seat: 1, chips: 3, other: 0 }, { seat: 2, chips: 2 }, { seat: 3, chips: 1 }]));
     expect(summary.protected).toEqual([1]);
     expect(summary.pool.chips).toBe(3);
     expect(summary.raceChips).toBe(1);
@@ -146,18 +146,18 @@ describe('roundings', () => {
   it.each([
     ['pooled-half-up', 2], ['pooled-down', 2], ['pooled-up', 3],
   ])('%s makes %i chips of 225', (rounding, chips) => {
-    expect(raceSummary(race('classic', 25, 100, seats, { rounding })).raceChips).toBe(Math.min(chips, 3));
+    expect(raceReport(race('classic', 25, 100, seats, { rounding })).raceChips).toBe(Math.min(chips, 3));
   });
 
   it('pooled-down drops a remainder of half a chip; pooled-half-up rounds it up', () => {
     const two = [{ seat: 1, chips: 1 }, { seat: 2, chips: 1 }];
-    expect(raceSummary(race('classic', 25, 100, two, { rounding: 'pooled-down' })).raceChips).toBe(0);
-    expect(raceSummary(race('classic', 25, 100, two)).raceChips).toBe(1);
-    expect(raceSummary(race('classic', 25, 100, [{ seat: 1, chips: 1 }, { seat: 2, chips: 4 }], { rounding: 'pooled-up' })).raceChips).toBe(1);
+    expect(raceReport(race('classic', 25, 100, two, { rounding: 'pooled-down' })).raceChips).toBe(0);
+    expect(raceReport(race('classic', 25, 100, two)).raceChips).toBe(1);
+    expect(raceReport(race('classic', 25, 100, [{ seat: 1, chips: 1 }, { seat: 2, chips: 4 }], { rounding: 'pooled-up' })).raceChips).toBe(1);
   });
 
   it('round: no cards, each player with half a chip in odd chips gets one', () => {
-    const summary = raceSummary(race('round', 25, 100, [{ seat: 1, chips: 3 }, { seat: 2, chips: 1 }, { seat: 3, chips: 2 }, { seat: 4, chips: 1, other: 0 }]));
+    const summary = raceReport(race('round', 25, 100, [{ seat: 1, chips: 3 }, { seat: 2, chips: 1 }, { seat: 3, chips: 2 }, { seat: 4, chips: 1, other: 0 }]));
     expect(summary.deal).toEqual([]);
     expect(summary.awards).toEqual([1, 3]);
     expect(summary.protected).toEqual([4]);
@@ -186,17 +186,17 @@ describe('multi-deck tie-breaks', () => {
     let state = raceFromInput({ ...table, cards: ['As', '2c', 'As'] });
     expect(state.progress.status).toBe('tiebreak');
     expect(state.progress.awaiting).toEqual({ seat: 1, cards: 1, round: 1 });
-    expect(raceSummary(state).nextStep).toBe('Tie-break: deal 1 card to seat 1');
+    expect(raceReport(state).nextStep).toBe('Tie-break: deal 1 card to seat 1');
     state = dealAll(state, ['5d']);
     expect(state.progress.awaiting).toEqual({ seat: 3, cards: 1, round: 1 });
     state = dealAll(state, ['9c']);
-    expect(raceSummary(state).awards).toEqual([3]);
-    expect(raceSummary(state).winningCards).toEqual([{ seat: 3, card: 'As' }]);
+    expect(raceReport(state).awards).toEqual([3]);
+    expect(raceReport(state).winningCards).toEqual([{ seat: 3, card: 'As' }]);
   });
 
   it('repeats while the tie-break cards tie again', () => {
     const state = raceFromInput({ ...table, cards: ['As', '2c', 'As', '7h', '7h', 'Kd', '3c'] });
-    expect(raceSummary(state).awards).toEqual([1]);
+    expect(raceReport(state).awards).toEqual([1]);
     expect(state.cards.map((card) => card.round)).toEqual([0, 0, 0, 1, 1, 2, 2]);
   });
 
@@ -204,7 +204,7 @@ describe('multi-deck tie-breaks', () => {
     // 2 odd per seat × 3 = 6 → 2 chips; seats 1 and 2 tie on top: both win anyway.
     const state = raceFromInput({ ...table, seats: [1, 2, 3].map((seat) => ({ seat, chips: 2, other: 100 })), cards: ['As', '2c', 'As', '3c', 'Kd', '4d'] });
     expect(state.progress.status).toBe('complete');
-    expect(raceSummary(state).awards).toEqual([1, 2]);
+    expect(raceReport(state).awards).toEqual([1, 2]);
   });
 
   it('one deck refuses a repeated card as a misread', () => {
@@ -227,7 +227,7 @@ describe('corrections', () => {
     ]);
     const redealt = dealAll(corrected, ['2c', 'Kd']);
     expect(redealt.cards.map((card) => [card.card, card.seat])).toEqual([['As', 1], ['2c', 1], ['Kd', 2]]);
-    expect(raceSummary(redealt).winningCards).toEqual([{ seat: 1, card: 'As' }]);
+    expect(raceReport(redealt).winningCards).toEqual([{ seat: 1, card: 'As' }]);
     expect(redealt.corrections).toHaveLength(2);
   });
 

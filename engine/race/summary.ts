@@ -1,17 +1,26 @@
-import { englishText } from '../messages';
+import { englishText, type Message } from '../messages';
 import { explainRace } from './explain';
 import { nextStep } from './next';
 import type { RaceState } from './race';
 import { raceTieBreaks } from './tiebreaks';
 
-/** The race as one JSON document: the command line's output contract, and what the journal's readers see. */
-export function raceSummary(state: RaceState) {
+export interface SummaryOptions {
+  /** False: no explanation (an empty list), where nobody reads it yet. */
+  readonly explain?: boolean;
+}
+
+/**
+ * The race as one JSON document, what the engine says in it as keys and parameters (`said`): what
+ * the screens are sent after every card (they say it in the dealer's language) and what the
+ * journal's readers see. The command line's output adds the English text (raceReport).
+ */
+export function raceSummary(state: RaceState, options: SummaryOptions = {}) {
   const { setup, plan, progress } = state;
   const [fewest, most] = plan.raceChipsRange;
   const result = progress.result;
   const tiebreaks = raceTieBreaks(state);
   const step = nextStep(state);
-  const explanation = explainRace(state, tiebreaks);
+  const explanation = options.explain === false ? [] : explainRace(state, tiebreaks);
   return {
     status: progress.status,
     rules: setup.rules,
@@ -45,12 +54,35 @@ export function raceSummary(state: RaceState) {
     })),
     protected: result ? [...result.protected] : [...plan.protectedBefore],
     valueDelta: result ? result.valueDelta : null,
-    /** The next step and the explanation in English, as the command line prints them (seats unnamed in the explanation). */
-    nextStep: englishText(step, { cards: 'pips' }),
-    explanation: explanation.map((line) => englishText(line, { cards: 'pips', names: false })),
-    /** The same, as keys and parameters: the screens say them in the dealer's language. */
+    /** The next step and the explanation, as keys and parameters: the screens say them in the dealer's language. */
     said: { nextStep: step, explanation },
   };
 }
 
 export type RaceSummary = ReturnType<typeof raceSummary>;
+
+/** How the English record of a race writes its explanation: cards as cards, seats without names. */
+export const ENGLISH_EXPLANATION = { cards: 'pips', names: false } as const;
+
+/** A line of the explanation in English, as the record (the result screen's, the command line's) writes it. */
+export function englishExplanationLine(line: Message): string {
+  return englishText(line, ENGLISH_EXPLANATION);
+}
+
+/**
+ * The race as the command line prints it: the summary with the next step and the explanation in
+ * English as well. Only where English is wanted: saying them costs more than the rest of the
+ * summary, and the console says them after every card in the dealer's language instead.
+ */
+export function raceReport(state: RaceState) {
+  const { said, ...facts } = raceSummary(state);
+  return {
+    ...facts,
+    /** The next step and the explanation in English (seats unnamed in the explanation). */
+    nextStep: englishText(said.nextStep, { cards: 'pips' }),
+    explanation: said.explanation.map(englishExplanationLine),
+    said,
+  };
+}
+
+export type RaceReport = ReturnType<typeof raceReport>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { raceFromInput } from './input';
 import { applyRaceEvent } from './race';
-import { raceSummary } from './summary';
+import { raceReport } from './summary';
 import { raceTieBreaks } from './tiebreaks';
 
 /**
@@ -20,7 +20,7 @@ const twoDecks = {
 const deal = ['Ks', '2c', 'Qh', 'Ks'];
 
 function summaryOf(table: object, cards: readonly string[]) {
-  return raceSummary(raceFromInput({ ...table, cards }));
+  return raceReport(raceFromInput({ ...table, cards }));
 }
 
 function tieLines(explanation: readonly string[]): string[] {
@@ -99,7 +99,7 @@ describe('the record of a tie-break (two decks)', () => {
 
   it('forgets a voided tie-break card (the correction stays on record)', () => {
     const state = applyRaceEvent(raceFromInput({ ...twoDecks, cards: [...deal, '9h', '4c'] }), { type: 'void', count: 1, reason: 'misread' });
-    const summary = raceSummary(state);
+    const summary = raceReport(state);
     expect(summary.tiebreaks[0]?.rounds).toEqual([{ round: 1, seats: [3, 7], cards: [{ seat: 3, card: '9h' }], outcome: null }]);
     expect(summary.explanation).toContain('Voided 4♣ (seat 7): misread');
   });

@@ -18,7 +18,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../engine/cards';
 import { applyRaceEvent, startRace } from '../../engine/race/race';
-import { raceSummary, type RaceSummary } from '../../engine/race/summary';
+import type { RaceSummary } from '../../engine/race/summary';
+import { raceViewSummary } from '../../protocol/views';
 import { seededRandom, shuffleDecks } from '../../engine/shoe';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
 import type { CommandResult, ConsoleSettings, ConsoleState, HistoryEntry, HistoryPage } from '../../protocol/contract';
@@ -51,7 +52,7 @@ function expectedSummary(cards: readonly string[]): RaceSummary {
     rules: 'classic', removed: 25, next: 100, button: 10, decks: 1,
     seats: COUNTS.map((count) => ({ seat: count.seat, name: `P${count.seat}`, chips: count.chips, other: 100 })),
   };
-  return raceSummary(cards.reduce((state, card) => applyRaceEvent(state, { type: 'card', card }), startRace(input)));
+  return raceViewSummary(cards.reduce((state, card) => applyRaceEvent(state, { type: 'card', card }), startRace(input)));
 }
 
 const cardsOf = (summary: RaceSummary): string[] => summary.cards.map((card) => card.card);

@@ -4,6 +4,7 @@ import { InputError, isInputError } from '../../engine/errors';
 import { englishText, type Message } from '../../engine/messages';
 import type { RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
+import { nextStep } from '../../engine/race/next';
 import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
 import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
@@ -648,7 +649,7 @@ export class ConsoleService {
       const open = this.openRace(raceId, 'service.noRace');
       if ('refusal' in open) return open.refusal;
       const { race } = open;
-      if (race.state.progress.status !== 'complete') return refused('race', { key: 'service.notComplete', params: { race: race.id, next: { message: raceSummary(race.state).said.nextStep } } });
+      if (race.state.progress.status !== 'complete') return refused('race', { key: 'service.notComplete', params: { race: race.id, next: { message: nextStep(race.state) } } });
       const { dealer } = this.settings.table;
       await this.refuseHeldFor(race.id, 'race');
       await this.commit({ kind: 'race-confirm', raceId: race.id, ...(dealer ? { by: dealer } : {}) });

@@ -25,6 +25,7 @@ import { isInputError } from '../../engine/errors';
 import { planColorUps } from '../../engine/plan/planner';
 import { applyRaceEvent, startRace, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
+import { raceViewSummary } from '../../protocol/views';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
 import { makeEngineRace, makeHistory, makePlanView, makeProfileInfo, makeRaceView, makeState, type RaceInput } from './fixtures';
 import { gameHistoryOf, gameViewOf, playMatch } from './gameFixtures';
@@ -124,7 +125,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         startedAt: previous?.startedAt ?? '2024-05-04T18:30:00.000Z',
         counts: counts ?? previous?.counts ?? [],
         names: Object.fromEntries(next.setup.seats.map(({ seat, name }) => [seat, name])),
-        summary: raceSummary(next),
+        summary: raceViewSummary(next),
         corrections,
       },
       colorUp: colorUpOf(current.settings, previous?.id ?? `race-${raceNumber}`),

@@ -20,9 +20,9 @@ import type {
 import type { StructureInput } from '../../engine/plan/csv';
 import { raceFromInput } from '../../engine/race/input';
 import { applyRaceEvent, type RaceState } from '../../engine/race/race';
-import { raceSummary, type RaceSummary } from '../../engine/race/summary';
+import type { RaceSummary } from '../../engine/race/summary';
 import type { RuleSetName } from '../../engine/race/rules';
-import { planView, raceView } from '../../protocol/views';
+import { planView, raceView, raceViewSummary } from '../../protocol/views';
 
 /** The seed's worked example (000_…): Matti 7 × 25, Teppo 2, Johanna 2; 25s leave, 100 stays. */
 export const FINNISH_SEATS: readonly SeatSettings[] = [
@@ -145,9 +145,9 @@ export function makeEngineRace(input: RaceInput = {}): RaceState {
   return state;
 }
 
-/** A real engine summary of the race described (default: the Finnish example, no cards dealt). */
+/** A real engine summary of the race described, as a race view carries it (default: the Finnish example, no cards dealt). */
 export function makeSummary(input: RaceInput = {}): RaceSummary {
-  return raceSummary(makeEngineRace(input));
+  return raceViewSummary(makeEngineRace(input));
 }
 
 /**
