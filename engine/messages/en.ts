@@ -433,7 +433,7 @@ export const en = {
     notBoolean: 'must be true or false (got {got})',
     seatTwice: 'seat {seat} appears twice',
     serialPathPosix: 'must be the full path of the port, starting with /, e.g. /dev/ttyUSB0 or /dev/serial/by-id/… (got {got})',
-    serialPathWindows: 'must be a port name, e.g. COM3 or \\\\.\\COM3 (got {got})',
+    serialPathWindows: 'must be a port name, e.g. COM3 or {device} (got {got})',
     profileName: 'choose one of {options}, or a profile imported in the settings (got {got})',
     chipSetSize: 'must list {min} to {n} denomination | must list {min} to {n} denominations',
     chipSetOrder: 'must be in ascending order without repeats',

@@ -430,7 +430,7 @@ export const fi: EngineCatalog = {
     notBoolean: 'on oltava tosi tai epätosi (saatiin {got})',
     seatTwice: 'paikka {seat} on kahdesti',
     serialPathPosix: 'on oltava portin koko polku, joka alkaa merkillä /, esimerkiksi /dev/ttyUSB0 tai /dev/serial/by-id/… (saatiin {got})',
-    serialPathWindows: 'on oltava portin nimi, esimerkiksi COM3 tai \\\\.\\COM3 (saatiin {got})',
+    serialPathWindows: 'on oltava portin nimi, esimerkiksi COM3 tai {device} (saatiin {got})',
     profileName: 'valitse jokin näistä: {options}, tai asetuksissa tuotu profiili (saatiin {got})',
     chipSetSize: 'luettele {min}–{n} arvo | luettele {min}–{n} arvoa',
     chipSetOrder: 'arvojen on oltava nousevassa järjestyksessä ilman toistoja',

@@ -430,7 +430,7 @@ export const ru: EngineCatalog = {
     notBoolean: 'должно быть true или false (получено {got})',
     seatTwice: 'место {seat} указано дважды',
     serialPathPosix: 'должен быть полный путь к порту, начиная с /, например /dev/ttyUSB0 или /dev/serial/by-id/… (получено {got})',
-    serialPathWindows: 'должно быть имя порта, например COM3 или \\\\.\\COM3 (получено {got})',
+    serialPathWindows: 'должно быть имя порта, например COM3 или {device} (получено {got})',
     profileName: 'выберите одно из: {options} или профиль, импортированный в настройках (получено {got})',
     chipSetSize: 'укажите от {min} до {n} номинала | укажите от {min} до {n} номиналов | укажите от {min} до {n} номиналов',
     chipSetOrder: 'номиналы должны идти по возрастанию без повторов',

@@ -96,6 +96,9 @@ function readSeats(value: unknown): SeatSettings[] {
   return seats.sort((a, b) => a.seat - b.seat);
 }
 
+/** Windows' name for a port in its device namespace, a parameter: the screens' message syntax would read its backslashes as escapes. */
+const WINDOWS_DEVICE_EXAMPLE = '\\\\.\\COM3';
+
 /** A serial port named from the root: `/dev/ttyUSB0`, `/dev/serial/by-id/…`; on Windows `COM3` or `\\.\COM3`. */
 export function isAbsoluteSerialPath(path: string, platform: NodeJS.Platform = process.platform): boolean {
   if (platform === 'win32') return /^(?:\\\\\.\\)?COM[1-9][0-9]*$/i.test(path);
@@ -108,7 +111,7 @@ export function isAbsoluteSerialPath(path: string, platform: NodeJS.Platform = p
  */
 function serialPath(path: string, platform: NodeJS.Platform): string {
   if (path === '' || isAbsoluteSerialPath(path, platform)) return path;
-  throw new InputError('source.path', { key: platform === 'win32' ? 'settings.serialPathWindows' : 'settings.serialPathPosix', params: { got: got(path) } });
+  throw new InputError('source.path', { key: platform === 'win32' ? 'settings.serialPathWindows' : 'settings.serialPathPosix', params: { got: got(path), device: WINDOWS_DEVICE_EXAMPLE } });
 }
 
 /** A device profile's name, in the shape profile names have (the service checks it names one). */

@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { defineComponent, h } from 'vue';
 import type { RaceSummary } from '../../engine/race/summary';
 import type { Locale } from '../i18n';
-import { makeSummary, type RaceInput } from '../testing/fixtures';
+import { raceSummary } from '../../engine/race/summary';
+import { makeEngineRace, type RaceInput } from '../testing/fixtures';
+
+/** The engine's whole summary, its explanation mid-race too (a race view leaves it out until the result). */
+const makeSummary = (input: RaceInput) => raceSummary(makeEngineRace(input));
 import { prepare } from '../testing/setup';
 import { useRaceText } from './raceText';
 
