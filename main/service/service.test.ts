@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShoeEvent } from '../../hardware/events';
 import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
-import { ConsoleService, type CardSourceFactory } from './service';
+import type { CardSourceFactory } from './cardSource';
+import { ConsoleService } from './service';
 import { DEFAULT_SETTINGS } from './settings';
 
 const clock = () => new Date('2026-11-29T12:00:00Z');

@@ -34,8 +34,6 @@ import { ColorUpLog } from './colorUps';
 import { colorUpStepOf, tableWithChips } from '../../protocol/colorUp';
 import type { StructureInput } from '../../engine/plan/csv';
 
-export type { CardSource, CardSourceFactory, CardSourceRequest } from './cardSource';
-
 export interface ServiceOptions {
   readonly dataDir: string;
   readonly clock?: () => Date;

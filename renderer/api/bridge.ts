@@ -1,6 +1,6 @@
 import { commandCalls, type BridgeMessage, type BridgeRequest, type CommandName, type ConsoleApi } from '../../protocol/commands';
 import type { ConsoleState } from '../../protocol/contract';
-import { createStateMerge, isStateMessage } from './stateMerge';
+import { createStateMerge, isStateMessage } from '../../protocol/stateMerge';
 
 /**
  * The console API over a WebSocket, for browser mode (`npm run web`): the same calls as the

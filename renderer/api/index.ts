@@ -2,7 +2,7 @@ import { commandCalls, type ConsoleApi, type PreloadApi } from '../../protocol/c
 import type { CommandResult, ConsoleState, DisplayPreloadApi } from '../../protocol/contract';
 import { isDisplayMode } from '../displayMode';
 import { bridgeUrl, createBridgeApi, type ConnectionSource } from './bridge';
-import { createStateMerge } from './stateMerge';
+import { createStateMerge } from '../../protocol/stateMerge';
 
 export { bridgeUrl, ConnectionLostError, createBridgeApi } from './bridge';
 export type { BridgeApi, BridgeRole, ConnectionSource, ConnectionStatus, WebSocketLike } from './bridge';

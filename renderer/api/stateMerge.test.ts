@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsoleState } from '../../protocol/contract';
-import { createStateMerge, isStateMessage } from './stateMerge';
+import { createStateMerge, isStateMessage } from '../../protocol/stateMerge';
 
 const state = { settings: { language: 'en' }, race: null, history: [] } as unknown as ConsoleState;
 

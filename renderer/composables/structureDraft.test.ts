@@ -14,8 +14,8 @@ import {
   newLevel,
   structureFromDraft,
   structureFromJson,
-  tableWithChips,
 } from './structureDraft';
+import { tableWithChips } from '../../protocol/colorUp';
 
 describe('the structure draft', () => {
   it('turns a structure into rows and back unchanged', () => {

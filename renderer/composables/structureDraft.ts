@@ -191,9 +191,6 @@ export function fieldTarget(field: string): FieldTarget {
   return { kind: 'other' };
 }
 
-/** The table's setting with the structure's chips: the service's own rule (it sets the table when the structure is saved). */
-export { tableWithChips } from '../../protocol/colorUp';
-
 export type StepState = 'done' | 'running' | 'next' | 'waiting';
 
 export interface StepView extends RaceStep {
