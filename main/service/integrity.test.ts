@@ -456,7 +456,9 @@ describe('a journal sealed with a key kept outside the data folder (HMAC)', () =
     const forged = verify(journalFile(dataDir), '--key', keyFile);
     expect(forged.status).toBe(1);
     expect(forged.report.problems[0]).toEqual({ seq: 5, problem: 'record 5 was changed after it was written: its seal does not match its content' });
-  });
+    // Five runs of `npm run verify`, each a fresh npm and Node process (about 0.6 s each on a quiet
+    // machine, several times that while other suites run): more than the default 5 s may take.
+  }, 30_000);
 });
 
 describe('a journal the console cannot fully read is never written past', () => {
