@@ -5,7 +5,7 @@ import { fi } from '../engine/messages/fi';
 import { ru } from '../engine/messages/ru';
 import type { Language } from '../protocol/contract';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
-import { enterCounts, FINNISH_COUNTS, FINNISH_TABLE, manualInput, openConsole, setUpTable, startRace } from './harness/flows';
+import { enterCard, enterCounts, FINNISH_COUNTS, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';
 import { typeAsPerson } from './harness/scanner';
 import { chooseLanguage } from './harness/tour';
 
@@ -56,20 +56,6 @@ async function expectNoEnglish(page: Page, where: string): Promise<void> {
   expect(await englishOn(page), `English words on the page after ${where}`).toEqual([]);
 }
 
-/** Types a card into the focused entry field and presses Enter; waits until it is taken (the field empties or goes). */
-async function typeCard(page: Page, text: string): Promise<void> {
-  const input = manualInput(page);
-  await expect(input).toBeFocused();
-  await typeAsPerson(page, text);
-  await page.keyboard.press('Enter');
-  const taken = () =>
-    page.evaluate(() => {
-      const field = document.querySelector<HTMLInputElement>('[data-testid="manual-input"]');
-      return field === null || field.value === '';
-    });
-  await expect.poll(taken, { message: `card ${text} taken` }).toBe(true);
-}
-
 /** Pistepokeri's seed hands: Ville must follow Anna's 9♥ with his A♥, so his K♠ is an illegal play. */
 const HANDS = [
   ['5h', '6h', '7h', '8h', '9h'],
@@ -93,7 +79,7 @@ for (const language of ['fi', 'ru'] as const) {
       await setUpTable(page, FINNISH_TABLE);
       await enterCounts(page, FINNISH_COUNTS);
       await startRace(page);
-      await typeCard(page, 'ah');
+      await enterCard(page, 'ah');
       await typeAsPerson(page, 'ah');
       await page.keyboard.press('Enter');
       await expect(page.getByTestId('deal-error')).toBeVisible();
@@ -124,11 +110,11 @@ for (const language of ['fi', 'ru'] as const) {
       await start.getByTestId('start-game').click();
       const game = page.getByTestId('view-game');
       await expect(game).toHaveAttribute('data-phase', 'dealing');
-      for (let index = 0; index < 5; index += 1) for (const hand of HANDS) await typeCard(page, hand[index] as string);
+      for (let index = 0; index < 5; index += 1) for (const hand of HANDS) await enterCard(page, hand[index] as string);
       await expect(game).toHaveAttribute('data-phase', 'exchanging');
       for (let player = 0; player < 3; player += 1) await page.getByTestId('stand-pat').click();
       await expect(game).toHaveAttribute('data-phase', 'playing');
-      await typeCard(page, '9h');
+      await enterCard(page, '9h');
       await typeAsPerson(page, 'ks');
       await page.keyboard.press('Enter');
       await expect(page.getByTestId('deal-error')).toBeVisible();

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
-import { openConsole } from './harness/flows';
+import { enterCard, openConsole } from './harness/flows';
 import { typeAsPerson } from './harness/scanner';
 
 // The console's second mode: a full Pistepokeri deal, the seed's example (002_…), entered by
@@ -58,21 +58,9 @@ async function expectAccessible(page: Page, screen: string): Promise<void> {
   expect(blocking, `serious or critical axe violations on ${screen}`).toEqual([]);
 }
 
-/**
- * Types a card into the focused entry field and presses Enter. The field empties once the service
- * takes the card, or goes away with the last card of the deal or of the tricks.
- */
+/** Enters a card the game takes: the service takes it and refuses nothing. */
 async function typeCard(page: Page, text: string): Promise<void> {
-  const input = page.getByTestId('manual-input');
-  await expect(input).toBeFocused();
-  await typeAsPerson(page, text);
-  await page.keyboard.press('Enter');
-  const taken = () =>
-    page.evaluate(() => {
-      const field = document.querySelector<HTMLInputElement>('[data-testid="manual-input"]');
-      return field === null || field.value === '';
-    });
-  await expect.poll(taken, { message: `card ${text} taken` }).toBe(true);
+  await enterCard(page, text);
   await expect(page.getByTestId('deal-error')).toHaveCount(0);
 }
 

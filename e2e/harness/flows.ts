@@ -158,6 +158,23 @@ export async function typeCard(page: Page, text: string): Promise<void> {
   await expect(input).toHaveValue('');
 }
 
+/**
+ * Types a card into the focused entry field at a person's pace and presses Enter, then waits until
+ * the service has taken it or refused it: the field empties, or goes away with the last card of a
+ * deal or of the tricks. For screens where no count grows (the points game) or a refusal is wanted.
+ */
+export async function enterCard(page: Page, text: string): Promise<void> {
+  await expect(manualInput(page)).toBeFocused();
+  await typeAsPerson(page, text);
+  await page.keyboard.press('Enter');
+  const taken = () =>
+    page.evaluate(() => {
+      const field = document.querySelector<HTMLInputElement>('[data-testid="manual-input"]');
+      return field === null || field.value === '';
+    });
+  await expect.poll(taken, { message: `card ${text} taken` }).toBe(true);
+}
+
 /** A card shoe on one end of a pseudo-terminal pair: sends cards as a real shoe of that profile would. */
 export class Shoe {
   private constructor(
