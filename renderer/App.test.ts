@@ -38,7 +38,7 @@ describe('App', () => {
     await wrapper.get('[data-testid="locale"]').setValue('fi');
     await settle();
     expect(wrapper.get('h1').text()).toBe(expectedNames.fi);
-    expect(wrapper.get('[data-testid="nav-setup"]').text()).toBe('Pöydän asetukset');
+    expect(wrapper.get('[data-testid="nav-setup"]').text()).toBe('Pöytä');
     expect(document.documentElement.lang).toBe('fi');
     expect(api.current.settings.language).toBe('fi');
     await wrapper.get('[data-testid="locale"]').setValue('ru');

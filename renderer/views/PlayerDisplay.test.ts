@@ -15,26 +15,46 @@ describe('player display', () => {
     wrapper.unmount();
   });
 
-  it('mirrors the deal without any controls', async () => {
+  it('mirrors the deal without any controls, saying whose cards are coming in the players’ words', async () => {
     const { plugins, api } = await prepare({ api: createFakeApi({ race: { cards: ['Ah', 'Kc'] } }) });
     const wrapper = mount(PlayerDisplay, { global: { plugins } });
-    expect(wrapper.get('[data-testid="display-next-step"]').text()).toBe('Deal 1 card to seat 1 — Matti');
+    // The room is told whose cards come, not the dealer's instruction ("Deal 1 card to seat 1 — Matti").
+    expect(wrapper.get('[data-testid="display-next-step"]').text()).toBe('Cards for Matti');
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('dealing');
     expect(wrapper.get('[data-testid="display-chips"]').text()).toBe('25 → 100');
     expect(wrapper.get('[data-testid="display-seat-1"]').text()).toContain('K♣');
     expect(wrapper.findAll('button, input, select, a')).toHaveLength(0);
     await api.dealCard('race-1', '2d');
     await settle();
-    expect(wrapper.get('[data-testid="display-next-step"]').text()).toBe('Deal 2 cards to seat 2 — Teppo');
+    expect(wrapper.get('[data-testid="display-next-step"]').text()).toBe('Cards for Teppo');
     wrapper.unmount();
   });
 
-  it('shows the winners and the value when the race is complete', async () => {
+  it('says who wins what in the players’ words, with the card that won and the value change', async () => {
     const { plugins } = await prepare({ api: createFakeApi({ race: { cards: FINNISH_CARDS } }) });
     const wrapper = mount(PlayerDisplay, { global: { plugins } });
-    expect(wrapper.get('[data-testid="display-winner-1"]').text()).toContain('Matti');
-    expect(wrapper.get('[data-testid="display-winner-2"]').text()).toContain('10♠');
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('result');
+    expect(wrapper.get('[data-testid="display-winner-1"]').text()).toBe('Matti wins a 100A♥');
+    expect(wrapper.get('[data-testid="display-winner-2"]').text()).toBe('Teppo wins a 10010♠');
+    expect(wrapper.find('[data-testid="display-next-step"]').exists()).toBe(false);
     expect(wrapper.get('[data-testid="display-value-delta"]').text()).toBe('+25');
+    expect(wrapper.findAll('button, input, select, a')).toHaveLength(0);
     wrapper.unmount();
+  });
+
+  it.each([
+    ['fi', 'Matti voittaa 100:n pelimerkin', 'Kortit pelaajalle Matti'],
+    ['ru', 'Matti выигрывает фишку 100', 'Карты получает: Matti'],
+  ] as const)('speaks to the room in %s too', async (locale, wins, dealing) => {
+    const complete = await prepare({ api: createFakeApi({ race: { cards: FINNISH_CARDS } }), locale });
+    const result = mount(PlayerDisplay, { global: { plugins: complete.plugins } });
+    expect(result.get('[data-testid="display-winner-1"]').text()).toContain(wins);
+    result.unmount();
+    const started = await prepare({ api: createFakeApi({ race: { cards: [] } }), locale });
+    const deal = mount(PlayerDisplay, { global: { plugins: started.plugins } });
+    expect(deal.get('[data-testid="display-next-step"]').text()).toBe(dealing);
+    deal.unmount();
+    expect([...complete.missing, ...started.missing]).toEqual([]);
   });
 
   it('shows the points game to the players: the deal, the next step and everyone’s points, without controls', async () => {

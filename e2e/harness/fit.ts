@@ -1,0 +1,81 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/**
+ * What "fits the screen" means in the specs: an element wholly inside the viewport as the page
+ * stands (no scrolling done), no sideways scrolling, and the headline as the largest type.
+ */
+
+export interface ScreenSize {
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The dealer's screens: a table touchscreen, a laptop, a full-HD monitor. */
+export const CONSOLE_SIZES: readonly ScreenSize[] = [
+  { width: 1024, height: 600 },
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+];
+
+/** The room's TV for the player display. */
+export const DISPLAY_SIZES: readonly ScreenSize[] = [
+  { width: 1920, height: 1080 },
+  { width: 1280, height: 720 },
+];
+
+export function sizeName(size: ScreenSize): string {
+  return `${size.width}x${size.height}`;
+}
+
+/** Expects the element (every match of the locator) wholly inside the viewport, where the page is scrolled now. */
+export async function expectInView(locator: Locator, what: string): Promise<void> {
+  const count = await locator.count();
+  expect(count, `${what} is on the page`).toBeGreaterThan(0);
+  for (let index = 0; index < count; index += 1) {
+    const box = await locator.nth(index).evaluate((element) => {
+      const rect = element.getBoundingClientRect();
+      return { top: rect.top, left: rect.left, bottom: rect.bottom, right: rect.right, width: innerWidth, height: innerHeight };
+    });
+    const inside = box.top >= 0 && box.left >= 0 && box.bottom <= box.height + 0.5 && box.right <= box.width + 0.5;
+    expect(inside, `${what}${count > 1 ? ` #${index + 1}` : ''} inside the ${box.width}×${box.height} viewport: ${JSON.stringify(box)}`).toBe(true);
+  }
+}
+
+/** Expects no sideways scrolling (and, with `vertical`, no scrolling at all). */
+export async function expectNoScroll(page: Page, what: string, vertical = false): Promise<void> {
+  const extent = await page.evaluate(() => ({
+    width: document.documentElement.scrollWidth,
+    height: document.documentElement.scrollHeight,
+    innerWidth,
+    innerHeight,
+  }));
+  expect(extent.width, `${what}: no sideways scrolling (${JSON.stringify(extent)})`).toBeLessThanOrEqual(extent.innerWidth);
+  if (vertical) expect(extent.height, `${what}: no scrolling (${JSON.stringify(extent)})`).toBeLessThanOrEqual(extent.innerHeight);
+}
+
+/**
+ * Expects the headline's type to be the largest of any text shown (text inside a form field aside):
+ * the font size of every visible element with text of its own, against the headline's.
+ */
+export async function expectLargestType(page: Page, headline: Locator): Promise<void> {
+  const own = await headline.evaluate((element) => parseFloat(getComputedStyle(element).fontSize));
+  const largest = await page.evaluate(() => {
+    let best = { size: 0, text: '' };
+    for (const element of document.body.querySelectorAll<HTMLElement>('*')) {
+      const text = [...element.childNodes]
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent ?? '')
+        .join('')
+        .trim();
+      if (text === '' || element.closest('select, option, script, style') !== null) continue;
+      const rect = element.getBoundingClientRect();
+      if (rect.width <= 1 || rect.height <= 1) continue;
+      const style = getComputedStyle(element);
+      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      const size = parseFloat(style.fontSize);
+      if (size > best.size) best = { size, text: text.slice(0, 40) };
+    }
+    return best;
+  });
+  expect(own, `the headline (${own}px) is the largest type; largest other: ${JSON.stringify(largest)}`).toBeGreaterThanOrEqual(largest.size);
+}

@@ -1,0 +1,112 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { CONSOLE_SIZES, DISPLAY_SIZES, expectInView, expectLargestType, expectNoScroll, sizeName, type ScreenSize } from './harness/fit';
+import { chooseLanguage, SCREENS, tourScreens, type ScreenName } from './harness/tour';
+
+// Every screen at the three sizes a dealer's screen has (1024×600, 1280×800, 1920×1080): what the
+// dealer must see is in view without scrolling, nothing scrolls sideways, and the headline is the
+// largest type; the player display fills a TV (1920×1080, 1280×720) with nothing cut off. Each
+// screen's picture is saved for the README ("Screens"): docs/screenshots/<width>x<height>/<screen>.png,
+// plus the dealing screen in Finnish (dealing-fi.png) and the player display at 1280×720.
+
+const root = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
+
+let apps: RunningConsole[] = [];
+
+test.afterAll(async () => {
+  await stopConsoles(...apps);
+  apps = [];
+});
+
+async function shoot(page: Page, size: ScreenSize, name: string): Promise<void> {
+  const directory = `${root}${sizeName(size)}/`;
+  mkdirSync(directory, { recursive: true });
+  const path = `${directory}${name}.png`;
+  await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
+  const png = readFileSync(path);
+  expect(png.subarray(1, 4).toString('latin1'), `${name}.png is a PNG`).toBe('PNG');
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)], `${name}.png is ${sizeName(size)}`).toEqual([size.width, size.height]);
+}
+
+/** The header's height at most: one row of 48 px touch targets with its padding. */
+const HEADER_MAX = 64;
+
+const DEALT: readonly ScreenName[] = ['dealing', 'tiebreak', 'result'];
+
+/** What the dealer must see on each screen, checked as the screen appears (nothing scrolled). */
+async function expectFits(page: Page, screen: ScreenName, size: ScreenSize): Promise<void> {
+  const where = `${screen} at ${sizeName(size)}`;
+  await expectNoScroll(page, where);
+  // The tour fills in the setup, the counts and the settings before it stops there: those screens
+  // are looked at as they open, from their top. The deal and the result are looked at as they are
+  // after the last card typed: whatever the page did on its own is what the dealer sees.
+  if (!DEALT.includes(screen)) await page.evaluate(() => window.scrollTo(0, 0));
+  if (screen !== 'display') {
+    await expectInView(page.locator('.view__title').first(), `${where}: the screen's title`);
+    // One row of screen buttons: the header leaves the screen to the headline (it took 170 of 600 px).
+    const header = await page.locator('.top-bar').evaluate((element) => element.getBoundingClientRect().height);
+    expect(header, `${where}: the header's height`).toBeLessThanOrEqual(HEADER_MAX);
+  }
+  if (screen === 'dealing' || screen === 'tiebreak') {
+    await expectInView(page.getByTestId('next-step'), `${where}: the headline`);
+    await expectLargestType(page, page.getByTestId('next-step'));
+    await expectInView(page.locator('.seat-cards__seat'), `${where}: the seats`);
+    await expectInView(page.getByTestId('manual-input'), `${where}: the card entry`);
+    await expectInView(page.getByTestId('manual-submit'), `${where}: Enter card`);
+    await expectInView(page.getByTestId('void-last'), `${where}: Void last card`);
+    await expectInView(page.getByTestId('card-grid'), `${where}: the 52-card grid`);
+  }
+  if (screen === 'result') {
+    await expectInView(page.getByTestId('next-step'), `${where}: the headline`);
+    await expectLargestType(page, page.getByTestId('next-step'));
+    await expectInView(page.locator('[data-testid^="winner-"]'), `${where}: the winners with their cards`);
+    await expectInView(page.getByTestId('confirm-race'), `${where}: Confirm and save`);
+  }
+}
+
+/** The player display at a TV's size: no scrolling at all, both winners and the value change in view. */
+async function expectDisplayFits(display: Page, size: ScreenSize): Promise<void> {
+  await display.setViewportSize(size);
+  const where = `player display at ${sizeName(size)}`;
+  await expect(display.getByTestId('display-winners')).toBeVisible();
+  await expectNoScroll(display, where, true);
+  await expectInView(display.locator('[data-testid^="display-winner-"]'), `${where}: the winners`);
+  await expect(display.locator('[data-testid^="display-winner-"]')).toHaveCount(2);
+  await expectInView(display.getByTestId('display-value-delta'), `${where}: the value change`);
+}
+
+for (const size of CONSOLE_SIZES) {
+  test(`every screen fits ${sizeName(size)}, and its picture is saved`, async ({ page }) => {
+    test.slow(); // a whole tour, two TV sizes and ten pictures on a busy two-core machine
+    const app = await startConsole();
+    apps.push(app);
+    await page.setViewportSize(size);
+    const saved: string[] = [];
+    const visited = await tourScreens(page, app, async (screen, on) => {
+      if (screen === 'display') {
+        for (const tv of DISPLAY_SIZES) await expectDisplayFits(on, tv);
+        if (size.width === 1280) {
+          await on.setViewportSize({ width: 1280, height: 720 });
+          await shoot(on, { width: 1280, height: 720 }, 'display');
+          saved.push('display-1280x720');
+        }
+        await on.setViewportSize(size);
+      }
+      await expectFits(on, screen, size);
+      await shoot(on, size, screen);
+      saved.push(screen);
+      if (screen === 'dealing') {
+        await chooseLanguage(on, 'fi');
+        await expectFits(on, screen, size);
+        await shoot(on, size, 'dealing-fi');
+        await chooseLanguage(on, 'ru');
+        await expectFits(on, screen, size);
+        await chooseLanguage(on, 'en');
+      }
+    });
+    expect(visited).toEqual([...SCREENS]);
+    expect(saved.filter((name) => (SCREENS as readonly string[]).includes(name))).toEqual([...SCREENS]);
+  });
+}
