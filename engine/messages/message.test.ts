@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { en } from './en';
 import { fi } from './fi';
 import { ru } from './ru';
-import { englishText, formatMessage, pluralIndex, templateOf, valueParam, type Catalog, type Message } from './index';
+import { englishText, formatMessage, groupedNumber, pluralIndex, templateOf, valueParam, type Catalog, type Message } from './index';
 
 const say = (message: Message, language: 'en' | 'fi' | 'ru') => formatMessage(message, language, { en, fi, ru }[language]);
 
@@ -62,5 +63,32 @@ describe('formatMessage', () => {
   it('shows an unknown key as the key itself', () => {
     expect(say({ key: 'race.nothing.here' }, 'en')).toBe('race.nothing.here');
     expect(templateOf(en as Catalog, 'race')).toBeUndefined();
+  });
+});
+
+describe('numbers the language’s way (the screens)', () => {
+  const pool: Message = { key: 'race.explain.pool', params: { chips: 7, removed: 500, value: 3500, whole: 1, next: 1000, n: 2 } };
+
+  it('groups the digits as each language writes them, and only when asked', () => {
+    expect(formatMessage(pool, 'en', en, { numbers: 'grouped' })).toContain('500 = 3,500 → 1 whole 1,000');
+    expect(formatMessage(pool, 'fi', fi, { numbers: 'grouped' })).toContain('500 = 3\u00a0500');
+    expect(formatMessage(pool, 'ru', ru, { numbers: 'grouped' })).toContain('500 = 3\u00a0500');
+    // The record and the command line stay as they have always been written.
+    expect(formatMessage(pool, 'en', en)).toContain('500 = 3500 → 1 whole 1000');
+  });
+
+  it('keeps the plural choice with the count, not with its written form', () => {
+    const one: Message = { ...pool, params: { ...pool.params, n: 1 } };
+    expect(formatMessage(one, 'fi', fi, { numbers: 'grouped' })).toContain('1 arvottava pelimerkki');
+    expect(formatMessage(pool, 'fi', fi, { numbers: 'grouped' })).toContain('2 arvottavaa pelimerkkiä');
+  });
+
+  it('writes any integer so that its digits read back unchanged', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.constantFrom('en', 'fi', 'ru'), (value, language) => {
+        const written = groupedNumber(value, language);
+        expect(Number(written.replace(/[\s,\u00a0\u202f]/g, '').replace('\u2212', '-'))).toBe(value);
+      }),
+    );
   });
 });

@@ -148,7 +148,8 @@ export function formatParams(params: Message['params'], language: string, catalo
   const cardText = (card: string) => (isCard(card) ? formatCard(card, style) : card);
   const out: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(params ?? {})) {
-    if (typeof value === 'string' || typeof value === 'number') out[name] = value;
+    if (typeof value === 'number') out[name] = options.numbers === 'grouped' ? groupedNumber(value, language) : value;
+    else if (typeof value === 'string') out[name] = value;
     else if ('card' in value) out[name] = cardText(value.card);
     else if ('cards' in value) out[name] = value.cards.map(cardText).join(' ');
     else if ('seats' in value) out[name] = listText(value.seats.map((seat) => seatText(seat, catalog, options)), catalog);
@@ -162,11 +163,31 @@ export function formatParams(params: Message['params'], language: string, catalo
   return out;
 }
 
+const NUMBER_FORMATS = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A number as the language writes it: `2,500` in English, `2 500` (a no-break space) in Finnish and
+ * Russian, the decimal sign the language's. Intl's rules, not the station's clock or files: pure.
+ */
+export function groupedNumber(value: number, language: string): string {
+  let format = NUMBER_FORMATS.get(language);
+  if (format === undefined) {
+    format = new Intl.NumberFormat(language, { maximumFractionDigits: 20 });
+    NUMBER_FORMATS.set(language, format);
+  }
+  return format.format(value);
+}
+
 export interface FormatOptions {
   /** `pips` (A♥, the screens) by default; `code` (Ah) where the command line has always printed codes. */
   readonly cards?: 'code' | 'pips';
   /** Players' names beside their seats (the default); false where a text has always named seats only. */
   readonly names?: boolean;
+  /**
+   * `plain` (2500, the default: the record, the command line and the journal's English stay as they
+   * always were) or `grouped` (the screens: `2,500`, `2 500`, as the station's language writes it).
+   */
+  readonly numbers?: 'plain' | 'grouped';
 }
 
 /** The message in the language of `catalog`; an unknown key is shown as the key itself (a test proves none is). */

@@ -1,8 +1,9 @@
-import { useI18n } from 'vue-i18n';
+import { useI18n, type NamedValue } from 'vue-i18n';
 import { formatCard, type Card } from '../../engine/cards';
 import { PROTECTION_RULES } from '../../engine/race/roundings';
 import type { RuleSetName } from '../../engine/race/rules';
 import type { RaceSummary } from '../../engine/race/summary';
+import { useNumberText } from './numberText';
 import { useSaidText } from './saidText';
 
 export type Names = Readonly<Record<number, string>>;
@@ -46,8 +47,15 @@ export function tiebreakRound(summary: RaceSummary): number {
  * the counts screen's guidance.
  */
 export function useRaceText() {
-  const { t } = useI18n();
+  const { t: translate } = useI18n();
   const saidText = useSaidText();
+  const { localParams } = useNumberText();
+
+  /** The screens' words with their numbers written the language's way (`2 500` in Finnish). */
+  function t(key: string, named?: NamedValue, plural?: number): string {
+    if (named === undefined) return translate(key);
+    return plural === undefined ? translate(key, localParams(named)) : translate(key, localParams(named), plural);
+  }
 
   /** "Seat 1 — Matti" on its own; "seat 1 — Matti" inside a sentence (`inText`). */
   function seatLabel(seat: number, names: Names, inText = false): string {

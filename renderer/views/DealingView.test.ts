@@ -396,3 +396,17 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
     wrapper.unmount();
   });
 });
+
+describe('numbers on the dealing screen', () => {
+  it.each([
+    ['en', '1,000 → 5,000'],
+    ['fi', '1\u00a0000 → 5\u00a0000'],
+    ['ru', '1\u00a0000 → 5\u00a0000'],
+  ] as const)('are written the %s way', async (locale, chips) => {
+    const prepared = await prepare({ api: createFakeApi({ race: { removed: 1000, next: 5000 } }), locale });
+    const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins } });
+    expect(wrapper.get('.view__header .detail').text()).toContain(chips);
+    expect(prepared.missing).toEqual([]);
+    wrapper.unmount();
+  });
+});
