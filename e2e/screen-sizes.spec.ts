@@ -49,6 +49,7 @@ async function expectFits(page: Page, screen: ScreenName, size: ScreenSize): Pro
     const header = await page.locator('.top-bar').evaluate((element) => element.getBoundingClientRect().height);
     expect(header, `${where}: the header's height`).toBeLessThanOrEqual(HEADER_MAX);
   }
+  if (screen === 'counts') await expectInView(page.getByTestId('start-race'), `${where}: Start race`);
   if (screen === 'dealing' || screen === 'tiebreak') {
     await expectInView(page.getByTestId('next-step'), `${where}: the headline`);
     await expectLargestType(page, page.getByTestId('next-step'));
