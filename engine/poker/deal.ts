@@ -383,6 +383,14 @@ function applyCall(state: PokerState, event: EventOf<'call'>): PokerState {
   return { ...state, call: player };
 }
 
+/**
+ * Whether a player may call "Chicago" now: the house option is on, the tricks are being played,
+ * nobody has called yet and no card has been played (applyCall refuses every other moment, saying why).
+ */
+export function callOpen(state: PokerState): boolean {
+  return state.setup.options.chicagoCall && state.phase === 'playing' && state.call === null && state.tricks.length === 0;
+}
+
 /** Whose card the current trick waits for, the trick's number (1–5) and its cards so far. */
 export function currentTrick(state: PokerState): { readonly player: number; readonly trick: number; readonly led: Card | null } | null {
   if (state.phase !== 'playing') return null;
