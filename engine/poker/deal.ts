@@ -121,7 +121,9 @@ export interface PokerState {
   readonly scores: readonly number[];
   /**
    * The first player to reach the target in scoring order, or the holder of a Chicago royal flush.
-   * Kept once decided: the rest of the deal may still be recorded and scored, but cannot change it.
+   * Kept once decided: the rest of the deal may still be recorded and scored (the command line's
+   * whole deal), but cannot change it. At the console a royal flush ends the game at once: the match
+   * (match.ts) takes nothing more.
    */
   readonly winner: Winner | null;
 }
