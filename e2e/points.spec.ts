@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { enterCard, openConsole } from './harness/flows';
-import { typeAsPerson } from './harness/scanner';
+import { scan, typeAsPerson } from './harness/scanner';
 
 // The console's second mode: a full Pistepokeri deal, the seed's example (002_…), entered by
 // keyboard against the real service in browser mode. Anna's heart straight flush scores 8, Ville
@@ -234,4 +234,110 @@ test('a full Pistepokeri deal by keyboard: showdown, an illegal card refused, tr
   });
 
   expect(errors).toEqual([]);
+});
+
+test.describe('Chicago: house options, the call, and a royal flush that ends the game at once', () => {
+  // A console of its own: these games do not depend on how the Pistepokeri game above ended.
+  let chicago: RunningConsole;
+  test.beforeAll(async () => {
+    chicago = await startConsole();
+  });
+  test.afterAll(async () => {
+    await stopConsoles(chicago);
+  });
+
+  /** Opens the points start screen and starts Chicago for Anna, Ville and Sanna, ticking the options given. */
+  async function startChicago(page: Page, options: { call?: boolean; buyStop?: number }): Promise<void> {
+    await openConsole(page, chicago.url);
+    await page.getByTestId('nav-points').click();
+    const start = page.getByTestId('view-points-start');
+    await expect(start).toBeVisible();
+    await start.getByTestId('game-chicago').check();
+    const panel = start.getByTestId('house-options');
+    await expect(panel).toBeVisible();
+    await expect(panel.getByRole('checkbox', { checked: true })).toHaveCount(0);
+    if (options.call === true) await start.getByTestId('option-chicago-call').check();
+    if (options.buyStop !== undefined) {
+      await start.getByTestId('option-buy-stop').check();
+      await expect(start.getByTestId('option-buy-stop-points')).toHaveValue('42');
+      await start.getByTestId('option-buy-stop-points').fill(String(options.buyStop));
+    }
+    for (const [index, player] of PLAYERS.entries()) await start.getByTestId(`player-${index + 1}-name`).fill(player);
+    await expectAccessible(page, 'points start, Chicago options');
+    await start.getByTestId('start-game').click();
+    await expect(page.getByTestId('view-game')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText('Chicago, deal 1');
+  }
+
+  async function dealRound(page: Page, hands: Readonly<Record<Player, readonly string[]>>): Promise<void> {
+    for (let index = 0; index < 5; index += 1) for (const player of PLAYERS) await typeCard(page, hands[player][index] as string);
+  }
+
+  async function closeGame(page: Page): Promise<void> {
+    await page.getByTestId('close-game').click();
+    await page.getByTestId('close-confirm').click();
+    await expect(page.getByTestId('view-points-start')).toBeVisible();
+  }
+
+  test('started with the call and a buy stop of 40: both shown on the game screen; Ville calls Chicago and leads', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await startChicago(page, { call: true, buyStop: 40 });
+    await expect(page.getByTestId('game-option-call')).toHaveText('the Chicago call');
+    await expect(page.getByTestId('game-option-buy-stop')).toHaveText('buy stop at 40 points');
+    await expect(page.getByTestId('game-option-hand-points')).toHaveCount(0);
+
+    await dealRound(page, HANDS);
+    await page.getByTestId('end-exchanges').click();
+    await expect(page.getByTestId('next-step')).toHaveText('Trick 1: Anna to play');
+    const call = page.getByTestId('chicago-call');
+    await expect(call).toBeVisible();
+    await expectAccessible(page, 'the Chicago call offered');
+    await call.getByTestId('call-2').click();
+    await expect(page.getByTestId('chicago-called')).toHaveAttribute('data-player', 'Ville');
+    await expect(page.getByTestId('next-step')).toHaveText('Trick 1: Ville to play');
+    await expect(call).toHaveCount(0);
+    await closeGame(page);
+    expect(errors).toEqual([]);
+  });
+
+  test('a royal flush dealt by manual entry ends the game at once: named, Ville the winner, a further card refused', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await startChicago(page, {});
+    await expect(page.getByTestId('game-options')).toHaveText('House options: none');
+    const royal: Readonly<Record<Player, readonly string[]>> = { Anna: ['2c', '3c', '4c', '5c', '7d'], Ville: ['Ts', 'Js', 'Qs', 'Ks', 'As'], Sanna: ['2d', '2h', '4d', '5d', '8s'] };
+    await dealRound(page, royal);
+    await page.getByTestId('end-exchanges').click();
+
+    const game = page.getByTestId('view-game');
+    await expect(game).toHaveAttribute('data-phase', 'complete');
+    await expect(page.getByTestId('next-step')).toHaveText('Royal flush: Ville wins the game at once');
+    await expect(page.getByTestId('game-winner')).toHaveAttribute('data-player', 'Ville');
+    await expect(page.getByTestId('game-winner')).toHaveAttribute('data-reason', 'royal-flush');
+    await expect(page.getByTestId('showdown-best')).toHaveText('Best hand: Ville, a royal flush: the game is won at once');
+    await expect(page.getByTestId('score-2')).toHaveText('52');
+    // Nothing lets play go on: no entry, no grid, no next deal, no call; only closing.
+    for (const control of ['manual-input', 'card-grid', 'next-deal', 'chicago-call', 'exchange']) await expect(page.getByTestId(control)).toHaveCount(0);
+    await expect(game.getByRole('button', { name: /^A♠$/ })).toHaveCount(0);
+    await expect(page.getByTestId('close-game')).toBeVisible();
+    await expectAccessible(page, 'royal flush, game over');
+
+    // A card read after it (a scanner's burst) is refused, and the game stays as it was.
+    await scan(page, '9c');
+    await expect(page.getByTestId('deal-error')).toHaveText('Not accepted: the game is over: Ville has won with a royal flush; no more cards or actions are taken');
+    await expect(game).toHaveAttribute('data-phase', 'complete');
+    await expect(page.getByTestId('trick-card')).toHaveCount(0);
+
+    // The player display says it too.
+    const display = await page.context().newPage();
+    await display.goto(`${chicago.url}#/display`);
+    await expect(display.getByTestId('display-game-step')).toHaveText('Royal flush: Ville wins the game at once');
+    await display.close();
+
+    await closeGame(page);
+    const row = page.getByTestId('view-points-start').getByTestId('games-row').first();
+    await expect(row.getByTestId('games-winner')).toContainText('Ville');
+    expect(errors).toEqual([]);
+  });
 });

@@ -2,7 +2,10 @@
  * The shape checks of the commands' arguments (protocol/commands.ts says which command takes
  * which). Pure: they see only the values a call carries. The service checks their meaning.
  */
+import { isInputError } from '../engine/errors';
 import { englishText, type Message } from '../engine/messages';
+import { readHouseOptions } from '../engine/poker/setup';
+import type { GameName } from '../engine/poker/rules';
 import { CARD_CODE_MAX, DISCARD_MAX, MAX_SEATS, NAME_MAX, PLAYERS_MAX, PLAYERS_MIN, SEAT_CHIPS_MAX } from './constants';
 import type { CommandError, SeatCount } from './contract';
 
@@ -83,5 +86,31 @@ export function checkGameAction(value: unknown): Checked {
       return pass([{ type: action.type }]);
     default:
       return fail('action.type', { key: 'command.actionType' });
+  }
+}
+
+/** The longest house options a start call may carry, as JSON (all three set take about 80 characters). */
+export const HOUSE_OPTIONS_MAX = 200;
+
+/**
+ * A game's house options (Chicago's) as the start screen sends them: none means all off. The
+ * engine's own reader checks them (unknown keys, wrong types, a buy stop that is no whole number
+ * below the target, an option on for Pistepokeri), so the call and the journal's start event are
+ * refused for the same reasons in the same words; what passes is the options in full.
+ */
+export function checkHouseOptions(game: GameName, value: unknown): Checked {
+  // Three short fields: anything longer is refused before the engine quotes it back in full.
+  let size = Infinity;
+  try {
+    size = JSON.stringify(value ?? null).length;
+  } catch {
+    // A value with a cycle or a bigint (IPC can carry both) is no set of options either.
+  }
+  if (size > HOUSE_OPTIONS_MAX) return fail('options', { key: 'command.tooLong', params: { n: HOUSE_OPTIONS_MAX } });
+  try {
+    return pass([readHouseOptions(value, game)]);
+  } catch (error) {
+    if (!isInputError(error) || error.said === undefined) throw error;
+    return fail(error.field, error.said);
   }
 }

@@ -5,9 +5,9 @@
  * here: ConsoleCommands and CommandName, the preload's functions, the browser bridge's client,
  * the IPC channels and handlers (scripts/commandTable.test.ts proves each list is this one).
  */
-import { GAMES, type GameName } from '../engine/poker/rules';
+import { GAMES, type GameName, type HouseOptions } from '../engine/poker/rules';
 import type { RaceSummary } from '../engine/race/summary';
-import { all, checkCounts, checkGameAction, checkPlayers, checkTarget, checkText, fail, isRecord, isWhole, pass, type Args, type Checked } from './argumentChecks';
+import { all, checkCounts, checkGameAction, checkHouseOptions, checkPlayers, checkTarget, checkText, fail, isRecord, isWhole, pass, type Args, type Checked } from './argumentChecks';
 import type { StructureInput } from '../engine/plan/csv';
 import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
 import type {
@@ -101,8 +101,11 @@ export const COMMANDS = {
   /** Discards the first held card (`heldId`): kept on record as refused by the dealer. */
   discardHeldCard: command<(target: string, heldId: number) => CommandResult>(2, ([target, held]) => all(checkTarget(target, 'target'), heldId(held))),
   listPorts: command<() => CommandResult<readonly PortInfo[]>>(0, none),
-  startGame: command<(game: GameName, players: readonly string[]) => CommandResult>(2, ([game, players]) =>
-    (GAMES as readonly unknown[]).includes(game) ? all(pass([game]), checkPlayers(players)) : fail('game', { key: 'command.game', params: { games: { message: { key: 'poker.or', params: { list: GAMES.slice(0, -1).join(', '), last: GAMES.at(-1) ?? '' } } } } }),
+  /** A points game: its players clockwise, and (Chicago) its house options, all off when left out. */
+  startGame: command<(game: GameName, players: readonly string[], options?: Partial<HouseOptions>) => CommandResult>(3, ([game, players, options]) =>
+    (GAMES as readonly unknown[]).includes(game)
+      ? all(pass([game]), checkPlayers(players), checkHouseOptions(game as GameName, options))
+      : fail('game', { key: 'command.game', params: { games: { message: { key: 'poker.or', params: { list: GAMES.slice(0, -1).join(', '), last: GAMES.at(-1) ?? '' } } } } }),
   ),
   gameAction: command<(gameId: string, action: GameAction) => CommandResult>(2, ([gameId, action]) => all(checkTarget(gameId, 'game'), checkGameAction(action))),
   /** Ends the game: into the history when it has a winner, otherwise abandoned with the reason. */

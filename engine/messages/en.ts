@@ -372,6 +372,7 @@ export const en = {
       dealNotOver: 'deal {deal} is not over yet',
       unknownEvent: 'unknown event type {got}; expected start, card, discard, end-exchanges, call or next-deal',
       noEvents: 'no events: a game starts with a start event',
+      royalFlush: 'the game is over: {player} has won with a royal flush; no more cards or actions are taken',
     },
   },
   service: {

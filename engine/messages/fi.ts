@@ -369,6 +369,7 @@ export const fi: EngineCatalog = {
       dealNotOver: 'jako {deal} ei ole vielä päättynyt',
       unknownEvent: 'tuntematon tapahtuma {got}; odotettiin start, card, discard, end-exchanges, call tai next-deal',
       noEvents: 'ei tapahtumia: peli alkaa start-tapahtumalla',
+      royalFlush: 'peli on ohi: {player} voitti kuningasvärisuoralla; enempää kortteja tai toimintoja ei oteta vastaan',
     },
   },
   service: {

@@ -369,6 +369,7 @@ export const ru: EngineCatalog = {
       dealNotOver: 'раздача {deal} ещё не окончена',
       unknownEvent: 'неизвестный тип события {got}; ожидается start, card, discard, end-exchanges, call или next-deal',
       noEvents: 'нет событий: игра начинается с события start',
+      royalFlush: 'игра окончена: победа за игроком {player} — роял-флеш; больше не принимаются ни карты, ни действия',
     },
   },
   service: {

@@ -121,7 +121,9 @@ export interface PokerState {
   readonly scores: readonly number[];
   /**
    * The first player to reach the target in scoring order, or the holder of a Chicago royal flush.
-   * Kept once decided: the rest of the deal may still be recorded and scored, but cannot change it.
+   * Kept once decided: the rest of the deal may still be recorded and scored (the command line's
+   * whole deal), but cannot change it. At the console a royal flush ends the game at once: the match
+   * (match.ts) takes nothing more.
    */
   readonly winner: Winner | null;
 }
@@ -381,6 +383,14 @@ function applyCall(state: PokerState, event: EventOf<'call'>): PokerState {
   if (state.call !== null) throw new InputError('player', { key: 'poker.call.already', params: { player: name(state, state.call) } });
   if (state.tricks.length > 0) throw new InputError('player', { key: 'poker.call.late', params: { player: name(state, player) } });
   return { ...state, call: player };
+}
+
+/**
+ * Whether a player may call "Chicago" now: the house option is on, the tricks are being played,
+ * nobody has called yet and no card has been played (applyCall refuses every other moment, saying why).
+ */
+export function callOpen(state: PokerState): boolean {
+  return state.setup.options.chicagoCall && state.phase === 'playing' && state.call === null && state.tricks.length === 0;
 }
 
 /** Whose card the current trick waits for, the trick's number (1–5) and its cards so far. */

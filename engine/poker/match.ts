@@ -83,6 +83,8 @@ export function applyMatchEvent(state: MatchState | null, event: MatchEvent): Ma
     return { players: first.setup.players, dealNumber: 1, dealer: first.setup.players.length - 1, deal: first, finished: [], winner: null };
   }
   if (state === null) throw new InputError('event', { key: 'poker.match.notStarted' });
+  // Chicago's royal flush wins at once: the game takes nothing more, neither a card nor an action.
+  if (endedByRoyalFlush(state)) throw new InputError(type === 'card' ? 'card' : 'event', { key: 'poker.match.royalFlush', params: { player: state.winner as string } });
   switch (type) {
     case 'card':
       return withDeal(state, routeCard(state.deal, (event as { card: unknown }).card).reduce((deal, next) => applyPokerEvent(deal, next), state.deal));
@@ -102,6 +104,11 @@ export function applyMatchEvent(state: MatchState | null, event: MatchEvent): Ma
     default:
       throw new InputError('event', { key: 'poker.match.unknownEvent', params: { got: valueParam(type) } });
   }
+}
+
+/** Whether the game was won by a Chicago royal flush, which ends it at once (the deal is not played out). */
+export function endedByRoyalFlush(state: MatchState): boolean {
+  return state.deal.winner?.reason === 'royal-flush';
 }
 
 function withDeal(state: MatchState, deal: PokerState): MatchState {

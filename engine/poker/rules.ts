@@ -74,6 +74,9 @@ export interface HouseOptions {
   readonly buyStop: number | null;
 }
 
+/** The buy stop Chicago players usually agree on, the one a start screen offers. */
+export const USUAL_BUY_STOP = 42;
+
 export const NO_HOUSE_OPTIONS: HouseOptions = { handPointsEachExchange: false, chicagoCall: false, buyStop: null };
 
 export const CHICAGO_CALL_POINTS = 15;

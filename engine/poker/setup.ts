@@ -90,6 +90,15 @@ function readExchangeOrder(value: unknown, players: readonly string[]): number[]
   return order;
 }
 
+/**
+ * A game's house options as a start screen or the journal hands them over: none given means all
+ * off; unknown keys, values of the wrong type, a buy stop that is no whole number below the target,
+ * and any option on for a game other than Chicago are refused (field `options.<key>`).
+ */
+export function readHouseOptions(value: unknown, game: GameName): HouseOptions {
+  return readOptions(value, GAME_RULES[game]);
+}
+
 function readOptions(value: unknown, rules: GameRules): HouseOptions {
   if (value === undefined || value === null) return NO_HOUSE_OPTIONS;
   if (!isRecord(value)) throw new InputError('options', { key: 'poker.setup.optionsNotObject', params: { got: valueParam(value) } });

@@ -18,7 +18,7 @@ import {
   type NumberedInput, type PortInfo, type RaceRecord, type SeatCount, type ShoeRefusal, type SourceStatus,
 } from '../../protocol/contract';
 import type { MatchEvent } from '../../engine/poker/match';
-import type { GameName } from '../../engine/poker/rules';
+import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';
 import { prepareDataFolder } from './dataFolder';
 import { lockDataFolder } from './dataLock';
@@ -609,11 +609,17 @@ export class ConsoleService {
     });
   }
 
-  startGame(game: GameName, players: readonly string[]): Promise<CommandResult> {
+  /**
+   * Starts a points game. The house options (Chicago's) go into the journal's start event as given
+   * (the argument check hands them over in full); the engine checks them again when the event is
+   * applied, now and on every replay. A journal's start event without them reads as all off.
+   */
+  startGame(game: GameName, players: readonly string[], options?: Partial<HouseOptions>): Promise<CommandResult> {
     return this.serial(async () => {
       const busy = this.stillOpen();
       if (busy !== null) return busy;
-      await this.commit({ kind: 'game-event', gameId: `game-${this.session.gamesStarted + 1}`, event: { type: 'start', game, players }, source: 'manual' });
+      const event: MatchEvent = { type: 'start', game, players, ...(options === undefined ? {} : { options }) };
+      await this.commit({ kind: 'game-event', gameId: `game-${this.session.gamesStarted + 1}`, event, source: 'manual' });
       return ok(null);
     });
   }

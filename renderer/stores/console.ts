@@ -15,7 +15,7 @@ import type {
 import type { ConsoleApi } from '../../protocol/commands';
 import type { RaceStep } from '../../engine/plan/planner';
 import type { RaceSummary } from '../../engine/race/summary';
-import type { GameName } from '../../engine/poker/rules';
+import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { hasConnection, type ConnectionStatus } from '../api';
 import { useHistoryPages } from './historyPages';
 import { useInputLog } from './inputLog';
@@ -401,8 +401,9 @@ export const useConsoleStore = defineStore('console', () => {
     return run('exportHistory', (service) => service.exportHistory(format));
   }
 
-  async function startGame(name: GameName, players: readonly string[]): Promise<Outcome> {
-    const outcome = await run('startGame', (service) => service.startGame(name, players));
+  /** A points game; `options` are Chicago's house options (left out: all off, as Pistepokeri has none). */
+  async function startGame(name: GameName, players: readonly string[], options?: HouseOptions): Promise<Outcome> {
+    const outcome = await run('startGame', (service) => (options === undefined ? service.startGame(name, players) : service.startGame(name, players, options)));
     if (outcome.ok) {
       view.value = 'points';
       notice.value = null;

@@ -360,11 +360,11 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       const record = options.records?.[raceId];
       return record === undefined ? { ok: false, error: { field: 'race', message: `${raceId} is not in the journal` } } : { ok: true, value: record };
     },
-    startGame: (name: string, players: readonly string[]) => {
+    startGame: (name: string, players: readonly string[], houseOptions?: unknown) => {
       if (race !== null) return { ok: false, error: { field: 'race', message: 'a race is open: confirm or abandon it first' } };
       if (game !== null) return { ok: false, error: { field: 'game', message: 'a game is still open: close it first' } };
       try {
-        game = applyMatchEvent(null, { type: 'start', game: name, players });
+        game = applyMatchEvent(null, { type: 'start', game: name, players, ...(houseOptions === undefined ? {} : { options: houseOptions }) });
         gameNumber += 1;
         push({ ...current, game: gameViewOf(game, `game-${gameNumber}`) });
         return { ok: true, value: null };

@@ -7,7 +7,7 @@ import type { ConsoleStore } from '../stores/console';
 import App from '../App.vue';
 import type { MatchEvent } from '../../engine/poker/match';
 import { createFakeApi } from '../testing/fakeApi';
-import { makeGameView, seedDealEvents, seedDealing, seedPlays, SEED_TRICKS, standPat, startEvent } from '../testing/gameFixtures';
+import { makeGameView, seedDealEvents, seedDealing, seedPlays, SEED_PLAYERS, SEED_TRICKS, standPat, startEvent } from '../testing/gameFixtures';
 import { prepare, settle } from '../testing/setup';
 import PointsScreen from './PointsScreen.vue';
 
@@ -372,6 +372,138 @@ describe('points game screen: the keyboard-wedge scanner', () => {
     keyboard.press(ENTER, 2000);
     await settle();
     expect(api.callsOf('gameAction')).toEqual([['game-1', { type: 'next-deal' }]]);
+    wrapper.unmount();
+  });
+});
+
+/** A Chicago deal where Ville is dealt the royal flush of spades, one card at a time round the table. */
+const ROYAL_HANDS = { Anna: ['2c', '3c', '4c', '5c', '7d'], Ville: ['Ts', 'Js', 'Qs', 'Ks', 'As'], Sanna: ['2d', '2h', '4d', '5d', '8s'] } as const;
+const royalDealing = (): MatchEvent[] => [0, 1, 2, 3, 4].flatMap((index) => SEED_PLAYERS.map((player): MatchEvent => ({ type: 'card', card: ROYAL_HANDS[player][index] as string })));
+const chicagoStart = (options?: Record<string, unknown>): MatchEvent => ({ type: 'start', game: 'chicago', players: SEED_PLAYERS, ...(options ? { options } : {}) });
+
+async function gameScreenIn(locale: 'en' | 'fi' | 'ru', events: readonly MatchEvent[]) {
+  const prepared = await prepare({ api: createFakeApi({ game: events }), locale });
+  const wrapper = mount(PointsScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
+  await settle();
+  return { ...prepared, wrapper };
+}
+
+describe('points game screen: a Chicago royal flush ends the game at once', () => {
+  const ROYAL = [chicagoStart({ chicagoCall: true }), ...royalDealing(), { type: 'end-exchanges' } as const];
+
+  it('says the game is over, names the royal flush and the winner, and offers nothing but closing', async () => {
+    const { wrapper } = await gameScreen(ROYAL);
+    expect(wrapper.get('[data-testid="view-game"]').attributes('data-phase')).toBe('complete');
+    expect(step(wrapper)).toBe('Royal flush: Ville wins the game at once');
+    expect(wrapper.get('[data-testid="next-step"]').attributes('data-step')).toBe('none');
+    const winner = wrapper.get('[data-testid="game-winner"]');
+    expect(winner.attributes('data-player')).toBe('Ville');
+    expect(winner.attributes('data-reason')).toBe('royal-flush');
+    expect(winner.text()).toBe('Ville wins the game at once with a royal flush! The game is over: close it to save it.');
+    expect(wrapper.get('[data-testid="showdown-best"]').text()).toBe('Best hand: Ville, a royal flush: the game is won at once');
+    expect(wrapper.get('[data-testid="score-2"]').text()).toBe('52');
+    for (const control of ['manual-input', 'card-grid', 'next-deal', 'exchange', 'chicago-call', 'end-exchanges']) expect(wrapper.find(`[data-testid="${control}"]`).exists(), control).toBe(false);
+    expect(wrapper.findAll('[data-testid="hand-card"] button')).toHaveLength(0);
+    expect(wrapper.findAll('[data-testid="view-game"] [data-legal]')).toHaveLength(0);
+    expect(wrapper.find('[data-testid="close-game"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+
+  it('the royal flush reached by the last card of the exchanges ends the game there and then', async () => {
+    const { wrapper } = await gameScreen([chicagoStart(), ...royalDealing().slice(0, 14)]);
+    expect(step(wrapper)).toBe('Deal a card to Sanna (1 left)');
+    await type(wrapper, '8s');
+    await click(wrapper, 'end-exchanges');
+    expect(step(wrapper)).toBe('Royal flush: Ville wins the game at once');
+    expect(wrapper.find('[data-testid="manual-input"]').exists()).toBe(false);
+    // The heading takes the focus, as at the end of any deal: no stray key acts on the finished game.
+    expect(document.activeElement).toBe(wrapper.get('#game-title').element);
+    wrapper.unmount();
+  });
+
+  it.each([
+    ['en', 'Not accepted: the game is over: Ville has won with a royal flush; no more cards or actions are taken'],
+    ['fi', 'Ei hyväksytty: peli on ohi: Ville voitti kuningasvärisuoralla; enempää kortteja tai toimintoja ei oteta vastaan'],
+    ['ru', 'Не принято: игра окончена: победа за игроком Ville — роял-флеш; больше не принимаются ни карты, ни действия'],
+  ] as const)('a card scanned after it is refused, said in %s', async (locale, said) => {
+    const { wrapper, store, api } = await gameScreenIn(locale, ROYAL);
+    const keyboard = listen(store);
+    keyboard.type('9c', 5);
+    keyboard.press(ENTER, 5);
+    await settle();
+    expect(api.callsOf('dealScan')).toEqual([['game-1', '9c']]);
+    expect(wrapper.get('[data-testid="deal-error"]').text()).toBe(said);
+    expect(wrapper.get('[data-testid="view-game"]').attributes('data-phase')).toBe('complete');
+    wrapper.unmount();
+  });
+});
+
+describe('points game screen: Chicago house options and the call', () => {
+  const DEALT = (options?: Record<string, unknown>) => [chicagoStart(options), ...seedDealing(), { type: 'end-exchanges' } as const];
+
+  it('shows the options chosen at the start (and says none were)', async () => {
+    const chosen = await gameScreen([chicagoStart({ handPointsEachExchange: true, chicagoCall: true, buyStop: 42 })]);
+    const options = chosen.wrapper.get('[data-testid="game-options"]');
+    expect(options.get('.game-options__label').text()).toBe('House options:');
+    expect(options.findAll('.game-options__item').map((item) => [item.attributes('data-testid'), item.text()])).toEqual([
+      ['game-option-hand-points', 'hand points after every exchange'],
+      ['game-option-call', 'the Chicago call'],
+      ['game-option-buy-stop', 'buy stop at 42 points'],
+    ]);
+    chosen.wrapper.unmount();
+    const none = await gameScreen([chicagoStart()]);
+    expect(none.wrapper.get('[data-testid="game-options"]').text()).toBe('House options: none');
+    none.wrapper.unmount();
+    const pistepokeri = await gameScreen([startEvent()]);
+    expect(pistepokeri.wrapper.find('[data-testid="game-options"]').exists()).toBe(false);
+    pistepokeri.wrapper.unmount();
+  });
+
+  it('offers the call before the first card, one button per player; the caller then leads', async () => {
+    const { wrapper, api } = await gameScreen(DEALT({ chicagoCall: true }));
+    expect(step(wrapper)).toBe('Trick 1: Anna to play');
+    const buttons = wrapper.findAll('[data-testid="chicago-call"] button');
+    expect(buttons.map((button) => button.text())).toEqual(['Anna calls Chicago', 'Ville calls Chicago', 'Sanna calls Chicago']);
+    await wrapper.get('[data-testid="call-2"]').trigger('click', { detail: 1 });
+    await settle();
+    expect(api.callsOf('gameAction')).toEqual([['game-1', { type: 'call', player: 'Ville' }]]);
+    expect(step(wrapper)).toBe('Trick 1: Ville to play');
+    expect(wrapper.get('[data-testid="chicago-called"]').text()).toBe('Ville has called Chicago: +15 for all five tricks, −15 as soon as a trick is lost.');
+    expect(wrapper.find('[data-testid="chicago-call"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('closes the call once the first card is played, and offers none with the option off', async () => {
+    const open = await gameScreen(DEALT({ chicagoCall: true }));
+    await type(open.wrapper, '5h');
+    expect(open.wrapper.find('[data-testid="chicago-call"]').exists()).toBe(false);
+    open.wrapper.unmount();
+    const off = await gameScreen(DEALT());
+    expect(off.wrapper.find('[data-testid="chicago-call"]').exists()).toBe(false);
+    off.wrapper.unmount();
+  });
+
+  it.each([
+    ['fi', 'Ei tehty: Ville on jo ilmoittanut Chicagon'],
+    ['ru', 'Не выполнено: Ville уже объявил «Чикаго»'],
+  ] as const)('a call the engine refuses (a stale screen) is said in %s', async (locale, said) => {
+    const { wrapper, store } = await gameScreenIn(locale, [...DEALT({ chicagoCall: true }), { type: 'call', player: 'Ville' }]);
+    await store.gameAction({ type: 'call', player: 'Anna' });
+    await settle();
+    expect(wrapper.get('[data-testid="action-error"]').text()).toBe(said);
+    wrapper.unmount();
+  });
+});
+
+describe("points game screen: Pistepokeri's raise duty, said why in every language", () => {
+  it.each([
+    ['fi', 'Ei hyväksytty: tikki 1: Ville ei saa pelata korttia K♠: avauskortti on 9♥, ja on pelattava sitä suurempi hertta (kädessä A♥)'],
+    ['ru', 'Не принято: взятка 1: Ville не имеет права сыграть K♠: первая карта — 9♥, нужно сыграть старшую карту той же масти (черва) (на руке A♥)'],
+  ] as const)('%s: a king of spades to the opening 9♥ while holding A♥', async (locale, said) => {
+    const { wrapper } = await gameScreenIn(locale, [...TO_TRICKS, ...seedPlays(1)]);
+    await handCard(wrapper, 2, 'Ks').trigger('click');
+    await settle();
+    expect(wrapper.get('[data-testid="deal-error"]').text()).toBe(said);
     wrapper.unmount();
   });
 });

@@ -148,3 +148,73 @@ describe('points game start screen', () => {
     history.unmount();
   });
 });
+
+describe("points game start screen: Chicago's house options", () => {
+  const checkbox = (wrapper: Awaited<ReturnType<typeof startScreen>>['wrapper'], testid: string) => wrapper.get(`[data-testid="${testid}"]`).element as HTMLInputElement;
+
+  it('are asked only for Chicago, all off, the usual buy stop of 42 offered once ticked', async () => {
+    const { wrapper } = await startScreen();
+    expect(wrapper.find('[data-testid="house-options"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="game-chicago"]').setValue(true);
+    const panel = wrapper.get('[data-testid="house-options"]');
+    expect(panel.get('legend').text()).toBe('House options (Chicago)');
+    for (const testid of ['option-hand-points', 'option-chicago-call', 'option-buy-stop']) expect(checkbox(wrapper, testid).checked, testid).toBe(false);
+    expect(wrapper.find('[data-testid="option-buy-stop-points"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="option-buy-stop"]').setValue(true);
+    expect((wrapper.get('[data-testid="option-buy-stop-points"]').element as HTMLInputElement).value).toBe('42');
+    await wrapper.get('[data-testid="game-pistepokeri"]').setValue(true);
+    expect(wrapper.find('[data-testid="house-options"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('starts Chicago with the options ticked, and the game screen shows them', async () => {
+    const { wrapper, api } = await startScreen();
+    await wrapper.get('[data-testid="game-chicago"]').setValue(true);
+    await wrapper.get('[data-testid="option-chicago-call"]').setValue(true);
+    await wrapper.get('[data-testid="option-buy-stop"]').setValue(true);
+    await wrapper.get('[data-testid="option-buy-stop-points"]').setValue(40);
+    await fillNames(wrapper, ['Anna', 'Ville', 'Sanna']);
+    await wrapper.get('[data-testid="start-game"]').trigger('click');
+    await settle();
+    expect(api.callsOf('startGame')).toEqual([['chicago', ['Anna', 'Ville', 'Sanna'], { handPointsEachExchange: false, chicagoCall: true, buyStop: 40 }]]);
+    expect(wrapper.findAll('[data-testid="game-options"] .game-options__item').map((item) => item.text())).toEqual(['the Chicago call', 'buy stop at 40 points']);
+    wrapper.unmount();
+  });
+
+  it('sends no options for Pistepokeri, even when some were ticked for Chicago before', async () => {
+    const { wrapper, api } = await startScreen();
+    await wrapper.get('[data-testid="game-chicago"]').setValue(true);
+    await wrapper.get('[data-testid="option-hand-points"]').setValue(true);
+    await wrapper.get('[data-testid="game-pistepokeri"]').setValue(true);
+    await fillNames(wrapper, ['Anna', 'Ville', 'Sanna']);
+    await wrapper.get('[data-testid="start-game"]').trigger('click');
+    await settle();
+    expect(api.callsOf('startGame')).toEqual([['pistepokeri', ['Anna', 'Ville', 'Sanna']]]);
+    wrapper.unmount();
+  });
+
+  it.each([[''], [0], [-5], [52], [41.5]])('refuses the buy stop %j on the screen, without asking the service', async (stop) => {
+    const { wrapper, api } = await startScreen();
+    await wrapper.get('[data-testid="game-chicago"]').setValue(true);
+    await wrapper.get('[data-testid="option-buy-stop"]').setValue(true);
+    await wrapper.get('[data-testid="option-buy-stop-points"]').setValue(stop);
+    await fillNames(wrapper, ['Anna', 'Ville', 'Sanna']);
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(wrapper.get('[data-testid="start-game-problem"]').text()).toBe('The buy stop must be a whole number of points from 1 to 51.');
+    expect(api.callsOf('startGame')).toEqual([]);
+    wrapper.unmount();
+  });
+
+  it("shows the service's refusal of the options in the dealer's language", async () => {
+    const prepared = await prepare({ api: createFakeApi(), locale: 'fi' });
+    const wrapper = mount(PointsScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
+    await settle();
+    // A stale or hostile caller: the service refuses a buy stop past the target in the engine's words.
+    await prepared.store.startGame('chicago', ['Anna', 'Ville'], { handPointsEachExchange: false, chicagoCall: false, buyStop: 60 });
+    await settle();
+    expect(wrapper.get('[data-testid="start-game-error"]').text()).toMatch(/^Peli ei alkanut: .*60/);
+    expect(wrapper.find('[data-testid="view-game"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+});
