@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { CONSOLE_SIZES, DISPLAY_SIZES, expectInView, expectLargestType, expectNoScroll, sizeName, type ScreenSize } from './harness/fit';
+import { enterCard, openConsole } from './harness/flows';
 import { chooseLanguage, SCREENS, tourScreens, type ScreenName } from './harness/tour';
 
 // Every screen at the three sizes a dealer's screen has (1024×600, 1280×800, 1920×1080): what the
@@ -109,5 +110,51 @@ for (const size of CONSOLE_SIZES) {
     });
     expect(visited).toEqual([...SCREENS]);
     expect(saved.filter((name) => (SCREENS as readonly string[]).includes(name))).toEqual([...SCREENS]);
+  });
+}
+
+/** The points game's deal (the seed's Pistepokeri example), one card each round the table from Anna. */
+const PLAYERS = ['Anna', 'Ville', 'Sanna'] as const;
+const DEAL = ['5h', 'Ks', '2c', '6h', 'Kc', '2s', '7h', 'Kd', '3c', '8h', 'Ah', '3s', '9h', 'Qd', '4c'] as const;
+
+/** On the points game's screens: the headline the largest type, with the hands and the card entry in view. */
+async function expectGameFits(page: Page, where: string): Promise<void> {
+  await expectNoScroll(page, where);
+  await expectInView(page.getByTestId('next-step'), `${where}: the headline`);
+  await expectLargestType(page, page.getByTestId('next-step'));
+  for (const seat of [1, 2, 3]) await expectInView(page.getByTestId(`hand-${seat}`), `${where}: ${PLAYERS[seat - 1]}'s hand`);
+}
+
+for (const size of CONSOLE_SIZES) {
+  test(`the points game fits ${sizeName(size)}: start, deal, exchange, play`, async ({ page }) => {
+    test.slow();
+    const app = await startConsole();
+    apps.push(app);
+    await page.setViewportSize(size);
+    await openConsole(page, app.url);
+    await page.getByTestId('nav-points').click();
+    const start = page.getByTestId('view-points-start');
+    for (const [index, player] of PLAYERS.entries()) await start.getByTestId(`player-${index + 1}-name`).fill(player);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expectNoScroll(page, `points start at ${sizeName(size)}`);
+    await expectInView(page.locator('.view__title').first(), `points start at ${sizeName(size)}: the title`);
+    await shoot(page, size, 'points-start');
+    await start.getByTestId('start-game').click();
+    await expect(page.getByTestId('view-game')).toHaveAttribute('data-phase', 'dealing');
+
+    for (const card of DEAL.slice(0, 4)) await enterCard(page, card);
+    await expectGameFits(page, `points deal at ${sizeName(size)}`);
+    await expectInView(page.getByTestId('manual-input'), `points deal at ${sizeName(size)}: the card entry`);
+    await shoot(page, size, 'points-deal');
+
+    for (const card of DEAL.slice(4)) await enterCard(page, card);
+    await expect(page.getByTestId('view-game')).toHaveAttribute('data-phase', 'exchanging');
+    await expectGameFits(page, `points exchange at ${sizeName(size)}`);
+    await expectInView(page.getByTestId('stand-pat'), `points exchange at ${sizeName(size)}: Stand pat`);
+    for (let turn = 0; turn < PLAYERS.length; turn += 1) await page.getByTestId('stand-pat').click();
+    await expect(page.getByTestId('view-game')).toHaveAttribute('data-phase', 'playing');
+    await expectGameFits(page, `points play at ${sizeName(size)}`);
+    await expectInView(page.getByTestId('manual-input'), `points play at ${sizeName(size)}: the card entry`);
+    await shoot(page, size, 'points-play');
   });
 }
