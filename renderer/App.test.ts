@@ -12,7 +12,7 @@ import { prepare, settle } from './testing/setup';
 const expectedNames: Record<Locale, string> = {
   en: 'Chip Race Console',
   fi: 'Chip race -konsoli',
-  ru: 'Консоль чип-гонки',
+  ru: 'Консоль чип-рейса',
 };
 
 async function mountApp(options: { locale?: Locale; api?: ReturnType<typeof createFakeApi>; mode?: 'console' | 'display' } = {}) {

@@ -316,8 +316,8 @@ describe('in Finnish and Russian the refusals hold no English word', () => {
 
   it('says them in Russian, counted things in their plural forms', async () => {
     const say = (message: Message) => formatMessage(message, 'ru', ENGINE_CATALOGS.ru);
-    expect(say(await stale())).toBe('race-7 — не открытая гонка (открыта race-1): этот экран устарел, поэтому ничего не сделано; посмотрите ещё раз, прежде чем повторять');
-    expect(say(await notComplete())).toBe('гонка race-1 ещё не завершена: Сдайте 3 карты: место 1 — Matti');
+    expect(say(await stale())).toBe('race-7 — не открытый чип-рейс (открыт race-1): этот экран устарел, поэтому ничего не сделано; посмотрите ещё раз, прежде чем повторять');
+    expect(say(await notComplete())).toBe('чип-рейс race-1 ещё не завершён: Сдайте 3 карты: место 1 — Matti');
     expect(say(tooLong())).toBe('не более 40 символов');
     expect([1, 2, 5, 21].map((n) => say({ key: 'command.tooLong', params: { n } }))).toEqual(['не более 1 символа', 'не более 2 символов', 'не более 5 символов', 'не более 21 символа']);
     expect([1, 3, 10].map((n) => say({ key: 'service.held.tooMany', params: { n } }).split(':')[0])).toEqual([

@@ -60,7 +60,7 @@ describe('result screen', () => {
 
   it.each([
     ['fi', 'Anna kullekin yksi pelimerkki (100) — arvonta: paikka 1 — Matti (A♥), paikka 2 — Teppo (10♠); poista kaikki ylijäämämerkit (25)', 'Paikka 1 — Matti vaihtaa 4 × 25 → 1 × 100, ylijäämä 3'],
-    ['ru', 'Дайте по одной фишке 100 — гонка: место 1 — Matti (A♥), место 2 — Teppo (10♠); уберите все лишние фишки 25', 'Место 1 — Matti меняет 4 × 25 на 1 × 100, лишних 3'],
+    ['ru', 'Дайте по одной фишке 100 — чип-рейс: место 1 — Matti (A♥), место 2 — Teppo (10♠); уберите все лишние фишки 25', 'Место 1 — Matti меняет 4 × 25 на 1 × 100, лишних 3'],
   ] as const)('says the engine’s next step and explanation in %s, cards as cards', async (locale, next, trade) => {
     const prepared = await prepare({ locale, api: createFakeApi({ race: { cards: FINNISH_CARDS } }) });
     const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
