@@ -8,7 +8,7 @@ import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { RULE_SET_NAMES, type RuleSetName } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS, readLineSettings } from '../../hardware/profile';
 import { DATA_BITS, PARITIES, STOP_BITS } from '../../hardware/lineSettings';
-import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
+import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
 import { writeFileAtomically } from './atomicWrite';
 
 export const DEFAULT_SETTINGS: ConsoleSettings = {
@@ -168,6 +168,18 @@ function dealerOf(value: unknown): { dealer?: string } {
 }
 
 /**
+ * The table's name or number, when named: trimmed text of at most TABLE_NAME_MAX characters, no
+ * control characters (it is printed on slips and in spreadsheets); empty or absent, not named.
+ */
+function tableNameOf(value: unknown): { name?: string } {
+  if (value === undefined || value === null) return {};
+  // eslint-disable-next-line no-control-regex
+  const name = typeof value === 'string' && !/[\u0000-\u001f\u007f-\u009f]/.test(value) ? value.trim() : null;
+  if (name === null || name.length > TABLE_NAME_MAX) throw new InputError('table.name', { key: 'settings.tableName', params: { n: TABLE_NAME_MAX } });
+  return name === '' ? {} : { name };
+}
+
+/**
  * Validates settings from the screen or the settings file, naming the field at fault.
  * `platform` decides what a serial port's path looks like (tests pass another).
  */
@@ -193,6 +205,7 @@ export function readSettings(value: unknown, platform: NodeJS.Platform = process
     rules: oneOf<RuleSetName>(table.rules, RULE_SET_NAMES, 'table.rules'),
     decks: whole(table.decks, 'table.decks', 1, MAX_DECKS),
     ...dealerOf(table.dealer),
+    ...tableNameOf(table.name),
   };
   const kind = oneOf<SourceKind>(source.kind, SOURCE_KINDS, 'source.kind');
   const path = text(source.path ?? '', 'source.path', 4096);
