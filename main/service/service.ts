@@ -31,7 +31,7 @@ import { readRaceRecord, type RaceSpan } from './raceRecord';
 import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
 import { applySessionLine, isSessionRecord, raceView, SessionReplay, STATION_MAX, stepSession, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
-import { loadSettings, readSettings, saveSettings } from './settings';
+import { loadSettings, readSettings, requireSeats, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 import { ColorUpLog } from './colorUps';
@@ -444,7 +444,8 @@ export class ConsoleService {
 
   saveSettings(value: SettingsInput): Promise<CommandResult> {
     return this.serial(async () => {
-      const settings = readSettings(this.withKept(value));
+      // The table the dealer saves has seats in play (only a console never set up has none).
+      const settings = requireSeats(readSettings(this.withKept(value)));
       if (!this.profiles.has(settings.source.decoder)) {
         return refused('source.decoder', { key: 'service.noProfile', params: { name: settings.source.decoder } });
       }

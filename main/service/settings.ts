@@ -11,9 +11,13 @@ import { DATA_BITS, PARITIES, STOP_BITS } from '../../hardware/lineSettings';
 import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
 import { writeFileAtomically } from './atomicWrite';
 
+/**
+ * A console never set up: no seat in play until the dealer ticks the table's (a 9-handed table
+ * needs no unticking); once saved, the settings file remembers the last table's seats.
+ */
 export const DEFAULT_SETTINGS: ConsoleSettings = {
   table: {
-    seats: Array.from({ length: MAX_SEATS }, (_, index) => ({ seat: index + 1, name: '' })),
+    seats: [],
     button: 1,
     chipSet: [25, 100, 500, 1000, 5000],
     removed: 25,
@@ -84,8 +88,9 @@ function text(value: unknown, field: string, max: number): string {
   return value.trim();
 }
 
+/** The seats in play: none only before the table is set up (the defaults); a table saved has 1 to MAX_SEATS (see `requireSeats`). */
 function readSeats(value: unknown): SeatSettings[] {
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SEATS) throw new InputError('table.seats', { key: 'command.seatCount', params: { n: MAX_SEATS } });
+  if (!Array.isArray(value) || value.length > MAX_SEATS) throw new InputError('table.seats', { key: 'command.seatCount', params: { n: MAX_SEATS } });
   const seats = value.map((entry, index) => {
     const seat = record(entry, `table.seats[${index}]`);
     return { seat: whole(seat.seat, `table.seats[${index}].seat`, 1, MAX_SEATS), name: text(seat.name ?? '', `table.seats[${index}].name`, MAX_NAME) };
@@ -94,6 +99,12 @@ function readSeats(value: unknown): SeatSettings[] {
   const repeated = numbers.find((seat, index) => numbers.indexOf(seat) !== index);
   if (repeated !== undefined) throw new InputError('table.seats', { key: 'settings.seatTwice', params: { seat: repeated } });
   return seats.sort((a, b) => a.seat - b.seat);
+}
+
+/** A table the dealer saves has seats in play: a refusal naming the field otherwise. */
+export function requireSeats(settings: ConsoleSettings): ConsoleSettings {
+  if (settings.table.seats.length === 0) throw new InputError('table.seats', { key: 'command.seatCount', params: { n: MAX_SEATS } });
+  return settings;
 }
 
 /** Windows' name for a port in its device namespace, a parameter: the screens' message syntax would read its backslashes as escapes. */

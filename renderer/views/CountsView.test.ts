@@ -227,12 +227,12 @@ describe('counts screen: the counts typed are kept by the service', () => {
     const api = createFakeApi({ state: makeState({ countDrafts: [] }) });
     const { wrapper } = await counts(api);
     const original = api.saveCountDrafts;
-    api.saveCountDrafts = async () => ({ ok: false, error: { field: 'counts[0].seat', message: 'seat 1 is not at the table (seats 2, 3): add it in the settings first', said: { key: 'service.seatNotAtTable', params: { seat: 1, seats: '2, 3' } } } });
+    Object.assign(api, { saveCountDrafts: async () => ({ ok: false, error: { field: 'counts[0].seat', message: 'seat 1 is not at the table (seats 2, 3): add it in the settings first', said: { key: 'service.seatNotAtTable', params: { seat: 1, seats: '2, 3' } } } }) });
     await enter(wrapper, { 1: 5 });
     await pause();
     await settle();
     expect(wrapper.get('[data-testid="counts-draft-error"]').text()).toContain('seat 1 is not at the table');
-    api.saveCountDrafts = original;
+    Object.assign(api, { saveCountDrafts: original });
     wrapper.unmount();
   });
 });

@@ -35,14 +35,14 @@ describe('settings', () => {
   it('takes a typed port path when none is found', async () => {
     const { plugins, api } = await prepare();
     const wrapper = mount(SettingsView, { global: { plugins } });
-    await wrapper.get('[data-testid="source-kind-simulator"]').setValue(true);
+    await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
     await wrapper.get('[data-testid="list-ports"]').trigger('click');
     await settle();
     expect(wrapper.find('[data-testid="ports-none"]').exists()).toBe(true);
     await wrapper.get('[data-testid="source-path"]').setValue(' /tmp/shoeA ');
     await wrapper.get('form').trigger('submit');
     await settle();
-    expect(api.current.settings.source).toEqual({ kind: 'simulator', path: '/tmp/shoeA', baud: 9600, decoder: 'text' });
+    expect(api.current.settings.source).toEqual({ kind: 'serial', path: '/tmp/shoeA', baud: 9600, decoder: 'text' });
     wrapper.unmount();
   });
 
