@@ -147,6 +147,21 @@ describe('the status the screens show', () => {
   });
 });
 
+describe('a new table', () => {
+  it('starts with no seat in play, until the dealer ticks them; the language and the structure can be set before', async () => {
+    const dataDir = folder();
+    const service = await serviceIn(dataDir);
+    expect(service.getState().settings.table.seats).toEqual([]);
+    await expectOk(service.setLanguage('fi'));
+    expect(await service.saveSettings({ ...TABLE, table: { ...TABLE.table, seats: [] } })).toMatchObject({ ok: false, error: { field: 'table.seats', said: { key: 'command.seatCount' } } });
+    await expectOk(service.saveSettings({ ...TABLE, language: 'fi' }));
+    await service.close();
+    services.splice(services.indexOf(service), 1);
+    // The last table is remembered.
+    expect((await serviceIn(dataDir)).getState().settings.table.seats.map((seat) => seat.seat)).toEqual([1, 2, 3]);
+  });
+});
+
 describe('the table’s name and the station, kept with each race', () => {
   it('reads a table name: trimmed, at most 32 characters, empty for none; refuses anything else with settings.tableName', () => {
     expect(readSettings({ ...TABLE, table: { ...TABLE.table, name: '  Table 7 ' } }).table.name).toBe('Table 7');
