@@ -201,9 +201,9 @@ describe('a race’s record slip: where the race ran', () => {
     await wrapper.get('[data-testid="history-open-record"]').trigger('click');
     await settle();
     const slip = wrapper.get('[data-testid="race-record"]');
-    expect(slip.get('[data-testid="record-table"]').text()).toBe('Стол Table 7');
+    expect(slip.get('[data-testid="record-table"]').text()).toBe('Стол: Table 7');
     expect(slip.get('[data-testid="record-level"]').text()).toBe('Смена номиналов после уровня 4');
-    expect(slip.get('[data-testid="record-station"]').text()).toBe('Станция table-pc-1');
+    expect(slip.get('[data-testid="record-station"]').text()).toBe('Станция: table-pc-1');
     wrapper.unmount();
   });
 });
