@@ -444,8 +444,8 @@ export class ConsoleService {
 
   saveSettings(value: SettingsInput): Promise<CommandResult> {
     return this.serial(async () => {
-      // The table the dealer saves has seats in play (only a console never set up has none).
-      const settings = requireSeats(readSettings(this.withKept(value)));
+      // A table set up keeps a seat in play (only a console never set up has none).
+      const settings = requireSeats(readSettings(this.withKept(value)), this.settings);
       if (!this.profiles.has(settings.source.decoder)) {
         return refused('source.decoder', { key: 'service.noProfile', params: { name: settings.source.decoder } });
       }

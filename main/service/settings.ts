@@ -101,9 +101,12 @@ function readSeats(value: unknown): SeatSettings[] {
   return seats.sort((a, b) => a.seat - b.seat);
 }
 
-/** A table the dealer saves has seats in play: a refusal naming the field otherwise. */
-export function requireSeats(settings: ConsoleSettings): ConsoleSettings {
-  if (settings.table.seats.length === 0) throw new InputError('table.seats', { key: 'command.seatCount', params: { n: MAX_SEATS } });
+/**
+ * A table once set up keeps a seat in play: settings saved with none are refused (naming the field),
+ * unless the table held has none either (a console never set up saving its language or source).
+ */
+export function requireSeats(settings: ConsoleSettings, held: ConsoleSettings): ConsoleSettings {
+  if (settings.table.seats.length === 0 && held.table.seats.length > 0) throw new InputError('table.seats', { key: 'command.seatCount', params: { n: MAX_SEATS } });
   return settings;
 }
 
