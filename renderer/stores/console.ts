@@ -304,7 +304,7 @@ export const useConsoleStore = defineStore('console', () => {
     draftTimer = null;
   }
 
-  /** Sends the counts typed now (the timer's, or at once when `flushDrafts` is called). */
+  /** Sends the counts typed now, once the typing has paused. */
   async function sendDrafts(): Promise<Outcome> {
     cancelDrafts();
     if (race.value !== null) return { ok: true, value: null };
@@ -316,11 +316,6 @@ export const useConsoleStore = defineStore('console', () => {
     // Another window's counts that came meanwhile were held back: taken now, if the typing has stopped.
     adoptDrafts();
     return outcome;
-  }
-
-  /** Sends the counts waiting for the pause now (nothing when none wait). */
-  function flushDrafts(): Promise<Outcome> {
-    return draftTimer === null ? Promise.resolve({ ok: true, value: null }) : sendDrafts();
   }
 
   function resetCounts(): void {
@@ -584,7 +579,6 @@ export const useConsoleStore = defineStore('console', () => {
     countsFromDrafts,
     ensureCounts,
     setCount,
-    flushDrafts,
     resetCounts,
     previewRace,
     clearPreview,
