@@ -7,7 +7,7 @@ import { englishText, type Message } from '../engine/messages';
 import { readHouseOptions } from '../engine/poker/setup';
 import type { GameName } from '../engine/poker/rules';
 import { CARD_CODE_MAX, DISCARD_MAX, MAX_SEATS, NAME_MAX, PLAYERS_MAX, PLAYERS_MIN, SEAT_CHIPS_MAX } from './constants';
-import type { CommandError, SeatCount } from './contract';
+import type { CommandError, SeatCount, SeatCountDraft } from './contract';
 
 export type Args = readonly unknown[];
 
@@ -35,6 +35,25 @@ export function checkCounts(value: unknown): Checked {
     seats.add(count.seat);
   }
   return pass([value.map((count: SeatCount) => ({ seat: count.seat, chips: count.chips, hasOther: count.hasOther }))]);
+}
+
+/**
+ * The counts being typed (saveCountDrafts): at most a seat's worth each, every chips a whole number
+ * 0 … SEAT_CHIPS_MAX or null (the field still empty). Which seats are in play is the service's to check.
+ */
+export function checkCountDrafts(value: unknown): Checked {
+  if (!Array.isArray(value) || value.length > MAX_SEATS) return fail('counts', { key: 'command.draftSeats', params: { n: MAX_SEATS } });
+  const seats = new Set<number>();
+  for (const [index, entry] of value.entries()) {
+    const draft = entry as Partial<SeatCountDraft> | null;
+    if (typeof draft !== 'object' || draft === null || Array.isArray(draft)) return fail(`counts[${index}]`, { key: 'command.notObject' });
+    if (!isWhole(draft.seat, 1, MAX_SEATS)) return fail(`counts[${index}].seat`, { key: 'command.seatRange', params: { max: MAX_SEATS } });
+    if (draft.chips !== null && !isWhole(draft.chips, 0, SEAT_CHIPS_MAX)) return fail(`counts[${index}].chips`, { key: 'command.chipCount', params: { seat: draft.seat, max: SEAT_CHIPS_MAX } });
+    if (typeof draft.hasOther !== 'boolean') return fail(`counts[${index}].hasOther`, { key: 'command.notBoolean' });
+    if (seats.has(draft.seat)) return fail(`counts[${index}].seat`, { key: 'command.seatTwice', params: { seat: draft.seat } });
+    seats.add(draft.seat);
+  }
+  return pass([value.map((draft: SeatCountDraft) => ({ seat: draft.seat, chips: draft.chips, hasOther: draft.hasOther }))]);
 }
 
 export function checkText(value: unknown, field: string, max: number): Checked {

@@ -7,7 +7,7 @@
  */
 import { GAMES, type GameName, type HouseOptions } from '../engine/poker/rules';
 import type { RaceSummary } from '../engine/race/summary';
-import { all, checkCounts, checkGameAction, checkHouseOptions, checkPlayers, checkTarget, checkText, fail, isRecord, isWhole, pass, type Args, type Checked } from './argumentChecks';
+import { all, checkCountDrafts, checkCounts, checkGameAction, checkHouseOptions, checkPlayers, checkTarget, checkText, fail, isRecord, isWhole, pass, type Args, type Checked } from './argumentChecks';
 import type { StructureInput } from '../engine/plan/csv';
 import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
 import type {
@@ -21,6 +21,7 @@ import type {
   PortInfo,
   RaceRecord,
   SeatCount,
+  SeatCountDraft,
   SettingsInput,
   StateMessage,
 } from './contract';
@@ -80,6 +81,12 @@ export const COMMANDS = {
   /** The race these counts would make (exchange, pool, race chips, deal), without starting it. */
   previewRace: command<(counts: readonly SeatCount[]) => CommandResult<RaceSummary>>(1, ([counts]) => checkCounts(counts)),
   startRace: command<(counts: readonly SeatCount[]) => CommandResult>(1, ([counts]) => checkCounts(counts)),
+  /**
+   * The counts being typed for the next race, empty fields included (null chips): kept by the
+   * service and sent to every window, so a reload or a second window shows them; cleared when
+   * the race starts or the table changes.
+   */
+  saveCountDrafts: command<(counts: readonly SeatCountDraft[]) => CommandResult>(1, ([counts]) => checkCountDrafts(counts)),
   /**
    * A card typed or tapped, for the race or game `target` (its id): the screen names what it
    * acts on, so a stale screen cannot deal into the next race.

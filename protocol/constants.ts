@@ -28,6 +28,9 @@ export const MAX_DECKS = 8;
 /** The longest name: a seat's, the dealer's, a player's, a device profile's. */
 export const NAME_MAX = 40;
 
+/** The longest table name or number (`Table 7`, `F3`): printed on the records, read by the floor. */
+export const TABLE_NAME_MAX = 32;
+
 /** The longest reason given for a void, an abandoned race or a closed game. */
 export const REASON_MAX = 200;
 

@@ -79,6 +79,8 @@ export interface TableSettings {
   readonly decks: number;
   /** The dealer on duty, named on each race's record as the one who confirmed it; absent when not given. */
   readonly dealer?: string;
+  /** The table's name or number (at most TABLE_NAME_MAX characters), kept with each race; absent when the table is not named. */
+  readonly name?: string;
 }
 
 /** The tournament's structure (as the planner reads it) and where the tournament is now. */
@@ -138,6 +140,27 @@ export interface SeatCount {
   readonly hasOther: boolean;
 }
 
+/**
+ * One seat's count as the dealer is typing it on the counts screen, before the race: `chips` is
+ * null while the field is empty ("not entered yet"). The service keeps these for the table's next
+ * race, so a reload or a second window shows the same counts.
+ */
+export interface SeatCountDraft {
+  readonly seat: number;
+  readonly chips: number | null;
+  readonly hasOther: boolean;
+}
+
+/** Where a race was run: the table's name, the station that ran it, the colour-up level it belongs to (each when known). */
+export interface RacePlace {
+  /** The table's name or number when the race started (TableSettings.name). */
+  readonly table?: string;
+  /** The station (the computer) the race was run on. */
+  readonly station?: string;
+  /** The level after which the break of the colour-up this race ran a race of falls. */
+  readonly level?: number;
+}
+
 export interface RaceView {
   readonly id: string;
   readonly startedAt: string;
@@ -155,7 +178,7 @@ export interface VoidedCard {
   readonly reason: string;
 }
 
-export interface HistoryEntry {
+export interface HistoryEntry extends RacePlace {
   readonly id: string;
   readonly startedAt: string;
   readonly confirmedAt: string;
@@ -199,7 +222,7 @@ export type RaceRecordEvent =
   | { readonly seq: number; readonly at: string; readonly type: 'abandon'; readonly reason: string };
 
 /** A race's full record, read back from the journal: what settles a dispute. */
-export interface RaceRecord {
+export interface RaceRecord extends RacePlace {
   readonly id: string;
   readonly status: 'open' | 'confirmed' | 'abandoned';
   readonly startedAt: string;
@@ -283,6 +306,8 @@ export interface ShoeRefusal {
  */
 export interface NumberedInput {
   readonly id: number;
+  /** When the service read it (ISO 8601, the service's clock); absent from a service that does not say. */
+  readonly at?: string;
   readonly event: ShoeEvent;
 }
 
@@ -315,6 +340,8 @@ export interface ConsoleState {
   /** The proposed colour-up's races started and confirmed since its break was marked; null when no break is marked. */
   readonly colorUp: ColorUpProgress | null;
   readonly journal: JournalReport;
+  /** The counts being typed for the table's next race (one per seat in play that has one); empty when none. */
+  readonly countDrafts: readonly SeatCountDraft[];
 }
 
 export interface CommandError {

@@ -22,6 +22,7 @@ const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: true } = {
   plan: true,
   colorUp: true,
   journal: true,
+  countDrafts: true,
 };
 const STATE_KEYS: ReadonlySet<string> = new Set(Object.keys(STATE_PARTS));
 

@@ -18,6 +18,8 @@ export interface TableSetup {
   readonly rules: RuleSetName;
   readonly decks: number;
   readonly source: Pick<SourceSettings, 'kind'> & Partial<SourceSettings>;
+  /** The table's name or number, when the spec names it (left as it is otherwise). */
+  readonly name?: string;
 }
 
 export interface CountEntry {
@@ -89,6 +91,7 @@ export async function setUpTable(page: Page, table: TableSetup): Promise<void> {
   await view.getByTestId('setup-next').selectOption(String(table.next));
   await view.getByTestId('setup-rules').selectOption(table.rules);
   await view.getByTestId('setup-decks').fill(String(table.decks));
+  if (table.name !== undefined) await view.getByTestId('setup-table-name').fill(table.name);
   await view.getByTestId(`source-kind-${table.source.kind}`).check();
   if (table.source.kind !== 'manual') {
     await view.getByTestId('source-path').fill(table.source.path ?? '');

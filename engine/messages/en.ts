@@ -426,6 +426,7 @@ export const en = {
       badName: 'must be 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit (got {got})',
       builtIn: '"{name}" is the name of a built-in profile: give yours another',
     },
+    draftsRaceOpen: 'race {race} is open: the counts typed are for the next race, and were not kept',
   },
   settings: {
     wholeRange: 'must be a whole number from {min} to {max} (got {got})',
@@ -443,6 +444,7 @@ export const en = {
     nextNotMultiple: '{next} is not a whole multiple of {removed}',
     structureChips: "the structure plays with the table's chip set ({chips}), not {given}: save the structure to change the table's chips with it",
     noBreak: 'level {level} is not followed by a break in the structure',
+    tableName: 'the table name must be text of at most {n} character, or empty when the table has no name | the table name must be text of at most {n} characters, or empty when the table has no name',
   },
   command: {
     unknown: 'unknown command {name}',
@@ -476,6 +478,7 @@ export const en = {
     format: 'must be csv or json',
     before: 'must be a race number, or null for the latest',
     profile: 'must be a device profile: a JSON object of at most {kb} KB',
+    draftSeats: 'must list at most {n} seat | must list at most {n} seats',
   },
 } as const satisfies Catalog;
 

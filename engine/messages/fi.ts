@@ -423,6 +423,7 @@ export const fi: EngineCatalog = {
       badName: 'on oltava 1–40 kirjainta, numeroa, ".", "_" tai "-", ja alettava kirjaimella tai numerolla (saatiin {got})',
       builtIn: '"{name}" on valmiin profiilin nimi: anna omallesi toinen nimi',
     },
+    draftsRaceOpen: 'arvonta {race} on auki: kirjoitetut määrät ovat seuraavaa arvontaa varten, eikä niitä tallennettu',
   },
   settings: {
     wholeRange: 'on oltava kokonaisluku väliltä {min}–{max} (saatiin {got})',
@@ -440,6 +441,7 @@ export const fi: EngineCatalog = {
     nextNotMultiple: '{next} ei ole arvon {removed} monikerta',
     structureChips: 'rakenne käyttää pöydän pelimerkkisarjaa ({chips}), ei sarjaa {given}: tallenna rakenne, niin pöydän pelimerkit vaihtuvat sen mukana',
     noBreak: 'tason {level} jälkeen rakenteessa ei ole taukoa',
+    tableName: 'pöydän nimen on oltava tekstiä, enintään {n} merkki, tai tyhjä, kun pöydällä ei ole nimeä | pöydän nimen on oltava tekstiä, enintään {n} merkkiä, tai tyhjä, kun pöydällä ei ole nimeä',
   },
   command: {
     unknown: 'tuntematon komento {name}',
@@ -473,5 +475,6 @@ export const fi: EngineCatalog = {
     format: 'on oltava csv tai json',
     before: 'on oltava arvonnan numero, tai null uusimmille',
     profile: 'on oltava laiteprofiili: JSON-olio, enintään {kb} kt',
+    draftSeats: 'luettele enintään {n} paikka | luettele enintään {n} paikkaa',
   },
 };

@@ -3,7 +3,7 @@ import type { HistoryEntry, JournalReport } from '../../protocol/contract';
 import { chainOf, findingText } from '../journal/findings';
 
 const COLUMNS = [
-  'race', 'started', 'confirmed', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
+  'race', 'table', 'level', 'station', 'started', 'confirmed', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
   'cards', 'voided', 'refusals', 'corrections', 'records', 'chain',
 ] as const;
 
@@ -62,7 +62,7 @@ export function historyCsv(history: readonly HistoryEntry[], journal: JournalRep
       return card ? `${seatLabel(entry, seat)} (${shown(card)})` : seatLabel(entry, seat);
     });
     return [
-      entry.id, entry.startedAt, entry.confirmedAt, entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
+      entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, entry.confirmedAt, entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
       winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), summary.valueDelta ?? '',
       cardsBySeat(entry), voided(entry), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, chainCell(entry, journal),
     ].map(csvCell).join(',');

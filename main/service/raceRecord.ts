@@ -5,7 +5,7 @@ import type { RaceRecord, RaceRecordEvent, SeatCount, VoidedCard } from '../../p
 import { chainOf, type ChainReport } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import { splitSeal } from '../journal/seal';
-import { isSessionRecord, type SessionRecord } from './session';
+import { isSessionRecord, placeOf, type SessionRecord } from './session';
 
 /** Where a race's lines stand in the journal file: from its start's line to its last line. */
 export interface RaceSpan {
@@ -109,6 +109,7 @@ function buildRecord(raceId: string, lines: ReadonlyArray<{ line: JournalLine<Se
   const { chain: verdict, findings } = chainOf(report, seqs.first, seqs.last);
   return {
     id: raceId,
+    ...placeOf(start),
     status,
     startedAt: first.at,
     counts: start.counts as readonly SeatCount[],

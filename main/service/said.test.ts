@@ -182,6 +182,11 @@ const ROWS: Row[] = [
   ['service.register.notRfid', async () => refusalOf(await (await consoleWith({ ...RFID, source: { ...RFID.source, decoder: 'text' } })).service.registerDeck('deck-1')), 'the profile text does not read RFID tags: choose rfid (or a profile that reads tag IDs) first'],
   ['service.profile.badName', async () => refusalOf(await (await consoleWith(RFID)).service.registerDeck('my deck')), 'must be 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit (got "my deck")'],
   ['service.profile.builtIn', async () => refusalOf(await (await consoleWith()).service.importProfile({ name: 'rfid', framing: { kind: 'lines' }, decoder: { kind: 'uid' } })), '"rfid" is the name of a built-in profile: give yours another'],
+  ['service.draftsRaceOpen', async () => {
+    const { service } = await consoleWith();
+    await service.startRace(COUNTS);
+    return refusalOf(await service.saveCountDrafts([{ seat: 1, chips: null, hasOther: true }]));
+  }, 'race race-1 is open: the counts typed are for the next race, and were not kept'],
   ['service.save.settingsRefused', async () => {
     const { service, dataDir } = await consoleWith();
     // Where the settings file goes there is a folder: the write is refused, whatever the user.
@@ -192,7 +197,8 @@ const ROWS: Row[] = [
 
   // The settings checks (saved from the screen, or read from the settings file).
   ['command.notObject', async () => refusalOf(await (await consoleWith()).service.saveSettings({ ...TABLE, table: undefined } as unknown as ConsoleSettings)), 'must be an object'],
-  ['command.seatCount', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, seats: [] } })), 'must list 1 to 10 seats'],
+  // A table saved with no seat in play (only a console never set up has none).
+  ['command.seatCount', async () => refusalOf(await (await consoleWith()).service.saveSettings({ ...TABLE, table: { ...TABLE.table, seats: [] } })), 'must list 1 to 10 seats'],
   ['settings.wholeRange', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, decks: 9 } })), 'must be a whole number from 1 to 8 (got 9)'],
   ['settings.oneOf', () => thrown(() => readSettings({ ...TABLE, language: 'de' })), 'choose one of en, fi, ru (got "de")'],
   ['settings.mustBe', () => thrown(() => readSettings({ ...TABLE, source: { ...TABLE.source, dataBits: 9 } })), 'must be 5, 6, 7 or 8 (got 9)'],
@@ -201,6 +207,7 @@ const ROWS: Row[] = [
   ['settings.oneOf', () => thrown(() => readSettings({ ...TABLE, source: { ...TABLE.source, parity: 'evn' } })), 'choose one of none, even, odd, mark, space (got "evn")'],
   ['command.notText', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, seats: [{ seat: 1, name: 42 }] } })), 'must be text'],
   ['command.tooLong', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, dealer: 'D'.repeat(41) } })), 'at most 40 characters'],
+  ['settings.tableName', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, name: 'T'.repeat(33) } })), 'the table name must be text of at most 32 characters, or empty when the table has no name'],
   ['settings.seatTwice', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, seats: [{ seat: 1, name: '' }, { seat: 1, name: '' }] } })), 'seat 1 appears twice'],
   ['settings.serialPathPosix', () => thrown(() => readSettings({ ...TABLE, source: { ...TABLE.source, kind: 'serial', path: 'ttyUSB0' } }, 'linux')), 'must be the full path of the port, starting with /, e.g. /dev/ttyUSB0 or /dev/serial/by-id/… (got "ttyUSB0")'],
   ['settings.serialPathWindows', () => thrown(() => readSettings({ ...TABLE, source: { ...TABLE.source, kind: 'serial', path: '/dev/ttyS0' } }, 'win32')), 'must be a port name, e.g. COM3 or \\\\.\\COM3 (got "/dev/ttyS0")'],
@@ -243,6 +250,7 @@ const ROWS: Row[] = [
   ['command.format', async () => refusalOf(await dispatch((await consoleWith()).service, 'exportHistory', ['xml'])), 'must be csv or json'],
   ['command.before', async () => refusalOf(await dispatch((await consoleWith()).service, 'historyPage', [-1, 10])), 'must be a race number, or null for the latest'],
   ['command.profile', async () => refusalOf(await dispatch((await consoleWith()).service, 'importProfile', ['rfid'])), 'must be a device profile: a JSON object of at most 64 KB'],
+  ['command.draftSeats', async () => refusalOf(await dispatch((await consoleWith()).service, 'saveCountDrafts', [{ seat: 1 }])), 'must list at most 10 seats'],
 ];
 
 /** The refusal's said checked as the engine's are (expectSaid), and returned. */

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 async function serviceIn(dataDir: string, extra: { cardSources?: CardSourceFactory; simulatedCardMs?: number } = {}): Promise<ConsoleService> {
-  const service = await ConsoleService.start({ dataDir, clock, ...extra });
+  const service = await ConsoleService.start({ dataDir, clock, station: 'table-pc-1', ...extra });
   services.push(service);
   return service;
 }
@@ -67,9 +67,9 @@ describe('console service', () => {
     expect(service.getState().race).toBeNull();
     expect(service.getState().history).toMatchObject({ total: 1, valueDelta: 25, latest: { id: 'race-1', summary: { awards: [1, 2] } } });
     const csv = await service.exportHistory('csv');
-    expect(csv.ok && csv.value.split('\r\n')[0]).toBe('race,started,confirmed,confirmed by,rules,removed,next,odd chips,race chips,winners,protected,value delta,cards,voided,refusals,corrections,records,chain');
+    expect(csv.ok && csv.value.split('\r\n')[0]).toBe('race,table,level,station,started,confirmed,confirmed by,rules,removed,next,odd chips,race chips,winners,protected,value delta,cards,voided,refusals,corrections,records,chain');
     expect(csv.ok && csv.value.split('\r\n')[1]).toBe(
-      'race-1,2026-11-29T12:00:00.000Z,2026-11-29T12:00:00.000Z,,classic,25,100,7,2,1 Matti (A♥); 2 Teppo (10♠),,25,1 Matti: A♥ K♣ 2♦; 2 Teppo: 10♠ 4♥; 3 Johanna: 10♦ 10♣,,0,0,1–9,intact',
+      'race-1,,,table-pc-1,2026-11-29T12:00:00.000Z,2026-11-29T12:00:00.000Z,,classic,25,100,7,2,1 Matti (A♥); 2 Teppo (10♠),,25,1 Matti: A♥ K♣ 2♦; 2 Teppo: 10♠ 4♥; 3 Johanna: 10♦ 10♣,,0,0,1–9,intact',
     );
   });
 
@@ -206,8 +206,8 @@ describe('console service', () => {
     await service.previewRace(COUNTS);
     expect(service.getState().shoeRefusal).toBeNull();
     expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah', 'Kc']);
-    // Each read numbered, the same card read twice as two inputs (the screens' input log has both).
-    expect(service.getState().inputs).toEqual([1, 2, 3].map((id) => ({ id, event: { type: 'card', card: id === 3 ? 'Kc' : 'Ah', raw: id === 3 ? 'KC' : 'AH' } })));
+    // Each read numbered and timed by the service's clock, the same card read twice as two inputs (the screens' input log has both).
+    expect(service.getState().inputs).toEqual([1, 2, 3].map((id) => ({ id, at: '2026-11-29T12:00:00.000Z', event: { type: 'card', card: id === 3 ? 'Kc' : 'Ah', raw: id === 3 ? 'KC' : 'AH' } })));
   });
 
   it('the simulated shoe deals a whole race by itself, card by card, as a demo', async () => {

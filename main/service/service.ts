@@ -1,3 +1,5 @@
+import { readFile, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InputError, isInputError } from '../../engine/errors';
@@ -15,8 +17,10 @@ import { findingText, journalPath, JournalWriter, scanJournal, type JournalFindi
 import {
   HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
   type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
-  type NumberedInput, type PortInfo, type RaceRecord, type SeatCount, type ShoeRefusal, type SourceStatus,
+  type NumberedInput, type PortInfo, type RaceRecord, type SeatCount, type SeatCountDraft, type ShoeRefusal, type SourceStatus, type TableSettings,
 } from '../../protocol/contract';
+import { checkCountDrafts } from '../../protocol/argumentChecks';
+import { writeFileAtomically } from './atomicWrite';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';
@@ -26,8 +30,8 @@ import { historyCsv, historyJson } from './export';
 import { readRaceRecord, type RaceSpan } from './raceRecord';
 import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
-import { applySessionLine, isSessionRecord, raceView, SessionReplay, stepSession, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
-import { loadSettings, readSettings, saveSettings } from './settings';
+import { applySessionLine, isSessionRecord, raceView, SessionReplay, STATION_MAX, stepSession, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
+import { loadSettings, readSettings, requireSeats, saveSettings } from './settings';
 import { simulatedSource } from './simulatedSource';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 import { ColorUpLog } from './colorUps';
@@ -51,6 +55,31 @@ export interface ServiceOptions {
   readonly listPorts?: () => Promise<readonly PortInfo[]>;
   /** Pace of the simulated shoe (tests deal faster). */
   readonly simulatedCardMs?: number;
+  /** The station's name kept with each race (the dealer's station in the history): the computer's host name unless given. */
+  readonly station?: string;
+}
+
+/** The file in the data folder that keeps the counts being typed for the next race across a restart. */
+export const COUNT_DRAFTS_FILE = 'count-drafts.json';
+
+/** What makes typed counts meaningless when it changes: the seats in play and the chips raced. */
+const countsTableKey = (table: TableSettings): string => JSON.stringify({ seats: table.seats.map((seat) => seat.seat), removed: table.removed, next: table.next });
+
+/**
+ * The counts kept in the data folder, when they are still for this table's next race (a file left
+ * from before a race started, or a table since changed, is not); anything else read there: none.
+ */
+async function loadCountDrafts(path: string, nextRace: string, table: TableSettings): Promise<readonly SeatCountDraft[]> {
+  try {
+    const file = JSON.parse(await readFile(path, 'utf8')) as { race?: unknown; table?: unknown; counts?: unknown } | null;
+    if (file?.race !== nextRace || file.table !== countsTableKey(table)) return [];
+    const checked = checkCountDrafts(file.counts);
+    if (!checked.ok) return [];
+    const drafts = checked.args[0] as readonly SeatCountDraft[];
+    return drafts.every((draft) => table.seats.some((seat) => seat.seat === draft.seat)) ? drafts : [];
+  } catch {
+    return [];
+  }
 }
 
 /** `compute`, remembering its last argument and result: the same input gives the very same object. */
@@ -160,6 +189,8 @@ export class ConsoleService {
   private readonly monotonic: () => number;
   /** How far the colour-up of the break marked last has come, followed from the journal. */
   private colorUps = new ColorUpLog();
+  /** The counts being typed for the next race (kept in COUNT_DRAFTS_FILE too); the same object until they change. */
+  private countDrafts: readonly SeatCountDraft[] = [];
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -223,6 +254,7 @@ export class ConsoleService {
     const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly };
     const service = new ConsoleService({ ...options, journalKey: key }, journal, session, settings, report, spans, unlock, profiles);
     service.colorUps = colorUps;
+    if (session.race === null) service.countDrafts = await loadCountDrafts(join(options.dataDir, COUNT_DRAFTS_FILE), `race-${session.racesStarted + 1}`, settings.table);
     // The torn tail's bytes were kept beside the journal; the journal itself says so, in its chain.
     if (journal !== null && scan.tornNote !== null) {
       // On a full disk it waits: the finding is shown all the same, and the next record ends the torn line.
@@ -261,6 +293,7 @@ export class ConsoleService {
       plan: this.planViewOf(settings.tournament),
       colorUp: this.colorUps.progress(settings.tournament?.atBreakAfter ?? null, session.race?.id ?? null),
       journal: this.journalReport,
+      countDrafts: this.countDrafts,
     };
   }
 
@@ -302,6 +335,11 @@ export class ConsoleService {
     this.session = step(this.session, line);
     // A change was accepted: an earlier refusal of a shoe card no longer stands.
     this.shoeRefusal = null;
+    // A race begins afresh: the counts typed for it are its own now, and the last input was before it.
+    if (record.kind === 'race-start') {
+      this.lastInput = null;
+      await this.clearCountDrafts();
+    }
     this.dropStaleHeld();
     this.publish();
   }
@@ -349,6 +387,7 @@ export class ConsoleService {
           this.repeatTimer = undefined;
           void this.serial(async () => {
             await this.flushRepeats(repeat);
+            this.publish();
             return ok(null);
           });
         }, this.options.repeatFlushMs ?? REPEAT_FLUSH_MS);
@@ -358,6 +397,8 @@ export class ConsoleService {
     const line = await this.save(record);
     this.session = applySessionLine(this.session, line);
     this.repeat = { key, of: line.seq, target: record.kind === 'refused' ? { raceId: record.raceId } : { gameId: record.gameId }, count: 0, since: this.monotonic() };
+    // A refusal changes no race or game, but the journal holds one more record: every screen counts it.
+    this.publish();
   }
 
   /** Writes the count of repeats not yet on record (of `only` when given; of the current run otherwise). */
@@ -403,7 +444,8 @@ export class ConsoleService {
 
   saveSettings(value: SettingsInput): Promise<CommandResult> {
     return this.serial(async () => {
-      const settings = readSettings(this.withKept(value));
+      // A table set up keeps a seat in play (only a console never set up has none).
+      const settings = requireSeats(readSettings(this.withKept(value)), this.settings);
       if (!this.profiles.has(settings.source.decoder)) {
         return refused('source.decoder', { key: 'service.noProfile', params: { name: settings.source.decoder } });
       }
@@ -437,7 +479,40 @@ export class ConsoleService {
     await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
       throw new SaveError('settings', error);
     });
+    const tableChanged = countsTableKey(settings.table) !== countsTableKey(this.settings.table);
     this.settings = settings;
+    // Counts typed for other seats or other chips are not this table's counts any more.
+    if (tableChanged) await this.clearCountDrafts();
+  }
+
+  private async clearCountDrafts(): Promise<void> {
+    if (this.countDrafts.length === 0) return;
+    this.countDrafts = [];
+    await rm(join(this.options.dataDir, COUNT_DRAFTS_FILE), { force: true }).catch(() => undefined);
+  }
+
+  /**
+   * The counts being typed for the table's next race, empty fields (null) included: kept for every
+   * window (the state carries them) and across a restart (COUNT_DRAFTS_FILE, written atomically).
+   * They are the dealer's notes, not a record of the race: the journal gets the counts the race
+   * starts with, in its race-start. A disk that refuses the file only loses them over a restart.
+   */
+  saveCountDrafts(counts: readonly SeatCountDraft[]): Promise<CommandResult> {
+    return this.serial(async () => {
+      const open = this.session.race;
+      if (open) return refused('race', { key: 'service.draftsRaceOpen', params: { race: open.id } });
+      const { table } = this.settings;
+      counts.forEach((count, index) => {
+        if (!table.seats.some((seat) => seat.seat === count.seat)) throw new InputError(`counts[${index}].seat`, { key: 'service.seatNotAtTable', params: { seat: count.seat, seats: table.seats.map((seat) => seat.seat).join(', ') } });
+      });
+      const drafts = [...counts].sort((a, b) => a.seat - b.seat).map(({ seat, chips, hasOther }) => ({ seat, chips, hasOther }));
+      if (JSON.stringify(drafts) === JSON.stringify(this.countDrafts)) return ok(null);
+      this.countDrafts = drafts;
+      const file = { race: `race-${this.session.racesStarted + 1}`, table: countsTableKey(table), counts: drafts };
+      await writeFileAtomically(join(this.options.dataDir, COUNT_DRAFTS_FILE), `${JSON.stringify(file)}\n`).catch(() => undefined);
+      this.publish();
+      return ok(null);
+    });
   }
 
   // The screens' intents: each changes its one part of the settings, on the settings the service
@@ -502,12 +577,22 @@ export class ConsoleService {
     });
   }
 
-  /** A race starting with the chips of a race of the proposed colour-up not yet run: journaled as that race's. */
-  private async claimColorUpRace(raceId: string, removed: number, next: number): Promise<void> {
+  /**
+   * A race starting with the chips of a race of the proposed colour-up not yet run: journaled as
+   * that race's. The level the colour-up's break follows, when it is one; null otherwise.
+   */
+  private async claimColorUpRace(raceId: string, removed: number, next: number): Promise<number | null> {
     const proposal = this.planViewOf(this.settings.tournament)?.proposal ?? null;
-    if (proposal === null) return;
+    if (proposal === null) return null;
     const step = colorUpStepOf(proposal, this.colorUps.doneChips(proposal.afterLevel), removed, next);
-    if (step !== null) await this.save({ kind: 'color-up-race', race: raceId, afterLevel: proposal.afterLevel, removed, next });
+    if (step === null) return null;
+    await this.save({ kind: 'color-up-race', race: raceId, afterLevel: proposal.afterLevel, removed, next });
+    return proposal.afterLevel;
+  }
+
+  /** The station kept with each race: the one given, or the host name (cut to what a record takes). */
+  private station(): string {
+    return (this.options.station ?? hostname()).slice(0, STATION_MAX);
   }
 
   previewRace(counts: readonly SeatCount[]): Promise<CommandResult<ReturnType<typeof raceSummary>>> {
@@ -521,8 +606,10 @@ export class ConsoleService {
       const { race, names } = this.raceInput(counts);
       startRace(race); // refuses bad counts before anything is journaled
       const raceId = `race-${this.session.racesStarted + 1}`;
-      await this.claimColorUpRace(raceId, race.removed, race.next);
-      await this.commit({ kind: 'race-start', raceId, race, counts, names });
+      const level = await this.claimColorUpRace(raceId, race.removed, race.next);
+      const { name: table } = this.settings.table;
+      const station = this.station();
+      await this.commit({ kind: 'race-start', raceId, race, counts, names, ...(table ? { table } : {}), ...(station ? { station } : {}), ...(level !== null ? { level } : {}) });
       return ok(null);
     });
   }
@@ -883,7 +970,8 @@ export class ConsoleService {
       return;
     }
     this.lastInput = event;
-    this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, event }].slice(-RECENT_INPUTS_MAX);
+    const at = (this.options.clock?.() ?? new Date()).toISOString();
+    this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, at, event }].slice(-RECENT_INPUTS_MAX);
     if (this.registering !== null && (event.type === 'card' || event.type === 'unknown')) {
       void this.serial(async () => {
         await this.registered(event);

@@ -2,13 +2,14 @@ import { applyRaceEvent, applyRaceEvents, startRace, type RaceEvent, type RaceSt
 import { raceSummary, type RaceSummary } from '../../engine/race/summary';
 import type { JournalFinding, JournalLine } from '../journal/journal';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
-import type { GameHistoryEntry, HistoryEntry, InputSource, SeatCount } from '../../protocol/contract';
+import { TABLE_NAME_MAX, type GameHistoryEntry, type HistoryEntry, type InputSource, type RacePlace, type SeatCount } from '../../protocol/contract';
 export { raceView } from '../../protocol/views';
 import { isColorUpRecord, type ColorUpRecord } from './colorUps';
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =
-  | { readonly kind: 'race-start'; readonly raceId: string; readonly race: unknown; readonly counts: readonly SeatCount[]; readonly names: Readonly<Record<number, string>> }
+  /** With where it ran (RacePlace: the table's name, the station, the colour-up level), each when known. */
+  | ({ readonly kind: 'race-start'; readonly raceId: string; readonly race: unknown; readonly counts: readonly SeatCount[]; readonly names: Readonly<Record<number, string>> } & RacePlace)
   /** `held`: a shoe card held for the dealer's say (a noisy line) and taken by the dealer. */
   | { readonly kind: 'race-event'; readonly raceId: string; readonly event: RaceEvent; readonly source: InputSource; readonly held?: true }
   /** A card or correction the engine refused: not applied, kept for the floor supervisor. */
@@ -41,6 +42,19 @@ function isSeatCounts(value: unknown): boolean {
 
 function isNames(value: unknown): boolean {
   return isObject(value) && Object.keys(value).length <= 10 && Object.values(value).every((name) => isText(name, 40));
+}
+
+/** The longest station name a race-start may carry (a host name is at most 64 characters). */
+export const STATION_MAX = 64;
+
+/** A race-start's place, each part absent or of its shape. */
+function isPlace(record: Fields): boolean {
+  return (record.table === undefined || isText(record.table, TABLE_NAME_MAX)) && (record.station === undefined || isText(record.station, STATION_MAX)) && (record.level === undefined || isCount(record.level, 1));
+}
+
+/** The place a race-start record carries, only the parts it has. */
+export function placeOf(record: RacePlace): RacePlace {
+  return { ...(record.table !== undefined ? { table: record.table } : {}), ...(record.station !== undefined ? { station: record.station } : {}), ...(record.level !== undefined ? { level: record.level } : {}) };
 }
 
 function isRaceEvent(value: unknown): boolean {
@@ -83,7 +97,7 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
   switch (record.kind) {
     case 'race-start':
       // The race itself goes through the engine's own checks (readRaceSetup) when replayed.
-      return isObject(record.race) && JSON.stringify(record.race).length <= 10_000 && isSeatCounts(record.counts) && isNames(record.names);
+      return isObject(record.race) && JSON.stringify(record.race).length <= 10_000 && isSeatCounts(record.counts) && isNames(record.names) && isPlace(record);
     case 'race-event':
       return isRaceEvent(record.event) && SOURCES.has(record.source) && (record.held === undefined || record.held === true);
     case 'refused':
@@ -119,6 +133,8 @@ export interface ActiveRace {
   readonly refusals: number;
   readonly counts: readonly SeatCount[];
   readonly names: Readonly<Record<number, string>>;
+  /** The table, station and colour-up level it ran at, as its start recorded them. */
+  readonly place: RacePlace;
   readonly state: RaceState;
 }
 
@@ -212,7 +228,7 @@ function stepOf(session: Session, record: SessionRecord): SessionStep {
     const state = startRace(record.race);
     return (current, { seq, at }) => ({
       ...current,
-      race: { id: record.raceId, startedAt: at, firstSeq: seq, refusals: 0, counts: record.counts, names: record.names, state },
+      race: { id: record.raceId, startedAt: at, firstSeq: seq, refusals: 0, counts: record.counts, names: record.names, place: placeOf(record), state },
       racesStarted: current.racesStarted + 1,
     });
   }
@@ -243,6 +259,7 @@ function stepOf(session: Session, record: SessionRecord): SessionStep {
 function historyEntry(race: ActiveRace, line: LineStamp, by: string | undefined, summary: RaceSummary | (() => RaceSummary)): HistoryEntry {
   const entry: HistoryEntry = {
     id: race.id,
+    ...race.place,
     startedAt: race.startedAt,
     confirmedAt: line.at,
     names: race.names,

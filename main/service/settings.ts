@@ -8,12 +8,16 @@ import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { RULE_SET_NAMES, type RuleSetName } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS, readLineSettings } from '../../hardware/profile';
 import { DATA_BITS, PARITIES, STOP_BITS } from '../../hardware/lineSettings';
-import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
+import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
 import { writeFileAtomically } from './atomicWrite';
 
+/**
+ * A console never set up: no seat in play until the dealer ticks the table's (a 9-handed table
+ * needs no unticking); once saved, the settings file remembers the last table's seats.
+ */
 export const DEFAULT_SETTINGS: ConsoleSettings = {
   table: {
-    seats: Array.from({ length: MAX_SEATS }, (_, index) => ({ seat: index + 1, name: '' })),
+    seats: [],
     button: 1,
     chipSet: [25, 100, 500, 1000, 5000],
     removed: 25,
@@ -84,8 +88,9 @@ function text(value: unknown, field: string, max: number): string {
   return value.trim();
 }
 
+/** The seats in play: none only before the table is set up (the defaults); a table saved has 1 to MAX_SEATS (see `requireSeats`). */
 function readSeats(value: unknown): SeatSettings[] {
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SEATS) throw new InputError('table.seats', { key: 'command.seatCount', params: { n: MAX_SEATS } });
+  if (!Array.isArray(value) || value.length > MAX_SEATS) throw new InputError('table.seats', { key: 'command.seatCount', params: { n: MAX_SEATS } });
   const seats = value.map((entry, index) => {
     const seat = record(entry, `table.seats[${index}]`);
     return { seat: whole(seat.seat, `table.seats[${index}].seat`, 1, MAX_SEATS), name: text(seat.name ?? '', `table.seats[${index}].name`, MAX_NAME) };
@@ -94,6 +99,15 @@ function readSeats(value: unknown): SeatSettings[] {
   const repeated = numbers.find((seat, index) => numbers.indexOf(seat) !== index);
   if (repeated !== undefined) throw new InputError('table.seats', { key: 'settings.seatTwice', params: { seat: repeated } });
   return seats.sort((a, b) => a.seat - b.seat);
+}
+
+/**
+ * A table once set up keeps a seat in play: settings saved with none are refused (naming the field),
+ * unless the table held has none either (a console never set up saving its language or source).
+ */
+export function requireSeats(settings: ConsoleSettings, held: ConsoleSettings): ConsoleSettings {
+  if (settings.table.seats.length === 0 && held.table.seats.length > 0) throw new InputError('table.seats', { key: 'command.seatCount', params: { n: MAX_SEATS } });
+  return settings;
 }
 
 /** Windows' name for a port in its device namespace, a parameter: the screens' message syntax would read its backslashes as escapes. */
@@ -168,6 +182,18 @@ function dealerOf(value: unknown): { dealer?: string } {
 }
 
 /**
+ * The table's name or number, when named: trimmed text of at most TABLE_NAME_MAX characters, no
+ * control characters (it is printed on slips and in spreadsheets); empty or absent, not named.
+ */
+function tableNameOf(value: unknown): { name?: string } {
+  if (value === undefined || value === null) return {};
+  // eslint-disable-next-line no-control-regex
+  const name = typeof value === 'string' && !/[\u0000-\u001f\u007f-\u009f]/.test(value) ? value.trim() : null;
+  if (name === null || name.length > TABLE_NAME_MAX) throw new InputError('table.name', { key: 'settings.tableName', params: { n: TABLE_NAME_MAX } });
+  return name === '' ? {} : { name };
+}
+
+/**
  * Validates settings from the screen or the settings file, naming the field at fault.
  * `platform` decides what a serial port's path looks like (tests pass another).
  */
@@ -193,6 +219,7 @@ export function readSettings(value: unknown, platform: NodeJS.Platform = process
     rules: oneOf<RuleSetName>(table.rules, RULE_SET_NAMES, 'table.rules'),
     decks: whole(table.decks, 'table.decks', 1, MAX_DECKS),
     ...dealerOf(table.dealer),
+    ...tableNameOf(table.name),
   };
   const kind = oneOf<SourceKind>(source.kind, SOURCE_KINDS, 'source.kind');
   const path = text(source.path ?? '', 'source.path', 4096);

@@ -625,7 +625,9 @@ describe('the player display’s socket is read-only', () => {
     expect(pushed[0]).toEqual({ type: 'state', state: before });
 
     // Real commands, each with valid arguments (the console socket below runs the same ones).
-    const settings = { ...service.getState().settings, language: 'fi' };
+    // Seats 1–3 in play (a console never set up has none).
+    const held = service.getState().settings;
+    const settings = { ...held, language: 'fi', table: { ...held.table, seats: [1, 2, 3].map((seat) => ({ seat, name: '' })) } };
     const counts = [
       { seat: 1, chips: 7, hasOther: true },
       { seat: 2, chips: 2, hasOther: true },

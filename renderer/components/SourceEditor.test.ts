@@ -194,9 +194,17 @@ describe('the card source editor: device profiles', () => {
   });
 
   it('shows the line settings for a serial source only', async () => {
+    const { wrapper } = await editor({ source: { kind: 'serial' } });
+    expect(wrapper.find('[data-testid="source-line"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+
+  it('asks the simulated shoe for nothing it does not use: no port, no profile, no speed, no line settings', async () => {
     const { wrapper } = await editor({ source: { kind: 'simulator' } });
-    expect(wrapper.find('[data-testid="source-decoder"]').exists()).toBe(true);
-    expect(wrapper.find('[data-testid="source-line"]').exists()).toBe(false);
+    for (const testid of ['source-path', 'list-ports', 'source-decoder', 'source-baud', 'source-import', 'source-line']) {
+      expect(wrapper.find(`[data-testid="${testid}"]`).exists(), testid).toBe(false);
+    }
+    expect(wrapper.get('[data-testid="source-simulator-hint"]').text()).toContain('deals by itself');
     wrapper.unmount();
   });
 });

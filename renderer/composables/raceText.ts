@@ -9,11 +9,6 @@ import { useSaidText } from './saidText';
 export type Names = Readonly<Record<number, string>>;
 type Exchange = RaceSummary['exchange'][number];
 
-/** `+25`, `-25`, `0`: the value a race created or removed. */
-export function formatDelta(value: number): string {
-  return value > 0 ? `+${value}` : String(value);
-}
-
 /** `A♠`, `10♦`: how every screen shows a card. */
 export function cardText(card: Card): string {
   return formatCard(card, 'pips');

@@ -1,10 +1,11 @@
 import { computed } from 'vue';
 import { useI18n } from 'vue-i18n';
 
-/** When a race or a game was recorded, as the screens show it: short date and time in the screen's language. */
+/** When a race or a game was recorded, and when an input was read, as the screens show them: in the screen's language. */
 export function useTimeText() {
   const { locale } = useI18n();
   const format = computed(() => new Intl.DateTimeFormat(locale.value, { dateStyle: 'short', timeStyle: 'short' }));
+  const clock = computed(() => new Intl.DateTimeFormat(locale.value, { timeStyle: 'medium' }));
 
   /** A journal time (ISO 8601) for reading; text that is no time is shown as it is. */
   function recordedAt(iso: string): string {
@@ -12,5 +13,11 @@ export function useTimeText() {
     return Number.isNaN(date.getTime()) ? iso : format.value.format(date);
   }
 
-  return { recordedAt };
+  /** The time of day to the second (an input read: ISO 8601, or milliseconds since 1970); text that is no time as it is. */
+  function readAt(at: string | number): string {
+    const date = new Date(at);
+    return Number.isNaN(date.getTime()) ? String(at) : clock.value.format(date);
+  }
+
+  return { recordedAt, readAt };
 }

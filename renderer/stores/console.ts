@@ -11,6 +11,7 @@ import type {
   PortInfo,
   RaceView,
   SeatCount,
+  SeatCountDraft,
 } from '../../protocol/contract';
 import type { ConsoleApi } from '../../protocol/commands';
 import type { RaceStep } from '../../engine/plan/planner';
@@ -75,6 +76,13 @@ export interface ScanAway {
   readonly place: Exclude<ScanPlace, 'deal'>;
 }
 
+/**
+ * How long the counts screen waits after the last keystroke before it sends the counts typed to
+ * the service (which keeps them for every window and a reload): typing stays instant, and a burst
+ * of keys is one call.
+ */
+export const COUNT_DRAFTS_DELAY_MS = 300;
+
 /** What the Backspace key and the void buttons write into the audit trail. */
 export const MANUAL_VOID_REASON = 'manual correction';
 
@@ -85,6 +93,12 @@ export const useConsoleStore = defineStore('console', () => {
   let api: ConsoleApi | null = null;
   const stops: Array<() => void> = [];
   let previewSequence = 0;
+  /** The counts typed here, waiting COUNT_DRAFTS_DELAY_MS to go to the service; null when none wait. */
+  let draftTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Sends of the counts not yet answered. */
+  let draftsInFlight = 0;
+  /** The counts this window sent last (JSON): the service's state with these is this window's own typing, not news. */
+  let draftsSent: string | null = null;
 
   const state = shallowRef<ConsoleState | null>(null);
   const connection = ref<Connection>('connecting');
@@ -128,6 +142,8 @@ export const useConsoleStore = defineStore('console', () => {
     state.value = next;
     logInputs(next.inputs);
     followHistory(next, previous);
+    // Counts typed in another window (or kept over a reload): taken unless this window is typing.
+    if (next.countDrafts !== previous?.countDrafts) adoptDrafts();
     // A card from the shoe refused: shown where a typed card's refusal is, until the next card is taken.
     const refusal = next.shoeRefusal;
     if (refusal !== null && !sameRefusal(refusal, previous?.shoeRefusal ?? null)) {
@@ -248,7 +264,62 @@ export const useConsoleStore = defineStore('console', () => {
     }
   }
 
+  /** The counts typed as the service keeps them: the seats in play, an empty or invalid field as null (not entered yet). */
+  function draftsOf(): SeatCountDraft[] {
+    return seatsInPlay.value.map(({ seat }) => {
+      const draft = counts[seat] ?? { chips: '', hasOther: true };
+      const chips = typeof draft.chips === 'number' && Number.isInteger(draft.chips) && draft.chips >= 0 ? draft.chips : null;
+      return { seat, chips, hasOther: draft.hasOther };
+    });
+  }
+
+  /**
+   * Takes the counts the service keeps into this screen's fields, unless they are what this window
+   * sent last or it is still typing (its keystrokes are newer than any state).
+   */
+  function adoptDrafts(): void {
+    const kept = state.value?.countDrafts ?? [];
+    if (draftTimer !== null || draftsInFlight > 0 || JSON.stringify(kept) === draftsSent) return;
+    draftsSent = null;
+    for (const { seat } of seatsInPlay.value) {
+      const draft = kept.find((entry) => entry.seat === seat);
+      const chips = draft?.chips ?? '';
+      const hasOther = draft?.hasOther ?? true;
+      const shown = counts[seat];
+      if (shown === undefined || shown.chips !== chips || shown.hasOther !== hasOther) counts[seat] = { chips, hasOther };
+    }
+  }
+
+  /** A seat's count typed or ticked: shown at once, sent to the service once the typing pauses. */
+  function setCount(seat: number, change: Partial<CountDraft>): void {
+    const draft = counts[seat];
+    if (draft === undefined) return;
+    Object.assign(draft, change);
+    if (draftTimer !== null) clearTimeout(draftTimer);
+    draftTimer = setTimeout(() => void sendDrafts(), COUNT_DRAFTS_DELAY_MS);
+  }
+
+  function cancelDrafts(): void {
+    if (draftTimer !== null) clearTimeout(draftTimer);
+    draftTimer = null;
+  }
+
+  /** Sends the counts typed now, once the typing has paused. */
+  async function sendDrafts(): Promise<Outcome> {
+    cancelDrafts();
+    if (race.value !== null) return { ok: true, value: null };
+    const drafts = draftsOf();
+    draftsSent = JSON.stringify(drafts);
+    draftsInFlight += 1;
+    const outcome = await run('saveCountDrafts', (service) => service.saveCountDrafts(drafts));
+    draftsInFlight -= 1;
+    // Another window's counts that came meanwhile were held back: taken now, if the typing has stopped.
+    adoptDrafts();
+    return outcome;
+  }
+
   function resetCounts(): void {
+    cancelDrafts();
     for (const key of Object.keys(counts)) delete counts[Number(key)];
     ensureCounts();
     preview.value = null;
@@ -273,7 +344,11 @@ export const useConsoleStore = defineStore('console', () => {
   }
 
   async function startRace(list: readonly SeatCount[]): Promise<Outcome> {
+    // The race takes the counts: the service drops those it kept for it once it starts.
+    const waiting = draftTimer !== null;
+    cancelDrafts();
     const outcome = await run('startRace', (service) => service.startRace(list));
+    if (!outcome.ok && waiting) void sendDrafts();
     if (outcome.ok) view.value = 'race';
     return outcome;
   }
@@ -504,6 +579,7 @@ export const useConsoleStore = defineStore('console', () => {
     setLanguage,
     countsFromDrafts,
     ensureCounts,
+    setCount,
     resetCounts,
     previewRace,
     clearPreview,

@@ -5,7 +5,8 @@ export type InputEvent = NonNullable<ConsoleState['lastInput']>;
 
 export interface LoggedInput {
   readonly id: number;
-  readonly at: number;
+  /** When it was read: the service's time (ISO 8601), or when this screen got it (ms) from a service that does not say. */
+  readonly at: string | number;
   readonly event: InputEvent;
 }
 
@@ -30,7 +31,7 @@ export function useInputLog() {
     if (fresh.length === 0) return;
     lastInputId = newest;
     const at = Date.now();
-    const logged = fresh.map(({ event }) => ({ id: (inputSequence += 1), at, event })).reverse();
+    const logged = fresh.map((input) => ({ id: (inputSequence += 1), at: input.at ?? at, event: input.event })).reverse();
     inputLog.value = [...logged, ...inputLog.value].slice(0, INPUT_LOG_SIZE);
   }
 

@@ -15,6 +15,7 @@ import type {
   Language,
   RaceRecord,
   SeatCount,
+  SeatCountDraft,
   SettingsInput,
 } from '../../protocol/contract';
 import type { CommandName, ConsoleApi } from '../../protocol/commands';
@@ -230,6 +231,12 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         return refused(error);
       }
     },
+    // As the service keeps them: for the next race, refused while one is open.
+    saveCountDrafts: (counts: readonly SeatCountDraft[]) => {
+      if (race !== null) return { ok: false, error: { field: 'race', message: `race ${current.race?.id ?? ''} is open: the counts typed are for the next race, and were not kept` } };
+      push({ ...current, countDrafts: [...counts].sort((a, b) => a.seat - b.seat) });
+      return { ok: true, value: null };
+    },
     startRace: (counts: readonly SeatCount[]) => {
       if (race !== null) return { ok: false, error: { field: 'race', message: 'a race is already in progress' } };
       try {
@@ -239,7 +246,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         const step = proposal !== null && proposal.afterLevel === marked.afterLevel ? colorUpStepOf(proposal, marked.done.map((done) => done.removed), started.setup.removed, started.setup.next) : null;
         if (step !== null) marked.races.set(`race-${raceNumber}`, { raceId: `race-${raceNumber}`, ...step });
         corrections = 0;
-        push({ ...current, race: null });
+        push({ ...current, race: null, countDrafts: [] });
         pushRace(started, counts);
         return { ok: true, value: null };
       } catch (error) {

@@ -246,6 +246,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     plan: null,
     colorUp: null,
     journal: { path: '/tmp/journal.jsonl', records: 0, findings: [], chain: 'empty', unchained: 0, unchainedThrough: 0, readOnly: null },
+    countDrafts: [],
     ...overrides,
   };
 }

@@ -6,6 +6,7 @@ import { ENTER, TestKeyboard } from '../testing/keyboard';
 import { createFakeApi } from '../testing/fakeApi';
 import { makeSettings, makeState, makeSummary } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
+import { COUNT_DRAFTS_DELAY_MS } from '../stores/console';
 import CountsView from './CountsView.vue';
 
 async function counts(api = createFakeApi()) {
@@ -165,6 +166,73 @@ describe('counts screen: the keyboard-wedge scanner', () => {
     keyboard.press(ENTER, 2000);
     await settle();
     expect(api.callsOf('startRace')).toHaveLength(1);
+    wrapper.unmount();
+  });
+});
+
+describe('counts screen: the counts typed are kept by the service', () => {
+  const pause = () => new Promise((resolve) => setTimeout(resolve, COUNT_DRAFTS_DELAY_MS + 50));
+  const value = (wrapper: Awaited<ReturnType<typeof counts>>['wrapper'], seat: number) => (wrapper.get(`[data-testid="counts-seat-${seat}-chips"]`).element as HTMLInputElement).value;
+
+  it('sends them once the typing pauses, empty fields as not entered; a second window and a reload show them; the race starting clears them', async () => {
+    const api = createFakeApi();
+    const first = await counts(api);
+    await enter(first.wrapper, { 1: 7 });
+    await first.wrapper.get('[data-testid="counts-seat-2-other"]').setValue(false);
+    // Typing is instant: nothing is sent until the pause.
+    expect(api.callsOf('saveCountDrafts')).toEqual([]);
+    expect(value(first.wrapper, 1)).toBe('7');
+    await pause();
+    await settle();
+    expect(api.callsOf('saveCountDrafts')).toEqual([[[{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: null, hasOther: false }, { seat: 3, chips: null, hasOther: true }]]]);
+    // A second window (its own store on the same service) shows the same counts.
+    const second = await counts(api);
+    expect(value(second.wrapper, 1)).toBe('7');
+    expect(value(second.wrapper, 2)).toBe('');
+    expect((second.wrapper.get('[data-testid="counts-seat-2-other"]').element as HTMLInputElement).checked).toBe(false);
+    // Typed in the second: the first follows.
+    await enter(second.wrapper, { 2: 2 });
+    await pause();
+    await settle();
+    expect(value(first.wrapper, 2)).toBe('2');
+    first.wrapper.unmount();
+    // A reload (a fresh page) gets them back.
+    const reloaded = await counts(api);
+    expect([1, 2, 3].map((seat) => value(reloaded.wrapper, seat))).toEqual(['7', '2', '']);
+    await enter(reloaded.wrapper, { 3: 2 });
+    await reloaded.wrapper.get('[data-testid="start-race"]').trigger('click');
+    await settle();
+    expect(api.current.race?.id).toBe('race-1');
+    expect(api.current.countDrafts).toEqual([]);
+    expect([1, 2, 3].map((seat) => value(second.wrapper, seat))).toEqual(['', '', '']);
+    second.wrapper.unmount();
+    reloaded.wrapper.unmount();
+  });
+
+  it('keeps what this window is typing when another window’s counts arrive meanwhile', async () => {
+    const api = createFakeApi();
+    const { wrapper } = await counts(api);
+    await enter(wrapper, { 1: 5 });
+    api.push({ ...api.current, countDrafts: [{ seat: 1, chips: 9, hasOther: true }] });
+    await settle();
+    expect(value(wrapper, 1)).toBe('5');
+    await pause();
+    await settle();
+    expect(api.current.countDrafts.find((draft) => draft.seat === 1)?.chips).toBe(5);
+    expect(value(wrapper, 1)).toBe('5');
+    wrapper.unmount();
+  });
+
+  it('says so when the service does not keep them', async () => {
+    const api = createFakeApi({ state: makeState({ countDrafts: [] }) });
+    const { wrapper } = await counts(api);
+    const original = api.saveCountDrafts;
+    Object.assign(api, { saveCountDrafts: async () => ({ ok: false, error: { field: 'counts[0].seat', message: 'seat 1 is not at the table (seats 2, 3): add it in the settings first', said: { key: 'service.seatNotAtTable', params: { seat: 1, seats: '2, 3' } } } }) });
+    await enter(wrapper, { 1: 5 });
+    await pause();
+    await settle();
+    expect(wrapper.get('[data-testid="counts-draft-error"]').text()).toContain('seat 1 is not at the table');
+    Object.assign(api, { saveCountDrafts: original });
     wrapper.unmount();
   });
 });

@@ -146,3 +146,64 @@ describe('history', () => {
     wrapper.unmount();
   });
 });
+
+describe('history: table, level, station, running total', () => {
+  it('shows each race’s table, colour-up level and station, and the running total of value created, in the screen’s language', async () => {
+    const entries = [
+      { ...makeHistoryEntry({ id: 'race-1', confirmedAt: '2024-05-04T18:00:00.000Z', seq: 1 }), table: 'Table 7', station: 'table-pc-1', level: 4 },
+      { ...makeHistoryEntry({ id: 'race-2', confirmedAt: '2024-05-04T19:00:00.000Z', seq: 21 }), table: 'Table 7', station: 'table-pc-1' },
+      { ...makeHistoryEntry({ id: 'race-3', confirmedAt: '2024-05-04T20:00:00.000Z', seq: 41 }), summary: { ...makeHistoryEntry().summary, valueDelta: -1250 } },
+    ];
+    const { plugins, i18n } = await prepare({ api: createFakeApi({ history: entries }) });
+    const wrapper = mount(HistoryView, { global: { plugins } });
+    await settle();
+    const headings = wrapper.findAll('th').map((cell) => cell.text());
+    expect(headings).toEqual(expect.arrayContaining(['Table', 'Level', 'Station', 'Running total']));
+    const rows = wrapper.findAll('[data-testid="history-row"]');
+    const cells = (testid: string) => rows.map((row) => row.get(`[data-testid="${testid}"]`).text());
+    expect(cells('history-table-name')).toEqual(['—', 'Table 7', 'Table 7']);
+    expect(cells('history-level')).toEqual(['—', '—', 'after level 4']);
+    expect(cells('history-station')).toEqual(['—', 'table-pc-1', 'table-pc-1']);
+    // Newest first: all three (+25 +25 −1,250), then the two before it, then the first.
+    expect(cells('history-running')).toEqual(['-1,200', '+50', '+25']);
+    expect(cells('history-value')).toEqual(['-1,250', '+25', '+25']);
+    // In Finnish: the Finnish minus sign and grouping, the Finnish date.
+    i18n.global.locale.value = 'fi';
+    await settle();
+    expect(cells('history-running')[0]).toBe(new Intl.NumberFormat('fi', { signDisplay: 'exceptZero' }).format(-1200));
+    expect(cells('history-running')[0]).toMatch(/^\u2212/);
+    expect(rows[0]?.get('time').text()).toBe(new Intl.DateTimeFormat('fi', { dateStyle: 'short', timeStyle: 'short' }).format(new Date('2024-05-04T20:00:00.000Z')));
+    expect(cells('history-level')[2]).toBe('tason 4 jälkeen');
+    wrapper.unmount();
+  });
+
+  it('leaves the level column out without a structure or a colour-up race', async () => {
+    const { plugins } = await prepare({ api: createFakeApi({ history: [makeHistoryEntry({ id: 'race-1' })] }) });
+    const wrapper = mount(HistoryView, { global: { plugins } });
+    await settle();
+    expect(wrapper.findAll('th').map((cell) => cell.text())).not.toContain('Level');
+    expect(wrapper.find('[data-testid="history-level"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+});
+
+describe('a race’s record slip: where the race ran', () => {
+  it('prints the table, the colour-up level and the station when the record has them', async () => {
+    const entry = { ...makeHistoryEntry({ id: 'race-1' }), table: 'Table 7', station: 'table-pc-1', level: 4 };
+    const record = {
+      id: 'race-1', status: 'confirmed' as const, startedAt: '2024-05-04T18:30:00.000Z', counts: [], names: entry.names, summary: entry.summary,
+      seqs: { first: 1, last: 2 }, lastSeal: null, chain: 'intact' as const, findings: [], table: 'Table 7', station: 'table-pc-1', level: 4,
+      events: [{ seq: 1, at: '2024-05-04T18:30:00.000Z', type: 'start' as const }, { seq: 2, at: '2024-05-04T18:34:00.000Z', type: 'confirm' as const }],
+    };
+    const { plugins } = await prepare({ api: createFakeApi({ history: [entry], records: { 'race-1': record } }), locale: 'ru' });
+    const wrapper = mount(HistoryView, { global: { plugins }, attachTo: document.body });
+    await settle();
+    await wrapper.get('[data-testid="history-open-record"]').trigger('click');
+    await settle();
+    const slip = wrapper.get('[data-testid="race-record"]');
+    expect(slip.get('[data-testid="record-table"]').text()).toBe('Стол: Table 7');
+    expect(slip.get('[data-testid="record-level"]').text()).toBe('Смена номиналов после уровня 4');
+    expect(slip.get('[data-testid="record-station"]').text()).toBe('Станция: table-pc-1');
+    wrapper.unmount();
+  });
+});

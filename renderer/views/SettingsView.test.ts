@@ -35,14 +35,14 @@ describe('settings', () => {
   it('takes a typed port path when none is found', async () => {
     const { plugins, api } = await prepare();
     const wrapper = mount(SettingsView, { global: { plugins } });
-    await wrapper.get('[data-testid="source-kind-simulator"]').setValue(true);
+    await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
     await wrapper.get('[data-testid="list-ports"]').trigger('click');
     await settle();
     expect(wrapper.find('[data-testid="ports-none"]').exists()).toBe(true);
     await wrapper.get('[data-testid="source-path"]').setValue(' /tmp/shoeA ');
     await wrapper.get('form').trigger('submit');
     await settle();
-    expect(api.current.settings.source).toEqual({ kind: 'simulator', path: '/tmp/shoeA', baud: 9600, decoder: 'text' });
+    expect(api.current.settings.source).toEqual({ kind: 'serial', path: '/tmp/shoeA', baud: 9600, decoder: 'text' });
     wrapper.unmount();
   });
 
@@ -224,6 +224,34 @@ describe('settings: register deck', () => {
     await settle();
     expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'rfid', parity: 'odd' } }]]);
     expect(wrapper.find('[data-testid="settings-saved"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+});
+
+describe('settings: the status shown live', () => {
+  it('shows when the service read each input, in the screen’s language', async () => {
+    const { plugins, api, i18n } = await prepare();
+    const wrapper = mount(SettingsView, { global: { plugins } });
+    const read = { id: 1, at: '2026-11-29T17:04:05.000Z', event: { type: 'card', card: 'Qd', raw: 'D12' } } as const;
+    api.push(makeState({ lastInput: read.event, inputs: [read] }));
+    await settle();
+    const time = wrapper.get('[data-testid="input-log-time"]');
+    expect(time.attributes('datetime')).toBe('2026-11-29T17:04:05.000Z');
+    expect(time.text()).toBe(new Intl.DateTimeFormat('en', { timeStyle: 'medium' }).format(new Date(read.at)));
+    i18n.global.locale.value = 'fi';
+    await settle();
+    expect(wrapper.get('[data-testid="input-log-time"]').text()).toBe(new Intl.DateTimeFormat('fi', { timeStyle: 'medium' }).format(new Date(read.at)));
+    wrapper.unmount();
+  });
+
+  it('counts the journal’s records as they are written', async () => {
+    const { plugins, api } = await prepare();
+    const wrapper = mount(SettingsView, { global: { plugins } });
+    await settle();
+    expect(wrapper.get('[data-testid="journal-info"]').text()).toContain('Journal: 0 records on disk.');
+    api.push({ ...api.current, journal: { ...api.current.journal, records: 3, chain: 'intact' } });
+    await settle();
+    expect(wrapper.get('[data-testid="journal-info"]').text()).toContain('Journal: 3 records on disk.');
     wrapper.unmount();
   });
 });

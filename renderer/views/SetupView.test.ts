@@ -2,7 +2,7 @@
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createFakeApi } from '../testing/fakeApi';
-import { makeSettings, makeTournamentState, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
+import { makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import SetupView from './SetupView.vue';
 
@@ -144,5 +144,38 @@ describe('table setup', () => {
     await settle();
     expect(wrapper.get('[data-testid="setup-error"]').attributes('data-field')).toBe('tournament.structure.levels[0].sb');
     wrapper.unmount();
+  });
+});
+
+describe('table setup: the table’s name and a new table', () => {
+  it('names the table (trimmed; empty: not named) and saves it with the table', async () => {
+    const { wrapper, api } = await setup();
+    const field = wrapper.get('[data-testid="setup-table-name"]');
+    expect(field.attributes('maxlength')).toBe('32');
+    await field.setValue('  Table 7 ');
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(api.current.settings.table.name).toBe('Table 7');
+    await field.setValue('   ');
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect('name' in api.current.settings.table).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('starts a table never set up with no seat ticked, and remembers the last table’s seats', async () => {
+    const fresh = await setup(createFakeApi({ state: makeState({ settings: makeSettings({ table: { seats: [] } }) }) }));
+    const ticked = () => fresh.wrapper.findAll('[data-testid$="-in-play"]').filter((box) => (box.element as HTMLInputElement).checked).length;
+    expect(ticked()).toBe(0);
+    // Nine seats ticked: nothing to untick.
+    for (let seat = 1; seat <= 9; seat += 1) await fresh.wrapper.get(`[data-testid="seat-${seat}-in-play"]`).setValue(true);
+    await fresh.wrapper.get('form').trigger('submit');
+    await settle();
+    expect(fresh.api.current.settings.table.seats.map((seat) => seat.seat)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    fresh.wrapper.unmount();
+    // The next time the screen opens, the last table's seats are there.
+    const again = await setup(fresh.api);
+    expect(again.wrapper.findAll('[data-testid$="-in-play"]').filter((box) => (box.element as HTMLInputElement).checked)).toHaveLength(9);
+    again.wrapper.unmount();
   });
 });
