@@ -62,6 +62,24 @@ describe('counts screen', () => {
     wrapper.unmount();
   });
 
+  it.each([
+    ['en', '100 chips to race: 2', '7 × 25 = 175'],
+    ['fi', 'Arvottavat pelimerkit (100): 2', '7 × 25 = 175'],
+    ['ru', 'Разыгрывается фишек по 100: 2', '7 × 25 = 175'],
+  ] as const)('says the chips to race as one phrase in %s, the pool in the table’s words', async (locale, phrase, pool) => {
+    const prepared = await prepare({ locale });
+    const wrapper = mount(CountsView, { global: { plugins: prepared.plugins }, attachTo: document.body });
+    await settle();
+    await enter(wrapper, { 1: 7, 2: 2, 3: 2 });
+    const fact = wrapper.get('[data-testid="counts-race-chips"]').element.parentElement as HTMLElement;
+    expect(fact.classList.contains('facts__phrase'), 'label and value on one line').toBe(true);
+    expect([...fact.children].map((part) => part.textContent?.trim()).join(' ')).toBe(phrase);
+    expect(wrapper.get('[data-testid="counts-pool"]').text()).toBe(pool);
+    expect(wrapper.text()).not.toMatch(/Potti|гонк/i);
+    expect(prepared.missing).toEqual([]);
+    wrapper.unmount();
+  });
+
   it('renders a canned preview result as the service gives it', async () => {
     const api = createFakeApi();
     api.cann('previewRace', { ok: true, value: makeSummary({ counts: [{ seat: 1, chips: 9, hasOther: false }, { seat: 2, chips: 1, hasOther: true }, { seat: 3, chips: 0, hasOther: true }] }) });
