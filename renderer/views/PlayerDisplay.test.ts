@@ -2,7 +2,7 @@
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createFakeApi } from '../testing/fakeApi';
-import { FINNISH_CARDS, makeState } from '../testing/fixtures';
+import { FINNISH_CARDS, makeSettings, makeState } from '../testing/fixtures';
 import { gameViewOf, playMatch, SEED_HANDS, startEvent } from '../testing/gameFixtures';
 import { prepare, settle } from '../testing/setup';
 import PlayerDisplay from './PlayerDisplay.vue';
@@ -12,6 +12,15 @@ describe('player display', () => {
     const { plugins } = await prepare();
     const wrapper = mount(PlayerDisplay, { global: { plugins } });
     expect(wrapper.get('[data-testid="display-idle"]').text()).toBe('Waiting for the next chip race');
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('idle');
+    expect(wrapper.find('[data-testid="display-table"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('names the table, so the room knows whose screen it is', async () => {
+    const { plugins } = await prepare({ api: createFakeApi({ state: makeState({ settings: makeSettings({ table: { name: 'Table 7' } }) }) }) });
+    const wrapper = mount(PlayerDisplay, { global: { plugins } });
+    expect(wrapper.get('[data-testid="display-table"]').text()).toBe('Table 7');
     wrapper.unmount();
   });
 
