@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { CONSOLE_SIZES, DISPLAY_SIZES, expectInView, expectLargestType, expectNoScroll, sizeName, type ScreenSize } from './harness/fit';
 import { enterCard, openConsole } from './harness/flows';
-import { chooseLanguage, SCREENS, tourScreens, type ScreenName } from './harness/tour';
+import { chooseLanguage, SCREENS, TOUR_TABLE, tourScreens, type ScreenName } from './harness/tour';
 
 // Every screen at the three sizes a dealer's screen has (1024×600, 1280×800, 1920×1080): what the
 // dealer must see is in view without scrolling, nothing scrolls sideways, and the headline is the
@@ -77,6 +77,8 @@ async function expectDisplayFits(display: Page, size: ScreenSize): Promise<void>
   await expectInView(display.locator('[data-testid^="display-winner-"]'), `${where}: the winners`);
   await expect(display.locator('[data-testid^="display-winner-"]')).toHaveCount(2);
   await expectInView(display.getByTestId('display-value-delta'), `${where}: the value change`);
+  await expect(display.getByTestId('display-table')).toHaveText(TOUR_TABLE.name ?? '');
+  await expectInView(display.getByTestId('display-table'), `${where}: the table's name`);
 }
 
 for (const size of CONSOLE_SIZES) {

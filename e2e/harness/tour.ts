@@ -17,7 +17,7 @@ export type ScreenName = (typeof SCREENS)[number];
 /** Called on each screen, with the page showing it (the player display is a page of its own). */
 export type Visit = (screen: ScreenName, page: Page) => Promise<void>;
 
-export const TOUR_TABLE: TableSetup = { ...FINNISH_TABLE, decks: 2 };
+export const TOUR_TABLE: TableSetup = { ...FINNISH_TABLE, decks: 2, name: 'Table 7' };
 const MAIN_DEAL_FIRST: readonly Card[] = ['As', '3c', '4d'];
 const MAIN_DEAL_REST: readonly Card[] = ['Kd', '5h', 'Kd', '2c'];
 const TIEBREAK: readonly Card[] = ['Qs', '9h'];
