@@ -80,6 +80,15 @@ describe('counts screen', () => {
     wrapper.unmount();
   });
 
+  it('writes the pool the Finnish way when it runs into thousands', async () => {
+    const prepared = await prepare({ api: createFakeApi({ state: makeState({ settings: makeSettings({ table: { removed: 1000, next: 5000 } }) }) }), locale: 'fi' });
+    const wrapper = mount(CountsView, { global: { plugins: prepared.plugins }, attachTo: document.body });
+    await settle();
+    await enter(wrapper, { 1: 7, 2: 2, 3: 2 });
+    expect(wrapper.get('[data-testid="counts-pool"]').text()).toBe('6 × 1\u00a0000 = 6\u00a0000');
+    wrapper.unmount();
+  });
+
   it('renders a canned preview result as the service gives it', async () => {
     const api = createFakeApi();
     api.cann('previewRace', { ok: true, value: makeSummary({ counts: [{ seat: 1, chips: 9, hasOther: false }, { seat: 2, chips: 1, hasOther: true }, { seat: 3, chips: 0, hasOther: true }] }) });
