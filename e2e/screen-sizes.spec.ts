@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
-import { CONSOLE_SIZES, DISPLAY_SIZES, expectInView, expectLargestType, expectNoScroll, sizeName, type ScreenSize } from './harness/fit';
+import { CONSOLE_SIZES, DISPLAY_SIZES, expectInView, expectLargestType, expectNoScroll, expectTouchTargets, sizeName, type ScreenSize } from './harness/fit';
 import { enterCard, openConsole } from './harness/flows';
 import { chooseLanguage, SCREENS, TOUR_TABLE, tourScreens, type ScreenName } from './harness/tour';
 
@@ -40,6 +40,7 @@ const DEALT: readonly ScreenName[] = ['dealing', 'tiebreak', 'result'];
 async function expectFits(page: Page, screen: ScreenName, size: ScreenSize): Promise<void> {
   const where = `${screen} at ${sizeName(size)}`;
   await expectNoScroll(page, where);
+  if (screen !== 'display') await expectTouchTargets(page, where);
   // The tour fills in the setup, the counts and the settings before it stops there: those screens
   // are looked at as they open, from their top. The deal and the result are looked at as they are
   // after the last card typed: whatever the page did on its own is what the dealer sees.
@@ -122,6 +123,7 @@ const DEAL = ['5h', 'Ks', '2c', '6h', 'Kc', '2s', '7h', 'Kd', '3c', '8h', 'Ah', 
 /** On the points game's screens: the headline the largest type, with the hands and the card entry in view. */
 async function expectGameFits(page: Page, where: string): Promise<void> {
   await expectNoScroll(page, where);
+  await expectTouchTargets(page, where);
   await expectInView(page.getByTestId('next-step'), `${where}: the headline`);
   await expectLargestType(page, page.getByTestId('next-step'));
   for (const seat of [1, 2, 3]) await expectInView(page.getByTestId(`hand-${seat}`), `${where}: ${PLAYERS[seat - 1]}'s hand`);

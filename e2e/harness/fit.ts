@@ -79,3 +79,30 @@ export async function expectLargestType(page: Page, headline: Locator): Promise<
   });
   expect(own, `the headline (${own}px) is the largest type; largest other: ${JSON.stringify(largest)}`).toBeGreaterThanOrEqual(largest.size);
 }
+
+/** The smallest touch target: a fingertip with chips in the hand. */
+export const TOUCH_MIN = 44;
+
+/**
+ * Expects every control shown (button, field, select, a disclosure's summary; a check box or radio
+ * button by its label) to be at least TOUCH_MIN px each way.
+ */
+export async function expectTouchTargets(page: Page, what: string): Promise<void> {
+  const small = await page.evaluate((least) => {
+    const found: string[] = [];
+    for (const control of document.querySelectorAll<HTMLElement>('button, select, summary, input, a[href]')) {
+      const input = control instanceof HTMLInputElement ? control : null;
+      if (input?.type === 'file' || input?.type === 'hidden') continue;
+      const target = input !== null && (input.type === 'checkbox' || input.type === 'radio') ? (control.closest('label') ?? control) : control;
+      const rect = target.getBoundingClientRect();
+      const style = getComputedStyle(target);
+      if (rect.width === 0 || rect.height === 0 || style.visibility === 'hidden') continue;
+      if (target.closest('.visually-hidden, [hidden]') !== null) continue;
+      if (rect.width < least - 0.5 || rect.height < least - 0.5) {
+        found.push(`${target.tagName.toLowerCase()}[${target.getAttribute('data-testid') ?? target.textContent?.trim().slice(0, 20)}] ${Math.round(rect.width)}×${Math.round(rect.height)}`);
+      }
+    }
+    return found;
+  }, TOUCH_MIN);
+  expect(small, `${what}: controls smaller than ${TOUCH_MIN}×${TOUCH_MIN} px`).toEqual([]);
+}
