@@ -6,31 +6,17 @@ import process from 'node:process';
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ShoeEvent } from '../../hardware/events';
 import type { CommandResult, ConsoleSettings } from '../../protocol/contract';
 import { findingText } from '../journal/findings';
-import { ConsoleService, HELD_DISCARD_REASON, MAX_HELD_CARDS, type ServiceOptions } from './service';
+import { serviceHarness } from './testing/services';
+import { ConsoleService, HELD_DISCARD_REASON, MAX_HELD_CARDS } from './service';
 import { DEFAULT_SETTINGS } from './settings';
 
 const root = join(import.meta.dirname, '..', '..');
 const clock = () => new Date('2026-11-29T12:00:00Z');
-const services: ConsoleService[] = [];
-afterEach(async () => {
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
-
-async function serviceIn(dataDir: string, extra: Partial<ServiceOptions> = {}): Promise<ConsoleService> {
-  const service = await ConsoleService.start({ dataDir, clock, ...extra });
-  services.push(service);
-  return service;
-}
-
-async function restart(service: ConsoleService, dataDir: string, extra: Partial<ServiceOptions> = {}): Promise<ConsoleService> {
-  services.splice(services.indexOf(service), 1);
-  await service.close();
-  return serviceIn(dataDir, extra);
-}
+const { serviceIn, restart, release } = serviceHarness({ clock });
 
 const TABLE: ConsoleSettings = {
   ...DEFAULT_SETTINGS,
@@ -131,7 +117,7 @@ describe('bounded growth: a run of identical refusals is one record with a count
       await service.dealCard('race-1', 'Ah');
     }
     await service.close();
-    services.splice(services.indexOf(service), 1);
+    release(service);
     const counts = journalLines(dataDir).map((line) => JSON.parse(line).record).filter((record) => record?.kind === 'refused-again').map((record) => record.count);
     // Each second (ten repeats) on record, and the rest when it closed: 29 repeats of the first refusal.
     expect(counts.reduce((sum: number, count: number) => sum + count, 0)).toBe(29);
@@ -280,7 +266,7 @@ describe('the journal, attacked at the console (a review of the chain)', () => {
     const keyed = await serviceIn(dataDir, { journalKeyFile: keyFile });
     await ok(keyed.saveSettings(TABLE));
     await ok(keyed.startRace(COUNTS));
-    services.splice(services.indexOf(keyed), 1);
+    release(keyed);
     await keyed.close();
     const bytes = readFileSync(journalFile(dataDir));
     const keyless = await serviceIn(dataDir);
@@ -291,7 +277,7 @@ describe('the journal, attacked at the console (a review of the chain)', () => {
 
   it('a journal whose header was taken away is reported as tampered, and stays so after the console writes on', async () => {
     const { service, dataDir } = await confirmedRace();
-    services.splice(services.indexOf(service), 1);
+    release(service);
     await service.close();
     writeFileSync(journalFile(dataDir), `${journalLines(dataDir).slice(1).join('\n')}\n`);
     const again = await serviceIn(dataDir);
@@ -371,7 +357,7 @@ describe('tamper evidence: caught by verify and shown on start, and the console 
     ['a swapped pair (two cards of seat 1 and 2)', (lines: string[]) => lines.map((line, index, all) => (index === winning(all) ? all[index - 1] : index === winning(all) - 1 ? all[index + 1] : line) as string), 4, 'record 4 is out of order: it comes after record 5'],
   ])('%s', async (_what, forge, seq, problem) => {
     const { service, dataDir } = await confirmedRace();
-    services.splice(services.indexOf(service), 1);
+    release(service);
     await service.close();
     const intact = verify(journalFile(dataDir));
     expect(intact).toEqual({ status: 0, stderr: '', report: { ok: true, records: 9, problems: [] } });
@@ -436,7 +422,7 @@ describe('a journal sealed with a key kept outside the data folder (HMAC)', () =
     await ok(service.confirmRace('race-1'));
     const again = await restart(service, dataDir, { journalKeyFile: keyFile });
     expect(again.getState().journal).toMatchObject({ chain: 'intact', findings: [] });
-    services.splice(services.indexOf(again), 1);
+    release(again);
     await again.close();
     expect(JSON.parse(journalLines(dataDir)[0] as string)).toMatchObject({ chain: 'hmac-sha256', keyId: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(verify(journalFile(dataDir), '--key', keyFile)).toEqual({ status: 0, stderr: '', report: { ok: true, records: 9, problems: [] } });
@@ -464,7 +450,7 @@ describe('a journal sealed with a key kept outside the data folder (HMAC)', () =
 describe('a journal the console cannot fully read is never written past', () => {
   it('a newer version: read-only, every change refused with the reason, the file untouched, also after a restart', async () => {
     const { service, dataDir } = await confirmedRace();
-    services.splice(services.indexOf(service), 1);
+    release(service);
     await service.close();
     // A newer console added a record of a kind this one does not know, sealed as it should be.
     const { Sealer } = await import('../journal/seal');
@@ -490,7 +476,7 @@ describe('torn tail with an invalid byte in a middle line', () => {
     await ok(service.saveSettings(TABLE));
     await ok(service.startRace(COUNTS));
     for (const card of CARDS.slice(0, 3)) await ok(service.dealCard('race-1', card));
-    services.splice(services.indexOf(service), 1);
+    release(service);
     await service.close();
     // One invalid byte inside a middle record (the race's start: a name), and a last line cut by a crash.
     const bytes = readFileSync(journalFile(dataDir));

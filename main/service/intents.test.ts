@@ -4,30 +4,16 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import { ConsoleService } from './service';
+import { serviceHarness } from './testing/services';
 import { DEFAULT_SETTINGS } from './settings';
 
 const clock = () => new Date('2026-11-29T12:00:00Z');
-const services: ConsoleService[] = [];
-afterEach(async () => {
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
-
-async function serviceIn(dataDir: string): Promise<ConsoleService> {
-  const service = await ConsoleService.start({ dataDir, clock });
-  services.push(service);
-  return service;
-}
-
-async function restart(service: ConsoleService, dataDir: string): Promise<ConsoleService> {
-  services.splice(services.indexOf(service), 1);
-  await service.close();
-  return serviceIn(dataDir);
-}
+const { serviceIn, restart } = serviceHarness({ clock });
 
 const ok = { ok: true, value: null };
 /** Two colour-ups: 25 after level 2; 100 and 500 (two races) after level 6. */

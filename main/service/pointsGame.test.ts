@@ -5,30 +5,16 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ENGINE_CATALOGS, formatMessage } from '../../engine/messages';
 import { NO_HOUSE_OPTIONS } from '../../engine/poker/rules';
 import type { CommandResult } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import { ConsoleService } from './service';
+import { serviceHarness } from './testing/services';
 
 const clock = () => new Date('2026-12-01T18:00:00Z');
-const services: ConsoleService[] = [];
-afterEach(async () => {
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
-
-async function serviceIn(dataDir: string): Promise<ConsoleService> {
-  const service = await ConsoleService.start({ dataDir, clock });
-  services.push(service);
-  return service;
-}
-
-async function restart(service: ConsoleService, dataDir: string): Promise<ConsoleService> {
-  await service.close();
-  services.splice(services.indexOf(service), 1);
-  return serviceIn(dataDir);
-}
+const { serviceIn, restart } = serviceHarness({ clock });
 
 const ok = { ok: true, value: null };
 const PLAYERS = ['Anna', 'Ville', 'Sanna'];

@@ -1,24 +1,15 @@
 import { mkdtempSync, readFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ShoeEvent } from '../../hardware/events';
 import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
-import type { CardSourceFactory } from './cardSource';
 import { ConsoleService } from './service';
+import { serviceHarness } from './testing/services';
 import { DEFAULT_SETTINGS } from './settings';
 
 const clock = () => new Date('2026-11-29T12:00:00Z');
-const services: ConsoleService[] = [];
-afterEach(async () => {
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
-
-async function serviceIn(dataDir: string, extra: { cardSources?: CardSourceFactory; simulatedCardMs?: number } = {}): Promise<ConsoleService> {
-  const service = await ConsoleService.start({ dataDir, clock, station: 'table-pc-1', ...extra });
-  services.push(service);
-  return service;
-}
+const { serviceIn, release } = serviceHarness({ clock, station: 'table-pc-1' });
 
 const FINNISH_TABLE: ConsoleSettings = {
   ...DEFAULT_SETTINGS,
@@ -241,7 +232,7 @@ describe('console service', () => {
     await expectOk(service.gameAction('game-1', { type: 'next-deal' }));
     expect(service.getState().game).toMatchObject({ dealNumber: 2, dealer: 'Anna', awaiting: { step: 'deal', player: 'Ville' } });
     await service.close();
-    services.splice(services.indexOf(service), 1);
+    release(service);
     const restarted = await serviceIn(dataDir);
     expect(restarted.getState().game).toMatchObject({ dealNumber: 2, points: { scores: { Anna: 8, Ville: 2, Sanna: 0 } } });
     await expectOk(restarted.closeGame('game-1', 'players went home'));

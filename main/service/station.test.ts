@@ -1,25 +1,17 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ShoeEvent } from '../../hardware/events';
 import type { ConsoleSettings, ConsoleState, SeatCountDraft } from '../../protocol/contract';
 import { COMMANDS } from '../../protocol/commands';
 import { checkCall } from '../ipc/validate';
-import { COUNT_DRAFTS_FILE, ConsoleService } from './service';
+import { serviceHarness } from './testing/services';
+import { COUNT_DRAFTS_FILE } from './service';
 import { DEFAULT_SETTINGS, readSettings } from './settings';
 
 const clock = () => new Date('2026-11-29T12:00:00Z');
-const services: ConsoleService[] = [];
-afterEach(async () => {
-  await Promise.all(services.splice(0).map((service) => service.close()));
-});
-
-async function serviceIn(dataDir: string, extra: Partial<Parameters<typeof ConsoleService.start>[0]> = {}): Promise<ConsoleService> {
-  const service = await ConsoleService.start({ dataDir, clock, station: 'table-pc-1', ...extra });
-  services.push(service);
-  return service;
-}
+const { serviceIn, release } = serviceHarness({ clock, station: 'table-pc-1' });
 
 const folder = () => mkdtempSync(join(tmpdir(), 'station-'));
 
@@ -51,7 +43,7 @@ describe('the counts being typed, kept by the service', () => {
     expect(states).toHaveLength(pushed);
     // A restart (a crash, the power cut) gets them back from the data folder.
     await service.close();
-    services.splice(services.indexOf(service), 1);
+    release(service);
     const again = await serviceIn(dataDir);
     expect(again.getState().countDrafts).toEqual(DRAFTS);
     // The race starts: they are its counts now, and no longer kept.
@@ -84,13 +76,13 @@ describe('the counts being typed, kept by the service', () => {
     for (const card of CARDS) await expectOk(service.dealCard('race-1', card));
     await expectOk(service.confirmRace('race-1'));
     await service.close();
-    services.splice(services.indexOf(service), 1);
+    release(service);
     // As if the file had outlived the race it was typed for (written for race-1; race-2 is next).
     writeFileSync(join(dataDir, COUNT_DRAFTS_FILE), kept);
     const second = await serviceIn(dataDir);
     expect(second.getState().countDrafts).toEqual([]);
     await second.close();
-    services.splice(services.indexOf(second), 1);
+    release(second);
     // A file for the next race whose counts are hostile (a negative) is not taken either.
     writeFileSync(join(dataDir, COUNT_DRAFTS_FILE), JSON.stringify({ ...JSON.parse(kept), race: 'race-2', counts: [{ seat: 1, chips: -5, hasOther: true }] }));
     expect((await serviceIn(dataDir)).getState().countDrafts).toEqual([]);
@@ -159,7 +151,7 @@ describe('a new table', () => {
     // Once set up, a table keeps a seat in play.
     expect(await service.saveSettings({ ...TABLE, table: { ...TABLE.table, seats: [] } })).toMatchObject({ ok: false, error: { field: 'table.seats', said: { key: 'command.seatCount' } } });
     await service.close();
-    services.splice(services.indexOf(service), 1);
+    release(service);
     // The last table is remembered.
     expect((await serviceIn(dataDir)).getState().settings.table.seats.map((seat) => seat.seat)).toEqual([1, 2, 3]);
   });
@@ -190,7 +182,7 @@ describe('the table’s name and the station, kept with each race', () => {
     expect(csv.ok && csv.value.split('\r\n')[1]).toMatch(/^race-1,Table 7,,table-pc-1,/);
     // Replayed from the journal on a restart, the same.
     await service.close();
-    services.splice(services.indexOf(service), 1);
+    release(service);
     const again = await serviceIn(dataDir, { station: 'another' });
     expect(again.getState().history.latest).toMatchObject({ table: 'Table 7', station: 'table-pc-1' });
   });

@@ -1,0 +1,33 @@
+import { afterEach } from 'vitest';
+import { ConsoleService, type ServiceOptions } from '../service';
+
+/**
+ * The consoles a service test file starts: each started through `serviceIn` is closed after its
+ * test; `restart` closes one and starts it again on its data folder; `release` is for a test that
+ * closes (or kills) one itself. `defaults` go to every start (a fixed clock, a station name).
+ */
+export function serviceHarness(defaults: Partial<ServiceOptions> = {}) {
+  const open: ConsoleService[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((service) => service.close()));
+  });
+
+  async function serviceIn(dataDir: string, extra: Partial<ServiceOptions> = {}): Promise<ConsoleService> {
+    const service = await ConsoleService.start({ ...defaults, ...extra, dataDir });
+    open.push(service);
+    return service;
+  }
+
+  function release(service: ConsoleService): void {
+    const index = open.indexOf(service);
+    if (index >= 0) open.splice(index, 1);
+  }
+
+  async function restart(service: ConsoleService, dataDir: string, extra: Partial<ServiceOptions> = {}): Promise<ConsoleService> {
+    release(service);
+    await service.close();
+    return serviceIn(dataDir, extra);
+  }
+
+  return { serviceIn, restart, release };
+}
