@@ -1,0 +1,44 @@
+import type { ClientBase } from 'pg';
+import { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations';
+
+/** Any number would do: it names the lock two floors starting at once take to migrate one after the other. */
+const MIGRATION_LOCK = 0x636872;
+
+/** The version of the floor's schema in this database: 0 when it has none yet. */
+export async function schemaVersion(client: ClientBase): Promise<number> {
+  const table = await client.query<{ exists: boolean }>("SELECT to_regclass('floor_schema_migrations') IS NOT NULL AS exists");
+  if (!table.rows[0]?.exists) return 0;
+  const row = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM floor_schema_migrations');
+  return row.rows[0]?.version ?? 0;
+}
+
+/**
+ * Brings the database's schema to this code's version: every migration due in one transaction,
+ * under a lock (two floors starting at once migrate one after the other; a failed migration
+ * leaves the database as it was). Refuses a database a newer floor migrated.
+ * Returns the migrations applied.
+ */
+export async function migrate(client: ClientBase, migrations: readonly Migration[] = MIGRATIONS): Promise<readonly number[]> {
+  const applied: number[] = [];
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS floor_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    const current = await schemaVersion(client);
+    const newest = migrations[migrations.length - 1]?.version ?? 0;
+    if (current > newest) throw new Error(`the floor's database is at schema version ${current}, newer than this floor's ${newest}: update the floor`);
+    for (const migration of migrations) {
+      if (migration.version <= current) continue;
+      await client.query(migration.sql);
+      await client.query('INSERT INTO floor_schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      applied.push(migration.version);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+  return applied;
+}
+
+export { SCHEMA_VERSION };

@@ -1,0 +1,53 @@
+import type { ClientBase } from 'pg';
+
+/** One journal record as the station sends it: its line byte for byte, with the header lines written just before it. */
+export interface OutgoingRecord {
+  readonly seq: number;
+  readonly line: string;
+  /** Header lines between the record before and this one (newline-separated), '' for none. */
+  readonly headers: string;
+}
+
+export interface RefusedRecord {
+  readonly seq: number;
+  readonly reason: string;
+}
+
+export interface PushOutcome {
+  /** Records stored now (a record sent again is not stored twice). */
+  readonly stored: number;
+  /** Records of this batch the floor refused on arrival, with its reason (see verify_station_record). */
+  readonly refused: readonly RefusedRecord[];
+}
+
+/**
+ * Sends records of one table in one statement, in seq order, so the floor checks each against
+ * the one before it. Idempotent: a record already stored is passed over. The floor's trigger
+ * stores the refused ones' reasons instead of failing the batch, so one forged line does not
+ * hold back the report of it.
+ */
+export async function pushRecords(client: ClientBase, table: string, records: readonly OutgoingRecord[]): Promise<PushOutcome> {
+  if (records.length === 0) return { stored: 0, refused: [] };
+  const seqs = records.map((record) => record.seq);
+  const inserted = await client.query(
+    `INSERT INTO station_records (table_name, seq, line, headers)
+     SELECT $1, batch.seq, batch.line, batch.headers
+     FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS batch(seq, line, headers, position)
+     ORDER BY batch.position
+     ON CONFLICT (table_name, seq) DO NOTHING`,
+    [table, seqs, records.map((record) => record.line), records.map((record) => record.headers)],
+  );
+  const refused = await client.query<{ seq: string; reason: string }>('SELECT seq, reason FROM chain_failures WHERE table_name = $1 AND seq = ANY($2::bigint[]) ORDER BY seq', [table, seqs]);
+  return { stored: inserted.rowCount ?? 0, refused: refused.rows.map((row) => ({ seq: Number(row.seq), reason: row.reason })) };
+}
+
+/** The last record the floor holds for a table: where the station's sending goes on from. */
+export async function lastStoredSeq(client: ClientBase, table: string): Promise<number> {
+  const result = await client.query<{ seq: string | null }>('SELECT max(seq) AS seq FROM station_records WHERE table_name = $1', [table]);
+  return Number(result.rows[0]?.seq ?? 0);
+}
+
+/** The station reports that it is there and how many records it has still to send. */
+export async function reportContact(client: ClientBase, table: string, behind: number): Promise<void> {
+  await client.query('SELECT station_seen($1, $2)', [table, Math.min(Math.max(0, Math.trunc(behind)), 2_000_000_000)]);
+}

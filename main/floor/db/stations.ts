@@ -1,0 +1,49 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { ClientBase } from 'pg';
+import { STATION_GROUP } from './migrations';
+
+/** A table's name on the floor: what the station's settings call it (1 to 32 characters, no control characters). */
+export function isTableName(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() === value && value.length >= 1 && value.length <= 32 && !/[\p{Cc}]/u.test(value);
+}
+
+/** The login role of a table's station: derived from its name, so any name (Finnish, Cyrillic, spaces) makes a valid role. */
+export function stationRoleOf(table: string): string {
+  return `chip_race_table_${createHash('sha256').update(table).digest('hex').slice(0, 16)}`;
+}
+
+/** Makes sure the floor knows the table (records for it may then arrive through the floor's own connection). */
+export async function ensureTable(client: ClientBase, table: string): Promise<void> {
+  await client.query('INSERT INTO floor_tables (table_name) VALUES ($1) ON CONFLICT DO NOTHING', [table]);
+}
+
+export interface StationLogin {
+  readonly table: string;
+  readonly role: string;
+  readonly password: string;
+}
+
+/**
+ * Gives a table's station its own login: a role in the station group with a fresh password (a
+ * second call replaces the password, so a leaked one is revoked by making a new one). The role can
+ * insert and read back only its own table's records (the schema's row-level security).
+ */
+export async function createStationLogin(client: ClientBase, table: string): Promise<StationLogin> {
+  const role = stationRoleOf(table);
+  const password = randomBytes(18).toString('base64url');
+  await client.query('BEGIN');
+  try {
+    await ensureTable(client, table);
+    const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+    // Role names and passwords cannot be query parameters; the name is hex, the password base64url.
+    const literal = `'${password}'`;
+    if (exists.rowCount === 0) await client.query(`CREATE ROLE ${role} LOGIN PASSWORD ${literal} IN ROLE ${STATION_GROUP}`);
+    else await client.query(`ALTER ROLE ${role} LOGIN PASSWORD ${literal}`);
+    await client.query('UPDATE floor_tables SET role_name = $2 WHERE table_name = $1', [table, role]);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+  return { table, role, password };
+}

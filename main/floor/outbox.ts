@@ -1,0 +1,117 @@
+import { open, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomically } from '../service/atomicWrite';
+import { journalPath } from '../journal/journal';
+import type { OutgoingRecord } from './db/push';
+
+/**
+ * The station's outbox: the journal itself, read from where the last sending stopped. The cursor
+ * (`floor-outbox.json` in the data folder) says up to which byte and seq the floor has the
+ * journal; it is written only after the floor has taken the records, so a crash between the two
+ * sends them again, which the floor passes over (unique on table and seq).
+ */
+export const OUTBOX_CURSOR_FILE = 'floor-outbox.json';
+
+export interface OutboxCursor {
+  /** The table the records were sent for: another table starts again from the journal's start. */
+  readonly table: string;
+  /** Where in the journal the next line to send starts (always after a newline). */
+  readonly offset: number;
+  /** The last seq sent. */
+  readonly seq: number;
+}
+
+export interface OutboxBatch {
+  readonly records: readonly OutgoingRecord[];
+  /** The cursor once the floor has taken these records. */
+  readonly next: OutboxCursor;
+  /** Whether whole lines are left after this batch. */
+  readonly more: boolean;
+}
+
+const START = (table: string): OutboxCursor => ({ table, offset: 0, seq: 0 });
+
+export async function readCursor(dataDir: string, table: string): Promise<OutboxCursor> {
+  try {
+    const parsed = JSON.parse(await readFile(join(dataDir, OUTBOX_CURSOR_FILE), 'utf8')) as Partial<OutboxCursor>;
+    if (parsed.table !== table || !Number.isSafeInteger(parsed.offset) || !Number.isSafeInteger(parsed.seq) || (parsed.offset as number) < 0 || (parsed.seq as number) < 0) return START(table);
+    return { table, offset: parsed.offset as number, seq: parsed.seq as number };
+  } catch {
+    // No cursor yet, or a torn one: sending again from the start is safe (the floor passes over what it has).
+    return START(table);
+  }
+}
+
+export async function writeCursor(dataDir: string, cursor: OutboxCursor): Promise<void> {
+  await writeFileAtomically(join(dataDir, OUTBOX_CURSOR_FILE), `${JSON.stringify(cursor)}\n`);
+}
+
+/** How many records to send in one statement, and the most bytes of lines in it. */
+export const BATCH_RECORDS = 500;
+const BATCH_BYTES = 4 * 1024 * 1024;
+/** How much of the journal is read at once. */
+const READ_BYTES = 8 * 1024 * 1024;
+
+const RECORD_START = /^\{"seq":(\d{1,16}),/;
+const HEADER_START = '{"journal":';
+
+/**
+ * The next records to send after `cursor`, skipping those the floor already holds (`floorHas`,
+ * its last seq), with the header lines written before each. A journal shorter than the cursor
+ * (replaced, or moved aside) is read again from its start. A line that is neither a record nor a
+ * header (damage the console's own check reports) is not sent: the next record's link to it is
+ * what the floor then finds broken.
+ */
+export async function nextBatch(dataDir: string, cursor: OutboxCursor, floorHas: number): Promise<OutboxBatch> {
+  const path = journalPath(dataDir);
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch {
+    return { records: [], next: cursor, more: false };
+  }
+  const from = size < cursor.offset ? START(cursor.table) : cursor;
+  if (from.offset >= size) return { records: [], next: from, more: false };
+  const length = Math.min(size - from.offset, READ_BYTES);
+  const bytes = Buffer.alloc(length);
+  const file = await open(path, 'r');
+  try {
+    await file.read(bytes, 0, length, from.offset);
+  } finally {
+    await file.close();
+  }
+  const records: OutgoingRecord[] = [];
+  let headers: string[] = [];
+  let offset = from.offset;
+  let seq = from.seq;
+  let lineStart = 0;
+  let batchBytes = 0;
+  let consumed = from.offset;
+  for (;;) {
+    const newline = bytes.indexOf(0x0a, lineStart);
+    if (newline < 0) break;
+    const line = bytes.toString('utf8', lineStart, newline);
+    lineStart = newline + 1;
+    offset = from.offset + lineStart;
+    const record = RECORD_START.exec(line);
+    if (record !== null) {
+      const lineSeq = Number(record[1]);
+      if (lineSeq > floorHas && lineSeq > seq) {
+        records.push({ seq: lineSeq, line, headers: headers.join('\n') });
+        batchBytes += line.length;
+      }
+      headers = [];
+      seq = Math.max(seq, lineSeq);
+      consumed = offset;
+      if (records.length >= BATCH_RECORDS || batchBytes >= BATCH_BYTES) break;
+    } else if (line.startsWith(HEADER_START)) {
+      headers.push(line);
+    } else {
+      headers = [];
+      consumed = offset;
+    }
+  }
+  // Headers read but not yet followed by their record are read again with it next time.
+  const next = { table: from.table, offset: consumed, seq };
+  return { records, next, more: consumed < size && (records.length >= BATCH_RECORDS || batchBytes >= BATCH_BYTES || length < size - from.offset) };
+}

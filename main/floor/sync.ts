@@ -1,0 +1,46 @@
+import type { ClientBase } from 'pg';
+import { lastStoredSeq, pushRecords, reportContact, type RefusedRecord } from './db/push';
+import { nextBatch, readCursor, writeCursor, type OutboxCursor } from './outbox';
+
+export interface SyncOutcome {
+  /** Records sent in this run (all of them stored unless refused or already there). */
+  readonly sent: number;
+  readonly stored: number;
+  readonly refused: readonly RefusedRecord[];
+  /** The last seq the floor holds for the table after the run. */
+  readonly floorHas: number;
+  readonly cursor: OutboxCursor;
+}
+
+/**
+ * Sends one station's journal to the floor up to its end as it is now, batch by batch, moving
+ * the outbox cursor after each batch the floor took. Running it again sends nothing new.
+ */
+export async function syncStation(client: ClientBase, table: string, dataDir: string, onBatch?: (outcome: { stored: number; floorHas: number }) => void): Promise<SyncOutcome> {
+  let floorHas = await lastStoredSeq(client, table);
+  let cursor = await readCursor(dataDir, table);
+  // The floor holds less than the cursor says it took (a database restored or started afresh): from the start.
+  if (floorHas < cursor.seq) cursor = { table, offset: 0, seq: 0 };
+  let sent = 0;
+  let stored = 0;
+  const refused: RefusedRecord[] = [];
+  for (;;) {
+    const batch = await nextBatch(dataDir, cursor, floorHas);
+    if (batch.records.length > 0) {
+      const outcome = await pushRecords(client, table, batch.records);
+      sent += batch.records.length;
+      stored += outcome.stored;
+      refused.push(...outcome.refused);
+      const accepted = batch.records.filter((record) => !outcome.refused.some((refusal) => refusal.seq === record.seq));
+      floorHas = Math.max(floorHas, ...accepted.map((record) => record.seq));
+      onBatch?.({ stored: outcome.stored, floorHas });
+    }
+    if (batch.next.offset !== cursor.offset || batch.next.seq !== cursor.seq) {
+      cursor = batch.next;
+      await writeCursor(dataDir, cursor);
+    }
+    if (!batch.more) break;
+  }
+  await reportContact(client, table, 0);
+  return { sent, stored, refused, floorHas, cursor };
+}

@@ -1,0 +1,114 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * A throwaway PostgreSQL server for the tests and the benchmarks: a real one, Debian's, in a new
+ * cluster of its own (`initdb` in a temporary folder, `pg_ctl` on a free loopback port), never an
+ * in-memory stand-in. As root (CI) the cluster is the `postgres` user's: the server refuses to
+ * run as root.
+ */
+export interface ThrowawayPostgres {
+  /** The superuser's URL (password authentication over TCP on 127.0.0.1). */
+  readonly url: string;
+  readonly port: number;
+  /** The URL of another role (or database) on the same server. */
+  urlFor(user: string, password: string, database?: string): string;
+  /** Stops the server (the cluster stays): a station's database going away. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port. */
+  start(): Promise<void>;
+  /** Stops the server and removes the cluster. */
+  remove(): Promise<void>;
+}
+
+const SUPERUSER = 'floor_admin';
+const SUPERUSER_PASSWORD = 'throwaway-cluster-only';
+
+/** Where Debian keeps the server's programs (/usr/lib/postgresql/<major>/bin), newest first. */
+export function postgresBinDir(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (existsSync(root)) {
+    const majors = readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+    for (const major of majors) if (existsSync(join(root, major, 'bin', 'pg_ctl'))) return join(root, major, 'bin');
+  }
+  try {
+    return execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the tests can start a server here (the CI installs Debian's `postgresql`). */
+export const POSTGRES_AVAILABLE = postgresBinDir() !== null;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const asRoot = userInfo().uid === 0;
+
+/** Runs a server program, as the `postgres` user when this process is root. */
+async function runAsOwner(program: string, args: readonly string[]): Promise<void> {
+  if (asRoot) await run('runuser', ['-u', 'postgres', '--', program, ...args], { timeout: 120_000 });
+  else await run(program, [...args], { timeout: 120_000 });
+}
+
+export async function startThrowawayPostgres(settings: readonly string[] = []): Promise<ThrowawayPostgres> {
+  const bin = postgresBinDir();
+  if (bin === null) throw new Error('PostgreSQL is not installed (Debian: apt-get install postgresql)');
+  const folder = mkdtempSync(join(tmpdir(), 'chip-race-pg-'));
+  const data = join(folder, 'data');
+  const sockets = join(folder, 'sockets');
+  const passwordFile = join(folder, 'password');
+  writeFileSync(passwordFile, `${SUPERUSER_PASSWORD}\n`, { mode: 0o600 });
+  if (asRoot) {
+    const owner = execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim();
+    const group = execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim();
+    chownSync(folder, Number(owner), Number(group));
+    chownSync(passwordFile, Number(owner), Number(group));
+  }
+  chmodSync(folder, 0o700);
+  await runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', SUPERUSER, `--pwfile=${passwordFile}`, '--auth-host=scram-sha-256', '--auth-local=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8', '--no-instructions']);
+  await runAsOwner('mkdir', ['-p', sockets]);
+  const port = await freePort();
+  const options = ['-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', ...settings.flatMap((setting) => ['-c', setting])].join(' ');
+  const pgCtl = join(bin, 'pg_ctl');
+  const start = () => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-l', join(folder, 'server.log'), '-o', options, 'start']);
+  const stop = () => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-m', 'fast', 'stop']);
+  await start();
+  const urlFor = (user: string, password: string, database = 'postgres') => `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  let running = true;
+  return {
+    url: urlFor(SUPERUSER, SUPERUSER_PASSWORD),
+    port,
+    urlFor,
+    async stop() {
+      if (!running) return;
+      await stop();
+      running = false;
+    },
+    async start() {
+      if (running) return;
+      await start();
+      running = true;
+    },
+    async remove() {
+      if (running) await stop().catch(() => undefined);
+      running = false;
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
