@@ -34,11 +34,16 @@ export async function pushRecords(client: ClientBase, table: string, records: re
      SELECT $1, batch.seq, batch.line, batch.headers
      FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS batch(seq, line, headers, position)
      ORDER BY batch.position
-     ON CONFLICT (table_name, seq) DO NOTHING`,
+     ON CONFLICT (table_name, seq) DO NOTHING
+     RETURNING seq`,
     [table, seqs, records.map((record) => record.line), records.map((record) => record.headers)],
   );
+  const stored = inserted.rowCount ?? 0;
+  // Every record stored: nothing refused (the usual case, one round trip). Otherwise some were
+  // there already (sent again) or refused: the floor's failures say which.
+  if (stored === records.length) return { stored, refused: [] };
   const refused = await client.query<{ seq: string; reason: string }>('SELECT seq, reason FROM chain_failures WHERE table_name = $1 AND seq = ANY($2::bigint[]) ORDER BY seq', [table, seqs]);
-  return { stored: inserted.rowCount ?? 0, refused: refused.rows.map((row) => ({ seq: Number(row.seq), reason: row.reason })) };
+  return { stored, refused: refused.rows.map((row) => ({ seq: Number(row.seq), reason: row.reason })) };
 }
 
 /** The last record the floor holds for a table: where the station's sending goes on from. */
