@@ -1,9 +1,10 @@
 import type { ClientBase } from 'pg';
 import { raceSummary } from '../../engine/race/summary';
-import type { HistoryEntry, SeatCount } from '../../protocol/contract';
+import type { HistoryEntry, RaceRecord, SeatCount } from '../../protocol/contract';
 import type { ChainReport, ChainStatus, JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import { ColorUpLog } from '../service/colorUps';
+import { buildRecord } from '../service/raceRecord';
 import { isSessionRecord, SessionReplay, valueDeltaOf, type SessionRecord } from '../service/session';
 
 /**
@@ -404,4 +405,37 @@ export async function tableRaces(client: ClientBase, table: string): Promise<Fol
     startedAt: row.started_at.toISOString(), endedAt: row.ended_at?.toISOString() ?? null, corrections: row.corrections, refusals: row.refusals, collect: Number(row.collect), bring: Number(row.bring),
     firstSeq: Number(row.first_seq), lastSeq: Number(row.last_seq), entry: row.entry,
   }));
+}
+
+/** A table's chain failures and whether every stored seal could be checked: its chain as the console's verdicts read it. */
+export async function tableChain(client: ClientBase, table: string): Promise<{ report: ChainReport; failures: ChainFailure[] }> {
+  const failures = await client.query<{ seq: string; reason: string }>('SELECT seq, reason FROM chain_failures WHERE table_name = $1 ORDER BY seq', [table]);
+  const seals = await client.query<{ records: number; checked: boolean | null }>('SELECT count(*)::int AS records, bool_and(seal_checked) AS checked FROM station_records WHERE table_name = $1', [table]);
+  const list = failures.rows.map((row) => ({ seq: Number(row.seq), reason: row.reason }));
+  const { records = 0, checked = true } = seals.rows[0] ?? {};
+  return { report: floorChainReport(list, checked !== false, records), failures: list };
+}
+
+/**
+ * A race's full record (the console's race record slip) from the lines the floor stored: every
+ * card with its seat, round and source, the voids, the refusals, the confirmation, and the
+ * chain's verdict as the floor checked it on arrival. Null when the floor has no such race.
+ */
+export async function floorRaceRecord(client: ClientBase, table: string, raceId: string): Promise<RaceRecord | null> {
+  const race = await client.query<{ first_seq: string; last_seq: string; status: string }>('SELECT first_seq, last_seq, status FROM floor_races WHERE table_name = $1 AND race_id = $2', [table, raceId]);
+  const row = race.rows[0];
+  if (row === undefined) return null;
+  const open = row.status === 'racing' || row.status === 'waiting-to-confirm';
+  const result = await client.query<StoredLine & { hash: string }>(
+    `SELECT seq, ${AT_AS_WRITTEN} AS at, record, hash FROM station_records WHERE table_name = $1 AND seq >= $2 ${open ? '' : 'AND seq <= $3'} ORDER BY seq`,
+    open ? [table, row.first_seq] : [table, row.first_seq, row.last_seq],
+  );
+  const lines: { line: JournalLine<SessionRecord>; seal: string | null }[] = [];
+  for (const stored of result.rows) {
+    const record = stored.record;
+    if (!isSessionRecord(record) || !('raceId' in record) || record.raceId !== raceId) continue;
+    lines.push({ line: { seq: Number(stored.seq), at: stored.at, record }, seal: stored.hash });
+  }
+  const { report } = await tableChain(client, table);
+  return buildRecord(raceId, lines, report);
 }
