@@ -47,11 +47,14 @@ describe('the floor command line: bad arguments', () => {
       floor(['sync', '--database', 'postgres://a:b@127.0.0.1:5432/x', '--table', 'x'.repeat(33), '--data', tmpdir()]),
       floor(['status', '--database', 'postgres://a:b@127.0.0.1:5432/x', '--colour', 'red']),
       floor(['serve', '--database', 'postgres://a:b@127.0.0.1:5432/x', '--port', '99999']),
+      floor(['--database', 'postgres://a:b@127.0.0.1:5432/x', '--host', '0.0.0.0']),
     ]);
     for (const outcome of outcomes) oneLine(outcome);
     expect(outcomes[0]?.stderr).toMatch(/unknown subcommand "launch"/);
     expect(outcomes[3]?.stderr).toMatch(/--database URL is needed/);
     expect(outcomes[4]?.stderr).toMatch(/needs --table/);
+    // serve is the default; on the LAN without a token it does not start.
+    expect(outcomes[9]?.stderr).toMatch(/refusing to serve on 0\.0\.0\.0 without --token/);
   }, 60_000);
 });
 

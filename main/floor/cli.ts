@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import pg from 'pg';
+import { isLoopbackHost } from '../web/loopback';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { createStationLogin, ensureTable, isTableName } from './db/stations';
 import { floorStatus } from './fold';
@@ -65,6 +66,8 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   }
   if (options.port !== undefined && !/^\d{1,5}$/.test(options.port)) throw new UsageError('--port must be a port number (0 to 65535)');
   if (options.port !== undefined && Number(options.port) > 65_535) throw new UsageError('--port must be a port number (0 to 65535)');
+  // Checked before anything connects: a floor on the cardroom's network without a password never starts.
+  if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options.token === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without --token (or CHIP_RACE_FLOOR_TOKEN): the floor page on the cardroom's network needs a password`);
   if (command !== 'serve') for (const name of ['port', 'host', 'token']) if (name in options) throw new UsageError(`--${name} is for serve only`);
   return { command, options };
 }
