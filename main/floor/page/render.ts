@@ -103,7 +103,7 @@ ${totals}
 ${alerts}
 <main>
 ${status.tables.length === 0 ? `<p>${escapeHtml(words.noTables)}</p>` : `<table class="tables" data-testid="tables">
-<colgroup><col class="c-table"><col class="c-link"><col class="c-colour"><col class="c-num"><col class="c-num"><col class="c-chips"><col class="c-chips"><col class="c-num"><col class="c-open"></colgroup>
+<colgroup><col class="c-table"><col class="c-link"><col class="c-colour"><col class="c-num"><col class="c-num"><col class="c-chips"><col class="c-chips"><col class="c-wide"><col class="c-open"></colgroup>
 <thead><tr><th scope="col">${escapeHtml(words.table)}</th><th scope="col">${escapeHtml(words.link)} / ${escapeHtml(words.lastContact)}</th><th scope="col">${escapeHtml(words.colourUp)}</th><th scope="col">${escapeHtml(words.races)}</th><th scope="col">${escapeHtml(words.valueChange)}</th><th scope="col">${escapeHtml(words.toCollect)}</th><th scope="col">${escapeHtml(words.toBring)}</th><th scope="col">${escapeHtml(words.corrections)} / ${escapeHtml(words.refusals)}</th><th scope="col">${escapeHtml(words.openRace)}</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
@@ -224,7 +224,7 @@ export function renderMessage(language: FloorLanguage, text: string): string {
 /** The floor's stylesheet: fits 1024×600 up to 1920×1080 without sideways scrolling. */
 export const FLOOR_CSS = `*{box-sizing:border-box}
 html{font:16px/1.35 system-ui,sans-serif;color:#111;background:#f6f6f4}
-body{margin:0;padding:8px 12px;max-width:100vw;overflow-x:hidden}
+body{margin:0;padding:8px 12px}
 a{color:#0645ad;min-height:44px;display:inline-flex;align-items:center;padding:0 4px}
 .top{display:flex;flex-wrap:wrap;align-items:center;gap:4px 16px}
 .top h1{font-size:1.5rem;margin:0;flex:1 1 auto}
@@ -238,9 +238,9 @@ a{color:#0645ad;min-height:44px;display:inline-flex;align-items:center;padding:0
 .alert ul{margin:2px 0;padding-left:18px}
 table{width:100%;border-collapse:collapse;table-layout:fixed;background:#fff}
 th,td{border-bottom:1px solid #ddd;padding:3px 5px;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}
-thead th{font-size:.8rem;color:#444;background:#eee}
+thead th{font-size:.75rem;color:#444;background:#eee;overflow-wrap:normal;word-break:normal;hyphens:auto}
 .num{text-align:right;font-variant-numeric:tabular-nums}
-.tables .c-table{width:9%}.tables .c-link{width:15%}.tables .c-colour{width:11%}.tables .c-num{width:8%}.tables .c-chips{width:12%}.tables .c-open{width:17%}
+.tables .c-table{width:9%}.tables .c-link{width:15%}.tables .c-colour{width:11%}.tables .c-num{width:7%}.tables .c-chips{width:12%}.tables .c-wide{width:11%}.tables .c-open{width:15%}
 tr.failed{background:#fde8e8}
 tr.failed th,tr.failed td{color:#7a0014}
 .link--connected{color:#05620c}.link--behind{color:#8a5a00}.link--offline,.link--never{color:#7a0014}
