@@ -57,13 +57,16 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     admin.on('error', () => undefined);
     await admin.connect();
     await migrate(admin);
-    for (const [table, script] of [['7', 'colour-up-racing'], [HOSTILE, 'abandoned']] as const) {
+    for (const [table, script] of [['7', 'colour-up-racing'], [HOSTILE, 'abandoned'], ['9', 'abandoned']] as const) {
       const dir = mkdtempSync(join(tmpdir(), 'floor-page-'));
       folders.push(dir);
       services.push(await playStation(dir, table.slice(0, 32), script));
       await ensureTable(admin, table);
       await syncStation(admin, table, dir);
     }
+    // Table 9's station sent a forged line after its races (as the trigger records one): its races' chain is broken.
+    await admin.query("INSERT INTO chain_failures (table_name, seq, reason, line) VALUES ('9', 999, 'broken-link', '{}')");
+    await admin.query("UPDATE station_contact SET behind = 5 WHERE table_name = '7'");
     await ensureTable(admin, 'forged');
     await admin.query("INSERT INTO chain_failures (table_name, seq, reason, line) VALUES ('forged', 4, 'bad-seal', '{}')");
     open = await startFloorServer({ databaseUrl: database.url, log: () => undefined });
@@ -88,7 +91,9 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     expect(page.body).toContain('data-table="7"');
     expect(page.body).toContain('=HYPERLINK(&quot;x&quot;)&lt;script&gt;');
     expect(page.body).not.toContain('<script>');
-    expect(page.body).toContain('data-testid="total-races">4<');
+    expect(page.body).toContain('data-testid="total-races">6<');
+    expect(page.body).toContain('behind by 5 records');
+    expect(page.body).toMatch(/<tr class="failed" data-table="9">[\s\S]*?disputed/);
     expect(page.body).toContain('racing');
     expect(page.body).toMatch(/<tr class="failed" data-table="forged">/);
     expect(page.body).toMatch(/data-testid="chain-failures"[\s\S]*record 4: bad-seal/);
@@ -120,6 +125,7 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     expect(hostile.status).toBe(200);
     expect(hostile.body).toContain('Abandoned');
     expect(hostile.body).not.toContain('<script>');
+    expect((await ask(open.port, '/race?table=9&race=race-1')).body).toContain('data-testid="race-chain">broken<');
     expect((await ask(open.port, '/race?table=7&race=race-99')).status).toBe(404);
     expect((await ask(open.port, '/table?table=nobody')).status).toBe(404);
   });
@@ -134,7 +140,10 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     // As the console's own export writes a cell a spreadsheet would run: quoted, behind an apostrophe.
     expect(lines.filter((line) => line.startsWith(`"'=HYPERLINK(""x"")<script>",`))).toHaveLength(2);
     const json = JSON.parse((await ask(open.port, '/export.json')).body) as { tables: { table: string; races: unknown[]; chain: string }[]; totalValueDelta: number };
-    expect(json.tables.map((table) => [table.table, table.races.length, table.chain])).toEqual([[HOSTILE, 2, 'intact'], ['7', 2, 'intact'], ['forged', 0, 'broken']]);
+    expect(json.tables.map((table) => [table.table, table.races.length, table.chain])).toEqual([[HOSTILE, 2, 'intact'], ['7', 2, 'intact'], ['9', 2, 'broken'], ['forged', 0, 'broken']]);
+    expect(json.tables[2]?.races.map((race) => (race as { chain: string }).chain)).toEqual(['broken', 'broken']);
+    expect(lines.filter((line) => line.startsWith('9,'))).toHaveLength(2);
+    expect(lines.filter((line) => line.startsWith('9,')).every((line) => line.includes(',"broken: record 999 does not match the seal the record after it carries'))).toBe(true);
   });
 
   it('refuses a wrong Host, a wrong Origin, another method, a bad query, an unknown route', async () => {
