@@ -231,7 +231,11 @@ interface StoredLine {
   record: unknown;
 }
 
-const AT_AS_WRITTEN = `to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/**
+ * A line's time as the station wrote it, byte for byte: every journal line starts `{"seq":N,"at":"…"`
+ * (main/journal/journal.ts); the stored timestamptz, written back as ISO, only if one ever did not.
+ */
+const AT_AS_WRITTEN = `coalesce(substring(line from '^\\{"seq":[0-9]+,"at":"([^"\\\\]{1,40})"'), to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
 async function linesFrom(client: ClientBase, table: string, fromSeq: number, kinds: readonly string[] | null): Promise<JournalLine<unknown>[]> {
   const result = await client.query<StoredLine>(
