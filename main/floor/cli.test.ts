@@ -133,6 +133,21 @@ describe.runIf(run)('the floor command line against a real PostgreSQL server', (
     oneLine(await floor(['status', '--database', url]));
   }, 120_000);
 
+  it('reports no tables for an un-migrated database the role may not migrate', async () => {
+    const admin = new pg.Client({ connectionString: server.url });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    try {
+      await admin.query('CREATE DATABASE untouched');
+      await admin.query("CREATE ROLE floor_reader LOGIN PASSWORD 'reader-password'");
+    } finally {
+      await admin.end();
+    }
+    const status = await floor(['status', '--database', server.urlFor('floor_reader', 'reader-password', 'untouched')]);
+    expect(status).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(status.stdout)).toEqual({ tables: [], totals: { races: 0, valueDelta: 0 } });
+  }, 60_000);
+
   it('exits 2 with one line for an unreachable database', async () => {
     const port = server.port;
     oneLine(await floor(['status', '--database', `postgres://floor_admin:x@127.0.0.1:${port === 1 ? 2 : 1}/postgres`]));
