@@ -83,6 +83,12 @@ for (const size of CONSOLE_SIZES) {
     await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
     const png = readFileSync(path);
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size.width, size.height]);
+    // Finnish and Russian words are longer: they fit as well.
+    for (const language of ['fi', 'ru']) {
+      await page.goto(`${floor.url}?lang=${language}`);
+      await expectNoScroll(page, `${where} in ${language}`);
+      await expectInView(page.getByTestId('totals'), `${where} in ${language}: the totals`);
+    }
     // The race record at the same size.
     await page.goto(`${floor.url}race?table=7&race=race-1&lang=en`);
     await expectNoScroll(page, `${where}: the race record`);
