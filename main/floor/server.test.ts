@@ -121,6 +121,8 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     expect(record.body).toMatch(/Refused \(1×\)<\/td><td><code>Zz<\/code>/);
     expect(record.body).toContain('Confirmed');
     expect(record.body).toContain('data-testid="race-chain">intact<');
+    expect(record.body).toMatch(/data-testid="race-counts"[\s\S]*<td>1 Matti<\/td><td class="num">7<\/td><td>yes<\/td>/);
+    expect(record.body).toContain('pc-7');
     const hostile = await ask(open.port, `/race?table=${encodeURIComponent(HOSTILE)}&race=race-2`);
     expect(hostile.status).toBe(200);
     expect(hostile.body).toContain('Abandoned');

@@ -192,9 +192,17 @@ ${languageLinks(language, '/race', { table, race: record.id })}
 <div><dt>${escapeHtml(words.valueChange)}</dt><dd>${summary.valueDelta === null ? '—' : n(summary.valueDelta, true)}</dd></div>
 <div><dt>${escapeHtml(words.winners)}</dt><dd>${winners.length === 0 ? '—' : winners.join(', ')}</dd></div>
 <div><dt>${escapeHtml(words.chain)}</dt><dd class="chain--${record.chain}" data-testid="race-chain">${escapeHtml(words.chainStatus[record.chain])}</dd></div>
+<div><dt>${escapeHtml(words.level)}</dt><dd>${record.level === undefined ? '—' : n(record.level)}</dd></div>
+<div><dt>${escapeHtml(words.station)}</dt><dd>${escapeHtml(record.station ?? '—')}</dd></div>
+<div><dt>${escapeHtml(words.started)}</dt><dd>${escapeHtml(formatTime(language, record.startedAt))} · ${escapeHtml(words.records(formatNumber(language, record.seqs.first), formatNumber(language, record.seqs.last)))}</dd></div>
 <div><dt>${escapeHtml(words.lastSeal)}</dt><dd><code class="seal">${escapeHtml(record.lastSeal ?? '—')}</code></dd></div>
 </dl>
 <main>
+<h2>${escapeHtml(words.counts)}</h2>
+<table class="counts" data-testid="race-counts"><thead><tr><th scope="col">${escapeHtml(words.seat)}</th><th scope="col">${escapeHtml(words.leavingChips)}</th><th scope="col">${escapeHtml(words.otherChips)}</th></tr></thead><tbody>
+${record.counts.map((count) => `<tr><td>${seatName(count.seat)}</td><td class="num">${n(count.chips)}</td><td>${escapeHtml(count.hasOther ? words.yes : words.no)}</td></tr>`).join('\n')}
+</tbody></table>
+<h2>${escapeHtml(words.race)}</h2>
 <table class="record" data-testid="race-record"><tbody>
 ${events.join('\n')}
 </tbody></table>
@@ -250,6 +258,8 @@ tr.failed th,tr.failed td{color:#7a0014}
 .card{font-weight:700;white-space:nowrap}
 .seal{font-size:.7rem;overflow-wrap:anywhere}
 tr.void td,tr.refused td{color:#8a5a00}
+h2{font-size:1.05rem;margin:8px 0 4px}
+.counts{max-width:640px}
 .login{max-width:420px;margin:40px auto}
 .login input,.login button{font-size:1rem;min-height:44px;margin:6px 0;width:100%}
 @media (max-width:1100px){html{font-size:14px}.totals dd{font-size:1.05rem}}

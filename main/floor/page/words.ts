@@ -59,6 +59,13 @@ export interface FloorWords {
   readonly chain: string;
   readonly chainStatus: Readonly<Record<'intact' | 'broken' | 'unchained' | 'unchecked' | 'empty', string>>;
   readonly lastSeal: string;
+  readonly station: string;
+  readonly records: (first: string, last: string) => string;
+  readonly counts: string;
+  readonly leavingChips: string;
+  readonly otherChips: string;
+  readonly yes: string;
+  readonly no: string;
   readonly noTables: string;
   readonly noRaces: string;
   readonly login: { readonly title: string; readonly token: string; readonly submit: string; readonly wrong: string };
@@ -111,6 +118,13 @@ const en: FloorWords = {
   chain: 'Chain',
   chainStatus: { intact: 'intact', broken: 'broken', unchained: 'unchained', unchecked: 'links checked, seals keyed at the station', empty: 'empty' },
   lastSeal: 'Last seal',
+  station: 'Station',
+  records: (first, last) => `records ${first}–${last}`,
+  counts: 'Counts',
+  leavingChips: 'Chips leaving',
+  otherChips: 'Other chips',
+  yes: 'yes',
+  no: 'no',
   noTables: 'No table has reported yet.',
   noRaces: 'No races yet.',
   login: { title: 'Floor: sign in', token: 'Floor password', submit: 'Sign in', wrong: 'Wrong password.' },
@@ -163,6 +177,13 @@ const fi: FloorWords = {
   chain: 'Ketju',
   chainStatus: { intact: 'ehjä', broken: 'rikki', unchained: 'ketjuttamaton', unchecked: 'linkit tarkistettu, sinetit avaimella asemalla', empty: 'tyhjä' },
   lastSeal: 'Viimeinen sinetti',
+  station: 'Asema',
+  records: (first, last) => `tietueet ${first}–${last}`,
+  counts: 'Laskennat',
+  leavingChips: 'Poistuvat merkit',
+  otherChips: 'Muita merkkejä',
+  yes: 'kyllä',
+  no: 'ei',
   noTables: 'Yksikään pöytä ei ole vielä raportoinut.',
   noRaces: 'Ei vielä kisoja.',
   login: { title: 'Sali: kirjaudu', token: 'Salin salasana', submit: 'Kirjaudu', wrong: 'Väärä salasana.' },
@@ -215,6 +236,13 @@ const ru: FloorWords = {
   chain: 'Цепочка',
   chainStatus: { intact: 'цела', broken: 'нарушена', unchained: 'без цепочки', unchecked: 'связи проверены, печати с ключом станции', empty: 'пусто' },
   lastSeal: 'Последняя печать',
+  station: 'Станция',
+  records: (first, last) => `записи ${first}–${last}`,
+  counts: 'Подсчёт',
+  leavingChips: 'Выводимые фишки',
+  otherChips: 'Другие фишки',
+  yes: 'да',
+  no: 'нет',
   noTables: 'Ни один стол ещё не передал данные.',
   noRaces: 'Гонок пока нет.',
   login: { title: 'Зал: вход', token: 'Пароль зала', submit: 'Войти', wrong: 'Неверный пароль.' },
