@@ -187,7 +187,7 @@ export function renderRaceRecord(table: string, record: RaceRecord, language: Fl
 ${languageLinks(language, '/race', { table, race: record.id })}
 </header>
 <dl class="totals" data-testid="race-summary">
-<div><dt>${escapeHtml(words.colourUp)}</dt><dd>${escapeHtml(status)}</dd></div>
+<div><dt>${escapeHtml(words.raceState)}</dt><dd data-testid="race-status">${escapeHtml(status)}</dd></div>
 <div><dt>${escapeHtml(words.chip)}</dt><dd>${n(summary.removed)} → ${n(summary.next)}</dd></div>
 <div><dt>${escapeHtml(words.valueChange)}</dt><dd>${summary.valueDelta === null ? '—' : n(summary.valueDelta, true)}</dd></div>
 <div><dt>${escapeHtml(words.winners)}</dt><dd>${winners.length === 0 ? '—' : winners.join(', ')}</dd></div>
@@ -203,7 +203,7 @@ ${languageLinks(language, '/race', { table, race: record.id })}
 ${record.counts.map((count) => `<tr><td>${seatName(count.seat)}</td><td class="num">${n(count.chips)}</td><td>${escapeHtml(count.hasOther ? words.yes : words.no)}</td></tr>`).join('\n')}
 </tbody></table>
 <h2>${escapeHtml(words.race)}</h2>
-<table class="record" data-testid="race-record"><tbody>
+<table class="record" data-testid="race-record"><colgroup><col class="c-seq"><col class="c-at"><col class="c-what"><col></colgroup><tbody>
 ${events.join('\n')}
 </tbody></table>
 </main>`;
@@ -260,6 +260,7 @@ tr.failed th,tr.failed td{color:#7a0014}
 tr.void td,tr.refused td{color:#8a5a00}
 h2{font-size:1.05rem;margin:8px 0 4px}
 .counts{max-width:640px}
+.record .c-seq{width:4.5em}.record .c-at{width:11em}.record .c-what{width:14em}
 .login{max-width:420px;margin:40px auto}
 .login input,.login button{font-size:1rem;min-height:44px;margin:6px 0;width:100%}
 @media (max-width:1100px){html{font-size:14px}.totals dd{font-size:1.05rem}}

@@ -60,6 +60,7 @@ export interface FloorWords {
   readonly chainStatus: Readonly<Record<'intact' | 'broken' | 'unchained' | 'unchecked' | 'empty', string>>;
   readonly lastSeal: string;
   readonly station: string;
+  readonly raceState: string;
   readonly records: (first: string, last: string) => string;
   readonly counts: string;
   readonly leavingChips: string;
@@ -118,6 +119,7 @@ const en: FloorWords = {
   chain: 'Chain',
   chainStatus: { intact: 'intact', broken: 'broken', unchained: 'unchained', unchecked: 'links checked, seals keyed at the station', empty: 'empty' },
   lastSeal: 'Last seal',
+  raceState: 'Status',
   station: 'Station',
   records: (first, last) => `records ${first}–${last}`,
   counts: 'Counts',
@@ -177,6 +179,7 @@ const fi: FloorWords = {
   chain: 'Ketju',
   chainStatus: { intact: 'ehjä', broken: 'rikki', unchained: 'ketjuttamaton', unchecked: 'linkit tarkistettu, sinetit avaimella asemalla', empty: 'tyhjä' },
   lastSeal: 'Viimeinen sinetti',
+  raceState: 'Tila',
   station: 'Asema',
   records: (first, last) => `tietueet ${first}–${last}`,
   counts: 'Laskennat',
@@ -236,6 +239,7 @@ const ru: FloorWords = {
   chain: 'Цепочка',
   chainStatus: { intact: 'цела', broken: 'нарушена', unchained: 'без цепочки', unchecked: 'связи проверены, печати с ключом станции', empty: 'пусто' },
   lastSeal: 'Последняя печать',
+  raceState: 'Состояние',
   station: 'Станция',
   records: (first, last) => `записи ${first}–${last}`,
   counts: 'Подсчёт',
