@@ -7,7 +7,7 @@ const COLUMNS = [
   'cards', 'voided', 'refusals', 'corrections', 'records', 'chain',
 ] as const;
 
-function csvCell(value: string | number): string {
+export function csvCell(value: string | number): string {
   const text = String(value);
   // Quote anything a spreadsheet could misread: separators, quotes, line breaks, and formula starts.
   const safe = /^[=+\-@\t\r]/.test(text) && typeof value === 'string' ? `'${text}` : text;

@@ -53,7 +53,7 @@ export async function readRaceRecord(path: string, raceId: string, span: RaceSpa
   return lines.length === 0 ? null : buildRecord(raceId, lines, chain);
 }
 
-function buildRecord(raceId: string, lines: ReadonlyArray<{ line: JournalLine<SessionRecord>; seal: string | null }>, report: ChainReport): RaceRecord | null {
+export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: JournalLine<SessionRecord>; seal: string | null }>, report: ChainReport): RaceRecord | null {
   const first = lines[0]?.line;
   if (first === undefined || first.record.kind !== 'race-start') return null;
   const start = first.record;

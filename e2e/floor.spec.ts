@@ -1,0 +1,97 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import pg from 'pg';
+import { migrate } from '../main/floor/db/migrate';
+import { ensureTable } from '../main/floor/db/stations';
+import { startFloorServer, type FloorServer } from '../main/floor/server';
+import { syncStation } from '../main/floor/sync';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../main/floor/testing/postgres';
+import { playStation } from '../main/floor/testing/stations';
+import type { ConsoleService } from '../main/service/service';
+import { CONSOLE_SIZES, expectInView, expectNoScroll, sizeName } from './harness/fit';
+
+// The floor page in Chromium: two stations' journals made by real consoles, replicated into a
+// throwaway PostgreSQL, the floor serving them. Both tables and the totals are shown, a race's
+// record opens, and at the three screen sizes nothing scrolls sideways and the totals are in view
+// (docs/screenshots/<size>/floor.png for the README).
+
+const root = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
+
+let database: ThrowawayPostgres;
+let floor: FloorServer;
+const folders: string[] = [];
+const services: ConsoleService[] = [];
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  database = await startThrowawayPostgres();
+  const admin = new pg.Client({ connectionString: database.url });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  try {
+    await migrate(admin);
+    for (const [table, script] of [['7', 'colour-up-racing'], ['Pöytä 12', 'abandoned']] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'floor-e2e-'));
+      folders.push(dir);
+      services.push(await playStation(dir, table, script));
+      await ensureTable(admin, table);
+      await syncStation(admin, table, dir);
+    }
+  } finally {
+    await admin.end();
+  }
+  floor = await startFloorServer({ databaseUrl: database.url, log: () => undefined });
+});
+
+test.afterAll(async () => {
+  await floor?.close();
+  await Promise.all(services.map((service) => service.close()));
+  await database?.remove();
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
+
+test('the floor shows both tables and the totals, and opens a race\'s record', async ({ page }) => {
+  await page.goto(`${floor.url}?lang=en`);
+  await expect(page.locator('tr[data-table="7"]')).toContainText('racing');
+  await expect(page.locator('tr[data-table="Pöytä 12"]')).toContainText('not started');
+  await expect(page.getByTestId('total-races')).toHaveText('4');
+  await page.locator('tr[data-table="7"] th a').click();
+  await page.getByRole('link', { name: 'race-1' }).click();
+  await expect(page.getByTestId('race-title')).toHaveText('Record of race-1, table 7');
+  await expect(page.getByTestId('race-record')).toContainText('A♥');
+  await expect(page.getByTestId('race-record')).toContainText('exposed');
+  await expect(page.getByTestId('race-chain')).toHaveText('intact');
+  await page.goto(`${floor.url}?lang=fi`);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fi');
+  await expect(page.locator('tr[data-table="7"]')).toContainText('kisa käynnissä');
+});
+
+for (const size of CONSOLE_SIZES) {
+  test(`the floor fits ${sizeName(size)}: no sideways scroll, the totals in view`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await page.goto(`${floor.url}?lang=en`);
+    const where = `floor at ${sizeName(size)}`;
+    await expectNoScroll(page, where);
+    await expectInView(page.locator('h1'), `${where}: the headline`);
+    await expectInView(page.getByTestId('totals'), `${where}: the totals`);
+    const directory = `${root}${sizeName(size)}/`;
+    mkdirSync(directory, { recursive: true });
+    const path = `${directory}floor.png`;
+    await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
+    const png = readFileSync(path);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size.width, size.height]);
+    // Finnish and Russian words are longer: they fit as well.
+    for (const language of ['fi', 'ru']) {
+      await page.goto(`${floor.url}?lang=${language}`);
+      await expectNoScroll(page, `${where} in ${language}`);
+      await expectInView(page.getByTestId('totals'), `${where} in ${language}: the totals`);
+    }
+    // The race record at the same size.
+    await page.goto(`${floor.url}race?table=7&race=race-1&lang=en`);
+    await expectNoScroll(page, `${where}: the race record`);
+    await expectInView(page.getByTestId('race-title'), `${where}: the race record's title`);
+  });
+}

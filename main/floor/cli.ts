@@ -1,0 +1,217 @@
+import { existsSync, statSync } from 'node:fs';
+import pg from 'pg';
+import { isLoopbackHost } from '../web/loopback';
+import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
+import { createStationLogin, ensureTable, isTableName } from './db/stations';
+import { floorStatus } from './fold';
+import { startFloorServer } from './server';
+import { syncStation } from './sync';
+
+/**
+ * `npm run floor -- <subcommand>`: the floor console from the command line.
+ *
+ *   status    --database URL                              the tournament as one JSON document
+ *   sync      --database URL --table NAME --data DIR      one station's journal replicated once
+ *   add-table --database URL --table NAME                 a station's own least-privilege login, as a URL
+ *   serve     --database URL [--port N] [--host H --token T]  the floor page (the default)
+ *
+ * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token. A bad argument,
+ * an unreachable database or a refusal: exit 2 with one line on standard error, nothing on
+ * standard output (checks read standard output as the answer).
+ */
+
+class UsageError extends Error {}
+
+const USAGE = 'usage: floor [status|sync|add-table|serve] --database URL [--table NAME] [--data DIR] [--port N] [--host H --token T]';
+const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve'] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number];
+const OPTIONS = new Set(['database', 'table', 'data', 'port', 'host', 'token']);
+
+export interface CliArguments {
+  readonly command: Subcommand;
+  readonly options: Readonly<Record<string, string>>;
+}
+
+export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv): CliArguments {
+  let rest = [...argv];
+  let command: Subcommand = 'serve';
+  const first = rest[0];
+  if (first !== undefined && !first.startsWith('--')) {
+    if (!(SUBCOMMANDS as readonly string[]).includes(first)) throw new UsageError(`unknown subcommand "${first.slice(0, 40)}": ${USAGE}`);
+    command = first as Subcommand;
+    rest = rest.slice(1);
+  }
+  const options: Record<string, string> = {};
+  while (rest.length > 0) {
+    const flag = rest.shift() as string;
+    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(flag);
+    if (match === null || !OPTIONS.has(match[1] as string)) throw new UsageError(`unknown argument "${flag.slice(0, 40)}": ${USAGE}`);
+    const name = match[1] as string;
+    const value = match[2] ?? rest.shift();
+    if (value === undefined || value === '') throw new UsageError(`--${name} needs a value: ${USAGE}`);
+    if (name in options) throw new UsageError(`--${name} given twice`);
+    options[name] = value;
+  }
+  if (options.database === undefined && env.CHIP_RACE_DATABASE_URL) options.database = env.CHIP_RACE_DATABASE_URL;
+  if (options.token === undefined && env.CHIP_RACE_FLOOR_TOKEN) options.token = env.CHIP_RACE_FLOOR_TOKEN;
+  if (options.database === undefined) throw new UsageError(`--database URL is needed (or CHIP_RACE_DATABASE_URL): ${USAGE}`);
+  checkDatabaseUrl(options.database);
+  if (command === 'sync' || command === 'add-table') {
+    if (options.table === undefined) throw new UsageError(`${command} needs --table NAME`);
+    if (!isTableName(options.table)) throw new UsageError('--table must be a table name of 1 to 32 characters, no control characters, no spaces around it');
+  }
+  if (command === 'sync') {
+    if (options.data === undefined) throw new UsageError('sync needs --data DIR (the station\'s data folder)');
+    if (!existsSync(options.data) || !statSync(options.data).isDirectory()) throw new UsageError(`--data ${options.data.slice(0, 200)} is not a folder`);
+  }
+  if (options.port !== undefined && !/^\d{1,5}$/.test(options.port)) throw new UsageError('--port must be a port number (0 to 65535)');
+  if (options.port !== undefined && Number(options.port) > 65_535) throw new UsageError('--port must be a port number (0 to 65535)');
+  // Checked before anything connects: a floor on the cardroom's network without a password never starts.
+  if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options.token === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without --token (or CHIP_RACE_FLOOR_TOKEN): the floor page on the cardroom's network needs a password`);
+  if (command !== 'serve') for (const name of ['port', 'host', 'token']) if (name in options) throw new UsageError(`--${name} is for serve only`);
+  return { command, options };
+}
+
+function checkDatabaseUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError('--database must be a URL: postgres://user:password@host:port/database');
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') throw new UsageError('--database must be a postgres:// URL');
+  if (parsed.hostname === '') throw new UsageError('--database names no host');
+}
+
+/** The URL without its password, for messages. */
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return 'the database';
+  }
+}
+
+async function connect(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, application_name: 'chip-race-floor' });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw new Error(`cannot reach the floor's database at ${shown(url)}: ${(error as Error).message}`);
+  }
+  return client;
+}
+
+const isPermission = (error: unknown) => (error as { code?: unknown }).code === '42501';
+
+/** Migrates when the role may; a role that may not (a station's) works on the schema as it is. */
+async function migrateIfAllowed(client: pg.Client): Promise<void> {
+  try {
+    await migrate(client);
+  } catch (error) {
+    if (!isPermission(error)) throw error;
+  }
+}
+
+const EMPTY_STATUS = { tables: [], totals: { races: 0, valueDelta: 0 } };
+
+async function status(url: string, out: (text: string) => void): Promise<void> {
+  const client = await connect(url);
+  try {
+    await migrateIfAllowed(client);
+    if ((await schemaVersion(client)) < SCHEMA_VERSION) {
+      out(`${JSON.stringify(EMPTY_STATUS)}\n`);
+      return;
+    }
+    const floor = await floorStatus(client);
+    const document = {
+      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp })),
+      totals: { races: floor.totals.races, valueDelta: floor.totals.valueDelta },
+    };
+    out(`${JSON.stringify(document, null, 2)}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function sync(url: string, table: string, dataDir: string, out: (text: string) => void): Promise<void> {
+  const client = await connect(url);
+  try {
+    await migrateIfAllowed(client);
+    try {
+      await ensureTable(client, table);
+    } catch (error) {
+      // A station's own login cannot register tables: its table was registered when it was made.
+      if (!isPermission(error)) throw error;
+    }
+    const outcome = await syncStation(client, table, dataDir);
+    out(`${JSON.stringify({ table, sent: outcome.sent, stored: outcome.stored, refused: outcome.refused, floorHas: outcome.floorHas })}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function addTable(url: string, table: string, out: (text: string) => void): Promise<void> {
+  const client = await connect(url);
+  try {
+    await migrate(client);
+    const login = await createStationLogin(client, table);
+    const station = new URL(url);
+    station.username = encodeURIComponent(login.role);
+    station.password = encodeURIComponent(login.password);
+    out(`${station.toString()}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function serve(options: Readonly<Record<string, string>>, out: (text: string) => void): Promise<void> {
+  const database = options.database as string;
+  // Reachable and migrated before the page starts: a floor that cannot read is no floor.
+  const client = await connect(database);
+  try {
+    await migrate(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  const server = await startFloorServer({
+    databaseUrl: database,
+    port: options.port === undefined ? 8790 : Number(options.port),
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+  });
+  out(`floor: serving ${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+}
+
+/** Runs the command line; resolves to the exit code. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  try {
+    const { command, options } = parseArguments(argv, env);
+    const database = options.database as string;
+    if (command === 'status') await status(database, out);
+    else if (command === 'sync') await sync(database, options.table as string, options.data as string, out);
+    else if (command === 'add-table') await addTable(database, options.table as string, out);
+    else await serve(options, out);
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    err(`floor: ${message.replace(/\s+/g, ' ').trim().slice(0, 500)}\n`);
+    return 2;
+  }
+}
+
+if (process.argv[1] !== undefined && /cli\.ts$/.test(process.argv[1])) {
+  void main(process.argv.slice(2), process.env, (text) => process.stdout.write(text), (text) => process.stderr.write(text)).then((code) => {
+    process.exitCode = code;
+  });
+}
