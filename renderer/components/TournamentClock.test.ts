@@ -58,28 +58,35 @@ describe('the tournament clock', () => {
     expect(clock.attributes()).toMatchObject({ 'data-status': 'idle', 'data-source': 'local' });
     expect(text(wrapper, 'clock-period')).toBe('Level 1: not started');
     expect(text(wrapper, 'clock-left')).toBe('20:00');
+    // The controls are in the clock's panel, under the top bar.
+    expect(wrapper.find('[data-testid="clock-start"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="clock-toggle"]').trigger('click');
     await wrapper.get('[data-testid="clock-start"]').trigger('click');
     await settle();
     expect(api.current.clock.events).toEqual([{ type: 'start', at: T0 }]);
+    await wrapper.get('[data-testid="clock-toggle"]').trigger('click');
     await passes(65_000);
     expect(text(wrapper, 'clock-period')).toBe('Level 1');
     expect(text(wrapper, 'clock-left')).toBe('18:55');
     expect(text(wrapper, 'clock-next-break')).toBe('break in 38:55');
     await wrapper.get('[data-testid="clock-pause"]').trigger('click');
     await settle();
+    // One press pauses: the panel closes, the bar shows the time standing.
+    expect(wrapper.find('[data-testid="clock-panel"]').exists()).toBe(false);
     await passes(5 * MIN);
     expect(wrapper.get('[data-testid="tournament-clock"]').attributes('data-status')).toBe('paused');
     expect(text(wrapper, 'clock-left')).toBe('18:55');
+    await wrapper.get('[data-testid="clock-toggle"]').trigger('click');
     expect(text(wrapper, 'clock-paused')).toBe('Paused');
     await wrapper.get('[data-testid="clock-resume"]').trigger('click');
     await settle();
     expect(api.current.clock.events.map((event) => event.type)).toEqual(['start', 'pause', 'resume']);
   });
 
-  it('adjusts only behind its own toggle (no single press moves the clock); the break shows as the break', async () => {
+  it('adjusts only from its panel (no single press moves the clock); Escape closes the panel; the break shows as the break', async () => {
     const { wrapper, api } = await mountClock({ source: 'local', schedule: SCHEDULE, events: [{ type: 'start', at: T0 }], problem: null });
     expect(wrapper.find('[data-testid="clock-adjust-forward"]').exists()).toBe(false);
-    const toggle = wrapper.get('[data-testid="clock-adjust"]');
+    const toggle = wrapper.get('[data-testid="clock-toggle"]');
     expect(toggle.attributes('aria-expanded')).toBe('false');
     await toggle.trigger('click');
     expect(toggle.attributes('aria-expanded')).toBe('true');
@@ -90,13 +97,22 @@ describe('the tournament clock', () => {
     expect(text(wrapper, 'clock-period')).toBe('Break after level 2');
     expect(text(wrapper, 'clock-left')).toBe('9:00');
     expect(wrapper.find('[data-testid="clock-next-break"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="clock-panel"]').trigger('keydown', { key: 'Escape' });
+    expect(wrapper.find('[data-testid="clock-panel"]').exists()).toBe(false);
+    expect(document.activeElement?.getAttribute('data-testid')).toBe('clock-toggle');
+    // A press elsewhere on the screen closes it too.
+    await toggle.trigger('click');
+    document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    await settle();
+    expect(wrapper.find('[data-testid="clock-panel"]').exists()).toBe(false);
   });
 
   it("the floor's clock has no controls, and says whose it is; in Finnish and Russian", async () => {
     const floor = { source: 'floor' as const, schedule: SCHEDULE, events: [{ type: 'start' as const, at: T0 - 45 * MIN }], problem: null };
     const { wrapper } = await mountClock(floor);
+    await wrapper.get('[data-testid="clock-toggle"]').trigger('click');
     expect(wrapper.find('[data-testid="clock-pause"]').exists()).toBe(false);
-    expect(wrapper.find('[data-testid="clock-adjust"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="clock-adjust-forward"]').exists()).toBe(false);
     expect(text(wrapper, 'clock-floor')).toBe('Floor clock');
     expect(text(wrapper, 'clock-period')).toBe('Break after level 2');
     wrapper.unmount();
@@ -105,6 +121,7 @@ describe('the tournament clock', () => {
     expect(fi.missing).toEqual([]);
     fi.wrapper.unmount();
     const ru = await mountClock({ ...floor, events: [{ type: 'start', at: T0 }] }, 'ru');
+    await ru.wrapper.get('[data-testid="clock-toggle"]').trigger('click');
     expect(text(ru.wrapper, 'clock-next-break')).toBe('перерыв через 40:00');
     expect(ru.missing).toEqual([]);
   });
@@ -112,6 +129,7 @@ describe('the tournament clock', () => {
   it('says a refusal of the service in the dealer\'s language', async () => {
     const { wrapper } = await mountClock({ source: 'local', schedule: SCHEDULE, events: [{ type: 'start', at: T0 }], problem: null });
     const { store } = { store: (await import('../stores/console')).useConsoleStore() };
+    await wrapper.get('[data-testid="clock-toggle"]').trigger('click');
     store.errors.clockPause = { field: 'clock', message: 'the floor runs the clock: start, pause and adjust it on the floor console', said: { key: 'clock.floor' } };
     await settle();
     expect(text(wrapper, 'clock-error')).toBe('Not done: the floor runs the clock: start, pause and adjust it on the floor console');
