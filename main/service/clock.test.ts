@@ -10,7 +10,9 @@ import type { StructureInput } from '../../engine/plan/csv';
 import type { ClockEvent } from '../../engine/clock/clock';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
-import type { ClockTimers } from './clock';
+import { isColorUpRecord } from './colorUps';
+import { isClockRecord, StationClock, type ClockTimers } from './clock';
+import type { JournalLine } from '../journal/journal';
 import { ConsoleService } from './service';
 import { DEFAULT_SETTINGS } from './settings';
 import { serviceHarness } from './testing/services';
@@ -243,5 +245,28 @@ describe("the floor's clock on a station", () => {
     expect(service.getState().clock).toBe(before);
     expect(await service.followFloorClock({ structure: { chips: [25, 100], levels: [{ sb: 25, bb: 50 }] }, events: [] })).toEqual(ok);
     expect(service.getState().clock).toMatchObject({ source: 'floor', schedule: null, problem: { key: 'clock.noMinutes' } });
+  });
+});
+
+describe('the records and the clock itself', () => {
+  it('a break-marked record may say the clock marked it, nothing else; a clock record is a well-formed event', () => {
+    expect(isColorUpRecord({ kind: 'break-marked', afterLevel: 2 })).toBe(true);
+    expect(isColorUpRecord({ kind: 'break-marked', afterLevel: 2, by: 'clock' })).toBe(true);
+    expect(isColorUpRecord({ kind: 'break-marked', afterLevel: 2, by: 'dealer' })).toBe(false);
+    expect(isClockRecord({ kind: 'clock', event: { type: 'adjust', at: T0, by: MIN } })).toBe(true);
+    for (const record of [{ kind: 'clock' }, { kind: 'clock', event: { type: 'adjust', at: T0 } }, { kind: 'clock', event: { type: 'start', at: T0 }, extra: 'x'.repeat(100_000) }, { kind: 'clock', event: { type: 'start', at: '1' } }]) {
+      expect(isClockRecord(record)).toBe(false);
+    }
+  });
+
+  it('refuses a station clock event beyond the most a clock holds; passes by a journal line out of order', () => {
+    const clock = new StationClock(fakeTimers().timers);
+    const line = (seq: number, event: ClockEvent): JournalLine<unknown> => ({ seq, at: new Date(event.at).toISOString(), record: { kind: 'clock', event } }) as unknown as JournalLine<unknown>;
+    clock.add(line(1, { type: 'start', at: T0 }));
+    clock.add(line(2, { type: 'pause', at: T0 - 1 }));
+    expect(clock.view(STRUCTURE).events).toEqual([{ type: 'start', at: T0 }]);
+    for (let seq = 2; seq <= 5000; seq += 1) clock.add(line(seq, { type: 'adjust', at: T0 + seq, by: -1 }));
+    expect(clock.view(STRUCTURE).events).toHaveLength(5000);
+    expect(() => clock.event(STRUCTURE, { type: 'pause' }, T0 + 10_000)).toThrow('at most 5000 clock events (got 5001)');
   });
 });

@@ -1,5 +1,5 @@
 import { InputError } from '../../engine/errors';
-import { foldClock, nextClockChange, readClock, readClockEvent, readClockEvents, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
+import { applyClockEvent, CLOCK_EVENTS_MAX, foldClock, nextClockChange, readClock, readClockEvent, readClockEvents, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
 import type { JournalLine } from '../journal/journal';
 import { scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
 
@@ -52,6 +52,8 @@ interface Running {
 export class StationClock {
   /** The station's own clock's events since its last start, from the journal. */
   private local: ClockEvent[] = [];
+  /** Those events folded, so each line read on start is applied once (a long day's journal replays in one pass). */
+  private localRun = foldClock([], Number.MAX_SAFE_INTEGER);
   /** When each break was marked last (epoch ms of its `break-marked` line), by the level it follows. */
   private marked = new Map<number, number>();
   private floor: FloorClock | null = null;
@@ -67,11 +69,12 @@ export class StationClock {
   add(line: JournalLine<unknown>): void {
     const record = line.record as { kind?: unknown; afterLevel?: unknown };
     if (isClockRecord(record)) {
-      const events = record.event.type === 'start' ? [record.event] : [...this.local, record.event];
+      const fresh = record.event.type === 'start';
       // A line out of order (a journal edited by hand) is passed by, as the engine would refuse it.
+      // Order only: the schedule's end is the structure's, which may change, so none is assumed here.
       try {
-        foldClock(events, Number.MAX_SAFE_INTEGER);
-        this.local = events;
+        this.localRun = applyClockEvent(fresh ? foldClock([], Number.MAX_SAFE_INTEGER) : this.localRun, record.event, Number.MAX_SAFE_INTEGER);
+        this.local = fresh ? [record.event] : [...this.local, record.event];
       } catch {
         // kept as it was
       }
@@ -108,7 +111,10 @@ export class StationClock {
     const at = Math.max(now, this.local.at(-1)?.at ?? now);
     const event: ClockEvent = command.type === 'adjust' ? { type: 'adjust', at, by: command.minutes * 60_000 } : { type: command.type, at };
     const finished = this.local.length > 0 && readClock(view.schedule, this.local, at).status === 'finished';
-    foldClock(command.type === 'start' && finished ? [event] : [...this.local, event], view.schedule.totalMs);
+    const events = command.type === 'start' && finished ? [event] : [...this.local, event];
+    // As many as the floor's may hold: the state carries them all to every screen.
+    if (events.length > CLOCK_EVENTS_MAX) throw new InputError('clock', { key: 'clock.events.tooMany', params: { max: CLOCK_EVENTS_MAX, n: events.length } });
+    foldClock(events, view.schedule.totalMs);
     return event;
   }
 
