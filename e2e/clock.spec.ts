@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { expectInView, expectNoScroll, expectTouchTargets } from './harness/fit';
@@ -103,6 +104,9 @@ test('the station clock reaches the break: the colour-up banner comes up with th
     // Pausing needs no confirmation: one press in the panel, and the bar shows the clock standing.
     await clock.getByTestId('clock-toggle').click();
     await expectTouchTargets(page, 'the dealing screen with the clock panel open');
+    const axe = await new AxeBuilder({ page }).include('.tournament-clock').analyze();
+    expect(axe.passes.length, 'axe ran its rules on the clock').toBeGreaterThan(0);
+    expect(axe.violations.filter((violation) => violation.impact !== 'minor').map((violation) => `${violation.id}: ${violation.help}`), 'axe on the clock and its panel').toEqual([]);
     await clock.getByTestId('clock-pause').click();
     await expect(clock).toHaveAttribute('data-status', 'paused');
     await clock.getByTestId('clock-toggle').click();
