@@ -19,7 +19,7 @@ test.afterEach(async () => {
   await stopConsoles(app);
 });
 
-/** Two levels of a minute, a break (25 leaves then), two levels of 20 minutes: level,SB,BB,ANTE,MINUTES. */
+/** Two levels of a minute, a 15-minute break (25 leaves then), two levels of 20 minutes: level,SB,BB,ANTE,MINUTES. */
 /** The top bar is one row: the clock and the language beside the screen buttons, not below them. */
 async function expectOneRow(page: Page): Promise<void> {
   const bottoms = () => page.evaluate(() => ['.top-nav', '.tournament-clock__toggle', '.top-bar .language-select'].map((selector) => document.querySelector(selector)?.getBoundingClientRect().bottom ?? -1));
@@ -30,7 +30,7 @@ async function expectOneRow(page: Page): Promise<void> {
   }).toBe('one row');
 }
 
-const SHEET = ['chips,25,100,500,1000', 'level,25,50,,1', 'level,50,100,,1', 'break,10', 'level,100,200,,20', 'level,200,400,,20', ''].join('\r\n');
+const SHEET = ['chips,25,100,500,1000', 'level,25,50,,1', 'level,50,100,,1', 'break,15', 'level,100,200,,20', 'level,200,400,,20', ''].join('\r\n');
 
 test('the station clock reaches the break: the colour-up banner comes up with the planned chips', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 600 });
@@ -44,7 +44,7 @@ test('the station clock reaches the break: the colour-up banner comes up with th
     const view = page.getByTestId('view-structure');
     await view.getByTestId('structure-import').setInputFiles({ name: 'home.csv', mimeType: 'text/csv', buffer: Buffer.from(SHEET) });
     await expect(view.getByTestId('structure-row-0-minutes')).toHaveValue('1');
-    await expect(view.getByTestId('structure-row-2-minutes')).toHaveValue('10');
+    await expect(view.getByTestId('structure-row-2-minutes')).toHaveValue('15');
     await expect(view.getByTestId('structure-row-3-minutes')).toHaveValue('20');
     await view.getByTestId('structure-save').click();
     await expect(view.getByTestId('structure-saved')).toBeVisible();
@@ -115,7 +115,8 @@ test('the station clock reaches the break: the colour-up banner comes up with th
     await expectInView(page.getByTestId('next-step'), 'the headline, the clock paused');
   });
 
-  await test.step('in Finnish and Russian the top bar with the clock is one row too', async () => {
+  await test.step('in Finnish and Russian the top bar with the clock (paused, 14:5x left) is one row too', async () => {
+    await expect(clock.getByTestId('clock-left')).toHaveText(/^14:[0-5][0-9]$/);
     for (const language of ['fi', 'ru']) {
       await page.getByTestId('locale').selectOption(language);
       await expect(page.locator('html')).toHaveAttribute('lang', language);

@@ -126,6 +126,13 @@ describe('the tournament clock', () => {
     expect(ru.missing).toEqual([]);
   });
 
+  it('counts a level past an hour in minutes (narrower in the bar than hours)', async () => {
+    const long = clockSchedule(readStructure({ chips: [25], levels: [{ sb: 25, bb: 50, minutes: 90 }] }));
+    const { wrapper } = await mountClock({ source: 'local', schedule: long, events: [{ type: 'start', at: T0 }], problem: null });
+    await passes(15 * MIN);
+    expect(text(wrapper, 'clock-left')).toBe('75:00');
+  });
+
   it('says a refusal of the service in the dealer\'s language', async () => {
     const { wrapper } = await mountClock({ source: 'local', schedule: SCHEDULE, events: [{ type: 'start', at: T0 }], problem: null });
     const { store } = { store: (await import('../stores/console')).useConsoleStore() };
