@@ -11,3 +11,4 @@ export * from './race/input';
 export * from './poker';
 export * from './plan';
 export * from './shoe';
+export * from './clock';

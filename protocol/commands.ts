@@ -9,6 +9,7 @@ import { GAMES, type GameName, type HouseOptions } from '../engine/poker/rules';
 import type { RaceSummary } from '../engine/race/summary';
 import { all, checkCountDrafts, checkCounts, checkGameAction, checkHouseOptions, checkPlayers, checkTarget, checkText, fail, isRecord, isWhole, pass, type Args, type Checked } from './argumentChecks';
 import type { StructureInput } from '../engine/plan/csv';
+import { CLOCK_ADJUST_MINUTES_MAX } from './clock';
 import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
 import type {
   CommandResult,
@@ -77,6 +78,14 @@ export const COMMANDS = {
    */
   saveStructure: command<(structure: StructureInput) => CommandResult>(1, ([structure]) =>
     isRecord(structure) && JSON.stringify(structure).length <= STRUCTURE_MAX_KB * 1024 ? pass([structure]) : fail('structure', { key: 'command.structure', params: { kb: STRUCTURE_MAX_KB } }),
+  ),
+  /** The station's own tournament clock (a home game): started, paused, resumed, each journaled with the service's time. Refused while the floor runs the clock. */
+  clockStart: command<() => CommandResult>(0, none),
+  clockPause: command<() => CommandResult>(0, none),
+  clockResume: command<() => CommandResult>(0, none),
+  /** Moves the station's clock `minutes` forward (positive: less time left in the level) or back. */
+  clockAdjust: command<(minutes: number) => CommandResult>(1, ([minutes]) =>
+    isWhole(minutes, -CLOCK_ADJUST_MINUTES_MAX, CLOCK_ADJUST_MINUTES_MAX) && minutes !== 0 ? pass([minutes]) : fail('minutes', { key: 'clock.adjustMinutes', params: { max: CLOCK_ADJUST_MINUTES_MAX } }),
   ),
   /** The race these counts would make (exchange, pool, race chips, deal), without starting it. */
   previewRace: command<(counts: readonly SeatCount[]) => CommandResult<RaceSummary>>(1, ([counts]) => checkCounts(counts)),

@@ -14,6 +14,7 @@ import type { RaceSummary } from '../engine/race/summary';
 import type { ShoeEvent, StatusCode, StatusState } from '../hardware/events';
 import type { DataBits, Parity, StopBits } from '../hardware/lineSettings';
 import type { ChainStatus, JournalFinding } from '../main/journal/findings';
+import type { ClockView } from './clock';
 
 export type { ChainStatus, JournalFinding } from '../main/journal/findings';
 
@@ -342,6 +343,8 @@ export interface ConsoleState {
   readonly journal: JournalReport;
   /** The counts being typed for the table's next race (one per seat in play that has one); empty when none. */
   readonly countDrafts: readonly SeatCountDraft[];
+  /** The tournament clock: the station's own or the floor's, its schedule and events (protocol/clock.ts). */
+  readonly clock: ClockView;
 }
 
 export interface CommandError {

@@ -161,6 +161,7 @@ export const en = {
       bigBlind: "level {level}'s big blind",
       ante: "level {level}'s ante",
       breakMinutes: "the break's length in minutes",
+      levelMinutes: "level {level}'s length in minutes",
       startingStack: 'the starting stack',
       rebuyAmount: 'the rebuy amount',
       rebuyUntil: 'the last rebuy level',
@@ -183,6 +184,7 @@ export const en = {
     level: {
       noBlinds: 'level {level} has no blinds; a level needs "sb" and "bb", e.g. {example} (a break is {breakExample})',
       bigBelowSmall: "level {level}'s big blind {bb} is smaller than its small blind {sb}",
+      minutesMax: 'level {level} can be played at most {max} minutes (got {got})',
     },
     levels: {
       notList: 'must be a list of levels and breaks, e.g. {example} (got {got})',
@@ -479,6 +481,29 @@ export const en = {
     before: 'must be a race number, or null for the latest',
     profile: 'must be a device profile: a JSON object of at most {kb} KB',
     draftSeats: 'must list at most {n} seat | must list at most {n} seats',
+  },
+  clock: {
+    noMinutes: 'level {level} has no length in minutes: give every level its minutes in the structure to run the clock',
+    event: {
+      notObject: 'a clock event must be an object like {example} (got {got})',
+      type: 'a clock event is start, pause, resume or adjust (got {got})',
+      unknownKey: '"{key}" is not part of a {type} event',
+      at: 'must be a time in milliseconds since 1970 (got {got})',
+      by: 'must be a whole number of milliseconds from -{max} to {max}, not 0 (got {got})',
+    },
+    events: {
+      notList: 'must be a list of clock events (got {got})',
+      tooMany: 'at most {max} clock events (got {n})',
+    },
+    order: {
+      before: "an event cannot come before the one before it: the clock's events are in time order",
+      started: 'the clock is already running: pause it or adjust it instead',
+      notStarted: 'the clock has not been started: start it first',
+      paused: 'the clock is already paused',
+      running: 'the clock is running, not paused',
+    },
+    floor: 'the floor runs the clock: start, pause and adjust it on the floor console',
+    adjustMinutes: 'must be a whole number of minutes from -{max} to {max}, not 0',
   },
 } as const satisfies Catalog;
 

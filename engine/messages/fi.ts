@@ -158,6 +158,7 @@ export const fi: EngineCatalog = {
       bigBlind: 'tason {level} iso blindi',
       ante: 'tason {level} ante',
       breakMinutes: 'tauon pituus minuutteina',
+      levelMinutes: 'tason {level} pituus minuutteina',
       startingStack: 'aloituspino',
       rebuyAmount: 'lisäoston määrä',
       rebuyUntil: 'viimeinen lisäostotaso',
@@ -180,6 +181,7 @@ export const fi: EngineCatalog = {
     level: {
       noBlinds: 'tasolla {level} ei ole blindejä; tasolla on oltava "sb" ja "bb", esimerkiksi {example} (tauko on {breakExample})',
       bigBelowSmall: 'tason {level} iso blindi {bb} on pienempi kuin sen pieni blindi {sb}',
+      minutesMax: 'tasoa {level} voi pelata enintään {max} minuuttia (annettu {got})',
     },
     levels: {
       notList: 'on oltava luettelo tasoista ja tauoista, esimerkiksi {example} (annettu {got})',
@@ -476,5 +478,28 @@ export const fi: EngineCatalog = {
     before: 'on oltava arvonnan numero, tai null uusimmille',
     profile: 'on oltava laiteprofiili: JSON-olio, enintään {kb} kt',
     draftSeats: 'luettele enintään {n} paikka | luettele enintään {n} paikkaa',
+  },
+  clock: {
+    noMinutes: 'tasolla {level} ei ole pituutta minuutteina: anna rakenteessa jokaiselle tasolle sen minuutit, niin kello voi käydä',
+    event: {
+      notObject: 'kellon tapahtuman on oltava olio, kuten {example} (annettu {got})',
+      type: 'kellon tapahtuma on start, pause, resume tai adjust (annettu {got})',
+      unknownKey: '"{key}" ei kuulu {type}-tapahtumaan',
+      at: 'on oltava aika millisekunteina vuodesta 1970 (annettu {got})',
+      by: 'on oltava kokonainen määrä millisekunteja väliltä -{max}–{max}, ei 0 (annettu {got})',
+    },
+    events: {
+      notList: 'on oltava luettelo kellon tapahtumista (annettu {got})',
+      tooMany: 'enintään {max} kellon tapahtumaa (annettu {n})',
+    },
+    order: {
+      before: 'tapahtuma ei voi tulla ennen edellistä: kellon tapahtumat ovat aikajärjestyksessä',
+      started: 'kello käy jo: pysäytä tai säädä sitä',
+      notStarted: 'kelloa ei ole käynnistetty: käynnistä se ensin',
+      paused: 'kello on jo pysäytetty',
+      running: 'kello käy, se ei ole pysäytetty',
+    },
+    floor: 'kelloa ajetaan turnauksen valvonnasta: käynnistä, pysäytä ja säädä se valvontakonsolissa',
+    adjustMinutes: 'on oltava kokonainen määrä minuutteja väliltä -{max}–{max}, ei 0',
   },
 };

@@ -37,7 +37,7 @@ describe('the size of a structure is bounded', () => {
 
   it.each([
     ['the structure', { chips: CHIPS, levels: [{ sb: 25, bb: 50 }], name: 'Sunday' }, 'name', '"name" is not part of a structure, which has "chips", "levels", "startingStack", "rebuys" and "overrides" only'],
-    ['a level', { chips: CHIPS, levels: [{ sb: 25, bb: 50 }, { sb: 50, bb: 100, bigBlind: 100 }] }, 'levels[1].bigBlind', '"bigBlind" is not part of a level, which has "sb", "bb" and "ante" only'],
+    ['a level', { chips: CHIPS, levels: [{ sb: 25, bb: 50 }, { sb: 50, bb: 100, bigBlind: 100 }] }, 'levels[1].bigBlind', '"bigBlind" is not part of a level, which has "sb", "bb", "ante" and "minutes" only'],
     ['a break', { chips: CHIPS, levels: [{ sb: 25, bb: 50 }, { break: 15, note: 'x'.repeat(100_000) }] }, 'levels[1].note', '"note" is not part of a break, which has "break" only'],
     ['a rebuy', { chips: CHIPS, levels: [{ sb: 25, bb: 50 }], rebuys: { amount: 1000, untilLevel: 1, price: 20 } }, 'rebuys.price', '"price" is not part of a rebuy, which has "amount" and "untilLevel" only'],
   ])('refuses a key %s does not have, naming it', (_, input, field, reason) => {

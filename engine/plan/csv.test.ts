@@ -35,6 +35,14 @@ describe('structure sheets (CSV)', () => {
     expectSaid(error);
   });
 
+  it("keeps a level's minutes in a fifth cell, the ante left empty when it has none", () => {
+    const timed: StructureInput = { chips: [25, 100], levels: [{ sb: 25, bb: 50, minutes: 20 }, { sb: 50, bb: 100, ante: 25, minutes: 15 }, { break: 10 }, { sb: 100, bb: 200 }] };
+    const csv = structureToCsv(timed);
+    expect(csv).toBe('chips,25,100\r\nlevel,25,50,,20\r\nlevel,50,100,25,15\r\nbreak,10\r\nlevel,100,200\r\n');
+    expect(structureFromCsv(csv)).toEqual(timed);
+    expect(refusal(() => structureFromCsv('chips,25\nlevel,25,50,,twenty\n')).field).toBe('line 2, minutes');
+  });
+
   it('needs a chips line', () => {
     expect(refusal(() => structureFromCsv('level,25,50\n')).field).toBe('chips');
   });

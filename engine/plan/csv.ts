@@ -4,7 +4,7 @@ import { englishText, type Message } from '../messages';
 /** A structure as the planner reads it (plain JSON), before validation. */
 export interface StructureInput {
   readonly chips: readonly number[];
-  readonly levels: ReadonlyArray<{ readonly sb: number; readonly bb: number; readonly ante?: number } | { readonly break: number }>;
+  readonly levels: ReadonlyArray<{ readonly sb: number; readonly bb: number; readonly ante?: number; readonly minutes?: number } | { readonly break: number }>;
   readonly startingStack?: number;
   readonly rebuys?: { readonly amount: number; readonly untilLevel: number };
   readonly overrides?: Readonly<Record<string, readonly number[]>>;
@@ -19,14 +19,16 @@ export interface StructureInput {
  *   level,25,50
  *   level,50,100,0
  *   break,15
- * `level,SB,BB[,ANTE]` rows are playing levels in order; `break,MINUTES` a break after the level before.
+ * `level,SB,BB[,ANTE[,MINUTES]]` rows are playing levels in order (an empty ante before a level's
+ * minutes: `level,25,50,,20`); `break,MINUTES` a break after the level before.
  */
 export function structureToCsv(structure: StructureInput): string {
-  const rows = [['chips', ...structure.chips]];
+  const rows: (string | number)[][] = [['chips', ...structure.chips]];
   if (structure.startingStack !== undefined) rows.push(['starting stack', structure.startingStack]);
   if (structure.rebuys !== undefined) rows.push(['rebuys', structure.rebuys.amount, structure.rebuys.untilLevel]);
   for (const entry of structure.levels) {
-    rows.push('break' in entry ? ['break', entry.break] : ['level', entry.sb, entry.bb, ...(entry.ante ? [entry.ante] : [])]);
+    if ('break' in entry) rows.push(['break', entry.break]);
+    else rows.push(['level', entry.sb, entry.bb, ...(entry.minutes !== undefined ? [entry.ante ? entry.ante : '', entry.minutes] : entry.ante ? [entry.ante] : [])]);
   }
   return `${rows.map((row) => row.join(',')).join('\r\n')}\r\n`;
 }
@@ -53,7 +55,7 @@ export function structureFromCsv(text: string): StructureInput {
   let chips: number[] | undefined;
   let startingStack: number | undefined;
   let rebuys: { amount: number; untilLevel: number } | undefined;
-  const levels: Array<{ sb: number; bb: number; ante?: number } | { break: number }> = [];
+  const levels: Array<{ sb: number; bb: number; ante?: number; minutes?: number } | { break: number }> = [];
   text.split(/\r\n|\r|\n/).forEach((row, index) => {
     const cells = row.split(/[,;\t]/).map((cell) => cell.trim());
     const kind = (cells[0] ?? '').toLowerCase();
@@ -65,7 +67,8 @@ export function structureFromCsv(text: string): StructureInput {
     else if (kind === 'break') levels.push({ break: number(cells[1], line, 'minutes') });
     else if (kind === 'level') {
       const ante = cells[3] === undefined || cells[3] === '' ? undefined : number(cells[3], line, 'ante');
-      levels.push({ sb: number(cells[1], line, 'smallBlind'), bb: number(cells[2], line, 'bigBlind'), ...(ante === undefined ? {} : { ante }) });
+      const minutes = cells[4] === undefined || cells[4] === '' ? undefined : number(cells[4], line, 'minutes');
+      levels.push({ sb: number(cells[1], line, 'smallBlind'), bb: number(cells[2], line, 'bigBlind'), ...(ante === undefined ? {} : { ante }), ...(minutes === undefined ? {} : { minutes }) });
     } else throw new InputError(`line ${line}`, { key: 'plan.csv.unknownLine', params: { line, start: cells[0] ?? '' } });
   });
   if (chips === undefined) throw new InputError('chips', { key: 'plan.csv.noChips' });

@@ -12,6 +12,8 @@ export interface StructureLevel {
   readonly bb: number;
   /** null when the level has no ante (left out, null or 0). */
   readonly ante: number | null;
+  /** How long the level is played, for the tournament clock (engine/clock); null when not given. */
+  readonly minutes: number | null;
 }
 
 export interface StructureBreak {
@@ -58,7 +60,10 @@ export const MAX_STRUCTURE_CHIPS = 12;
 
 /** The keys each part may have. Anything else is refused, not silently kept: settings keep a structure as entered. */
 const STRUCTURE_KEYS = ['chips', 'levels', 'startingStack', 'rebuys', 'overrides'] as const;
-const LEVEL_KEYS = ['sb', 'bb', 'ante'] as const;
+const LEVEL_KEYS = ['sb', 'bb', 'ante', 'minutes'] as const;
+
+/** The longest a level may be played: ten hours (a level's minutes are a whole number from 1 to this). */
+export const LEVEL_MINUTES_MAX = 600;
 const REBUY_KEYS = ['amount', 'untilLevel'] as const;
 
 /** The parts of a structure refuseUnknownKeys names (`plan.part.*`). */
@@ -129,7 +134,12 @@ function readLevel(entry: Record<string, unknown>, index: number, level: number,
     const value = readWhole(entry.ante, `${field}.ante`, 0, what('ante', level));
     if (value > 0) ante = readPayable(value, `${field}.ante`, what('ante', level), chips);
   }
-  return { level, index, sb, bb, ante };
+  let minutes: number | null = null;
+  if (entry.minutes !== undefined && entry.minutes !== null) {
+    minutes = readWhole(entry.minutes, `${field}.minutes`, 1, what('levelMinutes', level));
+    if (minutes > LEVEL_MINUTES_MAX) throw new InputError(`${field}.minutes`, { key: 'plan.level.minutesMax', params: { level, max: LEVEL_MINUTES_MAX, got: minutes } });
+  }
+  return { level, index, sb, bb, ante, minutes };
 }
 
 function readLevels(value: unknown, chips: readonly number[]): { levels: StructureLevel[]; breaks: StructureBreak[] } {
@@ -151,7 +161,7 @@ function readLevels(value: unknown, chips: readonly number[]): { levels: Structu
       throw new InputError(field, { key: 'plan.levels.notEntry', params: { level: '{"sb": 25, "bb": 50}', break: '{"break": 15}', got: valueParam(entry) } });
     }
     if (entry.break !== undefined) {
-      if (entry.sb !== undefined || entry.bb !== undefined || entry.ante !== undefined) {
+      if (entry.sb !== undefined || entry.bb !== undefined || entry.ante !== undefined || entry.minutes !== undefined) {
         throw new InputError(field, { key: 'plan.levels.levelAndBreak' });
       }
       if (levels.length === 0) throw new InputError(field, { key: 'plan.levels.breakFirst' });

@@ -7,8 +7,12 @@ import type { ColorUpProgress, ColorUpRace } from '../../protocol/contract';
  * know), and journals written before them read as they did, with no colour-up under way.
  */
 export type ColorUpRecord =
-  /** The tournament went to the break after `afterLevel` (null: play resumed): its colour-up starts from its first race. */
-  | { readonly kind: 'break-marked'; readonly afterLevel: number | null }
+  /**
+   * The tournament went to the break after `afterLevel` (null: play resumed): its colour-up starts
+   * from its first race. `by: 'clock'` when the tournament clock marked it (main/service/clock.ts),
+   * absent when marked by hand (and in journals written before the clock).
+   */
+  | { readonly kind: 'break-marked'; readonly afterLevel: number | null; readonly by?: 'clock' }
   /**
    * The race started next (the record after this one, `race`) runs this race of the colour-up of
    * the break after `afterLevel`. Written just before the race's start: a start that was never
@@ -24,7 +28,7 @@ export function isColorUpRecord(value: unknown): value is ColorUpRecord {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
   if (!COLOR_UP_KINDS.has(record.kind)) return false;
-  if (record.kind === 'break-marked') return record.afterLevel === null || isLevel(record.afterLevel);
+  if (record.kind === 'break-marked') return (record.afterLevel === null || isLevel(record.afterLevel)) && (record.by === undefined || record.by === 'clock');
   return typeof record.race === 'string' && /^race-[1-9][0-9]{0,8}$/.test(record.race) && isLevel(record.afterLevel) && isLevel(record.removed) && isLevel(record.next);
 }
 

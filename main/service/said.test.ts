@@ -84,6 +84,15 @@ async function onBreak(level: number): Promise<Console> {
   return at;
 }
 
+/** A structure whose levels have minutes: the clock can run on it. */
+const TIMED: StructureInput = { chips: [25, 100, 500, 1000], levels: [{ sb: 25, bb: 50, minutes: 20 }, { break: 10 }, { sb: 50, bb: 100, minutes: 20 }] };
+
+async function timedClock(): Promise<ConsoleService> {
+  const { service } = await consoleWith();
+  expect(await service.saveStructure(TIMED)).toEqual({ ok: true, value: null });
+  return service;
+}
+
 /** The service's answer to commands it settles in turn (held cards wait for the queue). */
 const settled = async (service: ConsoleService) => service.listPorts();
 
@@ -195,6 +204,45 @@ const ROWS: Row[] = [
     return refusalOf(await service.setLanguage('fi'));
   }, 'could not save the settings: the disk refused the write ({why}). The previous settings stay in use; check the disk, then try again.'],
 
+  // The tournament clock's refusals: the station's own clock, and the floor's handed to it.
+  ['clock.noMinutes', async () => {
+    const { service } = await consoleWith();
+    expect(await service.saveStructure({ chips: [25, 100], levels: [{ sb: 25, bb: 50, minutes: 20 }, { sb: 50, bb: 100 }] })).toEqual({ ok: true, value: null });
+    return refusalOf(await service.clockStart());
+  }, 'level 2 has no length in minutes: give every level its minutes in the structure to run the clock'],
+  ['service.noStructure', async () => refusalOf(await (await consoleWith()).service.clockStart()), 'no tournament structure is saved: save the structure first'],
+  ['clock.order.notStarted', async () => refusalOf(await (await timedClock()).clockPause()), 'the clock has not been started: start it first'],
+  ['clock.order.started', async () => {
+    const service = await timedClock();
+    expect(await service.clockStart()).toEqual({ ok: true, value: null });
+    return refusalOf(await service.clockStart());
+  }, 'the clock is already running: pause it or adjust it instead'],
+  ['clock.order.running', async () => {
+    const service = await timedClock();
+    expect(await service.clockStart()).toEqual({ ok: true, value: null });
+    return refusalOf(await service.clockResume());
+  }, 'the clock is running, not paused'],
+  ['clock.order.paused', async () => {
+    const service = await timedClock();
+    expect(await service.clockStart()).toEqual({ ok: true, value: null });
+    expect(await service.clockPause()).toEqual({ ok: true, value: null });
+    return refusalOf(await service.clockPause());
+  }, 'the clock is already paused'],
+  ['clock.floor', async () => {
+    const service = await timedClock();
+    expect(await service.followFloorClock({ structure: TIMED, events: [] })).toEqual({ ok: true, value: null });
+    return refusalOf(await service.clockStart());
+  }, 'the floor runs the clock: start, pause and adjust it on the floor console'],
+  ['clock.order.before', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: [{ type: 'start', at: 2000 }, { type: 'pause', at: 1000 }] })), "an event cannot come before the one before it: the clock's events are in time order"],
+  ['clock.events.notList', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: 'start' as unknown as [] })), 'must be a list of clock events (got "start")'],
+  ['clock.events.tooMany', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: Array.from({ length: 5001 }, () => ({ type: 'adjust', at: 1, by: 1 })) })), 'at most 5000 clock events (got 5001)'],
+  ['clock.event.notObject', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: [7] as unknown as [] })), 'a clock event must be an object like {"type": "start", "at": 1764547200000} (got 7)'],
+  ['clock.event.type', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: [{ type: 'stop', at: 1 }] as unknown as [] })), 'a clock event is start, pause, resume or adjust (got "stop")'],
+  ['clock.event.unknownKey', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: [{ type: 'start', at: 1, by: 5 }] as unknown as [] })), '"by" is not part of a start event'],
+  ['clock.event.at', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: [{ type: 'start', at: -5 }] })), 'must be a time in milliseconds since 1970 (got -5)'],
+  ['clock.event.by', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: [{ type: 'start', at: 1 }, { type: 'adjust', at: 2, by: 0 }] })), 'must be a whole number of milliseconds from -36000000 to 36000000, not 0 (got 0)'],
+  ['clock.adjustMinutes', async () => refusalOf(await dispatch((await consoleWith()).service, 'clockAdjust', [0])), 'must be a whole number of minutes from -600 to 600, not 0'],
+
   // The settings checks (saved from the screen, or read from the settings file).
   ['command.notObject', async () => refusalOf(await (await consoleWith()).service.saveSettings({ ...TABLE, table: undefined } as unknown as ConsoleSettings)), 'must be an object'],
   // A table saved with no seat in play (only a console never set up has none).
@@ -276,12 +324,12 @@ describe("the console's own refusals carry said, in every language, their Englis
     else expect(refusal.message).toBe(message);
   });
 
-  it('provokes every key of the service.*, settings.* and command.* families but those no test can reach by a command', () => {
+  it('provokes every key of the service.*, settings.*, command.* and clock.* families but those no test can reach by a command', () => {
     // A full disk is provoked in badInput.test.ts (a tmpfs of its own, which checks the journal's and
     // the settings' keys); the journal refusing a write otherwise, the journal read-only with no
     // finding, a decoder giving no event at all and an unexpected error have no command that makes them.
     const unprovoked = ['service.unexpected', 'service.save.journalFull', 'service.save.journalRefused', 'service.save.settingsFull', 'service.readOnly', 'service.scan.notACard', 'command.unknownCommand'];
-    const families = ['service', 'settings', 'command'].flatMap((family) => leafKeys((en as unknown as Record<string, Catalog>)[family] as Catalog, `${family}.`));
+    const families = ['service', 'settings', 'command', 'clock'].flatMap((family) => leafKeys((en as unknown as Record<string, Catalog>)[family] as Catalog, `${family}.`));
     const provoked = new Set(ROWS.map(([key]) => key));
     expect(families.filter((key) => !provoked.has(key) && !unprovoked.includes(key))).toEqual([]);
     for (const key of unprovoked) {

@@ -37,6 +37,8 @@ import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './c
 import { ColorUpLog } from './colorUps';
 import { colorUpStepOf, tableWithChips } from '../../protocol/colorUp';
 import type { StructureInput } from '../../engine/plan/csv';
+import { StationClock, type ClockCommand, type ClockTimers } from './clock';
+import type { ClockView, FloorClock } from '../../protocol/clock';
 
 export interface ServiceOptions {
   readonly dataDir: string;
@@ -57,6 +59,8 @@ export interface ServiceOptions {
   readonly simulatedCardMs?: number;
   /** The station's name kept with each race (the dealer's station in the history): the computer's host name unless given. */
   readonly station?: string;
+  /** The tournament clock's one timer (tests fire it themselves); its time is `clock`'s. */
+  readonly timers?: ClockTimers;
 }
 
 /** The file in the data folder that keeps the counts being typed for the next race across a restart. */
@@ -189,6 +193,9 @@ export class ConsoleService {
   private readonly monotonic: () => number;
   /** How far the colour-up of the break marked last has come, followed from the journal. */
   private colorUps = new ColorUpLog();
+  /** The tournament clock (the station's own, or the floor's), and the view of it last followed. */
+  private tournamentClock = new StationClock();
+  private clockFollowed: ClockView | null = null;
   /** The counts being typed for the next race (kept in COUNT_DRAFTS_FILE too); the same object until they change. */
   private countDrafts: readonly SeatCountDraft[] = [];
 
@@ -232,9 +239,11 @@ export class ConsoleService {
     const replay = new SessionReplay();
     const spans = new Map<string, RaceSpan>();
     const colorUps = new ColorUpLog();
+    const tournamentClock = new StationClock(options.timers);
     const scan = await scanJournal(path, { key, check: isSessionRecord, onLine: (line, _seal, span) => {
       replay.add(line);
       colorUps.add(line);
+      tournamentClock.add(line);
       noteSpan(spans, line.record, span);
     } });
     const { session, problems } = replay.finish();
@@ -254,6 +263,7 @@ export class ConsoleService {
     const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly };
     const service = new ConsoleService({ ...options, journalKey: key }, journal, session, settings, report, spans, unlock, profiles);
     service.colorUps = colorUps;
+    service.tournamentClock = tournamentClock;
     if (session.race === null) service.countDrafts = await loadCountDrafts(join(options.dataDir, COUNT_DRAFTS_FILE), `race-${session.racesStarted + 1}`, settings.table);
     // The torn tail's bytes were kept beside the journal; the journal itself says so, in its chain.
     if (journal !== null && scan.tornNote !== null) {
@@ -261,6 +271,7 @@ export class ConsoleService {
       await service.write(scan.tornNote).catch(() => undefined);
     }
     service.openSource();
+    service.followClock();
     return service;
   }
 
@@ -294,6 +305,7 @@ export class ConsoleService {
       colorUp: this.colorUps.progress(settings.tournament?.atBreakAfter ?? null, session.race?.id ?? null),
       journal: this.journalReport,
       countDrafts: this.countDrafts,
+      clock: this.tournamentClock.view(settings.tournament?.structure ?? null),
     };
   }
 
@@ -323,6 +335,7 @@ export class ConsoleService {
 
   private publish(): void {
     const state = this.getState();
+    if (state.clock !== this.clockFollowed) this.followClock();
     for (const listener of this.listeners) listener(state);
   }
 
@@ -359,6 +372,7 @@ export class ConsoleService {
       const written = await this.journal.append(record);
       noteSpan(this.raceSpans, record, written.span);
       this.colorUps.add(written);
+      this.tournamentClock.add(written);
       line = written;
     } catch (error) {
       throw new SaveError('journal', error);
@@ -529,6 +543,75 @@ export class ConsoleService {
       this.publish();
       return ok(null);
     });
+  }
+
+  clockStart(): Promise<CommandResult> {
+    return this.clockCommand({ type: 'start' });
+  }
+
+  clockPause(): Promise<CommandResult> {
+    return this.clockCommand({ type: 'pause' });
+  }
+
+  clockResume(): Promise<CommandResult> {
+    return this.clockCommand({ type: 'resume' });
+  }
+
+  clockAdjust(minutes: number): Promise<CommandResult> {
+    return this.clockCommand({ type: 'adjust', minutes });
+  }
+
+  /**
+   * The floor's clock from now on (the floor link calls this with what it reads): the station's
+   * own clock commands are refused while it runs, its breaks raise the banner alike; null gives the
+   * station its own clock back. Malformed events are refused, and the clock followed stays.
+   */
+  followFloorClock(floor: FloorClock | null): Promise<CommandResult> {
+    return this.serial(async () => {
+      this.tournamentClock.follow(floor);
+      this.publish();
+      return ok(null);
+    });
+  }
+
+  private clockCommand(command: ClockCommand): Promise<CommandResult> {
+    return this.serial(async () => {
+      const event = this.tournamentClock.event(this.settings.tournament?.structure ?? null, command, this.now());
+      await this.save({ kind: 'clock', event });
+      this.publish();
+      return ok(null);
+    });
+  }
+
+  private now(): number {
+    return (this.options.clock?.() ?? new Date()).getTime();
+  }
+
+  /** Marks the break the clock has entered, if not yet marked, and sets the timer for the clock's next change. */
+  private followClock(): void {
+    const structure = this.settings.tournament?.structure ?? null;
+    this.clockFollowed = this.tournamentClock.view(structure);
+    this.tournamentClock.arm(structure, this.now(), () => this.followClock());
+    if (this.tournamentClock.breakDue(structure, this.now()) !== null) void this.serial(() => this.markBreakByClock());
+  }
+
+  /** The break the clock is in, marked as markBreak does (`by: 'clock'`); nothing when it was marked meanwhile. */
+  private async markBreakByClock(): Promise<CommandResult> {
+    const tournament = this.settings.tournament;
+    const level = this.tournamentClock.breakDue(tournament?.structure ?? null, this.now());
+    if (level === null || !tournament?.structure) return ok(null);
+    let settings: ConsoleSettings;
+    try {
+      settings = readSettings({ ...this.settings, tournament: { ...tournament, atBreakAfter: level } });
+    } catch (error) {
+      // The floor's structure has a break the station's has not: no colour-up of this station's is due there.
+      if (isInputError(error)) return ok(null);
+      throw error;
+    }
+    await this.save({ kind: 'break-marked', afterLevel: level, by: 'clock' });
+    await this.storeSettings(settings);
+    this.publish();
+    return ok(null);
   }
 
   startColorUp(afterLevel: number, removed: number): Promise<CommandResult> {
@@ -1037,6 +1120,7 @@ export class ConsoleService {
   }
 
   async close(): Promise<void> {
+    this.tournamentClock.close();
     await this.closeSource();
     await this.queue.catch(() => undefined);
     clearTimeout(this.repeatTimer);

@@ -5,6 +5,7 @@ import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/
 import { TABLE_NAME_MAX, type GameHistoryEntry, type HistoryEntry, type InputSource, type RacePlace, type SeatCount } from '../../protocol/contract';
 export { raceView } from '../../protocol/views';
 import { isColorUpRecord, type ColorUpRecord } from './colorUps';
+import { isClockRecord, type ClockRecord } from './clock';
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =
@@ -24,7 +25,9 @@ export type SessionRecord =
   | { readonly kind: 'game-refused-again'; readonly gameId: string; readonly of: number; readonly count: number }
   | { readonly kind: 'game-close'; readonly gameId: string; readonly reason: string }
   /** The colour-ups' own records (main/service/colorUps.ts): they change no race or game. */
-  | ColorUpRecord;
+  | ColorUpRecord
+  /** The station's own tournament clock (main/service/clock.ts): it changes no race or game. */
+  | ClockRecord;
 
 const RACE_KINDS = new Set(['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon']);
 const GAME_KINDS = new Set(['game-event', 'game-refused', 'game-refused-again', 'game-close']);
@@ -114,7 +117,7 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
     case 'game-event':
       return isMatchEvent(record.event) && SOURCES.has(record.source);
     default:
-      return isColorUpRecord(record);
+      return isColorUpRecord(record) || isClockRecord(record);
   }
 }
 
@@ -220,7 +223,7 @@ export function stepSession(session: Session, record: SessionRecord): SessionSte
 
 function stepOf(session: Session, record: SessionRecord): SessionStep {
   // The colour-up's progress records are the ColorUpLog's (./colorUps): the session passes them by.
-  if (isColorUpRecord(record)) return (current) => current;
+  if (isColorUpRecord(record) || isClockRecord(record)) return (current) => current;
   if (GAME_KINDS.has(record.kind)) return stepGame(session, record);
   if (record.kind === 'race-start') {
     if (session.game) throw new Error(`race ${record.raceId} started while game ${session.game.id} was open`);

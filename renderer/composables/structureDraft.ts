@@ -20,6 +20,8 @@ export interface LevelRow {
   sb: Amount;
   bb: Amount;
   ante: Amount;
+  /** How long the level is played, for the tournament clock; blank: not timed. */
+  minutes: Amount;
   /** The floor's choice of chips leaving after this level (structures without breaks); null: the plan's. */
   override: number[] | null;
 }
@@ -51,8 +53,8 @@ function nextId(): number {
   return rowIds;
 }
 
-export function newLevel(sb: Amount = '', bb: Amount = '', ante: Amount = ''): LevelRow {
-  return { id: nextId(), kind: 'level', sb, bb, ante, override: null };
+export function newLevel(sb: Amount = '', bb: Amount = '', ante: Amount = '', minutes: Amount = ''): LevelRow {
+  return { id: nextId(), kind: 'level', sb, bb, ante, minutes, override: null };
 }
 
 export function newBreak(minutes: Amount = ''): BreakRow {
@@ -109,7 +111,7 @@ function chipList(value: unknown): number[] {
 /** The editable form of a structure (or of none: no levels yet, the table's chips). */
 export function draftFromStructure(structure: StructureInput | null, tableChips: readonly number[]): StructureDraft {
   const rows: StructureRow[] = (structure?.levels ?? []).map((entry) =>
-    'break' in entry ? newBreak(amountOf(entry.break)) : newLevel(amountOf(entry.sb), amountOf(entry.bb), amountOf(entry.ante)),
+    'break' in entry ? newBreak(amountOf(entry.break)) : newLevel(amountOf(entry.sb), amountOf(entry.bb), amountOf(entry.ante), amountOf(entry.minutes)),
   );
   const orphans: Record<string, number[]> = {};
   for (const [key, list] of Object.entries(structure?.overrides ?? {})) {
@@ -141,6 +143,7 @@ export function structureFromDraft(draft: StructureDraft): StructureInput {
       ...(row.sb === '' ? {} : { sb: row.sb }),
       ...(row.bb === '' ? {} : { bb: row.bb }),
       ...(row.ante === '' ? {} : { ante: row.ante }),
+      ...(row.minutes === '' ? {} : { minutes: row.minutes }),
     };
   });
   const overrides: Record<string, number[]> = {};
@@ -164,7 +167,7 @@ export function structureFromDraft(draft: StructureDraft): StructureInput {
 
 /** Where a refused field is on the screen. */
 export type FieldTarget =
-  | { readonly kind: 'row'; readonly index: number; readonly part: 'sb' | 'bb' | 'ante' | 'break' | null }
+  | { readonly kind: 'row'; readonly index: number; readonly part: 'sb' | 'bb' | 'ante' | 'minutes' | 'break' | null }
   | { readonly kind: 'levels' }
   | { readonly kind: 'chips' }
   | { readonly kind: 'startingStack' }
@@ -179,8 +182,8 @@ export function fieldTarget(field: string): FieldTarget {
   if (field === 'tournament.atBreakAfter') return { kind: 'atBreakAfter' };
   if (field.startsWith('table.')) return { kind: 'table' };
   const path = field.replace(/^tournament\.structure\./, '');
-  const row = /^levels\[(\d+)\](?:\.(sb|bb|ante|break))?/.exec(path);
-  if (row) return { kind: 'row', index: Number(row[1]), part: (row[2] as 'sb' | 'bb' | 'ante' | 'break' | undefined) ?? null };
+  const row = /^levels\[(\d+)\](?:\.(sb|bb|ante|minutes|break))?/.exec(path);
+  if (row) return { kind: 'row', index: Number(row[1]), part: (row[2] as 'sb' | 'bb' | 'ante' | 'minutes' | 'break' | undefined) ?? null };
   if (path === 'levels') return { kind: 'levels' };
   if (/^chips\b/.test(path)) return { kind: 'chips' };
   if (path === 'startingStack') return { kind: 'startingStack' };
@@ -242,7 +245,7 @@ export function structureFromJson(text: string): StructureInput {
   }
   value.levels.forEach((entry, index) => {
     if (!isRecord(entry)) throw new InputError(`levels[${index}]`, { key: 'plan.levels.notEntry', params: { level: '{"sb": 25, "bb": 50}', break: '{"break": 15}', got: valueParam(entry) } });
-    for (const key of ['sb', 'bb', 'ante', 'break']) numberOrAbsent(entry[key], `levels[${index}].${key}`);
+    for (const key of ['sb', 'bb', 'ante', 'minutes', 'break']) numberOrAbsent(entry[key], `levels[${index}].${key}`);
   });
   numberOrAbsent(value.startingStack, 'startingStack');
   if (value.rebuys !== undefined && value.rebuys !== null) {

@@ -543,6 +543,12 @@ export const useConsoleStore = defineStore('console', () => {
     return outcome;
   }
 
+  /** The tournament clock's commands (the station's own clock; the service refuses them while the floor runs it). */
+  const clockStart = (): Promise<Outcome> => run('clockStart', (service) => service.clockStart());
+  const clockPause = (): Promise<Outcome> => run('clockPause', (service) => service.clockPause());
+  const clockResume = (): Promise<Outcome> => run('clockResume', (service) => service.clockResume());
+  const clockAdjust = (minutes: number): Promise<Outcome> => run('clockAdjust', (service) => service.clockAdjust(minutes));
+
   return {
     state,
     connection,
@@ -604,6 +610,10 @@ export const useConsoleStore = defineStore('console', () => {
     saveStructure,
     markBreak,
     startColorUp,
+    clockStart,
+    clockPause,
+    clockResume,
+    clockAdjust,
   };
 });
 

@@ -24,6 +24,8 @@ import type { StructureInput } from '../../engine/plan/csv';
 import { parseCard } from '../../engine/cards';
 import { isInputError } from '../../engine/errors';
 import { planColorUps } from '../../engine/plan/planner';
+import { foldClock, type ClockEvent } from '../../engine/clock/clock';
+import { scheduleOf } from '../../protocol/clock';
 import { applyRaceEvent, startRace, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { raceViewSummary } from '../../protocol/views';
@@ -184,8 +186,27 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     return { ok: true, value: null };
   }
 
+  /** The station's own clock as the service runs it (main/service/clock.ts): an event at the page's time, refused out of order. */
+  function clockEvent(make: (at: number) => ClockEvent): CommandResult {
+    const { schedule, problem } = scheduleOf(current.settings.tournament?.structure ?? null);
+    if (schedule === null) return { ok: false, error: { field: 'tournament', message: problem === null ? 'no tournament structure is saved: save the structure first' : 'a level has no length in minutes' } };
+    const event = make(Date.now());
+    const events = event.type === 'start' && current.clock.events.length === 0 ? [event] : [...current.clock.events, event];
+    try {
+      foldClock(events, schedule.totalMs);
+    } catch (error) {
+      return refused(error);
+    }
+    push({ ...current, clock: { source: 'local', schedule, events, problem: null } });
+    return { ok: true, value: null };
+  }
+
   const handlers: { [Name in CommandName]: (...args: never[]) => unknown } = {
     getState: () => current,
+    clockStart: () => clockEvent((at) => ({ type: 'start', at })),
+    clockPause: () => clockEvent((at) => ({ type: 'pause', at })),
+    clockResume: () => clockEvent((at) => ({ type: 'resume', at })),
+    clockAdjust: (minutes: number) => clockEvent((at) => ({ type: 'adjust', at, by: minutes * 60_000 })),
     saveSettings: (input: SettingsInput) => {
       // What the screen left out stays as saved; a kept structure takes the table's chips (kept once).
       const kept = current.settings.tournament;

@@ -1,0 +1,127 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { expectInView, expectNoScroll, expectTouchTargets } from './harness/fit';
+import { FINNISH_COUNTS, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';
+
+// Issue 15's clock on a station without a floor (a home game): the levels' minutes in the
+// structure, the clock started in the top bar and adjusted forward to the planned break, and the
+// colour-up banner comes up by itself with the planned denominations, one tap to start. At the
+// table touchscreen's 1024×600 the clock in the top bar leaves the dealing screen's headline in view.
+
+let app: RunningConsole;
+
+test.beforeEach(async () => {
+  app = await startConsole();
+});
+
+test.afterEach(async () => {
+  await stopConsoles(app);
+});
+
+/** Two levels of a minute, a 15-minute break (25 leaves then), two levels of 20 minutes: level,SB,BB,ANTE,MINUTES. */
+/** The top bar is one row: the clock and the language beside the screen buttons, not below them. */
+async function expectOneRow(page: Page): Promise<void> {
+  const bottoms = () => page.evaluate(() => ['.top-nav', '.tournament-clock__toggle', '.top-bar .language-select'].map((selector) => document.querySelector(selector)?.getBoundingClientRect().bottom ?? -1));
+  // Polled: a language just chosen lays the bar out again.
+  await expect.poll(async () => {
+    const [nav, ...others] = await bottoms();
+    return (nav as number) > 0 && others.every((bottom) => bottom > 0 && bottom <= (nav as number) + 12) ? 'one row' : JSON.stringify([nav, ...others]);
+  }).toBe('one row');
+}
+
+const SHEET = ['chips,25,100,500,1000', 'level,25,50,,1', 'level,50,100,,1', 'break,15', 'level,100,200,,20', 'level,200,400,,20', ''].join('\r\n');
+
+test('the station clock reaches the break: the colour-up banner comes up with the planned chips', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 600 });
+  await openConsole(page, app.url);
+  await setUpTable(page, { ...FINNISH_TABLE, removed: 100, next: 500 });
+  const clock = page.getByTestId('tournament-clock');
+  await expect(clock).toHaveCount(0);
+
+  await test.step('a structure with minutes, imported and saved: the clock shows level 1, not started', async () => {
+    await page.getByTestId('nav-structure').click();
+    const view = page.getByTestId('view-structure');
+    await view.getByTestId('structure-import').setInputFiles({ name: 'home.csv', mimeType: 'text/csv', buffer: Buffer.from(SHEET) });
+    await expect(view.getByTestId('structure-row-0-minutes')).toHaveValue('1');
+    await expect(view.getByTestId('structure-row-2-minutes')).toHaveValue('15');
+    await expect(view.getByTestId('structure-row-3-minutes')).toHaveValue('20');
+    await view.getByTestId('structure-save').click();
+    await expect(view.getByTestId('structure-saved')).toBeVisible();
+    await expect(clock).toHaveAttribute('data-status', 'idle');
+    await expect(clock.getByTestId('clock-period')).toHaveText('Level 1: not started');
+    await expect(clock.getByTestId('clock-left')).toHaveText('1:00');
+    await expect(page.getByTestId('color-up-banner')).toHaveCount(0);
+  });
+
+  await test.step('started, then adjusted a minute forward twice: the break after level 2', async () => {
+    // The controls are in the clock's panel: nothing in the bar itself moves the clock.
+    await expect(clock.getByTestId('clock-start')).toHaveCount(0);
+    await clock.getByTestId('clock-toggle').click();
+    await clock.getByTestId('clock-start').click();
+    await expect(clock).toHaveAttribute('data-status', 'running');
+    await expect(clock.getByTestId('clock-panel')).toHaveCount(0);
+    await clock.getByTestId('clock-toggle').click();
+    await expect(clock.getByTestId('clock-next-break')).toContainText('break in');
+    await clock.getByTestId('clock-adjust-forward').click();
+    await expect(clock.getByTestId('clock-period')).toHaveText('Level 2');
+    await clock.getByTestId('clock-adjust-forward').click();
+    await expect(clock.getByTestId('clock-period')).toHaveText('Break after level 2');
+    await page.keyboard.press('Escape');
+    await expect(clock.getByTestId('clock-panel')).toHaveCount(0);
+  });
+
+  await test.step('the banner comes up by itself, pre-filled with the planned denominations', async () => {
+    const banner = page.getByTestId('color-up-banner');
+    await expect(banner).toHaveAttribute('data-state', 'offer');
+    await expect(banner).toHaveAttribute('data-after-level', '2');
+    await expect(banner.getByTestId('color-up-title')).toHaveText('Break after level 2: colour up — 25 → 100 Planned');
+    await expect(banner.getByTestId('color-up-start')).toHaveAttribute('data-removed', '25');
+    await expect(banner.getByTestId('color-up-start')).toHaveAttribute('data-next', '100');
+    await expect(page.getByTestId('view-structure').getByTestId('structure-at')).toHaveValue('2');
+  });
+
+  await test.step('one tap: the race of 25 → 100; on the dealing screen at 1024×600 the headline stays in view', async () => {
+    await page.getByTestId('color-up-start').click();
+    const counts = page.getByTestId('view-counts');
+    await expect(counts).toBeVisible();
+    await expect(counts.getByTestId('counts-intro')).toContainText("Count each player's 25 chips: 4 × 25 = 1 × 100.");
+    for (const count of FINNISH_COUNTS) {
+      await counts.getByTestId(`counts-seat-${count.seat}-chips`).fill(String(count.chips));
+      await counts.getByTestId(`counts-seat-${count.seat}-other`).setChecked(count.hasOther);
+    }
+    await startRace(page);
+    await expect(clock).toBeVisible();
+    await expectOneRow(page);
+    // The bar is as tall as without the clock (60.8 px here), so the screen below keeps its place.
+    // (With the colour-up banner over the dealing screen the grid's last row ends 0.8 px below 600
+    // with or without the clock: not checked here.)
+    expect(await page.locator('.top-bar').evaluate((bar) => bar.getBoundingClientRect().bottom)).toBeLessThanOrEqual(61);
+    for (const [testid, what] of [['tournament-clock', 'the clock'], ['next-step', 'the headline'], ['manual-input', 'the card entry'], ['manual-submit', 'Enter card'], ['void-last', 'Void last card']] as const) {
+      await expectInView(page.getByTestId(testid), `${what}, with the clock in the top bar at 1024×600`);
+    }
+    await expectNoScroll(page, 'the dealing screen with the clock');
+    // Pausing needs no confirmation: one press in the panel, and the bar shows the clock standing.
+    await clock.getByTestId('clock-toggle').click();
+    await expectTouchTargets(page, 'the dealing screen with the clock panel open');
+    const axe = await new AxeBuilder({ page }).include('.tournament-clock').analyze();
+    expect(axe.passes.length, 'axe ran its rules on the clock').toBeGreaterThan(0);
+    expect(axe.violations.filter((violation) => violation.impact !== 'minor').map((violation) => `${violation.id}: ${violation.help}`), 'axe on the clock and its panel').toEqual([]);
+    await clock.getByTestId('clock-pause').click();
+    await expect(clock).toHaveAttribute('data-status', 'paused');
+    await clock.getByTestId('clock-toggle').click();
+    await expect(clock.getByTestId('clock-paused')).toHaveText('Paused');
+    await page.keyboard.press('Escape');
+    await expectInView(page.getByTestId('next-step'), 'the headline, the clock paused');
+  });
+
+  await test.step('in Finnish and Russian the top bar with the clock (paused, 14:5x left) is one row too', async () => {
+    await expect(clock.getByTestId('clock-left')).toHaveText(/^14:[0-5][0-9]$/);
+    for (const language of ['fi', 'ru']) {
+      await page.getByTestId('locale').selectOption(language);
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await expectOneRow(page);
+      await expectInView(page.getByTestId('next-step'), `the headline in ${language}`);
+    }
+  });
+});

@@ -1,0 +1,164 @@
+import { InputError } from '../../engine/errors';
+import { applyClockEvent, CLOCK_EVENTS_MAX, foldClock, nextClockChange, readClock, readClockEvent, readClockEvents, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
+import type { JournalLine } from '../journal/journal';
+import { scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
+
+/**
+ * The station's tournament clock: its own (a home game), journaled as `clock` records, or the
+ * floor's, handed over by the floor link (ConsoleService.followFloorClock). Whichever runs it, when
+ * it enters the break after level L the service marks that break as the dealer's "mark break"
+ * does, so the colour-up banner comes up with the planned races. One timer, set for the moment the
+ * clock next enters a period; nothing polls.
+ */
+
+/** A command of the station's own clock, given the service's time. */
+export type ClockRecord = { readonly kind: 'clock'; readonly event: ClockEvent };
+
+export function isClockRecord(value: unknown): value is ClockRecord {
+  if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== 'clock') return false;
+  const record = value as Record<string, unknown>;
+  if (Object.keys(record).some((key) => key !== 'kind' && key !== 'event')) return false;
+  try {
+    readClockEvent(record.event);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The clock's commands as the screens give them. */
+export type ClockCommand = { readonly type: 'start' | 'pause' | 'resume' } | { readonly type: 'adjust'; readonly minutes: number };
+
+/** How the clock sets its one timer (tests give their own, to fire it when they choose). */
+export interface ClockTimers {
+  readonly set: (fire: () => void, ms: number) => unknown;
+  readonly clear: (handle: unknown) => void;
+}
+
+export const SYSTEM_TIMERS: ClockTimers = {
+  set: (fire, ms) => setTimeout(fire, ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** The longest a Node timer waits (about 24.8 days); a clock change further off is waited for in steps. */
+const TIMER_MAX_MS = 2 ** 31 - 1;
+
+interface Running {
+  readonly source: ClockSource;
+  readonly schedule: ClockSchedule;
+  readonly events: readonly ClockEvent[];
+}
+
+export class StationClock {
+  /** The station's own clock's events since its last start, from the journal. */
+  private local: ClockEvent[] = [];
+  /** Those events folded, so each line read on start is applied once (a long day's journal replays in one pass). */
+  private localRun = foldClock([], Number.MAX_SAFE_INTEGER);
+  /** When each break was marked last (epoch ms of its `break-marked` line), by the level it follows. */
+  private marked = new Map<number, number>();
+  private floor: FloorClock | null = null;
+  private floorSchedule: ReturnType<typeof scheduleOf> = { schedule: null, problem: null };
+  private viewKey: { structure: unknown; local: readonly ClockEvent[]; floor: FloorClock | null } | null = null;
+  private lastView: ClockView | null = null;
+  private timer: unknown = undefined;
+  private closed = false;
+
+  constructor(private readonly timers: ClockTimers = SYSTEM_TIMERS) {}
+
+  /** Follows the journal's lines, on start and as they are written. */
+  add(line: JournalLine<unknown>): void {
+    const record = line.record as { kind?: unknown; afterLevel?: unknown };
+    if (isClockRecord(record)) {
+      const fresh = record.event.type === 'start';
+      // A line out of order (a journal edited by hand) is passed by, as the engine would refuse it.
+      // Order only: the schedule's end is the structure's, which may change, so none is assumed here.
+      try {
+        this.localRun = applyClockEvent(fresh ? foldClock([], Number.MAX_SAFE_INTEGER) : this.localRun, record.event, Number.MAX_SAFE_INTEGER);
+        this.local = fresh ? [record.event] : [...this.local, record.event];
+      } catch {
+        // kept as it was
+      }
+    } else if (record.kind === 'break-marked' && typeof record.afterLevel === 'number') {
+      this.marked.set(record.afterLevel, Date.parse(line.at));
+    }
+  }
+
+  /** The clock the state carries; the same object until its structure, events or source change. */
+  view(structure: unknown): ClockView {
+    const key = this.viewKey;
+    if (this.lastView !== null && key !== null && key.structure === structure && key.local === this.local && key.floor === this.floor) return this.lastView;
+    const { schedule, problem } = this.floor === null ? scheduleOf(structure) : this.floorSchedule;
+    this.viewKey = { structure, local: this.local, floor: this.floor };
+    this.lastView = this.floor === null ? { source: 'local', schedule, events: this.local, problem } : { source: 'floor', schedule, events: this.floor.events, problem };
+    return this.lastView;
+  }
+
+  private running(structure: unknown): Running | null {
+    const view = this.view(structure);
+    return view.schedule === null ? null : { source: view.source, schedule: view.schedule, events: view.events };
+  }
+
+  /**
+   * The event a command of the station's own clock makes at `now`, or a keyed refusal: the floor
+   * runs the clock, no structure, a level without minutes, a command out of order. A start after
+   * the clock has finished starts it afresh.
+   */
+  event(structure: unknown, command: ClockCommand, now: number): ClockEvent {
+    if (this.floor !== null) throw new InputError('clock', { key: 'clock.floor' });
+    const view = this.view(structure);
+    if (view.schedule === null) throw new InputError('tournament', view.problem ?? { key: 'service.noStructure' });
+    // The computer's clock set back must not refuse the dealer's press: time on the clock only goes forward.
+    const at = Math.max(now, this.local.at(-1)?.at ?? now);
+    const event: ClockEvent = command.type === 'adjust' ? { type: 'adjust', at, by: command.minutes * 60_000 } : { type: command.type, at };
+    const finished = this.local.length > 0 && readClock(view.schedule, this.local, at).status === 'finished';
+    const events = command.type === 'start' && finished ? [event] : [...this.local, event];
+    // As many as the floor's may hold: the state carries them all to every screen.
+    if (events.length > CLOCK_EVENTS_MAX) throw new InputError('clock', { key: 'clock.events.tooMany', params: { max: CLOCK_EVENTS_MAX, n: events.length } });
+    foldClock(events, view.schedule.totalMs);
+    return event;
+  }
+
+  /** Follows the floor's clock (null: the station's own again). Refuses malformed events, keeping what it had. */
+  follow(floor: FloorClock | null): void {
+    if (floor === null) {
+      this.floor = null;
+      return;
+    }
+    const events = readClockEvents(floor.events);
+    const planned = scheduleOf(floor.structure);
+    if (planned.schedule !== null) foldClock(events, planned.schedule.totalMs);
+    this.floor = { structure: floor.structure, events };
+    this.floorSchedule = planned;
+  }
+
+  /**
+   * The break the clock is in at `now` that is still to be marked, by the level it follows: not
+   * marked since the clock's start (by the clock before a restart, or by hand), so each break is
+   * marked once and a mark by hand is never undone. Null when there is none.
+   */
+  breakDue(structure: unknown, now: number): number | null {
+    const clock = this.running(structure);
+    const start = clock?.events[0];
+    if (clock === null || start === undefined) return null;
+    const reading = readClock(clock.schedule, clock.events, now);
+    if (reading.period?.kind !== 'break' || (reading.status !== 'running' && reading.status !== 'paused')) return null;
+    const level = reading.period.afterLevel;
+    return (this.marked.get(level) ?? -Infinity) >= start.at ? null : level;
+  }
+
+  /** Sets the one timer for the moment the clock next enters a period (cleared first); none while it stands. */
+  arm(structure: unknown, now: number, fire: () => void): void {
+    this.timers.clear(this.timer);
+    this.timer = undefined;
+    const clock = this.running(structure);
+    if (this.closed || clock === null) return;
+    const next = nextClockChange(clock.schedule, clock.events, now);
+    if (next !== null) this.timer = this.timers.set(fire, Math.min(TIMER_MAX_MS, Math.max(0, next - now)));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.timers.clear(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The tournament clock as the station, the floor link and the screens share it: the floor's clock
+ * handed to a station (`FloorClock`), and the clock the state carries (`ClockView`). The screens
+ * read the countdown from it themselves (engine/clock `readClock`, with their own time each second):
+ * the service pushes a state only when the clock's events or structure change.
+ */
+import { clockSchedule, type ClockEvent, type ClockSchedule } from '../engine/clock/clock';
+import { isInputError } from '../engine/errors';
+import type { Message } from '../engine/messages';
+import type { StructureInput } from '../engine/plan/csv';
+import { readStructure } from '../engine/plan/structure';
+
+/** The floor's clock, as the floor link reads it from the database: the tournament's structure and the clock's events. */
+export interface FloorClock {
+  /** The structure as the planner reads it (engine/plan), its levels with their minutes. */
+  readonly structure: StructureInput;
+  readonly events: readonly ClockEvent[];
+}
+
+/** Who runs the station's clock: the station itself (a home game), or the floor. */
+export type ClockSource = 'local' | 'floor';
+
+/** The most minutes one press of the clock's adjust moves it, either way. */
+export const CLOCK_ADJUST_MINUTES_MAX = 600;
+
+export interface ClockView {
+  readonly source: ClockSource;
+  /** The periods of the structure the clock runs on; null without a structure, or when `problem` says why not. */
+  readonly schedule: ClockSchedule | null;
+  /** The clock's events since its start (none before it is started). */
+  readonly events: readonly ClockEvent[];
+  /** Why there is no schedule (a level without minutes, a structure the planner refuses); null otherwise. */
+  readonly problem: Message | null;
+}
+
+/** The schedule of a structure as the planner reads it, or why it has none. */
+export function scheduleOf(structure: unknown): { readonly schedule: ClockSchedule | null; readonly problem: Message | null } {
+  if (structure === null || structure === undefined) return { schedule: null, problem: null };
+  try {
+    return { schedule: clockSchedule(readStructure(structure)), problem: null };
+  } catch (error) {
+    if (!isInputError(error)) throw error;
+    return { schedule: null, problem: error.said ?? { key: 'clock.noMinutes', params: { level: 1 } } };
+  }
+}
