@@ -505,6 +505,10 @@ export const en = {
     floor: 'the floor runs the clock: start, pause and adjust it on the floor console',
     adjustMinutes: 'must be a whole number of minutes from -{max} to {max}, not 0',
   },
+  /** The floor console: the tournament clock it runs for every table. */
+  floor: {
+    clockNoStructure: 'the floor has no structure yet: load the tournament structure (every level with its minutes) before running the clock',
+  },
 } as const satisfies Catalog;
 
 /** The shape every language's catalog has: the same keys as the English one. */

@@ -502,4 +502,8 @@ export const fi: EngineCatalog = {
     floor: 'kelloa ajetaan turnauksen valvonnasta: käynnistä, pysäytä ja säädä se valvontakonsolissa',
     adjustMinutes: 'on oltava kokonainen määrä minuutteja väliltä -{max}–{max}, ei 0',
   },
+  /** The floor console: the tournament clock it runs for every table. */
+  floor: {
+    clockNoStructure: 'valvonnalla ei ole vielä rakennetta: lataa turnauksen rakenne (jokaiselle tasolle minuutit) ennen kuin käynnistät kellon',
+  },
 };

@@ -502,4 +502,8 @@ export const ru: EngineCatalog = {
     floor: 'часами управляет зал: запускайте, ставьте на паузу и поправляйте их на консоли зала',
     adjustMinutes: 'должно быть целым числом минут от -{max} до {max}, но не 0',
   },
+  /** The floor console: the tournament clock it runs for every table. */
+  floor: {
+    clockNoStructure: 'у зала ещё нет структуры: загрузите структуру турнира (у каждого уровня его минуты), прежде чем запускать часы',
+  },
 };

@@ -1,5 +1,11 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import pg from 'pg';
+import { clockSchedule, readClock } from '../../engine/clock/clock';
+import { isInputError } from '../../engine/errors';
+import { structureFromCsv } from '../../engine/plan/csv';
+import { readStructure } from '../../engine/plan/structure';
+import type { FloorClock } from '../../protocol/clock';
+import { actOnFloorClock, setFloorStructure, type ClockAction } from './clock';
 import { isLoopbackHost } from '../web/loopback';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { createStationLogin, ensureTable, isTableName } from './db/stations';
@@ -14,6 +20,8 @@ import { syncStation } from './sync';
  *   sync      --database URL --table NAME --data DIR      one station's journal replicated once
  *   add-table --database URL --table NAME                 a station's own least-privilege login, as a URL
  *   serve     --database URL [--port N] [--host H --token T]  the floor page (the default)
+ *   structure --database URL --file PATH                  the tournament's structure (JSON, or the planner's CSV) for the clock
+ *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows
  *
  * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token. A bad argument,
  * an unreachable database or a refusal: exit 2 with one line on standard error, nothing on
@@ -22,14 +30,18 @@ import { syncStation } from './sync';
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: floor [status|sync|add-table|serve] --database URL [--table NAME] [--data DIR] [--port N] [--host H --token T]';
-const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve'] as const;
+const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL [--table NAME] [--data DIR] [--port N] [--host H --token T] [--file PATH] [--minutes N]';
+const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
-const OPTIONS = new Set(['database', 'table', 'data', 'port', 'host', 'token']);
+const OPTIONS = new Set(['database', 'table', 'data', 'port', 'host', 'token', 'file', 'minutes']);
+const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust'] as const;
+type ClockCommand = (typeof CLOCK_COMMANDS)[number];
 
 export interface CliArguments {
   readonly command: Subcommand;
   readonly options: Readonly<Record<string, string>>;
+  /** What `clock` does. */
+  readonly clock?: ClockCommand;
 }
 
 export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv): CliArguments {
@@ -40,6 +52,12 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     if (!(SUBCOMMANDS as readonly string[]).includes(first)) throw new UsageError(`unknown subcommand "${first.slice(0, 40)}": ${USAGE}`);
     command = first as Subcommand;
     rest = rest.slice(1);
+  }
+  let clock: ClockCommand | undefined;
+  if (command === 'clock') {
+    const action = rest.shift();
+    if (action === undefined || !(CLOCK_COMMANDS as readonly string[]).includes(action)) throw new UsageError(`clock needs start, pause, resume or adjust (got ${JSON.stringify((action ?? '').slice(0, 20))}): ${USAGE}`);
+    clock = action as ClockCommand;
   }
   const options: Record<string, string> = {};
   while (rest.length > 0) {
@@ -69,7 +87,15 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   // Checked before anything connects: a floor on the cardroom's network without a password never starts.
   if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options.token === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without --token (or CHIP_RACE_FLOOR_TOKEN): the floor page on the cardroom's network needs a password`);
   if (command !== 'serve') for (const name of ['port', 'host', 'token']) if (name in options) throw new UsageError(`--${name} is for serve only`);
-  return { command, options };
+  if (command === 'structure') {
+    if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');
+    if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
+    if (statSync(options.file).size > 256 * 1024) throw new UsageError('--file is larger than a structure can be (256 KB)');
+  } else if ('file' in options) throw new UsageError('--file is for structure only');
+  if (clock === 'adjust') {
+    if (options.minutes === undefined || !/^[+-]?\d{1,3}$/.test(options.minutes) || Number(options.minutes) === 0 || Math.abs(Number(options.minutes)) > 600) throw new UsageError('clock adjust needs --minutes N: a whole number of minutes from -600 to 600, not 0 (forward when positive)');
+  } else if ('minutes' in options) throw new UsageError('--minutes is for clock adjust only');
+  return { command, options, ...(clock === undefined ? {} : { clock }) };
 }
 
 function checkDatabaseUrl(url: string): void {
@@ -193,18 +219,57 @@ async function serve(options: Readonly<Record<string, string>>, out: (text: stri
   await server.close();
 }
 
+/** Where the floor's clock is now, as one JSON line: what the floor page shows. */
+function clockLine(clock: FloorClock, now: number): string {
+  const reading = readClock(clockSchedule(readStructure(clock.structure)), clock.events, now);
+  return `${JSON.stringify({ status: reading.status, period: reading.period, msLeft: reading.msLeft, nextBreak: reading.nextBreak, events: clock.events.length })}\n`;
+}
+
+async function structure(url: string, file: string, out: (text: string) => void): Promise<void> {
+  const text = readFileSync(file, 'utf8');
+  let input: unknown;
+  try {
+    input = /^\s*[[{]/.test(text) ? JSON.parse(text) : structureFromCsv(text);
+  } catch (error) {
+    if (isInputError(error)) throw error;
+    throw new Error(`--file is neither a JSON structure nor the planner's CSV: ${(error as Error).message}`);
+  }
+  const client = await connect(url);
+  try {
+    await migrate(client);
+    out(clockLine(await setFloorStructure(client, input), Date.now()));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function clockCommand(url: string, command: ClockCommand, minutes: string | undefined, out: (text: string) => void): Promise<void> {
+  const action: ClockAction = command === 'adjust' ? { type: 'adjust', by: Number(minutes) * 60_000 } : { type: command };
+  const client = await connect(url);
+  try {
+    await migrate(client);
+    out(clockLine(await actOnFloorClock(client, action, Date.now()), Date.now()));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** Runs the command line; resolves to the exit code. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void, err: (text: string) => void): Promise<number> {
   try {
-    const { command, options } = parseArguments(argv, env);
+    const parsed = parseArguments(argv, env);
+    const { command, options } = parsed;
     const database = options.database as string;
     if (command === 'status') await status(database, out);
     else if (command === 'sync') await sync(database, options.table as string, options.data as string, out);
     else if (command === 'add-table') await addTable(database, options.table as string, out);
+    else if (command === 'structure') await structure(database, options.file as string, out);
+    else if (command === 'clock') await clockCommand(database, parsed.clock as ClockCommand, options.minutes, out);
     else await serve(options, out);
     return 0;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    // The engine's refusals (a structure without minutes, the clock paused twice) by field and reason.
+    const message = isInputError(error) ? `${error.field}: ${error.reason}` : error instanceof Error ? error.message : String(error);
     err(`floor: ${message.replace(/\s+/g, ' ').trim().slice(0, 500)}\n`);
     return 2;
   }

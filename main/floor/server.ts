@@ -3,11 +3,14 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { allowedHosts, readCookie } from '../web/access';
 import { keyMatches } from '../web/key';
+import { isInputError } from '../../engine/errors';
+import { ENGINE_CATALOGS, formatMessage, type MessageLanguage } from '../../engine/messages';
 import { isLoopbackHost } from '../web/loopback';
+import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
 import { isTableName } from './db/stations';
 import { floorCsv, floorJson } from './export';
 import { floorRaceRecord, floorStatus, tableRaces } from './fold';
-import { FLOOR_CSS, renderLogin, renderMessage, renderOverview, renderRaceRecord, renderTable } from './page/render';
+import { clockSection, FLOOR_CSS, renderLogin, renderMessage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { FLOOR_WORDS, languageOf, type FloorLanguage } from './page/words';
 
 /**
@@ -15,13 +18,13 @@ import { FLOOR_WORDS, languageOf, type FloorLanguage } from './page/words';
  *
  * - `Host` must be one of the floor's own names with its port (DNS rebinding: main/web/access.ts);
  * - `Origin`, when a browser sends one, must be the floor's own page (another site's script is
- *   refused), and a POST (the sign-in form, the only one) must carry it;
+ *   refused), and a POST (the sign-in form, the clock's buttons: the only ones) must carry it;
  * - on loopback nobody else is asked; on any other address the floor starts only with a token
  *   (a password), and then every request shows it: `Authorization: Bearer`, or the cookie the
  *   sign-in form sets (compared in constant time, main/web/key.ts keyMatches).
  *
  * No route writes station data: the pages and the exports only read (the fold writes only the
- * floor's own summary tables).
+ * floor's own summary tables; the clock's buttons only the floor's clock).
  */
 
 export interface FloorServerOptions {
@@ -67,6 +70,16 @@ const PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   '/export.json': [],
   '/floor.css': [],
   '/login': ['lang'],
+  '/clock': [],
+};
+
+/** The clock's buttons: what each posts, and what it does. */
+const CLOCK_ACTIONS: Readonly<Record<string, ClockAction>> = {
+  start: { type: 'start' },
+  pause: { type: 'pause' },
+  resume: { type: 'resume' },
+  back: { type: 'adjust', by: -60_000 },
+  forward: { type: 'adjust', by: 60_000 },
 };
 
 const RACE_ID = /^race-[1-9][0-9]{0,8}$/;
@@ -191,6 +204,39 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 303, text, '', { Location: `/?lang=${formLanguage}`, 'Set-Cookie': `${cookie}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/` });
       return;
     }
+    if (path === '/clock' && method === 'POST') {
+      // The clock's buttons: from the floor's own page only, by whoever may see the floor.
+      if (origin === undefined) {
+        send(response, 403, text, 'forbidden: a form must come from the floor\'s own page\n');
+        return;
+      }
+      if (!authorised(request)) {
+        send(response, 401, html, renderLogin(language, false));
+        return;
+      }
+      const form = await readForm(request);
+      const action = form === null ? undefined : CLOCK_ACTIONS[form.get('action') ?? ''];
+      if (form === null || action === undefined || form.size > 2) {
+        send(response, 400, html, renderMessage(language, words.badRequest));
+        return;
+      }
+      const formLanguage = languageOf(form.get('lang') ?? null, undefined);
+      try {
+        await withClient((client) => actOnFloorClock(client, action, now()));
+      } catch (error) {
+        if (!isInputError(error) || error.said === undefined) throw error;
+        // Refused (paused twice, no structure): the floor again, the refusal in its language.
+        const said = error.said;
+        const page = await withClient(async (client) => {
+          const clock = await readFloorClock(client);
+          return renderOverview(await floorStatus(client), formLanguage, now(), clockSection(clock, formLanguage, now(), formatMessage(said, formLanguage, ENGINE_CATALOGS[formLanguage as MessageLanguage])));
+        });
+        send(response, 409, html, page);
+        return;
+      }
+      send(response, 303, text, '', { Location: `/?lang=${formLanguage}` });
+      return;
+    }
     if (method !== 'GET' && method !== 'HEAD') {
       send(response, 405, text, 'method not allowed: GET and HEAD only\n', { Allow: 'GET, HEAD' });
       return;
@@ -207,13 +253,17 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 200, html, renderLogin(language, false), {}, head);
       return;
     }
+    if (path === '/clock') {
+      send(response, 405, text, 'method not allowed: the clock takes its buttons\' POST only\n', { Allow: 'POST' }, head);
+      return;
+    }
     if (PARAMETERS[path] === undefined) {
       send(response, 404, html, renderMessage(language, words.notFound), {}, head);
       return;
     }
     if (path === '/') {
-      const status = await withClient((client) => floorStatus(client));
-      send(response, 200, html, renderOverview(status, language, now()), {}, head);
+      const { status, clock } = await withClient(async (client) => ({ status: await floorStatus(client), clock: await readFloorClock(client) }));
+      send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now())), {}, head);
       return;
     }
     if (path === '/export.csv' || path === '/export.json') {

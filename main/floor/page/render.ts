@@ -1,4 +1,7 @@
 import { formatCard, type Card } from '../../../engine/cards';
+import { clockSchedule, readClock } from '../../../engine/clock/clock';
+import { readStructure } from '../../../engine/plan/structure';
+import type { FloorClock } from '../../../protocol/clock';
 import type { RaceRecord } from '../../../protocol/contract';
 import type { ChainFailure, DenominationChips, FloorStatus, FoldedRace, TableStatus } from '../fold';
 import { FLOOR_LANGUAGES, FLOOR_WORDS, formatNumber, formatTime, type FloorLanguage, type FloorWords } from './words';
@@ -66,7 +69,50 @@ function failuresList(words: FloorWords, language: FloorLanguage, failures: read
   return failures.map((failure) => escapeHtml(words.chainFailure(formatNumber(language, failure.seq), failure.reason))).join('; ');
 }
 
-export function renderOverview(status: FloorStatus, language: FloorLanguage, now: number): string {
+/** A stretch of clock time as h:mm:ss (m:ss under an hour). */
+export function clockTime(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  const two = (value: number) => String(value).padStart(2, '0');
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+/** One of the clock's buttons: a form of its own posting its action (the page has no script). */
+function clockButton(action: string, label: string, language: FloorLanguage): string {
+  return `<form method="post" action="/clock"><input type="hidden" name="action" value="${action}"><input type="hidden" name="lang" value="${language}"><button type="submit" data-action="${action}">${escapeHtml(label)}</button></form>`;
+}
+
+/**
+ * The tournament clock the floor runs for every table: where it is (read with the engine's
+ * readClock at the floor's time, as each station reads it), and its controls.
+ */
+export function clockSection(clock: FloorClock | null, language: FloorLanguage, now: number, problem: string | null = null): string {
+  const words = FLOOR_WORDS[language].clock;
+  const refusal = problem === null ? '' : `<p class="clock__problem" role="alert" data-testid="clock-problem">${escapeHtml(problem)}</p>`;
+  if (clock === null) return `<section class="clock" data-testid="floor-clock" data-status="none"><h2>${escapeHtml(words.title)}</h2><p>${escapeHtml(words.noStructure)}</p>${refusal}</section>`;
+  let reading: ReturnType<typeof readClock>;
+  try {
+    reading = readClock(clockSchedule(readStructure(clock.structure)), clock.events, now);
+  } catch {
+    return `<section class="clock" data-testid="floor-clock" data-status="none"><h2>${escapeHtml(words.title)}</h2><p>${escapeHtml(words.noStructure)}</p>${refusal}</section>`;
+  }
+  const n = (value: number) => formatNumber(language, value);
+  const period = reading.period === null ? '' : reading.period.kind === 'level' ? words.level(n(reading.period.level)) : words.breakAfter(n(reading.period.afterLevel));
+  const next = reading.nextBreak === null ? '' : `<p data-testid="clock-next-break">${escapeHtml(words.nextBreak(n(reading.nextBreak.afterLevel), clockTime(reading.nextBreak.msTo)))}</p>`;
+  const buttons =
+    reading.status === 'idle' || reading.status === 'finished'
+      ? clockButton('start', words.start, language)
+      : `${reading.status === 'running' ? clockButton('pause', words.pause, language) : clockButton('resume', words.resume, language)}${clockButton('back', words.back, language)}${clockButton('forward', words.forward, language)}`;
+  return `<section class="clock" data-testid="floor-clock" data-status="${reading.status}">
+<h2>${escapeHtml(words.title)}: ${escapeHtml(words.status[reading.status])}</h2>
+<p class="clock__period"><strong data-testid="clock-period">${escapeHtml(period)}</strong> <span data-testid="clock-left">${escapeHtml(words.left(clockTime(reading.msLeft)))}</span></p>
+${next}<div class="clock__controls">${buttons}</div>${refusal}
+</section>`;
+}
+
+export function renderOverview(status: FloorStatus, language: FloorLanguage, now: number, clock: string = ''): string {
   const words = FLOOR_WORDS[language];
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
   const failed = status.tables.filter((table) => table.failures.length > 0);
@@ -99,6 +145,7 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
 <nav class="exports"><a href="/export.csv">${escapeHtml(words.exportCsv)}</a> <a href="/export.json">${escapeHtml(words.exportJson)}</a></nav>
 ${languageLinks(language, '/', {})}
 </header>
+${clock}
 ${totals}
 ${alerts}
 <main>
@@ -231,6 +278,14 @@ export function renderMessage(language: FloorLanguage, text: string): string {
 
 /** The floor's stylesheet: fits 1024×600 up to 1920×1080 without sideways scrolling. */
 export const FLOOR_CSS = `*{box-sizing:border-box}
+.clock{display:flex;flex-wrap:wrap;align-items:center;gap:4px 16px;margin:4px 0;padding:4px 8px;background:#fff;border:1px solid #ccc}
+.clock h2{font-size:1.1rem;margin:0}
+.clock p{margin:0}
+.clock__period{font-size:1.25rem}
+.clock__controls{display:flex;gap:8px}
+.clock__controls form{margin:0}
+.clock button{min-height:44px;min-width:64px;font:inherit}
+.clock__problem{color:#a00;font-weight:bold}
 html{font:16px/1.35 system-ui,sans-serif;color:#111;background:#f6f6f4}
 body{margin:0;padding:8px 12px}
 a{color:#0645ad;min-height:44px;display:inline-flex;align-items:center;padding:0 4px}

@@ -72,6 +72,20 @@ export interface FloorWords {
   readonly login: { readonly title: string; readonly token: string; readonly submit: string; readonly wrong: string };
   readonly notFound: string;
   readonly badRequest: string;
+  readonly clock: {
+    readonly title: string;
+    readonly level: (level: string) => string;
+    readonly breakAfter: (level: string) => string;
+    readonly left: (time: string) => string;
+    readonly nextBreak: (level: string, time: string) => string;
+    readonly status: Readonly<Record<'idle' | 'running' | 'paused' | 'finished', string>>;
+    readonly noStructure: string;
+    readonly start: string;
+    readonly pause: string;
+    readonly resume: string;
+    readonly back: string;
+    readonly forward: string;
+  };
 }
 
 const en: FloorWords = {
@@ -132,6 +146,20 @@ const en: FloorWords = {
   login: { title: 'Floor: sign in', token: 'Floor password', submit: 'Sign in', wrong: 'Wrong password.' },
   notFound: 'Not found.',
   badRequest: 'Bad request.',
+  clock: {
+    title: 'Clock',
+    level: (level) => `Level ${level}`,
+    breakAfter: (level) => `Break after level ${level}`,
+    left: (time) => `${time} left`,
+    nextBreak: (level, time) => `break after level ${level} in ${time}`,
+    status: { idle: 'not started', running: 'running', paused: 'paused', finished: 'finished' },
+    noStructure: 'No structure loaded: npm run floor -- structure --database URL --file structure.csv',
+    start: 'Start',
+    pause: 'Pause',
+    resume: 'Resume',
+    back: '−1 min',
+    forward: '+1 min',
+  },
 };
 
 const fi: FloorWords = {
@@ -192,6 +220,20 @@ const fi: FloorWords = {
   login: { title: 'Sali: kirjaudu', token: 'Salin salasana', submit: 'Kirjaudu', wrong: 'Väärä salasana.' },
   notFound: 'Ei löydy.',
   badRequest: 'Virheellinen pyyntö.',
+  clock: {
+    title: 'Kello',
+    level: (level) => `Taso ${level}`,
+    breakAfter: (level) => `Tauko tason ${level} jälkeen`,
+    left: (time) => `${time} jäljellä`,
+    nextBreak: (level, time) => `tauko tason ${level} jälkeen ${time} päästä`,
+    status: { idle: 'ei käynnissä', running: 'käy', paused: 'pysäytetty', finished: 'päättynyt' },
+    noStructure: 'Rakennetta ei ole ladattu: npm run floor -- structure --database URL --file rakenne.csv',
+    start: 'Käynnistä',
+    pause: 'Pysäytä',
+    resume: 'Jatka',
+    back: '−1 min',
+    forward: '+1 min',
+  },
 };
 
 const ru: FloorWords = {
@@ -206,9 +248,9 @@ const ru: FloorWords = {
   neverSeen: 'ни разу не выходил на связь',
   lastContact: 'Последняя связь',
   colourUp: 'Смена фишек',
-  colourUpStatus: { 'not-started': 'не начата', racing: 'идёт гонка', 'waiting-to-confirm': 'ждёт подтверждения', done: 'завершена', disputed: 'спорная' },
-  raceStatus: { racing: 'идёт', 'waiting-to-confirm': 'ждёт подтверждения', confirmed: 'подтверждена', abandoned: 'отменена', open: 'открыта' },
-  races: 'Гонки',
+  colourUpStatus: { 'not-started': 'не начата', racing: 'идёт чип-рейс', 'waiting-to-confirm': 'ждёт подтверждения', done: 'завершена', disputed: 'спорная' },
+  raceStatus: { racing: 'идёт', 'waiting-to-confirm': 'ждёт подтверждения', confirmed: 'подтверждён', abandoned: 'отменён', open: 'открыт' },
+  races: 'Чип-рейсы',
   valueChange: 'Изменение суммы',
   total: 'Итого',
   chip: 'Фишка',
@@ -218,8 +260,8 @@ const ru: FloorWords = {
   refusals: 'Отклонённые вводы',
   chainFailed: 'Цепочка не прошла проверку',
   chainFailure: (seq, reason) => `запись ${seq}: ${reason}`,
-  openRace: 'Открытая гонка',
-  race: 'Гонка',
+  openRace: 'Открытый чип-рейс',
+  race: 'Чип-рейс',
   level: 'Уровень',
   started: 'Начало',
   ended: 'Конец',
@@ -235,7 +277,7 @@ const ru: FloorWords = {
   tieBreak: (round) => `переигровка ${round}`,
   source: { manual: 'вручную', shoe: 'шуз', scanner: 'сканер' },
   held: 'задержана для дилера',
-  event: { start: 'Гонка начата', card: 'Карта', void: 'Аннулировано', refused: (times) => `Отклонено (${times}×)`, confirm: 'Подтверждена', confirmBy: (dealer) => `Подтвердил(а) ${dealer}`, abandon: 'Отменена' },
+  event: { start: 'Чип-рейс начат', card: 'Карта', void: 'Аннулировано', refused: (times) => `Отклонено (${times}×)`, confirm: 'Подтверждён', confirmBy: (dealer) => `Подтвердил(а) ${dealer}`, abandon: 'Отменён' },
   chain: 'Цепочка',
   chainStatus: { intact: 'цела', broken: 'нарушена', unchained: 'без цепочки', unchecked: 'связи проверены, печати с ключом станции', empty: 'пусто' },
   lastSeal: 'Последняя печать',
@@ -252,6 +294,20 @@ const ru: FloorWords = {
   login: { title: 'Зал: вход', token: 'Пароль зала', submit: 'Войти', wrong: 'Неверный пароль.' },
   notFound: 'Не найдено.',
   badRequest: 'Неверный запрос.',
+  clock: {
+    title: 'Часы',
+    level: (level) => `Уровень ${level}`,
+    breakAfter: (level) => `Перерыв после уровня ${level}`,
+    left: (time) => `осталось ${time}`,
+    nextBreak: (level, time) => `перерыв после уровня ${level} через ${time}`,
+    status: { idle: 'не запущены', running: 'идут', paused: 'на паузе', finished: 'закончились' },
+    noStructure: 'Структура не загружена: npm run floor -- structure --database URL --file structure.csv',
+    start: 'Запустить',
+    pause: 'Пауза',
+    resume: 'Продолжить',
+    back: '−1 мин',
+    forward: '+1 мин',
+  },
 };
 
 export const FLOOR_WORDS: Readonly<Record<FloorLanguage, FloorWords>> = { en, fi, ru };

@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isInputError } from '../../engine/errors';
+import { expectSaid } from '../../engine/messages/testing';
+import { actOnFloorClock, readFloorClock, setFloorStructure } from './clock';
+import { migrate } from './db/migrate';
+import { createStationLogin } from './db/stations';
+import { startFloorServer, type FloorServer } from './server';
+import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './testing/postgres';
+
+const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
+const root = join(import.meta.dirname, '..', '..');
+const MIN = 60_000;
+const T0 = Date.UTC(2026, 11, 1, 19, 0);
+/** Two 20-minute levels, a 10-minute break after level 2, a 30-minute level. */
+const TIMED = { chips: [25, 100, 500], levels: [{ sb: 25, bb: 50, minutes: 20 }, { sb: 50, bb: 100, minutes: 20 }, { break: 10 }, { sb: 100, bb: 200, minutes: 30 }] };
+
+async function refusalOf(work: Promise<unknown>): Promise<{ field: string; key: string; reason: string }> {
+  try {
+    await work;
+  } catch (error) {
+    if (!isInputError(error) || error.said === undefined) throw error;
+    expectSaid(error);
+    return { field: error.field, key: error.said.key, reason: error.reason };
+  }
+  throw new Error('not refused');
+}
+
+function ask(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...options.headers }, setHost: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+function floor(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'main', 'floor', 'cli.ts'), ...args], { cwd: root, env: { ...process.env, CHIP_RACE_DATABASE_URL: '' }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+    });
+  });
+}
+
+describe.runIf(run)("the floor's tournament clock (a real PostgreSQL server)", () => {
+  let server: ThrowawayPostgres;
+  let admin: pg.Client;
+  let page: FloorServer;
+  let now = T0;
+  const folder = mkdtempSync(join(tmpdir(), 'floor-clock-'));
+
+  beforeAll(async () => {
+    server = await startThrowawayPostgres();
+    admin = new pg.Client({ connectionString: server.url });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    await migrate(admin);
+    page = await startFloorServer({ databaseUrl: server.url, port: 0, now: () => now });
+  }, 120_000);
+
+  afterAll(async () => {
+    await page?.close();
+    await admin?.end();
+    await server?.remove();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    await admin.query("UPDATE floor_clock SET structure = NULL, events = '[]'");
+    now = T0;
+  });
+
+  it('refuses to run without a structure, and a structure whose levels have no minutes, in words of every language', async () => {
+    expect(await readFloorClock(admin)).toBeNull();
+    expect(await refusalOf(actOnFloorClock(admin, { type: 'start' }, T0))).toMatchObject({ key: 'floor.clockNoStructure', field: 'structure' });
+    expect(await refusalOf(setFloorStructure(admin, { chips: [25], levels: [{ sb: 25, bb: 50, minutes: 20 }, { sb: 50, bb: 100 }] }))).toMatchObject({ key: 'clock.noMinutes', field: 'levels[1].minutes' });
+    expect(await readFloorClock(admin)).toBeNull();
+  });
+
+  it('keeps the clock as events in time order, refusing one out of order with the engine’s message', async () => {
+    await setFloorStructure(admin, TIMED);
+    await actOnFloorClock(admin, { type: 'start' }, T0);
+    expect(await refusalOf(actOnFloorClock(admin, { type: 'start' }, T0 + MIN))).toMatchObject({ key: 'clock.order.started' });
+    await actOnFloorClock(admin, { type: 'pause' }, T0 + 5 * MIN);
+    expect(await refusalOf(actOnFloorClock(admin, { type: 'pause' }, T0 + 6 * MIN))).toMatchObject({ key: 'clock.order.paused' });
+    // The floor's own clock set back: the event is not put before the one before it.
+    const clock = await actOnFloorClock(admin, { type: 'resume' }, T0 + 2 * MIN);
+    expect(clock.events).toEqual([{ type: 'start', at: T0 }, { type: 'pause', at: T0 + 5 * MIN }, { type: 'resume', at: T0 + 5 * MIN }]);
+    expect(await refusalOf(actOnFloorClock(admin, { type: 'adjust', by: 601 * MIN }, T0 + 7 * MIN))).toMatchObject({ key: 'clock.event.by' });
+    expect((await readFloorClock(admin))?.events).toHaveLength(3);
+  });
+
+  it('lets a station read the clock but never change it', async () => {
+    await setFloorStructure(admin, TIMED);
+    const login = await createStationLogin(admin, 'clock table');
+    const station = new pg.Client({ connectionString: server.urlFor(login.role, login.password) });
+    station.on('error', () => undefined);
+    await station.connect();
+    try {
+      expect(await readFloorClock(station)).toMatchObject({ structure: TIMED, events: [] });
+      await expect(actOnFloorClock(station, { type: 'start' }, T0)).rejects.toThrow(/permission denied/);
+      await expect(setFloorStructure(station, TIMED)).rejects.toThrow(/permission denied/);
+    } finally {
+      await station.end();
+    }
+  });
+
+  it("runs from the floor page's buttons: from the page's own origin only, a refusal shown in the page's language", async () => {
+    const origin = `http://127.0.0.1:${page.port}`;
+    const form = (action: string, lang = 'en') => ({ method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: `action=${action}&lang=${lang}` });
+    let overview = await ask(page.port, '/');
+    expect(overview.body).toContain('data-status="none"');
+    expect(overview.body).toContain('No structure loaded');
+    // No structure: refused in Finnish, the floor shown again.
+    const refused = await ask(page.port, '/clock', form('start', 'fi'));
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain('valvonnalla ei ole vielä rakennetta');
+
+    await setFloorStructure(admin, TIMED);
+    expect((await ask(page.port, '/clock', { ...form('start'), headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(403);
+    expect((await ask(page.port, '/clock', { ...form('start'), headers: { origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(403);
+    expect((await ask(page.port, '/clock', form('explode'))).status).toBe(400);
+    expect((await ask(page.port, '/clock', { ...form('start'), body: 'action=start&lang=en&extra=1' })).status).toBe(400);
+    expect((await ask(page.port, '/clock')).status).toBe(405);
+    expect((await readFloorClock(admin))?.events).toEqual([]);
+
+    const started = await ask(page.port, '/clock', form('start', 'ru'));
+    expect(started.status).toBe(303);
+    expect(started.headers.location).toBe('/?lang=ru');
+    now = T0 + 15 * MIN;
+    expect((await ask(page.port, '/clock', form('forward'))).status).toBe(303);
+    overview = await ask(page.port, '/?lang=fi');
+    expect(overview.body).toContain('data-status="running"');
+    // 16 minutes in: level 1, 4 minutes left; the break after level 2 in 24 minutes.
+    expect(overview.body).toMatch(/data-testid="clock-period">Taso 1</);
+    expect(overview.body).toContain('4:00 jäljellä');
+    expect(overview.body).toContain('tauko tason 2 jälkeen 24:00 päästä');
+    expect(overview.body).toContain('data-action="pause"');
+    expect((await ask(page.port, '/clock', form('pause'))).status).toBe(303);
+    const again = await ask(page.port, '/clock', form('pause', 'ru'));
+    expect(again.status).toBe(409);
+    expect(again.body).toContain('data-testid="clock-problem"');
+    expect((await readFloorClock(admin))?.events).toEqual([{ type: 'start', at: T0 }, { type: 'adjust', at: T0 + 15 * MIN, by: MIN }, { type: 'pause', at: T0 + 15 * MIN }]);
+  });
+
+  it('runs from the command line: the structure from the planner’s CSV, the clock started, adjusted and refused', async () => {
+    const csv = join(folder, 'structure.csv');
+    writeFileSync(csv, 'chips,25,100,500\nlevel,25,50,,20\nlevel,50,100,,20\nbreak,10\nlevel,100,200,,30\n');
+    const loaded = await floor(['structure', '--database', server.url, '--file', csv]);
+    expect(loaded.stderr).toBe('');
+    expect(JSON.parse(loaded.stdout)).toMatchObject({ status: 'idle', period: { kind: 'level', level: 1 }, msLeft: 20 * MIN });
+    const started = await floor(['clock', 'start', '--database', server.url]);
+    expect(JSON.parse(started.stdout)).toMatchObject({ status: 'running', events: 1 });
+    const adjusted = await floor(['clock', 'adjust', '--minutes', '39', '--database', server.url]);
+    expect(JSON.parse(adjusted.stdout)).toMatchObject({ status: 'running', period: { kind: 'level', level: 2 }, nextBreak: { afterLevel: 2 } });
+    for (const args of [['clock', 'start'], ['clock', 'adjust', '--minutes', '0'], ['clock', 'stop'], ['clock'], ['clock', 'pause', '--minutes', '3'], ['structure'], ['structure', '--file', join(folder, 'missing.csv')]]) {
+      const outcome = await floor([...args, '--database', server.url]);
+      expect(outcome.code, args.join(' ')).toBe(2);
+      expect(outcome.stdout).toBe('');
+      expect(outcome.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    expect((await floor(['clock', 'start', '--database', server.url])).stderr).toContain('the clock is already running');
+  }, 120_000);
+});
