@@ -23,6 +23,7 @@ const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: true } = {
   colorUp: true,
   journal: true,
   countDrafts: true,
+  floorLink: true,
 };
 const STATE_KEYS: ReadonlySet<string> = new Set(Object.keys(STATE_PARTS));
 
