@@ -349,8 +349,8 @@ export class ConsoleService {
       dataDir: this.options.dataDir,
       journalSeq: this.journalSeq,
       ...(this.options.floorTiming ? { timing: this.options.floorTiming } : {}),
+      // A link closed says nothing more: only the one running now reaches here.
       onState: (state) => {
-        if (this.floorLink !== link) return;
         this.floorLinkState = state;
         this.publish();
       },
