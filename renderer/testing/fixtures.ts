@@ -247,6 +247,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     colorUp: null,
     journal: { path: '/tmp/journal.jsonl', records: 0, findings: [], chain: 'empty', unchained: 0, unchainedThrough: 0, readOnly: null },
     countDrafts: [],
+    floorLink: { state: 'off' },
     ...overrides,
   };
 }
