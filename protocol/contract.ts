@@ -130,6 +130,9 @@ export interface FloorTarget {
 export const FLOOR_OFFLINE_REASONS = ['unreachable', 'login', 'database', 'schema', 'table', 'other'] as const;
 export type FloorOfflineReason = (typeof FLOOR_OFFLINE_REASONS)[number];
 
+/** Why the floor refuses a record on arrival: the codes its check writes (main/floor/db/migrations.ts, verify_station_record). */
+export const FLOOR_REFUSAL_REASONS = ['changed-after-arrival', 'gap', 'header-not-json', 'header-unknown', 'no-seal', 'broken-link', 'bad-seal', 'not-json', 'no-header', 'seq-mismatch', 'bad-time'] as const;
+
 /**
  * The station's link to the floor. `behind`: the floor is reachable and the records counted are
  * still to send. `refused`: the floor refused record `seq` on arrival (`reason`, its check's code):

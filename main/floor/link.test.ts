@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleSettings, ConsoleState, FloorLinkState } from '../../protocol/contract';
+import { FLOOR_REFUSAL_REASONS, type ConsoleSettings, type ConsoleState, type FloorLinkState } from '../../protocol/contract';
 import { journalPath } from '../journal/journal';
 import type { ConsoleService, ServiceOptions } from '../service/service';
 import { DEFAULT_SETTINGS } from '../service/settings';
 import { serviceHarness } from '../service/testing/services';
 import { migrate } from './db/migrate';
+import { MIGRATIONS } from './db/migrations';
 import { createStationLogin } from './db/stations';
 import { FloorLink, type FloorClockRow } from './link';
 import { OUTBOX_CURSOR_FILE } from './outbox';
@@ -63,6 +64,13 @@ async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 1
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+describe('the reasons a floor refuses a record', () => {
+  it('are the codes the floor writes on arrival, each one the screens can word', () => {
+    const written = new Set(MIGRATIONS.flatMap((migration) => [...migration.sql.matchAll(/problem := '([a-z-]+)'/g)].map((match) => match[1])));
+    expect([...written].sort()).toEqual([...FLOOR_REFUSAL_REASONS].sort());
+  });
+});
 
 describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () => {
   let server: ThrowawayPostgres;

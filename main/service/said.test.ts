@@ -222,7 +222,7 @@ const ROWS: Row[] = [
   ['command.notText', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, seats: [{ seat: 1, name: 42 }] } })), 'must be text'],
   ['command.tooLong', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, dealer: 'D'.repeat(41) } })), 'at most 40 characters'],
   ['settings.tableName', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, name: 'T'.repeat(33) } })), 'the table name must be text of at most 32 characters, or empty when the table has no name'],
-  ['settings.floorUrl', () => thrown(() => readSettings({ ...TABLE, floor: { on: false, url: 'http://floor.local/chips' } })), 'the floor database must be a PostgreSQL URL: postgres://user:password@host:5432/database'],
+  ['settings.floorUrl', () => thrown(() => readSettings({ ...TABLE, floor: { on: false, url: 'http://floor.local/chips' } })), "the floor database must be a PostgreSQL URL: postgres:// with the station's login, the floor's host and port, and the database"],
   ['settings.floorUrlNeeded', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, name: '7' }, floor: { on: true, url: '' } })), 'the floor link needs the floor database’s URL'],
   ['settings.floorTableName', () => thrown(() => readSettings({ ...TABLE, floor: { on: true, url: 'postgres://station@floor.local/chips' } })), 'the floor knows each table by its name: name the table before turning the floor link on'],
   ['settings.floorEnvTable', () => floorStartRefusal({ url: 'postgres://station@floor.local/chips', table: ' 7' }), 'CHIP_RACE_TABLE must be the table’s name: 1 to 32 characters, no control characters'],
