@@ -22,7 +22,7 @@ const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 
 /** Short waits: a test sees the link retry, report and publish within a second. */
 const FLOOR_TIMING = { retryFirstMs: 50, retryMaxMs: 400, pollMs: 200, countMs: 100, connectMs: 2_000 };
-const { serviceIn, restart } = serviceHarness({ clock: () => new Date('2026-12-01T21:00:00Z'), station: 'table-pc', floorTiming: FLOOR_TIMING });
+const { serviceIn, restart, release } = serviceHarness({ clock: () => new Date('2026-12-01T21:00:00Z'), station: 'table-pc', floorTiming: FLOOR_TIMING });
 
 const TABLE = (name: string): ConsoleSettings => ({
   ...DEFAULT_SETTINGS,
@@ -224,6 +224,11 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
       await playRace(service, 1);
       expect(performance.now() - started).toBeLessThan(3_000);
       expect(linkState(service).state).toBe('connecting');
+      // Closing (the console quitting) does not wait for the connection's timeout either.
+      release(service);
+      const closing = performance.now();
+      await service.close();
+      expect(performance.now() - closing).toBeLessThan(2_000);
     } finally {
       for (const socket of sockets) socket.destroy();
       silent.close();
@@ -315,6 +320,9 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
     await expectOk(service.saveSettings(TABLE('9')));
     expect(await service.saveSettings({ ...TABLE('9'), floor: { on: true, url: 'http://floor.local/chips' } })).toMatchObject({ ok: false, error: { field: 'floor.url', said: { key: 'settings.floorUrl' } } });
     expect(await service.saveSettings({ ...TABLE('9'), floor: { on: true, url: 'postgres://floor.local' } })).toMatchObject({ ok: false, error: { field: 'floor.url', said: { key: 'settings.floorUrl' } } });
+    expect(await service.saveSettings({ ...TABLE('9'), floor: { on: true, url: 'postgres://floor.local/%E0%A4%A' } })).toMatchObject({ ok: false, error: { field: 'floor.url', said: { key: 'settings.floorUrl' } } });
+    expect(await service.saveSettings({ ...TABLE('9'), floor: { on: true, url: 42 as unknown as string } })).toMatchObject({ ok: false, error: { field: 'floor.url', said: { key: 'command.notText' } } });
+    expect(await service.saveSettings({ ...TABLE('9'), floor: 'on' as unknown as { on: boolean; url: string } })).toMatchObject({ ok: false, error: { field: 'floor', said: { key: 'command.notObject' } } });
     expect(await service.saveSettings({ ...TABLE('9'), floor: { on: true, url: `postgres://${'x'.repeat(3000)}@h/d` } })).toMatchObject({ ok: false, error: { field: 'floor.url', said: { key: 'command.tooLong' } } });
     expect(await service.saveSettings({ ...TABLE('9'), floor: { on: 'yes' as unknown as boolean, url } })).toMatchObject({ ok: false, error: { field: 'floor.on', said: { key: 'settings.notBoolean' } } });
     const unnamed = { ...TABLE('9'), table: { ...TABLE('9').table, name: undefined } };

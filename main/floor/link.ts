@@ -1,9 +1,11 @@
+import { Socket } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
 
 type Driver = (typeof import('pg'))['default'];
 import type { FloorLinkState, FloorOfflineReason, FloorTarget } from '../../protocol/contract';
 import { lastStoredSeq, pushRecords, reportContact } from './db/push';
 import { nextBatch, readCursor, writeCursor, type OutboxCursor } from './outbox';
+import { floorTargetOf } from './target';
 
 /** The floor's clock as its single row holds it: passed on as read, for the console's clock to follow. */
 export interface FloorClockRow {
@@ -43,20 +45,6 @@ export interface FloorLinkTiming {
 
 const TIMING: FloorLinkTiming = { retryFirstMs: 500, retryMaxMs: 10_000, pollMs: 3_000, countMs: 1_000, connectMs: 5_000 };
 
-/** The floor's host and database as the screens may show them; null for a URL that is not a PostgreSQL one. */
-export function floorTargetOf(url: string, table: string, from: FloorTarget['from']): FloorTarget | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') return null;
-  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-  if (parsed.hostname === '' || database === '' || database.includes('/')) return null;
-  return { host: parsed.port === '' ? parsed.hostname : `${parsed.hostname}:${parsed.port}`, database, table, from };
-}
-
 /** A failure's short reason: what kind of trouble, and the driver's code (or its first words). */
 function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; detail: string } {
   const code = String((error as { code?: unknown } | null)?.code ?? '');
@@ -84,6 +72,8 @@ export class FloorLink {
   private readonly timing: FloorLinkTiming;
   private readonly target: FloorTarget;
   private client: Client | null = null;
+  /** The socket of the connection being made: destroyed by close, so a floor that never answers does not hold up closing. */
+  private connecting: Socket | null = null;
   private cursor: OutboxCursor | null = null;
   private floorHas = 0;
   private journalSeq: number;
@@ -198,7 +188,8 @@ export class FloorLink {
   }
 
   private async connect(): Promise<Client> {
-    const config: ClientConfig = { connectionString: this.options.url, connectionTimeoutMillis: this.timing.connectMs, keepAlive: true, application_name: 'chip-race-station' };
+    const socket = new Socket();
+    const config: ClientConfig = { connectionString: this.options.url, connectionTimeoutMillis: this.timing.connectMs, keepAlive: true, application_name: 'chip-race-station', stream: () => socket };
     const client = new this.pg.Client(config);
     client.on('error', (error) => {
       // A connection lost while idle (the server stopped, the network gone): dropped now, made
@@ -207,11 +198,14 @@ export class FloorLink {
       if (this.running === null) this.failed(error);
       else this.dropClient();
     });
+    this.connecting = socket;
     try {
       await client.connect();
     } catch (error) {
       client.end().catch(() => undefined);
       throw error;
+    } finally {
+      this.connecting = null;
     }
     if (this.closed) {
       await client.end().catch(() => undefined);
@@ -319,6 +313,7 @@ export class FloorLink {
     clearTimeout(this.countTimer);
     clearTimeout(this.behindTimer);
     this.retryTimer = undefined;
+    this.connecting?.destroy();
     await this.running?.catch(() => undefined);
     const client = this.client;
     this.client = null;
