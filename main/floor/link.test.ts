@@ -160,6 +160,8 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
     expect(states.findIndex((state) => state.state === 'behind')).toBeLessThan(states.findIndex((state) => state.state === 'connected'));
     expect(linkState(service)).toEqual({ state: 'connected', floor: { host: `127.0.0.1:${server.port}`, database: 'postgres', table: '7', from: 'environment' } });
     // A race dealt now reaches the floor as it is dealt: after its start, and after its confirmation.
+    const statesBefore = states.length;
+    const seqBefore = journalLastSeq(dataDir);
     await expectOk(service.startRace(COUNTS));
     await until('the race start on the floor', async () => (await admin.query("SELECT 1 FROM station_records WHERE table_name = '7' AND kind = 'race-start' AND record->>'raceId' = 'race-3'")).rowCount === 1);
     for (const card of CARDS) await expectOk(service.dealCard('race-3', card));
@@ -168,6 +170,8 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
     await until('the floor caught up', caughtUp(service, dataDir));
     const last = journalLastSeq(dataDir);
     expect(await floorHolds('7')).toEqual({ n: last, seqs: last, last });
+    // Connected, the state does not change with every record sent.
+    expect(states.length - statesBefore).toBeLessThan((last - seqBefore) / 2);
     // Its contact is reported, with nothing left to send.
     await until('the contact reported', async () => (await admin.query("SELECT behind FROM station_contact WHERE table_name = '7' AND last_seen > now() - interval '5 seconds'")).rows[0]?.behind === 0);
     // The cursor says how far the floor has the journal.
@@ -186,8 +190,11 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
     const aloneSlowest = await playRace(alone, 1);
     await whileStopped(async () => {
       const started = performance.now();
+      const statesBefore = states.length;
       const slowest = await playRace(service, 1);
       const took = performance.now() - started;
+      // Offline, the count of records to send is published at most every countMs, not per record.
+      expect(states.length - statesBefore).toBeLessThanOrEqual(Math.ceil(took / FLOOR_TIMING.countMs) + 2);
       // Every append resolved as without a floor (fsync'd writes; nothing waits for the database).
       expect(slowest).toBeLessThan(Math.max(250, aloneSlowest * 5));
       expect(took).toBeLessThan(3_000);
@@ -233,6 +240,16 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
       for (const socket of sockets) socket.destroy();
       silent.close();
     }
+  }, 30_000);
+
+  it('says the floor does not know the table (no station login made for it)', async () => {
+    const { service } = await station(folder(), 'unknown table', server.url);
+    await playRace(service, 1);
+    const offline = await until('offline', () => {
+      const state = linkState(service);
+      return state.state === 'offline' ? state : null;
+    });
+    expect(offline).toMatchObject({ reason: 'table', detail: '23503' });
   }, 30_000);
 
   it('resumes from the cursor after a restart of the console, nothing sent twice', async () => {
