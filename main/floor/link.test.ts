@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { FLOOR_REFUSAL_REASONS, type ConsoleSettings, type ConsoleState, type Fl
 import { journalPath } from '../journal/journal';
 import type { ConsoleService, ServiceOptions } from '../service/service';
 import { DEFAULT_SETTINGS } from '../service/settings';
+import { consoleServiceOptions } from '../service/options';
 import { serviceHarness } from '../service/testing/services';
 import { migrate } from './db/migrate';
 import { MIGRATIONS } from './db/migrations';
@@ -69,6 +70,32 @@ describe('the reasons a floor refuses a record', () => {
   it('are the codes the floor writes on arrival, each one the screens can word', () => {
     const written = new Set(MIGRATIONS.flatMap((migration) => [...migration.sql.matchAll(/problem := '([a-z-]+)'/g)].map((match) => match[1])));
     expect([...written].sort()).toEqual([...FLOOR_REFUSAL_REASONS].sort());
+  });
+});
+
+describe('a station without a floor', () => {
+  it('takes its floor from CHIP_RACE_DATABASE_URL and CHIP_RACE_TABLE only when both are set', () => {
+    const url = 'postgres://station:secret@floor-pc:5432/tournament';
+    expect(consoleServiceOptions('/data', { CHIP_RACE_DATABASE_URL: url, CHIP_RACE_TABLE: '7' }).floor).toEqual({ url, table: '7' });
+    expect(consoleServiceOptions('/data', { CHIP_RACE_DATABASE_URL: url }).floor).toBeUndefined();
+    expect(consoleServiceOptions('/data', { CHIP_RACE_TABLE: '7' }).floor).toBeUndefined();
+    expect(consoleServiceOptions('/data', { CHIP_RACE_DATABASE_URL: '', CHIP_RACE_TABLE: '7' }).floor).toBeUndefined();
+  });
+
+  it('changes nothing: no link, no outbox cursor, the state says off', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'floor-none-'));
+    try {
+      const service = await serviceIn(dataDir);
+      await expectOk(service.saveSettings(TABLE('7')));
+      await playRace(service, 1);
+      expect(service.getState().floorLink).toEqual({ state: 'off' });
+      expect(service.getState().settings.floor).toBeUndefined();
+      await service.close();
+      release(service);
+      expect(existsSync(join(dataDir, OUTBOX_CURSOR_FILE))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
