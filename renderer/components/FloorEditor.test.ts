@@ -29,6 +29,8 @@ describe("the settings' floor part", () => {
     await wrapper.get('form').trigger('submit');
     await settle();
     expect(api.callsOf('saveSettings')).toEqual([[{ ...state.settings, floor: { on: true, url: 'postgres://station:secret@floor-pc:5432/tournament' } }]]);
+    // The password typed leaves the field once saved.
+    expect((wrapper.get('[data-testid="floor-url"]').element as HTMLInputElement).value).toBe('postgres://station@floor-pc:5432/tournament');
     wrapper.unmount();
   });
 
