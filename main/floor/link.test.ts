@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -268,6 +268,51 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
       silent.close();
     }
   }, 30_000);
+
+  /**
+   * Freezes the server's processes (SIGSTOP): connections stay open and nothing answers, as when
+   * the network goes without a word. Resolves with what thaws them. Linux only (/proc).
+   */
+  async function freezeServer(): Promise<() => void> {
+    const backend = Number((await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid);
+    const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+    const postmaster = parentOf(backend);
+    const children = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
+      try {
+        return parentOf(pid) === postmaster;
+      } catch {
+        return false;
+      }
+    });
+    const pids = [postmaster, ...children];
+    for (const pid of pids) process.kill(pid, 'SIGSTOP');
+    return () => {
+      for (const pid of pids) process.kill(pid, 'SIGCONT');
+    };
+  }
+
+  it.runIf(process.platform === 'linux')('gives up a connection that stopped answering (the network gone without a word), and catches up once it answers again', async () => {
+    const dataDir = folder();
+    const url = await stationUrl('silent network');
+    const { service } = await station(dataDir, 'silent network', url, { floorTiming: { ...FLOOR_TIMING, queryMs: 500, connectMs: 1_000 } });
+    await until('connected', () => linkState(service).state === 'connected');
+    const thaw = await freezeServer();
+    try {
+      const started = performance.now();
+      await playRace(service, 1);
+      expect(performance.now() - started).toBeLessThan(3_000);
+      const offline = await until('offline', () => {
+        const state = linkState(service);
+        return state.state === 'offline' ? state : null;
+      });
+      expect(offline?.reason).toBe('unreachable');
+    } finally {
+      thaw();
+    }
+    await until('caught up once the server answers', caughtUp(service, dataDir), 30_000);
+    const last = journalLastSeq(dataDir);
+    expect(await floorHolds('silent network')).toEqual({ n: last, seqs: last, last });
+  }, 60_000);
 
   it('says the floor does not know the table (no station login made for it)', async () => {
     const { service } = await station(folder(), 'unknown table', server.url);

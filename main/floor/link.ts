@@ -41,9 +41,11 @@ export interface FloorLinkTiming {
   readonly countMs: number;
   /** How long a connection attempt may take before it counts as unreachable. */
   readonly connectMs: number;
+  /** How long a statement may go unanswered (a network gone without a word) before the connection is given up. */
+  readonly queryMs: number;
 }
 
-const TIMING: FloorLinkTiming = { retryFirstMs: 500, retryMaxMs: 10_000, pollMs: 3_000, countMs: 1_000, connectMs: 5_000 };
+const TIMING: FloorLinkTiming = { retryFirstMs: 500, retryMaxMs: 10_000, pollMs: 3_000, countMs: 1_000, connectMs: 5_000, queryMs: 15_000 };
 
 /** A failure's short reason: what kind of trouble, and the driver's code (or its first words). */
 function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; detail: string } {
@@ -189,7 +191,7 @@ export class FloorLink {
 
   private async connect(): Promise<Client> {
     const socket = new Socket();
-    const config: ClientConfig = { connectionString: this.options.url, connectionTimeoutMillis: this.timing.connectMs, keepAlive: true, application_name: 'chip-race-station', stream: () => socket };
+    const config: ClientConfig = { connectionString: this.options.url, connectionTimeoutMillis: this.timing.connectMs, query_timeout: this.timing.queryMs, keepAlive: true, keepAliveInitialDelayMillis: 10_000, application_name: 'chip-race-station', stream: () => socket };
     const client = new this.pg.Client(config);
     client.on('error', (error) => {
       // A connection lost while idle (the server stopped, the network gone): dropped now, made
