@@ -81,6 +81,16 @@ describe('the floor link pill', () => {
     ]);
   });
 
+  it('keeps to one line on the dealing screens, the why in its title', async () => {
+    const prepared = await prepare();
+    const link: FloorLinkState = { state: 'offline', floor: FLOOR, since: SINCE, reason: 'unreachable', detail: 'ECONNREFUSED', records: 40 };
+    const wrapper = mount(FloorLinkStatus, { props: { link, compact: true }, global: { plugins: prepared.plugins } });
+    expect(wrapper.get('[data-testid="floor-link"]').text()).toBe(`Floor: offline since ${timeIn('en')}`);
+    expect(wrapper.find('[data-testid="floor-link-detail"]').exists()).toBe(false);
+    expect(wrapper.get('[data-testid="floor-link"]').attributes('title')).toBe('the database cannot be reached (ECONNREFUSED) · 40 records to send — floor.local:5432, database tournament, table 7');
+    wrapper.unmount();
+  });
+
   it('shows a refusal code a newer floor adds as it comes', async () => {
     const { wrapper } = await pill({ state: 'refused', floor: FLOOR, seq: 8, reason: 'from-the-future', records: 0 });
     expect(wrapper.get('[data-testid="floor-link-detail"]').text()).toContain('Why: from-the-future.');
