@@ -101,7 +101,50 @@ export interface ConsoleSettings {
   readonly language: Language;
   /** Absent in settings saved before the planner existed: no structure. */
   readonly tournament?: TournamentSettings;
+  /** The link to the tournament's floor (PostgreSQL); absent: none. The table's name is `table.name`. */
+  readonly floor?: FloorSettings;
 }
+
+/**
+ * Where the station replicates its journal. The service holds the URL with its password (from the
+ * settings file); the state carries it without, and says only whether one is set.
+ */
+export interface FloorSettings {
+  /** Whether the station sends its journal to the floor. */
+  readonly on: boolean;
+  /** The floor's PostgreSQL URL (`postgres://user:password@host:port/database`); in the state, without its password. */
+  readonly url: string;
+  /** In the state only: whether the URL held has a password. */
+  readonly passwordSet?: boolean;
+}
+
+/** The floor a link goes to, as the screens may see it: never the password. */
+export interface FloorTarget {
+  readonly host: string;
+  readonly database: string;
+  readonly table: string;
+  /** The settings screen's, or CHIP_RACE_DATABASE_URL and CHIP_RACE_TABLE (which override it). */
+  readonly from: 'settings' | 'environment';
+}
+
+/** Why the floor cannot be reached, as the screens word it (the driver's code is kept as `detail`). */
+export const FLOOR_OFFLINE_REASONS = ['unreachable', 'login', 'database', 'schema', 'table', 'other'] as const;
+export type FloorOfflineReason = (typeof FLOOR_OFFLINE_REASONS)[number];
+
+/** Why the floor refuses a record on arrival: the codes its check writes (main/floor/db/migrations.ts, verify_station_record). */
+export const FLOOR_REFUSAL_REASONS = ['changed-after-arrival', 'gap', 'header-not-json', 'header-unknown', 'no-seal', 'broken-link', 'bad-seal', 'not-json', 'no-header', 'seq-mismatch', 'bad-time'] as const;
+
+/**
+ * The station's link to the floor. `behind`: the floor is reachable and the records counted are
+ * still to send. `refused`: the floor refused record `seq` on arrival (`reason`, its check's code):
+ * the chain is broken from there and nothing later is stored.
+ */
+export type FloorLinkState =
+  | { readonly state: 'off' }
+  | { readonly state: 'connecting' | 'connected'; readonly floor: FloorTarget }
+  | { readonly state: 'behind'; readonly floor: FloorTarget; readonly records: number }
+  | { readonly state: 'offline'; readonly floor: FloorTarget; readonly since: string; readonly reason: FloorOfflineReason; readonly detail: string; readonly records: number }
+  | { readonly state: 'refused'; readonly floor: FloorTarget; readonly seq: number; readonly reason: string; readonly records: number };
 
 /** The colour-ups planned from the structure, and the one proposed now (at the break the tournament is on). */
 export interface PlanView {
@@ -345,6 +388,8 @@ export interface ConsoleState {
   readonly countDrafts: readonly SeatCountDraft[];
   /** The tournament clock: the station's own or the floor's, its schedule and events (protocol/clock.ts). */
   readonly clock: ClockView;
+  /** The station's link to the floor (`off` when none is set up). */
+  readonly floorLink: FloorLinkState;
 }
 
 export interface CommandError {

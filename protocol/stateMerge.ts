@@ -24,6 +24,7 @@ const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: true } = {
   journal: true,
   countDrafts: true,
   clock: true,
+  floorLink: true,
 };
 const STATE_KEYS: ReadonlySet<string> = new Set(Object.keys(STATE_PARTS));
 

@@ -447,6 +447,10 @@ export const en = {
     structureChips: "the structure plays with the table's chip set ({chips}), not {given}: save the structure to change the table's chips with it",
     noBreak: 'level {level} is not followed by a break in the structure',
     tableName: 'the table name must be text of at most {n} character, or empty when the table has no name | the table name must be text of at most {n} characters, or empty when the table has no name',
+    floorUrl: "the floor database must be a PostgreSQL URL: postgres:// with the station's login, the floor's host and port, and the database",
+    floorUrlNeeded: 'the floor link needs the floor database’s URL',
+    floorTableName: 'the floor knows each table by its name: name the table before turning the floor link on',
+    floorEnvTable: 'CHIP_RACE_TABLE must be the table’s name: 1 to {n} characters, no control characters',
   },
   command: {
     unknown: 'unknown command {name}',

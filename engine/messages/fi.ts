@@ -444,6 +444,10 @@ export const fi: EngineCatalog = {
     structureChips: 'rakenne käyttää pöydän pelimerkkisarjaa ({chips}), ei sarjaa {given}: tallenna rakenne, niin pöydän pelimerkit vaihtuvat sen mukana',
     noBreak: 'tason {level} jälkeen rakenteessa ei ole taukoa',
     tableName: 'pöydän nimen on oltava tekstiä, enintään {n} merkki, tai tyhjä, kun pöydällä ei ole nimeä | pöydän nimen on oltava tekstiä, enintään {n} merkkiä, tai tyhjä, kun pöydällä ei ole nimeä',
+    floorUrl: 'salitietokannan on oltava PostgreSQL-osoite: postgres:// sekä aseman tunnus, salin palvelin ja portti ja tietokanta',
+    floorUrlNeeded: 'salilinkki tarvitsee salitietokannan osoitteen',
+    floorTableName: 'sali tuntee jokaisen pöydän sen nimestä: nimeä pöytä ennen kuin kytket salilinkin päälle',
+    floorEnvTable: 'CHIP_RACE_TABLE on pöydän nimi: 1–{n} merkkiä, ei ohjausmerkkejä',
   },
   command: {
     unknown: 'tuntematon komento {name}',

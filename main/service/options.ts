@@ -3,10 +3,20 @@ import { availablePorts, serialCardSources } from './cardSources';
 import type { ServiceOptions } from './service';
 
 /**
- * The service as the app runs it: real serial ports, and the journal sealed with the key that
- * CHIP_RACE_JOURNAL_KEY names, if any. Shared by the Electron app and browser mode.
+ * The service as the app runs it: real serial ports, the journal sealed with the key that
+ * CHIP_RACE_JOURNAL_KEY names, if any, and the floor link CHIP_RACE_DATABASE_URL and
+ * CHIP_RACE_TABLE set up (both, or the settings screen's). Shared by the Electron app and browser mode.
  */
 export function consoleServiceOptions(dataDir: string, env: NodeJS.ProcessEnv = process.env, extra: Partial<ServiceOptions> = {}): ServiceOptions {
   const keyFile = env.CHIP_RACE_JOURNAL_KEY;
-  return { dataDir, cardSources: serialCardSources, listPorts: availablePorts, ...(keyFile ? { journalKeyFile: keyFile } : {}), ...extra };
+  const floorUrl = env.CHIP_RACE_DATABASE_URL;
+  const floorTable = env.CHIP_RACE_TABLE;
+  return {
+    dataDir,
+    cardSources: serialCardSources,
+    listPorts: availablePorts,
+    ...(keyFile ? { journalKeyFile: keyFile } : {}),
+    ...(floorUrl && floorTable ? { floor: { url: floorUrl, table: floorTable } } : {}),
+    ...extra,
+  };
 }

@@ -115,6 +115,20 @@ function thrown(read: () => unknown): Refusal {
   throw new Error('nothing was refused');
 }
 
+/** Why a console with the floor CHIP_RACE_DATABASE_URL and CHIP_RACE_TABLE give does not start. */
+async function floorStartRefusal(floor: { url: string; table: string }): Promise<Refusal> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'said-floor-'));
+  try {
+    const service = await ConsoleService.start({ dataDir, clock, floor });
+    services.push(service);
+  } catch (error) {
+    return thrown(() => {
+      throw error;
+    });
+  }
+  throw new Error('the console started');
+}
+
 /** [the key said, how it is provoked, the exact English message]. */
 type Row = [string, () => Promise<Refusal> | Refusal, string];
 
@@ -256,6 +270,10 @@ const ROWS: Row[] = [
   ['command.notText', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, seats: [{ seat: 1, name: 42 }] } })), 'must be text'],
   ['command.tooLong', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, dealer: 'D'.repeat(41) } })), 'at most 40 characters'],
   ['settings.tableName', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, name: 'T'.repeat(33) } })), 'the table name must be text of at most 32 characters, or empty when the table has no name'],
+  ['settings.floorUrl', () => thrown(() => readSettings({ ...TABLE, floor: { on: false, url: 'http://floor.local/chips' } })), "the floor database must be a PostgreSQL URL: postgres:// with the station's login, the floor's host and port, and the database"],
+  ['settings.floorUrlNeeded', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, name: '7' }, floor: { on: true, url: '' } })), 'the floor link needs the floor database’s URL'],
+  ['settings.floorTableName', () => thrown(() => readSettings({ ...TABLE, floor: { on: true, url: 'postgres://station@floor.local/chips' } })), 'the floor knows each table by its name: name the table before turning the floor link on'],
+  ['settings.floorEnvTable', () => floorStartRefusal({ url: 'postgres://station@floor.local/chips', table: ' 7' }), 'CHIP_RACE_TABLE must be the table’s name: 1 to 32 characters, no control characters'],
   ['settings.seatTwice', () => thrown(() => readSettings({ ...TABLE, table: { ...TABLE.table, seats: [{ seat: 1, name: '' }, { seat: 1, name: '' }] } })), 'seat 1 appears twice'],
   ['settings.serialPathPosix', () => thrown(() => readSettings({ ...TABLE, source: { ...TABLE.source, kind: 'serial', path: 'ttyUSB0' } }, 'linux')), 'must be the full path of the port, starting with /, e.g. /dev/ttyUSB0 or /dev/serial/by-id/… (got "ttyUSB0")'],
   ['settings.serialPathWindows', () => thrown(() => readSettings({ ...TABLE, source: { ...TABLE.source, kind: 'serial', path: '/dev/ttyS0' } }, 'win32')), 'must be a port name, e.g. COM3 or \\\\.\\COM3 (got "/dev/ttyS0")'],

@@ -17,7 +17,7 @@ import { findingText, journalPath, JournalWriter, scanJournal, type JournalFindi
 import {
   HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
   type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
-  type NumberedInput, type PortInfo, type RaceRecord, type SeatCount, type SeatCountDraft, type ShoeRefusal, type SourceStatus, type TableSettings,
+  TABLE_NAME_MAX, type NumberedInput, type PortInfo, type FloorLinkState, type FloorTarget, type RaceRecord, type SeatCount, type SeatCountDraft, type ShoeRefusal, type SourceStatus, type TableSettings,
 } from '../../protocol/contract';
 import { checkCountDrafts } from '../../protocol/argumentChecks';
 import { writeFileAtomically } from './atomicWrite';
@@ -31,7 +31,10 @@ import { readRaceRecord, type RaceSpan } from './raceRecord';
 import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
 import { applySessionLine, isSessionRecord, raceView, SessionReplay, STATION_MAX, stepSession, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
-import { loadSettings, readSettings, requireSeats, saveSettings } from './settings';
+import { loadSettings, readSettings, requireSeats, saveSettings, shownFloor, withKeptPassword } from './settings';
+import type { FloorLink, FloorLinkTiming } from '../floor/link';
+import { floorTargetOf } from '../floor/target';
+import { isTableName } from '../floor/db/stations';
 import { simulatedSource } from './simulatedSource';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 import { ColorUpLog } from './colorUps';
@@ -61,7 +64,13 @@ export interface ServiceOptions {
   readonly station?: string;
   /** The tournament clock's one timer (tests fire it themselves); its time is `clock`'s. */
   readonly timers?: ClockTimers;
+  /** The floor link CHIP_RACE_DATABASE_URL and CHIP_RACE_TABLE set up: over the settings' floor and table name. */
+  readonly floor?: { readonly url: string; readonly table: string };
+  /** The floor link's waits (tests make them short). */
+  readonly floorTiming?: Partial<FloorLinkTiming>;
 }
+
+const FLOOR_OFF: FloorLinkState = { state: 'off' };
 
 /** The file in the data folder that keeps the counts being typed for the next race across a restart. */
 export const COUNT_DRAFTS_FILE = 'count-drafts.json';
@@ -198,6 +207,12 @@ export class ConsoleService {
   private clockFollowed: ClockView | null = null;
   /** The counts being typed for the next race (kept in COUNT_DRAFTS_FILE too); the same object until they change. */
   private countDrafts: readonly SeatCountDraft[] = [];
+  /** The link replicating the journal to the floor, when one is set up; its last state. */
+  private floorLink: FloorLink | null = null;
+  private floorLinkKey = '';
+  private floorLinkState: FloorLinkState = FLOOR_OFF;
+  /** The journal's last seq (the floor link is told of each new one). */
+  private journalSeq = 0;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -234,6 +249,11 @@ export class ConsoleService {
   }
 
   private static async open(options: ServiceOptions, unlock: () => Promise<void>): Promise<ConsoleService> {
+    if (options.floor !== undefined) {
+      // Never the URL itself in the refusal: it holds the station's password.
+      if (floorTargetOf(options.floor.url, options.floor.table, 'environment') === null) throw new InputError('CHIP_RACE_DATABASE_URL', { key: 'settings.floorUrl' });
+      if (!isTableName(options.floor.table)) throw new InputError('CHIP_RACE_TABLE', { key: 'settings.floorEnvTable', params: { n: TABLE_NAME_MAX } });
+    }
     const path = journalPath(options.dataDir);
     const key = options.journalKey ?? (options.journalKeyFile === undefined ? null : await loadJournalKey(options.journalKeyFile, options.dataDir));
     const replay = new SessionReplay();
@@ -264,6 +284,7 @@ export class ConsoleService {
     const service = new ConsoleService({ ...options, journalKey: key }, journal, session, settings, report, spans, unlock, profiles);
     service.colorUps = colorUps;
     service.tournamentClock = tournamentClock;
+    service.journalSeq = scan.lastSeq;
     if (session.race === null) service.countDrafts = await loadCountDrafts(join(options.dataDir, COUNT_DRAFTS_FILE), `race-${session.racesStarted + 1}`, settings.table);
     // The torn tail's bytes were kept beside the journal; the journal itself says so, in its chain.
     if (journal !== null && scan.tornNote !== null) {
@@ -272,6 +293,7 @@ export class ConsoleService {
     }
     service.openSource();
     service.followClock();
+    await service.followFloorSettings();
     return service;
   }
 
@@ -289,7 +311,7 @@ export class ConsoleService {
   getState(): ConsoleState {
     const { session, settings } = this;
     return {
-      settings,
+      settings: this.shownSettingsOf(settings),
       race: this.raceViewOf(session.race),
       source: this.sourceStatus,
       lastInput: this.lastInput,
@@ -306,7 +328,55 @@ export class ConsoleService {
       journal: this.journalReport,
       countDrafts: this.countDrafts,
       clock: this.tournamentClock.view(settings.tournament?.structure ?? null),
+      floorLink: this.floorLinkState,
     };
+  }
+
+  /** The settings as the screens get them: the floor's URL without its password. */
+  private readonly shownSettingsOf = lastOf((settings: ConsoleSettings): ConsoleSettings => (settings.floor === undefined ? settings : { ...settings, floor: shownFloor(settings.floor) }));
+
+  /** Where the journal goes: the environment's floor, else the settings' when on (the table named); null for none. */
+  private floorConfig(): { url: string; table: string; from: FloorTarget['from'] } | null {
+    if (this.options.floor !== undefined) return { ...this.options.floor, from: 'environment' };
+    const { floor, table } = this.settings;
+    return floor?.on === true && floor.url !== '' && table.name !== undefined ? { url: floor.url, table: table.name, from: 'settings' } : null;
+  }
+
+  /** Starts, restarts or stops the floor link as the settings (or the environment) now say. */
+  private async followFloorSettings(): Promise<void> {
+    const config = this.floorConfig();
+    const key = JSON.stringify(config);
+    if (key === this.floorLinkKey) return;
+    this.floorLinkKey = key;
+    const old = this.floorLink;
+    this.floorLink = null;
+    await old?.close();
+    if (config === null) {
+      this.floorLinkState = FLOOR_OFF;
+      // No floor: the station's own clock again.
+      if (old !== null) await this.followFloorClock(null);
+      return;
+    }
+    // Loaded only now: a console without a floor never loads the database driver.
+    const { FloorLink } = await import('../floor/link');
+    const link = await FloorLink.start({
+      ...config,
+      dataDir: this.options.dataDir,
+      journalSeq: this.journalSeq,
+      ...(this.options.floorTiming ? { timing: this.options.floorTiming } : {}),
+      // A link closed says nothing more: only the one running now reaches here.
+      onState: (state) => {
+        this.floorLinkState = state;
+        this.publish();
+      },
+      // The floor's clock as its row holds it: checked by followFloorClock, which keeps the clock
+      // it had when the floor's is malformed.
+      onFloorClock: (clock) => {
+        void this.followFloorClock(clock as FloorClock | null);
+      },
+    });
+    this.floorLink = link;
+    this.floorLinkState = link.current;
   }
 
   /** What the open race awaits, for the simulated shoe: a new demand after every change of the race (session.race is a new object then). */
@@ -370,6 +440,8 @@ export class ConsoleService {
     let line: JournalLine<R>;
     try {
       const written = await this.journal.append(record);
+      this.journalSeq = written.seq;
+      this.floorLink?.appended(written.seq);
       noteSpan(this.raceSpans, record, written.span);
       this.colorUps.add(written);
       this.tournamentClock.add(written);
@@ -472,6 +544,7 @@ export class ConsoleService {
         await this.closeSource();
         this.openSource();
       }
+      await this.followFloorSettings();
       this.publish();
       return ok(null);
     });
@@ -483,9 +556,10 @@ export class ConsoleService {
    */
   private withKept(value: SettingsInput): unknown {
     if (typeof value !== 'object' || value === null) return value;
-    const { language, tournament } = this.settings;
+    const { language, tournament, floor } = this.settings;
     const kept = tournament?.structure ? { ...tournament, structure: { ...tournament.structure, chips: undefined } } : tournament;
-    return { ...value, language: value.language ?? language, tournament: value.tournament === undefined ? kept : value.tournament };
+    const given = (value as { floor?: unknown }).floor;
+    return { ...value, language: value.language ?? language, tournament: value.tournament === undefined ? kept : value.tournament, floor: given === undefined ? floor : withKeptPassword(given, floor) };
   }
 
   /** Writes the settings file (atomically), then keeps them: a write the disk refuses changes nothing. */
@@ -1123,6 +1197,8 @@ export class ConsoleService {
     this.tournamentClock.close();
     await this.closeSource();
     await this.queue.catch(() => undefined);
+    await this.floorLink?.close();
+    this.floorLink = null;
     clearTimeout(this.repeatTimer);
     // The count of a run of refusals still going goes on record before the journal closes.
     await this.flushRepeats(null).catch(() => undefined);

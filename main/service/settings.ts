@@ -8,8 +8,9 @@ import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { RULE_SET_NAMES, type RuleSetName } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS, readLineSettings } from '../../hardware/profile';
 import { DATA_BITS, PARITIES, STOP_BITS } from '../../hardware/lineSettings';
-import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
+import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type FloorSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
 import { writeFileAtomically } from './atomicWrite';
+import { floorTargetOf } from '../floor/target';
 
 /**
  * A console never set up: no seat in play until the dealer ticks the table's (a 9-handed table
@@ -193,6 +194,72 @@ function tableNameOf(value: unknown): { name?: string } {
   return name === '' ? {} : { name };
 }
 
+/** The longest floor URL taken (a PostgreSQL URL is a line, not a document). */
+export const FLOOR_URL_MAX = 2048;
+
+/**
+ * The floor link's settings: a PostgreSQL URL with a host and a database (empty while none is
+ * set), and whether the link is on, which needs both the URL and the table's name (the name the
+ * floor knows the table by). Absent: no floor. What the state adds (`passwordSet`) is not kept.
+ */
+function floorOf(value: unknown, tableName: string | undefined): { floor?: FloorSettings } {
+  if (value === undefined || value === null) return {};
+  const floor = record(value, 'floor');
+  const on = floor.on ?? false;
+  if (typeof on !== 'boolean') throw new InputError('floor.on', { key: 'settings.notBoolean', params: { got: got(on) } });
+  const url = text(floor.url ?? '', 'floor.url', FLOOR_URL_MAX);
+  if (url !== '' && floorTargetOf(url, '', 'settings') === null) throw new InputError('floor.url', { key: 'settings.floorUrl' });
+  if (on && url === '') throw new InputError('floor.url', { key: 'settings.floorUrlNeeded' });
+  if (on && tableName === undefined) throw new InputError('table.name', { key: 'settings.floorTableName' });
+  return { floor: { on, url } };
+}
+
+/** A floor URL as the screens may see it: without its password. */
+export function urlWithoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '';
+  }
+}
+
+const passwordOf = (url: string): string => {
+  try {
+    return new URL(url).password;
+  } catch {
+    return '';
+  }
+};
+
+/** The floor settings as the state carries them: the URL without its password, and whether one is set. */
+export function shownFloor(floor: FloorSettings): FloorSettings {
+  return { on: floor.on, url: urlWithoutPassword(floor.url), passwordSet: passwordOf(floor.url) !== '' };
+}
+
+/**
+ * The floor settings a screen saves, with the password held kept: the screen is shown the URL
+ * without it, so a URL saved without one, for the same login on the same server, keeps the one
+ * held. A URL with a password sets it; a URL for another login or server takes none along.
+ */
+export function withKeptPassword(given: unknown, held: FloorSettings | undefined): unknown {
+  if (typeof given !== 'object' || given === null || held === undefined) return given;
+  const url = (given as { url?: unknown }).url;
+  if (typeof url !== 'string') return given;
+  try {
+    const next = new URL(url.trim());
+    const kept = new URL(held.url);
+    if (next.password !== '' || kept.password === '') return given;
+    if (next.username !== kept.username || next.host !== kept.host || next.protocol !== kept.protocol) return given;
+    next.password = kept.password;
+    return { ...given, url: next.toString() };
+  } catch {
+    return given;
+  }
+}
+
 /**
  * Validates settings from the screen or the settings file, naming the field at fault.
  * `platform` decides what a serial port's path looks like (tests pass another).
@@ -236,6 +303,7 @@ export function readSettings(value: unknown, platform: NodeJS.Platform = process
     },
     language: oneOf<Language>(settings.language, LANGUAGES, 'language'),
     tournament: readTournament(settings.tournament, chips),
+    ...floorOf(settings.floor, checkedTable.name),
   };
 }
 

@@ -4,6 +4,7 @@ import { HAND_CATEGORIES } from '../../engine/poker/hands';
 import { GAMES } from '../../engine/poker/rules';
 import { PARITY_CHOICES } from '../composables/deviceProfiles';
 import { SOURCE_KINDS } from '../../protocol/constants';
+import { FLOOR_OFFLINE_REASONS, FLOOR_REFUSAL_REASONS } from '../../protocol/contract';
 import { CHAIN_STATUSES, FINDING_KEYS } from '../composables/journalText';
 import { LOCALE_MESSAGES } from '../i18n';
 import screensEn from './en.json';
@@ -74,6 +75,9 @@ const DYNAMIC_KEYS = [
   ...Object.values(FINDING_KEYS).map((key) => `journal.findings.${key}`),
   ...['open', 'confirmed', 'abandoned'].map((status) => `record.status.${status}`),
   ...['manual', 'shoe', 'scanner', 'held'].map((source) => `record.source.${source}`),
+  ...['connecting', 'connected'].map((state) => `floorLink.${state}`),
+  ...FLOOR_OFFLINE_REASONS.map((reason) => `floorLink.reasons.${reason}`),
+  ...FLOOR_REFUSAL_REASONS.map((reason) => `floorLink.chain.${reason}`),
 ];
 
 describe('locale files', () => {

@@ -248,6 +248,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     journal: { path: '/tmp/journal.jsonl', records: 0, findings: [], chain: 'empty', unchained: 0, unchainedThrough: 0, readOnly: null },
     countDrafts: [],
     clock: { source: 'local', schedule: null, events: [], problem: null },
+    floorLink: { state: 'off' },
     ...overrides,
   };
 }

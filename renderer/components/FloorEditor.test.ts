@@ -1,0 +1,74 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import type { ConsoleState } from '../../protocol/contract';
+import type { Locale } from '../i18n';
+import { createFakeApi } from '../testing/fakeApi';
+import { makeSettings, makeState } from '../testing/fixtures';
+import { prepare, settle } from '../testing/setup';
+import FloorEditor from './FloorEditor.vue';
+
+const FLOOR = { host: 'floor-pc:5432', database: 'tournament', table: '7', from: 'settings' } as const;
+
+async function editor(state: ConsoleState, locale: Locale = 'en') {
+  const api = createFakeApi({ state });
+  const prepared = await prepare({ api, locale });
+  const wrapper = mount(FloorEditor, { global: { plugins: prepared.plugins } });
+  await settle();
+  return { wrapper, api, missing: prepared.missing };
+}
+
+describe("the settings' floor part", () => {
+  it('saves the URL and the link on with the rest of the settings; says no floor is set up until then', async () => {
+    const state = makeState({ settings: makeSettings({ table: { name: '7' } }) });
+    const { wrapper, api } = await editor(state);
+    expect(wrapper.get('[data-testid="floor-off"]').text()).toBe('Floor: not set up');
+    expect(wrapper.find('[data-testid="floor-link"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="floor-url"]').setValue(' postgres://station:secret@floor-pc:5432/tournament ');
+    await wrapper.get('[data-testid="floor-on"]').setValue(true);
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(api.callsOf('saveSettings')).toEqual([[{ ...state.settings, floor: { on: true, url: 'postgres://station:secret@floor-pc:5432/tournament' } }]]);
+    // The password typed leaves the field once saved.
+    expect((wrapper.get('[data-testid="floor-url"]').element as HTMLInputElement).value).toBe('postgres://station@floor-pc:5432/tournament');
+    wrapper.unmount();
+  });
+
+  it('shows the URL without its password, whether one is saved, and the link state', async () => {
+    const settings = { ...makeSettings({ table: { name: '7' } }), floor: { on: true, url: 'postgres://station@floor-pc:5432/tournament', passwordSet: true } };
+    const { wrapper } = await editor(makeState({ settings, floorLink: { state: 'behind', floor: FLOOR, records: 12 } }));
+    expect((wrapper.get('[data-testid="floor-url"]').element as HTMLInputElement).value).toBe('postgres://station@floor-pc:5432/tournament');
+    expect(wrapper.get('[data-testid="floor-password"]').text()).toBe('A password is saved for it (never shown). To change it, type the whole URL with the new one.');
+    expect(wrapper.get('[data-testid="floor-link"]').text()).toBe('Floor: 12 records to send');
+    expect(wrapper.find('[data-testid="floor-from-environment"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('says the environment set the floor, and asks for the table name before the link goes on', async () => {
+    const { wrapper } = await editor(makeState({ floorLink: { state: 'connected', floor: { ...FLOOR, from: 'environment' } } }));
+    expect(wrapper.find('[data-testid="floor-from-environment"]').exists()).toBe(true);
+    await wrapper.get('[data-testid="floor-on"]').setValue(true);
+    expect(wrapper.get('[data-testid="floor-table-needed"]').text()).toContain('Name the table first');
+    wrapper.unmount();
+  });
+
+  it('shows the refusal of a bad URL, in the dealer’s language', async () => {
+    const { wrapper, api } = await editor(makeState({ settings: makeSettings({ table: { name: '7' } }) }), 'fi');
+    api.cann('saveSettings', { ok: false, error: { field: 'floor.url', message: "the floor database must be a PostgreSQL URL: postgres:// with the station's login, the floor's host and port, and the database", said: { key: 'settings.floorUrl' } } });
+    await wrapper.get('[data-testid="floor-url"]').setValue('http://floor-pc/tournament');
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(wrapper.get('[data-testid="floor-error"]').text()).toContain('salitietokannan on oltava PostgreSQL-osoite');
+    wrapper.unmount();
+  });
+
+  it('has every word in Finnish and Russian', async () => {
+    for (const locale of ['fi', 'ru'] as const) {
+      const settings = { ...makeSettings(), floor: { on: true, url: 'postgres://station@floor-pc/tournament', passwordSet: false } };
+      const { wrapper, missing } = await editor(makeState({ settings, floorLink: { state: 'offline', floor: { ...FLOOR, from: 'environment' }, since: '2026-12-01T21:04:00Z', reason: 'login', detail: '28P01', records: 3 } }), locale);
+      expect(missing).toEqual([]);
+      expect(wrapper.text()).not.toMatch(/Floor|password|table/);
+      wrapper.unmount();
+    }
+  });
+});

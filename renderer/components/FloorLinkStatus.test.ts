@@ -1,0 +1,99 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import type { FloorLinkState } from '../../protocol/contract';
+import type { Locale } from '../i18n';
+import { prepare } from '../testing/setup';
+import FloorLinkStatus from './FloorLinkStatus.vue';
+
+const FLOOR = { host: 'floor.local:5432', database: 'tournament', table: '7', from: 'settings' } as const;
+const SINCE = '2026-12-01T21:04:00Z';
+
+async function pill(link: FloorLinkState, locale: Locale = 'en') {
+  const prepared = await prepare({ locale });
+  const wrapper = mount(FloorLinkStatus, { props: { link }, global: { plugins: prepared.plugins } });
+  return { wrapper, missing: prepared.missing };
+}
+
+const timeIn = (locale: Locale) => new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(SINCE));
+
+const STATES: readonly FloorLinkState[] = [
+  { state: 'connecting', floor: FLOOR },
+  { state: 'connected', floor: FLOOR },
+  { state: 'behind', floor: FLOOR, records: 12 },
+  { state: 'behind', floor: FLOOR, records: 1 },
+  { state: 'offline', floor: FLOOR, since: SINCE, reason: 'unreachable', detail: 'ECONNREFUSED', records: 40 },
+  { state: 'refused', floor: FLOOR, seq: 5, reason: 'bad-seal', records: 9 },
+];
+
+describe('the floor link pill', () => {
+  it('shows nothing while no floor is set up', async () => {
+    const { wrapper } = await pill({ state: 'off' });
+    expect(wrapper.find('[data-testid="floor-link"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('says in English how the link is: connected, records to send, offline since when and why, the record refused', async () => {
+    const texts: string[] = [];
+    for (const state of STATES) {
+      const { wrapper } = await pill(state);
+      texts.push(wrapper.get('[data-testid="floor-link"]').text());
+      expect(wrapper.get('[data-testid="floor-link"]').attributes('title')).toBe('floor.local:5432, database tournament, table 7');
+      wrapper.unmount();
+    }
+    expect(texts).toEqual([
+      'Floor: connecting…',
+      'Floor: connected',
+      'Floor: 12 records to send',
+      'Floor: 1 record to send',
+      `Floor: offline since ${timeIn('en')}the database cannot be reached (ECONNREFUSED) · 40 records to send`,
+      'Floor refused record 5: the chain is brokenWhy: the record was changed after it was written. Nothing after it is stored on the floor; the journal here keeps everything.',
+    ]);
+  });
+
+  it('says it in Finnish and Russian, every word there (plurals too)', async () => {
+    const said: Record<string, string[]> = { fi: [], ru: [] };
+    for (const locale of ['fi', 'ru'] as const) {
+      for (const state of [...STATES, { state: 'behind', floor: FLOOR, records: 3 } as const]) {
+        const { wrapper, missing } = await pill(state, locale);
+        said[locale]?.push(wrapper.get('[data-testid="floor-link-text"]').text());
+        expect(missing).toEqual([]);
+        wrapper.unmount();
+      }
+    }
+    expect(said.fi).toEqual([
+      'Sali: yhdistetään…',
+      'Sali: yhteys kunnossa',
+      'Sali: 12 kirjausta lähettämättä',
+      'Sali: 1 kirjaus lähettämättä',
+      `Sali: ei yhteyttä ${timeIn('fi')} lähtien`,
+      'Sali hylkäsi kirjauksen 5: ketju on katki',
+      'Sali: 3 kirjausta lähettämättä',
+    ]);
+    expect(said.ru).toEqual([
+      'Зал: подключение…',
+      'Зал: на связи',
+      'Зал: 12 записей к отправке',
+      'Зал: 1 запись к отправке',
+      `Зал: нет связи с ${timeIn('ru')}`,
+      'Зал отклонил запись 5: цепочка нарушена',
+      'Зал: 3 записи к отправке',
+    ]);
+  });
+
+  it('keeps to one line on the dealing screens, the why in its title', async () => {
+    const prepared = await prepare();
+    const link: FloorLinkState = { state: 'offline', floor: FLOOR, since: SINCE, reason: 'unreachable', detail: 'ECONNREFUSED', records: 40 };
+    const wrapper = mount(FloorLinkStatus, { props: { link, compact: true }, global: { plugins: prepared.plugins } });
+    expect(wrapper.get('[data-testid="floor-link"]').text()).toBe(`Floor: offline since ${timeIn('en')}`);
+    expect(wrapper.find('[data-testid="floor-link-detail"]').exists()).toBe(false);
+    expect(wrapper.get('[data-testid="floor-link"]').attributes('title')).toBe('the database cannot be reached (ECONNREFUSED) · 40 records to send — floor.local:5432, database tournament, table 7');
+    wrapper.unmount();
+  });
+
+  it('shows a refusal code a newer floor adds as it comes', async () => {
+    const { wrapper } = await pill({ state: 'refused', floor: FLOOR, seq: 8, reason: 'from-the-future', records: 0 });
+    expect(wrapper.get('[data-testid="floor-link-detail"]').text()).toContain('Why: from-the-future.');
+    wrapper.unmount();
+  });
+});
