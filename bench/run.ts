@@ -27,6 +27,8 @@ const GROUPS: readonly Group[] = [
   { name: 'renderer', run: async () => (await import('./renderer')).rendererBenchmarks() },
   { name: 'journal', run: async () => (await import('./journal')).journalBenchmarks() },
   { name: 'service', run: async () => (await import('./service')).serviceBenchmarks() },
+  // A PostgreSQL server of its own (a throwaway cluster), stopped and removed before the CPU groups.
+  { name: 'floor', run: async () => (await import('./floor')).floorBenchmarks() },
   { name: 'engine', run: async () => ({ figures: engineBenchmarks() }) },
   { name: 'poker', run: async () => ({ figures: (await import('./poker')).pokerBenchmarks() }) },
 ];

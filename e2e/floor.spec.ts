@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
+import { readFloorClock, setFloorStructure } from '../main/floor/clock';
 import { migrate } from '../main/floor/db/migrate';
 import { ensureTable } from '../main/floor/db/stations';
 import { startFloorServer, type FloorServer } from '../main/floor/server';
 import { syncStation } from '../main/floor/sync';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../main/floor/testing/postgres';
-import { playStation } from '../main/floor/testing/stations';
+import { playStation, STRUCTURE } from '../main/floor/testing/stations';
 import type { ConsoleService } from '../main/service/service';
 import { CONSOLE_SIZES, expectInView, expectNoScroll, sizeName } from './harness/fit';
 
@@ -40,6 +41,8 @@ test.beforeAll(async () => {
       await ensureTable(admin, table);
       await syncStation(admin, table, dir);
     }
+    // The director's structure, its levels timed: the floor's clock can run.
+    await setFloorStructure(admin, { ...STRUCTURE, levels: STRUCTURE.levels.map((level) => ('break' in level ? level : { ...level, minutes: 20 })) });
   } finally {
     await admin.end();
   }
@@ -69,6 +72,28 @@ test('the floor shows both tables and the totals, and opens a race\'s record', a
   await expect(page.locator('tr[data-table="7"]')).toContainText('kisa käynnissä');
 });
 
+test("the floor's clock runs from its buttons in the browser: started, paused, refused nothing", async ({ page }) => {
+  await page.goto(`${floor.url}?lang=en`);
+  const clock = page.getByTestId('floor-clock');
+  await expect(clock).toHaveAttribute('data-status', 'idle');
+  await expect(page.getByTestId('clock-period')).toHaveText('Level 1');
+  await clock.locator('button[data-action="start"]').click();
+  await expect(clock).toHaveAttribute('data-status', 'running');
+  await expect(page.getByTestId('clock-left')).toContainText('left');
+  await clock.locator('button[data-action="forward"]').click();
+  await clock.locator('button[data-action="pause"]').click();
+  await expect(clock).toHaveAttribute('data-status', 'paused');
+  await expect(page.getByTestId('clock-problem')).toHaveCount(0);
+  const admin = new pg.Client({ connectionString: database.url });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  try {
+    expect((await readFloorClock(admin))?.events.map((event) => event.type)).toEqual(['start', 'adjust', 'pause']);
+  } finally {
+    await admin.end();
+  }
+});
+
 for (const size of CONSOLE_SIZES) {
   test(`the floor fits ${sizeName(size)}: no sideways scroll, the totals in view`, async ({ page }) => {
     await page.setViewportSize(size);
@@ -77,6 +102,7 @@ for (const size of CONSOLE_SIZES) {
     await expectNoScroll(page, where);
     await expectInView(page.locator('h1'), `${where}: the headline`);
     await expectInView(page.getByTestId('totals'), `${where}: the totals`);
+    await expectInView(page.getByTestId('floor-clock'), `${where}: the clock`);
     const directory = `${root}${sizeName(size)}/`;
     mkdirSync(directory, { recursive: true });
     const path = `${directory}floor.png`;

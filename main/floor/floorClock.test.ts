@@ -1,6 +1,7 @@
 // The floor's clock reaching a station through its floor link: the break on the floor's clock
 // raises the colour-up banner on the station, pre-filled with the planned chips, with nothing
-// done at the station; while the floor runs the clock, the station's own clock buttons are refused.
+// done at the station; while the floor runs the clock, the station's own clock buttons are refused,
+// and with the floor turned off the station's own clock is back.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,8 +68,10 @@ describe.runIf(run)("the floor's clock on a station (a real PostgreSQL server)",
 
   it('raises the colour-up banner at the break on the floor’s clock, once, the chips planned', async () => {
     const login = await createStationLogin(admin, '7');
-    const service = await serviceIn(dataDir, { floor: { url: server.urlFor(login.role, login.password), table: '7' } });
-    expect(await service.saveSettings(TABLE)).toEqual({ ok: true, value: null });
+    const url = server.urlFor(login.role, login.password);
+    const service = await serviceIn(dataDir);
+    // The floor set up in the settings (Settings → Floor), not the environment: it can be turned off again.
+    expect(await service.saveSettings({ ...TABLE, floor: { on: true, url } })).toEqual({ ok: true, value: null });
     expect(await service.saveStructure(STRUCTURE)).toEqual({ ok: true, value: null });
     await until('the link', () => service.getState().floorLink.state === 'connected');
     expect(service.getState().clock.source).toBe('local');
@@ -95,5 +98,13 @@ describe.runIf(run)("the floor's clock on a station (a real PostgreSQL server)",
     // The break mark went to the floor too, as a record of the table.
     const onFloor = await until('the mark on the floor', async () => (await admin.query("SELECT record FROM station_records WHERE table_name = '7' AND kind = 'break-marked'")).rows);
     expect(onFloor.map((row) => row.record)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }]);
+
+    // The floor turned off at the station: its own clock again, its buttons its own.
+    // (The tournament left out, as the settings screen leaves it: the structure stays.)
+    const { tournament: _kept, ...table } = TABLE;
+    expect(await service.saveSettings({ ...table, floor: { on: false, url } })).toEqual({ ok: true, value: null });
+    await until('the local clock', () => service.getState().clock.source === 'local');
+    expect(service.getState().floorLink).toEqual({ state: 'off' });
+    expect(await service.clockStart()).toEqual({ ok: true, value: null });
   }, 60_000);
 });

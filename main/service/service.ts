@@ -353,8 +353,9 @@ export class ConsoleService {
     await old?.close();
     if (config === null) {
       this.floorLinkState = FLOOR_OFF;
-      // No floor: the station's own clock again.
-      if (old !== null) await this.followFloorClock(null);
+      // No floor: the station's own clock again (queued after the change that turned the floor off:
+      // this runs inside it, and followFloorClock waits its turn like every change).
+      if (old !== null) void this.followFloorClock(null);
       return;
     }
     // Loaded only now: a console without a floor never loads the database driver.
