@@ -94,6 +94,28 @@ test("the floor's clock runs from its buttons in the browser: started, paused, r
   }
 });
 
+test('a floor with a password: its sign-in form in the browser lets the director in, and the clock then answers', async ({ page }) => {
+  const guarded = await startFloorServer({ databaseUrl: database.url, token: 'cardroom-floor-password', log: () => undefined });
+  try {
+    await page.goto(`${guarded.url}?lang=en`);
+    await expect(page.getByRole('heading', { name: 'Floor: sign in' })).toBeVisible();
+    await expect(page.getByTestId('tables')).toHaveCount(0);
+    await page.getByLabel('Floor password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Wrong password.');
+    await page.getByLabel('Floor password').fill('cardroom-floor-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByTestId('tables')).toBeVisible();
+    const clock = page.getByTestId('floor-clock');
+    await clock.locator('button[data-action="resume"]').click();
+    await expect(clock).toHaveAttribute('data-status', 'running');
+    await clock.locator('button[data-action="pause"]').click();
+    await expect(clock).toHaveAttribute('data-status', 'paused');
+  } finally {
+    await guarded.close();
+  }
+});
+
 for (const size of CONSOLE_SIZES) {
   test(`the floor fits ${sizeName(size)}: no sideways scroll, the totals in view`, async ({ page }) => {
     await page.setViewportSize(size);

@@ -57,7 +57,10 @@ const HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': FLOOR_CSP,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+  // Not no-referrer: under it a browser sends `Origin: null` with the page's own forms (the
+  // sign-in, the clock's buttons), which the Origin check must refuse. same-origin sends the
+  // floor's origin to itself and nothing to anyone else.
+  'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 };
 
