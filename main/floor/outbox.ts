@@ -1,6 +1,5 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../service/atomicWrite';
 import { journalPath } from '../journal/journal';
 import type { OutgoingRecord } from './db/push';
 
@@ -42,8 +41,17 @@ export async function readCursor(dataDir: string, table: string): Promise<Outbox
   }
 }
 
+/**
+ * Writes the cursor by way of a temporary file renamed over it, without an fsync: the cursor is
+ * only how far the floor is known to have the journal, never the journal itself. Lost to a power
+ * cut (an old or an empty file), it makes the link send again what the floor already has, which
+ * the floor passes over; an fsync per batch would only compete with the journal's own.
+ */
 export async function writeCursor(dataDir: string, cursor: OutboxCursor): Promise<void> {
-  await writeFileAtomically(join(dataDir, OUTBOX_CURSOR_FILE), `${JSON.stringify(cursor)}\n`);
+  const path = join(dataDir, OUTBOX_CURSOR_FILE);
+  const temporary = `${path}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(cursor)}\n`);
+  await rename(temporary, path);
 }
 
 /** How many records to send in one statement, and the most bytes of lines in it. */
