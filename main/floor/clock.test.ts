@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -8,10 +7,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isInputError } from '../../engine/errors';
 import { expectSaid } from '../../engine/messages/testing';
 import { actOnFloorClock, readFloorClock, setFloorStructure } from './clock';
-import { migrate } from './db/migrate';
 import { createStationLogin } from './db/stations';
 import { startFloorServer, type FloorServer } from './server';
-import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './testing/postgres';
+import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from './testing/postgres';
+import { ask } from './testing/requests';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const root = join(import.meta.dirname, '..', '..');
@@ -31,18 +30,6 @@ async function refusalOf(work: Promise<unknown>): Promise<{ field: string; key: 
   throw new Error('not refused');
 }
 
-function ask(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...options.headers }, setHost: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
 function floor(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'main', 'floor', 'cli.ts'), ...args], { cwd: root, env: { ...process.env, CHIP_RACE_DATABASE_URL: '' }, timeout: 60_000 }, (error, stdout, stderr) => {
@@ -59,11 +46,7 @@ describe.runIf(run)("the floor's tournament clock (a real PostgreSQL server)", (
   const folder = mkdtempSync(join(tmpdir(), 'floor-clock-'));
 
   beforeAll(async () => {
-    server = await startThrowawayPostgres();
-    admin = new pg.Client({ connectionString: server.url });
-    admin.on('error', () => undefined);
-    await admin.connect();
-    await migrate(admin);
+    ({ server, admin } = await startFloorDatabase());
     page = await startFloorServer({ databaseUrl: server.url, port: 0, now: () => now });
   }, 120_000);
 

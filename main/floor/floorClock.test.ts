@@ -13,9 +13,9 @@ import { journalPath } from '../journal/journal';
 import { DEFAULT_SETTINGS } from '../service/settings';
 import { serviceHarness } from '../service/testing/services';
 import { actOnFloorClock, setFloorStructure } from './clock';
-import { migrate } from './db/migrate';
 import { createStationLogin } from './db/stations';
-import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './testing/postgres';
+import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from './testing/postgres';
+import { until } from './testing/requests';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const MIN = 60_000;
@@ -31,16 +31,6 @@ const TABLE: ConsoleSettings = {
   table: { ...DEFAULT_SETTINGS.table, chipSet: [25, 100, 500, 1000], removed: 25, next: 100, seats: [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }], button: 2, name: '7' },
 };
 
-async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 const breakMarks = (dataDir: string) =>
   readFileSync(journalPath(dataDir), 'utf8')
     .split('\n')
@@ -53,11 +43,7 @@ describe.runIf(run)("the floor's clock on a station (a real PostgreSQL server)",
   const dataDir = mkdtempSync(join(tmpdir(), 'floor-clock-station-'));
 
   beforeAll(async () => {
-    server = await startThrowawayPostgres();
-    admin = new pg.Client({ connectionString: server.url });
-    admin.on('error', () => undefined);
-    await admin.connect();
-    await migrate(admin);
+    ({ server, admin } = await startFloorDatabase());
   }, 120_000);
 
   afterAll(async () => {

@@ -17,6 +17,7 @@ import { createStationLogin } from './db/stations';
 import { FloorLink, type FloorClockRow } from './link';
 import { OUTBOX_CURSOR_FILE } from './outbox';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './testing/postgres';
+import { until } from './testing/requests';
 
 // The CI installs Debian's postgresql: there a missing server is a failure, not a skip.
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
@@ -54,16 +55,6 @@ async function playRace(service: ConsoleService, n: number): Promise<number> {
 function journalLastSeq(dataDir: string): number {
   const seqs = readFileSync(journalPath(dataDir), 'utf8').split('\n').map((line) => /^\{"seq":(\d+),/.exec(line)?.[1]).filter((seq) => seq !== undefined);
   return Number(seqs.at(-1) ?? 0);
-}
-
-async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('the reasons a floor refuses a record', () => {

@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { allowedHosts, readCookie } from '../web/access';
 import { keyMatches } from '../web/key';
 import { isInputError } from '../../engine/errors';
 import { ENGINE_CATALOGS, formatMessage, type MessageLanguage } from '../../engine/messages';
-import { isLoopbackHost } from '../web/loopback';
+import { isLoopbackHost, listenOn } from '../web/loopback';
 import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
 import { isTableName } from './db/stations';
 import { floorCsv, floorJson } from './export';
@@ -317,16 +316,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  server.on('error', (error: Error) => log(`server: ${error.message}`));
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const address = await listenOn(server, options.port ?? 0, host, log);
+  const shownHost = address.shownHost;
   hosts = allowedHosts({ port: address.port, boundHost: shownHost, listenHost: host, allowNonLoopback: lan });
   origins = new Set([...hosts].map((name) => `http://${name}`));
   // Cookies ignore ports: two floors on one machine each need a name of their own.

@@ -1,4 +1,5 @@
-import { isIP } from 'node:net';
+import type { Server } from 'node:http';
+import { isIP, type AddressInfo } from 'node:net';
 
 /** Whether a listen address keeps the console on this machine: 127.0.0.0/8, ::1 or localhost. */
 export function isLoopbackHost(host: string): boolean {
@@ -17,4 +18,22 @@ export function checkListenHost(host: string, allowNonLoopback: boolean): void {
   if (!isLoopbackHost(host) && !allowNonLoopback) {
     throw new Error(`refusing to listen on ${host}: browser mode speaks plain HTTP and listens on loopback (127.0.0.1) only; set CHIP_RACE_ALLOW_REMOTE=1 to override on a trusted network`);
   }
+}
+
+/**
+ * Starts `server` listening, resolving once it does (rejecting with the listen error: a port in
+ * use, an address not on this machine); afterwards an error of the listening socket itself (too
+ * many open files…) is logged, not fatal. Returns the port and the address as a URL writes it.
+ */
+export async function listenOn(server: Server, port: number, host: string, log: (line: string) => void): Promise<{ readonly port: number; readonly shownHost: string }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (error: Error) => log(`server: ${error.message}`));
+  const address = server.address() as AddressInfo;
+  return { port: address.port, shownHost: address.family === 'IPv6' ? `[${address.address}]` : address.address };
 }

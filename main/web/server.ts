@@ -1,5 +1,4 @@
 import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { CommandResult, ConsoleState } from '../../protocol/contract';
@@ -8,7 +7,7 @@ import { StateFeed } from '../ipc/stateFeed';
 import { dispatch, type CommandTarget } from '../ipc/validate';
 import { createAccess, KEY_PAGE, type BridgeRole } from './access';
 import { isKeyFormat } from './key';
-import { checkListenHost } from './loopback';
+import { checkListenHost, listenOn } from './loopback';
 import { SECURITY_HEADERS, serveStatic } from './static';
 
 export interface WebServerOptions {
@@ -175,17 +174,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     });
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  // After listening, an error of the listening socket itself (too many open files…) is reported, not fatal.
-  server.on('error', (error: Error) => log(`server: ${error.message}`));
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const address = await listenOn(server, options.port ?? 0, host, log);
+  const shownHost = address.shownHost;
   access = createAccess({ port: address.port, key: options.key, boundHost: shownHost, listenHost: host, allowNonLoopback });
   return {
     url: `http://${shownHost}:${address.port}/`,

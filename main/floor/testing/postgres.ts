@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
+import { migrate } from '../db/migrate';
 
 const run = promisify(execFile);
 
@@ -111,4 +113,18 @@ export async function startThrowawayPostgres(settings: readonly string[] = []): 
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A throwaway server with the floor's schema migrated, and a connection to it as its superuser
+ * (the floor's own role): what most floor tests start from. The connection's own error reports
+ * are taken (a server stopped under it would otherwise end the process); its queries still reject.
+ */
+export async function startFloorDatabase(): Promise<{ server: ThrowawayPostgres; admin: pg.Client }> {
+  const server = await startThrowawayPostgres();
+  const admin = new pg.Client({ connectionString: server.url });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  await migrate(admin);
+  return { server, admin };
 }
