@@ -120,12 +120,20 @@ interface Target {
   readonly line: LineProfile;
 }
 
+/** How many more times a first open that finds the port locked by another process tries, and how far apart. */
+export const BUSY_RETRIES = 4;
+const BUSY_RETRY_MS = 250;
+
 /**
  * Keeps one serial port open: bytes in, status out; it knows nothing of what the bytes mean.
  *
  * - `open()` reports `connecting`, then `connected` or `error` (with a code and message).
  * - A first open that fails is not retried: the path is wrong, the port busy or not permitted,
  *   and the caller (the screen, the command line) tells the person. `open()` may be called again.
+ *   Only a port locked by another process is tried a few more times first (BUSY_RETRIES, 250 ms
+ *   apart): a port this console has just closed can still hold its lock for a moment (the close
+ *   finishes in the driver's thread), and a source switched (a profile chosen, a deck registered)
+ *   reopens the same path at once.
  * - Once connected, losing the port (a `close` with `disconnected`, an unexpected close, the
  *   path vanishing from the port listing where it was listed, or the port failing a periodic
  *   health check the way an unplugged one does) ends the connection (ConnectionHandler.ended),
@@ -160,6 +168,8 @@ export class PortConnection {
   private healthTimer: NodeJS.Timeout | undefined;
   private attempts = 0;
   private lastRetryProblem: StatusCode | undefined;
+  /** Tries of the first open that found the port locked (see BUSY_RETRIES). */
+  private busyRetries = 0;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -286,6 +296,14 @@ export class PortConnection {
   private openFailed(error: unknown, first?: (event: StatusEvent) => void): void {
     const target = this.target as Target;
     const problem = describePortError(error, target.path, 'open');
+    if (first !== undefined && problem.code === 'port-busy' && this.busyRetries < BUSY_RETRIES) {
+      this.busyRetries += 1;
+      this.retryTimer = setTimeout(() => {
+        if (!this.stopped) this.attempt(first);
+      }, BUSY_RETRY_MS);
+      return;
+    }
+    this.busyRetries = 0;
     if (first !== undefined) {
       this.current = 'failed';
       if (owners.get(target.key) === this) owners.delete(target.key);
@@ -303,6 +321,7 @@ export class PortConnection {
     const target = this.target as Target;
     this.port = port;
     this.attempts = 0;
+    this.busyRetries = 0;
     this.lastRetryProblem = undefined;
     this.handler.begun();
     port.on('data', (chunk: Buffer) => {

@@ -183,6 +183,19 @@ describe('SerialSource over a real pseudo-terminal pair (socat)', { timeout: 20_
     });
   });
 
+  it('a port another program lets go of within a second is opened after all (a source switched reopens at once)', async () => {
+    const ports = await pair('released');
+    const held = new SerialPort({ path: ports.a, baudRate: 9600, autoOpen: false });
+    await new Promise<void>((resolve, reject) => held.open((error) => (error ? reject(error) : resolve())));
+    const { source: serial, statuses } = source();
+    const opening = serial.open(ports.a, 9600, DEFAULT_PROFILE);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise<void>((resolve) => held.close(() => resolve()));
+    expect(await opening).toMatchObject({ state: 'connected' });
+    // Nothing said of the lock while it was tried again: connecting, then connected.
+    expect(statuses().map((status) => status.state)).toEqual(['connecting', 'connected']);
+  });
+
   it('a path where no port exists gets no-such-port', async () => {
     const ports = await pair('missing');
     const { source: serial, statuses } = source();
