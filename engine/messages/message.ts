@@ -178,6 +178,11 @@ export function groupedNumber(value: number, language: string): string {
   return format.format(value);
 }
 
+/** A value created or removed, signed: `+25`, `−2 500`, `0` (the sign of a negative is the language's). */
+export function groupedDelta(value: number, language: string): string {
+  return value > 0 ? `+${groupedNumber(value, language)}` : groupedNumber(value, language);
+}
+
 export interface FormatOptions {
   /** `pips` (A♥, the screens) by default; `code` (Ah) where the command line has always printed codes. */
   readonly cards?: 'code' | 'pips';

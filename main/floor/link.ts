@@ -4,7 +4,8 @@ import type { Client, ClientConfig } from 'pg';
 type Driver = (typeof import('pg'))['default'];
 import type { FloorLinkState, FloorOfflineReason, FloorTarget } from '../../protocol/contract';
 import { lastStoredSeq, pushRecords, reportContact } from './db/push';
-import { nextBatch, readCursor, writeCursor, type OutboxCursor } from './outbox';
+import { nextBatch, writeCursor, type OutboxCursor } from './outbox';
+import { resumePoint } from './sync';
 import { floorTargetOf } from './target';
 
 /** The floor's clock as its single row holds it: passed on as read, for the console's clock to follow. */
@@ -214,11 +215,9 @@ export class FloorLink {
       throw new Error('closed');
     }
     this.client = client;
-    this.floorHas = await lastStoredSeq(client, this.options.table);
-    let cursor = await readCursor(this.options.dataDir, this.options.table);
-    // The floor holds less than the cursor says it took (a database restored or started afresh): from the start.
-    if (this.floorHas < cursor.seq) cursor = { table: this.options.table, offset: 0, seq: 0 };
-    this.cursor = cursor;
+    const resumed = await resumePoint(client, this.options.table, this.options.dataDir);
+    this.floorHas = resumed.floorHas;
+    this.cursor = resumed.cursor;
     this.pollDue = true;
     if (this.state.state !== 'refused') this.setState(this.toSend() === 0 ? { state: 'connected', floor: this.target } : { state: 'behind', floor: this.target, records: this.toSend() });
     return client;

@@ -13,14 +13,22 @@ export interface SyncOutcome {
 }
 
 /**
+ * Where a station's sending goes on from: the last record the floor holds for its table, and the
+ * outbox cursor, from the journal's start when the floor holds less than the cursor says it took
+ * (a database restored or started afresh). The one-shot sync and the live link both start here.
+ */
+export async function resumePoint(client: ClientBase, table: string, dataDir: string): Promise<{ readonly floorHas: number; readonly cursor: OutboxCursor }> {
+  const floorHas = await lastStoredSeq(client, table);
+  const cursor = await readCursor(dataDir, table);
+  return { floorHas, cursor: floorHas < cursor.seq ? { table, offset: 0, seq: 0 } : cursor };
+}
+
+/**
  * Sends one station's journal to the floor up to its end as it is now, batch by batch, moving
  * the outbox cursor after each batch the floor took. Running it again sends nothing new.
  */
 export async function syncStation(client: ClientBase, table: string, dataDir: string, onBatch?: (outcome: { stored: number; floorHas: number }) => void): Promise<SyncOutcome> {
-  let floorHas = await lastStoredSeq(client, table);
-  let cursor = await readCursor(dataDir, table);
-  // The floor holds less than the cursor says it took (a database restored or started afresh): from the start.
-  if (floorHas < cursor.seq) cursor = { table, offset: 0, seq: 0 };
+  let { floorHas, cursor } = await resumePoint(client, table, dataDir);
   let sent = 0;
   let stored = 0;
   const refused: RefusedRecord[] = [];

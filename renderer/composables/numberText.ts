@@ -1,5 +1,5 @@
 import { useI18n } from 'vue-i18n';
-import { groupedNumber } from '../../engine/messages';
+import { groupedDelta, groupedNumber } from '../../engine/messages';
 
 /**
  * Numbers as the station's language writes them (`2,500` in English, `2 500` in Finnish and
@@ -15,7 +15,7 @@ export function useNumberText() {
 
   /** `+25`, `−2 500`, `0`: the value a race created or removed, signed. */
   function deltaText(value: number): string {
-    return value > 0 ? `+${numberText(value)}` : numberText(value);
+    return groupedDelta(value, locale.value);
   }
 
   /** The parameters of a screen's message with every number written the language's way (plural choice stays with the count). */

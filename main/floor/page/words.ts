@@ -1,3 +1,4 @@
+import { groupedDelta, groupedNumber } from '../../../engine/messages';
 /**
  * The floor page's words in the console's three languages (main/ may not import the renderer's
  * catalogs). Each entry is a function of its parameters so a missing parameter is a type error;
@@ -329,10 +330,9 @@ export function languageOf(query: string | null, acceptLanguage: string | undefi
   return 'en';
 }
 
-/** Numbers grouped the language's way (1,234 / 1 234), with a sign for a change. */
+/** Numbers grouped the language's way (1,234 / 1 234), with a sign for a change: the console's rule (engine/messages). */
 export function formatNumber(language: FloorLanguage, value: number, signed = false): string {
-  const text = new Intl.NumberFormat(language, { maximumFractionDigits: 2, ...(signed ? { signDisplay: 'exceptZero' } : {}) }).format(value);
-  return text;
+  return signed ? groupedDelta(value, language) : groupedNumber(value, language);
 }
 
 /** A time as the language writes it, in the floor's own time zone. */
