@@ -1,14 +1,12 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { journalPath, JournalWriter, type JournalLine } from '../main/journal/journal';
-import { migrate } from '../main/floor/db/migrate';
 import { createStationLogin } from '../main/floor/db/stations';
 import { floorStatus, foldFloor } from '../main/floor/fold';
 import { ensureTable } from '../main/floor/db/stations';
 import { FloorLink } from '../main/floor/link';
 import { syncStation } from '../main/floor/sync';
-import { startThrowawayPostgres } from '../main/floor/testing/postgres';
+import { startFloorDatabase } from '../main/floor/testing/postgres';
 import type { SessionRecord } from '../main/service/session';
 import { playTemplateRaces, writeJournal } from './journal';
 import type { BenchFigure } from './report';
@@ -30,13 +28,6 @@ const STATUS_TABLES = 100;
 const STATUS_RACES = 50;
 const STATUS_QUERIES = 20;
 
-async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined);
-  await client.connect();
-  return client;
-}
-
 /** The template races' records, the race ids numbered on so every station's journal reads as real races. */
 function stationRecords(races: readonly JournalLine<SessionRecord>[][], count: number): SessionRecord[] {
   const out: SessionRecord[] = [];
@@ -51,10 +42,8 @@ function stationRecords(races: readonly JournalLine<SessionRecord>[][], count: n
 
 export async function floorBenchmarks(): Promise<{ figures: BenchFigure[]; details: Record<string, unknown> }> {
   const dir = benchDir('floor');
-  const server = await startThrowawayPostgres();
-  const admin = await connect(server.url);
+  const { server, admin } = await startFloorDatabase();
   try {
-    await migrate(admin);
     const races = await playTemplateRaces(join(dir, 'template'));
     const records = stationRecords(races, RECORDS_PER_STATION);
 
