@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectSaid } from '../messages/testing';
 import { readStructure } from '../plan/structure';
 import { refusal } from '../testing';
-import { CLOCK_ADJUST_MAX_MS, clockSchedule, foldClock, nextClockChange, readClock, readClockEvent, readClockEvents, type ClockEvent, type ClockSchedule } from './clock';
+import { CLOCK_ADJUST_MAX_MS, CLOCK_EVENTS_MAX, clockSchedule, compactClock, foldClock, nextClockChange, readClock, readClockEvent, readClockEvents, type ClockEvent, type ClockSchedule } from './clock';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 11, 1, 19, 0);
@@ -122,21 +122,31 @@ const schedules: fc.Arbitrary<ClockSchedule> = fc
   .array(fc.record({ minutes: fc.integer({ min: 1, max: 90 }), breakAfter: fc.option(fc.integer({ min: 1, max: 30 })) }), { minLength: 1, maxLength: 12 })
   .map((levels) => clockSchedule(readStructure({ chips: [25], levels: levels.flatMap(({ minutes, breakAfter }) => [{ sb: 25, bb: 50, minutes }, ...(breakAfter === null ? [] : [{ break: breakAfter }])]) })));
 
-/** A valid run of events from T0: each a legal next step, at non-decreasing times. */
-const histories: fc.Arbitrary<ClockEvent[]> = fc.array(fc.record({ gap: fc.integer({ min: 0, max: 40 * MIN }), adjust: fc.boolean(), by: fc.integer({ min: -30 * MIN, max: 30 * MIN }).filter((by) => by !== 0) }), { maxLength: 20 }).map((steps) => {
-  const events: ClockEvent[] = [{ type: 'start', at: T0 }];
-  let at = T0;
-  let running = true;
-  for (const step of steps) {
+interface Step {
+  readonly gap: number;
+  readonly adjust: boolean;
+  readonly by: number;
+}
+const steps: fc.Arbitrary<Step[]> = fc.array(fc.record({ gap: fc.integer({ min: 0, max: 40 * MIN }), adjust: fc.boolean(), by: fc.integer({ min: -30 * MIN, max: 30 * MIN }).filter((by) => by !== 0) }), { maxLength: 20 });
+
+/** Legal next events after `from` (a clock running or not), at non-decreasing times. */
+function continued(from: number, running: boolean, next: readonly Step[]): ClockEvent[] {
+  const events: ClockEvent[] = [];
+  let at = from;
+  let runs = running;
+  for (const step of next) {
     at += step.gap;
     if (step.adjust) events.push({ type: 'adjust', at, by: step.by });
     else {
-      events.push({ type: running ? 'pause' : 'resume', at });
-      running = !running;
+      events.push({ type: runs ? 'pause' : 'resume', at });
+      runs = !runs;
     }
   }
   return events;
-});
+}
+
+/** A valid run of events from T0: each a legal next step, at non-decreasing times. */
+const histories: fc.Arbitrary<ClockEvent[]> = steps.map((next) => [{ type: 'start', at: T0 }, ...continued(T0, true, next)]);
 
 const lastAt = (events: readonly ClockEvent[]) => events.at(-1)?.at ?? T0;
 
@@ -207,5 +217,59 @@ describe('clock properties', () => {
       expect(reading.elapsedMs).toBeLessThanOrEqual(schedule.totalMs);
       expect(reading.status === 'finished').toBe(reading.elapsedMs === schedule.totalMs);
     }));
+  });
+});
+
+describe('compacting the history', () => {
+  /** Moments from `from` on: at it, within the schedule, and long after it. */
+  const momentsFrom = (from: number, schedule: ClockSchedule) => [from, from + 1, from + MIN, from + Math.floor(schedule.totalMs / 3), from + schedule.totalMs, from + 3 * schedule.totalMs];
+
+  it('reads exactly as the whole history at every moment from the compaction on, and goes on alike', () => {
+    fc.assert(
+      fc.property(schedules, histories, fc.integer({ min: 0, max: 20 * 60 * MIN }), steps, (schedule, history, wait, next) => {
+        const at = lastAt(history) + wait;
+        const compacted = compactClock(history, schedule.totalMs, at);
+        for (const t of momentsFrom(at, schedule)) expect(readClock(schedule, compacted, t)).toEqual(readClock(schedule, history, t));
+        // The same presses after it: the same clock, and the same refusals.
+        const { running } = foldClock(history, schedule.totalMs);
+        const more = continued(at, running, next);
+        const end = more.at(-1)?.at ?? at;
+        for (const t of momentsFrom(end, schedule)) expect(readClock(schedule, [...compacted, ...more], t)).toEqual(readClock(schedule, [...history, ...more], t));
+        const stillRunning = foldClock([...history, ...more], schedule.totalMs).running;
+        const wrong: ClockEvent = stillRunning ? { type: 'resume', at: end } : { type: 'pause', at: end };
+        expect(refusal(() => foldClock([...compacted, ...more, wrong], schedule.totalMs)).said?.key).toBe(refusal(() => foldClock([...history, ...more, wrong], schedule.totalMs)).said?.key);
+        // Short, its start kept, and every event one the clock reads.
+        expect(compacted.length).toBeLessThanOrEqual(2 + Math.ceil(schedule.totalMs / CLOCK_ADJUST_MAX_MS));
+        expect(compacted[0]).toEqual(history[0]);
+        expect(readClockEvents(compacted)).toEqual(compacted);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a clock never started is left as it is', () => {
+    expect(compactClock([], SCHEDULE.totalMs, T0)).toEqual([]);
+  });
+
+  it('5,000 presses of ±1 min then a pause: a few events, reading as the presses did', () => {
+    const presses: ClockEvent[] = [{ type: 'start', at: T0 }];
+    for (let press = 1; press <= 5000; press += 1) presses.push({ type: 'adjust', at: T0 + press * 10, by: press % 2 === 1 ? MIN : -MIN });
+    const at = T0 + 5000 * 10;
+    const compacted = compactClock(presses, SCHEDULE.totalMs, at);
+    expect(compacted).toEqual([{ type: 'start', at: T0 }]);
+    expect(readClockEvents([...compacted, { type: 'pause', at }])).toHaveLength(2);
+    expect(readClock(SCHEDULE, [...compacted, { type: 'pause', at }], at + 60 * MIN)).toEqual(readClock(SCHEDULE, [...presses, { type: 'pause', at }], at + 60 * MIN));
+    expect(presses.length + 1).toBeGreaterThan(CLOCK_EVENTS_MAX);
+  });
+
+  it('a pause overnight (longer than the longest adjust) is kept in as many adjusts as it takes', () => {
+    // Twelve hours of levels, paused 22 hours after 30 minutes: 11 h 25 min behind the wall clock at `at`.
+    const festival = clockSchedule(readStructure({ chips: [25], levels: Array.from({ length: 12 }, () => ({ sb: 25, bb: 50, minutes: 60 })) }));
+    const night: ClockEvent[] = [{ type: 'start', at: T0 }, { type: 'pause', at: T0 + 30 * MIN }, { type: 'resume', at: T0 + 30 * MIN + 22 * 60 * MIN }];
+    const at = T0 + 35 * MIN + 22 * 60 * MIN;
+    const compacted = compactClock(night, festival.totalMs, at);
+    expect(compacted).toEqual([{ type: 'start', at: T0 }, { type: 'adjust', at, by: -CLOCK_ADJUST_MAX_MS }, { type: 'adjust', at, by: -(festival.totalMs - 35 * MIN - CLOCK_ADJUST_MAX_MS) }]);
+    expect(readClock(festival, compacted, at)).toMatchObject({ status: 'running', elapsedMs: 35 * MIN, msLeft: 25 * MIN });
+    expect(readClock(festival, compacted, at + 90 * MIN)).toEqual(readClock(festival, night, at + 90 * MIN));
   });
 });

@@ -25,6 +25,13 @@ export const CLOCK_ADJUST_MAX_MS = 600 * 60_000;
 /** The most events one clock reads (a start, and a pause or adjust every minute of a 24-hour day thrice over). */
 export const CLOCK_EVENTS_MAX = 5000;
 
+/**
+ * How many events a clock keeps before its history is compacted (`compactClock`): well under
+ * CLOCK_EVENTS_MAX, so no number of presses ever fills a clock, and the row every station reads
+ * stays small.
+ */
+export const CLOCK_EVENTS_KEPT = 200;
+
 /** The latest time an event may carry: the year 2286, well inside what a Date holds. */
 const AT_MAX = 10_000_000_000_000;
 
@@ -151,6 +158,33 @@ export function applyClockEvent(run: ClockRun, event: ClockEvent, totalMs: numbe
 /** The clock after all its events, refusing the first out of order (its field `events[i]`). */
 export function foldClock(events: readonly ClockEvent[], totalMs: number): ClockRun {
   return events.reduce((run, event, index) => applyClockEvent(run, event, totalMs, `events[${index}]`), NOT_STARTED);
+}
+
+/**
+ * The events folded into an equivalent short list as of `at` (taken no earlier than the last
+ * event): the same start, adjusts that bring the clock to the time it shows at `at`, and a pause
+ * if it stands then. Read at any moment from `at` on, or continued with the same later events, it
+ * reads exactly as the whole history does (a property test holds it to that), so a clock is never
+ * full: a long night's presses cost at most CLOCK_EVENTS_KEPT events. The start is kept as it was
+ * (a station counts a break marked since it as marked). Events not yet started are returned as they are.
+ */
+export function compactClock(events: readonly ClockEvent[], totalMs: number, at: number): ClockEvent[] {
+  const run = foldClock(events, totalMs);
+  const start = events[0];
+  if (!run.started || start?.type !== 'start') return [...events];
+  const when = Math.max(at, run.since);
+  const target = clockTimeAt(run, when, totalMs);
+  const compacted: ClockEvent[] = [start];
+  // What the start alone gives at `when`; then as many adjusts as CLOCK_ADJUST_MAX_MS needs (a
+  // night's pause or a structure longer than ten hours), each within the schedule, as both ends are.
+  let reached = clockTimeAt({ started: true, running: true, base: 0, since: start.at }, when, totalMs);
+  while (reached !== target) {
+    const by = Math.max(-CLOCK_ADJUST_MAX_MS, Math.min(CLOCK_ADJUST_MAX_MS, target - reached));
+    compacted.push({ type: 'adjust', at: when, by });
+    reached += by;
+  }
+  if (!run.running) compacted.push({ type: 'pause', at: when });
+  return compacted;
 }
 
 /** The period holding clock time `ms` (a period ends where the next begins), or null at or past the end. */

@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLOCK_EVENTS_KEPT, clockSchedule, readClock } from '../../engine/clock/clock';
 import { isInputError } from '../../engine/errors';
 import { expectSaid } from '../../engine/messages/testing';
+import { readStructure } from '../../engine/plan/structure';
 import { actOnFloorClock, readFloorClock, setFloorStructure } from './clock';
 import { createStationLogin } from './db/stations';
 import { startFloorServer, type FloorServer } from './server';
@@ -133,6 +135,41 @@ describe.runIf(run)("the floor's tournament clock (a real PostgreSQL server)", (
     expect(again.status).toBe(409);
     expect(again.body).toContain('data-testid="clock-problem"');
     expect((await readFloorClock(admin))?.events).toEqual([{ type: 'start', at: T0 }, { type: 'adjust', at: T0 + 15 * MIN, by: MIN }, { type: 'pause', at: T0 + 15 * MIN }]);
+  });
+
+  it('never fills: 5,000 presses of ±1 min, then Pause (on the page and the command line) works and the clock reads right', async () => {
+    await setFloorStructure(admin, TIMED);
+    await actOnFloorClock(admin, { type: 'start' }, T0);
+    // A script's (or a bored hand's) presses, 10 ms apart: a minute one way, a minute the other.
+    for (let press = 1; press <= 5000; press += 1) await actOnFloorClock(admin, { type: 'adjust', by: press % 2 === 1 ? MIN : -MIN }, T0 + press * 10);
+    const held = await readFloorClock(admin);
+    expect(held?.events.length).toBeLessThanOrEqual(CLOCK_EVENTS_KEPT);
+    // 50 s run, the presses even: 19:10 left in level 1.
+    now = T0 + 50_000;
+    const origin = `http://127.0.0.1:${page.port}`;
+    const paused = await ask(page.port, '/clock', { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: 'action=pause&lang=en' });
+    expect(paused.status).toBe(303);
+    now = T0 + 60 * MIN;
+    const overview = await ask(page.port, '/?lang=en');
+    expect(overview.body).toContain('data-status="paused"');
+    expect(overview.body).toContain('19:10 left');
+    const resumed = await floor(['clock', 'resume', '--database', server.url]);
+    expect(resumed.stderr).toBe('');
+    const reading = JSON.parse(resumed.stdout) as { status: string; period: { level: number }; msLeft: number };
+    expect(reading).toMatchObject({ status: 'running', period: { kind: 'level', level: 1 } });
+    // Read a moment after its resume: the paused 19:10, less what has run since.
+    expect(reading.msLeft).toBeGreaterThan(19 * MIN);
+    expect(reading.msLeft).toBeLessThanOrEqual(19 * MIN + 10_000);
+  }, 120_000);
+
+  it('a clock filled by an older floor (5,000 events) takes Pause: compacted, not refused', async () => {
+    await setFloorStructure(admin, TIMED);
+    const full = [{ type: 'start', at: T0 }, ...Array.from({ length: 4999 }, (_, index) => ({ type: 'adjust', at: T0 + index + 1, by: index % 2 === 0 ? MIN : -MIN }))];
+    await admin.query('UPDATE floor_clock SET events = $1', [JSON.stringify(full)]);
+    const clock = await actOnFloorClock(admin, { type: 'pause' }, T0 + 5 * MIN);
+    // 4,999 presses: one minute more on the clock than off it.
+    expect(clock.events).toEqual([{ type: 'start', at: T0 }, { type: 'adjust', at: T0 + 5 * MIN, by: MIN }, { type: 'pause', at: T0 + 5 * MIN }]);
+    expect(readClock(clockSchedule(readStructure(TIMED)), clock.events, T0 + 30 * MIN)).toMatchObject({ status: 'paused', elapsedMs: 6 * MIN });
   });
 
   it('runs from the command line: the structure from the planner’s CSV, the clock started, adjusted and refused', async () => {

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import { applyClockEvent, clockSchedule, foldClock, readClockEvents, type ClockEvent } from '../../engine/clock/clock';
+import { applyClockEvent, CLOCK_EVENTS_KEPT, clockSchedule, compactClock, foldClock, readClockEvents, type ClockEvent } from '../../engine/clock/clock';
 import { InputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import { readStructure } from '../../engine/plan/structure';
@@ -39,7 +39,9 @@ export type ClockAction = { readonly type: 'start' | 'pause' | 'resume' } | { re
 /**
  * Applies one action of the floor's clock at `at` (epoch ms, the floor's time), refused with the
  * engine's keyed message when out of order (paused twice, adjusted before the start) or without
- * a structure. Two floors pressing at once are serialized by the row lock.
+ * a structure. Two floors pressing at once are serialized by the row lock. A history grown to
+ * CLOCK_EVENTS_KEPT events is compacted first (the same clock in a few events), so no number of
+ * presses ever fills it: Pause always works.
  */
 export async function actOnFloorClock(client: ClientBase, action: ClockAction, at: number): Promise<FloorClock> {
   return inTransaction(client, async () => {
@@ -47,13 +49,13 @@ export async function actOnFloorClock(client: ClientBase, action: ClockAction, a
     const structure = row.rows[0]?.structure ?? null;
     if (structure === null) throw new InputError('structure', { key: 'floor.clockNoStructure' });
     const schedule = clockSchedule(readStructure(structure));
-    const events = readClockEvents(row.rows[0]?.events ?? []);
-    const last = events.at(-1);
+    const held = readClockEvents(row.rows[0]?.events ?? []);
+    const last = held.at(-1);
     // The floor's own clock set back (NTP) must not make an event earlier than the one before.
     const event = readClockEvents([{ ...action, at: Math.max(at, last?.at ?? at) }])[0] as ClockEvent;
+    const events = held.length < CLOCK_EVENTS_KEPT ? held : compactClock(held, schedule.totalMs, event.at);
     applyClockEvent(foldClock(events, schedule.totalMs), event, schedule.totalMs, 'event');
     const next = [...events, event];
-    readClockEvents(next);
     await client.query('UPDATE floor_clock SET events = $1, changed_at = now()', [JSON.stringify(next)]);
     return { structure, events: next };
   });
