@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StructureInput } from '../../engine/plan/csv';
-import type { ClockEvent } from '../../engine/clock/clock';
+import { CLOCK_EVENTS_KEPT, readClock, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import { isColorUpRecord } from './colorUps';
@@ -259,14 +259,27 @@ describe('the records and the clock itself', () => {
     }
   });
 
-  it('refuses a station clock event beyond the most a clock holds; passes by a journal line out of order', () => {
+  it('never fills: 5,000 presses of ±1 min, then Pause is taken, the screens given the clock compacted; passes by a journal line out of order', () => {
     const clock = new StationClock(fakeTimers().timers);
     const line = (seq: number, event: ClockEvent): JournalLine<unknown> => ({ seq, at: new Date(event.at).toISOString(), record: { kind: 'clock', event } }) as unknown as JournalLine<unknown>;
     clock.add(line(1, { type: 'start', at: T0 }));
     clock.add(line(2, { type: 'pause', at: T0 - 1 }));
     expect(clock.view(STRUCTURE).events).toEqual([{ type: 'start', at: T0 }]);
-    for (let seq = 2; seq <= 5000; seq += 1) clock.add(line(seq, { type: 'adjust', at: T0 + seq, by: -1 }));
-    expect(clock.view(STRUCTURE).events).toHaveLength(5000);
-    expect(() => clock.event(STRUCTURE, { type: 'pause' }, T0 + 10_000)).toThrow('at most 5000 clock events (got 5001)');
+    const presses: ClockEvent[] = [{ type: 'start', at: T0 }];
+    for (let seq = 2; seq <= 5001; seq += 1) {
+      const event: ClockEvent = { type: 'adjust', at: T0 + seq * 10, by: seq % 2 === 0 ? MIN : -MIN };
+      presses.push(event);
+      clock.add(line(seq, event));
+    }
+    const view = clock.view(STRUCTURE);
+    expect(view.events.length).toBeLessThanOrEqual(CLOCK_EVENTS_KEPT);
+    const schedule = view.schedule as ClockSchedule;
+    expect(readClock(schedule, view.events, T0 + 60_000)).toEqual(readClock(schedule, presses, T0 + 60_000));
+    // Pause (this was refused "at most 5000 clock events"), journaled, and read back as it stands.
+    const pause = clock.event(STRUCTURE, { type: 'pause' }, T0 + 60_000);
+    expect(pause).toEqual({ type: 'pause', at: T0 + 60_000 });
+    clock.add(line(5002, pause));
+    expect(readClock(schedule, clock.view(STRUCTURE).events, T0 + 90 * MIN)).toMatchObject({ status: 'paused', elapsedMs: 60_000 });
+    expect(clock.event(STRUCTURE, { type: 'resume' }, T0 + 90 * MIN)).toEqual({ type: 'resume', at: T0 + 90 * MIN });
   });
 });

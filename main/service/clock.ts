@@ -1,5 +1,5 @@
 import { InputError } from '../../engine/errors';
-import { applyClockEvent, CLOCK_EVENTS_MAX, foldClock, nextClockChange, readClock, readClockEvent, readClockEvents, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
+import { applyClockEvent, CLOCK_EVENTS_KEPT, compactClock, foldClock, nextClockChange, readClock, readClockEvent, readClockEvents, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
 import type { JournalLine } from '../journal/journal';
 import { scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
 
@@ -50,15 +50,20 @@ interface Running {
 }
 
 export class StationClock {
-  /** The station's own clock's events since its last start, from the journal. */
+  /**
+   * The station's own clock's events since its last start, from the journal: every one, appended
+   * in place (a long night's presses replay in one pass); `localVersion` counts the changes. The
+   * screens get them compacted (`view`).
+   */
   private local: ClockEvent[] = [];
+  private localVersion = 0;
   /** Those events folded, so each line read on start is applied once (a long day's journal replays in one pass). */
   private localRun = foldClock([], Number.MAX_SAFE_INTEGER);
   /** When each break was marked last (epoch ms of its `break-marked` line), by the level it follows. */
   private marked = new Map<number, number>();
   private floor: FloorClock | null = null;
   private floorSchedule: ReturnType<typeof scheduleOf> = { schedule: null, problem: null };
-  private viewKey: { structure: unknown; local: readonly ClockEvent[]; floor: FloorClock | null } | null = null;
+  private viewKey: { structure: unknown; local: number; floor: FloorClock | null } | null = null;
   private lastView: ClockView | null = null;
   private timer: unknown = undefined;
   private closed = false;
@@ -74,7 +79,9 @@ export class StationClock {
       // Order only: the schedule's end is the structure's, which may change, so none is assumed here.
       try {
         this.localRun = applyClockEvent(fresh ? foldClock([], Number.MAX_SAFE_INTEGER) : this.localRun, record.event, Number.MAX_SAFE_INTEGER);
-        this.local = fresh ? [record.event] : [...this.local, record.event];
+        if (fresh) this.local = [record.event];
+        else this.local.push(record.event);
+        this.localVersion += 1;
       } catch {
         // kept as it was
       }
@@ -86,11 +93,27 @@ export class StationClock {
   /** The clock the state carries; the same object until its structure, events or source change. */
   view(structure: unknown): ClockView {
     const key = this.viewKey;
-    if (this.lastView !== null && key !== null && key.structure === structure && key.local === this.local && key.floor === this.floor) return this.lastView;
+    if (this.lastView !== null && key !== null && key.structure === structure && key.local === this.localVersion && key.floor === this.floor) return this.lastView;
     const { schedule, problem } = this.floor === null ? scheduleOf(structure) : this.floorSchedule;
-    this.viewKey = { structure, local: this.local, floor: this.floor };
-    this.lastView = this.floor === null ? { source: 'local', schedule, events: this.local, problem } : { source: 'floor', schedule, events: this.floor.events, problem };
+    this.viewKey = { structure, local: this.localVersion, floor: this.floor };
+    this.lastView = this.floor === null ? { source: 'local', schedule, events: this.localEvents(schedule), problem } : { source: 'floor', schedule, events: this.floor.events, problem };
     return this.lastView;
+  }
+
+  /**
+   * The own clock's events as the state carries them: a copy, compacted as of the last event once
+   * they are CLOCK_EVENTS_KEPT or more (the same clock from then on, in a few events), so no number
+   * of presses fills the clock or weighs on every screen.
+   */
+  private localEvents(schedule: ClockSchedule | null): ClockEvent[] {
+    const last = this.local.at(-1);
+    if (schedule === null || last === undefined || this.local.length < CLOCK_EVENTS_KEPT) return [...this.local];
+    try {
+      return compactClock(this.local, schedule.totalMs, last.at);
+    } catch {
+      // Out of order for this schedule: the screens refuse it as they would the whole list.
+      return [...this.local];
+    }
   }
 
   private running(structure: unknown): Running | null {
@@ -110,10 +133,9 @@ export class StationClock {
     // The computer's clock set back must not refuse the dealer's press: time on the clock only goes forward.
     const at = Math.max(now, this.local.at(-1)?.at ?? now);
     const event: ClockEvent = command.type === 'adjust' ? { type: 'adjust', at, by: command.minutes * 60_000 } : { type: command.type, at };
-    const finished = this.local.length > 0 && readClock(view.schedule, this.local, at).status === 'finished';
-    const events = command.type === 'start' && finished ? [event] : [...this.local, event];
-    // As many as the floor's may hold: the state carries them all to every screen.
-    if (events.length > CLOCK_EVENTS_MAX) throw new InputError('clock', { key: 'clock.events.tooMany', params: { max: CLOCK_EVENTS_MAX, n: events.length } });
+    const finished = view.events.length > 0 && readClock(view.schedule, view.events, at).status === 'finished';
+    // Checked against the clock as the screens have it (compacted): never refused for its length.
+    const events = command.type === 'start' && finished ? [event] : [...view.events, event];
     foldClock(events, view.schedule.totalMs);
     return event;
   }
