@@ -5,7 +5,7 @@ import { expectInView, expectNoScroll, expectTouchTargets } from './harness/fit'
 import { FINNISH_COUNTS, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';
 
 // Issue 15's clock on a station without a floor (a home game): the levels' minutes in the
-// structure, the clock started in the top bar and adjusted forward to the planned break, and the
+// structure, the clock started in the top bar and moved on (−1 min) to the planned break, and the
 // colour-up banner comes up by itself with the planned denominations, one tap to start. At the
 // table touchscreen's 1024×600 the clock in the top bar leaves the dealing screen's headline in view.
 
@@ -54,7 +54,7 @@ test('the station clock reaches the break: the colour-up banner comes up with th
     await expect(page.getByTestId('color-up-banner')).toHaveCount(0);
   });
 
-  await test.step('started, then adjusted a minute forward twice: the break after level 2', async () => {
+  await test.step('started, then "−1 min" twice (a minute less left each): the break after level 2', async () => {
     // The controls are in the clock's panel: nothing in the bar itself moves the clock.
     await expect(clock.getByTestId('clock-start')).toHaveCount(0);
     await clock.getByTestId('clock-toggle').click();
@@ -63,9 +63,9 @@ test('the station clock reaches the break: the colour-up banner comes up with th
     await expect(clock.getByTestId('clock-panel')).toHaveCount(0);
     await clock.getByTestId('clock-toggle').click();
     await expect(clock.getByTestId('clock-next-break')).toContainText('break in');
-    await clock.getByTestId('clock-adjust-forward').click();
+    await clock.getByTestId('clock-adjust-minus').click();
     await expect(clock.getByTestId('clock-period')).toHaveText('Level 2');
-    await clock.getByTestId('clock-adjust-forward').click();
+    await clock.getByTestId('clock-adjust-minus').click();
     await expect(clock.getByTestId('clock-period')).toHaveText('Break after level 2');
     await page.keyboard.press('Escape');
     await expect(clock.getByTestId('clock-panel')).toHaveCount(0);

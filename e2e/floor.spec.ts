@@ -80,7 +80,7 @@ test("the floor's clock runs from its buttons in the browser: started, paused, r
   await clock.locator('button[data-action="start"]').click();
   await expect(clock).toHaveAttribute('data-status', 'running');
   await expect(page.getByTestId('clock-left')).toContainText('left');
-  await clock.locator('button[data-action="forward"]').click();
+  await clock.locator('button[data-action="more"]').click();
   await clock.locator('button[data-action="pause"]').click();
   await expect(clock).toHaveAttribute('data-status', 'paused');
   await expect(page.getByTestId('clock-problem')).toHaveCount(0);

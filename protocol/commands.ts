@@ -83,7 +83,7 @@ export const COMMANDS = {
   clockStart: command<() => CommandResult>(0, none),
   clockPause: command<() => CommandResult>(0, none),
   clockResume: command<() => CommandResult>(0, none),
-  /** Moves the station's clock `minutes` forward (positive: less time left in the level) or back. */
+  /** Gives the level on the station's clock `minutes` more time left ("+1 min"), or fewer when negative. */
   clockAdjust: command<(minutes: number) => CommandResult>(1, ([minutes]) =>
     isWhole(minutes, -CLOCK_ADJUST_MINUTES_MAX, CLOCK_ADJUST_MINUTES_MAX) && minutes !== 0 ? pass([minutes]) : fail('minutes', { key: 'clock.adjustMinutes', params: { max: CLOCK_ADJUST_MINUTES_MAX } }),
   ),

@@ -12,7 +12,10 @@ export type ClockEvent =
   | { readonly type: 'start'; readonly at: number }
   | { readonly type: 'pause'; readonly at: number }
   | { readonly type: 'resume'; readonly at: number }
-  /** Moves the clock `by` milliseconds: forward (less time left in the level) when positive. */
+  /**
+   * Moves the clock `by` milliseconds: forward (less time left in the level) when positive. A
+   * director's "+1 min" is the other way (more time left): `adjustForMinutesLeft` gives its `by`.
+   */
   | { readonly type: 'adjust'; readonly at: number; readonly by: number };
 
 export type ClockEventType = ClockEvent['type'];
@@ -31,6 +34,15 @@ export const CLOCK_EVENTS_MAX = 5000;
  * stays small.
  */
 export const CLOCK_EVENTS_KEPT = 200;
+
+/**
+ * The `by` of an adjust that gives the period `minutes` more time left (fewer when negative): the
+ * clock set back by as much. "+1 min" on every tournament clock a director knows adds a minute to
+ * the level; the floor's buttons, `floor clock adjust --minutes N` and the station's own all mean it so.
+ */
+export function adjustForMinutesLeft(minutes: number): number {
+  return -minutes * 60_000;
+}
 
 /** The latest time an event may carry: the year 2286, well inside what a Date holds. */
 const AT_MAX = 10_000_000_000_000;

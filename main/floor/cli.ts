@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import pg from 'pg';
-import { clockSchedule, readClock } from '../../engine/clock/clock';
+import { adjustForMinutesLeft, clockSchedule, readClock } from '../../engine/clock/clock';
 import { isInputError } from '../../engine/errors';
 import { structureFromCsv } from '../../engine/plan/csv';
 import { readStructure } from '../../engine/plan/structure';
@@ -21,7 +21,7 @@ import { syncStation } from './sync';
  *   add-table --database URL --table NAME                 a station's own least-privilege login, as a URL
  *   serve     --database URL [--port N] [--host H --token T]  the floor page (the default)
  *   structure --database URL --file PATH                  the tournament's structure (JSON, or the planner's CSV) for the clock
- *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows
+ *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
  *
  * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token. A bad argument,
  * an unreachable database or a refusal: exit 2 with one line on standard error, nothing on
@@ -93,7 +93,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     if (statSync(options.file).size > 256 * 1024) throw new UsageError('--file is larger than a structure can be (256 KB)');
   } else if ('file' in options) throw new UsageError('--file is for structure only');
   if (clock === 'adjust') {
-    if (options.minutes === undefined || !/^[+-]?\d{1,3}$/.test(options.minutes) || Number(options.minutes) === 0 || Math.abs(Number(options.minutes)) > 600) throw new UsageError('clock adjust needs --minutes N: a whole number of minutes from -600 to 600, not 0 (forward when positive)');
+    if (options.minutes === undefined || !/^[+-]?\d{1,3}$/.test(options.minutes) || Number(options.minutes) === 0 || Math.abs(Number(options.minutes)) > 600) throw new UsageError('clock adjust needs --minutes N: a whole number of minutes from -600 to 600, not 0 (N more minutes left in the level; fewer when negative)');
   } else if ('minutes' in options) throw new UsageError('--minutes is for clock adjust only');
   return { command, options, ...(clock === undefined ? {} : { clock }) };
 }
@@ -244,7 +244,7 @@ async function structure(url: string, file: string, out: (text: string) => void)
 }
 
 async function clockCommand(url: string, command: ClockCommand, minutes: string | undefined, out: (text: string) => void): Promise<void> {
-  const action: ClockAction = command === 'adjust' ? { type: 'adjust', by: Number(minutes) * 60_000 } : { type: command };
+  const action: ClockAction = command === 'adjust' ? { type: 'adjust', by: adjustForMinutesLeft(Number(minutes)) } : { type: command };
   const client = await connect(url);
   try {
     await migrate(client);

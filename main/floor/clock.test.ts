@@ -122,19 +122,32 @@ describe.runIf(run)("the floor's tournament clock (a real PostgreSQL server)", (
     expect(started.status).toBe(303);
     expect(started.headers.location).toBe('/?lang=ru');
     now = T0 + 15 * MIN;
-    expect((await ask(page.port, '/clock', form('forward'))).status).toBe(303);
+    expect((await ask(page.port, '/?lang=en')).body).toContain('5:00 left');
+    // "+1 min" gives the level a minute more, as on every tournament clock (it took one off).
+    expect((await ask(page.port, '/clock', form('more'))).status).toBe(303);
     overview = await ask(page.port, '/?lang=fi');
     expect(overview.body).toContain('data-status="running"');
-    // 16 minutes in: level 1, 4 minutes left; the break after level 2 in 24 minutes.
+    // 14 minutes on the clock: level 1, 6 minutes left; the break after level 2 in 26 minutes.
     expect(overview.body).toMatch(/data-testid="clock-period">Taso 1</);
-    expect(overview.body).toContain('4:00 jäljellä');
-    expect(overview.body).toContain('tauko tason 2 jälkeen 24:00 päästä');
+    expect(overview.body).toContain('6:00 jäljellä');
+    expect(overview.body).toContain('tauko tason 2 jälkeen 26:00 päästä');
+    expect(overview.body).toContain('data-action="more"');
+    // "−1 min" takes it off again.
+    expect((await ask(page.port, '/clock', form('less'))).status).toBe(303);
+    expect((await ask(page.port, '/?lang=en')).body).toContain('5:00 left');
+    expect((await ask(page.port, '/clock', form('more'))).status).toBe(303);
     expect(overview.body).toContain('data-action="pause"');
     expect((await ask(page.port, '/clock', form('pause'))).status).toBe(303);
     const again = await ask(page.port, '/clock', form('pause', 'ru'));
     expect(again.status).toBe(409);
     expect(again.body).toContain('data-testid="clock-problem"');
-    expect((await readFloorClock(admin))?.events).toEqual([{ type: 'start', at: T0 }, { type: 'adjust', at: T0 + 15 * MIN, by: MIN }, { type: 'pause', at: T0 + 15 * MIN }]);
+    expect((await readFloorClock(admin))?.events).toEqual([
+      { type: 'start', at: T0 },
+      { type: 'adjust', at: T0 + 15 * MIN, by: -MIN },
+      { type: 'adjust', at: T0 + 15 * MIN, by: MIN },
+      { type: 'adjust', at: T0 + 15 * MIN, by: -MIN },
+      { type: 'pause', at: T0 + 15 * MIN },
+    ]);
   });
 
   it('never fills: 5,000 presses of ±1 min, then Pause (on the page and the command line) works and the clock reads right', async () => {
@@ -180,7 +193,15 @@ describe.runIf(run)("the floor's tournament clock (a real PostgreSQL server)", (
     expect(JSON.parse(loaded.stdout)).toMatchObject({ status: 'idle', period: { kind: 'level', level: 1 }, msLeft: 20 * MIN });
     const started = await floor(['clock', 'start', '--database', server.url]);
     expect(JSON.parse(started.stdout)).toMatchObject({ status: 'running', events: 1 });
-    const adjusted = await floor(['clock', 'adjust', '--minutes', '39', '--database', server.url]);
+    // --minutes N: N more minutes left in the level; fewer when negative (the clock moved on).
+    const fewer = JSON.parse((await floor(['clock', 'adjust', '--minutes', '-5', '--database', server.url])).stdout) as { msLeft: number };
+    const more = JSON.parse((await floor(['clock', 'adjust', '--minutes', '2', '--database', server.url])).stdout) as { msLeft: number };
+    // Twenty minutes less five, less the moments the commands took; then two more.
+    expect(fewer.msLeft).toBeGreaterThan(14 * MIN);
+    expect(fewer.msLeft).toBeLessThanOrEqual(15 * MIN);
+    expect(more.msLeft - fewer.msLeft).toBeGreaterThan(MIN);
+    expect(more.msLeft - fewer.msLeft).toBeLessThanOrEqual(2 * MIN);
+    const adjusted = await floor(['clock', 'adjust', '--minutes', '-36', '--database', server.url]);
     expect(JSON.parse(adjusted.stdout)).toMatchObject({ status: 'running', period: { kind: 'level', level: 2 }, nextBreak: { afterLevel: 2 } });
     for (const args of [['clock', 'start'], ['clock', 'adjust', '--minutes', '0'], ['clock', 'stop'], ['clock'], ['clock', 'pause', '--minutes', '3'], ['structure'], ['structure', '--file', join(folder, 'missing.csv')]]) {
       const outcome = await floor([...args, '--database', server.url]);

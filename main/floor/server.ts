@@ -5,6 +5,7 @@ import { keyMatches } from '../web/key';
 import { isInputError } from '../../engine/errors';
 import { ENGINE_CATALOGS, formatMessage, type MessageLanguage } from '../../engine/messages';
 import { isLoopbackHost, listenOn } from '../web/loopback';
+import { adjustForMinutesLeft } from '../../engine/clock/clock';
 import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
 import { isTableName } from './db/stations';
 import { floorCsv, floorJson } from './export';
@@ -80,8 +81,9 @@ const CLOCK_ACTIONS: Readonly<Record<string, ClockAction>> = {
   start: { type: 'start' },
   pause: { type: 'pause' },
   resume: { type: 'resume' },
-  back: { type: 'adjust', by: -60_000 },
-  forward: { type: 'adjust', by: 60_000 },
+  // "−1 min" and "+1 min": a minute less or more left in the level.
+  less: { type: 'adjust', by: adjustForMinutesLeft(-1) },
+  more: { type: 'adjust', by: adjustForMinutesLeft(1) },
 };
 
 const RACE_ID = /^race-[1-9][0-9]{0,8}$/;

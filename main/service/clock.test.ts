@@ -97,7 +97,8 @@ describe("the station's own clock", () => {
     expect(await service.clockPause()).toEqual(ok);
     time.set(9 * MIN);
     expect(await service.clockResume()).toEqual(ok);
-    expect(await service.clockAdjust(-2)).toEqual(ok);
+    // "+2 min": two minutes more left, the clock set back by as much.
+    expect(await service.clockAdjust(2)).toEqual(ok);
     const events: ClockEvent[] = [{ type: 'start', at: T0 }, { type: 'pause', at: T0 + 5 * MIN }, { type: 'resume', at: T0 + 9 * MIN }, { type: 'adjust', at: T0 + 9 * MIN, by: -2 * MIN }];
     expect(service.getState().clock.events).toEqual(events);
     expect(records(dataDir).filter((record) => record?.kind === 'clock')).toEqual(events.map((event) => ({ kind: 'clock', event })));
@@ -138,7 +139,7 @@ describe("the station's own clock", () => {
   it('a restart during the break does not mark it again', async () => {
     const { service, dataDir, time, timers } = await station();
     expect(await service.clockStart()).toEqual(ok);
-    expect(await service.clockAdjust(41)).toEqual(ok);
+    expect(await service.clockAdjust(-41)).toEqual(ok);
     await settled(service);
     expect(breakMarks(dataDir)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }]);
     // The dealer resumed play by hand, early; a restart still in the break's time marks it no more.
@@ -160,7 +161,7 @@ describe("the station's own clock", () => {
     await settled(service);
     expect(breakMarks(dataDir)).toEqual([{ kind: 'break-marked', afterLevel: 2 }]);
     // The next break is the clock's to mark.
-    expect(await service.clockAdjust(70)).toEqual(ok);
+    expect(await service.clockAdjust(-70)).toEqual(ok);
     await settled(service);
     expect(breakMarks(dataDir).at(-1)).toEqual({ kind: 'break-marked', afterLevel: 4, by: 'clock' });
     expect(service.getState().plan?.proposal).toMatchObject({ afterLevel: 4, remove: [100] });
@@ -171,7 +172,7 @@ describe("the station's own clock", () => {
     expect(await service.clockStart()).toEqual(ok);
     expect(await service.clockPause()).toEqual(ok);
     expect(timers.pending()).toEqual([]);
-    expect(await service.clockAdjust(45)).toEqual(ok);
+    expect(await service.clockAdjust(-45)).toEqual(ok);
     await settled(service);
     expect(breakMarks(dataDir)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }]);
   });
@@ -194,6 +195,21 @@ describe("the station's own clock", () => {
       expect(await dispatch(service, 'clockAdjust', [minutes])).toMatchObject({ ok: false, error: { field: 'minutes', message: 'must be a whole number of minutes from -600 to 600, not 0' } });
     }
     expect(records(dataDir).length).toBe(before + 2);
+  });
+
+  it('"+1 min" gives the level a minute more left, "−1 min" a minute less', async () => {
+    const { service, time } = await station();
+    expect(await service.clockStart()).toEqual(ok);
+    time.set(5 * MIN);
+    const left = () => {
+      const clock = service.getState().clock;
+      return readClock(clock.schedule as ClockSchedule, clock.events, time.now()).msLeft;
+    };
+    expect(left()).toBe(15 * MIN);
+    expect(await service.clockAdjust(1)).toEqual(ok);
+    expect(left()).toBe(16 * MIN);
+    expect(await service.clockAdjust(-3)).toEqual(ok);
+    expect(left()).toBe(13 * MIN);
   });
 
   it('a start after the clock has finished starts it afresh', async () => {

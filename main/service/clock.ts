@@ -1,5 +1,5 @@
 import { InputError } from '../../engine/errors';
-import { applyClockEvent, CLOCK_EVENTS_KEPT, compactClock, foldClock, nextClockChange, readClock, readClockEvent, readClockEvents, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
+import { adjustForMinutesLeft, applyClockEvent, CLOCK_EVENTS_KEPT, compactClock, foldClock, nextClockChange, readClock, readClockEvent, readClockEvents, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
 import type { JournalLine } from '../journal/journal';
 import { scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
 
@@ -26,7 +26,7 @@ export function isClockRecord(value: unknown): value is ClockRecord {
   }
 }
 
-/** The clock's commands as the screens give them. */
+/** The clock's commands as the screens give them (`minutes`: that many more minutes left, "+1 min"; fewer when negative). */
 export type ClockCommand = { readonly type: 'start' | 'pause' | 'resume' } | { readonly type: 'adjust'; readonly minutes: number };
 
 /** How the clock sets its one timer (tests give their own, to fire it when they choose). */
@@ -132,7 +132,7 @@ export class StationClock {
     if (view.schedule === null) throw new InputError('tournament', view.problem ?? { key: 'service.noStructure' });
     // The computer's clock set back must not refuse the dealer's press: time on the clock only goes forward.
     const at = Math.max(now, this.local.at(-1)?.at ?? now);
-    const event: ClockEvent = command.type === 'adjust' ? { type: 'adjust', at, by: command.minutes * 60_000 } : { type: command.type, at };
+    const event: ClockEvent = command.type === 'adjust' ? { type: 'adjust', at, by: adjustForMinutesLeft(command.minutes) } : { type: command.type, at };
     const finished = view.events.length > 0 && readClock(view.schedule, view.events, at).status === 'finished';
     // Checked against the clock as the screens have it (compacted): never refused for its length.
     const events = command.type === 'start' && finished ? [event] : [...view.events, event];

@@ -85,17 +85,23 @@ describe('the tournament clock', () => {
 
   it('adjusts only from its panel (no single press moves the clock); Escape closes the panel; the break shows as the break', async () => {
     const { wrapper, api } = await mountClock({ source: 'local', schedule: SCHEDULE, events: [{ type: 'start', at: T0 }], problem: null });
-    expect(wrapper.find('[data-testid="clock-adjust-forward"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="clock-adjust-plus"]').exists()).toBe(false);
     const toggle = wrapper.get('[data-testid="clock-toggle"]');
     expect(toggle.attributes('aria-expanded')).toBe('false');
     await toggle.trigger('click');
     expect(toggle.attributes('aria-expanded')).toBe('true');
-    await wrapper.get('[data-testid="clock-adjust-forward"]').trigger('click', { detail: 1 });
+    // "−1 min" takes a minute off the level (the clock moved a minute on) …
+    await wrapper.get('[data-testid="clock-adjust-minus"]').trigger('click', { detail: 1 });
     await settle();
     expect(api.current.clock.events.at(-1)).toEqual({ type: 'adjust', at: T0, by: MIN });
     await passes(40 * MIN);
     expect(text(wrapper, 'clock-period')).toBe('Break after level 2');
     expect(text(wrapper, 'clock-left')).toBe('9:00');
+    // … and "+1 min" gives it back: a minute more left, as on every tournament clock.
+    await wrapper.get('[data-testid="clock-adjust-plus"]').trigger('click', { detail: 1 });
+    await settle();
+    expect(api.current.clock.events.at(-1)).toEqual({ type: 'adjust', at: T0 + 40 * MIN, by: -MIN });
+    expect(text(wrapper, 'clock-left')).toBe('10:00');
     expect(wrapper.find('[data-testid="clock-next-break"]').exists()).toBe(false);
     await wrapper.get('[data-testid="clock-panel"]').trigger('keydown', { key: 'Escape' });
     expect(wrapper.find('[data-testid="clock-panel"]').exists()).toBe(false);
@@ -112,7 +118,7 @@ describe('the tournament clock', () => {
     const { wrapper } = await mountClock(floor);
     await wrapper.get('[data-testid="clock-toggle"]').trigger('click');
     expect(wrapper.find('[data-testid="clock-pause"]').exists()).toBe(false);
-    expect(wrapper.find('[data-testid="clock-adjust-forward"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="clock-adjust-plus"]').exists()).toBe(false);
     expect(text(wrapper, 'clock-floor')).toBe('Floor clock');
     expect(text(wrapper, 'clock-period')).toBe('Break after level 2');
     wrapper.unmount();

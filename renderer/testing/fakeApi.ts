@@ -24,7 +24,7 @@ import type { StructureInput } from '../../engine/plan/csv';
 import { parseCard } from '../../engine/cards';
 import { isInputError } from '../../engine/errors';
 import { planColorUps } from '../../engine/plan/planner';
-import { foldClock, type ClockEvent } from '../../engine/clock/clock';
+import { adjustForMinutesLeft, foldClock, type ClockEvent } from '../../engine/clock/clock';
 import { scheduleOf } from '../../protocol/clock';
 import { applyRaceEvent, startRace, type RaceState } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
@@ -206,7 +206,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     clockStart: () => clockEvent((at) => ({ type: 'start', at })),
     clockPause: () => clockEvent((at) => ({ type: 'pause', at })),
     clockResume: () => clockEvent((at) => ({ type: 'resume', at })),
-    clockAdjust: (minutes: number) => clockEvent((at) => ({ type: 'adjust', at, by: minutes * 60_000 })),
+    clockAdjust: (minutes: number) => clockEvent((at) => ({ type: 'adjust', at, by: adjustForMinutesLeft(minutes) })),
     saveSettings: (input: SettingsInput) => {
       // What the screen left out stays as saved; a kept structure takes the table's chips (kept once).
       const kept = current.settings.tournament;

@@ -104,7 +104,7 @@ export function clockSection(clock: FloorClock | null, language: FloorLanguage, 
   const buttons =
     reading.status === 'idle' || reading.status === 'finished'
       ? clockButton('start', words.start, language)
-      : `${reading.status === 'running' ? clockButton('pause', words.pause, language) : clockButton('resume', words.resume, language)}${clockButton('back', words.back, language)}${clockButton('forward', words.forward, language)}`;
+      : `${reading.status === 'running' ? clockButton('pause', words.pause, language) : clockButton('resume', words.resume, language)}${clockButton('less', words.back, language)}${clockButton('more', words.forward, language)}`;
   return `<section class="clock" data-testid="floor-clock" data-status="${reading.status}">
 <h2>${escapeHtml(words.title)}: ${escapeHtml(words.status[reading.status])}</h2>
 <p class="clock__period"><strong data-testid="clock-period">${escapeHtml(period)}</strong> <span data-testid="clock-left">${escapeHtml(words.left(clockTime(reading.msLeft)))}</span></p>
