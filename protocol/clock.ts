@@ -15,6 +15,11 @@ export interface FloorClock {
   /** The structure as the planner reads it (engine/plan), its levels with their minutes. */
   readonly structure: StructureInput;
   readonly events: readonly ClockEvent[];
+  /**
+   * The floor's time less the station's (ms) when the link read it: the events carry the floor's
+   * time, and a station follows it, not its own clock (absent: the same time).
+   */
+  readonly offsetMs?: number;
 }
 
 /** Who runs the station's clock: the station itself (a home game), or the floor. */

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readClock, type ClockSchedule } from '../../engine/clock/clock';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { journalPath } from '../journal/journal';
@@ -41,6 +42,7 @@ describe.runIf(run)("the floor's clock on a station (a real PostgreSQL server)",
   let server: ThrowawayPostgres;
   let admin: pg.Client;
   const dataDir = mkdtempSync(join(tmpdir(), 'floor-clock-station-'));
+  const behind = mkdtempSync(join(tmpdir(), 'floor-clock-behind-'));
 
   beforeAll(async () => {
     ({ server, admin } = await startFloorDatabase());
@@ -50,6 +52,7 @@ describe.runIf(run)("the floor's clock on a station (a real PostgreSQL server)",
     await admin?.end();
     await server?.remove();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(behind, { recursive: true, force: true });
   });
 
   it('raises the colour-up banner at the break on the floor’s clock, once, the chips planned', async () => {
@@ -92,5 +95,28 @@ describe.runIf(run)("the floor's clock on a station (a real PostgreSQL server)",
     await until('the local clock', () => service.getState().clock.source === 'local');
     expect(service.getState().floorLink).toEqual({ state: 'off' });
     expect(await service.clockStart()).toEqual({ ok: true, value: null });
+  }, 60_000);
+
+  it("follows the floor's time, not its own: a station whose clock is an hour behind raises the banner at the floor's break", async () => {
+    await admin.query("UPDATE floor_clock SET structure = NULL, events = '[]'");
+    const login = await createStationLogin(admin, '8');
+    const service = await serviceIn(behind, { clock: () => new Date(Date.now() - 60 * MIN) });
+    expect(await service.saveSettings({ ...TABLE, table: { ...TABLE.table, name: '8' }, floor: { on: true, url: server.urlFor(login.role, login.password) } })).toEqual({ ok: true, value: null });
+    expect(await service.saveStructure(STRUCTURE)).toEqual({ ok: true, value: null });
+    await until('the link', () => service.getState().floorLink.state === 'connected');
+
+    // The floor's clock (the database server's time) reaches the break after level 2 in 4 s, by running alone.
+    await setFloorStructure(admin, STRUCTURE);
+    await actOnFloorClock(admin, { type: 'start' }, Date.now() - 40 * MIN + 4_000);
+    await until("the floor's clock on the station", () => service.getState().clock.source === 'floor');
+    // The station reads it on its own (hour-off) clock as the floor does: level 2, seconds to go.
+    const clock = service.getState().clock;
+    const reading = readClock(clock.schedule as ClockSchedule, clock.events, Date.now() - 60 * MIN);
+    expect(reading).toMatchObject({ status: 'running', period: { kind: 'level', level: 2 } });
+    expect(reading.msLeft).toBeLessThanOrEqual(4_000);
+    expect(service.getState().colorUp).toBeNull();
+    const colorUp = await until('the banner at the floor’s break', () => service.getState().colorUp, 15_000);
+    expect(colorUp).toEqual({ afterLevel: 2, done: [], running: null });
+    expect(breakMarks(behind)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }]);
   }, 60_000);
 });

@@ -12,7 +12,12 @@ import { floorTargetOf } from './target';
 export interface FloorClockRow {
   readonly structure: unknown;
   readonly events: unknown;
+  /** The floor's time (the database server's clock) less the station's, ms, as measured with the row. */
+  readonly offsetMs: number;
 }
+
+/** How far the measured offset may move before the clock is handed on again (a round trip's jitter is far less). */
+const OFFSET_MOVED_MS = 1000;
 
 export interface FloorLinkOptions {
   readonly dataDir: string;
@@ -92,6 +97,7 @@ export class FloorLink {
   private readonly pollTimer: NodeJS.Timeout;
   private pollDue = true;
   private clockSeen: string | undefined;
+  private offsetSeen = 0;
   private closed = false;
 
   private constructor(
@@ -266,13 +272,23 @@ export class FloorLink {
 
   private async readClock(client: Client): Promise<void> {
     if (this.options.onFloorClock === undefined) return;
-    const result = await client.query<{ structure: unknown; events: unknown }>('SELECT structure, events FROM floor_clock LIMIT 1');
+    // The floor's time read with its row (the database server's clock, not this computer's: a
+    // station an hour off still reaches the break with the floor), taken as of the round trip's middle.
+    const sent = this.localNow();
+    const result = await client.query<{ structure: unknown; events: unknown; floor_now: number }>('SELECT structure, events, extract(epoch FROM clock_timestamp())::float8 * 1000 AS floor_now FROM floor_clock LIMIT 1');
+    const offsetMs = Math.round(Number(result.rows[0]?.floor_now ?? NaN) - (sent + this.localNow()) / 2);
     const row = result.rows[0];
     const clock = row === undefined || row.structure === null ? null : { structure: row.structure, events: row.events };
     const seen = JSON.stringify(clock);
-    if (seen === this.clockSeen) return;
+    const moved = Number.isFinite(offsetMs) && Math.abs(offsetMs - this.offsetSeen) > OFFSET_MOVED_MS;
+    if (seen === this.clockSeen && !moved) return;
     this.clockSeen = seen;
-    this.options.onFloorClock(clock);
+    if (Number.isFinite(offsetMs)) this.offsetSeen = offsetMs;
+    this.options.onFloorClock(clock === null ? null : { ...clock, offsetMs: this.offsetSeen });
+  }
+
+  private localNow(): number {
+    return (this.options.now?.() ?? new Date()).getTime();
   }
 
   private setState(state: FloorLinkState): void {

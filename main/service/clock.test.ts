@@ -252,6 +252,21 @@ describe("the floor's clock on a station", () => {
     expect(await service.clockStart()).toEqual(ok);
   });
 
+  it("follows the floor's time, not its own: a station an hour behind enters the floor's break at the floor's moment", async () => {
+    const { service, dataDir, time, timers } = await station();
+    // The floor's time is an hour ahead of this station's; its clock started 39 minutes ago by the floor's time.
+    const floorNow = T0 + 60 * MIN;
+    expect(await service.followFloorClock({ ...floorAt([{ type: 'start', at: floorNow - 39 * MIN }]), offsetMs: 60 * MIN })).toEqual(ok);
+    const clock = service.getState().clock;
+    expect(readClock(clock.schedule as ClockSchedule, clock.events, time.now())).toMatchObject({ status: 'running', period: { kind: 'level', level: 2 }, msLeft: MIN });
+    expect(timers.pending().map((timer) => timer.ms)).toEqual([MIN]);
+    time.set(MIN);
+    timers.fire();
+    await settled(service);
+    expect(breakMarks(dataDir)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }]);
+    expect(service.getState().colorUp).toEqual({ afterLevel: 2, done: [], running: null });
+  });
+
   it('refuses malformed floor events (keeping the clock it had); a floor structure without minutes is shown as the problem', async () => {
     const { service } = await station();
     expect(await service.followFloorClock(floorAt([{ type: 'start', at: T0 }]))).toEqual(ok);

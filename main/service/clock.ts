@@ -140,15 +140,22 @@ export class StationClock {
     return event;
   }
 
-  /** Follows the floor's clock (null: the station's own again). Refuses malformed events, keeping what it had. */
+  /**
+   * Follows the floor's clock (null: the station's own again). Refuses malformed events, keeping
+   * what it had. The floor's events carry the floor's time; they are kept in this station's time
+   * (less `offsetMs`), so the station follows the floor's time and not its own clock: the break
+   * comes at the floor's moment on a station an hour off, its timer and the screens' countdown alike.
+   */
   follow(floor: FloorClock | null): void {
     if (floor === null) {
       this.floor = null;
       return;
     }
-    const events = readClockEvents(floor.events);
     const planned = scheduleOf(floor.structure);
-    if (planned.schedule !== null) foldClock(events, planned.schedule.totalMs);
+    const read = readClockEvents(floor.events);
+    if (planned.schedule !== null) foldClock(read, planned.schedule.totalMs);
+    const offset = Number.isSafeInteger(floor.offsetMs) ? (floor.offsetMs as number) : 0;
+    const events = offset === 0 ? read : read.map((event) => ({ ...event, at: event.at - offset }));
     this.floor = { structure: floor.structure, events };
     this.floorSchedule = planned;
   }

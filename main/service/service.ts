@@ -365,6 +365,8 @@ export class ConsoleService {
       dataDir: this.options.dataDir,
       journalSeq: this.journalSeq,
       ...(this.options.floorTiming ? { timing: this.options.floorTiming } : {}),
+      // The service's time: the link measures the floor's against it.
+      ...(this.options.clock ? { now: this.options.clock } : {}),
       // A link closed says nothing more: only the one running now reaches here.
       onState: (state) => {
         this.floorLinkState = state;
