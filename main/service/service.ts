@@ -12,7 +12,7 @@ import type { ShoeEvent } from '../../hardware/events';
 import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
 import { FrameDecoder } from '../../hardware/pipeline';
 import { readProfile, type DeviceProfile } from '../../hardware/profile';
-import { effectiveProfile, profileInfo, ProfileStore, storedName } from './profiles';
+import { effectiveProfile, profileInfo, ProfileStore, PROFILES_FOLDER, storedName } from './profiles';
 import { findingText, journalPath, JournalWriter, scanJournal, type JournalFinding, type JournalLine, type JournalNote } from '../journal/journal';
 import {
   HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
@@ -24,7 +24,7 @@ import { writeFileAtomically } from './atomicWrite';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';
-import { prepareDataFolder } from './dataFolder';
+import { prepareDataFolder, tightenDataFolder } from './dataFolder';
 import { lockDataFolder } from './dataLock';
 import { historyCsv, historyJson } from './export';
 import { readRaceRecord, type RaceSpan } from './raceRecord';
@@ -273,6 +273,9 @@ export class ConsoleService {
     const keyProblem = scan.findings.find((finding) => finding.code === 'key-missing' || finding.code === 'key-wrong') ?? null;
     const readOnly = scan.readOnly ?? (scan.end.kind === 'hmac-sha256' ? keyProblem : null);
     const journal = readOnly === null ? await JournalWriter.open<SessionRecord>(path, scan, { clock: options.clock, monotonic: options.monotonic, key }) : null;
+    // The journal just made (the journal opens it with the umask's mode) and whatever an older version
+    // left readable by others: the folder itself was closed before anything in it was read.
+    await tightenDataFolder(options.dataDir, [PROFILES_FOLDER]);
     const findings: JournalFinding[] = [
       ...scan.findings,
       ...problems,
