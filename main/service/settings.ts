@@ -241,8 +241,10 @@ export function shownFloor(floor: FloorSettings): FloorSettings {
 
 /**
  * The floor settings a screen saves, with the password held kept: the screen is shown the URL
- * without it, so a URL saved without one, for the same login on the same server, keeps the one
- * held. A URL with a password sets it; a URL for another login or server takes none along.
+ * without it, so a URL saved without one keeps the one held, but only if it is exactly the URL
+ * that password was entered with (scheme, login, host, port, database, every query parameter):
+ * a `?host=` or `&port=` added to the shown URL would send it to another server. A URL with a
+ * password sets it; any other URL is saved without one (the screen then says none is saved).
  */
 export function withKeptPassword(given: unknown, held: FloorSettings | undefined): unknown {
   if (typeof given !== 'object' || given === null || held === undefined) return given;
@@ -252,7 +254,7 @@ export function withKeptPassword(given: unknown, held: FloorSettings | undefined
     const next = new URL(url.trim());
     const kept = new URL(held.url);
     if (next.password !== '' || kept.password === '') return given;
-    if (next.username !== kept.username || next.host !== kept.host || next.protocol !== kept.protocol) return given;
+    if (next.toString() !== urlWithoutPassword(held.url)) return given;
     next.password = kept.password;
     return { ...given, url: next.toString() };
   } catch {
