@@ -22,6 +22,31 @@ export function valueParam(value: unknown): MessageParam {
 }
 
 /**
+ * How deep anything the console reads may nest (objects and lists inside each other): the deepest
+ * it takes, a level of the settings' structure, is four down. Deeper input is refused before any check walks it
+ * (quoting it, JSON.stringify, would overflow the stack at some thousands).
+ */
+export const MAX_NESTING = 64;
+
+/** Whether `value` nests objects or lists more than `max` deep; walked without recursion. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  const seen = new Set<object>();
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.value !== 'object' || next.value === null || seen.has(next.value)) continue;
+    if (next.depth >= max) return true;
+    seen.add(next.value);
+    for (const inner of Object.values(next.value)) pending.push({ value: inner, depth: next.depth + 1 });
+  }
+  return false;
+}
+
+/** Refuses input nested deeper than MAX_NESTING, naming the field, in the dealer's language. */
+export function refuseTooDeep(value: unknown, field: string): void {
+  if (nestedDeeperThan(value, MAX_NESTING)) throw new InputError(field, { key: 'value.tooDeep', params: { n: MAX_NESTING } });
+}
+
+/**
  * A whole number of at least `min`; `what` names it in the message ("the seat number"): a Message
  * (its key said in the dealer's language), or English text for a check not yet given keys.
  */

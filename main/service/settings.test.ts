@@ -303,3 +303,39 @@ describe('the floor password kept for a screen that never sees it', () => {
     }
   }, 30_000);
 });
+
+describe('settings nested deep', () => {
+  /** JSON text of 60,000 lists inside each other (JSON.stringify of such a value would overflow the stack itself). */
+  const DEEP = `${'['.repeat(60_000)}1${']'.repeat(60_000)}`;
+  const deep = () => JSON.parse(DEEP) as unknown;
+  const TOO_DEEP = 'nested more than 64 levels deep (lists or objects inside each other); nothing the console reads goes that deep';
+  const table = { ...DEFAULT_SETTINGS.table, seats: [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }], button: 2 };
+
+  it('a screen saving a structure (or any field) nested 60,000 deep is refused with a clear message, and nothing changes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'deep-settings-'));
+    const service = await ConsoleService.start({ dataDir });
+    try {
+      const before = service.getState().settings;
+      const structure = { ...DEFAULT_SETTINGS, table, tournament: { structure: { levels: deep() }, atBreakAfter: null } };
+      const button = { ...DEFAULT_SETTINGS, table: { ...table, button: deep() } };
+      for (const settings of [structure, button]) {
+        expect(await service.saveSettings(settings as unknown as ConsoleSettings)).toEqual({ ok: false, error: { field: 'settings', message: TOO_DEEP, said: { key: 'value.tooDeep', params: { n: 64 } } } });
+      }
+      expect(service.getState().settings).toEqual(before);
+      expect(existsSync(join(dataDir, 'settings.json'))).toBe(false);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('a settings file nested 60,000 deep gives the defaults and says why, the file kept aside', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deep-file-'));
+    const path = join(dir, 'settings.json');
+    const file = `{"table":${JSON.stringify(table)},"source":${JSON.stringify(DEFAULT_SETTINGS.source)},"language":"en","tournament":{"structure":{"chips":${DEEP},"levels":[]}}}`;
+    writeFileSync(path, file);
+    const { settings, problem } = await loadSettings(path);
+    expect(settings).toEqual(DEFAULT_SETTINGS);
+    expect(problem).toBe(`settings file was damaged (settings: ${TOO_DEEP}); defaults are used and the old file was kept as settings.json.bad`);
+    expect(readFileSync(join(dir, 'settings.json.bad'), 'utf8')).toBe(file);
+  });
+});

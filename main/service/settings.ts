@@ -2,6 +2,7 @@ import { copyFile, constants, link, open, readFile, rm, unlink } from 'node:fs/p
 import { basename } from 'node:path';
 import { isMultipleOf } from '../../engine/chips';
 import { InputError } from '../../engine/errors';
+import { refuseTooDeep } from '../../engine/validate';
 import { englishText, type Message } from '../../engine/messages';
 import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
@@ -267,6 +268,8 @@ export function withKeptPassword(given: unknown, held: FloorSettings | undefined
  * `platform` decides what a serial port's path looks like (tests pass another).
  */
 export function readSettings(value: unknown, platform: NodeJS.Platform = process.platform): ConsoleSettings {
+  // Before any check quotes a value (JSON.stringify would overflow the stack on one nested deep).
+  refuseTooDeep(value, 'settings');
   const settings = record(value, 'settings');
   const table = record(settings.table, 'table');
   const chipSet = table.chipSet;
@@ -358,6 +361,7 @@ export function storedSettings(settings: ConsoleSettings): unknown {
  * structure takes it; a structure that cannot be played with it is left out, and the problem said.
  */
 function readSettingsFile(value: unknown): { settings: ConsoleSettings; problem: string | null } {
+  refuseTooDeep(value, 'settings');
   const file = value as { table?: { chipSet?: unknown }; tournament?: { structure?: { chips?: unknown } | null } } | null;
   const chipSet = file?.table?.chipSet;
   const structure = file?.tournament?.structure;
