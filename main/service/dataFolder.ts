@@ -100,22 +100,35 @@ async function ownerOnly(path: string, mode: number): Promise<void> {
   }
 }
 
+/** What in the data folder is the console's: files by the start of their names, and whole folders. */
+export interface ConsoleFiles {
+  /** `settings.json` also takes `settings.json.bad-2` and `settings.json.tmp`. */
+  readonly files: readonly string[];
+  readonly folders: readonly string[];
+}
+
 /**
- * Makes what the console keeps in the data folder its owner's alone: the folder and each file in
- * it (and in the folders named: the device profiles) lose every permission of group and others,
- * whatever the umask or an older version left. Other folders in it are not the console's and are
- * left alone (a data folder set to a home folder must not close the whole home), and links are
- * not followed.
+ * Makes what the console keeps in the data folder its owner's alone: the folder, its files named
+ * in `owned` and every file in the folders named there (the device profiles) lose every
+ * permission of group and others, whatever the umask or an older version left. Anything else in
+ * it is not the console's and is left alone (a data folder set to a home folder must not close
+ * the whole home), and links are not followed.
  */
-export async function tightenDataFolder(dir: string, subfolders: readonly string[] = []): Promise<void> {
+export async function tightenDataFolder(dir: string, owned: ConsoleFiles): Promise<void> {
   const folder = resolve(dir);
   await ownerOnly(folder, (await stat(folder)).mode);
+  await tightenFiles(folder, owned, false);
+}
+
+async function tightenFiles(folder: string, owned: ConsoleFiles, all: boolean): Promise<void> {
   for (const name of await readdir(folder)) {
     const path = join(folder, name);
     const entry = await lstat(path).catch(() => null);
     if (entry === null || entry.isSymbolicLink()) continue;
-    if (entry.isDirectory() && subfolders.includes(name)) await tightenDataFolder(path);
-    else if (entry.isFile()) await ownerOnly(path, entry.mode);
+    if (entry.isDirectory() && !all && owned.folders.includes(name)) {
+      await ownerOnly(path, entry.mode);
+      await tightenFiles(path, owned, true);
+    } else if (entry.isFile() && (all || owned.files.some((prefix) => name.startsWith(prefix)))) await ownerOnly(path, entry.mode);
   }
 }
 

@@ -51,7 +51,7 @@ describe('the data folder is its owner\'s alone', () => {
     }
   });
 
-  it('a folder and files an older version left readable by others are closed on start, nothing else in it is touched', async () => {
+  it('a folder and files an older version left readable by others are closed on start, nothing else in it (not the console’s) is touched', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'modes-old-'));
     const first = await ConsoleService.start({ dataDir: dir });
     expect(await first.saveSettings(TABLE)).toEqual({ ok: true, value: null });
@@ -62,6 +62,8 @@ describe('the data folder is its owner\'s alone', () => {
     writeFileSync(join(dir, 'settings.json.bad'), '{ damaged');
     mkdirSync(join(dir, 'not-the-consoles'));
     writeFileSync(join(dir, 'not-the-consoles', 'notes.txt'), 'mine');
+    writeFileSync(join(dir, 'my-notes.txt'), 'mine too');
+    chmodSync(join(dir, 'my-notes.txt'), 0o644);
     for (const path of ['.', 'profiles']) chmodSync(join(dir, path), 0o755);
     for (const path of ['settings.json', 'journal.jsonl', 'settings.json.bad', 'profiles/my-shoe.json']) chmodSync(join(dir, path), 0o644);
     chmodSync(join(dir, 'not-the-consoles'), 0o755);
@@ -78,6 +80,7 @@ describe('the data folder is its owner\'s alone', () => {
         profiles: 0o700,
         'profiles/my-shoe.json': 0o600,
         'not-the-consoles': 0o755,
+        'my-notes.txt': 0o644,
       });
       expect(modeOf(join(dir, 'not-the-consoles', 'notes.txt'))).toBe(0o644);
       // The settings (and their password) were read as before.

@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InputError, isInputError } from '../../engine/errors';
 import { englishText, type Message } from '../../engine/messages';
@@ -25,7 +25,7 @@ import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';
 import { prepareDataFolder, tightenDataFolder } from './dataFolder';
-import { lockDataFolder } from './dataLock';
+import { LOCK_FILE, lockDataFolder } from './dataLock';
 import { historyCsv, historyJson } from './export';
 import { readRaceRecord, type RaceSpan } from './raceRecord';
 import { gameView } from './gameView';
@@ -74,6 +74,9 @@ export interface ServiceOptions {
 }
 
 const FLOOR_OFF: FloorLinkState = { state: 'off' };
+
+/** The settings file in the data folder (its copies set aside and its temporary start with this name). */
+const SETTINGS_FILE = 'settings.json';
 
 /** The file in the data folder that keeps the counts being typed for the next race across a restart. */
 export const COUNT_DRAFTS_FILE = 'count-drafts.json';
@@ -282,7 +285,7 @@ export class ConsoleService {
       noteSpan(spans, line.record, span);
     } });
     const { session, problems } = replay.finish();
-    const { settings, problem } = await loadSettings(join(options.dataDir, 'settings.json'));
+    const { settings, problem } = await loadSettings(join(options.dataDir, SETTINGS_FILE));
     const profiles = await ProfileStore.load(options.dataDir);
     // A journal sealed with a key is continued only with that key: without it, it stays read-only.
     const keyProblem = scan.findings.find((finding) => finding.code === 'key-missing' || finding.code === 'key-wrong') ?? null;
@@ -290,7 +293,7 @@ export class ConsoleService {
     const journal = readOnly === null ? await JournalWriter.open<SessionRecord>(path, scan, { clock: options.clock, monotonic: options.monotonic, key }) : null;
     // The journal just made (the journal opens it with the umask's mode) and whatever an older version
     // left readable by others: the folder itself was closed before anything in it was read.
-    await tightenDataFolder(options.dataDir, [PROFILES_FOLDER]);
+    await tightenDataFolder(options.dataDir, { files: [basename(path), SETTINGS_FILE, LOCK_FILE, COUNT_DRAFTS_FILE], folders: [PROFILES_FOLDER] });
     const findings: JournalFinding[] = [
       ...scan.findings,
       ...problems,
@@ -658,7 +661,7 @@ export class ConsoleService {
 
   /** Writes the settings file (atomically), then keeps them: a write the disk refuses changes nothing. */
   private async storeSettings(settings: ConsoleSettings): Promise<void> {
-    await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
+    await saveSettings(join(this.options.dataDir, SETTINGS_FILE), settings).catch((error: unknown) => {
       throw new SaveError('settings', error);
     });
     const tableChanged = countsTableKey(settings.table) !== countsTableKey(this.settings.table);
@@ -1195,7 +1198,7 @@ export class ConsoleService {
     try {
       await this.storeProfile(profile);
       const settings: ConsoleSettings = { ...this.settings, source: { ...this.settings.source, decoder: profile.name } };
-      await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
+      await saveSettings(join(this.options.dataDir, SETTINGS_FILE), settings).catch((error: unknown) => {
         throw new SaveError('settings', error);
       });
       this.settings = settings;
