@@ -660,6 +660,29 @@ describe('the player display’s socket is read-only', () => {
   });
 });
 
+describe('a structure nested 60,000 deep over the bridge', () => {
+  let running: Running;
+  beforeAll(async () => {
+    running = await startRunning();
+  });
+  afterAll(() => stopRunning(running));
+
+  it('is refused in words (120 KB, under the message limit), and the console goes on', async () => {
+    const { socket } = await openBridge(running);
+    const held = running.service.getState().settings;
+    const text = `{"id":1,"method":"saveSettings","args":[${JSON.stringify({ ...held, table: { ...held.table, seats: [{ seat: 1, name: '' }] } }).slice(0, -1)},"tournament":{"structure":{"levels":${'['.repeat(60_000)}1${']'.repeat(60_000)}},"atBreakAfter":null}}]}`;
+    expect(text.length).toBeLessThan(MAX_MESSAGE_BYTES);
+    const answer = new Promise<unknown>((resolve) => socket.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as BridgeMessage;
+      if (message.type === 'result' && message.id === 1) resolve(message.result);
+    }));
+    socket.send(text);
+    expect(await answer).toEqual({ ok: false, error: { field: 'settings', message: 'nested more than 64 levels deep (lists or objects inside each other); nothing the console reads goes that deep', said: { key: 'value.tooDeep', params: { n: 64 } } } });
+    expect(await call(socket, 2, 'getState', [])).toMatchObject({ settings: { language: held.language } });
+    socket.close();
+  });
+});
+
 describe('the player display’s own key opens the display and nothing else', () => {
   let running: Running;
   let displayKey: string;
