@@ -28,15 +28,27 @@ export function valueParam(value: unknown): MessageParam {
  */
 export const MAX_NESTING = 64;
 
-/** Whether `value` nests objects or lists more than `max` deep; walked without recursion. */
+/**
+ * Whether `value` nests objects or lists more than `max` deep; walked without recursion (a loop of
+ * references, which JSON cannot make, reads as too deep).
+ */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  const seen = new Set<object>();
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (typeof next.value !== 'object' || next.value === null || seen.has(next.value)) continue;
-    if (next.depth >= max) return true;
-    seen.add(next.value);
-    for (const inner of Object.values(next.value)) pending.push({ value: inner, depth: next.depth + 1 });
+  const values: object[] = [];
+  const depths: number[] = [];
+  if (typeof value === 'object' && value !== null) {
+    values.push(value);
+    depths.push(0);
+  }
+  while (values.length > 0) {
+    const next = values.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth >= max) return true;
+    for (const inner of Array.isArray(next) ? next : Object.values(next)) {
+      if (typeof inner === 'object' && inner !== null) {
+        values.push(inner as object);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }
