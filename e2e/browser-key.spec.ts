@@ -45,7 +45,7 @@ test('the printed address opens the console, takes the key out of the address ba
   expect(await page.evaluate(() => document.cookie)).toBe('');
 });
 
-test('the players’ display from the printed address keeps its #/display and connects read-only', async ({ page }) => {
+test('the players’ display opened with the console’s own key keeps its #/display and connects read-only', async ({ page }) => {
   const sockets: string[] = [];
   page.on('websocket', (socket) => sockets.push(socket.url()));
   await page.goto(`${app.url}#/display`);
