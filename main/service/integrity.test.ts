@@ -184,6 +184,27 @@ describe('bounded growth: distinct refusals from one source are journaled at a b
   });
 });
 
+describe('bounded growth: one refusal over the allowance', () => {
+  it('is written as it was, before the record that follows it', async () => {
+    const dataDir = newDir();
+    const service = await serviceIn(dataDir, { monotonic: () => 0, refusalBurst: 1, refusalRefillMs: 60_000 });
+    await ok(service.saveSettings(TABLE));
+    await ok(service.startRace(COUNTS));
+    const before = journalLines(dataDir).length;
+    expect((await service.dealCard('race-1', 'a1')).ok).toBe(false);
+    expect((await service.dealCard('race-1', 'a2')).ok).toBe(false);
+    expect(journalLines(dataDir)).toHaveLength(before + 1);
+    await ok(service.dealCard('race-1', 'Ah'));
+    expect(journalLines(dataDir).slice(before).map((line) => JSON.parse(line).record)).toEqual([
+      { kind: 'refused', raceId: 'race-1', input: 'a1', reason: expect.stringContaining('is not a card'), source: 'manual' },
+      { kind: 'refused', raceId: 'race-1', input: 'a2', reason: expect.stringContaining('is not a card'), source: 'manual' },
+      { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card: 'Ah' }, source: 'manual' },
+    ]);
+    await service.close();
+    release(service);
+  });
+});
+
 describe('the history is paged: a state carries the totals and the latest race only', () => {
   it('30 races: the state has the latest and the totals; pages of older races on request; bad pages refused', async () => {
     const dataDir = newDir();

@@ -215,7 +215,7 @@ export class ConsoleService {
   /** Per input source: the distinct refusals it may still have journaled one by one (a token bucket), and when that was reckoned. */
   private readonly refusalTokens = new Map<InputSource, { tokens: number; at: number }>();
   /** Per input source: the distinct refusals only counted (over its bucket), for the race or game they were for. */
-  private readonly uncounted = new Map<InputSource, { readonly target: { raceId: string } | { gameId: string }; count: number }>();
+  private readonly uncounted = new Map<InputSource, { readonly target: { raceId: string } | { gameId: string }; readonly first: Extract<SessionRecord, { kind: 'refused' | 'game-refused' }>; count: number }>();
   private uncountedTimer: NodeJS.Timeout | undefined;
   private readonly monotonic: () => number;
   /** How far the colour-up of the break marked last has come, followed from the journal. */
@@ -541,7 +541,7 @@ export class ConsoleService {
     if (counted !== undefined && JSON.stringify(counted.target) === JSON.stringify(target)) counted.count += 1;
     else {
       if (counted !== undefined) await this.flushUncounted(record.source);
-      this.uncounted.set(record.source, { target, count: 1 });
+      this.uncounted.set(record.source, { target, first: record, count: 1 });
     }
     if (this.uncountedTimer === undefined) {
       this.uncountedTimer = setTimeout(() => {
@@ -564,7 +564,8 @@ export class ConsoleService {
       if (only !== null && source !== only) continue;
       this.uncounted.delete(source);
       const reason = `${counted.count} distinct refusals from the ${source} in quick succession, counted and not recorded one by one (${this.options.refusalBurst ?? REFUSAL_BURST} in a row at most, then one each ${(this.options.refusalRefillMs ?? REFUSAL_REFILL_MS) / 1000} s)`;
-      const first: SessionRecord = 'raceId' in counted.target ? { kind: 'refused', raceId: counted.target.raceId, input: '', reason, source } : { kind: 'game-refused', gameId: counted.target.gameId, input: '', reason, source };
+      // One alone is written as it was; more are one refusal saying how many, and their repeat count.
+      const first: SessionRecord = counted.count === 1 ? counted.first : 'raceId' in counted.target ? { kind: 'refused', raceId: counted.target.raceId, input: '', reason, source } : { kind: 'game-refused', gameId: counted.target.gameId, input: '', reason, source };
       const line = await this.write(first);
       const rest: SessionRecord | null =
         counted.count === 1 ? null
