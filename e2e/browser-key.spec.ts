@@ -45,7 +45,7 @@ test('the printed address opens the console, takes the key out of the address ba
   expect(await page.evaluate(() => document.cookie)).toBe('');
 });
 
-test('the players’ display from the printed address keeps its #/display and connects read-only', async ({ page }) => {
+test('the players’ display opened with the console’s own key keeps its #/display and connects read-only', async ({ page }) => {
   const sockets: string[] = [];
   page.on('websocket', (socket) => sockets.push(socket.url()));
   await page.goto(`${app.url}#/display`);
@@ -54,6 +54,42 @@ test('the players’ display from the printed address keeps its #/display and co
   await expect(page.getByRole('button')).toHaveCount(0);
   await expect(page.getByTestId('connection-banner')).toHaveCount(0);
   expect(sockets).toEqual([`ws://${new URL(app.url).host}/bridge?role=display`]);
+});
+
+test('the display’s printed address opens the display in a browser of its own; that browser going to / gets the refusal page', async ({ browser }) => {
+  // The room's TV: a browser that never had the console's key.
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const sockets: string[] = [];
+    page.on('websocket', (socket) => sockets.push(socket.url()));
+    expect(app.displayUrl).toMatch(new RegExp(`^${origin()}/display\\?key=[A-Za-z0-9_-]{43}#/display$`));
+    expect(new URL(app.displayUrl).searchParams.get('key')).not.toBe(app.key);
+    await page.goto(app.displayUrl);
+    expect(page.url()).toBe(`${origin()}/display#/display`);
+    await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 20_000 });
+    await expect(page.getByRole('button')).toHaveCount(0);
+    await expect(page.getByTestId('connection-banner')).toHaveCount(0);
+    expect(sockets).toEqual([`ws://${new URL(app.url).host}/bridge?role=display`]);
+    // The same browser, its display cookie and all, at the console's own address: refused.
+    const response = await page.goto(`${origin()}/`);
+    expect(response?.status()).toBe(403);
+    await expect(page.locator('p[lang="en"]')).toContainText('Open the address the console printed');
+    await expect(page.getByTestId('view-setup')).toHaveCount(0);
+    // Nor can its script open the console's command socket.
+    const opened = await page.evaluate(
+      (url) =>
+        new Promise<string>((resolve) => {
+          const socket = new WebSocket(url);
+          socket.onopen = () => resolve('open');
+          socket.onerror = () => resolve('refused');
+        }),
+      `ws://${new URL(app.url).host}/bridge`,
+    );
+    expect(opened).toBe('refused');
+  } finally {
+    await context.close();
+  }
 });
 
 test('a page reached through another name pointed at 127.0.0.1 (DNS rebinding) is refused, key or not', async () => {

@@ -22,6 +22,43 @@ export function valueParam(value: unknown): MessageParam {
 }
 
 /**
+ * How deep anything the console reads may nest (objects and lists inside each other): the deepest
+ * it takes, a level of the settings' structure, is four down. Deeper input is refused before any check walks it
+ * (quoting it, JSON.stringify, would overflow the stack at some thousands).
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * Whether `value` nests objects or lists more than `max` deep; walked without recursion (a loop of
+ * references, which JSON cannot make, reads as too deep).
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const values: object[] = [];
+  const depths: number[] = [];
+  if (typeof value === 'object' && value !== null) {
+    values.push(value);
+    depths.push(0);
+  }
+  while (values.length > 0) {
+    const next = values.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth >= max) return true;
+    for (const inner of Array.isArray(next) ? next : Object.values(next)) {
+      if (typeof inner === 'object' && inner !== null) {
+        values.push(inner as object);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
+/** Refuses input nested deeper than MAX_NESTING, naming the field, in the dealer's language. */
+export function refuseTooDeep(value: unknown, field: string): void {
+  if (nestedDeeperThan(value, MAX_NESTING)) throw new InputError(field, { key: 'value.tooDeep', params: { n: MAX_NESTING } });
+}
+
+/**
  * A whole number of at least `min`; `what` names it in the message ("the seat number"): a Message
  * (its key said in the dealer's language), or English text for a check not yet given keys.
  */

@@ -11,6 +11,8 @@ export interface RunningConsole {
   readonly url: string;
   /** The browser key in that address (the same for every start on one data folder). */
   readonly key: string;
+  /** The player display's address browser mode printed, with the display's own key: `http://127.0.0.1:PORT/display?key=KEY#/display`. */
+  readonly displayUrl: string;
   readonly dataDir: string;
   /** Ends the service process the way a crash or power cut would (SIGKILL by default). */
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -49,6 +51,7 @@ export async function startConsole(dataDir = mkdtempSync(join(tmpdir(), 'e2e-con
   });
   return {
     url,
+    displayUrl: /player display: (http:\/\/\S+)/.exec(output)?.[1] ?? '',
     key: new URL(url).searchParams.get('key') ?? '',
     dataDir,
     kill(signal = 'SIGKILL') {

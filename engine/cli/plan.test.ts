@@ -67,3 +67,12 @@ describe('npm run --silent plan -- FILE', () => {
     expect(run.stderr).toMatch(message);
   });
 });
+
+describe('npm run --silent plan -- FILE, a structure nested 60,000 deep', () => {
+  it('is one line on standard error saying so, exit 2, never a RangeError', () => {
+    const run = runDirect(fileWith('deep.json', `{"chips":[25,100],"levels":${'['.repeat(60_000)}1${']'.repeat(60_000)}}`));
+    expect(run.stdout).toBe('');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('plan: structure: nested more than 64 levels deep (lists or objects inside each other); nothing the console reads goes that deep\n');
+  });
+});

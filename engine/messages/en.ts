@@ -146,6 +146,7 @@ export const en = {
     tooSmall: '{what} must be at least {min} (got {got})',
     tooLarge: '{what} is too large (got {got})',
     missing: 'missing: {what}',
+    tooDeep: 'nested more than {n} levels deep (lists or objects inside each other); nothing the console reads goes that deep',
   },
   cards: {
     notText: 'a card code must be text such as "As" or "10h" (got {got})',

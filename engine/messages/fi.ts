@@ -143,6 +143,7 @@ export const fi: EngineCatalog = {
     tooSmall: '{what}: oltava vähintään {min} (annettu {got})',
     tooLarge: '{what}: liian suuri (annettu {got})',
     missing: 'puuttuu: {what}',
+    tooDeep: 'sisäkkäin yli {n} tasoa syvältä (listoja tai olioita toistensa sisällä); mikään konsolin lukema ei ole niin syvä',
   },
   cards: {
     notText: 'kortin koodin on oltava tekstiä, esimerkiksi "As" tai "10h" (annettu {got})',

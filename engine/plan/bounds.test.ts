@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ENGINE_CATALOGS, type Message } from '../messages';
+import { formatMessage } from '../messages/message';
 import { refusal } from '../testing';
+import { MAX_NESTING, nestedDeeperThan } from '../validate';
 import { planColorUps } from './planner';
 import { MAX_STRUCTURE_CHIPS, MAX_STRUCTURE_ENTRIES } from './structure';
 
@@ -48,5 +51,35 @@ describe('the size of a structure is bounded', () => {
 
   it('takes a key left undefined as absent, as JSON would', () => {
     expect(planColorUps({ chips: CHIPS, levels: [{ sb: 25, bb: 50, ante: undefined }, { break: 10, sb: undefined }], rebuys: undefined }).colorUps).toBeDefined();
+  });
+});
+
+describe('a structure nested deep', () => {
+  /** 60,000 lists inside each other: JSON.stringify of it (quoting it in a refusal) overflowed the stack. */
+  const deep = (depth: number): unknown => {
+    let value: unknown = 1;
+    for (let level = 0; level < depth; level += 1) value = [value];
+    return value;
+  };
+
+  it('is refused with a clear message in each language, not a RangeError, wherever it is nested', () => {
+    for (const structure of [{ chips: CHIPS, levels: deep(60_000) }, { chips: deep(60_000), levels: entries(3) }, { chips: CHIPS, levels: [{ sb: deep(60_000), bb: 50 }] }, deep(60_000)]) {
+      const error = refusal(() => planColorUps(structure));
+      expect(error.field).toBe('structure');
+      expect(error.said).toEqual({ key: 'value.tooDeep', params: { n: MAX_NESTING } });
+      expect(error.message).toBe('structure: nested more than 64 levels deep (lists or objects inside each other); nothing the console reads goes that deep');
+      const said = error.said as Message;
+      expect(formatMessage(said, 'fi', ENGINE_CATALOGS.fi)).toBe('sisäkkäin yli 64 tasoa syvältä (listoja tai olioita toistensa sisällä); mikään konsolin lukema ei ole niin syvä');
+      expect(formatMessage(said, 'ru', ENGINE_CATALOGS.ru)).toBe('вложено глубже 64 уровней (списки или объекты друг в друге); ничто из того, что читает консоль, не бывает таким глубоким');
+    }
+  });
+
+  it('takes what nests as deep as the limit, and a wide value is walked without recursion', () => {
+    expect(nestedDeeperThan(deep(MAX_NESTING - 1), MAX_NESTING)).toBe(false);
+    expect(nestedDeeperThan(deep(MAX_NESTING), MAX_NESTING)).toBe(false);
+    expect(nestedDeeperThan(deep(MAX_NESTING + 1), MAX_NESTING)).toBe(true);
+    expect(nestedDeeperThan(new Array(100_000).fill([1]), MAX_NESTING)).toBe(false);
+    // The structure an ordinary table plays is untouched by the check.
+    expect(planColorUps({ chips: CHIPS, levels: entries(10) }).needs.length).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,7 @@
 import { isMultipleOf } from '../chips';
 import { InputError } from '../errors';
 import type { Message } from '../messages';
-import { isRecord, missing, readWhole, valueParam } from '../validate';
+import { isRecord, missing, readWhole, refuseTooDeep, valueParam } from '../validate';
 
 /** One playing level. Breaks are not levels: level numbers count playing levels only, from 1. */
 export interface StructureLevel {
@@ -253,6 +253,7 @@ function readOverrides(value: unknown, chips: readonly number[], structure: Pick
  * listed is offered through every listed level.
  */
 export function readStructure(input: unknown): TournamentStructure {
+  refuseTooDeep(input, 'structure');
   if (!isRecord(input)) throw new InputError('structure', { key: 'plan.notObject', params: { got: valueParam(input) } });
   refuseUnknownKeys(input, STRUCTURE_KEYS, null, 'structure');
   const chips = readChips(input.chips ?? missing('chips', { key: 'plan.missing.chips' }));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 /** How the dealer picks another data folder, in the words of the message. */
@@ -71,7 +71,8 @@ async function makeFolder(folder: string): Promise<void> {
   }
   for (const path of missing) {
     try {
-      await mkdir(path);
+      // The data folder itself for its owner alone (it holds the floor's password); the levels above as usual.
+      await mkdir(path, path === folder ? OWNER_ONLY_FOLDER : undefined);
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
       // Made meanwhile (fine), a file (refused), or a link to nowhere (stat finds nothing).
@@ -79,6 +80,55 @@ async function makeFolder(folder: string): Promise<void> {
       if (entry === null) throw coded('ENOENT', 'no such file or directory');
       if (!entry.isDirectory()) throw coded('ENOTDIR', 'not a directory');
     }
+  }
+}
+
+/** A new data folder's mode: it holds the floor's password and every race, for its owner alone. */
+const OWNER_ONLY_FOLDER = 0o700;
+
+/**
+ * Takes away every permission of group and others, and adds none (a folder its owner made
+ * read-only stays so). One of someone else's, which the console may still use (made by root for
+ * it), is left as it is rather than refused.
+ */
+async function ownerOnly(path: string, mode: number): Promise<void> {
+  if ((mode & 0o077) === 0) return;
+  try {
+    await chmod(path, mode & 0o700);
+  } catch (error) {
+    if (errorCode(error) !== 'EPERM') throw error;
+  }
+}
+
+/** What in the data folder is the console's: files by the start of their names, and whole folders. */
+export interface ConsoleFiles {
+  /** `settings.json` also takes `settings.json.bad-2` and `settings.json.tmp`. */
+  readonly files: readonly string[];
+  readonly folders: readonly string[];
+}
+
+/**
+ * Makes what the console keeps in the data folder its owner's alone: the folder, its files named
+ * in `owned` and every file in the folders named there (the device profiles) lose every
+ * permission of group and others, whatever the umask or an older version left. Anything else in
+ * it is not the console's and is left alone (a data folder set to a home folder must not close
+ * the whole home), and links are not followed.
+ */
+export async function tightenDataFolder(dir: string, owned: ConsoleFiles): Promise<void> {
+  const folder = resolve(dir);
+  await ownerOnly(folder, (await stat(folder)).mode);
+  await tightenFiles(folder, owned, false);
+}
+
+async function tightenFiles(folder: string, owned: ConsoleFiles, all: boolean): Promise<void> {
+  for (const name of await readdir(folder)) {
+    const path = join(folder, name);
+    const entry = await lstat(path).catch(() => null);
+    if (entry === null || entry.isSymbolicLink()) continue;
+    if (entry.isDirectory() && !all && owned.folders.includes(name)) {
+      await ownerOnly(path, entry.mode);
+      await tightenFiles(path, owned, true);
+    } else if (entry.isFile() && (all || owned.files.some((prefix) => name.startsWith(prefix)))) await ownerOnly(path, entry.mode);
   }
 }
 
@@ -121,7 +171,8 @@ async function explain(dir: string, error: unknown, chooseAnother: string): Prom
 
 /**
  * Makes sure the console can keep its journal and settings in `dir` before anything is read:
- * creates the folder if needed, then creates, writes, fsyncs and removes a probe file in it.
+ * creates the folder if needed (0700), takes group's and others' permissions off it, then
+ * creates, writes, fsyncs and removes a probe file in it.
  * Anything the system refuses becomes a DataFolderError with a one-line message, except a disk
  * that is only full (the probe could be made but not filled): that console starts.
  */
@@ -130,6 +181,12 @@ export async function prepareDataFolder(dir: string, options: DataFolderOptions 
   const folder = resolve(dir);
   try {
     await makeFolder(folder);
+  } catch (error) {
+    throw await explain(folder, error, chooseAnother);
+  }
+  try {
+    // A folder made by an older version (0755) is closed first: nothing is read or written in it before.
+    await ownerOnly(folder, (await stat(folder)).mode);
   } catch (error) {
     throw await explain(folder, error, chooseAnother);
   }

@@ -27,7 +27,7 @@ function isRunning(pid: number): boolean {
 async function create(path: string): Promise<boolean> {
   let file;
   try {
-    file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+    file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;

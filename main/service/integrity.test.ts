@@ -125,6 +125,86 @@ describe('bounded growth: a run of identical refusals is one record with a count
   });
 });
 
+/** The refusals the journal's records count: each refusal once, each repeat count in full. */
+const refusalsOnRecord = (records: { kind?: string; count?: number }[]) => records.reduce((sum, record) => sum + (record?.kind === 'refused' ? 1 : record?.kind === 'refused-again' ? (record.count ?? 0) : 0), 0);
+
+describe('bounded growth: distinct refusals from one source are journaled at a bounded rate, every one counted', () => {
+  it('5,000 distinct refused cards cost a few lines, not 5,000; the count is on record, in the race and after a restart; another source is not held back', async () => {
+    const dataDir = newDir();
+    let now = 0;
+    const service = await serviceIn(dataDir, { monotonic: () => now });
+    await ok(service.saveSettings(TABLE));
+    await ok(service.startRace(COUNTS));
+    const before = journalLines(dataDir).length;
+    const bytesBefore = readFileSync(journalFile(dataDir)).length;
+    // 5,000 distinct cards that are none, in 4 s, as a script on the bridge sends them.
+    for (let index = 0; index < 5000; index += 1) {
+      now = index * 0.8;
+      expect((await service.dealCard('race-1', `x${index}`)).ok).toBe(false);
+    }
+    now = 4000;
+    // A scanner's refusal has its own allowance: written at once, after the count of what came before it.
+    expect((await service.dealScan('race-1', 'not a card')).ok).toBe(false);
+    const added = journalLines(dataDir).slice(before).map((line) => JSON.parse(line).record);
+    const one = added.filter((record) => record.kind === 'refused' && record.input !== '');
+    // 20 at once, then one a second for the 4 s (the last at 3.9992 s): 23 written one by one, and the scanner's.
+    expect(one.filter((record) => record.source === 'manual')).toHaveLength(23);
+    expect(one.filter((record) => record.source === 'scanner')).toHaveLength(1);
+    expect(added.length).toBeLessThanOrEqual(24 + 1 + 2 * 5);
+    expect(readFileSync(journalFile(dataDir)).length - bytesBefore).toBeLessThan(20_000);
+    // Every one counted: the individual ones, the summaries and their repeat counts add up to 5,001.
+    await ok(service.dealCard('race-1', 'Ah'));
+    const all = journalLines(dataDir).slice(before).map((line) => JSON.parse(line).record);
+    expect(refusalsOnRecord(all)).toBe(5001);
+    expect(all.filter((record) => record.kind === 'refused' && record.input === '').map((record) => record.reason)).toContainEqual(expect.stringMatching(/^\d+ distinct refusals from the manual in quick succession, counted and not recorded one by one \(20 in a row at most, then one each 1 s\)$/));
+    for (const card of CARDS.slice(1)) await ok(service.dealCard('race-1', card));
+    await ok(service.confirmRace('race-1'));
+    expect(service.getState().history.latest?.refusals).toBe(5001);
+    const again = await restart(service, dataDir);
+    expect(again.getState().history.latest?.refusals).toBe(5001);
+    const record = await again.raceRecord('race-1');
+    expect(record.ok && record.value.events.reduce((sum, event) => sum + (event.type === 'refused' ? event.count : 0), 0)).toBe(5001);
+  });
+
+  it('refusals only counted go on record by themselves within a second, and when the console closes', async () => {
+    const dataDir = newDir();
+    const service = await serviceIn(dataDir, { refusalBurst: 2, refusalRefillMs: 200 });
+    await ok(service.saveSettings(TABLE));
+    await ok(service.startRace(COUNTS));
+    const onRecord = () => refusalsOnRecord(journalLines(dataDir).map((line) => JSON.parse(line).record));
+    for (let index = 0; index < 10; index += 1) await service.dealCard('race-1', `y${index}`);
+    expect(onRecord()).toBeLessThan(10);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(onRecord()).toBe(10);
+    for (let index = 0; index < 10; index += 1) await service.dealCard('race-1', `z${index}`);
+    expect(onRecord()).toBeLessThan(20);
+    await service.close();
+    release(service);
+    expect(onRecord()).toBe(20);
+  });
+});
+
+describe('bounded growth: one refusal over the allowance', () => {
+  it('is written as it was, before the record that follows it', async () => {
+    const dataDir = newDir();
+    const service = await serviceIn(dataDir, { monotonic: () => 0, refusalBurst: 1, refusalRefillMs: 60_000 });
+    await ok(service.saveSettings(TABLE));
+    await ok(service.startRace(COUNTS));
+    const before = journalLines(dataDir).length;
+    expect((await service.dealCard('race-1', 'a1')).ok).toBe(false);
+    expect((await service.dealCard('race-1', 'a2')).ok).toBe(false);
+    expect(journalLines(dataDir)).toHaveLength(before + 1);
+    await ok(service.dealCard('race-1', 'Ah'));
+    expect(journalLines(dataDir).slice(before).map((line) => JSON.parse(line).record)).toEqual([
+      { kind: 'refused', raceId: 'race-1', input: 'a1', reason: expect.stringContaining('is not a card'), source: 'manual' },
+      { kind: 'refused', raceId: 'race-1', input: 'a2', reason: expect.stringContaining('is not a card'), source: 'manual' },
+      { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card: 'Ah' }, source: 'manual' },
+    ]);
+    await service.close();
+    release(service);
+  });
+});
+
 describe('the history is paged: a state carries the totals and the latest race only', () => {
   it('30 races: the state has the latest and the totals; pages of older races on request; bad pages refused', async () => {
     const dataDir = newDir();

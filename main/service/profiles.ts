@@ -75,7 +75,7 @@ export class ProfileStore {
   /** Saves a profile under its name (replacing one of that name), whole or not at all. */
   async save(profile: DeviceProfile): Promise<void> {
     storedName(profile.name);
-    await mkdir(this.folder, { recursive: true });
+    await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const path = join(this.folder, `${profile.name}.json`);
     await writeFileAtomically(path, `${JSON.stringify(profile, null, 2)}\n`);
     this.stored.set(profile.name, profile);

@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InputError, isInputError } from '../../engine/errors';
 import { englishText, type Message } from '../../engine/messages';
@@ -12,7 +12,7 @@ import type { ShoeEvent } from '../../hardware/events';
 import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
 import { FrameDecoder } from '../../hardware/pipeline';
 import { readProfile, type DeviceProfile } from '../../hardware/profile';
-import { effectiveProfile, profileInfo, ProfileStore, storedName } from './profiles';
+import { effectiveProfile, profileInfo, ProfileStore, PROFILES_FOLDER, storedName } from './profiles';
 import { findingText, journalPath, JournalWriter, scanJournal, type JournalFinding, type JournalLine, type JournalNote } from '../journal/journal';
 import {
   HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
@@ -24,8 +24,8 @@ import { writeFileAtomically } from './atomicWrite';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';
-import { prepareDataFolder } from './dataFolder';
-import { lockDataFolder } from './dataLock';
+import { prepareDataFolder, tightenDataFolder } from './dataFolder';
+import { LOCK_FILE, lockDataFolder } from './dataLock';
 import { historyCsv, historyJson } from './export';
 import { readRaceRecord, type RaceSpan } from './raceRecord';
 import { gameView } from './gameView';
@@ -56,6 +56,9 @@ export interface ServiceOptions {
   readonly chooseAnotherFolder?: string;
   /** How long a run of identical refusals is counted in memory before its count is written. */
   readonly repeatFlushMs?: number;
+  /** Distinct refusals written one by one per input source before they are only counted (REFUSAL_BURST), and how often one more is (REFUSAL_REFILL_MS). */
+  readonly refusalBurst?: number;
+  readonly refusalRefillMs?: number;
   readonly cardSources?: CardSourceFactory;
   readonly listPorts?: () => Promise<readonly PortInfo[]>;
   /** Pace of the simulated shoe (tests deal faster). */
@@ -71,6 +74,9 @@ export interface ServiceOptions {
 }
 
 const FLOOR_OFF: FloorLinkState = { state: 'off' };
+
+/** The settings file in the data folder (its copies set aside and its temporary start with this name). */
+const SETTINGS_FILE = 'settings.json';
 
 /** The file in the data folder that keeps the counts being typed for the next race across a restart. */
 export const COUNT_DRAFTS_FILE = 'count-drafts.json';
@@ -119,6 +125,13 @@ function noteSpan(spans: Map<string, RaceSpan>, record: unknown, span: RaceSpan)
 export const MAX_HELD_CARDS = 10;
 /** Identical refusals in a row are counted, and the count written at most this often (and when the run ends). */
 export const REPEAT_FLUSH_MS = 5000;
+/**
+ * Distinct refusals journaled one by one from one input source: this many in a row, then one per
+ * REFUSAL_REFILL_MS. Beyond that they are counted in memory and written as one record with the
+ * count (a script sending thousands of distinct bad cards costs a few lines, not one each).
+ */
+export const REFUSAL_BURST = 20;
+export const REFUSAL_REFILL_MS = 1000;
 export const HELD_DISCARD_REASON = 'discarded by the dealer: read while the line was noisy';
 /**
  * A refusal: said as a key and its parameters (its English, from the same catalog, is the message),
@@ -199,6 +212,11 @@ export class ConsoleService {
   /** The last refusal written and how often it came again since (not yet written). */
   private repeat: { readonly key: string; readonly of: number; readonly target: { raceId: string } | { gameId: string }; count: number; since: number } | null = null;
   private repeatTimer: NodeJS.Timeout | undefined;
+  /** Per input source: the distinct refusals it may still have journaled one by one (a token bucket), and when that was reckoned. */
+  private readonly refusalTokens = new Map<InputSource, { tokens: number; at: number }>();
+  /** Per input source: the distinct refusals only counted (over its bucket), for the race or game they were for. */
+  private readonly uncounted = new Map<InputSource, { readonly target: { raceId: string } | { gameId: string }; readonly first: Extract<SessionRecord, { kind: 'refused' | 'game-refused' }>; count: number }>();
+  private uncountedTimer: NodeJS.Timeout | undefined;
   private readonly monotonic: () => number;
   /** How far the colour-up of the break marked last has come, followed from the journal. */
   private colorUps = new ColorUpLog();
@@ -267,12 +285,15 @@ export class ConsoleService {
       noteSpan(spans, line.record, span);
     } });
     const { session, problems } = replay.finish();
-    const { settings, problem } = await loadSettings(join(options.dataDir, 'settings.json'));
+    const { settings, problem } = await loadSettings(join(options.dataDir, SETTINGS_FILE));
     const profiles = await ProfileStore.load(options.dataDir);
     // A journal sealed with a key is continued only with that key: without it, it stays read-only.
     const keyProblem = scan.findings.find((finding) => finding.code === 'key-missing' || finding.code === 'key-wrong') ?? null;
     const readOnly = scan.readOnly ?? (scan.end.kind === 'hmac-sha256' ? keyProblem : null);
     const journal = readOnly === null ? await JournalWriter.open<SessionRecord>(path, scan, { clock: options.clock, monotonic: options.monotonic, key }) : null;
+    // The journal just made (the journal opens it with the umask's mode) and whatever an older version
+    // left readable by others: the folder itself was closed before anything in it was read.
+    await tightenDataFolder(options.dataDir, { files: [basename(path), SETTINGS_FILE, LOCK_FILE, COUNT_DRAFTS_FILE], folders: [PROFILES_FOLDER] });
     const findings: JournalFinding[] = [
       ...scan.findings,
       ...problems,
@@ -432,7 +453,11 @@ export class ConsoleService {
 
   /** Appends to the journal; a write the disk refuses becomes a SaveError (and nothing is kept). */
   private async save(record: SessionRecord): Promise<JournalLine<SessionRecord>> {
-    if (record.kind !== 'refused-again' && record.kind !== 'game-refused-again') await this.flushRepeats(null);
+    if (record.kind !== 'refused-again' && record.kind !== 'game-refused-again') {
+      await this.flushRepeats(null);
+      // Refusals only counted go on record before anything after them (a card, the race's end).
+      await this.flushUncounted();
+    }
     const line = await this.write(record);
     this.repeat = null;
     return line;
@@ -483,11 +508,83 @@ export class ConsoleService {
       }
       return;
     }
+    if (!this.takeRefusalToken(record.source)) {
+      await this.countOnly(record);
+      return;
+    }
     const line = await this.save(record);
     this.session = applySessionLine(this.session, line);
     this.repeat = { key, of: line.seq, target: record.kind === 'refused' ? { raceId: record.raceId } : { gameId: record.gameId }, count: 0, since: this.monotonic() };
     // A refusal changes no race or game, but the journal holds one more record: every screen counts it.
     this.publish();
+  }
+
+  /** Whether `source` may have one more distinct refusal journaled now (and takes it). */
+  private takeRefusalToken(source: InputSource): boolean {
+    const burst = this.options.refusalBurst ?? REFUSAL_BURST;
+    const now = this.monotonic();
+    const held = this.refusalTokens.get(source) ?? { tokens: burst, at: now };
+    const tokens = Math.min(burst, held.tokens + (now - held.at) / (this.options.refusalRefillMs ?? REFUSAL_REFILL_MS));
+    const taken = tokens >= 1;
+    this.refusalTokens.set(source, { tokens: taken ? tokens - 1 : tokens, at: now });
+    return taken;
+  }
+
+  /**
+   * Counts a distinct refusal its source's bucket has no room for; the count is written (one
+   * record) within REFUSAL_REFILL_MS, before the next record, or on close: never lost.
+   */
+  private async countOnly(record: Extract<SessionRecord, { kind: 'refused' | 'game-refused' }>): Promise<void> {
+    // The run of identical refusals before it has ended: its count goes on record now.
+    await this.flushRepeats(null);
+    this.repeat = null;
+    const target = record.kind === 'refused' ? { raceId: record.raceId } : { gameId: record.gameId };
+    const counted = this.uncounted.get(record.source);
+    if (counted !== undefined && JSON.stringify(counted.target) === JSON.stringify(target)) counted.count += 1;
+    else {
+      if (counted !== undefined) await this.flushUncounted(record.source);
+      this.uncounted.set(record.source, { target, first: record, count: 1 });
+    }
+    if (this.uncountedTimer === undefined) {
+      this.uncountedTimer = setTimeout(() => {
+        this.uncountedTimer = undefined;
+        void this.serial(async () => {
+          await this.flushUncounted();
+          this.publish();
+          return ok(null);
+        });
+      }, this.options.refusalRefillMs ?? REFUSAL_REFILL_MS);
+    }
+  }
+
+  /**
+   * Writes the refusals only counted (of `only` source when given): one refusal saying how many,
+   * and a repeat count for the rest, so every screen, the race's record and the floor count each.
+   */
+  private async flushUncounted(only: InputSource | null = null): Promise<void> {
+    for (const [source, counted] of [...this.uncounted]) {
+      if (only !== null && source !== only) continue;
+      this.uncounted.delete(source);
+      const reason = `${counted.count} distinct refusals from the ${source} in quick succession, counted and not recorded one by one (${this.options.refusalBurst ?? REFUSAL_BURST} in a row at most, then one each ${(this.options.refusalRefillMs ?? REFUSAL_REFILL_MS) / 1000} s)`;
+      // One alone is written as it was; more are one refusal saying how many, and their repeat count.
+      const first: SessionRecord = counted.count === 1 ? counted.first : 'raceId' in counted.target ? { kind: 'refused', raceId: counted.target.raceId, input: '', reason, source } : { kind: 'game-refused', gameId: counted.target.gameId, input: '', reason, source };
+      const line = await this.write(first);
+      const rest: SessionRecord | null =
+        counted.count === 1 ? null
+        : 'raceId' in counted.target ? { kind: 'refused-again', raceId: counted.target.raceId, of: line.seq, count: counted.count - 1 }
+        : { kind: 'game-refused-again', gameId: counted.target.gameId, of: line.seq, count: counted.count - 1 };
+      const again = rest === null ? null : await this.write(rest);
+      try {
+        this.session = applySessionLine(this.session, line);
+        if (again !== null) this.session = applySessionLine(this.session, again);
+      } catch {
+        // The race or game they were for has ended: the count is on record all the same.
+      }
+    }
+    if (this.uncounted.size === 0) {
+      clearTimeout(this.uncountedTimer);
+      this.uncountedTimer = undefined;
+    }
   }
 
   /** Writes the count of repeats not yet on record (of `only` when given; of the current run otherwise). */
@@ -567,7 +664,7 @@ export class ConsoleService {
 
   /** Writes the settings file (atomically), then keeps them: a write the disk refuses changes nothing. */
   private async storeSettings(settings: ConsoleSettings): Promise<void> {
-    await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
+    await saveSettings(join(this.options.dataDir, SETTINGS_FILE), settings).catch((error: unknown) => {
       throw new SaveError('settings', error);
     });
     const tableChanged = countsTableKey(settings.table) !== countsTableKey(this.settings.table);
@@ -1104,7 +1201,7 @@ export class ConsoleService {
     try {
       await this.storeProfile(profile);
       const settings: ConsoleSettings = { ...this.settings, source: { ...this.settings.source, decoder: profile.name } };
-      await saveSettings(join(this.options.dataDir, 'settings.json'), settings).catch((error: unknown) => {
+      await saveSettings(join(this.options.dataDir, SETTINGS_FILE), settings).catch((error: unknown) => {
         throw new SaveError('settings', error);
       });
       this.settings = settings;
@@ -1205,6 +1302,8 @@ export class ConsoleService {
     clearTimeout(this.repeatTimer);
     // The count of a run of refusals still going goes on record before the journal closes.
     await this.flushRepeats(null).catch(() => undefined);
+    clearTimeout(this.uncountedTimer);
+    await this.flushUncounted().catch(() => undefined);
     await this.journal?.close();
     await this.unlock();
     this.listeners.clear();

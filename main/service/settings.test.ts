@@ -4,12 +4,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleSettings } from '../../protocol/contract';
+import { ConsoleService } from './service';
 import { DEFAULT_SETTINGS, isAbsoluteSerialPath, loadSettings, readSettings, saveSettings } from './settings';
 import { canMountPrivateTmpfs } from './testing/serviceChild';
 
@@ -225,5 +227,115 @@ describe('the chip set is kept once, in the table', () => {
   it('refuses settings whose structure lists other chips than the table', () => {
     expect(refusalOf(oldFile([25, 100, 500]), 'linux')).toEqual({ field: 'tournament.structure.chips', reason: expect.stringContaining("the structure plays with the table's chip set (25, 100, 500, 1000, 5000), not 25, 100, 500") });
     expect(readSettings({ ...oldFile(DEFAULT_SETTINGS.table.chipSet), tournament: { structure: { levels: structure.levels }, atBreakAfter: null } }).tournament?.structure).toEqual(structure);
+  });
+});
+
+/**
+ * A server that asks every client for its password in clear (PostgreSQL's AuthenticationCleartextPassword)
+ * and keeps what it is sent: what a server a forged `?host=` pointed at would learn.
+ */
+async function passwordCatcher(): Promise<{ port: number; heard: () => string; connections: () => number; close: () => Promise<void> }> {
+  let heard = Buffer.alloc(0);
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections += 1;
+    socket.on('error', () => socket.destroy());
+    let asked = false;
+    socket.on('data', (chunk: Buffer) => {
+      heard = Buffer.concat([heard, chunk]);
+      if (!asked) {
+        asked = true;
+        // 'R', length 8, 3: send the password in clear.
+        socket.write(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    heard: () => heard.toString('latin1'),
+    connections: () => connections,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('the floor password kept for a screen that never sees it', () => {
+  const PASSWORD = 'pw-of-table-7';
+  const table: ConsoleSettings = { ...DEFAULT_SETTINGS, table: { ...DEFAULT_SETTINGS.table, name: '7', seats: [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }], button: 2 } };
+
+  it('is kept only for exactly the URL it was entered with: a ?host= and &port= added to the shown URL take none along', async () => {
+    const catcher = await passwordCatcher();
+    const dataDir = mkdtempSync(join(tmpdir(), 'kept-password-'));
+    const service = await ConsoleService.start({ dataDir, floorTiming: { retryFirstMs: 50, retryMaxMs: 100, connectMs: 1_000 } });
+    try {
+      // The floor as the director gave it (off: nothing listens there).
+      const entered = `postgres://table7:${PASSWORD}@127.0.0.1:9/floor?sslmode=disable`;
+      expect(await service.saveSettings({ ...table, floor: { on: false, url: entered } })).toEqual({ ok: true, value: null });
+      const shown = service.getState().settings.floor?.url ?? '';
+      expect(shown).toBe('postgres://table7@127.0.0.1:9/floor?sslmode=disable');
+      // The same URL, as shown, keeps the password; so does that URL with spaces around it.
+      expect(await service.saveSettings({ ...service.getState().settings, floor: { on: false, url: ` ${shown} ` } })).toEqual({ ok: true, value: null });
+      expect(service.getState().settings.floor).toEqual({ on: false, url: shown, passwordSet: true });
+      expect(readFileSync(join(dataDir, 'settings.json'), 'utf8')).toContain(PASSWORD);
+
+      // A screen (or a page that got hold of the bridge) saves the shown URL pointed elsewhere.
+      const elsewhere = `${shown}&host=127.0.0.1&port=${catcher.port}`;
+      expect(await service.saveSettings({ ...service.getState().settings, floor: { on: true, url: elsewhere } })).toEqual({ ok: true, value: null });
+      // The link goes there (without a password, it has none to give).
+      const deadline = Date.now() + 10_000;
+      while (catcher.connections() === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(catcher.connections()).toBeGreaterThan(0);
+      expect(catcher.heard()).not.toContain(PASSWORD);
+      // Saved without one, and the screen says so (passwordSet false: "No password is saved for it.").
+      expect(service.getState().settings.floor).toEqual({ on: true, url: elsewhere, passwordSet: false });
+      expect(readFileSync(join(dataDir, 'settings.json'), 'utf8')).not.toContain(PASSWORD);
+
+      // Nor any other change of what the URL names: login, host, port, database, query, scheme.
+      for (const other of ['postgres://table8@127.0.0.1:9/floor?sslmode=disable', 'postgres://table7@127.0.0.2:9/floor?sslmode=disable', 'postgres://table7@127.0.0.1:10/floor?sslmode=disable', 'postgres://table7@127.0.0.1:9/other?sslmode=disable', 'postgres://table7@127.0.0.1:9/floor', 'postgresql://table7@127.0.0.1:9/floor?sslmode=disable']) {
+        expect(await service.saveSettings({ ...table, floor: { on: false, url: entered } })).toEqual({ ok: true, value: null });
+        expect(await service.saveSettings({ ...table, floor: { on: false, url: other } })).toEqual({ ok: true, value: null });
+        expect([other, service.getState().settings.floor?.passwordSet]).toEqual([other, false]);
+      }
+    } finally {
+      await service.close();
+      await catcher.close();
+    }
+  }, 30_000);
+});
+
+describe('settings nested deep', () => {
+  /** JSON text of 60,000 lists inside each other (JSON.stringify of such a value would overflow the stack itself). */
+  const DEEP = `${'['.repeat(60_000)}1${']'.repeat(60_000)}`;
+  const deep = () => JSON.parse(DEEP) as unknown;
+  const TOO_DEEP = 'nested more than 64 levels deep (lists or objects inside each other); nothing the console reads goes that deep';
+  const table = { ...DEFAULT_SETTINGS.table, seats: [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }], button: 2 };
+
+  it('a screen saving a structure (or any field) nested 60,000 deep is refused with a clear message, and nothing changes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'deep-settings-'));
+    const service = await ConsoleService.start({ dataDir });
+    try {
+      const before = service.getState().settings;
+      const structure = { ...DEFAULT_SETTINGS, table, tournament: { structure: { levels: deep() }, atBreakAfter: null } };
+      const button = { ...DEFAULT_SETTINGS, table: { ...table, button: deep() } };
+      for (const settings of [structure, button]) {
+        expect(await service.saveSettings(settings as unknown as ConsoleSettings)).toEqual({ ok: false, error: { field: 'settings', message: TOO_DEEP, said: { key: 'value.tooDeep', params: { n: 64 } } } });
+      }
+      expect(service.getState().settings).toEqual(before);
+      expect(existsSync(join(dataDir, 'settings.json'))).toBe(false);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('a settings file nested 60,000 deep gives the defaults and says why, the file kept aside', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deep-file-'));
+    const path = join(dir, 'settings.json');
+    const file = `{"table":${JSON.stringify(table)},"source":${JSON.stringify(DEFAULT_SETTINGS.source)},"language":"en","tournament":{"structure":{"chips":${DEEP},"levels":[]}}}`;
+    writeFileSync(path, file);
+    const { settings, problem } = await loadSettings(path);
+    expect(settings).toEqual(DEFAULT_SETTINGS);
+    expect(problem).toBe(`settings file was damaged (settings: ${TOO_DEEP}); defaults are used and the old file was kept as settings.json.bad`);
+    expect(readFileSync(join(dir, 'settings.json.bad'), 'utf8')).toBe(file);
   });
 });

@@ -2,6 +2,7 @@ import { copyFile, constants, link, open, readFile, rm, unlink } from 'node:fs/p
 import { basename } from 'node:path';
 import { isMultipleOf } from '../../engine/chips';
 import { InputError } from '../../engine/errors';
+import { refuseTooDeep } from '../../engine/validate';
 import { englishText, type Message } from '../../engine/messages';
 import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
@@ -241,8 +242,10 @@ export function shownFloor(floor: FloorSettings): FloorSettings {
 
 /**
  * The floor settings a screen saves, with the password held kept: the screen is shown the URL
- * without it, so a URL saved without one, for the same login on the same server, keeps the one
- * held. A URL with a password sets it; a URL for another login or server takes none along.
+ * without it, so a URL saved without one keeps the one held, but only if it is exactly the URL
+ * that password was entered with (scheme, login, host, port, database, every query parameter):
+ * a `?host=` or `&port=` added to the shown URL would send it to another server. A URL with a
+ * password sets it; any other URL is saved without one (the screen then says none is saved).
  */
 export function withKeptPassword(given: unknown, held: FloorSettings | undefined): unknown {
   if (typeof given !== 'object' || given === null || held === undefined) return given;
@@ -252,7 +255,7 @@ export function withKeptPassword(given: unknown, held: FloorSettings | undefined
     const next = new URL(url.trim());
     const kept = new URL(held.url);
     if (next.password !== '' || kept.password === '') return given;
-    if (next.username !== kept.username || next.host !== kept.host || next.protocol !== kept.protocol) return given;
+    if (next.toString() !== urlWithoutPassword(held.url)) return given;
     next.password = kept.password;
     return { ...given, url: next.toString() };
   } catch {
@@ -265,6 +268,8 @@ export function withKeptPassword(given: unknown, held: FloorSettings | undefined
  * `platform` decides what a serial port's path looks like (tests pass another).
  */
 export function readSettings(value: unknown, platform: NodeJS.Platform = process.platform): ConsoleSettings {
+  // Before any check quotes a value (JSON.stringify would overflow the stack on one nested deep).
+  refuseTooDeep(value, 'settings');
   const settings = record(value, 'settings');
   const table = record(settings.table, 'table');
   const chipSet = table.chipSet;
@@ -356,6 +361,7 @@ export function storedSettings(settings: ConsoleSettings): unknown {
  * structure takes it; a structure that cannot be played with it is left out, and the problem said.
  */
 function readSettingsFile(value: unknown): { settings: ConsoleSettings; problem: string | null } {
+  refuseTooDeep(value, 'settings');
   const file = value as { table?: { chipSet?: unknown }; tournament?: { structure?: { chips?: unknown } | null } } | null;
   const chipSet = file?.table?.chipSet;
   const structure = file?.tournament?.structure;

@@ -14,6 +14,10 @@ import { isLoopbackHost } from './loopback';
  * - The browser key (main/web/key.ts), from the `?key=` of the address the console printed or from
  *   the cookie that address sets: other users of the machine, and their processes, share loopback
  *   but cannot read the key (403 without it).
+ *
+ * The player display has a key of its own (its address goes to the room's TV): it opens the
+ * display's page at DISPLAY_PATH, the page's files, and the bridge as `role=display` (read-only),
+ * and nothing else: the console's page and its command socket refuse it.
  */
 
 export type BridgeRole = 'console' | 'display';
@@ -21,6 +25,8 @@ export type BridgeRole = 'console' | 'display';
 export interface AccessOptions {
   readonly port: number;
   readonly key: string;
+  /** The player display's key (main/web/key.ts, loadDisplayKey); none: only the console's key opens anything. */
+  readonly displayKey?: string;
   /** The address the server is bound to, as an IP literal (`[...]` for IPv6). */
   readonly boundHost: string;
   /** The configured listen host, added to the names only when listening beyond loopback was allowed. */
@@ -48,6 +54,17 @@ export interface RequestLike {
 export function cookieName(port: number): string {
   return `chip-race-key-${port}`;
 }
+
+/** The display key's cookie, beside the console's (a browser may hold both). */
+export function displayCookieName(port: number): string {
+  return `chip-race-display-${port}`;
+}
+
+/** Where the display key's address opens the player display (the console's page, shown as the display by its `#/display`). */
+export const DISPLAY_PATH = '/display';
+
+/** The built page's files (scripts, styles): served to the display too, which runs the same page. */
+const ASSETS_PREFIX = '/assets/';
 
 function withBrackets(host: string): string {
   return isIP(host) === 6 && !host.startsWith('[') ? `[${host}]` : host;
@@ -114,6 +131,13 @@ export function createAccess(options: AccessOptions): Access {
     }
   };
   const cookieKey = (headers: IncomingHttpHeaders) => readCookie(single(headers.cookie), name);
+  const displayName = displayCookieName(options.port);
+  const displayKey = options.displayKey;
+  const isDisplayKey = (given: string | null | undefined) => displayKey !== undefined && keyMatches(displayKey, given);
+  const displayCookieKey = (headers: IncomingHttpHeaders) => readCookie(single(headers.cookie), displayName);
+  /** The path as sent, not as URL normalised it: serveStatic refuses `..` rather than resolve it. */
+  const sentPath = (request: RequestLike) => (request.url as string).split('?')[0] as string;
+  const displayOnly = { kind: 'refuse', status: 403, message: 'forbidden: the player display\'s key opens the display only', page: 'key' } as const;
 
   return {
     hosts,
@@ -132,6 +156,11 @@ export function createAccess(options: AccessOptions): Access {
       if (keys.length > 0) {
         // The address the console printed: set the cookie and take the key out of the address bar
         // (and out of the history). A wrong key is refused even beside a good cookie.
+        if (keys.length === 1 && url.pathname === DISPLAY_PATH && isDisplayKey(keys[0])) {
+          url.searchParams.delete('key');
+          return { kind: 'redirect', location: `${DISPLAY_PATH}${url.search}`, cookie: `${displayName}=${displayKey}; HttpOnly; SameSite=Strict; Path=/` };
+        }
+        if (keys.length === 1 && isDisplayKey(keys[0])) return displayOnly;
         if (keys.length !== 1 || !keyMatches(options.key, keys[0])) return { kind: 'refuse', status: 403, message: 'forbidden: wrong key', page: 'key' };
         url.searchParams.delete('key');
         return {
@@ -141,9 +170,12 @@ export function createAccess(options: AccessOptions): Access {
           cookie: `${name}=${options.key}; HttpOnly; SameSite=Strict; Path=/`,
         };
       }
-      if (!keyMatches(options.key, cookieKey(request.headers))) return { kind: 'refuse', status: 403, message: 'forbidden: no key', page: 'key' };
-      // The path as sent, not as URL normalised it: serveStatic refuses `..` rather than resolve it.
-      return { kind: 'serve', path: (request.url as string).split('?')[0] as string };
+      const path = sentPath(request);
+      if (keyMatches(options.key, cookieKey(request.headers))) return { kind: 'serve', path: url.pathname === DISPLAY_PATH ? '/' : path };
+      if (!isDisplayKey(displayCookieKey(request.headers))) return { kind: 'refuse', status: 403, message: 'forbidden: no key', page: 'key' };
+      // The display's key: its page and the page's files, never the console at `/`.
+      if (url.pathname === DISPLAY_PATH) return { kind: 'serve', path: '/' };
+      return path.startsWith(ASSETS_PREFIX) ? { kind: 'serve', path } : displayOnly;
     },
     checkUpgrade(request) {
       if (!hostAllowed(request.headers)) return { kind: 'refuse', status: 421, message: misdirected };
@@ -154,12 +186,16 @@ export function createAccess(options: AccessOptions): Access {
       if (typeof origin !== 'string' || !originAllowed(origin)) return { kind: 'refuse', status: 403, message: 'forbidden: only the console\'s own page may open the bridge' };
       const keys = url.searchParams.getAll('key');
       const given = keys.length === 0 ? cookieKey(request.headers) : keys.length === 1 ? keys[0] : null;
-      if (!keyMatches(options.key, given)) return { kind: 'refuse', status: 403, message: 'forbidden: the bridge needs the console\'s key' };
       const roles = url.searchParams.getAll('role');
       if (roles.length > 1 || (roles.length === 1 && roles[0] !== 'console' && roles[0] !== 'display')) {
         return { kind: 'refuse', status: 400, message: 'bad request: role is console or display' };
       }
-      return { kind: 'accept', role: roles[0] === 'display' ? 'display' : 'console' };
+      const role = roles[0] === 'display' ? 'display' : 'console';
+      if (keyMatches(options.key, given)) return { kind: 'accept', role };
+      // The display's key opens the display's socket, which only shows: no command goes through it.
+      const display = keys.length === 0 ? displayCookieKey(request.headers) : given;
+      if (isDisplayKey(display)) return role === 'display' ? { kind: 'accept', role } : { kind: 'refuse', status: 403, message: 'forbidden: the player display\'s key opens the display only' };
+      return { kind: 'refuse', status: 403, message: 'forbidden: the bridge needs the console\'s key' };
     },
   };
 }

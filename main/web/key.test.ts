@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isKeyFormat, KEY_FILE, keyMatches, loadBrowserKey, newKey } from './key';
+import { DISPLAY_KEY_FILE, isKeyFormat, KEY_FILE, keyMatches, loadBrowserKey, loadDisplayKey, newKey } from './key';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'browser-key-'));
 const modeOf = (path: string) => statSync(path).mode & 0o777;
@@ -63,5 +63,28 @@ describe('the browser key', () => {
     const key = newKey();
     expect(keyMatches(key, key)).toBe(true);
     for (const other of [newKey(), key.slice(0, -1), `${key}x`, '', null, undefined, key.toUpperCase(), 'x'.repeat(5000)]) expect(keyMatches(key, other)).toBe(false);
+  });
+
+  it('the player display has a key of its own, in <dataDir>/display-key, mode 0600 whatever the umask, read back after that', () => {
+    const dir = join(folder(), 'not-yet-made');
+    const previous = process.umask(0o000);
+    let display: string;
+    try {
+      display = loadDisplayKey(dir);
+    } finally {
+      process.umask(previous);
+    }
+    expect(isKeyFormat(display)).toBe(true);
+    expect(readFileSync(join(dir, DISPLAY_KEY_FILE), 'utf8')).toBe(`${display}\n`);
+    expect(modeOf(join(dir, DISPLAY_KEY_FILE))).toBe(0o600);
+    expect(modeOf(dir)).toBe(0o700);
+    const browser = loadBrowserKey(dir);
+    expect(browser).not.toBe(display);
+    expect(loadDisplayKey(dir)).toBe(display);
+    expect(readdirSync(dir).sort()).toEqual([KEY_FILE, DISPLAY_KEY_FILE].sort());
+    // Replaced like the browser key when others can read it.
+    chmodSync(join(dir, DISPLAY_KEY_FILE), 0o644);
+    expect(loadDisplayKey(dir)).not.toBe(display);
+    expect(modeOf(join(dir, DISPLAY_KEY_FILE))).toBe(0o600);
   });
 });

@@ -14,6 +14,11 @@ import { join } from 'node:path';
  */
 
 export const KEY_FILE = 'browser-key';
+/**
+ * The player display's own key, kept the same way: its address goes to the room's TV, whose
+ * browser must open the display (read-only) and nothing else, never the console.
+ */
+export const DISPLAY_KEY_FILE = 'display-key';
 
 const KEY_BYTES = 32;
 /** 32 bytes in base64url without padding: 43 characters. */
@@ -53,9 +58,9 @@ function readUsable(path: string): string | null {
 }
 
 /** Writes a fresh key to a temporary file of mode 0600 (whatever the umask), synced; returns its path and the key. */
-function writeTemporary(dir: string): { temporary: string; key: string } {
+function writeTemporary(dir: string, file: string): { temporary: string; key: string } {
   const key = newKey();
-  const temporary = join(dir, `${KEY_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temporary = join(dir, `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(temporary, 'wx', 0o600);
   try {
     writeSync(fd, `${key}\n`);
@@ -73,11 +78,20 @@ function writeTemporary(dir: string): { temporary: string; key: string } {
  * someone else, not a key) is replaced with a new key.
  */
 export function loadBrowserKey(dataDir: string): string {
+  return loadKey(dataDir, KEY_FILE);
+}
+
+/** The player display's key: `<dataDir>/display-key`, kept and replaced as the browser key is. */
+export function loadDisplayKey(dataDir: string): string {
+  return loadKey(dataDir, DISPLAY_KEY_FILE);
+}
+
+function loadKey(dataDir: string, file: string): string {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const path = join(dataDir, KEY_FILE);
+  const path = join(dataDir, file);
   const existing = readUsable(path);
   if (existing !== null) return existing;
-  const { temporary, key } = writeTemporary(dataDir);
+  const { temporary, key } = writeTemporary(dataDir, file);
   try {
     try {
       // link, not rename, on a first start: it fails if the file appeared meanwhile (two consoles

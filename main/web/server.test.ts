@@ -15,7 +15,7 @@ import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import type { BridgeMessage } from '../../protocol/commands';
 import { ConsoleService } from '../service/service';
 import { readSettings } from '../service/settings';
-import { cookieName } from './access';
+import { cookieName, displayCookieName } from './access';
 import { newKey } from './key';
 import { checkListenHost, isLoopbackHost } from './loopback';
 import { DISPLAY_REFUSAL, MAX_MESSAGE_BYTES, startWebServer, type WebServer } from './server';
@@ -657,6 +657,91 @@ describe('the player display’s socket is read-only', () => {
     const response = await handshake(running.port, `/bridge?key=${running.key}&role=admin`, { host: running.own.host, origin: `http://${running.own.host}` });
     expect(response.status).toBe(400);
     expect(response.body).toBe('bad request: role is console or display\n');
+  });
+});
+
+describe('a structure nested 60,000 deep over the bridge', () => {
+  let running: Running;
+  beforeAll(async () => {
+    running = await startRunning();
+  });
+  afterAll(() => stopRunning(running));
+
+  it('is refused in words (120 KB, under the message limit), and the console goes on', async () => {
+    const { socket } = await openBridge(running);
+    const held = running.service.getState().settings;
+    const text = `{"id":1,"method":"saveSettings","args":[${JSON.stringify({ ...held, table: { ...held.table, seats: [{ seat: 1, name: '' }] } }).slice(0, -1)},"tournament":{"structure":{"levels":${'['.repeat(60_000)}1${']'.repeat(60_000)}},"atBreakAfter":null}}]}`;
+    expect(text.length).toBeLessThan(MAX_MESSAGE_BYTES);
+    const answer = new Promise<unknown>((resolve) => socket.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as BridgeMessage;
+      if (message.type === 'result' && message.id === 1) resolve(message.result);
+    }));
+    socket.send(text);
+    expect(await answer).toEqual({ ok: false, error: { field: 'settings', message: 'nested more than 64 levels deep (lists or objects inside each other); nothing the console reads goes that deep', said: { key: 'value.tooDeep', params: { n: 64 } } } });
+    expect(await call(socket, 2, 'getState', [])).toMatchObject({ settings: { language: held.language } });
+    socket.close();
+  });
+});
+
+describe('the player display’s own key opens the display and nothing else', () => {
+  let running: Running;
+  let displayKey: string;
+  let server: WebServer;
+  let port: number;
+  beforeAll(async () => {
+    const base = await startRunning();
+    await base.server.close();
+    displayKey = newKey();
+    server = await startWebServer({ service: base.service, rendererDir, key: base.key, displayKey, log: (line) => base.log.push(line) });
+    port = Number(new URL(server.url).port);
+    running = { ...base, server, port, own: { host: `127.0.0.1:${port}`, cookie: `${cookieName(port)}=${base.key}` } };
+  });
+  afterAll(() => stopRunning(running));
+
+  it('the display’s address sets the display’s cookie and opens the display page; the console’s page, other files and a wrong path refuse it', async () => {
+    const host = { host: running.own.host };
+    expect(server.displayUrl).toBe(`http://127.0.0.1:${port}/display`);
+    const opened = await raw(port, `/display?key=${displayKey}`, host);
+    expect(opened.status).toBe(303);
+    expect(opened.headers.location).toBe('/display');
+    expect(opened.headers['set-cookie']).toEqual([`${displayCookieName(port)}=${displayKey}; HttpOnly; SameSite=Strict; Path=/`]);
+    const cookie = `${displayCookieName(port)}=${displayKey}`;
+    const page = await raw(port, '/display', { ...host, cookie });
+    expect(page.status).toBe(200);
+    expect(page.body).toBe('<!doctype html><title>Chip Race Console</title>');
+    // The page's own files load (a missing one is a plain 404, as for the console).
+    expect((await raw(port, '/assets/no-such.js', { ...host, cookie })).status).toBe(404);
+    for (const path of ['/', '/index.html', '/?view=display', '/favicon.ico']) {
+      const refused = await raw(port, path, { ...host, cookie });
+      expect([path, refused.status]).toEqual([path, 403]);
+      expect(refused.body).toContain('Open the address the console printed');
+      expectSecurityHeaders(refused);
+    }
+    // Nor does the display's key given at another address open the console.
+    for (const path of [`/?key=${displayKey}`, `/index.html?key=${displayKey}`]) expect((await raw(port, path, host)).status).toBe(403);
+    // The console's key still opens everything, the display's page too.
+    expect((await raw(port, '/', { ...host, cookie: running.own.cookie })).status).toBe(200);
+    expect((await raw(port, '/display', { ...host, cookie: running.own.cookie })).status).toBe(200);
+  });
+
+  it('opens the display’s socket (read-only) and never the console’s command socket', async () => {
+    const origin = `http://${running.own.host}`;
+    const cookie = `${displayCookieName(port)}=${displayKey}`;
+    for (const path of ['/bridge', '/bridge?role=console']) {
+      const refused = await handshake(port, path, { host: running.own.host, origin, cookie });
+      expect([path, refused.status, refused.body]).toEqual([path, 403, 'forbidden: the player display\'s key opens the display only\n']);
+    }
+    expect((await handshake(port, `/bridge?key=${displayKey}`, { host: running.own.host, origin })).status).toBe(403);
+    expect((await handshake(port, '/bridge?role=display', { host: running.own.host, origin, cookie })).status).toBe(101);
+    const { socket, pushed } = await openBridge(running, `key=${displayKey}&role=display`);
+    await until(() => pushed.length === 1, 'the display’s state');
+    expect(await call(socket, 1, 'startRace', [[{ seat: 1, chips: 7, hasOther: true }]])).toEqual(DISPLAY_REFUSAL);
+    socket.close();
+  });
+
+  it('must be a key of its own', async () => {
+    await expect(startWebServer({ service: running.service, rendererDir, key: running.key, displayKey: running.key })).rejects.toThrow(/the player display needs a key of its own/);
+    await expect(startWebServer({ service: running.service, rendererDir, key: running.key, displayKey: 'short' })).rejects.toThrow(/the player display needs a key of its own/);
   });
 });
 

@@ -5,7 +5,7 @@ import type { CommandResult, ConsoleState } from '../../protocol/contract';
 import type { BridgeMessage } from '../../protocol/commands';
 import { StateFeed } from '../ipc/stateFeed';
 import { dispatch, type CommandTarget } from '../ipc/validate';
-import { createAccess, KEY_PAGE, type BridgeRole } from './access';
+import { createAccess, DISPLAY_PATH, KEY_PAGE, type BridgeRole } from './access';
 import { isKeyFormat } from './key';
 import { checkListenHost, listenOn } from './loopback';
 import { SECURITY_HEADERS, serveStatic } from './static';
@@ -17,6 +17,8 @@ export interface WebServerOptions {
   readonly rendererDir: string;
   /** The browser key (main/web/key.ts): every request must show it, as `?key=` or the cookie it sets. */
   readonly key: string;
+  /** The player display's own key (main/web/key.ts): it opens the display, read-only, and nothing else. */
+  readonly displayKey?: string;
   readonly host?: string;
   readonly port?: number;
   readonly allowNonLoopback?: boolean;
@@ -27,6 +29,8 @@ export interface WebServerOptions {
 export interface WebServer {
   /** The console's address without the key (start.ts prints it with `?key=`). */
   readonly url: string;
+  /** The player display's address without its key (start.ts prints it with `?key=` and `#/display`). */
+  readonly displayUrl: string;
   close(): Promise<void>;
 }
 
@@ -83,6 +87,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const allowNonLoopback = options.allowNonLoopback ?? false;
   checkListenHost(host, allowNonLoopback);
   if (!isKeyFormat(options.key)) throw new Error('browser mode needs a browser key: 32 random bytes in base64url (main/web/key.ts, loadBrowserKey)');
+  if (options.displayKey !== undefined && (!isKeyFormat(options.displayKey) || options.displayKey === options.key)) throw new Error('the player display needs a key of its own: 32 random bytes in base64url (main/web/key.ts, loadDisplayKey)');
   const log = options.log ?? ((line: string) => process.stderr.write(`web: ${line}\n`));
   // Made once the port is known (port 0 picks one): nothing can connect before that.
   let access: ReturnType<typeof createAccess> | null = null;
@@ -176,9 +181,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const address = await listenOn(server, options.port ?? 0, host, log);
   const shownHost = address.shownHost;
-  access = createAccess({ port: address.port, key: options.key, boundHost: shownHost, listenHost: host, allowNonLoopback });
+  access = createAccess({ port: address.port, key: options.key, ...(options.displayKey === undefined ? {} : { displayKey: options.displayKey }), boundHost: shownHost, listenHost: host, allowNonLoopback });
   return {
     url: `http://${shownHost}:${address.port}/`,
+    displayUrl: `http://${shownHost}:${address.port}${DISPLAY_PATH}`,
     async close() {
       stopState();
       for (const client of sockets.clients) client.terminate();

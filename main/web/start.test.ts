@@ -1,8 +1,8 @@
 // Browser mode that cannot start says why in one line and exits 2: never a stack trace. As the
 // dealer would meet it: `npm run web` on a data folder that is a file, on a read-only disk, or
 // with a journal key kept inside the data folder.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -46,4 +46,43 @@ describe('browser mode that cannot start', () => {
     writeFileSync(join(dir, 'data', 'journal.key'), 'k'.repeat(32));
     expectOneLine(web({ CHIP_RACE_DATA_DIR: join(dir, 'data'), CHIP_RACE_JOURNAL_KEY: join(dir, 'data', 'journal.key') }), /the journal key .* is inside the data folder .*: keep it elsewhere \(a key beside the journal protects nothing\)\n$/);
   }, 60_000);
+});
+
+/**
+ * `npm run web` under a umask that would leave everything open, until it is serving (then stopped)
+ * or has stopped by itself (not built yet: the service has started all the same).
+ */
+function webUntilUp(env: Record<string, string>): Promise<void> {
+  const child = spawn('sh', ['-c', 'umask 000 && exec "$@"', 'sh', process.execPath, ...start], { cwd: root, env: { ...process.env, CHIP_RACE_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('npm run web neither served nor stopped in 60 s')), 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Chip Race Console (browser mode)')) child.kill('SIGTERM');
+    });
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+describe('browser mode keeps its data folder for its owner alone', () => {
+  const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+  it('a folder it makes, whatever the umask, and one an older version left open', async () => {
+    const made = join(mkdtempSync(join(tmpdir(), 'web-modes-')), 'chip-race-console');
+    await webUntilUp({ CHIP_RACE_DATA_DIR: made });
+    expect(modeOf(made)).toBe(0o700);
+    const files = readdirSync(made);
+    expect(files).toContain('journal.jsonl');
+    for (const name of files) expect([name, modeOf(join(made, name))]).toEqual([name, 0o600]);
+
+    const old = mkdtempSync(join(tmpdir(), 'web-modes-old-'));
+    writeFileSync(join(old, 'settings.json'), '{}\n', { mode: 0o644 });
+    writeFileSync(join(old, 'journal.jsonl'), '', { mode: 0o644 });
+    chmodSync(old, 0o755);
+    await webUntilUp({ CHIP_RACE_DATA_DIR: old });
+    expect(modeOf(old)).toBe(0o700);
+    for (const name of readdirSync(old)) expect([name, modeOf(join(old, name))]).toEqual([name, 0o600]);
+  }, 120_000);
 });

@@ -10,7 +10,7 @@ import { findingText } from '../journal/findings';
 import { ConsoleService } from '../service/service';
 import { consoleServiceOptions } from '../service/options';
 import { startFailureMessage } from '../service/startFailure';
-import { KEY_FILE, loadBrowserKey } from './key';
+import { DISPLAY_KEY_FILE, KEY_FILE, loadBrowserKey, loadDisplayKey } from './key';
 import { startWebServer } from './server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,6 +33,7 @@ if (!existsSync(join(rendererDir, 'index.html'))) {
   fail('the console is not built yet: run `npm run build` first (npm run web does it for you)');
 }
 let key: string;
+let displayKey: string;
 try {
   // The data folder's key, not a new one per launch: a page left open reconnects after a restart.
   key = loadBrowserKey(dataDir);
@@ -40,16 +41,24 @@ try {
   await service.close();
   fail(`the browser key in ${join(dataDir, KEY_FILE)} could not be read or made: ${(error as Error).message}`);
 }
+try {
+  displayKey = loadDisplayKey(dataDir);
+} catch (error) {
+  await service.close();
+  fail(`the player display's key in ${join(dataDir, DISPLAY_KEY_FILE)} could not be read or made: ${(error as Error).message}`);
+}
 let server;
 try {
-  server = await startWebServer({ service, rendererDir, key, host: env.CHIP_RACE_HOST ?? '127.0.0.1', port, allowNonLoopback: env.CHIP_RACE_ALLOW_REMOTE === '1' });
+  server = await startWebServer({ service, rendererDir, key, displayKey, host: env.CHIP_RACE_HOST ?? '127.0.0.1', port, allowNonLoopback: env.CHIP_RACE_ALLOW_REMOTE === '1' });
 } catch (error) {
   await service.close();
   fail((error as Error).message);
 }
 // The address carries the key: opening it lets that browser in (the page then drops it from the address bar).
+// The display's address carries the display's own key: the room's TV gets the display and nothing else.
 const address = `${server.url}?key=${key}`;
-process.stdout.write(`Chip Race Console (browser mode): ${address}  ·  player display: ${address}#/display  ·  data: ${dataDir}\n`);
+const display = `${server.displayUrl}?key=${displayKey}#/display`;
+process.stdout.write(`Chip Race Console (browser mode): ${address}  ·  player display: ${display}  ·  data: ${dataDir}\n`);
 for (const finding of service.getState().journal.findings) process.stdout.write(`journal: ${findingText(finding)}\n`);
 
 const stop = async () => {
