@@ -8,6 +8,7 @@ import { Sealer } from '../../journal/seal';
 import { syncStation } from '../sync';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../testing/postgres';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './migrate';
+import { MIGRATIONS } from './migrations';
 import { lastStoredSeq, pushRecords } from './push';
 import { createStationLogin, ensureTable, type StationLogin } from './stations';
 
@@ -63,13 +64,13 @@ describe.runIf(run)('the floor database (a real PostgreSQL server)', () => {
     expect(await schemaVersion(admin)).toBe(SCHEMA_VERSION);
     expect(await migrate(admin)).toEqual([]);
     const applied = await admin.query('SELECT version FROM floor_schema_migrations ORDER BY version');
-    expect(applied.rows.map((row) => row.version)).toEqual([1, 2]);
+    expect(applied.rows.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));
   });
 
   it('refuses a database a newer floor migrated', async () => {
     await admin.query("INSERT INTO floor_schema_migrations (version, name) VALUES (999, 'from the future')");
     try {
-      await expect(migrate(admin)).rejects.toThrow(/schema version 999, newer than this floor's 2/);
+      await expect(migrate(admin)).rejects.toThrow(`schema version 999, newer than this floor's ${SCHEMA_VERSION}`);
     } finally {
       await admin.query('DELETE FROM floor_schema_migrations WHERE version = 999');
     }

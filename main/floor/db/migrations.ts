@@ -26,6 +26,100 @@ export const STATION_GROUP = 'chip_race_station';
 /** `,"hash":"` + 64 hex digits + `"}`: the seal at the end of every journal line (main/journal/seal.ts). */
 const SEAL_LENGTH = 75;
 
+/**
+ * The trigger's body as migration 3 re-creates it: migration 1's checks, with every name qualified
+ * (it runs as the owner inside a station's session, search_path pinned with pg_temp last).
+ */
+const VERIFY_STATION_RECORD = `
+CREATE OR REPLACE FUNCTION public.verify_station_record() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE
+  parsed pg_catalog.jsonb;
+  header pg_catalog.jsonb;
+  header_line pg_catalog.text;
+  stored_line pg_catalog.text;
+  previous record;
+  expected_prev pg_catalog.text;
+  chain_kind pg_catalog.text;
+  stored_hash pg_catalog.text;
+  problem pg_catalog.text;
+  checked pg_catalog.bool := true;
+BEGIN
+  IF NEW.table_name IS DISTINCT FROM public.station_table() AND NOT public.station_is_floor() THEN
+    RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = pg_catalog.format('a station may send only its own table''s records, not those of %s', NEW.table_name);
+  END IF;
+  SELECT r.line INTO stored_line FROM public.station_records r WHERE r.table_name = NEW.table_name AND r.seq = NEW.seq;
+  IF FOUND THEN
+    IF stored_line = NEW.line THEN RETURN NULL; END IF;
+    problem := 'changed-after-arrival';
+  END IF;
+
+  IF problem IS NULL THEN
+    SELECT r.seq, r.hash, r.chain INTO previous FROM public.station_records r WHERE r.table_name = NEW.table_name AND r.seq < NEW.seq ORDER BY r.seq DESC LIMIT 1;
+    expected_prev := CASE WHEN previous.seq IS NULL THEN NULL ELSE previous.hash END;
+    chain_kind := previous.chain;
+    IF previous.seq IS NOT NULL AND previous.seq <> NEW.seq - 1 THEN problem := 'gap'; END IF;
+  END IF;
+
+  IF problem IS NULL AND NEW.headers <> '' THEN
+    FOREACH header_line IN ARRAY pg_catalog.string_to_array(NEW.headers, E'\\n') LOOP
+      BEGIN
+        header := header_line::pg_catalog.jsonb;
+      EXCEPTION WHEN others THEN
+        problem := 'header-not-json'; EXIT;
+      END;
+      IF header->>'journal' IS DISTINCT FROM 'chip-race-console' OR header->>'chain' NOT IN ('sha256', 'hmac-sha256') THEN problem := 'header-unknown'; EXIT; END IF;
+      IF pg_catalog.right(header_line, ${SEAL_LENGTH}) !~ '^,"hash":"[0-9a-f]{64}"}$' THEN problem := 'no-seal'; EXIT; END IF;
+      IF (header->>'prev') IS DISTINCT FROM expected_prev THEN problem := 'broken-link'; EXIT; END IF;
+      stored_hash := pg_catalog.substr(pg_catalog.right(header_line, ${SEAL_LENGTH}), 10, 64);
+      IF header->>'chain' = 'sha256' AND pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.left(header_line, pg_catalog.length(header_line) - ${SEAL_LENGTH}), 'UTF8')), 'hex') <> stored_hash THEN problem := 'bad-seal'; EXIT; END IF;
+      expected_prev := stored_hash;
+      chain_kind := header->>'chain';
+    END LOOP;
+  END IF;
+
+  IF problem IS NULL THEN
+    BEGIN
+      parsed := NEW.line::pg_catalog.jsonb;
+    EXCEPTION WHEN others THEN
+      problem := 'not-json';
+    END;
+  END IF;
+  IF problem IS NULL AND chain_kind IS NULL THEN problem := 'no-header'; END IF;
+  IF problem IS NULL AND (pg_catalog.jsonb_typeof(parsed->'seq') IS DISTINCT FROM 'number' OR (parsed->>'seq') <> NEW.seq::pg_catalog.text) THEN problem := 'seq-mismatch'; END IF;
+  IF problem IS NULL AND pg_catalog.right(NEW.line, ${SEAL_LENGTH}) !~ '^,"hash":"[0-9a-f]{64}"}$' THEN problem := 'no-seal'; END IF;
+  IF problem IS NULL AND (parsed->>'prev') IS DISTINCT FROM expected_prev THEN problem := 'broken-link'; END IF;
+  IF problem IS NULL THEN
+    stored_hash := pg_catalog.substr(pg_catalog.right(NEW.line, ${SEAL_LENGTH}), 10, 64);
+    IF chain_kind = 'sha256' THEN
+      IF pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.left(NEW.line, pg_catalog.length(NEW.line) - ${SEAL_LENGTH}), 'UTF8')), 'hex') <> stored_hash THEN problem := 'bad-seal'; END IF;
+    ELSE
+      checked := false;
+    END IF;
+  END IF;
+  IF problem IS NULL THEN
+    BEGIN
+      NEW.at := (parsed->>'at')::pg_catalog.timestamptz;
+    EXCEPTION WHEN others THEN
+      problem := 'bad-time';
+    END;
+  END IF;
+
+  IF problem IS NOT NULL THEN
+    INSERT INTO public.chain_failures (table_name, seq, reason, line) VALUES (NEW.table_name, NEW.seq, problem, NEW.line) ON CONFLICT DO NOTHING;
+    RETURN NULL;
+  END IF;
+  NEW.id := pg_catalog.nextval('public.station_records_arrival'::pg_catalog.regclass);
+  NEW.hash := stored_hash;
+  NEW.prev := parsed->>'prev';
+  NEW.chain := chain_kind;
+  NEW.seal_checked := checked;
+  NEW.record := parsed->'record';
+  NEW.kind := parsed->'record'->>'kind';
+  NEW.received_at := pg_catalog.now();
+  RETURN NEW;
+END
+$fn$;`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -254,6 +348,38 @@ CREATE TABLE floor_table_state (
 );
 CREATE INDEX station_records_by_kind ON station_records (table_name, kind, seq);
 REVOKE ALL ON floor_races, floor_table_state FROM PUBLIC;
+`,
+  },
+  {
+    version: 3,
+    name: 'definer functions safe from a station session: search_path pinned, every name qualified, no temporary objects',
+    // A SECURITY DEFINER function runs as the schema's owner with the caller's session: PostgreSQL
+    // searches the caller's pg_temp first for tables and types unless it is listed, so a station that
+    // made a temp table floor_tables or a temp domain jsonb ran its own code as the owner. Every
+    // definer function now lists pg_temp last and names every object with its schema, and stations
+    // may not make temporary objects at all.
+    sql: `
+DO $$ BEGIN
+  EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
+END $$;
+
+CREATE OR REPLACE FUNCTION public.station_table() RETURNS pg_catalog.text LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+  SELECT t.table_name FROM public.floor_tables t WHERE t.role_name OPERATOR(pg_catalog.=) SESSION_USER
+$fn$;
+
+CREATE OR REPLACE FUNCTION public.station_is_floor() RETURNS pg_catalog.bool LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+  SELECT pg_catalog.pg_has_role(SESSION_USER, (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) 'public.floor_tables'::pg_catalog.regclass), 'MEMBER')
+$fn$;
+REVOKE ALL ON FUNCTION public.station_is_floor() FROM PUBLIC;
+
+${VERIFY_STATION_RECORD}
+
+CREATE OR REPLACE FUNCTION public.station_seen(for_table pg_catalog.text, behind pg_catalog.int4) RETURNS void LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+  INSERT INTO public.station_contact (table_name, last_seen, behind)
+  SELECT t.table_name, pg_catalog.now(), GREATEST(behind, 0) FROM public.floor_tables t
+  WHERE t.table_name OPERATOR(pg_catalog.=) for_table AND (t.role_name OPERATOR(pg_catalog.=) SESSION_USER OR public.station_is_floor())
+  ON CONFLICT (table_name) DO UPDATE SET last_seen = excluded.last_seen, behind = excluded.behind
+$fn$;
 `,
   },
 ];

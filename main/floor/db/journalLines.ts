@@ -1,0 +1,18 @@
+import { JournalEncoder } from '../../journal/journal';
+import type { OutgoingRecord } from './push';
+
+/**
+ * A station's journal as the console writes it, already cut into what the station sends: record
+ * `seq` is `records[seq - 1]`, the journal's header riding with record 1. For the floor's
+ * database tests, which forge, damage and replay such records by hand.
+ */
+export function journalRecords(count: number, table = 'test', key: Buffer | null = null): OutgoingRecord[] {
+  const encoder = JournalEncoder.fresh(key);
+  const records: OutgoingRecord[] = [];
+  for (let seq = 1; seq <= count; seq += 1) {
+    const text = encoder.next(new Date(Date.UTC(2026, 11, 1, 20, 0, seq)).toISOString(), seq, { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card: 'AS', n: seq }, source: 'manual', table });
+    const lines = text.split('\n').slice(0, -1);
+    records.push({ seq, line: lines[lines.length - 1] as string, headers: lines.slice(0, -1).join('\n') });
+  }
+  return records;
+}
