@@ -23,10 +23,20 @@ export interface StationLogin {
   readonly password: string;
 }
 
+/** How many connections one station's login may hold at once: its link and a sync, with room for reconnects; never the server's all. */
+export const STATION_CONNECTION_LIMIT = 8;
+
+/** The function a cardroom's set-up (main/floor/db/cardroom.sql) gives the floor's role to make station logins with. */
+const LOGIN_MAKER = 'chip_race_logins.station_login(text,text,integer)';
+
 /**
  * Gives a table's station its own login: a role in the station group with a fresh password (a
  * second call replaces the password, so a leaked one is revoked by making a new one). The role can
- * insert and read back only its own table's records (the schema's row-level security).
+ * insert and read back only its own table's records (the schema's row-level security), over at
+ * most STATION_CONNECTION_LIMIT connections.
+ *
+ * A cardroom's floor role may not create roles itself: it goes through the set-up's narrow
+ * function. A superuser (the tests' throwaway clusters) creates the role directly.
  */
 export async function createStationLogin(client: ClientBase, table: string): Promise<StationLogin> {
   const role = stationRoleOf(table);
@@ -34,11 +44,16 @@ export async function createStationLogin(client: ClientBase, table: string): Pro
   await client.query('BEGIN');
   try {
     await ensureTable(client, table);
-    const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
-    // Role names and passwords cannot be query parameters; the name is hex, the password base64url.
-    const literal = `'${password}'`;
-    if (exists.rowCount === 0) await client.query(`CREATE ROLE ${role} LOGIN PASSWORD ${literal} IN ROLE ${STATION_GROUP}`);
-    else await client.query(`ALTER ROLE ${role} LOGIN PASSWORD ${literal}`);
+    const maker = await client.query<{ found: boolean }>('SELECT to_regprocedure($1) IS NOT NULL AS found', [LOGIN_MAKER]);
+    if (maker.rows[0]?.found) {
+      await client.query('SELECT chip_race_logins.station_login($1, $2, $3)', [role, password, STATION_CONNECTION_LIMIT]);
+    } else {
+      const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+      // Role names and passwords cannot be query parameters; the name is hex, the password base64url.
+      const literal = `'${password}'`;
+      if (exists.rowCount === 0) await client.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT ${STATION_CONNECTION_LIMIT} PASSWORD ${literal} IN ROLE ${STATION_GROUP}`);
+      else await client.query(`ALTER ROLE ${role} LOGIN CONNECTION LIMIT ${STATION_CONNECTION_LIMIT} PASSWORD ${literal}`);
+    }
     await client.query('UPDATE floor_tables SET role_name = $2 WHERE table_name = $1', [table, role]);
     await client.query('COMMIT');
   } catch (error) {
