@@ -23,8 +23,16 @@ export interface Migration {
 /** The group role every station's login role belongs to (roles are the server's, not one database's). */
 export const STATION_GROUP = 'chip_race_station';
 
+/** How many connections one station's login may hold at once: its link and a sync, with room for reconnects; never the server's all. */
+export const STATION_CONNECTION_LIMIT = 8;
+
 /** `,"hash":"` + 64 hex digits + `"}`: the seal at the end of every journal line (main/journal/seal.ts). */
 const SEAL_LENGTH = 75;
+
+/** How much of a refused line the floor keeps as evidence (with its SHA-256 and length): enough to read, never a flood. */
+export const FAILURE_KEPT_BYTES = 1024;
+/** How many refused lines a table keeps; beyond that they are only counted (floor_tables.failures_total). */
+export const FAILURES_KEPT_PER_TABLE = 1000;
 
 /**
  * The trigger's body as migration 3 re-creates it: migration 1's checks, with every name qualified
@@ -43,6 +51,7 @@ DECLARE
   stored_hash pg_catalog.text;
   problem pg_catalog.text;
   checked pg_catalog.bool := true;
+  failures_seen pg_catalog.int8;
 BEGIN
   IF NEW.table_name IS DISTINCT FROM public.station_table() AND NOT public.station_is_floor() THEN
     RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = pg_catalog.format('a station may send only its own table''s records, not those of %s', NEW.table_name);
@@ -105,7 +114,16 @@ BEGIN
   END IF;
 
   IF problem IS NOT NULL THEN
-    INSERT INTO public.chain_failures (table_name, seq, reason, line) VALUES (NEW.table_name, NEW.seq, problem, NEW.line) ON CONFLICT DO NOTHING;
+    -- Evidence, bounded: the reason, the line's SHA-256 and length, and its first bytes; once a
+    -- table holds FAILURES_KEPT_PER_TABLE of them, later ones are only counted.
+    IF NOT EXISTS (SELECT FROM public.chain_failures f WHERE f.table_name = NEW.table_name AND f.seq = NEW.seq) THEN
+      UPDATE public.floor_tables t SET failures_total = t.failures_total + 1 WHERE t.table_name = NEW.table_name RETURNING t.failures_total INTO failures_seen;
+      IF failures_seen IS NULL OR failures_seen <= ${FAILURES_KEPT_PER_TABLE} THEN
+        INSERT INTO public.chain_failures (table_name, seq, reason, line, line_sha256, line_bytes)
+        VALUES (NEW.table_name, NEW.seq, problem, public.first_bytes(NEW.line, ${FAILURE_KEPT_BYTES}), pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(NEW.line, 'UTF8')), 'hex'), pg_catalog.octet_length(NEW.line))
+        ON CONFLICT DO NOTHING;
+      END IF;
+    END IF;
     RETURN NULL;
   END IF;
   NEW.id := pg_catalog.nextval('public.station_records_arrival'::pg_catalog.regclass);
@@ -371,6 +389,40 @@ CREATE OR REPLACE FUNCTION public.station_is_floor() RETURNS pg_catalog.bool LAN
   SELECT pg_catalog.pg_has_role(SESSION_USER, (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) 'public.floor_tables'::pg_catalog.regclass), 'MEMBER')
 $fn$;
 REVOKE ALL ON FUNCTION public.station_is_floor() FROM PUBLIC;
+
+-- The longest start of a text that fits in a number of UTF-8 bytes (never half a character).
+CREATE FUNCTION public.first_bytes(value pg_catalog.text, bytes pg_catalog.int4) RETURNS pg_catalog.text LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE
+  head pg_catalog.text := pg_catalog.left(value, bytes);
+BEGIN
+  WHILE pg_catalog.octet_length(head) > bytes LOOP
+    head := pg_catalog.left(head, pg_catalog.length(head) - GREATEST(1, (pg_catalog.octet_length(head) - bytes) / 4));
+  END LOOP;
+  RETURN head;
+END
+$fn$;
+REVOKE ALL ON FUNCTION public.first_bytes(pg_catalog.text, pg_catalog.int4) FROM PUBLIC;
+
+ALTER TABLE public.chain_failures ADD COLUMN line_sha256 pg_catalog.text, ADD COLUMN line_bytes pg_catalog.int4;
+UPDATE public.chain_failures SET line_sha256 = pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(line, 'UTF8')), 'hex'), line_bytes = pg_catalog.octet_length(line), line = public.first_bytes(line, ${FAILURE_KEPT_BYTES});
+ALTER TABLE public.chain_failures ADD CONSTRAINT chain_failures_line_bounded CHECK (pg_catalog.octet_length(line) <= ${FAILURE_KEPT_BYTES});
+ALTER TABLE public.floor_tables ADD COLUMN failures_total pg_catalog.int8 NOT NULL DEFAULT 0;
+UPDATE public.floor_tables t SET failures_total = (SELECT pg_catalog.count(*) FROM public.chain_failures f WHERE f.table_name = t.table_name);
+
+-- Stations' logins made before: a bounded number of connections each (the floor's own role
+-- may not alter roles; a cardroom's set-up gives it chip_race_logins.station_login for that).
+DO $$
+DECLARE
+  station pg_catalog.text;
+BEGIN
+  FOR station IN SELECT r.rolname FROM pg_catalog.pg_roles r JOIN public.floor_tables t ON t.role_name = r.rolname WHERE r.rolconnlimit < 0 LOOP
+    BEGIN
+      EXECUTE pg_catalog.format('ALTER ROLE %I CONNECTION LIMIT ${STATION_CONNECTION_LIMIT}', station);
+    EXCEPTION WHEN insufficient_privilege THEN
+      RAISE NOTICE 'station login % keeps no connection limit: make it again with add-table --rotate', station;
+    END;
+  END LOOP;
+END $$;
 
 ${VERIFY_STATION_RECORD}
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ClientBase } from 'pg';
-import { STATION_GROUP } from './migrations';
+import { STATION_CONNECTION_LIMIT, STATION_GROUP } from './migrations';
 
 /** A table's name on the floor: what the station's settings call it (1 to 32 characters, no control characters). */
 export function isTableName(value: unknown): value is string {
@@ -22,9 +22,6 @@ export interface StationLogin {
   readonly role: string;
   readonly password: string;
 }
-
-/** How many connections one station's login may hold at once: its link and a sync, with room for reconnects; never the server's all. */
-export const STATION_CONNECTION_LIMIT = 8;
 
 /** The function a cardroom's set-up (main/floor/db/cardroom.sql) gives the floor's role to make station logins with. */
 const LOGIN_MAKER = 'chip_race_logins.station_login(text,text,integer)';

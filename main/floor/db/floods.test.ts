@@ -1,0 +1,76 @@
+// A station flooding the floor through its own login: huge refused lines, thousands of refused
+// seqs, more connections than it needs. What the floor keeps stays bounded, and is still counted.
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../testing/postgres';
+import { FAILURE_KEPT_BYTES, FAILURES_KEPT_PER_TABLE, STATION_CONNECTION_LIMIT } from './migrations';
+import { pushRecords, type OutgoingRecord } from './push';
+import { createStationLogin, type StationLogin } from './stations';
+
+const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
+
+/** A 10 MB refused line (multi-byte characters at the cut, so a byte cap must not split one). */
+const huge = (seq: number) => `{"seq":${seq},"x":"${'€'.repeat(FAILURE_KEPT_BYTES)}${'x'.repeat(10 * 1024 * 1024)}"}`;
+
+describe.runIf(run)('a station flooding the floor (a real PostgreSQL server)', () => {
+  let server: ThrowawayPostgres;
+  let admin: pg.Client;
+  let login: StationLogin;
+  const connectAsStation = async () => {
+    const client = new pg.Client({ connectionString: server.urlFor(login.role, login.password) });
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  };
+
+  beforeAll(async () => {
+    ({ server, admin } = await startFloorDatabase());
+    login = await createStationLogin(admin, 'flood');
+  }, 120_000);
+
+  afterAll(async () => {
+    await admin?.end();
+    await server?.remove();
+  });
+
+  it('keeps of a refused line its reason, SHA-256, length and first bytes, and of a table\'s refusals the first ones and a count', async () => {
+    const station = await connectAsStation();
+    try {
+      const big: OutgoingRecord[] = [1, 2, 3].map((seq) => ({ seq, line: huge(seq), headers: '' }));
+      for (const record of big) await pushRecords(station, 'flood', [record]);
+      // Then 5,000 distinct refused seqs, in batches as the outbox sends them.
+      for (let start = 10; start < 5_010; start += 1_000) {
+        await pushRecords(station, 'flood', Array.from({ length: 1_000 }, (_, index) => ({ seq: start + index, line: `{"seq":${start + index},"junk":true}`, headers: '' })));
+      }
+    } finally {
+      await station.end();
+    }
+    const kept = await admin.query("SELECT count(*)::int AS n, max(octet_length(line))::int AS longest FROM chain_failures WHERE table_name = 'flood'");
+    expect(kept.rows[0]).toEqual({ n: FAILURES_KEPT_PER_TABLE, longest: expect.any(Number) });
+    expect(kept.rows[0].longest).toBeLessThanOrEqual(FAILURE_KEPT_BYTES);
+    const counted = await admin.query("SELECT failures_total::int AS n FROM floor_tables WHERE table_name = 'flood'");
+    expect(counted.rows[0]).toEqual({ n: 5_003 });
+    const first = await admin.query<{ line: string; line_sha256: string; line_bytes: number }>("SELECT line, line_sha256, line_bytes FROM chain_failures WHERE table_name = 'flood' AND seq = 1");
+    const whole = Buffer.from(huge(1));
+    expect(first.rows[0]).toEqual({ line: expect.any(String), line_sha256: createHash('sha256').update(whole).digest('hex'), line_bytes: whole.length });
+    expect(whole.toString('utf8').startsWith(first.rows[0]?.line as string)).toBe(true);
+    expect(Buffer.byteLength(first.rows[0]?.line as string)).toBeGreaterThan(FAILURE_KEPT_BYTES - 3);
+    // All the flood's evidence in a few hundred kilobytes (whole lines kept: over 30 MB).
+    const size = await admin.query("SELECT pg_total_relation_size('chain_failures')::int AS bytes");
+    expect(size.rows[0].bytes).toBeLessThan(1024 * 1024);
+    console.info(`chain_failures after 3 x 10 MB and 5,000 refused lines: ${size.rows[0].bytes} bytes`);
+  }, 120_000);
+
+  it(`lets a station's login hold at most ${STATION_CONNECTION_LIMIT} connections`, async () => {
+    const held: pg.Client[] = [];
+    try {
+      for (let index = 0; index < STATION_CONNECTION_LIMIT; index += 1) held.push(await connectAsStation());
+      await expect(connectAsStation()).rejects.toThrow(/too many connections for role/);
+    } finally {
+      await Promise.all(held.map((client) => client.end()));
+    }
+    const role = await admin.query('SELECT rolconnlimit FROM pg_roles WHERE rolname = $1', [login.role]);
+    expect(role.rows).toEqual([{ rolconnlimit: STATION_CONNECTION_LIMIT }]);
+  });
+});
