@@ -66,7 +66,9 @@ BEGIN
     SELECT r.seq, r.hash, r.chain INTO previous FROM public.station_records r WHERE r.table_name = NEW.table_name AND r.seq < NEW.seq ORDER BY r.seq DESC LIMIT 1;
     expected_prev := CASE WHEN previous.seq IS NULL THEN NULL ELSE previous.hash END;
     chain_kind := previous.chain;
-    IF previous.seq IS NOT NULL AND previous.seq <> NEW.seq - 1 THEN problem := 'gap'; END IF;
+    -- A table's first record on the floor is its seq 1: one planted further on would make the
+    -- station believe the floor holds everything before it.
+    IF (previous.seq IS NOT NULL AND previous.seq <> NEW.seq - 1) OR (previous.seq IS NULL AND NEW.seq <> 1) THEN problem := 'gap'; END IF;
   END IF;
 
   IF problem IS NULL AND NEW.headers <> '' THEN
