@@ -33,6 +33,8 @@ const SEAL_LENGTH = 75;
 export const FAILURE_KEPT_BYTES = 1024;
 /** How many refused lines a table keeps; beyond that they are only counted (floor_tables.failures_total). */
 export const FAILURES_KEPT_PER_TABLE = 1000;
+/** How much of a damaged line the floor keeps as evidence (with the SHA-256 and length of all of it). */
+export const DAMAGED_KEPT_BYTES = 4096;
 
 /**
  * The trigger's body as migration 3 re-creates it: migration 1's checks, with every name qualified
@@ -44,7 +46,6 @@ DECLARE
   parsed pg_catalog.jsonb;
   header pg_catalog.jsonb;
   header_line pg_catalog.text;
-  stored_line pg_catalog.text;
   previous record;
   expected_prev pg_catalog.text;
   chain_kind pg_catalog.text;
@@ -52,20 +53,35 @@ DECLARE
   problem pg_catalog.text;
   checked pg_catalog.bool := true;
   failures_seen pg_catalog.int8;
+  stored record;
+  raw pg_catalog.bytea;
+  after_damage pg_catalog.bool := false;
 BEGIN
   IF NEW.table_name IS DISTINCT FROM public.station_table() AND NOT public.station_is_floor() THEN
     RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = pg_catalog.format('a station may send only its own table''s records, not those of %s', NEW.table_name);
   END IF;
-  SELECT r.line INTO stored_line FROM public.station_records r WHERE r.table_name = NEW.table_name AND r.seq = NEW.seq;
-  IF FOUND THEN
-    IF stored_line = NEW.line THEN RETURN NULL; END IF;
+  -- A damaged line (the shared contract of push.ts): its raw bytes, sent in base64.
+  NEW.damaged := COALESCE(NEW.damaged, false);
+  IF NEW.damaged THEN
+    BEGIN
+      raw := pg_catalog.decode(NEW.line, 'base64');
+    EXCEPTION WHEN others THEN
+      problem := 'not-json';
+    END;
+  END IF;
+  SELECT r.line, r.damaged, r.hash INTO stored FROM public.station_records r WHERE r.table_name = NEW.table_name AND r.seq = NEW.seq;
+  IF FOUND AND problem IS NULL THEN
+    IF NOT NEW.damaged AND NOT stored.damaged AND stored.line = NEW.line THEN RETURN NULL; END IF;
+    IF NEW.damaged AND stored.damaged AND stored.hash = pg_catalog.encode(pg_catalog.sha256(raw), 'hex') THEN RETURN NULL; END IF;
     problem := 'changed-after-arrival';
   END IF;
 
   IF problem IS NULL THEN
-    SELECT r.seq, r.hash, r.chain INTO previous FROM public.station_records r WHERE r.table_name = NEW.table_name AND r.seq < NEW.seq ORDER BY r.seq DESC LIMIT 1;
+    SELECT r.seq, r.hash, r.chain, r.damaged INTO previous FROM public.station_records r WHERE r.table_name = NEW.table_name AND r.seq < NEW.seq ORDER BY r.seq DESC LIMIT 1;
     expected_prev := CASE WHEN previous.seq IS NULL THEN NULL ELSE previous.hash END;
-    chain_kind := previous.chain;
+    chain_kind := NULLIF(previous.chain, '');
+    -- After a damaged line the chain is verified again from this record: its link back cannot be.
+    after_damage := COALESCE(previous.damaged, false);
     -- A table's first record on the floor is its seq 1: one planted further on would make the
     -- station believe the floor holds everything before it.
     IF (previous.seq IS NOT NULL AND previous.seq <> NEW.seq - 1) OR (previous.seq IS NULL AND NEW.seq <> 1) THEN problem := 'gap'; END IF;
@@ -80,12 +96,29 @@ BEGIN
       END;
       IF header->>'journal' IS DISTINCT FROM 'chip-race-console' OR header->>'chain' NOT IN ('sha256', 'hmac-sha256') THEN problem := 'header-unknown'; EXIT; END IF;
       IF pg_catalog.right(header_line, ${SEAL_LENGTH}) !~ '^,"hash":"[0-9a-f]{64}"}$' THEN problem := 'no-seal'; EXIT; END IF;
-      IF (header->>'prev') IS DISTINCT FROM expected_prev THEN problem := 'broken-link'; EXIT; END IF;
+      IF (header->>'prev') IS DISTINCT FROM expected_prev AND NOT after_damage THEN problem := 'broken-link'; EXIT; END IF;
+      after_damage := false;
       stored_hash := pg_catalog.substr(pg_catalog.right(header_line, ${SEAL_LENGTH}), 10, 64);
       IF header->>'chain' = 'sha256' AND pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.left(header_line, pg_catalog.length(header_line) - ${SEAL_LENGTH}), 'UTF8')), 'hex') <> stored_hash THEN problem := 'bad-seal'; EXIT; END IF;
       expected_prev := stored_hash;
       chain_kind := header->>'chain';
     END LOOP;
+  END IF;
+
+  IF problem IS NULL AND NEW.damaged THEN
+    NEW.id := pg_catalog.nextval('public.station_records_arrival'::pg_catalog.regclass);
+    NEW.evidence := pg_catalog.substring(raw, 1, ${DAMAGED_KEPT_BYTES});
+    NEW.evidence_bytes := pg_catalog.length(raw);
+    NEW.hash := pg_catalog.encode(pg_catalog.sha256(raw), 'hex');
+    NEW.line := '';
+    NEW.prev := NULL;
+    NEW.chain := COALESCE(chain_kind, '');
+    NEW.seal_checked := false;
+    NEW.at := NULL;
+    NEW.kind := NULL;
+    NEW.record := NULL;
+    NEW.received_at := pg_catalog.now();
+    RETURN NEW;
   END IF;
 
   IF problem IS NULL THEN
@@ -98,7 +131,7 @@ BEGIN
   IF problem IS NULL AND chain_kind IS NULL THEN problem := 'no-header'; END IF;
   IF problem IS NULL AND (pg_catalog.jsonb_typeof(parsed->'seq') IS DISTINCT FROM 'number' OR (parsed->>'seq') <> NEW.seq::pg_catalog.text) THEN problem := 'seq-mismatch'; END IF;
   IF problem IS NULL AND pg_catalog.right(NEW.line, ${SEAL_LENGTH}) !~ '^,"hash":"[0-9a-f]{64}"}$' THEN problem := 'no-seal'; END IF;
-  IF problem IS NULL AND (parsed->>'prev') IS DISTINCT FROM expected_prev THEN problem := 'broken-link'; END IF;
+  IF problem IS NULL AND (parsed->>'prev') IS DISTINCT FROM expected_prev AND NOT after_damage THEN problem := 'broken-link'; END IF;
   IF problem IS NULL THEN
     stored_hash := pg_catalog.substr(pg_catalog.right(NEW.line, ${SEAL_LENGTH}), 10, 64);
     IF chain_kind = 'sha256' THEN
@@ -409,6 +442,10 @@ ALTER TABLE public.chain_failures ADD COLUMN line_sha256 pg_catalog.text, ADD CO
 UPDATE public.chain_failures SET line_sha256 = pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(line, 'UTF8')), 'hex'), line_bytes = pg_catalog.octet_length(line), line = public.first_bytes(line, ${FAILURE_KEPT_BYTES});
 ALTER TABLE public.chain_failures ADD CONSTRAINT chain_failures_line_bounded CHECK (pg_catalog.octet_length(line) <= ${FAILURE_KEPT_BYTES});
 ALTER TABLE public.floor_tables ADD COLUMN failures_total pg_catalog.int8 NOT NULL DEFAULT 0;
+-- A damaged line kept as evidence: its first bytes, and (in hash) the SHA-256 of all of them.
+ALTER TABLE public.station_records ADD COLUMN damaged pg_catalog.bool NOT NULL DEFAULT false, ADD COLUMN evidence pg_catalog.bytea, ADD COLUMN evidence_bytes pg_catalog.int8;
+ALTER TABLE public.station_records ADD CONSTRAINT station_records_evidence_bounded CHECK (evidence IS NULL OR pg_catalog.length(evidence) <= ${DAMAGED_KEPT_BYTES});
+GRANT INSERT (damaged) ON public.station_records TO ${STATION_GROUP};
 UPDATE public.floor_tables t SET failures_total = (SELECT pg_catalog.count(*) FROM public.chain_failures f WHERE f.table_name = t.table_name);
 
 -- Stations' logins made before: a bounded number of connections each (the floor's own role

@@ -6,6 +6,11 @@ export interface OutgoingRecord {
   readonly line: string;
   /** Header lines between the record before and this one (newline-separated), '' for none. */
   readonly headers: string;
+  /**
+   * A whole journal line that does not read as a sealed record: `line` is then its raw bytes in
+   * base64, `headers` ''. The floor keeps it as evidence and verifies the chain again from the next.
+   */
+  readonly damaged?: true;
 }
 
 export interface RefusedRecord {
@@ -29,14 +34,24 @@ export interface PushOutcome {
 export async function pushRecords(client: ClientBase, table: string, records: readonly OutgoingRecord[]): Promise<PushOutcome> {
   if (records.length === 0) return { stored: 0, refused: [] };
   const seqs = records.map((record) => record.seq);
+  const values = [table, seqs, records.map((record) => record.line), records.map((record) => record.headers)];
+  // The damaged column only when a batch has a damaged line: any other batch goes to a floor of any schema version.
+  const anyDamaged = records.some((record) => record.damaged === true);
   const inserted = await client.query(
-    `INSERT INTO station_records (table_name, seq, line, headers)
-     SELECT $1, batch.seq, batch.line, batch.headers
-     FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS batch(seq, line, headers, position)
-     ORDER BY batch.position
-     ON CONFLICT (table_name, seq) DO NOTHING
-     RETURNING seq`,
-    [table, seqs, records.map((record) => record.line), records.map((record) => record.headers)],
+    anyDamaged
+      ? `INSERT INTO station_records (table_name, seq, line, headers, damaged)
+         SELECT $1, batch.seq, batch.line, batch.headers, batch.damaged
+         FROM unnest($2::bigint[], $3::text[], $4::text[], $5::boolean[]) WITH ORDINALITY AS batch(seq, line, headers, damaged, position)
+         ORDER BY batch.position
+         ON CONFLICT (table_name, seq) DO NOTHING
+         RETURNING seq`
+      : `INSERT INTO station_records (table_name, seq, line, headers)
+         SELECT $1, batch.seq, batch.line, batch.headers
+         FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS batch(seq, line, headers, position)
+         ORDER BY batch.position
+         ON CONFLICT (table_name, seq) DO NOTHING
+         RETURNING seq`,
+    anyDamaged ? [...values, records.map((record) => record.damaged === true)] : values,
   );
   const stored = inserted.rowCount ?? 0;
   // Every record stored: nothing refused (the usual case, one round trip). Otherwise some were
