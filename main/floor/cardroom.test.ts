@@ -81,6 +81,18 @@ describe.runIf(run)("a cardroom's floor set up as the README says (a real Postgr
     expect(JSON.parse(status.stdout)).toMatchObject({ tables: [{ table: 'Pöytä 7', races: 2, colourUp: 'racing' }], totals: { races: 2 } });
   }, 120_000);
 
+  it('gives a table a new password only when asked to rotate, through the set-up\'s login maker', async () => {
+    const floorUrl = server.urlFor('chip_race_floor', 'floor-password', 'chip_race');
+    const again = await floor(['add-table', '--database', floorUrl, '--table', 'Pöytä 7']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already has a station login: add --rotate/);
+    const rotated = await floor(['add-table', '--database', floorUrl, '--table', 'Pöytä 7', '--rotate']);
+    expect(rotated.stderr).toBe('');
+    const status = await floor(['status', '--database', rotated.stdout.trim()]);
+    // The new password logs in (a station reads no status: refused for its role, not its password).
+    expect(status.stderr).not.toMatch(/password authentication failed/);
+  }, 120_000);
+
   it('leaves the floor role no way to the server\'s programs or files, nor to roles of its own making', async () => {
     const floorRole = new pg.Client({ connectionString: server.urlFor('chip_race_floor', 'floor-password', 'chip_race') });
     floorRole.on('error', () => undefined);
