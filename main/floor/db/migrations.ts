@@ -14,6 +14,16 @@
  * only their own table's records, report their own contact, and read the clock. Row-level
  * security enforces "their own"; the verification runs as the schema's owner (SECURITY DEFINER).
  */
+/**
+ * The SHA-256 of each released migration's text (migrate.ts's migrationChecksum): a database
+ * records the checksum of every migration it ran, and a floor whose migration of that version
+ * reads otherwise is refused. Migration 3 writes these for the rows older floors recorded.
+ */
+export const RELEASED_CHECKSUMS: Readonly<Record<number, string>> = {
+  1: '04ea407ec32053bbc2d4b735eccfeb25280ff087ab5d257d685fca900112476a',
+  2: 'dee9798eb4d78038a860091f5724cbd2977e04e0682f78d86e56d9234d81ad65',
+};
+
 export interface Migration {
   readonly version: number;
   readonly name: string;
@@ -464,6 +474,10 @@ BEGIN
 END $$;
 
 ${VERIFY_STATION_RECORD}
+
+-- Released migrations pinned: each row's checksum (migrate.ts compares it with this code's).
+ALTER TABLE public.floor_schema_migrations ADD COLUMN checksum pg_catalog.text;
+UPDATE public.floor_schema_migrations SET checksum = CASE version WHEN 1 THEN '${RELEASED_CHECKSUMS[1]}' WHEN 2 THEN '${RELEASED_CHECKSUMS[2]}' END WHERE version IN (1, 2);
 
 CREATE OR REPLACE FUNCTION public.station_seen(for_table pg_catalog.text, behind pg_catalog.int4) RETURNS void LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
   INSERT INTO public.station_contact (table_name, last_seen, behind)
