@@ -72,6 +72,13 @@ describe.runIf(run)("a cardroom's floor set up as the README says (a real Postgr
     const synced = await floor(['sync', '--database', stationUrl, '--table', 'Pöytä 7', '--data', dataDir]);
     expect(synced.stderr).toBe('');
     expect(JSON.parse(synced.stdout)).toMatchObject({ table: 'Pöytä 7', refused: [] });
+    // The station's login makes no temporary objects (migration 3, run by the floor's role as the database's owner).
+    const stationClient = new pg.Client({ connectionString: stationUrl });
+    stationClient.on('error', () => undefined);
+    await stationClient.connect();
+    await expect(stationClient.query('CREATE TEMP TABLE floor_tables (x int)')).rejects.toThrow(/permission denied to create temporary tables/);
+    expect((await stationClient.query("SELECT rolconnlimit FROM pg_roles WHERE rolname = current_user")).rows).toEqual([{ rolconnlimit: 8 }]);
+    await stationClient.end();
     // The station's login reads nothing of the floor's: its status is refused, in one line.
     const nosy = await floor(['status', '--database', stationUrl]);
     expect(nosy.code).toBe(2);

@@ -4,9 +4,10 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../testing/postgres';
-import { FAILURE_KEPT_BYTES, FAILURES_KEPT_PER_TABLE, STATION_CONNECTION_LIMIT } from './migrations';
+import { migrate } from './migrate';
+import { FAILURE_KEPT_BYTES, FAILURES_KEPT_PER_TABLE, MIGRATIONS, STATION_CONNECTION_LIMIT, STATION_GROUP } from './migrations';
 import { pushRecords, type OutgoingRecord } from './push';
-import { createStationLogin, type StationLogin } from './stations';
+import { createStationLogin, ensureTable, stationRoleOf, type StationLogin } from './stations';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 
@@ -72,5 +73,25 @@ describe.runIf(run)('a station flooding the floor (a real PostgreSQL server)', (
     }
     const role = await admin.query('SELECT rolconnlimit FROM pg_roles WHERE rolname = $1', [login.role]);
     expect(role.rows).toEqual([{ rolconnlimit: STATION_CONNECTION_LIMIT }]);
+  });
+
+  it('bounds the connections of station logins an older floor made, when it migrates', async () => {
+    await admin.query('CREATE DATABASE older_floor');
+    const superuser = new URL(server.url);
+    const older = new pg.Client({ connectionString: server.urlFor(decodeURIComponent(superuser.username), decodeURIComponent(superuser.password), 'older_floor') });
+    await older.connect();
+    try {
+      await migrate(older, MIGRATIONS.slice(0, 2));
+      // The login as migrations 1-2's floor made it: no connection limit.
+      const role = stationRoleOf('older table');
+      await ensureTable(older, 'older table');
+      await older.query(`CREATE ROLE ${role} LOGIN PASSWORD 'older-password-123' IN ROLE ${STATION_GROUP}`);
+      await older.query("UPDATE floor_tables SET role_name = $1 WHERE table_name = 'older table'", [role]);
+      await migrate(older);
+      const limited = await older.query('SELECT rolconnlimit FROM pg_roles WHERE rolname = $1', [role]);
+      expect(limited.rows).toEqual([{ rolconnlimit: STATION_CONNECTION_LIMIT }]);
+    } finally {
+      await older.end();
+    }
   });
 });
