@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../testing/postgres';
 import { migrate } from './migrate';
 import { FAILURE_KEPT_BYTES, FAILURES_KEPT_PER_TABLE, MIGRATIONS, STATION_CONNECTION_LIMIT, STATION_GROUP } from './migrations';
-import { pushRecords, type OutgoingRecord } from './push';
+import { lastStoredSeq, pushRecords, type OutgoingRecord } from './push';
+import { journalRecords } from './journalLines';
 import { createStationLogin, ensureTable, stationRoleOf, type StationLogin } from './stations';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
@@ -62,6 +63,23 @@ describe.runIf(run)('a station flooding the floor (a real PostgreSQL server)', (
     expect(size.rows[0].bytes).toBeLessThan(1024 * 1024);
     console.info(`chain_failures after 3 x 10 MB and 5,000 refused lines: ${size.rows[0].bytes} bytes`);
   }, 120_000);
+
+  it('still tells a station past its kept refusals which of its records were refused, so it never thinks the floor has them', async () => {
+    // After the flood above: the table is past its 1,000 kept refusals.
+    const records = journalRecords(5, 'flood');
+    const edited = { ...(records[3] as OutgoingRecord), line: (records[3]?.line as string).replace('"AS"', '"KS"') };
+    const station = await connectAsStation();
+    try {
+      expect(await pushRecords(station, 'flood', records.slice(0, 3))).toEqual({ stored: 3, refused: [] });
+      // The refusal it stops at is kept though the table is past its 1,000; the record after it is out of chain.
+      expect(await pushRecords(station, 'flood', [edited, records[4] as OutgoingRecord])).toEqual({ stored: 0, refused: [{ seq: 4, reason: 'bad-seal' }, { seq: 5, reason: 'gap' }] });
+      // Sent again: the same answer, and what the floor already holds is passed over as ever.
+      expect(await pushRecords(station, 'flood', [records[2] as OutgoingRecord, edited])).toEqual({ stored: 0, refused: [{ seq: 4, reason: 'bad-seal' }] });
+    } finally {
+      await station.end();
+    }
+    expect(await lastStoredSeq(admin, 'flood')).toBe(3);
+  });
 
   it(`lets a station's login hold at most ${STATION_CONNECTION_LIMIT} connections`, async () => {
     const held: pg.Client[] = [];

@@ -160,10 +160,12 @@ BEGIN
 
   IF problem IS NOT NULL THEN
     -- Evidence, bounded: the reason, the line's SHA-256 and length, and its first bytes; once a
-    -- table holds FAILURES_KEPT_PER_TABLE of them, later ones are only counted.
+    -- table holds FAILURES_KEPT_PER_TABLE of them, later ones are only counted, except the one
+    -- right after the table's last record: the refusal its station is stopped at, which it must read.
     IF NOT EXISTS (SELECT FROM public.chain_failures f WHERE f.table_name = NEW.table_name AND f.seq = NEW.seq) THEN
       UPDATE public.floor_tables t SET failures_total = t.failures_total + 1 WHERE t.table_name = NEW.table_name RETURNING t.failures_total INTO failures_seen;
-      IF failures_seen IS NULL OR failures_seen <= ${FAILURES_KEPT_PER_TABLE} THEN
+      IF failures_seen IS NULL OR failures_seen <= ${FAILURES_KEPT_PER_TABLE}
+        OR NEW.seq = COALESCE((SELECT pg_catalog.max(r.seq) FROM public.station_records r WHERE r.table_name = NEW.table_name), 0) + 1 THEN
         INSERT INTO public.chain_failures (table_name, seq, reason, line, line_sha256, line_bytes)
         VALUES (NEW.table_name, NEW.seq, problem, public.first_bytes(NEW.line, ${FAILURE_KEPT_BYTES}), pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(NEW.line, 'UTF8')), 'hex'), pg_catalog.octet_length(NEW.line))
         ON CONFLICT DO NOTHING;

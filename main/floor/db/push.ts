@@ -57,8 +57,21 @@ export async function pushRecords(client: ClientBase, table: string, records: re
   // Every record stored: nothing refused (the usual case, one round trip). Otherwise some were
   // there already (sent again) or refused: the floor's failures say which.
   if (stored === records.length) return { stored, refused: [] };
-  const refused = await client.query<{ seq: string; reason: string }>('SELECT seq, reason FROM chain_failures WHERE table_name = $1 AND seq = ANY($2::bigint[]) ORDER BY seq', [table, seqs]);
-  return { stored, refused: refused.rows.map((row) => ({ seq: Number(row.seq), reason: row.reason })) };
+  const storedNow = new Set(inserted.rows.map((row: { seq: string }) => Number(row.seq)));
+  const [failures, held] = await Promise.all([
+    client.query<{ seq: string; reason: string }>('SELECT seq, reason FROM chain_failures WHERE table_name = $1 AND seq = ANY($2::bigint[]) ORDER BY seq', [table, seqs]),
+    client.query<{ seq: string }>('SELECT seq FROM station_records WHERE table_name = $1 AND seq = ANY($2::bigint[])', [table, seqs]),
+  ]);
+  const reasons = new Map(failures.rows.map((row) => [Number(row.seq), row.reason]));
+  const onFloor = new Set(held.rows.map((row) => Number(row.seq)));
+  // A record the floor holds was sent again, unless the floor says it holds another line there (a
+  // failure of another reason under a held seq is from before that record arrived). A record
+  // neither stored nor held was refused even when the floor kept no row for it (a table past its
+  // kept failures only counts them): the records after a refused one are out of chain.
+  const refused = records
+    .filter((record) => !storedNow.has(record.seq) && (onFloor.has(record.seq) ? reasons.get(record.seq) === 'changed-after-arrival' : true))
+    .map((record) => ({ seq: record.seq, reason: reasons.get(record.seq) ?? 'gap' }));
+  return { stored, refused };
 }
 
 /** The last record the floor holds for a table: where the station's sending goes on from. */
