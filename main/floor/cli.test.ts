@@ -133,6 +133,34 @@ describe.runIf(run)('the floor command line against a real PostgreSQL server', (
     oneLine(await floor(['status', '--database', url]));
   }, 120_000);
 
+  it('refuses add-table for a table that has a login unless --rotate, which gives a new password and retires the old', async () => {
+    const first = await floor(['add-table', '--database', server.url, '--table', 'rotated']);
+    expect(first.code).toBe(0);
+    const again = await floor(['add-table', '--database', server.url, '--table', 'rotated']);
+    oneLine(again);
+    expect(again.stderr).toMatch(/table rotated already has a station login: add --rotate/);
+    const rotated = await floor(['add-table', '--database', server.url, '--table', 'rotated', '--rotate']);
+    expect(rotated.code).toBe(0);
+    const [oldUrl, newUrl] = [first.stdout.trim(), rotated.stdout.trim()];
+    expect(new URL(newUrl).username).toBe(new URL(oldUrl).username);
+    expect(newUrl).not.toBe(oldUrl);
+    const tryLogin = async (url: string) => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        return 'connected';
+      } catch (error) {
+        return (error as Error).message;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    };
+    expect(await tryLogin(oldUrl)).toMatch(/password authentication failed/);
+    expect(await tryLogin(newUrl)).toBe('connected');
+    oneLine(await floor(['status', '--database', server.url, '--rotate']));
+  }, 120_000);
+
   it('reports no tables for an un-migrated database the role may not migrate', async () => {
     const admin = new pg.Client({ connectionString: server.url });
     admin.on('error', () => undefined);

@@ -8,7 +8,7 @@ import type { FloorClock } from '../../protocol/clock';
 import { actOnFloorClock, setFloorStructure, type ClockAction } from './clock';
 import { isLoopbackHost } from '../web/loopback';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
-import { createStationLogin, ensureTable, isTableName } from './db/stations';
+import { createStationLogin, ensureTable, isTableName, StationLoginExists, type StationLogin } from './db/stations';
 import { floorStatus } from './fold';
 import { startFloorServer } from './server';
 import { syncStation } from './sync';
@@ -18,7 +18,7 @@ import { syncStation } from './sync';
  *
  *   status    --database URL                              the tournament as one JSON document
  *   sync      --database URL --table NAME --data DIR      one station's journal replicated once
- *   add-table --database URL --table NAME                 a station's own least-privilege login, as a URL
+ *   add-table --database URL --table NAME [--rotate]      a station's own least-privilege login, as a URL (--rotate: a new password for a table that has one)
  *   serve     --database URL [--port N] [--host H --token T]  the floor page (the default)
  *   structure --database URL --file PATH                  the tournament's structure (JSON, or the planner's CSV) for the clock
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
@@ -30,10 +30,12 @@ import { syncStation } from './sync';
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL [--table NAME] [--data DIR] [--port N] [--host H --token T] [--file PATH] [--minutes N]';
+const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T] [--file PATH] [--minutes N]';
 const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
-const OPTIONS = new Set(['database', 'table', 'data', 'port', 'host', 'token', 'file', 'minutes']);
+const OPTIONS = new Set(['database', 'table', 'data', 'port', 'host', 'token', 'file', 'minutes', 'rotate']);
+/** Options that take no value. */
+const FLAGS = new Set(['rotate']);
 const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust'] as const;
 type ClockCommand = (typeof CLOCK_COMMANDS)[number];
 
@@ -65,6 +67,12 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(flag);
     if (match === null || !OPTIONS.has(match[1] as string)) throw new UsageError(`unknown argument "${flag.slice(0, 40)}": ${USAGE}`);
     const name = match[1] as string;
+    if (FLAGS.has(name)) {
+      if (match[2] !== undefined) throw new UsageError(`--${name} takes no value`);
+      if (name in options) throw new UsageError(`--${name} given twice`);
+      options[name] = 'yes';
+      continue;
+    }
     const value = match[2] ?? rest.shift();
     if (value === undefined || value === '') throw new UsageError(`--${name} needs a value: ${USAGE}`);
     if (name in options) throw new UsageError(`--${name} given twice`);
@@ -86,6 +94,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (options.port !== undefined && Number(options.port) > 65_535) throw new UsageError('--port must be a port number (0 to 65535)');
   // Checked before anything connects: a floor on the cardroom's network without a password never starts.
   if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options.token === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without --token (or CHIP_RACE_FLOOR_TOKEN): the floor page on the cardroom's network needs a password`);
+  if (command !== 'add-table' && 'rotate' in options) throw new UsageError('--rotate is for add-table only');
   if (command !== 'serve') for (const name of ['port', 'host', 'token']) if (name in options) throw new UsageError(`--${name} is for serve only`);
   if (command === 'structure') {
     if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');
@@ -181,11 +190,17 @@ async function sync(url: string, table: string, dataDir: string, out: (text: str
   }
 }
 
-async function addTable(url: string, table: string, out: (text: string) => void): Promise<void> {
+async function addTable(url: string, table: string, rotate: boolean, out: (text: string) => void): Promise<void> {
   const client = await connect(url);
   try {
     await migrate(client);
-    const login = await createStationLogin(client, table);
+    let login: StationLogin;
+    try {
+      login = await createStationLogin(client, table, { rotate });
+    } catch (error) {
+      if (error instanceof StationLoginExists) throw new Error(`table ${table} already has a station login: add --rotate to give it a new password (its station's old one then stops working)`);
+      throw error;
+    }
     const station = new URL(url);
     station.username = encodeURIComponent(login.role);
     station.password = encodeURIComponent(login.password);
@@ -262,7 +277,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out:
     const database = options.database as string;
     if (command === 'status') await status(database, out);
     else if (command === 'sync') await sync(database, options.table as string, options.data as string, out);
-    else if (command === 'add-table') await addTable(database, options.table as string, out);
+    else if (command === 'add-table') await addTable(database, options.table as string, options.rotate !== undefined, out);
     else if (command === 'structure') await structure(database, options.file as string, out);
     else if (command === 'clock') await clockCommand(database, parsed.clock as ClockCommand, options.minutes, out);
     else await serve(options, out);

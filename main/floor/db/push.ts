@@ -6,6 +6,11 @@ export interface OutgoingRecord {
   readonly line: string;
   /** Header lines between the record before and this one (newline-separated), '' for none. */
   readonly headers: string;
+  /**
+   * A whole journal line that does not read as a sealed record: `line` is then its raw bytes in
+   * base64, `headers` ''. The floor keeps it as evidence and verifies the chain again from the next.
+   */
+  readonly damaged?: true;
 }
 
 export interface RefusedRecord {
@@ -29,21 +34,44 @@ export interface PushOutcome {
 export async function pushRecords(client: ClientBase, table: string, records: readonly OutgoingRecord[]): Promise<PushOutcome> {
   if (records.length === 0) return { stored: 0, refused: [] };
   const seqs = records.map((record) => record.seq);
+  const values = [table, seqs, records.map((record) => record.line), records.map((record) => record.headers)];
+  // The damaged column only when a batch has a damaged line: any other batch goes to a floor of any schema version.
+  const anyDamaged = records.some((record) => record.damaged === true);
   const inserted = await client.query(
-    `INSERT INTO station_records (table_name, seq, line, headers)
-     SELECT $1, batch.seq, batch.line, batch.headers
-     FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS batch(seq, line, headers, position)
-     ORDER BY batch.position
-     ON CONFLICT (table_name, seq) DO NOTHING
-     RETURNING seq`,
-    [table, seqs, records.map((record) => record.line), records.map((record) => record.headers)],
+    anyDamaged
+      ? `INSERT INTO station_records (table_name, seq, line, headers, damaged)
+         SELECT $1, batch.seq, batch.line, batch.headers, batch.damaged
+         FROM unnest($2::bigint[], $3::text[], $4::text[], $5::boolean[]) WITH ORDINALITY AS batch(seq, line, headers, damaged, position)
+         ORDER BY batch.position
+         ON CONFLICT (table_name, seq) DO NOTHING
+         RETURNING seq`
+      : `INSERT INTO station_records (table_name, seq, line, headers)
+         SELECT $1, batch.seq, batch.line, batch.headers
+         FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS batch(seq, line, headers, position)
+         ORDER BY batch.position
+         ON CONFLICT (table_name, seq) DO NOTHING
+         RETURNING seq`,
+    anyDamaged ? [...values, records.map((record) => record.damaged === true)] : values,
   );
   const stored = inserted.rowCount ?? 0;
   // Every record stored: nothing refused (the usual case, one round trip). Otherwise some were
   // there already (sent again) or refused: the floor's failures say which.
   if (stored === records.length) return { stored, refused: [] };
-  const refused = await client.query<{ seq: string; reason: string }>('SELECT seq, reason FROM chain_failures WHERE table_name = $1 AND seq = ANY($2::bigint[]) ORDER BY seq', [table, seqs]);
-  return { stored, refused: refused.rows.map((row) => ({ seq: Number(row.seq), reason: row.reason })) };
+  const storedNow = new Set(inserted.rows.map((row: { seq: string }) => Number(row.seq)));
+  const [failures, held] = await Promise.all([
+    client.query<{ seq: string; reason: string }>('SELECT seq, reason FROM chain_failures WHERE table_name = $1 AND seq = ANY($2::bigint[]) ORDER BY seq', [table, seqs]),
+    client.query<{ seq: string }>('SELECT seq FROM station_records WHERE table_name = $1 AND seq = ANY($2::bigint[])', [table, seqs]),
+  ]);
+  const reasons = new Map(failures.rows.map((row) => [Number(row.seq), row.reason]));
+  const onFloor = new Set(held.rows.map((row) => Number(row.seq)));
+  // A record the floor holds was sent again, unless the floor says it holds another line there (a
+  // failure of another reason under a held seq is from before that record arrived). A record
+  // neither stored nor held was refused even when the floor kept no row for it (a table past its
+  // kept failures only counts them): the records after a refused one are out of chain.
+  const refused = records
+    .filter((record) => !storedNow.has(record.seq) && (onFloor.has(record.seq) ? reasons.get(record.seq) === 'changed-after-arrival' : true))
+    .map((record) => ({ seq: record.seq, reason: reasons.get(record.seq) ?? 'gap' }));
+  return { stored, refused };
 }
 
 /** The last record the floor holds for a table: where the station's sending goes on from. */
