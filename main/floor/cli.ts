@@ -10,7 +10,7 @@ import { isLoopbackHost } from '../web/loopback';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { createStationLogin, ensureTable, isTableName } from './db/stations';
 import { floorStatus } from './fold';
-import { startFloorServer } from './server';
+import { isHostName, startFloorServer } from './server';
 import { syncStation } from './sync';
 
 /**
@@ -19,7 +19,7 @@ import { syncStation } from './sync';
  *   status    --database URL                              the tournament as one JSON document
  *   sync      --database URL --table NAME --data DIR      one station's journal replicated once
  *   add-table --database URL --table NAME                 a station's own least-privilege login, as a URL
- *   serve     --database URL [--port N] [--host H --token T]  the floor page (the default)
+ *   serve     --database URL [--port N] [--host H --token T] [--name N]…  the floor page (the default)
  *   structure --database URL --file PATH                  the tournament's structure (JSON, or the planner's CSV) for the clock
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows
  *
@@ -30,10 +30,12 @@ import { syncStation } from './sync';
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL [--table NAME] [--data DIR] [--port N] [--host H --token T] [--file PATH] [--minutes N]';
+const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL [--table NAME] [--data DIR] [--port N] [--host H --token T] [--name N]… [--file PATH] [--minutes N]';
 const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
-const OPTIONS = new Set(['database', 'table', 'data', 'port', 'host', 'token', 'file', 'minutes']);
+const OPTIONS = new Set(['database', 'table', 'data', 'port', 'host', 'token', 'name', 'file', 'minutes']);
+/** Options that may be given more than once, each adding a value. */
+const REPEATABLE = new Set(['name']);
 const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust'] as const;
 type ClockCommand = (typeof CLOCK_COMMANDS)[number];
 
@@ -42,6 +44,8 @@ export interface CliArguments {
   readonly options: Readonly<Record<string, string>>;
   /** What `clock` does. */
   readonly clock?: ClockCommand;
+  /** serve's `--name`s: the host names the floor answers to besides its addresses. */
+  readonly names: readonly string[];
 }
 
 export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv): CliArguments {
@@ -60,6 +64,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     clock = action as ClockCommand;
   }
   const options: Record<string, string> = {};
+  const names: string[] = [];
   while (rest.length > 0) {
     const flag = rest.shift() as string;
     const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(flag);
@@ -67,6 +72,12 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     const name = match[1] as string;
     const value = match[2] ?? rest.shift();
     if (value === undefined || value === '') throw new UsageError(`--${name} needs a value: ${USAGE}`);
+    if (REPEATABLE.has(name)) {
+      if (!isHostName(value)) throw new UsageError(`--name ${JSON.stringify(value.slice(0, 64))} is not a host name (such as floor.local)`);
+      names.push(value);
+      options[name] = value;
+      continue;
+    }
     if (name in options) throw new UsageError(`--${name} given twice`);
     options[name] = value;
   }
@@ -86,7 +97,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (options.port !== undefined && Number(options.port) > 65_535) throw new UsageError('--port must be a port number (0 to 65535)');
   // Checked before anything connects: a floor on the cardroom's network without a password never starts.
   if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options.token === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without --token (or CHIP_RACE_FLOOR_TOKEN): the floor page on the cardroom's network needs a password`);
-  if (command !== 'serve') for (const name of ['port', 'host', 'token']) if (name in options) throw new UsageError(`--${name} is for serve only`);
+  if (command !== 'serve') for (const name of ['port', 'host', 'token', 'name']) if (name in options) throw new UsageError(`--${name} is for serve only`);
   if (command === 'structure') {
     if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');
     if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
@@ -95,7 +106,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (clock === 'adjust') {
     if (options.minutes === undefined || !/^[+-]?\d{1,3}$/.test(options.minutes) || Number(options.minutes) === 0 || Math.abs(Number(options.minutes)) > 600) throw new UsageError('clock adjust needs --minutes N: a whole number of minutes from -600 to 600, not 0 (forward when positive)');
   } else if ('minutes' in options) throw new UsageError('--minutes is for clock adjust only');
-  return { command, options, ...(clock === undefined ? {} : { clock }) };
+  return { command, options, names, ...(clock === undefined ? {} : { clock }) };
 }
 
 function checkDatabaseUrl(url: string): void {
@@ -195,7 +206,7 @@ async function addTable(url: string, table: string, out: (text: string) => void)
   }
 }
 
-async function serve(options: Readonly<Record<string, string>>, out: (text: string) => void): Promise<void> {
+async function serve(options: Readonly<Record<string, string>>, names: readonly string[], out: (text: string) => void): Promise<void> {
   const database = options.database as string;
   // Reachable and migrated before the page starts: a floor that cannot read is no floor.
   const client = await connect(database);
@@ -209,6 +220,7 @@ async function serve(options: Readonly<Record<string, string>>, out: (text: stri
     port: options.port === undefined ? 8790 : Number(options.port),
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
+    names,
   });
   out(`floor: serving ${server.url}\n`);
   await new Promise<void>((resolve) => {
@@ -265,7 +277,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out:
     else if (command === 'add-table') await addTable(database, options.table as string, out);
     else if (command === 'structure') await structure(database, options.file as string, out);
     else if (command === 'clock') await clockCommand(database, parsed.clock as ClockCommand, options.minutes, out);
-    else await serve(options, out);
+    else await serve(options, parsed.names, out);
     return 0;
   } catch (error) {
     // The engine's refusals (a structure without minutes, the clock paused twice) by field and reason.

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,6 +147,28 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     const missing = await ask(open.port, '/admin');
     expect(missing.status).toBe(404);
     expect(missing.headers['content-security-policy']).toBe(FLOOR_CSP);
+  });
+
+  it('on the cardroom LAN answers to this machine\'s interface addresses and its --name, and still refuses any other Host (DNS rebinding)', async () => {
+    const lan = await startFloorServer({ databaseUrl: database.url, host: '0.0.0.0', token: TOKEN, names: ['floor.local', 'Floor-2.cardroom.lan'], log: () => undefined });
+    try {
+      const authorization = `Bearer ${TOKEN}`;
+      // This machine's own addresses, sent as the Host a LAN client would send, to the loopback listener.
+      const addresses = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []).filter((entry) => !entry.internal && !entry.address.startsWith('fe80'));
+      expect(addresses.length).toBeGreaterThan(0);
+      for (const entry of addresses) {
+        const host = entry.family === 'IPv6' ? `[${entry.address}]:${lan.port}` : `${entry.address}:${lan.port}`;
+        expect((await ask(lan.port, '/', { headers: { host, authorization } })).status, host).toBe(200);
+      }
+      for (const host of [`floor.local:${lan.port}`, `FLOOR.local:${lan.port}`, `floor-2.cardroom.lan:${lan.port}`]) expect((await ask(lan.port, '/', { headers: { host, authorization } })).status, host).toBe(200);
+      const origin = `http://floor.local:${lan.port}`;
+      expect((await ask(lan.port, '/', { headers: { host: `floor.local:${lan.port}`, origin, authorization } })).status).toBe(200);
+      // A name nobody gave, a given name on another port, an address not this machine's: refused.
+      for (const host of [`attacker.test:${lan.port}`, 'floor.local:80', `floor.local.attacker.test:${lan.port}`, `192.168.255.254:${lan.port}`, 'floor.local']) expect((await ask(lan.port, '/', { headers: { host, authorization } })).status, host).toBe(421);
+    } finally {
+      await lan.close();
+    }
+    await expect(startFloorServer({ databaseUrl: database.url, names: ['floor.local/x'], log: () => undefined })).rejects.toThrow(/not a host name/);
   });
 
   it('with a token: every request needs it (Bearer or the sign-in cookie); a wrong one is 401', async () => {

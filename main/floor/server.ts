@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { allowedHosts, readCookie } from '../web/access';
@@ -32,6 +33,8 @@ export interface FloorServerOptions {
   readonly host?: string;
   readonly port?: number;
   readonly token?: string;
+  /** The names the floor answers to besides its addresses (`--name floor.local`): the cardroom's DNS or mDNS names for it. */
+  readonly names?: readonly string[];
   readonly log?: (line: string) => void;
   /** The clock the link states are judged by (tests). */
   readonly now?: () => number;
@@ -84,6 +87,22 @@ const CLOCK_ACTIONS: Readonly<Record<string, ClockAction>> = {
   forward: { type: 'adjust', by: 60_000 },
 };
 
+/** A name given with `--name`: a DNS name such as floor.local. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+export function isHostName(name: string): boolean {
+  return HOST_NAME.test(name);
+}
+
+/**
+ * This machine's interface addresses, as a LAN client's Host header names them: a floor bound to
+ * every interface (0.0.0.0, ::) is reached by any of them. An IP literal cannot be rebound by DNS,
+ * so each is safe to answer to; a zone (`%eth0`) is no part of a Host header.
+ */
+function interfaceAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address.replace(/%.*$/, '')));
+}
+
 const RACE_ID = /^race-[1-9][0-9]{0,8}$/;
 
 class BadRequest extends Error {}
@@ -130,6 +149,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   if (token !== undefined && (token.length < TOKEN_MIN_LENGTH || token.length > TOKEN_MAX_LENGTH)) throw new Error(`the floor's token must be ${TOKEN_MIN_LENGTH} to ${TOKEN_MAX_LENGTH} characters`);
   const lan = !isLoopbackHost(host);
   if (lan && token === undefined) throw new Error(`refusing to listen on ${host}: the floor serves the cardroom's network only behind a token (--token or CHIP_RACE_FLOOR_TOKEN)`);
+  const names = options.names ?? [];
+  for (const name of names) if (!isHostName(name)) throw new Error(`--name ${JSON.stringify(name.slice(0, 64))} is not a host name (such as floor.local)`);
 
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 5_000 });
   // A connection the server drops (a restart) is replaced on the next request; it is no crash.
@@ -318,7 +339,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   });
   const address = await listenOn(server, options.port ?? 0, host, log);
   const shownHost = address.shownHost;
-  hosts = allowedHosts({ port: address.port, boundHost: shownHost, listenHost: host, allowNonLoopback: lan });
+  const everyInterface = host === '0.0.0.0' || host === '::';
+  hosts = allowedHosts({ port: address.port, boundHost: shownHost, listenHost: host, allowNonLoopback: lan, names: [...(everyInterface ? interfaceAddresses() : []), ...names] });
   origins = new Set([...hosts].map((name) => `http://${name}`));
   // Cookies ignore ports: two floors on one machine each need a name of their own.
   cookie = `chip-race-floor-${address.port}`;
