@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleService } from '../service/service';
 import { migrate } from './db/migrate';
 import { ensureTable } from './db/stations';
-import { FLOOR_CSP, startFloorServer, type FloorServer } from './server';
+import { FLOOR_CSP, GUESS_SPACING_MS, startFloorServer, type FloorServer } from './server';
 import { syncStation } from './sync';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './testing/postgres';
 import { playStation } from './testing/stations';
@@ -193,6 +194,60 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     expect(withCookie.status).toBe(200);
     expect((await ask(port, '/', { headers: { cookie: `chip-race-floor-${port}=wrong` } })).status).toBe(401);
   });
+
+  it('signs in with any printable token (openssl rand -base64\'s + / =, a %, a space, non-ASCII), by the form\'s cookie and by Bearer', async () => {
+    const tokens = [execFileSync('openssl', ['rand', '-base64', '18'], { encoding: 'utf8' }).trim(), 'Ab+/cd==%41 ef+gh/ij==', 'pöytä 7 + kassa/2 = 100%'];
+    for (const token of tokens) {
+      const floor = await startFloorServer({ databaseUrl: database.url, token, log: () => undefined });
+      try {
+        const origin = `http://127.0.0.1:${floor.port}`;
+        const signed = await ask(floor.port, '/login', { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, lang: 'en' }).toString() });
+        expect(signed.status, token).toBe(303);
+        const cookie = ((signed.headers['set-cookie'] as string[])[0] as string).split(';')[0] as string;
+        // The cookie carries a proof of the token, never the token itself.
+        expect(cookie).not.toContain(encodeURIComponent(token));
+        expect((await ask(floor.port, '/', { headers: { cookie } })).status, token).toBe(200);
+        expect((await ask(floor.port, '/', { headers: { authorization: `Bearer ${Buffer.from(token, 'utf8').toString('latin1')}` } })).status, token).toBe(200);
+      } finally {
+        await floor.close();
+      }
+    }
+    await expect(startFloorServer({ databaseUrl: database.url, token: 'twelve chars\nand a newline', log: () => undefined })).rejects.toThrow(/printable/);
+  });
+
+  it('answers wrong tokens slowly, one after another per address, logs each (time and address, never the guess), and a right one still signs in', async () => {
+    const lines: string[] = [];
+    const floor = await startFloorServer({ databaseUrl: database.url, token: TOKEN, log: (line) => lines.push(line) });
+    try {
+      const origin = `http://127.0.0.1:${floor.port}`;
+      const guesses = 20;
+      const started = Date.now();
+      // All at once, as a script would: 6,900 a second before.
+      const answers = await Promise.all(
+        Array.from({ length: guesses }, (_, index) =>
+          index % 2 === 0
+            ? ask(floor.port, '/login', { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: `token=guess-number-${index}` })
+            : ask(floor.port, '/', { headers: { authorization: `Bearer guess-number-${index}` } }),
+        ),
+      );
+      const elapsed = Date.now() - started;
+      expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: guesses }, () => 401));
+      expect(elapsed).toBeGreaterThanOrEqual(guesses * GUESS_SPACING_MS - 50);
+      const wrong = lines.filter((line) => /wrong token/.test(line));
+      expect(wrong).toHaveLength(guesses);
+      for (const line of wrong) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z wrong token from (::ffff:)?127\.0\.0\.1$/);
+      expect(lines.join('\n')).not.toContain('guess-number');
+      const signed = await ask(floor.port, '/login', { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(TOKEN)}` });
+      expect(signed.status).toBe(303);
+      // Once the wrong ones are paid for, a signed-in page waits for nothing.
+      const cookie = ((signed.headers['set-cookie'] as string[])[0] as string).split(';')[0] as string;
+      const quick = Date.now();
+      expect((await ask(floor.port, '/', { headers: { cookie } })).status).toBe(200);
+      expect(Date.now() - quick).toBeLessThan(GUESS_SPACING_MS);
+    } finally {
+      await floor.close();
+    }
+  }, 30_000);
 
   it('never writes station data: the station records are the same before and after every page', async () => {
     const before = await admin.query('SELECT table_name, seq, line FROM station_records ORDER BY table_name, seq');

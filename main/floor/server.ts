@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pg from 'pg';
@@ -12,6 +13,7 @@ import { floorCsv, floorJson } from './export';
 import { floorRaceRecord, floorStatus, tableRaces } from './fold';
 import { clockSection, FLOOR_CSS, renderLogin, renderMessage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { FLOOR_WORDS, languageOf, type FloorLanguage } from './page/words';
+import { createGuessPacer } from './guesses';
 
 /**
  * The floor page: every table of the tournament, server-side rendered, read-only. Who may use it:
@@ -21,7 +23,11 @@ import { FLOOR_WORDS, languageOf, type FloorLanguage } from './page/words';
  *   refused), and a POST (the sign-in form, the clock's buttons: the only ones) must carry it;
  * - on loopback nobody else is asked; on any other address the floor starts only with a token
  *   (a password), and then every request shows it: `Authorization: Bearer`, or the cookie the
- *   sign-in form sets (compared in constant time, main/web/key.ts keyMatches).
+ *   sign-in form sets (compared in constant time, main/web/key.ts keyMatches). The cookie holds
+ *   a value derived from the token, not the token: any printable token (`openssl rand -base64`'s
+ *   `+ / =`, a space, `%`) signs in, and no cookie encoding stands between the two. Wrong tokens
+ *   are answered slowly, one after another per client address (main/floor/guesses.ts), and each
+ *   is logged with its time and address (never the guess).
  *
  * No route writes station data: the pages and the exports only read (the fold writes only the
  * floor's own summary tables; the clock's buttons only the floor's clock).
@@ -52,6 +58,12 @@ const TOKEN_MAX_LENGTH = 512;
 /** The longest request target the floor reads: its own links are far shorter. */
 export const MAX_TARGET_LENGTH = 2048;
 const MAX_FORM_BYTES = 4096;
+/** How far apart one client address's wrong tokens are answered: at most 4 guesses a second. */
+export const GUESS_SPACING_MS = 250;
+/** Guesses one address may have waiting for their answer; more are refused unchecked (429). */
+const MAX_WAITING_GUESSES = 32;
+/** A control character in a token: a form, a header or a file would not carry it as typed. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Only same-origin styles, no script, no frames, forms only to the floor itself. */
 export const FLOOR_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -147,6 +159,10 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const log = options.log ?? ((line: string) => process.stderr.write(`floor: ${line}\n`));
   const now = options.now ?? Date.now;
   if (token !== undefined && (token.length < TOKEN_MIN_LENGTH || token.length > TOKEN_MAX_LENGTH)) throw new Error(`the floor's token must be ${TOKEN_MIN_LENGTH} to ${TOKEN_MAX_LENGTH} characters`);
+  if (token !== undefined && (UNPRINTABLE.test(token) || token.trim() !== token)) throw new Error("the floor's token must be printable characters, with no space at its start or end");
+  // What the sign-in cookie holds: the token's own proof, base64url (a cookie carries it unencoded).
+  const session = token === undefined ? undefined : createHmac('sha256', token).update('chip-race-floor session').digest('base64url');
+  const pacer = createGuessPacer({ spacingMs: GUESS_SPACING_MS, maxWaiting: MAX_WAITING_GUESSES });
   const lan = !isLoopbackHost(host);
   if (lan && token === undefined) throw new Error(`refusing to listen on ${host}: the floor serves the cardroom's network only behind a token (--token or CHIP_RACE_FLOOR_TOKEN)`);
   const names = options.names ?? [];
@@ -167,13 +183,28 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const html = 'text/html; charset=utf-8';
   const text = 'text/plain; charset=utf-8';
 
-  const authorised = (request: IncomingMessage): boolean => {
-    if (token === undefined) return true;
-    const header = request.headers.authorization;
-    if (typeof header === 'string' && header.startsWith('Bearer ')) return keyMatches(token, header.slice(7));
-    const cookieHeader = request.headers.cookie;
-    return keyMatches(token, readCookie(typeof cookieHeader === 'string' ? cookieHeader : undefined, cookie));
+  /**
+   * A shown token checked and paced: 'none' when the request shows none, 'busy' when its address
+   * has too many guesses waiting. A wrong one is logged (time and address, never the guess).
+   */
+  const checkGuess = async (request: IncomingMessage, matches: boolean): Promise<'right' | 'wrong' | 'busy'> => {
+    const address = request.socket.remoteAddress ?? 'unknown';
+    if (!matches) log(`${new Date().toISOString()} wrong token from ${address}`);
+    if (!(await pacer.pace(address, matches))) return 'busy';
+    return matches ? 'right' : 'wrong';
   };
+
+  const authorised = async (request: IncomingMessage): Promise<'right' | 'wrong' | 'busy' | 'none'> => {
+    if (token === undefined || session === undefined) return 'right';
+    const header = request.headers.authorization;
+    // A header's bytes arrive as Latin-1: read back as the UTF-8 the client sent.
+    if (typeof header === 'string' && header.startsWith('Bearer ')) return checkGuess(request, keyMatches(token, Buffer.from(header.slice(7), 'latin1').toString('utf8')));
+    const cookieHeader = request.headers.cookie;
+    const shown = readCookie(typeof cookieHeader === 'string' ? cookieHeader : undefined, cookie);
+    if (shown === null) return 'none';
+    return checkGuess(request, keyMatches(session, shown));
+  };
+  const tooManyGuesses = (response: ServerResponse) => send(response, 429, text, 'too many wrong tokens from this address: wait, then try again\n', { 'Retry-After': '10' });
 
   const withClient = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
@@ -220,11 +251,20 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         return;
       }
       const formLanguage = languageOf(form.get('lang') ?? null, undefined);
-      if (token === undefined || !keyMatches(token, form.get('token') ?? null)) {
+      if (token === undefined || session === undefined) {
         send(response, 401, html, renderLogin(formLanguage, true));
         return;
       }
-      send(response, 303, text, '', { Location: `/?lang=${formLanguage}`, 'Set-Cookie': `${cookie}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/` });
+      const guess = await checkGuess(request, keyMatches(token, form.get('token') ?? null));
+      if (guess === 'busy') {
+        tooManyGuesses(response);
+        return;
+      }
+      if (guess === 'wrong') {
+        send(response, 401, html, renderLogin(formLanguage, true));
+        return;
+      }
+      send(response, 303, text, '', { Location: `/?lang=${formLanguage}`, 'Set-Cookie': `${cookie}=${session}; HttpOnly; SameSite=Strict; Path=/` });
       return;
     }
     if (path === '/clock' && method === 'POST') {
@@ -233,7 +273,12 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         send(response, 403, text, 'forbidden: a form must come from the floor\'s own page\n');
         return;
       }
-      if (!authorised(request)) {
+      const shown = await authorised(request);
+      if (shown === 'busy') {
+        tooManyGuesses(response);
+        return;
+      }
+      if (shown !== 'right') {
         send(response, 401, html, renderLogin(language, false));
         return;
       }
@@ -268,7 +313,12 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 200, 'text/css; charset=utf-8', FLOOR_CSS, {}, head);
       return;
     }
-    if (!authorised(request)) {
+    const shown = await authorised(request);
+    if (shown === 'busy') {
+      tooManyGuesses(response);
+      return;
+    }
+    if (shown !== 'right') {
       send(response, 401, html, renderLogin(language, false), {}, head);
       return;
     }
