@@ -23,17 +23,19 @@ import { syncStation } from './sync';
  *   structure --database URL --file PATH                  the tournament's structure (JSON, or the planner's CSV) for the clock
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows
  *
- * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token. A bad argument,
+ * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token; --database-file
+ * and --token-file read them from a file only its owner can read. Either keeps the secret off the
+ * command line, which every user of the machine can read (/proc/PID/cmdline). A bad argument,
  * an unreachable database or a refusal: exit 2 with one line on standard error, nothing on
  * standard output (checks read standard output as the answer).
  */
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL [--table NAME] [--data DIR] [--port N] [--host H --token T] [--name N]… [--file PATH] [--minutes N]';
+const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL|--database-file F [--table NAME] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N]';
 const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
-const OPTIONS = new Set(['database', 'table', 'data', 'port', 'host', 'token', 'name', 'file', 'minutes']);
+const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'name', 'file', 'minutes']);
 /** Options that may be given more than once, each adding a value. */
 const REPEATABLE = new Set(['name']);
 const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust'] as const;
@@ -81,8 +83,16 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     if (name in options) throw new UsageError(`--${name} given twice`);
     options[name] = value;
   }
+  for (const [name, fileName] of [['database', 'database-file'], ['token', 'token-file']] as const) {
+    const file = options[fileName];
+    if (file === undefined) continue;
+    if (options[name] !== undefined) throw new UsageError(`--${name} and --${fileName} are one setting: give one of them`);
+    options[name] = readSecretFile(file, fileName);
+    delete options[fileName];
+  }
   if (options.database === undefined && env.CHIP_RACE_DATABASE_URL) options.database = env.CHIP_RACE_DATABASE_URL;
-  if (options.token === undefined && env.CHIP_RACE_FLOOR_TOKEN) options.token = env.CHIP_RACE_FLOOR_TOKEN;
+  // The token is serve's alone: one exported for the floor's page does not stop `status`.
+  if (command === 'serve' && options.token === undefined && env.CHIP_RACE_FLOOR_TOKEN) options.token = env.CHIP_RACE_FLOOR_TOKEN;
   if (options.database === undefined) throw new UsageError(`--database URL is needed (or CHIP_RACE_DATABASE_URL): ${USAGE}`);
   checkDatabaseUrl(options.database);
   if (command === 'sync' || command === 'add-table') {
@@ -97,7 +107,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (options.port !== undefined && Number(options.port) > 65_535) throw new UsageError('--port must be a port number (0 to 65535)');
   // Checked before anything connects: a floor on the cardroom's network without a password never starts.
   if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options.token === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without --token (or CHIP_RACE_FLOOR_TOKEN): the floor page on the cardroom's network needs a password`);
-  if (command !== 'serve') for (const name of ['port', 'host', 'token', 'name']) if (name in options) throw new UsageError(`--${name} is for serve only`);
+  if (command !== 'serve') for (const name of ['port', 'host', 'token', 'token-file', 'name']) if (name in options) throw new UsageError(`--${name} is for serve only`);
   if (command === 'structure') {
     if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');
     if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
@@ -107,6 +117,22 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     if (options.minutes === undefined || !/^[+-]?\d{1,3}$/.test(options.minutes) || Number(options.minutes) === 0 || Math.abs(Number(options.minutes)) > 600) throw new UsageError('clock adjust needs --minutes N: a whole number of minutes from -600 to 600, not 0 (forward when positive)');
   } else if ('minutes' in options) throw new UsageError('--minutes is for clock adjust only');
   return { command, options, names, ...(clock === undefined ? {} : { clock }) };
+}
+
+/** A secret kept in a file: only its owner may read it, and its one line is the value (a final newline is no part of it). */
+function readSecretFile(file: string, option: string): string {
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    throw new UsageError(`--${option} ${file.slice(0, 200)} cannot be read`);
+  }
+  if (!stats.isFile()) throw new UsageError(`--${option} ${file.slice(0, 200)} is not a file`);
+  if ((stats.mode & 0o077) !== 0) throw new UsageError(`--${option} ${file.slice(0, 200)} can be read by others: chmod 600 it (it holds a password)`);
+  if (stats.size > 4096) throw new UsageError(`--${option} ${file.slice(0, 200)} is larger than a secret can be (4 KB)`);
+  const value = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  if (value === '' || /[\r\n]/.test(value)) throw new UsageError(`--${option} ${file.slice(0, 200)} must hold one line`);
+  return value;
 }
 
 function checkDatabaseUrl(url: string): void {
