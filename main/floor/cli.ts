@@ -19,7 +19,7 @@ import { syncStation } from './sync';
  *   status    --database URL                              the tournament as one JSON document
  *   sync      --database URL --table NAME --data DIR      one station's journal replicated once
  *   add-table --database URL --table NAME                 a station's own least-privilege login, as a URL
- *   serve     --database URL [--port N] [--host H --token T] [--name N]…  the floor page (the default)
+ *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
  *   structure --database URL --file PATH                  the tournament's structure (JSON, or the planner's CSV) for the clock
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows
  *
@@ -35,7 +35,7 @@ class UsageError extends Error {}
 const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL|--database-file F [--table NAME] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N]';
 const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
-const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'name', 'file', 'minutes']);
+const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes']);
 /** Options that may be given more than once, each adding a value. */
 const REPEATABLE = new Set(['name']);
 const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust'] as const;
@@ -107,7 +107,9 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (options.port !== undefined && Number(options.port) > 65_535) throw new UsageError('--port must be a port number (0 to 65535)');
   // Checked before anything connects: a floor on the cardroom's network without a password never starts.
   if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options.token === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without --token (or CHIP_RACE_FLOOR_TOKEN): the floor page on the cardroom's network needs a password`);
-  if (command !== 'serve') for (const name of ['port', 'host', 'token', 'token-file', 'name']) if (name in options) throw new UsageError(`--${name} is for serve only`);
+  if (('tls-cert' in options) !== ('tls-key' in options)) throw new UsageError('--tls-cert and --tls-key go together: the certificate and its key');
+  if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options['tls-cert'] === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without HTTPS: add --tls-cert FILE --tls-key FILE (the README makes them with the cardroom's own certificate authority)`);
+  if (command !== 'serve') for (const name of ['port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name']) if (name in options) throw new UsageError(`--${name} is for serve only`);
   if (command === 'structure') {
     if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');
     if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
@@ -119,8 +121,8 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   return { command, options, names, ...(clock === undefined ? {} : { clock }) };
 }
 
-/** A secret kept in a file: only its owner may read it, and its one line is the value (a final newline is no part of it). */
-function readSecretFile(file: string, option: string): string {
+/** A file's text, at most `maxBytes`; with `secret`, refused when anyone but its owner can read it. */
+function readOptionFile(file: string, option: string, maxBytes: number, secret: boolean): string {
   let stats;
   try {
     stats = statSync(file);
@@ -128,9 +130,14 @@ function readSecretFile(file: string, option: string): string {
     throw new UsageError(`--${option} ${file.slice(0, 200)} cannot be read`);
   }
   if (!stats.isFile()) throw new UsageError(`--${option} ${file.slice(0, 200)} is not a file`);
-  if ((stats.mode & 0o077) !== 0) throw new UsageError(`--${option} ${file.slice(0, 200)} can be read by others: chmod 600 it (it holds a password)`);
-  if (stats.size > 4096) throw new UsageError(`--${option} ${file.slice(0, 200)} is larger than a secret can be (4 KB)`);
-  const value = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  if (secret && (stats.mode & 0o077) !== 0) throw new UsageError(`--${option} ${file.slice(0, 200)} can be read by others: chmod 600 it (it holds a secret)`);
+  if (stats.size > maxBytes) throw new UsageError(`--${option} ${file.slice(0, 200)} is larger than it can be (${maxBytes / 1024} KB)`);
+  return readFileSync(file, 'utf8');
+}
+
+/** A secret kept in a file only its owner can read: its one line is the value (a final newline is no part of it). */
+function readSecretFile(file: string, option: string): string {
+  const value = readOptionFile(file, option, 4096, true).replace(/\r?\n$/, '');
   if (value === '' || /[\r\n]/.test(value)) throw new UsageError(`--${option} ${file.slice(0, 200)} must hold one line`);
   return value;
 }
@@ -234,6 +241,7 @@ async function addTable(url: string, table: string, out: (text: string) => void)
 
 async function serve(options: Readonly<Record<string, string>>, names: readonly string[], out: (text: string) => void): Promise<void> {
   const database = options.database as string;
+  const tls = options['tls-cert'] === undefined ? undefined : { cert: readOptionFile(options['tls-cert'], 'tls-cert', 64 * 1024, false), key: readOptionFile(options['tls-key'] as string, 'tls-key', 64 * 1024, true) };
   // Reachable and migrated before the page starts: a floor that cannot read is no floor.
   const client = await connect(database);
   try {
@@ -246,6 +254,7 @@ async function serve(options: Readonly<Record<string, string>>, names: readonly 
     port: options.port === undefined ? 8790 : Number(options.port),
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(tls === undefined ? {} : { tls }),
     names,
   });
   out(`floor: serving ${server.url}\n`);

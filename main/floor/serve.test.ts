@@ -35,7 +35,7 @@ describe('floor serve: its options for the cardroom network', () => {
       writeFileSync(shared, 'a token of the cardroom\n', { mode: 0o644 });
       const errors: string[] = [];
       expect(await main(['serve', '--database-file', database, '--token-file', shared], {}, () => undefined, (line) => errors.push(line))).toBe(2);
-      expect(errors).toEqual([`floor: --token-file ${shared} can be read by others: chmod 600 it (it holds a password)\n`]);
+      expect(errors).toEqual([`floor: --token-file ${shared} can be read by others: chmod 600 it (it holds a secret)\n`]);
       expect(() => parseArguments(['serve', '--database', DATABASE, '--database-file', database], {})).toThrow(/give one of them/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

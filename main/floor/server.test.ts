@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -11,6 +11,7 @@ import { FLOOR_CSP, GUESS_SPACING_MS, startFloorServer, type FloorServer } from 
 import { syncStation } from './sync';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './testing/postgres';
 import { playStation } from './testing/stations';
+import { makeCardroomCa } from './testing/ca';
 import { ask } from './testing/requests';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
@@ -151,7 +152,9 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
   });
 
   it('on the cardroom LAN answers to this machine\'s interface addresses and its --name, and still refuses any other Host (DNS rebinding)', async () => {
-    const lan = await startFloorServer({ databaseUrl: database.url, host: '0.0.0.0', token: TOKEN, names: ['floor.local', 'Floor-2.cardroom.lan'], log: () => undefined });
+    const authority = await makeCardroomCa('floor.local', '127.0.0.1');
+    const lan = await startFloorServer({ databaseUrl: database.url, host: '0.0.0.0', token: TOKEN, names: ['floor.local', 'Floor-2.cardroom.lan'], tls: { cert: readFileSync(authority.cert), key: readFileSync(authority.key) }, log: () => undefined });
+    const ca = readFileSync(authority.caCert);
     try {
       const authorization = `Bearer ${TOKEN}`;
       // This machine's own addresses, sent as the Host a LAN client would send, to the loopback listener.
@@ -159,15 +162,17 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
       expect(addresses.length).toBeGreaterThan(0);
       for (const entry of addresses) {
         const host = entry.family === 'IPv6' ? `[${entry.address}]:${lan.port}` : `${entry.address}:${lan.port}`;
-        expect((await ask(lan.port, '/', { headers: { host, authorization } })).status, host).toBe(200);
+        expect((await ask(lan.port, '/', { headers: { host, authorization }, ca })).status, host).toBe(200);
       }
-      for (const host of [`floor.local:${lan.port}`, `FLOOR.local:${lan.port}`, `floor-2.cardroom.lan:${lan.port}`]) expect((await ask(lan.port, '/', { headers: { host, authorization } })).status, host).toBe(200);
-      const origin = `http://floor.local:${lan.port}`;
-      expect((await ask(lan.port, '/', { headers: { host: `floor.local:${lan.port}`, origin, authorization } })).status).toBe(200);
+      for (const host of [`floor.local:${lan.port}`, `FLOOR.local:${lan.port}`, `floor-2.cardroom.lan:${lan.port}`]) expect((await ask(lan.port, '/', { headers: { host, authorization }, ca })).status, host).toBe(200);
+      const origin = `https://floor.local:${lan.port}`;
+      expect((await ask(lan.port, '/', { headers: { host: `floor.local:${lan.port}`, origin, authorization }, ca })).status).toBe(200);
+      expect((await ask(lan.port, '/', { headers: { host: `floor.local:${lan.port}`, origin: `http://floor.local:${lan.port}`, authorization }, ca })).status).toBe(403);
       // A name nobody gave, a given name on another port, an address not this machine's: refused.
-      for (const host of [`attacker.test:${lan.port}`, 'floor.local:80', `floor.local.attacker.test:${lan.port}`, `192.168.255.254:${lan.port}`, 'floor.local']) expect((await ask(lan.port, '/', { headers: { host, authorization } })).status, host).toBe(421);
+      for (const host of [`attacker.test:${lan.port}`, 'floor.local:80', `floor.local.attacker.test:${lan.port}`, `192.168.255.254:${lan.port}`, 'floor.local']) expect((await ask(lan.port, '/', { headers: { host, authorization }, ca })).status, host).toBe(421);
     } finally {
       await lan.close();
+      rmSync(authority.dir, { recursive: true, force: true });
     }
     await expect(startFloorServer({ databaseUrl: database.url, names: ['floor.local/x'], log: () => undefined })).rejects.toThrow(/not a host name/);
   });

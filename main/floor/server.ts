@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import pg from 'pg';
 import { allowedHosts, readCookie } from '../web/access';
 import { keyMatches } from '../web/key';
@@ -18,11 +19,13 @@ import { createGuessPacer } from './guesses';
 /**
  * The floor page: every table of the tournament, server-side rendered, read-only. Who may use it:
  *
- * - `Host` must be one of the floor's own names with its port (DNS rebinding: main/web/access.ts);
+ * - `Host` must be one of the floor's own names with its port (DNS rebinding: main/web/access.ts):
+ *   its loopback names, its bound address, this machine's interface addresses when bound to all of
+ *   them, and the names given with `--name`;
  * - `Origin`, when a browser sends one, must be the floor's own page (another site's script is
  *   refused), and a POST (the sign-in form, the clock's buttons: the only ones) must carry it;
  * - on loopback nobody else is asked; on any other address the floor starts only with a token
- *   (a password), and then every request shows it: `Authorization: Bearer`, or the cookie the
+ *   (a password) and over HTTPS (its certificate and key), and then every request shows it: `Authorization: Bearer`, or the cookie the
  *   sign-in form sets (compared in constant time, main/web/key.ts keyMatches). The cookie holds
  *   a value derived from the token, not the token: any printable token (`openssl rand -base64`'s
  *   `+ / =`, a space, `%`) signs in, and no cookie encoding stands between the two. Wrong tokens
@@ -41,6 +44,8 @@ export interface FloorServerOptions {
   readonly token?: string;
   /** The names the floor answers to besides its addresses (`--name floor.local`): the cardroom's DNS or mDNS names for it. */
   readonly names?: readonly string[];
+  /** HTTPS: the floor's certificate and key (PEM). Required off loopback: the token and the page would travel in clear. */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
   readonly log?: (line: string) => void;
   /** The clock the link states are judged by (tests). */
   readonly now?: () => number;
@@ -165,6 +170,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const pacer = createGuessPacer({ spacingMs: GUESS_SPACING_MS, maxWaiting: MAX_WAITING_GUESSES });
   const lan = !isLoopbackHost(host);
   if (lan && token === undefined) throw new Error(`refusing to listen on ${host}: the floor serves the cardroom's network only behind a token (--token or CHIP_RACE_FLOOR_TOKEN)`);
+  if (lan && options.tls === undefined) throw new Error(`refusing to listen on ${host} without HTTPS: add --tls-cert FILE --tls-key FILE (the README makes them with the cardroom's own certificate authority)`);
   const names = options.names ?? [];
   for (const name of names) if (!isHostName(name)) throw new Error(`--name ${JSON.stringify(name.slice(0, 64))} is not a host name (such as floor.local)`);
 
@@ -264,7 +270,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         send(response, 401, html, renderLogin(formLanguage, true));
         return;
       }
-      send(response, 303, text, '', { Location: `/?lang=${formLanguage}`, 'Set-Cookie': `${cookie}=${session}; HttpOnly; SameSite=Strict; Path=/` });
+      send(response, 303, text, '', { Location: `/?lang=${formLanguage}`, 'Set-Cookie': `${cookie}=${session}; HttpOnly; SameSite=Strict; Path=/${scheme === 'https' ? '; Secure' : ''}` });
       return;
     }
     if (path === '/clock' && method === 'POST') {
@@ -376,13 +382,16 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     else send(response, 200, html, renderRaceRecord(table, record, language), {}, head);
   }
 
-  const server: Server = createServer({ requireHostHeader: false, maxHeaderSize: 16 * 1024 }, (request, response) => {
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
     handle(request, response).catch((error: unknown) => {
       log(`${request.method ?? ''} ${(request.url ?? '').slice(0, 100)}: ${(error as Error).message}`);
       if (!response.headersSent) send(response, 503, text, 'the floor cannot read its database just now\n');
       else response.destroy();
     });
-  });
+  };
+  const serverOptions = { requireHostHeader: false, maxHeaderSize: 16 * 1024 };
+  const server: Server = options.tls === undefined ? createServer(serverOptions, listener) : createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' }, listener);
+  const scheme = options.tls === undefined ? 'http' : 'https';
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
@@ -391,11 +400,11 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const shownHost = address.shownHost;
   const everyInterface = host === '0.0.0.0' || host === '::';
   hosts = allowedHosts({ port: address.port, boundHost: shownHost, listenHost: host, allowNonLoopback: lan, names: [...(everyInterface ? interfaceAddresses() : []), ...names] });
-  origins = new Set([...hosts].map((name) => `http://${name}`));
+  origins = new Set([...hosts].map((name) => `${scheme}://${name}`));
   // Cookies ignore ports: two floors on one machine each need a name of their own.
   cookie = `chip-race-floor-${address.port}`;
   return {
-    url: `http://${shownHost}:${address.port}/`,
+    url: `${scheme}://${shownHost}:${address.port}/`,
     port: address.port,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
