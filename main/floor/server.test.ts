@@ -9,10 +9,10 @@ import { migrate } from './db/migrate';
 import { ensureTable } from './db/stations';
 import { FLOOR_CSP, GUESS_SPACING_MS, startFloorServer, type FloorServer } from './server';
 import { syncStation } from './sync';
-import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './testing/postgres';
+import { POSTGRES_AVAILABLE, startFloorDatabase, startThrowawayPostgres, type ThrowawayPostgres } from './testing/postgres';
 import { playStation } from './testing/stations';
 import { makeCardroomCa } from './testing/ca';
-import { ask } from './testing/requests';
+import { ask, until } from './testing/requests';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 
@@ -260,4 +260,60 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     const after = await admin.query('SELECT table_name, seq, line FROM station_records ORDER BY table_name, seq');
     expect(after.rows).toEqual(before.rows);
   });
+});
+
+describe.runIf(run)('the floor page outlives its database (a real PostgreSQL server, stopped and started)', () => {
+  let database: ThrowawayPostgres;
+  let floor: FloorServer;
+
+  beforeAll(async () => {
+    const started = await startFloorDatabase();
+    database = started.server;
+    await ensureTable(started.admin, '7');
+    await started.admin.query("UPDATE station_contact SET behind = 3 WHERE table_name = '7'");
+    await started.admin.end();
+    floor = await startFloorServer({ databaseUrl: database.url, log: () => undefined });
+  }, 120_000);
+
+  afterAll(async () => {
+    await floor?.close();
+    await database?.remove();
+  });
+
+  it('keeps its last view, says since when the database is unreachable in the page\'s language, refreshes, and comes back by itself', async () => {
+    const before = await ask(floor.port, '/?lang=en');
+    expect(before.status).toBe(200);
+    expect(before.body).toContain('data-table="7"');
+    expect(before.body).not.toContain('database-unreachable');
+    await database.stop();
+    try {
+      const stopped = Date.now();
+      for (const [language, words] of [['en', 'The floor cannot reach its database since'], ['fi', 'Lattia ei tavoita tietokantaansa'], ['ru', 'Нет связи с базой данных с']] as const) {
+        const during = await ask(floor.port, `/?lang=${language}`);
+        expect(during.status).toBe(503);
+        expect(during.headers['content-type']).toMatch(/^text\/html/);
+        expect(during.body).toContain(`<html lang="${language}">`);
+        expect(during.body).toContain('<meta http-equiv="refresh" content="5">');
+        expect(during.body).toMatch(new RegExp(`data-testid="database-unreachable"><h2>${words}`));
+        // The last view: the table, its link, the clock's section.
+        expect(during.body).toContain('data-table="7"');
+        expect(during.body).toContain('data-testid="floor-clock"');
+      }
+      // Since when: the first failure, not each request's time.
+      const since = /since ([^<]+)\./.exec((await ask(floor.port, '/?lang=en')).body)?.[1] as string;
+      expect(Math.abs(new Date(since).getTime() - stopped)).toBeLessThan(5_000);
+      const table = await ask(floor.port, '/table?table=7&lang=fi');
+      expect(table.status).toBe(503);
+      expect(table.body).toContain('Lattia ei tavoita tietokantaansa');
+      expect(table.body).toContain('<meta http-equiv="refresh" content="5">');
+    } finally {
+      await database.start();
+    }
+    const after = await until('the floor back', async () => {
+      const answer = await ask(floor.port, '/?lang=en');
+      return answer.status === 200 ? answer : null;
+    }, 30_000);
+    expect(after.body).not.toContain('database-unreachable');
+    expect(after.body).toContain('data-table="7"');
+  }, 90_000);
 });

@@ -11,8 +11,9 @@ import { isLoopbackHost, listenOn } from '../web/loopback';
 import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
 import { isTableName } from './db/stations';
 import { floorCsv, floorJson } from './export';
-import { floorRaceRecord, floorStatus, tableRaces } from './fold';
-import { clockSection, FLOOR_CSS, renderLogin, renderMessage, renderOverview, renderRaceRecord, renderTable } from './page/render';
+import { floorRaceRecord, floorStatus, tableRaces, type FloorStatus } from './fold';
+import type { FloorClock } from '../../protocol/clock';
+import { clockSection, FLOOR_CSS, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { FLOOR_WORDS, languageOf, type FloorLanguage } from './page/words';
 import { createGuessPacer } from './guesses';
 
@@ -120,6 +121,13 @@ function interfaceAddresses(): string[] {
   return Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address.replace(/%.*$/, '')));
 }
 
+/** Whether a database error means the server is gone (stopped, restarting, the network down), not a refused statement. */
+function isDatabaseGone(error: unknown): boolean {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  if (/^(08|57P)/.test(code) || /^E[A-Z]+$/.test(code)) return true;
+  return code === '' && /terminated|ended|closed|timeout|not queryable/i.test(String((error as Error | null)?.message ?? ''));
+}
+
 const RACE_ID = /^race-[1-9][0-9]{0,8}$/;
 
 class BadRequest extends Error {}
@@ -212,13 +220,48 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   };
   const tooManyGuesses = (response: ServerResponse) => send(response, 429, text, 'too many wrong tokens from this address: wait, then try again\n', { 'Retry-After': '10' });
 
+  /** Since when the database has not answered (null: it answered the last time it was asked). */
+  let unreachableSince: number | null = null;
+  /** The overview's data as last read: shown, with the outage banner, while the database is gone. */
+  let lastView: { status: FloorStatus; clock: FloorClock | null; at: number } | null = null;
+
   const withClient = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
+    let client: pg.PoolClient;
     try {
-      return await work(client);
+      client = await pool.connect();
+    } catch (error) {
+      unreachableSince ??= now();
+      throw error;
+    }
+    try {
+      const result = await work(client);
+      unreachableSince = null;
+      return result;
+    } catch (error) {
+      if (isDatabaseGone(error)) unreachableSince ??= now();
+      throw error;
     } finally {
       client.release();
     }
+  };
+
+  /**
+   * The answer while the database is gone: the page in its language, 503, refreshing itself, with
+   * the banner saying since when; the overview keeps its last view (the clock still counting).
+   */
+  const sendOutage = (request: IncomingMessage, response: ServerResponse, since: number) => {
+    let path = '/';
+    let language: FloorLanguage;
+    try {
+      const target = parseTarget(request.url);
+      path = target.path;
+      language = languageOf(target.query.get('lang') ?? null, typeof request.headers['accept-language'] === 'string' ? request.headers['accept-language'] : undefined);
+    } catch {
+      language = languageOf(null, undefined);
+    }
+    const banner = outageBanner(language, since, path === '/' && lastView !== null ? lastView.at : null);
+    const body = path === '/' && lastView !== null ? renderOverview(lastView.status, language, now(), clockSection(lastView.clock, language, now()), banner) : renderOutage(language, banner);
+    send(response, 503, html, body, { 'Retry-After': '5' }, request.method === 'HEAD');
   };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -342,6 +385,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     }
     if (path === '/') {
       const { status, clock } = await withClient(async (client) => ({ status: await floorStatus(client), clock: await readFloorClock(client) }));
+      lastView = { status, clock, at: now() };
       send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now())), {}, head);
       return;
     }
@@ -385,8 +429,9 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const listener = (request: IncomingMessage, response: ServerResponse) => {
     handle(request, response).catch((error: unknown) => {
       log(`${request.method ?? ''} ${(request.url ?? '').slice(0, 100)}: ${(error as Error).message}`);
-      if (!response.headersSent) send(response, 503, text, 'the floor cannot read its database just now\n');
-      else response.destroy();
+      if (response.headersSent) response.destroy();
+      else if (unreachableSince !== null) sendOutage(request, response, unreachableSince);
+      else send(response, 503, text, 'the floor cannot read its database just now\n');
     });
   };
   const serverOptions = { requireHostHeader: false, maxHeaderSize: 16 * 1024 };
