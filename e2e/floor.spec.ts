@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,6 +117,22 @@ test('a floor with a password: its sign-in form in the browser lets the director
   }
 });
 
+test('a token as openssl rand -base64 gives it (+ / =, and one with % and a space) signs in in the browser, and stays signed in', async ({ page }) => {
+  for (const token of [execFileSync('openssl', ['rand', '-base64', '18'], { encoding: 'utf8' }).trim(), 'Ab+/cd==%41 ef+gh/ij==']) {
+    const guarded = await startFloorServer({ databaseUrl: database.url, token, log: () => undefined });
+    try {
+      await page.goto(`${guarded.url}?lang=en`);
+      await page.getByLabel('Floor password').fill(token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByTestId('tables'), token).toBeVisible();
+      await page.reload();
+      await expect(page.getByTestId('tables'), token).toBeVisible();
+    } finally {
+      await guarded.close();
+    }
+  }
+});
+
 for (const size of CONSOLE_SIZES) {
   test(`the floor fits ${sizeName(size)}: no sideways scroll, the totals in view`, async ({ page }) => {
     await page.setViewportSize(size);
@@ -143,3 +160,21 @@ for (const size of CONSOLE_SIZES) {
     await expectInView(page.getByTestId('race-title'), `${where}: the race record's title`);
   });
 }
+
+// Last: it stops the database the other tests read.
+test('the floor page outlives its database: with PostgreSQL stopped it keeps the tables and says since when, in its language, and comes back by itself', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${floor.url}?lang=fi`);
+  await expect(page.locator('tr[data-table="7"]')).toBeVisible();
+  await database.stop();
+  try {
+    // No reload by the test: the page's own refresh finds the database gone.
+    await expect(page.getByTestId('database-unreachable')).toContainText('Lattia ei tavoita tietokantaansa', { timeout: 20_000 });
+    await expect(page.locator('tr[data-table="7"]')).toContainText('kisa käynnissä');
+    await expect(page.getByTestId('floor-clock')).toBeVisible();
+  } finally {
+    await database.start();
+  }
+  await expect(page.getByTestId('database-unreachable')).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.locator('tr[data-table="7"]')).toContainText('kisa käynnissä');
+});
