@@ -68,8 +68,11 @@ const MAX_FORM_BYTES = 4096;
 export const GUESS_SPACING_MS = 250;
 /** Guesses one address may have waiting for their answer; more are refused unchecked (429). */
 const MAX_WAITING_GUESSES = 32;
-/** A control character in a token: a form, a header or a file would not carry it as typed. */
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f]/;
+/** Whether a token holds a control character: a form, a header or a file would not carry it as typed. */
+const hasControlCharacter = (value: string): boolean => [...value].some((character) => {
+  const code = character.codePointAt(0) as number;
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+});
 
 /** Only same-origin styles, no script, no frames, forms only to the floor itself. */
 export const FLOOR_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -172,7 +175,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const log = options.log ?? ((line: string) => process.stderr.write(`floor: ${line}\n`));
   const now = options.now ?? Date.now;
   if (token !== undefined && (token.length < TOKEN_MIN_LENGTH || token.length > TOKEN_MAX_LENGTH)) throw new Error(`the floor's token must be ${TOKEN_MIN_LENGTH} to ${TOKEN_MAX_LENGTH} characters`);
-  if (token !== undefined && (UNPRINTABLE.test(token) || token.trim() !== token)) throw new Error("the floor's token must be printable characters, with no space at its start or end");
+  if (token !== undefined && (hasControlCharacter(token) || token.trim() !== token)) throw new Error("the floor's token must be printable characters, with no space at its start or end");
   // What the sign-in cookie holds: the token's own proof, base64url (a cookie carries it unencoded).
   const session = token === undefined ? undefined : createHmac('sha256', token).update('chip-race-floor session').digest('base64url');
   const pacer = createGuessPacer({ spacingMs: GUESS_SPACING_MS, maxWaiting: MAX_WAITING_GUESSES });
