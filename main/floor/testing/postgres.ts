@@ -84,11 +84,10 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
   const sockets = join(folder, 'sockets');
   const passwordFile = join(folder, 'password');
   writeFileSync(passwordFile, `${SUPERUSER_PASSWORD}\n`, { mode: 0o600 });
-  if (asRoot) {
-    const owner = execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim();
-    const group = execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim();
-    chownSync(folder, Number(owner), Number(group));
-    chownSync(passwordFile, Number(owner), Number(group));
+  const owner = asRoot ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()) } : null;
+  if (owner !== null) {
+    chownSync(folder, owner.uid, owner.gid);
+    chownSync(passwordFile, owner.uid, owner.gid);
   }
   chmodSync(folder, 0o700);
   await runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', SUPERUSER, `--pwfile=${passwordFile}`, '--auth-host=scram-sha-256', '--auth-local=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8', '--no-instructions']);
@@ -100,7 +99,7 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
       const to = join(data, name);
       copyFileSync(from, to);
       chmodSync(to, 0o600);
-      if (asRoot) chownSync(to, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()));
+      if (owner !== null) chownSync(to, owner.uid, owner.gid);
     }
     tlsSettings.push('ssl=on', 'ssl_cert_file=server.crt', 'ssl_key_file=server.key');
     if (tls.only === true) {
