@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, parseArguments } from './cli';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from './testing/postgres';
+import { makeCardroomCa } from './testing/ca';
 import { ask } from './testing/requests';
 
 // `floor serve` on the cardroom's network, as the README sets it up: its command line.
@@ -73,6 +74,7 @@ describe.runIf(run)('floor serve keeps its secrets off the command line (a real 
   let server: ThrowawayPostgres;
   const TOKEN = 'Ab+/cd==%41 ef+gh/ij==';
   const children: ChildProcess[] = [];
+  const folders: string[] = [];
 
   beforeAll(async () => {
     const floor = await startFloorDatabase();
@@ -83,6 +85,7 @@ describe.runIf(run)('floor serve keeps its secrets off the command line (a real 
   afterAll(async () => {
     for (const child of children) child.kill('SIGTERM');
     await server?.remove();
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
   });
 
   /** `npm run floor -- serve …` as the README shows it; resolves with the child and its port once it serves. */
@@ -109,20 +112,25 @@ describe.runIf(run)('floor serve keeps its secrets off the command line (a real 
       expect(server.url).toContain(password);
       writeFileSync(join(dir, 'database'), `${server.url}\n`, { mode: 0o600 });
       writeFileSync(join(dir, 'token'), `${TOKEN}\n`, { mode: 0o600 });
+      // As the README serves the cardroom's network: on every interface, HTTPS, the token from a file.
+      const ca = await makeCardroomCa('floor.local', '127.0.0.1');
+      folders.push(ca.dir);
       const ways = [
-        serve(['--database-file', join(dir, 'database'), '--token-file', join(dir, 'token')], {}),
-        serve([], { CHIP_RACE_DATABASE_URL: server.url, CHIP_RACE_FLOOR_TOKEN: TOKEN }),
+        { started: serve(['--host', '0.0.0.0', '--name', 'floor.local', '--token-file', join(dir, 'token'), '--tls-cert', ca.cert, '--tls-key', ca.key], { CHIP_RACE_DATABASE_URL: server.url }), ca: readFileSync(ca.caCert) },
+        { started: serve(['--database-file', join(dir, 'database'), '--token-file', join(dir, 'token')], {}), ca: undefined },
+        { started: serve([], { CHIP_RACE_DATABASE_URL: server.url, CHIP_RACE_FLOOR_TOKEN: TOKEN }), ca: undefined },
       ];
       for (const way of ways) {
-        const { child, port } = await way;
+        const { child, port } = await way.started;
+        const ca = way.ca === undefined ? {} : { ca: way.ca };
         const lines = commandLines(child.pid as number);
         expect(lines.some((line) => /cli\.ts serve/.test(line))).toBe(true);
         for (const line of lines) {
           expect(line).not.toContain(password);
           expect(line).not.toContain(TOKEN);
         }
-        expect((await ask(port, '/', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
-        expect((await ask(port, '/')).status).toBe(401);
+        expect((await ask(port, '/', { headers: { authorization: `Bearer ${TOKEN}` }, ...ca })).status).toBe(200);
+        expect((await ask(port, '/', ca)).status).toBe(401);
         child.kill('SIGTERM');
       }
     } finally {
