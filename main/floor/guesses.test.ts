@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGuessPacer } from './guesses';
+import { createGuessPacer, guessSource } from './guesses';
 
 describe('the wrong-token pacer', () => {
   it('answers one address\'s wrong guesses spacingMs apart, refuses beyond maxWaiting, and leaves other addresses alone', async () => {
@@ -20,5 +20,16 @@ describe('the wrong-token pacer', () => {
     await pacer.pace('10.0.0.7', true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(55);
     await wrong;
+  });
+});
+
+describe('whose guesses a request\'s are', () => {
+  it('an IPv4 address (also IPv4-mapped), or an IPv6 address\'s /64', () => {
+    expect(guessSource('192.0.2.7')).toBe('192.0.2.7');
+    expect(guessSource('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(guessSource('fd00::2')).toBe('fd00:0:0:0::/64');
+    expect(guessSource('fd00:0:0:0:1234:5678:9abc:def0')).toBe('fd00:0:0:0::/64');
+    expect(guessSource('2001:db8:aa:bb::1')).toBe(guessSource('2001:0db8:00aa:00bb:ffff::2'));
+    expect(guessSource('::1')).toBe('0:0:0:0::/64');
   });
 });

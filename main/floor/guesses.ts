@@ -6,6 +6,23 @@
  * owed waits for nothing. Guesses beyond `maxWaiting` from one address are not checked at all.
  */
 
+import { isIP } from 'node:net';
+
+/**
+ * Whose guesses a request's are: its IPv4 address (also when written as `::ffff:a.b.c.d`), or the
+ * /64 an IPv6 address belongs to (one machine may take any address of its /64 at will).
+ */
+export function guessSource(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped !== null) return mapped[1] as string;
+  if (isIP(address) !== 6) return address;
+  const [head, tail = ''] = address.toLowerCase().split('::');
+  const left = head === '' ? [] : (head as string).split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = address.includes('::') ? [...left, ...Array.from({ length: 8 - left.length - right.length }, () => '0'), ...right] : left;
+  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
 export interface GuessPacer {
   /**
    * Waits until the request may be answered; false when the address has too many guesses waiting

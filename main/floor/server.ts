@@ -15,7 +15,7 @@ import { floorRaceRecord, floorStatus, tableRaces, type FloorStatus } from './fo
 import type { FloorClock } from '../../protocol/clock';
 import { clockSection, FLOOR_CSS, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { FLOOR_WORDS, languageOf, type FloorLanguage } from './page/words';
-import { createGuessPacer } from './guesses';
+import { createGuessPacer, guessSource } from './guesses';
 
 /**
  * The floor page: every table of the tournament, server-side rendered, read-only. Who may use it:
@@ -207,7 +207,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const checkGuess = async (request: IncomingMessage, matches: boolean): Promise<'right' | 'wrong' | 'busy'> => {
     const address = request.socket.remoteAddress ?? 'unknown';
     if (!matches) log(`${new Date().toISOString()} wrong token from ${address}`);
-    if (!(await pacer.pace(address, matches))) return 'busy';
+    if (!(await pacer.pace(guessSource(address), matches))) return 'busy';
     return matches ? 'right' : 'wrong';
   };
 
