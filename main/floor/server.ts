@@ -26,8 +26,8 @@ import { createGuessPacer, guessSource } from './guesses';
  * - `Origin`, when a browser sends one, must be the floor's own page (another site's script is
  *   refused), and a POST (the sign-in form, the clock's buttons: the only ones) must carry it;
  * - on loopback nobody else is asked; on any other address the floor starts only with a token
- *   (a password) and over HTTPS (its certificate and key), and then every request shows it: `Authorization: Bearer`, or the cookie the
- *   sign-in form sets (compared in constant time, main/web/key.ts keyMatches). The cookie holds
+ *   (a password) and over HTTPS (its certificate and key), and then every request shows it:
+ *   `Authorization: Bearer`, or the cookie the sign-in form sets (compared in constant time, main/web/key.ts keyMatches). The cookie holds
  *   a value derived from the token, not the token: any printable token (`openssl rand -base64`'s
  *   `+ / =`, a space, `%`) signs in, and no cookie encoding stands between the two. Wrong tokens
  *   are answered slowly, one after another per client address (main/floor/guesses.ts), and each
@@ -201,8 +201,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const text = 'text/plain; charset=utf-8';
 
   /**
-   * A shown token checked and paced: 'none' when the request shows none, 'busy' when its address
-   * has too many guesses waiting. A wrong one is logged (time and address, never the guess).
+   * A shown token paced: answered once its address's wrong guesses are paid for ('busy': too many
+   * waiting). A wrong one is logged (time and address, never the guess).
    */
   const checkGuess = async (request: IncomingMessage, matches: boolean): Promise<'right' | 'wrong' | 'busy'> => {
     const address = request.socket.remoteAddress ?? 'unknown';
@@ -211,6 +211,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     return matches ? 'right' : 'wrong';
   };
 
+  /** Whether the request shows the token (Bearer, or the sign-in cookie); 'none' when it shows nothing. */
   const authorised = async (request: IncomingMessage): Promise<'right' | 'wrong' | 'busy' | 'none'> => {
     if (token === undefined || session === undefined) return 'right';
     const header = request.headers.authorization;
