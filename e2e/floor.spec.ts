@@ -10,6 +10,7 @@ import { migrate } from '../main/floor/db/migrate';
 import { ensureTable } from '../main/floor/db/stations';
 import { startFloorServer, type FloorServer } from '../main/floor/server';
 import { syncStation } from '../main/floor/sync';
+import { makeCardroomCa } from '../main/floor/testing/ca';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../main/floor/testing/postgres';
 import { playStation, STRUCTURE } from '../main/floor/testing/stations';
 import type { ConsoleService } from '../main/service/service';
@@ -130,6 +131,32 @@ test('a token as openssl rand -base64 gives it (+ / =, and one with % and a spac
     } finally {
       await guarded.close();
     }
+  }
+});
+
+test('the floor on the LAN bind over HTTPS in Chromium: refused as untrusted without the cardroom CA; signed in over HTTPS with its Secure cookie', async ({ browser }) => {
+  const ca = await makeCardroomCa('floor.local', '127.0.0.1');
+  const token = 'Ab+/cd==%41 ef+gh/ij==';
+  const lan = await startFloorServer({ databaseUrl: database.url, host: '0.0.0.0', token, tls: { cert: readFileSync(ca.cert), key: readFileSync(ca.key) }, log: () => undefined });
+  const address = `https://127.0.0.1:${new URL(lan.url).port}/`;
+  const untrusting = await browser.newContext();
+  // Chromium here cannot be given the test CA as a root (no NSS tools): the trusting side is
+  // proven with Node's TLS client in main/floor/tls.test.ts; here the page's HTTPS flow itself.
+  const accepting = await browser.newContext({ ignoreHTTPSErrors: true });
+  try {
+    await expect((await untrusting.newPage()).goto(`${address}?lang=en`)).rejects.toThrow(/ERR_CERT_AUTHORITY_INVALID/);
+    const page = await accepting.newPage();
+    await page.goto(`${address}?lang=en`);
+    await page.getByLabel('Floor password').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByTestId('tables')).toBeVisible();
+    const cookies = await accepting.cookies(address);
+    expect(cookies.map((cookie) => [cookie.secure, cookie.httpOnly, cookie.sameSite])).toEqual([[true, true, 'Strict']]);
+  } finally {
+    await untrusting.close();
+    await accepting.close();
+    await lan.close();
+    rmSync(ca.dir, { recursive: true, force: true });
   }
 });
 
