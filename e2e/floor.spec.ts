@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { migrate } from '../main/floor/db/migrate';
 import { ensureTable } from '../main/floor/db/stations';
 import { startFloorServer, type FloorServer } from '../main/floor/server';
 import { syncStation } from '../main/floor/sync';
+import { makeCardroomCa } from '../main/floor/testing/ca';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../main/floor/testing/postgres';
 import { playStation, STRUCTURE } from '../main/floor/testing/stations';
 import type { ConsoleService } from '../main/service/service';
@@ -116,6 +118,48 @@ test('a floor with a password: its sign-in form in the browser lets the director
   }
 });
 
+test('a token as openssl rand -base64 gives it (+ / =, and one with % and a space) signs in in the browser, and stays signed in', async ({ page }) => {
+  for (const token of [execFileSync('openssl', ['rand', '-base64', '18'], { encoding: 'utf8' }).trim(), 'Ab+/cd==%41 ef+gh/ij==']) {
+    const guarded = await startFloorServer({ databaseUrl: database.url, token, log: () => undefined });
+    try {
+      await page.goto(`${guarded.url}?lang=en`);
+      await page.getByLabel('Floor password').fill(token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByTestId('tables'), token).toBeVisible();
+      await page.reload();
+      await expect(page.getByTestId('tables'), token).toBeVisible();
+    } finally {
+      await guarded.close();
+    }
+  }
+});
+
+test('the floor on the LAN bind over HTTPS in Chromium: refused as untrusted without the cardroom CA; signed in over HTTPS with its Secure cookie', async ({ browser }) => {
+  const ca = await makeCardroomCa('floor.local', '127.0.0.1');
+  const token = 'Ab+/cd==%41 ef+gh/ij==';
+  const lan = await startFloorServer({ databaseUrl: database.url, host: '0.0.0.0', token, tls: { cert: readFileSync(ca.cert), key: readFileSync(ca.key) }, log: () => undefined });
+  const address = `https://127.0.0.1:${new URL(lan.url).port}/`;
+  const untrusting = await browser.newContext();
+  // Chromium here cannot be given the test CA as a root (no NSS tools): the trusting side is
+  // proven with Node's TLS client in main/floor/tls.test.ts; here the page's HTTPS flow itself.
+  const accepting = await browser.newContext({ ignoreHTTPSErrors: true });
+  try {
+    await expect((await untrusting.newPage()).goto(`${address}?lang=en`)).rejects.toThrow(/ERR_CERT_AUTHORITY_INVALID/);
+    const page = await accepting.newPage();
+    await page.goto(`${address}?lang=en`);
+    await page.getByLabel('Floor password').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByTestId('tables')).toBeVisible();
+    const cookies = await accepting.cookies(address);
+    expect(cookies.map((cookie) => [cookie.secure, cookie.httpOnly, cookie.sameSite])).toEqual([[true, true, 'Strict']]);
+  } finally {
+    await untrusting.close();
+    await accepting.close();
+    await lan.close();
+    rmSync(ca.dir, { recursive: true, force: true });
+  }
+});
+
 for (const size of CONSOLE_SIZES) {
   test(`the floor fits ${sizeName(size)}: no sideways scroll, the totals in view`, async ({ page }) => {
     await page.setViewportSize(size);
@@ -143,3 +187,21 @@ for (const size of CONSOLE_SIZES) {
     await expectInView(page.getByTestId('race-title'), `${where}: the race record's title`);
   });
 }
+
+// Last: it stops the database the other tests read.
+test('the floor page outlives its database: with PostgreSQL stopped it keeps the tables and says since when, in its language, and comes back by itself', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${floor.url}?lang=fi`);
+  await expect(page.locator('tr[data-table="7"]')).toBeVisible();
+  await database.stop();
+  try {
+    // No reload by the test: the page's own refresh finds the database gone.
+    await expect(page.getByTestId('database-unreachable')).toContainText('Lattia ei tavoita tietokantaansa', { timeout: 20_000 });
+    await expect(page.locator('tr[data-table="7"]')).toContainText('kisa käynnissä');
+    await expect(page.getByTestId('floor-clock')).toBeVisible();
+  } finally {
+    await database.start();
+  }
+  await expect(page.getByTestId('database-unreachable')).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.locator('tr[data-table="7"]')).toContainText('kisa käynnissä');
+});

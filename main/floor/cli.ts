@@ -10,7 +10,7 @@ import { isLoopbackHost } from '../web/loopback';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { createStationLogin, ensureTable, isTableName, StationLoginExists, type StationLogin } from './db/stations';
 import { floorStatus } from './fold';
-import { startFloorServer } from './server';
+import { isHostName, startFloorServer } from './server';
 import { syncStation } from './sync';
 
 /**
@@ -19,23 +19,27 @@ import { syncStation } from './sync';
  *   status    --database URL                              the tournament as one JSON document
  *   sync      --database URL --table NAME --data DIR      one station's journal replicated once
  *   add-table --database URL --table NAME [--rotate]      a station's own least-privilege login, as a URL (--rotate: a new password for a table that has one)
- *   serve     --database URL [--port N] [--host H --token T]  the floor page (the default)
+ *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
  *   structure --database URL --file PATH                  the tournament's structure (JSON, or the planner's CSV) for the clock
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
  *
- * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token. A bad argument,
+ * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token; --database-file
+ * and --token-file read them from a file only its owner can read. Either keeps the secret off the
+ * command line, which every user of the machine can read (/proc/PID/cmdline). A bad argument,
  * an unreachable database or a refusal: exit 2 with one line on standard error, nothing on
  * standard output (checks read standard output as the answer).
  */
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T] [--file PATH] [--minutes N]';
+const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N]';
 const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
-const OPTIONS = new Set(['database', 'table', 'data', 'port', 'host', 'token', 'file', 'minutes', 'rotate']);
+const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes', 'rotate']);
 /** Options that take no value. */
 const FLAGS = new Set(['rotate']);
+/** Options that may be given more than once, each adding a value. */
+const REPEATABLE = new Set(['name']);
 const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust'] as const;
 type ClockCommand = (typeof CLOCK_COMMANDS)[number];
 
@@ -44,6 +48,8 @@ export interface CliArguments {
   readonly options: Readonly<Record<string, string>>;
   /** What `clock` does. */
   readonly clock?: ClockCommand;
+  /** serve's `--name`s: the host names the floor answers to besides its addresses. */
+  readonly names: readonly string[];
 }
 
 export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv): CliArguments {
@@ -62,6 +68,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     clock = action as ClockCommand;
   }
   const options: Record<string, string> = {};
+  const names: string[] = [];
   while (rest.length > 0) {
     const flag = rest.shift() as string;
     const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(flag);
@@ -75,11 +82,25 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     }
     const value = match[2] ?? rest.shift();
     if (value === undefined || value === '') throw new UsageError(`--${name} needs a value: ${USAGE}`);
+    if (REPEATABLE.has(name)) {
+      if (!isHostName(value)) throw new UsageError(`--name ${JSON.stringify(value.slice(0, 64))} is not a host name (such as floor.local)`);
+      names.push(value);
+      options[name] = value;
+      continue;
+    }
     if (name in options) throw new UsageError(`--${name} given twice`);
     options[name] = value;
   }
+  for (const [name, fileName] of [['database', 'database-file'], ['token', 'token-file']] as const) {
+    const file = options[fileName];
+    if (file === undefined) continue;
+    if (options[name] !== undefined) throw new UsageError(`--${name} and --${fileName} are one setting: give one of them`);
+    options[name] = readSecretFile(file, fileName);
+    delete options[fileName];
+  }
   if (options.database === undefined && env.CHIP_RACE_DATABASE_URL) options.database = env.CHIP_RACE_DATABASE_URL;
-  if (options.token === undefined && env.CHIP_RACE_FLOOR_TOKEN) options.token = env.CHIP_RACE_FLOOR_TOKEN;
+  // The token is serve's alone: one exported for the floor's page does not stop `status`.
+  if (command === 'serve' && options.token === undefined && env.CHIP_RACE_FLOOR_TOKEN) options.token = env.CHIP_RACE_FLOOR_TOKEN;
   if (options.database === undefined) throw new UsageError(`--database URL is needed (or CHIP_RACE_DATABASE_URL): ${USAGE}`);
   checkDatabaseUrl(options.database);
   if (command === 'sync' || command === 'add-table') {
@@ -95,7 +116,9 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   // Checked before anything connects: a floor on the cardroom's network without a password never starts.
   if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options.token === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without --token (or CHIP_RACE_FLOOR_TOKEN): the floor page on the cardroom's network needs a password`);
   if (command !== 'add-table' && 'rotate' in options) throw new UsageError('--rotate is for add-table only');
-  if (command !== 'serve') for (const name of ['port', 'host', 'token']) if (name in options) throw new UsageError(`--${name} is for serve only`);
+  if (('tls-cert' in options) !== ('tls-key' in options)) throw new UsageError('--tls-cert and --tls-key go together: the certificate and its key');
+  if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options['tls-cert'] === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without HTTPS: add --tls-cert FILE --tls-key FILE (the README makes them with the cardroom's own certificate authority)`);
+  if (command !== 'serve') for (const name of ['port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name']) if (name in options) throw new UsageError(`--${name} is for serve only`);
   if (command === 'structure') {
     if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');
     if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
@@ -104,7 +127,28 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (clock === 'adjust') {
     if (options.minutes === undefined || !/^[+-]?\d{1,3}$/.test(options.minutes) || Number(options.minutes) === 0 || Math.abs(Number(options.minutes)) > 600) throw new UsageError('clock adjust needs --minutes N: a whole number of minutes from -600 to 600, not 0 (N more minutes left in the level; fewer when negative)');
   } else if ('minutes' in options) throw new UsageError('--minutes is for clock adjust only');
-  return { command, options, ...(clock === undefined ? {} : { clock }) };
+  return { command, options, names, ...(clock === undefined ? {} : { clock }) };
+}
+
+/** A file's text, at most `maxBytes`; with `secret`, refused when anyone but its owner can read it. */
+function readOptionFile(file: string, option: string, maxBytes: number, secret: boolean): string {
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    throw new UsageError(`--${option} ${file.slice(0, 200)} cannot be read`);
+  }
+  if (!stats.isFile()) throw new UsageError(`--${option} ${file.slice(0, 200)} is not a file`);
+  if (secret && (stats.mode & 0o077) !== 0) throw new UsageError(`--${option} ${file.slice(0, 200)} can be read by others: chmod 600 it (it holds a secret)`);
+  if (stats.size > maxBytes) throw new UsageError(`--${option} ${file.slice(0, 200)} is larger than it can be (${maxBytes / 1024} KB)`);
+  return readFileSync(file, 'utf8');
+}
+
+/** A secret kept in a file only its owner can read: its one line is the value (a final newline is no part of it). */
+function readSecretFile(file: string, option: string): string {
+  const value = readOptionFile(file, option, 4096, true).replace(/\r?\n$/, '');
+  if (value === '' || /[\r\n]/.test(value)) throw new UsageError(`--${option} ${file.slice(0, 200)} must hold one line`);
+  return value;
 }
 
 function checkDatabaseUrl(url: string): void {
@@ -210,8 +254,9 @@ async function addTable(url: string, table: string, rotate: boolean, out: (text:
   }
 }
 
-async function serve(options: Readonly<Record<string, string>>, out: (text: string) => void): Promise<void> {
+async function serve(options: Readonly<Record<string, string>>, names: readonly string[], out: (text: string) => void): Promise<void> {
   const database = options.database as string;
+  const tls = options['tls-cert'] === undefined ? undefined : { cert: readOptionFile(options['tls-cert'], 'tls-cert', 64 * 1024, false), key: readOptionFile(options['tls-key'] as string, 'tls-key', 64 * 1024, true) };
   // Reachable and migrated before the page starts: a floor that cannot read is no floor.
   const client = await connect(database);
   try {
@@ -224,6 +269,8 @@ async function serve(options: Readonly<Record<string, string>>, out: (text: stri
     port: options.port === undefined ? 8790 : Number(options.port),
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(tls === undefined ? {} : { tls }),
+    names,
   });
   out(`floor: serving ${server.url}\n`);
   await new Promise<void>((resolve) => {
@@ -280,7 +327,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out:
     else if (command === 'add-table') await addTable(database, options.table as string, options.rotate !== undefined, out);
     else if (command === 'structure') await structure(database, options.file as string, out);
     else if (command === 'clock') await clockCommand(database, parsed.clock as ClockCommand, options.minutes, out);
-    else await serve(options, out);
+    else await serve(options, parsed.names, out);
     return 0;
   } catch (error) {
     // The engine's refusals (a structure without minutes, the clock paused twice) by field and reason.

@@ -1,16 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleService } from '../service/service';
 import { migrate } from './db/migrate';
 import { ensureTable } from './db/stations';
-import { FLOOR_CSP, startFloorServer, type FloorServer } from './server';
+import { FLOOR_CSP, GUESS_SPACING_MS, startFloorServer, type FloorServer } from './server';
 import { syncStation } from './sync';
-import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './testing/postgres';
+import { POSTGRES_AVAILABLE, startFloorDatabase, startThrowawayPostgres, type ThrowawayPostgres } from './testing/postgres';
 import { playStation } from './testing/stations';
-import { ask } from './testing/requests';
+import { makeCardroomCa } from './testing/ca';
+import { ask, until } from './testing/requests';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 
@@ -149,6 +151,32 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     expect(missing.headers['content-security-policy']).toBe(FLOOR_CSP);
   });
 
+  it('on the cardroom LAN answers to this machine\'s interface addresses and its --name, and still refuses any other Host (DNS rebinding)', async () => {
+    const authority = await makeCardroomCa('floor.local', '127.0.0.1');
+    const lan = await startFloorServer({ databaseUrl: database.url, host: '0.0.0.0', token: TOKEN, names: ['floor.local', 'Floor-2.cardroom.lan'], tls: { cert: readFileSync(authority.cert), key: readFileSync(authority.key) }, log: () => undefined });
+    const ca = readFileSync(authority.caCert);
+    try {
+      const authorization = `Bearer ${TOKEN}`;
+      // This machine's own addresses, sent as the Host a LAN client would send, to the loopback listener.
+      const addresses = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []).filter((entry) => !entry.internal && !entry.address.startsWith('fe80'));
+      expect(addresses.length).toBeGreaterThan(0);
+      for (const entry of addresses) {
+        const host = entry.family === 'IPv6' ? `[${entry.address}]:${lan.port}` : `${entry.address}:${lan.port}`;
+        expect((await ask(lan.port, '/', { headers: { host, authorization }, ca })).status, host).toBe(200);
+      }
+      for (const host of [`floor.local:${lan.port}`, `FLOOR.local:${lan.port}`, `floor-2.cardroom.lan:${lan.port}`]) expect((await ask(lan.port, '/', { headers: { host, authorization }, ca })).status, host).toBe(200);
+      const origin = `https://floor.local:${lan.port}`;
+      expect((await ask(lan.port, '/', { headers: { host: `floor.local:${lan.port}`, origin, authorization }, ca })).status).toBe(200);
+      expect((await ask(lan.port, '/', { headers: { host: `floor.local:${lan.port}`, origin: `http://floor.local:${lan.port}`, authorization }, ca })).status).toBe(403);
+      // A name nobody gave, a given name on another port, an address not this machine's: refused.
+      for (const host of [`attacker.test:${lan.port}`, 'floor.local:80', `floor.local.attacker.test:${lan.port}`, `192.168.255.254:${lan.port}`, 'floor.local']) expect((await ask(lan.port, '/', { headers: { host, authorization }, ca })).status, host).toBe(421);
+    } finally {
+      await lan.close();
+      rmSync(authority.dir, { recursive: true, force: true });
+    }
+    await expect(startFloorServer({ databaseUrl: database.url, names: ['floor.local/x'], log: () => undefined })).rejects.toThrow(/not a host name/);
+  });
+
   it('with a token: every request needs it (Bearer or the sign-in cookie); a wrong one is 401', async () => {
     const port = guarded.port;
     const none = await ask(port, '/');
@@ -172,10 +200,120 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     expect((await ask(port, '/', { headers: { cookie: `chip-race-floor-${port}=wrong` } })).status).toBe(401);
   });
 
+  it('signs in with any printable token (openssl rand -base64\'s + / =, a %, a space, non-ASCII), by the form\'s cookie and by Bearer', async () => {
+    const tokens = [execFileSync('openssl', ['rand', '-base64', '18'], { encoding: 'utf8' }).trim(), 'Ab+/cd==%41 ef+gh/ij==', 'pöytä 7 + kassa/2 = 100%'];
+    for (const token of tokens) {
+      const floor = await startFloorServer({ databaseUrl: database.url, token, log: () => undefined });
+      try {
+        const origin = `http://127.0.0.1:${floor.port}`;
+        const signed = await ask(floor.port, '/login', { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, lang: 'en' }).toString() });
+        expect(signed.status, token).toBe(303);
+        const cookie = ((signed.headers['set-cookie'] as string[])[0] as string).split(';')[0] as string;
+        // The cookie carries a proof of the token, never the token itself.
+        expect(cookie).not.toContain(encodeURIComponent(token));
+        expect((await ask(floor.port, '/', { headers: { cookie } })).status, token).toBe(200);
+        expect((await ask(floor.port, '/', { headers: { authorization: `Bearer ${Buffer.from(token, 'utf8').toString('latin1')}` } })).status, token).toBe(200);
+      } finally {
+        await floor.close();
+      }
+    }
+    await expect(startFloorServer({ databaseUrl: database.url, token: 'twelve chars\nand a newline', log: () => undefined })).rejects.toThrow(/printable/);
+  });
+
+  it('answers wrong tokens slowly, one after another per address, logs each (time and address, never the guess), and a right one still signs in', async () => {
+    const lines: string[] = [];
+    const floor = await startFloorServer({ databaseUrl: database.url, token: TOKEN, log: (line) => lines.push(line) });
+    try {
+      const origin = `http://127.0.0.1:${floor.port}`;
+      const guesses = 20;
+      const started = Date.now();
+      // All at once, as a script would: 6,900 a second before.
+      const answers = await Promise.all(
+        Array.from({ length: guesses }, (_, index) =>
+          index % 2 === 0
+            ? ask(floor.port, '/login', { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: `token=guess-number-${index}` })
+            : ask(floor.port, '/', { headers: { authorization: `Bearer guess-number-${index}` } }),
+        ),
+      );
+      const elapsed = Date.now() - started;
+      expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: guesses }, () => 401));
+      expect(elapsed).toBeGreaterThanOrEqual(guesses * GUESS_SPACING_MS - 50);
+      const wrong = lines.filter((line) => /wrong token/.test(line));
+      expect(wrong).toHaveLength(guesses);
+      for (const line of wrong) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z wrong token from (::ffff:)?127\.0\.0\.1$/);
+      expect(lines.join('\n')).not.toContain('guess-number');
+      const signed = await ask(floor.port, '/login', { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(TOKEN)}` });
+      expect(signed.status).toBe(303);
+      // Once the wrong ones are paid for, a signed-in page waits for nothing.
+      const cookie = ((signed.headers['set-cookie'] as string[])[0] as string).split(';')[0] as string;
+      const quick = Date.now();
+      expect((await ask(floor.port, '/', { headers: { cookie } })).status).toBe(200);
+      expect(Date.now() - quick).toBeLessThan(GUESS_SPACING_MS);
+    } finally {
+      await floor.close();
+    }
+  }, 30_000);
+
   it('never writes station data: the station records are the same before and after every page', async () => {
     const before = await admin.query('SELECT table_name, seq, line FROM station_records ORDER BY table_name, seq');
     for (const path of ['/', '/table?table=7', '/race?table=7&race=race-3', '/export.csv', '/export.json']) expect((await ask(open.port, path)).status).toBe(200);
     const after = await admin.query('SELECT table_name, seq, line FROM station_records ORDER BY table_name, seq');
     expect(after.rows).toEqual(before.rows);
   });
+});
+
+describe.runIf(run)('the floor page outlives its database (a real PostgreSQL server, stopped and started)', () => {
+  let database: ThrowawayPostgres;
+  let floor: FloorServer;
+
+  beforeAll(async () => {
+    const started = await startFloorDatabase();
+    database = started.server;
+    await ensureTable(started.admin, '7');
+    await started.admin.query("UPDATE station_contact SET behind = 3 WHERE table_name = '7'");
+    await started.admin.end();
+    floor = await startFloorServer({ databaseUrl: database.url, log: () => undefined });
+  }, 120_000);
+
+  afterAll(async () => {
+    await floor?.close();
+    await database?.remove();
+  });
+
+  it('keeps its last view, says since when the database is unreachable in the page\'s language, refreshes, and comes back by itself', async () => {
+    const before = await ask(floor.port, '/?lang=en');
+    expect(before.status).toBe(200);
+    expect(before.body).toContain('data-table="7"');
+    expect(before.body).not.toContain('database-unreachable');
+    await database.stop();
+    try {
+      const stopped = Date.now();
+      for (const [language, words] of [['en', 'The floor cannot reach its database since'], ['fi', 'Lattia ei tavoita tietokantaansa'], ['ru', 'Нет связи с базой данных с']] as const) {
+        const during = await ask(floor.port, `/?lang=${language}`);
+        expect(during.status).toBe(503);
+        expect(during.headers['content-type']).toMatch(/^text\/html/);
+        expect(during.body).toContain(`<html lang="${language}">`);
+        expect(during.body).toContain('<meta http-equiv="refresh" content="5">');
+        expect(during.body).toMatch(new RegExp(`data-testid="database-unreachable"><h2>${words}`));
+        // The last view: the table, its link, the clock's section.
+        expect(during.body).toContain('data-table="7"');
+        expect(during.body).toContain('data-testid="floor-clock"');
+      }
+      // Since when: the first failure, not each request's time.
+      const since = /since ([^<]+)\./.exec((await ask(floor.port, '/?lang=en')).body)?.[1] as string;
+      expect(Math.abs(new Date(since).getTime() - stopped)).toBeLessThan(5_000);
+      const table = await ask(floor.port, '/table?table=7&lang=fi');
+      expect(table.status).toBe(503);
+      expect(table.body).toContain('Lattia ei tavoita tietokantaansa');
+      expect(table.body).toContain('<meta http-equiv="refresh" content="5">');
+    } finally {
+      await database.start();
+    }
+    const after = await until('the floor back', async () => {
+      const answer = await ask(floor.port, '/?lang=en');
+      return answer.status === 200 ? answer : null;
+    }, 30_000);
+    expect(after?.body).not.toContain('database-unreachable');
+    expect(after?.body).toContain('data-table="7"');
+  }, 90_000);
 });

@@ -1,4 +1,7 @@
+import { createHmac } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import pg from 'pg';
 import { allowedHosts, readCookie } from '../web/access';
 import { keyMatches } from '../web/key';
@@ -9,19 +12,27 @@ import { adjustForMinutesLeft } from '../../engine/clock/clock';
 import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
 import { isTableName } from './db/stations';
 import { floorCsv, floorJson } from './export';
-import { floorRaceRecord, floorStatus, tableRaces } from './fold';
-import { clockSection, FLOOR_CSS, renderLogin, renderMessage, renderOverview, renderRaceRecord, renderTable } from './page/render';
+import { floorRaceRecord, floorStatus, tableRaces, type FloorStatus } from './fold';
+import type { FloorClock } from '../../protocol/clock';
+import { clockSection, FLOOR_CSS, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { FLOOR_WORDS, languageOf, type FloorLanguage } from './page/words';
+import { createGuessPacer, guessSource } from './guesses';
 
 /**
  * The floor page: every table of the tournament, server-side rendered, read-only. Who may use it:
  *
- * - `Host` must be one of the floor's own names with its port (DNS rebinding: main/web/access.ts);
+ * - `Host` must be one of the floor's own names with its port (DNS rebinding: main/web/access.ts):
+ *   its loopback names, its bound address, this machine's interface addresses when bound to all of
+ *   them, and the names given with `--name`;
  * - `Origin`, when a browser sends one, must be the floor's own page (another site's script is
  *   refused), and a POST (the sign-in form, the clock's buttons: the only ones) must carry it;
  * - on loopback nobody else is asked; on any other address the floor starts only with a token
- *   (a password), and then every request shows it: `Authorization: Bearer`, or the cookie the
- *   sign-in form sets (compared in constant time, main/web/key.ts keyMatches).
+ *   (a password) and over HTTPS (its certificate and key), and then every request shows it:
+ *   `Authorization: Bearer`, or the cookie the sign-in form sets (compared in constant time, main/web/key.ts keyMatches). The cookie holds
+ *   a value derived from the token, not the token: any printable token (`openssl rand -base64`'s
+ *   `+ / =`, a space, `%`) signs in, and no cookie encoding stands between the two. Wrong tokens
+ *   are answered slowly, one after another per client address (main/floor/guesses.ts), and each
+ *   is logged with its time and address (never the guess).
  *
  * No route writes station data: the pages and the exports only read (the fold writes only the
  * floor's own summary tables; the clock's buttons only the floor's clock).
@@ -33,6 +44,10 @@ export interface FloorServerOptions {
   readonly host?: string;
   readonly port?: number;
   readonly token?: string;
+  /** The names the floor answers to besides its addresses (`--name floor.local`): the cardroom's DNS or mDNS names for it. */
+  readonly names?: readonly string[];
+  /** HTTPS: the floor's certificate and key (PEM). Required off loopback: the token and the page would travel in clear. */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
   readonly log?: (line: string) => void;
   /** The clock the link states are judged by (tests). */
   readonly now?: () => number;
@@ -50,6 +65,15 @@ const TOKEN_MAX_LENGTH = 512;
 /** The longest request target the floor reads: its own links are far shorter. */
 export const MAX_TARGET_LENGTH = 2048;
 const MAX_FORM_BYTES = 4096;
+/** How far apart one client address's wrong tokens are answered: at most 4 guesses a second. */
+export const GUESS_SPACING_MS = 250;
+/** Guesses one address may have waiting for their answer; more are refused unchecked (429). */
+const MAX_WAITING_GUESSES = 32;
+/** Whether a token holds a control character: a form, a header or a file would not carry it as typed. */
+const hasControlCharacter = (value: string): boolean => [...value].some((character) => {
+  const code = character.codePointAt(0) as number;
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+});
 
 /** Only same-origin styles, no script, no frames, forms only to the floor itself. */
 export const FLOOR_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -85,6 +109,29 @@ const CLOCK_ACTIONS: Readonly<Record<string, ClockAction>> = {
   less: { type: 'adjust', by: adjustForMinutesLeft(-1) },
   more: { type: 'adjust', by: adjustForMinutesLeft(1) },
 };
+
+/** A name given with `--name`: a DNS name such as floor.local. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+export function isHostName(name: string): boolean {
+  return HOST_NAME.test(name);
+}
+
+/**
+ * This machine's interface addresses, as a LAN client's Host header names them: a floor bound to
+ * every interface (0.0.0.0, ::) is reached by any of them. An IP literal cannot be rebound by DNS,
+ * so each is safe to answer to; a zone (`%eth0`) is no part of a Host header.
+ */
+function interfaceAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address.replace(/%.*$/, '')));
+}
+
+/** Whether a database error means the server is gone (stopped, restarting, the network down), not a refused statement. */
+function isDatabaseGone(error: unknown): boolean {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  if (/^(08|57P)/.test(code) || /^E[A-Z]+$/.test(code)) return true;
+  return code === '' && /terminated|ended|closed|timeout|not queryable/i.test(String((error as Error | null)?.message ?? ''));
+}
 
 const RACE_ID = /^race-[1-9][0-9]{0,8}$/;
 
@@ -130,8 +177,15 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const log = options.log ?? ((line: string) => process.stderr.write(`floor: ${line}\n`));
   const now = options.now ?? Date.now;
   if (token !== undefined && (token.length < TOKEN_MIN_LENGTH || token.length > TOKEN_MAX_LENGTH)) throw new Error(`the floor's token must be ${TOKEN_MIN_LENGTH} to ${TOKEN_MAX_LENGTH} characters`);
+  if (token !== undefined && (hasControlCharacter(token) || token.trim() !== token)) throw new Error("the floor's token must be printable characters, with no space at its start or end");
+  // What the sign-in cookie holds: the token's own proof, base64url (a cookie carries it unencoded).
+  const session = token === undefined ? undefined : createHmac('sha256', token).update('chip-race-floor session').digest('base64url');
+  const pacer = createGuessPacer({ spacingMs: GUESS_SPACING_MS, maxWaiting: MAX_WAITING_GUESSES });
   const lan = !isLoopbackHost(host);
   if (lan && token === undefined) throw new Error(`refusing to listen on ${host}: the floor serves the cardroom's network only behind a token (--token or CHIP_RACE_FLOOR_TOKEN)`);
+  if (lan && options.tls === undefined) throw new Error(`refusing to listen on ${host} without HTTPS: add --tls-cert FILE --tls-key FILE (the README makes them with the cardroom's own certificate authority)`);
+  const names = options.names ?? [];
+  for (const name of names) if (!isHostName(name)) throw new Error(`--name ${JSON.stringify(name.slice(0, 64))} is not a host name (such as floor.local)`);
 
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 5_000 });
   // A connection the server drops (a restart) is replaced on the next request; it is no crash.
@@ -148,21 +202,72 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const html = 'text/html; charset=utf-8';
   const text = 'text/plain; charset=utf-8';
 
-  const authorised = (request: IncomingMessage): boolean => {
-    if (token === undefined) return true;
-    const header = request.headers.authorization;
-    if (typeof header === 'string' && header.startsWith('Bearer ')) return keyMatches(token, header.slice(7));
-    const cookieHeader = request.headers.cookie;
-    return keyMatches(token, readCookie(typeof cookieHeader === 'string' ? cookieHeader : undefined, cookie));
+  /**
+   * A shown token paced: answered once its address's wrong guesses are paid for ('busy': too many
+   * waiting). A wrong one is logged (time and address, never the guess).
+   */
+  const checkGuess = async (request: IncomingMessage, matches: boolean): Promise<'right' | 'wrong' | 'busy'> => {
+    const address = request.socket.remoteAddress ?? 'unknown';
+    if (!matches) log(`${new Date().toISOString()} wrong token from ${address}`);
+    if (!(await pacer.pace(guessSource(address), matches))) return 'busy';
+    return matches ? 'right' : 'wrong';
   };
 
+  /** Whether the request shows the token (Bearer, or the sign-in cookie); 'none' when it shows nothing. */
+  const authorised = async (request: IncomingMessage): Promise<'right' | 'wrong' | 'busy' | 'none'> => {
+    if (token === undefined || session === undefined) return 'right';
+    const header = request.headers.authorization;
+    // A header's bytes arrive as Latin-1: read back as the UTF-8 the client sent.
+    if (typeof header === 'string' && header.startsWith('Bearer ')) return checkGuess(request, keyMatches(token, Buffer.from(header.slice(7), 'latin1').toString('utf8')));
+    const cookieHeader = request.headers.cookie;
+    const shown = readCookie(typeof cookieHeader === 'string' ? cookieHeader : undefined, cookie);
+    if (shown === null) return 'none';
+    return checkGuess(request, keyMatches(session, shown));
+  };
+  const tooManyGuesses = (response: ServerResponse) => send(response, 429, text, 'too many wrong tokens from this address: wait, then try again\n', { 'Retry-After': '10' });
+
+  /** Since when the database has not answered (null: it answered the last time it was asked). */
+  let unreachableSince: number | null = null;
+  /** The overview's data as last read: shown, with the outage banner, while the database is gone. */
+  let lastView: { status: FloorStatus; clock: FloorClock | null; at: number } | null = null;
+
   const withClient = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
+    let client: pg.PoolClient;
     try {
-      return await work(client);
+      client = await pool.connect();
+    } catch (error) {
+      unreachableSince ??= now();
+      throw error;
+    }
+    try {
+      const result = await work(client);
+      unreachableSince = null;
+      return result;
+    } catch (error) {
+      if (isDatabaseGone(error)) unreachableSince ??= now();
+      throw error;
     } finally {
       client.release();
     }
+  };
+
+  /**
+   * The answer while the database is gone: the page in its language, 503, refreshing itself, with
+   * the banner saying since when; the overview keeps its last view (the clock still counting).
+   */
+  const sendOutage = (request: IncomingMessage, response: ServerResponse, since: number) => {
+    let path = '/';
+    let language: FloorLanguage;
+    try {
+      const target = parseTarget(request.url);
+      path = target.path;
+      language = languageOf(target.query.get('lang') ?? null, typeof request.headers['accept-language'] === 'string' ? request.headers['accept-language'] : undefined);
+    } catch {
+      language = languageOf(null, undefined);
+    }
+    const banner = outageBanner(language, since, path === '/' && lastView !== null ? lastView.at : null);
+    const body = path === '/' && lastView !== null ? renderOverview(lastView.status, language, now(), clockSection(lastView.clock, language, now()), banner) : renderOutage(language, banner);
+    send(response, 503, html, body, { 'Retry-After': '5' }, request.method === 'HEAD');
   };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -201,11 +306,20 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         return;
       }
       const formLanguage = languageOf(form.get('lang') ?? null, undefined);
-      if (token === undefined || !keyMatches(token, form.get('token') ?? null)) {
+      if (token === undefined || session === undefined) {
         send(response, 401, html, renderLogin(formLanguage, true));
         return;
       }
-      send(response, 303, text, '', { Location: `/?lang=${formLanguage}`, 'Set-Cookie': `${cookie}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/` });
+      const guess = await checkGuess(request, keyMatches(token, form.get('token') ?? null));
+      if (guess === 'busy') {
+        tooManyGuesses(response);
+        return;
+      }
+      if (guess === 'wrong') {
+        send(response, 401, html, renderLogin(formLanguage, true));
+        return;
+      }
+      send(response, 303, text, '', { Location: `/?lang=${formLanguage}`, 'Set-Cookie': `${cookie}=${session}; HttpOnly; SameSite=Strict; Path=/${scheme === 'https' ? '; Secure' : ''}` });
       return;
     }
     if (path === '/clock' && method === 'POST') {
@@ -214,7 +328,12 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         send(response, 403, text, 'forbidden: a form must come from the floor\'s own page\n');
         return;
       }
-      if (!authorised(request)) {
+      const shown = await authorised(request);
+      if (shown === 'busy') {
+        tooManyGuesses(response);
+        return;
+      }
+      if (shown !== 'right') {
         send(response, 401, html, renderLogin(language, false));
         return;
       }
@@ -249,7 +368,12 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 200, 'text/css; charset=utf-8', FLOOR_CSS, {}, head);
       return;
     }
-    if (!authorised(request)) {
+    const shown = await authorised(request);
+    if (shown === 'busy') {
+      tooManyGuesses(response);
+      return;
+    }
+    if (shown !== 'right') {
       send(response, 401, html, renderLogin(language, false), {}, head);
       return;
     }
@@ -267,6 +391,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     }
     if (path === '/') {
       const { status, clock } = await withClient(async (client) => ({ status: await floorStatus(client), clock: await readFloorClock(client) }));
+      lastView = { status, clock, at: now() };
       send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now())), {}, head);
       return;
     }
@@ -307,25 +432,30 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     else send(response, 200, html, renderRaceRecord(table, record, language), {}, head);
   }
 
-  const server: Server = createServer({ requireHostHeader: false, maxHeaderSize: 16 * 1024 }, (request, response) => {
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
     handle(request, response).catch((error: unknown) => {
       log(`${request.method ?? ''} ${(request.url ?? '').slice(0, 100)}: ${(error as Error).message}`);
-      if (!response.headersSent) send(response, 503, text, 'the floor cannot read its database just now\n');
-      else response.destroy();
+      if (response.headersSent) response.destroy();
+      else if (unreachableSince !== null) sendOutage(request, response, unreachableSince);
+      else send(response, 503, text, 'the floor cannot read its database just now\n');
     });
-  });
+  };
+  const serverOptions = { requireHostHeader: false, maxHeaderSize: 16 * 1024 };
+  const server: Server = options.tls === undefined ? createServer(serverOptions, listener) : createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' }, listener);
+  const scheme = options.tls === undefined ? 'http' : 'https';
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
   });
   const address = await listenOn(server, options.port ?? 0, host, log);
   const shownHost = address.shownHost;
-  hosts = allowedHosts({ port: address.port, boundHost: shownHost, listenHost: host, allowNonLoopback: lan });
-  origins = new Set([...hosts].map((name) => `http://${name}`));
+  const everyInterface = host === '0.0.0.0' || host === '::';
+  hosts = allowedHosts({ port: address.port, boundHost: shownHost, listenHost: host, allowNonLoopback: lan, names: [...(everyInterface ? interfaceAddresses() : []), ...names] });
+  origins = new Set([...hosts].map((name) => `${scheme}://${name}`));
   // Cookies ignore ports: two floors on one machine each need a name of their own.
   cookie = `chip-race-floor-${address.port}`;
   return {
-    url: `http://${shownHost}:${address.port}/`,
+    url: `${scheme}://${shownHost}:${address.port}/`,
     port: address.port,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -32,6 +32,8 @@ export interface AccessOptions {
   /** The configured listen host, added to the names only when listening beyond loopback was allowed. */
   readonly listenHost: string;
   readonly allowNonLoopback: boolean;
+  /** More names the server answers to (the floor's interface addresses and its `--name`s), added as given. */
+  readonly names?: readonly string[];
 }
 
 export type HttpVerdict =
@@ -71,12 +73,13 @@ function withBrackets(host: string): string {
 }
 
 /** The `Host` values the console answers to, lower case: its names with the port (and without it on port 80, as browsers send it). */
-export function allowedHosts(options: Pick<AccessOptions, 'port' | 'boundHost' | 'listenHost' | 'allowNonLoopback'>): ReadonlySet<string> {
+export function allowedHosts(options: Pick<AccessOptions, 'port' | 'boundHost' | 'listenHost' | 'allowNonLoopback' | 'names'>): ReadonlySet<string> {
   const names = ['127.0.0.1', 'localhost', '[::1]'];
   // The bound address is an IP literal, which no DNS answer can rebind (and it is the printed one:
   // 127.0.0.2 when told to listen there).
   if (isLoopbackHost(options.boundHost.replace(/^\[|\]$/g, ''))) names.push(withBrackets(options.boundHost));
   if (options.allowNonLoopback && !isLoopbackHost(options.listenHost)) names.push(withBrackets(options.listenHost), withBrackets(options.boundHost));
+  for (const name of options.names ?? []) names.push(withBrackets(name));
   const hosts = new Set<string>();
   for (const name of names) {
     hosts.add(`${name.toLowerCase()}:${options.port}`);

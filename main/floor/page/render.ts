@@ -112,7 +112,20 @@ ${next}<div class="clock__controls">${buttons}</div>${refusal}
 </section>`;
 }
 
-export function renderOverview(status: FloorStatus, language: FloorLanguage, now: number, clock: string = ''): string {
+/** The banner of a floor whose database is unreachable: since when, and when what is shown was read (null: nothing yet). */
+export function outageBanner(language: FloorLanguage, since: number, shownFrom: number | null): string {
+  const words = FLOOR_WORDS[language].unreachable;
+  const when = (ms: number) => formatTime(language, new Date(ms).toISOString());
+  return `<section class="alert" role="alert" data-testid="database-unreachable"><h2>${escapeHtml(words.since(when(since)))}</h2><p>${escapeHtml(shownFrom === null ? words.nothingYet : words.shown(when(shownFrom)))}</p></section>`;
+}
+
+/** A page with nothing but the outage banner, refreshing itself (the database gone before anything was read). */
+export function renderOutage(language: FloorLanguage, banner: string): string {
+  const words = FLOOR_WORDS[language];
+  return page(language, words.title, `<header class="top"><h1>${escapeHtml(words.title)}</h1>${languageLinks(language, '/', {})}</header>\n${banner}`, true);
+}
+
+export function renderOverview(status: FloorStatus, language: FloorLanguage, now: number, clock: string = '', notice: string = ''): string {
   const words = FLOOR_WORDS[language];
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
   const failed = status.tables.filter((table) => table.failures.length > 0);
@@ -145,7 +158,7 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
 <nav class="exports"><a href="/export.csv">${escapeHtml(words.exportCsv)}</a> <a href="/export.json">${escapeHtml(words.exportJson)}</a></nav>
 ${languageLinks(language, '/', {})}
 </header>
-${clock}
+${notice}${clock}
 ${totals}
 ${alerts}
 <main>

@@ -73,6 +73,8 @@ export interface FloorWords {
   readonly login: { readonly title: string; readonly token: string; readonly submit: string; readonly wrong: string };
   readonly notFound: string;
   readonly badRequest: string;
+  /** The database gone: since when, and (when the page has one) when the view shown was read. */
+  readonly unreachable: { readonly since: (when: string) => string; readonly shown: (when: string) => string; readonly nothingYet: string };
   readonly clock: {
     readonly title: string;
     readonly level: (level: string) => string;
@@ -147,6 +149,11 @@ const en: FloorWords = {
   login: { title: 'Floor: sign in', token: 'Floor password', submit: 'Sign in', wrong: 'Wrong password.' },
   notFound: 'Not found.',
   badRequest: 'Bad request.',
+  unreachable: {
+    since: (when) => `The floor cannot reach its database since ${when}.`,
+    shown: (when) => `Shown: what it read last, at ${when}; the clock keeps counting. This page comes back by itself.`,
+    nothingYet: 'Nothing read yet to show. This page comes back by itself.',
+  },
   clock: {
     title: 'Clock',
     level: (level) => `Level ${level}`,
@@ -221,6 +228,11 @@ const fi: FloorWords = {
   login: { title: 'Sali: kirjaudu', token: 'Salin salasana', submit: 'Kirjaudu', wrong: 'Väärä salasana.' },
   notFound: 'Ei löydy.',
   badRequest: 'Virheellinen pyyntö.',
+  unreachable: {
+    since: (when) => `Lattia ei tavoita tietokantaansa ${when} alkaen.`,
+    shown: (when) => `Näkyvissä: viimeksi luettu, ${when}; kello käy edelleen. Sivu palaa itsestään.`,
+    nothingYet: 'Mitään ei ole vielä luettu. Sivu palaa itsestään.',
+  },
   clock: {
     title: 'Kello',
     level: (level) => `Taso ${level}`,
@@ -295,6 +307,11 @@ const ru: FloorWords = {
   login: { title: 'Зал: вход', token: 'Пароль зала', submit: 'Войти', wrong: 'Неверный пароль.' },
   notFound: 'Не найдено.',
   badRequest: 'Неверный запрос.',
+  unreachable: {
+    since: (when) => `Нет связи с базой данных с ${when}.`,
+    shown: (when) => `Показано последнее прочитанное, на ${when}; часы идут. Страница обновится сама.`,
+    nothingYet: 'Пока нечего показать. Страница обновится сама.',
+  },
   clock: {
     title: 'Часы',
     level: (level) => `Уровень ${level}`,

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -68,7 +68,15 @@ async function runAsOwner(program: string, args: readonly string[]): Promise<voi
   else await run(program, [...args], { timeout: 120_000 });
 }
 
-export async function startThrowawayPostgres(settings: readonly string[] = []): Promise<ThrowawayPostgres> {
+/** A server speaking TLS (ssl = on) with this certificate and key (PEM files, copied into the cluster). */
+export interface ThrowawayTls {
+  readonly cert: string;
+  readonly key: string;
+  /** Only TLS connections over TCP (hostssl in pg_hba.conf), as the README sets a cardroom up. */
+  readonly only?: boolean;
+}
+
+export async function startThrowawayPostgres(settings: readonly string[] = [], tls?: ThrowawayTls): Promise<ThrowawayPostgres> {
   const bin = postgresBinDir();
   if (bin === null) throw new Error('PostgreSQL is not installed (Debian: apt-get install postgresql)');
   const folder = mkdtempSync(join(tmpdir(), 'chip-race-pg-'));
@@ -76,17 +84,31 @@ export async function startThrowawayPostgres(settings: readonly string[] = []): 
   const sockets = join(folder, 'sockets');
   const passwordFile = join(folder, 'password');
   writeFileSync(passwordFile, `${SUPERUSER_PASSWORD}\n`, { mode: 0o600 });
-  if (asRoot) {
-    const owner = execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim();
-    const group = execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim();
-    chownSync(folder, Number(owner), Number(group));
-    chownSync(passwordFile, Number(owner), Number(group));
+  const owner = asRoot ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()) } : null;
+  if (owner !== null) {
+    chownSync(folder, owner.uid, owner.gid);
+    chownSync(passwordFile, owner.uid, owner.gid);
   }
   chmodSync(folder, 0o700);
   await runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', SUPERUSER, `--pwfile=${passwordFile}`, '--auth-host=scram-sha-256', '--auth-local=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8', '--no-instructions']);
   await runAsOwner('mkdir', ['-p', sockets]);
+  const tlsSettings: string[] = [];
+  if (tls !== undefined) {
+    // The server refuses a key anyone but its owner can read.
+    for (const [from, name] of [[tls.cert, 'server.crt'], [tls.key, 'server.key']] as const) {
+      const to = join(data, name);
+      copyFileSync(from, to);
+      chmodSync(to, 0o600);
+      if (owner !== null) chownSync(to, owner.uid, owner.gid);
+    }
+    tlsSettings.push('ssl=on', 'ssl_cert_file=server.crt', 'ssl_key_file=server.key');
+    if (tls.only === true) {
+      const hba = join(data, 'pg_hba.conf');
+      writeFileSync(hba, readFileSync(hba, 'utf8').replace(/^host(\s)/gm, 'hostssl$1'));
+    }
+  }
   const port = await freePort();
-  const options = ['-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', ...settings.flatMap((setting) => ['-c', setting])].join(' ');
+  const options = ['-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', ...[...tlsSettings, ...settings].flatMap((setting) => ['-c', setting])].join(' ');
   const pgCtl = join(bin, 'pg_ctl');
   const start = () => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-l', join(folder, 'server.log'), '-o', options, 'start']);
   const stop = () => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-m', 'fast', 'stop']);
