@@ -290,16 +290,18 @@ describe('attacks on the seals (a review of the chain)', () => {
     const reading = readJournalBytes(readFileSync(path), { check: isNote });
     // Reported as what it is (a record without a seal, of no kind this console knows, after a gap), never thrown.
     expect(reading.findings.map((finding) => finding.code).sort()).toEqual(['missing', 'not-a-record', 'unsealed']);
-    expect(reading.lastSeq).toBe(1);
+    // Its number is taken all the same: the next record is numbered past every line of the file.
+    expect(reading.lastSeq).toBe(99);
   });
 
-  it('a forged line with a huge sequence number is read at once and never moves the numbering on; the writer never writes past a safe number', async () => {
+  it('a forged line with a huge sequence number is read at once; the numbering goes on past it (no number is ever given twice); the writer never writes past a safe number', async () => {
     const path = await written(['a']);
     appendFileSync(path, '{"seq":2000000000,"at":"x","record":{"note":"far"}}\n{"seq":100000000000}\n');
     const started = performance.now();
     const reading = readJournalBytes(readFileSync(path), { check: isNote });
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(reading.lastSeq).toBe(1);
+    // The last line has no `{"seq":N,` prefix (nothing after its number): it takes the number after the one before it.
+    expect(reading.lastSeq).toBe(2000000001);
     expect(reading.chain).toBe('broken');
     const encoder = new JournalEncoder(new (await import('./seal')).Sealer(null), Number.MAX_SAFE_INTEGER, null, null);
     expect(() => encoder.encode(fixedAt, 0, { note: 'x' })).toThrow(/sequence numbers are used up/);

@@ -111,6 +111,37 @@ function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
   return true;
 }
 
+const SEQ_OPEN = Buffer.from('{"seq":');
+
+/**
+ * The seq in a line's `{"seq":N,` prefix, read from its bytes even when the rest of the line is
+ * damaged (bad bytes, cut short), or null when the prefix itself is not there. The writer puts
+ * `seq` first in every record, so this is the number the line was written under.
+ */
+export function seqPrefix(bytes: Uint8Array, start: number, end: number): number | null {
+  if (end - start < SEQ_OPEN.length + 2) return null;
+  for (let index = 0; index < SEQ_OPEN.length; index += 1) if (bytes[start + index] !== SEQ_OPEN[index]) return null;
+  let value = 0;
+  let index = start + SEQ_OPEN.length;
+  const first = index;
+  for (; index < end && index - first <= 16; index += 1) {
+    const byte = bytes[index] as number;
+    if (byte < 0x30 || byte > 0x39) break;
+    value = value * 10 + (byte - 0x30);
+  }
+  if (index === first || index >= end || bytes[index] !== 0x2c || (bytes[first] === 0x30 && index - first > 1)) return null;
+  return Number.isSafeInteger(value) && value > 0 ? value : null;
+}
+
+/**
+ * The seq a damaged line stands for: its own (from its prefix) when that follows the line
+ * before, else the one after the line before. The floor numbers a damaged line the same way
+ * (see OutgoingRecord.damaged), so both sides agree on which number it took.
+ */
+export function damagedSeq(prefix: number | null, before: number): number {
+  return prefix !== null && prefix > before ? prefix : before + 1;
+}
+
 function isHeader(value: unknown): value is JournalHeader {
   return typeof value === 'object' && value !== null && (value as { journal?: unknown }).journal === JOURNAL_NAME;
 }
@@ -179,7 +210,10 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
   let looksLikeJournal = false;
   let readOnly: JournalFinding | null = null;
   let lastAt = '';
+  /** The highest seq of any line so far, damaged or not: the next record is numbered after it. */
   let lastSeq = 0;
+  /** The seq of the last line with one (a damaged line's as damagedSeq gives it). */
+  let lineSeq = 0;
   let records = 0;
   const placed: Placed[] = [];
   /** The seqs placed so far, made only once a seq comes that is not above all before it. */
@@ -192,8 +226,15 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
   const unreadableSealed: Array<{ finding: JournalFinding & { code: 'unreadable' | 'not-a-record' }; sha256: string }> = [];
   let missingHeader = false;
 
-  /** A line that is not a journal record: reported; in the sealed part also tampering, unless explained. */
-  const unreadable = (code: 'unreadable' | 'not-a-record', line: number, seq: number, lineBytes: Uint8Array): void => {
+  /**
+   * A line that is not a journal record: reported; in the sealed part it is damage, unless a
+   * torn-tail note explains it. Its number is taken (never given to another record), and the
+   * chain is checked again from the next record (its link to this line cannot be).
+   */
+  const unreadable = (code: 'unreadable' | 'not-a-record', line: number, lineBytes: Uint8Array, known?: number): void => {
+    const seq = known ?? damagedSeq(seqPrefix(lineBytes, 0, lineBytes.length), lineSeq);
+    lineSeq = seq;
+    if (seq > lastSeq) lastSeq = seq;
     const finding = { code, line, seq } as const;
     accounted.add(seq);
     prevKnown = false;
@@ -213,7 +254,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     try {
       parsed = JSON.parse(bytes.toString('utf8', lineStart, newline));
     } catch {
-      unreadable('unreadable', lineNumber, lastSeq + 1, bytes.subarray(lineStart, newline));
+      unreadable('unreadable', lineNumber, bytes.subarray(lineStart, newline));
       continue;
     }
     const seal = sealIn(bytes, lineStart, newline);
@@ -264,14 +305,16 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     }
 
     if (!isRawLine(parsed)) {
-      const seq = (parsed as { seq?: unknown } | null)?.seq;
-      // Its number is only a guess (for the report): it never moves the journal's numbering on.
-      unreadable('not-a-record', lineNumber, Number.isSafeInteger(seq) && (seq as number) > 0 ? (seq as number) : lastSeq + 1, bytes.subarray(lineStart, newline));
+      unreadable('not-a-record', lineNumber, bytes.subarray(lineStart, newline));
       continue;
     }
     looksLikeJournal = true;
     const { seq } = parsed;
     records += 1;
+    // Every number written is taken, even an altered or forged line's: a number given twice
+    // would read as an insertion, and the floor would refuse the table from there.
+    if (seq > lastSeq) lastSeq = seq;
+    lineSeq = seq;
 
     // The seal: the line's own hash, and its link to the line before.
     let altered = false;
@@ -287,17 +330,13 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
         prevHash = seal.stored;
       }
       prevKnown = seal !== null;
-      // The next record is numbered after the records that are sealed as written.
-      if (seal !== null && !altered && seq > lastSeq) lastSeq = seq;
     } else if (seal !== null || parsed.prev !== undefined || parsed.run !== undefined) {
       // A sealed line with no header before it: the header was taken away (to pass sealed lines off as the old format).
       missingHeader = true;
-      if (seq > lastSeq) lastSeq = seq;
     } else {
       unchained += 1;
       if (firstUnchainedSeq === 0) firstUnchainedSeq = seq;
       if (seq > unchainedThrough) unchainedThrough = seq;
-      if (seq > lastSeq) lastSeq = seq;
     }
 
     // Order: a repeated seq is an insertion; the order itself is judged once every line is read.
@@ -334,7 +373,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
       } else if (altered) {
         tampered.push({ code: 'altered', seq, skipped: true });
       } else {
-        unreadable('not-a-record', lineNumber, seq, bytes.subarray(lineStart, newline));
+        unreadable('not-a-record', lineNumber, bytes.subarray(lineStart, newline), seq);
       }
       continue;
     }

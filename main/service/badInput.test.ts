@@ -474,7 +474,8 @@ describe('bad input catalogue', () => {
       expect(await child.request('test:tear')).toBeNull();
       expect(await child.request('test:fill')).toBeGreaterThan(0);
       const torn = (await child.request('test:start')) as ConsoleState;
-      expect(torn.journal.findings).toEqual([{ code: 'torn-tail', bytes: 68, savedAs: null }]);
+      // The torn line is the next record's (seq 4), cut off as a crash inside its write would leave it.
+      expect(torn.journal.findings).toEqual([{ code: 'torn-tail', bytes: 66, savedAs: null }]);
       expect(torn.race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
       // The journal's last page may still have room for a record; if not, the card waits for space.
       const first = await child.request('dealCard', 'race-1', 'Kc');
