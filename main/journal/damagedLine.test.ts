@@ -2,6 +2,7 @@
 // without a torn tail after it, and a torn tail found on a full disk, each end with every line
 // of the journal under a number of its own, in order — never `1 2 3 3 4`. Real files, fsynced,
 // real restarts of the console (and a real full tmpfs in a child process).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,10 @@ import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import { DEFAULT_SETTINGS } from '../service/settings';
 import { bundleServiceProcess, canMountPrivateTmpfs, ServiceChild } from '../service/testing/serviceChild';
 import { serviceHarness } from '../service/testing/services';
+import { isTampering } from './findings';
+import { readJournalBytes } from './read';
 
+const root = join(import.meta.dirname, '..', '..');
 const clock = () => new Date('2026-11-29T12:00:00Z');
 const { serviceIn, restart, release } = serviceHarness({ clock });
 const OK = { ok: true, value: null };
@@ -21,7 +25,7 @@ const TABLE: ConsoleSettings = {
 const COUNTS = [{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }];
 
 /** The number every line of the journal was written under (headers have none), from its bytes. */
-export function lineSeqs(bytes: Buffer): number[] {
+function lineSeqs(bytes: Buffer): number[] {
   const seqs: number[] = [];
   for (let start = 0; start < bytes.length; ) {
     const newline = bytes.indexOf(0x0a, start);
@@ -65,9 +69,22 @@ describe('a damaged last line never gives its number to the next record', () => 
     const again = await serviceIn(dataDir);
     expect(await again.dealCard('race-1', 'Ts')).toEqual(OK);
     expect(await again.dealCard('race-1', '4h')).toEqual(OK);
-    await restart(again, dataDir);
+    const third = await restart(again, dataDir);
     const seqs = lineSeqs(readFileSync(path));
     expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+    // Nothing reads as an insertion, a removal or a reordering: the damage is the only finding.
+    const reading = readJournalBytes(readFileSync(path), { check: (_record): _record is unknown => true });
+    expect(reading.findings.filter(isTampering)).toEqual([]);
+    // The damaged card (2d) is skipped, every other one replayed; the station says damage, not tampering.
+    expect(third.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah', 'Kc', 'Ts', '4h']);
+    expect(third.getState().journal.chain).toBe('damaged');
+    const damagedAt = { code: 'damaged', seq: lastSeq, line: expect.any(Number) as number };
+    expect(third.getState().journal.findings.filter((finding) => finding.code !== 'torn-tail')).toEqual([damagedAt]);
+    // `npm run verify`: the line is named as damage, the chain checked again after it (no "inserted", no "missing").
+    const run = spawnSync('npm', ['run', '--silent', 'verify', '--', path], { cwd: root, encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    const report = JSON.parse(run.stdout) as { ok: boolean; problems: Array<{ seq: number; problem: string }> };
+    expect(report.problems).toEqual([{ seq: lastSeq, problem: expect.stringMatching(new RegExp(`^record ${lastSeq} was damaged at the station \\(line \\d+ is not a readable record`)) as string }]);
   });
 });
 
@@ -97,6 +114,8 @@ describe('a torn tail found on a full disk', () => {
     const after = (await child.request('test:restart')) as ConsoleState;
     const seqs = lineSeqs(Buffer.from((await child.request('test:journal')) as string, 'base64'));
     expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+    expect(after.journal.findings.filter(isTampering)).toEqual([]);
+    expect(after.journal.chain).toBe('intact');
     expect(after.race?.summary.cards.map((card) => card.card)).toEqual(['Ah', 'Kc', '2d']);
     await child.stop();
     expect(child.stderr).toBe('');

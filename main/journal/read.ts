@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { ChainStatus, JournalFinding } from './findings';
 
 export type { ChainStatus } from './findings';
@@ -223,7 +224,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
   const accounted = new Set<number>();
   const tampered: JournalFinding[] = [];
   /** Lines of the sealed part that could not be read: damage, unless a torn-tail note explains them. */
-  const unreadableSealed: Array<{ finding: JournalFinding & { code: 'unreadable' | 'not-a-record' }; sha256: string }> = [];
+  const unreadableSealed: Array<{ finding: JournalFinding & { code: 'unreadable' | 'not-a-record' }; seq: number; line: number; sha256: string }> = [];
   let missingHeader = false;
 
   /**
@@ -238,7 +239,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     const finding = { code, line, seq } as const;
     accounted.add(seq);
     prevKnown = false;
-    if (headerSeen) unreadableSealed.push({ finding, sha256: sha256(lineBytes) });
+    if (headerSeen) unreadableSealed.push({ finding, seq, line, sha256: sha256(lineBytes) });
     else findings.push(finding);
   };
 
@@ -251,6 +252,12 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     // The line is read in place: a view of its bytes is made only for a hash or a finding.
     if (isBlank(bytes, lineStart, newline)) continue;
     let parsed: unknown;
+    // The writer writes only UTF-8: a line that is not is damaged (decoded, its bad bytes would
+    // pass for replacement characters in a record that is then taken for edited).
+    if (!isUtf8(bytes.subarray(lineStart, newline))) {
+      unreadable('unreadable', lineNumber, bytes.subarray(lineStart, newline));
+      continue;
+    }
     try {
       parsed = JSON.parse(bytes.toString('utf8', lineStart, newline));
     } catch {
@@ -381,13 +388,16 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     options.onLine?.({ seq, at: parsed.at, record }, seal?.stored ?? null, { start: lineStart, end: newline + 1 });
   }
 
-  // A line of the sealed part that is no record is damage, unless it is a torn tail the console
-  // itself kept in place (no room for a copy), as the note it wrote then says.
+  // A line of the sealed part that is no record is damage (never tampering: the records around
+  // it are checked as usual, and the one after it from itself), unless it is a torn tail the
+  // console itself kept in place (no room for a copy), as the note it wrote then says.
   const keptInPlace = new Set(notes.filter((note) => note.record.savedAs === null).map((note) => note.record.sha256));
-  for (const { finding, sha256: hash } of unreadableSealed) {
+  const damaged: JournalFinding[] = [];
+  for (const { finding, seq, line, sha256: hash } of unreadableSealed) {
     if (keptInPlace.has(hash)) findings.push(finding);
-    else tampered.push({ ...finding, sealed: true });
+    else damaged.push({ code: 'damaged', seq, line });
   }
+  findings.push(...damaged);
   if (missingHeader) tampered.push({ code: 'no-header', seq: placed[0]?.seq ?? 1 });
   tampered.push(...orderFindings(placed, accounted));
   tampered.sort((a, b) => findingSeq(a) - findingSeq(b));
@@ -395,6 +405,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
 
   let chain: ChainStatus;
   if (tampered.length > 0) chain = 'broken';
+  else if (damaged.length > 0) chain = 'damaged';
   else if (!headerSeen) chain = records === 0 ? 'empty' : 'unchained';
   else if (!sealsCheckable || sealer === null) chain = 'unchecked';
   else chain = 'intact';
