@@ -97,7 +97,7 @@ interface RawLine {
   readonly record: unknown;
 }
 
-function isRawLine(value: unknown): value is RawLine {
+export function isRawLine(value: unknown): value is RawLine {
   const line = value as Partial<RawLine> | null;
   return typeof line === 'object' && line !== null && Number.isSafeInteger(line.seq) && (line.seq as number) > 0 && typeof line.at === 'string' && typeof line.record === 'object' && line.record !== null;
 }
@@ -141,6 +141,32 @@ export function seqPrefix(bytes: Uint8Array, start: number, end: number): number
  */
 export function damagedSeq(prefix: number | null, before: number): number {
   return prefix !== null && prefix > before ? prefix : before + 1;
+}
+
+/**
+ * What one whole line of a journal is, from its bytes (without the newline), as the reader and the
+ * outbox both take it: nothing (blank), a header, a record, or damage (not UTF-8, not JSON, no
+ * journal line), with the text of a header or record exactly as its bytes hold it.
+ */
+export type LineKind =
+  | { readonly kind: 'blank' }
+  | { readonly kind: 'header'; readonly text: string }
+  | { readonly kind: 'record'; readonly seq: number; readonly text: string }
+  | { readonly kind: 'damaged'; readonly prefix: number | null };
+
+export function kindOfLine(line: Uint8Array): LineKind {
+  if (isBlank(line, 0, line.length)) return { kind: 'blank' };
+  const damaged = { kind: 'damaged', prefix: seqPrefix(line, 0, line.length) } as const;
+  if (!isUtf8(line)) return damaged;
+  const text = Buffer.prototype.toString.call(line, 'utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return damaged;
+  }
+  if (isHeader(parsed)) return { kind: 'header', text };
+  return isRawLine(parsed) ? { kind: 'record', seq: parsed.seq, text } : damaged;
 }
 
 function isHeader(value: unknown): value is JournalHeader {

@@ -6,6 +6,8 @@ export interface OutgoingRecord {
   readonly line: string;
   /** Header lines between the record before and this one (newline-separated), '' for none. */
   readonly headers: string;
+  /** A damaged line of the journal (no readable record): `line` is its raw bytes in base64, `headers` ''. */
+  readonly damaged?: true;
 }
 
 export interface RefusedRecord {
