@@ -9,7 +9,7 @@ import process from 'node:process';
 import { createInterface } from 'node:readline';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_FILE } from './dataLock';
+import { LOCK_FILE, lockDataFolder } from './dataLock';
 
 const CONSOLES = 10;
 const TRIALS = 20;
@@ -68,6 +68,18 @@ async function race(dataDir: string, count: number): Promise<string[]> {
 }
 
 describe('the data-folder lock', () => {
+  it('ten starts at once in one process: exactly one gets the folder, and it is given back', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'data-lock-here-'));
+    const outcome = await Promise.allSettled(Array.from({ length: CONSOLES }, () => lockDataFolder(dataDir)));
+    const won = outcome.filter((entry) => entry.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    expect(outcome.filter((entry) => entry.status === 'rejected').map((entry) => (entry.reason as Error).name)).toEqual(Array.from({ length: CONSOLES - 1 }, () => 'DataFolderInUseError'));
+    expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid });
+    await (won[0] as PromiseFulfilledResult<() => Promise<void>>).value();
+    const again = await lockDataFolder(dataDir);
+    await again();
+  });
+
   it(`${CONSOLES} consoles started at once on one folder, ${TRIALS} times: exactly one gets it each time`, async () => {
     const winners: number[] = [];
     for (let trial = 0; trial < TRIALS; trial += 1) {

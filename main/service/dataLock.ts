@@ -112,25 +112,32 @@ async function reap(path: string, text: string): Promise<void> {
 export async function lockDataFolder(dataDir: string): Promise<() => Promise<void>> {
   const path = join(resolve(dataDir), LOCK_FILE);
   if (heldHere.has(path)) throw new DataFolderInUseError(`the data folder ${dataDir} is in use by another console (process ${process.pid}): close that one first, or choose another folder`);
+  // Taken for this process before the first await: a second start in this process meanwhile
+  // would otherwise read this process's own lock as one left behind by an earlier life.
+  heldHere.add(path);
   const mine = `${JSON.stringify({ pid: process.pid, nonce: randomBytes(8).toString('hex') })}\n`;
-  for (let attempt = 0; attempt < 20; attempt += 1) {
-    if (await place(path, mine)) {
-      heldHere.add(path);
-      return async () => {
-        heldHere.delete(path);
-        // Given back only if still this console's (not taken over meanwhile as left behind).
-        if ((await readText(path).catch(() => null)) === mine) await rm(path, { force: true });
-      };
+  try {
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      if (await place(path, mine)) {
+        return async () => {
+          heldHere.delete(path);
+          // Given back only if still this console's (not taken over meanwhile as left behind).
+          if ((await readText(path).catch(() => null)) === mine) await rm(path, { force: true });
+        };
+      }
+      const text = await readText(path);
+      if (text === null) continue;
+      const pid = holderOf(text);
+      if (Number.isSafeInteger(pid) && pid !== process.pid && isRunning(pid as number)) {
+        throw new DataFolderInUseError(`the data folder ${dataDir} is in use by another console (process ${String(pid)}): close that one first, or choose another folder`);
+      }
+      await reap(path, text);
+      // Others may be taking it over at the same moment: a short, random pause before trying again.
+      await new Promise((done) => setTimeout(done, Math.random() * 5 * (attempt + 1)));
     }
-    const text = await readText(path);
-    if (text === null) continue;
-    const pid = holderOf(text);
-    if (Number.isSafeInteger(pid) && pid !== process.pid && isRunning(pid as number)) {
-      throw new DataFolderInUseError(`the data folder ${dataDir} is in use by another console (process ${String(pid)}): close that one first, or choose another folder`);
-    }
-    await reap(path, text);
-    // Others may be taking it over at the same moment: a short, random pause before trying again.
-    await new Promise((done) => setTimeout(done, Math.random() * 5 * (attempt + 1)));
+    throw new DataFolderInUseError(`the data folder ${dataDir} could not be taken for this console: another one keeps starting on it`);
+  } catch (error) {
+    heldHere.delete(path);
+    throw error;
   }
-  throw new DataFolderInUseError(`the data folder ${dataDir} could not be taken for this console: another one keeps starting on it`);
 }
