@@ -97,7 +97,7 @@ interface RawLine {
   readonly record: unknown;
 }
 
-export function isRawLine(value: unknown): value is RawLine {
+function isRawLine(value: unknown): value is RawLine {
   const line = value as Partial<RawLine> | null;
   return typeof line === 'object' && line !== null && Number.isSafeInteger(line.seq) && (line.seq as number) > 0 && typeof line.at === 'string' && typeof line.record === 'object' && line.record !== null;
 }
@@ -150,23 +150,26 @@ export function damagedSeq(prefix: number | null, before: number): number {
  */
 export type LineKind =
   | { readonly kind: 'blank' }
-  | { readonly kind: 'header'; readonly text: string }
-  | { readonly kind: 'record'; readonly seq: number; readonly text: string }
-  | { readonly kind: 'damaged'; readonly prefix: number | null };
+  | { readonly kind: 'header'; readonly text: string; readonly parsed: JournalHeader }
+  | { readonly kind: 'record'; readonly seq: number; readonly text: string; readonly parsed: RawLine }
+  /** `unreadable`: not UTF-8 or not JSON; `not-a-record`: JSON, but no journal line. */
+  | { readonly kind: 'damaged'; readonly prefix: number | null; readonly code: 'unreadable' | 'not-a-record' };
 
 export function kindOfLine(line: Uint8Array): LineKind {
   if (isBlank(line, 0, line.length)) return { kind: 'blank' };
-  const damaged = { kind: 'damaged', prefix: seqPrefix(line, 0, line.length) } as const;
-  if (!isUtf8(line)) return damaged;
+  const damaged = (code: 'unreadable' | 'not-a-record') => ({ kind: 'damaged', prefix: seqPrefix(line, 0, line.length), code }) as const;
+  // The writer writes only UTF-8: a line that is not is damaged (decoded, its bad bytes would
+  // pass for replacement characters in a record that is then taken for edited).
+  if (!isUtf8(line)) return damaged('unreadable');
   const text = Buffer.prototype.toString.call(line, 'utf8');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return damaged;
+    return damaged('unreadable');
   }
-  if (isHeader(parsed)) return { kind: 'header', text };
-  return isRawLine(parsed) ? { kind: 'record', seq: parsed.seq, text } : damaged;
+  if (isHeader(parsed)) return { kind: 'header', text, parsed };
+  return isRawLine(parsed) ? { kind: 'record', seq: parsed.seq, text, parsed } : damaged('not-a-record');
 }
 
 function isHeader(value: unknown): value is JournalHeader {
@@ -275,26 +278,18 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     const lineStart = start;
     start = newline + 1;
     lineNumber += 1;
-    // The line is read in place: a view of its bytes is made only for a hash or a finding.
-    if (isBlank(bytes, lineStart, newline)) continue;
-    let parsed: unknown;
-    // The writer writes only UTF-8: a line that is not is damaged (decoded, its bad bytes would
-    // pass for replacement characters in a record that is then taken for edited).
-    if (!isUtf8(bytes.subarray(lineStart, newline))) {
-      unreadable('unreadable', lineNumber, bytes.subarray(lineStart, newline));
-      continue;
-    }
-    try {
-      parsed = JSON.parse(bytes.toString('utf8', lineStart, newline));
-    } catch {
-      unreadable('unreadable', lineNumber, bytes.subarray(lineStart, newline));
+    // The line is read in place (a view, not a copy), as the outbox reads it.
+    const line = kindOfLine(bytes.subarray(lineStart, newline));
+    if (line.kind === 'blank') continue;
+    if (line.kind === 'damaged') {
+      unreadable(line.code, lineNumber, bytes.subarray(lineStart, newline));
       continue;
     }
     const seal = sealIn(bytes, lineStart, newline);
 
-    if (isHeader(parsed)) {
+    if (line.kind === 'header') {
       looksLikeJournal = true;
-      const header = parsed;
+      const header = line.parsed;
       const headerVersion = typeof header.version === 'number' ? header.version : Number.NaN;
       if (headerVersion > version) version = headerVersion;
       kind = header.chain === 'hmac-sha256' ? 'hmac-sha256' : 'sha256';
@@ -337,10 +332,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
       continue;
     }
 
-    if (!isRawLine(parsed)) {
-      unreadable('not-a-record', lineNumber, bytes.subarray(lineStart, newline));
-      continue;
-    }
+    const parsed = line.parsed;
     looksLikeJournal = true;
     const { seq } = parsed;
     records += 1;
