@@ -135,6 +135,23 @@ describe('App', () => {
     wrapper.unmount();
   });
 
+  it('says a line damaged at the station as damage, not as tampering', async () => {
+    const journal = {
+      path: '/tmp/j', records: 12, chain: 'damaged' as const, unchained: 0, unchainedThrough: 0, readOnly: null,
+      findings: [{ code: 'damaged' as const, seq: 3, line: 4 }],
+    };
+    const api = createFakeApi({ state: makeState({ journal }) });
+    const { wrapper } = await mountApp({ api });
+    await settle();
+    const banner = wrapper.get('[data-testid="journal-problems"]');
+    expect(banner.attributes('data-chain')).toBe('damaged');
+    expect(banner.get('[data-testid="journal-chain"]').text()).toBe('A record was damaged at the station (bad bytes, not a change): see what was found. It is kept in the file as evidence; every other record is checked and intact.');
+    expect(banner.findAll('li').map((item) => item.text())).toEqual([
+      'Record 3 was damaged at the station (line 4 cannot be read as a record: bad bytes, not a change by hand). It was skipped and stays in the file as evidence; the records after it are checked again from the next one.',
+    ]);
+    wrapper.unmount();
+  });
+
   it('says, as an alert, that nothing can be recorded in a journal a newer version wrote', async () => {
     const journal = {
       path: '/tmp/j', records: 3, chain: 'intact' as const, unchained: 0, unchainedThrough: 0,

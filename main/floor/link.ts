@@ -5,7 +5,7 @@ type Driver = (typeof import('pg'))['default'];
 import type { FloorLinkState, FloorOfflineReason, FloorTarget } from '../../protocol/contract';
 import { lastStoredSeq, pushRecords, reportContact } from './db/push';
 import { nextBatch, writeCursor, type OutboxCursor } from './outbox';
-import { resumePoint } from './sync';
+import { floorMismatch, resumePoint } from './sync';
 import { floorTargetOf } from './target';
 
 /** The floor's clock as its single row holds it: passed on as read, for the console's clock to follow. */
@@ -53,6 +53,25 @@ export interface FloorLinkTiming {
 
 const TIMING: FloorLinkTiming = { retryFirstMs: 500, retryMaxMs: 10_000, pollMs: 3_000, countMs: 1_000, connectMs: 5_000, queryMs: 15_000 };
 
+/** The code of the link's own refusal to answer a request for the password in clear text. */
+const CLEARTEXT_REFUSED = 'CLEARTEXT-REFUSED';
+
+/** The refusal reason of a floor that holds records this station never wrote, or lacks some it has before the last it holds. */
+export const FLOOR_AHEAD = 'floor-ahead';
+
+/**
+ * Never answers a server that asks for the password in clear text (pg_hba `password`, or a
+ * server that is not the floor): the connection is dropped before the driver can send it. The
+ * listener goes on the driver's connection before `connect`, so it runs before the driver's own.
+ */
+function refuseCleartext(client: Client): void {
+  const connection = (client as unknown as { connection: NodeJS.EventEmitter & { password: (password: string) => void; stream: { destroy: (error: Error) => void } } }).connection;
+  connection.once('authenticationCleartextPassword', () => {
+    connection.password = () => undefined;
+    connection.stream.destroy(Object.assign(new Error('the floor asked for the password in clear text: not sent'), { code: CLEARTEXT_REFUSED }));
+  });
+}
+
 /** A failure's short reason: what kind of trouble, and the driver's code (or its first words). */
 function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; detail: string } {
   const code = String((error as { code?: unknown } | null)?.code ?? '');
@@ -61,6 +80,7 @@ function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; detail: 
   if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03'].includes(code)) return { reason: 'unreachable', detail };
   if (code === '') return { reason: /timeout|terminated|ended|closed|not queryable/i.test(message) ? 'unreachable' : 'other', detail };
   if (code === '28P01' || code === '28000') return { reason: 'login', detail };
+  if (code === CLEARTEXT_REFUSED) return { reason: 'cleartext', detail };
   if (code === '3D000') return { reason: 'database', detail };
   if (code === '42P01' || code === '42883') return { reason: 'schema', detail };
   // The trigger's refusal of a record for a table that is not this login's (or a table the floor does not know).
@@ -200,6 +220,7 @@ export class FloorLink {
     const socket = new Socket();
     const config: ClientConfig = { connectionString: this.options.url, connectionTimeoutMillis: this.timing.connectMs, query_timeout: this.timing.queryMs, keepAlive: true, keepAliveInitialDelayMillis: 10_000, application_name: 'chip-race-station', stream: () => socket };
     const client = new this.pg.Client(config);
+    refuseCleartext(client);
     client.on('error', (error) => {
       // A connection lost while idle (the server stopped, the network gone): dropped now, made
       // afresh on the retry. A query in flight rejects by itself and lands in `failed` too.
@@ -225,13 +246,34 @@ export class FloorLink {
     this.floorHas = resumed.floorHas;
     this.cursor = resumed.cursor;
     this.pollDue = true;
+    if (await this.floorLacks(client)) return client;
     if (this.state.state !== 'refused') this.setState(this.toSend() === 0 ? { state: 'connected', floor: this.target } : { state: 'behind', floor: this.target, records: this.toSend() });
     return client;
+  }
+
+  /**
+   * Whether the floor holds records this station never wrote or lacks some it has (see
+   * floorMismatch): then the link says so (refused, `floor-ahead`), never "connected", and sends
+   * nothing until the floor is put right (looked at again at each poll).
+   */
+  private async floorLacks(client: Client): Promise<boolean> {
+    const seq = await floorMismatch(client, this.options.table, this.journalSeq);
+    if (seq === null) {
+      if (this.state.state === 'refused' && this.state.reason === FLOOR_AHEAD) this.setState({ state: 'connecting', floor: this.target });
+      return false;
+    }
+    this.setState({ state: 'refused', floor: this.target, seq, reason: FLOOR_AHEAD, records: Math.max(0, this.journalSeq - seq + 1) });
+    return true;
   }
 
   /** One run: connected, everything the journal holds now sent, and (when due) the contact reported and the clock read. */
   private async round(): Promise<void> {
     const client = this.client ?? (await this.connect());
+    if (this.pollDue && this.state.state === 'refused' && this.state.reason === FLOOR_AHEAD && !(await this.floorLacks(client))) {
+      const resumed = await resumePoint(client, this.options.table, this.options.dataDir);
+      this.floorHas = resumed.floorHas;
+      this.cursor = resumed.cursor;
+    }
     if (this.state.state !== 'refused') await this.send(client);
     if (this.pollDue) {
       this.pollDue = false;

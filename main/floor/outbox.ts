@@ -1,6 +1,7 @@
 import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { journalPath } from '../journal/journal';
+import { damagedSeq, kindOfLine } from '../journal/read';
 import type { OutgoingRecord } from './db/push';
 
 /**
@@ -60,15 +61,14 @@ const BATCH_BYTES = 4 * 1024 * 1024;
 /** How much of the journal is read at once. */
 const READ_BYTES = 8 * 1024 * 1024;
 
-const RECORD_START = /^\{"seq":(\d{1,16}),/;
-const HEADER_START = '{"journal":';
-
 /**
  * The next records to send after `cursor`, skipping those the floor already holds (`floorHas`,
- * its last seq), with the header lines written before each. A journal shorter than the cursor
- * (replaced, or moved aside) is read again from its start. A line that is neither a record nor a
- * header (damage the console's own check reports) is not sent: the next record's link to it is
- * what the floor then finds broken.
+ * its last seq), with the header lines written before each. Only whole lines go (a torn tail,
+ * with no newline yet, never does), each exactly as its bytes are in the file. A damaged line
+ * (no readable record: bad bytes, not JSON) goes too, as evidence: its bytes in base64, marked
+ * `damaged`, under the number it took (see damagedSeq), so the floor keeps it and checks the
+ * chain again from the record after it. A journal shorter than the cursor (replaced, or moved
+ * aside) is read again from its start.
  */
 export async function nextBatch(dataDir: string, cursor: OutboxCursor, floorHas: number): Promise<OutboxBatch> {
   const path = journalPath(dataDir);
@@ -90,7 +90,6 @@ export async function nextBatch(dataDir: string, cursor: OutboxCursor, floorHas:
   }
   const records: OutgoingRecord[] = [];
   let headers: string[] = [];
-  let offset = from.offset;
   let seq = from.seq;
   let lineStart = 0;
   let batchBytes = 0;
@@ -98,26 +97,37 @@ export async function nextBatch(dataDir: string, cursor: OutboxCursor, floorHas:
   for (;;) {
     const newline = bytes.indexOf(0x0a, lineStart);
     if (newline < 0) break;
-    const line = bytes.toString('utf8', lineStart, newline);
+    const raw = bytes.subarray(lineStart, newline);
     lineStart = newline + 1;
-    offset = from.offset + lineStart;
-    const record = RECORD_START.exec(line);
-    if (record !== null) {
-      const lineSeq = Number(record[1]);
-      if (lineSeq > floorHas && lineSeq > seq) {
-        records.push({ seq: lineSeq, line, headers: headers.join('\n') });
-        batchBytes += line.length;
-      }
-      headers = [];
-      seq = Math.max(seq, lineSeq);
-      consumed = offset;
-      if (records.length >= BATCH_RECORDS || batchBytes >= BATCH_BYTES) break;
-    } else if (line.startsWith(HEADER_START)) {
-      headers.push(line);
-    } else {
-      headers = [];
-      consumed = offset;
+    const offset = from.offset + lineStart;
+    const line = kindOfLine(raw);
+    if (line.kind === 'header') {
+      headers.push(line.text);
+      continue;
     }
+    if (line.kind === 'blank') {
+      if (headers.length === 0) consumed = offset;
+      continue;
+    }
+    const lineSeq = line.kind === 'record' ? line.seq : damagedSeq(line.prefix, seq);
+    if (lineSeq > floorHas && lineSeq > seq) {
+      if (line.kind === 'record') {
+        records.push({ seq: lineSeq, line: line.text, headers: headers.join('\n') });
+        headers = [];
+      } else {
+        // The headers before it wait for the next record: a damaged line carries none.
+        records.push({ seq: lineSeq, line: raw.toString('base64'), headers: '', damaged: true });
+      }
+      batchBytes += raw.length;
+    } else if (line.kind === 'record') {
+      headers = [];
+    }
+    seq = Math.max(seq, lineSeq);
+    // A batch ends only where no header waits: read again from a header, a damaged line after it
+    // would be numbered anew.
+    if (headers.length > 0) continue;
+    consumed = offset;
+    if (records.length >= BATCH_RECORDS || batchBytes >= BATCH_BYTES) break;
   }
   // Headers read but not yet followed by their record are read again with it next time.
   const next = { table: from.table, offset: consumed, seq };

@@ -24,6 +24,25 @@ export async function resumePoint(client: ClientBase, table: string, dataDir: st
 }
 
 /**
+ * Whether the floor holds this table's records as this station wrote them, as far as numbers
+ * tell: its first record is 1, it has no gap, and none is numbered past the station's journal
+ * (`stationLast`, its highest seq). Otherwise (a record planted on the floor, another journal's
+ * records) the floor lacks records this station has, whatever "0 to send" would say: the first
+ * seq the floor lacks, or the first it holds that the station never wrote, is returned; null when
+ * all is as it should be.
+ */
+export async function floorMismatch(client: ClientBase, table: string, stationLast: number): Promise<number | null> {
+  const result = await client.query<{ first: string | null; last: string | null; held: string }>('SELECT min(seq) AS first, max(seq) AS last, count(*) AS held FROM station_records WHERE table_name = $1', [table]);
+  const row = result.rows[0];
+  if (row === undefined || row.first === null || row.last === null) return null;
+  const first = Number(row.first);
+  const last = Number(row.last);
+  if (first !== 1) return 1;
+  if (Number(row.held) !== last) return first;
+  return last > stationLast ? stationLast + 1 : null;
+}
+
+/**
  * Sends one station's journal to the floor up to its end as it is now, batch by batch, moving
  * the outbox cursor after each batch the floor took. Running it again sends nothing new.
  */

@@ -11,6 +11,12 @@ export type JournalFinding =
    * `sealed`: it stands in the sealed part of the journal, where only the console writes: tampering.
    */
   | { readonly code: 'unreadable' | 'not-a-record'; readonly line: number; readonly seq?: number; readonly sealed?: true }
+  /**
+   * A line among the sealed records that is no readable record (bad bytes, not JSON, cut short):
+   * damage at the station (a failing disk, a crash), not tampering. It was skipped and stays in the
+   * file as evidence; `seq` is the number it took, and the chain is checked again from the next record.
+   */
+  | { readonly code: 'damaged'; readonly seq: number; readonly line: number }
   /** The record's own seal does not match its content: edited after it was written. */
   | { readonly code: 'altered'; readonly seq: number; readonly skipped: boolean }
   /** The next record's link to this one does not match: rewritten (seal recomputed), or a line removed or inserted. */
@@ -42,6 +48,8 @@ export type ChainStatus =
   | 'intact'
   /** Some record was altered, removed, inserted or reordered (see the findings). */
   | 'broken'
+  /** A line was damaged at the station (see the findings); every other record checked and intact. */
+  | 'damaged'
   /** Written before the chain existed: no record can be checked. */
   | 'unchained'
   /** Sealed with a key that was not given (or another one): the seals could not be checked. */
@@ -68,6 +76,8 @@ export function findingText(finding: JournalFinding): string {
       return `line ${finding.line} is not valid JSON and was skipped${finding.sealed ? AMONG_SEALED : ''}`;
     case 'not-a-record':
       return `line ${finding.line} is not a journal record and was skipped${finding.sealed ? AMONG_SEALED : ''}`;
+    case 'damaged':
+      return `record ${finding.seq} was damaged at the station (line ${finding.line} is not a readable record: bad bytes, not a change by hand); it was skipped and stays in the file as evidence, and the records after it are checked again from the next one`;
     case 'altered':
       return `record ${finding.seq} was changed after it was written: its seal does not match its content${finding.skipped ? '; it was skipped' : ''}`;
     case 'rewritten':
@@ -130,5 +140,6 @@ export function chainOf(report: ChainReport, first: number, last: number): { rea
   const tampered = concern.some(isTampering);
   if (tampered) return { chain: 'broken', findings: concern };
   if (first <= unchainedThrough) return { chain: 'unchained', findings: concern };
-  return { chain: journal === 'broken' || journal === 'unchained' || journal === 'empty' ? 'intact' : journal, findings: concern };
+  if (concern.some((finding) => finding.code === 'damaged')) return { chain: 'damaged', findings: concern };
+  return { chain: journal === 'broken' || journal === 'damaged' || journal === 'unchained' || journal === 'empty' ? 'intact' : journal, findings: concern };
 }

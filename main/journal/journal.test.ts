@@ -102,9 +102,10 @@ describe('journal', () => {
     writeFileSync(path, `${[lines[0], lines[1], '#garbage#', lines[3]].join('\n')}\n`);
     const { lines: read, reading } = await readJournal(path, isNote);
     expect(read.map((line) => line.seq)).toEqual([1, 3]);
-    // Among the sealed records, where only the console writes: a record damaged or replaced, so the chain is broken.
-    expect(reading.findings.map(findingText)).toEqual(['line 3 is not valid JSON and was skipped (it stands among the sealed records: a record was damaged, replaced or inserted)']);
-    expect(reading.chain).toBe('broken');
+    // Among the sealed records: damage at the station, not tampering; the record after it is checked from itself.
+    expect(reading.findings).toEqual([{ code: 'damaged', seq: 2, line: 3 }]);
+    expect(reading.findings.map(findingText)).toEqual(['record 2 was damaged at the station (line 3 is not a readable record: bad bytes, not a change by hand); it was skipped and stays in the file as evidence, and the records after it are checked again from the next one']);
+    expect(reading.chain).toBe('damaged');
     expect(readFileSync(path, 'utf8')).toContain('#garbage#');
   });
 });
@@ -289,17 +290,19 @@ describe('attacks on the seals (a review of the chain)', () => {
     appendFileSync(path, '{"seq":99,"at":"x","record":{"kind":{"toString":0}}}\n');
     const reading = readJournalBytes(readFileSync(path), { check: isNote });
     // Reported as what it is (a record without a seal, of no kind this console knows, after a gap), never thrown.
-    expect(reading.findings.map((finding) => finding.code).sort()).toEqual(['missing', 'not-a-record', 'unsealed']);
-    expect(reading.lastSeq).toBe(1);
+    expect(reading.findings.map((finding) => finding.code).sort()).toEqual(['damaged', 'missing', 'unsealed']);
+    // Its number is taken all the same: the next record is numbered past every line of the file.
+    expect(reading.lastSeq).toBe(99);
   });
 
-  it('a forged line with a huge sequence number is read at once and never moves the numbering on; the writer never writes past a safe number', async () => {
+  it('a forged line with a huge sequence number is read at once; the numbering goes on past it (no number is ever given twice); the writer never writes past a safe number', async () => {
     const path = await written(['a']);
     appendFileSync(path, '{"seq":2000000000,"at":"x","record":{"note":"far"}}\n{"seq":100000000000}\n');
     const started = performance.now();
     const reading = readJournalBytes(readFileSync(path), { check: isNote });
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(reading.lastSeq).toBe(1);
+    // The last line has no `{"seq":N,` prefix (nothing after its number): it takes the number after the one before it.
+    expect(reading.lastSeq).toBe(2000000001);
     expect(reading.chain).toBe('broken');
     const encoder = new JournalEncoder(new (await import('./seal')).Sealer(null), Number.MAX_SAFE_INTEGER, null, null);
     expect(() => encoder.encode(fixedAt, 0, { note: 'x' })).toThrow(/sequence numbers are used up/);

@@ -4,7 +4,7 @@ import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { JournalFinding } from './findings';
-import { JOURNAL_NAME, JOURNAL_VERSION, readJournalBytes, type JournalHeader, type JournalLine, type JournalNote, type JournalReading, type ReadOptions } from './read';
+import { damagedSeq, JOURNAL_NAME, JOURNAL_VERSION, readJournalBytes, seqPrefix, type JournalHeader, type JournalLine, type JournalNote, type JournalReading, type ReadOptions } from './read';
 import { Sealer, sha256 } from './seal';
 
 export { findingText, TAMPER_CODES, type JournalFinding } from './findings';
@@ -89,7 +89,10 @@ export async function scanJournal<T>(path: string, options: ReadOptions<T>): Pro
   }
   const finding: JournalFinding = { code: 'torn-tail', bytes: reading.torn.length, savedAs };
   const tornNote: JournalNote = { kind: 'journal', note: 'torn-tail', bytes: reading.torn.length, savedAs, sha256: sha256(reading.torn) };
-  return { ...reading, findings: [finding, ...reading.findings], tornNote };
+  // Kept in place, the torn bytes become a line of their own once the next record ends them, and
+  // take their number as any damaged line does: the next record is numbered after it.
+  const lastSeq = savedAs === null ? damagedSeq(seqPrefix(reading.torn, 0, reading.torn.length), reading.lastSeq) : reading.lastSeq;
+  return { ...reading, lastSeq, findings: [finding, ...reading.findings], tornNote };
 }
 
 /** Reads a whole journal file into memory, without changing it: for tests and tools. */

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { ChainStatus, JournalFinding } from './findings';
 
 export type { ChainStatus } from './findings';
@@ -111,6 +112,66 @@ function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
   return true;
 }
 
+const SEQ_OPEN = Buffer.from('{"seq":');
+
+/**
+ * The seq in a line's `{"seq":N,` prefix, read from its bytes even when the rest of the line is
+ * damaged (bad bytes, cut short), or null when the prefix itself is not there. The writer puts
+ * `seq` first in every record, so this is the number the line was written under.
+ */
+export function seqPrefix(bytes: Uint8Array, start: number, end: number): number | null {
+  if (end - start < SEQ_OPEN.length + 2) return null;
+  for (let index = 0; index < SEQ_OPEN.length; index += 1) if (bytes[start + index] !== SEQ_OPEN[index]) return null;
+  let value = 0;
+  let index = start + SEQ_OPEN.length;
+  const first = index;
+  for (; index < end && index - first <= 16; index += 1) {
+    const byte = bytes[index] as number;
+    if (byte < 0x30 || byte > 0x39) break;
+    value = value * 10 + (byte - 0x30);
+  }
+  if (index === first || index >= end || bytes[index] !== 0x2c || (bytes[first] === 0x30 && index - first > 1)) return null;
+  return Number.isSafeInteger(value) && value > 0 ? value : null;
+}
+
+/**
+ * The seq a damaged line stands for: its own (from its prefix) when that follows the line
+ * before, else the one after the line before. The floor numbers a damaged line the same way
+ * (see OutgoingRecord.damaged), so both sides agree on which number it took.
+ */
+export function damagedSeq(prefix: number | null, before: number): number {
+  return prefix !== null && prefix > before ? prefix : before + 1;
+}
+
+/**
+ * What one whole line of a journal is, from its bytes (without the newline), as the reader and the
+ * outbox both take it: nothing (blank), a header, a record, or damage (not UTF-8, not JSON, no
+ * journal line), with the text of a header or record exactly as its bytes hold it.
+ */
+export type LineKind =
+  | { readonly kind: 'blank' }
+  | { readonly kind: 'header'; readonly text: string; readonly parsed: JournalHeader }
+  | { readonly kind: 'record'; readonly seq: number; readonly text: string; readonly parsed: RawLine }
+  /** `unreadable`: not UTF-8 or not JSON; `not-a-record`: JSON, but no journal line. */
+  | { readonly kind: 'damaged'; readonly prefix: number | null; readonly code: 'unreadable' | 'not-a-record' };
+
+export function kindOfLine(line: Uint8Array): LineKind {
+  if (isBlank(line, 0, line.length)) return { kind: 'blank' };
+  const damaged = (code: 'unreadable' | 'not-a-record') => ({ kind: 'damaged', prefix: seqPrefix(line, 0, line.length), code }) as const;
+  // The writer writes only UTF-8: a line that is not is damaged (decoded, its bad bytes would
+  // pass for replacement characters in a record that is then taken for edited).
+  if (!isUtf8(line)) return damaged('unreadable');
+  const text = Buffer.prototype.toString.call(line, 'utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return damaged('unreadable');
+  }
+  if (isHeader(parsed)) return { kind: 'header', text, parsed };
+  return isRawLine(parsed) ? { kind: 'record', seq: parsed.seq, text, parsed } : damaged('not-a-record');
+}
+
 function isHeader(value: unknown): value is JournalHeader {
   return typeof value === 'object' && value !== null && (value as { journal?: unknown }).journal === JOURNAL_NAME;
 }
@@ -179,7 +240,10 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
   let looksLikeJournal = false;
   let readOnly: JournalFinding | null = null;
   let lastAt = '';
+  /** The highest seq of any line so far, damaged or not: the next record is numbered after it. */
   let lastSeq = 0;
+  /** The seq of the last line with one (a damaged line's as damagedSeq gives it). */
+  let lineSeq = 0;
   let records = 0;
   const placed: Placed[] = [];
   /** The seqs placed so far, made only once a seq comes that is not above all before it. */
@@ -189,15 +253,22 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
   const accounted = new Set<number>();
   const tampered: JournalFinding[] = [];
   /** Lines of the sealed part that could not be read: damage, unless a torn-tail note explains them. */
-  const unreadableSealed: Array<{ finding: JournalFinding & { code: 'unreadable' | 'not-a-record' }; sha256: string }> = [];
+  const unreadableSealed: Array<{ finding: JournalFinding & { code: 'unreadable' | 'not-a-record' }; seq: number; line: number; sha256: string }> = [];
   let missingHeader = false;
 
-  /** A line that is not a journal record: reported; in the sealed part also tampering, unless explained. */
-  const unreadable = (code: 'unreadable' | 'not-a-record', line: number, seq: number, lineBytes: Uint8Array): void => {
+  /**
+   * A line that is not a journal record: reported; in the sealed part it is damage, unless a
+   * torn-tail note explains it. Its number is taken (never given to another record), and the
+   * chain is checked again from the next record (its link to this line cannot be).
+   */
+  const unreadable = (code: 'unreadable' | 'not-a-record', line: number, lineBytes: Uint8Array, known?: number): void => {
+    const seq = known ?? damagedSeq(seqPrefix(lineBytes, 0, lineBytes.length), lineSeq);
+    lineSeq = seq;
+    if (seq > lastSeq) lastSeq = seq;
     const finding = { code, line, seq } as const;
     accounted.add(seq);
     prevKnown = false;
-    if (headerSeen) unreadableSealed.push({ finding, sha256: sha256(lineBytes) });
+    if (headerSeen) unreadableSealed.push({ finding, seq, line, sha256: sha256(lineBytes) });
     else findings.push(finding);
   };
 
@@ -207,20 +278,18 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     const lineStart = start;
     start = newline + 1;
     lineNumber += 1;
-    // The line is read in place: a view of its bytes is made only for a hash or a finding.
-    if (isBlank(bytes, lineStart, newline)) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(bytes.toString('utf8', lineStart, newline));
-    } catch {
-      unreadable('unreadable', lineNumber, lastSeq + 1, bytes.subarray(lineStart, newline));
+    // The line is read in place (a view, not a copy), as the outbox reads it.
+    const line = kindOfLine(bytes.subarray(lineStart, newline));
+    if (line.kind === 'blank') continue;
+    if (line.kind === 'damaged') {
+      unreadable(line.code, lineNumber, bytes.subarray(lineStart, newline));
       continue;
     }
     const seal = sealIn(bytes, lineStart, newline);
 
-    if (isHeader(parsed)) {
+    if (line.kind === 'header') {
       looksLikeJournal = true;
-      const header = parsed;
+      const header = line.parsed;
       const headerVersion = typeof header.version === 'number' ? header.version : Number.NaN;
       if (headerVersion > version) version = headerVersion;
       kind = header.chain === 'hmac-sha256' ? 'hmac-sha256' : 'sha256';
@@ -263,15 +332,14 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
       continue;
     }
 
-    if (!isRawLine(parsed)) {
-      const seq = (parsed as { seq?: unknown } | null)?.seq;
-      // Its number is only a guess (for the report): it never moves the journal's numbering on.
-      unreadable('not-a-record', lineNumber, Number.isSafeInteger(seq) && (seq as number) > 0 ? (seq as number) : lastSeq + 1, bytes.subarray(lineStart, newline));
-      continue;
-    }
+    const parsed = line.parsed;
     looksLikeJournal = true;
     const { seq } = parsed;
     records += 1;
+    // Every number written is taken, even an altered or forged line's: a number given twice
+    // would read as an insertion, and the floor would refuse the table from there.
+    if (seq > lastSeq) lastSeq = seq;
+    lineSeq = seq;
 
     // The seal: the line's own hash, and its link to the line before.
     let altered = false;
@@ -287,17 +355,13 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
         prevHash = seal.stored;
       }
       prevKnown = seal !== null;
-      // The next record is numbered after the records that are sealed as written.
-      if (seal !== null && !altered && seq > lastSeq) lastSeq = seq;
     } else if (seal !== null || parsed.prev !== undefined || parsed.run !== undefined) {
       // A sealed line with no header before it: the header was taken away (to pass sealed lines off as the old format).
       missingHeader = true;
-      if (seq > lastSeq) lastSeq = seq;
     } else {
       unchained += 1;
       if (firstUnchainedSeq === 0) firstUnchainedSeq = seq;
       if (seq > unchainedThrough) unchainedThrough = seq;
-      if (seq > lastSeq) lastSeq = seq;
     }
 
     // Order: a repeated seq is an insertion; the order itself is judged once every line is read.
@@ -334,7 +398,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
       } else if (altered) {
         tampered.push({ code: 'altered', seq, skipped: true });
       } else {
-        unreadable('not-a-record', lineNumber, seq, bytes.subarray(lineStart, newline));
+        unreadable('not-a-record', lineNumber, bytes.subarray(lineStart, newline), seq);
       }
       continue;
     }
@@ -342,13 +406,16 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
     options.onLine?.({ seq, at: parsed.at, record }, seal?.stored ?? null, { start: lineStart, end: newline + 1 });
   }
 
-  // A line of the sealed part that is no record is damage, unless it is a torn tail the console
-  // itself kept in place (no room for a copy), as the note it wrote then says.
+  // A line of the sealed part that is no record is damage (never tampering: the records around
+  // it are checked as usual, and the one after it from itself), unless it is a torn tail the
+  // console itself kept in place (no room for a copy), as the note it wrote then says.
   const keptInPlace = new Set(notes.filter((note) => note.record.savedAs === null).map((note) => note.record.sha256));
-  for (const { finding, sha256: hash } of unreadableSealed) {
+  const damaged: JournalFinding[] = [];
+  for (const { finding, seq, line, sha256: hash } of unreadableSealed) {
     if (keptInPlace.has(hash)) findings.push(finding);
-    else tampered.push({ ...finding, sealed: true });
+    else damaged.push({ code: 'damaged', seq, line });
   }
+  findings.push(...damaged);
   if (missingHeader) tampered.push({ code: 'no-header', seq: placed[0]?.seq ?? 1 });
   tampered.push(...orderFindings(placed, accounted));
   tampered.sort((a, b) => findingSeq(a) - findingSeq(b));
@@ -356,6 +423,7 @@ export function readJournalBytes<T>(bytes: Buffer, options: ReadOptions<T>): Jou
 
   let chain: ChainStatus;
   if (tampered.length > 0) chain = 'broken';
+  else if (damaged.length > 0) chain = 'damaged';
   else if (!headerSeen) chain = records === 0 ? 'empty' : 'unchained';
   else if (!sealsCheckable || sealer === null) chain = 'unchecked';
   else chain = 'intact';

@@ -11,8 +11,8 @@ export interface VerifyReport {
   readonly problems: ReadonlyArray<{ readonly seq: number; readonly problem: string }>;
 }
 
-/** Findings that make a journal fail the check: anything altered, removed, inserted or reordered. */
-const FAILING: ReadonlySet<JournalFinding['code']> = new Set([...TAMPER_CODES, 'unreadable', 'not-a-record']);
+/** Findings that make a journal fail the check: anything altered, removed, inserted or reordered, or damaged. */
+const FAILING: ReadonlySet<JournalFinding['code']> = new Set([...TAMPER_CODES, 'unreadable', 'not-a-record', 'damaged']);
 
 export type VerifyOutcome =
   | { readonly exit: 0 | 1; readonly report: VerifyReport }

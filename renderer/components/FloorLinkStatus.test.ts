@@ -91,6 +91,32 @@ describe('the floor link pill', () => {
     wrapper.unmount();
   });
 
+  it("says a refused password as such, not as offline; a floor lacking the station's records, and a request for the password in clear text, each in its words (en, fi, ru)", async () => {
+    const states: readonly FloorLinkState[] = [
+      { state: 'offline', floor: FLOOR, since: SINCE, reason: 'login', detail: '28P01', records: 4 },
+      { state: 'refused', floor: FLOOR, seq: 1, reason: 'floor-ahead', records: 24 },
+      { state: 'offline', floor: FLOOR, since: SINCE, reason: 'cleartext', detail: 'CLEARTEXT-REFUSED', records: 4 },
+    ];
+    const said: Record<'en' | 'fi' | 'ru', string[]> = { en: [], fi: [], ru: [] };
+    for (const locale of ['en', 'fi', 'ru'] as const) {
+      for (const state of states) {
+        const { wrapper, missing } = await pill(state, locale);
+        said[locale].push(wrapper.get('[data-testid="floor-link"]').text());
+        expect(missing).toEqual([]);
+        wrapper.unmount();
+      }
+    }
+    expect(said.en).toEqual([
+      "Floor refused this station's password: ask the floor for a new loginthe floor refused the station's login (28P01) · 4 records to send",
+      "Floor: its records for this table are not this station's (from record 1)The floor holds records this station never wrote, or lacks records it has: nothing is sent until the floor supervisor puts the table right. The journal here keeps everything.",
+      `Floor: offline since ${timeIn('en')}the floor asked for the password in clear text, so it was not sent (the floor's server must ask for scram-sha-256) (CLEARTEXT-REFUSED) · 4 records to send`,
+    ]);
+    expect(said.fi[0]).toMatch(/^Sali hylkäsi tämän aseman salasanan: pyydä salilta uudet kirjautumistiedot/);
+    expect(said.ru[0]).toMatch(/^Зал отклонил пароль этой станции: попросите в зале новый вход/);
+    expect(said.fi[1]).toMatch(/^Sali: sen kirjaukset tälle pöydälle eivät ole tämän aseman \(kirjauksesta 1 alkaen\)/);
+    expect(said.ru[1]).toMatch(/^Зал: его записи этого стола — не записи этой станции \(с записи 1\)/);
+  });
+
   it('shows a refusal code a newer floor adds as it comes', async () => {
     const { wrapper } = await pill({ state: 'refused', floor: FLOOR, seq: 8, reason: 'from-the-future', records: 0 });
     expect(wrapper.get('[data-testid="floor-link-detail"]').text()).toContain('Why: from-the-future.');

@@ -6,6 +6,7 @@ export const FINDING_KEYS: Readonly<Record<JournalFinding['code'], string>> = {
   'torn-tail': 'tornTail',
   unreadable: 'unreadable',
   'not-a-record': 'notARecord',
+  damaged: 'damaged',
   altered: 'altered',
   rewritten: 'rewritten',
   missing: 'missing',
@@ -25,7 +26,7 @@ export const FINDING_KEYS: Readonly<Record<JournalFinding['code'], string>> = {
 };
 
 /** Every verdict of the seal chain (each has its `journal.chain.*` text). */
-export const CHAIN_STATUSES: readonly ChainStatus[] = ['intact', 'broken', 'unchained', 'unchecked', 'empty'] satisfies readonly ChainStatus[];
+export const CHAIN_STATUSES: readonly ChainStatus[] = ['intact', 'broken', 'damaged', 'unchained', 'unchecked', 'empty'] satisfies readonly ChainStatus[];
 
 /** Findings that mean the record was tampered with (mirrors the service's list, for styling only). */
 const TAMPERING: ReadonlySet<JournalFinding['code']> = new Set(['altered', 'rewritten', 'missing', 'reordered', 'duplicate', 'unsealed', 'anchor', 'header', 'no-header']);

@@ -58,7 +58,7 @@ export interface FloorWords {
     readonly abandon: string;
   };
   readonly chain: string;
-  readonly chainStatus: Readonly<Record<'intact' | 'broken' | 'unchained' | 'unchecked' | 'empty', string>>;
+  readonly chainStatus: Readonly<Record<'intact' | 'broken' | 'damaged' | 'unchained' | 'unchecked' | 'empty', string>>;
   readonly lastSeal: string;
   readonly station: string;
   readonly raceState: string;
@@ -134,7 +134,7 @@ const en: FloorWords = {
   held: 'held for the dealer',
   event: { start: 'Race started', card: 'Card', void: 'Voided', refused: (times) => `Refused (${times}×)`, confirm: 'Confirmed', confirmBy: (dealer) => `Confirmed by ${dealer}`, abandon: 'Abandoned' },
   chain: 'Chain',
-  chainStatus: { intact: 'intact', broken: 'broken', unchained: 'unchained', unchecked: 'links checked, seals keyed at the station', empty: 'empty' },
+  chainStatus: { intact: 'intact', broken: 'broken', damaged: 'a record damaged at the station', unchained: 'unchained', unchecked: 'links checked, seals keyed at the station', empty: 'empty' },
   lastSeal: 'Last seal',
   raceState: 'Status',
   station: 'Station',
@@ -213,7 +213,7 @@ const fi: FloorWords = {
   held: 'pidätetty jakajalle',
   event: { start: 'Kisa alkoi', card: 'Kortti', void: 'Mitätöity', refused: (times) => `Hylätty (${times}×)`, confirm: 'Vahvistettu', confirmBy: (dealer) => `Vahvisti ${dealer}`, abandon: 'Hylätty kisa' },
   chain: 'Ketju',
-  chainStatus: { intact: 'ehjä', broken: 'rikki', unchained: 'ketjuttamaton', unchecked: 'linkit tarkistettu, sinetit avaimella asemalla', empty: 'tyhjä' },
+  chainStatus: { intact: 'ehjä', broken: 'rikki', damaged: 'kirjaus vahingoittunut asemalla', unchained: 'ketjuttamaton', unchecked: 'linkit tarkistettu, sinetit avaimella asemalla', empty: 'tyhjä' },
   lastSeal: 'Viimeinen sinetti',
   raceState: 'Tila',
   station: 'Asema',
@@ -292,7 +292,7 @@ const ru: FloorWords = {
   held: 'задержана для дилера',
   event: { start: 'Чип-рейс начат', card: 'Карта', void: 'Аннулировано', refused: (times) => `Отклонено (${times}×)`, confirm: 'Подтверждён', confirmBy: (dealer) => `Подтвердил(а) ${dealer}`, abandon: 'Отменён' },
   chain: 'Цепочка',
-  chainStatus: { intact: 'цела', broken: 'нарушена', unchained: 'без цепочки', unchecked: 'связи проверены, печати с ключом станции', empty: 'пусто' },
+  chainStatus: { intact: 'цела', broken: 'нарушена', damaged: 'запись повреждена на станции', unchained: 'без цепочки', unchecked: 'связи проверены, печати с ключом станции', empty: 'пусто' },
   lastSeal: 'Последняя печать',
   raceState: 'Состояние',
   station: 'Станция',

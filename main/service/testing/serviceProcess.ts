@@ -13,7 +13,7 @@
 //   {"type":"result","id":N,"result":…}      the answer to command N
 // stdin, one JSON object per line: {"id":N,"method":NAME,"args":[…]} with any console command
 // (validated exactly as IPC calls are), or one of the test commands below.
-import { open, rm } from 'node:fs/promises';
+import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
@@ -73,11 +73,16 @@ const TEST_COMMANDS: Readonly<Record<string, () => Promise<unknown>>> = {
   /** Closes the service and leaves its journal ending in half a line, as a crash inside a write would. */
   'test:tear': async () => {
     await service.close();
+    // The record being written is the one after the journal's last: its number, then the crash.
+    const last = (await readFile(join(dir, 'journal.jsonl'), 'utf8')).trimEnd().split('\n').at(-1) ?? '{}';
+    const seq = ((JSON.parse(last) as { seq?: number }).seq ?? 0) + 1;
     const file = await open(join(dir, 'journal.jsonl'), 'a');
-    await file.appendFile('{"seq":999,"at":"2026-11-29T12:00:00.000Z","record":{"kind":"race-ev');
+    await file.appendFile(`{"seq":${seq},"at":"2026-11-29T12:00:00.000Z","record":{"kind":"race-ev`);
     await file.close();
     return null;
   },
+  /** The journal's bytes (base64): the data folder is inside this process's own mount. */
+  'test:journal': async () => (await readFile(join(dir, 'journal.jsonl'))).toString('base64'),
   /** Starts the service again (after test:tear). */
   'test:start': () => start(),
   /** Closes the service and starts a fresh one on the same data dir: what is on disk, read back. */
