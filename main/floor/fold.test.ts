@@ -10,9 +10,9 @@ import type { ConsoleService } from '../service/service';
 import { valueDeltaOf } from '../service/session';
 import { migrate } from './db/migrate';
 import { createStationLogin, ensureTable } from './db/stations';
-import { colourUpStatusOf, floorStatus, foldFloor, readFloorStatus, tableRaces } from './fold';
+import { colourUpStatusOf, floorStatus, FOLD_VERSION, foldFloor, readFloorStatus, tableRaces } from './fold';
 import { startFloorServer, type FloorServer } from './server';
-import { ask } from './testing/requests';
+import { ask, until } from './testing/requests';
 import { syncStation } from './sync';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './testing/postgres';
 import { dealUntilComplete, playStation } from './testing/stations';
@@ -222,4 +222,97 @@ describe.runIf(run)('nothing a station can seal stops the floor (a real PostgreS
     expect((JSON.parse(json.body) as { tables: { table: string }[] }).tables.map((table) => table.table)).toEqual(['1', '2', '3', '4']);
     expect((await floorStatus(admin)).tables.map((table) => [table.table, table.colourUp])).toEqual([['1', 'racing'], ['2', 'disputed'], ['3', 'disputed'], ['4', 'disputed']]);
   }, 120_000);
+});
+
+describe.runIf(run)('the fold off the request path: in the background, incremental, versioned (a real PostgreSQL server)', () => {
+  let server: ThrowawayPostgres;
+  let admin: pg.Client;
+  const folders: string[] = [];
+  const services: ConsoleService[] = [];
+  const pages: FloorServer[] = [];
+
+  beforeAll(async () => {
+    server = await startThrowawayPostgres();
+    admin = await connect(server.url);
+    await migrate(admin);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(pages.map((page) => page.close()));
+    await Promise.all(services.map((service) => service.close()));
+    await admin?.end();
+    await server?.remove();
+    for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const station = async (table: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'floor-background-'));
+    folders.push(dir);
+    const service = await playStation(dir, table, 'colour-up-racing');
+    services.push(service);
+    await ensureTable(admin, table);
+    await syncStation(admin, table, dir);
+    return { dir, service };
+  };
+  /** Misread cards in the open race, each a refused line of its own. */
+  const misread = async (service: ConsoleService, count: number) => {
+    for (let index = 0; index < count; index += 1) expect((await service.dealCard('race-3', `Z${index}`)).ok).toBe(false);
+  };
+  const refusalsOf = async (table: string) => (await readFloorStatus(admin)).tables.find((row) => row.table === table)?.refusals;
+
+  it('folds a new record from the state it kept, never the open race\'s earlier records again', async () => {
+    const { dir, service } = await station('11');
+    await misread(service, 30);
+    await syncStation(admin, '11', dir);
+    expect(await foldFloor(admin)).toEqual(['11']);
+    const before = (await readFloorStatus(admin)).tables[0];
+    expect(before).toMatchObject({ table: '11', openRace: { raceId: 'race-3', status: 'racing' }, foldBehind: 0 });
+    // The open race's records so far are gone from the floor but the last (as a superuser may: the
+    // new record still links to it): a fold that read them again would lose the race; the fold
+    // that goes on from its kept state does not.
+    await admin.query("DELETE FROM station_records WHERE table_name = '11' AND seq < (SELECT max(seq) FROM station_records WHERE table_name = '11')");
+    await misread(service, 1);
+    expect((await syncStation(admin, '11', dir)).stored).toBe(1);
+    expect(await foldFloor(admin)).toEqual(['11']);
+    expect((await readFloorStatus(admin)).tables[0]).toMatchObject({ table: '11', openRace: { raceId: 'race-3', status: 'racing' }, refusals: (before?.refusals ?? 0) + 1, races: before?.races });
+  }, 60_000);
+
+  it('folds every table again from its first record when its fold was kept by another version', async () => {
+    const { dir, service } = await station('12');
+    await misread(service, 3);
+    await syncStation(admin, '12', dir);
+    await foldFloor(admin);
+    const right = await refusalsOf('12');
+    // What another version's fold kept: other numbers, another version.
+    await admin.query("UPDATE floor_races SET refusals = 999, corrections = 999 WHERE table_name = '12'");
+    expect(await foldFloor(admin)).toEqual([]);
+    expect(await refusalsOf('12')).not.toBe(right);
+    await admin.query("UPDATE floor_table_state SET fold_version = fold_version - 1 WHERE table_name = '12'");
+    expect(await foldFloor(admin)).toEqual(['12']);
+    expect(await refusalsOf('12')).toBe(right);
+    expect((await admin.query<{ fold_version: number }>("SELECT fold_version FROM floor_table_state WHERE table_name = '12'")).rows[0]?.fold_version).toBe(FOLD_VERSION);
+  }, 60_000);
+
+  it('pages read what is folded and say how far behind it is; the background fold catches up by itself', async () => {
+    const { dir, service } = await station('13');
+    // A page whose fold rests for an hour after its first pass: only what that pass folded.
+    const resting = await startFloorServer({ databaseUrl: server.url, log: () => undefined, foldEveryMs: 3_600_000 });
+    pages.push(resting);
+    await foldFloor(admin);
+    const folded = await refusalsOf('13');
+    await misread(service, 4);
+    await syncStation(admin, '13', dir);
+    for (const path of ['/', '/table?table=13', '/export.csv', '/export.json', '/race?table=13&race=race-3']) expect((await ask(resting.port, path)).status).toBe(200);
+    const behind = await ask(resting.port, '/');
+    expect(behind.body).toContain('data-testid="fold-behind"');
+    expect(behind.body).toContain('4 records arrived and are not counted yet');
+    expect((await readFloorStatus(admin)).tables.find((row) => row.table === '13')).toMatchObject({ foldBehind: 4, refusals: folded });
+
+    const live = await startFloorServer({ databaseUrl: server.url, log: () => undefined });
+    pages.push(live);
+    await misread(service, 2);
+    await syncStation(admin, '13', dir);
+    await until('the background fold', async () => !(await ask(live.port, '/')).body.includes('data-testid="fold-behind"'));
+    expect((await readFloorStatus(admin)).tables.find((row) => row.table === '13')).toMatchObject({ foldBehind: 0, refusals: (folded ?? 0) + 6 });
+  }, 60_000);
 });
