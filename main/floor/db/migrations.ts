@@ -264,6 +264,7 @@ REVOKE ALL ON floor_races, floor_table_state FROM PUBLIC;
     // before (version 0) is folded again.
     sql: `
 ALTER TABLE floor_races ALTER COLUMN corrections TYPE bigint, ALTER COLUMN refusals TYPE bigint;
+ALTER TABLE floor_races ALTER COLUMN entry SET STORAGE EXTERNAL;
 ALTER TABLE floor_table_state
   ADD COLUMN fold_version integer NOT NULL DEFAULT 0,
   ADD COLUMN replay jsonb,
