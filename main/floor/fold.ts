@@ -397,10 +397,18 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
   }
 }
 
-/** A connection gone (the server stopped, the network): no table's fault, the fold is tried again later. */
+/** The network's errors (Node's) that end a connection. */
+const NETWORK_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * A connection gone (the server stopped or shut down, the network): no table's fault, the pass
+ * stops and is tried again later. Anything else (a database error, one of the fold's own) is the
+ * table's, flagged on it while the others fold on.
+ */
 function isConnectionLost(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  return typeof code !== 'string' || code.startsWith('08') || code.startsWith('57P');
+  if (typeof code === 'string') return code.startsWith('08') || code.startsWith('57P') || NETWORK_CODES.has(code);
+  return /connection (terminated|ended)|not queryable|Client has encountered a connection error/i.test((error as Error).message ?? '');
 }
 
 /** The tables whose records the fold has not caught up with (or that another fold version folded). */
