@@ -231,10 +231,8 @@ describe.runIf(run)('nothing a station can seal stops the floor (a real PostgreS
       await station('7', []);
       // (The page of the test before folds beside this fold: whichever folds a table, it is folded once.)
       await foldFloor(admin);
-      const status = await until('every table folded', async () => {
-        const read = await readFloorStatus(admin);
-        return read.tables.every((table) => table.foldBehind === 0 || table.foldProblems.length > 0) ? read : null;
-      });
+      await until('every table folded', async () => (await readFloorStatus(admin)).tables.every((table) => table.foldBehind === 0 || table.foldProblems.length > 0));
+      const status = await readFloorStatus(admin);
       expect(status.tables.find((table) => table.table === '5')).toMatchObject({ colourUp: 'racing', foldProblems: [], foldBehind: 0 });
       expect(status.tables.find((table) => table.table === '7')).toMatchObject({ colourUp: 'racing', foldProblems: [], foldBehind: 0 });
       const six = status.tables.find((table) => table.table === '6');
