@@ -1,8 +1,8 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { journalPath, JournalWriter, type JournalLine } from '../main/journal/journal';
+import { JournalEncoder, journalPath, JournalWriter, type JournalLine } from '../main/journal/journal';
 import { createStationLogin } from '../main/floor/db/stations';
-import { floorStatus, foldFloor } from '../main/floor/fold';
+import { floorStatus, foldFloor, readFloorStatus } from '../main/floor/fold';
 import { ensureTable } from '../main/floor/db/stations';
 import { FloorLink } from '../main/floor/link';
 import { syncStation } from '../main/floor/sync';
@@ -27,6 +27,35 @@ const POLL_MS = 20;
 const STATUS_TABLES = 100;
 const STATUS_RACES = 50;
 const STATUS_QUERIES = 20;
+/** The open race's table: a race left open with this many refusals (a stuck reader), then one record more at a time. */
+const OPEN_RACE_RECORDS = 40_000;
+const NEW_RECORD_FOLDS = 10;
+/** The kernel's clock ticks per second (getconf CLK_TCK: 100 on Linux), the unit of /proc/PID/stat's CPU times. */
+const CLOCK_TICKS = 100;
+
+/** CPU time (user + system) of a process so far, from /proc/PID/stat (fields 14 and 15), in ms. */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/**
+ * Times `work` on the connection whose backend is `backend`: its wall time, and the CPU time the
+ * fold's code spends, in this process and in its PostgreSQL backend (what the gate is on: the
+ * machine's other load changes the wall time, not the work done).
+ */
+async function timed(backend: number, work: () => Promise<unknown>): Promise<{ wallMs: number; cpuMs: number }> {
+  const cpuBefore = process.cpuUsage();
+  const backendBefore = processCpuMs(backend);
+  const started = performance.now();
+  await work();
+  const wallMs = performance.now() - started;
+  const own = process.cpuUsage(cpuBefore);
+  return { wallMs, cpuMs: (own.user + own.system) / 1000 + (processCpuMs(backend) - backendBefore) };
+}
+
+const mean = (values: readonly number[]) => values.reduce((total, value) => total + value, 0) / Math.max(1, values.length);
 
 /** The template races' records, the race ids numbered on so every station's journal reads as real races. */
 function stationRecords(races: readonly JournalLine<SessionRecord>[][], count: number): SessionRecord[] {
@@ -110,15 +139,51 @@ export async function floorBenchmarks(): Promise<{ figures: BenchFigure[]; detai
       await ensureTable(admin, table);
       await syncStation(admin, table, dataDir);
     }
-    const foldStarted = performance.now();
-    await foldFloor(admin);
-    const firstFoldMs = performance.now() - foldStarted;
+    const backend = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid as number;
+    const firstFold = await timed(backend, () => foldFloor(admin));
     const queries: number[] = [];
     let answer: Awaited<ReturnType<typeof floorStatus>> | null = null;
     for (let index = 0; index < STATUS_QUERIES; index += 1) {
       const queryStarted = performance.now();
       answer = await floorStatus(admin);
       queries.push(performance.now() - queryStarted);
+    }
+    // A table whose race was left open with 40,000 refusals: each new record folded on its own.
+    const openTable = 'O1';
+    const openDir = join(dir, openTable);
+    mkdirSync(openDir);
+    const encoder = JournalEncoder.fresh();
+    const start = (races[0] as JournalLine<SessionRecord>[])[0]?.record as SessionRecord & { kind: 'race-start' };
+    if (start?.kind !== 'race-start') throw new Error('bench: the template race does not begin with its start');
+    const openAt = Date.parse('2026-12-01T20:00:00.000Z');
+    const refusal = (seq: number): SessionRecord => ({ kind: 'refused', raceId: 'race-1', input: `Z${seq}`, reason: 'not a card', source: 'shoe' });
+    const lines = [encoder.next(new Date(openAt).toISOString(), 0, { ...start, raceId: 'race-1' })];
+    for (let seq = 2; seq <= OPEN_RACE_RECORDS + 1; seq += 1) lines.push(encoder.next(new Date(openAt + seq).toISOString(), seq, refusal(seq)));
+    writeFileSync(journalPath(openDir), lines.join(''));
+    await ensureTable(admin, openTable);
+    await syncStation(admin, openTable, openDir);
+    await foldFloor(admin);
+    const newRecord: { wallMs: number; cpuMs: number }[] = [];
+    for (let index = 0; index < NEW_RECORD_FOLDS; index += 1) {
+      const seq = OPEN_RACE_RECORDS + 2 + index;
+      appendFileSync(journalPath(openDir), encoder.next(new Date(openAt + seq).toISOString(), seq, refusal(seq)));
+      await syncStation(admin, openTable, openDir);
+      newRecord.push(await timed(backend, () => foldFloor(admin)));
+    }
+    const open = (await readFloorStatus(admin)).tables.find((table) => table.table === openTable);
+    if (open?.openRace?.raceId !== 'race-1' || open.refusals !== OPEN_RACE_RECORDS + NEW_RECORD_FOLDS || open.foldBehind !== 0) throw new Error(`bench: the open race's table folded to ${JSON.stringify(open)}`);
+
+    // The status's two parts apart: the fold's check (nothing due) and the read of what is folded.
+    const checks: number[] = [];
+    const reads: number[] = [];
+    for (let index = 0; index < STATUS_QUERIES; index += 1) {
+      const checkStarted = performance.now();
+      const due = await foldFloor(admin);
+      checks.push(performance.now() - checkStarted);
+      if (due.length > 0) throw new Error(`bench: the fold found ${due.join(', ')} due with nothing new`);
+      const readStarted = performance.now();
+      await readFloorStatus(admin);
+      reads.push(performance.now() - readStarted);
     }
     const statusTables = answer?.tables.filter((table) => table.table.startsWith('S')) ?? [];
     if (statusTables.length !== STATUS_TABLES || statusTables.some((table) => table.races !== STATUS_RACES)) throw new Error(`bench: the floor's status shows ${statusTables.length} tables, not ${STATUS_TABLES} of ${STATUS_RACES} races each`);
@@ -127,14 +192,24 @@ export async function floorBenchmarks(): Promise<{ figures: BenchFigure[]; detai
       figures: [
         { name: `floor: replication lag p95, ${STATIONS} stations dealing at full speed (${total.toLocaleString('en-US')} records)`, value: Math.round(percentile(lags, 95)), unit: 'ms', target: 1000, better: 'lower' },
         { name: `floor: status (fold check + query), ${STATUS_TABLES} tables × ${STATUS_RACES} races, median of ${STATUS_QUERIES}`, value: round1(percentile(queries, 50)), unit: 'ms', target: 100, better: 'lower' },
+        { name: `floor: first fold, ${STATUS_TABLES} tables × ${STATUS_RACES} races (${statusRecords.toLocaleString('en-US')} records), CPU of the floor and its database backend`, value: Math.round(firstFold.cpuMs), unit: 'ms', target: 3000, better: 'lower' },
+        { name: `floor: a new record folded in a table with a ${OPEN_RACE_RECORDS.toLocaleString('en-US')}-record open race, CPU of the floor and its database backend, mean of ${NEW_RECORD_FOLDS}`, value: round1(mean(newRecord.map((fold) => fold.cpuMs))), unit: 'ms', target: 50, better: 'lower' },
       ],
       details: {
         status: {
-          method: `floorStatus (what the floor page and \`floor status\` run: the fold's check for new records, then the status query) on a floor of ${STATUS_TABLES} tables with ${STATUS_RACES} confirmed races each (${statusRecords.toLocaleString('en-US')} records), after the first fold`,
+          method: `floorStatus (what \`floor status\` runs: the fold's check for new records, then the status query; the page reads the status only) on a floor of ${STATUS_TABLES} tables with ${STATUS_RACES} confirmed races each (${statusRecords.toLocaleString('en-US')} records), after the first fold`,
           records: statusRecords,
-          firstFoldMs: Math.round(firstFoldMs),
+          firstFoldMs: Math.round(firstFold.wallMs),
+          firstFoldCpuMs: Math.round(firstFold.cpuMs),
           medianMs: round1(percentile(queries, 50)),
           maxMs: round1(Math.max(...queries)),
+          foldCheckMedianMs: round1(percentile(checks, 50)),
+          readMedianMs: round1(percentile(reads, 50)),
+        },
+        fold: {
+          method: `the fold as the floor's background loop runs it (foldFloor: each table in transactions of its own, on from the replay state it kept). First fold: the status floor above and the lag figure's 100 tables (150 records each), none folded before. New record: a table whose race-1 was left open with ${OPEN_RACE_RECORDS.toLocaleString('en-US')} refusals (sealed by the console's encoder, replicated by sync, folded once), then ${NEW_RECORD_FOLDS} times one refusal more, synced, then folded and timed. CPU: this process (process.cpuUsage) plus its PostgreSQL backend (/proc/PID/stat), the gate; wall beside it`,
+          firstFold: { wallMs: Math.round(firstFold.wallMs), cpuMs: Math.round(firstFold.cpuMs) },
+          newRecord: { wallMsMedian: round1(percentile(newRecord.map((fold) => fold.wallMs), 50)), wallMsMax: round1(Math.max(...newRecord.map((fold) => fold.wallMs))), cpuMsMean: round1(mean(newRecord.map((fold) => fold.cpuMs))) },
         },
         lag: {
           method: `${STATIONS} stations in one process, each a real journal (append + fsync), its own login and the console's FloorLink; ${RECORDS_PER_STATION} records each (the template races') appended one after the other as fast as the journal takes them; a watcher polls the floor every ${POLL_MS} ms for each table's last record`,

@@ -109,9 +109,9 @@ describe.runIf(run)('the floor command line against a real PostgreSQL server', (
     const document = JSON.parse(status.stdout) as { tables: Record<string, unknown>[]; totals: Record<string, unknown> };
     expect(Object.keys(document)).toEqual(['tables', 'totals']);
     expect(Object.keys(document.totals)).toEqual(['races', 'valueDelta']);
-    expect(document.tables.map((table) => Object.keys(table))).toEqual([['table', 'races', 'valueDelta', 'lastSeen', 'colourUp'], ['table', 'races', 'valueDelta', 'lastSeen', 'colourUp']]);
+    expect(document.tables.map((table) => Object.keys(table))).toEqual([['table', 'races', 'valueDelta', 'lastSeen', 'colourUp', 'foldBehind'], ['table', 'races', 'valueDelta', 'lastSeen', 'colourUp', 'foldBehind']]);
     const [seven, twelve] = document.tables as [Record<string, unknown>, Record<string, unknown>];
-    expect(seven).toMatchObject({ table: '7', races: 2, colourUp: 'racing' });
+    expect(seven).toMatchObject({ table: '7', races: 2, colourUp: 'racing', foldBehind: 0 });
     expect(twelve).toMatchObject({ table: '12', races: 2, colourUp: 'not-started' });
     expect(new Date(seven.lastSeen as string).toISOString()).toBe(seven.lastSeen);
     expect(document.totals).toEqual({ races: 4, valueDelta: (seven.valueDelta as number) + (twelve.valueDelta as number) });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { journalPath, readJournal } from '../journal/journal';
 import { ConsoleService } from '../service/service';
 import { isSessionRecord, valueDeltaOf } from '../service/session';
-import { foldLines, type FoldedRace } from './fold';
+import { foldLines, type FoldedRace, type FoldState } from './fold';
 import { tableSettings } from './testing/stations';
 
 // The fold against the console itself: random evenings of races on a real console (counts, cards,
@@ -76,12 +76,14 @@ describe('the fold of a console\'s journal', () => {
           const open = service.getState().race;
           expect(whole.races.filter((race) => race.status === 'racing' || race.status === 'waiting-to-confirm').map((race) => race.raceId)).toEqual(open === null ? [] : [open.id]);
 
-          // Folded as the floor folds while records arrive: up to a point, then on from the open race's start.
+          // Folded as the floor folds while records arrive: up to a point, then on from the state the
+          // first fold kept (through JSON, as floor_table_state keeps it), the new lines only; a race
+          // folded again replaces what the first fold said of it.
           const cut = Math.floor(splitAt * lines.length);
           const early = foldLines(lines.slice(0, cut), lines[cut - 1]?.seq ?? 0);
-          const later = foldLines(lines.filter((line) => line.seq >= early.resumeSeq), lastSeq);
-          const kept = early.races.filter((race) => race.firstSeq < early.resumeSeq);
-          expect(comparable([...kept, ...later.races])).toEqual(comparable(whole.races));
+          const later = foldLines(lines.slice(cut), lastSeq, JSON.parse(JSON.stringify(early.state)) as FoldState);
+          const merged = new Map([...early.races, ...later.races].map((race) => [race.raceId, race]));
+          expect(comparable([...merged.values()].sort((a, b) => a.firstSeq - b.firstSeq))).toEqual(comparable(whole.races));
         } finally {
           await service.close();
           rmSync(dir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { adjustForMinutesLeft } from '../../engine/clock/clock';
 import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
 import { isTableName } from './db/stations';
 import { floorCsv, floorJson } from './export';
-import { floorRaceRecord, floorStatus, tableRaces, type FloorStatus } from './fold';
+import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
 import type { FloorClock } from '../../protocol/clock';
 import { clockSection, FLOOR_CSS, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { FLOOR_WORDS, languageOf, type FloorLanguage } from './page/words';
@@ -34,8 +34,8 @@ import { createGuessPacer, guessSource } from './guesses';
  *   are answered slowly, one after another per client address (main/floor/guesses.ts), and each
  *   is logged with its time and address (never the guess).
  *
- * No route writes station data: the pages and the exports only read (the fold writes only the
- * floor's own summary tables; the clock's buttons only the floor's clock).
+ * No route writes station data: the pages and the exports only read what the background fold
+ * wrote (the fold writes only the floor's own summary tables; the clock's buttons only the floor's clock).
  */
 
 export interface FloorServerOptions {
@@ -51,6 +51,8 @@ export interface FloorServerOptions {
   readonly log?: (line: string) => void;
   /** The clock the link states are judged by (tests). */
   readonly now?: () => number;
+  /** How long the background fold rests between passes (ms). */
+  readonly foldEveryMs?: number;
 }
 
 export interface FloorServer {
@@ -58,6 +60,10 @@ export interface FloorServer {
   readonly port: number;
   close(): Promise<void>;
 }
+
+/** The background fold's rest between passes, and the most one pass folds before it lets the next begin. */
+const FOLD_EVERY_MS = 250;
+const FOLD_PASS_BUDGET_MS = 2000;
 
 /** The shortest token the floor takes for the LAN: a password guessed in minutes would guard nothing. */
 export const TOKEN_MIN_LENGTH = 12;
@@ -352,7 +358,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         const said = error.said;
         const page = await withClient(async (client) => {
           const clock = await readFloorClock(client);
-          return renderOverview(await floorStatus(client), formLanguage, now(), clockSection(clock, formLanguage, now(), formatMessage(said, formLanguage, ENGINE_CATALOGS[formLanguage as MessageLanguage])));
+          return renderOverview(await readFloorStatus(client), formLanguage, now(), clockSection(clock, formLanguage, now(), formatMessage(said, formLanguage, ENGINE_CATALOGS[formLanguage as MessageLanguage])));
         });
         send(response, 409, html, page);
         return;
@@ -390,16 +396,13 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       return;
     }
     if (path === '/') {
-      const { status, clock } = await withClient(async (client) => ({ status: await floorStatus(client), clock: await readFloorClock(client) }));
+      const { status, clock } = await withClient(async (client) => ({ status: await readFloorStatus(client), clock: await readFloorClock(client) }));
       lastView = { status, clock, at: now() };
       send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now())), {}, head);
       return;
     }
     if (path === '/export.csv' || path === '/export.json') {
-      const body = await withClient(async (client) => {
-        await floorStatus(client);
-        return path === '/export.csv' ? floorCsv(client) : floorJson(client);
-      });
+      const body = await withClient(async (client) => (path === '/export.csv' ? floorCsv(client) : floorJson(client)));
       const csv = path === '/export.csv';
       send(response, 200, csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', body, { 'Content-Disposition': `attachment; filename="floor.${csv ? 'csv' : 'json'}"` }, head);
       return;
@@ -411,7 +414,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     }
     if (path === '/table') {
       const found = await withClient(async (client) => {
-        const status = await floorStatus(client);
+        const status = await readFloorStatus(client);
         const row = status.tables.find((entry) => entry.table === table);
         return row === undefined ? null : { row, races: await tableRaces(client, table) };
       });
@@ -424,10 +427,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 400, html, renderMessage(language, words.badRequest), {}, head);
       return;
     }
-    const record = await withClient(async (client) => {
-      await floorStatus(client);
-      return floorRaceRecord(client, table, race);
-    });
+    const record = await withClient(async (client) => floorRaceRecord(client, table, race));
     if (record === null) send(response, 404, html, renderMessage(language, words.notFound), {}, head);
     else send(response, 200, html, renderRaceRecord(table, record, language), {}, head);
   }
@@ -454,10 +454,34 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   origins = new Set([...hosts].map((name) => `${scheme}://${name}`));
   // Cookies ignore ports: two floors on one machine each need a name of their own.
   cookie = `chip-race-floor-${address.port}`;
+
+  // The fold, off the request path: a pass now (so a floor started on folded records shows them
+  // at once), then one pass after another, each table in transactions of its own; the pages read
+  // what is folded and say how far behind it is.
+  const foldEvery = options.foldEveryMs ?? FOLD_EVERY_MS;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let folding: Promise<void> = Promise.resolve();
+  const foldPass = () => withClient((client) => foldFloor(client, FOLD_PASS_BUDGET_MS)).then(
+    () => undefined,
+    (error: unknown) => log(`fold: ${(error as Error).message}`),
+  );
+  const foldOn = () => {
+    if (stopped) return;
+    folding = foldPass().then(() => {
+      if (!stopped) timer = setTimeout(foldOn, foldEvery);
+    });
+  };
+  folding = foldPass();
+  await folding;
+  timer = setTimeout(foldOn, foldEvery);
   return {
     url: `${scheme}://${shownHost}:${address.port}/`,
     port: address.port,
     async close() {
+      stopped = true;
+      clearTimeout(timer);
+      await folding;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

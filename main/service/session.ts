@@ -308,7 +308,7 @@ const skipped = (line: JournalLine<SessionRecord>, error: unknown): JournalFindi
  * (`applyRaceEvents`), which is much cheaper on a long journal than a new state per card.
  */
 export class SessionReplay {
-  private session: Session = EMPTY_SESSION;
+  private session: Session;
   private readonly problems: JournalFinding[] = [];
   /** Cards and corrections for the open race, not yet applied. */
   private pending: JournalLine<SessionRecord>[] = [];
@@ -318,6 +318,16 @@ export class SessionReplay {
    * confirmation would copy the whole history, thousands of times on a long journal.
    */
   private readonly history: HistoryEntry[] = [];
+
+  /** `start`: a session to go on from (the floor's fold resumes a table's replay where it stopped). */
+  constructor(start: Session = EMPTY_SESSION) {
+    this.session = start;
+  }
+
+  /** The race open after the lines added so far: its id, start and place (its cards may still wait to be applied). */
+  get openRace(): ActiveRace | null {
+    return this.session.race;
+  }
 
   add(line: JournalLine<SessionRecord>): void {
     const { record } = line;

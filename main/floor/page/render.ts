@@ -3,7 +3,7 @@ import { clockSchedule, readClock } from '../../../engine/clock/clock';
 import { readStructure } from '../../../engine/plan/structure';
 import type { FloorClock } from '../../../protocol/clock';
 import type { RaceRecord } from '../../../protocol/contract';
-import type { ChainFailure, DenominationChips, FloorStatus, FoldedRace, TableStatus } from '../fold';
+import type { ChainFailure, DenominationChips, FloorStatus, FoldedRace, FoldProblem, TableStatus } from '../fold';
 import { FLOOR_LANGUAGES, FLOOR_WORDS, formatNumber, formatTime, type FloorLanguage, type FloorWords } from './words';
 
 /**
@@ -69,6 +69,13 @@ function failuresList(words: FloorWords, language: FloorLanguage, failures: read
   return failures.map((failure) => escapeHtml(words.chainFailure(formatNumber(language, failure.seq), failure.reason))).join('; ');
 }
 
+function foldProblemsList(words: FloorWords, language: FloorLanguage, problems: readonly FoldProblem[]): string {
+  return problems.map((problem) => escapeHtml(words.foldProblem(formatNumber(language, problem.seq), words.foldReason[problem.reason]))).join('; ');
+}
+
+/** The records that arrived and are not folded yet, when there are any. */
+const foldBehindNote = (words: FloorWords, language: FloorLanguage, records: number): string => (records > 0 ? `<p class="fold-behind" data-testid="fold-behind">${escapeHtml(words.foldBehind(formatNumber(language, records)))}</p>` : '');
+
 /** A stretch of clock time as h:mm:ss (m:ss under an hour). */
 export function clockTime(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
@@ -129,11 +136,14 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
   const words = FLOOR_WORDS[language];
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
   const failed = status.tables.filter((table) => table.failures.length > 0);
-  const alerts = failed.length === 0 ? '' : `<section class="alert" role="alert" data-testid="chain-failures"><h2>${escapeHtml(words.chainFailed)}</h2><ul>${failed.map((table) => `<li><strong>${escapeHtml(words.table)} ${escapeHtml(table.table)}</strong>: ${failuresList(words, language, table.failures.slice(0, 5))}${table.failures.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`;
+  const unfolded = status.tables.filter((table) => table.foldProblems.length > 0);
+  const alerts = `${failed.length === 0 ? '' : `<section class="alert" role="alert" data-testid="chain-failures"><h2>${escapeHtml(words.chainFailed)}</h2><ul>${failed.map((table) => `<li><strong>${escapeHtml(words.table)} ${escapeHtml(table.table)}</strong>: ${failuresList(words, language, table.failures.slice(0, 5))}${table.failures.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`}${
+    unfolded.length === 0 ? '' : `<section class="alert" role="alert" data-testid="fold-problems"><h2>${escapeHtml(words.foldFailed)}</h2><ul>${unfolded.map((table) => `<li><strong>${escapeHtml(words.table)} ${escapeHtml(table.table)}</strong>: ${foldProblemsList(words, language, table.foldProblems.slice(0, 5))}${table.foldProblems.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`
+  }${foldBehindNote(words, language, status.foldBehind)}`;
   const rows = status.tables.map((table) => {
     const link = linkState(words, language, table, now);
     const open = table.openRace === null ? '—' : `<a href="${href('/race', { table: table.table, race: table.openRace.raceId }, language)}">${escapeHtml(table.openRace.raceId)}</a> (${escapeHtml(words.raceStatus[table.openRace.status])})`;
-    return `<tr class="${table.failures.length > 0 ? 'failed' : ''}" data-table="${escapeHtml(table.table)}">
+    return `<tr class="${table.failures.length > 0 || table.foldProblems.length > 0 ? 'failed' : ''}" data-table="${escapeHtml(table.table)}">
 <th scope="row"><a href="${href('/table', { table: table.table }, language)}">${escapeHtml(table.table)}</a></th>
 <td class="link link--${link.kind}">${escapeHtml(link.text)}<br><small>${table.lastSeen === null ? '—' : escapeHtml(formatTime(language, table.lastSeen))}</small></td>
 <td class="colour colour--${table.colourUp}">${escapeHtml(words.colourUpStatus[table.colourUp])}</td>
@@ -202,6 +212,8 @@ ${languageLinks(language, '/table', { table: table.table })}
 <div><dt>${escapeHtml(words.toBring)}</dt><dd>${chipsCell(language, table.chips, 'bring')}</dd></div>
 </dl>
 ${table.failures.length > 0 ? `<section class="alert" role="alert"><h2>${escapeHtml(words.chainFailed)}</h2><p>${failuresList(words, language, table.failures)}</p></section>` : ''}
+${table.foldProblems.length > 0 ? `<section class="alert" role="alert"><h2>${escapeHtml(words.foldFailed)}</h2><p>${foldProblemsList(words, language, table.foldProblems)}</p></section>` : ''}
+${foldBehindNote(words, language, table.foldBehind)}
 <main>
 ${races.length === 0 ? `<p>${escapeHtml(words.noRaces)}</p>` : `<table class="races"><thead><tr><th scope="col">${escapeHtml(words.race)}</th><th scope="col">${escapeHtml(words.colourUp)}</th><th scope="col">${escapeHtml(words.level)}</th><th scope="col">${escapeHtml(words.chip)}</th><th scope="col">${escapeHtml(words.valueChange)}</th><th scope="col">${escapeHtml(words.winners)}</th><th scope="col">${escapeHtml(words.started)}</th><th scope="col">${escapeHtml(words.ended)}</th><th scope="col">${escapeHtml(words.corrections)} / ${escapeHtml(words.refusals)}</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`}

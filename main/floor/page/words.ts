@@ -31,6 +31,12 @@ export interface FloorWords {
   readonly refusals: string;
   readonly chainFailed: string;
   readonly chainFailure: (seq: string, reason: string) => string;
+  /** Records the fold passed over (main/floor/fold.ts FoldProblem): the heading, each one, and why. */
+  readonly foldFailed: string;
+  readonly foldProblem: (seq: string, reason: string) => string;
+  readonly foldReason: Readonly<Record<'number-out-of-range' | 'bad-time' | 'fold-failed', string>>;
+  /** Records the floor holds and has not folded yet. */
+  readonly foldBehind: (records: string) => string;
   readonly openRace: string;
   readonly race: string;
   readonly level: string;
@@ -115,6 +121,10 @@ const en: FloorWords = {
   refusals: 'Refusals',
   chainFailed: 'Chain failed verification',
   chainFailure: (seq, reason) => `record ${seq}: ${reason}`,
+  foldFailed: 'Records the floor could not count',
+  foldProblem: (seq, reason) => `record ${seq}: ${reason}`,
+  foldReason: { 'number-out-of-range': 'a number beyond any table\'s', 'bad-time': 'a time that cannot be', 'fold-failed': 'the table\'s records could not be counted' },
+  foldBehind: (records) => `${records} records arrived and are not counted yet`,
   openRace: 'Open race',
   race: 'Race',
   level: 'Level',
@@ -194,6 +204,10 @@ const fi: FloorWords = {
   refusals: 'Hylätyt syötteet',
   chainFailed: 'Ketjun tarkistus epäonnistui',
   chainFailure: (seq, reason) => `tietue ${seq}: ${reason}`,
+  foldFailed: 'Tietueet, joita sali ei voinut laskea',
+  foldProblem: (seq, reason) => `tietue ${seq}: ${reason}`,
+  foldReason: { 'number-out-of-range': 'luku, jollaista yhdelläkään pöydällä ei ole', 'bad-time': 'aika, joka ei voi olla', 'fold-failed': 'pöydän tietueita ei voitu laskea' },
+  foldBehind: (records) => `${records} saapunutta tietuetta ei ole vielä laskettu`,
   openRace: 'Avoin kisa',
   race: 'Kisa',
   level: 'Taso',
@@ -273,6 +287,10 @@ const ru: FloorWords = {
   refusals: 'Отклонённые вводы',
   chainFailed: 'Цепочка не прошла проверку',
   chainFailure: (seq, reason) => `запись ${seq}: ${reason}`,
+  foldFailed: 'Записи, которые зал не смог учесть',
+  foldProblem: (seq, reason) => `запись ${seq}: ${reason}`,
+  foldReason: { 'number-out-of-range': 'число, какого не бывает ни у одного стола', 'bad-time': 'время, которого не может быть', 'fold-failed': 'записи стола не удалось учесть' },
+  foldBehind: (records) => `${records} полученных записей ещё не учтены`,
   openRace: 'Открытый чип-рейс',
   race: 'Чип-рейс',
   level: 'Уровень',
