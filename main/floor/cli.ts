@@ -208,7 +208,7 @@ async function status(url: string, out: (text: string) => void): Promise<void> {
     }
     const floor = await floorStatus(client);
     const document = {
-      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}) })),
+      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}) })),
       totals: { races: floor.totals.races, valueDelta: floor.totals.valueDelta },
     };
     out(`${JSON.stringify(document, null, 2)}\n`);

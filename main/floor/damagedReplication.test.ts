@@ -9,6 +9,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceHarness } from '../service/testing/services';
 import { createStationLogin } from './db/stations';
+import { foldFloor, readFloorStatus } from './fold';
+import { renderOverview } from './page/render';
 import { startFloorDatabase, POSTGRES_AVAILABLE, type ThrowawayPostgres } from './testing/postgres';
 import { until } from './testing/requests';
 import { tableSettings } from './testing/stations';
@@ -97,6 +99,18 @@ describe.runIf(run)('a damaged last line at a station, then the floor', () => {
       const failures = await admin.query('SELECT seq, reason FROM chain_failures WHERE table_name = $1', [table]);
       expect(failures.rows).toEqual([]);
       expect(station.getState().floorLink.state).toBe('connected');
+
+      // On the floor the table is amber, not red: the damaged record named, the races counted.
+      await foldFloor(admin);
+      const status = await readFloorStatus(admin);
+      const shown = status.tables.find((entry) => entry.table === table);
+      expect(shown).toMatchObject({ damaged: [damagedSeq], failures: [], foldProblems: [], foldBehind: 0, openRace: { raceId: 'race-1' } });
+      expect(shown?.colourUp).not.toBe('disputed');
+      for (const [language, words] of [['en', `record ${damagedSeq} damaged at the station`], ['fi', `tietue ${damagedSeq} vaurioitui asemalla`], ['ru', `запись ${damagedSeq} повреждена на станции`]] as const) {
+        const page = renderOverview(status, language, Date.parse('2026-12-01T21:00:00Z'));
+        expect(page).toContain(words);
+        expect(page).toContain(`<tr class="damaged" data-table="${table}">`);
+      }
     }, 90_000);
   }
 });

@@ -471,6 +471,8 @@ export interface TableStatus {
   readonly foldBehind: number;
   /** Records the fold passed over (the first few), and why: the table is disputed until the director settles them. */
   readonly foldProblems: readonly FoldProblem[];
+  /** Damaged lines the station sent as evidence (the first few seqs): amber, the chain verified again from the next record. */
+  readonly damaged: readonly number[];
 }
 
 export interface FloorStatus {
@@ -489,14 +491,18 @@ function mergeChips(into: Map<number, { collect: number; bring: number }>, chip:
 }
 const chipsList = (chips: Map<number, { collect: number; bring: number }>): DenominationChips[] => [...chips.entries()].sort(([a], [b]) => a - b).map(([chip, { collect, bring }]) => ({ chip, collect, bring }));
 
+/** How many of a table's damaged records the status names: the first few say where to look in the station's journal. */
+const DAMAGED_SHOWN = 20;
+
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: string[] }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
        coalesce(a.races, 0)::int AS races, coalesce(a.value_delta, 0)::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
        greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
-       s.problems, s.problem_count, s.fold_error, s.error_seq::text
+       s.problems, s.problem_count, s.fold_error, s.error_seq::text,
+       ARRAY(SELECT seq::text FROM station_records WHERE table_name = t.table_name AND damaged ORDER BY seq LIMIT ${DAMAGED_SHOWN}) AS damaged
      FROM floor_tables t
      LEFT JOIN floor_table_state s USING (table_name)
      LEFT JOIN station_contact c USING (table_name)
@@ -541,6 +547,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         failures,
         foldBehind: Number(row.fold_behind),
         foldProblems,
+        damaged: row.damaged.map(Number),
       };
     })
     .sort((a, b) => byTableName(a.table, b.table));

@@ -506,6 +506,14 @@ ALTER TABLE floor_table_state
   ADD COLUMN error_seq bigint;
 `,
   },
+  {
+    version: 5,
+    name: 'damaged records found at once (the floor page shows them amber)',
+    // Few rows are damaged: a partial index lets the status name them without reading every record.
+    sql: `
+CREATE INDEX station_records_damaged ON station_records (table_name, seq) WHERE damaged;
+`,
+  },
 ];
 
 /** The schema version this code needs. */

@@ -69,6 +69,16 @@ function failuresList(words: FloorWords, language: FloorLanguage, failures: read
   return failures.map((failure) => escapeHtml(words.chainFailure(formatNumber(language, failure.seq), failure.reason))).join('; ');
 }
 
+function damagedList(words: FloorWords, language: FloorLanguage, seqs: readonly number[]): string {
+  return seqs.map((seq) => escapeHtml(words.damagedRecord(formatNumber(language, seq)))).join('; ');
+}
+
+/** A table's row: red where its chain failed or a record could not be counted, amber where only a line was damaged at the station. */
+function rowClass(table: TableStatus): string {
+  if (table.failures.length > 0 || table.foldProblems.length > 0) return 'failed';
+  return table.damaged.length > 0 ? 'damaged' : '';
+}
+
 function foldProblemsList(words: FloorWords, language: FloorLanguage, problems: readonly FoldProblem[]): string {
   return problems.map((problem) => escapeHtml(words.foldProblem(formatNumber(language, problem.seq), words.foldReason[problem.reason]))).join('; ');
 }
@@ -137,13 +147,15 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
   const failed = status.tables.filter((table) => table.failures.length > 0);
   const unfolded = status.tables.filter((table) => table.foldProblems.length > 0);
+  const damagedTables = status.tables.filter((table) => table.damaged.length > 0);
   const alerts = `${failed.length === 0 ? '' : `<section class="alert" role="alert" data-testid="chain-failures"><h2>${escapeHtml(words.chainFailed)}</h2><ul>${failed.map((table) => `<li><strong>${escapeHtml(words.table)} ${escapeHtml(table.table)}</strong>: ${failuresList(words, language, table.failures.slice(0, 5))}${table.failures.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`}${
     unfolded.length === 0 ? '' : `<section class="alert" role="alert" data-testid="fold-problems"><h2>${escapeHtml(words.foldFailed)}</h2><ul>${unfolded.map((table) => `<li><strong>${escapeHtml(words.table)} ${escapeHtml(table.table)}</strong>: ${foldProblemsList(words, language, table.foldProblems.slice(0, 5))}${table.foldProblems.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`
+  }${damagedTables.length === 0 ? '' : `<section class="alert alert--damaged" role="status" data-testid="damaged-records"><h2>${escapeHtml(words.damagedHeading)}</h2><ul>${damagedTables.map((table) => `<li><strong>${escapeHtml(words.table)} ${escapeHtml(table.table)}</strong>: ${damagedList(words, language, table.damaged.slice(0, 5))}${table.damaged.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`
   }${foldBehindNote(words, language, status.foldBehind)}`;
   const rows = status.tables.map((table) => {
     const link = linkState(words, language, table, now);
     const open = table.openRace === null ? '—' : `<a href="${href('/race', { table: table.table, race: table.openRace.raceId }, language)}">${escapeHtml(table.openRace.raceId)}</a> (${escapeHtml(words.raceStatus[table.openRace.status])})`;
-    return `<tr class="${table.failures.length > 0 || table.foldProblems.length > 0 ? 'failed' : ''}" data-table="${escapeHtml(table.table)}">
+    return `<tr class="${rowClass(table)}" data-table="${escapeHtml(table.table)}">
 <th scope="row"><a href="${href('/table', { table: table.table }, language)}">${escapeHtml(table.table)}</a></th>
 <td class="link link--${link.kind}">${escapeHtml(link.text)}<br><small>${table.lastSeen === null ? '—' : escapeHtml(formatTime(language, table.lastSeen))}</small></td>
 <td class="colour colour--${table.colourUp}">${escapeHtml(words.colourUpStatus[table.colourUp])}</td>
@@ -213,6 +225,7 @@ ${languageLinks(language, '/table', { table: table.table })}
 </dl>
 ${table.failures.length > 0 ? `<section class="alert" role="alert"><h2>${escapeHtml(words.chainFailed)}</h2><p>${failuresList(words, language, table.failures)}</p></section>` : ''}
 ${table.foldProblems.length > 0 ? `<section class="alert" role="alert"><h2>${escapeHtml(words.foldFailed)}</h2><p>${foldProblemsList(words, language, table.foldProblems)}</p></section>` : ''}
+${table.damaged.length > 0 ? `<section class="alert alert--damaged" role="status"><h2>${escapeHtml(words.damagedHeading)}</h2><p>${damagedList(words, language, table.damaged)}</p></section>` : ''}
 ${foldBehindNote(words, language, table.foldBehind)}
 <main>
 ${races.length === 0 ? `<p>${escapeHtml(words.noRaces)}</p>` : `<table class="races"><thead><tr><th scope="col">${escapeHtml(words.race)}</th><th scope="col">${escapeHtml(words.colourUp)}</th><th scope="col">${escapeHtml(words.level)}</th><th scope="col">${escapeHtml(words.chip)}</th><th scope="col">${escapeHtml(words.valueChange)}</th><th scope="col">${escapeHtml(words.winners)}</th><th scope="col">${escapeHtml(words.started)}</th><th scope="col">${escapeHtml(words.ended)}</th><th scope="col">${escapeHtml(words.corrections)} / ${escapeHtml(words.refusals)}</th></tr></thead>
@@ -324,6 +337,7 @@ a{color:#0645ad;min-height:44px;display:inline-flex;align-items:center;padding:0
 .alert{background:#fde8e8;border:2px solid #b00020;color:#7a0014;padding:4px 10px;border-radius:6px;margin:6px 0}
 .alert h2{font-size:1rem;margin:0}
 .alert ul{margin:2px 0;padding-left:18px}
+.alert--damaged{background:#fff4d6;border-color:#8a5a00;color:#5c3b00}
 table{width:100%;border-collapse:collapse;table-layout:fixed;background:#fff}
 th,td{border-bottom:1px solid #ddd;padding:3px 5px;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}
 thead th{font-size:.75rem;color:#444;background:#eee;overflow-wrap:normal;word-break:normal;hyphens:auto}
@@ -331,6 +345,7 @@ thead th{font-size:.75rem;color:#444;background:#eee;overflow-wrap:normal;word-b
 .tables .c-table{width:9%}.tables .c-link{width:15%}.tables .c-colour{width:11%}.tables .c-num{width:7%}.tables .c-chips{width:12%}.tables .c-wide{width:11%}.tables .c-open{width:15%}
 tr.failed{background:#fde8e8}
 tr.failed th,tr.failed td{color:#7a0014}
+tr.damaged{background:#fff4d6}
 .link--connected{color:#05620c}.link--behind{color:#8a5a00}.link--offline,.link--never{color:#7a0014}
 .colour--disputed{color:#b00020;font-weight:700}.colour--waiting-to-confirm{color:#8a5a00;font-weight:600}.colour--done{color:#05620c}
 .chain--broken{color:#b00020}

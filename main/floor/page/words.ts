@@ -35,6 +35,9 @@ export interface FloorWords {
   readonly foldFailed: string;
   readonly foldProblem: (seq: string, reason: string) => string;
   readonly foldReason: Readonly<Record<'number-out-of-range' | 'bad-time' | 'fold-failed', string>>;
+  /** Lines damaged at the station, kept as evidence (amber): the heading, and each one. */
+  readonly damagedHeading: string;
+  readonly damagedRecord: (seq: string) => string;
   /** Records the floor holds and has not folded yet. */
   readonly foldBehind: (records: string) => string;
   readonly openRace: string;
@@ -124,6 +127,8 @@ const en: FloorWords = {
   foldFailed: 'Records the floor could not count',
   foldProblem: (seq, reason) => `record ${seq}: ${reason}`,
   foldReason: { 'number-out-of-range': 'a number beyond any table\'s', 'bad-time': 'a time that cannot be', 'fold-failed': 'the table\'s records could not be counted' },
+  damagedHeading: 'Records damaged at the station',
+  damagedRecord: (seq) => `record ${seq} damaged at the station`,
   foldBehind: (records) => `${records} records arrived and are not counted yet`,
   openRace: 'Open race',
   race: 'Race',
@@ -207,6 +212,8 @@ const fi: FloorWords = {
   foldFailed: 'Tietueet, joita sali ei voinut laskea',
   foldProblem: (seq, reason) => `tietue ${seq}: ${reason}`,
   foldReason: { 'number-out-of-range': 'luku, jollaista yhdelläkään pöydällä ei ole', 'bad-time': 'aika, joka ei voi olla', 'fold-failed': 'pöydän tietueita ei voitu laskea' },
+  damagedHeading: 'Asemalla vaurioituneet tietueet',
+  damagedRecord: (seq) => `tietue ${seq} vaurioitui asemalla`,
   foldBehind: (records) => `${records} saapunutta tietuetta ei ole vielä laskettu`,
   openRace: 'Avoin kisa',
   race: 'Kisa',
@@ -290,6 +297,8 @@ const ru: FloorWords = {
   foldFailed: 'Записи, которые зал не смог учесть',
   foldProblem: (seq, reason) => `запись ${seq}: ${reason}`,
   foldReason: { 'number-out-of-range': 'число, какого не бывает ни у одного стола', 'bad-time': 'время, которого не может быть', 'fold-failed': 'записи стола не удалось учесть' },
+  damagedHeading: 'Записи, повреждённые на станции',
+  damagedRecord: (seq) => `запись ${seq} повреждена на станции`,
   foldBehind: (records) => `${records} полученных записей ещё не учтены`,
   openRace: 'Открытый чип-рейс',
   race: 'Чип-рейс',
