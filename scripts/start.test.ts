@@ -63,8 +63,9 @@ describe('npm start without the Electron runtime', () => {
       run.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
         // The address carries the data folder's browser key.
-        const match = /browser mode\): (http:\/\/127\.0\.0\.1:\d+\/\?key=[A-Za-z0-9_-]{43}) {2}· {2}player display: \1#\/display {2}· {2}data: /.exec(stdout);
-        if (match) resolve(match[1] as string);
+        // The player display's address carries a key of its own (it opens the display and nothing else).
+        const match = /browser mode\): ((http:\/\/127\.0\.0\.1:\d+)\/\?key=([A-Za-z0-9_-]{43})) {2}· {2}player display: \2\/display\?key=([A-Za-z0-9_-]{43})#\/display {2}· {2}data: /.exec(stdout);
+        if (match && match[3] !== match[4]) resolve(match[1] as string);
       });
       run.on('close', () => reject(new Error(`exited early: ${stderr}`)));
     });
