@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../testing/postgres';
+import { POSTGRES_AVAILABLE, startFloorDatabase, withClient, type ThrowawayPostgres } from '../testing/postgres';
 import { journalRecords } from './journalLines';
 import { DAMAGED_KEPT_BYTES } from './migrations';
 import { lastStoredSeq, pushRecords, type OutgoingRecord } from './push';
@@ -27,14 +27,7 @@ describe.runIf(run)("a table's records on arrival (a real PostgreSQL server)", (
   const asStation = async <T>(table: string, work: (client: pg.Client) => Promise<T>): Promise<T> => {
     const login = logins.get(table) ?? (await createStationLogin(admin, table));
     logins.set(table, login);
-    const client = new pg.Client({ connectionString: server.urlFor(login.role, login.password) });
-    client.on('error', () => undefined);
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
+    return withClient(server.urlFor(login.role, login.password), work);
   };
 
   beforeAll(async () => {

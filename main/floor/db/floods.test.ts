@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../testing/postgres';
+import { connectedClient, POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../testing/postgres';
 import { migrate } from './migrate';
 import { FAILURE_KEPT_BYTES, FAILURES_KEPT_PER_TABLE, MIGRATIONS, STATION_CONNECTION_LIMIT, STATION_GROUP } from './migrations';
 import { lastStoredSeq, pushRecords, type OutgoingRecord } from './push';
@@ -21,12 +21,7 @@ describe.runIf(run)('a station flooding the floor (a real PostgreSQL server)', (
   let server: ThrowawayPostgres;
   let admin: pg.Client;
   let login: StationLogin;
-  const connectAsStation = async () => {
-    const client = new pg.Client({ connectionString: server.urlFor(login.role, login.password) });
-    client.on('error', () => undefined);
-    await client.connect();
-    return client;
-  };
+  const connectAsStation = () => connectedClient(server.urlFor(login.role, login.password));
 
   beforeAll(async () => {
     ({ server, admin } = await startFloorDatabase());

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOLDEN_JOURNALS, GOLDEN_RECORDS } from '../../journal/golden';
 import { journalPath } from '../../journal/journal';
 import { nextBatch, readCursor } from '../outbox';
-import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../testing/postgres';
+import { POSTGRES_AVAILABLE, startFloorDatabase, withClient, type ThrowawayPostgres } from '../testing/postgres';
 import { pushRecords, type OutgoingRecord } from './push';
 import { createStationLogin } from './stations';
 
@@ -37,14 +37,7 @@ describe.runIf(run)('the golden journal lines on the floor (a real PostgreSQL se
   /** Sends records for a table under its own station login. */
   const sendAsStation = async (table: string, records: readonly OutgoingRecord[]) => {
     const login = await createStationLogin(admin, table);
-    const station = new pg.Client({ connectionString: server.urlFor(login.role, login.password) });
-    station.on('error', () => undefined);
-    await station.connect();
-    try {
-      return await pushRecords(station, table, records);
-    } finally {
-      await station.end();
-    }
+    return withClient(server.urlFor(login.role, login.password), (station) => pushRecords(station, table, records));
   };
 
   for (const chain of ['sha256', 'hmac-sha256'] as const) {

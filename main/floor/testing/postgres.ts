@@ -138,15 +138,34 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
 }
 
 /**
+ * A connection to a test server under a login (a station's, the floor's): its own error reports
+ * taken, as a server stopped under it would otherwise end the process.
+ */
+export async function connectedClient(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
+}
+
+/** Runs `work` on a connection of its own under a login, closed afterwards. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = await connectedClient(url);
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * A throwaway server with the floor's schema migrated, and a connection to it as its superuser
  * (the floor's own role): what most floor tests start from. The connection's own error reports
  * are taken (a server stopped under it would otherwise end the process); its queries still reject.
  */
 export async function startFloorDatabase(): Promise<{ server: ThrowawayPostgres; admin: pg.Client }> {
   const server = await startThrowawayPostgres();
-  const admin = new pg.Client({ connectionString: server.url });
-  admin.on('error', () => undefined);
-  await admin.connect();
+  const admin = await connectedClient(server.url);
   await migrate(admin);
   return { server, admin };
 }
