@@ -314,6 +314,16 @@ interface StoredLine {
 
 const foldLine = (row: StoredLine): FoldLine => ({ seq: Number(row.seq), at: row.at, record: row.record });
 
+const COLOUR_UP_KIND_SET: ReadonlySet<string> = new Set(COLOUR_UP_KINDS);
+
+/** Whether a line read is a colour-up record as the stored `kind` says it (the trigger's `record->>'kind'`: an object's string kind). */
+function isColourUpLine(line: FoldLine): boolean {
+  const record = line.record;
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
+  const kind = (record as { kind?: unknown }).kind;
+  return typeof kind === 'string' && COLOUR_UP_KIND_SET.has(kind);
+}
+
 /** The whole number nearest to `value` that a bigint column and a JavaScript number both hold. */
 const bounded = (value: number | null): number | null => (value === null ? null : Number.isFinite(value) ? Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Math.round(value))) : 0);
 
@@ -369,8 +379,10 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     await writeRaces(client, table, fold.races);
     const openRace = fold.state.session.race;
     const openStatus = fold.races.find((race) => race.raceId === openRace?.id)?.status;
-    const colourUpLines = await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, COLOUR_UP_KINDS, lastSeq]);
-    const colourUp = colourUpStatusOf(colourUpLines.rows.map(foldLine).filter((line): line is JournalLine<unknown> => problemOf(line) === null), openStatus === 'waiting-to-confirm', false);
+    // The colour-up records: those of the lines folded before read again (none on a first fold), this batch's taken from the lines read above.
+    const earlier = foldedSeq === 0 ? [] : (await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, COLOUR_UP_KINDS, foldedSeq])).rows.map(foldLine);
+    const colourUpLines = [...earlier, ...lines.filter(isColourUpLine)];
+    const colourUp = colourUpStatusOf(colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null), openStatus === 'waiting-to-confirm', false);
     const problems = [...(current?.problems ?? []), ...fold.problems].slice(0, PROBLEMS_KEPT);
     await client.query(
       `INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq)
