@@ -314,23 +314,41 @@ interface StoredLine {
 
 const foldLine = (row: StoredLine): FoldLine => ({ seq: Number(row.seq), at: row.at, record: row.record });
 
+const COLOUR_UP_KIND_SET: ReadonlySet<string> = new Set(COLOUR_UP_KINDS);
+
+/** Whether a line read is a colour-up record as the stored `kind` says it (the trigger's `record->>'kind'`: an object's string kind). */
+function isColourUpLine(line: FoldLine): boolean {
+  const record = line.record;
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
+  const kind = (record as { kind?: unknown }).kind;
+  return typeof kind === 'string' && COLOUR_UP_KIND_SET.has(kind);
+}
+
 /** The whole number nearest to `value` that a bigint column and a JavaScript number both hold. */
 const bounded = (value: number | null): number | null => (value === null ? null : Number.isFinite(value) ? Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Math.round(value))) : 0);
 
+/**
+ * Writes the races in one statement: their numbers as one small JSON set, each history entry (some
+ * 7 KB) as a parameter of its own, checked as json once (never parsed into the row set first). A race
+ * spans two lines at least, so a batch's races stay far below the protocol's 65,535 parameters.
+ */
 async function writeRaces(client: ClientBase, table: string, races: readonly FoldedRace[]): Promise<void> {
   if (races.length === 0) return;
+  const entries = races.map((race) => (race.entry === null ? null : JSON.stringify(race.entry)));
+  const entryParams = entries.map((_, index) => `$${index + 3}::text`).join(', ');
   await client.query(
     `INSERT INTO floor_races (table_name, race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, first_seq, last_seq, entry)
-     SELECT $1, r.race_id, r.status, r.level, r.removed, r.next, r.value_delta, r.winners, r.started_at, r.ended_at, r.corrections, r.refusals, r.collect, r.bring, r.first_seq, r.last_seq, r.entry
-     FROM json_to_recordset($2::json) AS r(race_id text, status text, level integer, removed bigint, next bigint, value_delta bigint, winners jsonb, started_at timestamptz, ended_at timestamptz, corrections bigint, refusals bigint, collect bigint, bring bigint, first_seq bigint, last_seq bigint, entry jsonb)
+     SELECT $1, r.race_id, r.status, r.level, r.removed, r.next, r.value_delta, r.winners, r.started_at, r.ended_at, r.corrections, r.refusals, r.collect, r.bring, r.first_seq, r.last_seq, (ARRAY[${entryParams}])[r.n]::json
+     FROM json_to_recordset($2::json) AS r(race_id text, status text, level integer, removed bigint, next bigint, value_delta bigint, winners jsonb, started_at timestamptz, ended_at timestamptz, corrections bigint, refusals bigint, collect bigint, bring bigint, first_seq bigint, last_seq bigint, n integer)
      ON CONFLICT (table_name, race_id) DO UPDATE SET status = excluded.status, level = excluded.level, removed = excluded.removed, next = excluded.next, value_delta = excluded.value_delta, winners = excluded.winners,
        started_at = excluded.started_at, ended_at = excluded.ended_at, corrections = excluded.corrections, refusals = excluded.refusals, collect = excluded.collect, bring = excluded.bring, first_seq = excluded.first_seq, last_seq = excluded.last_seq, entry = excluded.entry`,
     [
       table,
-      JSON.stringify(races.map((race) => ({
-        race_id: race.raceId, status: race.status, level: race.level, removed: bounded(race.removed), next: bounded(race.next), value_delta: bounded(race.valueDelta), winners: race.winners, started_at: race.startedAt, ended_at: race.endedAt,
-        corrections: bounded(race.corrections), refusals: bounded(race.refusals), collect: bounded(race.collect), bring: bounded(race.bring), first_seq: race.firstSeq, last_seq: race.lastSeq, entry: race.entry,
+      JSON.stringify(races.map((race, index) => ({
+        n: index + 1, race_id: race.raceId, status: race.status, level: race.level, removed: bounded(race.removed), next: bounded(race.next), value_delta: bounded(race.valueDelta), winners: race.winners, started_at: race.startedAt, ended_at: race.endedAt,
+        corrections: bounded(race.corrections), refusals: bounded(race.refusals), collect: bounded(race.collect), bring: bounded(race.bring), first_seq: race.firstSeq, last_seq: race.lastSeq,
       }))),
+      ...entries,
     ],
   );
 }
@@ -369,8 +387,10 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     await writeRaces(client, table, fold.races);
     const openRace = fold.state.session.race;
     const openStatus = fold.races.find((race) => race.raceId === openRace?.id)?.status;
-    const colourUpLines = await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, COLOUR_UP_KINDS, lastSeq]);
-    const colourUp = colourUpStatusOf(colourUpLines.rows.map(foldLine).filter((line): line is JournalLine<unknown> => problemOf(line) === null), openStatus === 'waiting-to-confirm', false);
+    // The colour-up records: those of the lines folded before read again (none on a first fold), this batch's taken from the lines read above.
+    const earlier = foldedSeq === 0 ? [] : (await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, COLOUR_UP_KINDS, foldedSeq])).rows.map(foldLine);
+    const colourUpLines = [...earlier, ...lines.filter(isColourUpLine)];
+    const colourUp = colourUpStatusOf(colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null), openStatus === 'waiting-to-confirm', false);
     const problems = [...(current?.problems ?? []), ...fold.problems].slice(0, PROBLEMS_KEPT);
     await client.query(
       `INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq)
