@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BenchFigure } from './report';
+import { failsGate, formatTable, type BenchFigure } from './report';
 import { measureGroups } from './secondLook';
 
 const figure = (value: number): BenchFigure => ({ name: 'latency p95', value, unit: 'ms', target: 30, better: 'lower' });
@@ -52,5 +52,14 @@ describe('a missed target gets another look', () => {
     const { runs } = await measureGroups(groups, { measure, pause: async () => undefined, say: () => undefined, looks: 1 });
     expect(measured).toEqual(['once']);
     expect(runs[0]?.result.figures[0]?.value).toBe(41);
+  });
+
+  it('a figure not gated yet is measured and shown missed, but gets no second look and fails no run', async () => {
+    const pending: BenchFigure = { ...figure(41), notGatedYet: 'issue 21' };
+    const { runs } = await measureGroups([{ name: 'pending' }], { measure: async () => ({ figures: [pending] }), pause: async () => undefined, say: () => undefined });
+    expect(runs[0]?.earlier).toEqual([]);
+    expect(failsGate(pending)).toBe(false);
+    expect(failsGate(figure(41))).toBe(true);
+    expect(formatTable([pending])).toContain('missed, not a gate yet (issue 21)');
   });
 });

@@ -1,4 +1,4 @@
-import { meetsTarget, type BenchFigure } from './report';
+import { failsGate, type BenchFigure } from './report';
 
 export interface GroupResult {
   readonly figures: BenchFigure[];
@@ -35,7 +35,7 @@ export async function measureGroups<G extends { readonly name: string }>(groups:
     const earlier: BenchFigure[][] = [];
     let result = await options.measure(group);
     for (let look = 1; look < looks; look += 1) {
-      const missed = result.figures.filter((figure) => !meetsTarget(figure));
+      const missed = result.figures.filter(failsGate);
       if (missed.length === 0) break;
       options.say(`bench: ${group.name}: missed ${missed.map((figure) => `${figure.name} (${figure.value} ${figure.unit})`).join('; ')}; measuring the group once more (look ${look + 1} of at most ${looks})`);
       earlier.push(result.figures);
