@@ -130,6 +130,8 @@ export interface TableFold {
   readonly state: FoldState;
   /** The lines passed over, and why. */
   readonly problems: readonly FoldProblem[];
+  /** The lines kept as evidence only (damaged at the station), by seq. */
+  readonly damaged: readonly number[];
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
@@ -155,10 +157,15 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
   if (resumed !== null) collect.set(resumed.id, countsChips(resumed.counts));
   const ended = new Map<string, FoldedRace>();
   const problems: FoldProblem[] = [];
+  const damaged: number[] = [];
   for (const line of lines) {
     const record = line.record;
-    // A line kept as evidence only (damaged at the station): nothing to fold.
-    if (record === null || record === undefined || !isSessionRecord(record)) continue;
+    // A line kept as evidence only (damaged at the station): nothing to fold, but the table says so.
+    if (record === null || record === undefined) {
+      damaged.push(line.seq);
+      continue;
+    }
+    if (!isSessionRecord(record)) continue;
     const problem = problemOf(line);
     if (problem !== null) {
       problems.push({ seq: line.seq, reason: problem });
@@ -209,7 +216,7 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
     });
   }
   races.sort((a, b) => a.firstSeq - b.firstSeq);
-  return { races, state: { session: { ...session, history: [], games: [] }, tally }, problems };
+  return { races, state: { session: { ...session, history: [], games: [] }, tally }, problems, damaged };
 }
 
 /** The records the colour-up's progress is made of (main/service/colorUps.ts reads only these). */
@@ -294,6 +301,9 @@ export const FOLD_VERSION = 1;
 const FOLD_LOCK = 0x666f6c64;
 /** The most lines one transaction folds: a first fold of a long table commits as it goes. */
 export const FOLD_BATCH = 20_000;
+/** How many of a table's damaged records the fold keeps (folded into floor_table_state, so the status reads them with the table): the first few say where to look in the station's journal. */
+const DAMAGED_SHOWN = 20;
+
 /** The problems kept per table (then only counted): a station sealing a million bad lines keeps twenty. */
 const PROBLEMS_KEPT = 20;
 /** The longest reason kept for an unforeseen fold failure. */
@@ -359,6 +369,7 @@ interface KeptState {
   replay: FoldState | null;
   problems: FoldProblem[];
   problem_count: number;
+  damaged: number[];
 }
 
 /**
@@ -375,7 +386,7 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
       await client.query('COMMIT');
       return 'busy';
     }
-    const kept = (await client.query<KeptState>('SELECT folded_seq, fold_version, replay, problems, problem_count FROM floor_table_state WHERE table_name = $1', [table])).rows[0];
+    const kept = (await client.query<KeptState>('SELECT folded_seq, fold_version, replay, problems, problem_count, damaged FROM floor_table_state WHERE table_name = $1', [table])).rows[0];
     const current = kept !== undefined && kept.fold_version === FOLD_VERSION ? kept : null;
     // Another version's fold (or none): the table is folded again from its first record.
     if (current === null) await client.query('DELETE FROM floor_races WHERE table_name = $1', [table]);
@@ -392,12 +403,13 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     const colourUpLines = [...earlier, ...lines.filter(isColourUpLine)];
     const colourUp = colourUpStatusOf(colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null), openStatus === 'waiting-to-confirm', false);
     const problems = [...(current?.problems ?? []), ...fold.problems].slice(0, PROBLEMS_KEPT);
+    const damaged = [...(current?.damaged ?? []), ...fold.damaged].slice(0, DAMAGED_SHOWN);
     await client.query(
-      `INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq)
-       VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL)
+      `INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged)
+       VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10)
        ON CONFLICT (table_name) DO UPDATE SET folded_seq = excluded.folded_seq, resume_seq = excluded.resume_seq, failures = excluded.failures, colour_up = excluded.colour_up, open_race = excluded.open_race, folded_at = excluded.folded_at,
-         fold_version = excluded.fold_version, replay = excluded.replay, problems = excluded.problems, problem_count = excluded.problem_count, fold_error = NULL, error_seq = NULL`,
-      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length],
+         fold_version = excluded.fold_version, replay = excluded.replay, problems = excluded.problems, problem_count = excluded.problem_count, fold_error = NULL, error_seq = NULL, damaged = excluded.damaged`,
+      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged)],
     );
     await client.query('COMMIT');
     return lines.length === FOLD_BATCH ? 'more' : 'folded';
@@ -511,18 +523,15 @@ function mergeChips(into: Map<number, { collect: number; bring: number }>, chip:
 }
 const chipsList = (chips: Map<number, { collect: number; bring: number }>): DenominationChips[] => [...chips.entries()].sort(([a], [b]) => a - b).map(([chip, { collect, bring }]) => ({ chip, collect, bring }));
 
-/** How many of a table's damaged records the status names: the first few say where to look in the station's journal. */
-const DAMAGED_SHOWN = 20;
 
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: string[] }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
        coalesce(a.races, 0)::int AS races, coalesce(a.value_delta, 0)::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
        greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
-       s.problems, s.problem_count, s.fold_error, s.error_seq::text,
-       ARRAY(SELECT seq::text FROM station_records WHERE table_name = t.table_name AND damaged ORDER BY seq LIMIT ${DAMAGED_SHOWN}) AS damaged
+       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged
      FROM floor_tables t
      LEFT JOIN floor_table_state s USING (table_name)
      LEFT JOIN station_contact c USING (table_name)
@@ -567,7 +576,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         failures,
         foldBehind: Number(row.fold_behind),
         foldProblems,
-        damaged: row.damaged.map(Number),
+        damaged: (row.damaged ?? []).map(Number),
       };
     })
     .sort((a, b) => byTableName(a.table, b.table));
