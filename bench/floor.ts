@@ -1,6 +1,9 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { JournalEncoder, journalPath, JournalWriter, type JournalLine } from '../main/journal/journal';
+import { JournalEncoder } from '../main/journal/encoder';
+import { journalPath } from '../main/journal/location';
+import { JournalWriter } from '../main/journal/journal';
+import { type JournalLine } from '../main/journal/read';
 import { createStationLogin } from '../main/floor/db/stations';
 import { floorStatus, foldFloor, readFloorStatus } from '../main/floor/fold';
 import { ensureTable } from '../main/floor/db/stations';

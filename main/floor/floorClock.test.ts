@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClock, type ClockSchedule } from '../../engine/clock/clock';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ConsoleSettings } from '../../protocol/contract';
-import { journalPath } from '../journal/journal';
+import { journalPath } from '../journal/location';
 import { DEFAULT_SETTINGS } from '../service/settings';
 import { serviceHarness } from '../service/testing/services';
 import { actOnFloorClock, setFloorStructure } from './clock';

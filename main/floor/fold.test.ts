@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../protocol/contract';
-import { journalPath } from '../journal/journal';
+import { journalPath } from '../journal/location';
 import { Sealer } from '../journal/seal';
 import type { ConsoleService } from '../service/service';
 import { valueDeltaOf } from '../service/session';

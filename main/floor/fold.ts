@@ -4,7 +4,7 @@ import type { HistoryEntry, RaceRecord, SeatCount } from '../../protocol/contrac
 import type { ChainReport, ChainStatus, JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import { ColorUpLog } from '../service/colorUps';
-import { buildRecord } from '../service/raceRecord';
+import { buildRecord } from '../service/raceRecordOfLines';
 import { EMPTY_SESSION, isSessionRecord, SessionReplay, valueDeltaOf, type Session, type SessionRecord } from '../service/session';
 
 /**

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLOOR_REFUSAL_REASONS, type ConsoleSettings, type ConsoleState, type FloorLinkState } from '../../protocol/contract';
-import { journalPath } from '../journal/journal';
+import { journalPath } from '../journal/location';
 import type { ConsoleService, ServiceOptions } from '../service/service';
 import { DEFAULT_SETTINGS } from '../service/settings';
 import { consoleServiceOptions } from '../service/options';

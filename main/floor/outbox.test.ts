@@ -6,7 +6,8 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { journalPath, JournalWriter } from '../journal/journal';
+import { journalPath } from '../journal/location';
+import { JournalWriter } from '../journal/journal';
 import { nextBatch } from './outbox';
 
 const clock = () => new Date('2026-11-29T12:00:00Z');

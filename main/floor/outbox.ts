@@ -1,6 +1,6 @@
 import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { journalPath } from '../journal/journal';
+import { journalPath } from '../journal/location';
 import { damagedSeq, kindOfLine } from '../journal/read';
 import type { OutgoingRecord } from './db/push';
 

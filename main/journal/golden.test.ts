@@ -3,7 +3,7 @@
 // found. The floor's side of the same vectors: main/floor/db/golden.test.ts.
 import { describe, expect, it } from 'vitest';
 import { GOLDEN_JOURNALS, GOLDEN_KEY, GOLDEN_RECORDS, GOLDEN_RUN } from './golden';
-import { JournalEncoder } from './journal';
+import { JournalEncoder } from './encoder';
 import { kindOfLine, readJournalBytes, seqPrefix } from './read';
 import { Sealer } from './seal';
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findingText } from './findings';
-import { JournalEncoder, JournalWriter, readJournal, scanJournal } from './journal';
+import { JournalEncoder } from './encoder';
+import { JournalWriter, readJournal, scanJournal } from './journal';
 import { readJournalBytes } from './read';
 
 type Note = { note: string };

@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { JournalFinding } from './findings';
-import { damagedSeq, JOURNAL_NAME, JOURNAL_VERSION, readJournalBytes, seqPrefix, type JournalHeader, type JournalLine, type JournalNote, type JournalReading, type ReadOptions } from './read';
+import { JournalEncoder, type HeaderFields } from './encoder';
+import { damagedSeq, readJournalBytes, seqPrefix, type JournalLine, type JournalNote, type JournalReading, type ReadOptions } from './read';
 import { Sealer, sha256 } from './seal';
 
-export { findingText, TAMPER_CODES, type JournalFinding } from './findings';
-export { isJournalNote, JOURNAL_VERSION, type ChainStatus, type JournalLine, type JournalNote, type JournalReading } from './read';
 
 /** A journal as the console opens it: what was read, and what was done to the file to go on writing. */
 export interface JournalScan extends JournalReading {
@@ -108,64 +106,6 @@ export interface WriterOptions {
   readonly monotonic?: () => number;
   /** Seals with HMAC-SHA256 under this key instead of SHA-256. */
   readonly key?: Buffer | null;
-}
-
-type HeaderFields = Omit<JournalHeader, 'prev' | 'created'>;
-
-/**
- * The bytes of journal lines: each record numbered, timed and sealed, linked to the line before,
- * with the header first where one is due. The writer encodes with it, and so does anything that
- * must produce a journal exactly as the writer would (the benchmarks' long journals).
- */
-export class JournalEncoder {
-  constructor(
-    private readonly sealer: Sealer,
-    private seq: number,
-    private prev: string | null,
-    /** The header still to write before the next record (a new journal, or one sealed afresh). */
-    private header: HeaderFields | null,
-    /** This run's id: lines of one run share it, and their `t` only goes forward. */
-    readonly run: string = randomBytes(4).toString('hex'),
-  ) {}
-
-  /** A new journal's encoder: its header comes first. */
-  static fresh(key: Buffer | null = null): JournalEncoder {
-    const sealer = new Sealer(key);
-    return new JournalEncoder(sealer, 0, null, JournalEncoder.headerOf(sealer));
-  }
-
-  static headerOf(sealer: Sealer, anchor?: string): HeaderFields {
-    return { journal: JOURNAL_NAME, version: JOURNAL_VERSION, chain: sealer.kind, ...(sealer.keyId === null ? {} : { keyId: sealer.keyId }), ...(anchor === undefined ? {} : { anchor }) };
-  }
-
-  /** The text (with newlines) of the next record, without taking it: `commit` does once it is on disk. */
-  encode(at: string, t: number, record: unknown): { readonly text: string; readonly seq: number; readonly hash: string; readonly lineBytes: number } {
-    let text = '';
-    let prev = this.prev;
-    if (this.header !== null) {
-      const header = this.sealer.seal({ ...this.header, created: at, prev });
-      text += `${header.text}\n`;
-      prev = header.hash;
-    }
-    const seq = this.seq + 1;
-    if (!Number.isSafeInteger(seq)) throw new Error(`the journal's sequence numbers are used up (the last is ${this.seq}): start a new journal`);
-    const line = this.sealer.seal({ seq, at, run: this.run, t, prev, record });
-    return { text: `${text}${line.text}\n`, seq, hash: line.hash, lineBytes: Buffer.byteLength(line.text) + 1 };
-  }
-
-  /** The encoded record is written: the next one follows it. */
-  commit(encoded: { readonly seq: number; readonly hash: string }): void {
-    this.seq = encoded.seq;
-    this.prev = encoded.hash;
-    this.header = null;
-  }
-
-  /** Encodes and commits at once, for journals made in memory. */
-  next(at: string, t: number, record: unknown): string {
-    const encoded = this.encode(at, t, record);
-    this.commit(encoded);
-    return encoded.text;
-  }
 }
 
 /**
@@ -276,9 +216,4 @@ async function lastByte(file: FileHandle, size: number): Promise<number | undefi
   const byte = Buffer.alloc(1);
   await file.read(byte, 0, 1, size - 1);
   return byte[0];
-}
-
-/** The journal's file inside a data folder. */
-export function journalPath(dataDir: string): string {
-  return join(dataDir, 'journal.jsonl');
 }

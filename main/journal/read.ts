@@ -1,7 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { ChainStatus, JournalFinding } from './findings';
 
-export type { ChainStatus } from './findings';
 import { Sealer, sealIn, sha256, type ChainKind } from './seal';
 
 /** The first line of every journal since the chain exists (and of a journal sealed afresh). */

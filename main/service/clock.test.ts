@@ -11,8 +11,9 @@ import { CLOCK_EVENTS_KEPT, readClock, type ClockEvent, type ClockSchedule } fro
 import type { ConsoleSettings } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import { isColorUpRecord } from './colorUps';
-import { isClockRecord, StationClock, type ClockTimers } from './clock';
-import type { JournalLine } from '../journal/journal';
+import { StationClock, type ClockTimers } from './clock';
+import { isClockRecord } from './clockRecord';
+import type { JournalLine } from '../journal/read';
 import { ConsoleService } from './service';
 import { DEFAULT_SETTINGS } from './settings';
 import { serviceHarness } from './testing/services';

@@ -1,7 +1,8 @@
 import { InputError } from '../../engine/errors';
-import { adjustForMinutesLeft, applyClockEvent, CLOCK_EVENTS_KEPT, compactClock, foldClock, nextClockChange, readClock, readClockEvent, readClockEvents, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
-import type { JournalLine } from '../journal/journal';
+import { adjustForMinutesLeft, applyClockEvent, CLOCK_EVENTS_KEPT, compactClock, foldClock, nextClockChange, readClock, readClockEvents, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
+import type { JournalLine } from '../journal/read';
 import { scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
+import { isClockRecord } from './clockRecord';
 
 /**
  * The station's tournament clock: its own (a home game), journaled as `clock` records, or the
@@ -10,21 +11,6 @@ import { scheduleOf, type ClockSource, type ClockView, type FloorClock } from '.
  * does, so the colour-up banner comes up with the planned races. One timer, set for the moment the
  * clock next enters a period; nothing polls.
  */
-
-/** A command of the station's own clock, given the service's time. */
-export type ClockRecord = { readonly kind: 'clock'; readonly event: ClockEvent };
-
-export function isClockRecord(value: unknown): value is ClockRecord {
-  if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== 'clock') return false;
-  const record = value as Record<string, unknown>;
-  if (Object.keys(record).some((key) => key !== 'kind' && key !== 'event')) return false;
-  try {
-    readClockEvent(record.event);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The clock's commands as the screens give them (`minutes`: that many more minutes left, "+1 min"; fewer when negative). */
 export type ClockCommand = { readonly type: 'start' | 'pause' | 'resume' } | { readonly type: 'adjust'; readonly minutes: number };

@@ -1,4 +1,4 @@
-import type { JournalLine } from '../journal/journal';
+import type { JournalLine } from '../journal/read';
 import type { ColorUpProgress, ColorUpRace } from '../../protocol/contract';
 
 /**

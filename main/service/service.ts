@@ -13,7 +13,10 @@ import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
 import { FrameDecoder } from '../../hardware/pipeline';
 import { readProfile, type DeviceProfile } from '../../hardware/profile';
 import { effectiveProfile, profileInfo, ProfileStore, PROFILES_FOLDER, storedName } from './profiles';
-import { findingText, journalPath, JournalWriter, scanJournal, type JournalFinding, type JournalLine, type JournalNote } from '../journal/journal';
+import { findingText, type JournalFinding } from '../journal/findings';
+import { JournalWriter, scanJournal } from '../journal/journal';
+import { type JournalLine, type JournalNote } from '../journal/read';
+import { journalPath } from '../journal/location';
 import {
   HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
   type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
@@ -34,7 +37,7 @@ import { applySessionLine, isSessionRecord, raceView, SessionReplay, STATION_MAX
 import { loadSettings, readSettings, requireSeats, saveSettings, shownFloor, withKeptPassword } from './settings';
 import type { FloorLink, FloorLinkTiming } from '../floor/link';
 import { floorTargetOf } from '../floor/target';
-import { isTableName } from '../floor/db/stations';
+import { isTableName } from '../../protocol/tableName';
 import { simulatedSource } from './simulatedSource';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 import { ColorUpLog } from './colorUps';

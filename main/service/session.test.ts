@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { startRace } from '../../engine/race/race';
 import { seededRandom, shuffleDecks } from '../../engine/shoe';
-import type { JournalFinding, JournalLine } from '../journal/journal';
+import type { JournalFinding } from '../journal/findings';
+import type { JournalLine } from '../journal/read';
 import type { HistoryEntry } from '../../protocol/contract';
 import { applySessionLine, EMPTY_SESSION, replaySession, SessionReplay, stepSession, valueDeltaOf, type Session, type SessionRecord } from './session';
 

@@ -1,11 +1,12 @@
 import { applyRaceEvent, applyRaceEvents, startRace, type RaceEvent, type RaceState } from '../../engine/race/race';
 import { raceSummary, type RaceSummary } from '../../engine/race/summary';
-import type { JournalFinding, JournalLine } from '../journal/journal';
+import type { JournalFinding } from '../journal/findings';
+import type { JournalLine } from '../journal/read';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../../engine/poker/match';
 import { TABLE_NAME_MAX, type GameHistoryEntry, type HistoryEntry, type InputSource, type RacePlace, type SeatCount } from '../../protocol/contract';
 export { raceView } from '../../protocol/views';
 import { isColorUpRecord, type ColorUpRecord } from './colorUps';
-import { isClockRecord, type ClockRecord } from './clock';
+import { isClockRecord, type ClockRecord } from './clockRecord';
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { isIP } from 'node:net';
-import { keyMatches } from './key';
-import { isLoopbackHost } from './loopback';
+import { keyMatches } from './keyMatch';
+import { readCookie } from './cookies';
+import { allowedHosts, type HostOptions } from './hosts';
 
 /**
  * Who browser mode answers. Three checks, each against a different attacker:
@@ -22,18 +22,10 @@ import { isLoopbackHost } from './loopback';
 
 export type BridgeRole = 'console' | 'display';
 
-export interface AccessOptions {
-  readonly port: number;
+export interface AccessOptions extends HostOptions {
   readonly key: string;
   /** The player display's key (main/web/key.ts, loadDisplayKey); none: only the console's key opens anything. */
   readonly displayKey?: string;
-  /** The address the server is bound to, as an IP literal (`[...]` for IPv6). */
-  readonly boundHost: string;
-  /** The configured listen host, added to the names only when listening beyond loopback was allowed. */
-  readonly listenHost: string;
-  readonly allowNonLoopback: boolean;
-  /** More names the server answers to (the floor's interface addresses and its `--name`s), added as given. */
-  readonly names?: readonly string[];
 }
 
 export type HttpVerdict =
@@ -68,39 +60,8 @@ export const DISPLAY_PATH = '/display';
 /** The built page's files (scripts, styles): served to the display too, which runs the same page. */
 const ASSETS_PREFIX = '/assets/';
 
-function withBrackets(host: string): string {
-  return isIP(host) === 6 && !host.startsWith('[') ? `[${host}]` : host;
-}
-
-/** The `Host` values the console answers to, lower case: its names with the port (and without it on port 80, as browsers send it). */
-export function allowedHosts(options: Pick<AccessOptions, 'port' | 'boundHost' | 'listenHost' | 'allowNonLoopback' | 'names'>): ReadonlySet<string> {
-  const names = ['127.0.0.1', 'localhost', '[::1]'];
-  // The bound address is an IP literal, which no DNS answer can rebind (and it is the printed one:
-  // 127.0.0.2 when told to listen there).
-  if (isLoopbackHost(options.boundHost.replace(/^\[|\]$/g, ''))) names.push(withBrackets(options.boundHost));
-  if (options.allowNonLoopback && !isLoopbackHost(options.listenHost)) names.push(withBrackets(options.listenHost), withBrackets(options.boundHost));
-  for (const name of options.names ?? []) names.push(withBrackets(name));
-  const hosts = new Set<string>();
-  for (const name of names) {
-    hosts.add(`${name.toLowerCase()}:${options.port}`);
-    if (options.port === 80) hosts.add(name.toLowerCase());
-  }
-  return hosts;
-}
-
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? undefined : value;
-}
-
-/** The named cookie's value, or null; a cookie header that names it twice gives null (which one is meant?). */
-export function readCookie(header: string | undefined, name: string): string | null {
-  if (header === undefined) return null;
-  const values = header
-    .split(';')
-    .map((part) => part.trim())
-    .filter((part) => part.startsWith(`${name}=`))
-    .map((part) => part.slice(name.length + 1));
-  return values.length === 1 ? (values[0] as string) : null;
 }
 
 export interface Access {

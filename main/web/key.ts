@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -30,16 +30,6 @@ export function isKeyFormat(value: string): boolean {
 
 export function newKey(): string {
   return randomBytes(KEY_BYTES).toString('base64url');
-}
-
-/**
- * Whether `given` is the key, in time that does not depend on where they differ (timingSafeEqual
- * over digests of both, which also have the same length whatever was given).
- */
-export function keyMatches(key: string, given: string | null | undefined): boolean {
-  if (typeof given !== 'string' || given.length > 1024) return false;
-  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(key), digest(given));
 }
 
 /** The key file's text if it is a regular file only its owner can read, holding a well-formed key. */

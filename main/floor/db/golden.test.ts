@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOLDEN_JOURNALS, GOLDEN_RECORDS } from '../../journal/golden';
-import { journalPath } from '../../journal/journal';
+import { journalPath } from '../../journal/location';
 import { nextBatch, readCursor } from '../outbox';
 import { POSTGRES_AVAILABLE, startFloorDatabase, withClient, type ThrowawayPostgres } from '../testing/postgres';
 import { pushRecords, type OutgoingRecord } from './push';

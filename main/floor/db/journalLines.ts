@@ -1,4 +1,4 @@
-import { JournalEncoder } from '../../journal/journal';
+import { JournalEncoder } from '../../journal/encoder';
 import { Sealer } from '../../journal/seal';
 import type { OutgoingRecord } from './push';
 

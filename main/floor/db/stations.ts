@@ -2,11 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ClientBase } from 'pg';
 import { STATION_CONNECTION_LIMIT, STATION_GROUP } from './migrations';
 
-/** A table's name on the floor: what the station's settings call it (1 to 32 characters, no control characters). */
-export function isTableName(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() === value && value.length >= 1 && value.length <= 32 && !/[\p{Cc}]/u.test(value);
-}
-
 /** The login role of a table's station: derived from its name, so any name (Finnish, Cyrillic, spaces) makes a valid role. */
 export function stationRoleOf(table: string): string {
   return `chip_race_table_${createHash('sha256').update(table).digest('hex').slice(0, 16)}`;
