@@ -1,16 +1,16 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { JournalEncoder } from '../main/journal/encoder';
-import { journalPath } from '../main/journal/location';
+import { JournalEncoder } from '../journal/encoder';
+import { journalPath } from '../journal/location';
 import { JournalWriter } from '../main/journal/journal';
-import { type JournalLine } from '../main/journal/read';
-import { createStationLogin } from '../main/floor/db/stations';
-import { floorStatus, foldFloor, readFloorStatus } from '../main/floor/fold';
-import { ensureTable } from '../main/floor/db/stations';
-import { FloorLink } from '../main/floor/link';
-import { syncStation } from '../main/floor/sync';
-import { startFloorDatabase } from '../main/floor/testing/postgres';
-import type { SessionRecord } from '../main/service/session';
+import { type JournalLine } from '../journal/read';
+import { createStationLogin } from '../floor/db/stations';
+import { floorStatus, foldFloor, readFloorStatus } from '../floor/fold';
+import { ensureTable } from '../floor/db/stations';
+import { FloorLink } from '../main/floorLink/link';
+import { syncStation } from '../replication/sync';
+import { startFloorDatabase } from '../floor/testing/postgres';
+import type { SessionRecord } from '../replay/session';
 import { playTemplateRaces, writeJournal } from './journal';
 import type { BenchFigure } from './report';
 import { benchDir, percentile, round1 } from './support';
@@ -88,7 +88,7 @@ export async function floorBenchmarks(): Promise<{ figures: BenchFigure[]; detai
         const dataDir = join(dir, table);
         mkdirSync(dataDir);
         const writer = await JournalWriter.open<SessionRecord>(journalPath(dataDir), null);
-        // The console's own link, as a station runs it (main/floor/link.ts), with its own login.
+        // The console's own link, as a station runs it (main/floorLink/link.ts), with its own login.
         const link = await FloorLink.start({ dataDir, table, url: server.urlFor(login.role, login.password), from: 'settings', journalSeq: 0, onState: () => undefined });
         return { table, writer, link, appended: new Array<number>(RECORDS_PER_STATION + 1).fill(0), seen: 0 };
       }),

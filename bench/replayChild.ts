@@ -5,7 +5,7 @@
 import { seededRandom, shuffleDecks } from '../engine/shoe';
 import type { StateMessage } from '../protocol/contract';
 import { StateFeed } from '../main/ipc/stateFeed';
-import { findingText } from '../main/journal/findings';
+import { findingText } from '../journal/findings';
 import { ConsoleService } from '../main/service/service';
 
 export interface ReplayReport {

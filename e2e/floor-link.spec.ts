@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
-import { createStationLogin } from '../main/floor/db/stations';
-import { migrate } from '../main/floor/db/migrate';
-import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../main/floor/testing/postgres';
+import { createStationLogin } from '../floor/db/stations';
+import { migrate } from '../floor/db/migrate';
+import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { expectInView, expectNoScroll } from './harness/fit';
 import { enterCard, enterCounts, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
-import { readFloorClock, setFloorStructure } from '../main/floor/clock';
-import { migrate } from '../main/floor/db/migrate';
-import { ensureTable } from '../main/floor/db/stations';
-import { startFloorServer, type FloorServer } from '../main/floor/server';
-import { syncStation } from '../main/floor/sync';
-import { makeCardroomCa } from '../main/floor/testing/ca';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../main/floor/testing/postgres';
-import { playStation, STRUCTURE } from '../main/floor/testing/stations';
+import { readFloorClock, setFloorStructure } from '../floor/clock';
+import { migrate } from '../floor/db/migrate';
+import { ensureTable } from '../floor/db/stations';
+import { startFloorServer, type FloorServer } from '../floor/server';
+import { syncStation } from '../replication/sync';
+import { makeCardroomCa } from '../floor/testing/ca';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { playStation, STRUCTURE } from '../system/testing/stations';
 import type { ConsoleService } from '../main/service/service';
 import { CONSOLE_SIZES, expectInView, expectNoScroll, sizeName } from './harness/fit';
 
@@ -141,7 +141,7 @@ test('the floor on the LAN bind over HTTPS in Chromium: refused as untrusted wit
   const address = `https://127.0.0.1:${new URL(lan.url).port}/`;
   const untrusting = await browser.newContext();
   // Chromium here cannot be given the test CA as a root (no NSS tools): the trusting side is
-  // proven with Node's TLS client in main/floor/tls.test.ts; here the page's HTTPS flow itself.
+  // proven with Node's TLS client in system/tls.test.ts; here the page's HTTPS flow itself.
   const accepting = await browser.newContext({ ignoreHTTPSErrors: true });
   try {
     await expect((await untrusting.newPage()).goto(`${address}?lang=en`)).rejects.toThrow(/ERR_CERT_AUTHORITY_INVALID/);

@@ -13,10 +13,10 @@ import type { RuleSetName } from '../engine/race/rules';
 import type { RaceSummary } from '../engine/race/summary';
 import type { ShoeEvent, StatusCode, StatusState } from '../hardware/events';
 import type { DataBits, Parity, StopBits } from '../hardware/lineSettings';
-import type { ChainStatus, JournalFinding } from '../main/journal/findings';
+import type { ChainStatus, JournalFinding } from '../journal/findings';
 import type { ClockView } from './clock';
 
-export type { ChainStatus, JournalFinding } from '../main/journal/findings';
+export type { ChainStatus, JournalFinding } from '../journal/findings';
 
 import { LANGUAGES, SOURCE_KINDS } from './constants';
 
@@ -131,7 +131,7 @@ export interface FloorTarget {
 export const FLOOR_OFFLINE_REASONS = ['unreachable', 'login', 'cleartext', 'database', 'schema', 'table', 'other'] as const;
 export type FloorOfflineReason = (typeof FLOOR_OFFLINE_REASONS)[number];
 
-/** Why the floor refuses a record on arrival: the codes its check writes (main/floor/db/migrations.ts, verify_station_record). */
+/** Why the floor refuses a record on arrival: the codes its check writes (floor/db/migrations.ts, verify_station_record). */
 export const FLOOR_REFUSAL_REASONS = ['changed-after-arrival', 'gap', 'header-not-json', 'header-unknown', 'no-seal', 'broken-link', 'bad-seal', 'not-json', 'no-header', 'seq-mismatch', 'bad-time'] as const;
 
 /**

@@ -8,7 +8,7 @@ import type { RaceState } from '../engine/race/race';
 import { raceSummary, type RaceSummary } from '../engine/race/summary';
 import type { PlanView, RaceView, SeatCount, TournamentSettings } from './contract';
 
-/** What a race view is made of: the race as the session holds it (main/service/session.ts's ActiveRace). */
+/** What a race view is made of: the race as the session holds it (replay/session.ts's ActiveRace). */
 export interface RaceViewSource {
   readonly id: string;
   readonly startedAt: string;

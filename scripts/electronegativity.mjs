@@ -27,7 +27,7 @@ if (output === undefined) {
 }
 
 /** What ships in the app: the main process, preload, renderer and the code they bundle. Not tests. */
-const SCANNED = ['main', 'renderer', 'engine', 'hardware', 'package.json', 'electron.vite.config.ts'];
+const SCANNED = ['main', 'renderer', 'engine', 'hardware', 'protocol', 'journal', 'replay', 'net', 'replication', 'package.json', 'electron.vite.config.ts'];
 /** @param {string} path */
 const shipped = (path) => {
   const name = relative(root, path);

@@ -112,7 +112,7 @@ describe('Electronegativity gate', () => {
   }, 100_000);
 
   it('has no suppression that is not reviewed and listed', () => {
-    const found = ['main', 'renderer', 'engine', 'hardware'].flatMap((folder) =>
+    const found = ['main', 'renderer', 'engine', 'hardware', 'protocol', 'journal', 'replay', 'net', 'replication'].flatMap((folder) =>
       sourcesUnder(join(root, folder)).flatMap((path) =>
         [...readFileSync(path, 'utf8').matchAll(/(?:\/\*|\/\/|<!--)[ \t]*eng-disable[ \t]+([\w \t]+)/g)].flatMap((match) =>
           (match[1] as string).trim().split(/[ \t,]+/).map((check) => `${relative(root, path)} ${check}`),

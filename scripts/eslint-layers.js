@@ -1,18 +1,25 @@
 // ESLint plugin that enforces the layer table of docs/architecture.md:
 //
-// | folder       | may import                                                         |
-// |--------------|--------------------------------------------------------------------|
-// | engine/      | nothing outside engine/ (no packages, no Node builtins)            |
-// | engine/cli/  | engine/, Node builtins                                             |
-// | hardware/    | engine/, serialport, Node builtins                                 |
-// | hardware/ shared | engine/ only (pure): the hardware facts the screens need too,  |
-// |              | e.g. hardware/lineSettings.ts (SHARED_HARDWARE below)              |
-// | protocol/    | engine/, hardware/ shared; type-only imports of hardware/ and      |
-// |              | main/journal/findings (pure: no packages, no Node builtins; what   |
-// |              | main/ and renderer/ share)                                         |
-// | main/        | protocol/, engine/, hardware/, electron, Node builtins             |
-// | renderer/    | protocol/, engine/ (not engine/cli/), vue, pinia, vue-i18n         |
-// | e2e/         | everything                                                         |
+// | folder        | may import                                                              |
+// |---------------|-------------------------------------------------------------------------|
+// | engine/       | nothing outside engine/ (no packages, no Node builtins)                 |
+// | engine/cli/   | engine/, Node builtins                                                  |
+// | hardware/     | engine/, serialport, Node builtins                                      |
+// | hardware/ shared | engine/ only (pure): the hardware facts the screens need too,        |
+// |               | e.g. hardware/lineSettings.ts (SHARED_HARDWARE below)                   |
+// | protocol/     | engine/, hardware/ shared; type-only imports of hardware/ and           |
+// |               | journal/findings (pure: no packages, no Node builtins; what the         |
+// |               | programs and renderer/ share)                                           |
+// | journal/      | Node builtins only: the one journal codec (grammar, seal, reader)       |
+// | replay/       | engine/, protocol/, journal/ (pure): records replayed into a session    |
+// | net/          | Node builtins only: the HTTP guards both servers use                    |
+// | replication/  | journal/, protocol/, pg, Node builtins: the station→floor wire          |
+// | main/         | protocol/, engine/, hardware/, journal/, replay/, net/, replication/,   |
+// |               | electron, Node builtins (never floor/)                                  |
+// | floor/        | protocol/, engine/, journal/, replay/, net/, replication/, pg, Node     |
+// |               | builtins (never main/, hardware/, electron, serialport, vue)            |
+// | renderer/     | protocol/, engine/ (not engine/cli/), vue, pinia, vue-i18n              |
+// | system/, e2e/ | everything (tests that run the station and the floor together)          |
 //
 // Test files (*.test.ts, *.spec.ts) may also import the test tools and Node builtins, but they
 // still may not cross into another layer.
@@ -27,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 /** Repository root: this file lives in <root>/scripts/. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** @typedef {'engine' | 'engine/cli' | 'protocol' | 'hardware' | 'hardware/shared' | 'main' | 'renderer' | 'e2e'} Layer */
+/** @typedef {'engine' | 'engine/cli' | 'protocol' | 'hardware' | 'hardware/shared' | 'journal' | 'replay' | 'net' | 'replication' | 'main' | 'floor' | 'renderer' | 'system' | 'e2e'} Layer */
 
 /**
  * The files of hardware/ that hold facts the screens need as well (through protocol/): pure, like
@@ -45,6 +52,18 @@ export const SHARED_HARDWARE = ['hardware/lineSettings'];
  * @property {readonly RegExp[]} typeOnlyFrom repo-relative paths that may be imported with `import type`
  */
 
+/** What the floor and the station's wire to it never load: the console's window, its screens and its serial ports. */
+const PROGRAM_DENIED = ['electron', '@electron/*', 'serialport', '@serialport/*', 'vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'];
+
+/** @type {Policy} */
+const EVERYTHING = {
+  layers: ['engine', 'engine/cli', 'protocol', 'hardware', 'hardware/shared', 'journal', 'replay', 'net', 'replication', 'main', 'floor', 'renderer', 'system', 'e2e'],
+  node: true,
+  packages: 'any',
+  deniedPackages: [],
+  typeOnlyFrom: [],
+};
+
 /** @type {Record<Layer, Policy>} */
 export const POLICIES = {
   engine: { layers: ['engine'], node: false, packages: 'none', deniedPackages: [], typeOnlyFrom: [] },
@@ -61,7 +80,7 @@ export const POLICIES = {
     node: false,
     packages: 'none',
     deniedPackages: [],
-    typeOnlyFrom: [/^hardware\//, /^main\/journal\/findings(?:\.ts)?$/],
+    typeOnlyFrom: [/^hardware\//, /^journal\/findings(?:\.ts)?$/],
   },
   hardware: {
     layers: ['hardware', 'hardware/shared', 'engine'],
@@ -70,11 +89,28 @@ export const POLICIES = {
     deniedPackages: ['electron', 'vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'],
     typeOnlyFrom: [],
   },
+  journal: { layers: ['journal'], node: true, packages: 'none', deniedPackages: [], typeOnlyFrom: [] },
+  replay: { layers: ['replay', 'journal', 'protocol', 'engine'], node: false, packages: 'none', deniedPackages: [], typeOnlyFrom: [] },
+  net: { layers: ['net'], node: true, packages: 'none', deniedPackages: [], typeOnlyFrom: [] },
+  replication: {
+    layers: ['replication', 'journal', 'protocol', 'engine'],
+    node: true,
+    packages: 'any',
+    deniedPackages: PROGRAM_DENIED,
+    typeOnlyFrom: [],
+  },
   main: {
-    layers: ['main', 'protocol', 'engine', 'hardware', 'hardware/shared'],
+    layers: ['main', 'protocol', 'engine', 'hardware', 'hardware/shared', 'journal', 'replay', 'net', 'replication'],
     node: true,
     packages: 'any',
     deniedPackages: ['vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'],
+    typeOnlyFrom: [],
+  },
+  floor: {
+    layers: ['floor', 'protocol', 'engine', 'journal', 'replay', 'net', 'replication'],
+    node: true,
+    packages: 'any',
+    deniedPackages: PROGRAM_DENIED,
     typeOnlyFrom: [],
   },
   renderer: {
@@ -84,13 +120,8 @@ export const POLICIES = {
     deniedPackages: ['electron', 'serialport', '@serialport/*', '@electron/*'],
     typeOnlyFrom: [],
   },
-  e2e: {
-    layers: ['engine', 'engine/cli', 'protocol', 'hardware', 'hardware/shared', 'main', 'renderer', 'e2e'],
-    node: true,
-    packages: 'any',
-    deniedPackages: [],
-    typeOnlyFrom: [],
-  },
+  system: EVERYTHING,
+  e2e: EVERYTHING,
 };
 
 /** Packages a test file may import in any layer. */
@@ -111,8 +142,14 @@ export function layerOf(rel) {
     case 'engine':
     case 'protocol':
     case 'hardware':
+    case 'journal':
+    case 'replay':
+    case 'net':
+    case 'replication':
     case 'main':
+    case 'floor':
     case 'renderer':
+    case 'system':
     case 'e2e':
       return top;
     default:
@@ -195,7 +232,7 @@ export function violation(fromRel, specifier, typeOnly) {
 const boundaries = {
   meta: {
     type: 'problem',
-    docs: { description: 'Enforce the import table between engine/, hardware/, main/, renderer/ and e2e/' },
+    docs: { description: 'Enforce the import table between the layers of docs/architecture.md' },
     schema: [],
     messages: { layer: '{{reason}} (layer table: docs/architecture.md)' },
   },

@@ -1,4 +1,4 @@
-// No import cycle among the source files (engine/, protocol/, hardware/, main/, renderer/; tests
+// No import cycle among the source files (every layer of scripts/importGraph.ts SOURCE_FOLDERS; tests
 // aside): each file can be read, and changed, knowing only what it imports. The walker
 // (scripts/importGraph.ts) counts type-only imports too.
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
-// The import graph of the source tree, and the cycles in it: every file of the layers (engine/,
-// protocol/, hardware/, main/, renderer/; tests aside), every relative import of it — type-only
+// The import graph of the source tree, and the cycles in it: every file of the layers (SOURCE_FOLDERS:
+// the programs' and the shared ones; tests aside), every relative import of it — type-only
 // ones too, since a cycle of types is still two files that cannot be read one without the other.
 // Imports are read by TypeScript's own pre-processor (no resolver, no type checking): `import`,
 // `export … from`, `import()` and `require()`, and the <script> blocks of .vue files.
@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-export const SOURCE_FOLDERS = ['engine', 'protocol', 'hardware', 'main', 'renderer'] as const;
+export const SOURCE_FOLDERS = ['engine', 'protocol', 'hardware', 'journal', 'replay', 'net', 'replication', 'main', 'floor', 'renderer'] as const;
 
 const SOURCE_FILE = /\.(?:ts|vue)$/;
 const TEST_FILE = /\.(?:test|spec)\.ts$|\.d\.ts$/;

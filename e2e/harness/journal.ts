@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readJournal } from '../../main/journal/journal';
-import { isSessionRecord, type SessionRecord } from '../../main/service/session';
+import { isSessionRecord, type SessionRecord } from '../../replay/session';
 
 /**
  * A console's journal read as the console reads it (seals and chain checked), for a spec that

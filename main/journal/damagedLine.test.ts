@@ -11,8 +11,8 @@ import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import { DEFAULT_SETTINGS } from '../service/settings';
 import { bundleServiceProcess, canMountPrivateTmpfs, ServiceChild } from '../service/testing/serviceChild';
 import { serviceHarness } from '../service/testing/services';
-import { isTampering } from './findings';
-import { readJournalBytes } from './read';
+import { isTampering } from '../../journal/findings';
+import { readJournalBytes } from '../../journal/read';
 
 const root = join(import.meta.dirname, '..', '..');
 const clock = () => new Date('2026-11-29T12:00:00Z');

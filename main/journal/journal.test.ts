@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findingText } from './findings';
-import { JournalEncoder } from './encoder';
+import { findingText } from '../../journal/findings';
+import { JournalEncoder } from '../../journal/encoder';
 import { JournalWriter, readJournal, scanJournal } from './journal';
-import { readJournalBytes } from './read';
+import { readJournalBytes } from '../../journal/read';
 
 type Note = { note: string };
 const isNote = (value: unknown): value is Note => typeof (value as Note | null)?.note === 'string';
@@ -121,7 +121,7 @@ describe('tamper evidence', () => {
   it('a forged record sealed afresh (the forger recomputed its hash) breaks the link the next record carries', async () => {
     const path = await written(['a', 'b', 'c']);
     const lines = linesOf(path).map((line) => JSON.parse(line));
-    const { Sealer } = await import('./seal');
+    const { Sealer } = await import('../../journal/seal');
     const { hash: _old, ...body } = lines[2];
     const forged = new Sealer(null).seal({ ...body, record: { note: 'B' } }).text;
     writeFileSync(path, `${[...linesOf(path).slice(0, 2), forged, ...linesOf(path).slice(3)].join('\n')}\n`);
@@ -162,7 +162,7 @@ describe('tamper evidence', () => {
     expect(problems(path, key)).toEqual([]);
     expect(readJournalBytes(readFileSync(path), { check: isNote, key }).chain).toBe('intact');
     const lines = linesOf(path).map((line) => JSON.parse(line));
-    const { Sealer } = await import('./seal');
+    const { Sealer } = await import('../../journal/seal');
     const { hash: _old, ...body } = lines[1];
     // Sealed afresh with plain SHA-256, as a forger without the key would.
     writeFileSync(path, `${[linesOf(path)[0], new Sealer(null).seal({ ...body, record: { note: 'A' } }).text, linesOf(path)[2]].join('\n')}\n`);
@@ -268,7 +268,7 @@ describe('attacks on the seals (a review of the chain)', () => {
   it('a SHA-256 header appended after keyed records, with forged records after it: the seal may not be loosened', async () => {
     const path = await written(['a', 'b'], key);
     const lines = linesOf(path).map((line) => JSON.parse(line));
-    const { Sealer } = await import('./seal');
+    const { Sealer } = await import('../../journal/seal');
     const plain = new Sealer(null);
     const header = plain.seal({ journal: 'chip-race-console', version: 2, chain: 'sha256', created: fixedAt, prev: lines.at(-1).hash });
     const record = plain.seal({ seq: 3, at: fixedAt, run: 'x', t: 0, prev: header.hash, record: { note: 'forged' } });
@@ -305,7 +305,7 @@ describe('attacks on the seals (a review of the chain)', () => {
     // The last line has no `{"seq":N,` prefix (nothing after its number): it takes the number after the one before it.
     expect(reading.lastSeq).toBe(2000000001);
     expect(reading.chain).toBe('broken');
-    const encoder = new JournalEncoder(new (await import('./seal')).Sealer(null), Number.MAX_SAFE_INTEGER, null, null);
+    const encoder = new JournalEncoder(new (await import('../../journal/seal')).Sealer(null), Number.MAX_SAFE_INTEGER, null, null);
     expect(() => encoder.encode(fixedAt, 0, { note: 'x' })).toThrow(/sequence numbers are used up/);
   });
 

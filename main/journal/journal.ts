@@ -2,10 +2,10 @@ import { constants } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { JournalFinding } from './findings';
-import { JournalEncoder, type HeaderFields } from './encoder';
-import { damagedSeq, readJournalBytes, seqPrefix, type JournalLine, type JournalNote, type JournalReading, type ReadOptions } from './read';
-import { Sealer, sha256 } from './seal';
+import type { JournalFinding } from '../../journal/findings';
+import { JournalEncoder, type HeaderFields } from '../../journal/encoder';
+import { damagedSeq, readJournalBytes, seqPrefix, type JournalLine, type JournalNote, type JournalReading, type ReadOptions } from '../../journal/read';
+import { Sealer, sha256 } from '../../journal/seal';
 
 
 /** A journal as the console opens it: what was read, and what was done to the file to go on writing. */

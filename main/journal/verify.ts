@@ -1,5 +1,5 @@
-import { findingText, TAMPER_CODES, type JournalFinding } from './findings';
-import { readJournalBytes } from './read';
+import { findingText, TAMPER_CODES, type JournalFinding } from '../../journal/findings';
+import { readJournalBytes } from '../../journal/read';
 
 /**
  * `npm run --silent verify -- FILE`: the check a tournament director runs on a station's journal.

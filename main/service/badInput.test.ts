@@ -15,7 +15,7 @@ import type { ShoeEvent } from '../../hardware/events';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
 import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
-import { findingText } from '../journal/findings';
+import { findingText } from '../../journal/findings';
 import { serialCardSources } from './cardSources';
 import { ConsoleService } from './service';
 import { DEFAULT_SETTINGS } from './settings';

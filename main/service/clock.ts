@@ -1,8 +1,8 @@
 import { InputError } from '../../engine/errors';
 import { adjustForMinutesLeft, applyClockEvent, CLOCK_EVENTS_KEPT, compactClock, foldClock, nextClockChange, readClock, readClockEvents, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
-import type { JournalLine } from '../journal/read';
+import type { JournalLine } from '../../journal/read';
 import { scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
-import { isClockRecord } from './clockRecord';
+import { isClockRecord } from '../../replay/clockRecord';
 
 /**
  * The station's tournament clock: its own (a home game), journaled as `clock` records, or the

@@ -1,6 +1,6 @@
 import { gameViewOf } from '../../engine/poker/view';
 import type { GameView } from '../../protocol/contract';
-import type { ActiveGame } from './session';
+import type { ActiveGame } from '../../replay/session';
 
 /** The open game as the screens show it. */
 export function gameView(game: ActiveGame): GameView {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ShoeEvent } from '../../hardware/events';
 import type { CommandResult, ConsoleSettings } from '../../protocol/contract';
-import { findingText } from '../journal/findings';
+import { findingText } from '../../journal/findings';
 import { serviceHarness } from './testing/services';
 import { ConsoleService, HELD_DISCARD_REASON, MAX_HELD_CARDS } from './service';
 import { DEFAULT_SETTINGS } from './settings';
@@ -390,7 +390,7 @@ describe('the journal, attacked at the console (a review of the chain)', () => {
   });
 
   it('the CSV guards against formulas behind a tab or a carriage return too', async () => {
-    const { historyCsv } = await import('./export');
+    const { historyCsv } = await import('../../replay/historyExport');
     const { service } = await confirmedRace();
     const entry = { ...(service.getState().history.latest as NonNullable<ReturnType<ConsoleService['getState']>['history']['latest']>), confirmedBy: '\t=HYPERLINK("x")' };
     expect(historyCsv([entry], service.getState().journal).split('\r\n')[1]).toContain(`"'\t=HYPERLINK(""x"")"`);
@@ -513,7 +513,7 @@ describe('a journal sealed with a key kept outside the data folder (HMAC)', () =
     writeFileSync(otherKey, 'another key of thirty-two bytes!!');
     expect(verify(journalFile(dataDir), '--key', otherKey).stderr).toMatch(/sealed with a different key/);
     // The winning card changed, the line sealed afresh the only way a forger without the key can (SHA-256).
-    const { Sealer } = await import('../journal/seal');
+    const { Sealer } = await import('../../journal/seal');
     const lines = journalLines(dataDir);
     const index = lines.findIndex((line) => line.includes('"card":"Ts"'));
     const { hash: _old, ...body } = JSON.parse(lines[index] as string);
@@ -533,7 +533,7 @@ describe('a journal the console cannot fully read is never written past', () => 
     release(service);
     await service.close();
     // A newer console added a record of a kind this one does not know, sealed as it should be.
-    const { Sealer } = await import('../journal/seal');
+    const { Sealer } = await import('../../journal/seal');
     const last = JSON.parse(journalLines(dataDir).at(-1) as string);
     appendFileSync(journalFile(dataDir), `${new Sealer(null).seal({ seq: last.seq + 1, at: last.at, run: 'future', t: 0, prev: last.hash, record: { kind: 'race-dispute', raceId: 'race-1' } }).text}\n`);
     const bytes = readFileSync(journalFile(dataDir));

@@ -1,10 +1,10 @@
 import { open } from 'node:fs/promises';
 import type { RaceRecord } from '../../protocol/contract';
-import type { ChainReport } from '../journal/findings';
-import type { JournalLine } from '../journal/read';
-import { splitSeal } from '../journal/seal';
-import { buildRecord } from './raceRecordOfLines';
-import { isSessionRecord, type SessionRecord } from './session';
+import type { ChainReport } from '../../journal/findings';
+import type { JournalLine } from '../../journal/read';
+import { splitSeal } from '../../journal/seal';
+import { buildRecord } from '../../replay/raceRecord';
+import { isSessionRecord, type SessionRecord } from '../../replay/session';
 
 /** Where a race's lines stand in the journal file: from its start's line to its last line. */
 export interface RaceSpan {

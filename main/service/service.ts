@@ -13,10 +13,10 @@ import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
 import { FrameDecoder } from '../../hardware/pipeline';
 import { readProfile, type DeviceProfile } from '../../hardware/profile';
 import { effectiveProfile, profileInfo, ProfileStore, PROFILES_FOLDER, storedName } from './profiles';
-import { findingText, type JournalFinding } from '../journal/findings';
+import { findingText, type JournalFinding } from '../../journal/findings';
 import { JournalWriter, scanJournal } from '../journal/journal';
-import { type JournalLine, type JournalNote } from '../journal/read';
-import { journalPath } from '../journal/location';
+import { type JournalLine, type JournalNote } from '../../journal/read';
+import { journalPath } from '../../journal/location';
 import {
   HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
   type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
@@ -29,18 +29,18 @@ import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';
 import { prepareDataFolder, tightenDataFolder } from './dataFolder';
 import { LOCK_FILE, lockDataFolder } from './dataLock';
-import { historyCsv, historyJson } from './export';
+import { historyCsv, historyJson } from '../../replay/historyExport';
 import { readRaceRecord, type RaceSpan } from './raceRecord';
 import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
-import { applySessionLine, isSessionRecord, raceView, SessionReplay, STATION_MAX, stepSession, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from './session';
+import { applySessionLine, isSessionRecord, raceView, SessionReplay, STATION_MAX, stepSession, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
 import { loadSettings, readSettings, requireSeats, saveSettings, shownFloor, withKeptPassword } from './settings';
-import type { FloorLink, FloorLinkTiming } from '../floor/link';
-import { floorTargetOf } from '../floor/target';
+import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
+import { floorTargetOf } from '../floorLink/target';
 import { isTableName } from '../../protocol/tableName';
 import { simulatedSource } from './simulatedSource';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
-import { ColorUpLog } from './colorUps';
+import { ColorUpLog } from '../../replay/colorUps';
 import { colorUpStepOf, tableWithChips } from '../../protocol/colorUp';
 import type { StructureInput } from '../../engine/plan/csv';
 import { StationClock, type ClockCommand, type ClockTimers } from './clock';
@@ -383,7 +383,7 @@ export class ConsoleService {
       return;
     }
     // Loaded only now: a console without a floor never loads the database driver.
-    const { FloorLink } = await import('../floor/link');
+    const { FloorLink } = await import('../floorLink/link');
     const link = await FloorLink.start({
       ...config,
       dataDir: this.options.dataDir,

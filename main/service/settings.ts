@@ -11,7 +11,7 @@ import { BUILT_IN_PROFILES, MAX_WINDOW_MS, readLineSettings } from '../../hardwa
 import { DATA_BITS, PARITIES, STOP_BITS } from '../../hardware/lineSettings';
 import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type FloorSettings, type Language, type SeatSettings, type SourceKind, type SourceSettings, type TournamentSettings } from '../../protocol/contract';
 import { writeFileAtomically } from './atomicWrite';
-import { floorTargetOf } from '../floor/target';
+import { floorTargetOf } from '../floorLink/target';
 
 /**
  * A console never set up: no seat in play until the dealer ticks the table's (a 9-handed table

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { allowedHosts } from './hosts';
+import { allowedHosts } from '../../net/hosts';
 import { cookieName, createAccess } from './access';
-import { readCookie } from './cookies';
+import { readCookie } from '../../net/cookies';
 import { newKey } from './key';
 
 const loopback = { port: 5731, boundHost: '127.0.0.1', listenHost: '127.0.0.1', allowNonLoopback: false };

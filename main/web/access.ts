@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { keyMatches } from './keyMatch';
-import { readCookie } from './cookies';
-import { allowedHosts, type HostOptions } from './hosts';
+import { keyMatches } from '../../net/keys';
+import { readCookie } from '../../net/cookies';
+import { allowedHosts, type HostOptions } from '../../net/hosts';
 
 /**
  * Who browser mode answers. Three checks, each against a different attacker:

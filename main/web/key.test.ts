@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DISPLAY_KEY_FILE, isKeyFormat, KEY_FILE, loadBrowserKey, loadDisplayKey, newKey } from './key';
-import { keyMatches } from './keyMatch';
+import { keyMatches } from '../../net/keys';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'browser-key-'));
 const modeOf = (path: string) => statSync(path).mode & 0o777;

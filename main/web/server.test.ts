@@ -17,7 +17,7 @@ import { ConsoleService } from '../service/service';
 import { readSettings } from '../service/settings';
 import { cookieName, displayCookieName } from './access';
 import { newKey } from './key';
-import { checkListenHost, isLoopbackHost } from './loopback';
+import { checkListenHost, isLoopbackHost } from '../../net/loopback';
 import { DISPLAY_REFUSAL, MAX_MESSAGE_BYTES, startWebServer, type WebServer } from './server';
 import { resolveStaticPath, SECURITY_HEADERS } from './static';
 

@@ -7,7 +7,7 @@ import { StateFeed } from '../ipc/stateFeed';
 import { dispatch, type CommandTarget } from '../ipc/validate';
 import { createAccess, DISPLAY_PATH, KEY_PAGE, type BridgeRole } from './access';
 import { isKeyFormat } from './key';
-import { checkListenHost, listenOn } from './loopback';
+import { checkListenHost, listenOn } from '../../net/loopback';
 import { SECURITY_HEADERS, serveStatic } from './static';
 
 export interface WebServerOptions {

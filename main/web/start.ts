@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { findingText } from '../journal/findings';
+import { findingText } from '../../journal/findings';
 import { ConsoleService } from '../service/service';
 import { consoleServiceOptions } from '../service/options';
 import { startFailureMessage } from '../service/startFailure';

@@ -66,7 +66,7 @@ export function makeGameView(events: readonly MatchEvent[] = [startEvent()]): Ga
   return gameViewOf(playMatch(events));
 }
 
-/** A closed game as the history keeps it (see main/service/session.ts). */
+/** A closed game as the history keeps it (see replay/session.ts). */
 export function gameHistoryOf(state: MatchState, id = 'game-1', closedAt = '2024-05-04T20:00:00.000Z'): GameHistoryEntry {
   const { deal } = state;
   return {

@@ -1,0 +1,345 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import pg from 'pg';
+import { adjustForMinutesLeft, clockSchedule, readClock } from '../engine/clock/clock';
+import { isInputError } from '../engine/errors';
+import { structureFromCsv } from '../engine/plan/csv';
+import { readStructure } from '../engine/plan/structure';
+import type { FloorClock } from '../protocol/clock';
+import { actOnFloorClock, setFloorStructure, type ClockAction } from './clock';
+import { isLoopbackHost } from '../net/loopback';
+import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
+import { isTableName } from '../protocol/tableName';
+import { createStationLogin, ensureTable, StationLoginExists, type StationLogin } from './db/stations';
+import { floorStatus } from './fold';
+import { isHostName, startFloorServer } from './server';
+import { syncStation } from '../replication/sync';
+
+/**
+ * `npm run floor -- <subcommand>`: the floor console from the command line.
+ *
+ *   status    --database URL                              the tournament as one JSON document
+ *   sync      --database URL --table NAME --data DIR      one station's journal replicated once
+ *   add-table --database URL --table NAME [--rotate]      a station's own least-privilege login, as a URL (--rotate: a new password for a table that has one)
+ *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
+ *   structure --database URL --file PATH                  the tournament's structure (JSON, or the planner's CSV) for the clock
+ *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
+ *
+ * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token; --database-file
+ * and --token-file read them from a file only its owner can read. Either keeps the secret off the
+ * command line, which every user of the machine can read (/proc/PID/cmdline). A bad argument,
+ * an unreachable database or a refusal: exit 2 with one line on standard error, nothing on
+ * standard output (checks read standard output as the answer).
+ */
+
+class UsageError extends Error {}
+
+const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N]';
+const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock'] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number];
+const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes', 'rotate']);
+/** Options that take no value. */
+const FLAGS = new Set(['rotate']);
+/** Options that may be given more than once, each adding a value. */
+const REPEATABLE = new Set(['name']);
+const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust'] as const;
+type ClockCommand = (typeof CLOCK_COMMANDS)[number];
+
+export interface CliArguments {
+  readonly command: Subcommand;
+  readonly options: Readonly<Record<string, string>>;
+  /** What `clock` does. */
+  readonly clock?: ClockCommand;
+  /** serve's `--name`s: the host names the floor answers to besides its addresses. */
+  readonly names: readonly string[];
+}
+
+export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv): CliArguments {
+  let rest = [...argv];
+  let command: Subcommand = 'serve';
+  const first = rest[0];
+  if (first !== undefined && !first.startsWith('--')) {
+    if (!(SUBCOMMANDS as readonly string[]).includes(first)) throw new UsageError(`unknown subcommand "${first.slice(0, 40)}": ${USAGE}`);
+    command = first as Subcommand;
+    rest = rest.slice(1);
+  }
+  let clock: ClockCommand | undefined;
+  if (command === 'clock') {
+    const action = rest.shift();
+    if (action === undefined || !(CLOCK_COMMANDS as readonly string[]).includes(action)) throw new UsageError(`clock needs start, pause, resume or adjust (got ${JSON.stringify((action ?? '').slice(0, 20))}): ${USAGE}`);
+    clock = action as ClockCommand;
+  }
+  const options: Record<string, string> = {};
+  const names: string[] = [];
+  while (rest.length > 0) {
+    const flag = rest.shift() as string;
+    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(flag);
+    if (match === null || !OPTIONS.has(match[1] as string)) throw new UsageError(`unknown argument "${flag.slice(0, 40)}": ${USAGE}`);
+    const name = match[1] as string;
+    if (FLAGS.has(name)) {
+      if (match[2] !== undefined) throw new UsageError(`--${name} takes no value`);
+      if (name in options) throw new UsageError(`--${name} given twice`);
+      options[name] = 'yes';
+      continue;
+    }
+    const value = match[2] ?? rest.shift();
+    if (value === undefined || value === '') throw new UsageError(`--${name} needs a value: ${USAGE}`);
+    if (REPEATABLE.has(name)) {
+      if (!isHostName(value)) throw new UsageError(`--name ${JSON.stringify(value.slice(0, 64))} is not a host name (such as floor.local)`);
+      names.push(value);
+      options[name] = value;
+      continue;
+    }
+    if (name in options) throw new UsageError(`--${name} given twice`);
+    options[name] = value;
+  }
+  for (const [name, fileName] of [['database', 'database-file'], ['token', 'token-file']] as const) {
+    const file = options[fileName];
+    if (file === undefined) continue;
+    if (options[name] !== undefined) throw new UsageError(`--${name} and --${fileName} are one setting: give one of them`);
+    options[name] = readSecretFile(file, fileName);
+    delete options[fileName];
+  }
+  if (options.database === undefined && env.CHIP_RACE_DATABASE_URL) options.database = env.CHIP_RACE_DATABASE_URL;
+  // The token is serve's alone: one exported for the floor's page does not stop `status`.
+  if (command === 'serve' && options.token === undefined && env.CHIP_RACE_FLOOR_TOKEN) options.token = env.CHIP_RACE_FLOOR_TOKEN;
+  if (options.database === undefined) throw new UsageError(`--database URL is needed (or CHIP_RACE_DATABASE_URL): ${USAGE}`);
+  checkDatabaseUrl(options.database);
+  if (command === 'sync' || command === 'add-table') {
+    if (options.table === undefined) throw new UsageError(`${command} needs --table NAME`);
+    if (!isTableName(options.table)) throw new UsageError('--table must be a table name of 1 to 32 characters, no control characters, no spaces around it');
+  }
+  if (command === 'sync') {
+    if (options.data === undefined) throw new UsageError('sync needs --data DIR (the station\'s data folder)');
+    if (!existsSync(options.data) || !statSync(options.data).isDirectory()) throw new UsageError(`--data ${options.data.slice(0, 200)} is not a folder`);
+  }
+  if (options.port !== undefined && !/^\d{1,5}$/.test(options.port)) throw new UsageError('--port must be a port number (0 to 65535)');
+  if (options.port !== undefined && Number(options.port) > 65_535) throw new UsageError('--port must be a port number (0 to 65535)');
+  // Checked before anything connects: a floor on the cardroom's network without a password never starts.
+  if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options.token === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without --token (or CHIP_RACE_FLOOR_TOKEN): the floor page on the cardroom's network needs a password`);
+  if (command !== 'add-table' && 'rotate' in options) throw new UsageError('--rotate is for add-table only');
+  if (('tls-cert' in options) !== ('tls-key' in options)) throw new UsageError('--tls-cert and --tls-key go together: the certificate and its key');
+  if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options['tls-cert'] === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without HTTPS: add --tls-cert FILE --tls-key FILE (the README makes them with the cardroom's own certificate authority)`);
+  if (command !== 'serve') for (const name of ['port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name']) if (name in options) throw new UsageError(`--${name} is for serve only`);
+  if (command === 'structure') {
+    if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');
+    if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
+    if (statSync(options.file).size > 256 * 1024) throw new UsageError('--file is larger than a structure can be (256 KB)');
+  } else if ('file' in options) throw new UsageError('--file is for structure only');
+  if (clock === 'adjust') {
+    if (options.minutes === undefined || !/^[+-]?\d{1,3}$/.test(options.minutes) || Number(options.minutes) === 0 || Math.abs(Number(options.minutes)) > 600) throw new UsageError('clock adjust needs --minutes N: a whole number of minutes from -600 to 600, not 0 (N more minutes left in the level; fewer when negative)');
+  } else if ('minutes' in options) throw new UsageError('--minutes is for clock adjust only');
+  return { command, options, names, ...(clock === undefined ? {} : { clock }) };
+}
+
+/** A file's text, at most `maxBytes`; with `secret`, refused when anyone but its owner can read it. */
+function readOptionFile(file: string, option: string, maxBytes: number, secret: boolean): string {
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    throw new UsageError(`--${option} ${file.slice(0, 200)} cannot be read`);
+  }
+  if (!stats.isFile()) throw new UsageError(`--${option} ${file.slice(0, 200)} is not a file`);
+  if (secret && (stats.mode & 0o077) !== 0) throw new UsageError(`--${option} ${file.slice(0, 200)} can be read by others: chmod 600 it (it holds a secret)`);
+  if (stats.size > maxBytes) throw new UsageError(`--${option} ${file.slice(0, 200)} is larger than it can be (${maxBytes / 1024} KB)`);
+  return readFileSync(file, 'utf8');
+}
+
+/** A secret kept in a file only its owner can read: its one line is the value (a final newline is no part of it). */
+function readSecretFile(file: string, option: string): string {
+  const value = readOptionFile(file, option, 4096, true).replace(/\r?\n$/, '');
+  if (value === '' || /[\r\n]/.test(value)) throw new UsageError(`--${option} ${file.slice(0, 200)} must hold one line`);
+  return value;
+}
+
+function checkDatabaseUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError('--database must be a URL: postgres://user:password@host:port/database');
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') throw new UsageError('--database must be a postgres:// URL');
+  if (parsed.hostname === '') throw new UsageError('--database names no host');
+}
+
+/** The URL without its password, for messages. */
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return 'the database';
+  }
+}
+
+async function connect(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, application_name: 'chip-race-floor' });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw new Error(`cannot reach the floor's database at ${shown(url)}: ${(error as Error).message}`);
+  }
+  return client;
+}
+
+const isPermission = (error: unknown) => (error as { code?: unknown }).code === '42501';
+
+/** Migrates when the role may; a role that may not (a station's) works on the schema as it is. */
+async function migrateIfAllowed(client: pg.Client): Promise<void> {
+  try {
+    await migrate(client);
+  } catch (error) {
+    if (!isPermission(error)) throw error;
+  }
+}
+
+const EMPTY_STATUS = { tables: [], totals: { races: 0, valueDelta: 0 } };
+
+async function status(url: string, out: (text: string) => void): Promise<void> {
+  const client = await connect(url);
+  try {
+    await migrateIfAllowed(client);
+    if ((await schemaVersion(client)) < SCHEMA_VERSION) {
+      out(`${JSON.stringify(EMPTY_STATUS)}\n`);
+      return;
+    }
+    const floor = await floorStatus(client);
+    const document = {
+      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}) })),
+      totals: { races: floor.totals.races, valueDelta: floor.totals.valueDelta },
+    };
+    out(`${JSON.stringify(document, null, 2)}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function sync(url: string, table: string, dataDir: string, out: (text: string) => void): Promise<void> {
+  const client = await connect(url);
+  try {
+    await migrateIfAllowed(client);
+    try {
+      await ensureTable(client, table);
+    } catch (error) {
+      // A station's own login cannot register tables: its table was registered when it was made.
+      if (!isPermission(error)) throw error;
+    }
+    const outcome = await syncStation(client, table, dataDir);
+    out(`${JSON.stringify({ table, sent: outcome.sent, stored: outcome.stored, refused: outcome.refused, floorHas: outcome.floorHas })}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function addTable(url: string, table: string, rotate: boolean, out: (text: string) => void): Promise<void> {
+  const client = await connect(url);
+  try {
+    await migrate(client);
+    let login: StationLogin;
+    try {
+      login = await createStationLogin(client, table, { rotate });
+    } catch (error) {
+      if (error instanceof StationLoginExists) throw new Error(`table ${table} already has a station login: add --rotate to give it a new password (its station's old one then stops working)`);
+      throw error;
+    }
+    const station = new URL(url);
+    station.username = encodeURIComponent(login.role);
+    station.password = encodeURIComponent(login.password);
+    out(`${station.toString()}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function serve(options: Readonly<Record<string, string>>, names: readonly string[], out: (text: string) => void): Promise<void> {
+  const database = options.database as string;
+  const tls = options['tls-cert'] === undefined ? undefined : { cert: readOptionFile(options['tls-cert'], 'tls-cert', 64 * 1024, false), key: readOptionFile(options['tls-key'] as string, 'tls-key', 64 * 1024, true) };
+  // Reachable and migrated before the page starts: a floor that cannot read is no floor.
+  const client = await connect(database);
+  try {
+    await migrate(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  const server = await startFloorServer({
+    databaseUrl: database,
+    port: options.port === undefined ? 8790 : Number(options.port),
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(tls === undefined ? {} : { tls }),
+    names,
+  });
+  out(`floor: serving ${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+}
+
+/** Where the floor's clock is now, as one JSON line: what the floor page shows. */
+function clockLine(clock: FloorClock, now: number): string {
+  const reading = readClock(clockSchedule(readStructure(clock.structure)), clock.events, now);
+  return `${JSON.stringify({ status: reading.status, period: reading.period, msLeft: reading.msLeft, nextBreak: reading.nextBreak, events: clock.events.length })}\n`;
+}
+
+async function structure(url: string, file: string, out: (text: string) => void): Promise<void> {
+  const text = readFileSync(file, 'utf8');
+  let input: unknown;
+  try {
+    input = /^\s*[[{]/.test(text) ? JSON.parse(text) : structureFromCsv(text);
+  } catch (error) {
+    if (isInputError(error)) throw error;
+    throw new Error(`--file is neither a JSON structure nor the planner's CSV: ${(error as Error).message}`);
+  }
+  const client = await connect(url);
+  try {
+    await migrate(client);
+    out(clockLine(await setFloorStructure(client, input), Date.now()));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function clockCommand(url: string, command: ClockCommand, minutes: string | undefined, out: (text: string) => void): Promise<void> {
+  const action: ClockAction = command === 'adjust' ? { type: 'adjust', by: adjustForMinutesLeft(Number(minutes)) } : { type: command };
+  const client = await connect(url);
+  try {
+    await migrate(client);
+    out(clockLine(await actOnFloorClock(client, action, Date.now()), Date.now()));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Runs the command line; resolves to the exit code. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  try {
+    const parsed = parseArguments(argv, env);
+    const { command, options } = parsed;
+    const database = options.database as string;
+    if (command === 'status') await status(database, out);
+    else if (command === 'sync') await sync(database, options.table as string, options.data as string, out);
+    else if (command === 'add-table') await addTable(database, options.table as string, options.rotate !== undefined, out);
+    else if (command === 'structure') await structure(database, options.file as string, out);
+    else if (command === 'clock') await clockCommand(database, parsed.clock as ClockCommand, options.minutes, out);
+    else await serve(options, parsed.names, out);
+    return 0;
+  } catch (error) {
+    // The engine's refusals (a structure without minutes, the clock paused twice) by field and reason.
+    const message = isInputError(error) ? `${error.field}: ${error.reason}` : error instanceof Error ? error.message : String(error);
+    err(`floor: ${message.replace(/\s+/g, ' ').trim().slice(0, 500)}\n`);
+    return 2;
+  }
+}
+
+if (process.argv[1] !== undefined && /cli\.ts$/.test(process.argv[1])) {
+  void main(process.argv.slice(2), process.env, (text) => process.stdout.write(text), (text) => process.stderr.write(text)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,79 @@
+import type { ClientBase } from 'pg';
+import { applyClockEvent, CLOCK_EVENTS_KEPT, clockSchedule, compactClock, foldClock, readClockEvents, type ClockEvent } from '../engine/clock/clock';
+import { InputError } from '../engine/errors';
+import type { StructureInput } from '../engine/plan/csv';
+import { readStructure } from '../engine/plan/structure';
+import type { FloorClock } from '../protocol/clock';
+
+/**
+ * The tournament clock the floor runs: the structure (its levels with their minutes) and the
+ * clock's events in `floor_clock`, one row. Only the floor writes it; every station reads it
+ * (its floor link) and reads the countdown from it with the engine's `readClock`, so every table
+ * reaches the break at the same moment.
+ */
+
+/** The floor's clock, or null while the floor has no structure. */
+export async function readFloorClock(client: ClientBase): Promise<FloorClock | null> {
+  const row = await client.query<{ structure: StructureInput | null; events: unknown }>('SELECT structure, events FROM floor_clock');
+  const clock = row.rows[0];
+  if (clock === undefined || clock.structure === null) return null;
+  return { structure: clock.structure, events: readClockEvents(clock.events) };
+}
+
+/**
+ * Sets the tournament's structure (refused unless the planner reads it and every level has its
+ * minutes). A clock already started keeps its events only when they still fit the new schedule.
+ */
+export async function setFloorStructure(client: ClientBase, structure: unknown): Promise<FloorClock> {
+  const schedule = clockSchedule(readStructure(structure));
+  return inTransaction(client, async () => {
+    const current = await lockedEvents(client);
+    foldClock(current, schedule.totalMs);
+    await client.query('UPDATE floor_clock SET structure = $1, changed_at = now()', [JSON.stringify(structure)]);
+    return { structure: structure as StructureInput, events: current };
+  });
+}
+
+export type ClockAction = { readonly type: 'start' | 'pause' | 'resume' } | { readonly type: 'adjust'; readonly by: number };
+
+/**
+ * Applies one action of the floor's clock at `at` (epoch ms, the floor's time), refused with the
+ * engine's keyed message when out of order (paused twice, adjusted before the start) or without
+ * a structure. Two floors pressing at once are serialized by the row lock. A history grown to
+ * CLOCK_EVENTS_KEPT events is compacted first (the same clock in a few events), so no number of
+ * presses ever fills it: Pause always works.
+ */
+export async function actOnFloorClock(client: ClientBase, action: ClockAction, at: number): Promise<FloorClock> {
+  return inTransaction(client, async () => {
+    const row = await client.query<{ structure: StructureInput | null; events: unknown }>('SELECT structure, events FROM floor_clock FOR UPDATE');
+    const structure = row.rows[0]?.structure ?? null;
+    if (structure === null) throw new InputError('structure', { key: 'floor.clockNoStructure' });
+    const schedule = clockSchedule(readStructure(structure));
+    const held = readClockEvents(row.rows[0]?.events ?? []);
+    const last = held.at(-1);
+    // The floor's own clock set back (NTP) must not make an event earlier than the one before.
+    const event = readClockEvents([{ ...action, at: Math.max(at, last?.at ?? at) }])[0] as ClockEvent;
+    const events = held.length < CLOCK_EVENTS_KEPT ? held : compactClock(held, schedule.totalMs, event.at);
+    applyClockEvent(foldClock(events, schedule.totalMs), event, schedule.totalMs, 'event');
+    const next = [...events, event];
+    await client.query('UPDATE floor_clock SET events = $1, changed_at = now()', [JSON.stringify(next)]);
+    return { structure, events: next };
+  });
+}
+
+async function lockedEvents(client: ClientBase): Promise<ClockEvent[]> {
+  const row = await client.query<{ events: unknown }>('SELECT events FROM floor_clock FOR UPDATE');
+  return readClockEvents(row.rows[0]?.events ?? []);
+}
+
+async function inTransaction<T>(client: ClientBase, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,524 @@
+/**
+ * The floor's schema, as numbered migrations applied in order and recorded in
+ * `floor_schema_migrations`. A migration once released is never edited: a change is a new one.
+ *
+ * What the schema holds (one database = one tournament):
+ * - `floor_tables`: every table of the tournament, and the login role its station uses;
+ * - `station_records`: each station's journal lines as written, byte for byte, unique on table
+ *   and seq; the columns after `headers` are filled in by the trigger on arrival, never by a station;
+ * - `chain_failures`: lines refused on arrival (a forged, edited or out-of-chain line), kept as evidence;
+ * - `station_contact`: when each station was last heard from, and how far behind it said it was;
+ * - `floor_clock`: the tournament's structure and the clock's events, written by the floor only.
+ *
+ * Stations are least-privilege: members of `chip_race_station`, they may insert (and read back)
+ * only their own table's records, report their own contact, and read the clock. Row-level
+ * security enforces "their own"; the verification runs as the schema's owner (SECURITY DEFINER).
+ */
+/**
+ * The SHA-256 of each released migration's text (migrate.ts's migrationChecksum): a database
+ * records the checksum of every migration it ran, and a floor whose migration of that version
+ * reads otherwise is refused. Migration 3 writes these for the rows older floors recorded.
+ */
+export const RELEASED_CHECKSUMS: Readonly<Record<number, string>> = {
+  1: '04ea407ec32053bbc2d4b735eccfeb25280ff087ab5d257d685fca900112476a',
+  2: 'dee9798eb4d78038a860091f5724cbd2977e04e0682f78d86e56d9234d81ad65',
+};
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** The group role every station's login role belongs to (roles are the server's, not one database's). */
+export const STATION_GROUP = 'chip_race_station';
+
+/** How many connections one station's login may hold at once: its link and a sync, with room for reconnects; never the server's all. */
+export const STATION_CONNECTION_LIMIT = 8;
+
+/** `,"hash":"` + 64 hex digits + `"}`: the seal at the end of every journal line (journal/seal.ts). */
+const SEAL_LENGTH = 75;
+
+/** How much of a refused line the floor keeps as evidence (with its SHA-256 and length): enough to read, never a flood. */
+export const FAILURE_KEPT_BYTES = 1024;
+/** How many refused lines a table keeps; beyond that they are only counted (floor_tables.failures_total). */
+export const FAILURES_KEPT_PER_TABLE = 1000;
+/** How much of a damaged line the floor keeps as evidence (with the SHA-256 and length of all of it). */
+export const DAMAGED_KEPT_BYTES = 4096;
+
+/**
+ * The trigger's body as migration 3 re-creates it: migration 1's checks, with every name qualified
+ * (it runs as the owner inside a station's session, search_path pinned with pg_temp last).
+ */
+const VERIFY_STATION_RECORD = `
+CREATE OR REPLACE FUNCTION public.verify_station_record() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE
+  parsed pg_catalog.jsonb;
+  header pg_catalog.jsonb;
+  header_line pg_catalog.text;
+  previous record;
+  expected_prev pg_catalog.text;
+  chain_kind pg_catalog.text;
+  stored_hash pg_catalog.text;
+  problem pg_catalog.text;
+  checked pg_catalog.bool := true;
+  failures_seen pg_catalog.int8;
+  stored record;
+  raw pg_catalog.bytea;
+  after_damage pg_catalog.bool := false;
+BEGIN
+  IF NEW.table_name IS DISTINCT FROM public.station_table() AND NOT public.station_is_floor() THEN
+    RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = pg_catalog.format('a station may send only its own table''s records, not those of %s', NEW.table_name);
+  END IF;
+  -- A damaged line (the shared contract of push.ts): its raw bytes, sent in base64.
+  NEW.damaged := COALESCE(NEW.damaged, false);
+  IF NEW.damaged THEN
+    BEGIN
+      raw := pg_catalog.decode(NEW.line, 'base64');
+    EXCEPTION WHEN others THEN
+      problem := 'not-json';
+    END;
+  END IF;
+  SELECT r.line, r.damaged, r.hash INTO stored FROM public.station_records r WHERE r.table_name = NEW.table_name AND r.seq = NEW.seq;
+  IF FOUND AND problem IS NULL THEN
+    IF NOT NEW.damaged AND NOT stored.damaged AND stored.line = NEW.line THEN RETURN NULL; END IF;
+    IF NEW.damaged AND stored.damaged AND stored.hash = pg_catalog.encode(pg_catalog.sha256(raw), 'hex') THEN RETURN NULL; END IF;
+    problem := 'changed-after-arrival';
+  END IF;
+
+  IF problem IS NULL THEN
+    SELECT r.seq, r.hash, r.chain, r.damaged INTO previous FROM public.station_records r WHERE r.table_name = NEW.table_name AND r.seq < NEW.seq ORDER BY r.seq DESC LIMIT 1;
+    expected_prev := CASE WHEN previous.seq IS NULL THEN NULL ELSE previous.hash END;
+    chain_kind := NULLIF(previous.chain, '');
+    -- After a damaged line the chain is verified again from this record: its link back cannot be.
+    after_damage := COALESCE(previous.damaged, false);
+    -- A table's first record on the floor is its seq 1: one planted further on would make the
+    -- station believe the floor holds everything before it.
+    IF (previous.seq IS NOT NULL AND previous.seq <> NEW.seq - 1) OR (previous.seq IS NULL AND NEW.seq <> 1) THEN problem := 'gap'; END IF;
+  END IF;
+
+  IF problem IS NULL AND NEW.headers <> '' THEN
+    FOREACH header_line IN ARRAY pg_catalog.string_to_array(NEW.headers, E'\\n') LOOP
+      BEGIN
+        header := header_line::pg_catalog.jsonb;
+      EXCEPTION WHEN others THEN
+        problem := 'header-not-json'; EXIT;
+      END;
+      IF header->>'journal' IS DISTINCT FROM 'chip-race-console' OR header->>'chain' NOT IN ('sha256', 'hmac-sha256') THEN problem := 'header-unknown'; EXIT; END IF;
+      IF pg_catalog.right(header_line, ${SEAL_LENGTH}) !~ '^,"hash":"[0-9a-f]{64}"}$' THEN problem := 'no-seal'; EXIT; END IF;
+      IF (header->>'prev') IS DISTINCT FROM expected_prev AND NOT after_damage THEN problem := 'broken-link'; EXIT; END IF;
+      after_damage := false;
+      stored_hash := pg_catalog.substr(pg_catalog.right(header_line, ${SEAL_LENGTH}), 10, 64);
+      IF header->>'chain' = 'sha256' AND pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.left(header_line, pg_catalog.length(header_line) - ${SEAL_LENGTH}), 'UTF8')), 'hex') <> stored_hash THEN problem := 'bad-seal'; EXIT; END IF;
+      expected_prev := stored_hash;
+      chain_kind := header->>'chain';
+    END LOOP;
+  END IF;
+
+  IF problem IS NULL AND NEW.damaged THEN
+    NEW.id := pg_catalog.nextval('public.station_records_arrival'::pg_catalog.regclass);
+    NEW.evidence := pg_catalog.substring(raw, 1, ${DAMAGED_KEPT_BYTES});
+    NEW.evidence_bytes := pg_catalog.length(raw);
+    NEW.hash := pg_catalog.encode(pg_catalog.sha256(raw), 'hex');
+    NEW.line := '';
+    NEW.prev := NULL;
+    NEW.chain := COALESCE(chain_kind, '');
+    NEW.seal_checked := false;
+    NEW.at := NULL;
+    NEW.kind := NULL;
+    NEW.record := NULL;
+    NEW.received_at := pg_catalog.now();
+    RETURN NEW;
+  END IF;
+
+  IF problem IS NULL THEN
+    BEGIN
+      parsed := NEW.line::pg_catalog.jsonb;
+    EXCEPTION WHEN others THEN
+      problem := 'not-json';
+    END;
+  END IF;
+  IF problem IS NULL AND chain_kind IS NULL THEN problem := 'no-header'; END IF;
+  IF problem IS NULL AND (pg_catalog.jsonb_typeof(parsed->'seq') IS DISTINCT FROM 'number' OR (parsed->>'seq') <> NEW.seq::pg_catalog.text) THEN problem := 'seq-mismatch'; END IF;
+  IF problem IS NULL AND pg_catalog.right(NEW.line, ${SEAL_LENGTH}) !~ '^,"hash":"[0-9a-f]{64}"}$' THEN problem := 'no-seal'; END IF;
+  IF problem IS NULL AND (parsed->>'prev') IS DISTINCT FROM expected_prev AND NOT after_damage THEN problem := 'broken-link'; END IF;
+  IF problem IS NULL THEN
+    stored_hash := pg_catalog.substr(pg_catalog.right(NEW.line, ${SEAL_LENGTH}), 10, 64);
+    IF chain_kind = 'sha256' THEN
+      IF pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.left(NEW.line, pg_catalog.length(NEW.line) - ${SEAL_LENGTH}), 'UTF8')), 'hex') <> stored_hash THEN problem := 'bad-seal'; END IF;
+    ELSE
+      checked := false;
+    END IF;
+  END IF;
+  IF problem IS NULL THEN
+    BEGIN
+      NEW.at := (parsed->>'at')::pg_catalog.timestamptz;
+    EXCEPTION WHEN others THEN
+      problem := 'bad-time';
+    END;
+  END IF;
+
+  IF problem IS NOT NULL THEN
+    -- Evidence, bounded: the reason, the line's SHA-256 and length, and its first bytes; once a
+    -- table holds FAILURES_KEPT_PER_TABLE of them, later ones are only counted, except the one
+    -- right after the table's last record: the refusal its station is stopped at, which it must read.
+    IF NOT EXISTS (SELECT FROM public.chain_failures f WHERE f.table_name = NEW.table_name AND f.seq = NEW.seq) THEN
+      UPDATE public.floor_tables t SET failures_total = t.failures_total + 1 WHERE t.table_name = NEW.table_name RETURNING t.failures_total INTO failures_seen;
+      IF failures_seen IS NULL OR failures_seen <= ${FAILURES_KEPT_PER_TABLE}
+        OR NEW.seq = COALESCE((SELECT pg_catalog.max(r.seq) FROM public.station_records r WHERE r.table_name = NEW.table_name), 0) + 1 THEN
+        INSERT INTO public.chain_failures (table_name, seq, reason, line, line_sha256, line_bytes)
+        VALUES (NEW.table_name, NEW.seq, problem, public.first_bytes(NEW.line, ${FAILURE_KEPT_BYTES}), pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(NEW.line, 'UTF8')), 'hex'), pg_catalog.octet_length(NEW.line))
+        ON CONFLICT DO NOTHING;
+      END IF;
+    END IF;
+    RETURN NULL;
+  END IF;
+  NEW.id := pg_catalog.nextval('public.station_records_arrival'::pg_catalog.regclass);
+  NEW.hash := stored_hash;
+  NEW.prev := parsed->>'prev';
+  NEW.chain := chain_kind;
+  NEW.seal_checked := checked;
+  NEW.record := parsed->'record';
+  NEW.kind := parsed->'record'->>'kind';
+  NEW.received_at := pg_catalog.now();
+  RETURN NEW;
+END
+$fn$;`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'tables, records, verification on arrival, least-privilege stations',
+    sql: `
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${STATION_GROUP}') THEN
+    CREATE ROLE ${STATION_GROUP} NOLOGIN;
+  END IF;
+END $$;
+
+CREATE TABLE floor_tables (
+  table_name text PRIMARY KEY CHECK (length(table_name) BETWEEN 1 AND 32),
+  role_name name UNIQUE,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE station_records (
+  table_name text NOT NULL REFERENCES floor_tables,
+  seq bigint NOT NULL CHECK (seq >= 1),
+  line text NOT NULL CHECK (length(line) <= 65536),
+  headers text NOT NULL DEFAULT '' CHECK (length(headers) <= 65536),
+  id bigint NOT NULL UNIQUE,
+  hash text NOT NULL,
+  prev text,
+  chain text NOT NULL,
+  seal_checked boolean NOT NULL,
+  at timestamptz,
+  kind text,
+  record jsonb,
+  received_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (table_name, seq)
+);
+CREATE SEQUENCE station_records_arrival;
+
+CREATE TABLE chain_failures (
+  table_name text NOT NULL,
+  seq bigint NOT NULL,
+  reason text NOT NULL,
+  line text NOT NULL,
+  found_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (table_name, seq)
+);
+
+CREATE TABLE station_contact (
+  table_name text PRIMARY KEY REFERENCES floor_tables,
+  last_seen timestamptz NOT NULL,
+  behind integer NOT NULL DEFAULT 0
+);
+
+CREATE TABLE floor_clock (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  structure jsonb,
+  events jsonb NOT NULL DEFAULT '[]',
+  changed_at timestamptz NOT NULL DEFAULT now()
+);
+INSERT INTO floor_clock DEFAULT VALUES;
+
+-- The table the connected station reports for (null for any other role). The login's name
+-- (session_user): inside this definer's function, current_user is the schema's owner.
+CREATE FUNCTION station_table() RETURNS text LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
+  SELECT table_name FROM floor_tables WHERE role_name = session_user
+$fn$;
+
+-- Checks a line on arrival against the chain the floor already holds for its table: the line's
+-- own seq, its seal (SHA-256 chains; an HMAC's key stays at the station, so only its links are
+-- checked), the headers before it, and its link to the line before. A line that fails is not
+-- stored: it is kept in chain_failures with the reason, and the insert of the others goes on.
+-- The same line sent again is passed over quietly; a different line under a stored seq is a failure.
+CREATE FUNCTION verify_station_record() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
+DECLARE
+  parsed jsonb;
+  header jsonb;
+  header_line text;
+  stored_line text;
+  previous record;
+  expected_prev text;
+  chain_kind text;
+  stored_hash text;
+  problem text;
+  checked boolean := true;
+BEGIN
+  -- Before anything is stored, even a failure: a station sends for its own table only (the
+  -- row-level security's check comes after this trigger, too late for what it writes).
+  IF NEW.table_name IS DISTINCT FROM station_table() AND NOT pg_has_role(session_user, (SELECT relowner FROM pg_class WHERE oid = 'floor_tables'::regclass), 'MEMBER') THEN
+    RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = format('a station may send only its own table''s records, not those of %s', NEW.table_name);
+  END IF;
+  SELECT line INTO stored_line FROM station_records WHERE table_name = NEW.table_name AND seq = NEW.seq;
+  IF FOUND THEN
+    IF stored_line = NEW.line THEN RETURN NULL; END IF;
+    problem := 'changed-after-arrival';
+  END IF;
+
+  IF problem IS NULL THEN
+    SELECT seq, hash, chain INTO previous FROM station_records WHERE table_name = NEW.table_name AND seq < NEW.seq ORDER BY seq DESC LIMIT 1;
+    expected_prev := CASE WHEN previous.seq IS NULL THEN NULL ELSE previous.hash END;
+    chain_kind := previous.chain;
+    IF previous.seq IS NOT NULL AND previous.seq <> NEW.seq - 1 THEN problem := 'gap'; END IF;
+  END IF;
+
+  -- The headers between the line before and this one (a new journal's, or a change of seal).
+  IF problem IS NULL AND NEW.headers <> '' THEN
+    FOREACH header_line IN ARRAY string_to_array(NEW.headers, E'\\n') LOOP
+      BEGIN
+        header := header_line::jsonb;
+      EXCEPTION WHEN others THEN
+        problem := 'header-not-json'; EXIT;
+      END;
+      IF header->>'journal' IS DISTINCT FROM 'chip-race-console' OR header->>'chain' NOT IN ('sha256', 'hmac-sha256') THEN problem := 'header-unknown'; EXIT; END IF;
+      IF right(header_line, ${SEAL_LENGTH}) !~ '^,"hash":"[0-9a-f]{64}"}$' THEN problem := 'no-seal'; EXIT; END IF;
+      IF (header->>'prev') IS DISTINCT FROM expected_prev THEN problem := 'broken-link'; EXIT; END IF;
+      stored_hash := substr(right(header_line, ${SEAL_LENGTH}), 10, 64);
+      IF header->>'chain' = 'sha256' AND encode(sha256(convert_to(left(header_line, length(header_line) - ${SEAL_LENGTH}), 'UTF8')), 'hex') <> stored_hash THEN problem := 'bad-seal'; EXIT; END IF;
+      expected_prev := stored_hash;
+      chain_kind := header->>'chain';
+    END LOOP;
+  END IF;
+
+  IF problem IS NULL THEN
+    BEGIN
+      parsed := NEW.line::jsonb;
+    EXCEPTION WHEN others THEN
+      problem := 'not-json';
+    END;
+  END IF;
+  IF problem IS NULL AND chain_kind IS NULL THEN problem := 'no-header'; END IF;
+  IF problem IS NULL AND (jsonb_typeof(parsed->'seq') IS DISTINCT FROM 'number' OR (parsed->>'seq') <> NEW.seq::text) THEN problem := 'seq-mismatch'; END IF;
+  IF problem IS NULL AND right(NEW.line, ${SEAL_LENGTH}) !~ '^,"hash":"[0-9a-f]{64}"}$' THEN problem := 'no-seal'; END IF;
+  IF problem IS NULL AND (parsed->>'prev') IS DISTINCT FROM expected_prev THEN problem := 'broken-link'; END IF;
+  IF problem IS NULL THEN
+    stored_hash := substr(right(NEW.line, ${SEAL_LENGTH}), 10, 64);
+    IF chain_kind = 'sha256' THEN
+      IF encode(sha256(convert_to(left(NEW.line, length(NEW.line) - ${SEAL_LENGTH}), 'UTF8')), 'hex') <> stored_hash THEN problem := 'bad-seal'; END IF;
+    ELSE
+      checked := false;
+    END IF;
+  END IF;
+  IF problem IS NULL THEN
+    BEGIN
+      NEW.at := (parsed->>'at')::timestamptz;
+    EXCEPTION WHEN others THEN
+      problem := 'bad-time';
+    END;
+  END IF;
+
+  IF problem IS NOT NULL THEN
+    INSERT INTO chain_failures (table_name, seq, reason, line) VALUES (NEW.table_name, NEW.seq, problem, NEW.line) ON CONFLICT DO NOTHING;
+    RETURN NULL;
+  END IF;
+  NEW.id := nextval('station_records_arrival');
+  NEW.hash := stored_hash;
+  NEW.prev := parsed->>'prev';
+  NEW.chain := chain_kind;
+  NEW.seal_checked := checked;
+  NEW.record := parsed->'record';
+  NEW.kind := parsed->'record'->>'kind';
+  NEW.received_at := now();
+  RETURN NEW;
+END
+$fn$;
+
+CREATE TRIGGER verify_on_arrival BEFORE INSERT ON station_records FOR EACH ROW EXECUTE FUNCTION verify_station_record();
+
+-- A station reports that it is there, and how many records it still has to send: only for its
+-- own table (the floor's owner, syncing a station's folder itself, for any).
+CREATE FUNCTION station_seen(for_table text, behind integer) RETURNS void LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
+  INSERT INTO station_contact (table_name, last_seen, behind)
+  SELECT table_name, now(), greatest(behind, 0) FROM floor_tables
+  WHERE table_name = for_table AND (role_name = session_user OR pg_has_role(session_user, (SELECT relowner FROM pg_class WHERE oid = 'floor_tables'::regclass), 'MEMBER'))
+  ON CONFLICT (table_name) DO UPDATE SET last_seen = excluded.last_seen, behind = excluded.behind
+$fn$;
+
+ALTER TABLE station_records ENABLE ROW LEVEL SECURITY;
+CREATE POLICY station_inserts_own ON station_records FOR INSERT TO ${STATION_GROUP} WITH CHECK (table_name = station_table());
+CREATE POLICY station_reads_own ON station_records FOR SELECT TO ${STATION_GROUP} USING (table_name = station_table());
+ALTER TABLE chain_failures ENABLE ROW LEVEL SECURITY;
+CREATE POLICY station_reads_own_failures ON chain_failures FOR SELECT TO ${STATION_GROUP} USING (table_name = station_table());
+
+REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC;
+REVOKE ALL ON FUNCTION station_seen(text, integer) FROM PUBLIC;
+GRANT USAGE ON SCHEMA public TO ${STATION_GROUP};
+GRANT INSERT (table_name, seq, line, headers) ON station_records TO ${STATION_GROUP};
+GRANT SELECT (table_name, seq, hash) ON station_records TO ${STATION_GROUP};
+GRANT SELECT (table_name, seq, reason) ON chain_failures TO ${STATION_GROUP};
+GRANT SELECT ON floor_clock TO ${STATION_GROUP};
+GRANT SELECT ON floor_schema_migrations TO ${STATION_GROUP};
+GRANT EXECUTE ON FUNCTION station_seen(text, integer) TO ${STATION_GROUP};
+GRANT EXECUTE ON FUNCTION station_table() TO ${STATION_GROUP};
+`,
+  },
+  {
+    version: 2,
+    name: 'the floor console: races and tables folded from the records (floor/fold.ts)',
+    // Written by the floor only (its fold), read by the floor's page: no station reads or writes them.
+    sql: `
+CREATE TABLE floor_races (
+  table_name text NOT NULL REFERENCES floor_tables,
+  race_id text NOT NULL,
+  status text NOT NULL CHECK (status IN ('racing', 'waiting-to-confirm', 'confirmed', 'abandoned')),
+  level integer,
+  removed bigint NOT NULL,
+  next bigint NOT NULL,
+  value_delta bigint,
+  winners jsonb NOT NULL DEFAULT '[]',
+  started_at timestamptz NOT NULL,
+  ended_at timestamptz,
+  corrections integer NOT NULL DEFAULT 0,
+  refusals integer NOT NULL DEFAULT 0,
+  collect bigint NOT NULL DEFAULT 0,
+  bring bigint NOT NULL DEFAULT 0,
+  first_seq bigint NOT NULL,
+  last_seq bigint NOT NULL,
+  entry jsonb,
+  PRIMARY KEY (table_name, race_id)
+);
+CREATE INDEX floor_races_by_start ON floor_races (table_name, first_seq);
+
+CREATE TABLE floor_table_state (
+  table_name text PRIMARY KEY REFERENCES floor_tables,
+  folded_seq bigint NOT NULL,
+  resume_seq bigint NOT NULL,
+  failures integer NOT NULL,
+  colour_up text NOT NULL,
+  open_race text,
+  folded_at timestamptz NOT NULL
+);
+CREATE INDEX station_records_by_kind ON station_records (table_name, kind, seq);
+REVOKE ALL ON floor_races, floor_table_state FROM PUBLIC;
+`,
+  },
+  {
+    version: 3,
+    name: 'definer functions safe from a station session: search_path pinned, every name qualified, no temporary objects',
+    // A SECURITY DEFINER function runs as the schema's owner with the caller's session: PostgreSQL
+    // searches the caller's pg_temp first for tables and types unless it is listed, so a station that
+    // made a temp table floor_tables or a temp domain jsonb ran its own code as the owner. Every
+    // definer function now lists pg_temp last and names every object with its schema, and stations
+    // may not make temporary objects at all.
+    sql: `
+DO $$ BEGIN
+  EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
+END $$;
+
+CREATE OR REPLACE FUNCTION public.station_table() RETURNS pg_catalog.text LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+  SELECT t.table_name FROM public.floor_tables t WHERE t.role_name OPERATOR(pg_catalog.=) SESSION_USER
+$fn$;
+
+CREATE OR REPLACE FUNCTION public.station_is_floor() RETURNS pg_catalog.bool LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+  SELECT pg_catalog.pg_has_role(SESSION_USER, (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) 'public.floor_tables'::pg_catalog.regclass), 'MEMBER')
+$fn$;
+REVOKE ALL ON FUNCTION public.station_is_floor() FROM PUBLIC;
+
+-- The longest start of a text that fits in a number of UTF-8 bytes (never half a character).
+CREATE FUNCTION public.first_bytes(value pg_catalog.text, bytes pg_catalog.int4) RETURNS pg_catalog.text LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE
+  head pg_catalog.text := pg_catalog.left(value, bytes);
+BEGIN
+  WHILE pg_catalog.octet_length(head) > bytes LOOP
+    head := pg_catalog.left(head, pg_catalog.length(head) - GREATEST(1, (pg_catalog.octet_length(head) - bytes) / 4));
+  END LOOP;
+  RETURN head;
+END
+$fn$;
+REVOKE ALL ON FUNCTION public.first_bytes(pg_catalog.text, pg_catalog.int4) FROM PUBLIC;
+
+ALTER TABLE public.chain_failures ADD COLUMN line_sha256 pg_catalog.text, ADD COLUMN line_bytes pg_catalog.int4;
+UPDATE public.chain_failures SET line_sha256 = pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(line, 'UTF8')), 'hex'), line_bytes = pg_catalog.octet_length(line), line = public.first_bytes(line, ${FAILURE_KEPT_BYTES});
+ALTER TABLE public.chain_failures ADD CONSTRAINT chain_failures_line_bounded CHECK (pg_catalog.octet_length(line) <= ${FAILURE_KEPT_BYTES});
+ALTER TABLE public.floor_tables ADD COLUMN failures_total pg_catalog.int8 NOT NULL DEFAULT 0;
+-- A damaged line kept as evidence: its first bytes, and (in hash) the SHA-256 of all of them.
+ALTER TABLE public.station_records ADD COLUMN damaged pg_catalog.bool NOT NULL DEFAULT false, ADD COLUMN evidence pg_catalog.bytea, ADD COLUMN evidence_bytes pg_catalog.int8;
+ALTER TABLE public.station_records ADD CONSTRAINT station_records_evidence_bounded CHECK (evidence IS NULL OR pg_catalog.length(evidence) <= ${DAMAGED_KEPT_BYTES});
+GRANT INSERT (damaged) ON public.station_records TO ${STATION_GROUP};
+UPDATE public.floor_tables t SET failures_total = (SELECT pg_catalog.count(*) FROM public.chain_failures f WHERE f.table_name = t.table_name);
+
+-- Stations' logins made before: a bounded number of connections each (the floor's own role
+-- may not alter roles; a cardroom's set-up gives it chip_race_logins.station_login for that).
+DO $$
+DECLARE
+  station pg_catalog.text;
+BEGIN
+  FOR station IN SELECT r.rolname FROM pg_catalog.pg_roles r JOIN public.floor_tables t ON t.role_name = r.rolname WHERE r.rolconnlimit < 0 LOOP
+    BEGIN
+      EXECUTE pg_catalog.format('ALTER ROLE %I CONNECTION LIMIT ${STATION_CONNECTION_LIMIT}', station);
+    EXCEPTION WHEN insufficient_privilege THEN
+      RAISE NOTICE 'station login % keeps no connection limit: make it again with add-table --rotate', station;
+    END;
+  END LOOP;
+END $$;
+
+${VERIFY_STATION_RECORD}
+
+-- Released migrations pinned: each row's checksum (migrate.ts compares it with this code's).
+ALTER TABLE public.floor_schema_migrations ADD COLUMN checksum pg_catalog.text;
+UPDATE public.floor_schema_migrations SET checksum = CASE version WHEN 1 THEN '${RELEASED_CHECKSUMS[1]}' WHEN 2 THEN '${RELEASED_CHECKSUMS[2]}' END WHERE version IN (1, 2);
+
+CREATE OR REPLACE FUNCTION public.station_seen(for_table pg_catalog.text, behind pg_catalog.int4) RETURNS void LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+  INSERT INTO public.station_contact (table_name, last_seen, behind)
+  SELECT t.table_name, pg_catalog.now(), GREATEST(behind, 0) FROM public.floor_tables t
+  WHERE t.table_name OPERATOR(pg_catalog.=) for_table AND (t.role_name OPERATOR(pg_catalog.=) SESSION_USER OR public.station_is_floor())
+  ON CONFLICT (table_name) DO UPDATE SET last_seen = excluded.last_seen, behind = excluded.behind
+$fn$;
+`,
+  },
+  {
+    version: 4,
+    name: 'the fold off the request path: each table folded on from a kept replay state, with a version, its bad records kept (floor/fold.ts)',
+    // The sums a station's sealed records add up to are the floor's bigints; what the fold kept
+    // before (version 0) is folded again. A confirmed race's history entry (some 7 KB) is only
+    // ever read back whole (tableRaces, the export), never queried into: kept as json (its text,
+    // checked) rather than jsonb, which the fold's first pass spent most of its database time
+    // building, and uncompressed.
+    sql: `
+ALTER TABLE floor_races ALTER COLUMN corrections TYPE bigint, ALTER COLUMN refusals TYPE bigint;
+ALTER TABLE floor_races ALTER COLUMN entry TYPE json, ALTER COLUMN entry SET STORAGE EXTERNAL;
+ALTER TABLE floor_table_state
+  ADD COLUMN fold_version integer NOT NULL DEFAULT 0,
+  ADD COLUMN replay jsonb,
+  ADD COLUMN problems jsonb NOT NULL DEFAULT '[]',
+  ADD COLUMN problem_count integer NOT NULL DEFAULT 0,
+  ADD COLUMN fold_error text,
+  ADD COLUMN error_seq bigint;
+`,
+  },
+  {
+    version: 5,
+    name: 'the damaged records of each table, as the fold found them (the floor page shows them amber)',
+    // Kept by the fold beside the table's state, so the status reads them with the table's row
+    // instead of searching a table's records (a query planner's choice measured at 450 ms).
+    sql: `
+ALTER TABLE floor_table_state ADD COLUMN damaged jsonb NOT NULL DEFAULT '[]';
+`,
+  },
+];
+
+/** The schema version this code needs. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,649 @@
+import type { ClientBase } from 'pg';
+import { raceSummary } from '../engine/race/summary';
+import type { HistoryEntry, RaceRecord, SeatCount } from '../protocol/contract';
+import type { ChainReport, ChainStatus, JournalFinding } from '../journal/findings';
+import type { JournalLine } from '../journal/read';
+import { ColorUpLog } from '../replay/colorUps';
+import { buildRecord } from '../replay/raceRecord';
+import { EMPTY_SESSION, isSessionRecord, SessionReplay, valueDeltaOf, type Session, type SessionRecord } from '../replay/session';
+
+/**
+ * The floor's view of each table, folded from the records its station sent, with the console's own
+ * code (SessionReplay, ColorUpLog, the engine's summaries): the floor says of a race exactly what
+ * the station's console says of it. The fold is kept in summary tables (migration 2:
+ * floor_races, floor_table_state) so the status is one or two small queries however long the
+ * tournament; a table is folded again only when records arrived for it (or a chain failure was
+ * found), and then only from the start of the race that was still open when it was last folded.
+ */
+
+/**
+ * The colour-up a table is on, as the floor sees it:
+ * - `not-started`: no break marked, or the break marked last has no race of its colour-up started;
+ * - `racing`: a race of the marked break's colour-up is open and still taking cards;
+ * - `waiting-to-confirm`: that race is complete and waits for the dealer to confirm it;
+ * - `done`: races of it were confirmed and none is open (the floor does not hold the station's
+ *   structure, so it cannot tell a colour-up's last race from the one before a next: the
+ *   director sees the chips per denomination beside it);
+ * - `disputed`: the table's chain failed verification on the floor (any chain_failures row), or a
+ *   race of the marked break's colour-up was abandoned. Either is for the director to settle
+ *   before the clock goes on, so it wins over the others.
+ */
+export type ColourUpStatus = 'not-started' | 'racing' | 'waiting-to-confirm' | 'done' | 'disputed';
+export const COLOUR_UP_STATUSES: readonly ColourUpStatus[] = ['not-started', 'racing', 'waiting-to-confirm', 'done', 'disputed'];
+
+export type FoldedRaceStatus = 'racing' | 'waiting-to-confirm' | 'confirmed' | 'abandoned';
+
+/** One race as the floor keeps it (a row of floor_races). */
+export interface FoldedRace {
+  readonly raceId: string;
+  readonly status: FoldedRaceStatus;
+  /** The level after which the colour-up break it ran a race of falls (absent: a race of its own). */
+  readonly level: number | null;
+  readonly removed: number;
+  readonly next: number;
+  /** Chip value created (removed when negative): only a confirmed race has one. */
+  readonly valueDelta: number | null;
+  readonly winners: readonly number[];
+  readonly startedAt: string;
+  /** When it was confirmed or abandoned (null while open). */
+  readonly endedAt: string | null;
+  readonly corrections: number;
+  readonly refusals: number;
+  /** Chips of the removed denomination taken off the table: the seats' counts. */
+  readonly collect: number;
+  /** Chips of the next denomination brought to the table: the exchange and the race's chips (the most it may need while it is open). */
+  readonly bring: number;
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+  /** The history entry as the console keeps it, for the export (confirmed races only). */
+  readonly entry: HistoryEntry | null;
+}
+
+/**
+ * A record the fold did not take, though its line passed the trigger (a station's own seal can
+ * vouch for anything it says): kept beside the table and shown with it, in red.
+ * - `number-out-of-range`: a number beyond any count, level or chip a table has (RECORD_NUMBER_MAX);
+ * - `bad-time`: a time the floor cannot show (the trigger took it: `infinity`, year 10000);
+ * - `fold-failed`: the fold of the table's records stopped on something unforeseen (`detail` says what).
+ */
+export type FoldProblemReason = 'number-out-of-range' | 'bad-time' | 'fold-failed';
+export const FOLD_PROBLEM_REASONS: readonly FoldProblemReason[] = ['number-out-of-range', 'bad-time', 'fold-failed'];
+
+export interface FoldProblem {
+  readonly seq: number;
+  readonly reason: FoldProblemReason;
+  readonly detail?: string;
+}
+
+/**
+ * The largest number the fold takes from a race's or a colour-up's record: far beyond any seat,
+ * chip count, level or denomination, and small enough that no sum the floor keeps can overflow.
+ */
+export const RECORD_NUMBER_MAX = 2_147_483_647;
+
+/** Whether any number in the record is beyond RECORD_NUMBER_MAX (or not finite); without recursion, however deep the record. */
+function hasNumberOutOfRange(record: unknown): boolean {
+  const pending: unknown[] = [record];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value) || Math.abs(value) > RECORD_NUMBER_MAX) return true;
+    } else if (typeof value === 'object' && value !== null) {
+      for (const inner of Object.values(value)) pending.push(inner);
+    }
+  }
+  return false;
+}
+
+/** The kinds the fold reads numbers from: the races' and the colour-ups' (the clock's and the games' records change no race). */
+const FOLDED_KINDS: ReadonlySet<string> = new Set(['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon', 'break-marked', 'color-up-race']);
+
+/** A stored line as the fold reads it: `at` null when the floor cannot show its time; `record` null for a line kept only as evidence. */
+export interface FoldLine {
+  readonly seq: number;
+  readonly at: string | null;
+  readonly record: unknown;
+}
+
+/** Why the fold passes a line over, or null when it folds it. */
+function problemOf(line: FoldLine): FoldProblemReason | null {
+  if (line.at === null) return 'bad-time';
+  const kind = (line.record as { kind?: unknown } | null)?.kind;
+  return typeof kind === 'string' && FOLDED_KINDS.has(kind) && hasNumberOutOfRange(line.record) ? 'number-out-of-range' : null;
+}
+
+/**
+ * What the fold of a table keeps to go on with its next records (floor_table_state.replay, as
+ * JSON): the console's session after the last line folded (its open race, without the history),
+ * and the open race's corrections and refusals as its records count them (an abandoned race's,
+ * as the record slip counts them).
+ */
+export interface FoldState {
+  readonly session: Session;
+  readonly tally: { readonly raceId: string; readonly corrections: number; readonly refusals: number } | null;
+}
+
+export interface TableFold {
+  /** The races these lines ended, and the one still open after them, in the order they started. */
+  readonly races: readonly FoldedRace[];
+  /** Where the next lines' fold goes on from. */
+  readonly state: FoldState;
+  /** The lines passed over, and why. */
+  readonly problems: readonly FoldProblem[];
+  /** The lines kept as evidence only (damaged at the station), by seq. */
+  readonly damaged: readonly number[];
+}
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+const countsChips = (counts: readonly SeatCount[]) => sum(counts.map((count) => count.chips));
+
+/** The next-denomination chips a race needs: the exchange's and the race's own (the most it may take while unknown). */
+function bringOf(summary: { readonly exchange: readonly { readonly up: number }[]; readonly raceChips: number | null; readonly raceChipsRange: { readonly max: number } }): number {
+  return sum(summary.exchange.map((seat) => seat.up)) + (summary.raceChips ?? summary.raceChipsRange.max);
+}
+
+/**
+ * Folds a table's lines, from the journal's start or from where an earlier fold stopped (`from`):
+ * the races they confirmed as the console's history has them, the ones they abandoned, and the
+ * race still open. Lines that do not fit are passed over as the console's replay passes them
+ * over; lines the floor cannot fold safely (problemOf) are passed over and reported. The work is
+ * that of these lines only, whatever came before them.
+ */
+export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: FoldState | null = null): TableFold {
+  const replay = new SessionReplay(from?.session ?? EMPTY_SESSION);
+  let tally = from?.tally ?? null;
+  const collect = new Map<string, number>();
+  const resumed = from?.session.race ?? null;
+  if (resumed !== null) collect.set(resumed.id, countsChips(resumed.counts));
+  const ended = new Map<string, FoldedRace>();
+  const problems: FoldProblem[] = [];
+  const damaged: number[] = [];
+  for (const line of lines) {
+    const record = line.record;
+    // A line kept as evidence only (damaged at the station): nothing to fold, but the table says so.
+    if (record === null || record === undefined) {
+      damaged.push(line.seq);
+      continue;
+    }
+    if (!isSessionRecord(record)) continue;
+    const problem = problemOf(line);
+    if (problem !== null) {
+      problems.push({ seq: line.seq, reason: problem });
+      continue;
+    }
+    const typed = line as JournalLine<SessionRecord>;
+    const open = replay.openRace;
+    if (tally !== null && 'raceId' in record && record.raceId === tally.raceId) {
+      // As the record slip counts them: for an abandoned race (a confirmed one's come from its state).
+      if (record.kind === 'race-event' && record.event.type === 'void') tally = { ...tally, corrections: tally.corrections + (record.event.count ?? 1) };
+      if (record.kind === 'refused') tally = { ...tally, refusals: tally.refusals + 1 };
+      if (record.kind === 'refused-again') tally = { ...tally, refusals: tally.refusals + record.count };
+    }
+    if (record.kind === 'race-start') collect.set(record.raceId, countsChips(record.counts));
+    replay.add(typed);
+    const now = replay.openRace;
+    if (record.kind === 'race-start' && now !== null && now.firstSeq === line.seq) tally = { raceId: now.id, corrections: 0, refusals: 0 };
+    // Abandoned as the reducer abandons it: the race open then.
+    if (record.kind === 'race-abandon' && open !== null && open.id === record.raceId && now === null) {
+      const counted = tally !== null && tally.raceId === open.id ? tally : { corrections: 0, refusals: 0 };
+      ended.set(open.id, {
+        raceId: open.id, status: 'abandoned', level: open.place.level ?? null, removed: open.state.setup.removed, next: open.state.setup.next,
+        valueDelta: null, winners: [], startedAt: open.startedAt, endedAt: line.at as string, corrections: counted.corrections, refusals: counted.refusals, collect: 0, bring: 0,
+        firstSeq: open.firstSeq, lastSeq: line.seq, entry: null,
+      });
+      tally = null;
+    }
+    if (record.kind === 'race-confirm' && open !== null && now === null) tally = null;
+  }
+  const { session } = replay.finish();
+  for (const entry of session.history) {
+    const { summary } = entry;
+    ended.set(entry.id, {
+      raceId: entry.id, status: 'confirmed', level: entry.level ?? null, removed: summary.removed, next: summary.next,
+      valueDelta: valueDeltaOf(entry), winners: summary.awards, startedAt: entry.startedAt, endedAt: entry.confirmedAt,
+      corrections: entry.corrections, refusals: entry.refusals, collect: collect.get(entry.id) ?? 0, bring: bringOf(summary),
+      firstSeq: entry.seqs.first, lastSeq: entry.seqs.last, entry,
+    });
+  }
+  const races = [...ended.values()];
+  const open = session.race;
+  if (open !== null) {
+    const summary = raceSummary(open.state, { explain: false });
+    races.push({
+      raceId: open.id, status: summary.status === 'complete' ? 'waiting-to-confirm' : 'racing', level: open.place.level ?? null, removed: summary.removed, next: summary.next,
+      valueDelta: null, winners: summary.awards, startedAt: open.startedAt, endedAt: null, corrections: open.state.corrections.length, refusals: open.refusals,
+      collect: countsChips(open.counts), bring: bringOf(summary), firstSeq: open.firstSeq, lastSeq, entry: null,
+    });
+  }
+  races.sort((a, b) => a.firstSeq - b.firstSeq);
+  return { races, state: { session: { ...session, history: [], games: [] }, tally }, problems, damaged };
+}
+
+/** The records the colour-up's progress is made of (replay/colorUps.ts reads only these). */
+export const COLOUR_UP_KINDS = ['break-marked', 'color-up-race', 'race-start', 'race-confirm', 'race-abandon'] as const;
+
+/**
+ * The colour-up status of a table from its colour-up records (COLOUR_UP_KINDS, in seq order, the
+ * whole journal), whether the open race is complete, and whether its chain failed on the floor.
+ */
+export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean): ColourUpStatus {
+  const log = new ColorUpLog();
+  let mark: number | null = null;
+  let open: string | null = null;
+  let abandonedInIt = false;
+  for (const line of lines) {
+    const record = line.record as { kind?: unknown; raceId?: unknown; afterLevel?: unknown };
+    if (record.kind === 'break-marked') {
+      mark = typeof record.afterLevel === 'number' ? record.afterLevel : null;
+      abandonedInIt = false;
+    }
+    if (record.kind === 'race-abandon' && mark !== null && typeof record.raceId === 'string' && log.progress(mark, record.raceId)?.running?.raceId === record.raceId) abandonedInIt = true;
+    log.add(line);
+    if (record.kind === 'race-start' && typeof record.raceId === 'string') open = record.raceId;
+    if ((record.kind === 'race-confirm' || record.kind === 'race-abandon') && record.raceId === open) open = null;
+  }
+  if (chainFailed) return 'disputed';
+  if (mark === null) return 'not-started';
+  if (abandonedInIt) return 'disputed';
+  const progress = log.progress(mark, open);
+  if (progress === null) return 'not-started';
+  if (progress.running !== null) return openComplete ? 'waiting-to-confirm' : 'racing';
+  return progress.done.length > 0 ? 'done' : 'not-started';
+}
+
+/** A chain failure the floor's trigger recorded (floor/db/migrations.ts, verify_station_record). */
+export interface ChainFailure {
+  readonly seq: number;
+  readonly reason: string;
+}
+
+/**
+ * The floor's chain failures as the console's own findings, so a race's verdict is the console's
+ * (journal/findings.ts chainOf): every failure is tampering, or damage in the sealed part.
+ */
+export function findingOfFailure(failure: ChainFailure): JournalFinding {
+  const { seq } = failure;
+  switch (failure.reason) {
+    case 'bad-seal':
+    case 'changed-after-arrival':
+      return { code: 'altered', seq, skipped: true };
+    case 'broken-link':
+      return { code: 'rewritten', seq };
+    case 'gap':
+      return { code: 'missing', seq: Math.max(1, seq - 1), last: Math.max(1, seq - 1) };
+    case 'no-seal':
+      return { code: 'unsealed', seq };
+    case 'no-header':
+    case 'header-unknown':
+    case 'header-not-json':
+      return { code: 'no-header', seq };
+    default:
+      return { code: 'unreadable', line: seq, seq, sealed: true };
+  }
+}
+
+/** A table's chain as the floor checked it on arrival, in the shape the console's verdicts read. */
+export function floorChainReport(failures: readonly ChainFailure[], allSealsChecked: boolean, records: number): ChainReport {
+  const chain: ChainStatus = failures.length > 0 ? 'broken' : records === 0 ? 'empty' : allSealsChecked ? 'intact' : 'unchecked';
+  return { chain, findings: failures.map(findingOfFailure), unchainedThrough: 0 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fold kept in the database.
+
+/**
+ * The fold's version. A floor whose fold changed (what it takes from a record, what it keeps) says
+ * so here: every table folded by another version is folded again from its first record.
+ */
+export const FOLD_VERSION = 1;
+
+/** Names the per-table lock folds take: two floors folding one database fold each table once. */
+const FOLD_LOCK = 0x666f6c64;
+/** The most lines one transaction folds: a first fold of a long table commits as it goes. */
+export const FOLD_BATCH = 20_000;
+/** How many of a table's damaged records the fold keeps (folded into floor_table_state, so the status reads them with the table): the first few say where to look in the station's journal. */
+const DAMAGED_SHOWN = 20;
+
+/** The problems kept per table (then only counted): a station sealing a million bad lines keeps twenty. */
+const PROBLEMS_KEPT = 20;
+/** The longest reason kept for an unforeseen fold failure. */
+const DETAIL_MAX = 200;
+
+/**
+ * A line's time as the trigger verified it (the stored timestamptz, written back as the console
+ * writes it): never the line's text read again, which may say `"at"` twice. Null when the floor
+ * cannot show it (infinity, beyond year 9999).
+ */
+const AT_VERIFIED = `CASE WHEN at >= '0001-01-01Z' AND at < '10000-01-01Z' THEN to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
+
+interface StoredLine {
+  seq: string;
+  at: string | null;
+  record: unknown;
+}
+
+const foldLine = (row: StoredLine): FoldLine => ({ seq: Number(row.seq), at: row.at, record: row.record });
+
+const COLOUR_UP_KIND_SET: ReadonlySet<string> = new Set(COLOUR_UP_KINDS);
+
+/** Whether a line read is a colour-up record as the stored `kind` says it (the trigger's `record->>'kind'`: an object's string kind). */
+function isColourUpLine(line: FoldLine): boolean {
+  const record = line.record;
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
+  const kind = (record as { kind?: unknown }).kind;
+  return typeof kind === 'string' && COLOUR_UP_KIND_SET.has(kind);
+}
+
+/** The whole number nearest to `value` that a bigint column and a JavaScript number both hold. */
+const bounded = (value: number | null): number | null => (value === null ? null : Number.isFinite(value) ? Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Math.round(value))) : 0);
+
+/**
+ * Writes the races in one statement: their numbers as one small JSON set, each history entry (some
+ * 7 KB) as a parameter of its own, checked as json once (never parsed into the row set first). A race
+ * spans two lines at least, so a batch's races stay far below the protocol's 65,535 parameters.
+ */
+async function writeRaces(client: ClientBase, table: string, races: readonly FoldedRace[]): Promise<void> {
+  if (races.length === 0) return;
+  const entries = races.map((race) => (race.entry === null ? null : JSON.stringify(race.entry)));
+  const entryParams = entries.map((_, index) => `$${index + 3}::text`).join(', ');
+  await client.query(
+    `INSERT INTO floor_races (table_name, race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, first_seq, last_seq, entry)
+     SELECT $1, r.race_id, r.status, r.level, r.removed, r.next, r.value_delta, r.winners, r.started_at, r.ended_at, r.corrections, r.refusals, r.collect, r.bring, r.first_seq, r.last_seq, (ARRAY[${entryParams}])[r.n]::json
+     FROM json_to_recordset($2::json) AS r(race_id text, status text, level integer, removed bigint, next bigint, value_delta bigint, winners jsonb, started_at timestamptz, ended_at timestamptz, corrections bigint, refusals bigint, collect bigint, bring bigint, first_seq bigint, last_seq bigint, n integer)
+     ON CONFLICT (table_name, race_id) DO UPDATE SET status = excluded.status, level = excluded.level, removed = excluded.removed, next = excluded.next, value_delta = excluded.value_delta, winners = excluded.winners,
+       started_at = excluded.started_at, ended_at = excluded.ended_at, corrections = excluded.corrections, refusals = excluded.refusals, collect = excluded.collect, bring = excluded.bring, first_seq = excluded.first_seq, last_seq = excluded.last_seq, entry = excluded.entry`,
+    [
+      table,
+      JSON.stringify(races.map((race, index) => ({
+        n: index + 1, race_id: race.raceId, status: race.status, level: race.level, removed: bounded(race.removed), next: bounded(race.next), value_delta: bounded(race.valueDelta), winners: race.winners, started_at: race.startedAt, ended_at: race.endedAt,
+        corrections: bounded(race.corrections), refusals: bounded(race.refusals), collect: bounded(race.collect), bring: bounded(race.bring), first_seq: race.firstSeq, last_seq: race.lastSeq,
+      }))),
+      ...entries,
+    ],
+  );
+}
+
+interface KeptState {
+  folded_seq: string;
+  fold_version: number;
+  replay: FoldState | null;
+  problems: FoldProblem[];
+  problem_count: number;
+  damaged: number[];
+}
+
+/**
+ * Folds the next lines of one table (at most FOLD_BATCH), in a transaction of its own, from the
+ * replay state its last fold kept: the work of the new lines only. A table another floor is
+ * folding just now is passed by. Returns whether there is more to fold.
+ */
+async function foldTableStep(client: ClientBase, table: string): Promise<'folded' | 'more' | 'busy'> {
+  await client.query('BEGIN');
+  let lastSeq = 0;
+  try {
+    const locked = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked', [FOLD_LOCK, table]);
+    if (locked.rows[0]?.locked !== true) {
+      await client.query('COMMIT');
+      return 'busy';
+    }
+    const kept = (await client.query<KeptState>('SELECT folded_seq, fold_version, replay, problems, problem_count, damaged FROM floor_table_state WHERE table_name = $1', [table])).rows[0];
+    const current = kept !== undefined && kept.fold_version === FOLD_VERSION ? kept : null;
+    // Another version's fold (or none): the table is folded again from its first record.
+    if (current === null) await client.query('DELETE FROM floor_races WHERE table_name = $1', [table]);
+    const foldedSeq = current === null ? 0 : Number(current.folded_seq);
+    const rows = await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND seq > $2 ORDER BY seq LIMIT ${FOLD_BATCH}`, [table, foldedSeq]);
+    const lines = rows.rows.map(foldLine);
+    lastSeq = lines.at(-1)?.seq ?? foldedSeq;
+    const fold = foldLines(lines, lastSeq, current?.replay ?? null);
+    await writeRaces(client, table, fold.races);
+    const openRace = fold.state.session.race;
+    const openStatus = fold.races.find((race) => race.raceId === openRace?.id)?.status;
+    // The colour-up records: those of the lines folded before read again (none on a first fold), this batch's taken from the lines read above.
+    const earlier = foldedSeq === 0 ? [] : (await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, COLOUR_UP_KINDS, foldedSeq])).rows.map(foldLine);
+    const colourUpLines = [...earlier, ...lines.filter(isColourUpLine)];
+    const colourUp = colourUpStatusOf(colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null), openStatus === 'waiting-to-confirm', false);
+    const problems = [...(current?.problems ?? []), ...fold.problems].slice(0, PROBLEMS_KEPT);
+    const damaged = [...(current?.damaged ?? []), ...fold.damaged].slice(0, DAMAGED_SHOWN);
+    await client.query(
+      `INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged)
+       VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10)
+       ON CONFLICT (table_name) DO UPDATE SET folded_seq = excluded.folded_seq, resume_seq = excluded.resume_seq, failures = excluded.failures, colour_up = excluded.colour_up, open_race = excluded.open_race, folded_at = excluded.folded_at,
+         fold_version = excluded.fold_version, replay = excluded.replay, problems = excluded.problems, problem_count = excluded.problem_count, fold_error = NULL, error_seq = NULL, damaged = excluded.damaged`,
+      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged)],
+    );
+    await client.query('COMMIT');
+    return lines.length === FOLD_BATCH ? 'more' : 'folded';
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    if (isConnectionLost(error)) throw error;
+    // One table's fold stopped: that table is flagged with the reason, and the others fold on.
+    // It is tried again when its station sends more (or the fold's version changes).
+    const detail = (error as Error).message.slice(0, DETAIL_MAX);
+    await client.query(
+      `INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, folded_at, fold_version, fold_error, error_seq)
+       VALUES ($1, 0, 1, 0, 'disputed', now(), -1, $2, (SELECT coalesce(max(seq), 0) FROM station_records WHERE table_name = $1))
+       ON CONFLICT (table_name) DO UPDATE SET fold_error = excluded.fold_error, error_seq = excluded.error_seq`,
+      [table, detail],
+    );
+    return 'folded';
+  }
+}
+
+/** The network's errors (Node's) that end a connection. */
+const NETWORK_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * A connection gone (the server stopped or shut down, the network): no table's fault, the pass
+ * stops and is tried again later. Anything else (a database error, one of the fold's own) is the
+ * table's, flagged on it while the others fold on.
+ */
+function isConnectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code.startsWith('08') || code.startsWith('57P') || NETWORK_CODES.has(code);
+  return /connection (terminated|ended)|not queryable|Client has encountered a connection error/i.test((error as Error).message ?? '');
+}
+
+/** The tables whose records the fold has not caught up with (or that another fold version folded). */
+async function dueTables(client: ClientBase): Promise<string[]> {
+  const due = await client.query<{ table_name: string }>(
+    `SELECT t.table_name FROM floor_tables t
+     LEFT JOIN floor_table_state s USING (table_name)
+     LEFT JOIN LATERAL (SELECT max(seq) AS last_seq FROM station_records WHERE table_name = t.table_name) r ON true
+     WHERE s.table_name IS NULL
+        OR (s.fold_error IS NULL AND (s.fold_version <> $1 OR coalesce(r.last_seq, 0) > s.folded_seq))
+        OR (s.fold_error IS NOT NULL AND coalesce(r.last_seq, 0) > s.error_seq)
+     ORDER BY t.table_name`,
+    [FOLD_VERSION],
+  );
+  return due.rows.map((row) => row.table_name);
+}
+
+/**
+ * Brings the summary tables up to the records: each table whose records changed since its last
+ * fold is folded on from there, in transactions of its own. With a budget, stops between
+ * batches once it is spent (the rest is folded next time; the status says how far behind).
+ * Returns the tables folded.
+ */
+export async function foldFloor(client: ClientBase, budgetMs = Number.POSITIVE_INFINITY): Promise<readonly string[]> {
+  const started = performance.now();
+  const folded: string[] = [];
+  for (const table of await dueTables(client)) {
+    let step: Awaited<ReturnType<typeof foldTableStep>>;
+    do {
+      if (performance.now() - started > budgetMs) return folded;
+      step = await foldTableStep(client, table);
+    } while (step === 'more');
+    if (step === 'folded') folded.push(table);
+  }
+  return folded;
+}
+
+/** Chips of one denomination a table (or the tournament) gives up and needs. */
+export interface DenominationChips {
+  readonly chip: number;
+  readonly collect: number;
+  readonly bring: number;
+}
+
+export interface TableStatus {
+  readonly table: string;
+  readonly races: number;
+  readonly valueDelta: number;
+  readonly lastSeen: string | null;
+  readonly colourUp: ColourUpStatus;
+  /** Records the station said it still had to send when it was last heard from. */
+  readonly behind: number;
+  readonly openRace: { readonly raceId: string; readonly status: FoldedRaceStatus } | null;
+  readonly corrections: number;
+  readonly refusals: number;
+  readonly abandoned: number;
+  readonly chips: readonly DenominationChips[];
+  readonly failures: readonly ChainFailure[];
+  /** Records the floor holds that the fold has not folded yet: what the page and the status are behind by. */
+  readonly foldBehind: number;
+  /** Records the fold passed over (the first few), and why: the table is disputed until the director settles them. */
+  readonly foldProblems: readonly FoldProblem[];
+  /** Damaged lines the station sent as evidence (the first few seqs): amber, the chain verified again from the next record. */
+  readonly damaged: readonly number[];
+}
+
+export interface FloorStatus {
+  readonly tables: readonly TableStatus[];
+  /** Records not folded yet, all tables together. */
+  readonly foldBehind: number;
+  readonly totals: { readonly races: number; readonly valueDelta: number; readonly corrections: number; readonly refusals: number; readonly chips: readonly DenominationChips[] };
+}
+
+/** Tables in the order a person reads them: "2" before "10", then by name. */
+export const byTableName = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true }) || (a < b ? -1 : a > b ? 1 : 0);
+
+function mergeChips(into: Map<number, { collect: number; bring: number }>, chip: number, collect: number, bring: number): void {
+  const kept = into.get(chip) ?? { collect: 0, bring: 0 };
+  into.set(chip, { collect: kept.collect + collect, bring: kept.bring + bring });
+}
+const chipsList = (chips: Map<number, { collect: number; bring: number }>): DenominationChips[] => [...chips.entries()].sort(([a], [b]) => a - b).map(([chip, { collect, bring }]) => ({ chip, collect, bring }));
+
+
+/** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
+export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null }>(
+    `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
+       coalesce(a.races, 0)::int AS races, coalesce(a.value_delta, 0)::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
+       coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
+       greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
+       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged
+     FROM floor_tables t
+     LEFT JOIN floor_table_state s USING (table_name)
+     LEFT JOIN station_contact c USING (table_name)
+     LEFT JOIN floor_races o ON o.table_name = t.table_name AND o.race_id = s.open_race
+     LEFT JOIN (SELECT table_name, count(*) FILTER (WHERE status = 'confirmed') AS races, sum(value_delta) FILTER (WHERE status = 'confirmed') AS value_delta,
+                  sum(corrections) AS corrections, sum(refusals) AS refusals, count(*) FILTER (WHERE status = 'abandoned') AS abandoned
+                FROM floor_races GROUP BY table_name) a ON a.table_name = t.table_name`,
+  );
+  const chips = await client.query<{ table_name: string; chip: string; collect: string; bring: string }>(
+    `SELECT table_name, removed AS chip, sum(collect) AS collect, 0 AS bring FROM floor_races WHERE status <> 'abandoned' GROUP BY table_name, removed
+     UNION ALL SELECT table_name, next, 0, sum(bring) FROM floor_races WHERE status <> 'abandoned' GROUP BY table_name, next`,
+  );
+  const byTable = new Map<string, Map<number, { collect: number; bring: number }>>();
+  const total = new Map<number, { collect: number; bring: number }>();
+  for (const row of chips.rows) {
+    let chipsOf = byTable.get(row.table_name);
+    if (chipsOf === undefined) byTable.set(row.table_name, (chipsOf = new Map()));
+    mergeChips(chipsOf, Number(row.chip), Number(row.collect), Number(row.bring));
+    mergeChips(total, Number(row.chip), Number(row.collect), Number(row.bring));
+  }
+  const list: TableStatus[] = tables.rows
+    .map((row) => {
+      const failures = row.failures.map((failure) => ({ seq: Number(failure.seq), reason: failure.reason }));
+      const foldProblems: FoldProblem[] = [
+        ...(row.problems ?? []).map((problem) => ({ seq: Number(problem.seq), reason: problem.reason })),
+        ...(row.fold_error === null ? [] : [{ seq: Number(row.error_seq ?? 0), reason: 'fold-failed' as const, detail: row.fold_error }]),
+      ];
+      // A chain failure, or a record the fold could not take: for the director to settle first.
+      const disputed = failures.length > 0 || foldProblems.length > 0 || (row.problem_count ?? 0) > 0;
+      return {
+        table: row.table_name,
+        races: row.races,
+        valueDelta: Number(row.value_delta),
+        lastSeen: row.last_seen === null ? null : row.last_seen.toISOString(),
+        colourUp: disputed ? 'disputed' : (row.colour_up ?? 'not-started'),
+        behind: row.behind ?? 0,
+        openRace: row.open_race !== null && row.open_status !== null ? { raceId: row.open_race, status: row.open_status } : null,
+        corrections: Number(row.corrections),
+        refusals: Number(row.refusals),
+        abandoned: row.abandoned,
+        chips: chipsList(byTable.get(row.table_name) ?? new Map()),
+        failures,
+        foldBehind: Number(row.fold_behind),
+        foldProblems,
+        damaged: (row.damaged ?? []).map(Number),
+      };
+    })
+    .sort((a, b) => byTableName(a.table, b.table));
+  return {
+    tables: list,
+    foldBehind: sum(list.map((table) => table.foldBehind)),
+    totals: {
+      races: sum(list.map((table) => table.races)),
+      valueDelta: sum(list.map((table) => table.valueDelta)),
+      corrections: sum(list.map((table) => table.corrections)),
+      refusals: sum(list.map((table) => table.refusals)),
+      chips: chipsList(total),
+    },
+  };
+}
+
+/** How long `floor status` (a one-shot, with no floor page folding beside it, perhaps) folds before it reads. */
+export const STATUS_FOLD_BUDGET_MS = 1000;
+
+/** Folds what changed for at most `budgetMs`, then reads what is folded (saying how far behind it is). */
+export async function floorStatus(client: ClientBase, budgetMs = STATUS_FOLD_BUDGET_MS): Promise<FloorStatus> {
+  await foldFloor(client, budgetMs);
+  return readFloorStatus(client);
+}
+
+/** A table's races as the floor folded them, oldest first. */
+export async function tableRaces(client: ClientBase, table: string): Promise<FoldedRace[]> {
+  const result = await client.query<{ race_id: string; status: FoldedRaceStatus; level: number | null; removed: string; next: string; value_delta: string | null; winners: number[]; started_at: Date; ended_at: Date | null; corrections: string; refusals: string; collect: string; bring: string; first_seq: string; last_seq: string; entry: HistoryEntry | null }>(
+    'SELECT * FROM floor_races WHERE table_name = $1 ORDER BY first_seq',
+    [table],
+  );
+  return result.rows.map((row) => ({
+    raceId: row.race_id, status: row.status, level: row.level, removed: Number(row.removed), next: Number(row.next), valueDelta: row.value_delta === null ? null : Number(row.value_delta), winners: row.winners,
+    startedAt: row.started_at.toISOString(), endedAt: row.ended_at?.toISOString() ?? null, corrections: Number(row.corrections), refusals: Number(row.refusals), collect: Number(row.collect), bring: Number(row.bring),
+    firstSeq: Number(row.first_seq), lastSeq: Number(row.last_seq), entry: row.entry,
+  }));
+}
+
+/** A table's chain failures and whether every stored seal could be checked: its chain as the console's verdicts read it. */
+export async function tableChain(client: ClientBase, table: string): Promise<{ report: ChainReport; failures: ChainFailure[] }> {
+  const failures = await client.query<{ seq: string; reason: string }>('SELECT seq, reason FROM chain_failures WHERE table_name = $1 ORDER BY seq', [table]);
+  const seals = await client.query<{ records: number; checked: boolean | null }>('SELECT count(*)::int AS records, bool_and(seal_checked) AS checked FROM station_records WHERE table_name = $1', [table]);
+  const list = failures.rows.map((row) => ({ seq: Number(row.seq), reason: row.reason }));
+  const { records = 0, checked = true } = seals.rows[0] ?? {};
+  return { report: floorChainReport(list, checked !== false, records), failures: list };
+}
+
+/**
+ * A race's full record (the console's race record slip) from the lines the floor stored: every
+ * card with its seat, round and source, the voids, the refusals, the confirmation, and the
+ * chain's verdict as the floor checked it on arrival. Null when the floor has no such race.
+ */
+export async function floorRaceRecord(client: ClientBase, table: string, raceId: string): Promise<RaceRecord | null> {
+  const race = await client.query<{ first_seq: string; last_seq: string; status: string }>('SELECT first_seq, last_seq, status FROM floor_races WHERE table_name = $1 AND race_id = $2', [table, raceId]);
+  const row = race.rows[0];
+  if (row === undefined) return null;
+  const open = row.status === 'racing' || row.status === 'waiting-to-confirm';
+  const result = await client.query<StoredLine & { hash: string }>(
+    `SELECT seq, ${AT_VERIFIED} AS at, record, hash FROM station_records WHERE table_name = $1 AND seq >= $2 ${open ? '' : 'AND seq <= $3'} ORDER BY seq`,
+    open ? [table, row.first_seq] : [table, row.first_seq, row.last_seq],
+  );
+  const lines: { line: JournalLine<SessionRecord>; seal: string | null }[] = [];
+  for (const stored of result.rows) {
+    const record = stored.record;
+    if (stored.at === null || problemOf(foldLine(stored)) !== null || !isSessionRecord(record) || !('raceId' in record) || record.raceId !== raceId) continue;
+    lines.push({ line: { seq: Number(stored.seq), at: stored.at, record }, seal: stored.hash });
+  }
+  const { report } = await tableChain(client, table);
+  return buildRecord(raceId, lines, report);
+}

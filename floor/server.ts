@@ -1,0 +1,511 @@
+import { createHmac } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import pg from 'pg';
+import { readCookie } from '../net/cookies';
+import { allowedHosts } from '../net/hosts';
+import { keyMatches } from '../net/keys';
+import { isInputError } from '../engine/errors';
+import { ENGINE_CATALOGS, formatMessage, type MessageLanguage } from '../engine/messages';
+import { isLoopbackHost, listenOn } from '../net/loopback';
+import { adjustForMinutesLeft } from '../engine/clock/clock';
+import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
+import { isTableName } from '../protocol/tableName';
+import { floorCsv, floorJson } from './export';
+import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
+import type { FloorClock } from '../protocol/clock';
+import { clockSection, FLOOR_CSS, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
+import { FLOOR_WORDS, languageOf, type FloorLanguage } from './page/words';
+import { createGuessPacer, guessSource } from './guesses';
+
+/**
+ * The floor page: every table of the tournament, server-side rendered, read-only. Who may use it:
+ *
+ * - `Host` must be one of the floor's own names with its port (DNS rebinding: main/web/access.ts):
+ *   its loopback names, its bound address, this machine's interface addresses when bound to all of
+ *   them, and the names given with `--name`;
+ * - `Origin`, when a browser sends one, must be the floor's own page (another site's script is
+ *   refused), and a POST (the sign-in form, the clock's buttons: the only ones) must carry it;
+ * - on loopback nobody else is asked; on any other address the floor starts only with a token
+ *   (a password) and over HTTPS (its certificate and key), and then every request shows it:
+ *   `Authorization: Bearer`, or the cookie the sign-in form sets (compared in constant time, main/web/key.ts keyMatches). The cookie holds
+ *   a value derived from the token, not the token: any printable token (`openssl rand -base64`'s
+ *   `+ / =`, a space, `%`) signs in, and no cookie encoding stands between the two. Wrong tokens
+ *   are answered slowly, one after another per client address (floor/guesses.ts), and each
+ *   is logged with its time and address (never the guess).
+ *
+ * No route writes station data: the pages and the exports only read what the background fold
+ * wrote (the fold writes only the floor's own summary tables; the clock's buttons only the floor's clock).
+ */
+
+export interface FloorServerOptions {
+  readonly databaseUrl: string;
+  /** 127.0.0.1 by default; another address only with a token. */
+  readonly host?: string;
+  readonly port?: number;
+  readonly token?: string;
+  /** The names the floor answers to besides its addresses (`--name floor.local`): the cardroom's DNS or mDNS names for it. */
+  readonly names?: readonly string[];
+  /** HTTPS: the floor's certificate and key (PEM). Required off loopback: the token and the page would travel in clear. */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
+  readonly log?: (line: string) => void;
+  /** The clock the link states are judged by (tests). */
+  readonly now?: () => number;
+  /** How long the background fold rests between passes (ms). */
+  readonly foldEveryMs?: number;
+}
+
+export interface FloorServer {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** The background fold's rest between passes, and the most one pass folds before it lets the next begin. */
+const FOLD_EVERY_MS = 250;
+const FOLD_PASS_BUDGET_MS = 2000;
+
+/** The shortest token the floor takes for the LAN: a password guessed in minutes would guard nothing. */
+export const TOKEN_MIN_LENGTH = 12;
+const TOKEN_MAX_LENGTH = 512;
+/** The longest request target the floor reads: its own links are far shorter. */
+export const MAX_TARGET_LENGTH = 2048;
+const MAX_FORM_BYTES = 4096;
+/** How far apart one client address's wrong tokens are answered: at most 4 guesses a second. */
+export const GUESS_SPACING_MS = 250;
+/** Guesses one address may have waiting for their answer; more are refused unchecked (429). */
+const MAX_WAITING_GUESSES = 32;
+/** Whether a token holds a control character: a form, a header or a file would not carry it as typed. */
+const hasControlCharacter = (value: string): boolean => [...value].some((character) => {
+  const code = character.codePointAt(0) as number;
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+});
+
+/** Only same-origin styles, no script, no frames, forms only to the floor itself. */
+export const FLOOR_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': FLOOR_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  // Not no-referrer: under it a browser sends `Origin: null` with the page's own forms (the
+  // sign-in, the clock's buttons), which the Origin check must refuse. same-origin sends the
+  // floor's origin to itself and nothing to anyone else.
+  'Referrer-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+/** Query parameters each page takes; any other (or one given twice) is a bad request. */
+const PARAMETERS: Readonly<Record<string, readonly string[]>> = {
+  '/': ['lang'],
+  '/table': ['lang', 'table'],
+  '/race': ['lang', 'table', 'race'],
+  '/export.csv': [],
+  '/export.json': [],
+  '/floor.css': [],
+  '/login': ['lang'],
+  '/clock': [],
+};
+
+/** The clock's buttons: what each posts, and what it does. */
+const CLOCK_ACTIONS: Readonly<Record<string, ClockAction>> = {
+  start: { type: 'start' },
+  pause: { type: 'pause' },
+  resume: { type: 'resume' },
+  // "−1 min" and "+1 min": a minute less or more left in the level.
+  less: { type: 'adjust', by: adjustForMinutesLeft(-1) },
+  more: { type: 'adjust', by: adjustForMinutesLeft(1) },
+};
+
+/** A name given with `--name`: a DNS name such as floor.local. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+export function isHostName(name: string): boolean {
+  return HOST_NAME.test(name);
+}
+
+/**
+ * This machine's interface addresses, as a LAN client's Host header names them: a floor bound to
+ * every interface (0.0.0.0, ::) is reached by any of them. An IP literal cannot be rebound by DNS,
+ * so each is safe to answer to; a zone (`%eth0`) is no part of a Host header.
+ */
+function interfaceAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address.replace(/%.*$/, '')));
+}
+
+/** Whether a database error means the server is gone (stopped, restarting, the network down), not a refused statement. */
+function isDatabaseGone(error: unknown): boolean {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  if (/^(08|57P)/.test(code) || /^E[A-Z]+$/.test(code)) return true;
+  return code === '' && /terminated|ended|closed|timeout|not queryable/i.test(String((error as Error | null)?.message ?? ''));
+}
+
+const RACE_ID = /^race-[1-9][0-9]{0,8}$/;
+
+class BadRequest extends Error {}
+
+function parseTarget(url: string | undefined): { path: string; query: Map<string, string> } {
+  if (url === undefined || url.length > MAX_TARGET_LENGTH || !url.startsWith('/') || url.startsWith('//')) throw new BadRequest('bad request target');
+  const mark = url.indexOf('?');
+  const path = mark < 0 ? url : url.slice(0, mark);
+  const search = mark < 0 ? '' : url.slice(mark + 1);
+  const allowed = PARAMETERS[path];
+  if (allowed === undefined) return { path, query: new Map() };
+  const query = new Map<string, string>();
+  if (search !== '') {
+    for (const part of search.split('&')) {
+      const equals = part.indexOf('=');
+      const rawName = equals < 0 ? part : part.slice(0, equals);
+      const rawValue = equals < 0 ? '' : part.slice(equals + 1);
+      let name: string;
+      let value: string;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+        value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
+      } catch {
+        throw new BadRequest('malformed query');
+      }
+      if (!allowed.includes(name) || query.has(name)) throw new BadRequest(`unexpected query parameter ${name.slice(0, 20)}`);
+      query.set(name, value);
+    }
+  }
+  const lang = query.get('lang');
+  if (lang !== undefined && !(lang in FLOOR_WORDS)) throw new BadRequest('lang is en, fi or ru');
+  const table = query.get('table');
+  if (table !== undefined && !isTableName(table)) throw new BadRequest('not a table name');
+  const race = query.get('race');
+  if (race !== undefined && !RACE_ID.test(race)) throw new BadRequest('not a race id');
+  return { path, query };
+}
+
+export async function startFloorServer(options: FloorServerOptions): Promise<FloorServer> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token;
+  const log = options.log ?? ((line: string) => process.stderr.write(`floor: ${line}\n`));
+  const now = options.now ?? Date.now;
+  if (token !== undefined && (token.length < TOKEN_MIN_LENGTH || token.length > TOKEN_MAX_LENGTH)) throw new Error(`the floor's token must be ${TOKEN_MIN_LENGTH} to ${TOKEN_MAX_LENGTH} characters`);
+  if (token !== undefined && (hasControlCharacter(token) || token.trim() !== token)) throw new Error("the floor's token must be printable characters, with no space at its start or end");
+  // What the sign-in cookie holds: the token's own proof, base64url (a cookie carries it unencoded).
+  const session = token === undefined ? undefined : createHmac('sha256', token).update('chip-race-floor session').digest('base64url');
+  const pacer = createGuessPacer({ spacingMs: GUESS_SPACING_MS, maxWaiting: MAX_WAITING_GUESSES });
+  const lan = !isLoopbackHost(host);
+  if (lan && token === undefined) throw new Error(`refusing to listen on ${host}: the floor serves the cardroom's network only behind a token (--token or CHIP_RACE_FLOOR_TOKEN)`);
+  if (lan && options.tls === undefined) throw new Error(`refusing to listen on ${host} without HTTPS: add --tls-cert FILE --tls-key FILE (the README makes them with the cardroom's own certificate authority)`);
+  const names = options.names ?? [];
+  for (const name of names) if (!isHostName(name)) throw new Error(`--name ${JSON.stringify(name.slice(0, 64))} is not a host name (such as floor.local)`);
+
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 5_000 });
+  // A connection the server drops (a restart) is replaced on the next request; it is no crash.
+  pool.on('error', (error) => log(`database: ${error.message}`));
+
+  let hosts: ReadonlySet<string> = new Set();
+  let origins: ReadonlySet<string> = new Set();
+  let cookie = 'chip-race-floor';
+
+  const send = (response: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}, head = false) => {
+    response.writeHead(status, { ...HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...extra });
+    response.end(head ? undefined : body);
+  };
+  const html = 'text/html; charset=utf-8';
+  const text = 'text/plain; charset=utf-8';
+
+  /**
+   * A shown token paced: answered once its address's wrong guesses are paid for ('busy': too many
+   * waiting). A wrong one is logged (time and address, never the guess).
+   */
+  const checkGuess = async (request: IncomingMessage, matches: boolean): Promise<'right' | 'wrong' | 'busy'> => {
+    const address = request.socket.remoteAddress ?? 'unknown';
+    if (!matches) log(`${new Date().toISOString()} wrong token from ${address}`);
+    if (!(await pacer.pace(guessSource(address), matches))) return 'busy';
+    return matches ? 'right' : 'wrong';
+  };
+
+  /** Whether the request shows the token (Bearer, or the sign-in cookie); 'none' when it shows nothing. */
+  const authorised = async (request: IncomingMessage): Promise<'right' | 'wrong' | 'busy' | 'none'> => {
+    if (token === undefined || session === undefined) return 'right';
+    const header = request.headers.authorization;
+    // A header's bytes arrive as Latin-1: read back as the UTF-8 the client sent.
+    if (typeof header === 'string' && header.startsWith('Bearer ')) return checkGuess(request, keyMatches(token, Buffer.from(header.slice(7), 'latin1').toString('utf8')));
+    const cookieHeader = request.headers.cookie;
+    const shown = readCookie(typeof cookieHeader === 'string' ? cookieHeader : undefined, cookie);
+    if (shown === null) return 'none';
+    return checkGuess(request, keyMatches(session, shown));
+  };
+  const tooManyGuesses = (response: ServerResponse) => send(response, 429, text, 'too many wrong tokens from this address: wait, then try again\n', { 'Retry-After': '10' });
+
+  /** Since when the database has not answered (null: it answered the last time it was asked). */
+  let unreachableSince: number | null = null;
+  /** The overview's data as last read: shown, with the outage banner, while the database is gone. */
+  let lastView: { status: FloorStatus; clock: FloorClock | null; at: number } | null = null;
+
+  const withClient = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      unreachableSince ??= now();
+      throw error;
+    }
+    try {
+      const result = await work(client);
+      unreachableSince = null;
+      return result;
+    } catch (error) {
+      if (isDatabaseGone(error)) unreachableSince ??= now();
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
+  /**
+   * The answer while the database is gone: the page in its language, 503, refreshing itself, with
+   * the banner saying since when; the overview keeps its last view (the clock still counting).
+   */
+  const sendOutage = (request: IncomingMessage, response: ServerResponse, since: number) => {
+    let path = '/';
+    let language: FloorLanguage;
+    try {
+      const target = parseTarget(request.url);
+      path = target.path;
+      language = languageOf(target.query.get('lang') ?? null, typeof request.headers['accept-language'] === 'string' ? request.headers['accept-language'] : undefined);
+    } catch {
+      language = languageOf(null, undefined);
+    }
+    const banner = outageBanner(language, since, path === '/' && lastView !== null ? lastView.at : null);
+    const body = path === '/' && lastView !== null ? renderOverview(lastView.status, language, now(), clockSection(lastView.clock, language, now()), banner) : renderOutage(language, banner);
+    send(response, 503, html, body, { 'Retry-After': '5' }, request.method === 'HEAD');
+  };
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const hostHeader = request.headers.host;
+    if (typeof hostHeader !== 'string' || !hosts.has(hostHeader.toLowerCase())) {
+      send(response, 421, text, 'misdirected request: the floor answers only to its own address\n');
+      return;
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && (Array.isArray(origin) || !origins.has(origin.toLowerCase()))) {
+      send(response, 403, text, 'forbidden: a request from another site is refused\n');
+      return;
+    }
+    const method = request.method ?? 'GET';
+    let target: ReturnType<typeof parseTarget>;
+    try {
+      target = parseTarget(request.url);
+    } catch (error) {
+      send(response, 400, text, `bad request: ${(error as Error).message}\n`);
+      return;
+    }
+    const { path, query } = target;
+    const language: FloorLanguage = languageOf(query.get('lang') ?? null, typeof request.headers['accept-language'] === 'string' ? request.headers['accept-language'] : undefined);
+    const words = FLOOR_WORDS[language];
+    const head = method === 'HEAD';
+
+    if (path === '/login' && method === 'POST') {
+      // The only POST: it must come from the floor's own page.
+      if (origin === undefined) {
+        send(response, 403, text, 'forbidden: a form must come from the floor\'s own page\n');
+        return;
+      }
+      const form = await readForm(request);
+      if (form === null) {
+        send(response, 400, text, 'bad request: the form is too large or malformed\n');
+        return;
+      }
+      const formLanguage = languageOf(form.get('lang') ?? null, undefined);
+      if (token === undefined || session === undefined) {
+        send(response, 401, html, renderLogin(formLanguage, true));
+        return;
+      }
+      const guess = await checkGuess(request, keyMatches(token, form.get('token') ?? null));
+      if (guess === 'busy') {
+        tooManyGuesses(response);
+        return;
+      }
+      if (guess === 'wrong') {
+        send(response, 401, html, renderLogin(formLanguage, true));
+        return;
+      }
+      send(response, 303, text, '', { Location: `/?lang=${formLanguage}`, 'Set-Cookie': `${cookie}=${session}; HttpOnly; SameSite=Strict; Path=/${scheme === 'https' ? '; Secure' : ''}` });
+      return;
+    }
+    if (path === '/clock' && method === 'POST') {
+      // The clock's buttons: from the floor's own page only, by whoever may see the floor.
+      if (origin === undefined) {
+        send(response, 403, text, 'forbidden: a form must come from the floor\'s own page\n');
+        return;
+      }
+      const shown = await authorised(request);
+      if (shown === 'busy') {
+        tooManyGuesses(response);
+        return;
+      }
+      if (shown !== 'right') {
+        send(response, 401, html, renderLogin(language, false));
+        return;
+      }
+      const form = await readForm(request);
+      const action = form === null ? undefined : CLOCK_ACTIONS[form.get('action') ?? ''];
+      if (form === null || action === undefined || form.size > 2) {
+        send(response, 400, html, renderMessage(language, words.badRequest));
+        return;
+      }
+      const formLanguage = languageOf(form.get('lang') ?? null, undefined);
+      try {
+        await withClient((client) => actOnFloorClock(client, action, now()));
+      } catch (error) {
+        if (!isInputError(error) || error.said === undefined) throw error;
+        // Refused (paused twice, no structure): the floor again, the refusal in its language.
+        const said = error.said;
+        const page = await withClient(async (client) => {
+          const clock = await readFloorClock(client);
+          return renderOverview(await readFloorStatus(client), formLanguage, now(), clockSection(clock, formLanguage, now(), formatMessage(said, formLanguage, ENGINE_CATALOGS[formLanguage as MessageLanguage])));
+        });
+        send(response, 409, html, page);
+        return;
+      }
+      send(response, 303, text, '', { Location: `/?lang=${formLanguage}` });
+      return;
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      send(response, 405, text, 'method not allowed: GET and HEAD only\n', { Allow: 'GET, HEAD' });
+      return;
+    }
+    if (path === '/floor.css') {
+      send(response, 200, 'text/css; charset=utf-8', FLOOR_CSS, {}, head);
+      return;
+    }
+    const shown = await authorised(request);
+    if (shown === 'busy') {
+      tooManyGuesses(response);
+      return;
+    }
+    if (shown !== 'right') {
+      send(response, 401, html, renderLogin(language, false), {}, head);
+      return;
+    }
+    if (path === '/login') {
+      send(response, 200, html, renderLogin(language, false), {}, head);
+      return;
+    }
+    if (path === '/clock') {
+      send(response, 405, text, 'method not allowed: the clock takes its buttons\' POST only\n', { Allow: 'POST' }, head);
+      return;
+    }
+    if (PARAMETERS[path] === undefined) {
+      send(response, 404, html, renderMessage(language, words.notFound), {}, head);
+      return;
+    }
+    if (path === '/') {
+      const { status, clock } = await withClient(async (client) => ({ status: await readFloorStatus(client), clock: await readFloorClock(client) }));
+      lastView = { status, clock, at: now() };
+      send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now())), {}, head);
+      return;
+    }
+    if (path === '/export.csv' || path === '/export.json') {
+      const body = await withClient(async (client) => (path === '/export.csv' ? floorCsv(client) : floorJson(client)));
+      const csv = path === '/export.csv';
+      send(response, 200, csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', body, { 'Content-Disposition': `attachment; filename="floor.${csv ? 'csv' : 'json'}"` }, head);
+      return;
+    }
+    const table = query.get('table');
+    if (table === undefined) {
+      send(response, 400, html, renderMessage(language, words.badRequest), {}, head);
+      return;
+    }
+    if (path === '/table') {
+      const found = await withClient(async (client) => {
+        const status = await readFloorStatus(client);
+        const row = status.tables.find((entry) => entry.table === table);
+        return row === undefined ? null : { row, races: await tableRaces(client, table) };
+      });
+      if (found === null) send(response, 404, html, renderMessage(language, words.notFound), {}, head);
+      else send(response, 200, html, renderTable(found.row, found.races, language, now()), {}, head);
+      return;
+    }
+    const race = query.get('race');
+    if (race === undefined) {
+      send(response, 400, html, renderMessage(language, words.badRequest), {}, head);
+      return;
+    }
+    const record = await withClient(async (client) => floorRaceRecord(client, table, race));
+    if (record === null) send(response, 404, html, renderMessage(language, words.notFound), {}, head);
+    else send(response, 200, html, renderRaceRecord(table, record, language), {}, head);
+  }
+
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
+    handle(request, response).catch((error: unknown) => {
+      log(`${request.method ?? ''} ${(request.url ?? '').slice(0, 100)}: ${(error as Error).message}`);
+      if (response.headersSent) response.destroy();
+      else if (unreachableSince !== null) sendOutage(request, response, unreachableSince);
+      else send(response, 503, text, 'the floor cannot read its database just now\n');
+    });
+  };
+  const serverOptions = { requireHostHeader: false, maxHeaderSize: 16 * 1024 };
+  const server: Server = options.tls === undefined ? createServer(serverOptions, listener) : createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' }, listener);
+  const scheme = options.tls === undefined ? 'http' : 'https';
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  const address = await listenOn(server, options.port ?? 0, host, log);
+  const shownHost = address.shownHost;
+  const everyInterface = host === '0.0.0.0' || host === '::';
+  hosts = allowedHosts({ port: address.port, boundHost: shownHost, listenHost: host, allowNonLoopback: lan, names: [...(everyInterface ? interfaceAddresses() : []), ...names] });
+  origins = new Set([...hosts].map((name) => `${scheme}://${name}`));
+  // Cookies ignore ports: two floors on one machine each need a name of their own.
+  cookie = `chip-race-floor-${address.port}`;
+
+  // The fold, off the request path: a pass now (so a floor started on folded records shows them
+  // at once), then one pass after another, each table in transactions of its own; the pages read
+  // what is folded and say how far behind it is.
+  const foldEvery = options.foldEveryMs ?? FOLD_EVERY_MS;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let folding: Promise<void> = Promise.resolve();
+  const foldPass = () => withClient((client) => foldFloor(client, FOLD_PASS_BUDGET_MS)).then(
+    () => undefined,
+    (error: unknown) => log(`fold: ${(error as Error).message}`),
+  );
+  const foldOn = () => {
+    if (stopped) return;
+    folding = foldPass().then(() => {
+      if (!stopped) timer = setTimeout(foldOn, foldEvery);
+    });
+  };
+  folding = foldPass();
+  await folding;
+  timer = setTimeout(foldOn, foldEvery);
+  return {
+    url: `${scheme}://${shownHost}:${address.port}/`,
+    port: address.port,
+    async close() {
+      stopped = true;
+      clearTimeout(timer);
+      await folding;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await pool.end();
+    },
+  };
+}
+
+/** The sign-in form's fields, or null when it is too large or not a form. */
+async function readForm(request: IncomingMessage): Promise<Map<string, string> | null> {
+  const type = request.headers['content-type'];
+  if (typeof type !== 'string' || !type.startsWith('application/x-www-form-urlencoded')) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_FORM_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  const fields = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
+    if (fields.has(name)) return null;
+    fields.set(name, value);
+  }
+  return fields;
+}

@@ -1,0 +1,381 @@
+import { Socket } from 'node:net';
+import type { Client, ClientConfig } from 'pg';
+
+type Driver = (typeof import('pg'))['default'];
+import type { FloorLinkState, FloorOfflineReason, FloorTarget } from '../../protocol/contract';
+import { lastStoredSeq, pushRecords, reportContact } from '../../replication/push';
+import { nextBatch, writeCursor, type OutboxCursor } from '../../replication/outbox';
+import { floorMismatch, resumePoint } from '../../replication/sync';
+import { floorTargetOf } from './target';
+
+/** The floor's clock as its single row holds it: passed on as read, for the console's clock to follow. */
+export interface FloorClockRow {
+  readonly structure: unknown;
+  readonly events: unknown;
+  /** The floor's time (the database server's clock) less the station's, ms, as measured with the row. */
+  readonly offsetMs: number;
+}
+
+/** How far the measured offset may move before the clock is handed on again (a round trip's jitter is far less). */
+const OFFSET_MOVED_MS = 1000;
+
+export interface FloorLinkOptions {
+  readonly dataDir: string;
+  /** The table's name on the floor. */
+  readonly table: string;
+  /** The floor's PostgreSQL URL (with the station's password). */
+  readonly url: string;
+  /** Where the URL and table came from (shown with the state). */
+  readonly from: FloorTarget['from'];
+  /** The journal's last seq when the link starts; `appended` tells it of each one after. */
+  readonly journalSeq: number;
+  /** Each change of the link's state (a count of records to send at most every `countMs`). */
+  readonly onState: (state: FloorLinkState) => void;
+  /** The floor's clock row each time it changed (null: the floor has no structure). */
+  readonly onFloorClock?: (clock: FloorClockRow | null) => void;
+  readonly timing?: Partial<FloorLinkTiming>;
+  readonly now?: () => Date;
+}
+
+export interface FloorLinkTiming {
+  /** The first wait before connecting again; it doubles up to `retryMaxMs`. */
+  readonly retryFirstMs: number;
+  readonly retryMaxMs: number;
+  /** How often the link looks at the floor while connected: its contact report and the clock. */
+  readonly pollMs: number;
+  /** How often at most a changing count of records to send is published. */
+  readonly countMs: number;
+  /** How long a connection attempt may take before it counts as unreachable. */
+  readonly connectMs: number;
+  /** How long a statement may go unanswered (a network gone without a word) before the connection is given up. */
+  readonly queryMs: number;
+}
+
+const TIMING: FloorLinkTiming = { retryFirstMs: 500, retryMaxMs: 10_000, pollMs: 3_000, countMs: 1_000, connectMs: 5_000, queryMs: 15_000 };
+
+/** The code of the link's own refusal to answer a request for the password in clear text. */
+const CLEARTEXT_REFUSED = 'CLEARTEXT-REFUSED';
+
+/** The refusal reason of a floor that holds records this station never wrote, or lacks some it has before the last it holds. */
+export const FLOOR_AHEAD = 'floor-ahead';
+
+/**
+ * Never answers a server that asks for the password in clear text (pg_hba `password`, or a
+ * server that is not the floor): the connection is dropped before the driver can send it. The
+ * listener goes on the driver's connection before `connect`, so it runs before the driver's own.
+ */
+function refuseCleartext(client: Client): void {
+  const connection = (client as unknown as { connection: NodeJS.EventEmitter & { password: (password: string) => void; stream: { destroy: (error: Error) => void } } }).connection;
+  connection.once('authenticationCleartextPassword', () => {
+    connection.password = () => undefined;
+    connection.stream.destroy(Object.assign(new Error('the floor asked for the password in clear text: not sent'), { code: CLEARTEXT_REFUSED }));
+  });
+}
+
+/** A failure's short reason: what kind of trouble, and the driver's code (or its first words). */
+function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; detail: string } {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const message = String((error as Error | null)?.message ?? error);
+  const detail = (code || message).slice(0, 80);
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03'].includes(code)) return { reason: 'unreachable', detail };
+  if (code === '') return { reason: /timeout|terminated|ended|closed|not queryable/i.test(message) ? 'unreachable' : 'other', detail };
+  if (code === '28P01' || code === '28000') return { reason: 'login', detail };
+  if (code === CLEARTEXT_REFUSED) return { reason: 'cleartext', detail };
+  if (code === '3D000') return { reason: 'database', detail };
+  if (code === '42P01' || code === '42883') return { reason: 'schema', detail };
+  // The trigger's refusal of a record for a table that is not this login's (or a table the floor does not know).
+  if (code === '42501' || code === '23503') return { reason: 'table', detail };
+  return { reason: 'other', detail };
+}
+
+/**
+ * The station's live link to the floor. The journal is the outbox (replication/outbox.ts): the link
+ * sends what the floor does not hold yet, in the background, woken after each append (never
+ * awaited by it: dealing does not wait for the database) and by a retry timer with backoff while
+ * the floor cannot be reached. A connection lost is dropped and a fresh one made. The floor
+ * refusing a record on arrival stops the sending: nothing after it can be stored (the chain is
+ * broken there), so the link says so and waits to be started again.
+ */
+export class FloorLink {
+  private readonly timing: FloorLinkTiming;
+  private readonly target: FloorTarget;
+  private client: Client | null = null;
+  /** The socket of the connection being made: destroyed by close, so a floor that never answers does not hold up closing. */
+  private connecting: Socket | null = null;
+  private cursor: OutboxCursor | null = null;
+  private floorHas = 0;
+  private journalSeq: number;
+  private state: FloorLinkState;
+  /** The state last handed to onState, and when. */
+  private published: { state: FloorLinkState; at: number } | null = null;
+  private countTimer: NodeJS.Timeout | undefined;
+  private behindTimer: NodeJS.Timeout | undefined;
+  private pending = false;
+  private running: Promise<void> | null = null;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryMs: number;
+  private readonly pollTimer: NodeJS.Timeout;
+  private pollDue = true;
+  private clockSeen: string | undefined;
+  private offsetSeen = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly options: FloorLinkOptions,
+    private readonly pg: Driver,
+  ) {
+    this.timing = { ...TIMING, ...options.timing };
+    this.retryMs = this.timing.retryFirstMs;
+    this.journalSeq = options.journalSeq;
+    const target = floorTargetOf(options.url, options.table, options.from);
+    if (target === null) throw new Error('the floor link needs a postgres:// URL with a host and a database');
+    this.target = target;
+    this.state = { state: 'connecting', floor: target };
+    this.pollTimer = setInterval(() => {
+      this.pollDue = true;
+      this.wake();
+    }, this.timing.pollMs);
+    this.pollTimer.unref();
+  }
+
+  /** Starts a link (the `pg` driver is loaded only now: a console without a floor never loads it). */
+  static async start(options: FloorLinkOptions): Promise<FloorLink> {
+    const pg = (await import('pg')).default;
+    const link = new FloorLink(options, pg);
+    link.emit();
+    link.wake();
+    return link;
+  }
+
+  get current(): FloorLinkState {
+    return this.state;
+  }
+
+  /** A record was appended to the journal: the link sends it when it can. Returns at once. */
+  appended(seq: number): void {
+    if (seq > this.journalSeq) this.journalSeq = seq;
+    // Connected, a record is sent at once: only one still not taken after `countMs` makes the link behind.
+    if (this.state.state === 'connected') this.checkBehindSoon();
+    else if (this.state.state === 'behind' || this.state.state === 'offline' || this.state.state === 'refused') this.setState({ ...this.state, records: this.toSend() });
+    this.wake();
+  }
+
+  private checkBehindSoon(): void {
+    if (this.behindTimer !== undefined) return;
+    this.behindTimer = setTimeout(() => {
+      this.behindTimer = undefined;
+      if (this.state.state === 'connected' && this.toSend() > 0) this.setState({ state: 'behind', floor: this.target, records: this.toSend() });
+    }, this.timing.countMs);
+  }
+
+  private toSend(): number {
+    return Math.max(0, this.journalSeq - this.floorHas);
+  }
+
+  /** Runs the sending once more after the current run (runs never overlap), unless waiting to retry. */
+  private wake(): void {
+    if (this.closed) return;
+    this.pending = true;
+    if (this.running !== null || this.retryTimer !== undefined) return;
+    this.running = this.pump().finally(() => {
+      this.running = null;
+    });
+  }
+
+  private async pump(): Promise<void> {
+    while (this.pending && !this.closed) {
+      this.pending = false;
+      try {
+        await this.round();
+        this.retryMs = this.timing.retryFirstMs;
+      } catch (error) {
+        if (this.closed) return;
+        this.failed(error);
+        return;
+      }
+    }
+  }
+
+  /** The floor cannot be reached (or refused the connection): offline since the first failure, and again later. */
+  private failed(error: unknown): void {
+    this.dropClient();
+    const since = this.state.state === 'offline' ? this.state.since : (this.options.now?.() ?? new Date()).toISOString();
+    this.setState({ state: 'offline', floor: this.target, since, ...offlineReasonOf(error), records: this.toSend() });
+    const wait = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, this.timing.retryMaxMs);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.pollDue = true;
+      this.wake();
+    }, wait);
+  }
+
+  private dropClient(): void {
+    const client = this.client;
+    this.client = null;
+    client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<Client> {
+    const socket = new Socket();
+    const config: ClientConfig = { connectionString: this.options.url, connectionTimeoutMillis: this.timing.connectMs, query_timeout: this.timing.queryMs, keepAlive: true, keepAliveInitialDelayMillis: 10_000, application_name: 'chip-race-station', stream: () => socket };
+    const client = new this.pg.Client(config);
+    refuseCleartext(client);
+    client.on('error', (error) => {
+      // A connection lost while idle (the server stopped, the network gone): dropped now, made
+      // afresh on the retry. A query in flight rejects by itself and lands in `failed` too.
+      if (this.client !== client || this.closed) return;
+      if (this.running === null) this.failed(error);
+      else this.dropClient();
+    });
+    this.connecting = socket;
+    try {
+      await client.connect();
+    } catch (error) {
+      client.end().catch(() => undefined);
+      throw error;
+    } finally {
+      this.connecting = null;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      throw new Error('closed');
+    }
+    this.client = client;
+    const resumed = await resumePoint(client, this.options.table, this.options.dataDir);
+    this.floorHas = resumed.floorHas;
+    this.cursor = resumed.cursor;
+    this.pollDue = true;
+    if (await this.floorLacks(client)) return client;
+    if (this.state.state !== 'refused') this.setState(this.toSend() === 0 ? { state: 'connected', floor: this.target } : { state: 'behind', floor: this.target, records: this.toSend() });
+    return client;
+  }
+
+  /**
+   * Whether the floor holds records this station never wrote or lacks some it has (see
+   * floorMismatch): then the link says so (refused, `floor-ahead`), never "connected", and sends
+   * nothing until the floor is put right (looked at again at each poll).
+   */
+  private async floorLacks(client: Client): Promise<boolean> {
+    const seq = await floorMismatch(client, this.options.table, this.journalSeq);
+    if (seq === null) {
+      if (this.state.state === 'refused' && this.state.reason === FLOOR_AHEAD) this.setState({ state: 'connecting', floor: this.target });
+      return false;
+    }
+    this.setState({ state: 'refused', floor: this.target, seq, reason: FLOOR_AHEAD, records: Math.max(0, this.journalSeq - seq + 1) });
+    return true;
+  }
+
+  /** One run: connected, everything the journal holds now sent, and (when due) the contact reported and the clock read. */
+  private async round(): Promise<void> {
+    const client = this.client ?? (await this.connect());
+    if (this.pollDue && this.state.state === 'refused' && this.state.reason === FLOOR_AHEAD && !(await this.floorLacks(client))) {
+      const resumed = await resumePoint(client, this.options.table, this.options.dataDir);
+      this.floorHas = resumed.floorHas;
+      this.cursor = resumed.cursor;
+    }
+    if (this.state.state !== 'refused') await this.send(client);
+    if (this.pollDue) {
+      this.pollDue = false;
+      await reportContact(client, this.options.table, this.toSend());
+      await this.readClock(client);
+    }
+  }
+
+  private async send(client: Client): Promise<void> {
+    let cursor = this.cursor as OutboxCursor;
+    for (;;) {
+      if (this.closed) return;
+      const batch = await nextBatch(this.options.dataDir, cursor, this.floorHas);
+      if (batch.records.length > 0) {
+        const outcome = await pushRecords(client, this.options.table, batch.records);
+        const first = outcome.refused[0];
+        if (first !== undefined) {
+          // Stored up to the record before it (the trigger stores nothing out of chain); the cursor
+          // stays where it was, so a link started again meets the same refusal, not a gap.
+          this.floorHas = await lastStoredSeq(client, this.options.table);
+          this.setState({ state: 'refused', floor: this.target, seq: first.seq, reason: first.reason, records: this.toSend() });
+          return;
+        }
+        this.floorHas = Math.max(this.floorHas, ...batch.records.map((record) => record.seq));
+      }
+      if (batch.next.offset !== cursor.offset || batch.next.seq !== cursor.seq) {
+        cursor = batch.next;
+        await writeCursor(this.options.dataDir, cursor);
+        this.cursor = cursor;
+      }
+      if (!batch.more) break;
+      this.setState({ state: 'behind', floor: this.target, records: this.toSend() });
+    }
+    this.journalSeq = Math.max(this.journalSeq, this.floorHas);
+    const records = this.toSend();
+    this.setState(records === 0 ? { state: 'connected', floor: this.target } : { state: 'behind', floor: this.target, records });
+  }
+
+  private async readClock(client: Client): Promise<void> {
+    if (this.options.onFloorClock === undefined) return;
+    // The floor's time read with its row (the database server's clock, not this computer's: a
+    // station an hour off still reaches the break with the floor), taken as of the round trip's middle.
+    const sent = this.localNow();
+    const result = await client.query<{ structure: unknown; events: unknown; floor_now: number }>('SELECT structure, events, extract(epoch FROM clock_timestamp())::float8 * 1000 AS floor_now FROM floor_clock LIMIT 1');
+    const offsetMs = Math.round(Number(result.rows[0]?.floor_now ?? NaN) - (sent + this.localNow()) / 2);
+    const row = result.rows[0];
+    const clock = row === undefined || row.structure === null ? null : { structure: row.structure, events: row.events };
+    const seen = JSON.stringify(clock);
+    const moved = Number.isFinite(offsetMs) && Math.abs(offsetMs - this.offsetSeen) > OFFSET_MOVED_MS;
+    if (seen === this.clockSeen && !moved) return;
+    this.clockSeen = seen;
+    if (Number.isFinite(offsetMs)) this.offsetSeen = offsetMs;
+    this.options.onFloorClock(clock === null ? null : { ...clock, offsetMs: this.offsetSeen });
+  }
+
+  private localNow(): number {
+    return (this.options.now?.() ?? new Date()).getTime();
+  }
+
+  private setState(state: FloorLinkState): void {
+    this.state = state;
+    this.emit();
+  }
+
+  /**
+   * Hands the state on when it changed; a count that only went up or down (records to send) at
+   * most every `countMs`, the latest one when that time is up.
+   */
+  private emit(): void {
+    if (this.closed) return;
+    const last = this.published;
+    const state = this.state;
+    if (last !== null && JSON.stringify(last.state) === JSON.stringify(state)) return;
+    const now = Date.now();
+    const countOnly = last !== null && last.state.state === state.state && JSON.stringify({ ...last.state, records: 0 }) === JSON.stringify({ ...state, records: 0 });
+    if (countOnly && now - last.at < this.timing.countMs) {
+      if (this.countTimer === undefined) {
+        this.countTimer = setTimeout(() => {
+          this.countTimer = undefined;
+          this.emit();
+        }, this.timing.countMs - (now - last.at));
+      }
+      return;
+    }
+    clearTimeout(this.countTimer);
+    this.countTimer = undefined;
+    this.published = { state, at: now };
+    this.options.onState(state);
+  }
+
+  /** Stops the sending and the timers and ends the connection (a run under way finishes its statement first). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.pollTimer);
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.countTimer);
+    clearTimeout(this.behindTimer);
+    this.retryTimer = undefined;
+    this.connecting?.destroy();
+    await this.running?.catch(() => undefined);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,92 @@
+import type { JournalLine } from '../journal/read';
+import type { ColorUpProgress, ColorUpRace } from '../protocol/contract';
+
+/**
+ * The journal's records of the colour-ups, beside the session's. Kinds of their own: a console
+ * that knows them not finds a newer version's journal (read-only, as for any kind it does not
+ * know), and journals written before them read as they did, with no colour-up under way.
+ */
+export type ColorUpRecord =
+  /**
+   * The tournament went to the break after `afterLevel` (null: play resumed): its colour-up starts
+   * from its first race. `by: 'clock'` when the tournament clock marked it (main/service/clock.ts),
+   * absent when marked by hand (and in journals written before the clock).
+   */
+  | { readonly kind: 'break-marked'; readonly afterLevel: number | null; readonly by?: 'clock' }
+  /**
+   * The race started next (the record after this one, `race`) runs this race of the colour-up of
+   * the break after `afterLevel`. Written just before the race's start: a start that was never
+   * written leaves this record without a race, and it counts for nothing.
+   */
+  | { readonly kind: 'color-up-race'; readonly race: string; readonly afterLevel: number; readonly removed: number; readonly next: number };
+
+const COLOR_UP_KINDS: ReadonlySet<unknown> = new Set(['break-marked', 'color-up-race']);
+
+const isLevel = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1;
+
+export function isColorUpRecord(value: unknown): value is ColorUpRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  if (!COLOR_UP_KINDS.has(record.kind)) return false;
+  if (record.kind === 'break-marked') return (record.afterLevel === null || isLevel(record.afterLevel)) && (record.by === undefined || record.by === 'clock');
+  return typeof record.race === 'string' && /^race-[1-9][0-9]{0,8}$/.test(record.race) && isLevel(record.afterLevel) && isLevel(record.removed) && isLevel(record.next);
+}
+
+/**
+ * Follows the journal's lines (on start and as they are written) to know how far the colour-up of
+ * the break marked last has come: which started race runs which of its races, and which of those
+ * were confirmed, when. What every window and a restart are told alike.
+ */
+export class ColorUpLog {
+  private mark: number | null = null;
+  private claimed: { readonly seq: number; readonly race: ColorUpRace } | null = null;
+  /** The races started for the colour-up of the break marked last, by id. */
+  private races = new Map<string, ColorUpRace>();
+  private done: (ColorUpRace & { readonly confirmedAt: string })[] = [];
+  private view: { readonly key: string; readonly progress: ColorUpProgress | null } | null = null;
+
+  add(line: JournalLine<unknown>): void {
+    const record = line.record as { kind?: unknown; raceId?: unknown };
+    const claimed = this.claimed;
+    this.claimed = null;
+    if (isColorUpRecord(record)) {
+      if (record.kind === 'break-marked') {
+        this.mark = record.afterLevel;
+        this.races = new Map();
+        this.done = [];
+      } else if (record.afterLevel === this.mark) {
+        this.claimed = { seq: line.seq, race: { raceId: record.race, removed: record.removed, next: record.next } };
+        return;
+      }
+    } else if (record.kind === 'race-start' && claimed !== null && claimed.seq + 1 === line.seq && claimed.race.raceId === record.raceId) {
+      this.races.set(claimed.race.raceId, claimed.race);
+    } else if (record.kind === 'race-confirm' && typeof record.raceId === 'string') {
+      const race = this.races.get(record.raceId);
+      if (race === undefined) return;
+      this.races.delete(record.raceId);
+      this.done = [...this.done, { ...race, confirmedAt: line.at }];
+    } else if (record.kind === 'race-abandon' && typeof record.raceId === 'string') {
+      if (!this.races.delete(record.raceId)) return;
+    } else {
+      return;
+    }
+    this.view = null;
+  }
+
+  /** The chips of the marked break's races confirmed so far. */
+  doneChips(afterLevel: number): readonly number[] {
+    return this.mark === afterLevel ? this.done.map((race) => race.removed) : [];
+  }
+
+  /**
+   * The progress of the break the settings say the tournament is on (`afterLevel`), with the open
+   * race's part in it; the same object until something changes.
+   */
+  progress(afterLevel: number | null, openRace: string | null): ColorUpProgress | null {
+    const key = `${afterLevel} ${openRace}`;
+    if (this.view?.key === key) return this.view.progress;
+    const progress = afterLevel === null || afterLevel !== this.mark ? null : { afterLevel, done: this.done, running: (openRace === null ? undefined : this.races.get(openRace)) ?? null };
+    this.view = { key, progress };
+    return progress;
+  }
+}

@@ -1,0 +1,168 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { startRace } from '../engine/race/race';
+import { seededRandom, shuffleDecks } from '../engine/shoe';
+import type { JournalFinding } from '../journal/findings';
+import type { JournalLine } from '../journal/read';
+import type { HistoryEntry } from '../protocol/contract';
+import { applySessionLine, EMPTY_SESSION, replaySession, SessionReplay, stepSession, valueDeltaOf, type Session, type SessionRecord } from './session';
+
+/** Five seats of 25s raced into 100s from one deck: a handful of cards a race. */
+const RACE = {
+  rules: 'classic',
+  removed: 25,
+  next: 100,
+  button: 3,
+  decks: 1,
+  seats: [1, 2, 3, 4, 5].map((seat) => ({ seat, name: `P${seat}`, chips: seat + 1, other: seat === 5 ? 0 : 100 })),
+};
+const COUNTS = RACE.seats.map(({ seat, chips, other }) => ({ seat, chips, hasOther: other > 0 }));
+const NAMES = Object.fromEntries(RACE.seats.map(({ seat, name }) => [seat, name]));
+
+/**
+ * What a journal can hold, fitting or not: races started (again while one is open), cards from the
+ * shoe or misread, voids, refusals, confirmations (also too early), abandons, records for a race
+ * that is not open, and a points game in between.
+ */
+const rarely = fc.integer({ min: 0, max: 9 }).map((roll) => roll === 0);
+const step = fc.oneof(
+  { weight: 2, arbitrary: fc.constant({ op: 'start' as const }) },
+  { weight: 12, arbitrary: fc.record({ op: fc.constant('card' as const), stale: rarely, misread: rarely }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('void' as const), count: fc.integer({ min: 0, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('refused' as const), stale: rarely }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('refused-again' as const), stale: rarely, count: fc.integer({ min: 1, max: 5000 }) }) },
+  { weight: 3, arbitrary: fc.constant({ op: 'confirm' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'abandon' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'game' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'close-game' as const }) },
+);
+type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
+
+/** The journal the steps write; ids name the race or game open at that point (or, when `stale`, another). */
+function journalOf(steps: readonly Step[], seed: number): JournalLine<SessionRecord>[] {
+  const shoe = shuffleDecks(1, seededRandom(seed));
+  let dealt = 0;
+  let session = EMPTY_SESSION;
+  const lines: JournalLine<SessionRecord>[] = [];
+  for (const entry of steps) {
+    const raceId = (stale = false) => (stale || !session.race ? `race-${session.racesStarted + 7}` : session.race.id);
+    const gameId = session.game?.id ?? `game-${session.gamesStarted}`;
+    const record = ((): SessionRecord => {
+      switch (entry.op) {
+        case 'start':
+          return { kind: 'race-start', raceId: `race-${session.racesStarted + 1}`, race: RACE, counts: COUNTS, names: NAMES };
+        case 'card':
+          return { kind: 'race-event', raceId: raceId(entry.stale), event: { type: 'card', card: entry.misread ? 'Xx' : (shoe[dealt++ % shoe.length] as string) }, source: 'shoe' };
+        case 'void':
+          return { kind: 'race-event', raceId: raceId(), event: { type: 'void', count: entry.count, reason: 'misdealt' }, source: 'manual' };
+        case 'refused':
+          return { kind: 'refused', raceId: raceId(entry.stale), input: 'As', reason: 'already dealt', source: 'shoe' };
+        case 'refused-again':
+          return { kind: 'refused-again', raceId: raceId(entry.stale), of: Math.max(1, lines.length), count: entry.count };
+        case 'confirm':
+          return { kind: 'race-confirm', raceId: raceId() };
+        case 'abandon':
+          return { kind: 'race-abandon', raceId: raceId(), reason: 'test' };
+        case 'game':
+          return { kind: 'game-event', gameId: `game-${session.gamesStarted + 1}`, event: { type: 'start', game: 'pistepokeri', players: ['A', 'B'] }, source: 'manual' };
+        case 'close-game':
+          return { kind: 'game-close', gameId, reason: 'test' };
+      }
+    })();
+    const line = { seq: lines.length + 1, at: `2026-11-29T12:${String(lines.length % 60).padStart(2, '0')}:00.000Z`, record };
+    lines.push(line);
+    session = oneByOne([line], session).session;
+  }
+  return lines;
+}
+
+/** The definition: every line through the reducer in turn, a line that does not fit skipped and reported. */
+function oneByOne(lines: readonly JournalLine<SessionRecord>[], from: Session = EMPTY_SESSION): { session: Session; problems: JournalFinding[] } {
+  let session = from;
+  const problems: JournalFinding[] = [];
+  for (const line of lines) {
+    try {
+      session = applySessionLine(session, line);
+    } catch (error) {
+      problems.push({ code: 'skipped', seq: line.seq, kind: line.record.kind, reason: (error as Error).message });
+    }
+  }
+  return { session, problems };
+}
+
+describe('session replay', () => {
+  it('rebuilds exactly the session, and reports exactly the problems, of applying the lines one by one', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 120, size: 'max' }), fc.integer(), (steps, seed) => {
+        const lines = journalOf(steps, seed);
+        expect(replaySession(lines)).toEqual(oneByOne(lines));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('takes lines as they are read, so the journal need not be held in memory', () => {
+    const lines = journalOf([{ op: 'start' }, ...Array.from({ length: startRace(RACE).plan.cardsNeeded }, () => ({ op: 'card' as const, stale: false, misread: false })), { op: 'confirm' }], 1);
+    const replay = new SessionReplay();
+    for (const line of lines) replay.add(line);
+    const { session, problems } = replay.finish();
+    expect(problems).toEqual([]);
+    expect(session.history.map((entry) => entry.id)).toEqual(['race-1']);
+    expect(session).toEqual(oneByOne(lines).session);
+  });
+
+  it('makes a replayed race’s summary only when it is read, and then it is the very data the reducer makes', () => {
+    const lines = journalOf([{ op: 'start' }, ...Array.from({ length: startRace(RACE).plan.cardsNeeded }, () => ({ op: 'card' as const, stale: false, misread: false })), { op: 'confirm' }], 3);
+    const replayed = replaySession(lines).session.history[0] as HistoryEntry;
+    const reduced = oneByOne(lines).session.history[0] as HistoryEntry;
+    // Not made yet: a long journal's start confirms thousands of races nobody looks at.
+    expect(Object.getOwnPropertyDescriptor(replayed, 'summary')?.get).toBeTypeOf('function');
+    // The totals do not make it either.
+    expect(valueDeltaOf(replayed)).toBe(reduced.summary.valueDelta);
+    expect(Object.getOwnPropertyDescriptor(replayed, 'summary')?.get).toBeTypeOf('function');
+    // What a page, the IPC (structured clone) and an export get is the same data.
+    expect(structuredClone(replayed)).toEqual(structuredClone(reduced));
+    expect(JSON.stringify(replayed)).toBe(JSON.stringify(reduced));
+    // Made once, then a plain value.
+    expect(Object.getOwnPropertyDescriptor(replayed, 'summary')?.value).toBe(replayed.summary);
+    expect(valueDeltaOf(replayed)).toBe(reduced.summary.valueDelta);
+  });
+});
+
+describe('the reducer run once per event (the service: checked before the write, applied after it)', () => {
+  it('gives the session of applying the lines in turn, also when a count of repeated refusals is written in between', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 120, size: 'max' }), fc.integer(), fc.integer({ min: 1, max: 50 }), (steps, seed, repeats) => {
+        const lines = journalOf(steps, seed);
+        let session = EMPTY_SESSION;
+        for (const line of lines) {
+          const expected = oneByOne([line], session).session;
+          let checked: ReturnType<typeof stepSession>;
+          try {
+            checked = stepSession(session, line.record);
+          } catch {
+            // Refused before anything is written: the reducer one by one skips it as well.
+            expect(expected).toBe(session);
+            continue;
+          }
+          expect(checked(session, line)).toEqual(expected);
+          // The journal writes a run's count of repeated refusals before the next record (ConsoleService.save).
+          if (session.race !== null) {
+            const counted = applySessionLine(session, { seq: line.seq, at: line.at, record: { kind: 'refused-again', raceId: session.race.id, of: 1, count: repeats } });
+            expect(checked(counted, line)).toEqual(applySessionLine(counted, line));
+          }
+          session = expected;
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuses to apply a step to a session whose race has changed since it was checked', () => {
+    const start = applySessionLine(EMPTY_SESSION, { seq: 1, at: '2026-11-29T12:00:00.000Z', record: { kind: 'race-start', raceId: 'race-1', race: RACE, counts: COUNTS, names: NAMES } });
+    const card = shuffleDecks(1, seededRandom(1))[0] as string;
+    const checked = stepSession(start, { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card }, source: 'shoe' });
+    const moved = applySessionLine(start, { seq: 2, at: '2026-11-29T12:00:01.000Z', record: { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card }, source: 'shoe' } });
+    expect(() => checked(moved, { seq: 3, at: '2026-11-29T12:00:02.000Z' })).toThrow(/changed before its line was written/);
+  });
+});

@@ -1,0 +1,146 @@
+// The README's set-up for a cardroom, as written there: a floor role that owns the tournament's
+// database and nothing more (no superuser, no CREATEROLE: it cannot reach the server's programs or
+// files), the floor started on it, a table registered, its station replicating with the login it
+// was given, the floor's status reading it.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConsoleService } from '../main/service/service';
+import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { playStation } from './testing/stations';
+
+const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
+const root = join(import.meta.dirname, '..');
+
+function floor(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('npm', ['run', '--silent', 'floor', '--', ...args], { cwd: root, env: { ...process.env, CHIP_RACE_DATABASE_URL: '' }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+    });
+  });
+}
+
+/** The README's psql line of "Set up a cardroom", found by its marker so the test runs what the README says. */
+function readmeSetUp(): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = /<!-- cardroom-setup:[^\n]*-->\n```sh\n([^`]*)```/.exec(readme)?.[1];
+  const line = block?.split('\n').find((command) => command.startsWith('sudo -u postgres psql'));
+  if (line === undefined) throw new Error("README.md has no cardroom-setup block with a 'sudo -u postgres psql' line");
+  return line;
+}
+
+/** A README command run as PostgreSQL's superuser of the throwaway server (libpq's variables stand for `sudo -u postgres`'s socket). */
+function asPostgres(command: string, server: ThrowawayPostgres): Promise<{ code: number; stdout: string; stderr: string }> {
+  const superuser = new URL(server.url);
+  const env = { ...process.env, PGHOST: '127.0.0.1', PGPORT: String(server.port), PGUSER: decodeURIComponent(superuser.username), PGPASSWORD: decodeURIComponent(superuser.password), PGDATABASE: 'postgres' };
+  return new Promise((resolve) => {
+    execFile('sh', ['-c', command.replace(/^sudo -u postgres /, '')], { cwd: root, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+    });
+  });
+}
+
+describe.runIf(run)("a cardroom's floor set up as the README says (a real PostgreSQL server)", () => {
+  let server: ThrowawayPostgres;
+  let station: ConsoleService | null = null;
+  const dataDir = mkdtempSync(join(tmpdir(), 'cardroom-'));
+
+  beforeAll(async () => {
+    server = await startThrowawayPostgres();
+    // The README's first command, run as PostgreSQL's superuser: the floor's role, and its database.
+    const setUp = await asPostgres(readmeSetUp(), server);
+    expect(setUp.stderr).toBe('');
+    expect(setUp.code).toBe(0);
+  }, 120_000);
+
+  afterAll(async () => {
+    await station?.close();
+    await server?.remove();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrates as the floor role, registers a table, takes its station’s records under the station’s own login', async () => {
+    const floorUrl = server.urlFor('chip_race_floor', 'floor-password', 'chip_race');
+    const added = await floor(['add-table', '--database', floorUrl, '--table', 'Pöytä 7']);
+    expect(added.stderr).toBe('');
+    const stationUrl = added.stdout.trim();
+    expect(stationUrl).toMatch(/^postgres:\/\/chip_race_table_[0-9a-f]{16}:[^@]+@127\.0\.0\.1:\d+\/chip_race$/);
+    station = await playStation(dataDir, 'Pöytä 7', 'colour-up-racing');
+    const synced = await floor(['sync', '--database', stationUrl, '--table', 'Pöytä 7', '--data', dataDir]);
+    expect(synced.stderr).toBe('');
+    expect(JSON.parse(synced.stdout)).toMatchObject({ table: 'Pöytä 7', refused: [] });
+    // The station's login makes no temporary objects (migration 3, run by the floor's role as the database's owner).
+    const stationClient = new pg.Client({ connectionString: stationUrl });
+    stationClient.on('error', () => undefined);
+    await stationClient.connect();
+    await expect(stationClient.query('CREATE TEMP TABLE floor_tables (x int)')).rejects.toThrow(/permission denied to create temporary tables/);
+    expect((await stationClient.query("SELECT rolconnlimit FROM pg_roles WHERE rolname = current_user")).rows).toEqual([{ rolconnlimit: 8 }]);
+    await stationClient.end();
+    // The station's login reads nothing of the floor's: its status is refused, in one line.
+    const nosy = await floor(['status', '--database', stationUrl]);
+    expect(nosy.code).toBe(2);
+    expect(nosy.stderr.trim().split('\n')).toHaveLength(1);
+    const status = await floor(['status', '--database', floorUrl]);
+    expect(status.stderr).toBe('');
+    expect(JSON.parse(status.stdout)).toMatchObject({ tables: [{ table: 'Pöytä 7', races: 2, colourUp: 'racing' }], totals: { races: 2 } });
+  }, 120_000);
+
+  it('gives a table a new password only when asked to rotate, through the set-up\'s login maker', async () => {
+    const floorUrl = server.urlFor('chip_race_floor', 'floor-password', 'chip_race');
+    const again = await floor(['add-table', '--database', floorUrl, '--table', 'Pöytä 7']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already has a station login: add --rotate/);
+    const rotated = await floor(['add-table', '--database', floorUrl, '--table', 'Pöytä 7', '--rotate']);
+    expect(rotated.stderr).toBe('');
+    const status = await floor(['status', '--database', rotated.stdout.trim()]);
+    // The new password logs in (a station reads no status: refused for its role, not its password).
+    expect(status.stderr).not.toMatch(/password authentication failed/);
+  }, 120_000);
+
+  it('leaves the floor role no way to the server\'s programs or files, nor to roles of its own making', async () => {
+    const floorRole = new pg.Client({ connectionString: server.urlFor('chip_race_floor', 'floor-password', 'chip_race') });
+    floorRole.on('error', () => undefined);
+    await floorRole.connect();
+    const refused = async (sql: string, params: unknown[] = []) => {
+      await floorRole.query('SAVEPOINT attempt');
+      try {
+        await floorRole.query(sql, params);
+        return false;
+      } catch {
+        return true;
+      } finally {
+        await floorRole.query('ROLLBACK TO SAVEPOINT attempt');
+      }
+    };
+    try {
+      await floorRole.query('BEGIN');
+      const station = (await floorRole.query<{ role: string }>('SELECT role_name AS role FROM floor_tables LIMIT 1')).rows[0]?.role as string;
+      const attempts: Record<string, boolean> = {};
+      for (const privileged of ['pg_execute_server_program', 'pg_read_server_files', 'pg_write_server_files', 'pg_read_all_data', 'pg_signal_backend', 'chip_race_logins']) {
+        attempts[`grant ${privileged} to itself`] = await refused(`GRANT ${privileged} TO chip_race_floor`);
+        attempts[`grant ${privileged} to a station`] = await refused(`GRANT ${privileged} TO ${station}`);
+      }
+      attempts['create a role'] = await refused('CREATE ROLE chip_race_mine LOGIN');
+      attempts['give itself CREATEROLE'] = await refused('ALTER ROLE chip_race_floor CREATEROLE');
+      attempts['become the login maker'] = await refused('SET ROLE chip_race_logins');
+      attempts['copy from a program'] = await refused("COPY floor_tables FROM PROGRAM 'id'");
+      // The login maker makes station logins and nothing else.
+      attempts['maker: another name'] = await refused('SELECT chip_race_logins.station_login($1, $2, 8)', ['chip_race_floor', 'a'.repeat(24)]);
+      attempts['maker: the superuser'] = await refused('SELECT chip_race_logins.station_login($1, $2, 8)', ['postgres', 'a'.repeat(24)]);
+      attempts['maker: options in the password'] = await refused('SELECT chip_race_logins.station_login($1, $2, 8)', ['chip_race_table_0123456789abcdef', "aaaaaaaaaaaaaaaa' SUPERUSER '"]);
+      attempts['maker: no connection limit'] = await refused('SELECT chip_race_logins.station_login($1, $2, -1)', ['chip_race_table_0123456789abcdef', 'a'.repeat(24)]);
+      expect(Object.entries(attempts).filter(([, wasRefused]) => !wasRefused).map(([what]) => what)).toEqual([]);
+      await floorRole.query('ROLLBACK');
+      const roles = await floorRole.query("SELECT rolname, rolcreaterole, rolsuper, rolconnlimit FROM pg_roles WHERE rolname IN ('chip_race_floor', $1) ORDER BY rolname", [station]);
+      expect(roles.rows).toEqual([
+        { rolname: 'chip_race_floor', rolcreaterole: false, rolsuper: false, rolconnlimit: -1 },
+        { rolname: station, rolcreaterole: false, rolsuper: false, rolconnlimit: 8 },
+      ]);
+    } finally {
+      await floorRole.end();
+    }
+  });
+});
