@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { SHIPPED_FOLDERS } from './shippedFolders.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const [output, given] = process.argv.slice(2);
@@ -27,7 +28,7 @@ if (output === undefined) {
 }
 
 /** What ships in the app: the main process, preload, renderer and the code they bundle. Not tests. */
-const SCANNED = ['main', 'renderer', 'engine', 'hardware', 'protocol', 'journal', 'replay', 'net', 'replication', 'package.json', 'electron.vite.config.ts'];
+const SCANNED = [...SHIPPED_FOLDERS, 'package.json', 'electron.vite.config.ts'];
 /** @param {string} path */
 const shipped = (path) => {
   const name = relative(root, path);
