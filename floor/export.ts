@@ -2,7 +2,7 @@ import type { ClientBase } from 'pg';
 import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf } from '../journal/findings';
 import { csvCell, historyCsv } from '../replay/historyExport';
-import { byTableName, tableChain } from './fold';
+import { byTableName, tableChain, tableHistory } from './fold';
 
 /**
  * The whole tournament's confirmed races for the director's spreadsheet: the console's own export
@@ -19,12 +19,11 @@ interface TableHistory {
 
 async function histories(client: ClientBase): Promise<TableHistory[]> {
   const tables = await client.query<{ table_name: string }>('SELECT table_name FROM floor_tables');
-  const entries = await client.query<{ table_name: string; entry: HistoryEntry }>("SELECT table_name, entry FROM floor_races WHERE status = 'confirmed' AND entry IS NOT NULL ORDER BY table_name, first_seq");
   const out: TableHistory[] = [];
   for (const table of tables.rows.map((row) => row.table_name).sort(byTableName)) {
     const { report, failures } = await tableChain(client, table);
     const journal: JournalReport = { path: `floor:${table}`, records: 0, findings: report.findings, chain: report.chain, unchained: 0, unchainedThrough: 0, readOnly: null };
-    out.push({ table, history: entries.rows.filter((row) => row.table_name === table).map((row) => row.entry), journal, failures });
+    out.push({ table, history: await tableHistory(client, table), journal, failures });
   }
   return out;
 }

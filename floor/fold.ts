@@ -1,11 +1,11 @@
-import type { ClientBase } from 'pg';
+import type { ClientBase, QueryResult } from 'pg';
 import { raceSummary } from '../engine/race/summary';
 import type { HistoryEntry, RaceRecord, SeatCount } from '../protocol/contract';
 import type { ChainReport, ChainStatus, JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import { ColorUpLog } from '../replay/colorUps';
 import { buildRecord } from '../replay/raceRecord';
-import { EMPTY_SESSION, isSessionRecord, SessionReplay, valueDeltaOf, type Session, type SessionRecord } from '../replay/session';
+import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, valueDeltaOf, type Session, type SessionRecord } from '../replay/session';
 
 /**
  * The floor's view of each table, folded from the records its station sent, with the console's own
@@ -55,8 +55,6 @@ export interface FoldedRace {
   readonly bring: number;
   readonly firstSeq: number;
   readonly lastSeq: number;
-  /** The history entry as the console keeps it, for the export (confirmed races only). */
-  readonly entry: HistoryEntry | null;
 }
 
 /**
@@ -89,7 +87,7 @@ function hasNumberOutOfRange(record: unknown): boolean {
     if (typeof value === 'number') {
       if (!Number.isFinite(value) || Math.abs(value) > RECORD_NUMBER_MAX) return true;
     } else if (typeof value === 'object' && value !== null) {
-      for (const inner of Object.values(value)) pending.push(inner);
+      for (const key in value) pending.push((value as Record<string, unknown>)[key]);
     }
   }
   return false;
@@ -132,6 +130,8 @@ export interface TableFold {
   readonly problems: readonly FoldProblem[];
   /** The lines kept as evidence only (damaged at the station), by seq. */
   readonly damaged: readonly number[];
+  /** The races these lines confirmed, as the console's history keeps them (the export's rows: tableHistory; the fold keeps none). */
+  readonly history: readonly HistoryEntry[];
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
@@ -189,7 +189,7 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
       ended.set(open.id, {
         raceId: open.id, status: 'abandoned', level: open.place.level ?? null, removed: open.state.setup.removed, next: open.state.setup.next,
         valueDelta: null, winners: [], startedAt: open.startedAt, endedAt: line.at as string, corrections: counted.corrections, refusals: counted.refusals, collect: 0, bring: 0,
-        firstSeq: open.firstSeq, lastSeq: line.seq, entry: null,
+        firstSeq: open.firstSeq, lastSeq: line.seq,
       });
       tally = null;
     }
@@ -197,12 +197,12 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
   }
   const { session } = replay.finish();
   for (const entry of session.history) {
-    const { summary } = entry;
+    const summary = summaryFiguresOf(entry);
     ended.set(entry.id, {
       raceId: entry.id, status: 'confirmed', level: entry.level ?? null, removed: summary.removed, next: summary.next,
       valueDelta: valueDeltaOf(entry), winners: summary.awards, startedAt: entry.startedAt, endedAt: entry.confirmedAt,
       corrections: entry.corrections, refusals: entry.refusals, collect: collect.get(entry.id) ?? 0, bring: bringOf(summary),
-      firstSeq: entry.seqs.first, lastSeq: entry.seqs.last, entry,
+      firstSeq: entry.seqs.first, lastSeq: entry.seqs.last,
     });
   }
   const races = [...ended.values()];
@@ -212,11 +212,11 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
     races.push({
       raceId: open.id, status: summary.status === 'complete' ? 'waiting-to-confirm' : 'racing', level: open.place.level ?? null, removed: summary.removed, next: summary.next,
       valueDelta: null, winners: summary.awards, startedAt: open.startedAt, endedAt: null, corrections: open.state.corrections.length, refusals: open.refusals,
-      collect: countsChips(open.counts), bring: bringOf(summary), firstSeq: open.firstSeq, lastSeq, entry: null,
+      collect: countsChips(open.counts), bring: bringOf(summary), firstSeq: open.firstSeq, lastSeq,
     });
   }
   races.sort((a, b) => a.firstSeq - b.firstSeq);
-  return { races, state: { session: { ...session, history: [], games: [] }, tally }, problems, damaged };
+  return { races, state: { session: { ...session, history: [], games: [] }, tally }, problems, damaged, history: session.history };
 }
 
 /** The records the colour-up's progress is made of (replay/colorUps.ts reads only these). */
@@ -337,30 +337,17 @@ function isColourUpLine(line: FoldLine): boolean {
 /** The whole number nearest to `value` that a bigint column and a JavaScript number both hold. */
 const bounded = (value: number | null): number | null => (value === null ? null : Number.isFinite(value) ? Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Math.round(value))) : 0);
 
-/**
- * Writes the races in one statement: their numbers as one small JSON set, each history entry (some
- * 7 KB) as a parameter of its own, checked as json once (never parsed into the row set first). A race
- * spans two lines at least, so a batch's races stay far below the protocol's 65,535 parameters.
- */
-async function writeRaces(client: ClientBase, table: string, races: readonly FoldedRace[]): Promise<void> {
-  if (races.length === 0) return;
-  const entries = races.map((race) => (race.entry === null ? null : JSON.stringify(race.entry)));
-  const entryParams = entries.map((_, index) => `$${index + 3}::text`).join(', ');
-  await client.query(
-    `INSERT INTO floor_races (table_name, race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, first_seq, last_seq, entry)
-     SELECT $1, r.race_id, r.status, r.level, r.removed, r.next, r.value_delta, r.winners, r.started_at, r.ended_at, r.corrections, r.refusals, r.collect, r.bring, r.first_seq, r.last_seq, (ARRAY[${entryParams}])[r.n]::json
-     FROM json_to_recordset($2::json) AS r(race_id text, status text, level integer, removed bigint, next bigint, value_delta bigint, winners jsonb, started_at timestamptz, ended_at timestamptz, corrections bigint, refusals bigint, collect bigint, bring bigint, first_seq bigint, last_seq bigint, n integer)
-     ON CONFLICT (table_name, race_id) DO UPDATE SET status = excluded.status, level = excluded.level, removed = excluded.removed, next = excluded.next, value_delta = excluded.value_delta, winners = excluded.winners,
-       started_at = excluded.started_at, ended_at = excluded.ended_at, corrections = excluded.corrections, refusals = excluded.refusals, collect = excluded.collect, bring = excluded.bring, first_seq = excluded.first_seq, last_seq = excluded.last_seq, entry = excluded.entry`,
-    [
-      table,
-      JSON.stringify(races.map((race, index) => ({
-        n: index + 1, race_id: race.raceId, status: race.status, level: race.level, removed: bounded(race.removed), next: bounded(race.next), value_delta: bounded(race.valueDelta), winners: race.winners, started_at: race.startedAt, ended_at: race.endedAt,
-        corrections: bounded(race.corrections), refusals: bounded(race.refusals), collect: bounded(race.collect), bring: bounded(race.bring), first_seq: race.firstSeq, last_seq: race.lastSeq,
-      }))),
-      ...entries,
-    ],
-  );
+/** The races' numbers as one small JSON set, for json_to_recordset (RACES_ROWS). */
+const racesJson = (races: readonly FoldedRace[]): string =>
+  JSON.stringify(races.map((race) => ({
+    race_id: race.raceId, status: race.status, level: race.level, removed: bounded(race.removed), next: bounded(race.next), value_delta: bounded(race.valueDelta), winners: race.winners, started_at: race.startedAt, ended_at: race.endedAt,
+    corrections: bounded(race.corrections), refusals: bounded(race.refusals), collect: bounded(race.collect), bring: bounded(race.bring), first_seq: race.firstSeq, last_seq: race.lastSeq,
+  })));
+
+/** A table's stored lines after seq `after` (through `through`, when given), at most FOLD_BATCH, as the fold reads them. */
+async function storedLines(client: ClientBase, table: string, after: number, through = Number.MAX_SAFE_INTEGER): Promise<FoldLine[]> {
+  const rows = await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT ${FOLD_BATCH}`, [table, after, through]);
+  return rows.rows.map(foldLine);
 }
 
 interface KeptState {
@@ -378,24 +365,23 @@ interface KeptState {
  * folding just now is passed by. Returns whether there is more to fold.
  */
 async function foldTableStep(client: ClientBase, table: string): Promise<'folded' | 'more' | 'busy'> {
-  await client.query('BEGIN');
-  let lastSeq = 0;
   try {
-    const locked = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked', [FOLD_LOCK, table]);
-    if (locked.rows[0]?.locked !== true) {
+    // The transaction begun and the table's lock tried in one round trip (a first fold of a floor
+    // makes a few of them per table, hundreds of tables over).
+    const begun = (await client.query(`BEGIN; SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}, hashtext(${client.escapeLiteral(table)})) AS locked`)) as unknown as QueryResult<{ locked: boolean }>[];
+    if (begun[1]?.rows[0]?.locked !== true) {
       await client.query('COMMIT');
       return 'busy';
     }
     const kept = (await client.query<KeptState>('SELECT folded_seq, fold_version, replay, problems, problem_count, damaged FROM floor_table_state WHERE table_name = $1', [table])).rows[0];
     const current = kept !== undefined && kept.fold_version === FOLD_VERSION ? kept : null;
-    // Another version's fold (or none): the table is folded again from its first record.
-    if (current === null) await client.query('DELETE FROM floor_races WHERE table_name = $1', [table]);
+    // Another version's fold: the table is folded again from its first record. (A table never
+    // folded has no races: they are written with its state, in one statement.)
+    if (kept !== undefined && current === null) await client.query('DELETE FROM floor_races WHERE table_name = $1', [table]);
     const foldedSeq = current === null ? 0 : Number(current.folded_seq);
-    const rows = await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND seq > $2 ORDER BY seq LIMIT ${FOLD_BATCH}`, [table, foldedSeq]);
-    const lines = rows.rows.map(foldLine);
-    lastSeq = lines.at(-1)?.seq ?? foldedSeq;
+    const lines = await storedLines(client, table, foldedSeq);
+    const lastSeq = lines.at(-1)?.seq ?? foldedSeq;
     const fold = foldLines(lines, lastSeq, current?.replay ?? null);
-    await writeRaces(client, table, fold.races);
     const openRace = fold.state.session.race;
     const openStatus = fold.races.find((race) => race.raceId === openRace?.id)?.status;
     // The colour-up records: those of the lines folded before read again (none on a first fold), this batch's taken from the lines read above.
@@ -404,12 +390,19 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     const colourUp = colourUpStatusOf(colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null), openStatus === 'waiting-to-confirm', false);
     const problems = [...(current?.problems ?? []), ...fold.problems].slice(0, PROBLEMS_KEPT);
     const damaged = [...(current?.damaged ?? []), ...fold.damaged].slice(0, DAMAGED_SHOWN);
+    // The races and the state they leave the table in, in one statement.
     await client.query(
-      `INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged)
+      `WITH races AS (
+         INSERT INTO floor_races (table_name, race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, first_seq, last_seq)
+         SELECT $1, r.race_id, r.status, r.level, r.removed, r.next, r.value_delta, r.winners, r.started_at, r.ended_at, r.corrections, r.refusals, r.collect, r.bring, r.first_seq, r.last_seq
+         FROM json_to_recordset($11::json) AS r(race_id text, status text, level integer, removed bigint, next bigint, value_delta bigint, winners jsonb, started_at timestamptz, ended_at timestamptz, corrections bigint, refusals bigint, collect bigint, bring bigint, first_seq bigint, last_seq bigint)
+         ON CONFLICT (table_name, race_id) DO UPDATE SET status = excluded.status, level = excluded.level, removed = excluded.removed, next = excluded.next, value_delta = excluded.value_delta, winners = excluded.winners,
+           started_at = excluded.started_at, ended_at = excluded.ended_at, corrections = excluded.corrections, refusals = excluded.refusals, collect = excluded.collect, bring = excluded.bring, first_seq = excluded.first_seq, last_seq = excluded.last_seq)
+       INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged)
        VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10)
        ON CONFLICT (table_name) DO UPDATE SET folded_seq = excluded.folded_seq, resume_seq = excluded.resume_seq, failures = excluded.failures, colour_up = excluded.colour_up, open_race = excluded.open_race, folded_at = excluded.folded_at,
          fold_version = excluded.fold_version, replay = excluded.replay, problems = excluded.problems, problem_count = excluded.problem_count, fold_error = NULL, error_seq = NULL, damaged = excluded.damaged`,
-      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged)],
+      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged), racesJson(fold.races)],
     );
     await client.query('COMMIT');
     return lines.length === FOLD_BATCH ? 'more' : 'folded';
@@ -604,15 +597,38 @@ export async function floorStatus(client: ClientBase, budgetMs = STATUS_FOLD_BUD
 
 /** A table's races as the floor folded them, oldest first. */
 export async function tableRaces(client: ClientBase, table: string): Promise<FoldedRace[]> {
-  const result = await client.query<{ race_id: string; status: FoldedRaceStatus; level: number | null; removed: string; next: string; value_delta: string | null; winners: number[]; started_at: Date; ended_at: Date | null; corrections: string; refusals: string; collect: string; bring: string; first_seq: string; last_seq: string; entry: HistoryEntry | null }>(
-    'SELECT * FROM floor_races WHERE table_name = $1 ORDER BY first_seq',
+  const result = await client.query<{ race_id: string; status: FoldedRaceStatus; level: number | null; removed: string; next: string; value_delta: string | null; winners: number[]; started_at: Date; ended_at: Date | null; corrections: string; refusals: string; collect: string; bring: string; first_seq: string; last_seq: string }>(
+    'SELECT race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, first_seq, last_seq FROM floor_races WHERE table_name = $1 ORDER BY first_seq',
     [table],
   );
   return result.rows.map((row) => ({
     raceId: row.race_id, status: row.status, level: row.level, removed: Number(row.removed), next: Number(row.next), valueDelta: row.value_delta === null ? null : Number(row.value_delta), winners: row.winners,
     startedAt: row.started_at.toISOString(), endedAt: row.ended_at?.toISOString() ?? null, corrections: Number(row.corrections), refusals: Number(row.refusals), collect: Number(row.collect), bring: Number(row.bring),
-    firstSeq: Number(row.first_seq), lastSeq: Number(row.last_seq), entry: row.entry,
+    firstSeq: Number(row.first_seq), lastSeq: Number(row.last_seq),
   }));
+}
+
+/**
+ * A table's confirmed races as its console's history keeps them (the export's rows), replayed from
+ * its records through the last one folded, by the fold's own foldLines: the races the page shows,
+ * with the same verdicts. Replayed when asked rather than kept by the fold: some 7 KB a race,
+ * written for every race and read by an export only, was a third of the first fold's time.
+ */
+export async function tableHistory(client: ClientBase, table: string): Promise<HistoryEntry[]> {
+  const kept = await client.query<{ folded_seq: string }>('SELECT folded_seq FROM floor_table_state WHERE table_name = $1', [table]);
+  const through = Number(kept.rows[0]?.folded_seq ?? 0);
+  const history: HistoryEntry[] = [];
+  let state: FoldState | null = null;
+  for (let after = 0; after < through; ) {
+    const lines = await storedLines(client, table, after, through);
+    const last = lines.at(-1);
+    if (last === undefined) break;
+    const fold = foldLines(lines, last.seq, state);
+    history.push(...fold.history);
+    state = fold.state;
+    after = last.seq;
+  }
+  return history;
 }
 
 /** A table's chain failures and whether every stored seal could be checked: its chain as the console's verdicts read it. */

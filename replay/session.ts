@@ -300,6 +300,15 @@ export function valueDeltaOf(entry: HistoryEntry): number | null {
   return state === undefined ? entry.summary.valueDelta : (state.progress.result?.valueDelta ?? null);
 }
 
+/**
+ * A history entry's summary for its numbers only (the floor's fold): without the explanation, and
+ * without making the entry's own full summary when it is not made yet (an export makes that).
+ */
+export function summaryFiguresOf(entry: HistoryEntry): HistoryEntry['summary'] {
+  const state = unsummarised.get(entry);
+  return state === undefined ? entry.summary : raceSummary(state, { explain: false });
+}
+
 const skipped = (line: JournalLine<SessionRecord>, error: unknown): JournalFinding => ({ code: 'skipped', seq: line.seq, kind: line.record.kind, reason: (error as Error).message });
 
 /**

@@ -518,6 +518,13 @@ ALTER TABLE floor_table_state
 ALTER TABLE floor_table_state ADD COLUMN damaged jsonb NOT NULL DEFAULT '[]';
 `,
   },
+  {
+    version: 6,
+    name: 'the confirmed races\' history entries no longer kept by the fold (the export replays them: floor/fold.ts tableHistory)',
+    sql: `
+ALTER TABLE public.floor_races DROP COLUMN entry;
+`,
+  },
 ];
 
 /** The schema version this code needs. */
