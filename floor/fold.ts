@@ -3,7 +3,7 @@ import { raceSummary } from '../engine/race/summary';
 import type { HistoryEntry, RaceRecord, SeatCount } from '../protocol/contract';
 import type { ChainReport, ChainStatus, JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
-import { ColorUpLog } from '../replay/colorUps';
+import { COLOR_UP_LOG_KINDS, ColorUpLog } from '../replay/colorUps';
 import { buildRecord } from '../replay/raceRecord';
 import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, valueDeltaOf, type Session, type SessionRecord } from '../replay/session';
 
@@ -219,11 +219,8 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
   return { races, state: { session: { ...session, history: [], games: [] }, tally }, problems, damaged, history: session.history };
 }
 
-/** The records the colour-up's progress is made of (replay/colorUps.ts reads only these). */
-export const COLOUR_UP_KINDS = ['break-marked', 'color-up-race', 'race-start', 'race-confirm', 'race-abandon'] as const;
-
 /**
- * The colour-up status of a table from its colour-up records (COLOUR_UP_KINDS, in seq order, the
+ * The colour-up status of a table from its colour-up records (the kinds ColorUpLog reads, in seq order, the
  * whole journal), whether the open race is complete, and whether its chain failed on the floor.
  */
 export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean): ColourUpStatus {
@@ -324,7 +321,7 @@ interface StoredLine {
 
 const foldLine = (row: StoredLine): FoldLine => ({ seq: Number(row.seq), at: row.at, record: row.record });
 
-const COLOUR_UP_KIND_SET: ReadonlySet<string> = new Set(COLOUR_UP_KINDS);
+const COLOUR_UP_KIND_SET: ReadonlySet<string> = new Set(COLOR_UP_LOG_KINDS);
 
 /** Whether a line read is a colour-up record as the stored `kind` says it (the trigger's `record->>'kind'`: an object's string kind). */
 function isColourUpLine(line: FoldLine): boolean {
@@ -385,7 +382,7 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     const openRace = fold.state.session.race;
     const openStatus = fold.races.find((race) => race.raceId === openRace?.id)?.status;
     // The colour-up records: those of the lines folded before read again (none on a first fold), this batch's taken from the lines read above.
-    const earlier = foldedSeq === 0 ? [] : (await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, COLOUR_UP_KINDS, foldedSeq])).rows.map(foldLine);
+    const earlier = foldedSeq === 0 ? [] : (await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, COLOR_UP_LOG_KINDS, foldedSeq])).rows.map(foldLine);
     const colourUpLines = [...earlier, ...lines.filter(isColourUpLine)];
     const colourUp = colourUpStatusOf(colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null), openStatus === 'waiting-to-confirm', false);
     const problems = [...(current?.problems ?? []), ...fold.problems].slice(0, PROBLEMS_KEPT);

@@ -1,4 +1,5 @@
 import type { JournalLine } from '../journal/read';
+import type { JournalFollower } from './follower';
 import type { ColorUpProgress, ColorUpRace } from '../protocol/contract';
 
 /**
@@ -22,6 +23,9 @@ export type ColorUpRecord =
 
 const COLOR_UP_KINDS: ReadonlySet<unknown> = new Set(['break-marked', 'color-up-race']);
 
+/** The records a colour-up's progress is made of: its own two, and the starts and ends of the races it claims. */
+export const COLOR_UP_LOG_KINDS: readonly string[] = ['break-marked', 'color-up-race', 'race-start', 'race-confirm', 'race-abandon'];
+
 const isLevel = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1;
 
 export function isColorUpRecord(value: unknown): value is ColorUpRecord {
@@ -37,7 +41,8 @@ export function isColorUpRecord(value: unknown): value is ColorUpRecord {
  * the break marked last has come: which started race runs which of its races, and which of those
  * were confirmed, when. What every window and a restart are told alike.
  */
-export class ColorUpLog {
+export class ColorUpLog implements JournalFollower {
+  readonly kinds = COLOR_UP_LOG_KINDS;
   private mark: number | null = null;
   private claimed: { readonly seq: number; readonly race: ColorUpRace } | null = null;
   /** The races started for the colour-up of the break marked last, by id. */

@@ -30,7 +30,9 @@ export type SessionRecord =
   /** The station's own tournament clock (main/service/clock.ts): it changes no race or game. */
   | ClockRecord;
 
-const RACE_KINDS = new Set(['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon']);
+/** The kinds of a race's own records (each names its race: `raceId`). */
+export const RACE_RECORD_KINDS: readonly string[] = ['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon'];
+const RACE_KINDS: ReadonlySet<string> = new Set(RACE_RECORD_KINDS);
 const GAME_KINDS = new Set(['game-event', 'game-refused', 'game-refused-again', 'game-close']);
 const SOURCES: ReadonlySet<unknown> = new Set<InputSource>(['manual', 'shoe', 'scanner']);
 

@@ -3,6 +3,7 @@ import { adjustForMinutesLeft, applyClockEvent, CLOCK_EVENTS_KEPT, compactClock,
 import type { JournalLine } from '../../journal/read';
 import { scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
 import { isClockRecord } from '../../replay/clockRecord';
+import type { JournalFollower } from '../../replay/follower';
 
 /**
  * The station's tournament clock: its own (a home game), journaled as `clock` records, or the
@@ -35,7 +36,10 @@ interface Running {
   readonly events: readonly ClockEvent[];
 }
 
-export class StationClock {
+export class StationClock implements JournalFollower {
+  /** Its own records, and the breaks marked (the clock's break is raised once a level's is not yet marked). */
+  readonly kinds: readonly string[] = ['clock', 'break-marked'];
+
   /**
    * The station's own clock's events since its last start, from the journal: every one, appended
    * in place (a long night's presses replay in one pass); `localVersion` counts the changes. The

@@ -30,20 +30,21 @@ import { loadJournalKey } from '../journal/key';
 import { prepareDataFolder, tightenDataFolder } from './dataFolder';
 import { LOCK_FILE, lockDataFolder } from './dataLock';
 import { historyCsv, historyJson } from '../../replay/historyExport';
-import { readRaceRecord, type RaceSpan } from './raceRecord';
+import { readRaceRecord } from './raceRecord';
 import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
-import { applySessionLine, isSessionRecord, raceView, SessionReplay, STATION_MAX, stepSession, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
+import { isSessionRecord, raceView, STATION_MAX, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
 import { loadSettings, readSettings, requireSeats, saveSettings, shownFloor, withKeptPassword } from './settings';
 import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
 import { floorTargetOf } from '../floorLink/target';
 import { isTableName } from '../../protocol/tableName';
 import { simulatedSource } from './simulatedSource';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
-import { ColorUpLog } from '../../replay/colorUps';
 import { colorUpStepOf, tableWithChips } from '../../protocol/colorUp';
 import type { StructureInput } from '../../engine/plan/csv';
-import { StationClock, type ClockCommand, type ClockTimers } from './clock';
+import type { ClockCommand, ClockTimers } from './clock';
+import type { JournalFollower } from '../../replay/follower';
+import { stationFollowers, type StationFollowers } from './followers';
 import type { ClockView, FloorClock } from '../../protocol/clock';
 
 export interface ServiceOptions {
@@ -74,6 +75,8 @@ export interface ServiceOptions {
   readonly floor?: { readonly url: string; readonly table: string };
   /** The floor link's waits (tests make them short). */
   readonly floorTiming?: Partial<FloorLinkTiming>;
+  /** More journal followers, fed on start and live exactly as the console's own (main/service/followers.ts). */
+  readonly followers?: readonly JournalFollower[];
 }
 
 const FLOOR_OFF: FloorLinkState = { state: 'off' };
@@ -114,15 +117,6 @@ function lastOf<A, R>(compute: (argument: A) => R): (argument: A) => R {
 }
 
 const ok = <T>(value: T): CommandResult<T> => ({ ok: true, value });
-
-/** Keeps where a race's lines are: from its start's line to the end of its latest. */
-function noteSpan(spans: Map<string, RaceSpan>, record: unknown, span: RaceSpan): void {
-  const { kind, raceId } = record as { kind?: unknown; raceId?: unknown };
-  if (typeof raceId !== 'string') return;
-  const known = spans.get(raceId);
-  if (kind === 'race-start' && known === undefined) spans.set(raceId, span);
-  else if (known !== undefined) spans.set(raceId, { start: known.start, end: Math.max(known.end, span.end) });
-}
 
 /** The most cards read from noise held for the dealer's say at once; more are refused (kept on record as one run). */
 export const MAX_HELD_CARDS = 10;
@@ -221,10 +215,7 @@ export class ConsoleService {
   private readonly uncounted = new Map<InputSource, { readonly target: { raceId: string } | { gameId: string }; readonly first: Extract<SessionRecord, { kind: 'refused' | 'game-refused' }>; count: number }>();
   private uncountedTimer: NodeJS.Timeout | undefined;
   private readonly monotonic: () => number;
-  /** How far the colour-up of the break marked last has come, followed from the journal. */
-  private colorUps = new ColorUpLog();
-  /** The tournament clock (the station's own, or the floor's), and the view of it last followed. */
-  private tournamentClock = new StationClock();
+  /** The view of the tournament clock last followed. */
   private clockFollowed: ClockView | null = null;
   /** The counts being typed for the next race (kept in COUNT_DRAFTS_FILE too); the same object until they change. */
   private countDrafts: readonly SeatCountDraft[] = [];
@@ -239,12 +230,11 @@ export class ConsoleService {
     private readonly options: ServiceOptions,
     /** null when the journal is read-only (written by a newer version): nothing can be recorded. */
     private readonly journal: JournalWriter<SessionRecord> | null,
-    private session: Session,
+    /** What the journal's records make: fed by start-up and every write alike. */
+    private readonly followers: StationFollowers,
     private settings: ConsoleSettings,
     /** What the journal held at start; only its record count changes while the console runs. */
     private journalReport: JournalReport,
-    /** Where each race's lines are in the journal file, for reading a race's record back. */
-    private readonly raceSpans: Map<string, RaceSpan>,
     /** Gives the data folder back (the lock file) on close. */
     private readonly unlock: () => Promise<void>,
     private readonly profiles: ProfileStore,
@@ -252,6 +242,18 @@ export class ConsoleService {
     this.sourceStatus = { kind: settings.source.kind, path: settings.source.path, state: 'idle' };
     this.monotonic = options.monotonic ?? (() => performance.now());
     this.profileList = profiles.list();
+  }
+
+  private get session(): Session {
+    return this.followers.session.session;
+  }
+
+  private get colorUps() {
+    return this.followers.colorUps;
+  }
+
+  private get tournamentClock() {
+    return this.followers.clock;
   }
 
   /**
@@ -277,17 +279,10 @@ export class ConsoleService {
     }
     const path = journalPath(options.dataDir);
     const key = options.journalKey ?? (options.journalKeyFile === undefined ? null : await loadJournalKey(options.journalKeyFile, options.dataDir));
-    const replay = new SessionReplay();
-    const spans = new Map<string, RaceSpan>();
-    const colorUps = new ColorUpLog();
-    const tournamentClock = new StationClock(options.timers);
-    const scan = await scanJournal(path, { key, check: isSessionRecord, onLine: (line, _seal, span) => {
-      replay.add(line);
-      colorUps.add(line);
-      tournamentClock.add(line);
-      noteSpan(spans, line.record, span);
-    } });
-    const { session, problems } = replay.finish();
+    const followers = stationFollowers(options.timers, options.followers);
+    const scan = await scanJournal(path, { key, check: isSessionRecord, onLine: (line, _seal, span) => followers.registry.add(line, span) });
+    const problems = followers.session.started();
+    const { session } = followers.session;
     const { settings, problem } = await loadSettings(join(options.dataDir, SETTINGS_FILE));
     const profiles = await ProfileStore.load(options.dataDir);
     // A journal sealed with a key is continued only with that key: without it, it stays read-only.
@@ -305,9 +300,7 @@ export class ConsoleService {
       ...(profiles.has(settings.source.decoder) ? [] : [{ code: 'settings', message: `the settings name the device profile "${settings.source.decoder}", which is not in the data folder: the text profile is used until another is chosen` } as const]),
     ];
     const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly };
-    const service = new ConsoleService({ ...options, journalKey: key }, journal, session, settings, report, spans, unlock, profiles);
-    service.colorUps = colorUps;
-    service.tournamentClock = tournamentClock;
+    const service = new ConsoleService({ ...options, journalKey: key }, journal, followers, settings, report, unlock, profiles);
     service.journalSeq = scan.lastSeq;
     if (session.race === null) service.countDrafts = await loadCountDrafts(join(options.dataDir, COUNT_DRAFTS_FILE), `race-${session.racesStarted + 1}`, settings.table);
     // The torn tail's bytes were kept beside the journal; the journal itself says so, in its chain.
@@ -440,9 +433,8 @@ export class ConsoleService {
   private async commit(record: SessionRecord): Promise<void> {
     // The engine runs once, before writing: an event it refuses is never journaled as accepted,
     // and the result is kept for the line (which only adds its seq and time).
-    const step = stepSession(this.session, record);
-    const line = await this.save(record);
-    this.session = step(this.session, line);
+    this.followers.session.decide(record);
+    await this.save(record);
     // A change was accepted: an earlier refusal of a shoe card no longer stands.
     this.shoeRefusal = null;
     // A race begins afresh: the counts typed for it are its own now, and the last input was before it.
@@ -473,9 +465,8 @@ export class ConsoleService {
       const written = await this.journal.append(record);
       this.journalSeq = written.seq;
       this.floorLink?.appended(written.seq);
-      noteSpan(this.raceSpans, record, written.span);
-      this.colorUps.add(written);
-      this.tournamentClock.add(written);
+      // Every record, as start-up fed them (a note about the file is no record: start-up never reads it as one).
+      if (record.kind !== 'journal') this.followers.registry.add(written, written.span);
       line = written;
     } catch (error) {
       throw new SaveError('journal', error);
@@ -516,7 +507,6 @@ export class ConsoleService {
       return;
     }
     const line = await this.save(record);
-    this.session = applySessionLine(this.session, line);
     this.repeat = { key, of: line.seq, target: record.kind === 'refused' ? { raceId: record.raceId } : { gameId: record.gameId }, count: 0, since: this.monotonic() };
     // A refusal changes no race or game, but the journal holds one more record: every screen counts it.
     this.publish();
@@ -576,13 +566,8 @@ export class ConsoleService {
         counted.count === 1 ? null
         : 'raceId' in counted.target ? { kind: 'refused-again', raceId: counted.target.raceId, of: line.seq, count: counted.count - 1 }
         : { kind: 'game-refused-again', gameId: counted.target.gameId, of: line.seq, count: counted.count - 1 };
-      const again = rest === null ? null : await this.write(rest);
-      try {
-        this.session = applySessionLine(this.session, line);
-        if (again !== null) this.session = applySessionLine(this.session, again);
-      } catch {
-        // The race or game they were for has ended: the count is on record all the same.
-      }
+      // The race or game they were for may have ended: the count is on record all the same.
+      if (rest !== null) await this.write(rest);
     }
     if (this.uncounted.size === 0) {
       clearTimeout(this.uncountedTimer);
@@ -600,14 +585,10 @@ export class ConsoleService {
       'raceId' in repeat.target
         ? { kind: 'refused-again', raceId: repeat.target.raceId, of: repeat.of, count: repeat.count }
         : { kind: 'game-refused-again', gameId: repeat.target.gameId, of: repeat.of, count: repeat.count };
-    const line = await this.write(record);
+    // The race or game it counts for may have ended: the count is on record all the same.
+    await this.write(record);
     repeat.count = 0;
     repeat.since = this.monotonic();
-    try {
-      this.session = applySessionLine(this.session, line);
-    } catch {
-      // The race or game it counts for has ended: the count is on record all the same.
-    }
   }
 
   private raceInput(counts: readonly SeatCount[]) {
@@ -1080,8 +1061,7 @@ export class ConsoleService {
     for (const card of this.held.filter((waiting) => waiting.target === target)) {
       const reason = `read while the line was noisy and not decided before the ${kind} ended: not dealt`;
       const record: SessionRecord = kind === 'race' ? { kind: 'refused', raceId: target, input: card.card, reason, source: 'shoe' } : { kind: 'game-refused', gameId: target, input: card.card, reason, source: 'shoe' };
-      const line = await this.save(record);
-      this.session = applySessionLine(this.session, line);
+      await this.save(record);
       this.held = this.held.filter((waiting) => waiting !== card);
     }
   }
@@ -1113,7 +1093,7 @@ export class ConsoleService {
 
   raceRecord(raceId: string): Promise<CommandResult<RaceRecord>> {
     return this.serial(async () => {
-      const span = this.raceSpans.get(raceId);
+      const span = this.followers.raceSpans.of(raceId);
       const record = span === undefined ? null : await readRaceRecord(journalPath(this.options.dataDir), raceId, span, this.journalReport);
       return record === null ? refused('race', { key: 'service.notInJournal', params: { race: raceId } }) : ok(record);
     });

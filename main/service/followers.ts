@@ -1,0 +1,31 @@
+import { ColorUpLog } from '../../replay/colorUps';
+import { Followers, type JournalFollower } from '../../replay/follower';
+import { StationClock, type ClockTimers } from './clock';
+import { RaceSpans } from './raceSpans';
+import { SessionProjection } from './sessionProjection';
+
+/**
+ * The station's journal followers: the one list that start-up (each line as the journal is read)
+ * and every write feed alike, so what a restarted console knows is what the running one knew. A
+ * new projection is added here (or, in a test, through `extra`) and nowhere else.
+ */
+export interface StationFollowers {
+  readonly session: SessionProjection;
+  /** How far the colour-up of the break marked last has come. */
+  readonly colorUps: ColorUpLog;
+  /** The tournament clock (the station's own, or the floor's). */
+  readonly clock: StationClock;
+  /** Where each race's lines are in the journal file, for reading a race's record back. */
+  readonly raceSpans: RaceSpans;
+  readonly registry: Followers;
+}
+
+export function stationFollowers(timers?: ClockTimers, extra: readonly JournalFollower[] = []): StationFollowers {
+  const session = new SessionProjection();
+  const colorUps = new ColorUpLog();
+  const clock = new StationClock(timers);
+  const raceSpans = new RaceSpans();
+  // The session last: a command's decided step that no longer fits throws there, after every
+  // other follower has the line the journal now holds.
+  return { session, colorUps, clock, raceSpans, registry: new Followers([colorUps, clock, raceSpans, ...extra, session]) };
+}

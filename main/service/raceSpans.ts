@@ -1,0 +1,22 @@
+import type { JournalLine } from '../../journal/read';
+import type { JournalFollower, LineSpan } from '../../replay/follower';
+import { RACE_RECORD_KINDS } from '../../replay/session';
+import type { RaceSpan } from './raceRecord';
+
+/** Where each race's lines are in the journal file, from its start's line to the end of its latest: a race's record is read back from these bytes only. */
+export class RaceSpans implements JournalFollower {
+  readonly kinds = RACE_RECORD_KINDS;
+  private readonly spans = new Map<string, RaceSpan>();
+
+  add(line: JournalLine<unknown>, span: LineSpan): void {
+    const { kind, raceId } = line.record as { kind?: unknown; raceId?: unknown };
+    if (typeof raceId !== 'string') return;
+    const known = this.spans.get(raceId);
+    if (kind === 'race-start' && known === undefined) this.spans.set(raceId, span);
+    else if (known !== undefined) this.spans.set(raceId, { start: known.start, end: Math.max(known.end, span.end) });
+  }
+
+  of(raceId: string): RaceSpan | undefined {
+    return this.spans.get(raceId);
+  }
+}

@@ -1,0 +1,56 @@
+import type { JournalFinding } from '../../journal/findings';
+import type { JournalLine } from '../../journal/read';
+import type { JournalFollower } from '../../replay/follower';
+import { applySessionLine, EMPTY_SESSION, SessionReplay, stepSession, type Session, type SessionRecord, type SessionStep } from '../../replay/session';
+
+/**
+ * The console's session (races, history, games) as a journal follower. On start it replays with
+ * SessionReplay (a race's cards gathered and applied in one batch). Live, a command's record is
+ * decided before it is written (`decide`: the engine runs once, and a record it refuses is never
+ * written), and the decided step is applied when its line comes back through the followers; any
+ * other record (a refusal, a repeat count) is applied as the start applies it. A line that does
+ * not fit is passed over live as on start (a finding there), so both end in the same session.
+ */
+export class SessionProjection implements JournalFollower {
+  private replay: SessionReplay | null = new SessionReplay();
+  private current: Session = EMPTY_SESSION;
+  private decided: { readonly record: SessionRecord; readonly step: SessionStep } | null = null;
+
+  get session(): Session {
+    return this.current;
+  }
+
+  add(line: JournalLine<unknown>): void {
+    const typed = line as JournalLine<SessionRecord>;
+    if (this.replay !== null) {
+      this.replay.add(typed);
+      return;
+    }
+    const decided = this.decided;
+    // A decided step that no longer fits is the console's own fault, not the journal's: it fails the command.
+    if (decided !== null && decided.record === line.record) {
+      this.decided = null;
+      this.current = decided.step(this.current, typed);
+      return;
+    }
+    try {
+      this.current = applySessionLine(this.current, typed);
+    } catch {
+      // Passed over, as the start's replay passes it over: a count for a race that has ended.
+    }
+  }
+
+  /** The start's replay ends: the session the journal holds from now on, and the lines it passed over. */
+  started(): JournalFinding[] {
+    if (this.replay === null) return [];
+    const { session, problems } = this.replay.finish();
+    this.current = session;
+    this.replay = null;
+    return problems;
+  }
+
+  /** Runs the engine on `record` before it is written: throws when it does not fit (then nothing is written). */
+  decide(record: SessionRecord): void {
+    this.decided = { record, step: stepSession(this.current, record) };
+  }
+}
