@@ -316,7 +316,7 @@ describe('held cards, attacked (a review of the noisy-line hold)', () => {
     const { service, emit } = await fedByShoe();
     emit({ type: 'card', card: 'Ah', raw: 'AH', suspect: true });
     await settle(service);
-    const journal = (service as unknown as { journal: { append: (record: unknown) => Promise<unknown> } }).journal;
+    const journal = (service as unknown as { kernel: { journal: { append: (record: unknown) => Promise<unknown> } } }).kernel.journal;
     const append = journal.append.bind(journal);
     journal.append = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
     expect(await service.takeHeldCard('race-1', 1)).toMatchObject({ ok: false, error: { field: 'journal' } });

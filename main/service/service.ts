@@ -13,9 +13,8 @@ import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
 import { FrameDecoder } from '../../hardware/pipeline';
 import { readProfile, type DeviceProfile } from '../../hardware/profile';
 import { effectiveProfile, profileInfo, ProfileStore, PROFILES_FOLDER, storedName } from './profiles';
-import { findingText, type JournalFinding } from '../../journal/findings';
+import type { JournalFinding } from '../../journal/findings';
 import { JournalWriter, scanJournal } from '../journal/journal';
-import { type JournalLine, type JournalNote } from '../../journal/read';
 import { journalPath } from '../../journal/location';
 import {
   HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
@@ -45,6 +44,9 @@ import type { StructureInput } from '../../engine/plan/csv';
 import type { ClockCommand, ClockTimers } from './clock';
 import type { JournalFollower } from '../../replay/follower';
 import { stationFollowers, type StationFollowers } from './followers';
+import { failure, ok, refused, SaveError } from './failures';
+import { Kernel } from './kernel';
+import { RefusalRuns, refusalFor, refusalTarget } from './refusalRuns';
 import type { ClockView, FloorClock } from '../../protocol/clock';
 
 export interface ServiceOptions {
@@ -116,83 +118,15 @@ function lastOf<A, R>(compute: (argument: A) => R): (argument: A) => R {
   };
 }
 
-const ok = <T>(value: T): CommandResult<T> => ({ ok: true, value });
-
 /** The most cards read from noise held for the dealer's say at once; more are refused (kept on record as one run). */
 export const MAX_HELD_CARDS = 10;
-/** Identical refusals in a row are counted, and the count written at most this often (and when the run ends). */
-export const REPEAT_FLUSH_MS = 5000;
-/**
- * Distinct refusals journaled one by one from one input source: this many in a row, then one per
- * REFUSAL_REFILL_MS. Beyond that they are counted in memory and written as one record with the
- * count (a script sending thousands of distinct bad cards costs a few lines, not one each).
- */
-export const REFUSAL_BURST = 20;
-export const REFUSAL_REFILL_MS = 1000;
 export const HELD_DISCARD_REASON = 'discarded by the dealer: read while the line was noisy';
-/**
- * A refusal: said as a key and its parameters (its English, from the same catalog, is the message),
- * or, where the words come from elsewhere in English only (a journal finding, a device profile's
- * reader), as that text alone.
- */
-const refused = (field: string, reason: Message | string): CommandResult<never> =>
-  ({ ok: false, error: typeof reason === 'string' ? { field, message: reason } : { field, message: englishText(reason), said: reason } });
-
-/**
- * A change the disk would not take (full, read-only, failing). Nothing of it was kept, on disk or
- * in memory: the console stays as it was, and the dealer is told why and what to do.
- */
-class SaveError extends Error {
-  constructor(
-    readonly field: 'journal' | 'settings',
-    cause: unknown,
-  ) {
-    const said = saveRefusal(field, cause);
-    super(englishText(said));
-    this.said = said;
-  }
-
-  readonly said: Message;
-}
-
-/** Why a write failed, as the dealer is told it: the disk full (its code) or refusing (the system's words). */
-function saveRefusal(field: 'journal' | 'settings', cause: unknown): Message {
-  const code = (cause as NodeJS.ErrnoException | null)?.code;
-  const full = code === 'ENOSPC' || code === 'EDQUOT';
-  const kind = field === 'journal' ? 'journal' : 'settings';
-  return full
-    ? { key: `service.save.${kind}Full`, params: { code: code ?? '' } }
-    : { key: `service.save.${kind}Refused`, params: { why: (cause as Error | null)?.message ?? String(cause) } };
-}
-
-/** The journal was written by a newer version: the console shows it, and records nothing. */
-class ReadOnlyError extends Error {
-  /** Absent when the reason is a journal finding (the journal's own words, in English). */
-  readonly said?: Message;
-
-  constructor(why: JournalFinding | null) {
-    super(why === null ? englishText({ key: 'service.readOnly' }) : findingText(why));
-    if (why === null) this.said = { key: 'service.readOnly' };
-  }
-}
-
-function failure(error: unknown): CommandResult<never> {
-  // The field travels on its own: the message is the reason alone, ready to read after the screen's lead-in.
-  // An InputError's reason is already its said's English: taken as it is, not rendered again.
-  if (isInputError(error)) return { ok: false, error: error.said === undefined ? { field: error.field, message: error.reason } : { field: error.field, message: error.reason, said: error.said } };
-  if (error instanceof SaveError) return refused(error.field, error.said);
-  if (error instanceof ReadOnlyError) return refused('journal', error.said ?? error.message);
-  return refused('service', { key: 'service.unexpected', params: { message: (error as Error).message } });
-}
-
 /**
  * The console's session, with no knowledge of Electron: settings, the race in progress, the card
  * source, the journal and the history. Every change is journaled (fsynced) before listeners see
  * it, and commands run one at a time, so the screen, the shoe and the keyboard never race.
  */
 export class ConsoleService {
-  private readonly listeners = new Set<(state: ConsoleState) => void>();
-  private queue: Promise<unknown> = Promise.resolve();
   private source: CardSource | null = null;
   private sourceStatus: SourceStatus;
   private lastInput: ShoeEvent | null = null;
@@ -206,14 +140,6 @@ export class ConsoleService {
   /** The deck being registered; `finishing` once the last tag is read, while its profile is stored and chosen (reads then are ignored). */
   private registering: { readonly decoder: UidDecoder; readonly base: DeviceProfile; view: DeckRegistration; finishing?: boolean } | null = null;
   private heldCount = 0;
-  /** The last refusal written and how often it came again since (not yet written). */
-  private repeat: { readonly key: string; readonly of: number; readonly target: { raceId: string } | { gameId: string }; count: number; since: number } | null = null;
-  private repeatTimer: NodeJS.Timeout | undefined;
-  /** Per input source: the distinct refusals it may still have journaled one by one (a token bucket), and when that was reckoned. */
-  private readonly refusalTokens = new Map<InputSource, { tokens: number; at: number }>();
-  /** Per input source: the distinct refusals only counted (over its bucket), for the race or game they were for. */
-  private readonly uncounted = new Map<InputSource, { readonly target: { raceId: string } | { gameId: string }; readonly first: Extract<SessionRecord, { kind: 'refused' | 'game-refused' }>; count: number }>();
-  private uncountedTimer: NodeJS.Timeout | undefined;
   private readonly monotonic: () => number;
   /** The view of the tournament clock last followed. */
   private clockFollowed: ClockView | null = null;
@@ -223,18 +149,18 @@ export class ConsoleService {
   private floorLink: FloorLink | null = null;
   private floorLinkKey = '';
   private floorLinkState: FloorLinkState = FLOOR_OFF;
-  /** The journal's last seq (the floor link is told of each new one). */
-  private journalSeq = 0;
+  /** The station's core: the command queue, the journal and its followers, commit. */
+  private readonly kernel: Kernel;
+  /** Refusals counted rather than written one by one, and the order their counts keep. */
+  private readonly refusals: RefusalRuns;
 
   private constructor(
     private readonly options: ServiceOptions,
-    /** null when the journal is read-only (written by a newer version): nothing can be recorded. */
-    private readonly journal: JournalWriter<SessionRecord> | null,
-    /** What the journal's records make: fed by start-up and every write alike. */
+    journal: JournalWriter<SessionRecord> | null,
     private readonly followers: StationFollowers,
     private settings: ConsoleSettings,
-    /** What the journal held at start; only its record count changes while the console runs. */
-    private journalReport: JournalReport,
+    report: JournalReport,
+    lastSeq: number,
     /** Gives the data folder back (the lock file) on close. */
     private readonly unlock: () => Promise<void>,
     private readonly profiles: ProfileStore,
@@ -242,6 +168,14 @@ export class ConsoleService {
     this.sourceStatus = { kind: settings.source.kind, path: settings.source.path, state: 'idle' };
     this.monotonic = options.monotonic ?? (() => performance.now());
     this.profileList = profiles.list();
+    this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
+    this.refusals = new RefusalRuns(this.kernel, { monotonic: this.monotonic, ...options });
+    this.kernel.order = this.refusals;
+    this.kernel.appended = (seq) => this.floorLink?.appended(seq);
+    // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
+    this.kernel.onState((state) => {
+      if (state.clock !== this.clockFollowed) this.followClock();
+    });
   }
 
   private get session(): Session {
@@ -300,13 +234,12 @@ export class ConsoleService {
       ...(profiles.has(settings.source.decoder) ? [] : [{ code: 'settings', message: `the settings name the device profile "${settings.source.decoder}", which is not in the data folder: the text profile is used until another is chosen` } as const]),
     ];
     const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly };
-    const service = new ConsoleService({ ...options, journalKey: key }, journal, followers, settings, report, unlock, profiles);
-    service.journalSeq = scan.lastSeq;
+    const service = new ConsoleService({ ...options, journalKey: key }, journal, followers, settings, report, scan.lastSeq, unlock, profiles);
     if (session.race === null) service.countDrafts = await loadCountDrafts(join(options.dataDir, COUNT_DRAFTS_FILE), `race-${session.racesStarted + 1}`, settings.table);
     // The torn tail's bytes were kept beside the journal; the journal itself says so, in its chain.
     if (journal !== null && scan.tornNote !== null) {
       // On a full disk it waits: the finding is shown all the same, and the next record ends the torn line.
-      await service.write(scan.tornNote).catch(() => undefined);
+      await service.kernel.write(scan.tornNote).catch(() => undefined);
     }
     service.openSource();
     service.followClock();
@@ -315,10 +248,7 @@ export class ConsoleService {
   }
 
   onState(listener: (state: ConsoleState) => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.kernel.onState(listener);
   }
 
   /**
@@ -342,7 +272,7 @@ export class ConsoleService {
       games: session.games,
       plan: this.planViewOf(settings.tournament),
       colorUp: this.colorUps.progress(settings.tournament?.atBreakAfter ?? null, session.race?.id ?? null),
-      journal: this.journalReport,
+      journal: this.kernel.journalReport,
       countDrafts: this.countDrafts,
       clock: this.tournamentClock.view(settings.tournament?.structure ?? null),
       floorLink: this.floorLinkState,
@@ -380,14 +310,14 @@ export class ConsoleService {
     const link = await FloorLink.start({
       ...config,
       dataDir: this.options.dataDir,
-      journalSeq: this.journalSeq,
+      journalSeq: this.kernel.journalSeq,
       ...(this.options.floorTiming ? { timing: this.options.floorTiming } : {}),
       // The service's time: the link measures the floor's against it.
       ...(this.options.clock ? { now: this.options.clock } : {}),
       // A link closed says nothing more: only the one running now reaches here.
       onState: (state) => {
         this.floorLinkState = state;
-        this.publish();
+        this.kernel.publish();
       },
       // The floor's clock as its row holds it: checked by followFloorClock, which keeps the clock
       // it had when the floor's is malformed.
@@ -416,25 +346,9 @@ export class ConsoleService {
     }),
   );
 
-  /** Runs commands one after another, so each sees the state the previous one left. */
-  private serial<T>(work: () => Promise<CommandResult<T>>): Promise<CommandResult<T>> {
-    const run = this.queue.then(work, work).catch(failure);
-    this.queue = run;
-    return run;
-  }
-
-  private publish(): void {
-    const state = this.getState();
-    if (state.clock !== this.clockFollowed) this.followClock();
-    for (const listener of this.listeners) listener(state);
-  }
-
-  /** Journals a record, then applies it: the screen never shows what the disk does not hold. */
+  /** A command's record journaled, then what follows from it for the console beyond the journal's followers. */
   private async commit(record: SessionRecord): Promise<void> {
-    // The engine runs once, before writing: an event it refuses is never journaled as accepted,
-    // and the result is kept for the line (which only adds its seq and time).
-    this.followers.session.decide(record);
-    await this.save(record);
+    await this.kernel.commit(record);
     // A change was accepted: an earlier refusal of a shoe card no longer stands.
     this.shoeRefusal = null;
     // A race begins afresh: the counts typed for it are its own now, and the last input was before it.
@@ -443,152 +357,7 @@ export class ConsoleService {
       await this.clearCountDrafts();
     }
     this.dropStaleHeld();
-    this.publish();
-  }
-
-  /** Appends to the journal; a write the disk refuses becomes a SaveError (and nothing is kept). */
-  private async save(record: SessionRecord): Promise<JournalLine<SessionRecord>> {
-    if (record.kind !== 'refused-again' && record.kind !== 'game-refused-again') {
-      await this.flushRepeats(null);
-      // Refusals only counted go on record before anything after them (a card, the race's end).
-      await this.flushUncounted();
-    }
-    const line = await this.write(record);
-    this.repeat = null;
-    return line;
-  }
-
-  private async write<R extends SessionRecord | JournalNote>(record: R): Promise<JournalLine<R>> {
-    if (this.journal === null) throw new ReadOnlyError(this.journalReport.readOnly);
-    let line: JournalLine<R>;
-    try {
-      const written = await this.journal.append(record);
-      this.journalSeq = written.seq;
-      this.floorLink?.appended(written.seq);
-      // Every record, as start-up fed them (a note about the file is no record: start-up never reads it as one).
-      if (record.kind !== 'journal') this.followers.registry.add(written, written.span);
-      line = written;
-    } catch (error) {
-      throw new SaveError('journal', error);
-    }
-    // What this console writes is sealed: an empty journal is intact from its first record on.
-    const { records, chain } = this.journalReport;
-    this.journalReport = { ...this.journalReport, records: records + 1, chain: chain === 'empty' ? 'intact' : chain };
-    return line;
-  }
-
-  /**
-   * Keeps a refusal on record. The same refusal again straight after (a stuck reader sending one
-   * card over and over) is only counted; the count is written when the run ends, every
-   * REPEAT_FLUSH_MS while it lasts, and on close, so a burst costs a line, not a line a card.
-   */
-  private async refuse(record: Extract<SessionRecord, { kind: 'refused' | 'game-refused' }>, anyInput = false): Promise<void> {
-    // `anyInput`: a run of these is one refusal whatever each input was (cards made of line noise).
-    const key = JSON.stringify(anyInput ? { ...record, input: '' } : record);
-    const repeat = this.repeat;
-    if (repeat !== null && repeat.key === key) {
-      repeat.count += 1;
-      const due = this.monotonic() - repeat.since >= (this.options.repeatFlushMs ?? REPEAT_FLUSH_MS);
-      if (due) await this.flushRepeats(repeat);
-      else if (this.repeatTimer === undefined) {
-        this.repeatTimer = setTimeout(() => {
-          this.repeatTimer = undefined;
-          void this.serial(async () => {
-            await this.flushRepeats(repeat);
-            this.publish();
-            return ok(null);
-          });
-        }, this.options.repeatFlushMs ?? REPEAT_FLUSH_MS);
-      }
-      return;
-    }
-    if (!this.takeRefusalToken(record.source)) {
-      await this.countOnly(record);
-      return;
-    }
-    const line = await this.save(record);
-    this.repeat = { key, of: line.seq, target: record.kind === 'refused' ? { raceId: record.raceId } : { gameId: record.gameId }, count: 0, since: this.monotonic() };
-    // A refusal changes no race or game, but the journal holds one more record: every screen counts it.
-    this.publish();
-  }
-
-  /** Whether `source` may have one more distinct refusal journaled now (and takes it). */
-  private takeRefusalToken(source: InputSource): boolean {
-    const burst = this.options.refusalBurst ?? REFUSAL_BURST;
-    const now = this.monotonic();
-    const held = this.refusalTokens.get(source) ?? { tokens: burst, at: now };
-    const tokens = Math.min(burst, held.tokens + (now - held.at) / (this.options.refusalRefillMs ?? REFUSAL_REFILL_MS));
-    const taken = tokens >= 1;
-    this.refusalTokens.set(source, { tokens: taken ? tokens - 1 : tokens, at: now });
-    return taken;
-  }
-
-  /**
-   * Counts a distinct refusal its source's bucket has no room for; the count is written (one
-   * record) within REFUSAL_REFILL_MS, before the next record, or on close: never lost.
-   */
-  private async countOnly(record: Extract<SessionRecord, { kind: 'refused' | 'game-refused' }>): Promise<void> {
-    // The run of identical refusals before it has ended: its count goes on record now.
-    await this.flushRepeats(null);
-    this.repeat = null;
-    const target = record.kind === 'refused' ? { raceId: record.raceId } : { gameId: record.gameId };
-    const counted = this.uncounted.get(record.source);
-    if (counted !== undefined && JSON.stringify(counted.target) === JSON.stringify(target)) counted.count += 1;
-    else {
-      if (counted !== undefined) await this.flushUncounted(record.source);
-      this.uncounted.set(record.source, { target, first: record, count: 1 });
-    }
-    if (this.uncountedTimer === undefined) {
-      this.uncountedTimer = setTimeout(() => {
-        this.uncountedTimer = undefined;
-        void this.serial(async () => {
-          await this.flushUncounted();
-          this.publish();
-          return ok(null);
-        });
-      }, this.options.refusalRefillMs ?? REFUSAL_REFILL_MS);
-    }
-  }
-
-  /**
-   * Writes the refusals only counted (of `only` source when given): one refusal saying how many,
-   * and a repeat count for the rest, so every screen, the race's record and the floor count each.
-   */
-  private async flushUncounted(only: InputSource | null = null): Promise<void> {
-    for (const [source, counted] of [...this.uncounted]) {
-      if (only !== null && source !== only) continue;
-      this.uncounted.delete(source);
-      const reason = `${counted.count} distinct refusals from the ${source} in quick succession, counted and not recorded one by one (${this.options.refusalBurst ?? REFUSAL_BURST} in a row at most, then one each ${(this.options.refusalRefillMs ?? REFUSAL_REFILL_MS) / 1000} s)`;
-      // One alone is written as it was; more are one refusal saying how many, and their repeat count.
-      const first: SessionRecord = counted.count === 1 ? counted.first : 'raceId' in counted.target ? { kind: 'refused', raceId: counted.target.raceId, input: '', reason, source } : { kind: 'game-refused', gameId: counted.target.gameId, input: '', reason, source };
-      const line = await this.write(first);
-      const rest: SessionRecord | null =
-        counted.count === 1 ? null
-        : 'raceId' in counted.target ? { kind: 'refused-again', raceId: counted.target.raceId, of: line.seq, count: counted.count - 1 }
-        : { kind: 'game-refused-again', gameId: counted.target.gameId, of: line.seq, count: counted.count - 1 };
-      // The race or game they were for may have ended: the count is on record all the same.
-      if (rest !== null) await this.write(rest);
-    }
-    if (this.uncounted.size === 0) {
-      clearTimeout(this.uncountedTimer);
-      this.uncountedTimer = undefined;
-    }
-  }
-
-  /** Writes the count of repeats not yet on record (of `only` when given; of the current run otherwise). */
-  private async flushRepeats(only: ConsoleService['repeat']): Promise<void> {
-    const repeat = this.repeat;
-    if (repeat === null || repeat.count === 0 || (only !== null && only !== repeat)) return;
-    clearTimeout(this.repeatTimer);
-    this.repeatTimer = undefined;
-    const record: SessionRecord =
-      'raceId' in repeat.target
-        ? { kind: 'refused-again', raceId: repeat.target.raceId, of: repeat.of, count: repeat.count }
-        : { kind: 'game-refused-again', gameId: repeat.target.gameId, of: repeat.of, count: repeat.count };
-    // The race or game it counts for may have ended: the count is on record all the same.
-    await this.write(record);
-    repeat.count = 0;
-    repeat.since = this.monotonic();
+    this.kernel.publish();
   }
 
   private raceInput(counts: readonly SeatCount[]) {
@@ -613,7 +382,7 @@ export class ConsoleService {
   }
 
   saveSettings(value: SettingsInput): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       // A table set up keeps a seat in play (only a console never set up has none).
       const settings = requireSeats(readSettings(this.withKept(value)), this.settings);
       if (!this.profiles.has(settings.source.decoder)) {
@@ -629,7 +398,7 @@ export class ConsoleService {
         this.openSource();
       }
       await this.followFloorSettings();
-      this.publish();
+      this.kernel.publish();
       return ok(null);
     });
   }
@@ -670,7 +439,7 @@ export class ConsoleService {
    * starts with, in its race-start. A disk that refuses the file only loses them over a restart.
    */
   saveCountDrafts(counts: readonly SeatCountDraft[]): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const open = this.session.race;
       if (open) return refused('race', { key: 'service.draftsRaceOpen', params: { race: open.id } });
       const { table } = this.settings;
@@ -682,7 +451,7 @@ export class ConsoleService {
       this.countDrafts = drafts;
       const file = { race: `race-${this.session.racesStarted + 1}`, table: countsTableKey(table), counts: drafts };
       await writeFileAtomically(join(this.options.dataDir, COUNT_DRAFTS_FILE), `${JSON.stringify(file)}\n`).catch(() => undefined);
-      this.publish();
+      this.kernel.publish();
       return ok(null);
     });
   }
@@ -691,14 +460,14 @@ export class ConsoleService {
   // holds now, so a screen that is behind (a second window) cannot undo another's change.
 
   markBreak(afterLevel: number | null): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const tournament = this.settings.tournament;
       if (!tournament?.structure) return refused('tournament', { key: 'service.noStructure' });
       const settings = readSettings({ ...this.settings, tournament: { ...tournament, atBreakAfter: afterLevel } });
       // On the journal first: the colour-up of a break marked afresh starts from its first race.
-      await this.save({ kind: 'break-marked', afterLevel });
+      await this.kernel.save({ kind: 'break-marked', afterLevel });
       await this.storeSettings(settings);
-      this.publish();
+      this.kernel.publish();
       return ok(null);
     });
   }
@@ -725,18 +494,18 @@ export class ConsoleService {
    * station its own clock back. Malformed events are refused, and the clock followed stays.
    */
   followFloorClock(floor: FloorClock | null): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       this.tournamentClock.follow(floor);
-      this.publish();
+      this.kernel.publish();
       return ok(null);
     });
   }
 
   private clockCommand(command: ClockCommand): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const event = this.tournamentClock.event(this.settings.tournament?.structure ?? null, command, this.now());
-      await this.save({ kind: 'clock', event });
-      this.publish();
+      await this.kernel.save({ kind: 'clock', event });
+      this.kernel.publish();
       return ok(null);
     });
   }
@@ -750,7 +519,7 @@ export class ConsoleService {
     const structure = this.settings.tournament?.structure ?? null;
     this.clockFollowed = this.tournamentClock.view(structure);
     this.tournamentClock.arm(structure, this.now(), () => this.followClock());
-    if (this.tournamentClock.breakDue(structure, this.now()) !== null) void this.serial(() => this.markBreakByClock());
+    if (this.tournamentClock.breakDue(structure, this.now()) !== null) void this.kernel.serial(() => this.markBreakByClock());
   }
 
   /** The break the clock is in, marked as markBreak does (`by: 'clock'`); nothing when it was marked meanwhile. */
@@ -766,14 +535,14 @@ export class ConsoleService {
       if (isInputError(error)) return ok(null);
       throw error;
     }
-    await this.save({ kind: 'break-marked', afterLevel: level, by: 'clock' });
+    await this.kernel.save({ kind: 'break-marked', afterLevel: level, by: 'clock' });
     await this.storeSettings(settings);
-    this.publish();
+    this.kernel.publish();
     return ok(null);
   }
 
   startColorUp(afterLevel: number, removed: number): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const at = this.settings.tournament?.atBreakAfter ?? null;
       if (at !== afterLevel) return refused('afterLevel', at === null ? { key: 'service.colorUp.notOnBreak', params: { level: afterLevel } } : { key: 'service.colorUp.otherBreak', params: { at, level: afterLevel } });
       const busy = this.stillOpen();
@@ -783,22 +552,22 @@ export class ConsoleService {
       if (proposal === null || step === undefined) return refused('removed', { key: 'service.colorUp.noRace', params: { level: afterLevel, removed } });
       if (this.colorUps.doneChips(afterLevel).includes(removed)) return refused('removed', { key: 'service.colorUp.done', params: { removed } });
       await this.storeSettings(readSettings({ ...this.settings, table: { ...this.settings.table, removed: step.removed, next: step.next } }));
-      this.publish();
+      this.kernel.publish();
       return ok(null);
     });
   }
 
   setLanguage(language: Language): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       if (language === this.settings.language) return ok(null);
       await this.storeSettings(readSettings({ ...this.settings, language }));
-      this.publish();
+      this.kernel.publish();
       return ok(null);
     });
   }
 
   saveStructure(structure: StructureInput): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const chips = (structure as { chips?: unknown }).chips;
       // The structure's chips become the table's; the planner checks them with the rest (below).
       const table = Array.isArray(chips) && chips.every((chip) => typeof chip === 'number') ? tableWithChips(this.settings.table, [...chips].sort((a, b) => a - b)) : this.settings.table;
@@ -813,7 +582,7 @@ export class ConsoleService {
         settings = readSettings({ ...this.settings, table, tournament: { structure, atBreakAfter: null } });
       }
       await this.storeSettings(settings);
-      this.publish();
+      this.kernel.publish();
       return ok(null);
     });
   }
@@ -827,7 +596,7 @@ export class ConsoleService {
     if (proposal === null) return null;
     const step = colorUpStepOf(proposal, this.colorUps.doneChips(proposal.afterLevel), removed, next);
     if (step === null) return null;
-    await this.save({ kind: 'color-up-race', race: raceId, afterLevel: proposal.afterLevel, removed, next });
+    await this.kernel.save({ kind: 'color-up-race', race: raceId, afterLevel: proposal.afterLevel, removed, next });
     return proposal.afterLevel;
   }
 
@@ -837,11 +606,11 @@ export class ConsoleService {
   }
 
   previewRace(counts: readonly SeatCount[]): Promise<CommandResult<ReturnType<typeof raceSummary>>> {
-    return this.serial(async () => ok(raceSummary(startRace(this.raceInput(counts).race))));
+    return this.kernel.serial(async () => ok(raceSummary(startRace(this.raceInput(counts).race))));
   }
 
   startRace(counts: readonly SeatCount[]): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const busy = this.stillOpen();
       if (busy !== null) return busy;
       const { race, names } = this.raceInput(counts);
@@ -886,7 +655,7 @@ export class ConsoleService {
       await this.commit({ kind: 'race-event', raceId: race.id, event, source, ...(held ? { held: true as const } : {}) });
     } catch (error) {
       if (!isInputError(error)) throw error;
-      await this.refuse({ kind: 'refused', raceId: race.id, input, reason: error.reason, source });
+      await this.refusals.refuse(refusalFor({ raceId: race.id }, input, error.reason, source));
       return failure(error);
     }
     return ok(null);
@@ -897,7 +666,7 @@ export class ConsoleService {
       await this.commit({ kind: 'game-event', gameId: game.id, event, source });
     } catch (error) {
       if (!isInputError(error)) throw error;
-      await this.refuse({ kind: 'game-refused', gameId: game.id, input, reason: error.reason, source });
+      await this.refusals.refuse(refusalFor({ gameId: game.id }, input, error.reason, source));
       return failure(error);
     }
     return ok(null);
@@ -914,7 +683,7 @@ export class ConsoleService {
   }
 
   dealCard(target: string, code: string): Promise<CommandResult> {
-    return this.serial(() => this.deal(target, code, 'manual'));
+    return this.kernel.serial(() => this.deal(target, code, 'manual'));
   }
 
   /**
@@ -923,16 +692,15 @@ export class ConsoleService {
    * is no card is refused with the decoder's reason and kept on record.
    */
   dealScan(target: string, raw: string): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const profile = effectiveProfile(this.settings.source, this.profiles);
       const [event] = new FrameDecoder(profile).decode({ bytes: Buffer.from(raw) });
       if (event?.type === 'card') return this.deal(target, event.card, 'scanner');
       const notACard: Message = { key: 'service.scan.notACard' };
       // The decoder's reason is its own English (hardware/): said inside the refusal as it is.
       const reason = event?.type === 'unknown' ? event.reason : englishText(notACard);
-      const open = this.session.race?.id === target ? 'race' : this.session.game?.id === target ? 'game' : null;
-      if (open === 'race') await this.refuse({ kind: 'refused', raceId: target, input: raw, reason, source: 'scanner' });
-      if (open === 'game') await this.refuse({ kind: 'game-refused', gameId: target, input: raw, reason, source: 'scanner' });
+      const open = refusalTarget(this.session, target);
+      if (open !== null) await this.refusals.refuse(refusalFor(open, raw, reason, 'scanner'));
       return refused('scan', { key: 'service.scan.refused', params: { raw: JSON.stringify(raw), reason: event?.type === 'unknown' ? event.reason : { message: notACard }, decoder: profile.name } });
     });
   }
@@ -943,7 +711,7 @@ export class ConsoleService {
    * applied, now and on every replay. A journal's start event without them reads as all off.
    */
   startGame(game: GameName, players: readonly string[], options?: Partial<HouseOptions>): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const busy = this.stillOpen();
       if (busy !== null) return busy;
       const event: MatchEvent = { type: 'start', game, players, ...(options === undefined ? {} : { options }) };
@@ -953,14 +721,14 @@ export class ConsoleService {
   }
 
   gameAction(gameId: string, action: GameAction): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const open = this.openGame(gameId);
       return 'refusal' in open ? open.refusal : this.applyToGame(open.game, action, action.type, 'manual');
     });
   }
 
   closeGame(gameId: string, reason: string): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const open = this.openGame(gameId);
       if ('refusal' in open) return open.refusal;
       await this.refuseHeldFor(gameId, 'game');
@@ -970,14 +738,14 @@ export class ConsoleService {
   }
 
   voidCards(raceId: string, count: number, reason: string): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const open = this.openRace(raceId, 'service.noRaceStart');
       return 'refusal' in open ? open.refusal : this.applyToRace(open.race, { type: 'void', count, reason }, `void ${count}`, 'manual');
     });
   }
 
   confirmRace(raceId: string): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const open = this.openRace(raceId, 'service.noRace');
       if ('refusal' in open) return open.refusal;
       const { race } = open;
@@ -990,7 +758,7 @@ export class ConsoleService {
   }
 
   abandonRace(raceId: string, reason: string): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const open = this.openRace(raceId, 'service.noRace');
       if ('refusal' in open) return open.refusal;
       await this.refuseHeldFor(raceId, 'race');
@@ -1008,28 +776,27 @@ export class ConsoleService {
   }
 
   takeHeldCard(target: string, heldId: number): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const first = this.firstHeld(target, heldId);
       if ('ok' in first) return first;
       const result = await this.dealHeld(first, true);
       if (!result.ok) this.shoeRefusal = { card: first.card, ...result.error };
       await this.releaseQueued();
-      this.publish();
+      this.kernel.publish();
       return result;
     });
   }
 
   discardHeldCard(target: string, heldId: number): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const first = this.firstHeld(target, heldId);
       if ('ok' in first) return first;
-      const record: SessionRecord = this.session.race?.id === first.target
-        ? { kind: 'refused', raceId: first.target, input: first.card, reason: HELD_DISCARD_REASON, source: 'shoe' }
-        : { kind: 'game-refused', gameId: first.target, input: first.card, reason: HELD_DISCARD_REASON, source: 'shoe' };
-      await this.refuse(record);
+      // A held card waits only for the race or game open (dropStaleHeld): it names one.
+      const waitsFor = refusalTarget(this.session, first.target);
+      if (waitsFor !== null) await this.refusals.refuse(refusalFor(waitsFor, first.card, HELD_DISCARD_REASON, 'shoe'));
       this.held = this.held.slice(1);
       await this.releaseQueued();
-      this.publish();
+      this.kernel.publish();
       return ok(null);
     });
   }
@@ -1060,8 +827,7 @@ export class ConsoleService {
   private async refuseHeldFor(target: string, kind: 'race' | 'game'): Promise<void> {
     for (const card of this.held.filter((waiting) => waiting.target === target)) {
       const reason = `read while the line was noisy and not decided before the ${kind} ended: not dealt`;
-      const record: SessionRecord = kind === 'race' ? { kind: 'refused', raceId: target, input: card.card, reason, source: 'shoe' } : { kind: 'game-refused', gameId: target, input: card.card, reason, source: 'shoe' };
-      await this.save(record);
+      await this.kernel.save(refusalFor(kind === 'race' ? { raceId: target } : { gameId: target }, card.card, reason, 'shoe'));
       this.held = this.held.filter((waiting) => waiting !== card);
     }
   }
@@ -1073,15 +839,15 @@ export class ConsoleService {
   }
 
   listPorts(): Promise<CommandResult<readonly PortInfo[]>> {
-    return this.serial(async () => ok(this.options.listPorts ? await this.options.listPorts() : []));
+    return this.kernel.serial(async () => ok(this.options.listPorts ? await this.options.listPorts() : []));
   }
 
   exportHistory(format: 'csv' | 'json'): Promise<CommandResult<string>> {
-    return this.serial(async () => ok(format === 'csv' ? historyCsv(this.history(), this.journalReport) : historyJson(this.history(), this.journalReport)));
+    return this.kernel.serial(async () => ok(format === 'csv' ? historyCsv(this.history(), this.kernel.journalReport) : historyJson(this.history(), this.kernel.journalReport)));
   }
 
   historyPage(before: number | null, count: number): Promise<CommandResult<HistoryPage>> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const { history } = this.session;
       const end = before === null ? history.length : before;
       if (!Number.isInteger(end) || end < 0 || end > history.length) return refused('before', { key: 'service.history.before', params: { total: history.length, got: String(before) } });
@@ -1092,15 +858,15 @@ export class ConsoleService {
   }
 
   raceRecord(raceId: string): Promise<CommandResult<RaceRecord>> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       const span = this.followers.raceSpans.of(raceId);
-      const record = span === undefined ? null : await readRaceRecord(journalPath(this.options.dataDir), raceId, span, this.journalReport);
+      const record = span === undefined ? null : await readRaceRecord(journalPath(this.options.dataDir), raceId, span, this.kernel.journalReport);
       return record === null ? refused('race', { key: 'service.notInJournal', params: { race: raceId } }) : ok(record);
     });
   }
 
   importProfile(value: unknown): Promise<CommandResult<DeviceProfileInfo>> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       let profile: DeviceProfile;
       try {
         profile = readProfile(value);
@@ -1110,7 +876,7 @@ export class ConsoleService {
         throw error;
       }
       await this.storeProfile(profile);
-      this.publish();
+      this.kernel.publish();
       return ok(profileInfo(profile, false));
     });
   }
@@ -1128,13 +894,13 @@ export class ConsoleService {
    * after the 52nd the table is stored as a profile of that name and chosen. Null stops it.
    */
   registerDeck(name: string | null): Promise<CommandResult> {
-    return this.serial(async () => {
+    return this.kernel.serial(async () => {
       if (name === null) {
         if (this.registering === null) return ok(null);
         this.registering = null;
         await this.closeSource();
         this.openSource();
-        this.publish();
+        this.kernel.publish();
         return ok(null);
       }
       if (this.session.race) return refused('race', { key: 'service.register.raceOpen', params: { race: this.session.race.id } });
@@ -1155,7 +921,7 @@ export class ConsoleService {
       this.registering = { decoder, base, view: { name, registered: 0, total: REGISTRATION_ORDER.length, next: REGISTRATION_ORDER[0] ?? null, problem: null } };
       await this.closeSource();
       this.openSource();
-      this.publish();
+      this.kernel.publish();
       return ok(null);
     });
   }
@@ -1166,13 +932,13 @@ export class ConsoleService {
     if (registering === null || registering.finishing === true) return;
     if (event.type === 'unknown') {
       registering.view = { ...registering.view, problem: event.reason };
-      this.publish();
+      this.kernel.publish();
       return;
     }
     const registered = registering.view.registered + 1;
     registering.view = { ...registering.view, registered, next: REGISTRATION_ORDER[registered] ?? null, problem: null };
     if (registering.decoder.registering) {
-      this.publish();
+      this.kernel.publish();
       return;
     }
     const { base } = registering;
@@ -1193,7 +959,7 @@ export class ConsoleService {
     }
     await this.closeSource();
     this.openSource();
-    this.publish();
+    this.kernel.publish();
   }
 
   history(): readonly HistoryEntry[] {
@@ -1206,25 +972,25 @@ export class ConsoleService {
       this.sourceStatus = { ...this.sourceStatus, state: event.state, ...(event.code ? { code: event.code } : {}), ...(event.message ? { message: event.message } : {}) };
       // Connected again: a trouble code no longer stands; what the port says of itself (its line settings) does.
       if (event.state === 'connected') this.sourceStatus = { kind: this.sourceStatus.kind, path: this.sourceStatus.path, state: 'connected', ...(event.message ? { message: event.message } : {}) };
-      this.publish();
+      this.kernel.publish();
       return;
     }
     this.lastInput = event;
     const at = (this.options.clock?.() ?? new Date()).toISOString();
     this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, at, event }].slice(-RECENT_INPUTS_MAX);
     if (this.registering !== null && (event.type === 'card' || event.type === 'unknown')) {
-      void this.serial(async () => {
+      void this.kernel.serial(async () => {
         await this.registered(event);
         return ok(null);
       });
       return;
     }
     if (event.type === 'card' && (this.session.race || this.session.game)) {
-      void this.serial(async () => {
+      void this.kernel.serial(async () => {
         // The card goes to what is open when its turn comes (commands run one at a time).
         const target = this.session.race?.id ?? this.session.game?.id;
         if (target === undefined) {
-          this.publish();
+          this.kernel.publish();
           return ok(null);
         }
         // Read while the line is flagged as noise, or behind such a card: the dealer decides.
@@ -1234,14 +1000,13 @@ export class ConsoleService {
             // Noise makes cards by the thousand: a run of them is one record with a count.
             const said: Message = { key: 'service.held.tooMany', params: { n: MAX_HELD_CARDS } };
             const reason = englishText(said);
-            const record = this.session.race ? { kind: 'refused', raceId: target, input: event.card, reason, source: 'shoe' } as const : { kind: 'game-refused', gameId: target, input: event.card, reason, source: 'shoe' } as const;
-            await this.refuse(record, true);
+            await this.refusals.refuse(refusalFor(this.session.race ? { raceId: target } : { gameId: target }, event.card, reason, 'shoe'), true);
             this.shoeRefusal = { card: event.card, field: 'card', message: reason, said };
           } else {
             this.heldCount += 1;
             this.held = [...this.held, { id: this.heldCount, target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued' }];
           }
-          this.publish();
+          this.kernel.publish();
           return ok(null);
         }
         // A card refused (or not saved) changes nothing else, so it is published with why: nobody
@@ -1249,12 +1014,12 @@ export class ConsoleService {
         const result = await this.deal(target, event.card, 'shoe');
         if (!result.ok) {
           this.shoeRefusal = { card: event.card, ...result.error };
-          this.publish();
+          this.kernel.publish();
         }
         return result;
       });
     } else {
-      this.publish();
+      this.kernel.publish();
     }
   }
 
@@ -1279,16 +1044,12 @@ export class ConsoleService {
   async close(): Promise<void> {
     this.tournamentClock.close();
     await this.closeSource();
-    await this.queue.catch(() => undefined);
+    await this.kernel.idle();
     await this.floorLink?.close();
     this.floorLink = null;
-    clearTimeout(this.repeatTimer);
-    // The count of a run of refusals still going goes on record before the journal closes.
-    await this.flushRepeats(null).catch(() => undefined);
-    clearTimeout(this.uncountedTimer);
-    await this.flushUncounted().catch(() => undefined);
-    await this.journal?.close();
+    // The counts of refusals still only counted go on record before the journal closes.
+    await this.refusals.close();
+    await this.kernel.close();
     await this.unlock();
-    this.listeners.clear();
   }
 }

@@ -1,0 +1,199 @@
+import type { InputSource } from '../../protocol/contract';
+import type { Session, SessionRecord } from '../../replay/session';
+import { ok } from './failures';
+import type { Kernel, WriteOrder } from './kernel';
+
+/** Identical refusals in a row are counted, and the count written at most this often (and when the run ends). */
+export const REPEAT_FLUSH_MS = 5000;
+/**
+ * Distinct refusals journaled one by one from one input source: this many in a row, then one per
+ * REFUSAL_REFILL_MS. Beyond that they are counted in memory and written as one record with the
+ * count (a script sending thousands of distinct bad cards costs a few lines, not one each).
+ */
+export const REFUSAL_BURST = 20;
+export const REFUSAL_REFILL_MS = 1000;
+
+/** What a refusal is for: the open race or the open game. */
+export type RefusalTarget = { readonly raceId: string } | { readonly gameId: string };
+export type RefusalRecord = Extract<SessionRecord, { kind: 'refused' | 'game-refused' }>;
+
+/** The race or game open now that `id` names, or null. */
+export function refusalTarget(session: Session, id: string): RefusalTarget | null {
+  if (session.race?.id === id) return { raceId: id };
+  if (session.game?.id === id) return { gameId: id };
+  return null;
+}
+
+/** The one way a refusal's record is made, for a race or a game. */
+export function refusalFor(target: RefusalTarget, input: string, reason: string, source: InputSource): RefusalRecord {
+  return 'raceId' in target ? { kind: 'refused', raceId: target.raceId, input, reason, source } : { kind: 'game-refused', gameId: target.gameId, input, reason, source };
+}
+
+/** The refusal in record `of` came again `count` more times. */
+function againFor(target: RefusalTarget, of: number, count: number): SessionRecord {
+  return 'raceId' in target ? { kind: 'refused-again', raceId: target.raceId, of, count } : { kind: 'game-refused-again', gameId: target.gameId, of, count };
+}
+
+const targetOfRecord = (record: RefusalRecord): RefusalTarget => (record.kind === 'refused' ? { raceId: record.raceId } : { gameId: record.gameId });
+
+export interface RefusalRunOptions {
+  readonly monotonic: () => number;
+  /** How long a run of identical refusals is counted in memory before its count is written. */
+  readonly repeatFlushMs?: number;
+  /** Distinct refusals written one by one per input source before they are only counted, and how often one more is. */
+  readonly refusalBurst?: number;
+  readonly refusalRefillMs?: number;
+}
+
+/**
+ * Refusals kept on record without a line for each: a run of the same refusal is counted, and
+ * distinct ones beyond a source's burst are counted too; every count is written before the next
+ * record (the kernel's write order), within its time, and on close, so none is ever lost.
+ */
+export class RefusalRuns implements WriteOrder {
+  /** The last refusal written and how often it came again since (not yet written). */
+  private repeat: { readonly key: string; readonly of: number; readonly target: RefusalTarget; count: number; since: number } | null = null;
+  private repeatTimer: NodeJS.Timeout | undefined;
+  /** Per input source: the distinct refusals it may still have journaled one by one (a token bucket), and when that was reckoned. */
+  private readonly refusalTokens = new Map<InputSource, { tokens: number; at: number }>();
+  /** Per input source: the distinct refusals only counted (over its bucket), for the race or game they were for. */
+  private readonly uncounted = new Map<InputSource, { readonly target: RefusalTarget; readonly first: RefusalRecord; count: number }>();
+  private uncountedTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly options: RefusalRunOptions,
+  ) {}
+
+  private get burst(): number {
+    return this.options.refusalBurst ?? REFUSAL_BURST;
+  }
+
+  private get refillMs(): number {
+    return this.options.refusalRefillMs ?? REFUSAL_REFILL_MS;
+  }
+
+  /** Before any record but a count: the counts not yet written go on record (a card, the race's end come after them). */
+  async before(record: SessionRecord): Promise<void> {
+    if (record.kind === 'refused-again' || record.kind === 'game-refused-again') return;
+    await this.flushRepeats(null);
+    await this.flushUncounted();
+  }
+
+  /** A record written ends the run of identical refusals before it. */
+  after(): void {
+    this.repeat = null;
+  }
+
+  /**
+   * Keeps a refusal on record. The same refusal again straight after (a stuck reader sending one
+   * card over and over) is only counted; the count is written when the run ends, every
+   * REPEAT_FLUSH_MS while it lasts, and on close, so a burst costs a line, not a line a card.
+   */
+  async refuse(record: RefusalRecord, anyInput = false): Promise<void> {
+    // `anyInput`: a run of these is one refusal whatever each input was (cards made of line noise).
+    const key = JSON.stringify(anyInput ? { ...record, input: '' } : record);
+    const repeat = this.repeat;
+    if (repeat !== null && repeat.key === key) {
+      repeat.count += 1;
+      const due = this.options.monotonic() - repeat.since >= (this.options.repeatFlushMs ?? REPEAT_FLUSH_MS);
+      if (due) await this.flushRepeats(repeat);
+      else if (this.repeatTimer === undefined) {
+        this.repeatTimer = setTimeout(() => {
+          this.repeatTimer = undefined;
+          void this.kernel.serial(async () => {
+            await this.flushRepeats(repeat);
+            this.kernel.publish();
+            return ok(null);
+          });
+        }, this.options.repeatFlushMs ?? REPEAT_FLUSH_MS);
+      }
+      return;
+    }
+    if (!this.takeRefusalToken(record.source)) {
+      await this.countOnly(record);
+      return;
+    }
+    const line = await this.kernel.save(record);
+    this.repeat = { key, of: line.seq, target: targetOfRecord(record), count: 0, since: this.options.monotonic() };
+    // A refusal changes no race or game, but the journal holds one more record: every screen counts it.
+    this.kernel.publish();
+  }
+
+  /** Whether `source` may have one more distinct refusal journaled now (and takes it). */
+  private takeRefusalToken(source: InputSource): boolean {
+    const now = this.options.monotonic();
+    const held = this.refusalTokens.get(source) ?? { tokens: this.burst, at: now };
+    const tokens = Math.min(this.burst, held.tokens + (now - held.at) / this.refillMs);
+    const taken = tokens >= 1;
+    this.refusalTokens.set(source, { tokens: taken ? tokens - 1 : tokens, at: now });
+    return taken;
+  }
+
+  /**
+   * Counts a distinct refusal its source's bucket has no room for; the count is written (one
+   * record) within REFUSAL_REFILL_MS, before the next record, or on close: never lost.
+   */
+  private async countOnly(record: RefusalRecord): Promise<void> {
+    // The run of identical refusals before it has ended: its count goes on record now.
+    await this.flushRepeats(null);
+    this.repeat = null;
+    const target = targetOfRecord(record);
+    const counted = this.uncounted.get(record.source);
+    if (counted !== undefined && JSON.stringify(counted.target) === JSON.stringify(target)) counted.count += 1;
+    else {
+      if (counted !== undefined) await this.flushUncounted(record.source);
+      this.uncounted.set(record.source, { target, first: record, count: 1 });
+    }
+    if (this.uncountedTimer === undefined) {
+      this.uncountedTimer = setTimeout(() => {
+        this.uncountedTimer = undefined;
+        void this.kernel.serial(async () => {
+          await this.flushUncounted();
+          this.kernel.publish();
+          return ok(null);
+        });
+      }, this.refillMs);
+    }
+  }
+
+  /**
+   * Writes the refusals only counted (of `only` source when given): one refusal saying how many,
+   * and a repeat count for the rest, so every screen, the race's record and the floor count each.
+   * The race or game they were for may have ended: the count is on record all the same.
+   */
+  private async flushUncounted(only: InputSource | null = null): Promise<void> {
+    for (const [source, counted] of [...this.uncounted]) {
+      if (only !== null && source !== only) continue;
+      this.uncounted.delete(source);
+      const reason = `${counted.count} distinct refusals from the ${source} in quick succession, counted and not recorded one by one (${this.burst} in a row at most, then one each ${this.refillMs / 1000} s)`;
+      // One alone is written as it was; more are one refusal saying how many, and their repeat count.
+      const line = await this.kernel.write(counted.count === 1 ? counted.first : refusalFor(counted.target, '', reason, source));
+      if (counted.count > 1) await this.kernel.write(againFor(counted.target, line.seq, counted.count - 1));
+    }
+    if (this.uncounted.size === 0) {
+      clearTimeout(this.uncountedTimer);
+      this.uncountedTimer = undefined;
+    }
+  }
+
+  /** Writes the count of repeats not yet on record (of `only` when given; of the current run otherwise). */
+  private async flushRepeats(only: RefusalRuns['repeat']): Promise<void> {
+    const repeat = this.repeat;
+    if (repeat === null || repeat.count === 0 || (only !== null && only !== repeat)) return;
+    clearTimeout(this.repeatTimer);
+    this.repeatTimer = undefined;
+    // The race or game it counts for may have ended: the count is on record all the same.
+    await this.kernel.write(againFor(repeat.target, repeat.of, repeat.count));
+    repeat.count = 0;
+    repeat.since = this.options.monotonic();
+  }
+
+  /** On close: the counts still only in memory go on record before the journal closes. */
+  async close(): Promise<void> {
+    clearTimeout(this.repeatTimer);
+    await this.flushRepeats(null).catch(() => undefined);
+    clearTimeout(this.uncountedTimer);
+    await this.flushUncounted().catch(() => undefined);
+  }
+}
