@@ -1,4 +1,3 @@
-import { readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,10 +18,8 @@ import { journalPath } from '../../journal/location';
 import {
   HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
   type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
-  TABLE_NAME_MAX, type NumberedInput, type PortInfo, type FloorLinkState, type FloorTarget, type RaceRecord, type SeatCount, type SeatCountDraft, type ShoeRefusal, type SourceStatus, type TableSettings,
+  TABLE_NAME_MAX, type NumberedInput, type PortInfo, type FloorLinkState, type FloorTarget, type RaceRecord, type SeatCount, type SeatCountDraft, type ShoeRefusal, type SourceStatus,
 } from '../../protocol/contract';
-import { checkCountDrafts } from '../../protocol/argumentChecks';
-import { writeFileAtomically } from './atomicWrite';
 import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';
@@ -30,6 +27,7 @@ import { prepareDataFolder, tightenDataFolder } from './dataFolder';
 import { LOCK_FILE, lockDataFolder } from './dataLock';
 import { historyCsv, historyJson } from '../../replay/historyExport';
 import { readRaceRecord } from './raceRecord';
+import { COUNT_DRAFTS_FILE, CountDrafts, countsTableKey } from './countDrafts';
 import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
 import { isSessionRecord, raceView, STATION_MAX, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
@@ -86,29 +84,6 @@ const FLOOR_OFF: FloorLinkState = { state: 'off' };
 /** The settings file in the data folder (its copies set aside and its temporary start with this name). */
 const SETTINGS_FILE = 'settings.json';
 
-/** The file in the data folder that keeps the counts being typed for the next race across a restart. */
-export const COUNT_DRAFTS_FILE = 'count-drafts.json';
-
-/** What makes typed counts meaningless when it changes: the seats in play and the chips raced. */
-const countsTableKey = (table: TableSettings): string => JSON.stringify({ seats: table.seats.map((seat) => seat.seat), removed: table.removed, next: table.next });
-
-/**
- * The counts kept in the data folder, when they are still for this table's next race (a file left
- * from before a race started, or a table since changed, is not); anything else read there: none.
- */
-async function loadCountDrafts(path: string, nextRace: string, table: TableSettings): Promise<readonly SeatCountDraft[]> {
-  try {
-    const file = JSON.parse(await readFile(path, 'utf8')) as { race?: unknown; table?: unknown; counts?: unknown } | null;
-    if (file?.race !== nextRace || file.table !== countsTableKey(table)) return [];
-    const checked = checkCountDrafts(file.counts);
-    if (!checked.ok) return [];
-    const drafts = checked.args[0] as readonly SeatCountDraft[];
-    return drafts.every((draft) => table.seats.some((seat) => seat.seat === draft.seat)) ? drafts : [];
-  } catch {
-    return [];
-  }
-}
-
 /** `compute`, remembering its last argument and result: the same input gives the very same object. */
 function lastOf<A, R>(compute: (argument: A) => R): (argument: A) => R {
   let last: { argument: A; result: R } | null = null;
@@ -143,8 +118,8 @@ export class ConsoleService {
   private readonly monotonic: () => number;
   /** The view of the tournament clock last followed. */
   private clockFollowed: ClockView | null = null;
-  /** The counts being typed for the next race (kept in COUNT_DRAFTS_FILE too); the same object until they change. */
-  private countDrafts: readonly SeatCountDraft[] = [];
+  /** The counts being typed for the next race. */
+  private readonly countDrafts: CountDrafts;
   /** The link replicating the journal to the floor, when one is set up; its last state. */
   private floorLink: FloorLink | null = null;
   private floorLinkKey = '';
@@ -168,6 +143,7 @@ export class ConsoleService {
     this.sourceStatus = { kind: settings.source.kind, path: settings.source.path, state: 'idle' };
     this.monotonic = options.monotonic ?? (() => performance.now());
     this.profileList = profiles.list();
+    this.countDrafts = new CountDrafts(options.dataDir);
     this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
     this.refusals = new RefusalRuns(this.kernel, { monotonic: this.monotonic, ...options });
     this.kernel.order = this.refusals;
@@ -235,7 +211,7 @@ export class ConsoleService {
     ];
     const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly };
     const service = new ConsoleService({ ...options, journalKey: key }, journal, followers, settings, report, scan.lastSeq, unlock, profiles);
-    if (session.race === null) service.countDrafts = await loadCountDrafts(join(options.dataDir, COUNT_DRAFTS_FILE), `race-${session.racesStarted + 1}`, settings.table);
+    if (session.race === null) await service.countDrafts.load(`race-${session.racesStarted + 1}`, settings.table);
     // The torn tail's bytes were kept beside the journal; the journal itself says so, in its chain.
     if (journal !== null && scan.tornNote !== null) {
       // On a full disk it waits: the finding is shown all the same, and the next record ends the torn line.
@@ -273,7 +249,7 @@ export class ConsoleService {
       plan: this.planViewOf(settings.tournament),
       colorUp: this.colorUps.progress(settings.tournament?.atBreakAfter ?? null, session.race?.id ?? null),
       journal: this.kernel.journalReport,
-      countDrafts: this.countDrafts,
+      countDrafts: this.countDrafts.current,
       clock: this.tournamentClock.view(settings.tournament?.structure ?? null),
       floorLink: this.floorLinkState,
     };
@@ -354,7 +330,7 @@ export class ConsoleService {
     // A race begins afresh: the counts typed for it are its own now, and the last input was before it.
     if (record.kind === 'race-start') {
       this.lastInput = null;
-      await this.clearCountDrafts();
+      await this.countDrafts.clear();
     }
     this.dropStaleHeld();
     this.kernel.publish();
@@ -423,35 +399,15 @@ export class ConsoleService {
     const tableChanged = countsTableKey(settings.table) !== countsTableKey(this.settings.table);
     this.settings = settings;
     // Counts typed for other seats or other chips are not this table's counts any more.
-    if (tableChanged) await this.clearCountDrafts();
+    if (tableChanged) await this.countDrafts.clear();
   }
 
-  private async clearCountDrafts(): Promise<void> {
-    if (this.countDrafts.length === 0) return;
-    this.countDrafts = [];
-    await rm(join(this.options.dataDir, COUNT_DRAFTS_FILE), { force: true }).catch(() => undefined);
-  }
-
-  /**
-   * The counts being typed for the table's next race, empty fields (null) included: kept for every
-   * window (the state carries them) and across a restart (COUNT_DRAFTS_FILE, written atomically).
-   * They are the dealer's notes, not a record of the race: the journal gets the counts the race
-   * starts with, in its race-start. A disk that refuses the file only loses them over a restart.
-   */
+  /** The counts being typed for the table's next race (main/service/countDrafts.ts). */
   saveCountDrafts(counts: readonly SeatCountDraft[]): Promise<CommandResult> {
     return this.kernel.serial(async () => {
       const open = this.session.race;
       if (open) return refused('race', { key: 'service.draftsRaceOpen', params: { race: open.id } });
-      const { table } = this.settings;
-      counts.forEach((count, index) => {
-        if (!table.seats.some((seat) => seat.seat === count.seat)) throw new InputError(`counts[${index}].seat`, { key: 'service.seatNotAtTable', params: { seat: count.seat, seats: table.seats.map((seat) => seat.seat).join(', ') } });
-      });
-      const drafts = [...counts].sort((a, b) => a.seat - b.seat).map(({ seat, chips, hasOther }) => ({ seat, chips, hasOther }));
-      if (JSON.stringify(drafts) === JSON.stringify(this.countDrafts)) return ok(null);
-      this.countDrafts = drafts;
-      const file = { race: `race-${this.session.racesStarted + 1}`, table: countsTableKey(table), counts: drafts };
-      await writeFileAtomically(join(this.options.dataDir, COUNT_DRAFTS_FILE), `${JSON.stringify(file)}\n`).catch(() => undefined);
-      this.kernel.publish();
+      if (await this.countDrafts.save(counts, `race-${this.session.racesStarted + 1}`, this.settings.table)) this.kernel.publish();
       return ok(null);
     });
   }

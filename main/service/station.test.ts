@@ -7,7 +7,7 @@ import type { ConsoleSettings, ConsoleState, SeatCountDraft } from '../../protoc
 import { COMMANDS } from '../../protocol/commands';
 import { checkCall } from '../ipc/validate';
 import { serviceHarness } from './testing/services';
-import { COUNT_DRAFTS_FILE } from './service';
+import { COUNT_DRAFTS_FILE } from './countDrafts';
 import { DEFAULT_SETTINGS, readSettings } from './settings';
 
 const clock = () => new Date('2026-11-29T12:00:00Z');
