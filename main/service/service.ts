@@ -1,12 +1,7 @@
-import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InputError, isInputError } from '../../engine/errors';
 import { englishText, type Message } from '../../engine/messages';
-import type { RaceEvent } from '../../engine/race/race';
-import { raceSummary } from '../../engine/race/summary';
-import { nextStep } from '../../engine/race/next';
-import { startRace } from '../../engine/race/race';
 import type { ShoeEvent } from '../../hardware/events';
 import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
 import { FrameDecoder } from '../../hardware/pipeline';
@@ -20,7 +15,6 @@ import {
   type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
   TABLE_NAME_MAX, type NumberedInput, type PortInfo, type FloorLinkState, type FloorTarget, type RaceRecord, type SeatCount, type SeatCountDraft, type ShoeRefusal, type SourceStatus,
 } from '../../protocol/contract';
-import type { MatchEvent } from '../../engine/poker/match';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';
 import { prepareDataFolder, tightenDataFolder } from './dataFolder';
@@ -30,21 +24,24 @@ import { readRaceRecord } from './raceRecord';
 import { COUNT_DRAFTS_FILE, CountDrafts, countsTableKey } from './countDrafts';
 import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
-import { isSessionRecord, raceView, STATION_MAX, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
+import { isSessionRecord, raceView, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
 import { loadSettings, readSettings, requireSeats, saveSettings, shownFloor, withKeptPassword } from './settings';
 import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
 import { floorTargetOf } from '../floorLink/target';
 import { isTableName } from '../../protocol/tableName';
 import { simulatedSource } from './simulatedSource';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
-import { colorUpStepOf, tableWithChips } from '../../protocol/colorUp';
+import { tableWithChips } from '../../protocol/colorUp';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ClockCommand, ClockTimers } from './clock';
 import type { JournalFollower } from '../../replay/follower';
 import { stationFollowers, type StationFollowers } from './followers';
-import { failure, ok, refused, SaveError } from './failures';
+import { ok, refused, SaveError } from './failures';
 import { Kernel } from './kernel';
 import { RefusalRuns, refusalFor, refusalTarget } from './refusalRuns';
+import { stillOpen, type CommandContext } from './commandContext';
+import { RaceCommands } from './raceCommands';
+import { GameCommands } from './gameCommands';
 import type { ClockView, FloorClock } from '../../protocol/clock';
 
 export interface ServiceOptions {
@@ -128,6 +125,8 @@ export class ConsoleService {
   private readonly kernel: Kernel;
   /** Refusals counted rather than written one by one, and the order their counts keep. */
   private readonly refusals: RefusalRuns;
+  private readonly races: RaceCommands;
+  private readonly games: GameCommands;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -148,6 +147,18 @@ export class ConsoleService {
     this.refusals = new RefusalRuns(this.kernel, { monotonic: this.monotonic, ...options });
     this.kernel.order = this.refusals;
     this.kernel.appended = (seq) => this.floorLink?.appended(seq);
+    const commands: CommandContext = {
+      kernel: this.kernel,
+      refusals: this.refusals,
+      session: () => this.session,
+      settings: () => this.settings,
+      commit: (record) => this.commit(record),
+      refuseHeldFor: (target, kind) => this.refuseHeldFor(target, kind),
+      plan: () => this.planViewOf(this.settings.tournament),
+      station: options.station,
+    };
+    this.races = new RaceCommands(commands);
+    this.games = new GameCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
     this.kernel.onState((state) => {
       if (state.clock !== this.clockFollowed) this.followClock();
@@ -336,26 +347,6 @@ export class ConsoleService {
     this.kernel.publish();
   }
 
-  private raceInput(counts: readonly SeatCount[]) {
-    const { table } = this.settings;
-    const names = Object.fromEntries(table.seats.map((seat) => [seat.seat, seat.name]));
-    // The counts screen lists the table's seats; a count for any other seat is a stale or forged call.
-    counts.forEach((count, index) => {
-      if (!(count.seat in names)) throw new InputError(`counts[${index}].seat`, { key: 'service.seatNotAtTable', params: { seat: count.seat, seats: table.seats.map((seat) => seat.seat).join(', ') } });
-    });
-    return {
-      names,
-      race: {
-        rules: table.rules,
-        removed: table.removed,
-        next: table.next,
-        button: table.button,
-        decks: table.decks,
-        // Only whether a player has other chips matters to the race (a broke player is protected).
-        seats: counts.map((count) => ({ seat: count.seat, name: names[count.seat] ?? '', chips: count.chips, other: count.hasOther ? table.next : 0 })),
-      },
-    };
-  }
 
   saveSettings(value: SettingsInput): Promise<CommandResult> {
     return this.kernel.serial(async () => {
@@ -501,7 +492,7 @@ export class ConsoleService {
     return this.kernel.serial(async () => {
       const at = this.settings.tournament?.atBreakAfter ?? null;
       if (at !== afterLevel) return refused('afterLevel', at === null ? { key: 'service.colorUp.notOnBreak', params: { level: afterLevel } } : { key: 'service.colorUp.otherBreak', params: { at, level: afterLevel } });
-      const busy = this.stillOpen();
+      const busy = stillOpen(this.session);
       if (busy !== null) return busy;
       const proposal = this.planViewOf(this.settings.tournament)?.proposal ?? null;
       const step = proposal?.races.find((race) => race.removed === removed);
@@ -543,96 +534,52 @@ export class ConsoleService {
     });
   }
 
-  /**
-   * A race starting with the chips of a race of the proposed colour-up not yet run: journaled as
-   * that race's. The level the colour-up's break follows, when it is one; null otherwise.
-   */
-  private async claimColorUpRace(raceId: string, removed: number, next: number): Promise<number | null> {
-    const proposal = this.planViewOf(this.settings.tournament)?.proposal ?? null;
-    if (proposal === null) return null;
-    const step = colorUpStepOf(proposal, this.colorUps.doneChips(proposal.afterLevel), removed, next);
-    if (step === null) return null;
-    await this.kernel.save({ kind: 'color-up-race', race: raceId, afterLevel: proposal.afterLevel, removed, next });
-    return proposal.afterLevel;
-  }
 
-  /** The station kept with each race: the one given, or the host name (cut to what a record takes). */
-  private station(): string {
-    return (this.options.station ?? hostname()).slice(0, STATION_MAX);
-  }
 
-  previewRace(counts: readonly SeatCount[]): Promise<CommandResult<ReturnType<typeof raceSummary>>> {
-    return this.kernel.serial(async () => ok(raceSummary(startRace(this.raceInput(counts).race))));
+
+
+
+
+
+
+
+  previewRace(counts: readonly SeatCount[]): ReturnType<RaceCommands['previewRace']> {
+    return this.races.previewRace(counts);
   }
 
   startRace(counts: readonly SeatCount[]): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const busy = this.stillOpen();
-      if (busy !== null) return busy;
-      const { race, names } = this.raceInput(counts);
-      startRace(race); // refuses bad counts before anything is journaled
-      const raceId = `race-${this.session.racesStarted + 1}`;
-      const level = await this.claimColorUpRace(raceId, race.removed, race.next);
-      const { name: table } = this.settings.table;
-      const station = this.station();
-      await this.commit({ kind: 'race-start', raceId, race, counts, names, ...(table ? { table } : {}), ...(station ? { station } : {}), ...(level !== null ? { level } : {}) });
-      return ok(null);
-    });
+    return this.races.startRace(counts);
   }
 
-  /** Why nothing new can start: a race or a game still open. */
-  private stillOpen(): CommandResult<never> | null {
-    const { race, game } = this.session;
-    if (race) return refused('race', { key: 'service.raceStillOpen', params: { race: race.id } });
-    if (game) return refused('game', { key: 'service.gameStillOpen', params: { game: game.id } });
-    return null;
+  voidCards(raceId: string, count: number, reason: string): Promise<CommandResult> {
+    return this.races.voidCards(raceId, count, reason);
   }
 
-  /**
-   * The open race a command names, or why not: a screen that shows an older race (a stale tab, a
-   * second window) must not act on the one open now.
-   */
-  private openRace(raceId: string, none: 'service.noRace' | 'service.noRaceStart'): { race: ActiveRace } | { refusal: CommandResult<never> } {
-    const race = this.session.race;
-    if (!race) return { refusal: refused('race', { key: none }) };
-    if (race.id !== raceId) return { refusal: refused('race', { key: 'service.notOpenRace', params: { given: raceId, open: race.id } }) };
-    return { race };
+  confirmRace(raceId: string): Promise<CommandResult> {
+    return this.races.confirmRace(raceId);
   }
 
-  private openGame(gameId: string): { game: ActiveGame } | { refusal: CommandResult<never> } {
-    const game = this.session.game;
-    if (!game) return { refusal: refused('game', { key: 'service.noGame' }) };
-    if (game.id !== gameId) return { refusal: refused('game', { key: 'service.notOpenGame', params: { given: gameId, open: game.id } }) };
-    return { game };
+  abandonRace(raceId: string, reason: string): Promise<CommandResult> {
+    return this.races.abandonRace(raceId, reason);
   }
 
-  private async applyToRace(race: ActiveRace, event: RaceEvent, input: string, source: InputSource, held = false): Promise<CommandResult> {
-    try {
-      await this.commit({ kind: 'race-event', raceId: race.id, event, source, ...(held ? { held: true as const } : {}) });
-    } catch (error) {
-      if (!isInputError(error)) throw error;
-      await this.refusals.refuse(refusalFor({ raceId: race.id }, input, error.reason, source));
-      return failure(error);
-    }
-    return ok(null);
+  startGame(game: GameName, players: readonly string[], options?: Partial<HouseOptions>): Promise<CommandResult> {
+    return this.games.startGame(game, players, options);
   }
 
-  private async applyToGame(game: ActiveGame, event: MatchEvent, input: string, source: InputSource): Promise<CommandResult> {
-    try {
-      await this.commit({ kind: 'game-event', gameId: game.id, event, source });
-    } catch (error) {
-      if (!isInputError(error)) throw error;
-      await this.refusals.refuse(refusalFor({ gameId: game.id }, input, error.reason, source));
-      return failure(error);
-    }
-    return ok(null);
+  gameAction(gameId: string, action: GameAction): Promise<CommandResult> {
+    return this.games.gameAction(gameId, action);
+  }
+
+  closeGame(gameId: string, reason: string): Promise<CommandResult> {
+    return this.games.closeGame(gameId, reason);
   }
 
   /** A card to whatever `target` names (the open race or game), from the keyboard or the shoe. */
   private async deal(target: string, code: string, source: InputSource, held = false): Promise<CommandResult> {
     const { race, game } = this.session;
-    if (game && game.id === target) return this.applyToGame(game, { type: 'card', card: code }, code, source);
-    if (race && race.id === target) return this.applyToRace(race, { type: 'card', card: code }, code, source, held);
+    if (game && game.id === target) return this.games.applyToGame(game, { type: 'card', card: code }, code, source);
+    if (race && race.id === target) return this.races.applyToRace(race, { type: 'card', card: code }, code, source, held);
     const open = race ?? game;
     if (open === null) return refused('race', { key: 'service.noRaceStart' });
     return refused(race ? 'race' : 'game', { key: 'service.notOpen', params: { given: target, open: open.id } });
@@ -661,67 +608,11 @@ export class ConsoleService {
     });
   }
 
-  /**
-   * Starts a points game. The house options (Chicago's) go into the journal's start event as given
-   * (the argument check hands them over in full); the engine checks them again when the event is
-   * applied, now and on every replay. A journal's start event without them reads as all off.
-   */
-  startGame(game: GameName, players: readonly string[], options?: Partial<HouseOptions>): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const busy = this.stillOpen();
-      if (busy !== null) return busy;
-      const event: MatchEvent = { type: 'start', game, players, ...(options === undefined ? {} : { options }) };
-      await this.commit({ kind: 'game-event', gameId: `game-${this.session.gamesStarted + 1}`, event, source: 'manual' });
-      return ok(null);
-    });
-  }
 
-  gameAction(gameId: string, action: GameAction): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const open = this.openGame(gameId);
-      return 'refusal' in open ? open.refusal : this.applyToGame(open.game, action, action.type, 'manual');
-    });
-  }
 
-  closeGame(gameId: string, reason: string): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const open = this.openGame(gameId);
-      if ('refusal' in open) return open.refusal;
-      await this.refuseHeldFor(gameId, 'game');
-      await this.commit({ kind: 'game-close', gameId, reason });
-      return ok(null);
-    });
-  }
 
-  voidCards(raceId: string, count: number, reason: string): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const open = this.openRace(raceId, 'service.noRaceStart');
-      return 'refusal' in open ? open.refusal : this.applyToRace(open.race, { type: 'void', count, reason }, `void ${count}`, 'manual');
-    });
-  }
 
-  confirmRace(raceId: string): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const open = this.openRace(raceId, 'service.noRace');
-      if ('refusal' in open) return open.refusal;
-      const { race } = open;
-      if (race.state.progress.status !== 'complete') return refused('race', { key: 'service.notComplete', params: { race: race.id, next: { message: nextStep(race.state) } } });
-      const { dealer } = this.settings.table;
-      await this.refuseHeldFor(race.id, 'race');
-      await this.commit({ kind: 'race-confirm', raceId: race.id, ...(dealer ? { by: dealer } : {}) });
-      return ok(null);
-    });
-  }
 
-  abandonRace(raceId: string, reason: string): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const open = this.openRace(raceId, 'service.noRace');
-      if ('refusal' in open) return open.refusal;
-      await this.refuseHeldFor(raceId, 'race');
-      await this.commit({ kind: 'race-abandon', raceId, reason });
-      return ok(null);
-    });
-  }
 
   /** The first held card, if it is the one the screen names. */
   private firstHeld(target: string, heldId: number): HeldCard | CommandResult<never> {

@@ -1,0 +1,129 @@
+import { hostname } from 'node:os';
+import { InputError, isInputError } from '../../engine/errors';
+import { nextStep } from '../../engine/race/next';
+import { startRace, type RaceEvent } from '../../engine/race/race';
+import { raceSummary } from '../../engine/race/summary';
+import { colorUpStepOf } from '../../protocol/colorUp';
+import type { CommandResult, InputSource, SeatCount } from '../../protocol/contract';
+import { STATION_MAX, type ActiveRace } from '../../replay/session';
+import { stillOpen, type CommandContext } from './commandContext';
+import { failure, ok, refused } from './failures';
+import { refusalFor } from './refusalRuns';
+
+/**
+ * The race commands: a race previewed, started (claimed for the colour-up it runs), its cards and
+ * voids applied (a card the engine refuses kept on record as refused), confirmed or abandoned.
+ */
+export class RaceCommands {
+  constructor(private readonly ctx: CommandContext) {}
+
+  private raceInput(counts: readonly SeatCount[]) {
+    const { table } = this.ctx.settings();
+    const names = Object.fromEntries(table.seats.map((seat) => [seat.seat, seat.name]));
+    // The counts screen lists the table's seats; a count for any other seat is a stale or forged call.
+    counts.forEach((count, index) => {
+      if (!(count.seat in names)) throw new InputError(`counts[${index}].seat`, { key: 'service.seatNotAtTable', params: { seat: count.seat, seats: table.seats.map((seat) => seat.seat).join(', ') } });
+    });
+    return {
+      names,
+      race: {
+        rules: table.rules,
+        removed: table.removed,
+        next: table.next,
+        button: table.button,
+        decks: table.decks,
+        // Only whether a player has other chips matters to the race (a broke player is protected).
+        seats: counts.map((count) => ({ seat: count.seat, name: names[count.seat] ?? '', chips: count.chips, other: count.hasOther ? table.next : 0 })),
+      },
+    };
+  }
+
+  /**
+   * A race starting with the chips of a race of the proposed colour-up not yet run: journaled as
+   * that race's. The level the colour-up's break follows, when it is one; null otherwise.
+   */
+  private async claimColorUpRace(raceId: string, removed: number, next: number): Promise<number | null> {
+    const proposal = this.ctx.plan()?.proposal ?? null;
+    if (proposal === null) return null;
+    const step = colorUpStepOf(proposal, this.ctx.kernel.followers.colorUps.doneChips(proposal.afterLevel), removed, next);
+    if (step === null) return null;
+    await this.ctx.kernel.save({ kind: 'color-up-race', race: raceId, afterLevel: proposal.afterLevel, removed, next });
+    return proposal.afterLevel;
+  }
+
+  /** The station kept with each race: the one given, or the host name (cut to what a record takes). */
+  private station(): string {
+    return (this.ctx.station ?? hostname()).slice(0, STATION_MAX);
+  }
+
+  previewRace(counts: readonly SeatCount[]): Promise<CommandResult<ReturnType<typeof raceSummary>>> {
+    return this.ctx.kernel.serial(async () => ok(raceSummary(startRace(this.raceInput(counts).race))));
+  }
+
+  startRace(counts: readonly SeatCount[]): Promise<CommandResult> {
+    return this.ctx.kernel.serial(async () => {
+      const busy = stillOpen(this.ctx.session());
+      if (busy !== null) return busy;
+      const { race, names } = this.raceInput(counts);
+      startRace(race); // refuses bad counts before anything is journaled
+      const raceId = `race-${this.ctx.session().racesStarted + 1}`;
+      const level = await this.claimColorUpRace(raceId, race.removed, race.next);
+      const { name: table } = this.ctx.settings().table;
+      const station = this.station();
+      await this.ctx.commit({ kind: 'race-start', raceId, race, counts, names, ...(table ? { table } : {}), ...(station ? { station } : {}), ...(level !== null ? { level } : {}) });
+      return ok(null);
+    });
+  }
+
+  /**
+   * The open race a command names, or why not: a screen that shows an older race (a stale tab, a
+   * second window) must not act on the one open now.
+   */
+  private openRace(raceId: string, none: 'service.noRace' | 'service.noRaceStart'): { race: ActiveRace } | { refusal: CommandResult<never> } {
+    const race = this.ctx.session().race;
+    if (!race) return { refusal: refused('race', { key: none }) };
+    if (race.id !== raceId) return { refusal: refused('race', { key: 'service.notOpenRace', params: { given: raceId, open: race.id } }) };
+    return { race };
+  }
+
+  async applyToRace(race: ActiveRace, event: RaceEvent, input: string, source: InputSource, held = false): Promise<CommandResult> {
+    try {
+      await this.ctx.commit({ kind: 'race-event', raceId: race.id, event, source, ...(held ? { held: true as const } : {}) });
+    } catch (error) {
+      if (!isInputError(error)) throw error;
+      await this.ctx.refusals.refuse(refusalFor({ raceId: race.id }, input, error.reason, source));
+      return failure(error);
+    }
+    return ok(null);
+  }
+
+  voidCards(raceId: string, count: number, reason: string): Promise<CommandResult> {
+    return this.ctx.kernel.serial(async () => {
+      const open = this.openRace(raceId, 'service.noRaceStart');
+      return 'refusal' in open ? open.refusal : this.applyToRace(open.race, { type: 'void', count, reason }, `void ${count}`, 'manual');
+    });
+  }
+
+  confirmRace(raceId: string): Promise<CommandResult> {
+    return this.ctx.kernel.serial(async () => {
+      const open = this.openRace(raceId, 'service.noRace');
+      if ('refusal' in open) return open.refusal;
+      const { race } = open;
+      if (race.state.progress.status !== 'complete') return refused('race', { key: 'service.notComplete', params: { race: race.id, next: { message: nextStep(race.state) } } });
+      const { dealer } = this.ctx.settings().table;
+      await this.ctx.refuseHeldFor(race.id, 'race');
+      await this.ctx.commit({ kind: 'race-confirm', raceId: race.id, ...(dealer ? { by: dealer } : {}) });
+      return ok(null);
+    });
+  }
+
+  abandonRace(raceId: string, reason: string): Promise<CommandResult> {
+    return this.ctx.kernel.serial(async () => {
+      const open = this.openRace(raceId, 'service.noRace');
+      if ('refusal' in open) return open.refusal;
+      await this.ctx.refuseHeldFor(raceId, 'race');
+      await this.ctx.commit({ kind: 'race-abandon', raceId, reason });
+      return ok(null);
+    });
+  }
+}
