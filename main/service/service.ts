@@ -21,11 +21,12 @@ import { prepareDataFolder, tightenDataFolder } from './dataFolder';
 import { LOCK_FILE, lockDataFolder } from './dataLock';
 import { historyCsv, historyJson } from '../../replay/historyExport';
 import { readRaceRecord } from './raceRecord';
-import { COUNT_DRAFTS_FILE, CountDrafts, countsTableKey } from './countDrafts';
+import { COUNT_DRAFTS_FILE, CountDrafts } from './countDrafts';
+import { SETTINGS_FILE, StationSettings } from './stationSettings';
 import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
 import { isSessionRecord, raceView, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
-import { loadSettings, readSettings, requireSeats, saveSettings, shownFloor, withKeptPassword } from './settings';
+import { loadSettings, readSettings, requireSeats, shownFloor, withKeptPassword } from './settings';
 import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
 import { floorTargetOf } from '../floorLink/target';
 import { isTableName } from '../../protocol/tableName';
@@ -78,8 +79,6 @@ export interface ServiceOptions {
 
 const FLOOR_OFF: FloorLinkState = { state: 'off' };
 
-/** The settings file in the data folder (its copies set aside and its temporary start with this name). */
-const SETTINGS_FILE = 'settings.json';
 
 /** `compute`, remembering its last argument and result: the same input gives the very same object. */
 function lastOf<A, R>(compute: (argument: A) => R): (argument: A) => R {
@@ -117,6 +116,8 @@ export class ConsoleService {
   private clockFollowed: ClockView | null = null;
   /** The counts being typed for the next race. */
   private readonly countDrafts: CountDrafts;
+  /** The settings, and their one write path. */
+  private readonly stationSettings: StationSettings;
   /** The link replicating the journal to the floor, when one is set up; its last state. */
   private floorLink: FloorLink | null = null;
   private floorLinkKey = '';
@@ -132,7 +133,7 @@ export class ConsoleService {
     private readonly options: ServiceOptions,
     journal: JournalWriter<SessionRecord> | null,
     private readonly followers: StationFollowers,
-    private settings: ConsoleSettings,
+    settings: ConsoleSettings,
     report: JournalReport,
     lastSeq: number,
     /** Gives the data folder back (the lock file) on close. */
@@ -143,6 +144,7 @@ export class ConsoleService {
     this.monotonic = options.monotonic ?? (() => performance.now());
     this.profileList = profiles.list();
     this.countDrafts = new CountDrafts(options.dataDir);
+    this.stationSettings = new StationSettings(options.dataDir, settings, () => this.countDrafts.clear());
     this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
     this.refusals = new RefusalRuns(this.kernel, { monotonic: this.monotonic, ...options });
     this.kernel.order = this.refusals;
@@ -359,7 +361,7 @@ export class ConsoleService {
         return refused('source', { key: 'service.registering' });
       }
       const sourceChanged = JSON.stringify(settings.source) !== JSON.stringify(this.settings.source);
-      await this.storeSettings(settings);
+      await this.stationSettings.store(settings);
       if (sourceChanged) {
         await this.closeSource();
         this.openSource();
@@ -382,15 +384,8 @@ export class ConsoleService {
     return { ...value, language: value.language ?? language, tournament: value.tournament === undefined ? kept : value.tournament, floor: given === undefined ? floor : withKeptPassword(given, floor) };
   }
 
-  /** Writes the settings file (atomically), then keeps them: a write the disk refuses changes nothing. */
-  private async storeSettings(settings: ConsoleSettings): Promise<void> {
-    await saveSettings(join(this.options.dataDir, SETTINGS_FILE), settings).catch((error: unknown) => {
-      throw new SaveError('settings', error);
-    });
-    const tableChanged = countsTableKey(settings.table) !== countsTableKey(this.settings.table);
-    this.settings = settings;
-    // Counts typed for other seats or other chips are not this table's counts any more.
-    if (tableChanged) await this.countDrafts.clear();
+  private get settings(): ConsoleSettings {
+    return this.stationSettings.current;
   }
 
   /** The counts being typed for the table's next race (main/service/countDrafts.ts). */
@@ -413,7 +408,7 @@ export class ConsoleService {
       const settings = readSettings({ ...this.settings, tournament: { ...tournament, atBreakAfter: afterLevel } });
       // On the journal first: the colour-up of a break marked afresh starts from its first race.
       await this.kernel.save({ kind: 'break-marked', afterLevel });
-      await this.storeSettings(settings);
+      await this.stationSettings.store(settings);
       this.kernel.publish();
       return ok(null);
     });
@@ -483,7 +478,7 @@ export class ConsoleService {
       throw error;
     }
     await this.kernel.save({ kind: 'break-marked', afterLevel: level, by: 'clock' });
-    await this.storeSettings(settings);
+    await this.stationSettings.store(settings);
     this.kernel.publish();
     return ok(null);
   }
@@ -498,7 +493,7 @@ export class ConsoleService {
       const step = proposal?.races.find((race) => race.removed === removed);
       if (proposal === null || step === undefined) return refused('removed', { key: 'service.colorUp.noRace', params: { level: afterLevel, removed } });
       if (this.colorUps.doneChips(afterLevel).includes(removed)) return refused('removed', { key: 'service.colorUp.done', params: { removed } });
-      await this.storeSettings(readSettings({ ...this.settings, table: { ...this.settings.table, removed: step.removed, next: step.next } }));
+      await this.stationSettings.store(readSettings({ ...this.settings, table: { ...this.settings.table, removed: step.removed, next: step.next } }));
       this.kernel.publish();
       return ok(null);
     });
@@ -507,7 +502,7 @@ export class ConsoleService {
   setLanguage(language: Language): Promise<CommandResult> {
     return this.kernel.serial(async () => {
       if (language === this.settings.language) return ok(null);
-      await this.storeSettings(readSettings({ ...this.settings, language }));
+      await this.stationSettings.store(readSettings({ ...this.settings, language }));
       this.kernel.publish();
       return ok(null);
     });
@@ -528,7 +523,7 @@ export class ConsoleService {
         if (!isInputError(error) || error.field !== 'tournament.atBreakAfter') throw error;
         settings = readSettings({ ...this.settings, table, tournament: { structure, atBreakAfter: null } });
       }
-      await this.storeSettings(settings);
+      await this.stationSettings.store(settings);
       this.kernel.publish();
       return ok(null);
     });
@@ -796,11 +791,7 @@ export class ConsoleService {
     registering.finishing = true;
     try {
       await this.storeProfile(profile);
-      const settings: ConsoleSettings = { ...this.settings, source: { ...this.settings.source, decoder: profile.name } };
-      await saveSettings(join(this.options.dataDir, SETTINGS_FILE), settings).catch((error: unknown) => {
-        throw new SaveError('settings', error);
-      });
-      this.settings = settings;
+      await this.stationSettings.store({ ...this.settings, source: { ...this.settings.source, decoder: profile.name } });
     } finally {
       this.registering = null;
     }
