@@ -34,7 +34,7 @@ import { simulatedSource } from './simulatedSource';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 import { tableWithChips } from '../../protocol/colorUp';
 import type { StructureInput } from '../../engine/plan/csv';
-import type { ClockCommand, ClockTimers } from './clock';
+import type { ClockTimers } from './clock';
 import type { JournalFollower } from '../../replay/follower';
 import { stationFollowers, type StationFollowers } from './followers';
 import { ok, refused, SaveError } from './failures';
@@ -43,7 +43,8 @@ import { RefusalRuns, refusalFor, refusalTarget } from './refusalRuns';
 import { stillOpen, type CommandContext } from './commandContext';
 import { RaceCommands } from './raceCommands';
 import { GameCommands } from './gameCommands';
-import type { ClockView, FloorClock } from '../../protocol/clock';
+import { ClockCommands } from './clockCommands';
+import type { FloorClock } from '../../protocol/clock';
 
 export interface ServiceOptions {
   readonly dataDir: string;
@@ -112,8 +113,6 @@ export class ConsoleService {
   private registering: { readonly decoder: UidDecoder; readonly base: DeviceProfile; view: DeckRegistration; finishing?: boolean } | null = null;
   private heldCount = 0;
   private readonly monotonic: () => number;
-  /** The view of the tournament clock last followed. */
-  private clockFollowed: ClockView | null = null;
   /** The counts being typed for the next race. */
   private readonly countDrafts: CountDrafts;
   /** The settings, and their one write path. */
@@ -128,6 +127,7 @@ export class ConsoleService {
   private readonly refusals: RefusalRuns;
   private readonly races: RaceCommands;
   private readonly games: GameCommands;
+  private readonly clockCommands: ClockCommands;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -162,9 +162,7 @@ export class ConsoleService {
     this.races = new RaceCommands(commands);
     this.games = new GameCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
-    this.kernel.onState((state) => {
-      if (state.clock !== this.clockFollowed) this.followClock();
-    });
+    this.clockCommands = new ClockCommands(this.kernel, followers.clock, this.stationSettings, options.clock);
   }
 
   private get session(): Session {
@@ -231,7 +229,7 @@ export class ConsoleService {
       await service.kernel.write(scan.tornNote).catch(() => undefined);
     }
     service.openSource();
-    service.followClock();
+    service.clockCommands.follow();
     await service.followFloorSettings();
     return service;
   }
@@ -415,72 +413,24 @@ export class ConsoleService {
   }
 
   clockStart(): Promise<CommandResult> {
-    return this.clockCommand({ type: 'start' });
+    return this.clockCommands.clockStart();
   }
 
   clockPause(): Promise<CommandResult> {
-    return this.clockCommand({ type: 'pause' });
+    return this.clockCommands.clockPause();
   }
 
   clockResume(): Promise<CommandResult> {
-    return this.clockCommand({ type: 'resume' });
+    return this.clockCommands.clockResume();
   }
 
   clockAdjust(minutes: number): Promise<CommandResult> {
-    return this.clockCommand({ type: 'adjust', minutes });
+    return this.clockCommands.clockAdjust(minutes);
   }
 
-  /**
-   * The floor's clock from now on (the floor link calls this with what it reads): the station's
-   * own clock commands are refused while it runs, its breaks raise the banner alike; null gives the
-   * station its own clock back. Malformed events are refused, and the clock followed stays.
-   */
+  /** The floor's clock from now on (the floor link calls this with what it reads); null gives the station its own clock back. */
   followFloorClock(floor: FloorClock | null): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      this.tournamentClock.follow(floor);
-      this.kernel.publish();
-      return ok(null);
-    });
-  }
-
-  private clockCommand(command: ClockCommand): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const event = this.tournamentClock.event(this.settings.tournament?.structure ?? null, command, this.now());
-      await this.kernel.save({ kind: 'clock', event });
-      this.kernel.publish();
-      return ok(null);
-    });
-  }
-
-  private now(): number {
-    return (this.options.clock?.() ?? new Date()).getTime();
-  }
-
-  /** Marks the break the clock has entered, if not yet marked, and sets the timer for the clock's next change. */
-  private followClock(): void {
-    const structure = this.settings.tournament?.structure ?? null;
-    this.clockFollowed = this.tournamentClock.view(structure);
-    this.tournamentClock.arm(structure, this.now(), () => this.followClock());
-    if (this.tournamentClock.breakDue(structure, this.now()) !== null) void this.kernel.serial(() => this.markBreakByClock());
-  }
-
-  /** The break the clock is in, marked as markBreak does (`by: 'clock'`); nothing when it was marked meanwhile. */
-  private async markBreakByClock(): Promise<CommandResult> {
-    const tournament = this.settings.tournament;
-    const level = this.tournamentClock.breakDue(tournament?.structure ?? null, this.now());
-    if (level === null || !tournament?.structure) return ok(null);
-    let settings: ConsoleSettings;
-    try {
-      settings = readSettings({ ...this.settings, tournament: { ...tournament, atBreakAfter: level } });
-    } catch (error) {
-      // The floor's structure has a break the station's has not: no colour-up of this station's is due there.
-      if (isInputError(error)) return ok(null);
-      throw error;
-    }
-    await this.kernel.save({ kind: 'break-marked', afterLevel: level, by: 'clock' });
-    await this.stationSettings.store(settings);
-    this.kernel.publish();
-    return ok(null);
+    return this.clockCommands.followFloorClock(floor);
   }
 
   startColorUp(afterLevel: number, removed: number): Promise<CommandResult> {

@@ -1,0 +1,99 @@
+import { isInputError } from '../../engine/errors';
+import type { ClockView, FloorClock } from '../../protocol/clock';
+import type { CommandResult, ConsoleSettings } from '../../protocol/contract';
+import type { ClockCommand, StationClock } from './clock';
+import { ok } from './failures';
+import type { Kernel } from './kernel';
+import { readSettings } from './settings';
+import type { StationSettings } from './stationSettings';
+
+/**
+ * The tournament clock's commands (the station's own clock, or the floor's followed) and its
+ * following: the break the clock enters is marked (`by: 'clock'`), and the clock's next change
+ * armed, whenever the clock the screens are shown changes.
+ */
+export class ClockCommands {
+  /** The clock last followed (a new one is armed when the state's differs). */
+  private followed: ClockView | null = null;
+
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly clock: StationClock,
+    private readonly settings: StationSettings,
+    /** The service's wall clock (tests inject it), or the computer's. */
+    private readonly wallClock: (() => Date) | undefined,
+  ) {
+    kernel.onState((state) => {
+      if (state.clock !== this.followed) this.follow();
+    });
+  }
+
+  clockStart(): Promise<CommandResult> {
+    return this.clockCommand({ type: 'start' });
+  }
+
+  clockPause(): Promise<CommandResult> {
+    return this.clockCommand({ type: 'pause' });
+  }
+
+  clockResume(): Promise<CommandResult> {
+    return this.clockCommand({ type: 'resume' });
+  }
+
+  clockAdjust(minutes: number): Promise<CommandResult> {
+    return this.clockCommand({ type: 'adjust', minutes });
+  }
+
+  /**
+   * The floor's clock from now on (the floor link calls this with what it reads): the station's
+   * own clock commands are refused while it runs, its breaks raise the banner alike; null gives the
+   * station its own clock back. Malformed events are refused, and the clock followed stays.
+   */
+  followFloorClock(floor: FloorClock | null): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      this.clock.follow(floor);
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  private clockCommand(command: ClockCommand): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      const event = this.clock.event(this.settings.current.tournament?.structure ?? null, command, this.now());
+      await this.kernel.save({ kind: 'clock', event });
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  private now(): number {
+    return (this.wallClock?.() ?? new Date()).getTime();
+  }
+
+  /** Marks the break the clock has entered, if not yet marked, and sets the timer for the clock's next change. */
+  follow(): void {
+    const structure = this.settings.current.tournament?.structure ?? null;
+    this.followed = this.clock.view(structure);
+    this.clock.arm(structure, this.now(), () => this.follow());
+    if (this.clock.breakDue(structure, this.now()) !== null) void this.kernel.serial(() => this.markBreakByClock());
+  }
+
+  /** The break the clock is in, marked as markBreak does (`by: 'clock'`); nothing when it was marked meanwhile. */
+  private async markBreakByClock(): Promise<CommandResult> {
+    const tournament = this.settings.current.tournament;
+    const level = this.clock.breakDue(tournament?.structure ?? null, this.now());
+    if (level === null || !tournament?.structure) return ok(null);
+    let settings: ConsoleSettings;
+    try {
+      settings = readSettings({ ...this.settings.current, tournament: { ...tournament, atBreakAfter: level } });
+    } catch (error) {
+      // The floor's structure has a break the station's has not: no colour-up of this station's is due there.
+      if (isInputError(error)) return ok(null);
+      throw error;
+    }
+    await this.kernel.save({ kind: 'break-marked', afterLevel: level, by: 'clock' });
+    await this.settings.store(settings);
+    this.kernel.publish();
+    return ok(null);
+  }
+}
