@@ -26,13 +26,12 @@ import { SETTINGS_FILE, StationSettings } from './stationSettings';
 import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
 import { isSessionRecord, raceView, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
-import { loadSettings, readSettings, requireSeats, shownFloor, withKeptPassword } from './settings';
+import { loadSettings, shownFloor } from './settings';
 import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
 import { floorTargetOf } from '../floorLink/target';
 import { isTableName } from '../../protocol/tableName';
 import { simulatedSource } from './simulatedSource';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
-import { tableWithChips } from '../../protocol/colorUp';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ClockTimers } from './clock';
 import type { JournalFollower } from '../../replay/follower';
@@ -40,10 +39,11 @@ import { stationFollowers, type StationFollowers } from './followers';
 import { ok, refused, SaveError } from './failures';
 import { Kernel } from './kernel';
 import { RefusalRuns, refusalFor, refusalTarget } from './refusalRuns';
-import { stillOpen, type CommandContext } from './commandContext';
+import type { CommandContext } from './commandContext';
 import { RaceCommands } from './raceCommands';
 import { GameCommands } from './gameCommands';
 import { ClockCommands } from './clockCommands';
+import { SettingsCommands } from './settingsCommands';
 import type { FloorClock } from '../../protocol/clock';
 
 export interface ServiceOptions {
@@ -128,6 +128,7 @@ export class ConsoleService {
   private readonly races: RaceCommands;
   private readonly games: GameCommands;
   private readonly clockCommands: ClockCommands;
+  private readonly settingsCommands: SettingsCommands;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -159,6 +160,17 @@ export class ConsoleService {
       plan: () => this.planViewOf(this.settings.tournament),
       station: options.station,
     };
+    this.settingsCommands = new SettingsCommands(this.kernel, this.stationSettings, {
+      session: () => this.session,
+      plan: () => this.planViewOf(this.settings.tournament),
+      hasProfile: (name) => this.profiles.has(name),
+      registering: () => this.registering !== null,
+      reopenSource: async () => {
+        await this.closeSource();
+        this.openSource();
+      },
+      followFloor: () => this.followFloorSettings(),
+    });
     this.races = new RaceCommands(commands);
     this.games = new GameCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
@@ -348,40 +360,6 @@ export class ConsoleService {
   }
 
 
-  saveSettings(value: SettingsInput): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      // A table set up keeps a seat in play (only a console never set up has none).
-      const settings = requireSeats(readSettings(this.withKept(value)), this.settings);
-      if (!this.profiles.has(settings.source.decoder)) {
-        return refused('source.decoder', { key: 'service.noProfile', params: { name: settings.source.decoder } });
-      }
-      if (this.registering !== null && JSON.stringify(settings.source) !== JSON.stringify(this.settings.source)) {
-        return refused('source', { key: 'service.registering' });
-      }
-      const sourceChanged = JSON.stringify(settings.source) !== JSON.stringify(this.settings.source);
-      await this.stationSettings.store(settings);
-      if (sourceChanged) {
-        await this.closeSource();
-        this.openSource();
-      }
-      await this.followFloorSettings();
-      this.kernel.publish();
-      return ok(null);
-    });
-  }
-
-  /**
-   * What a screen that edits neither the language nor the tournament leaves out, kept as saved; the
-   * kept structure takes the chips of the table given (the chip set is kept once, in the table).
-   */
-  private withKept(value: SettingsInput): unknown {
-    if (typeof value !== 'object' || value === null) return value;
-    const { language, tournament, floor } = this.settings;
-    const kept = tournament?.structure ? { ...tournament, structure: { ...tournament.structure, chips: undefined } } : tournament;
-    const given = (value as { floor?: unknown }).floor;
-    return { ...value, language: value.language ?? language, tournament: value.tournament === undefined ? kept : value.tournament, floor: given === undefined ? floor : withKeptPassword(given, floor) };
-  }
-
   private get settings(): ConsoleSettings {
     return this.stationSettings.current;
   }
@@ -396,20 +374,24 @@ export class ConsoleService {
     });
   }
 
-  // The screens' intents: each changes its one part of the settings, on the settings the service
-  // holds now, so a screen that is behind (a second window) cannot undo another's change.
+  saveSettings(value: SettingsInput): Promise<CommandResult> {
+    return this.settingsCommands.saveSettings(value);
+  }
 
   markBreak(afterLevel: number | null): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const tournament = this.settings.tournament;
-      if (!tournament?.structure) return refused('tournament', { key: 'service.noStructure' });
-      const settings = readSettings({ ...this.settings, tournament: { ...tournament, atBreakAfter: afterLevel } });
-      // On the journal first: the colour-up of a break marked afresh starts from its first race.
-      await this.kernel.save({ kind: 'break-marked', afterLevel });
-      await this.stationSettings.store(settings);
-      this.kernel.publish();
-      return ok(null);
-    });
+    return this.settingsCommands.markBreak(afterLevel);
+  }
+
+  startColorUp(afterLevel: number, removed: number): Promise<CommandResult> {
+    return this.settingsCommands.startColorUp(afterLevel, removed);
+  }
+
+  setLanguage(language: Language): Promise<CommandResult> {
+    return this.settingsCommands.setLanguage(language);
+  }
+
+  saveStructure(structure: StructureInput): Promise<CommandResult> {
+    return this.settingsCommands.saveStructure(structure);
   }
 
   clockStart(): Promise<CommandResult> {
@@ -432,61 +414,6 @@ export class ConsoleService {
   followFloorClock(floor: FloorClock | null): Promise<CommandResult> {
     return this.clockCommands.followFloorClock(floor);
   }
-
-  startColorUp(afterLevel: number, removed: number): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const at = this.settings.tournament?.atBreakAfter ?? null;
-      if (at !== afterLevel) return refused('afterLevel', at === null ? { key: 'service.colorUp.notOnBreak', params: { level: afterLevel } } : { key: 'service.colorUp.otherBreak', params: { at, level: afterLevel } });
-      const busy = stillOpen(this.session);
-      if (busy !== null) return busy;
-      const proposal = this.planViewOf(this.settings.tournament)?.proposal ?? null;
-      const step = proposal?.races.find((race) => race.removed === removed);
-      if (proposal === null || step === undefined) return refused('removed', { key: 'service.colorUp.noRace', params: { level: afterLevel, removed } });
-      if (this.colorUps.doneChips(afterLevel).includes(removed)) return refused('removed', { key: 'service.colorUp.done', params: { removed } });
-      await this.stationSettings.store(readSettings({ ...this.settings, table: { ...this.settings.table, removed: step.removed, next: step.next } }));
-      this.kernel.publish();
-      return ok(null);
-    });
-  }
-
-  setLanguage(language: Language): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      if (language === this.settings.language) return ok(null);
-      await this.stationSettings.store(readSettings({ ...this.settings, language }));
-      this.kernel.publish();
-      return ok(null);
-    });
-  }
-
-  saveStructure(structure: StructureInput): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const chips = (structure as { chips?: unknown }).chips;
-      // The structure's chips become the table's; the planner checks them with the rest (below).
-      const table = Array.isArray(chips) && chips.every((chip) => typeof chip === 'number') ? tableWithChips(this.settings.table, [...chips].sort((a, b) => a - b)) : this.settings.table;
-      const at = this.settings.tournament?.atBreakAfter ?? null;
-      const tournament = { structure, atBreakAfter: at };
-      let settings: ConsoleSettings;
-      try {
-        settings = readSettings({ ...this.settings, table, tournament });
-      } catch (error) {
-        // The break marked is not one of the new structure's: the tournament is playing.
-        if (!isInputError(error) || error.field !== 'tournament.atBreakAfter') throw error;
-        settings = readSettings({ ...this.settings, table, tournament: { structure, atBreakAfter: null } });
-      }
-      await this.stationSettings.store(settings);
-      this.kernel.publish();
-      return ok(null);
-    });
-  }
-
-
-
-
-
-
-
-
-
 
   previewRace(counts: readonly SeatCount[]): ReturnType<RaceCommands['previewRace']> {
     return this.races.previewRace(counts);

@@ -1,0 +1,128 @@
+import { isInputError } from '../../engine/errors';
+import type { StructureInput } from '../../engine/plan/csv';
+import { tableWithChips } from '../../protocol/colorUp';
+import type { CommandResult, ConsoleSettings, Language, PlanView, SettingsInput } from '../../protocol/contract';
+import type { Session } from '../../replay/session';
+import { stillOpen } from './commandContext';
+import { ok, refused } from './failures';
+import type { Kernel } from './kernel';
+import { readSettings, requireSeats, withKeptPassword } from './settings';
+import type { StationSettings } from './stationSettings';
+
+/** What the settings' commands need of the rest of the console. */
+export interface SettingsHooks {
+  session(): Session;
+  plan(): PlanView | null;
+  hasProfile(name: string): boolean;
+  /** Whether a deck is being registered (the card source stays as it is meanwhile). */
+  registering(): boolean;
+  /** The card source closed and opened again on the settings' source. */
+  reopenSource(): Promise<void>;
+  /** The floor link started, restarted or stopped as the settings now say. */
+  followFloor(): Promise<void>;
+}
+
+/**
+ * The settings' commands: the whole settings saved (what a screen leaves out kept), and the
+ * screens' intents, each changing its one part on the settings the station holds now, so a screen
+ * that is behind (a second window) cannot undo another's change.
+ */
+export class SettingsCommands {
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly settings: StationSettings,
+    private readonly hooks: SettingsHooks,
+  ) {}
+
+  saveSettings(value: SettingsInput): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      // A table set up keeps a seat in play (only a console never set up has none).
+      const settings = requireSeats(readSettings(this.withKept(value)), this.settings.current);
+      if (!this.hooks.hasProfile(settings.source.decoder)) {
+        return refused('source.decoder', { key: 'service.noProfile', params: { name: settings.source.decoder } });
+      }
+      if (this.hooks.registering() && JSON.stringify(settings.source) !== JSON.stringify(this.settings.current.source)) {
+        return refused('source', { key: 'service.registering' });
+      }
+      const sourceChanged = JSON.stringify(settings.source) !== JSON.stringify(this.settings.current.source);
+      await this.settings.store(settings);
+      if (sourceChanged) {
+        await this.hooks.reopenSource();
+      }
+      await this.hooks.followFloor();
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  /**
+   * What a screen that edits neither the language nor the tournament leaves out, kept as saved; the
+   * kept structure takes the chips of the table given (the chip set is kept once, in the table).
+   */
+  private withKept(value: SettingsInput): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    const { language, tournament, floor } = this.settings.current;
+    const kept = tournament?.structure ? { ...tournament, structure: { ...tournament.structure, chips: undefined } } : tournament;
+    const given = (value as { floor?: unknown }).floor;
+    return { ...value, language: value.language ?? language, tournament: value.tournament === undefined ? kept : value.tournament, floor: given === undefined ? floor : withKeptPassword(given, floor) };
+  }
+
+  markBreak(afterLevel: number | null): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      const tournament = this.settings.current.tournament;
+      if (!tournament?.structure) return refused('tournament', { key: 'service.noStructure' });
+      const settings = readSettings({ ...this.settings.current, tournament: { ...tournament, atBreakAfter: afterLevel } });
+      // On the journal first: the colour-up of a break marked afresh starts from its first race.
+      await this.kernel.save({ kind: 'break-marked', afterLevel });
+      await this.settings.store(settings);
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  startColorUp(afterLevel: number, removed: number): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      const at = this.settings.current.tournament?.atBreakAfter ?? null;
+      if (at !== afterLevel) return refused('afterLevel', at === null ? { key: 'service.colorUp.notOnBreak', params: { level: afterLevel } } : { key: 'service.colorUp.otherBreak', params: { at, level: afterLevel } });
+      const busy = stillOpen(this.hooks.session());
+      if (busy !== null) return busy;
+      const proposal = this.hooks.plan()?.proposal ?? null;
+      const step = proposal?.races.find((race) => race.removed === removed);
+      if (proposal === null || step === undefined) return refused('removed', { key: 'service.colorUp.noRace', params: { level: afterLevel, removed } });
+      if (this.kernel.followers.colorUps.doneChips(afterLevel).includes(removed)) return refused('removed', { key: 'service.colorUp.done', params: { removed } });
+      await this.settings.store(readSettings({ ...this.settings.current, table: { ...this.settings.current.table, removed: step.removed, next: step.next } }));
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  setLanguage(language: Language): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      if (language === this.settings.current.language) return ok(null);
+      await this.settings.store(readSettings({ ...this.settings.current, language }));
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  saveStructure(structure: StructureInput): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      const chips = (structure as { chips?: unknown }).chips;
+      // The structure's chips become the table's; the planner checks them with the rest (below).
+      const table = Array.isArray(chips) && chips.every((chip) => typeof chip === 'number') ? tableWithChips(this.settings.current.table, [...chips].sort((a, b) => a - b)) : this.settings.current.table;
+      const at = this.settings.current.tournament?.atBreakAfter ?? null;
+      const tournament = { structure, atBreakAfter: at };
+      let settings: ConsoleSettings;
+      try {
+        settings = readSettings({ ...this.settings.current, table, tournament });
+      } catch (error) {
+        // The break marked is not one of the new structure's: the tournament is playing.
+        if (!isInputError(error) || error.field !== 'tournament.atBreakAfter') throw error;
+        settings = readSettings({ ...this.settings.current, table, tournament: { structure, atBreakAfter: null } });
+      }
+      await this.settings.store(settings);
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+}
