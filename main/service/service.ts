@@ -1,18 +1,16 @@
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { InputError, isInputError } from '../../engine/errors';
+import { InputError } from '../../engine/errors';
 import { englishText, type Message } from '../../engine/messages';
 import type { ShoeEvent } from '../../hardware/events';
-import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
 import { FrameDecoder } from '../../hardware/pipeline';
-import { readProfile, type DeviceProfile } from '../../hardware/profile';
-import { effectiveProfile, profileInfo, ProfileStore, PROFILES_FOLDER, storedName } from './profiles';
+import { effectiveProfile, ProfileStore, PROFILES_FOLDER } from './profiles';
 import type { JournalFinding } from '../../journal/findings';
 import { JournalWriter, scanJournal } from '../journal/journal';
 import { journalPath } from '../../journal/location';
 import {
   HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
-  type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeckRegistration, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
+  type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
   TABLE_NAME_MAX, type NumberedInput, type PortInfo, type FloorLinkState, type FloorTarget, type RaceRecord, type SeatCount, type SeatCountDraft, type ShoeRefusal, type SourceStatus,
 } from '../../protocol/contract';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
@@ -36,7 +34,7 @@ import type { StructureInput } from '../../engine/plan/csv';
 import type { ClockTimers } from './clock';
 import type { JournalFollower } from '../../replay/follower';
 import { stationFollowers, type StationFollowers } from './followers';
-import { ok, refused, SaveError } from './failures';
+import { ok, refused } from './failures';
 import { Kernel } from './kernel';
 import { RefusalRuns, refusalFor, refusalTarget } from './refusalRuns';
 import type { CommandContext } from './commandContext';
@@ -44,6 +42,7 @@ import { RaceCommands } from './raceCommands';
 import { GameCommands } from './gameCommands';
 import { ClockCommands } from './clockCommands';
 import { SettingsCommands } from './settingsCommands';
+import { ProfileCommands } from './profileCommands';
 import type { FloorClock } from '../../protocol/clock';
 
 export interface ServiceOptions {
@@ -106,11 +105,6 @@ export class ConsoleService {
   private inputs: readonly NumberedInput[] = [];
   private shoeRefusal: ShoeRefusal | null = null;
   private held: readonly HeldCard[] = [];
-  /** The profiles offered, as the state carries them (made anew only when one is stored). */
-  private profileList: readonly DeviceProfileInfo[] = [];
-  /** "Register deck" under way: the decoder that gives each new tag the next card, and what the screen shows. */
-  /** The deck being registered; `finishing` once the last tag is read, while its profile is stored and chosen (reads then are ignored). */
-  private registering: { readonly decoder: UidDecoder; readonly base: DeviceProfile; view: DeckRegistration; finishing?: boolean } | null = null;
   private heldCount = 0;
   private readonly monotonic: () => number;
   /** The counts being typed for the next race. */
@@ -129,6 +123,7 @@ export class ConsoleService {
   private readonly games: GameCommands;
   private readonly clockCommands: ClockCommands;
   private readonly settingsCommands: SettingsCommands;
+  private readonly profileCommands: ProfileCommands;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -143,7 +138,6 @@ export class ConsoleService {
   ) {
     this.sourceStatus = { kind: settings.source.kind, path: settings.source.path, state: 'idle' };
     this.monotonic = options.monotonic ?? (() => performance.now());
-    this.profileList = profiles.list();
     this.countDrafts = new CountDrafts(options.dataDir);
     this.stationSettings = new StationSettings(options.dataDir, settings, () => this.countDrafts.clear());
     this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
@@ -160,11 +154,18 @@ export class ConsoleService {
       plan: () => this.planViewOf(this.settings.tournament),
       station: options.station,
     };
+    this.profileCommands = new ProfileCommands(this.kernel, profiles, this.stationSettings, {
+      session: () => this.session,
+      reopenSource: async () => {
+        await this.closeSource();
+        this.openSource();
+      },
+    });
     this.settingsCommands = new SettingsCommands(this.kernel, this.stationSettings, {
       session: () => this.session,
       plan: () => this.planViewOf(this.settings.tournament),
       hasProfile: (name) => this.profiles.has(name),
-      registering: () => this.registering !== null,
+      registering: () => this.profileCommands.registrationDecoder !== null,
       reopenSource: async () => {
         await this.closeSource();
         this.openSource();
@@ -265,8 +266,8 @@ export class ConsoleService {
       shoeRefusal: this.shoeRefusal,
       history: this.historyOf(session.history),
       held: this.held,
-      profiles: this.profileList,
-      registration: this.registering?.view ?? null,
+      profiles: this.profileCommands.list,
+      registration: this.profileCommands.registration,
       game: this.gameViewOf(session.game),
       games: session.games,
       plan: this.planViewOf(settings.tournament),
@@ -585,96 +586,11 @@ export class ConsoleService {
   }
 
   importProfile(value: unknown): Promise<CommandResult<DeviceProfileInfo>> {
-    return this.kernel.serial(async () => {
-      let profile: DeviceProfile;
-      try {
-        profile = readProfile(value);
-        storedName(profile.name);
-      } catch (error) {
-        if (isInputError(error)) return refused(error.field.startsWith('profile') ? error.field : `profile.${error.field}`, error.said ?? error.reason);
-        throw error;
-      }
-      await this.storeProfile(profile);
-      this.kernel.publish();
-      return ok(profileInfo(profile, false));
-    });
+    return this.profileCommands.importProfile(value);
   }
 
-  private async storeProfile(profile: DeviceProfile): Promise<void> {
-    await this.profiles.save(profile).catch((error: unknown) => {
-      throw new SaveError('settings', error);
-    });
-    this.profileList = this.profiles.list();
-  }
-
-  /**
-   * "Register deck": the card source (it must read tag IDs) reopens with a decoder that gives each
-   * new tag the next card of the registration order (spades, hearts, diamonds, clubs, each A 2 … K);
-   * after the 52nd the table is stored as a profile of that name and chosen. Null stops it.
-   */
   registerDeck(name: string | null): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      if (name === null) {
-        if (this.registering === null) return ok(null);
-        this.registering = null;
-        await this.closeSource();
-        this.openSource();
-        this.kernel.publish();
-        return ok(null);
-      }
-      if (this.session.race) return refused('race', { key: 'service.register.raceOpen', params: { race: this.session.race.id } });
-      if (this.session.game) return refused('game', { key: 'service.register.gameOpen', params: { game: this.session.game.id } });
-      const { source } = this.settings;
-      if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.register.noReader' });
-      const base = effectiveProfile(source, this.profiles);
-      if (base.decoder.kind !== 'uid') return refused('source.decoder', { key: 'service.register.notRfid', params: { name: base.name } });
-      try {
-        storedName(name);
-      } catch (error) {
-        if (isInputError(error)) return refused('name', error.said ?? error.reason);
-        throw error;
-      }
-      const { cards: _old, ...options } = base.decoder;
-      const decoder = new UidDecoder({}, options);
-      decoder.startRegistration(REGISTRATION_ORDER);
-      this.registering = { decoder, base, view: { name, registered: 0, total: REGISTRATION_ORDER.length, next: REGISTRATION_ORDER[0] ?? null, problem: null } };
-      await this.closeSource();
-      this.openSource();
-      this.kernel.publish();
-      return ok(null);
-    });
-  }
-
-  /** A read while registering: the next card's tag, or why not; after the last, the profile stored and chosen. */
-  private async registered(event: ShoeEvent): Promise<void> {
-    const registering = this.registering;
-    if (registering === null || registering.finishing === true) return;
-    if (event.type === 'unknown') {
-      registering.view = { ...registering.view, problem: event.reason };
-      this.kernel.publish();
-      return;
-    }
-    const registered = registering.view.registered + 1;
-    registering.view = { ...registering.view, registered, next: REGISTRATION_ORDER[registered] ?? null, problem: null };
-    if (registering.decoder.registering) {
-      this.kernel.publish();
-      return;
-    }
-    const { base } = registering;
-    if (base.decoder.kind !== 'uid') return;
-    const profile: DeviceProfile = { ...base, name: registering.view.name, decoder: { ...base.decoder, cards: registering.decoder.entries() } };
-    // Registration ends only once the profile is stored and chosen: a screen never sees it over
-    // with the old profile still in the settings.
-    registering.finishing = true;
-    try {
-      await this.storeProfile(profile);
-      await this.stationSettings.store({ ...this.settings, source: { ...this.settings.source, decoder: profile.name } });
-    } finally {
-      this.registering = null;
-    }
-    await this.closeSource();
-    this.openSource();
-    this.kernel.publish();
+    return this.profileCommands.registerDeck(name);
   }
 
   history(): readonly HistoryEntry[] {
@@ -693,9 +609,9 @@ export class ConsoleService {
     this.lastInput = event;
     const at = (this.options.clock?.() ?? new Date()).toISOString();
     this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, at, event }].slice(-RECENT_INPUTS_MAX);
-    if (this.registering !== null && (event.type === 'card' || event.type === 'unknown')) {
+    if (this.profileCommands.registrationDecoder !== null && (event.type === 'card' || event.type === 'unknown')) {
       void this.kernel.serial(async () => {
-        await this.registered(event);
+        await this.profileCommands.registered(event);
         return ok(null);
       });
       return;
@@ -745,7 +661,8 @@ export class ConsoleService {
     if (source.kind === 'simulator') this.source = simulatedSource({ emit, awaited: this.awaited, decks: this.settings.table.decks, intervalMs: this.options.simulatedCardMs });
     else if (source.kind === 'serial') {
       const request = { kind: source.kind, path: source.path, profile: effectiveProfile(source, this.profiles) };
-      this.source = this.options.cardSources?.(this.registering === null ? request : { ...request, decoder: this.registering.decoder }, emit) ?? null;
+      const decoder = this.profileCommands.registrationDecoder;
+      this.source = this.options.cardSources?.(decoder === null ? request : { ...request, decoder }, emit) ?? null;
     }
     else this.source = null;
   }

@@ -1,0 +1,142 @@
+import { isInputError } from '../../engine/errors';
+import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
+import type { ShoeEvent } from '../../hardware/events';
+import { readProfile, type DeviceProfile } from '../../hardware/profile';
+import type { CommandResult, DeckRegistration, DeviceProfileInfo } from '../../protocol/contract';
+import type { Session } from '../../replay/session';
+import { ok, refused, SaveError } from './failures';
+import type { Kernel } from './kernel';
+import { effectiveProfile, profileInfo, type ProfileStore, storedName } from './profiles';
+import type { StationSettings } from './stationSettings';
+
+/** What the device profiles' commands need of the rest of the console. */
+export interface ProfileHooks {
+  session(): Session;
+  /** The card source closed and opened again (on the registration's decoder while a deck is registered). */
+  reopenSource(): Promise<void>;
+}
+
+/**
+ * The device profiles: one imported from a file, and "Register deck", which reads a deck's tags
+ * into a profile of its own and chooses it.
+ */
+export class ProfileCommands {
+  /** The profiles offered, as the state carries them (made anew only when one is stored). */
+  private listed: readonly DeviceProfileInfo[];
+  /** The deck being registered; `finishing` once the last tag is read, while its profile is stored and chosen (reads then are ignored). */
+  private registering: { readonly decoder: UidDecoder; readonly base: DeviceProfile; view: DeckRegistration; finishing?: boolean } | null = null;
+
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly profiles: ProfileStore,
+    private readonly settings: StationSettings,
+    private readonly hooks: ProfileHooks,
+  ) {
+    this.listed = profiles.list();
+  }
+
+  get list(): readonly DeviceProfileInfo[] {
+    return this.listed;
+  }
+
+  /** The registration under way, as the screens show it. */
+  get registration(): DeckRegistration | null {
+    return this.registering?.view ?? null;
+  }
+
+  /** The decoder reading a deck's tags, while one is registered. */
+  get registrationDecoder(): UidDecoder | null {
+    return this.registering?.decoder ?? null;
+  }
+
+  importProfile(value: unknown): Promise<CommandResult<DeviceProfileInfo>> {
+    return this.kernel.serial(async () => {
+      let profile: DeviceProfile;
+      try {
+        profile = readProfile(value);
+        storedName(profile.name);
+      } catch (error) {
+        if (isInputError(error)) return refused(error.field.startsWith('profile') ? error.field : `profile.${error.field}`, error.said ?? error.reason);
+        throw error;
+      }
+      await this.storeProfile(profile);
+      this.kernel.publish();
+      return ok(profileInfo(profile, false));
+    });
+  }
+
+  private async storeProfile(profile: DeviceProfile): Promise<void> {
+    await this.profiles.save(profile).catch((error: unknown) => {
+      throw new SaveError('settings', error);
+    });
+    this.listed = this.profiles.list();
+  }
+
+  /**
+   * "Register deck": the card source (it must read tag IDs) reopens with a decoder that gives each
+   * new tag the next card of the registration order (spades, hearts, diamonds, clubs, each A 2 … K);
+   * after the 52nd the table is stored as a profile of that name and chosen. Null stops it.
+   */
+  registerDeck(name: string | null): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      if (name === null) {
+        if (this.registering === null) return ok(null);
+        this.registering = null;
+        await this.hooks.reopenSource();
+        this.kernel.publish();
+        return ok(null);
+      }
+      const { race, game } = this.hooks.session();
+      if (race) return refused('race', { key: 'service.register.raceOpen', params: { race: race.id } });
+      if (game) return refused('game', { key: 'service.register.gameOpen', params: { game: game.id } });
+      const { source } = this.settings.current;
+      if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.register.noReader' });
+      const base = effectiveProfile(source, this.profiles);
+      if (base.decoder.kind !== 'uid') return refused('source.decoder', { key: 'service.register.notRfid', params: { name: base.name } });
+      try {
+        storedName(name);
+      } catch (error) {
+        if (isInputError(error)) return refused('name', error.said ?? error.reason);
+        throw error;
+      }
+      const { cards: _old, ...options } = base.decoder;
+      const decoder = new UidDecoder({}, options);
+      decoder.startRegistration(REGISTRATION_ORDER);
+      this.registering = { decoder, base, view: { name, registered: 0, total: REGISTRATION_ORDER.length, next: REGISTRATION_ORDER[0] ?? null, problem: null } };
+      await this.hooks.reopenSource();
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  /** A read while registering: the next card's tag, or why not; after the last, the profile stored and chosen. */
+  async registered(event: ShoeEvent): Promise<void> {
+    const registering = this.registering;
+    if (registering === null || registering.finishing === true) return;
+    if (event.type === 'unknown') {
+      registering.view = { ...registering.view, problem: event.reason };
+      this.kernel.publish();
+      return;
+    }
+    const registered = registering.view.registered + 1;
+    registering.view = { ...registering.view, registered, next: REGISTRATION_ORDER[registered] ?? null, problem: null };
+    if (registering.decoder.registering) {
+      this.kernel.publish();
+      return;
+    }
+    const { base } = registering;
+    if (base.decoder.kind !== 'uid') return;
+    const profile: DeviceProfile = { ...base, name: registering.view.name, decoder: { ...base.decoder, cards: registering.decoder.entries() } };
+    // Registration ends only once the profile is stored and chosen: a screen never sees it over
+    // with the old profile still in the settings.
+    registering.finishing = true;
+    try {
+      await this.storeProfile(profile);
+      await this.settings.store({ ...this.settings.current, source: { ...this.settings.current.source, decoder: profile.name } });
+    } finally {
+      this.registering = null;
+    }
+    await this.hooks.reopenSource();
+    this.kernel.publish();
+  }
+}
