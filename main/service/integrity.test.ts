@@ -11,7 +11,8 @@ import type { ShoeEvent } from '../../hardware/events';
 import type { CommandResult, ConsoleSettings } from '../../protocol/contract';
 import { findingText } from '../../journal/findings';
 import { serviceHarness } from './testing/services';
-import { ConsoleService, HELD_DISCARD_REASON, MAX_HELD_CARDS } from './service';
+import { ConsoleService } from './service';
+import { HELD_DISCARD_REASON, MAX_HELD_CARDS } from './cardInputs';
 import { DEFAULT_SETTINGS } from './settings';
 
 const root = join(import.meta.dirname, '..', '..');

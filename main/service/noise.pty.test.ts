@@ -12,7 +12,8 @@ import { lineNoise } from '../../hardware/testing/lineNoise';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { serialCardSources } from './cardSources';
-import { ConsoleService, MAX_HELD_CARDS } from './service';
+import { ConsoleService } from './service';
+import { MAX_HELD_CARDS } from './cardInputs';
 import { DEFAULT_SETTINGS } from './settings';
 
 const NOISE_MS = 20_000;

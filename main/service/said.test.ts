@@ -16,7 +16,8 @@ import type { ShoeEvent } from '../../hardware/events';
 import type { CommandError, CommandResult, ConsoleSettings } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import { storedName } from './profiles';
-import { ConsoleService, MAX_HELD_CARDS } from './service';
+import { ConsoleService } from './service';
+import { MAX_HELD_CARDS } from './cardInputs';
 import { DEFAULT_SETTINGS, readSettings } from './settings';
 
 const clock = () => new Date('2026-11-29T12:00:00Z');

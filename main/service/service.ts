@@ -1,17 +1,14 @@
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InputError } from '../../engine/errors';
-import { englishText, type Message } from '../../engine/messages';
-import type { ShoeEvent } from '../../hardware/events';
-import { FrameDecoder } from '../../hardware/pipeline';
-import { effectiveProfile, ProfileStore, PROFILES_FOLDER } from './profiles';
+import { ProfileStore, PROFILES_FOLDER } from './profiles';
 import type { JournalFinding } from '../../journal/findings';
 import { JournalWriter, scanJournal } from '../journal/journal';
 import { journalPath } from '../../journal/location';
 import {
-  HISTORY_PAGE_MAX, RECENT_INPUTS_MAX,
-  type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HeldCard, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
-  TABLE_NAME_MAX, type NumberedInput, type PortInfo, type FloorLinkState, type FloorTarget, type RaceRecord, type SeatCount, type SeatCountDraft, type ShoeRefusal, type SourceStatus,
+  HISTORY_PAGE_MAX,
+  type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
+  TABLE_NAME_MAX, type PortInfo, type FloorLinkState, type FloorTarget, type RaceRecord, type SeatCount, type SeatCountDraft,
 } from '../../protocol/contract';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';
@@ -28,21 +25,22 @@ import { loadSettings, shownFloor } from './settings';
 import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
 import { floorTargetOf } from '../floorLink/target';
 import { isTableName } from '../../protocol/tableName';
-import { simulatedSource } from './simulatedSource';
-import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
+import type { CardSourceFactory } from './cardSource';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ClockTimers } from './clock';
 import type { JournalFollower } from '../../replay/follower';
 import { stationFollowers, type StationFollowers } from './followers';
 import { ok, refused } from './failures';
 import { Kernel } from './kernel';
-import { RefusalRuns, refusalFor, refusalTarget } from './refusalRuns';
+import { RefusalRuns } from './refusalRuns';
 import type { CommandContext } from './commandContext';
 import { RaceCommands } from './raceCommands';
 import { GameCommands } from './gameCommands';
 import { ClockCommands } from './clockCommands';
 import { SettingsCommands } from './settingsCommands';
 import { ProfileCommands } from './profileCommands';
+import { CardInputs } from './cardInputs';
+import { lastOf } from './memo';
 import type { FloorClock } from '../../protocol/clock';
 
 export interface ServiceOptions {
@@ -80,32 +78,14 @@ export interface ServiceOptions {
 const FLOOR_OFF: FloorLinkState = { state: 'off' };
 
 
-/** `compute`, remembering its last argument and result: the same input gives the very same object. */
-function lastOf<A, R>(compute: (argument: A) => R): (argument: A) => R {
-  let last: { argument: A; result: R } | null = null;
-  return (argument) => {
-    if (last === null || last.argument !== argument) last = { argument, result: compute(argument) };
-    return last.result;
-  };
-}
-
-/** The most cards read from noise held for the dealer's say at once; more are refused (kept on record as one run). */
-export const MAX_HELD_CARDS = 10;
-export const HELD_DISCARD_REASON = 'discarded by the dealer: read while the line was noisy';
 /**
  * The console's session, with no knowledge of Electron: settings, the race in progress, the card
  * source, the journal and the history. Every change is journaled (fsynced) before listeners see
  * it, and commands run one at a time, so the screen, the shoe and the keyboard never race.
  */
 export class ConsoleService {
-  private source: CardSource | null = null;
-  private sourceStatus: SourceStatus;
-  private lastInput: ShoeEvent | null = null;
-  /** The latest inputs, numbered (the screens' input log is built from them by id). */
-  private inputs: readonly NumberedInput[] = [];
-  private shoeRefusal: ShoeRefusal | null = null;
-  private held: readonly HeldCard[] = [];
-  private heldCount = 0;
+  /** The cards coming in: the card source, held cards, scans. */
+  private readonly cardInputs: CardInputs;
   private readonly monotonic: () => number;
   /** The counts being typed for the next race. */
   private readonly countDrafts: CountDrafts;
@@ -136,7 +116,6 @@ export class ConsoleService {
     private readonly unlock: () => Promise<void>,
     private readonly profiles: ProfileStore,
   ) {
-    this.sourceStatus = { kind: settings.source.kind, path: settings.source.path, state: 'idle' };
     this.monotonic = options.monotonic ?? (() => performance.now());
     this.countDrafts = new CountDrafts(options.dataDir);
     this.stationSettings = new StationSettings(options.dataDir, settings, () => this.countDrafts.clear());
@@ -150,26 +129,28 @@ export class ConsoleService {
       session: () => this.session,
       settings: () => this.settings,
       commit: (record) => this.commit(record),
-      refuseHeldFor: (target, kind) => this.refuseHeldFor(target, kind),
+      refuseHeldFor: (target, kind) => this.cardInputs.refuseHeldFor(target, kind),
       plan: () => this.planViewOf(this.settings.tournament),
       station: options.station,
     };
+    const reopenSource = async () => {
+      await this.cardInputs.closeSource();
+      this.cardInputs.openSource();
+    };
     this.profileCommands = new ProfileCommands(this.kernel, profiles, this.stationSettings, {
       session: () => this.session,
-      reopenSource: async () => {
-        await this.closeSource();
-        this.openSource();
-      },
+      reopenSource,
+    });
+    this.cardInputs = new CardInputs(this.kernel, this.refusals, this.stationSettings, profiles, this.profileCommands, options, {
+      session: () => this.session,
+      deal: (target, code, source, held) => this.deal(target, code, source, held),
     });
     this.settingsCommands = new SettingsCommands(this.kernel, this.stationSettings, {
       session: () => this.session,
       plan: () => this.planViewOf(this.settings.tournament),
       hasProfile: (name) => this.profiles.has(name),
       registering: () => this.profileCommands.registrationDecoder !== null,
-      reopenSource: async () => {
-        await this.closeSource();
-        this.openSource();
-      },
+      reopenSource,
       followFloor: () => this.followFloorSettings(),
     });
     this.races = new RaceCommands(commands);
@@ -241,7 +222,7 @@ export class ConsoleService {
       // On a full disk it waits: the finding is shown all the same, and the next record ends the torn line.
       await service.kernel.write(scan.tornNote).catch(() => undefined);
     }
-    service.openSource();
+    service.cardInputs.openSource();
     service.clockCommands.follow();
     await service.followFloorSettings();
     return service;
@@ -257,15 +238,16 @@ export class ConsoleService {
    */
   getState(): ConsoleState {
     const { session, settings } = this;
+    const inputs = this.cardInputs.view;
     return {
       settings: this.shownSettingsOf(settings),
       race: this.raceViewOf(session.race),
-      source: this.sourceStatus,
-      lastInput: this.lastInput,
-      inputs: this.inputs,
-      shoeRefusal: this.shoeRefusal,
+      source: inputs.source,
+      lastInput: inputs.lastInput,
+      inputs: inputs.inputs,
+      shoeRefusal: inputs.shoeRefusal,
       history: this.historyOf(session.history),
-      held: this.held,
+      held: inputs.held,
       profiles: this.profileCommands.list,
       registration: this.profileCommands.registration,
       game: this.gameViewOf(session.game),
@@ -329,12 +311,6 @@ export class ConsoleService {
     this.floorLinkState = link.current;
   }
 
-  /** What the open race awaits, for the simulated shoe: a new demand after every change of the race (session.race is a new object then). */
-  private readonly demandOf = lastOf((race: ActiveRace | null): ShoeDemand | null => {
-    const awaiting = race?.state.progress.awaiting ?? null;
-    return race === null || awaiting === null ? null : { raceId: race.id, seat: awaiting.seat };
-  });
-  private readonly awaited: AwaitedCard = () => this.demandOf(this.session.race);
   private readonly raceViewOf = lastOf((race: ActiveRace | null) => (race ? raceView(race) : null));
   private readonly gameViewOf = lastOf((game: ActiveGame | null) => (game ? gameView(game) : null));
   private readonly planViewOf = lastOf(planView);
@@ -349,14 +325,9 @@ export class ConsoleService {
   /** A command's record journaled, then what follows from it for the console beyond the journal's followers. */
   private async commit(record: SessionRecord): Promise<void> {
     await this.kernel.commit(record);
-    // A change was accepted: an earlier refusal of a shoe card no longer stands.
-    this.shoeRefusal = null;
-    // A race begins afresh: the counts typed for it are its own now, and the last input was before it.
-    if (record.kind === 'race-start') {
-      this.lastInput = null;
-      await this.countDrafts.clear();
-    }
-    this.dropStaleHeld();
+    this.cardInputs.committed(record);
+    // A race begins afresh: the counts typed for it are its own now.
+    if (record.kind === 'race-start') await this.countDrafts.clear();
     this.kernel.publish();
   }
 
@@ -462,101 +433,11 @@ export class ConsoleService {
     return this.kernel.serial(() => this.deal(target, code, 'manual'));
   }
 
-  /**
-   * A keyboard-wedge scan: the text decoded as the serial path decodes a frame (symbology prefix
-   * stripped, the configured device profile's decoder), then dealt like a shoe's card. Text that
-   * is no card is refused with the decoder's reason and kept on record.
-   */
-  dealScan(target: string, raw: string): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const profile = effectiveProfile(this.settings.source, this.profiles);
-      const [event] = new FrameDecoder(profile).decode({ bytes: Buffer.from(raw) });
-      if (event?.type === 'card') return this.deal(target, event.card, 'scanner');
-      const notACard: Message = { key: 'service.scan.notACard' };
-      // The decoder's reason is its own English (hardware/): said inside the refusal as it is.
-      const reason = event?.type === 'unknown' ? event.reason : englishText(notACard);
-      const open = refusalTarget(this.session, target);
-      if (open !== null) await this.refusals.refuse(refusalFor(open, raw, reason, 'scanner'));
-      return refused('scan', { key: 'service.scan.refused', params: { raw: JSON.stringify(raw), reason: event?.type === 'unknown' ? event.reason : { message: notACard }, decoder: profile.name } });
-    });
-  }
 
 
 
 
 
-
-
-  /** The first held card, if it is the one the screen names. */
-  private firstHeld(target: string, heldId: number): HeldCard | CommandResult<never> {
-    const first = this.held[0];
-    if (first === undefined) return refused('held', { key: 'service.held.none' });
-    if (first.id !== heldId || first.target !== target) return refused('held', { key: 'service.held.notFirst' });
-    return first;
-  }
-
-  takeHeldCard(target: string, heldId: number): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const first = this.firstHeld(target, heldId);
-      if ('ok' in first) return first;
-      const result = await this.dealHeld(first, true);
-      if (!result.ok) this.shoeRefusal = { card: first.card, ...result.error };
-      await this.releaseQueued();
-      this.kernel.publish();
-      return result;
-    });
-  }
-
-  discardHeldCard(target: string, heldId: number): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const first = this.firstHeld(target, heldId);
-      if ('ok' in first) return first;
-      // A held card waits only for the race or game open (dropStaleHeld): it names one.
-      const waitsFor = refusalTarget(this.session, first.target);
-      if (waitsFor !== null) await this.refusals.refuse(refusalFor(waitsFor, first.card, HELD_DISCARD_REASON, 'shoe'));
-      this.held = this.held.slice(1);
-      await this.releaseQueued();
-      this.kernel.publish();
-      return ok(null);
-    });
-  }
-
-  /** Clean cards that only waited behind a held one go on, in the order they came. */
-  private async releaseQueued(): Promise<void> {
-    while (this.held[0]?.why === 'queued') {
-      const next = this.held[0];
-      const result = await this.dealHeld(next, false);
-      if (!result.ok) this.shoeRefusal = { card: next.card, ...result.error };
-    }
-  }
-
-  /**
-   * Deals the first held card: it leaves the queue once dealt, or refused by the race (and kept
-   * on record as refused). A write the disk refuses leaves it first in the queue, to try again.
-   */
-  private async dealHeld(card: HeldCard, taken: boolean): Promise<CommandResult> {
-    const result = await this.deal(card.target, card.card, 'shoe', taken);
-    this.held = this.held.filter((waiting) => waiting !== card);
-    return result;
-  }
-
-  /**
-   * Cards still waiting when their race or game ends go on record as refused (not decided), so a
-   * card the shoe read never vanishes without a trace. Journaled while the race is still open.
-   */
-  private async refuseHeldFor(target: string, kind: 'race' | 'game'): Promise<void> {
-    for (const card of this.held.filter((waiting) => waiting.target === target)) {
-      const reason = `read while the line was noisy and not decided before the ${kind} ended: not dealt`;
-      await this.kernel.save(refusalFor(kind === 'race' ? { raceId: target } : { gameId: target }, card.card, reason, 'shoe'));
-      this.held = this.held.filter((waiting) => waiting !== card);
-    }
-  }
-
-  /** Held cards wait for the race or game they were read for; once it has ended they go. */
-  private dropStaleHeld(): void {
-    const open = this.session.race?.id ?? this.session.game?.id ?? null;
-    if (this.held.some((card) => card.target !== open)) this.held = this.held.filter((card) => card.target === open);
-  }
 
   listPorts(): Promise<CommandResult<readonly PortInfo[]>> {
     return this.kernel.serial(async () => ok(this.options.listPorts ? await this.options.listPorts() : []));
@@ -585,6 +466,19 @@ export class ConsoleService {
     });
   }
 
+  /** A keyboard-wedge scan (main/service/cardInputs.ts). */
+  dealScan(target: string, raw: string): Promise<CommandResult> {
+    return this.cardInputs.dealScan(target, raw);
+  }
+
+  takeHeldCard(target: string, heldId: number): Promise<CommandResult> {
+    return this.cardInputs.takeHeldCard(target, heldId);
+  }
+
+  discardHeldCard(target: string, heldId: number): Promise<CommandResult> {
+    return this.cardInputs.discardHeldCard(target, heldId);
+  }
+
   importProfile(value: unknown): Promise<CommandResult<DeviceProfileInfo>> {
     return this.profileCommands.importProfile(value);
   }
@@ -597,85 +491,9 @@ export class ConsoleService {
     return this.session.history;
   }
 
-  /** A shoe event: cards go to the open race like typed ones; everything is shown to the dealer. */
-  private handleShoeEvent(event: ShoeEvent): void {
-    if (event.type === 'status') {
-      this.sourceStatus = { ...this.sourceStatus, state: event.state, ...(event.code ? { code: event.code } : {}), ...(event.message ? { message: event.message } : {}) };
-      // Connected again: a trouble code no longer stands; what the port says of itself (its line settings) does.
-      if (event.state === 'connected') this.sourceStatus = { kind: this.sourceStatus.kind, path: this.sourceStatus.path, state: 'connected', ...(event.message ? { message: event.message } : {}) };
-      this.kernel.publish();
-      return;
-    }
-    this.lastInput = event;
-    const at = (this.options.clock?.() ?? new Date()).toISOString();
-    this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, at, event }].slice(-RECENT_INPUTS_MAX);
-    if (this.profileCommands.registrationDecoder !== null && (event.type === 'card' || event.type === 'unknown')) {
-      void this.kernel.serial(async () => {
-        await this.profileCommands.registered(event);
-        return ok(null);
-      });
-      return;
-    }
-    if (event.type === 'card' && (this.session.race || this.session.game)) {
-      void this.kernel.serial(async () => {
-        // The card goes to what is open when its turn comes (commands run one at a time).
-        const target = this.session.race?.id ?? this.session.game?.id;
-        if (target === undefined) {
-          this.kernel.publish();
-          return ok(null);
-        }
-        // Read while the line is flagged as noise, or behind such a card: the dealer decides.
-        if (event.suspect === true || this.held.length > 0) {
-          // Only cards read from noise are ever refused here: a clean card waits its turn, however many wait.
-          if (event.suspect === true && this.held.filter((waiting) => waiting.why === 'noise').length >= MAX_HELD_CARDS) {
-            // Noise makes cards by the thousand: a run of them is one record with a count.
-            const said: Message = { key: 'service.held.tooMany', params: { n: MAX_HELD_CARDS } };
-            const reason = englishText(said);
-            await this.refusals.refuse(refusalFor(this.session.race ? { raceId: target } : { gameId: target }, event.card, reason, 'shoe'), true);
-            this.shoeRefusal = { card: event.card, field: 'card', message: reason, said };
-          } else {
-            this.heldCount += 1;
-            this.held = [...this.held, { id: this.heldCount, target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued' }];
-          }
-          this.kernel.publish();
-          return ok(null);
-        }
-        // A card refused (or not saved) changes nothing else, so it is published with why: nobody
-        // typed it, and the dealer must see that a card came and was not taken.
-        const result = await this.deal(target, event.card, 'shoe');
-        if (!result.ok) {
-          this.shoeRefusal = { card: event.card, ...result.error };
-          this.kernel.publish();
-        }
-        return result;
-      });
-    } else {
-      this.kernel.publish();
-    }
-  }
-
-  private openSource(): void {
-    const { source } = this.settings;
-    this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
-    const emit = (event: ShoeEvent) => this.handleShoeEvent(event);
-    if (source.kind === 'simulator') this.source = simulatedSource({ emit, awaited: this.awaited, decks: this.settings.table.decks, intervalMs: this.options.simulatedCardMs });
-    else if (source.kind === 'serial') {
-      const request = { kind: source.kind, path: source.path, profile: effectiveProfile(source, this.profiles) };
-      const decoder = this.profileCommands.registrationDecoder;
-      this.source = this.options.cardSources?.(decoder === null ? request : { ...request, decoder }, emit) ?? null;
-    }
-    else this.source = null;
-  }
-
-  private async closeSource(): Promise<void> {
-    const source = this.source;
-    this.source = null;
-    await source?.stop();
-  }
-
   async close(): Promise<void> {
     this.tournamentClock.close();
-    await this.closeSource();
+    await this.cardInputs.closeSource();
     await this.kernel.idle();
     await this.floorLink?.close();
     this.floorLink = null;

@@ -1,0 +1,239 @@
+import { englishText, type Message } from '../../engine/messages';
+import type { ShoeEvent } from '../../hardware/events';
+import { FrameDecoder } from '../../hardware/pipeline';
+import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
+import type { ActiveRace, Session, SessionRecord } from '../../replay/session';
+import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
+import { ok, refused } from './failures';
+import type { Kernel } from './kernel';
+import type { ProfileCommands } from './profileCommands';
+import { effectiveProfile, type ProfileStore } from './profiles';
+import { refusalFor, refusalTarget, type RefusalRuns } from './refusalRuns';
+import { simulatedSource } from './simulatedSource';
+import type { StationSettings } from './stationSettings';
+import { lastOf } from './memo';
+
+/** The most cards read from noise held for the dealer's say at once; more are refused (kept on record as one run). */
+export const MAX_HELD_CARDS = 10;
+export const HELD_DISCARD_REASON = 'discarded by the dealer: read while the line was noisy';
+
+/** What the card inputs need of the rest of the console. */
+export interface CardInputHooks {
+  session(): Session;
+  /** A card to whatever `target` names (the open race or game). */
+  deal(target: string, code: string, source: InputSource, held?: boolean): Promise<CommandResult>;
+}
+
+/**
+ * The cards that come in: the card source (the simulated shoe, a serial shoe or reader) and its
+ * status, every input numbered for the screens' log, a card read while the line is noisy held for
+ * the dealer's say (and the clean ones behind it queued), a keyboard-wedge scan decoded, and a
+ * shoe card the race refused shown with why.
+ */
+export class CardInputs {
+  private source: CardSource | null = null;
+  private sourceStatus: SourceStatus;
+  private lastInput: ShoeEvent | null = null;
+  /** The latest inputs, numbered (the screens' input log is built from them by id). */
+  private inputs: readonly NumberedInput[] = [];
+  private shoeRefusal: ShoeRefusal | null = null;
+  private held: readonly HeldCard[] = [];
+  private heldCount = 0;
+
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly refusals: RefusalRuns,
+    private readonly settings: StationSettings,
+    private readonly profiles: ProfileStore,
+    private readonly registration: ProfileCommands,
+    private readonly options: { readonly clock?: () => Date; readonly cardSources?: CardSourceFactory; readonly simulatedCardMs?: number },
+    private readonly hooks: CardInputHooks,
+  ) {
+    const { source } = settings.current;
+    this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
+  }
+
+  /** What the state carries of the inputs. */
+  get view(): { readonly source: SourceStatus; readonly lastInput: ShoeEvent | null; readonly inputs: readonly NumberedInput[]; readonly shoeRefusal: ShoeRefusal | null; readonly held: readonly HeldCard[] } {
+    return { source: this.sourceStatus, lastInput: this.lastInput, inputs: this.inputs, shoeRefusal: this.shoeRefusal, held: this.held };
+  }
+
+  /** A command's record was accepted: an earlier refusal of a shoe card no longer stands; a race begins afresh (the last input was before it); held cards of an ended race or game go. */
+  committed(record: SessionRecord): void {
+    this.shoeRefusal = null;
+    if (record.kind === 'race-start') this.lastInput = null;
+    this.dropStaleHeld();
+  }
+
+  /** What the open race awaits, for the simulated shoe: a new demand after every change of the race (session.race is a new object then). */
+  private readonly demandOf = lastOf((race: ActiveRace | null): ShoeDemand | null => {
+    const awaiting = race?.state.progress.awaiting ?? null;
+    return race === null || awaiting === null ? null : { raceId: race.id, seat: awaiting.seat };
+  });
+  private readonly awaited: AwaitedCard = () => this.demandOf(this.hooks.session().race);
+  /** The first held card, if it is the one the screen names. */
+  private firstHeld(target: string, heldId: number): HeldCard | CommandResult<never> {
+    const first = this.held[0];
+    if (first === undefined) return refused('held', { key: 'service.held.none' });
+    if (first.id !== heldId || first.target !== target) return refused('held', { key: 'service.held.notFirst' });
+    return first;
+  }
+
+  takeHeldCard(target: string, heldId: number): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      const first = this.firstHeld(target, heldId);
+      if ('ok' in first) return first;
+      const result = await this.dealHeld(first, true);
+      if (!result.ok) this.shoeRefusal = { card: first.card, ...result.error };
+      await this.releaseQueued();
+      this.kernel.publish();
+      return result;
+    });
+  }
+
+  discardHeldCard(target: string, heldId: number): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      const first = this.firstHeld(target, heldId);
+      if ('ok' in first) return first;
+      // A held card waits only for the race or game open (dropStaleHeld): it names one.
+      const waitsFor = refusalTarget(this.hooks.session(), first.target);
+      if (waitsFor !== null) await this.refusals.refuse(refusalFor(waitsFor, first.card, HELD_DISCARD_REASON, 'shoe'));
+      this.held = this.held.slice(1);
+      await this.releaseQueued();
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  /** Clean cards that only waited behind a held one go on, in the order they came. */
+  private async releaseQueued(): Promise<void> {
+    while (this.held[0]?.why === 'queued') {
+      const next = this.held[0];
+      const result = await this.dealHeld(next, false);
+      if (!result.ok) this.shoeRefusal = { card: next.card, ...result.error };
+    }
+  }
+
+  /**
+   * Deals the first held card: it leaves the queue once dealt, or refused by the race (and kept
+   * on record as refused). A write the disk refuses leaves it first in the queue, to try again.
+   */
+  private async dealHeld(card: HeldCard, taken: boolean): Promise<CommandResult> {
+    const result = await this.hooks.deal(card.target, card.card, 'shoe', taken);
+    this.held = this.held.filter((waiting) => waiting !== card);
+    return result;
+  }
+
+  /**
+   * Cards still waiting when their race or game ends go on record as refused (not decided), so a
+   * card the shoe read never vanishes without a trace. Journaled while the race is still open.
+   */
+  async refuseHeldFor(target: string, kind: 'race' | 'game'): Promise<void> {
+    for (const card of this.held.filter((waiting) => waiting.target === target)) {
+      const reason = `read while the line was noisy and not decided before the ${kind} ended: not dealt`;
+      await this.kernel.save(refusalFor(kind === 'race' ? { raceId: target } : { gameId: target }, card.card, reason, 'shoe'));
+      this.held = this.held.filter((waiting) => waiting !== card);
+    }
+  }
+
+  /** Held cards wait for the race or game they were read for; once it has ended they go. */
+  dropStaleHeld(): void {
+    const open = this.hooks.session().race?.id ?? this.hooks.session().game?.id ?? null;
+    if (this.held.some((card) => card.target !== open)) this.held = this.held.filter((card) => card.target === open);
+  }
+
+  /**
+   * A keyboard-wedge scan: the text decoded as the serial path decodes a frame (symbology prefix
+   * stripped, the configured device profile's decoder), then dealt like a shoe's card. Text that
+   * is no card is refused with the decoder's reason and kept on record.
+   */
+  dealScan(target: string, raw: string): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      const profile = effectiveProfile(this.settings.current.source, this.profiles);
+      const [event] = new FrameDecoder(profile).decode({ bytes: Buffer.from(raw) });
+      if (event?.type === 'card') return this.hooks.deal(target, event.card, 'scanner');
+      const notACard: Message = { key: 'service.scan.notACard' };
+      // The decoder's reason is its own English (hardware/): said inside the refusal as it is.
+      const reason = event?.type === 'unknown' ? event.reason : englishText(notACard);
+      const open = refusalTarget(this.hooks.session(), target);
+      if (open !== null) await this.refusals.refuse(refusalFor(open, raw, reason, 'scanner'));
+      return refused('scan', { key: 'service.scan.refused', params: { raw: JSON.stringify(raw), reason: event?.type === 'unknown' ? event.reason : { message: notACard }, decoder: profile.name } });
+    });
+  }
+
+  /** A shoe event: cards go to the open race like typed ones; everything is shown to the dealer. */
+  private handle(event: ShoeEvent): void {
+    if (event.type === 'status') {
+      this.sourceStatus = { ...this.sourceStatus, state: event.state, ...(event.code ? { code: event.code } : {}), ...(event.message ? { message: event.message } : {}) };
+      // Connected again: a trouble code no longer stands; what the port says of itself (its line settings) does.
+      if (event.state === 'connected') this.sourceStatus = { kind: this.sourceStatus.kind, path: this.sourceStatus.path, state: 'connected', ...(event.message ? { message: event.message } : {}) };
+      this.kernel.publish();
+      return;
+    }
+    this.lastInput = event;
+    const at = (this.options.clock?.() ?? new Date()).toISOString();
+    this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, at, event }].slice(-RECENT_INPUTS_MAX);
+    if (this.registration.registrationDecoder !== null && (event.type === 'card' || event.type === 'unknown')) {
+      void this.kernel.serial(async () => {
+        await this.registration.registered(event);
+        return ok(null);
+      });
+      return;
+    }
+    if (event.type === 'card' && (this.hooks.session().race || this.hooks.session().game)) {
+      void this.kernel.serial(async () => {
+        // The card goes to what is open when its turn comes (commands run one at a time).
+        const target = this.hooks.session().race?.id ?? this.hooks.session().game?.id;
+        if (target === undefined) {
+          this.kernel.publish();
+          return ok(null);
+        }
+        // Read while the line is flagged as noise, or behind such a card: the dealer decides.
+        if (event.suspect === true || this.held.length > 0) {
+          // Only cards read from noise are ever refused here: a clean card waits its turn, however many wait.
+          if (event.suspect === true && this.held.filter((waiting) => waiting.why === 'noise').length >= MAX_HELD_CARDS) {
+            // Noise makes cards by the thousand: a run of them is one record with a count.
+            const said: Message = { key: 'service.held.tooMany', params: { n: MAX_HELD_CARDS } };
+            const reason = englishText(said);
+            await this.refusals.refuse(refusalFor(this.hooks.session().race ? { raceId: target } : { gameId: target }, event.card, reason, 'shoe'), true);
+            this.shoeRefusal = { card: event.card, field: 'card', message: reason, said };
+          } else {
+            this.heldCount += 1;
+            this.held = [...this.held, { id: this.heldCount, target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued' }];
+          }
+          this.kernel.publish();
+          return ok(null);
+        }
+        // A card refused (or not saved) changes nothing else, so it is published with why: nobody
+        // typed it, and the dealer must see that a card came and was not taken.
+        const result = await this.hooks.deal(target, event.card, 'shoe');
+        if (!result.ok) {
+          this.shoeRefusal = { card: event.card, ...result.error };
+          this.kernel.publish();
+        }
+        return result;
+      });
+    } else {
+      this.kernel.publish();
+    }
+  }
+
+  openSource(): void {
+    const { source } = this.settings.current;
+    this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
+    const emit = (event: ShoeEvent) => this.handle(event);
+    if (source.kind === 'simulator') this.source = simulatedSource({ emit, awaited: this.awaited, decks: this.settings.current.table.decks, intervalMs: this.options.simulatedCardMs });
+    else if (source.kind === 'serial') {
+      const request = { kind: source.kind, path: source.path, profile: effectiveProfile(source, this.profiles) };
+      const decoder = this.registration.registrationDecoder;
+      this.source = this.options.cardSources?.(decoder === null ? request : { ...request, decoder }, emit) ?? null;
+    }
+    else this.source = null;
+  }
+
+  async closeSource(): Promise<void> {
+    const source = this.source;
+    this.source = null;
+    await source?.stop();
+  }
+}
