@@ -7,12 +7,11 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync,
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataFolderError, prepareDataFolder } from './dataFolder';
+import { scratchScript, spawnAsNobody, type ScratchScript } from './testing/scratchChild';
 import { canMountPrivateTmpfs } from './testing/serviceChild';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const fresh = () => mkdtempSync(join(tmpdir(), 'data-folder-'));
 const HINT = 'choose another with CHIP_RACE_DATA_DIR';
 
@@ -30,16 +29,25 @@ interface Outcome {
   readonly entries: string[] | null;
 }
 
-/** A child's script: prepareDataFolder on its first argument, printing an Outcome. */
+/**
+ * A child's script: prepareDataFolder on its first argument, printing an Outcome. It runs from a
+ * folder of its own, outside the checkout: as `nobody` it may not enter the checkout's folder.
+ */
 const CHILD = [
   'import { readdirSync } from "node:fs";',
-  `import { prepareDataFolder } from ${JSON.stringify(new URL('./dataFolder.ts', import.meta.url).href)};`,
-  'const dir = process.argv[1];',
+  'import { prepareDataFolder } from "./dataFolder.mjs";',
+  'const dir = process.argv[2];',
   'const thrown = await prepareDataFolder(dir).then(() => null, (error) => ({ name: error.name, message: error.message }));',
   'let entries = null;',
   'try { entries = readdirSync(dir); } catch {}',
   'console.log(JSON.stringify({ thrown, entries }));',
 ].join('\n');
+
+let childScript: ScratchScript;
+beforeAll(() => {
+  childScript = scratchScript([join(import.meta.dirname, 'dataFolder.ts')], CHILD);
+});
+afterAll(() => childScript.dispose());
 
 function outcome(child: SpawnSyncReturns<string>): Outcome {
   expect(child.stderr).toBe('');
@@ -53,8 +61,8 @@ function outcome(child: SpawnSyncReturns<string>): Outcome {
  */
 function inPrivateTmpfs(mount: string, setup: string, folder: string, options = ''): Outcome {
   const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
-  const script = `mount -t tmpfs -o size=4096${options === '' ? '' : `,${options}`} chip-race-test "$0" && ${setup} && exec "$1" --import tsx --input-type=module -e "$2" "$0/${folder}"`;
-  return outcome(spawnSync('unshare', [...user, '--mount', '--propagation', 'private', 'sh', '-c', script, mount, process.execPath, CHILD], { cwd: root, encoding: 'utf8' }));
+  const script = `mount -t tmpfs -o size=4096${options === '' ? '' : `,${options}`} chip-race-test "$0" && ${setup} && exec "$1" "$2" "$0/${folder}"`;
+  return outcome(spawnSync('unshare', [...user, '--mount', '--propagation', 'private', 'sh', '-c', script, mount, process.execPath, childScript.path], { encoding: 'utf8' }));
 }
 
 /** Runs prepareDataFolder as a user who is not root (root may write anywhere), here or in a child. */
@@ -63,8 +71,7 @@ async function asNotRoot(dir: string): Promise<Outcome> {
     const thrown = await prepareDataFolder(dir).then(() => null, (error: Error) => ({ name: error.name, message: error.message }));
     return { thrown, entries: readdirSync(dir) };
   }
-  const args = ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--import', 'tsx', '--input-type=module', '-e', CHILD, dir];
-  return outcome(spawnSync('setpriv', args, { cwd: root, encoding: 'utf8' }));
+  return outcome(spawnAsNobody(childScript, [dir]));
 }
 
 describe('prepareDataFolder', () => {

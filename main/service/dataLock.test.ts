@@ -2,28 +2,23 @@
 // same instant (each waits at a barrier, then all are released together), twenty times over;
 // exactly one gets the folder each time, also when a lock left by a killed console is there.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockDataFolder } from './dataLock';
+import { scratchScript, type ScratchScript } from './testing/scratchChild';
 
 const CONSOLES = 10;
 const TRIALS = 20;
 
-let scriptDir: string;
-let child: string;
+let child: ScratchScript;
 beforeAll(() => {
   // The lock's own code, as plain JavaScript (it uses only Node's modules), so each process starts at once.
-  scriptDir = mkdtempSync(join(tmpdir(), 'data-lock-child-'));
-  const source = readFileSync(join(import.meta.dirname, 'dataLock.ts'), 'utf8');
-  writeFileSync(join(scriptDir, 'dataLock.mjs'), ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
-  child = join(scriptDir, 'child.mjs');
-  writeFileSync(
-    child,
+  child = scratchScript(
+    [join(import.meta.dirname, 'dataLock.ts')],
     `import { lockDataFolder } from './dataLock.mjs';
 import { createInterface } from 'node:readline';
 const lines = createInterface({ input: process.stdin });
@@ -43,7 +38,7 @@ lines.on('close', () => process.exit(0));
 `,
   );
 });
-afterAll(() => rmSync(scriptDir, { recursive: true, force: true }));
+afterAll(() => child.dispose());
 
 /** Starts `count` consoles on `dataDir`, releases them together, and returns what each said. */
 async function race(dataDir: string, count: number): Promise<string[]> {
@@ -51,7 +46,7 @@ async function race(dataDir: string, count: number): Promise<string[]> {
   const said: Array<Promise<string>> = [];
   const ready: Array<Promise<void>> = [];
   for (let index = 0; index < count; index += 1) {
-    const running = spawn(process.execPath, [child, dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const running = spawn(process.execPath, [child.path, dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
     children.push(running);
     const lines = createInterface({ input: running.stdout as NodeJS.ReadableStream });
     const iterator = lines[Symbol.asyncIterator]();
