@@ -8,7 +8,7 @@ import { journalPath } from '../../journal/location';
 import {
   HISTORY_PAGE_MAX,
   type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
-  TABLE_NAME_MAX, type PortInfo, type FloorLinkState, type FloorTarget, type RaceRecord, type SeatCount, type SeatCountDraft,
+  TABLE_NAME_MAX, type PortInfo, type RaceRecord, type SeatCount, type SeatCountDraft,
 } from '../../protocol/contract';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { loadJournalKey } from '../journal/key';
@@ -22,7 +22,7 @@ import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
 import { isSessionRecord, raceView, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
 import { loadSettings, shownFloor } from './settings';
-import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
+import type { FloorLinkTiming } from '../floorLink/link';
 import { floorTargetOf } from '../floorLink/target';
 import { isTableName } from '../../protocol/tableName';
 import type { CardSourceFactory } from './cardSource';
@@ -41,6 +41,7 @@ import { SettingsCommands } from './settingsCommands';
 import { ProfileCommands } from './profileCommands';
 import { CardInputs } from './cardInputs';
 import { lastOf } from './memo';
+import { FloorFollowing } from './floorFollowing';
 import type { FloorClock } from '../../protocol/clock';
 
 export interface ServiceOptions {
@@ -75,7 +76,6 @@ export interface ServiceOptions {
   readonly followers?: readonly JournalFollower[];
 }
 
-const FLOOR_OFF: FloorLinkState = { state: 'off' };
 
 
 /**
@@ -92,9 +92,8 @@ export class ConsoleService {
   /** The settings, and their one write path. */
   private readonly stationSettings: StationSettings;
   /** The link replicating the journal to the floor, when one is set up; its last state. */
-  private floorLink: FloorLink | null = null;
-  private floorLinkKey = '';
-  private floorLinkState: FloorLinkState = FLOOR_OFF;
+  /** The link to the floor, as the settings (or the environment) say. */
+  private readonly floor: FloorFollowing;
   /** The station's core: the command queue, the journal and its followers, commit. */
   private readonly kernel: Kernel;
   /** Refusals counted rather than written one by one, and the order their counts keep. */
@@ -122,7 +121,8 @@ export class ConsoleService {
     this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
     this.refusals = new RefusalRuns(this.kernel, { monotonic: this.monotonic, ...options });
     this.kernel.order = this.refusals;
-    this.kernel.appended = (seq) => this.floorLink?.appended(seq);
+    this.floor = new FloorFollowing(this.kernel, this.stationSettings, options, (clock) => this.followFloorClock(clock));
+    this.kernel.appended = (seq) => this.floor.appended(seq);
     const commands: CommandContext = {
       kernel: this.kernel,
       refusals: this.refusals,
@@ -151,7 +151,7 @@ export class ConsoleService {
       hasProfile: (name) => this.profiles.has(name),
       registering: () => this.profileCommands.registrationDecoder !== null,
       reopenSource,
-      followFloor: () => this.followFloorSettings(),
+      followFloor: () => this.floor.follow(),
     });
     this.races = new RaceCommands(commands);
     this.games = new GameCommands(commands);
@@ -224,7 +224,7 @@ export class ConsoleService {
     }
     service.cardInputs.openSource();
     service.clockCommands.follow();
-    await service.followFloorSettings();
+    await service.floor.follow();
     return service;
   }
 
@@ -257,59 +257,12 @@ export class ConsoleService {
       journal: this.kernel.journalReport,
       countDrafts: this.countDrafts.current,
       clock: this.tournamentClock.view(settings.tournament?.structure ?? null),
-      floorLink: this.floorLinkState,
+      floorLink: this.floor.current,
     };
   }
 
   /** The settings as the screens get them: the floor's URL without its password. */
   private readonly shownSettingsOf = lastOf((settings: ConsoleSettings): ConsoleSettings => (settings.floor === undefined ? settings : { ...settings, floor: shownFloor(settings.floor) }));
-
-  /** Where the journal goes: the environment's floor, else the settings' when on (the table named); null for none. */
-  private floorConfig(): { url: string; table: string; from: FloorTarget['from'] } | null {
-    if (this.options.floor !== undefined) return { ...this.options.floor, from: 'environment' };
-    const { floor, table } = this.settings;
-    return floor?.on === true && floor.url !== '' && table.name !== undefined ? { url: floor.url, table: table.name, from: 'settings' } : null;
-  }
-
-  /** Starts, restarts or stops the floor link as the settings (or the environment) now say. */
-  private async followFloorSettings(): Promise<void> {
-    const config = this.floorConfig();
-    const key = JSON.stringify(config);
-    if (key === this.floorLinkKey) return;
-    this.floorLinkKey = key;
-    const old = this.floorLink;
-    this.floorLink = null;
-    await old?.close();
-    if (config === null) {
-      this.floorLinkState = FLOOR_OFF;
-      // No floor: the station's own clock again (queued after the change that turned the floor off:
-      // this runs inside it, and followFloorClock waits its turn like every change).
-      if (old !== null) void this.followFloorClock(null);
-      return;
-    }
-    // Loaded only now: a console without a floor never loads the database driver.
-    const { FloorLink } = await import('../floorLink/link');
-    const link = await FloorLink.start({
-      ...config,
-      dataDir: this.options.dataDir,
-      journalSeq: this.kernel.journalSeq,
-      ...(this.options.floorTiming ? { timing: this.options.floorTiming } : {}),
-      // The service's time: the link measures the floor's against it.
-      ...(this.options.clock ? { now: this.options.clock } : {}),
-      // A link closed says nothing more: only the one running now reaches here.
-      onState: (state) => {
-        this.floorLinkState = state;
-        this.kernel.publish();
-      },
-      // The floor's clock as its row holds it: checked by followFloorClock, which keeps the clock
-      // it had when the floor's is malformed.
-      onFloorClock: (clock) => {
-        void this.followFloorClock(clock as FloorClock | null);
-      },
-    });
-    this.floorLink = link;
-    this.floorLinkState = link.current;
-  }
 
   private readonly raceViewOf = lastOf((race: ActiveRace | null) => (race ? raceView(race) : null));
   private readonly gameViewOf = lastOf((game: ActiveGame | null) => (game ? gameView(game) : null));
@@ -495,8 +448,7 @@ export class ConsoleService {
     this.tournamentClock.close();
     await this.cardInputs.closeSource();
     await this.kernel.idle();
-    await this.floorLink?.close();
-    this.floorLink = null;
+    await this.floor.close();
     // The counts of refusals still only counted go on record before the journal closes.
     await this.refusals.close();
     await this.kernel.close();

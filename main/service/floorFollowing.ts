@@ -1,0 +1,97 @@
+import type { FloorClock } from '../../protocol/clock';
+import type { CommandResult, FloorLinkState, FloorTarget } from '../../protocol/contract';
+import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
+import type { Kernel } from './kernel';
+import type { StationSettings } from './stationSettings';
+
+const FLOOR_OFF: FloorLinkState = { state: 'off' };
+
+export interface FloorFollowingOptions {
+  readonly dataDir: string;
+  readonly clock?: () => Date;
+  /** The floor CHIP_RACE_DATABASE_URL and CHIP_RACE_TABLE set up: over the settings' floor and table name. */
+  readonly floor?: { readonly url: string; readonly table: string };
+  readonly floorTiming?: Partial<FloorLinkTiming>;
+}
+
+/**
+ * The station's link to the floor, following the settings (or the environment): started,
+ * restarted or stopped as they change, told of every append, its state for the screens, and the
+ * floor's clock handed on to the station's.
+ */
+export class FloorFollowing {
+  private link: FloorLink | null = null;
+  /** The target the link runs for (JSON), so an unchanged one is not restarted. */
+  private key = '';
+  private state: FloorLinkState = FLOOR_OFF;
+
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly settings: StationSettings,
+    private readonly options: FloorFollowingOptions,
+    /** The floor's clock followed from now on (null: the station's own again), as a command in its turn. */
+    private readonly followClock: (clock: FloorClock | null) => Promise<CommandResult>,
+  ) {}
+
+  /** The link's state, as the screens show it. */
+  get current(): FloorLinkState {
+    return this.state;
+  }
+
+  /** A line appended to the journal: the link sends it on. */
+  appended(seq: number): void {
+    this.link?.appended(seq);
+  }
+
+  async close(): Promise<void> {
+    await this.link?.close();
+    this.link = null;
+  }
+
+  /** Where the journal goes: the environment's floor, else the settings' when on (the table named); null for none. */
+  private config(): { url: string; table: string; from: FloorTarget['from'] } | null {
+    if (this.options.floor !== undefined) return { ...this.options.floor, from: 'environment' };
+    const { floor, table } = this.settings.current;
+    return floor?.on === true && floor.url !== '' && table.name !== undefined ? { url: floor.url, table: table.name, from: 'settings' } : null;
+  }
+
+  /** Starts, restarts or stops the floor link as the settings (or the environment) now say. */
+  async follow(): Promise<void> {
+    const config = this.config();
+    const key = JSON.stringify(config);
+    if (key === this.key) return;
+    this.key = key;
+    const old = this.link;
+    this.link = null;
+    await old?.close();
+    if (config === null) {
+      this.state = FLOOR_OFF;
+      // No floor: the station's own clock again (queued after the change that turned the floor off:
+      // this runs inside it, and followFloorClock waits its turn like every change).
+      if (old !== null) void this.followClock(null);
+      return;
+    }
+    // Loaded only now: a console without a floor never loads the database driver.
+    const { FloorLink } = await import('../floorLink/link');
+    const link = await FloorLink.start({
+      ...config,
+      dataDir: this.options.dataDir,
+      journalSeq: this.kernel.journalSeq,
+      ...(this.options.floorTiming ? { timing: this.options.floorTiming } : {}),
+      // The service's time: the link measures the floor's against it.
+      ...(this.options.clock ? { now: this.options.clock } : {}),
+      // A link closed says nothing more: only the one running now reaches here.
+      onState: (state) => {
+        this.state = state;
+        this.kernel.publish();
+      },
+      // The floor's clock as its row holds it: checked by followFloorClock, which keeps the clock
+      // it had when the floor's is malformed.
+      onFloorClock: (clock) => {
+        void this.followClock(clock as FloorClock | null);
+      },
+    });
+    this.link = link;
+    this.state = link.current;
+  }
+}
