@@ -8,7 +8,8 @@ import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import type { JournalLine } from '../../journal/read';
 import type { JournalFollower } from '../../replay/follower';
 import type { ClockTimers } from './clock';
-import { ConsoleService, type ServiceOptions } from './service';
+import { ConsoleService } from './service';
+import type { ServiceOptions } from './serviceOptions';
 import { DEFAULT_SETTINGS } from './settings';
 
 // The journal's followers are one registry (main/service/followers.ts), fed the same way on start

@@ -1,6 +1,6 @@
 import process from 'node:process';
 import { availablePorts, serialCardSources } from './cardSources';
-import type { ServiceOptions } from './service';
+import type { ServiceOptions } from './serviceOptions';
 
 /**
  * The service as the app runs it: real serial ports, the journal sealed with the key that

@@ -1,80 +1,40 @@
-import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { InputError } from '../../engine/errors';
-import { ProfileStore, PROFILES_FOLDER } from './profiles';
-import type { JournalFinding } from '../../journal/findings';
-import { JournalWriter, scanJournal } from '../journal/journal';
+import type { GameName, HouseOptions } from '../../engine/poker/rules';
+import type { StructureInput } from '../../engine/plan/csv';
 import { journalPath } from '../../journal/location';
+import type { FloorClock } from '../../protocol/clock';
 import {
   HISTORY_PAGE_MAX,
-  type CommandResult, type ConsoleSettings, type Language, type SettingsInput, type DeviceProfileInfo, type InputSource, type ConsoleState, type GameAction, type HistoryEntry, type HistoryPage, type HistorySummary, type JournalReport,
-  TABLE_NAME_MAX, type PortInfo, type RaceRecord, type SeatCount, type SeatCountDraft,
+  type CommandResult, type ConsoleSettings, type ConsoleState, type DeviceProfileInfo, type GameAction, type HistoryEntry, type HistoryPage, type HistorySummary, type InputSource, type JournalReport,
+  type Language, type PortInfo, type RaceRecord, type SeatCount, type SeatCountDraft, type SettingsInput,
 } from '../../protocol/contract';
-import type { GameName, HouseOptions } from '../../engine/poker/rules';
-import { loadJournalKey } from '../journal/key';
-import { prepareDataFolder, tightenDataFolder } from './dataFolder';
-import { LOCK_FILE, lockDataFolder } from './dataLock';
-import { historyCsv, historyJson } from '../../replay/historyExport';
-import { readRaceRecord } from './raceRecord';
-import { COUNT_DRAFTS_FILE, CountDrafts } from './countDrafts';
-import { SETTINGS_FILE, StationSettings } from './stationSettings';
-import { gameView } from './gameView';
 import { planView } from '../../protocol/views';
-import { isSessionRecord, raceView, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
-import { loadSettings, shownFloor } from './settings';
-import type { FloorLinkTiming } from '../floorLink/link';
-import { floorTargetOf } from '../floorLink/target';
-import { isTableName } from '../../protocol/tableName';
-import type { CardSourceFactory } from './cardSource';
-import type { StructureInput } from '../../engine/plan/csv';
-import type { ClockTimers } from './clock';
-import type { JournalFollower } from '../../replay/follower';
-import { stationFollowers, type StationFollowers } from './followers';
-import { ok, refused } from './failures';
-import { Kernel } from './kernel';
-import { RefusalRuns } from './refusalRuns';
-import type { CommandContext } from './commandContext';
-import { RaceCommands } from './raceCommands';
-import { GameCommands } from './gameCommands';
-import { ClockCommands } from './clockCommands';
-import { SettingsCommands } from './settingsCommands';
-import { ProfileCommands } from './profileCommands';
+import { historyCsv, historyJson } from '../../replay/historyExport';
+import { raceView, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
+import type { JournalWriter } from '../journal/journal';
 import { CardInputs } from './cardInputs';
-import { lastOf } from './memo';
+import { ClockCommands } from './clockCommands';
+import type { CommandContext } from './commandContext';
+import { CountDrafts } from './countDrafts';
+import { prepareDataFolder } from './dataFolder';
+import { lockDataFolder } from './dataLock';
+import { ok, refused } from './failures';
 import { FloorFollowing } from './floorFollowing';
-import type { FloorClock } from '../../protocol/clock';
-
-export interface ServiceOptions {
-  readonly dataDir: string;
-  readonly clock?: () => Date;
-  /** Milliseconds that only go forward, kept in every journal line beside the wall clock. */
-  readonly monotonic?: () => number;
-  /** The key that seals the journal with HMAC-SHA256 (kept outside the data folder), or none. */
-  readonly journalKey?: Buffer | null;
-  /** The file to read that key from (CHIP_RACE_JOURNAL_KEY), when `journalKey` is not given. */
-  readonly journalKeyFile?: string;
-  /** How the dealer chooses another data folder where this runs, in words (for the refusal of an unusable one). */
-  readonly chooseAnotherFolder?: string;
-  /** How long a run of identical refusals is counted in memory before its count is written. */
-  readonly repeatFlushMs?: number;
-  /** Distinct refusals written one by one per input source before they are only counted (REFUSAL_BURST), and how often one more is (REFUSAL_REFILL_MS). */
-  readonly refusalBurst?: number;
-  readonly refusalRefillMs?: number;
-  readonly cardSources?: CardSourceFactory;
-  readonly listPorts?: () => Promise<readonly PortInfo[]>;
-  /** Pace of the simulated shoe (tests deal faster). */
-  readonly simulatedCardMs?: number;
-  /** The station's name kept with each race (the dealer's station in the history): the computer's host name unless given. */
-  readonly station?: string;
-  /** The tournament clock's one timer (tests fire it themselves); its time is `clock`'s. */
-  readonly timers?: ClockTimers;
-  /** The floor link CHIP_RACE_DATABASE_URL and CHIP_RACE_TABLE set up: over the settings' floor and table name. */
-  readonly floor?: { readonly url: string; readonly table: string };
-  /** The floor link's waits (tests make them short). */
-  readonly floorTiming?: Partial<FloorLinkTiming>;
-  /** More journal followers, fed on start and live exactly as the console's own (main/service/followers.ts). */
-  readonly followers?: readonly JournalFollower[];
-}
+import type { StationFollowers } from './followers';
+import { GameCommands } from './gameCommands';
+import { gameView } from './gameView';
+import { Kernel } from './kernel';
+import { lastOf } from './memo';
+import { ProfileCommands } from './profileCommands';
+import type { ProfileStore } from './profiles';
+import { RaceCommands } from './raceCommands';
+import { readRaceRecord } from './raceRecord';
+import { RefusalRuns } from './refusalRuns';
+import type { ServiceOptions } from './serviceOptions';
+import { SettingsCommands } from './settingsCommands';
+import { shownFloor } from './settings';
+import { openStation } from './startup';
+import { StationSettings } from './stationSettings';
 
 
 
@@ -187,40 +147,15 @@ export class ConsoleService {
   }
 
   private static async open(options: ServiceOptions, unlock: () => Promise<void>): Promise<ConsoleService> {
-    if (options.floor !== undefined) {
-      // Never the URL itself in the refusal: it holds the station's password.
-      if (floorTargetOf(options.floor.url, options.floor.table, 'environment') === null) throw new InputError('CHIP_RACE_DATABASE_URL', { key: 'settings.floorUrl' });
-      if (!isTableName(options.floor.table)) throw new InputError('CHIP_RACE_TABLE', { key: 'settings.floorEnvTable', params: { n: TABLE_NAME_MAX } });
-    }
-    const path = journalPath(options.dataDir);
-    const key = options.journalKey ?? (options.journalKeyFile === undefined ? null : await loadJournalKey(options.journalKeyFile, options.dataDir));
-    const followers = stationFollowers(options.timers, options.followers);
-    const scan = await scanJournal(path, { key, check: isSessionRecord, onLine: (line, _seal, span) => followers.registry.add(line, span) });
-    const problems = followers.session.started();
+    const opened = await openStation(options);
+    const { journal, followers, settings, report, lastSeq, profiles, tornNote } = opened;
+    const service = new ConsoleService({ ...options, journalKey: opened.key }, journal, followers, settings, report, lastSeq, unlock, profiles);
     const { session } = followers.session;
-    const { settings, problem } = await loadSettings(join(options.dataDir, SETTINGS_FILE));
-    const profiles = await ProfileStore.load(options.dataDir);
-    // A journal sealed with a key is continued only with that key: without it, it stays read-only.
-    const keyProblem = scan.findings.find((finding) => finding.code === 'key-missing' || finding.code === 'key-wrong') ?? null;
-    const readOnly = scan.readOnly ?? (scan.end.kind === 'hmac-sha256' ? keyProblem : null);
-    const journal = readOnly === null ? await JournalWriter.open<SessionRecord>(path, scan, { clock: options.clock, monotonic: options.monotonic, key }) : null;
-    // The journal just made (the journal opens it with the umask's mode) and whatever an older version
-    // left readable by others: the folder itself was closed before anything in it was read.
-    await tightenDataFolder(options.dataDir, { files: [basename(path), SETTINGS_FILE, LOCK_FILE, COUNT_DRAFTS_FILE], folders: [PROFILES_FOLDER] });
-    const findings: JournalFinding[] = [
-      ...scan.findings,
-      ...problems,
-      ...(problem ? [{ code: 'settings', message: problem } as const] : []),
-      ...profiles.problems.map((message) => ({ code: 'settings', message }) as const),
-      ...(profiles.has(settings.source.decoder) ? [] : [{ code: 'settings', message: `the settings name the device profile "${settings.source.decoder}", which is not in the data folder: the text profile is used until another is chosen` } as const]),
-    ];
-    const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly };
-    const service = new ConsoleService({ ...options, journalKey: key }, journal, followers, settings, report, scan.lastSeq, unlock, profiles);
     if (session.race === null) await service.countDrafts.load(`race-${session.racesStarted + 1}`, settings.table);
     // The torn tail's bytes were kept beside the journal; the journal itself says so, in its chain.
-    if (journal !== null && scan.tornNote !== null) {
+    if (journal !== null && tornNote !== null) {
       // On a full disk it waits: the finding is shown all the same, and the next record ends the torn line.
-      await service.kernel.write(scan.tornNote).catch(() => undefined);
+      await service.kernel.write(tornNote).catch(() => undefined);
     }
     service.cardInputs.openSource();
     service.clockCommands.follow();

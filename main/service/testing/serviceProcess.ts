@@ -20,7 +20,8 @@ import { createInterface } from 'node:readline';
 import { dispatch } from '../../ipc/validate';
 import type { ConsoleState } from '../../../protocol/contract';
 import { serialCardSources } from '../cardSources';
-import { ConsoleService, type ServiceOptions } from '../service';
+import { ConsoleService } from '../service';
+import type { ServiceOptions } from '../serviceOptions';
 
 const [dataDir, ...flags] = process.argv.slice(2);
 if (dataDir === undefined) {

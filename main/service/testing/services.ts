@@ -1,5 +1,6 @@
 import { afterEach } from 'vitest';
-import { ConsoleService, type ServiceOptions } from '../service';
+import { ConsoleService } from '../service';
+import type { ServiceOptions } from '../serviceOptions';
 
 /**
  * The consoles a service test file starts: each started through `serviceIn` is closed after its
