@@ -5,12 +5,11 @@ import { journalPath } from '../../journal/location';
 import type { FloorClock } from '../../protocol/clock';
 import {
   HISTORY_PAGE_MAX,
-  type CommandResult, type ConsoleSettings, type ConsoleState, type DeviceProfileInfo, type GameAction, type HistoryEntry, type HistoryPage, type HistorySummary, type InputSource, type JournalReport,
+  type CommandResult, type ConsoleSettings, type ConsoleState, type DeviceProfileInfo, type GameAction, type HistoryEntry, type HistoryPage, type InputSource, type JournalReport,
   type Language, type PortInfo, type RaceRecord, type SeatCount, type SeatCountDraft, type SettingsInput,
 } from '../../protocol/contract';
-import { planView } from '../../protocol/views';
 import { historyCsv, historyJson } from '../../replay/historyExport';
-import { raceView, valueDeltaOf, type ActiveGame, type ActiveRace, type Session, type SessionRecord } from '../../replay/session';
+import type { Session, SessionRecord } from '../../replay/session';
 import type { JournalWriter } from '../journal/journal';
 import { CardInputs } from './cardInputs';
 import { ClockCommands } from './clockCommands';
@@ -22,9 +21,7 @@ import { ok, refused } from './failures';
 import { FloorFollowing } from './floorFollowing';
 import type { StationFollowers } from './followers';
 import { GameCommands } from './gameCommands';
-import { gameView } from './gameView';
 import { Kernel } from './kernel';
-import { lastOf } from './memo';
 import { ProfileCommands } from './profileCommands';
 import type { ProfileStore } from './profiles';
 import { RaceCommands } from './raceCommands';
@@ -32,9 +29,9 @@ import { readRaceRecord } from './raceRecord';
 import { RefusalRuns } from './refusalRuns';
 import type { ServiceOptions } from './serviceOptions';
 import { SettingsCommands } from './settingsCommands';
-import { shownFloor } from './settings';
 import { openStation } from './startup';
 import { StationSettings } from './stationSettings';
+import { StationState } from './stationState';
 
 
 
@@ -54,6 +51,7 @@ export class ConsoleService {
   /** The link replicating the journal to the floor, when one is set up; its last state. */
   /** The link to the floor, as the settings (or the environment) say. */
   private readonly floor: FloorFollowing;
+  private readonly state: StationState;
   /** The station's core: the command queue, the journal and its followers, commit. */
   private readonly kernel: Kernel;
   /** Refusals counted rather than written one by one, and the order their counts keep. */
@@ -90,7 +88,7 @@ export class ConsoleService {
       settings: () => this.settings,
       commit: (record) => this.commit(record),
       refuseHeldFor: (target, kind) => this.cardInputs.refuseHeldFor(target, kind),
-      plan: () => this.planViewOf(this.settings.tournament),
+      plan: () => this.state.planOf(this.settings.tournament),
       station: options.station,
     };
     const reopenSource = async () => {
@@ -107,7 +105,7 @@ export class ConsoleService {
     });
     this.settingsCommands = new SettingsCommands(this.kernel, this.stationSettings, {
       session: () => this.session,
-      plan: () => this.planViewOf(this.settings.tournament),
+      plan: () => this.state.planOf(this.settings.tournament),
       hasProfile: (name) => this.profiles.has(name),
       registering: () => this.profileCommands.registrationDecoder !== null,
       reopenSource,
@@ -117,6 +115,7 @@ export class ConsoleService {
     this.games = new GameCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
     this.clockCommands = new ClockCommands(this.kernel, followers.clock, this.stationSettings, options.clock);
+    this.state = new StationState({ kernel: this.kernel, session: () => this.session, settings: () => this.settings, inputs: this.cardInputs, profiles: this.profileCommands, countDrafts: this.countDrafts, floor: this.floor });
   }
 
   private get session(): Session {
@@ -172,43 +171,8 @@ export class ConsoleService {
    * the previous state, so the transports send only the parts that did (main/ipc/stateFeed).
    */
   getState(): ConsoleState {
-    const { session, settings } = this;
-    const inputs = this.cardInputs.view;
-    return {
-      settings: this.shownSettingsOf(settings),
-      race: this.raceViewOf(session.race),
-      source: inputs.source,
-      lastInput: inputs.lastInput,
-      inputs: inputs.inputs,
-      shoeRefusal: inputs.shoeRefusal,
-      history: this.historyOf(session.history),
-      held: inputs.held,
-      profiles: this.profileCommands.list,
-      registration: this.profileCommands.registration,
-      game: this.gameViewOf(session.game),
-      games: session.games,
-      plan: this.planViewOf(settings.tournament),
-      colorUp: this.colorUps.progress(settings.tournament?.atBreakAfter ?? null, session.race?.id ?? null),
-      journal: this.kernel.journalReport,
-      countDrafts: this.countDrafts.current,
-      clock: this.tournamentClock.view(settings.tournament?.structure ?? null),
-      floorLink: this.floor.current,
-    };
+    return this.state.assemble();
   }
-
-  /** The settings as the screens get them: the floor's URL without its password. */
-  private readonly shownSettingsOf = lastOf((settings: ConsoleSettings): ConsoleSettings => (settings.floor === undefined ? settings : { ...settings, floor: shownFloor(settings.floor) }));
-
-  private readonly raceViewOf = lastOf((race: ActiveRace | null) => (race ? raceView(race) : null));
-  private readonly gameViewOf = lastOf((game: ActiveGame | null) => (game ? gameView(game) : null));
-  private readonly planViewOf = lastOf(planView);
-  private readonly historyOf = lastOf(
-    (history: readonly HistoryEntry[]): HistorySummary => ({
-      total: history.length,
-      valueDelta: history.reduce((sum, entry) => sum + (valueDeltaOf(entry) ?? 0), 0),
-      latest: history.at(-1) ?? null,
-    }),
-  );
 
   /** A command's record journaled, then what follows from it for the console beyond the journal's followers. */
   private async commit(record: SessionRecord): Promise<void> {

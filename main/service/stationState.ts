@@ -1,0 +1,72 @@
+import type { ConsoleSettings, ConsoleState, HistoryEntry, HistorySummary } from '../../protocol/contract';
+import { planView } from '../../protocol/views';
+import { raceView, valueDeltaOf, type ActiveGame, type ActiveRace, type Session } from '../../replay/session';
+import type { CardInputs } from './cardInputs';
+import type { CountDrafts } from './countDrafts';
+import type { FloorFollowing } from './floorFollowing';
+import { gameView } from './gameView';
+import type { Kernel } from './kernel';
+import { lastOf } from './memo';
+import type { ProfileCommands } from './profileCommands';
+import { shownFloor } from './settings';
+
+/** Where the state's parts come from. */
+export interface StateParts {
+  readonly kernel: Kernel;
+  session(): Session;
+  settings(): ConsoleSettings;
+  readonly inputs: CardInputs;
+  readonly profiles: ProfileCommands;
+  readonly countDrafts: CountDrafts;
+  readonly floor: FloorFollowing;
+}
+
+/**
+ * The state as the screens see it, assembled from the station's parts without side effects. A
+ * part that has not changed is the very same object as in the previous state (each view is
+ * remembered with what it was made from), so the transports send only the parts that did.
+ */
+export class StationState {
+  constructor(private readonly parts: StateParts) {}
+
+  /** The settings as the screens get them: the floor's URL without its password. */
+  private readonly shownSettingsOf = lastOf((settings: ConsoleSettings): ConsoleSettings => (settings.floor === undefined ? settings : { ...settings, floor: shownFloor(settings.floor) }));
+
+  private readonly raceViewOf = lastOf((race: ActiveRace | null) => (race ? raceView(race) : null));
+  private readonly gameViewOf = lastOf((game: ActiveGame | null) => (game ? gameView(game) : null));
+  /** The structure's plan and its colour-up proposal (the commands read it too). */
+  readonly planOf = lastOf(planView);
+  private readonly historyOf = lastOf(
+    (history: readonly HistoryEntry[]): HistorySummary => ({
+      total: history.length,
+      valueDelta: history.reduce((sum, entry) => sum + (valueDeltaOf(entry) ?? 0), 0),
+      latest: history.at(-1) ?? null,
+    }),
+  );
+
+  assemble(): ConsoleState {
+    const session = this.parts.session();
+    const settings = this.parts.settings();
+    const inputs = this.parts.inputs.view;
+    return {
+      settings: this.shownSettingsOf(settings),
+      race: this.raceViewOf(session.race),
+      source: inputs.source,
+      lastInput: inputs.lastInput,
+      inputs: inputs.inputs,
+      shoeRefusal: inputs.shoeRefusal,
+      history: this.historyOf(session.history),
+      held: inputs.held,
+      profiles: this.parts.profiles.list,
+      registration: this.parts.profiles.registration,
+      game: this.gameViewOf(session.game),
+      games: session.games,
+      plan: this.planOf(settings.tournament),
+      colorUp: this.parts.kernel.followers.colorUps.progress(settings.tournament?.atBreakAfter ?? null, session.race?.id ?? null),
+      journal: this.parts.kernel.journalReport,
+      countDrafts: this.parts.countDrafts.current,
+      clock: this.parts.kernel.followers.clock.view(settings.tournament?.structure ?? null),
+      floorLink: this.parts.floor.current,
+    };
+  }
+}
