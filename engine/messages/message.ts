@@ -1,4 +1,5 @@
 import { describeValue, formatCard, isCard } from '../cardCodes';
+import type { MessageKey } from './keys';
 
 /**
  * What the engine says — a refusal, the next step, a line of a race's explanation — as a stable key
@@ -9,7 +10,7 @@ import { describeValue, formatCard, isCard } from '../cardCodes';
  */
 export interface Message {
   /** Stable: tools and tests match on it; the wording may change, the key does not. */
-  readonly key: string;
+  readonly key: MessageKey;
   readonly params?: Readonly<Record<string, MessageParam>>;
 }
 

@@ -1,4 +1,4 @@
-import type { ListParam, Message } from '../messages';
+import type { ListParam, Message, MessageKey } from '../messages';
 import { seatOf } from './next';
 import type { RaceState } from './race';
 import { PROTECTION_RULES, ROUNDING_RULES } from './roundings';
@@ -61,7 +61,7 @@ export function explainRace(state: RaceState, tiebreaks: readonly TieBreak[] = r
   const protection = PROTECTION_RULES[setup.settings.protection];
   const seat = (number: number) => seatOf(state, number, true);
   const seatsOf: SeatsOf = (seats) => ({ items: seats.map((number) => ({ key: 'race.next.seat', params: { seat: seatOf(state, number) } })), join: 'and' });
-  const name = (key: string): { message: Message } => ({ message: { key } });
+  const name = (key: MessageKey): { message: Message } => ({ message: { key } });
   const lines: Message[] = [
     {
       key: 'race.explain.rules',

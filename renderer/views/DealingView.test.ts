@@ -8,6 +8,7 @@ import { FINNISH_CARDS, makeState } from '../testing/fixtures';
 import { TestKeyboard } from '../testing/keyboard';
 import { prepare, settle } from '../testing/setup';
 import type { ConsoleStore } from '../stores/console';
+import type { Message } from '../../engine/messages';
 import RaceScreen from './RaceScreen.vue';
 
 const stops: Array<() => void> = [];
@@ -329,7 +330,7 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
     const prepared = await prepare({ locale, api: createFakeApi({ race: { cards: ['Ah'] } }) });
     const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
-    const said = { key: 'race.refused.duplicate', params: { card: { card: 'Ah' }, seats: { seats: [{ seat: 1 }] } } };
+    const said: Message = { key: 'race.refused.duplicate', params: { card: { card: 'Ah' }, seats: { seats: [{ seat: 1 }] } } };
     prepared.api.push({ ...prepared.api.current, shoeRefusal: { card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1)', said } });
     await settle();
     expect(wrapper.get('[data-testid="next-step"]').text()).toBe(headline);
