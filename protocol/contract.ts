@@ -62,8 +62,9 @@ export interface DeckRegistration {
   readonly total: number;
   /** The card whose tag is to be read next. */
   readonly next: string | null;
-  /** Why the last read was not taken (a tag already registered, not a tag), until the next one is. */
+  /** Why the last read was not taken (a tag already registered, not a tag), until the next one is: in English, and in keys (`problemSaid`) for the screens. */
   readonly problem: string | null;
+  readonly problemSaid?: Message;
 }
 
 /** What the dealer sets up once per table; remembered between races. */
@@ -298,7 +299,9 @@ export interface SourceStatus {
   /** `idle` for manual entry and before a port is opened. */
   readonly state: StatusState | 'idle';
   readonly code?: StatusCode;
+  /** What the port says of itself: in English (the command line's), and in keys (`said`) for the screens. */
   readonly message?: string;
+  readonly said?: Message;
 }
 
 export type { GameView } from '../engine/poker/view';

@@ -198,8 +198,8 @@ const SCENARIOS: readonly Scenario[] = [
     name: 'dealing with a troubled shoe',
     race: { cards: ['Ah', 'Kc'], voids: 1 },
     state: {
-      source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'reconnecting', code: 'unplugged' },
-      lastInput: { type: 'unknown', raw: 'X9', reason: 'no such code' },
+      source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'reconnecting', code: 'unplugged', message: 'Waiting for /dev/ttyUSB0 to come back (retrying up to every 5000 ms)', said: { key: 'hardware.port.waiting', params: { path: '/dev/ttyUSB0', ms: 5000 } } },
+      lastInput: { type: 'unknown', raw: 'X9', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } },
     },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="manual-input"]').setValue('zz');
@@ -445,7 +445,7 @@ const SCENARIOS: readonly Scenario[] = [
       const base = store.state as ConsoleState;
       const reads = [
         { id: 1, event: { type: 'card', card: 'Qd', raw: 'D12' } },
-        { id: 2, event: { type: 'unknown', raw: 'D99', reason: 'out of range' } },
+        { id: 2, event: { type: 'unknown', raw: '99', reason: 'card number out of range 1–52', said: { key: 'hardware.decoder.outOfRange', params: { range: '1–52' } } } },
         { id: 3, event: { type: 'status', state: 'disconnected' } },
       ] as const;
       for (const [index, read] of reads.entries()) store.receive({ ...base, lastInput: read.event, inputs: reads.slice(0, index + 1) });

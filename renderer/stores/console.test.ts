@@ -166,7 +166,7 @@ describe('console store', () => {
     store.connect(api);
     await settle();
     const card = { type: 'card', card: 'As', raw: 'AS' } as const;
-    const unknown = { type: 'unknown', raw: '??', reason: 'not a card' } as const;
+    const unknown = { type: 'unknown', raw: '??', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } } as const;
     api.push(makeState({ lastInput: card, inputs: [{ id: 1, event: card }] }));
     // A state pushed again (another change) repeats the inputs: nothing new to log.
     api.push(makeState({ lastInput: card, inputs: [{ id: 1, event: card }] }));

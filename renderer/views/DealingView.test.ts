@@ -185,7 +185,7 @@ describe('dealing screen', () => {
   it('shows the source status and an unreadable code from the shoe', async () => {
     const state = makeState({
       source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'reconnecting', code: 'unplugged', message: 'port closed' },
-      lastInput: { type: 'unknown', raw: 'X9', reason: 'not a card code' },
+      lastInput: { type: 'unknown', raw: 'X9', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } },
     });
     const { wrapper } = await dealing({ race: {}, state });
     const status = wrapper.get('[data-testid="source-status"]');
