@@ -262,7 +262,8 @@ export type RaceRecordEvent =
   | { readonly seq: number; readonly at: string; readonly type: 'start' }
   | { readonly seq: number; readonly at: string; readonly type: 'card'; readonly card: string; readonly seat: number; readonly round: number; readonly source: InputSource; readonly held: boolean }
   | { readonly seq: number; readonly at: string; readonly type: 'void'; readonly voided: readonly VoidedCard[] }
-  | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly source: InputSource; readonly count: number }
+  /** `reason` in English; `said` the same in keys, when the station recorded it and this version can say it. */
+  | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource; readonly count: number }
   | { readonly seq: number; readonly at: string; readonly type: 'confirm'; readonly by?: string }
   | { readonly seq: number; readonly at: string; readonly type: 'abandon'; readonly reason: string };
 

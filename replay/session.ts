@@ -1,5 +1,6 @@
 import { applyRaceEvent, applyRaceEvents, startRace, type RaceEvent, type RaceState } from '../engine/race/race';
 import { raceSummary, type RaceSummary } from '../engine/race/summary';
+import type { Message } from '../engine/messages';
 import type { JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../engine/poker/match';
@@ -14,15 +15,19 @@ export type SessionRecord =
   | ({ readonly kind: 'race-start'; readonly raceId: string; readonly race: unknown; readonly counts: readonly SeatCount[]; readonly names: Readonly<Record<number, string>> } & RacePlace)
   /** `held`: a shoe card held for the dealer's say (a noisy line) and taken by the dealer. */
   | { readonly kind: 'race-event'; readonly raceId: string; readonly event: RaceEvent; readonly source: InputSource; readonly held?: true }
-  /** A card or correction the engine refused: not applied, kept for the floor supervisor. */
-  | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly source: InputSource }
+  /**
+   * A card or correction the engine refused: not applied, kept for the floor supervisor. `reason`
+   * in English (the command line, the exports, older consoles); `said`, when the station wrote it,
+   * the same in keys, so the record slip says it in its reader's language.
+   */
+  | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource }
   /** The refusal in record `of` came again `count` more times in a row (a stuck or repeating reader). */
   | { readonly kind: 'refused-again'; readonly raceId: string; readonly of: number; readonly count: number }
   /** `by`: the dealer on duty, when one was named. */
   | { readonly kind: 'race-confirm'; readonly raceId: string; readonly by?: string }
   | { readonly kind: 'race-abandon'; readonly raceId: string; readonly reason: string }
   | { readonly kind: 'game-event'; readonly gameId: string; readonly event: MatchEvent; readonly source: InputSource }
-  | { readonly kind: 'game-refused'; readonly gameId: string; readonly input: string; readonly reason: string; readonly source: InputSource }
+  | { readonly kind: 'game-refused'; readonly gameId: string; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource }
   | { readonly kind: 'game-refused-again'; readonly gameId: string; readonly of: number; readonly count: number }
   | { readonly kind: 'game-close'; readonly gameId: string; readonly reason: string }
   /** The colour-ups' own records (replay/colorUps.ts): they change no race or game. */
@@ -39,6 +44,15 @@ const isObject = (value: unknown): value is Fields => typeof value === 'object' 
 const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max;
 const isCount = (value: unknown, min = 0): value is number => Number.isSafeInteger(value) && (value as number) >= min;
 const isId = (value: unknown, prefix: 'race' | 'game'): value is string => typeof value === 'string' && value.length <= 20 && value.startsWith(`${prefix}-`);
+
+/**
+ * A refusal's `said` as the journal may hold it: an object of bounded size. Whether this version
+ * can say it (a newer one may have written keys this one does not know) is for its readers
+ * (isSayableMessage): such a record is replayed all the same, and told by its English.
+ */
+function isStoredSaid(value: unknown): boolean {
+  return isObject(value) && JSON.stringify(value).length <= 4000;
+}
 
 function isSeatCounts(value: unknown): boolean {
   return Array.isArray(value) && value.length <= 10 && value.every((count) => isObject(count) && isCount(count.seat, 1) && isCount(count.chips) && typeof count.hasOther === 'boolean');
@@ -106,7 +120,7 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
       return isRaceEvent(record.event) && SOURCES.has(record.source) && (record.held === undefined || record.held === true);
     case 'refused':
     case 'game-refused':
-      return isText(record.input, 256) && isText(record.reason, 1000) && SOURCES.has(record.source);
+      return isText(record.input, 256) && isText(record.reason, 1000) && SOURCES.has(record.source) && (record.said === undefined || isStoredSaid(record.said));
     case 'refused-again':
     case 'game-refused-again':
       return isCount(record.of, 1) && isCount(record.count, 1);

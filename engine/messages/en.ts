@@ -414,6 +414,14 @@ export const en = {
       none: 'no card is waiting for your say',
       notFirst: 'that card is not the first one waiting any more: this screen was out of date, so nothing was done; look again',
       tooMany: 'read while the line was noisy, with {n} card already waiting for your say: not dealt | read while the line was noisy, with {n} cards already waiting for your say: not dealt',
+      discarded: 'discarded by the dealer: read while the line was noisy',
+      undecidedRace: 'read while the line was noisy and not decided before the race ended: not dealt',
+      undecidedGame: 'read while the line was noisy and not decided before the game ended: not dealt',
+    },
+    /** Refusals too many to record one by one: one record says how many. */
+    refusals: {
+      counted: '{n} distinct refusal from the {source} in quick succession, counted and not recorded one by one ({burst} in a row at most, then one each {seconds} s) | {n} distinct refusals from the {source} in quick succession, counted and not recorded one by one ({burst} in a row at most, then one each {seconds} s)',
+      sources: { manual: 'manual', shoe: 'shoe', scanner: 'scanner' },
     },
     history: {
       before: 'must be a race number from 0 to {total} (got {got})',

@@ -411,6 +411,14 @@ export const fi: EngineCatalog = {
       none: 'yksikään kortti ei odota päätöstäsi',
       notFirst: 'kortti ei ole enää ensimmäinen odottava: tämä näyttö oli vanhentunut, joten mitään ei tehty; katso uudelleen',
       tooMany: 'luettiin, kun linjalla oli häiriöitä, ja jo {n} kortti odottaa päätöstäsi: ei jaettu | luettiin, kun linjalla oli häiriöitä, ja jo {n} korttia odottaa päätöstäsi: ei jaettu',
+      discarded: 'jakaja hylkäsi: luettiin, kun linjalla oli häiriöitä',
+      undecidedRace: 'luettiin, kun linjalla oli häiriöitä, eikä siitä päätetty ennen arvonnan loppua: ei jaettu',
+      undecidedGame: 'luettiin, kun linjalla oli häiriöitä, eikä siitä päätetty ennen pelin loppua: ei jaettu',
+    },
+    /** Refusals too many to record one by one: one record says how many. */
+    refusals: {
+      counted: '{source}: {n} eri hylkäys nopeasti peräkkäin, laskettu eikä kirjattu yksitellen (enintään {burst} peräkkäin, sitten yksi {seconds} s välein) | {source}: {n} eri hylkäystä nopeasti peräkkäin, laskettu eikä kirjattu yksitellen (enintään {burst} peräkkäin, sitten yksi {seconds} s välein)',
+      sources: { manual: 'käsin syötetyt', shoe: 'jakolaite', scanner: 'viivakoodinlukija' },
     },
     history: {
       before: 'on oltava arvonnan numero väliltä 0–{total} (saatiin {got})',
@@ -537,11 +545,11 @@ export const fi: EngineCatalog = {
       grace: 'käynnistyksen suoja-aika: ohitettiin {n} kehys, joka tuli {ms} ms:n sisällä portin avaamisesta | käynnistyksen suoja-aika: ohitettiin {n} kehystä, jotka tulivat {ms} ms:n sisällä portin avaamisesta',
     },
     noise: {
-      flagged: 'Laitteen lähettämistä tavuista ei saa mitään: tarkista nopeus (asetettu {baud}), pariteetti ja databitit ({parity}, {dataBits}) ja laiteprofiili ({decoder})',
+      flagged: 'Laitteen lähettämistä tavuista ei saa mitään: tarkista nopeus (asetettu {baud}), pariteetti ja databitit ({parity}, {dataBits}) ja dekooderi ({decoder})',
       cleared: 'Kehykset ovat taas puhtaita: linjaa ei enää merkitä häiriöiseksi',
     },
     port: {
-      opening: 'Avataan {path} nopeudella {baud} baudia (laiteprofiili {decoder})',
+      opening: 'Avataan {path} nopeudella {baud} baudia (dekooderi {decoder})',
       connected: 'Yhdistetty: {path} nopeudella {baud} baudia{line}{dtr}',
       lineNote: ', {line}',
       line: '{dataBits} databittiä, {parity}, {n} stop-bitti{flow} | {dataBits} databittiä, {parity}, {n} stop-bittiä{flow}',

@@ -99,7 +99,9 @@ describe('history', () => {
         { seq: 2, at: '2024-05-04T18:30:05.000Z', type: 'card' as const, card: 'Ah', seat: 1, round: 0, source: 'shoe' as const, held: false },
         { seq: 3, at: '2024-05-04T18:30:06.000Z', type: 'card' as const, card: 'Qs', seat: 1, round: 0, source: 'shoe' as const, held: true },
         { seq: 4, at: '2024-05-04T18:30:09.000Z', type: 'void' as const, voided: [{ card: 'Qs', seat: 1, round: 0, reason: 'dealt face up' }] },
+        // An older station's refusal, in English only; a scan refused and recorded in keys.
         { seq: 5, at: '2024-05-04T18:30:10.000Z', type: 'refused' as const, input: 'Ah', reason: 'Ah was already dealt', source: 'shoe' as const, count: 40 },
+        { seq: 6, at: '2024-05-04T18:30:11.000Z', type: 'refused' as const, input: 'X9', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } as const, source: 'scanner' as const, count: 1 },
         { seq: 12, at: '2024-05-04T18:34:00.000Z', type: 'confirm' as const },
       ],
     };
@@ -121,8 +123,11 @@ describe('history', () => {
       ['3', 'Q♠ → Paikka 1 — Matti', 'jakolaite, jakajan hyväksymä häiriöisen lukeman jälkeen'],
       ['4', 'Mitätöity: Q♠, Paikka 1 — Matti (dealt face up)', ''],
       ['5', 'Hylätty Ah 40 kertaa: Ah was already dealt', 'jakolaite'],
+      ['6', 'Hylätty X9: ei ole korttikoodi', 'viivakoodinlukija'],
       ['12', 'Vahvistettu', ''],
     ]);
+    // Only the reason recorded in English is marked so.
+    expect(slip.findAll('[data-testid="record-refused-why"]').map((why) => why.attributes('lang') ?? null)).toEqual(['en', null]);
     expect(slip.get('[data-testid="record-seal"]').text()).toContain('ab'.repeat(32));
     expect(document.activeElement?.id).toBe('record-title');
     await slip.get('[data-testid="record-print"]').trigger('click');
