@@ -316,6 +316,9 @@ const SCENARIOS: readonly Scenario[] = [
           { code: 'clock-back', seq: 14, seconds: 3600 },
           { code: 'skipped', seq: 15, kind: 'race-event', reason: 'race-event for a race that is not open' },
           { code: 'settings', message: 'settings file was damaged (x); defaults are used' },
+          // The same two said in keys, as this version's station and replay say them.
+          { code: 'skipped', seq: 16, kind: 'race-event', reason: 'race-event for a race that is not open', said: { key: 'replay.noRace', params: { kind: 'race-event' } } },
+          { code: 'settings', message: 'the settings name the device profile "vendor-x", which is not in the data folder: the text profile is used until another is chosen', said: { key: 'settings.file.profileMissing', params: { name: 'vendor-x' } } },
         ],
       },
     },

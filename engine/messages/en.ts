@@ -10,6 +10,8 @@ export const en = {
     seatNamed: 'Seat {seat} — {name}',
     seatInText: 'seat {seat}',
     seatNamedInText: 'seat {seat} — {name}',
+    /** A refusal with the field it names: `cards[2]: not a card code`. */
+    field: '{field}: {reason}',
     and: '{list} and {last}',
     nobody: 'Nobody',
     nothing: 'nothing',
@@ -460,6 +462,16 @@ export const en = {
     floorUrlNeeded: 'the floor link needs the floor database’s URL',
     floorTableName: 'the floor knows each table by its name: name the table before turning the floor link on',
     floorEnvTable: 'CHIP_RACE_TABLE must be the table’s name: 1 to {n} characters, no control characters',
+    /** What reading the settings file and the device profiles found (a journal finding of code `settings`). */
+    file: {
+      unreadable: 'settings could not be read ({why}); defaults are used',
+      damagedKept: 'settings file was damaged ({why}); defaults are used and the old file was kept as {file}',
+      damagedNotKept: 'settings file was damaged ({why}); defaults are used, and no copy of the old file could be kept ({keepWhy}): saving the settings will replace it',
+      structureChips: "the saved structure listed other chips ({chips}) than the table ({table}) and cannot be played with the table's ({why}): it was left out; save it again on the structure screen",
+      profilesUnreadable: 'the device profiles could not be read ({why})',
+      profileDamaged: 'the device profile {file} is damaged ({why}) and is not offered; import it again',
+      profileMissing: 'the settings name the device profile "{name}", which is not in the data folder: the text profile is used until another is chosen',
+    },
   },
   command: {
     unknown: 'unknown command {name}',
@@ -517,6 +529,17 @@ export const en = {
     },
     floor: 'the floor runs the clock: start, pause and adjust it on the floor console',
     adjustMinutes: 'must be a whole number of minutes from -{max} to {max}, not 0',
+  },
+  /** Why a journal record was passed over on replay (a journal finding of code `skipped`). */
+  replay: {
+    gameWhileGame: 'game {game} started while game {open} was still open',
+    gameWhileRace: 'game {game} started while race {open} was open',
+    noGame: '{kind} for a game that is not open',
+    raceWhileGame: 'race {race} started while game {open} was open',
+    raceWhileRace: 'race {race} started while race {open} was still open',
+    noRace: '{kind} for a race that is not open',
+    changed: '{kind}: the session changed before its line was written',
+    confirmedEarly: 'race {race} confirmed before it was complete',
   },
   /** The card sources (hardware/): decoders' reasons, framing refusals, the port's statuses. */
   hardware: {

@@ -7,6 +7,8 @@ export const fi: EngineCatalog = {
     seatNamed: 'Paikka {seat} — {name}',
     seatInText: 'paikka {seat}',
     seatNamedInText: 'paikka {seat} — {name}',
+    /** A refusal with the field it names: `cards[2]: not a card code`. */
+    field: '{field}: {reason}',
     and: '{list} ja {last}',
     nobody: 'Ei kukaan',
     nothing: 'ei mitään',
@@ -457,6 +459,16 @@ export const fi: EngineCatalog = {
     floorUrlNeeded: 'salilinkki tarvitsee salitietokannan osoitteen',
     floorTableName: 'sali tuntee jokaisen pöydän sen nimestä: nimeä pöytä ennen kuin kytket salilinkin päälle',
     floorEnvTable: 'CHIP_RACE_TABLE on pöydän nimi: 1–{n} merkkiä, ei ohjausmerkkejä',
+    /** What reading the settings file and the device profiles found (a journal finding of code `settings`). */
+    file: {
+      unreadable: 'asetuksia ei voitu lukea ({why}); käytetään oletuksia',
+      damagedKept: 'asetustiedosto oli vahingoittunut ({why}); käytetään oletuksia, ja vanha tiedosto säilytettiin nimellä {file}',
+      damagedNotKept: 'asetustiedosto oli vahingoittunut ({why}); käytetään oletuksia, eikä vanhasta tiedostosta voitu säilyttää kopiota ({keepWhy}): asetusten tallentaminen korvaa sen',
+      structureChips: 'tallennetussa rakenteessa oli eri pelimerkit ({chips}) kuin pöydällä ({table}), eikä sitä voi pelata pöydän pelimerkeillä ({why}): se jätettiin pois; tallenna se uudelleen rakennenäkymässä',
+      profilesUnreadable: 'laiteprofiileja ei voitu lukea ({why})',
+      profileDamaged: 'laiteprofiili {file} on vahingoittunut ({why}), eikä sitä tarjota; tuo se uudelleen',
+      profileMissing: 'asetuksissa on laiteprofiili ”{name}”, jota ei ole datakansiossa: käytetään text-profiilia, kunnes valitaan toinen',
+    },
   },
   command: {
     unknown: 'tuntematon komento {name}',
@@ -514,6 +526,17 @@ export const fi: EngineCatalog = {
     },
     floor: 'kelloa ajetaan turnauksen valvonnasta: käynnistä, pysäytä ja säädä se valvontakonsolissa',
     adjustMinutes: 'on oltava kokonainen määrä minuutteja väliltä -{max}–{max}, ei 0',
+  },
+  /** Why a journal record was passed over on replay (a journal finding of code `skipped`). */
+  replay: {
+    gameWhileGame: 'peli {game} aloitettiin, kun peli {open} oli vielä auki',
+    gameWhileRace: 'peli {game} aloitettiin, kun arvonta {open} oli auki',
+    noGame: '{kind} pelille, joka ei ole auki',
+    raceWhileGame: 'arvonta {race} aloitettiin, kun peli {open} oli auki',
+    raceWhileRace: 'arvonta {race} aloitettiin, kun arvonta {open} oli vielä auki',
+    noRace: '{kind} arvonnalle, joka ei ole auki',
+    changed: '{kind}: istunto muuttui ennen kuin sen rivi kirjoitettiin',
+    confirmedEarly: 'arvonta {race} vahvistettiin ennen kuin se oli valmis',
   },
   /** The card sources (hardware/): decoders' reasons, framing refusals, the port's statuses. */
   hardware: {

@@ -7,6 +7,8 @@ export const ru: EngineCatalog = {
     seatNamed: 'Место {seat} — {name}',
     seatInText: 'место {seat}',
     seatNamedInText: 'место {seat} — {name}',
+    /** A refusal with the field it names: `cards[2]: not a card code`. */
+    field: '{field}: {reason}',
     and: '{list} и {last}',
     nobody: 'Никто',
     nothing: 'ничего',
@@ -457,6 +459,16 @@ export const ru: EngineCatalog = {
     floorUrlNeeded: 'для связи с залом нужен адрес базы данных зала',
     floorTableName: 'зал различает столы по названию: назовите стол, прежде чем включать связь с залом',
     floorEnvTable: 'CHIP_RACE_TABLE должна быть названием стола: от 1 до {n} символов, без управляющих символов',
+    /** What reading the settings file and the device profiles found (a journal finding of code `settings`). */
+    file: {
+      unreadable: 'настройки не удалось прочитать ({why}); используются значения по умолчанию',
+      damagedKept: 'файл настроек повреждён ({why}); используются значения по умолчанию, старый файл сохранён как {file}',
+      damagedNotKept: 'файл настроек повреждён ({why}); используются значения по умолчанию, а копию старого файла сохранить не удалось ({keepWhy}): сохранение настроек заменит его',
+      structureChips: 'в сохранённой структуре другие фишки ({chips}), чем у стола ({table}), и играть ею с фишками стола нельзя ({why}): она не загружена; сохраните её заново на экране структуры',
+      profilesUnreadable: 'профили устройств не удалось прочитать ({why})',
+      profileDamaged: 'профиль устройства {file} повреждён ({why}) и не предлагается; импортируйте его заново',
+      profileMissing: 'в настройках указан профиль устройства «{name}», которого нет в папке данных: пока не выбран другой, используется профиль text',
+    },
   },
   command: {
     unknown: 'неизвестная команда {name}',
@@ -514,6 +526,17 @@ export const ru: EngineCatalog = {
     },
     floor: 'часами управляет зал: запускайте, ставьте на паузу и поправляйте их на консоли зала',
     adjustMinutes: 'должно быть целым числом минут от -{max} до {max}, но не 0',
+  },
+  /** Why a journal record was passed over on replay (a journal finding of code `skipped`). */
+  replay: {
+    gameWhileGame: 'игра {game} начата, когда игра {open} была ещё открыта',
+    gameWhileRace: 'игра {game} начата, когда был открыт чип-рейс {open}',
+    noGame: '{kind} для игры, которая не открыта',
+    raceWhileGame: 'чип-рейс {race} начат, когда была открыта игра {open}',
+    raceWhileRace: 'чип-рейс {race} начат, когда чип-рейс {open} был ещё открыт',
+    noRace: '{kind} для чип-рейса, который не открыт',
+    changed: '{kind}: сессия изменилась до того, как записана её строка',
+    confirmedEarly: 'чип-рейс {race} подтверждён до того, как был завершён',
   },
   /** The card sources (hardware/): decoders' reasons, framing refusals, the port's statuses. */
   hardware: {
