@@ -119,10 +119,10 @@ describe('history', () => {
     const events = slip.findAll('[data-testid="record-event"]').map((row) => row.findAll('td').map((cell) => cell.text()));
     expect(events.map((cells) => [cells[0], cells[2], cells[3]])).toEqual([
       ['1', 'Arvonta aloitettu', ''],
-      ['2', 'A♥ → Paikka 1 — Matti', 'jakolaite'],
-      ['3', 'Q♠ → Paikka 1 — Matti', 'jakolaite, jakajan hyväksymä häiriöisen lukeman jälkeen'],
+      ['2', 'A♥ → Paikka 1 — Matti', 'kenkä'],
+      ['3', 'Q♠ → Paikka 1 — Matti', 'kenkä, jakajan hyväksymä häiriöisen lukeman jälkeen'],
       ['4', 'Mitätöity: Q♠, Paikka 1 — Matti (dealt face up)', ''],
-      ['5', 'Hylätty Ah 40 kertaa: Ah was already dealt', 'jakolaite'],
+      ['5', 'Hylätty Ah 40 kertaa: Ah was already dealt', 'kenkä'],
       ['6', 'Hylätty X9: ei ole korttikoodi', 'viivakoodinlukija'],
       ['12', 'Vahvistettu', ''],
     ]);
