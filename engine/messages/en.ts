@@ -122,6 +122,8 @@ export const en = {
       value: 'Value: {given} given for {removed} removed ({delta})',
       voided: 'Voided {card} ({seat})',
       voidedWhy: 'Voided {card} ({seat}): {reason}',
+      /** The reason the console's own void buttons (and Backspace) give a void. */
+      manualCorrection: 'manual correction',
       tie: {
         line: '{parts}',
         two: 'Tie: {seats} both hold {card} {stake}',

@@ -119,6 +119,8 @@ export const fi: EngineCatalog = {
       value: 'Arvo: {given} annettu, {removed} poistettu ({delta})',
       voided: 'Mitätöity {card} ({seat})',
       voidedWhy: 'Mitätöity {card} ({seat}): {reason}',
+      /** The reason the console's own void buttons (and Backspace) give a void. */
+      manualCorrection: 'käsin korjattu',
       tie: {
         line: '{parts}',
         two: 'Tasapeli {stake}: {seats}, molemmilla {card}',

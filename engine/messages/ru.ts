@@ -119,6 +119,8 @@ export const ru: EngineCatalog = {
       value: 'Сумма: выдано {given}, убрано {removed} ({delta})',
       voided: 'Аннулирована {card} ({seat})',
       voidedWhy: 'Аннулирована {card} ({seat}): {reason}',
+      /** The reason the console's own void buttons (and Backspace) give a void. */
+      manualCorrection: 'исправлено вручную',
       tie: {
         line: '{parts}',
         two: 'Ничья {stake}: {seats} — у обоих {card}',

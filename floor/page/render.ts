@@ -2,6 +2,7 @@ import { formatCard, type Card } from '../../engine/cards';
 import { clockSchedule, readClock } from '../../engine/clock/clock';
 import type { Message, MessageKey, MessageParam, SeatParam } from '../../engine/messages';
 import { readStructure } from '../../engine/plan/structure';
+import { voidReasonParam } from '../../engine/race/explain';
 import type { FloorClock } from '../../protocol/clock';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import type { ChainFailure, DenominationChips, FloorStatus, FoldedRace, FoldProblem, TableStatus } from '../fold';
@@ -320,7 +321,7 @@ function eventCells(language: FloorLanguage, event: RaceRecordEvent, seat: (numb
         from: w(SOURCE[event.held ? 'held' : event.source]),
       };
     case 'void': {
-      const cards = event.voided.map((voided): Message => (voided.reason === '' ? { key: 'record.event.voided', params: { card: card(voided.card), seat: seat(voided.seat) } } : { key: 'record.event.voidReason', params: { card: card(voided.card), seat: seat(voided.seat), reason: voided.reason } }));
+      const cards = event.voided.map((voided): Message => (voided.reason === '' ? { key: 'record.event.voided', params: { card: card(voided.card), seat: seat(voided.seat) } } : { key: 'record.event.voidReason', params: { card: card(voided.card), seat: seat(voided.seat), reason: voidReasonParam(voided.reason) } }));
       return { what: w('record.event.void', { cards: { items: cards, join: ';' } }), from: '' };
     }
     case 'refused': {

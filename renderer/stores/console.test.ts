@@ -7,7 +7,8 @@ import type { RaceStep } from '../../engine/plan/planner';
 import { createFakeApi } from '../testing/fakeApi';
 import { DECK_PROFILE_INFO, FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE, VENDOR_PROFILE } from '../testing/fixtures';
 import { settle } from '../testing/setup';
-import { MANUAL_VOID_REASON, useConsoleStore } from './console';
+import { MANUAL_VOID_REASON } from '../../engine/race/explain';
+import { useConsoleStore } from './console';
 
 beforeEach(() => {
   setActivePinia(createPinia());
