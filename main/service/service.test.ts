@@ -7,6 +7,8 @@ import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import { ConsoleService } from './service';
 import { serviceHarness } from './testing/services';
 import { DEFAULT_SETTINGS } from './settings';
+// A refusal's record carries its reason in keys (`said`) beside its English: compared by the English.
+import '../../hardware/testing/saidInEnglish';
 
 const clock = () => new Date('2026-11-29T12:00:00Z');
 const { serviceIn, release } = serviceHarness({ clock, station: 'table-pc-1' });
