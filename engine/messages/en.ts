@@ -1,4 +1,4 @@
-import type { Catalog } from './message';
+import type { Catalog } from './catalog';
 
 /**
  * What the engine says, in English: the command line prints these, and the screens show them in

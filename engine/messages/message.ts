@@ -1,4 +1,5 @@
 import { describeValue, formatCard, isCard } from '../cardCodes';
+import type { Catalog } from './catalog';
 import type { MessageKey } from './keys';
 
 /**
@@ -49,9 +50,7 @@ export interface ListParam {
 
 export type MessageParam = string | number | CardParam | CardsParam | SeatParam | SeatsParam | NestedParam | ListParam;
 
-export interface Catalog {
-  readonly [name: string]: string | Catalog;
-}
+export type { Catalog } from './catalog';
 
 export type MessageLanguage = 'en' | 'fi' | 'ru';
 
