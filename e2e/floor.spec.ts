@@ -65,13 +65,14 @@ test('the floor shows both tables and the totals, and opens a race\'s record', a
   await expect(page.getByTestId('total-races')).toHaveText('4');
   await page.locator('tr[data-table="7"] th a').click();
   await page.getByRole('link', { name: 'race-1' }).click();
-  await expect(page.getByTestId('race-title')).toHaveText('Record of race-1, table 7');
+  await expect(page.getByTestId('race-title')).toHaveText('Chip race record: race-1');
+  await expect(page.getByTestId('race-place')).toContainText('Table: 7');
   await expect(page.getByTestId('race-record')).toContainText('A♥');
   await expect(page.getByTestId('race-record')).toContainText('exposed');
   await expect(page.getByTestId('race-chain')).toHaveText('intact');
   await page.goto(`${floor.url}?lang=fi`);
   await expect(page.locator('html')).toHaveAttribute('lang', 'fi');
-  await expect(page.locator('tr[data-table="7"]')).toContainText('kisa käynnissä');
+  await expect(page.locator('tr[data-table="7"]')).toContainText('arvonta käynnissä');
 });
 
 test("the floor's clock runs from its buttons in the browser: started, paused, refused nothing", async ({ page }) => {
@@ -196,12 +197,12 @@ test('the floor page outlives its database: with PostgreSQL stopped it keeps the
   await database.stop();
   try {
     // No reload by the test: the page's own refresh finds the database gone.
-    await expect(page.getByTestId('database-unreachable')).toContainText('Lattia ei tavoita tietokantaansa', { timeout: 20_000 });
-    await expect(page.locator('tr[data-table="7"]')).toContainText('kisa käynnissä');
+    await expect(page.getByTestId('database-unreachable')).toContainText('Sali ei tavoita tietokantaansa', { timeout: 20_000 });
+    await expect(page.locator('tr[data-table="7"]')).toContainText('arvonta käynnissä');
     await expect(page.getByTestId('floor-clock')).toBeVisible();
   } finally {
     await database.start();
   }
   await expect(page.getByTestId('database-unreachable')).toHaveCount(0, { timeout: 30_000 });
-  await expect(page.locator('tr[data-table="7"]')).toContainText('kisa käynnissä');
+  await expect(page.locator('tr[data-table="7"]')).toContainText('arvonta käynnissä');
 });

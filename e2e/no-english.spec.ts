@@ -1,19 +1,36 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test, type Page } from '@playwright/test';
+import pg from 'pg';
 import { en } from '../engine/messages/en';
 import { fi } from '../engine/messages/fi';
 import { ru } from '../engine/messages/ru';
+import { setFloorStructure } from '../floor/clock';
+import { migrate } from '../floor/db/migrate';
+import { ensureTable } from '../floor/db/stations';
+import { startFloorServer, type FloorServer } from '../floor/server';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { PtyPair, PtyWriter } from '../hardware/testing/ptyPair';
+import type { ConsoleService } from '../main/service/service';
 import type { Language } from '../protocol/contract';
+import { syncStation } from '../replication/sync';
+import { playStation, STRUCTURE } from '../system/testing/stations';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
-import { enterCard, enterCounts, FINNISH_COUNTS, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';
-import { typeAsPerson } from './harness/scanner';
+import { enterCard, enterCounts, expectDealt, expectSourceConnected, FINNISH_CARDS, FINNISH_COUNTS, FINNISH_TABLE, openConsole, setUpTable, startRace, typeCard } from './harness/flows';
+import { scan, typeAsPerson } from './harness/scanner';
 import { chooseLanguage } from './harness/tour';
 
 // In Finnish and in Russian, the console is made to refuse things — a card already dealt, an
 // illegal play in Pistepokeri, a race the shoe cannot deal (a setup field at fault), a structure
-// sheet that cannot be read — and the page after each refusal holds no English word of the
-// engine's catalog or of the screens' English locale. Words the other languages share with English
-// (numbers, card codes, names such as TDA or Pistepokeri) are not counted as English.
+// sheet that cannot be read, a scan and a shoe's frames that are no card — and made to say what
+// its serial port is doing, and to print a race's record slip with refusals on it; the floor page
+// shows every table, a race's record and its refusals. The page after each holds no English word
+// of the engine's catalog or of the screens' English locale (text marked as English counts too: it
+// is English on a Finnish screen all the same). Words the other languages share with English
+// (numbers, card codes, names such as TDA or Pistepokeri) are not counted as English, nor are the
+// names a test gives (a port's path, a device profile's name), which are no language's.
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -39,21 +56,42 @@ const ENGLISH = new Set([...words([...leaves(en), ...leaves(locale('en'))])].fil
  * The English words among what the page shows (its visible text). The language menu is left out:
  * each language is named there in itself ("English", "Suomi", "Русский") so a dealer can find theirs.
  */
-async function englishOn(page: Page): Promise<string[]> {
-  const text = await page.evaluate(() => {
-    const menu = document.querySelector<HTMLElement>('[data-testid="locale"]');
-    const display = menu?.style.display ?? '';
-    if (menu) menu.style.display = 'none';
+async function englishOn(page: Page, names: readonly string[] = [], except: readonly string[] = []): Promise<string[]> {
+  const shown = await page.evaluate((hidden) => {
+    const parts = [...document.querySelectorAll<HTMLElement>(['[data-testid="locale"]', ...hidden].join(', '))];
+    const displays = parts.map((part) => part.style.display);
+    for (const part of parts) part.style.display = 'none';
     const shown = document.body.innerText;
-    if (menu) menu.style.display = display;
+    parts.forEach((part, index) => (part.style.display = displays[index] ?? ''));
     return shown;
-  });
+  }, except);
+  return englishIn(shown, names);
+}
+
+/** The English words of a text, the given names left out, and seals and keys (hex: no language's). */
+function englishIn(shown: string, names: readonly string[] = []): string[] {
+  const text = names.reduce((rest, name) => rest.split(name).join(' '), shown).replace(/\b[0-9a-f]{16,}\b/g, ' ');
   return [...words([text])].filter((word) => ENGLISH.has(word)).sort();
 }
 
-async function expectNoEnglish(page: Page, where: string): Promise<void> {
+async function expectNoEnglish(page: Page, where: string, names: readonly string[] = []): Promise<void> {
   expect(ENGLISH.size, 'the English words to look for').toBeGreaterThan(300);
-  expect(await englishOn(page), `English words on the page after ${where}`).toEqual([]);
+  expect(await englishOn(page, names), `English words on the page after ${where}`).toEqual([]);
+}
+
+/** The same, `except` the parts of the page (selectors) another test judges. */
+async function expectNoEnglishBut(page: Page, where: string, names: readonly string[], except: readonly string[]): Promise<void> {
+  expect(await englishOn(page, names, except), `English words on the page after ${where}`).toEqual([]);
+}
+
+/**
+ * Checks that depend on the station recording a refusal's reason and its port's status in keys
+ * (`said`): the change to main/service/service.ts that issue 22's vocabulary work leaves to the
+ * engineer splitting that file. Until it lands they are expected to fail, with English in them;
+ * once it has, Playwright reports them as passing unexpectedly: delete this call then.
+ */
+function untilTheServiceSaysInKeys(): void {
+  test.fail(true, 'main/service/service.ts does not yet record said (see the report of the vocabulary work, issue 22)');
 }
 
 /** Pistepokeri's seed hands: Ville must follow Anna's 9♥ with his A♥, so his K♠ is an illegal play. */
@@ -130,5 +168,174 @@ for (const language of ['fi', 'ru'] as const) {
       await expect(view.getByTestId('structure-import-error')).toBeVisible();
       await expectNoEnglish(page, 'a structure refused');
     });
+
+    test('the port status line: connected, then the shoe unplugged', async ({ page }) => {
+      untilTheServiceSaysInKeys();
+      const pair = await PtyPair.create('words');
+      try {
+        await setUpTable(page, { ...FINNISH_TABLE, source: { kind: 'serial', path: pair.b, baud: 9600, decoder: 'text' } });
+        await enterCounts(page, FINNISH_COUNTS);
+        await startRace(page);
+        await expectSourceConnected(page);
+        await expect(page.getByTestId('source-message')).toContainText(pair.b);
+        await expectNoEnglish(page, 'the port connected', [pair.b]);
+        await pair.unplug();
+        await expect(page.getByTestId('source-status')).toHaveAttribute('data-state', /disconnected|reconnecting/, { timeout: 10_000 });
+        await expect(page.getByTestId('source-message')).toContainText(pair.b);
+        await expectNoEnglish(page, 'the shoe unplugged', [pair.b]);
+      } finally {
+        await pair.dispose();
+      }
+    });
+
+    test("a shoe's refusals: a frame that is no card, a card already dealt", async ({ page }) => {
+      const pair = await PtyPair.create('words');
+      let shoe: PtyWriter | undefined;
+      try {
+        await setUpTable(page, { ...FINNISH_TABLE, source: { kind: 'serial', path: pair.b, baud: 9600, decoder: 'text' } });
+        await enterCounts(page, FINNISH_COUNTS);
+        await startRace(page);
+        await expectSourceConnected(page);
+        shoe = await PtyWriter.open(pair.a);
+        await shoe.write(Buffer.from('X9\r\n'));
+        await expect(page.getByTestId('last-input')).toHaveAttribute('data-type', 'unknown');
+        await expect(page.getByTestId('last-input')).toContainText('X9');
+        // The port's own status line is judged by the test above.
+        await expectNoEnglishBut(page, "a shoe's frame that is no card", [pair.b], ['[data-testid="source-message"]']);
+        await shoe.write(Buffer.from('Ah\r\n'));
+        await expectDealt(page, 1, ['Ah']);
+        // Past the shoe's repeat window: the same card again is a second read, refused as dealt.
+        await sleep(1500);
+        await shoe.write(Buffer.from('Ah\r\n'));
+        await expect(page.getByTestId('deal-error')).toContainText('A♥');
+        await expectNoEnglishBut(page, 'a card the shoe read twice', [pair.b], ['[data-testid="source-message"]']);
+      } finally {
+        await shoe?.close().catch(() => undefined);
+        await pair.dispose();
+      }
+    });
+
+    test('a scan that is no card', async ({ page }) => {
+      untilTheServiceSaysInKeys();
+      await setUpTable(page, FINNISH_TABLE);
+      await enterCounts(page, FINNISH_COUNTS);
+      await startRace(page);
+      await scan(page, 'X9');
+      await expect(page.getByTestId('deal-error')).toContainText('X9');
+      // `text`: the name of the device profile the scan was decoded with, shown as the settings list it.
+      await expectNoEnglish(page, 'a scan refused', ['text']);
+    });
+
+    test('the printed record slip: a card typed twice, a scan refused, a card voided with the void key', async ({ page }) => {
+      untilTheServiceSaysInKeys();
+      await setUpTable(page, FINNISH_TABLE);
+      await enterCounts(page, FINNISH_COUNTS);
+      await startRace(page);
+      await typeCard(page, 'ah');
+      await typeAsPerson(page, 'ah');
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('deal-error')).toContainText('A♥');
+      await page.getByTestId('manual-input').fill('');
+      await scan(page, 'X9');
+      await expect(page.getByTestId('deal-error')).toContainText('X9');
+      await typeCard(page, 'qh');
+      await page.keyboard.press('Backspace');
+      await expect(page.getByTestId('corrections')).toBeVisible();
+      for (const card of FINNISH_CARDS.slice(1, -1)) await typeCard(page, card);
+      await typeAsPerson(page, FINNISH_CARDS.at(-1) as string);
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('view-result')).toBeVisible();
+      await page.getByTestId('confirm-race').click();
+      await expect(page.getByTestId('view-history')).toBeVisible();
+      await page.getByTestId('history-open-record').first().click();
+      const slip = page.getByTestId('race-record');
+      await expect(slip.locator('[data-testid="record-event"][data-type="refused"]')).toHaveCount(2);
+      await page.emulateMedia({ media: 'print' });
+      await expect(page.getByTestId('record-print')).toBeHidden();
+      await expectNoEnglish(page, 'the record slip printed', ['text']);
+      await page.emulateMedia({ media: 'screen' });
+    });
   });
 }
+
+// The floor page, in Finnish and in Russian: a station's evening (a race with a void, a misread
+// refused and the race confirmed; then the colour-up racing) replicated into a throwaway
+// PostgreSQL, and a table whose chain failed on arrival; the floor serving them. Its pages, and the
+// plain-text answers it gives a request it will not serve, hold no English word.
+test.describe('no English on the floor page', () => {
+  let database: ThrowawayPostgres;
+  let floor: FloorServer;
+  let station: ConsoleService | undefined;
+  let dir: string | undefined;
+  /** Names the floor shows as they were given: the race ids, the station's host name, the dealer's reason for the void. */
+  const NAMES = ['race-1', 'race-2', 'race-3', 'pc-7', 'exposed'];
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    database = await startThrowawayPostgres();
+    const admin = new pg.Client({ connectionString: database.url });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    try {
+      await migrate(admin);
+      dir = mkdtempSync(join(tmpdir(), 'no-english-floor-'));
+      station = await playStation(dir, '7', 'colour-up-racing');
+      await ensureTable(admin, '7');
+      await syncStation(admin, '7', dir);
+      // The director's structure, its levels timed: the floor's clock runs, with its buttons.
+      await setFloorStructure(admin, { ...STRUCTURE, levels: STRUCTURE.levels.map((level) => ('break' in level ? level : { ...level, minutes: 20 })) });
+      await ensureTable(admin, '9');
+      await admin.query("INSERT INTO chain_failures (table_name, seq, reason, line) VALUES ('9', 4, 'bad-seal', '{}')");
+    } finally {
+      await admin.end();
+    }
+    floor = await startFloorServer({ databaseUrl: database.url, log: () => undefined });
+  });
+
+  test.afterAll(async () => {
+    await floor?.close();
+    await station?.close();
+    await database?.remove();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const language of ['fi', 'ru'] as const) {
+    const name = language === 'fi' ? 'Finnish' : 'Russian';
+
+    test(`${name}: every table with a chain failure, a table's races, a race's record, the sign-in, a page not found, and the floor's plain-text refusals`, async ({ page }) => {
+      await page.setExtraHTTPHeaders({ 'Accept-Language': language });
+      await page.goto(`${floor.url}?lang=${language}`);
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await expect(page.locator('tr[data-table="7"]')).toBeVisible();
+      await expect(page.getByTestId('chain-failures')).toBeVisible();
+      await expect(page.getByTestId('floor-clock')).toBeVisible();
+      await expectNoEnglish(page, 'the floor overview', NAMES);
+      await page.goto(`${floor.url}table?table=7&lang=${language}`);
+      await expectNoEnglish(page, "a table's page", NAMES);
+      await page.goto(`${floor.url}race?table=7&race=race-2&lang=${language}`);
+      await expect(page.getByTestId('race-title')).toContainText('race-2');
+      await expectNoEnglish(page, "a race's record", NAMES);
+      await page.goto(`${floor.url}login?lang=${language}`);
+      await expectNoEnglish(page, 'the sign-in page', NAMES);
+      await page.goto(`${floor.url}table?table=nobody&lang=${language}`);
+      await expectNoEnglish(page, 'a page not found', NAMES);
+      const answers = [
+        await page.request.get(`${floor.url}?debug=1`, { headers: { 'accept-language': language } }),
+        await page.request.get(`${floor.url}?lang=${language}&lang=en`),
+        await page.request.delete(floor.url, { headers: { 'accept-language': language } }),
+        await page.request.get(`${floor.url}clock`, { headers: { 'accept-language': language } }),
+        await page.request.get(floor.url, { headers: { 'accept-language': language, origin: 'http://evil.example' } }),
+      ];
+      expect(answers.map((answer) => answer.status())).toEqual([400, 400, 405, 405, 403]);
+      for (const answer of answers) expect(englishIn(await answer.text()), `English in the floor's answer ${answer.status()}`).toEqual([]);
+    });
+
+    test(`${name}: a race's record with its void and the misread refused`, async ({ page }) => {
+      untilTheServiceSaysInKeys();
+      await page.goto(`${floor.url}race?table=7&race=race-1&lang=${language}`);
+      await expect(page.getByTestId('race-record').locator('tr[data-type="refused"]')).toHaveCount(1);
+      await expect(page.getByTestId('race-record').locator('tr[data-type="void"]')).toHaveCount(1);
+      await expectNoEnglish(page, "a race's record with a refusal", NAMES);
+    });
+  }
+});

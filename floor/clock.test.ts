@@ -108,7 +108,7 @@ describe.runIf(run)("the floor's tournament clock (a real PostgreSQL server)", (
     // No structure: refused in Finnish, the floor shown again.
     const refused = await ask(page.port, '/clock', form('start', 'fi'));
     expect(refused.status).toBe(409);
-    expect(refused.body).toContain('valvonnalla ei ole vielä rakennetta');
+    expect(refused.body).toContain('salilla ei ole vielä rakennetta');
 
     await setFloorStructure(admin, TIMED);
     expect((await ask(page.port, '/clock', { ...form('start'), headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(403);

@@ -7,7 +7,7 @@ import { readCookie } from '../net/cookies';
 import { allowedHosts } from '../net/hosts';
 import { keyMatches } from '../net/keys';
 import { isInputError } from '../engine/errors';
-import { ENGINE_CATALOGS, formatMessage, type MessageLanguage } from '../engine/messages';
+import type { Message, MessageKey, MessageParam } from '../engine/messages';
 import { isLoopbackHost, listenOn } from '../net/loopback';
 import { adjustForMinutesLeft } from '../engine/clock/clock';
 import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
@@ -16,7 +16,7 @@ import { floorCsv, floorJson } from './export';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
 import type { FloorClock } from '../protocol/clock';
 import { clockSection, FLOOR_CSS, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
-import { FLOOR_WORDS, languageOf, type FloorLanguage } from './page/words';
+import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
 
 /**
@@ -142,10 +142,27 @@ function isDatabaseGone(error: unknown): boolean {
 
 const RACE_ID = /^race-[1-9][0-9]{0,8}$/;
 
-class BadRequest extends Error {}
+/** A request the floor will not read, and why (in keys: the answer is said in the asker's language). */
+class BadRequest extends Error {
+  readonly said: Message;
+  constructor(said: Message) {
+    super(said.key);
+    this.said = said;
+  }
+}
+
+/**
+ * The language of a request the floor answers in plain text: its `lang` when it names one (read
+ * leniently: the request may be one the floor refuses), else its Accept-Language, else English.
+ */
+function requestLanguage(request: IncomingMessage): FloorLanguage {
+  const lang = /[?&]lang=([a-z]{2})(?:&|$)/.exec((request.url ?? '').slice(0, MAX_TARGET_LENGTH))?.[1] ?? null;
+  const accept = request.headers['accept-language'];
+  return languageOf(lang, typeof accept === 'string' ? accept : undefined);
+}
 
 function parseTarget(url: string | undefined): { path: string; query: Map<string, string> } {
-  if (url === undefined || url.length > MAX_TARGET_LENGTH || !url.startsWith('/') || url.startsWith('//')) throw new BadRequest('bad request target');
+  if (url === undefined || url.length > MAX_TARGET_LENGTH || !url.startsWith('/') || url.startsWith('//')) throw new BadRequest({ key: 'floor.http.why.target' });
   const mark = url.indexOf('?');
   const path = mark < 0 ? url : url.slice(0, mark);
   const search = mark < 0 ? '' : url.slice(mark + 1);
@@ -163,18 +180,18 @@ function parseTarget(url: string | undefined): { path: string; query: Map<string
         name = decodeURIComponent(rawName.replace(/\+/g, ' '));
         value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
       } catch {
-        throw new BadRequest('malformed query');
+        throw new BadRequest({ key: 'floor.http.why.query' });
       }
-      if (!allowed.includes(name) || query.has(name)) throw new BadRequest(`unexpected query parameter ${name.slice(0, 20)}`);
+      if (!allowed.includes(name) || query.has(name)) throw new BadRequest({ key: 'floor.http.why.parameter', params: { name: name.slice(0, 20) } });
       query.set(name, value);
     }
   }
   const lang = query.get('lang');
-  if (lang !== undefined && !(lang in FLOOR_WORDS)) throw new BadRequest('lang is en, fi or ru');
+  if (lang !== undefined && !isFloorLanguage(lang)) throw new BadRequest({ key: 'floor.http.why.lang' });
   const table = query.get('table');
-  if (table !== undefined && !isTableName(table)) throw new BadRequest('not a table name');
+  if (table !== undefined && !isTableName(table)) throw new BadRequest({ key: 'floor.http.why.table' });
   const race = query.get('race');
-  if (race !== undefined && !RACE_ID.test(race)) throw new BadRequest('not a race id');
+  if (race !== undefined && !RACE_ID.test(race)) throw new BadRequest({ key: 'floor.http.why.race' });
   return { path, query };
 }
 
@@ -208,6 +225,9 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   };
   const html = 'text/html; charset=utf-8';
   const text = 'text/plain; charset=utf-8';
+  /** A plain-text answer in the asker's language (floor.http.*). */
+  const plain = (request: IncomingMessage, response: ServerResponse, status: number, key: MessageKey, params?: Readonly<Record<string, MessageParam>>, extra: Record<string, string> = {}, head = false) =>
+    send(response, status, text, `${say(requestLanguage(request), key, params)}\n`, extra, head);
 
   /**
    * A shown token paced: answered once its address's wrong guesses are paid for ('busy': too many
@@ -231,7 +251,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     if (shown === null) return 'none';
     return checkGuess(request, keyMatches(session, shown));
   };
-  const tooManyGuesses = (response: ServerResponse) => send(response, 429, text, 'too many wrong tokens from this address: wait, then try again\n', { 'Retry-After': '10' });
+  const tooManyGuesses = (request: IncomingMessage, response: ServerResponse) => plain(request, response, 429, 'floor.http.tooManyGuesses', undefined, { 'Retry-After': '10' });
 
   /** Since when the database has not answered (null: it answered the last time it was asked). */
   let unreachableSince: number | null = null;
@@ -270,7 +290,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       path = target.path;
       language = languageOf(target.query.get('lang') ?? null, typeof request.headers['accept-language'] === 'string' ? request.headers['accept-language'] : undefined);
     } catch {
-      language = languageOf(null, undefined);
+      language = requestLanguage(request);
     }
     const banner = outageBanner(language, since, path === '/' && lastView !== null ? lastView.at : null);
     const body = path === '/' && lastView !== null ? renderOverview(lastView.status, language, now(), clockSection(lastView.clock, language, now()), banner) : renderOutage(language, banner);
@@ -280,12 +300,12 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const hostHeader = request.headers.host;
     if (typeof hostHeader !== 'string' || !hosts.has(hostHeader.toLowerCase())) {
-      send(response, 421, text, 'misdirected request: the floor answers only to its own address\n');
+      plain(request, response, 421, 'floor.http.misdirected');
       return;
     }
     const origin = request.headers.origin;
     if (origin !== undefined && (Array.isArray(origin) || !origins.has(origin.toLowerCase()))) {
-      send(response, 403, text, 'forbidden: a request from another site is refused\n');
+      plain(request, response, 403, 'floor.http.otherSite');
       return;
     }
     const method = request.method ?? 'GET';
@@ -293,23 +313,23 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     try {
       target = parseTarget(request.url);
     } catch (error) {
-      send(response, 400, text, `bad request: ${(error as Error).message}\n`);
+      if (!(error instanceof BadRequest)) throw error;
+      plain(request, response, 400, 'floor.http.badRequest', { why: { message: error.said } });
       return;
     }
     const { path, query } = target;
     const language: FloorLanguage = languageOf(query.get('lang') ?? null, typeof request.headers['accept-language'] === 'string' ? request.headers['accept-language'] : undefined);
-    const words = FLOOR_WORDS[language];
     const head = method === 'HEAD';
 
     if (path === '/login' && method === 'POST') {
       // The only POST: it must come from the floor's own page.
       if (origin === undefined) {
-        send(response, 403, text, 'forbidden: a form must come from the floor\'s own page\n');
+        plain(request, response, 403, 'floor.http.formOrigin');
         return;
       }
       const form = await readForm(request);
       if (form === null) {
-        send(response, 400, text, 'bad request: the form is too large or malformed\n');
+        plain(request, response, 400, 'floor.http.badRequest', { why: { message: { key: 'floor.http.why.form' } } });
         return;
       }
       const formLanguage = languageOf(form.get('lang') ?? null, undefined);
@@ -319,7 +339,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       }
       const guess = await checkGuess(request, keyMatches(token, form.get('token') ?? null));
       if (guess === 'busy') {
-        tooManyGuesses(response);
+        tooManyGuesses(request, response);
         return;
       }
       if (guess === 'wrong') {
@@ -332,12 +352,12 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     if (path === '/clock' && method === 'POST') {
       // The clock's buttons: from the floor's own page only, by whoever may see the floor.
       if (origin === undefined) {
-        send(response, 403, text, 'forbidden: a form must come from the floor\'s own page\n');
+        plain(request, response, 403, 'floor.http.formOrigin');
         return;
       }
       const shown = await authorised(request);
       if (shown === 'busy') {
-        tooManyGuesses(response);
+        tooManyGuesses(request, response);
         return;
       }
       if (shown !== 'right') {
@@ -347,7 +367,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       const form = await readForm(request);
       const action = form === null ? undefined : CLOCK_ACTIONS[form.get('action') ?? ''];
       if (form === null || action === undefined || form.size > 2) {
-        send(response, 400, html, renderMessage(language, words.badRequest));
+        send(response, 400, html, renderMessage(language, 'floor.page.badRequest'));
         return;
       }
       const formLanguage = languageOf(form.get('lang') ?? null, undefined);
@@ -359,7 +379,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         const said = error.said;
         const page = await withClient(async (client) => {
           const clock = await readFloorClock(client);
-          return renderOverview(await readFloorStatus(client), formLanguage, now(), clockSection(clock, formLanguage, now(), formatMessage(said, formLanguage, ENGINE_CATALOGS[formLanguage as MessageLanguage])));
+          return renderOverview(await readFloorStatus(client), formLanguage, now(), clockSection(clock, formLanguage, now(), sayMessage(formLanguage, said)));
         });
         send(response, 409, html, page);
         return;
@@ -368,7 +388,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') {
-      send(response, 405, text, 'method not allowed: GET and HEAD only\n', { Allow: 'GET, HEAD' });
+      plain(request, response, 405, 'floor.http.method', undefined, { Allow: 'GET, HEAD' });
       return;
     }
     if (path === '/floor.css') {
@@ -377,7 +397,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     }
     const shown = await authorised(request);
     if (shown === 'busy') {
-      tooManyGuesses(response);
+      tooManyGuesses(request, response);
       return;
     }
     if (shown !== 'right') {
@@ -389,11 +409,11 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       return;
     }
     if (path === '/clock') {
-      send(response, 405, text, 'method not allowed: the clock takes its buttons\' POST only\n', { Allow: 'POST' }, head);
+      plain(request, response, 405, 'floor.http.clockMethod', undefined, { Allow: 'POST' }, head);
       return;
     }
     if (PARAMETERS[path] === undefined) {
-      send(response, 404, html, renderMessage(language, words.notFound), {}, head);
+      send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
       return;
     }
     if (path === '/') {
@@ -410,7 +430,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     }
     const table = query.get('table');
     if (table === undefined) {
-      send(response, 400, html, renderMessage(language, words.badRequest), {}, head);
+      send(response, 400, html, renderMessage(language, 'floor.page.badRequest'), {}, head);
       return;
     }
     if (path === '/table') {
@@ -419,17 +439,17 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         const row = status.tables.find((entry) => entry.table === table);
         return row === undefined ? null : { row, races: await tableRaces(client, table) };
       });
-      if (found === null) send(response, 404, html, renderMessage(language, words.notFound), {}, head);
+      if (found === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
       else send(response, 200, html, renderTable(found.row, found.races, language, now()), {}, head);
       return;
     }
     const race = query.get('race');
     if (race === undefined) {
-      send(response, 400, html, renderMessage(language, words.badRequest), {}, head);
+      send(response, 400, html, renderMessage(language, 'floor.page.badRequest'), {}, head);
       return;
     }
     const record = await withClient(async (client) => floorRaceRecord(client, table, race));
-    if (record === null) send(response, 404, html, renderMessage(language, words.notFound), {}, head);
+    if (record === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
     else send(response, 200, html, renderRaceRecord(table, record, language), {}, head);
   }
 
@@ -438,7 +458,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       log(`${request.method ?? ''} ${(request.url ?? '').slice(0, 100)}: ${(error as Error).message}`);
       if (response.headersSent) response.destroy();
       else if (unreachableSince !== null) sendOutage(request, response, unreachableSince);
-      else send(response, 503, text, 'the floor cannot read its database just now\n');
+      else plain(request, response, 503, 'floor.http.unreadable');
     });
   };
   const serverOptions = { requireHostHeader: false, maxHeaderSize: 16 * 1024 };

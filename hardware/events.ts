@@ -1,4 +1,5 @@
 import type { Card } from '../engine/cards';
+import { englishText, type Message } from '../engine/messages';
 
 export const STATUS_STATES = ['connecting', 'connected', 'disconnected', 'reconnecting', 'error'] as const;
 export type StatusState = (typeof STATUS_STATES)[number];
@@ -30,7 +31,8 @@ export type ShoeEvent =
       /** Decoded while the line was flagged as noise: not to be dealt without the dealer's say. Absent otherwise. */
       readonly suspect?: true;
     }
-  | { readonly type: 'unknown'; readonly raw: string; readonly reason: string }
+  /** `said`: why it is no card, in keys (the screens say it in the dealer's language); `reason`: its English, for the command line and the journal. */
+  | { readonly type: 'unknown'; readonly raw: string; readonly reason: string; readonly said: Message }
   | {
       readonly type: 'device';
       readonly message: DeviceMessage;
@@ -42,7 +44,9 @@ export type ShoeEvent =
       readonly type: 'status';
       readonly state: StatusState;
       readonly code?: StatusCode;
+      /** What the port says of itself, in English (the command line prints it); `said` is the same in keys, for the screens. */
       readonly message?: string;
+      readonly said?: Message;
       /**
        * Set only on the two status events of the noise flag (see FrameDecoder in pipeline.ts):
        * `flagged` on the wrong-baud warning that raises it (from then on cards and device messages
@@ -62,4 +66,14 @@ export function printableRaw(bytes: Uint8Array): string {
     text += byte >= 0x20 && byte < 0x7f && byte !== 0x5c ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
   }
   return text;
+}
+
+/** A frame that is no card, and why: its reason in keys and in English. */
+export function unknownEvent(raw: string, said: Message): Extract<ShoeEvent, { type: 'unknown' }> {
+  return { type: 'unknown', raw, reason: englishText(said), said };
+}
+
+/** What a status says, in keys and in English (`message`), as the status event carries both. */
+export function statusSaid(said: Message): { readonly message: string; readonly said: Message } {
+  return { message: englishText(said), said };
 }

@@ -11,6 +11,7 @@ import { DEVICE_MESSAGES, type ShoeEvent } from './events';
 import { CUT_OFF } from './framing/frame';
 import { createDecodeStream, decodeRecording, NOISE_CLEARED_MESSAGE } from './pipeline';
 import { ALL_BUILT_IN_PROFILES, readProfile, type DeviceProfile } from './profile';
+import './testing/saidInEnglish';
 
 const BUILT_INS = Object.values(ALL_BUILT_IN_PROFILES);
 
@@ -91,7 +92,7 @@ describe('serial decoder fuzzing', () => {
         const sent = steps.flatMap((entry) => ('write' in entry ? [entry.write] : []));
         for (const event of events) if (event.type === 'card') expect(Buffer.concat(sent).includes(Buffer.from(event.raw))).toBe(true);
         // Each cut-off frame is reported as such (never dropped), at most one per disconnect.
-        expect(events.filter((event) => event.type === 'unknown' && event.reason === CUT_OFF).length).toBeLessThanOrEqual(steps.filter((entry) => 'cutOff' in entry).length);
+        expect(events.filter((event) => event.type === 'unknown' && event.said === CUT_OFF).length).toBeLessThanOrEqual(steps.filter((entry) => 'cutOff' in entry).length);
       }),
       { numRuns: 1500 },
     );

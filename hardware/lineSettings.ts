@@ -1,6 +1,8 @@
 // How a serial line is set: types, choices and their words, nothing that needs Node, so the console's
 // settings (protocol/contract.ts, read by the screens too) can name them.
 
+import { englishText, type Message } from '../engine/messages';
+
 export const DATA_BITS = [5, 6, 7, 8] as const;
 export const PARITIES = ['none', 'even', 'odd', 'mark', 'space'] as const;
 export const STOP_BITS = [1, 1.5, 2] as const;
@@ -24,11 +26,15 @@ export interface LineSettings {
 
 export const DEFAULT_LINE_SETTINGS: LineSettings = { dataBits: 8, parity: 'none', stopBits: 1, rtscts: false };
 
-/** `7 data bits, even parity, 1 stop bit` (and `, RTS/CTS flow control`). */
+/** `7 data bits, even parity, 1 stop bit` (and `, RTS/CTS flow control`), in keys. */
+export function lineSaid(settings: LineSettings): Message {
+  const parity: Message = settings.parity === 'none' ? { key: 'hardware.port.noParity' } : { key: 'hardware.port.parity', params: { parity: { message: { key: `hardware.parities.${settings.parity}` } } } };
+  return { key: 'hardware.port.line', params: { dataBits: settings.dataBits, parity: { message: parity }, n: settings.stopBits, flow: settings.rtscts ? { message: { key: 'hardware.port.flow' } } : '' } };
+}
+
+/** The same in English, as the command line and the profiles' summaries print it. */
 export function describeLine(settings: LineSettings): string {
-  const parity = settings.parity === 'none' ? 'no parity' : `${settings.parity} parity`;
-  const flow = settings.rtscts ? ', RTS/CTS flow control' : '';
-  return `${settings.dataBits} data bits, ${parity}, ${settings.stopBits} stop bit${settings.stopBits === 1 ? '' : 's'}${flow}`;
+  return englishText(lineSaid(settings));
 }
 
 /** The usual 8 data bits, no parity, 1 stop bit, no flow control. */

@@ -10,6 +10,7 @@ import type { ShoeEvent } from './events';
 import { checksumOf, ETX, STX } from './framing/stxEtx';
 import { CLEAN_FRAMES_TO_CLEAR_NOISE, createDecodeStream, decodeRecording, FrameDecoder, NOISE_CLEARED_MESSAGE, NOISE_FRAMES_FOR_BAUD_WARNING } from './pipeline';
 import { BUILT_IN_PROFILES, createFramer, DEFAULT_PROFILE, type DeviceProfile } from './profile';
+import './testing/saidInEnglish';
 
 const profile = (name: string) => BUILT_IN_PROFILES[name] as DeviceProfile;
 const bytes = (...parts: (string | Buffer)[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : part)));

@@ -6,6 +6,7 @@ import type { ShoeEvent } from './events';
 import { checksumOf, ETX, STX } from './framing/stxEtx';
 import { createDecodeStream, decodeRecording, NOISE_FRAMES_FOR_BAUD_WARNING } from './pipeline';
 import { BUILT_IN_PROFILES, DEFAULT_PROFILE, readProfile, type DeviceProfile } from './profile';
+import './testing/saidInEnglish';
 
 const hex = (text: string) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 const cardsOf = (events: readonly ShoeEvent[]) => events.flatMap((event) => (event.type === 'card' ? [event.card] : []));

@@ -1,7 +1,8 @@
 import { Transform } from 'node:stream';
-import { printableRaw, type DeviceMessage, type ShoeEvent } from './events';
+import { englishText, type Message } from '../engine/messages';
+import { printableRaw, statusSaid, unknownEvent, type DeviceMessage, type ShoeEvent } from './events';
 import { stripCodeId, stripSymbology, type Decoder } from './decoding/decoder';
-import type { Frame, Framer } from './framing/frame';
+import { OVERLONG_FRAME_KEYS, type Frame, type Framer } from './framing/frame';
 import type { DeviceProfile } from './profile';
 import { createDecoder, createFramer } from './registry';
 
@@ -23,7 +24,9 @@ export const NOISE_FRAMES_FOR_BAUD_WARNING = 3;
  */
 export const CLEAN_FRAMES_TO_CLEAR_NOISE = 3;
 
-export const NOISE_CLEARED_MESSAGE = 'Clean frames again: the line is no longer flagged as noise';
+/** What the `connected` status that lowers the noise flag says. */
+export const NOISE_CLEARED: Message = { key: 'hardware.noise.cleared' };
+export const NOISE_CLEARED_MESSAGE = englishText(NOISE_CLEARED);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -135,18 +138,12 @@ export class FrameDecoder {
     let raw = this.skipped.join('\n');
     if (raw.length > GRACE_RAW_LIMIT) raw = `${raw.slice(0, GRACE_RAW_LIMIT)}…`;
     this.skipped.length = 0;
-    return [
-      {
-        type: 'unknown',
-        raw,
-        reason: `start-up grace: skipped ${count} frame${count === 1 ? '' : 's'} received in the first ${this.profile.graceMs} ms after the port opened`,
-      },
-    ];
+    return [unknownEvent(raw, { key: 'hardware.frame.grace', params: { n: count, ms: this.profile.graceMs } })];
   }
 
   private flagged(frame: Frame, event: FrameEvent, options: DecodeOptions): ShoeEvent[] {
     const kind: FrameKind =
-      event.type !== 'unknown' ? 'clean' : looksLikeNoise(frame.bytes) || frame.error?.startsWith('no ') === true ? 'noise' : 'other';
+      event.type !== 'unknown' ? 'clean' : looksLikeNoise(frame.bytes) || (frame.error !== undefined && OVERLONG_FRAME_KEYS.has(frame.error.key)) ? 'noise' : 'other';
     this.noiseRun = kind === 'noise' ? this.noiseRun + 1 : 0;
     if (!this.noisy) {
       if (this.noiseRun < NOISE_FRAMES_FOR_BAUD_WARNING) return [event];
@@ -164,15 +161,15 @@ export class FrameDecoder {
     if (this.cleanRun < CLEAN_FRAMES_TO_CLEAR_NOISE) return [suspect];
     this.noisy = false;
     this.cleanRun = 0;
-    return [suspect, { type: 'status', state: 'connected', noise: 'cleared', message: NOISE_CLEARED_MESSAGE }];
+    return [suspect, { type: 'status', state: 'connected', noise: 'cleared', ...statusSaid(NOISE_CLEARED) }];
   }
 
   /** The frame's event, or null for a read repeated within the repeat window (no event). */
   private eventOf(frame: Frame, at: number | undefined): FrameEvent | null {
     const text = frameText(frame.bytes);
     const raw = text ?? printableRaw(frame.bytes);
-    if (frame.error !== undefined) return { type: 'unknown', raw, reason: frame.error };
-    if (text === null) return { type: 'unknown', raw, reason: 'not UTF-8 text' };
+    if (frame.error !== undefined) return unknownEvent(raw, frame.error);
+    if (text === null) return unknownEvent(raw, { key: 'hardware.frame.notText' });
     // A Code ID comes before an AIM identifier when a scanner sends both (Honeywell's order).
     const trimmed = text.trim();
     const payload = stripSymbology(this.profile.codeId ? stripCodeId(trimmed) : trimmed).trim();
@@ -182,7 +179,7 @@ export class FrameDecoder {
     const key = this.decoder.readKey?.(payload);
     if (key !== undefined && this.repeated(`tag ${key}`, at)) return null;
     const decoded = this.decoder.decode(payload);
-    if (!('card' in decoded)) return { type: 'unknown', raw, reason: decoded.reason };
+    if (!('card' in decoded)) return unknownEvent(raw, decoded.reason);
     if (key === undefined && this.repeated(`card ${decoded.card}`, at)) return null;
     return { type: 'card', card: decoded.card, raw, ...(decoded.reader === undefined ? {} : { reader: decoded.reader }) };
   }
@@ -213,7 +210,7 @@ export class FrameDecoder {
       state: 'error',
       code: 'wrong-baud',
       noise: 'flagged',
-      message: `The device sends bytes that decode to nothing: check the baud rate (set to ${baud}), the parity and data bits (${parity}, ${dataBits}) and the decoder (${name})`,
+      ...statusSaid({ key: 'hardware.noise.flagged', params: { baud, parity: { message: { key: `hardware.parities.${parity}` } }, dataBits, decoder: name } }),
     };
   }
 }

@@ -1,3 +1,5 @@
+import type { Message } from '../engine/messages';
+
 /**
  * What reading a journal can find besides its records, as codes with parameters: the screens say
  * them in the dealer's language, `findingText` in English for the command line, the exports and
@@ -38,10 +40,10 @@ export type JournalFinding =
   | { readonly code: 'key-missing' | 'key-wrong'; readonly keyId: string }
   /** The wall clock went back between two records written by the same run (the monotonic time went on). */
   | { readonly code: 'clock-back'; readonly seq: number; readonly seconds: number }
-  /** A record the session could not apply (the reason is the engine's own words, in English). */
-  | { readonly code: 'skipped'; readonly seq: number; readonly kind: string; readonly reason: string }
-  /** The settings file could not be read or was damaged (the message says which and what was kept). */
-  | { readonly code: 'settings'; readonly message: string };
+  /** A record the session could not apply: why, in English (`reason`) and, when the engine said it in keys, in keys (`said`). */
+  | { readonly code: 'skipped'; readonly seq: number; readonly kind: string; readonly reason: string; readonly said?: Message }
+  /** The settings file (or a device profile) could not be read or was damaged: which and what was kept, in English (`message`) and in keys (`said`). */
+  | { readonly code: 'settings'; readonly message: string; readonly said?: Message };
 
 export type ChainStatus =
   /** Every record sealed and linked, none missing, none out of order. */

@@ -62,8 +62,9 @@ export interface DeckRegistration {
   readonly total: number;
   /** The card whose tag is to be read next. */
   readonly next: string | null;
-  /** Why the last read was not taken (a tag already registered, not a tag), until the next one is. */
+  /** Why the last read was not taken (a tag already registered, not a tag), until the next one is: in English, and in keys (`problemSaid`) for the screens. */
   readonly problem: string | null;
+  readonly problemSaid?: Message;
 }
 
 /** What the dealer sets up once per table; remembered between races. */
@@ -261,7 +262,8 @@ export type RaceRecordEvent =
   | { readonly seq: number; readonly at: string; readonly type: 'start' }
   | { readonly seq: number; readonly at: string; readonly type: 'card'; readonly card: string; readonly seat: number; readonly round: number; readonly source: InputSource; readonly held: boolean }
   | { readonly seq: number; readonly at: string; readonly type: 'void'; readonly voided: readonly VoidedCard[] }
-  | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly source: InputSource; readonly count: number }
+  /** `reason` in English; `said` the same in keys, when the station recorded it and this version can say it. */
+  | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource; readonly count: number }
   | { readonly seq: number; readonly at: string; readonly type: 'confirm'; readonly by?: string }
   | { readonly seq: number; readonly at: string; readonly type: 'abandon'; readonly reason: string };
 
@@ -298,7 +300,9 @@ export interface SourceStatus {
   /** `idle` for manual entry and before a port is opened. */
   readonly state: StatusState | 'idle';
   readonly code?: StatusCode;
+  /** What the port says of itself: in English (the command line's), and in keys (`said`) for the screens. */
   readonly message?: string;
+  readonly said?: Message;
 }
 
 export type { GameView } from '../engine/poker/view';

@@ -198,8 +198,8 @@ const SCENARIOS: readonly Scenario[] = [
     name: 'dealing with a troubled shoe',
     race: { cards: ['Ah', 'Kc'], voids: 1 },
     state: {
-      source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'reconnecting', code: 'unplugged' },
-      lastInput: { type: 'unknown', raw: 'X9', reason: 'no such code' },
+      source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'reconnecting', code: 'unplugged', message: 'Waiting for /dev/ttyUSB0 to come back (retrying up to every 5000 ms)', said: { key: 'hardware.port.waiting', params: { path: '/dev/ttyUSB0', ms: 5000 } } },
+      lastInput: { type: 'unknown', raw: 'X9', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } },
     },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="manual-input"]').setValue('zz');
@@ -316,6 +316,9 @@ const SCENARIOS: readonly Scenario[] = [
           { code: 'clock-back', seq: 14, seconds: 3600 },
           { code: 'skipped', seq: 15, kind: 'race-event', reason: 'race-event for a race that is not open' },
           { code: 'settings', message: 'settings file was damaged (x); defaults are used' },
+          // The same two said in keys, as this version's station and replay say them.
+          { code: 'skipped', seq: 16, kind: 'race-event', reason: 'race-event for a race that is not open', said: { key: 'replay.noRace', params: { kind: 'race-event' } } },
+          { code: 'settings', message: 'the settings name the device profile "vendor-x", which is not in the data folder: the text profile is used until another is chosen', said: { key: 'settings.file.profileMissing', params: { name: 'vendor-x' } } },
         ],
       },
     },
@@ -445,7 +448,7 @@ const SCENARIOS: readonly Scenario[] = [
       const base = store.state as ConsoleState;
       const reads = [
         { id: 1, event: { type: 'card', card: 'Qd', raw: 'D12' } },
-        { id: 2, event: { type: 'unknown', raw: 'D99', reason: 'out of range' } },
+        { id: 2, event: { type: 'unknown', raw: '99', reason: 'card number out of range 1–52', said: { key: 'hardware.decoder.outOfRange', params: { range: '1–52' } } } },
         { id: 3, event: { type: 'status', state: 'disconnected' } },
       ] as const;
       for (const [index, read] of reads.entries()) store.receive({ ...base, lastInput: read.event, inputs: reads.slice(0, index + 1) });

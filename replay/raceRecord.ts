@@ -1,4 +1,5 @@
 import { applyRaceEvent, startRace, type RaceState } from '../engine/race/race';
+import { isSayableMessage } from '../engine/messages/stored';
 import { raceSummary } from '../engine/race/summary';
 import type { RaceRecord, RaceRecordEvent, SeatCount, VoidedCard } from '../protocol/contract';
 import { chainOf, type ChainReport } from '../journal/findings';
@@ -42,7 +43,7 @@ export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: Journal
       }
       case 'refused':
         refusalAt.set(seq, events.length);
-        events.push({ seq, at, type: 'refused', input: record.input, reason: record.reason, source: record.source, count: 1 });
+        events.push({ seq, at, type: 'refused', input: record.input, reason: record.reason, ...(isSayableMessage(record.said) ? { said: record.said } : {}), source: record.source, count: 1 });
         break;
       case 'refused-again': {
         const index = refusalAt.get(record.of);

@@ -1,5 +1,7 @@
 import { applyRaceEvent, applyRaceEvents, startRace, type RaceEvent, type RaceState } from '../engine/race/race';
 import { raceSummary, type RaceSummary } from '../engine/race/summary';
+import { englishText, type Message } from '../engine/messages';
+import { isInputError } from '../engine/errors';
 import type { JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import { applyMatchEvent, type MatchEvent, type MatchState } from '../engine/poker/match';
@@ -14,15 +16,19 @@ export type SessionRecord =
   | ({ readonly kind: 'race-start'; readonly raceId: string; readonly race: unknown; readonly counts: readonly SeatCount[]; readonly names: Readonly<Record<number, string>> } & RacePlace)
   /** `held`: a shoe card held for the dealer's say (a noisy line) and taken by the dealer. */
   | { readonly kind: 'race-event'; readonly raceId: string; readonly event: RaceEvent; readonly source: InputSource; readonly held?: true }
-  /** A card or correction the engine refused: not applied, kept for the floor supervisor. */
-  | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly source: InputSource }
+  /**
+   * A card or correction the engine refused: not applied, kept for the floor supervisor. `reason`
+   * in English (the command line, the exports, older consoles); `said`, when the station wrote it,
+   * the same in keys, so the record slip says it in its reader's language.
+   */
+  | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource }
   /** The refusal in record `of` came again `count` more times in a row (a stuck or repeating reader). */
   | { readonly kind: 'refused-again'; readonly raceId: string; readonly of: number; readonly count: number }
   /** `by`: the dealer on duty, when one was named. */
   | { readonly kind: 'race-confirm'; readonly raceId: string; readonly by?: string }
   | { readonly kind: 'race-abandon'; readonly raceId: string; readonly reason: string }
   | { readonly kind: 'game-event'; readonly gameId: string; readonly event: MatchEvent; readonly source: InputSource }
-  | { readonly kind: 'game-refused'; readonly gameId: string; readonly input: string; readonly reason: string; readonly source: InputSource }
+  | { readonly kind: 'game-refused'; readonly gameId: string; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource }
   | { readonly kind: 'game-refused-again'; readonly gameId: string; readonly of: number; readonly count: number }
   | { readonly kind: 'game-close'; readonly gameId: string; readonly reason: string }
   /** The colour-ups' own records (replay/colorUps.ts): they change no race or game. */
@@ -41,6 +47,15 @@ const isObject = (value: unknown): value is Fields => typeof value === 'object' 
 const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max;
 const isCount = (value: unknown, min = 0): value is number => Number.isSafeInteger(value) && (value as number) >= min;
 const isId = (value: unknown, prefix: 'race' | 'game'): value is string => typeof value === 'string' && value.length <= 20 && value.startsWith(`${prefix}-`);
+
+/**
+ * A refusal's `said` as the journal may hold it: an object of bounded size. Whether this version
+ * can say it (a newer one may have written keys this one does not know) is for its readers
+ * (isSayableMessage): such a record is replayed all the same, and told by its English.
+ */
+function isStoredSaid(value: unknown): boolean {
+  return isObject(value) && JSON.stringify(value).length <= 4000;
+}
 
 function isSeatCounts(value: unknown): boolean {
   return Array.isArray(value) && value.length <= 10 && value.every((count) => isObject(count) && isCount(count.seat, 1) && isCount(count.chips) && typeof count.hasOther === 'boolean');
@@ -108,7 +123,7 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
       return isRaceEvent(record.event) && SOURCES.has(record.source) && (record.held === undefined || record.held === true);
     case 'refused':
     case 'game-refused':
-      return isText(record.input, 256) && isText(record.reason, 1000) && SOURCES.has(record.source);
+      return isText(record.input, 256) && isText(record.reason, 1000) && SOURCES.has(record.source) && (record.said === undefined || isStoredSaid(record.said));
     case 'refused-again':
     case 'game-refused-again':
       return isCount(record.of, 1) && isCount(record.count, 1);
@@ -170,13 +185,13 @@ export type SessionStep = (current: Session, stamp: LineStamp) => Session;
 /** Game records: a `start` event opens a game, the others change the open one, `game-close` ends it. */
 function stepGame(session: Session, record: SessionRecord): SessionStep {
   if (record.kind === 'game-event' && record.event.type === 'start') {
-    if (session.game) throw new Error(`game ${record.gameId} started while game ${session.game.id} was still open`);
-    if (session.race) throw new Error(`game ${record.gameId} started while race ${session.race.id} was open`);
+    if (session.game) misfit({ key: 'replay.gameWhileGame', params: { game: record.gameId, open: session.game.id } });
+    if (session.race) misfit({ key: 'replay.gameWhileRace', params: { game: record.gameId, open: session.race.id } });
     const state = applyMatchEvent(null, record.event);
     return (current, { at }) => ({ ...current, game: { id: record.gameId, startedAt: at, state }, gamesStarted: current.gamesStarted + 1 });
   }
   const game = session.game;
-  if (!game || !('gameId' in record) || game.id !== record.gameId) throw new Error(`${record.kind} for a game that is not open`);
+  if (!game || !('gameId' in record) || game.id !== record.gameId) misfit({ key: 'replay.noGame', params: { kind: record.kind } });
   switch (record.kind) {
     case 'game-event': {
       const state = applyMatchEvent(game.state, record.event);
@@ -219,7 +234,7 @@ export function applySessionLine(session: Session, line: JournalLine<SessionReco
 export function stepSession(session: Session, record: SessionRecord): SessionStep {
   const step = stepOf(session, record);
   return (current, stamp) => {
-    if (current.race?.state !== session.race?.state || current.game?.state !== session.game?.state) throw new Error(`${record.kind}: the session changed before its line was written`);
+    if (current.race?.state !== session.race?.state || current.game?.state !== session.game?.state) misfit({ key: 'replay.changed', params: { kind: record.kind } });
     return step(current, stamp);
   };
 }
@@ -229,8 +244,8 @@ function stepOf(session: Session, record: SessionRecord): SessionStep {
   if (isColorUpRecord(record) || isClockRecord(record)) return (current) => current;
   if (GAME_KINDS.has(record.kind)) return stepGame(session, record);
   if (record.kind === 'race-start') {
-    if (session.game) throw new Error(`race ${record.raceId} started while game ${session.game.id} was open`);
-    if (session.race) throw new Error(`race ${record.raceId} started while race ${session.race.id} was still open`);
+    if (session.game) misfit({ key: 'replay.raceWhileGame', params: { race: record.raceId, open: session.game.id } });
+    if (session.race) misfit({ key: 'replay.raceWhileRace', params: { race: record.raceId, open: session.race.id } });
     const state = startRace(record.race);
     return (current, { seq, at }) => ({
       ...current,
@@ -238,7 +253,7 @@ function stepOf(session: Session, record: SessionRecord): SessionStep {
       racesStarted: current.racesStarted + 1,
     });
   }
-  if (!('raceId' in record) || !session.race || session.race.id !== record.raceId) throw new Error(`${record.kind} for a race that is not open`);
+  if (!('raceId' in record) || !session.race || session.race.id !== record.raceId) misfit({ key: 'replay.noRace', params: { kind: record.kind } });
   const race = session.race;
   // `current.race` is this race with (at most) more refusals counted: see SessionStep.
   const open = (current: Session): ActiveRace => current.race ?? race;
@@ -252,7 +267,7 @@ function stepOf(session: Session, record: SessionRecord): SessionStep {
     case 'refused-again':
       return (current) => ({ ...current, race: { ...open(current), refusals: open(current).refusals + record.count } });
     case 'race-confirm': {
-      if (race.state.progress.status !== 'complete') throw new Error(`race ${race.id} confirmed before it was complete`);
+      if (race.state.progress.status !== 'complete') misfit({ key: 'replay.confirmedEarly', params: { race: race.id } });
       const summary = raceSummary(race.state);
       return (current, stamp) => ({ ...current, race: null, history: [...current.history, historyEntry(open(current), stamp, record.by, summary)] });
     }
@@ -311,7 +326,31 @@ export function summaryFiguresOf(entry: HistoryEntry): HistoryEntry['summary'] {
   return state === undefined ? entry.summary : raceSummary(state, { explain: false });
 }
 
-const skipped = (line: JournalLine<SessionRecord>, error: unknown): JournalFinding => ({ code: 'skipped', seq: line.seq, kind: line.record.kind, reason: (error as Error).message });
+/** A record that does not fit the session, and why: in keys, its message their English. */
+export class RecordMisfit extends Error {
+  readonly said: Message;
+  constructor(said: Message) {
+    super(englishText(said));
+    this.name = 'RecordMisfit';
+    this.said = said;
+  }
+}
+
+function misfit(said: Message): never {
+  throw new RecordMisfit(said);
+}
+
+/** Why a record could not be applied, in keys when it was said so (an engine refusal with the field it names). */
+function saidOf(error: unknown): Message | undefined {
+  if (error instanceof RecordMisfit) return error.said;
+  if (isInputError(error) && error.said !== undefined) return { key: 'common.field', params: { field: error.field, reason: { message: error.said } } };
+  return undefined;
+}
+
+const skipped = (line: JournalLine<SessionRecord>, error: unknown): JournalFinding => {
+  const said = saidOf(error);
+  return { code: 'skipped', seq: line.seq, kind: line.record.kind, reason: (error as Error).message, ...(said === undefined ? {} : { said }) };
+};
 
 /**
  * Replays journal lines one at a time, as they are read: a line that does not fit is skipped and

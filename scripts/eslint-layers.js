@@ -10,7 +10,8 @@
 // | protocol/     | engine/, hardware/ shared; type-only imports of hardware/ and           |
 // |               | journal/findings (pure: no packages, no Node builtins; what the         |
 // |               | programs and renderer/ share)                                           |
-// | journal/      | Node builtins only: the one journal codec (grammar, seal, reader)       |
+// | journal/      | Node builtins only: the one journal codec (grammar, seal, reader);      |
+// |               | type-only imports of engine/messages (a finding's reason in keys)       |
 // | replay/       | engine/, protocol/, journal/ (pure): records replayed into a session    |
 // | net/          | Node builtins only: the HTTP guards both servers use                    |
 // | replication/  | journal/, protocol/, pg, Node builtins: the station→floor wire          |
@@ -89,7 +90,7 @@ export const POLICIES = {
     deniedPackages: ['electron', 'vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'],
     typeOnlyFrom: [],
   },
-  journal: { layers: ['journal'], node: true, packages: 'none', deniedPackages: [], typeOnlyFrom: [] },
+  journal: { layers: ['journal'], node: true, packages: 'none', deniedPackages: [], typeOnlyFrom: [/^engine\/messages(?:\/index|\/message|\/keys)?(?:\.ts)?$/] },
   replay: { layers: ['replay', 'journal', 'protocol', 'engine'], node: false, packages: 'none', deniedPackages: [], typeOnlyFrom: [] },
   net: { layers: ['net'], node: true, packages: 'none', deniedPackages: [], typeOnlyFrom: [] },
   replication: {

@@ -101,6 +101,8 @@ describe('layers/boundaries: denied', () => {
     // the layers both programs share lean on neither
     denied('journal/x.ts', "import { a } from '../main/journal/journal';"),
     denied('journal/x.ts', "import { a } from '../engine/cards';"),
+    denied('journal/x.ts', "import { englishText } from '../engine/messages';"),
+    denied('journal/x.ts', "import type { Card } from '../engine/cards';"),
     denied('journal/x.ts', "import pg from 'pg';"),
     denied('replay/x.ts', "import { a } from '../main/service/service';"),
     denied('replay/x.ts', "import { a } from '../floor/fold';"),
@@ -168,6 +170,7 @@ describe('layers/boundaries: allowed', () => {
     allowed('main/floorLink/x.ts', "import { pushRecords } from '../../replication/push';"),
     allowed('main/web/x.ts', "import { keyMatches } from '../../net/keys';"),
     allowed('journal/x.ts', "import { createHash } from 'node:crypto';"),
+    allowed('journal/findings.ts', "import type { Message } from '../engine/messages';"),
     allowed('replay/x.ts', "import { applyRaceEvent } from '../engine/race/race';\nimport type { HistoryEntry } from '../protocol/contract';\nimport { chainOf } from '../journal/findings';"),
     allowed('replication/x.ts', "import pg from 'pg';\nimport { kindOfLine } from '../journal/read';"),
     allowed('protocol/x.ts', "import type { JournalFinding } from '../journal/findings';"),

@@ -107,7 +107,7 @@ describe.runIf(run)('a damaged last line at a station, then the floor', () => {
       const shown = status.tables.find((entry) => entry.table === table);
       expect(shown).toMatchObject({ damaged: [damagedSeq], failures: [], foldProblems: [], foldBehind: 0, openRace: { raceId: 'race-1' } });
       expect(shown?.colourUp).not.toBe('disputed');
-      for (const [language, words] of [['en', `record ${damagedSeq} damaged at the station`], ['fi', `tietue ${damagedSeq} vaurioitui asemalla`], ['ru', `запись ${damagedSeq} повреждена на станции`]] as const) {
+      for (const [language, words] of [['en', `record ${damagedSeq} damaged at the station`], ['fi', `kirjaus ${damagedSeq} vahingoittui asemalla`], ['ru', `запись ${damagedSeq} повреждена на станции`]] as const) {
         const page = renderOverview(status, language, Date.parse('2026-12-01T21:00:00Z'));
         expect(page).toContain(words);
         expect(page).toContain(`<tr class="damaged" data-table="${table}">`);

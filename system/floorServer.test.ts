@@ -79,7 +79,7 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     expect(page.body).toMatch(/<tr class="failed" data-table="9">[\s\S]*?disputed/);
     expect(page.body).toContain('racing');
     expect(page.body).toMatch(/<tr class="failed" data-table="forged">/);
-    expect(page.body).toMatch(/data-testid="chain-failures"[\s\S]*record 4: bad-seal/);
+    expect(page.body).toMatch(/data-testid="chain-failures"[\s\S]*record 4: the record was changed after it was written/);
     expect(page.body).toContain('<meta http-equiv="refresh" content="5">');
     const css = await ask(open.port, '/floor.css');
     expect(css.headers['content-type']).toMatch(/^text\/css/);
@@ -89,7 +89,7 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     expect((await ask(open.port, '/?lang=fi')).body).toContain('<html lang="fi">');
     expect((await ask(open.port, '/', { headers: { 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.5' } })).body).toMatch(/<html lang="ru">[\s\S]*Все столы турнира/);
     expect((await ask(open.port, '/', { headers: { 'accept-language': 'de-DE' } })).body).toContain('<html lang="en">');
-    expect((await ask(open.port, '/?lang=fi')).body).toContain('Kisat');
+    expect((await ask(open.port, '/?lang=fi')).body).toContain('Arvonnat');
   });
 
   it('opens a table and a race\'s full record: cards as cards with seat, round and source, the void, the refusal, the confirmation, the chain', async () => {
@@ -98,13 +98,14 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     expect(table.body).toContain('/race?table=7&amp;race=race-1');
     const record = await ask(open.port, '/race?table=7&race=race-1');
     expect(record.status).toBe(200);
-    expect(record.body).toContain('Record of race-1, table 7');
-    expect(record.body).toMatch(/Card <span class="card">A♥<\/span><\/td><td>Seat 1 Matti, deal, typed/);
-    expect(record.body).toMatch(/Voided<\/td><td><span class="card">Q♠<\/span> \(Seat \d+ [A-Za-z]+\): exposed/);
-    expect(record.body).toMatch(/Refused \(1×\)<\/td><td><code>Zz<\/code>/);
+    expect(record.body).toContain('Chip race record: race-1');
+    expect(record.body).toContain('Table: 7');
+    expect(record.body).toMatch(/<td>A♥ to Seat 1 — Matti<\/td><td>typed<\/td>/);
+    expect(record.body).toMatch(/Voided: Q♠ of Seat \d+ — [A-Za-z]+ \(exposed\)/);
+    expect(record.body).toMatch(/Refused Zz: <span(?: lang="en")?>/);
     expect(record.body).toContain('Confirmed');
     expect(record.body).toContain('data-testid="race-chain">intact<');
-    expect(record.body).toMatch(/data-testid="race-counts"[\s\S]*<td>1 Matti<\/td><td class="num">7<\/td><td>yes<\/td>/);
+    expect(record.body).toMatch(/data-testid="race-counts"[\s\S]*<td>Seat 1 — Matti<\/td><td class="num">7<\/td><td>yes<\/td>/);
     expect(record.body).toContain('pc-7');
     const hostile = await ask(open.port, `/race?table=${encodeURIComponent(HOSTILE)}&race=race-2`);
     expect(hostile.status).toBe(200);
@@ -149,6 +150,17 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     const missing = await ask(open.port, '/admin');
     expect(missing.status).toBe(404);
     expect(missing.headers['content-security-policy']).toBe(FLOOR_CSP);
+  });
+
+  it('says each refusal in plain text in the asker\'s language: its ?lang=, else Accept-Language, else English', async () => {
+    const body = async (path: string, headers: Record<string, string> = {}, method = 'GET') => (await ask(open.port, path, { method, headers })).body;
+    expect(await body('/', { host: 'evil.example:80' })).toBe('misdirected request: the floor answers only to its own address\n');
+    expect(await body('/', { host: 'evil.example:80', 'accept-language': 'fi-FI' })).toBe('väärin ohjattu pyyntö: sali vastaa vain omaan osoitteeseensa\n');
+    expect(await body('/?lang=ru', { origin: 'http://evil.example' })).toBe('запрещено: запрос с другого сайта отклонён\n');
+    expect(await body('/?lang=ru&debug=1')).toBe('неверный запрос: неожиданный параметр запроса debug\n');
+    expect(await body('/?lang=de', { 'accept-language': 'fi' })).toBe('virheellinen pyyntö: lang on en, fi tai ru\n');
+    expect(await body('/', { 'accept-language': 'ru' }, 'DELETE')).toBe('метод не разрешён: только GET и HEAD\n');
+    expect(await body('/clock', { 'accept-language': 'fi' })).toBe('menetelmä ei sallittu: kello ottaa vain painikkeidensa POST-pyynnöt\n');
   });
 
   it('on the cardroom LAN answers to this machine\'s interface addresses and its --name, and still refuses any other Host (DNS rebinding)', async () => {
@@ -288,7 +300,7 @@ describe.runIf(run)('the floor page outlives its database (a real PostgreSQL ser
     await database.stop();
     try {
       const stopped = Date.now();
-      for (const [language, words] of [['en', 'The floor cannot reach its database since'], ['fi', 'Lattia ei tavoita tietokantaansa'], ['ru', 'Нет связи с базой данных с']] as const) {
+      for (const [language, words] of [['en', 'The floor cannot reach its database since'], ['fi', 'Sali ei tavoita tietokantaansa'], ['ru', 'Зал не может связаться со своей базой данных с']] as const) {
         const during = await ask(floor.port, `/?lang=${language}`);
         expect(during.status).toBe(503);
         expect(during.headers['content-type']).toMatch(/^text\/html/);
@@ -304,7 +316,7 @@ describe.runIf(run)('the floor page outlives its database (a real PostgreSQL ser
       expect(Math.abs(new Date(since).getTime() - stopped)).toBeLessThan(5_000);
       const table = await ask(floor.port, '/table?table=7&lang=fi');
       expect(table.status).toBe(503);
-      expect(table.body).toContain('Lattia ei tavoita tietokantaansa');
+      expect(table.body).toContain('Sali ei tavoita tietokantaansa');
       expect(table.body).toContain('<meta http-equiv="refresh" content="5">');
     } finally {
       await database.start();

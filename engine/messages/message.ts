@@ -1,4 +1,6 @@
 import { describeValue, formatCard, isCard } from '../cardCodes';
+import type { Catalog } from './catalog';
+import type { MessageKey } from './keys';
 
 /**
  * What the engine says — a refusal, the next step, a line of a race's explanation — as a stable key
@@ -9,7 +11,7 @@ import { describeValue, formatCard, isCard } from '../cardCodes';
  */
 export interface Message {
   /** Stable: tools and tests match on it; the wording may change, the key does not. */
-  readonly key: string;
+  readonly key: MessageKey;
   readonly params?: Readonly<Record<string, MessageParam>>;
 }
 
@@ -48,9 +50,7 @@ export interface ListParam {
 
 export type MessageParam = string | number | CardParam | CardsParam | SeatParam | SeatsParam | NestedParam | ListParam;
 
-export interface Catalog {
-  readonly [name: string]: string | Catalog;
-}
+export type { Catalog } from './catalog';
 
 export type MessageLanguage = 'en' | 'fi' | 'ru';
 

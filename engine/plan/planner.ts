@@ -1,6 +1,6 @@
 import { isMultipleOf } from '../chips';
 import { InputError } from '../errors';
-import type { Message } from '../messages';
+import type { Message, NestedParam } from '../messages';
 import { colorUpMoments, largestDividingChip, readStructure, type StructureLevel, type TournamentStructure } from './structure';
 
 /** The amounts a level's chips must pay. */
@@ -68,7 +68,7 @@ function levelNeed(structure: TournamentStructure, level: StructureLevel): Level
 }
 
 /** "its small blind 75": the amount that needs the chip (`plan.need.*`), a parameter of the refusals below. */
-function needParam(need: LevelNeed) {
+function needParam(need: LevelNeed): NestedParam {
   return { message: { key: `plan.need.${need.source}`, params: { amount: need.amount } } };
 }
 

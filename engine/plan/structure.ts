@@ -1,6 +1,7 @@
 import { isMultipleOf } from '../chips';
 import { InputError } from '../errors';
-import type { Message } from '../messages';
+import type { Message, MessageParam } from '../messages';
+import type { en } from '../messages/en';
 import { isRecord, missing, readWhole, refuseTooDeep, valueParam } from '../validate';
 
 /** One playing level. Breaks are not levels: level numbers count playing levels only, from 1. */
@@ -75,7 +76,7 @@ function refuseUnknownKeys(record: Record<string, unknown>, known: readonly stri
   const unknown = Object.keys(record).find((key) => record[key] !== undefined && !known.includes(key));
   if (unknown === undefined) return;
   const list = known.map((key) => `"${key}"`);
-  const allowed = list.length === 1 ? (list[0] as string) : { message: { key: 'plan.and', params: { list: list.slice(0, -1).join(', '), last: list.at(-1) as string } } };
+  const allowed: MessageParam = list.length === 1 ? (list[0] as string) : { message: { key: 'plan.and', params: { list: list.slice(0, -1).join(', '), last: list.at(-1) as string } } };
   throw new InputError(field === null ? unknown : `${field}.${unknown}`, {
     key: 'plan.unknownKey',
     params: { key: unknown, part: { message: { key: `plan.part.${part}` } }, allowed },
@@ -83,7 +84,7 @@ function refuseUnknownKeys(record: Record<string, unknown>, known: readonly stri
 }
 
 /** What an amount is, as the refusals name it (`plan.what.*`). */
-function what(name: string, level?: number): Message {
+function what(name: keyof typeof en.plan.what, level?: number): Message {
   return level === undefined ? { key: `plan.what.${name}` } : { key: `plan.what.${name}`, params: { level } };
 }
 

@@ -1,4 +1,4 @@
-import type { ListParam, Message } from '../messages';
+import type { ListParam, Message, MessageKey, MessageParam } from '../messages';
 import { seatOf } from './next';
 import type { RaceState } from './race';
 import { PROTECTION_RULES, ROUNDING_RULES } from './roundings';
@@ -61,7 +61,7 @@ export function explainRace(state: RaceState, tiebreaks: readonly TieBreak[] = r
   const protection = PROTECTION_RULES[setup.settings.protection];
   const seat = (number: number) => seatOf(state, number, true);
   const seatsOf: SeatsOf = (seats) => ({ items: seats.map((number) => ({ key: 'race.next.seat', params: { seat: seatOf(state, number) } })), join: 'and' });
-  const name = (key: string): { message: Message } => ({ message: { key } });
+  const name = (key: MessageKey): { message: Message } => ({ message: { key } });
   const lines: Message[] = [
     {
       key: 'race.explain.rules',
@@ -99,8 +99,16 @@ export function explainRace(state: RaceState, tiebreaks: readonly TieBreak[] = r
     lines.push({ key: 'race.explain.value', params: { given: (result.raceChips + result.protected.length) * next, removed: plan.oddChips * removed, delta } });
   }
   for (const correction of state.corrections) {
-    const params = { card: { card: correction.voided.card }, seat: seatOf(state, correction.voided.seat), reason: correction.reason };
+    const params = { card: { card: correction.voided.card }, seat: seatOf(state, correction.voided.seat), reason: voidReasonParam(correction.reason) };
     lines.push({ key: correction.reason === '' ? 'race.explain.voided' : 'race.explain.voidedWhy', params });
   }
   return lines;
+}
+
+/** What the Backspace key and the console's void buttons give as a void's reason (the journal's words: English, as written). */
+export const MANUAL_VOID_REASON = 'manual correction';
+
+/** A void's reason as a message says it: the console's own in the reader's language, the dealer's as typed. */
+export function voidReasonParam(reason: string): MessageParam {
+  return reason === MANUAL_VOID_REASON ? { message: { key: 'race.explain.manualCorrection' } } : reason;
 }

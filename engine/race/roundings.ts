@@ -1,4 +1,4 @@
-import type { Message, SeatParam } from '../messages';
+import type { Message, MessageKey, SeatParam } from '../messages';
 import type { Protection, Rounding } from './rules';
 
 /**
@@ -128,7 +128,7 @@ export interface ProtectionRule {
   /** The explanation's line for a protected seat: before the race, or raced out and given a chip after it. */
   explain(seat: SeatParam, next: number, ratio: number): Message;
   /** Key of the counts screen's line on how the rule set keeps a broke player in (params: next). */
-  readonly guidance: string;
+  readonly guidance: MessageKey;
 }
 
 export const PROTECTION_RULES: Readonly<Record<Protection, ProtectionRule>> = {

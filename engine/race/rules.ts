@@ -1,5 +1,5 @@
 import { InputError } from '../errors';
-import { valueParam } from '../messages';
+import { valueParam, type MessageKey } from '../messages';
 
 /**
  * How the odd chips become race chips. The seeds disagree, so each reading is a named option:
@@ -61,10 +61,10 @@ export const RULE_NAMES = {
   dealStart: { 'left-of-button': 'race.names.leftOfButton', 'seat-1': 'race.names.seat1' },
   protection: { exempt: 'race.names.exempt', 'first-from-pool': 'race.names.firstFromPool', 'after-race': 'race.names.afterRace' },
 } as const satisfies {
-  rules: Record<RuleSetName, string>;
-  rounding: Record<Rounding, string>;
-  dealStart: Record<DealStart, string>;
-  protection: Record<Protection, string>;
+  rules: Record<RuleSetName, MessageKey>;
+  rounding: Record<Rounding, MessageKey>;
+  dealStart: Record<DealStart, MessageKey>;
+  protection: Record<Protection, MessageKey>;
 };
 
 export interface RuleChoice {

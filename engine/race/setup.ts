@@ -1,6 +1,7 @@
 import { isMultipleOf } from '../chips';
 import { InputError } from '../errors';
 import { valueParam, type Message } from '../messages';
+import type { en } from '../messages/en';
 import { isRecord, isWhole } from '../validate';
 import { readRuleChoice, type RaceSettings, type RuleSetName } from './rules';
 
@@ -37,7 +38,7 @@ function readCount(value: unknown, field: string, min: number, what: Message): n
 }
 
 /** Refuses a field the race needs and does not have; `key` under `race.setup.missing` says why it is needed. */
-function missing(field: string, key: string, params?: Message['params']): never {
+function missing(field: string, key: keyof typeof en.race.setup.needed, params?: Message['params']): never {
   throw new InputError(field, { key: 'race.setup.missing', params: { why: { message: { key: `race.setup.needed.${key}`, params } } } });
 }
 

@@ -1,14 +1,17 @@
 import { formatCard, type Card } from '../../engine/cards';
 import { clockSchedule, readClock } from '../../engine/clock/clock';
+import type { Message, MessageKey, MessageParam, SeatParam } from '../../engine/messages';
 import { readStructure } from '../../engine/plan/structure';
+import { voidReasonParam } from '../../engine/race/explain';
 import type { FloorClock } from '../../protocol/clock';
-import type { RaceRecord } from '../../protocol/contract';
+import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import type { ChainFailure, DenominationChips, FloorStatus, FoldedRace, FoldProblem, TableStatus } from '../fold';
-import { FLOOR_LANGUAGES, FLOOR_WORDS, formatNumber, formatTime, type FloorLanguage, type FloorWords } from './words';
+import { FLOOR_LANGUAGES, formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
 
 /**
  * The floor page as HTML made on the server: no script, the stylesheet from the floor itself
  * (/floor.css), every text from the database escaped. The overview refreshes itself every 5 s.
+ * Its words are the console's (./words.ts): a race's record says what the station's slip says.
  */
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -17,6 +20,9 @@ export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (
 /** A station is taken as connected while it was heard from within this long (its link reports every few seconds). */
 export const CONNECTED_WITHIN_MS = 60_000;
 
+/** The command that loads a structure into the floor, as the clock's note names it (a command is no language's). */
+const STRUCTURE_COMMAND = 'npm run floor -- structure --database URL --file structure.csv';
+
 const cardText = (card: string): string => {
   try {
     return formatCard(card as Card, 'pips');
@@ -24,6 +30,56 @@ const cardText = (card: string): string => {
     return card;
   }
 };
+
+/** The page's words in its language, escaped: `w('floor.page.title')`. */
+type Words = (key: MessageKey, params?: Readonly<Record<string, MessageParam>>) => string;
+const wordsOf = (language: FloorLanguage): Words => (key, params) => escapeHtml(say(language, key, params));
+
+const COLOUR_UP_STATUS: Readonly<Record<TableStatus['colourUp'], MessageKey>> = {
+  'not-started': 'floor.page.colourUpStatus.notStarted',
+  racing: 'floor.page.colourUpStatus.racing',
+  'waiting-to-confirm': 'floor.page.colourUpStatus.waitingToConfirm',
+  done: 'floor.page.colourUpStatus.done',
+  disputed: 'floor.page.colourUpStatus.disputed',
+};
+
+type RaceStatus = FoldedRace['status'] | RaceRecord['status'];
+const RACE_STATUS: Readonly<Record<RaceStatus | 'waiting-to-confirm', MessageKey>> = {
+  racing: 'floor.page.raceStatus.racing',
+  'waiting-to-confirm': 'floor.page.raceStatus.waitingToConfirm',
+  confirmed: 'floor.page.raceStatus.confirmed',
+  abandoned: 'floor.page.raceStatus.abandoned',
+  open: 'floor.page.raceStatus.open',
+};
+
+const FOLD_REASON: Readonly<Record<FoldProblem['reason'], MessageKey>> = {
+  'number-out-of-range': 'floor.page.foldReason.numberOutOfRange',
+  'bad-time': 'floor.page.foldReason.badTime',
+  'fold-failed': 'floor.page.foldReason.foldFailed',
+};
+
+const CHAIN_STATUS: Readonly<Record<RaceRecord['chain'], MessageKey>> = {
+  intact: 'floor.page.chainStatus.intact',
+  broken: 'floor.page.chainStatus.broken',
+  damaged: 'floor.page.chainStatus.damaged',
+  unchained: 'floor.page.chainStatus.unchained',
+  unchecked: 'floor.page.chainStatus.unchecked',
+  empty: 'floor.page.chainStatus.empty',
+};
+
+const SOURCE: Readonly<Record<'manual' | 'shoe' | 'scanner' | 'held', MessageKey>> = {
+  manual: 'record.source.manual',
+  shoe: 'record.source.shoe',
+  scanner: 'record.source.scanner',
+  held: 'record.source.held',
+};
+
+const isRefusalReason = (reason: string): reason is (typeof FLOOR_REFUSAL_REASONS)[number] => (FLOOR_REFUSAL_REASONS as readonly string[]).includes(reason);
+
+/** Why the floor refused a record on arrival, in the station's words for it (floorLink.chain.*); a code this version does not know, as it is. */
+function refusalReason(reason: string): MessageParam {
+  return isRefusalReason(reason) ? { message: { key: `floorLink.chain.${reason}` } } : reason;
+}
 
 /** A query string for a page of the floor, in the page's language. */
 function href(path: string, params: Readonly<Record<string, string>>, language: FloorLanguage): string {
@@ -48,15 +104,16 @@ ${body}
 }
 
 function languageLinks(language: FloorLanguage, path: string, params: Readonly<Record<string, string>>): string {
-  return `<nav class="languages" aria-label="Language">${FLOOR_LANGUAGES.map((other) => (other === language ? `<strong>${other.toUpperCase()}</strong>` : `<a href="${href(path, params, other)}" hreflang="${other}">${other.toUpperCase()}</a>`)).join(' ')}</nav>`;
+  return `<nav class="languages" aria-label="${wordsOf(language)('floor.page.languages')}">${FLOOR_LANGUAGES.map((other) => (other === language ? `<strong>${other.toUpperCase()}</strong>` : `<a href="${href(path, params, other)}" hreflang="${other}">${other.toUpperCase()}</a>`)).join(' ')}</nav>`;
 }
 
-export function linkState(words: FloorWords, language: FloorLanguage, table: Pick<TableStatus, 'lastSeen' | 'behind'>, now: number): { text: string; kind: 'connected' | 'behind' | 'offline' | 'never' } {
-  if (table.lastSeen === null) return { text: words.neverSeen, kind: 'never' };
+/** A table's link as the overview shows it: connected, behind by some records, offline since when, or never heard from. */
+export function linkState(language: FloorLanguage, table: Pick<TableStatus, 'lastSeen' | 'behind'>, now: number): { text: string; kind: 'connected' | 'behind' | 'offline' | 'never' } {
+  if (table.lastSeen === null) return { text: say(language, 'floor.page.neverSeen'), kind: 'never' };
   const age = now - new Date(table.lastSeen).getTime();
-  if (age > CONNECTED_WITHIN_MS) return { text: words.offlineSince(formatTime(language, table.lastSeen)), kind: 'offline' };
-  if (table.behind > 0) return { text: words.behind(formatNumber(language, table.behind)), kind: 'behind' };
-  return { text: words.connected, kind: 'connected' };
+  if (age > CONNECTED_WITHIN_MS) return { text: say(language, 'floor.page.offlineSince', { time: formatTime(language, table.lastSeen) }), kind: 'offline' };
+  if (table.behind > 0) return { text: say(language, 'floor.page.behind', { n: table.behind }), kind: 'behind' };
+  return { text: say(language, 'floor.page.connected'), kind: 'connected' };
 }
 
 function chipsCell(language: FloorLanguage, chips: readonly DenominationChips[], which: 'collect' | 'bring'): string {
@@ -65,12 +122,14 @@ function chipsCell(language: FloorLanguage, chips: readonly DenominationChips[],
   return shown.map((chip) => `<span class="chips">${escapeHtml(formatNumber(language, chip.chip))}&nbsp;×&nbsp;${escapeHtml(formatNumber(language, chip[which]))}</span>`).join(' ');
 }
 
-function failuresList(words: FloorWords, language: FloorLanguage, failures: readonly ChainFailure[]): string {
-  return failures.map((failure) => escapeHtml(words.chainFailure(formatNumber(language, failure.seq), failure.reason))).join('; ');
+function failuresList(language: FloorLanguage, failures: readonly ChainFailure[]): string {
+  const w = wordsOf(language);
+  return failures.map((failure) => w('floor.page.recordProblem', { seq: failure.seq, reason: refusalReason(failure.reason) })).join('; ');
 }
 
-function damagedList(words: FloorWords, language: FloorLanguage, seqs: readonly number[]): string {
-  return seqs.map((seq) => escapeHtml(words.damagedRecord(formatNumber(language, seq)))).join('; ');
+function damagedList(language: FloorLanguage, seqs: readonly number[]): string {
+  const w = wordsOf(language);
+  return seqs.map((seq) => w('floor.page.damagedRecord', { seq })).join('; ');
 }
 
 /** A table's row: red where its chain failed or a record could not be counted, amber where only a line was damaged at the station. */
@@ -79,12 +138,13 @@ function rowClass(table: TableStatus): string {
   return table.damaged.length > 0 ? 'damaged' : '';
 }
 
-function foldProblemsList(words: FloorWords, language: FloorLanguage, problems: readonly FoldProblem[]): string {
-  return problems.map((problem) => escapeHtml(words.foldProblem(formatNumber(language, problem.seq), words.foldReason[problem.reason]))).join('; ');
+function foldProblemsList(language: FloorLanguage, problems: readonly FoldProblem[]): string {
+  const w = wordsOf(language);
+  return problems.map((problem) => w('floor.page.recordProblem', { seq: problem.seq, reason: { message: { key: FOLD_REASON[problem.reason] } } })).join('; ');
 }
 
 /** The records that arrived and are not folded yet, when there are any. */
-const foldBehindNote = (words: FloorWords, language: FloorLanguage, records: number): string => (records > 0 ? `<p class="fold-behind" data-testid="fold-behind">${escapeHtml(words.foldBehind(formatNumber(language, records)))}</p>` : '');
+const foldBehindNote = (language: FloorLanguage, records: number): string => (records > 0 ? `<p class="fold-behind" data-testid="fold-behind">${wordsOf(language)('floor.page.foldBehind', { n: records })}</p>` : '');
 
 /** A stretch of clock time as h:mm:ss (m:ss under an hour). */
 export function clockTime(ms: number): string {
@@ -98,67 +158,76 @@ export function clockTime(ms: number): string {
 
 /** One of the clock's buttons: a form of its own posting its action (the page has no script). */
 function clockButton(action: string, label: string, language: FloorLanguage): string {
-  return `<form method="post" action="/clock"><input type="hidden" name="action" value="${action}"><input type="hidden" name="lang" value="${language}"><button type="submit" data-action="${action}">${escapeHtml(label)}</button></form>`;
+  return `<form method="post" action="/clock"><input type="hidden" name="action" value="${action}"><input type="hidden" name="lang" value="${language}"><button type="submit" data-action="${action}">${label}</button></form>`;
 }
+
+const CLOCK_STATE: Readonly<Record<'idle' | 'running' | 'paused' | 'finished', MessageKey>> = {
+  idle: 'floor.page.clock.states.idle',
+  running: 'floor.page.clock.states.running',
+  paused: 'floor.page.clock.states.paused',
+  finished: 'floor.page.clock.states.finished',
+};
 
 /**
  * The tournament clock the floor runs for every table: where it is (read with the engine's
- * readClock at the floor's time, as each station reads it), and its controls.
+ * readClock at the floor's time, as each station reads it), and its controls, in the station's
+ * words for the clock (clock.*).
  */
 export function clockSection(clock: FloorClock | null, language: FloorLanguage, now: number, problem: string | null = null): string {
-  const words = FLOOR_WORDS[language].clock;
+  const w = wordsOf(language);
   const refusal = problem === null ? '' : `<p class="clock__problem" role="alert" data-testid="clock-problem">${escapeHtml(problem)}</p>`;
-  if (clock === null) return `<section class="clock" data-testid="floor-clock" data-status="none"><h2>${escapeHtml(words.title)}</h2><p>${escapeHtml(words.noStructure)}</p>${refusal}</section>`;
+  const none = `<section class="clock" data-testid="floor-clock" data-status="none"><h2>${w('clock.label')}</h2><p>${w('floor.page.clock.noStructure', { command: STRUCTURE_COMMAND })}</p>${refusal}</section>`;
+  if (clock === null) return none;
   let reading: ReturnType<typeof readClock>;
   try {
     reading = readClock(clockSchedule(readStructure(clock.structure)), clock.events, now);
   } catch {
-    return `<section class="clock" data-testid="floor-clock" data-status="none"><h2>${escapeHtml(words.title)}</h2><p>${escapeHtml(words.noStructure)}</p>${refusal}</section>`;
+    return none;
   }
-  const n = (value: number) => formatNumber(language, value);
-  const period = reading.period === null ? '' : reading.period.kind === 'level' ? words.level(n(reading.period.level)) : words.breakAfter(n(reading.period.afterLevel));
-  const next = reading.nextBreak === null ? '' : `<p data-testid="clock-next-break">${escapeHtml(words.nextBreak(n(reading.nextBreak.afterLevel), clockTime(reading.nextBreak.msTo)))}</p>`;
+  const period = reading.period === null ? '' : reading.period.kind === 'level' ? w('clock.level', { level: reading.period.level }) : w('clock.break', { level: reading.period.afterLevel });
+  const next = reading.nextBreak === null ? '' : `<p data-testid="clock-next-break">${w('floor.page.clock.nextBreak', { level: reading.nextBreak.afterLevel, time: clockTime(reading.nextBreak.msTo) })}</p>`;
   const buttons =
     reading.status === 'idle' || reading.status === 'finished'
-      ? clockButton('start', words.start, language)
-      : `${reading.status === 'running' ? clockButton('pause', words.pause, language) : clockButton('resume', words.resume, language)}${clockButton('less', words.back, language)}${clockButton('more', words.forward, language)}`;
+      ? clockButton('start', w('clock.start'), language)
+      : `${reading.status === 'running' ? clockButton('pause', w('clock.pause'), language) : clockButton('resume', w('clock.resume'), language)}${clockButton('less', w('clock.back'), language)}${clockButton('more', w('clock.forward'), language)}`;
   return `<section class="clock" data-testid="floor-clock" data-status="${reading.status}">
-<h2>${escapeHtml(words.title)}: ${escapeHtml(words.status[reading.status])}</h2>
-<p class="clock__period"><strong data-testid="clock-period">${escapeHtml(period)}</strong> <span data-testid="clock-left">${escapeHtml(words.left(clockTime(reading.msLeft)))}</span></p>
+<h2>${w('floor.page.clock.status', { clock: { message: { key: 'clock.label' } }, status: { message: { key: CLOCK_STATE[reading.status] } } })}</h2>
+<p class="clock__period"><strong data-testid="clock-period">${period}</strong> <span data-testid="clock-left">${w('clock.left', { time: clockTime(reading.msLeft) })}</span></p>
 ${next}<div class="clock__controls">${buttons}</div>${refusal}
 </section>`;
 }
 
 /** The banner of a floor whose database is unreachable: since when, and when what is shown was read (null: nothing yet). */
 export function outageBanner(language: FloorLanguage, since: number, shownFrom: number | null): string {
-  const words = FLOOR_WORDS[language].unreachable;
+  const w = wordsOf(language);
   const when = (ms: number) => formatTime(language, new Date(ms).toISOString());
-  return `<section class="alert" role="alert" data-testid="database-unreachable"><h2>${escapeHtml(words.since(when(since)))}</h2><p>${escapeHtml(shownFrom === null ? words.nothingYet : words.shown(when(shownFrom)))}</p></section>`;
+  return `<section class="alert" role="alert" data-testid="database-unreachable"><h2>${w('floor.page.unreachable.since', { time: when(since) })}</h2><p>${shownFrom === null ? w('floor.page.unreachable.nothingYet') : w('floor.page.unreachable.shown', { time: when(shownFrom) })}</p></section>`;
 }
 
 /** A page with nothing but the outage banner, refreshing itself (the database gone before anything was read). */
 export function renderOutage(language: FloorLanguage, banner: string): string {
-  const words = FLOOR_WORDS[language];
-  return page(language, words.title, `<header class="top"><h1>${escapeHtml(words.title)}</h1>${languageLinks(language, '/', {})}</header>\n${banner}`, true);
+  const w = wordsOf(language);
+  return page(language, say(language, 'floor.page.title'), `<header class="top"><h1>${w('floor.page.title')}</h1>${languageLinks(language, '/', {})}</header>\n${banner}`, true);
 }
 
 export function renderOverview(status: FloorStatus, language: FloorLanguage, now: number, clock: string = '', notice: string = ''): string {
-  const words = FLOOR_WORDS[language];
+  const w = wordsOf(language);
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
   const failed = status.tables.filter((table) => table.failures.length > 0);
   const unfolded = status.tables.filter((table) => table.foldProblems.length > 0);
   const damagedTables = status.tables.filter((table) => table.damaged.length > 0);
-  const alerts = `${failed.length === 0 ? '' : `<section class="alert" role="alert" data-testid="chain-failures"><h2>${escapeHtml(words.chainFailed)}</h2><ul>${failed.map((table) => `<li><strong>${escapeHtml(words.table)} ${escapeHtml(table.table)}</strong>: ${failuresList(words, language, table.failures.slice(0, 5))}${table.failures.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`}${
-    unfolded.length === 0 ? '' : `<section class="alert" role="alert" data-testid="fold-problems"><h2>${escapeHtml(words.foldFailed)}</h2><ul>${unfolded.map((table) => `<li><strong>${escapeHtml(words.table)} ${escapeHtml(table.table)}</strong>: ${foldProblemsList(words, language, table.foldProblems.slice(0, 5))}${table.foldProblems.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`
-  }${damagedTables.length === 0 ? '' : `<section class="alert alert--damaged" role="status" data-testid="damaged-records"><h2>${escapeHtml(words.damagedHeading)}</h2><ul>${damagedTables.map((table) => `<li><strong>${escapeHtml(words.table)} ${escapeHtml(table.table)}</strong>: ${damagedList(words, language, table.damaged.slice(0, 5))}${table.damaged.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`
-  }${foldBehindNote(words, language, status.foldBehind)}`;
+  const tableName = (table: TableStatus) => `<strong>${w('floor.page.tableNamed', { table: table.table })}</strong>`;
+  const alerts = `${failed.length === 0 ? '' : `<section class="alert" role="alert" data-testid="chain-failures"><h2>${w('floor.page.chainFailed')}</h2><ul>${failed.map((table) => `<li>${tableName(table)}: ${failuresList(language, table.failures.slice(0, 5))}${table.failures.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`}${
+    unfolded.length === 0 ? '' : `<section class="alert" role="alert" data-testid="fold-problems"><h2>${w('floor.page.foldFailed')}</h2><ul>${unfolded.map((table) => `<li>${tableName(table)}: ${foldProblemsList(language, table.foldProblems.slice(0, 5))}${table.foldProblems.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`
+  }${damagedTables.length === 0 ? '' : `<section class="alert alert--damaged" role="status" data-testid="damaged-records"><h2>${w('floor.page.damagedHeading')}</h2><ul>${damagedTables.map((table) => `<li>${tableName(table)}: ${damagedList(language, table.damaged.slice(0, 5))}${table.damaged.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`
+  }${foldBehindNote(language, status.foldBehind)}`;
   const rows = status.tables.map((table) => {
-    const link = linkState(words, language, table, now);
-    const open = table.openRace === null ? '—' : `<a href="${href('/race', { table: table.table, race: table.openRace.raceId }, language)}">${escapeHtml(table.openRace.raceId)}</a> (${escapeHtml(words.raceStatus[table.openRace.status])})`;
+    const link = linkState(language, table, now);
+    const open = table.openRace === null ? '—' : `<a href="${href('/race', { table: table.table, race: table.openRace.raceId }, language)}">${escapeHtml(table.openRace.raceId)}</a> (${w(RACE_STATUS[table.openRace.status])})`;
     return `<tr class="${rowClass(table)}" data-table="${escapeHtml(table.table)}">
 <th scope="row"><a href="${href('/table', { table: table.table }, language)}">${escapeHtml(table.table)}</a></th>
 <td class="link link--${link.kind}">${escapeHtml(link.text)}<br><small>${table.lastSeen === null ? '—' : escapeHtml(formatTime(language, table.lastSeen))}</small></td>
-<td class="colour colour--${table.colourUp}">${escapeHtml(words.colourUpStatus[table.colourUp])}</td>
+<td class="colour colour--${table.colourUp}">${w(COLOUR_UP_STATUS[table.colourUp])}</td>
 <td class="num">${n(table.races)}</td>
 <td class="num">${n(table.valueDelta, true)}</td>
 <td>${chipsCell(language, table.chips, 'collect')}</td>
@@ -168,40 +237,40 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
 </tr>`;
   });
   const totals = `<dl class="totals" data-testid="totals">
-<div><dt>${escapeHtml(words.tables)}</dt><dd>${n(status.tables.length)}</dd></div>
-<div><dt>${escapeHtml(words.races)}</dt><dd data-testid="total-races">${n(status.totals.races)}</dd></div>
-<div><dt>${escapeHtml(words.valueChange)}</dt><dd data-testid="total-value">${n(status.totals.valueDelta, true)}</dd></div>
-<div><dt>${escapeHtml(words.corrections)} / ${escapeHtml(words.refusals)}</dt><dd>${n(status.totals.corrections)} / ${n(status.totals.refusals)}</dd></div>
-<div><dt>${escapeHtml(words.toCollect)}</dt><dd>${chipsCell(language, status.totals.chips, 'collect')}</dd></div>
-<div><dt>${escapeHtml(words.toBring)}</dt><dd>${chipsCell(language, status.totals.chips, 'bring')}</dd></div>
+<div><dt>${w('floor.page.tables')}</dt><dd>${n(status.tables.length)}</dd></div>
+<div><dt>${w('floor.page.races')}</dt><dd data-testid="total-races">${n(status.totals.races)}</dd></div>
+<div><dt>${w('floor.page.valueChange')}</dt><dd data-testid="total-value">${n(status.totals.valueDelta, true)}</dd></div>
+<div><dt>${w('floor.page.corrections')} / ${w('floor.page.refusals')}</dt><dd>${n(status.totals.corrections)} / ${n(status.totals.refusals)}</dd></div>
+<div><dt>${w('floor.page.toCollect')}</dt><dd>${chipsCell(language, status.totals.chips, 'collect')}</dd></div>
+<div><dt>${w('floor.page.toBring')}</dt><dd>${chipsCell(language, status.totals.chips, 'bring')}</dd></div>
 </dl>`;
   const body = `<header class="top">
-<h1>${escapeHtml(words.title)} <small>${escapeHtml(words.lead)}</small></h1>
-<nav class="exports"><a href="/export.csv">${escapeHtml(words.exportCsv)}</a> <a href="/export.json">${escapeHtml(words.exportJson)}</a></nav>
+<h1>${w('floor.page.title')} <small>${w('floor.page.lead')}</small></h1>
+<nav class="exports"><a href="/export.csv">${w('floor.page.exportCsv')}</a> <a href="/export.json">${w('floor.page.exportJson')}</a></nav>
 ${languageLinks(language, '/', {})}
 </header>
 ${notice}${clock}
 ${totals}
 ${alerts}
 <main>
-${status.tables.length === 0 ? `<p>${escapeHtml(words.noTables)}</p>` : `<table class="tables" data-testid="tables">
+${status.tables.length === 0 ? `<p>${w('floor.page.noTables')}</p>` : `<table class="tables" data-testid="tables">
 <colgroup><col class="c-table"><col class="c-link"><col class="c-colour"><col class="c-num"><col class="c-num"><col class="c-chips"><col class="c-chips"><col class="c-wide"><col class="c-open"></colgroup>
-<thead><tr><th scope="col">${escapeHtml(words.table)}</th><th scope="col">${escapeHtml(words.link)} / ${escapeHtml(words.lastContact)}</th><th scope="col">${escapeHtml(words.colourUp)}</th><th scope="col">${escapeHtml(words.races)}</th><th scope="col">${escapeHtml(words.valueChange)}</th><th scope="col">${escapeHtml(words.toCollect)}</th><th scope="col">${escapeHtml(words.toBring)}</th><th scope="col">${escapeHtml(words.corrections)} / ${escapeHtml(words.refusals)}</th><th scope="col">${escapeHtml(words.openRace)}</th></tr></thead>
+<thead><tr><th scope="col">${w('floor.page.table')}</th><th scope="col">${w('floor.page.link')} / ${w('floor.page.lastContact')}</th><th scope="col">${w('floor.page.colourUp')}</th><th scope="col">${w('floor.page.races')}</th><th scope="col">${w('floor.page.valueChange')}</th><th scope="col">${w('floor.page.toCollect')}</th><th scope="col">${w('floor.page.toBring')}</th><th scope="col">${w('floor.page.corrections')} / ${w('floor.page.refusals')}</th><th scope="col">${w('floor.page.openRace')}</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody>
 </table>`}
 </main>`;
-  return page(language, words.title, body, true);
+  return page(language, say(language, 'floor.page.title'), body, true);
 }
 
 export function renderTable(table: TableStatus, races: readonly FoldedRace[], language: FloorLanguage, now: number): string {
-  const words = FLOOR_WORDS[language];
+  const w = wordsOf(language);
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
-  const link = linkState(words, language, table, now);
+  const link = linkState(language, table, now);
   const rows = races.map((race) => `<tr>
 <th scope="row"><a href="${href('/race', { table: table.table, race: race.raceId }, language)}">${escapeHtml(race.raceId)}</a></th>
-<td>${escapeHtml(words.raceStatus[race.status])}</td>
+<td>${w(RACE_STATUS[race.status])}</td>
 <td class="num">${race.level === null ? '—' : n(race.level)}</td>
 <td class="num">${n(race.removed)} → ${n(race.next)}</td>
 <td class="num">${race.valueDelta === null ? '—' : n(race.valueDelta, true)}</td>
@@ -210,85 +279,111 @@ export function renderTable(table: TableStatus, races: readonly FoldedRace[], la
 <td>${race.endedAt === null ? '—' : escapeHtml(formatTime(language, race.endedAt))}</td>
 <td class="num">${n(race.corrections)} / ${n(race.refusals)}</td>
 </tr>`);
+  const title = say(language, 'floor.page.tableNamed', { table: table.table });
   const body = `<header class="top">
-<h1>${escapeHtml(words.table)} ${escapeHtml(table.table)}</h1>
-<nav><a href="${href('/', {}, language)}">${escapeHtml(words.back)}</a></nav>
+<h1>${escapeHtml(title)}</h1>
+<nav><a href="${href('/', {}, language)}">${w('floor.page.back')}</a></nav>
 ${languageLinks(language, '/table', { table: table.table })}
 </header>
 <dl class="totals" data-testid="totals">
-<div><dt>${escapeHtml(words.link)}</dt><dd class="link--${link.kind}">${escapeHtml(link.text)}</dd></div>
-<div><dt>${escapeHtml(words.colourUp)}</dt><dd>${escapeHtml(words.colourUpStatus[table.colourUp])}</dd></div>
-<div><dt>${escapeHtml(words.races)}</dt><dd>${n(table.races)}</dd></div>
-<div><dt>${escapeHtml(words.valueChange)}</dt><dd>${n(table.valueDelta, true)}</dd></div>
-<div><dt>${escapeHtml(words.toCollect)}</dt><dd>${chipsCell(language, table.chips, 'collect')}</dd></div>
-<div><dt>${escapeHtml(words.toBring)}</dt><dd>${chipsCell(language, table.chips, 'bring')}</dd></div>
+<div><dt>${w('floor.page.link')}</dt><dd class="link--${link.kind}">${escapeHtml(link.text)}</dd></div>
+<div><dt>${w('floor.page.colourUp')}</dt><dd>${w(COLOUR_UP_STATUS[table.colourUp])}</dd></div>
+<div><dt>${w('floor.page.races')}</dt><dd>${n(table.races)}</dd></div>
+<div><dt>${w('floor.page.valueChange')}</dt><dd>${n(table.valueDelta, true)}</dd></div>
+<div><dt>${w('floor.page.toCollect')}</dt><dd>${chipsCell(language, table.chips, 'collect')}</dd></div>
+<div><dt>${w('floor.page.toBring')}</dt><dd>${chipsCell(language, table.chips, 'bring')}</dd></div>
 </dl>
-${table.failures.length > 0 ? `<section class="alert" role="alert"><h2>${escapeHtml(words.chainFailed)}</h2><p>${failuresList(words, language, table.failures)}</p></section>` : ''}
-${table.foldProblems.length > 0 ? `<section class="alert" role="alert"><h2>${escapeHtml(words.foldFailed)}</h2><p>${foldProblemsList(words, language, table.foldProblems)}</p></section>` : ''}
-${table.damaged.length > 0 ? `<section class="alert alert--damaged" role="status"><h2>${escapeHtml(words.damagedHeading)}</h2><p>${damagedList(words, language, table.damaged)}</p></section>` : ''}
-${foldBehindNote(words, language, table.foldBehind)}
+${table.failures.length > 0 ? `<section class="alert" role="alert"><h2>${w('floor.page.chainFailed')}</h2><p>${failuresList(language, table.failures)}</p></section>` : ''}
+${table.foldProblems.length > 0 ? `<section class="alert" role="alert"><h2>${w('floor.page.foldFailed')}</h2><p>${foldProblemsList(language, table.foldProblems)}</p></section>` : ''}
+${table.damaged.length > 0 ? `<section class="alert alert--damaged" role="status"><h2>${w('floor.page.damagedHeading')}</h2><p>${damagedList(language, table.damaged)}</p></section>` : ''}
+${foldBehindNote(language, table.foldBehind)}
 <main>
-${races.length === 0 ? `<p>${escapeHtml(words.noRaces)}</p>` : `<table class="races"><thead><tr><th scope="col">${escapeHtml(words.race)}</th><th scope="col">${escapeHtml(words.colourUp)}</th><th scope="col">${escapeHtml(words.level)}</th><th scope="col">${escapeHtml(words.chip)}</th><th scope="col">${escapeHtml(words.valueChange)}</th><th scope="col">${escapeHtml(words.winners)}</th><th scope="col">${escapeHtml(words.started)}</th><th scope="col">${escapeHtml(words.ended)}</th><th scope="col">${escapeHtml(words.corrections)} / ${escapeHtml(words.refusals)}</th></tr></thead>
+${races.length === 0 ? `<p>${w('floor.page.noRaces')}</p>` : `<table class="races"><thead><tr><th scope="col">${w('floor.page.race')}</th><th scope="col">${w('floor.page.colourUp')}</th><th scope="col">${w('floor.page.level')}</th><th scope="col">${w('floor.page.chip')}</th><th scope="col">${w('floor.page.valueChange')}</th><th scope="col">${w('floor.page.winners')}</th><th scope="col">${w('floor.page.started')}</th><th scope="col">${w('floor.page.ended')}</th><th scope="col">${w('floor.page.corrections')} / ${w('floor.page.refusals')}</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`}
 </main>`;
-  return page(language, `${words.table} ${table.table}`, body, true);
+  return page(language, title, body, true);
+}
+
+/**
+ * What a line of a race's record says: the station's slip's words for it (record.event.*), and
+ * where the card or refusal came from (record.source.*). A refusal's reason is said in the page's
+ * language when the station recorded it in keys; an older station's English is marked so.
+ */
+function eventCells(language: FloorLanguage, event: RaceRecordEvent, seat: (number: number) => SeatParam): { what: string; from: string } {
+  const w = wordsOf(language);
+  const card = (code: string) => ({ card: code });
+  switch (event.type) {
+    case 'start':
+      return { what: w('record.event.start'), from: '' };
+    case 'card':
+      return {
+        what: event.round === 0 ? w('record.event.card', { card: card(event.card), seat: seat(event.seat) }) : w('record.event.cardTiebreak', { card: card(event.card), seat: seat(event.seat), round: event.round }),
+        from: w(SOURCE[event.held ? 'held' : event.source]),
+      };
+    case 'void': {
+      const cards = event.voided.map((voided): Message => (voided.reason === '' ? { key: 'record.event.voided', params: { card: card(voided.card), seat: seat(voided.seat) } } : { key: 'record.event.voidReason', params: { card: card(voided.card), seat: seat(voided.seat), reason: voidReasonParam(voided.reason) } }));
+      return { what: w('record.event.void', { cards: { items: cards, join: ';' } }), from: '' };
+    }
+    case 'refused': {
+      const lead = event.count === 1 ? w('record.event.refused', { input: event.input }) : w('record.event.refusedTimes', { input: event.input, n: event.count });
+      const why = event.said === undefined ? `<span lang="en">${escapeHtml(event.reason)}</span>` : `<span>${escapeHtml(sayMessage(language, event.said))}</span>`;
+      return { what: `${lead} ${why}`, from: w(SOURCE[event.source]) };
+    }
+    case 'confirm':
+      return { what: event.by === undefined ? w('record.event.confirm') : w('record.event.confirmBy', { dealer: event.by }), from: '' };
+    case 'abandon':
+      return { what: w('record.event.abandon', { reason: event.reason }), from: '' };
+  }
 }
 
 export function renderRaceRecord(table: string, record: RaceRecord, language: FloorLanguage): string {
-  const words = FLOOR_WORDS[language];
+  const w = wordsOf(language);
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
-  const seatName = (seat: number) => {
-    const name = record.names[seat];
-    return name ? `${n(seat)} ${escapeHtml(name)}` : n(seat);
+  const seat = (number: number): SeatParam => {
+    const name = record.names[number];
+    return name ? { seat: number, name, start: true } : { seat: number, start: true };
   };
   const events = record.events.map((event) => {
-    const at = escapeHtml(formatTime(language, event.at));
-    const lead = `<td class="num">${n(event.seq)}</td><td>${at}</td>`;
-    switch (event.type) {
-      case 'start':
-        return `<tr>${lead}<td>${escapeHtml(words.event.start)}</td><td></td></tr>`;
-      case 'card':
-        return `<tr>${lead}<td>${escapeHtml(words.event.card)} <span class="card">${escapeHtml(cardText(event.card))}</span></td><td>${escapeHtml(words.seat)} ${seatName(event.seat)}, ${escapeHtml(event.round === 0 ? words.deal : words.tieBreak(formatNumber(language, event.round)))}, ${escapeHtml(words.source[event.source])}${event.held ? `, ${escapeHtml(words.held)}` : ''}</td></tr>`;
-      case 'void':
-        return `<tr class="void">${lead}<td>${escapeHtml(words.event.void)}</td><td>${event.voided.map((card) => `<span class="card">${escapeHtml(cardText(card.card))}</span> (${escapeHtml(words.seat)} ${seatName(card.seat)})${card.reason === '' ? '' : `: ${escapeHtml(card.reason)}`}`).join('; ')}</td></tr>`;
-      case 'refused':
-        return `<tr class="refused">${lead}<td>${escapeHtml(words.event.refused(formatNumber(language, event.count)))}</td><td><code>${escapeHtml(event.input)}</code>: ${escapeHtml(event.reason)} (${escapeHtml(words.source[event.source])})</td></tr>`;
-      case 'confirm':
-        return `<tr>${lead}<td>${escapeHtml(event.by === undefined ? words.event.confirm : words.event.confirmBy(event.by))}</td><td></td></tr>`;
-      case 'abandon':
-        return `<tr class="refused">${lead}<td>${escapeHtml(words.event.abandon)}</td><td>${escapeHtml(event.reason)}</td></tr>`;
-    }
+    const { what, from } = eventCells(language, event, seat);
+    const kind = event.type === 'void' ? ' class="void"' : event.type === 'refused' || event.type === 'abandon' ? ' class="refused"' : '';
+    return `<tr${kind} data-type="${event.type}"><td class="num">${n(event.seq)}</td><td>${escapeHtml(formatTime(language, event.at))}</td><td>${what}</td><td>${from}</td></tr>`;
   });
   const { summary } = record;
-  const winners = summary.awards.map((seat) => {
-    const card = summary.winningCards.find((winning) => winning.seat === seat)?.card;
-    return `${seatName(seat)}${card ? ` (<span class="card">${escapeHtml(cardText(card))}</span>)` : ''}`;
+  const winners = summary.awards.map((number) => {
+    const card = summary.winningCards.find((winning) => winning.seat === number)?.card;
+    return `${escapeHtml(sayMessage(language, { key: 'race.next.seat', params: { seat: seat(number) } }))}${card ? ` (<span class="card">${escapeHtml(cardText(card))}</span>)` : ''}`;
   });
-  const status = record.status === 'open' ? (summary.status === 'complete' ? words.raceStatus['waiting-to-confirm'] : words.raceStatus.racing) : words.raceStatus[record.status];
-  const title = words.raceRecord(record.id, table);
+  const status = record.status === 'open' ? (summary.status === 'complete' ? RACE_STATUS['waiting-to-confirm'] : RACE_STATUS.racing) : RACE_STATUS[record.status];
+  const title = say(language, 'record.title', { id: record.id });
+  const place = [
+    w('record.table', { table }),
+    w('record.started', { time: formatTime(language, record.startedAt) }),
+    ...(record.level === undefined ? [] : [w('record.level', { level: record.level })]),
+    ...(record.station === undefined ? [] : [w('record.station', { station: record.station })]),
+    w('record.recordSpan', { first: record.seqs.first, last: record.seqs.last }),
+  ];
   const body = `<header class="top">
 <h1 data-testid="race-title">${escapeHtml(title)}</h1>
-<nav><a href="${href('/table', { table }, language)}">${escapeHtml(words.table)} ${escapeHtml(table)}</a> <a href="${href('/', {}, language)}">${escapeHtml(words.back)}</a></nav>
+<nav><a href="${href('/table', { table }, language)}">${w('floor.page.tableNamed', { table })}</a> <a href="${href('/', {}, language)}">${w('floor.page.back')}</a></nav>
 ${languageLinks(language, '/race', { table, race: record.id })}
 </header>
+<p class="place" data-testid="race-place">${place.join(' · ')}</p>
 <dl class="totals" data-testid="race-summary">
-<div><dt>${escapeHtml(words.raceState)}</dt><dd data-testid="race-status">${escapeHtml(status)}</dd></div>
-<div><dt>${escapeHtml(words.chip)}</dt><dd>${n(summary.removed)} → ${n(summary.next)}</dd></div>
-<div><dt>${escapeHtml(words.valueChange)}</dt><dd>${summary.valueDelta === null ? '—' : n(summary.valueDelta, true)}</dd></div>
-<div><dt>${escapeHtml(words.winners)}</dt><dd>${winners.length === 0 ? '—' : winners.join(', ')}</dd></div>
-<div><dt>${escapeHtml(words.chain)}</dt><dd class="chain--${record.chain}" data-testid="race-chain">${escapeHtml(words.chainStatus[record.chain])}</dd></div>
-<div><dt>${escapeHtml(words.level)}</dt><dd>${record.level === undefined ? '—' : n(record.level)}</dd></div>
-<div><dt>${escapeHtml(words.station)}</dt><dd>${escapeHtml(record.station ?? '—')}</dd></div>
-<div><dt>${escapeHtml(words.started)}</dt><dd>${escapeHtml(formatTime(language, record.startedAt))} · ${escapeHtml(words.records(formatNumber(language, record.seqs.first), formatNumber(language, record.seqs.last)))}</dd></div>
-<div><dt>${escapeHtml(words.lastSeal)}</dt><dd><code class="seal">${escapeHtml(record.lastSeal ?? '—')}</code></dd></div>
+<div><dt>${w('floor.page.raceState')}</dt><dd data-testid="race-status">${w(status)}</dd></div>
+<div><dt>${w('floor.page.chip')}</dt><dd>${n(summary.removed)} → ${n(summary.next)}</dd></div>
+<div><dt>${w('floor.page.valueChange')}</dt><dd>${summary.valueDelta === null ? '—' : n(summary.valueDelta, true)}</dd></div>
+<div><dt>${w('floor.page.winners')}</dt><dd>${winners.length === 0 ? '—' : winners.join(', ')}</dd></div>
+<div><dt>${w('floor.page.chain')}</dt><dd class="chain--${record.chain}" data-testid="race-chain">${w(CHAIN_STATUS[record.chain])}</dd></div>
+<div><dt>${w('floor.page.lastSeal')}</dt><dd><code class="seal">${escapeHtml(record.lastSeal ?? '—')}</code></dd></div>
 </dl>
 <main>
-<h2>${escapeHtml(words.counts)}</h2>
-<table class="counts" data-testid="race-counts"><thead><tr><th scope="col">${escapeHtml(words.seat)}</th><th scope="col">${escapeHtml(words.leavingChips)}</th><th scope="col">${escapeHtml(words.otherChips)}</th></tr></thead><tbody>
-${record.counts.map((count) => `<tr><td>${seatName(count.seat)}</td><td class="num">${n(count.chips)}</td><td>${escapeHtml(count.hasOther ? words.yes : words.no)}</td></tr>`).join('\n')}
+<h2>${w('record.counts')}</h2>
+<table class="counts" data-testid="race-counts"><thead><tr><th scope="col">${w('record.seat')}</th><th scope="col">${w('record.chips')}</th><th scope="col">${w('record.other')}</th></tr></thead><tbody>
+${record.counts.map((count) => `<tr><td>${escapeHtml(sayMessage(language, { key: 'race.next.seat', params: { seat: seat(count.seat) } }))}</td><td class="num">${n(count.chips)}</td><td>${w(count.hasOther ? 'record.yes' : 'record.no')}</td></tr>`).join('\n')}
 </tbody></table>
-<h2>${escapeHtml(words.race)}</h2>
-<table class="record" data-testid="race-record"><colgroup><col class="c-seq"><col class="c-at"><col class="c-what"><col></colgroup><tbody>
+<h2>${w('record.events')}</h2>
+<table class="record" data-testid="race-record"><colgroup><col class="c-seq"><col class="c-at"><col class="c-what"><col></colgroup>
+<thead><tr><th scope="col">${w('record.columns.seq')}</th><th scope="col">${w('record.columns.time')}</th><th scope="col">${w('record.columns.what')}</th><th scope="col">${w('record.columns.from')}</th></tr></thead><tbody>
 ${events.join('\n')}
 </tbody></table>
 </main>`;
@@ -296,22 +391,23 @@ ${events.join('\n')}
 }
 
 export function renderLogin(language: FloorLanguage, wrong: boolean): string {
-  const words = FLOOR_WORDS[language];
+  const w = wordsOf(language);
   const body = `<main class="login">
-<h1>${escapeHtml(words.login.title)}</h1>
-${wrong ? `<p class="alert" role="alert">${escapeHtml(words.login.wrong)}</p>` : ''}
+<h1>${w('floor.page.login.title')}</h1>
+${wrong ? `<p class="alert" role="alert">${w('floor.page.login.wrong')}</p>` : ''}
 <form method="post" action="/login">
-<label>${escapeHtml(words.login.token)} <input type="password" name="token" autocomplete="current-password" required maxlength="512"></label>
+<label>${w('floor.page.login.token')} <input type="password" name="token" autocomplete="current-password" required maxlength="512"></label>
 <input type="hidden" name="lang" value="${language}">
-<button type="submit">${escapeHtml(words.login.submit)}</button>
+<button type="submit">${w('floor.page.login.submit')}</button>
 </form>
 </main>`;
-  return page(language, words.login.title, body, false);
+  return page(language, say(language, 'floor.page.login.title'), body, false);
 }
 
-export function renderMessage(language: FloorLanguage, text: string): string {
-  const words = FLOOR_WORDS[language];
-  return page(language, words.title, `<main><h1>${escapeHtml(words.title)}</h1><p>${escapeHtml(text)}</p><p><a href="${href('/', {}, language)}">${escapeHtml(words.back)}</a></p></main>`, false);
+/** A page saying one thing (not found, a bad request), in the page's language. */
+export function renderMessage(language: FloorLanguage, key: MessageKey): string {
+  const w = wordsOf(language);
+  return page(language, say(language, 'floor.page.title'), `<main><h1>${w('floor.page.title')}</h1><p>${w(key)}</p><p><a href="${href('/', {}, language)}">${w('floor.page.back')}</a></p></main>`, false);
 }
 
 /** The floor's stylesheet: fits 1024×600 up to 1920×1080 without sideways scrolling. */

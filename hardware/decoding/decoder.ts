@@ -1,11 +1,12 @@
 import type { Card } from '../../engine/cards';
+import type { Message } from '../../engine/messages';
 import type { DeviceKind } from '../deviceKind';
 
 /**
  * What a decoder makes of one frame's text: a card, or the reason it is not one. `reader` is the
  * antenna or reader the device named (an RFID line such as `1|04A2B3C4`), when it names one.
  */
-export type Decoded = { readonly card: Card; readonly reader?: string } | { readonly reason: string };
+export type Decoded = { readonly card: Card; readonly reader?: string } | { readonly reason: Message };
 
 export interface Decoder {
   decode(text: string): Decoded;

@@ -6,6 +6,7 @@ import { patternDecoder } from './pattern';
 import { suitNumberDecoder } from './suitNumber';
 import { textDecoder } from './text';
 import { UidDecoder, uidKey, uidText } from './uid';
+import '../testing/saidInEnglish';
 
 describe('text decoder', () => {
   it.each([['AS', 'As'], ['10h', 'Th'], ['♢9', '9d'], ['kc', 'Kc']])('reads %s', (text, card) => {

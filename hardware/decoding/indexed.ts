@@ -32,9 +32,9 @@ export function indexDecoder(options: IndexOptions = DEFAULT_INDEX_OPTIONS): Dec
   const range = `${options.base}–${options.base + 51}`;
   return {
     decode(text) {
-      if (!/^0*\d{1,2}$/.test(text)) return { reason: /^\d+$/.test(text) ? `card number out of range ${range}` : `not a card number ${range}` };
+      if (!/^0*\d{1,2}$/.test(text)) return { reason: { key: /^\d+$/.test(text) ? 'hardware.decoder.outOfRange' : 'hardware.decoder.notANumber', params: { range } } };
       const card = cardAtIndex(Number(text), options);
-      return card ? { card } : { reason: `card number out of range ${range}` };
+      return card ? { card } : { reason: { key: 'hardware.decoder.outOfRange', params: { range } } };
     },
   };
 }

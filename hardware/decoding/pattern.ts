@@ -18,7 +18,7 @@ export function patternDecoder(options: PatternOptions): Decoder {
   return {
     decode(text) {
       const groups = pattern.exec(text)?.groups;
-      if (!groups) return { reason: 'does not match the device pattern' };
+      if (!groups) return { reason: { key: 'hardware.decoder.noPatternMatch' } };
       let code = groups.card;
       if (code === undefined) {
         const rank = groups.rank ?? '';
@@ -26,7 +26,7 @@ export function patternDecoder(options: PatternOptions): Decoder {
         code = `${options.ranks?.[rank] ?? rank}${options.suits?.[suit] ?? suit}`;
       }
       const card = parseCard(code);
-      return card ? { card } : { reason: `matched the pattern but "${code}" is not a card` };
+      return card ? { card } : { reason: { key: 'hardware.decoder.patternNotACard', params: { code } } };
     },
   };
 }

@@ -13,7 +13,7 @@ export function suitNumberDecoder(): Decoder {
   return {
     decode(text) {
       const match = SUIT_NUMBER.exec(text);
-      if (!match) return { reason: 'not a suit letter and rank number (e.g. S01, D12)' };
+      if (!match) return { reason: { key: 'hardware.decoder.notSuitNumber' } };
       const suit = (match[1] as string).toLowerCase() as Suit;
       return { card: `${rankOfNumber(Number(match[2]))}${suit}` as Card };
     },

@@ -20,7 +20,7 @@ export function textDecoder(options: TextOptions = {}): Decoder {
   return {
     decode(text) {
       const card = parseCard(options.aceAsOne === true ? aceForOne(text) : text);
-      return card ? { card } : { reason: 'not a card code' };
+      return card ? { card } : { reason: { key: 'hardware.decoder.notACardCode' } };
     },
   };
 }

@@ -1,5 +1,6 @@
 import { isCard, type Card } from '../../engine/cards';
 import { InputError } from '../../engine/errors';
+import type { Message } from '../../engine/messages';
 import { isRecord, oneOf, regexOf } from '../deviceKind';
 import type { Decoded, Decoder, DecoderKind } from './decoder';
 
@@ -40,7 +41,7 @@ export function normaliseUid(text: string): string {
 }
 
 /** A tag ID in the reader's notation as its key (upper-case hex), or why it is not one. */
-export function uidKey(text: string, uidBytes?: UidBytes): { readonly uid: string } | { readonly reason: string } {
+export function uidKey(text: string, uidBytes?: UidBytes): { readonly uid: string } | { readonly reason: Message } {
   let uid: string;
   if (uidBytes === undefined) {
     uid = normaliseUid(text);
@@ -49,12 +50,12 @@ export function uidKey(text: string, uidBytes?: UidBytes): { readonly uid: strin
     const bytes: string[] = [];
     for (const number of numbers) {
       const ok = uidBytes === 'hex' ? /^[0-9A-Fa-f]{1,2}$/.test(number) : /^\d{1,3}$/.test(number) && Number(number) <= 255;
-      if (!ok) return { reason: `not a tag ID: "${number}" is not one byte (${uidBytes === 'hex' ? '1 or 2 hex digits' : '0–255'})` };
+      if (!ok) return { reason: { key: uidBytes === 'hex' ? 'hardware.decoder.notATagByteHex' : 'hardware.decoder.notATagByteDecimal', params: { number } } };
       bytes.push((uidBytes === 'hex' ? parseInt(number, 16) : Number(number)).toString(16).toUpperCase().padStart(2, '0'));
     }
     uid = bytes.join('');
   }
-  return /^[0-9A-F]{4,32}$/.test(uid) ? { uid } : { reason: 'not a tag ID (hex digits)' };
+  return /^[0-9A-F]{4,32}$/.test(uid) ? { uid } : { reason: { key: 'hardware.decoder.notATag' } };
 }
 
 /** The bytes of a tag key written the way a reader with this `uidBytes` writes them (for the simulator). */
@@ -96,12 +97,12 @@ export class UidDecoder implements Decoder {
   }
 
   /** The tag (and reader) a line names, without registering anything. */
-  private read(text: string): { readonly uid: string; readonly reader?: string } | { readonly reason: string } {
+  private read(text: string): { readonly uid: string; readonly reader?: string } | { readonly reason: Message } {
     let uidText = text;
     let reader: string | undefined;
     if (this.pattern !== undefined) {
       const groups = this.pattern.exec(text)?.groups;
-      if (groups?.uid === undefined) return { reason: 'does not match the reader pattern' };
+      if (groups?.uid === undefined) return { reason: { key: 'hardware.decoder.noReaderMatch' } };
       uidText = groups.uid;
       reader = groups.reader;
     }
@@ -122,12 +123,12 @@ export class UidDecoder implements Decoder {
     const withReader = (card: Card): Decoded => (reader === undefined ? { card } : { card, reader });
     const known = this.table.get(uid);
     if (this.queue.length > 0) {
-      if (known) return { reason: `tag ${uid} is already registered as ${known}` };
+      if (known) return { reason: { key: 'hardware.decoder.tagRegistered', params: { uid, card: { card: known } } } };
       const card = this.queue.shift() as Card;
       this.table.set(uid, card);
       return withReader(card);
     }
-    return known ? withReader(known) : { reason: `tag ${uid} is not registered; register the deck first` };
+    return known ? withReader(known) : { reason: { key: 'hardware.decoder.tagUnknown', params: { uid } } };
   }
 }
 

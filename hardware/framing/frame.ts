@@ -1,10 +1,11 @@
+import type { Message } from '../../engine/messages';
 import { wholeIn, type DeviceKind, type Options } from '../deviceKind';
 
 /** One framed message from the device, or the bytes of a message the framing refused. */
 export interface Frame {
   readonly bytes: Buffer;
-  /** Set when the framing refused these bytes (bad checksum, overlong, bytes outside a frame). */
-  readonly error?: string;
+  /** Set when the framing refused these bytes (bad checksum, overlong, bytes outside a frame): why, in keys. */
+  readonly error?: Message;
 }
 
 /**
@@ -33,7 +34,7 @@ export interface FramingKind<Config extends { readonly kind: string }> extends D
 /** Frames longer than this are refused rather than buffered forever (a wrong baud rate never sends a terminator). */
 export const DEFAULT_MAX_FRAME = 256;
 
-export const CUT_OFF = 'cut off by a disconnect before it ended';
+export const CUT_OFF: Message = { key: 'hardware.frame.cutOff' };
 
 /** The pending bytes of an unfinished frame, refused, or nothing when there are none. */
 export function cutOffFrame(pending: readonly number[]): Frame[] {
@@ -49,3 +50,6 @@ export interface FramingShared {
 export function readFramingShared(options: Options): FramingShared {
   return { maxLength: wholeIn(options.maxLength, 'framing.maxLength', 1, 65536, DEFAULT_MAX_FRAME) };
 }
+
+/** The refusals of a frame that ran past its length with no end in sight: on a noisy line, as noise. */
+export const OVERLONG_FRAME_KEYS: ReadonlySet<Message['key']> = new Set(['hardware.frame.noLineEnd', 'hardware.frame.noPause', 'hardware.frame.noEtx']);

@@ -1,8 +1,10 @@
+import { englishText } from '../../engine/messages';
 import { describe, expect, it } from 'vitest';
 import { lineFramer } from './lines';
 import { silenceFramer } from './silence';
 import { checksumOf, ETX, STX, stxEtxFramer } from './stxEtx';
 import type { Frame, Framer } from './frame';
+import '../testing/saidInEnglish';
 
 const bytes = (text: string) => Buffer.from(text, 'latin1');
 function run(framer: Framer, chunks: readonly (string | Buffer)[]): Frame[] {
@@ -33,7 +35,7 @@ describe('line framing', () => {
 
   it('refuses a line that never ends instead of buffering forever', () => {
     const frames = run(lineFramer(8), ['0123456789\n']);
-    expect(frames[0]?.error).toBe('no line end after 8 bytes');
+    expect(frames[0]?.error).toEqual('no line end after 8 bytes');
     expect(frames[0]?.bytes).toHaveLength(9);
   });
 });
@@ -59,7 +61,7 @@ describe('STX…ETX framing', () => {
     const bad = frame('Qh', checksumOf('xor', bytes('Qh')) ^ 0x01);
     const frames = run(stxEtxFramer('xor'), [good, bad, frame('2c', checksumOf('xor', bytes('2c')))]);
     expect(texts(frames)).toEqual(['Kd', 'Qh', '2c']);
-    expect(frames.map((entry) => entry.error)).toEqual([undefined, expect.stringMatching(/^bad xor checksum: got 0x.., expected 0x..$/), undefined]);
+    expect(frames.map((entry) => entry.error && englishText(entry.error))).toEqual([undefined, expect.stringMatching(/^bad xor checksum: got 0x.., expected 0x..$/), undefined]);
   });
 
   it('checks a sum checksum split from its frame across reads', () => {
@@ -94,7 +96,7 @@ describe('silence framing', () => {
   });
 
   it('refuses a burst that never pauses', () => {
-    expect(silenceFramer(30, 4).push(bytes('abcdef'))[0]?.error).toBe('no pause after 4 bytes');
+    expect(silenceFramer(30, 4).push(bytes('abcdef'))[0]?.error).toEqual('no pause after 4 bytes');
   });
 });
 

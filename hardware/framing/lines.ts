@@ -35,7 +35,7 @@ export function lineFramer(maxLength = DEFAULT_MAX_FRAME): Framer {
         } else {
           pending.push(byte);
           if (pending.length > maxLength) {
-            frames.push({ bytes: Buffer.from(pending), error: `no line end after ${maxLength} bytes` });
+            frames.push({ bytes: Buffer.from(pending), error: { key: 'hardware.frame.noLineEnd', params: { n: maxLength } } });
             pending = [];
           }
         }

@@ -21,7 +21,7 @@ export function silenceFramer(idleMs = 50, maxLength = DEFAULT_MAX_FRAME): Frame
       for (const byte of chunk) {
         pending.push(byte);
         if (pending.length > maxLength) {
-          frames.push({ bytes: Buffer.from(pending), error: `no pause after ${maxLength} bytes` });
+          frames.push({ bytes: Buffer.from(pending), error: { key: 'hardware.frame.noPause', params: { n: maxLength } } });
           pending = [];
         }
       }

@@ -1,4 +1,5 @@
 import { InputError } from '../../engine/errors';
+import type { Message } from '../../engine/messages';
 import { booleanOf } from '../deviceKind';
 import { printableRaw } from '../events';
 import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer, type FramingKind } from './frame';
@@ -55,15 +56,15 @@ export function checksumBytes(kind: Checksum, data: Uint8Array, options: Checksu
 const hex2 = (value: number) => value.toString(16).padStart(2, '0');
 
 /** Why a received checksum is wrong, or undefined when it is right. Hex digits are read in either case. */
-function checksumError(kind: Exclude<Checksum, 'none'>, data: Uint8Array, received: readonly number[], options: ChecksumOptions): string | undefined {
+function checksumError(kind: Exclude<Checksum, 'none'>, data: Uint8Array, received: readonly number[], options: ChecksumOptions): Message | undefined {
   const expected = checksumOf(kind, data, options);
   if (kind === 'xor' || kind === 'sum') {
     const got = received[0] as number;
-    return got === expected ? undefined : `bad ${kind} checksum: got 0x${hex2(got)}, expected 0x${hex2(expected)}`;
+    return got === expected ? undefined : { key: 'hardware.frame.badChecksumByte', params: { checksum: kind, got: hex2(got), expected: hex2(expected) } };
   }
   const text = Buffer.from(received).toString('latin1');
   if (/^[0-9A-Fa-f]{2}$/.test(text) && parseInt(text, 16) === expected) return undefined;
-  return `bad ${kind} checksum: got "${printableRaw(Buffer.from(received))}", expected "${hex2(expected).toUpperCase()}"`;
+  return { key: 'hardware.frame.badChecksumHex', params: { checksum: kind, got: printableRaw(Buffer.from(received)), expected: hex2(expected).toUpperCase() } };
 }
 
 /**
@@ -79,7 +80,7 @@ export function stxEtxFramer(checksum: Checksum = 'none', maxLength = DEFAULT_MA
   let received: number[] = [];
   let stray: number[] = [];
   const strayFrame = (): Frame[] => {
-    const frames = stray.length > 0 ? [{ bytes: Buffer.from(stray), error: `bytes outside an STX…ETX frame: ${printableRaw(Buffer.from(stray))}` }] : [];
+    const frames: Frame[] = stray.length > 0 ? [{ bytes: Buffer.from(stray), error: { key: 'hardware.frame.outside', params: { raw: printableRaw(Buffer.from(stray)) } } }] : [];
     stray = [];
     return frames;
   };
@@ -100,8 +101,8 @@ export function stxEtxFramer(checksum: Checksum = 'none', maxLength = DEFAULT_MA
           if (received.length === trailer) frames.push(finish());
         } else if (byte === STX) {
           frames.push(...strayFrame());
-          if (state === 'data') frames.push({ bytes: Buffer.from(data), error: 'frame cut off by a new STX' });
-          if (state === 'checksum') frames.push({ bytes: Buffer.from(data), error: `frame cut off by a new STX before its ${checksum} checksum` });
+          if (state === 'data') frames.push({ bytes: Buffer.from(data), error: { key: 'hardware.frame.newStx' } });
+          if (state === 'checksum') frames.push({ bytes: Buffer.from(data), error: { key: 'hardware.frame.newStxChecksum', params: { checksum } } });
           data = [];
           received = [];
           state = 'data';
@@ -115,7 +116,7 @@ export function stxEtxFramer(checksum: Checksum = 'none', maxLength = DEFAULT_MA
         } else {
           data.push(byte);
           if (data.length > maxLength) {
-            frames.push({ bytes: Buffer.from(data), error: `no ETX after ${maxLength} bytes` });
+            frames.push({ bytes: Buffer.from(data), error: { key: 'hardware.frame.noEtx', params: { n: maxLength } } });
             data = [];
             state = 'outside';
           }

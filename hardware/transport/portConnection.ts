@@ -1,7 +1,8 @@
 import { resolve as resolvePath } from 'node:path';
 import { SerialPort } from 'serialport';
-import type { ShoeEvent, StatusCode, StatusState } from '../events';
-import { describeLine, isDefaultLine, type LineSettings } from '../lineSettings';
+import type { Message, MessageParam } from '../../engine/messages';
+import { statusSaid, type ShoeEvent, type StatusCode, type StatusState } from '../events';
+import { isDefaultLine, lineSaid, type LineSettings } from '../lineSettings';
 import { describePortError, isUnplugLike, portBusyInProcess, unplugged, type PortProblem } from './portErrors';
 import { isListed, type ListPorts } from './ports';
 
@@ -212,7 +213,7 @@ export class PortConnection {
     }
     owners.set(key, this);
     this.current = 'connecting';
-    this.status('connecting', { message: `Opening ${path} at ${line.baud} baud (decoder ${line.name})` });
+    this.status('connecting', statusSaid({ key: 'hardware.port.opening', params: { path, baud: line.baud, decoder: line.name } }));
     return new Promise((resolve) => this.attempt(resolve));
   }
 
@@ -243,12 +244,13 @@ export class PortConnection {
     return this.current === 'closed';
   }
 
-  private status(state: StatusState, detail: { readonly code?: StatusCode; readonly message?: string }): StatusEvent {
+  private status(state: StatusState, detail: { readonly code?: StatusCode; readonly message: string; readonly said: Message }): StatusEvent {
     const event: StatusEvent = {
       type: 'status',
       state,
       ...(detail.code !== undefined ? { code: detail.code } : {}),
-      ...(detail.message !== undefined ? { message: detail.message } : {}),
+      message: detail.message,
+      said: detail.said,
     };
     this.handler.status(event);
     return event;
@@ -311,13 +313,13 @@ export class PortConnection {
       return;
     }
     if (!isUnplugLike(problem.code) && problem.code !== this.lastRetryProblem) {
-      this.status('error', { code: problem.code, message: `${problem.message} (still trying to reconnect)` });
+      this.status('error', { code: problem.code, ...statusSaid({ key: 'hardware.port.stillTrying', params: { problem: { message: problem.said } } }) });
     }
     this.lastRetryProblem = problem.code;
     this.scheduleReconnect();
   }
 
-  private connected(port: PortHandle, first: ((event: StatusEvent) => void) | undefined, dtrNote: string): void {
+  private connected(port: PortHandle, first: ((event: StatusEvent) => void) | undefined, dtrNote: Message | null): void {
     const target = this.target as Target;
     this.port = port;
     this.attempts = 0;
@@ -335,8 +337,8 @@ export class PortConnection {
     });
     this.current = 'connected';
     const line = openedLine(port, target.line);
-    const lineNote = isDefaultLine(line) ? '' : `, ${describeLine(line)}`;
-    const event = this.status('connected', { message: `Connected to ${target.path} at ${target.line.baud} baud${lineNote}${dtrNote}` });
+    const lineNote: MessageParam = isDefaultLine(line) ? '' : { message: { key: 'hardware.port.lineNote', params: { line: { message: lineSaid(line) } } } };
+    const event = this.status('connected', statusSaid({ key: 'hardware.port.connected', params: { path: target.path, baud: target.line.baud, line: lineNote, dtr: dtrNote === null ? '' : { message: dtrNote } } }));
     first?.(event);
     this.startPolling(port);
     this.startHealthChecks(port);
@@ -406,10 +408,8 @@ export class PortConnection {
     this.draining = this.handler.ended().then(() => {
       this.draining = undefined;
       if (this.stopped) return;
-      this.status('disconnected', { code: problem.code, message: problem.message });
-      this.status('reconnecting', {
-        message: `Waiting for ${(this.target as Target).path} to come back (retrying up to every ${this.backoff.maxMs} ms)`,
-      });
+      this.status('disconnected', problem);
+      this.status('reconnecting', statusSaid({ key: 'hardware.port.waiting', params: { path: (this.target as Target).path, ms: this.backoff.maxMs } }));
       this.scheduleReconnect();
     });
   }
@@ -440,12 +440,13 @@ function openedLine(port: PortHandle, asked: LineSettings): LineSettings {
  * Sets DTR as the profile asks, right after the open. Returns the note for the `connected`
  * status: nothing when the profile leaves DTR alone, else what became of it.
  */
-function setDtr(port: PortHandle, dtr: boolean | undefined): Promise<string> {
-  if (dtr === undefined) return Promise.resolve('');
-  const wanted = dtr ? 'on' : 'off';
+function setDtr(port: PortHandle, dtr: boolean | undefined): Promise<Message | null> {
+  if (dtr === undefined) return Promise.resolve(null);
+  const state: MessageParam = { message: { key: dtr ? 'hardware.port.on' : 'hardware.port.off' } };
   return new Promise((resolve) => {
-    if (port.set === undefined) return resolve(`; DTR not set ${wanted}: this port cannot set it`);
-    port.set({ dtr }, (error) => resolve(error ? `; DTR not set ${wanted}: ${error.message.replace(/^Error:?\s*/i, '').replace(/, cannot set$/, '')}` : `; DTR set ${wanted}`));
+    if (port.set === undefined) return resolve({ key: 'hardware.port.dtrNotSet', params: { state, why: { message: { key: 'hardware.port.dtrCannot' } } } });
+    // `why`: the system's own words.
+    port.set({ dtr }, (error) => resolve(error ? { key: 'hardware.port.dtrNotSet', params: { state, why: error.message.replace(/^Error:?\s*/i, '').replace(/, cannot set$/, '') } } : { key: 'hardware.port.dtrSet', params: { state } }));
   });
 }
 

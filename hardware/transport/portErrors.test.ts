@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describePortError, isUnplugLike, portBusyInProcess } from './portErrors';
+import '../testing/saidInEnglish';
 
 const PATH = '/dev/ttyUSB0';
 

@@ -1,16 +1,20 @@
-import type { StatusCode } from '../events';
+import type { Message } from '../../engine/messages';
+import { statusSaid, type StatusCode } from '../events';
 
-/** A port problem as the status event carries it: a code the screen translates, a message the command line prints. */
+/** A port problem as the status event carries it: a code the screen translates, what it says in keys (`said`) and in English (`message`, the command line's). */
 export interface PortProblem {
   readonly code: StatusCode;
   readonly message: string;
+  readonly said: Message;
 }
+
+const problem = (code: StatusCode, said: Message): PortProblem => ({ code, ...statusSaid(said) });
 
 /** Where the error happened: opening the port, or while it was open (reads, a close we did not ask for). */
 export type PortErrorContext = 'open' | 'connected';
 
-export const DIALOUT_HINT =
-  'on Linux, add your user to the dialout group (sudo usermod -aG dialout $USER), then log out and back in';
+/** The command that lets a Linux user open serial ports (a parameter: the screens' message syntax reads `$` as its own). */
+export const DIALOUT_COMMAND = 'sudo usermod -aG dialout $USER';
 
 interface ErrorShape {
   readonly message: string;
@@ -51,36 +55,27 @@ function detail(message: string): string {
 }
 
 export function noSuchPort(path: string): PortProblem {
-  return {
-    code: 'no-such-port',
-    message: `No serial port at ${path}: check the path and that the device is plugged in and switched on`,
-  };
+  return problem('no-such-port', { key: 'hardware.port.noSuchPort', params: { path } });
 }
 
 export function permissionDenied(path: string): PortProblem {
-  return { code: 'permission-denied', message: `Permission denied opening ${path}: ${DIALOUT_HINT}` };
+  return problem('permission-denied', { key: 'hardware.port.permissionDenied', params: { path, command: DIALOUT_COMMAND } });
 }
 
 export function portBusy(path: string): PortProblem {
-  return {
-    code: 'port-busy',
-    message: `${path} is in use by another program: close the other program (terminal, another console) and try again`,
-  };
+  return problem('port-busy', { key: 'hardware.port.busy', params: { path } });
 }
 
 /** Our own registry refused: this process already has the port open. */
 export function portBusyInProcess(path: string): PortProblem {
-  return {
-    code: 'port-busy',
-    message: `${path} is already open in this console: only one reader may own a port; close the other one first`,
-  };
+  return problem('port-busy', { key: 'hardware.port.busyInProcess', params: { path } });
 }
 
 export function unplugged(path: string): PortProblem {
-  return { code: 'unplugged', message: `${path} was disconnected (device unplugged or switched off); reconnecting when it is back` };
+  return problem('unplugged', { key: 'hardware.port.unplugged', params: { path } });
 }
 
-/** Maps a serialport / operating-system error to a status code and one clear English sentence. */
+/** Maps a serialport / operating-system error to a status code and one clear sentence (in keys, and its English). */
 export function describePortError(error: unknown, path: string, context: PortErrorContext = 'open'): PortProblem {
   const shape = shapeOf(error);
   const text = `${shape.code ?? ''} ${shape.message}`;
@@ -91,13 +86,11 @@ export function describePortError(error: unknown, path: string, context: PortErr
   if (BUSY.test(text)) return portBusy(path);
   if (UNPLUGGED.test(text)) return unplugged(path);
   const setting = LINE_SETTING.exec(shape.message)?.[1]?.toLowerCase();
-  if (setting !== undefined) {
-    const only = setting === 'parity' ? 'mark and space parity' : '1.5 stop bits';
-    return { code: 'open-failed', message: `Cannot open ${path}: this system's serial driver refuses the ${setting} setting (${only} work on Windows only)` };
-  }
+  if (setting !== undefined) return problem('open-failed', { key: setting === 'parity' ? 'hardware.port.parityRefused' : 'hardware.port.stopBitsRefused', params: { path } });
+  // `why`: the system's own words, different on every machine.
   return context === 'open'
-    ? { code: 'open-failed', message: `Cannot open ${path}: ${detail(shape.message)}` }
-    : { code: 'io-error', message: `Error on ${path}: ${detail(shape.message)}` };
+    ? problem('open-failed', { key: 'hardware.port.openFailed', params: { path, why: detail(shape.message) } })
+    : problem('io-error', { key: 'hardware.port.ioError', params: { path, why: detail(shape.message) } });
 }
 
 /** Problems that mean the device went away: worth retrying until it comes back. */

@@ -7,6 +7,7 @@ import { ALL_BUILT_IN_PROFILES, DEFAULT_PROFILE, readProfile } from '../profile'
 import { cardInterval, shuffledShoe } from '../simulator/shoe';
 import { PtyPair, PtyWriter, requireSocat, waitFor } from '../testing/ptyPair';
 import { SerialSource, type PortFactory, type PortHandle } from './serialSource';
+import '../testing/saidInEnglish';
 
 /** Integration over real pseudo-terminal pairs: socat must be installed (.ci/run installs it). */
 

@@ -4,6 +4,7 @@ import type { ShoeEvent } from '../events';
 import { BUILT_IN_PROFILES, DEFAULT_PROFILE, readProfile, type DeviceProfile } from '../profile';
 import { waitFor } from '../testing/ptyPair';
 import { DEFAULT_BACKOFF, reconnectDelay, SerialSource, type PortFactory, type SerialSourceOptions } from './serialSource';
+import '../testing/saidInEnglish';
 
 /** Sources over the mock binding: `available` decides whether the device is there to open. */
 function mockDevice(path: string) {

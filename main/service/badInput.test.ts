@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { englishText, type Message } from '../../engine/messages';
 import type { ShoeEvent } from '../../hardware/events';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
+import '../../hardware/testing/saidInEnglish';
 import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import { findingText } from '../../journal/findings';
@@ -198,7 +199,7 @@ describe('bad input catalogue', () => {
     });
 
     /** [what, bytes sent, the events the dealer is shown, in order]. */
-    const NOISE: Array<[string, string | Buffer, ShoeEvent[]]> = [
+    const NOISE: Array<[string, string | Buffer, unknown[]]> = [
       ['a code that is no card', 'A?\r\n', [{ type: 'unknown', raw: 'A?', reason: 'not a card code' }]],
       ['a card in a language the decoder does not read', 'Ässä\n', [{ type: 'unknown', raw: 'Ässä', reason: 'not a card code' }]],
       ['control characters around a card', '\x07Kd\x07\r\n', [{ type: 'unknown', raw: '\x07Kd\x07', reason: 'not a card code' }]],

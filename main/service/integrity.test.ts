@@ -14,6 +14,8 @@ import { serviceHarness } from './testing/services';
 import { ConsoleService } from './service';
 import { HELD_DISCARD_REASON, MAX_HELD_CARDS } from './cardInputs';
 import { DEFAULT_SETTINGS } from './settings';
+// A refusal's record carries its reason in keys (`said`) beside its English: compared by the English.
+import '../../hardware/testing/saidInEnglish';
 
 const root = join(import.meta.dirname, '..', '..');
 const clock = () => new Date('2026-11-29T12:00:00Z');

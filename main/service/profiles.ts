@@ -1,6 +1,8 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, isInputError } from '../../engine/errors';
+import { englishText, type Message, type MessageParam } from '../../engine/messages';
+import type { JournalFinding } from '../../journal/findings';
 import { ALL_BUILT_IN_PROFILES, DEFAULT_PROFILE, profileSummary, readProfile, type DeviceProfile } from '../../hardware/profile';
 import type { DeviceProfileInfo, SourceSettings } from '../../protocol/contract';
 import { writeFileAtomically } from './atomicWrite';
@@ -31,19 +33,22 @@ export class ProfileStore {
   private constructor(
     private readonly folder: string,
     private readonly stored: Map<string, DeviceProfile>,
-    /** Profile files that could not be read: kept in the folder, not offered, reported. */
+    /** Profile files that could not be read: kept in the folder, not offered, reported (in English). */
     readonly problems: readonly string[],
+    /** The same as journal findings, each in keys too. */
+    readonly findings: readonly Extract<JournalFinding, { code: 'settings' }>[],
   ) {}
 
   static async load(dataDir: string): Promise<ProfileStore> {
     const folder = join(dataDir, PROFILES_FOLDER);
     const stored = new Map<string, DeviceProfile>();
-    const problems: string[] = [];
+    const findings: Extract<JournalFinding, { code: 'settings' }>[] = [];
+    const problem = (said: Message) => findings.push({ code: 'settings', message: englishText(said), said });
     let files: string[] = [];
     try {
       files = (await readdir(folder)).filter((file) => file.endsWith('.json')).sort();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`the device profiles could not be read (${(error as Error).message})`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problem({ key: 'settings.file.profilesUnreadable', params: { why: (error as Error).message } });
     }
     for (const file of files) {
       try {
@@ -52,11 +57,11 @@ export class ProfileStore {
         if (`${profile.name}.json` !== file) throw new InputError('name', `is "${profile.name}", not the file's name`);
         stored.set(profile.name, profile);
       } catch (error) {
-        const why = isInputError(error) ? `${error.field}: ${error.reason}` : (error as Error).message;
-        problems.push(`the device profile ${PROFILES_FOLDER}/${file} is damaged (${why}) and is not offered; import it again`);
+        const why: MessageParam = !isInputError(error) ? (error as Error).message : error.said === undefined ? `${error.field}: ${error.reason}` : { message: { key: 'common.field', params: { field: error.field, reason: { message: error.said } } } };
+        problem({ key: 'settings.file.profileDamaged', params: { file: `${PROFILES_FOLDER}/${file}`, why } });
       }
     }
-    return new ProfileStore(folder, stored, problems);
+    return new ProfileStore(folder, stored, findings.map((finding) => finding.message), findings);
   }
 
   /** Built-in and stored, in that order: what the settings screen offers. */
@@ -97,4 +102,10 @@ export function effectiveProfile(source: SourceSettings, store: ProfileStore): D
     ...(source.rtscts === undefined ? {} : { rtscts: source.rtscts }),
     ...(source.repeatMs === undefined ? {} : { repeatMs: source.repeatMs }),
   };
+}
+
+/** The finding when the settings name a device profile the data folder does not hold: the text profile is used until another is chosen. */
+export function profileMissing(name: string): Extract<JournalFinding, { code: 'settings' }> {
+  const said: Message = { key: 'settings.file.profileMissing', params: { name } };
+  return { code: 'settings', message: englishText(said), said };
 }

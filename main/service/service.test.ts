@@ -2,11 +2,13 @@ import { mkdtempSync, readFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ShoeEvent } from '../../hardware/events';
+import { unknownEvent, type ShoeEvent } from '../../hardware/events';
 import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import { ConsoleService } from './service';
 import { serviceHarness } from './testing/services';
 import { DEFAULT_SETTINGS } from './settings';
+// A refusal's record carries its reason in keys (`said`) beside its English: compared by the English.
+import '../../hardware/testing/saidInEnglish';
 
 const clock = () => new Date('2026-11-29T12:00:00Z');
 const { serviceIn, release } = serviceHarness({ clock, station: 'table-pc-1' });
@@ -166,13 +168,13 @@ describe('console service', () => {
     const { service, emit } = await raceFedByShoe();
     emit({ type: 'status', state: 'connected' });
     emit({ type: 'card', card: 'Ah', raw: 'AH' });
-    emit({ type: 'unknown', raw: 'A?', reason: 'not a card code' });
+    emit(unknownEvent('A?', { key: 'hardware.decoder.notACardCode' }));
     await service.getState(); // let the queued deal run
     await service.previewRace(COUNTS);
     const state = service.getState();
     expect(state.source).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', state: 'connected' });
     expect(state.race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);
-    expect(state.lastInput).toEqual({ type: 'unknown', raw: 'A?', reason: 'not a card code' });
+    expect(state.lastInput).toEqual({ type: 'unknown', raw: 'A?', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } });
   });
 
   it('a card from the shoe that the race refuses is shown with why, until the next card is taken', async () => {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { ConsoleService } from './service';
+import { englishText } from '../../engine/messages';
 import { DEFAULT_SETTINGS, isAbsoluteSerialPath, loadSettings, readSettings, saveSettings } from './settings';
 import { canMountPrivateTmpfs } from './testing/serviceChild';
 
@@ -101,7 +102,7 @@ describe('loadSettings', () => {
     const dir = folder();
     const path = join(dir, 'settings.json');
     writeFileSync(path, `\uFEFF${saved(SERIAL)}`);
-    expect(await loadSettings(path)).toEqual({ settings: SERIAL, problem: null });
+    expect(await loadSettings(path)).toEqual({ settings: SERIAL, problem: null, problemSaid: null });
     expect(readdirSync(dir)).toEqual(['settings.json']);
     expect(readFileSync(path, 'utf8')).toBe(`\uFEFF${saved(SERIAL)}`);
   });
@@ -166,10 +167,14 @@ describe('loadSettings', () => {
     const path = join(dir, 'settings.json');
     writeFileSync(path, saved(withSource({ kind: 'serial', path: 'ttyUSB0' })));
     const help = process.platform === 'win32' ? WINDOWS_HELP : UNIX_HELP;
-    expect(await loadSettings(path)).toEqual({
+    const { problemSaid, ...loaded } = await loadSettings(path);
+    expect(loaded).toEqual({
       settings: DEFAULT_SETTINGS,
       problem: `settings file was damaged (source.path: ${help} (got "ttyUSB0")); defaults are used and the old file was kept as settings.json.bad`,
     });
+    // The same in keys, the field's refusal nested in it, for the screens to say in the dealer's language.
+    expect(problemSaid === null ? null : englishText(problemSaid)).toBe(loaded.problem);
+    expect(problemSaid?.key).toBe('settings.file.damagedKept');
   });
 
   it('no copy can be kept (a real read-only disk): the message says so, not that one was kept', () => {
@@ -209,7 +214,7 @@ describe('the chip set is kept once, in the table', () => {
     const stored = JSON.parse(readFileSync(path, 'utf8'));
     expect(stored.table.chipSet).toEqual([25, 100, 500, 1000, 5000]);
     expect(stored.tournament).toEqual({ structure: { levels: structure.levels }, atBreakAfter: 2 });
-    expect(await loadSettings(path)).toEqual({ settings, problem: null });
+    expect(await loadSettings(path)).toEqual({ settings, problem: null, problemSaid: null });
   });
 
   it('an old file whose structure listed other chips: the table’s are kept (the races used them), or the structure is left out and said', async () => {

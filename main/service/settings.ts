@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { isMultipleOf } from '../../engine/chips';
 import { InputError } from '../../engine/errors';
 import { refuseTooDeep } from '../../engine/validate';
-import { englishText, type Message } from '../../engine/messages';
+import { englishText, type Message, type MessageParam } from '../../engine/messages';
 import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { RULE_SET_NAMES, type RuleSetName } from '../../engine/race/rules';
@@ -360,41 +360,55 @@ export function storedSettings(settings: ConsoleSettings): unknown {
  * and the structure's): where the two differ, the table's is the one the races used, and the
  * structure takes it; a structure that cannot be played with it is left out, and the problem said.
  */
-function readSettingsFile(value: unknown): { settings: ConsoleSettings; problem: string | null } {
+/**
+ * The settings a file gave, and what was wrong with it (null: nothing): `problem` in English,
+ * `problemSaid` the same in keys (the screens say the journal finding in the dealer's language).
+ */
+export interface LoadedSettings {
+  readonly settings: ConsoleSettings;
+  readonly problem: string | null;
+  readonly problemSaid: Message | null;
+}
+
+const loaded = (settings: ConsoleSettings, said: Message | null = null): LoadedSettings => ({ settings, problem: said === null ? null : englishText(said), problemSaid: said });
+
+/** An InputError as a finding quotes it: `field: reason`, in keys when it was said so. */
+const fieldSaid = (error: InputError): MessageParam => (error.said === undefined ? `${error.field}: ${error.reason}` : { message: { key: 'common.field', params: { field: error.field, reason: { message: error.said } } } });
+
+function readSettingsFile(value: unknown): LoadedSettings {
   refuseTooDeep(value, 'settings');
   const file = value as { table?: { chipSet?: unknown }; tournament?: { structure?: { chips?: unknown } | null } } | null;
   const chipSet = file?.table?.chipSet;
   const structure = file?.tournament?.structure;
   const twice = typeof structure === 'object' && structure !== null && structure.chips !== undefined;
-  if (!twice || JSON.stringify(structure.chips) === JSON.stringify(chipSet)) return { settings: readSettings(value), problem: null };
+  if (!twice || JSON.stringify(structure.chips) === JSON.stringify(chipSet)) return loaded(readSettings(value));
   const { chips: _old, ...rest } = structure;
   try {
-    return { settings: readSettings({ ...file, tournament: { ...file?.tournament, structure: rest } }), problem: null };
+    return loaded(readSettings({ ...file, tournament: { ...file?.tournament, structure: rest } }));
   } catch (error) {
     if (!(error instanceof InputError) || !error.field.startsWith('tournament.')) throw error;
-    const problem = `the saved structure listed other chips (${JSON.stringify(structure.chips)}) than the table (${JSON.stringify(chipSet)}) and cannot be played with the table's (${error.field}: ${error.reason}): it was left out; save it again on the structure screen`;
-    return { settings: readSettings({ ...file, tournament: null }), problem };
+    return loaded(readSettings({ ...file, tournament: null }), { key: 'settings.file.structureChips', params: { chips: JSON.stringify(structure.chips), table: JSON.stringify(chipSet), why: fieldSaid(error) } });
   }
 }
 
 /** Loads the settings file; a missing one gives the defaults, a broken one the defaults and a problem to report. */
-export async function loadSettings(path: string): Promise<{ settings: ConsoleSettings; problem: string | null }> {
+export async function loadSettings(path: string): Promise<LoadedSettings> {
   let raw: string;
+  // `why`: the system's or the JSON reader's own words.
   try {
     raw = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: DEFAULT_SETTINGS, problem: null };
-    return { settings: DEFAULT_SETTINGS, problem: `settings could not be read (${(error as Error).message}); defaults are used` };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return loaded(DEFAULT_SETTINGS);
+    return loaded(DEFAULT_SETTINGS, { key: 'settings.file.unreadable', params: { why: (error as Error).message } });
   }
   try {
     return readSettingsFile(JSON.parse(raw.startsWith(BOM) ? raw.slice(BOM.length) : raw));
   } catch (error) {
-    const damaged = `settings file was damaged (${(error as Error).message}); defaults are used`;
+    const why = error instanceof InputError ? fieldSaid(error) : (error as Error).message;
     try {
-      return { settings: DEFAULT_SETTINGS, problem: `${damaged} and the old file was kept as ${basename(await setAside(path))}` };
+      return loaded(DEFAULT_SETTINGS, { key: 'settings.file.damagedKept', params: { why, file: basename(await setAside(path)) } });
     } catch (keepError) {
-      const why = codeOf(keepError) ?? (keepError as Error).message;
-      return { settings: DEFAULT_SETTINGS, problem: `${damaged}, and no copy of the old file could be kept (${why}): saving the settings will replace it` };
+      return loaded(DEFAULT_SETTINGS, { key: 'settings.file.damagedNotKept', params: { why, keepWhy: codeOf(keepError) ?? (keepError as Error).message } });
     }
   }
 }

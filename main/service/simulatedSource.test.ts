@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ShoeEvent } from '../../hardware/events';
+import '../../hardware/testing/saidInEnglish';
 import type { ShoeDemand } from './cardSource';
 import { simulatedSource } from './simulatedSource';
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Card } from '../../engine/cards';
-import type { ShoeEvent } from '../../hardware/events';
+import { statusSaid, type ShoeEvent } from '../../hardware/events';
 import { shuffledShoe } from '../../hardware/simulator/shoe';
 import type { AwaitedCard, CardSource, ShoeDemand } from './cardSource';
 
@@ -25,7 +25,7 @@ export function simulatedSource({ emit, awaited, decks, seed = randomInt(2 ** 31
   let shoes = 0;
   /** The demand last answered (with a card, or with "the shoe is empty"): each is answered once. */
   let answered: ShoeDemand | null = null;
-  emit({ type: 'status', state: 'connected', message: `Simulated shoe (seed ${seed})` });
+  emit({ type: 'status', state: 'connected', ...statusSaid({ key: 'hardware.port.simulated', params: { seed } }) });
   const timer = setInterval(() => {
     const demand = awaited();
     if (demand === null || demand === answered) return;

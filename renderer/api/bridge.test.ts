@@ -165,7 +165,7 @@ describe('createBridgeApi', () => {
     // A patch before any whole state has nothing to apply to.
     latest().message({ type: 'patch', patch: { lastInput: null } });
     latest().message({ type: 'state', state });
-    const lastInput = { type: 'unknown', raw: '??', reason: 'not a card' } as const;
+    const lastInput = { type: 'unknown', raw: '??', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } } as const;
     latest().message({ type: 'patch', patch: { lastInput } });
     expect(seen).toEqual([state, { ...state, lastInput }]);
     expect(seen[1]?.history).toBe(seen[0]?.history);
@@ -295,7 +295,7 @@ describe('the player display’s client (role display)', () => {
     latest().message({ type: 'state', state });
     await expect(first).resolves.toEqual(state);
     // Later calls answer at once with the state as merged from the patches since.
-    const lastInput = { type: 'unknown', raw: '??', reason: 'not a card' } as const;
+    const lastInput = { type: 'unknown', raw: '??', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } } as const;
     latest().message({ type: 'patch', patch: { lastInput } });
     await expect(api.getState()).resolves.toEqual({ ...state, lastInput });
     expect(latest().sent).toEqual([]);
@@ -321,7 +321,7 @@ describe('the player display’s client (role display)', () => {
     vi.advanceTimersByTime(10);
     latest().open();
     const answer = api.getState();
-    const after = { ...makeState(), lastInput: { type: 'unknown', raw: 'x', reason: 'after the restart' } } as const;
+    const after = { ...makeState(), lastInput: { type: 'unknown', raw: 'x', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } } } as const;
     latest().message({ type: 'state', state: after });
     const answered = await answer;
     expect(answered).toEqual(after);

@@ -53,9 +53,9 @@ describe('getConsoleApi', () => {
     push({ type: 'state', state: whole });
     const states: ConsoleState[] = [];
     api.onState((state) => states.push(state));
-    push({ type: 'patch', patch: { lastInput: { type: 'unknown', raw: 'x', reason: 'test' } } });
+    push({ type: 'patch', patch: { lastInput: { type: 'unknown', raw: 'x', reason: 'test', said: { key: 'hardware.decoder.notACardCode' } } } });
     expect(states).toHaveLength(1);
-    expect(states[0]?.lastInput).toEqual({ type: 'unknown', raw: 'x', reason: 'test' });
+    expect(states[0]?.lastInput).toEqual({ type: 'unknown', raw: 'x', reason: 'test', said: { key: 'hardware.decoder.notACardCode' } });
     expect(states[0]?.history).toBe(whole.history);
     expect(states[0]?.settings).toBe(whole.settings);
   });

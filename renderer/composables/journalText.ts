@@ -1,5 +1,6 @@
 import { useI18n } from 'vue-i18n';
 import type { ChainStatus, JournalFinding } from '../../protocol/contract';
+import { useSaidText } from './saidText';
 
 /** The locale key under `journal.findings` for each finding code. */
 export const FINDING_KEYS: Readonly<Record<JournalFinding['code'], string>> = {
@@ -34,6 +35,7 @@ const TAMPERING: ReadonlySet<JournalFinding['code']> = new Set(['altered', 'rewr
 /** What the journal check found, and the seal chain's verdict, in the dealer's language. */
 export function useJournalText() {
   const { t } = useI18n();
+  const saidText = useSaidText();
 
   function findingText(finding: JournalFinding): string {
     if (finding.code === 'altered' && finding.skipped) return t('journal.findings.alteredSkipped', { seq: finding.seq });
@@ -46,13 +48,14 @@ export function useJournalText() {
   }
 
   /**
-   * The part of a finding that is the engine's or the settings reader's own English words (why a
-   * record could not be used), shown beside the translated sentence and marked as English.
+   * The part of a finding that is the engine's or the settings reader's own words (why a record
+   * could not be used, what was wrong with the settings), shown beside the translated sentence:
+   * in the dealer's language when it came in keys, else in English, marked so (`english`).
    */
-  function findingDetail(finding: JournalFinding): string | null {
-    if (finding.code === 'skipped') return finding.reason;
-    if (finding.code === 'settings') return finding.message;
-    return null;
+  function findingDetail(finding: JournalFinding): { text: string; english: boolean } | null {
+    if (finding.code !== 'skipped' && finding.code !== 'settings') return null;
+    if (finding.said !== undefined) return { text: saidText(finding.said), english: false };
+    return { text: finding.code === 'skipped' ? finding.reason : finding.message, english: true };
   }
 
   function chainText(chain: ChainStatus): string {

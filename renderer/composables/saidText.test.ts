@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ENGINE_CATALOGS, formatMessage, formatParams, templateOf, type Catalog, type Message, type MessageParam } from '../../engine/messages';
+import { ENGINE_CATALOGS, formatMessage, formatParams, templateOf, type Catalog, type Message, type MessageKey, type MessageParam } from '../../engine/messages';
 import { en } from '../../engine/messages/en';
 import { createConsoleI18n, LOCALES } from '../i18n';
 
@@ -9,7 +9,7 @@ function keysOf(catalog: Catalog, prefix = ''): string[] {
   return Object.entries(catalog).flatMap(([name, value]) => (typeof value === 'string' ? [`${prefix}${name}`] : keysOf(value, `${prefix}${name}.`)));
 }
 
-const KEYS = keysOf(en);
+const KEYS = keysOf(en) as MessageKey[];
 const word = fc.stringMatching(/^[A-Za-zÀ-ÿ0-9 ]{0,12}$/);
 const param: fc.Arbitrary<MessageParam> = fc.oneof(
   fc.integer({ min: 0, max: 125 }),

@@ -7,7 +7,8 @@ import type { RaceStep } from '../../engine/plan/planner';
 import { createFakeApi } from '../testing/fakeApi';
 import { DECK_PROFILE_INFO, FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE, VENDOR_PROFILE } from '../testing/fixtures';
 import { settle } from '../testing/setup';
-import { MANUAL_VOID_REASON, useConsoleStore } from './console';
+import { MANUAL_VOID_REASON } from '../../engine/race/explain';
+import { useConsoleStore } from './console';
 
 beforeEach(() => {
   setActivePinia(createPinia());
@@ -166,7 +167,7 @@ describe('console store', () => {
     store.connect(api);
     await settle();
     const card = { type: 'card', card: 'As', raw: 'AS' } as const;
-    const unknown = { type: 'unknown', raw: '??', reason: 'not a card' } as const;
+    const unknown = { type: 'unknown', raw: '??', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } } as const;
     api.push(makeState({ lastInput: card, inputs: [{ id: 1, event: card }] }));
     // A state pushed again (another change) repeats the inputs: nothing new to log.
     api.push(makeState({ lastInput: card, inputs: [{ id: 1, event: card }] }));

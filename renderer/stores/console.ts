@@ -16,6 +16,7 @@ import type {
 import type { ConsoleApi } from '../../protocol/commands';
 import type { RaceStep } from '../../engine/plan/planner';
 import type { RaceSummary } from '../../engine/race/summary';
+import { MANUAL_VOID_REASON } from '../../engine/race/explain';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import { hasConnection, type ConnectionStatus } from '../api';
 import { useHistoryPages } from './historyPages';
@@ -83,8 +84,6 @@ export interface ScanAway {
  */
 export const COUNT_DRAFTS_DELAY_MS = 300;
 
-/** What the Backspace key and the void buttons write into the audit trail. */
-export const MANUAL_VOID_REASON = 'manual correction';
 
 
 

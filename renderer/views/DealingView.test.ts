@@ -8,6 +8,7 @@ import { FINNISH_CARDS, makeState } from '../testing/fixtures';
 import { TestKeyboard } from '../testing/keyboard';
 import { prepare, settle } from '../testing/setup';
 import type { ConsoleStore } from '../stores/console';
+import type { Message } from '../../engine/messages';
 import RaceScreen from './RaceScreen.vue';
 
 const stops: Array<() => void> = [];
@@ -184,7 +185,7 @@ describe('dealing screen', () => {
   it('shows the source status and an unreadable code from the shoe', async () => {
     const state = makeState({
       source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'reconnecting', code: 'unplugged', message: 'port closed' },
-      lastInput: { type: 'unknown', raw: 'X9', reason: 'not a card code' },
+      lastInput: { type: 'unknown', raw: 'X9', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } },
     });
     const { wrapper } = await dealing({ race: {}, state });
     const status = wrapper.get('[data-testid="source-status"]');
@@ -329,7 +330,7 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
     const prepared = await prepare({ locale, api: createFakeApi({ race: { cards: ['Ah'] } }) });
     const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
-    const said = { key: 'race.refused.duplicate', params: { card: { card: 'Ah' }, seats: { seats: [{ seat: 1 }] } } };
+    const said: Message = { key: 'race.refused.duplicate', params: { card: { card: 'Ah' }, seats: { seats: [{ seat: 1 }] } } };
     prepared.api.push({ ...prepared.api.current, shoeRefusal: { card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1)', said } });
     await settle();
     expect(wrapper.get('[data-testid="next-step"]').text()).toBe(headline);

@@ -98,8 +98,10 @@ describe('history', () => {
         { seq: 1, at: '2024-05-04T18:30:00.000Z', type: 'start' as const },
         { seq: 2, at: '2024-05-04T18:30:05.000Z', type: 'card' as const, card: 'Ah', seat: 1, round: 0, source: 'shoe' as const, held: false },
         { seq: 3, at: '2024-05-04T18:30:06.000Z', type: 'card' as const, card: 'Qs', seat: 1, round: 0, source: 'shoe' as const, held: true },
-        { seq: 4, at: '2024-05-04T18:30:09.000Z', type: 'void' as const, voided: [{ card: 'Qs', seat: 1, round: 0, reason: 'dealt face up' }] },
+        { seq: 4, at: '2024-05-04T18:30:09.000Z', type: 'void' as const, voided: [{ card: 'Qs', seat: 1, round: 0, reason: 'dealt face up' }, { card: 'Kd', seat: 2, round: 0, reason: 'manual correction' }] },
+        // An older station's refusal, in English only; a scan refused and recorded in keys.
         { seq: 5, at: '2024-05-04T18:30:10.000Z', type: 'refused' as const, input: 'Ah', reason: 'Ah was already dealt', source: 'shoe' as const, count: 40 },
+        { seq: 6, at: '2024-05-04T18:30:11.000Z', type: 'refused' as const, input: 'X9', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } as const, source: 'scanner' as const, count: 1 },
         { seq: 12, at: '2024-05-04T18:34:00.000Z', type: 'confirm' as const },
       ],
     };
@@ -117,12 +119,16 @@ describe('history', () => {
     const events = slip.findAll('[data-testid="record-event"]').map((row) => row.findAll('td').map((cell) => cell.text()));
     expect(events.map((cells) => [cells[0], cells[2], cells[3]])).toEqual([
       ['1', 'Arvonta aloitettu', ''],
-      ['2', 'A♥ → Paikka 1 — Matti', 'jakolaite'],
-      ['3', 'Q♠ → Paikka 1 — Matti', 'jakolaite, jakajan hyväksymä häiriöisen lukeman jälkeen'],
-      ['4', 'Mitätöity: Q♠, Paikka 1 — Matti (dealt face up)', ''],
-      ['5', 'Hylätty Ah 40 kertaa: Ah was already dealt', 'jakolaite'],
+      ['2', 'A♥ → Paikka 1 — Matti', 'kenkä'],
+      ['3', 'Q♠ → Paikka 1 — Matti', 'kenkä, jakajan hyväksymä häiriöisen lukeman jälkeen'],
+      // The dealer's reason as typed; the console's own (the void button's) in the reader's language.
+      ['4', 'Mitätöity: Q♠, Paikka 1 — Matti (dealt face up); K♦, Paikka 2 — Teppo (käsin korjattu)', ''],
+      ['5', 'Hylätty Ah 40 kertaa: Ah was already dealt', 'kenkä'],
+      ['6', 'Hylätty X9: ei ole korttikoodi', 'viivakoodinlukija'],
       ['12', 'Vahvistettu', ''],
     ]);
+    // Only the reason recorded in English is marked so.
+    expect(slip.findAll('[data-testid="record-refused-why"]').map((why) => why.attributes('lang') ?? null)).toEqual(['en', null]);
     expect(slip.get('[data-testid="record-seal"]').text()).toContain('ab'.repeat(32));
     expect(document.activeElement?.id).toBe('record-title');
     await slip.get('[data-testid="record-print"]').trigger('click');

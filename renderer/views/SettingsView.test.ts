@@ -53,7 +53,7 @@ describe('settings', () => {
     const source = { kind: 'serial', path: '/dev/ttyUSB0', state: 'connected' } as const;
     const reads = [
       { id: 1, event: { type: 'card', card: 'Qd', raw: 'D12' } },
-      { id: 2, event: { type: 'unknown', raw: 'D99', reason: 'not a suit letter and rank number (e.g. S01, D12)' } },
+      { id: 2, event: { type: 'unknown', raw: 'D99', reason: 'not a suit letter and rank number (e.g. S01, D12)', said: { key: 'hardware.decoder.notSuitNumber' } } },
       { id: 3, event: { type: 'device', message: 'shoe-empty', raw: 'EMPTY' } },
     ] as const;
     for (const [index, read] of reads.entries()) api.push(makeState({ source, lastInput: read.event, inputs: reads.slice(0, index + 1) }));
