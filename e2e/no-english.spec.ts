@@ -84,16 +84,6 @@ async function expectNoEnglishBut(page: Page, where: string, names: readonly str
   expect(await englishOn(page, names, except), `English words on the page after ${where}`).toEqual([]);
 }
 
-/**
- * Checks that depend on the station recording a refusal's reason and its port's status in keys
- * (`said`): the change to main/service/service.ts that issue 22's vocabulary work leaves to the
- * engineer splitting that file. Until it lands they are expected to fail, with English in them;
- * once it has, Playwright reports them as passing unexpectedly: delete this call then.
- */
-function untilTheServiceSaysInKeys(): void {
-  test.fail(true, 'main/service/service.ts does not yet record said (see the report of the vocabulary work, issue 22)');
-}
-
 /** Pistepokeri's seed hands: Ville must follow Anna's 9♥ with his A♥, so his K♠ is an illegal play. */
 const HANDS = [
   ['5h', '6h', '7h', '8h', '9h'],
@@ -170,7 +160,6 @@ for (const language of ['fi', 'ru'] as const) {
     });
 
     test('the port status line: connected, then the shoe unplugged', async ({ page }) => {
-      untilTheServiceSaysInKeys();
       const pair = await PtyPair.create('words');
       try {
         await setUpTable(page, { ...FINNISH_TABLE, source: { kind: 'serial', path: pair.b, baud: 9600, decoder: 'text' } });
@@ -216,7 +205,6 @@ for (const language of ['fi', 'ru'] as const) {
     });
 
     test('a scan that is no card', async ({ page }) => {
-      untilTheServiceSaysInKeys();
       await setUpTable(page, FINNISH_TABLE);
       await enterCounts(page, FINNISH_COUNTS);
       await startRace(page);
@@ -227,7 +215,6 @@ for (const language of ['fi', 'ru'] as const) {
     });
 
     test('the printed record slip: a card typed twice, a scan refused, a card voided with the void key', async ({ page }) => {
-      untilTheServiceSaysInKeys();
       await setUpTable(page, FINNISH_TABLE);
       await enterCounts(page, FINNISH_COUNTS);
       await startRace(page);
@@ -331,7 +318,6 @@ test.describe('no English on the floor page', () => {
     });
 
     test(`${name}: a race's record with its void and the misread refused`, async ({ page }) => {
-      untilTheServiceSaysInKeys();
       await page.goto(`${floor.url}race?table=7&race=race-1&lang=${language}`);
       await expect(page.getByTestId('race-record').locator('tr[data-type="refused"]')).toHaveCount(1);
       await expect(page.getByTestId('race-record').locator('tr[data-type="void"]')).toHaveCount(1);

@@ -15,7 +15,9 @@ import { lastOf } from './memo';
 
 /** The most cards read from noise held for the dealer's say at once; more are refused (kept on record as one run). */
 export const MAX_HELD_CARDS = 10;
-export const HELD_DISCARD_REASON = 'discarded by the dealer: read while the line was noisy';
+/** A held card the dealer discarded, as its refusal record says it (in keys, and its English). */
+export const HELD_DISCARD_SAID: Message = { key: 'service.held.discarded' };
+export const HELD_DISCARD_REASON = englishText(HELD_DISCARD_SAID);
 
 /** What the card inputs need of the rest of the console. */
 export interface CardInputHooks {
@@ -97,7 +99,7 @@ export class CardInputs {
       if ('ok' in first) return first;
       // A held card waits only for the race or game open (dropStaleHeld): it names one.
       const waitsFor = refusalTarget(this.hooks.session(), first.target);
-      if (waitsFor !== null) await this.refusals.refuse(refusalFor(waitsFor, first.card, HELD_DISCARD_REASON, 'shoe'));
+      if (waitsFor !== null) await this.refusals.refuse(refusalFor(waitsFor, first.card, HELD_DISCARD_REASON, 'shoe', HELD_DISCARD_SAID));
       this.held = this.held.slice(1);
       await this.releaseQueued();
       this.kernel.publish();
@@ -130,8 +132,8 @@ export class CardInputs {
    */
   async refuseHeldFor(target: string, kind: 'race' | 'game'): Promise<void> {
     for (const card of this.held.filter((waiting) => waiting.target === target)) {
-      const reason = `read while the line was noisy and not decided before the ${kind} ended: not dealt`;
-      await this.kernel.save(refusalFor(kind === 'race' ? { raceId: target } : { gameId: target }, card.card, reason, 'shoe'));
+      const said: Message = { key: kind === 'race' ? 'service.held.undecidedRace' : 'service.held.undecidedGame' };
+      await this.kernel.save(refusalFor(kind === 'race' ? { raceId: target } : { gameId: target }, card.card, englishText(said), 'shoe', said));
       this.held = this.held.filter((waiting) => waiting !== card);
     }
   }
@@ -152,21 +154,23 @@ export class CardInputs {
       const profile = effectiveProfile(this.settings.current.source, this.profiles);
       const [event] = new FrameDecoder(profile).decode({ bytes: Buffer.from(raw) });
       if (event?.type === 'card') return this.hooks.deal(target, event.card, 'scanner');
-      const notACard: Message = { key: 'service.scan.notACard' };
-      // The decoder's reason is its own English (hardware/): said inside the refusal as it is.
-      const reason = event?.type === 'unknown' ? event.reason : englishText(notACard);
+      // The decoder's reason, in keys (hardware/): said inside the refusal and on record.
+      const said: Message = event?.type === 'unknown' ? event.said : { key: 'service.scan.notACard' };
       const open = refusalTarget(this.hooks.session(), target);
-      if (open !== null) await this.refusals.refuse(refusalFor(open, raw, reason, 'scanner'));
-      return refused('scan', { key: 'service.scan.refused', params: { raw: JSON.stringify(raw), reason: event?.type === 'unknown' ? event.reason : { message: notACard }, decoder: profile.name } });
+      if (open !== null) await this.refusals.refuse(refusalFor(open, raw, englishText(said), 'scanner', said));
+      return refused('scan', { key: 'service.scan.refused', params: { raw: JSON.stringify(raw), reason: { message: said }, decoder: profile.name } });
     });
   }
 
   /** A shoe event: cards go to the open race like typed ones; everything is shown to the dealer. */
   private handle(event: ShoeEvent): void {
     if (event.type === 'status') {
-      this.sourceStatus = { ...this.sourceStatus, state: event.state, ...(event.code ? { code: event.code } : {}), ...(event.message ? { message: event.message } : {}) };
+      // What the port says of itself, in English and in keys (the screens say it in the dealer's language).
+      const says = event.message ? { message: event.message, ...(event.said ? { said: event.said } : {}) } : {};
+      const { said: _said, ...before } = this.sourceStatus;
+      this.sourceStatus = { ...(event.message ? before : this.sourceStatus), state: event.state, ...(event.code ? { code: event.code } : {}), ...says };
       // Connected again: a trouble code no longer stands; what the port says of itself (its line settings) does.
-      if (event.state === 'connected') this.sourceStatus = { kind: this.sourceStatus.kind, path: this.sourceStatus.path, state: 'connected', ...(event.message ? { message: event.message } : {}) };
+      if (event.state === 'connected') this.sourceStatus = { kind: this.sourceStatus.kind, path: this.sourceStatus.path, state: 'connected', ...says };
       this.kernel.publish();
       return;
     }
@@ -195,7 +199,7 @@ export class CardInputs {
             // Noise makes cards by the thousand: a run of them is one record with a count.
             const said: Message = { key: 'service.held.tooMany', params: { n: MAX_HELD_CARDS } };
             const reason = englishText(said);
-            await this.refusals.refuse(refusalFor(this.hooks.session().race ? { raceId: target } : { gameId: target }, event.card, reason, 'shoe'), true);
+            await this.refusals.refuse(refusalFor(this.hooks.session().race ? { raceId: target } : { gameId: target }, event.card, reason, 'shoe', said), true);
             this.shoeRefusal = { card: event.card, field: 'card', message: reason, said };
           } else {
             this.heldCount += 1;

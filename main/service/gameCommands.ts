@@ -23,7 +23,7 @@ export class GameCommands {
       await this.ctx.commit({ kind: 'game-event', gameId: game.id, event, source });
     } catch (error) {
       if (!isInputError(error)) throw error;
-      await this.ctx.refusals.refuse(refusalFor({ gameId: game.id }, input, error.reason, source));
+      await this.ctx.refusals.refuse(refusalFor({ gameId: game.id }, input, error.reason, source, error.said));
       return failure(error);
     }
     return ok(null);

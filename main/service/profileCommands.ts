@@ -114,12 +114,13 @@ export class ProfileCommands {
     const registering = this.registering;
     if (registering === null || registering.finishing === true) return;
     if (event.type === 'unknown') {
-      registering.view = { ...registering.view, problem: event.reason };
+      registering.view = { ...registering.view, problem: event.reason, problemSaid: event.said };
       this.kernel.publish();
       return;
     }
     const registered = registering.view.registered + 1;
-    registering.view = { ...registering.view, registered, next: REGISTRATION_ORDER[registered] ?? null, problem: null };
+    const { problemSaid: _taken, ...view } = registering.view;
+    registering.view = { ...view, registered, next: REGISTRATION_ORDER[registered] ?? null, problem: null };
     if (registering.decoder.registering) {
       this.kernel.publish();
       return;

@@ -91,7 +91,7 @@ export class RaceCommands {
       await this.ctx.commit({ kind: 'race-event', raceId: race.id, event, source, ...(held ? { held: true as const } : {}) });
     } catch (error) {
       if (!isInputError(error)) throw error;
-      await this.ctx.refusals.refuse(refusalFor({ raceId: race.id }, input, error.reason, source));
+      await this.ctx.refusals.refuse(refusalFor({ raceId: race.id }, input, error.reason, source, error.said));
       return failure(error);
     }
     return ok(null);

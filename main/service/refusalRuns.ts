@@ -1,3 +1,4 @@
+import { englishText, type Message } from '../../engine/messages';
 import type { InputSource } from '../../protocol/contract';
 import type { Session, SessionRecord } from '../../replay/session';
 import { ok } from './failures';
@@ -24,9 +25,10 @@ export function refusalTarget(session: Session, id: string): RefusalTarget | nul
   return null;
 }
 
-/** The one way a refusal's record is made, for a race or a game. */
-export function refusalFor(target: RefusalTarget, input: string, reason: string, source: InputSource): RefusalRecord {
-  return 'raceId' in target ? { kind: 'refused', raceId: target.raceId, input, reason, source } : { kind: 'game-refused', gameId: target.gameId, input, reason, source };
+/** The one way a refusal's record is made, for a race or a game: its reason in keys (`said`) when it has them, and in English. */
+export function refusalFor(target: RefusalTarget, input: string, reason: string, source: InputSource, said?: Message): RefusalRecord {
+  const why = said === undefined ? { reason } : { reason, said };
+  return 'raceId' in target ? { kind: 'refused', raceId: target.raceId, input, ...why, source } : { kind: 'game-refused', gameId: target.gameId, input, ...why, source };
 }
 
 /** The refusal in record `of` came again `count` more times. */
@@ -166,9 +168,9 @@ export class RefusalRuns implements WriteOrder {
     for (const [source, counted] of [...this.uncounted]) {
       if (only !== null && source !== only) continue;
       this.uncounted.delete(source);
-      const reason = `${counted.count} distinct refusals from the ${source} in quick succession, counted and not recorded one by one (${this.burst} in a row at most, then one each ${this.refillMs / 1000} s)`;
+      const said: Message = { key: 'service.refusals.counted', params: { n: counted.count, source: { message: { key: `service.refusals.sources.${source}` } }, burst: this.burst, seconds: this.refillMs / 1000 } };
       // One alone is written as it was; more are one refusal saying how many, and their repeat count.
-      const line = await this.kernel.write(counted.count === 1 ? counted.first : refusalFor(counted.target, '', reason, source));
+      const line = await this.kernel.write(counted.count === 1 ? counted.first : refusalFor(counted.target, '', englishText(said), source, said));
       if (counted.count > 1) await this.kernel.write(againFor(counted.target, line.seq, counted.count - 1));
     }
     if (this.uncounted.size === 0) {

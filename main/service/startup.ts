@@ -13,7 +13,7 @@ import { COUNT_DRAFTS_FILE } from './countDrafts';
 import { tightenDataFolder } from './dataFolder';
 import { LOCK_FILE } from './dataLock';
 import { stationFollowers, type StationFollowers } from './followers';
-import { ProfileStore, PROFILES_FOLDER } from './profiles';
+import { profileMissing, ProfileStore, PROFILES_FOLDER } from './profiles';
 import type { ServiceOptions } from './serviceOptions';
 import { loadSettings } from './settings';
 import { SETTINGS_FILE } from './stationSettings';
@@ -50,7 +50,7 @@ export async function openStation(options: ServiceOptions): Promise<OpenedStatio
     const followers = stationFollowers(options.timers, options.followers);
     const scan = await scanJournal(path, { key, check: isSessionRecord, onLine: (line, _seal, span) => followers.registry.add(line, span) });
     const problems = followers.session.started();
-    const { settings, problem } = await loadSettings(join(options.dataDir, SETTINGS_FILE));
+    const { settings, problem, problemSaid } = await loadSettings(join(options.dataDir, SETTINGS_FILE));
     const profiles = await ProfileStore.load(options.dataDir);
     // A journal sealed with a key is continued only with that key: without it, it stays read-only.
     const keyProblem = scan.findings.find((finding) => finding.code === 'key-missing' || finding.code === 'key-wrong') ?? null;
@@ -62,9 +62,9 @@ export async function openStation(options: ServiceOptions): Promise<OpenedStatio
     const findings: JournalFinding[] = [
       ...scan.findings,
       ...problems,
-      ...(problem ? [{ code: 'settings', message: problem } as const] : []),
-      ...profiles.problems.map((message) => ({ code: 'settings', message }) as const),
-      ...(profiles.has(settings.source.decoder) ? [] : [{ code: 'settings', message: `the settings name the device profile "${settings.source.decoder}", which is not in the data folder: the text profile is used until another is chosen` } as const]),
+      ...(problem ? [{ code: 'settings', message: problem, ...(problemSaid ? { said: problemSaid } : {}) } as const] : []),
+      ...profiles.findings,
+      ...(profiles.has(settings.source.decoder) ? [] : [profileMissing(settings.source.decoder)]),
     ];
     const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly };
     return { journal, followers, settings, report, lastSeq: scan.lastSeq, profiles, tornNote: scan.tornNote, key };
