@@ -4,15 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import pg from 'pg';
 import { readFloorClock, setFloorStructure } from '../floor/clock';
-import { migrate } from '../floor/db/migrate';
 import { ensureTable } from '../floor/db/stations';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { syncStation } from '../replication/sync';
 import { makeCardroomCa } from '../floor/testing/ca';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
-import { playStation, STRUCTURE } from '../system/testing/stations';
+import { connectedClient, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { playStation, TIMED_STRUCTURE } from '../system/testing/stations';
 import type { ConsoleService } from '../main/service/service';
 import { CONSOLE_SIZES, expectInView, expectNoScroll, sizeName } from './harness/fit';
 
@@ -30,12 +28,9 @@ const services: ConsoleService[] = [];
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  database = await startThrowawayPostgres();
-  const admin = new pg.Client({ connectionString: database.url });
-  admin.on('error', () => undefined);
-  await admin.connect();
+  const { server, admin } = await startFloorDatabase();
+  database = server;
   try {
-    await migrate(admin);
     for (const [table, script] of [['7', 'colour-up-racing'], ['Pöytä 12', 'abandoned']] as const) {
       const dir = mkdtempSync(join(tmpdir(), 'floor-e2e-'));
       folders.push(dir);
@@ -44,7 +39,7 @@ test.beforeAll(async () => {
       await syncStation(admin, table, dir);
     }
     // The director's structure, its levels timed: the floor's clock can run.
-    await setFloorStructure(admin, { ...STRUCTURE, levels: STRUCTURE.levels.map((level) => ('break' in level ? level : { ...level, minutes: 20 })) });
+    await setFloorStructure(admin, TIMED_STRUCTURE);
   } finally {
     await admin.end();
   }
@@ -87,9 +82,7 @@ test("the floor's clock runs from its buttons in the browser: started, paused, r
   await clock.locator('button[data-action="pause"]').click();
   await expect(clock).toHaveAttribute('data-status', 'paused');
   await expect(page.getByTestId('clock-problem')).toHaveCount(0);
-  const admin = new pg.Client({ connectionString: database.url });
-  admin.on('error', () => undefined);
-  await admin.connect();
+  const admin = await connectedClient(database.url);
   try {
     expect((await readFloorClock(admin))?.events.map((event) => event.type)).toEqual(['start', 'adjust', 'pause']);
   } finally {

@@ -3,22 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
 import { en } from '../engine/messages/en';
 import { fi } from '../engine/messages/fi';
 import { ru } from '../engine/messages/ru';
 import { setFloorStructure } from '../floor/clock';
-import { migrate } from '../floor/db/migrate';
 import { ensureTable } from '../floor/db/stations';
 import { startFloorServer, type FloorServer } from '../floor/server';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { PtyPair, PtyWriter } from '../hardware/testing/ptyPair';
 import type { ConsoleService } from '../main/service/service';
 import type { Language } from '../protocol/contract';
 import { syncStation } from '../replication/sync';
-import { playStation, STRUCTURE } from '../system/testing/stations';
+import { playStation, TIMED_STRUCTURE } from '../system/testing/stations';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
-import { enterCard, enterCounts, expectDealt, expectSourceConnected, FINNISH_CARDS, FINNISH_COUNTS, FINNISH_TABLE, openConsole, setUpTable, startRace, typeCard } from './harness/flows';
+import { enterCard, enterCounts, expectDealt, expectSourceConnected, FINNISH_COUNTS, FINNISH_TABLE, finishFinnishRaceWithAVoid, openConsole, setUpTable, startRace, typeCard } from './harness/flows';
 import { scan, typeAsPerson } from './harness/scanner';
 import { chooseLanguage } from './harness/tour';
 
@@ -225,15 +223,7 @@ for (const language of ['fi', 'ru'] as const) {
       await page.getByTestId('manual-input').fill('');
       await scan(page, 'X9');
       await expect(page.getByTestId('deal-error')).toContainText('X9');
-      await typeCard(page, 'qh');
-      await page.keyboard.press('Backspace');
-      await expect(page.getByTestId('corrections')).toBeVisible();
-      for (const card of FINNISH_CARDS.slice(1, -1)) await typeCard(page, card);
-      await typeAsPerson(page, FINNISH_CARDS.at(-1) as string);
-      await page.keyboard.press('Enter');
-      await expect(page.getByTestId('view-result')).toBeVisible();
-      await page.getByTestId('confirm-race').click();
-      await expect(page.getByTestId('view-history')).toBeVisible();
+      await finishFinnishRaceWithAVoid(page);
       await page.getByTestId('history-open-record').first().click();
       const slip = page.getByTestId('race-record');
       await expect(slip.locator('[data-testid="record-event"][data-type="refused"]')).toHaveCount(2);
@@ -259,18 +249,15 @@ test.describe('no English on the floor page', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    database = await startThrowawayPostgres();
-    const admin = new pg.Client({ connectionString: database.url });
-    admin.on('error', () => undefined);
-    await admin.connect();
+    const { server, admin } = await startFloorDatabase();
+    database = server;
     try {
-      await migrate(admin);
       dir = mkdtempSync(join(tmpdir(), 'no-english-floor-'));
       station = await playStation(dir, '7', 'colour-up-racing');
       await ensureTable(admin, '7');
       await syncStation(admin, '7', dir);
       // The director's structure, its levels timed: the floor's clock runs, with its buttons.
-      await setFloorStructure(admin, { ...STRUCTURE, levels: STRUCTURE.levels.map((level) => ('break' in level ? level : { ...level, minutes: 20 })) });
+      await setFloorStructure(admin, TIMED_STRUCTURE);
       await ensureTable(admin, '9');
       await admin.query("INSERT INTO chain_failures (table_name, seq, reason, line) VALUES ('9', 4, 'bad-seal', '{}')");
     } finally {

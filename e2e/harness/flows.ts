@@ -148,6 +148,24 @@ export function manualInput(page: Page): Locator {
 }
 
 /**
+ * The Finnish race on from its first card: a card dealt wrongly and voided with the void key
+ * (Backspace), the rest dealt, the last typed as a person does and entered; then confirmed, and
+ * the history shown.
+ */
+export async function finishFinnishRaceWithAVoid(page: Page): Promise<void> {
+  await typeCard(page, 'qh');
+  await page.keyboard.press('Backspace');
+  await expect(page.getByTestId('corrections')).toBeVisible();
+  for (const card of FINNISH_CARDS.slice(1, -1)) await typeCard(page, card);
+  // The last card ends the deal: the result screen follows.
+  await typeAsPerson(page, FINNISH_CARDS.at(-1) as string);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('view-result')).toBeVisible();
+  await page.getByTestId('confirm-race').click();
+  await expect(page.getByTestId('view-history')).toBeVisible();
+}
+
+/**
  * Types a card into the manual entry field at a person's pace (a burst of keys would be a
  * scanner's) and presses Enter (keyboard only), then waits for the count to grow.
  */

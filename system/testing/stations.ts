@@ -18,6 +18,9 @@ export const STRUCTURE: StructureInput = {
   ],
 };
 
+/** STRUCTURE with every level 20 minutes long: the floor's clock can run it. */
+export const TIMED_STRUCTURE: StructureInput = { ...STRUCTURE, levels: STRUCTURE.levels.map((level) => ('break' in level ? level : { ...level, minutes: 20 })) };
+
 export const tableSettings = (name: string): ConsoleSettings => ({
   ...DEFAULT_SETTINGS,
   table: { ...DEFAULT_SETTINGS.table, seats: [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }, { seat: 3, name: 'Johanna' }], button: 3, name },
