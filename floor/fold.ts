@@ -5,7 +5,7 @@ import type { ChainReport, ChainStatus, JournalFinding } from '../journal/findin
 import type { JournalLine } from '../journal/read';
 import { COLOR_UP_LOG_KINDS, ColorUpLog } from '../replay/colorUps';
 import { buildRecord } from '../replay/raceRecord';
-import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, valueDeltaOf, type Session, type SessionRecord } from '../replay/session';
+import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type Session, type SessionRecord } from '../replay/session';
 
 /**
  * The floor's view of each table, folded from the records its station sent, with the console's own
@@ -200,7 +200,7 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
     const summary = summaryFiguresOf(entry);
     ended.set(entry.id, {
       raceId: entry.id, status: 'confirmed', level: entry.level ?? null, removed: summary.removed, next: summary.next,
-      valueDelta: valueDeltaOf(entry), winners: summary.awards, startedAt: entry.startedAt, endedAt: entry.confirmedAt,
+      valueDelta: summary.valueDelta, winners: summary.awards, startedAt: entry.startedAt, endedAt: entry.confirmedAt,
       corrections: entry.corrections, refusals: entry.refusals, collect: collect.get(entry.id) ?? 0, bring: bringOf(summary),
       firstSeq: entry.seqs.first, lastSeq: entry.seqs.last,
     });
@@ -334,7 +334,7 @@ function isColourUpLine(line: FoldLine): boolean {
 /** The whole number nearest to `value` that a bigint column and a JavaScript number both hold. */
 const bounded = (value: number | null): number | null => (value === null ? null : Number.isFinite(value) ? Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Math.round(value))) : 0);
 
-/** The races' numbers as one small JSON set, for json_to_recordset (RACES_ROWS). */
+/** The races' numbers as one small JSON set, read by the state write's json_to_recordset. */
 const racesJson = (races: readonly FoldedRace[]): string =>
   JSON.stringify(races.map((race) => ({
     race_id: race.raceId, status: race.status, level: race.level, removed: bounded(race.removed), next: bounded(race.next), value_delta: bounded(race.valueDelta), winners: race.winners, started_at: race.startedAt, ended_at: race.endedAt,

@@ -43,7 +43,6 @@ import { StationState } from './stationState';
 export class ConsoleService {
   /** The cards coming in: the card source, held cards, scans. */
   private readonly cardInputs: CardInputs;
-  private readonly monotonic: () => number;
   /** The counts being typed for the next race. */
   private readonly countDrafts: CountDrafts;
   /** The settings, and their one write path. */
@@ -73,11 +72,11 @@ export class ConsoleService {
     private readonly unlock: () => Promise<void>,
     private readonly profiles: ProfileStore,
   ) {
-    this.monotonic = options.monotonic ?? (() => performance.now());
+    const monotonic = options.monotonic ?? (() => performance.now());
     this.countDrafts = new CountDrafts(options.dataDir);
     this.stationSettings = new StationSettings(options.dataDir, settings, () => this.countDrafts.clear());
     this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
-    this.refusals = new RefusalRuns(this.kernel, { monotonic: this.monotonic, ...options });
+    this.refusals = new RefusalRuns(this.kernel, { ...options, monotonic });
     this.kernel.order = this.refusals;
     this.floor = new FloorFollowing(this.kernel, this.stationSettings, options, (clock) => this.followFloorClock(clock));
     this.kernel.appended = (seq) => this.floor.appended(seq);
@@ -120,14 +119,6 @@ export class ConsoleService {
 
   private get session(): Session {
     return this.followers.session.session;
-  }
-
-  private get colorUps() {
-    return this.followers.colorUps;
-  }
-
-  private get tournamentClock() {
-    return this.followers.clock;
   }
 
   /**
@@ -344,7 +335,7 @@ export class ConsoleService {
   }
 
   async close(): Promise<void> {
-    this.tournamentClock.close();
+    this.followers.clock.close();
     await this.cardInputs.closeSource();
     await this.kernel.idle();
     await this.floor.close();
