@@ -3,47 +3,24 @@
  * (`window.chipRace`) and the browser-mode WebSocket bridge: the state and its parts, settings,
  * results and errors (types), and the constants (protocol/constants.ts). The commands themselves
  * are in protocol/commands.ts, the one table main/ and renderer/ both derive their lists from.
+ * The settings (protocol/settings.ts), races and history (protocol/races.ts) and the floor link
+ * (protocol/floorLink.ts) have files of their own; this one re-exports them.
  */
 import type { Message } from '../engine/messages';
-import type { GameName } from '../engine/poker/rules';
 import type { GameView } from '../engine/poker/view';
-import type { StructureInput } from '../engine/plan/csv';
 import type { ColorUp, ColorUpProposal, LevelNeed } from '../engine/plan/planner';
-import type { RuleSetName } from '../engine/race/rules';
-import type { RaceSummary } from '../engine/race/summary';
 import type { ShoeEvent, StatusCode, StatusState } from '../hardware/events';
-import type { DataBits, Parity, StopBits } from '../hardware/lineSettings';
 import type { ChainStatus, JournalFinding } from '../journal/findings';
 import type { ClockView } from './clock';
+import type { FloorLinkState } from './floorLink';
+import type { GameHistoryEntry, HistorySummary, RaceView } from './races';
+import type { ConsoleSettings, SourceKind } from './settings';
 
 export type { ChainStatus, JournalFinding } from '../journal/findings';
-
-import { LANGUAGES, SOURCE_KINDS } from './constants';
-
 export * from './constants';
-
-export type SourceKind = (typeof SOURCE_KINDS)[number];
-export type Language = (typeof LANGUAGES)[number];
-
-export interface SeatSettings {
-  readonly seat: number;
-  readonly name: string;
-}
-
-export interface SourceSettings {
-  readonly kind: SourceKind;
-  /** Serial port path (serial) or the simulator's port (simulator); empty for manual entry. */
-  readonly path: string;
-  readonly baud: number;
-  /** The device profile: a built-in one's name (hardware/profile.ts) or one stored in the data folder. */
-  readonly decoder: string;
-  /** The line settings and repeat window, over the profile's own; absent: the profile's. */
-  readonly dataBits?: DataBits;
-  readonly parity?: Parity;
-  readonly stopBits?: StopBits;
-  readonly rtscts?: boolean;
-  readonly repeatMs?: number;
-}
+export * from './floorLink';
+export * from './races';
+export * from './settings';
 
 /** A device profile the console offers: built in, or stored in its data folder. */
 export interface DeviceProfileInfo {
@@ -66,86 +43,6 @@ export interface DeckRegistration {
   readonly problem: string | null;
   readonly problemSaid?: Message;
 }
-
-/** What the dealer sets up once per table; remembered between races. */
-export interface TableSettings {
-  /** Seats 1–10 in play, with optional names. */
-  readonly seats: readonly SeatSettings[];
-  readonly button: number;
-  /** The table's chip denominations, ascending. */
-  readonly chipSet: readonly number[];
-  /** The denomination leaving play; the next one up is proposed as `next`. */
-  readonly removed: number;
-  readonly next: number;
-  readonly rules: RuleSetName;
-  readonly decks: number;
-  /** The dealer on duty, named on each race's record as the one who confirmed it; absent when not given. */
-  readonly dealer?: string;
-  /** The table's name or number (at most TABLE_NAME_MAX characters), kept with each race; absent when the table is not named. */
-  readonly name?: string;
-}
-
-/** The tournament's structure (as the planner reads it) and where the tournament is now. */
-export interface TournamentSettings {
-  readonly structure: StructureInput | null;
-  /** The level the tournament has just finished, when it is on the break after it; null otherwise. */
-  readonly atBreakAfter: number | null;
-}
-
-/**
- * The chip set is kept once, in the table (`table.chipSet`): a saved structure's `chips` are the
- * table's, filled in by the service (the settings file stores the structure without them).
- */
-export interface ConsoleSettings {
-  readonly table: TableSettings;
-  readonly source: SourceSettings;
-  readonly language: Language;
-  /** Absent in settings saved before the planner existed: no structure. */
-  readonly tournament?: TournamentSettings;
-  /** The link to the tournament's floor (PostgreSQL); absent: none. The table's name is `table.name`. */
-  readonly floor?: FloorSettings;
-}
-
-/**
- * Where the station replicates its journal. The service holds the URL with its password (from the
- * settings file); the state carries it without, and says only whether one is set.
- */
-export interface FloorSettings {
-  /** Whether the station sends its journal to the floor. */
-  readonly on: boolean;
-  /** The floor's PostgreSQL URL (`postgres://user:password@host:port/database`); in the state, without its password. */
-  readonly url: string;
-  /** In the state only: whether the URL held has a password. */
-  readonly passwordSet?: boolean;
-}
-
-/** The floor a link goes to, as the screens may see it: never the password. */
-export interface FloorTarget {
-  readonly host: string;
-  readonly database: string;
-  readonly table: string;
-  /** The settings screen's, or CHIP_RACE_DATABASE_URL and CHIP_RACE_TABLE (which override it). */
-  readonly from: 'settings' | 'environment';
-}
-
-/** Why the floor cannot be reached, as the screens word it (the driver's code is kept as `detail`). */
-export const FLOOR_OFFLINE_REASONS = ['unreachable', 'login', 'cleartext', 'database', 'schema', 'table', 'other'] as const;
-export type FloorOfflineReason = (typeof FLOOR_OFFLINE_REASONS)[number];
-
-/** Why the floor refuses a record on arrival: the codes its check writes (floor/db/migrations.ts, verify_station_record). */
-export const FLOOR_REFUSAL_REASONS = ['changed-after-arrival', 'gap', 'header-not-json', 'header-unknown', 'no-seal', 'broken-link', 'bad-seal', 'not-json', 'no-header', 'seq-mismatch', 'bad-time'] as const;
-
-/**
- * The station's link to the floor. `behind`: the floor is reachable and the records counted are
- * still to send. `refused`: the floor refused record `seq` on arrival (`reason`, its check's code):
- * the chain is broken from there and nothing later is stored.
- */
-export type FloorLinkState =
-  | { readonly state: 'off' }
-  | { readonly state: 'connecting' | 'connected'; readonly floor: FloorTarget }
-  | { readonly state: 'behind'; readonly floor: FloorTarget; readonly records: number }
-  | { readonly state: 'offline'; readonly floor: FloorTarget; readonly since: string; readonly reason: FloorOfflineReason; readonly detail: string; readonly records: number }
-  | { readonly state: 'refused'; readonly floor: FloorTarget; readonly seq: number; readonly reason: string; readonly records: number };
 
 /** The colour-ups planned from the structure, and the one proposed now (at the break the tournament is on). */
 export interface PlanView {
@@ -178,13 +75,6 @@ export interface ColorUpProgress {
   readonly running: ColorUpRace | null;
 }
 
-/** One seat's count before the race: its leaving chips, and whether it has any other chips. */
-export interface SeatCount {
-  readonly seat: number;
-  readonly chips: number;
-  readonly hasOther: boolean;
-}
-
 /**
  * One seat's count as the dealer is typing it on the counts screen, before the race: `chips` is
  * null while the field is empty ("not entered yet"). The service keeps these for the table's next
@@ -196,93 +86,6 @@ export interface SeatCountDraft {
   readonly hasOther: boolean;
 }
 
-/** Where a race was run: the table's name, the station that ran it, the colour-up level it belongs to (each when known). */
-export interface RacePlace {
-  /** The table's name or number when the race started (TableSettings.name). */
-  readonly table?: string;
-  /** The station (the computer) the race was run on. */
-  readonly station?: string;
-  /** The level after which the break of the colour-up this race ran a race of falls. */
-  readonly level?: number;
-}
-
-export interface RaceView {
-  readonly id: string;
-  readonly startedAt: string;
-  readonly counts: readonly SeatCount[];
-  readonly names: Readonly<Record<number, string>>;
-  readonly summary: RaceSummary;
-  readonly corrections: number;
-}
-
-/** A voided card, kept on record with why (see the engine's Correction). */
-export interface VoidedCard {
-  readonly card: string;
-  readonly seat: number;
-  readonly round: number;
-  readonly reason: string;
-}
-
-export interface HistoryEntry extends RacePlace {
-  readonly id: string;
-  readonly startedAt: string;
-  readonly confirmedAt: string;
-  readonly names: Readonly<Record<number, string>>;
-  readonly summary: RaceSummary;
-  readonly corrections: number;
-  /** The dealer on duty when it was confirmed (absent when none was named). */
-  readonly confirmedBy?: string;
-  readonly voided: readonly VoidedCard[];
-  /** Cards and corrections the race refused (misreads, repeats), counted with their repeats. */
-  readonly refusals: number;
-  /** The journal records the race spans: its start and its confirmation. */
-  readonly seqs: { readonly first: number; readonly last: number };
-}
-
-/** The history as every state carries it: the totals and the race confirmed last. Pages come from `historyPage`. */
-export interface HistorySummary {
-  readonly total: number;
-  /** Chip value created (removed when negative) by all confirmed races. */
-  readonly valueDelta: number;
-  readonly latest: HistoryEntry | null;
-}
-
-/** Confirmed races `start` … `start + entries.length - 1` (0 is the first ever), oldest first. */
-export interface HistoryPage {
-  readonly total: number;
-  readonly start: number;
-  readonly entries: readonly HistoryEntry[];
-}
-
-/** Where an input came from: typed or tapped, the serial shoe or reader, or a keyboard-wedge scanner. */
-export type InputSource = 'manual' | 'shoe' | 'scanner';
-
-/** One line of a race's record, as the floor reads it: what happened, when, from where. */
-export type RaceRecordEvent =
-  | { readonly seq: number; readonly at: string; readonly type: 'start' }
-  | { readonly seq: number; readonly at: string; readonly type: 'card'; readonly card: string; readonly seat: number; readonly round: number; readonly source: InputSource; readonly held: boolean }
-  | { readonly seq: number; readonly at: string; readonly type: 'void'; readonly voided: readonly VoidedCard[] }
-  /** `reason` in English; `said` the same in keys, when the station recorded it and this version can say it. */
-  | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource; readonly count: number }
-  | { readonly seq: number; readonly at: string; readonly type: 'confirm'; readonly by?: string }
-  | { readonly seq: number; readonly at: string; readonly type: 'abandon'; readonly reason: string };
-
-/** A race's full record, read back from the journal: what settles a dispute. */
-export interface RaceRecord extends RacePlace {
-  readonly id: string;
-  readonly status: 'open' | 'confirmed' | 'abandoned';
-  readonly startedAt: string;
-  readonly counts: readonly SeatCount[];
-  readonly names: Readonly<Record<number, string>>;
-  readonly summary: RaceSummary;
-  readonly events: readonly RaceRecordEvent[];
-  readonly seqs: { readonly first: number; readonly last: number };
-  /** The seal of the race's last record: a copy on a signed slip proves later that nothing was changed. */
-  readonly lastSeal: string | null;
-  /** The chain as checked when the record was read, and what it found within the race's records. */
-  readonly chain: ChainStatus;
-  readonly findings: readonly JournalFinding[];
-}
 
 /** A card from the shoe held for the dealer's say (read while the line was noisy, or behind such a card). */
 export interface HeldCard {
@@ -307,15 +110,6 @@ export interface SourceStatus {
 
 export type { GameView } from '../engine/poker/view';
 
-export interface GameHistoryEntry {
-  readonly id: string;
-  readonly game: GameName;
-  readonly players: readonly string[];
-  readonly deals: number;
-  readonly scores: Readonly<Record<string, number>>;
-  readonly winner: string | null;
-  readonly closedAt: string;
-}
 
 export type GameAction =
   | { readonly type: 'discard'; readonly cards: readonly string[] }
@@ -414,8 +208,6 @@ export interface PortInfo {
   readonly productId: string;
 }
 
-/** Settings as a screen saves them: the language and the tournament may be left out (the saved ones stay). */
-export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament'>>;
 
 /**
  * A pushed state: whole (the first one a page gets), or only the parts that changed since the

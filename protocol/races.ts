@@ -1,0 +1,110 @@
+/** A race as the screens and the floor see it (its counts, its view, its full record read back from the journal), and the history of confirmed races and games, and a race's full record read back from the journal. */
+import type { Message } from '../engine/messages';
+import type { GameName } from '../engine/poker/rules';
+import type { RaceSummary } from '../engine/race/summary';
+import type { ChainStatus, JournalFinding } from '../journal/findings';
+
+/** One seat's count before the race: its leaving chips, and whether it has any other chips. */
+export interface SeatCount {
+  readonly seat: number;
+  readonly chips: number;
+  readonly hasOther: boolean;
+}
+
+/** Where a race was run: the table's name, the station that ran it, the colour-up level it belongs to (each when known). */
+export interface RacePlace {
+  /** The table's name or number when the race started (TableSettings.name). */
+  readonly table?: string;
+  /** The station (the computer) the race was run on. */
+  readonly station?: string;
+  /** The level after which the break of the colour-up this race ran a race of falls. */
+  readonly level?: number;
+}
+
+export interface RaceView {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly counts: readonly SeatCount[];
+  readonly names: Readonly<Record<number, string>>;
+  readonly summary: RaceSummary;
+  readonly corrections: number;
+}
+
+/** A voided card, kept on record with why (see the engine's Correction). */
+export interface VoidedCard {
+  readonly card: string;
+  readonly seat: number;
+  readonly round: number;
+  readonly reason: string;
+}
+
+export interface HistoryEntry extends RacePlace {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly confirmedAt: string;
+  readonly names: Readonly<Record<number, string>>;
+  readonly summary: RaceSummary;
+  readonly corrections: number;
+  /** The dealer on duty when it was confirmed (absent when none was named). */
+  readonly confirmedBy?: string;
+  readonly voided: readonly VoidedCard[];
+  /** Cards and corrections the race refused (misreads, repeats), counted with their repeats. */
+  readonly refusals: number;
+  /** The journal records the race spans: its start and its confirmation. */
+  readonly seqs: { readonly first: number; readonly last: number };
+}
+
+/** The history as every state carries it: the totals and the race confirmed last. Pages come from `historyPage`. */
+export interface HistorySummary {
+  readonly total: number;
+  /** Chip value created (removed when negative) by all confirmed races. */
+  readonly valueDelta: number;
+  readonly latest: HistoryEntry | null;
+}
+
+/** Confirmed races `start` … `start + entries.length - 1` (0 is the first ever), oldest first. */
+export interface HistoryPage {
+  readonly total: number;
+  readonly start: number;
+  readonly entries: readonly HistoryEntry[];
+}
+
+/** Where an input came from: typed or tapped, the serial shoe or reader, or a keyboard-wedge scanner. */
+export type InputSource = 'manual' | 'shoe' | 'scanner';
+
+/** One line of a race's record, as the floor reads it: what happened, when, from where. */
+export type RaceRecordEvent =
+  | { readonly seq: number; readonly at: string; readonly type: 'start' }
+  | { readonly seq: number; readonly at: string; readonly type: 'card'; readonly card: string; readonly seat: number; readonly round: number; readonly source: InputSource; readonly held: boolean }
+  | { readonly seq: number; readonly at: string; readonly type: 'void'; readonly voided: readonly VoidedCard[] }
+  /** `reason` in English; `said` the same in keys, when the station recorded it and this version can say it. */
+  | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource; readonly count: number }
+  | { readonly seq: number; readonly at: string; readonly type: 'confirm'; readonly by?: string }
+  | { readonly seq: number; readonly at: string; readonly type: 'abandon'; readonly reason: string };
+
+/** A race's full record, read back from the journal: what settles a dispute. */
+export interface RaceRecord extends RacePlace {
+  readonly id: string;
+  readonly status: 'open' | 'confirmed' | 'abandoned';
+  readonly startedAt: string;
+  readonly counts: readonly SeatCount[];
+  readonly names: Readonly<Record<number, string>>;
+  readonly summary: RaceSummary;
+  readonly events: readonly RaceRecordEvent[];
+  readonly seqs: { readonly first: number; readonly last: number };
+  /** The seal of the race's last record: a copy on a signed slip proves later that nothing was changed. */
+  readonly lastSeal: string | null;
+  /** The chain as checked when the record was read, and what it found within the race's records. */
+  readonly chain: ChainStatus;
+  readonly findings: readonly JournalFinding[];
+}
+
+export interface GameHistoryEntry {
+  readonly id: string;
+  readonly game: GameName;
+  readonly players: readonly string[];
+  readonly deals: number;
+  readonly scores: Readonly<Record<string, number>>;
+  readonly winner: string | null;
+  readonly closedAt: string;
+}

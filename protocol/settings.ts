@@ -1,0 +1,88 @@
+/**
+ * What the dealer sets up and the service keeps in the settings file: the table, the card source,
+ * the language, the tournament's structure and the link to the floor.
+ */
+import type { StructureInput } from '../engine/plan/csv';
+import type { RuleSetName } from '../engine/race/rules';
+import type { DataBits, Parity, StopBits } from '../hardware/lineSettings';
+import { LANGUAGES, SOURCE_KINDS } from './constants';
+
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+export type Language = (typeof LANGUAGES)[number];
+
+export interface SeatSettings {
+  readonly seat: number;
+  readonly name: string;
+}
+
+export interface SourceSettings {
+  readonly kind: SourceKind;
+  /** Serial port path (serial) or the simulator's port (simulator); empty for manual entry. */
+  readonly path: string;
+  readonly baud: number;
+  /** The device profile: a built-in one's name (hardware/profile.ts) or one stored in the data folder. */
+  readonly decoder: string;
+  /** The line settings and repeat window, over the profile's own; absent: the profile's. */
+  readonly dataBits?: DataBits;
+  readonly parity?: Parity;
+  readonly stopBits?: StopBits;
+  readonly rtscts?: boolean;
+  readonly repeatMs?: number;
+}
+
+
+/** What the dealer sets up once per table; remembered between races. */
+export interface TableSettings {
+  /** Seats 1–10 in play, with optional names. */
+  readonly seats: readonly SeatSettings[];
+  readonly button: number;
+  /** The table's chip denominations, ascending. */
+  readonly chipSet: readonly number[];
+  /** The denomination leaving play; the next one up is proposed as `next`. */
+  readonly removed: number;
+  readonly next: number;
+  readonly rules: RuleSetName;
+  readonly decks: number;
+  /** The dealer on duty, named on each race's record as the one who confirmed it; absent when not given. */
+  readonly dealer?: string;
+  /** The table's name or number (at most TABLE_NAME_MAX characters), kept with each race; absent when the table is not named. */
+  readonly name?: string;
+}
+
+/** The tournament's structure (as the planner reads it) and where the tournament is now. */
+export interface TournamentSettings {
+  readonly structure: StructureInput | null;
+  /** The level the tournament has just finished, when it is on the break after it; null otherwise. */
+  readonly atBreakAfter: number | null;
+}
+
+/**
+ * The chip set is kept once, in the table (`table.chipSet`): a saved structure's `chips` are the
+ * table's, filled in by the service (the settings file stores the structure without them).
+ */
+export interface ConsoleSettings {
+  readonly table: TableSettings;
+  readonly source: SourceSettings;
+  readonly language: Language;
+  /** Absent in settings saved before the planner existed: no structure. */
+  readonly tournament?: TournamentSettings;
+  /** The link to the tournament's floor (PostgreSQL); absent: none. The table's name is `table.name`. */
+  readonly floor?: FloorSettings;
+}
+
+/**
+ * Where the station replicates its journal. The service holds the URL with its password (from the
+ * settings file); the state carries it without, and says only whether one is set.
+ */
+export interface FloorSettings {
+  /** Whether the station sends its journal to the floor. */
+  readonly on: boolean;
+  /** The floor's PostgreSQL URL (`postgres://user:password@host:port/database`); in the state, without its password. */
+  readonly url: string;
+  /** In the state only: whether the URL held has a password. */
+  readonly passwordSet?: boolean;
+}
+
+
+/** Settings as a screen saves them: the language and the tournament may be left out (the saved ones stay). */
+export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament'>>;
