@@ -1,14 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import type { StructureInput } from '../../engine/plan/csv';
-import { journalPath } from '../../journal/location';
 import type { FloorClock } from '../../protocol/clock';
 import {
-  HISTORY_PAGE_MAX,
   type CommandResult, type ConsoleSettings, type ConsoleState, type DeviceProfileInfo, type GameAction, type HistoryEntry, type HistoryPage, type InputSource, type JournalReport,
   type Language, type PortInfo, type RaceRecord, type SeatCount, type SeatCountDraft, type SettingsInput,
 } from '../../protocol/contract';
-import { historyCsv, historyJson } from '../../replay/historyExport';
 import type { Session, SessionRecord } from '../../replay/session';
 import type { JournalWriter } from '../journal/journal';
 import { CardInputs } from './cardInputs';
@@ -21,19 +18,17 @@ import { ok, refused } from './failures';
 import { FloorFollowing } from './floorFollowing';
 import type { StationFollowers } from './followers';
 import { GameCommands } from './gameCommands';
+import { HistoryCommands } from './historyCommands';
 import { Kernel } from './kernel';
 import { ProfileCommands } from './profileCommands';
 import type { ProfileStore } from './profiles';
 import { RaceCommands } from './raceCommands';
-import { readRaceRecord } from './raceRecord';
 import { RefusalRuns } from './refusalRuns';
 import type { ServiceOptions } from './serviceOptions';
 import { SettingsCommands } from './settingsCommands';
 import { openStation } from './startup';
 import { StationSettings } from './stationSettings';
 import { StationState } from './stationState';
-
-
 
 /**
  * The console's session, with no knowledge of Electron: settings, the race in progress, the card
@@ -47,7 +42,6 @@ export class ConsoleService {
   private readonly countDrafts: CountDrafts;
   /** The settings, and their one write path. */
   private readonly stationSettings: StationSettings;
-  /** The link replicating the journal to the floor, when one is set up; its last state. */
   /** The link to the floor, as the settings (or the environment) say. */
   private readonly floor: FloorFollowing;
   private readonly state: StationState;
@@ -60,6 +54,7 @@ export class ConsoleService {
   private readonly clockCommands: ClockCommands;
   private readonly settingsCommands: SettingsCommands;
   private readonly profileCommands: ProfileCommands;
+  private readonly historyCommands: HistoryCommands;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -110,6 +105,7 @@ export class ConsoleService {
       reopenSource,
       followFloor: () => this.floor.follow(),
     });
+    this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, () => this.session);
     this.races = new RaceCommands(commands);
     this.games = new GameCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
@@ -174,10 +170,11 @@ export class ConsoleService {
     this.kernel.publish();
   }
 
-
   private get settings(): ConsoleSettings {
     return this.stationSettings.current;
   }
+
+  // The commands of protocol/commands.ts, each its module's (main/ipc/validate.ts has checked the arguments).
 
   /** The counts being typed for the table's next race (main/service/countDrafts.ts). */
   saveCountDrafts(counts: readonly SeatCountDraft[]): Promise<CommandResult> {
@@ -189,77 +186,39 @@ export class ConsoleService {
     });
   }
 
-  saveSettings(value: SettingsInput): Promise<CommandResult> {
-    return this.settingsCommands.saveSettings(value);
-  }
-
-  markBreak(afterLevel: number | null): Promise<CommandResult> {
-    return this.settingsCommands.markBreak(afterLevel);
-  }
-
-  startColorUp(afterLevel: number, removed: number): Promise<CommandResult> {
-    return this.settingsCommands.startColorUp(afterLevel, removed);
-  }
-
-  setLanguage(language: Language): Promise<CommandResult> {
-    return this.settingsCommands.setLanguage(language);
-  }
-
-  saveStructure(structure: StructureInput): Promise<CommandResult> {
-    return this.settingsCommands.saveStructure(structure);
-  }
-
-  clockStart(): Promise<CommandResult> {
-    return this.clockCommands.clockStart();
-  }
-
-  clockPause(): Promise<CommandResult> {
-    return this.clockCommands.clockPause();
-  }
-
-  clockResume(): Promise<CommandResult> {
-    return this.clockCommands.clockResume();
-  }
-
-  clockAdjust(minutes: number): Promise<CommandResult> {
-    return this.clockCommands.clockAdjust(minutes);
-  }
-
+  readonly saveSettings = (value: SettingsInput): Promise<CommandResult> => this.settingsCommands.saveSettings(value);
+  readonly markBreak = (afterLevel: number | null): Promise<CommandResult> => this.settingsCommands.markBreak(afterLevel);
+  readonly startColorUp = (afterLevel: number, removed: number): Promise<CommandResult> => this.settingsCommands.startColorUp(afterLevel, removed);
+  readonly setLanguage = (language: Language): Promise<CommandResult> => this.settingsCommands.setLanguage(language);
+  readonly saveStructure = (structure: StructureInput): Promise<CommandResult> => this.settingsCommands.saveStructure(structure);
+  readonly clockStart = (): Promise<CommandResult> => this.clockCommands.clockStart();
+  readonly clockPause = (): Promise<CommandResult> => this.clockCommands.clockPause();
+  readonly clockResume = (): Promise<CommandResult> => this.clockCommands.clockResume();
+  readonly clockAdjust = (minutes: number): Promise<CommandResult> => this.clockCommands.clockAdjust(minutes);
   /** The floor's clock from now on (the floor link calls this with what it reads); null gives the station its own clock back. */
-  followFloorClock(floor: FloorClock | null): Promise<CommandResult> {
-    return this.clockCommands.followFloorClock(floor);
-  }
+  readonly followFloorClock = (floor: FloorClock | null): Promise<CommandResult> => this.clockCommands.followFloorClock(floor);
+  readonly previewRace = (counts: readonly SeatCount[]): ReturnType<RaceCommands['previewRace']> => this.races.previewRace(counts);
+  readonly startRace = (counts: readonly SeatCount[]): Promise<CommandResult> => this.races.startRace(counts);
+  readonly voidCards = (raceId: string, count: number, reason: string): Promise<CommandResult> => this.races.voidCards(raceId, count, reason);
+  readonly confirmRace = (raceId: string): Promise<CommandResult> => this.races.confirmRace(raceId);
+  readonly abandonRace = (raceId: string, reason: string): Promise<CommandResult> => this.races.abandonRace(raceId, reason);
+  readonly startGame = (game: GameName, players: readonly string[], options?: Partial<HouseOptions>): Promise<CommandResult> => this.games.startGame(game, players, options);
+  readonly gameAction = (gameId: string, action: GameAction): Promise<CommandResult> => this.games.gameAction(gameId, action);
+  readonly closeGame = (gameId: string, reason: string): Promise<CommandResult> => this.games.closeGame(gameId, reason);
+  readonly dealCard = (target: string, code: string): Promise<CommandResult> => this.kernel.serial(() => this.deal(target, code, 'manual'));
+  /** A keyboard-wedge scan (main/service/cardInputs.ts). */
+  readonly dealScan = (target: string, raw: string): Promise<CommandResult> => this.cardInputs.dealScan(target, raw);
+  readonly takeHeldCard = (target: string, heldId: number): Promise<CommandResult> => this.cardInputs.takeHeldCard(target, heldId);
+  readonly discardHeldCard = (target: string, heldId: number): Promise<CommandResult> => this.cardInputs.discardHeldCard(target, heldId);
+  readonly importProfile = (value: unknown): Promise<CommandResult<DeviceProfileInfo>> => this.profileCommands.importProfile(value);
+  readonly registerDeck = (name: string | null): Promise<CommandResult> => this.profileCommands.registerDeck(name);
+  readonly exportHistory = (format: 'csv' | 'json'): Promise<CommandResult<string>> => this.historyCommands.exportHistory(format);
+  readonly historyPage = (before: number | null, count: number): Promise<CommandResult<HistoryPage>> => this.historyCommands.historyPage(before, count);
+  readonly raceRecord = (raceId: string): Promise<CommandResult<RaceRecord>> => this.historyCommands.raceRecord(raceId);
+  readonly history = (): readonly HistoryEntry[] => this.historyCommands.history();
 
-  previewRace(counts: readonly SeatCount[]): ReturnType<RaceCommands['previewRace']> {
-    return this.races.previewRace(counts);
-  }
-
-  startRace(counts: readonly SeatCount[]): Promise<CommandResult> {
-    return this.races.startRace(counts);
-  }
-
-  voidCards(raceId: string, count: number, reason: string): Promise<CommandResult> {
-    return this.races.voidCards(raceId, count, reason);
-  }
-
-  confirmRace(raceId: string): Promise<CommandResult> {
-    return this.races.confirmRace(raceId);
-  }
-
-  abandonRace(raceId: string, reason: string): Promise<CommandResult> {
-    return this.races.abandonRace(raceId, reason);
-  }
-
-  startGame(game: GameName, players: readonly string[], options?: Partial<HouseOptions>): Promise<CommandResult> {
-    return this.games.startGame(game, players, options);
-  }
-
-  gameAction(gameId: string, action: GameAction): Promise<CommandResult> {
-    return this.games.gameAction(gameId, action);
-  }
-
-  closeGame(gameId: string, reason: string): Promise<CommandResult> {
-    return this.games.closeGame(gameId, reason);
+  listPorts(): Promise<CommandResult<readonly PortInfo[]>> {
+    return this.kernel.serial(async () => ok(this.options.listPorts ? await this.options.listPorts() : []));
   }
 
   /** A card to whatever `target` names (the open race or game), from the keyboard or the shoe. */
@@ -270,68 +229,6 @@ export class ConsoleService {
     const open = race ?? game;
     if (open === null) return refused('race', { key: 'service.noRaceStart' });
     return refused(race ? 'race' : 'game', { key: 'service.notOpen', params: { given: target, open: open.id } });
-  }
-
-  dealCard(target: string, code: string): Promise<CommandResult> {
-    return this.kernel.serial(() => this.deal(target, code, 'manual'));
-  }
-
-
-
-
-
-
-
-  listPorts(): Promise<CommandResult<readonly PortInfo[]>> {
-    return this.kernel.serial(async () => ok(this.options.listPorts ? await this.options.listPorts() : []));
-  }
-
-  exportHistory(format: 'csv' | 'json'): Promise<CommandResult<string>> {
-    return this.kernel.serial(async () => ok(format === 'csv' ? historyCsv(this.history(), this.kernel.journalReport) : historyJson(this.history(), this.kernel.journalReport)));
-  }
-
-  historyPage(before: number | null, count: number): Promise<CommandResult<HistoryPage>> {
-    return this.kernel.serial(async () => {
-      const { history } = this.session;
-      const end = before === null ? history.length : before;
-      if (!Number.isInteger(end) || end < 0 || end > history.length) return refused('before', { key: 'service.history.before', params: { total: history.length, got: String(before) } });
-      if (!Number.isInteger(count) || count < 1 || count > HISTORY_PAGE_MAX) return refused('count', { key: 'command.wholeRange', params: { min: 1, max: HISTORY_PAGE_MAX } });
-      const start = Math.max(0, end - count);
-      return ok({ total: history.length, start, entries: history.slice(start, end) });
-    });
-  }
-
-  raceRecord(raceId: string): Promise<CommandResult<RaceRecord>> {
-    return this.kernel.serial(async () => {
-      const span = this.followers.raceSpans.of(raceId);
-      const record = span === undefined ? null : await readRaceRecord(journalPath(this.options.dataDir), raceId, span, this.kernel.journalReport);
-      return record === null ? refused('race', { key: 'service.notInJournal', params: { race: raceId } }) : ok(record);
-    });
-  }
-
-  /** A keyboard-wedge scan (main/service/cardInputs.ts). */
-  dealScan(target: string, raw: string): Promise<CommandResult> {
-    return this.cardInputs.dealScan(target, raw);
-  }
-
-  takeHeldCard(target: string, heldId: number): Promise<CommandResult> {
-    return this.cardInputs.takeHeldCard(target, heldId);
-  }
-
-  discardHeldCard(target: string, heldId: number): Promise<CommandResult> {
-    return this.cardInputs.discardHeldCard(target, heldId);
-  }
-
-  importProfile(value: unknown): Promise<CommandResult<DeviceProfileInfo>> {
-    return this.profileCommands.importProfile(value);
-  }
-
-  registerDeck(name: string | null): Promise<CommandResult> {
-    return this.profileCommands.registerDeck(name);
-  }
-
-  history(): readonly HistoryEntry[] {
-    return this.session.history;
   }
 
   async close(): Promise<void> {
