@@ -1,167 +1,17 @@
-import { ALL_CARDS, readCard, type Card } from '../cards';
+import { readCard, type Card } from '../cards';
 import { InputError } from '../errors';
 import type { Message } from '../messages';
 import { valueParam } from '../validate';
-import { evaluateHand, handCategory, isRoyalFlush, type HandCategory, type HandValue } from './hands';
-import { illegalPlayReason, legalPlays, trickWinnerIndex } from './moves';
+import { evaluateHand, handCategory, isRoyalFlush } from './hands';
+import { illegalPlayReason, trickWinnerIndex } from './moves';
 import { CHICAGO_CALL_POINTS, HAND_SIZE, TRICKS } from './rules';
-import { playerIndex, readPokerSetup, type PokerSetup } from './setup';
+import { playerIndex, readPokerSetup } from './setup';
+import { currentTrick, locateCard, stockSize, type CardPlace } from './dealQueries';
+import { POKER_EVENT_TYPES, type EventOf, type ExchangeRecord, type ExchangeTurn, type HandScore, type PokerEvent, type PokerEventType, type PokerPhase, type PokerState, type ScoreEntry, type Trick } from './dealState';
 
-/**
- * The only ways a deal changes. Plain data, so the journal can store and replay them. Where
- * `player` is optional the engine knows whose turn it is; when given, it must be that player.
- * - setup: `{ game, players, scores?, exchangeOrder?, options? }` (see readPokerSetup).
- * - deal: cards dealt; to `player`, or one at a time round the table from the dealer's left.
- * - discard: the exchanging player's discards; none means standing pat.
- * - draw: cards the dealer gives the player who discarded, from the stock.
- * - reshuffle: the stock has run out; the discards are shuffled into a new stock.
- * - end-exchanges: everyone still to exchange stands pat, in every remaining round.
- * - call: Chicago house option, before the first card: `player` will take all five tricks.
- * - play: the next card to the current trick.
- */
-export type PokerEvent =
-  | { readonly type: 'setup'; readonly deal: unknown }
-  | { readonly type: 'deal'; readonly cards: readonly string[]; readonly player?: string }
-  | { readonly type: 'discard'; readonly cards: readonly string[]; readonly player?: string }
-  | { readonly type: 'draw'; readonly cards: readonly string[]; readonly player?: string }
-  | { readonly type: 'reshuffle' }
-  | { readonly type: 'end-exchanges' }
-  | { readonly type: 'call'; readonly player: string }
-  | { readonly type: 'play'; readonly card: string; readonly player?: string };
-
-export type PokerEventType = PokerEvent['type'];
-/** The event of one type, with its own fields. Its values are still checked: the journal and the command line hand in plain JSON. */
-export type EventOf<T extends PokerEventType> = Extract<PokerEvent, { type: T }>;
-export const POKER_EVENT_TYPES: readonly PokerEventType[] = ['setup', 'deal', 'discard', 'draw', 'reshuffle', 'end-exchanges', 'call', 'play'];
-
-export type PokerPhase = 'dealing' | 'exchanging' | 'playing' | 'complete';
-
-/** One player's exchange in one round (standing pat: nothing discarded). */
-export interface ExchangeRecord {
-  readonly round: number;
-  readonly player: number;
-  readonly discarded: readonly Card[];
-  /** Grows as the dealer gives the cards; complete when as long as `discarded`. */
-  readonly drawn: readonly Card[];
-}
-
-/** Whose exchange it is: `owed` 0 means the player has yet to discard (or stand pat). */
-export interface ExchangeTurn {
-  /** 1, 2, 3 … */
-  readonly round: number;
-  /** Index into setup.exchangeOrder. */
-  readonly turn: number;
-  readonly owed: number;
-}
-
-export interface Reshuffle {
-  readonly round: number;
-  /** The discards that became the new stock. */
-  readonly cards: readonly Card[];
-}
-
-/** The hands shown after an exchange round and what they scored. */
-export interface HandScore {
-  readonly round: number;
-  /** True for the showdown after the last exchange; false for the Chicago house option's earlier ones. */
-  readonly final: boolean;
-  readonly hands: readonly (readonly Card[])[];
-  readonly values: readonly HandValue[];
-  /** The single best hand's holder, or null when the best hands tie exactly. */
-  readonly best: number | null;
-  /** Everyone holding the best hand when it is an exact tie; empty otherwise. */
-  readonly tied: readonly number[];
-  readonly category: HandCategory;
-  /** 0 when nobody scores (a tie or a best hand of high card). */
-  readonly points: number;
-  readonly royalFlush: boolean;
-}
-
-export interface Trick {
-  readonly leader: number;
-  /** In the order played, starting with the leader's card. */
-  readonly cards: readonly Card[];
-  readonly winner: number | null;
-}
-
-export type ScoreReason = 'hand' | 'last-trick' | 'chicago-call';
-
-/** One change to a total. Scores change only by these, in this order. */
-export interface ScoreEntry {
-  readonly player: number;
-  readonly points: number;
-  readonly reason: ScoreReason;
-  /** The exchange round for hand points, the trick (1–5) for trick points. */
-  readonly at: number;
-}
-
-export interface Winner {
-  readonly player: number;
-  readonly reason: 'target' | 'royal-flush';
-}
-
-export interface PokerState {
-  readonly setup: PokerSetup;
-  readonly phase: PokerPhase;
-  /** Each player's cards now, by player index (cards leave as they are discarded or played). */
-  readonly hands: readonly (readonly Card[])[];
-  /** The five cards each player was dealt. */
-  readonly dealt: readonly (readonly Card[])[];
-  /** The discards since the last reshuffle: out of this deal unless reshuffled into the stock. */
-  readonly discards: readonly Card[];
-  readonly exchanges: readonly ExchangeRecord[];
-  readonly exchange: ExchangeTurn | null;
-  readonly reshuffles: readonly Reshuffle[];
-  readonly handScores: readonly HandScore[];
-  /** Chicago house option: who called "Chicago", if anyone. */
-  readonly call: number | null;
-  readonly tricks: readonly Trick[];
-  readonly scoring: readonly ScoreEntry[];
-  /** Totals: setup.scores plus every scoring entry. */
-  readonly scores: readonly number[];
-  /**
-   * The first player to reach the target in scoring order, or the holder of a Chicago royal flush.
-   * Kept once decided: the rest of the deal may still be recorded and scored (the command line's
-   * whole deal), but cannot change it. At the console a royal flush ends the game at once: the match
-   * (match.ts) takes nothing more.
-   */
-  readonly winner: Winner | null;
-}
-
-/** Where a card is now. A card is always in exactly one place. */
-export type CardPlace =
-  | { readonly place: 'stock' }
-  | { readonly place: 'hand'; readonly player: number }
-  | { readonly place: 'discards' }
-  | { readonly place: 'trick'; readonly trick: number; readonly player: number };
-
-export function locateCard(state: PokerState, card: Card): CardPlace {
-  for (let player = 0; player < state.hands.length; player += 1) {
-    if ((state.hands[player] as readonly Card[]).includes(card)) return { place: 'hand', player };
-  }
-  if (state.discards.includes(card)) return { place: 'discards' };
-  for (let trick = 0; trick < state.tricks.length; trick += 1) {
-    const { leader, cards } = state.tricks[trick] as Trick;
-    const position = cards.indexOf(card);
-    if (position >= 0) return { place: 'trick', trick, player: (leader + position) % state.hands.length };
-  }
-  return { place: 'stock' };
-}
-
-/** The cards nobody has seen in this deal, plus reshuffled discards: what the dealer draws from. */
-export function stockCards(state: PokerState): Card[] {
-  const out = new Set<Card>(state.discards);
-  for (const hand of state.hands) for (const card of hand) out.add(card);
-  for (const trick of state.tricks) for (const card of trick.cards) out.add(card);
-  return ALL_CARDS.filter((card) => !out.has(card));
-}
-
-export function stockSize(state: PokerState): number {
-  let out = state.discards.length;
-  for (const hand of state.hands) out += hand.length;
-  for (const trick of state.tricks) out += trick.cards.length;
-  return ALL_CARDS.length - out;
-}
+// The deal's shapes and its queries have files of their own; what imports the deal finds them here too.
+export * from './dealQueries';
+export * from './dealState';
 
 function name(state: PokerState, player: number): string {
   return state.setup.players[player] as string;
@@ -383,30 +233,6 @@ function applyCall(state: PokerState, event: EventOf<'call'>): PokerState {
   if (state.call !== null) throw new InputError('player', { key: 'poker.call.already', params: { player: name(state, state.call) } });
   if (state.tricks.length > 0) throw new InputError('player', { key: 'poker.call.late', params: { player: name(state, player) } });
   return { ...state, call: player };
-}
-
-/**
- * Whether a player may call "Chicago" now: the house option is on, the tricks are being played,
- * nobody has called yet and no card has been played (applyCall refuses every other moment, saying why).
- */
-export function callOpen(state: PokerState): boolean {
-  return state.setup.options.chicagoCall && state.phase === 'playing' && state.call === null && state.tricks.length === 0;
-}
-
-/** Whose card the current trick waits for, the trick's number (1–5) and its cards so far. */
-export function currentTrick(state: PokerState): { readonly player: number; readonly trick: number; readonly led: Card | null } | null {
-  if (state.phase !== 'playing') return null;
-  const count = state.setup.players.length;
-  const last = state.tricks[state.tricks.length - 1];
-  if (last === undefined) return { player: state.call ?? 0, trick: 1, led: null };
-  if (last.winner !== null) return { player: last.winner, trick: state.tricks.length + 1, led: null };
-  return { player: (last.leader + last.cards.length) % count, trick: state.tricks.length, led: last.cards[0] as Card };
-}
-
-/** The cards the player to play may play now (empty when no card is due). */
-export function legalCards(state: PokerState): Card[] {
-  const now = currentTrick(state);
-  return now === null ? [] : legalPlays(state.hands[now.player] as readonly Card[], now.led, state.setup.rules.duty);
 }
 
 function applyPlay(state: PokerState, event: EventOf<'play'>): PokerState {
