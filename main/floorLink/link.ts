@@ -72,11 +72,15 @@ function refuseCleartext(client: Client): void {
   });
 }
 
-/** A failure's short reason: what kind of trouble, and the driver's code (or its first words). */
-function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; detail: string } {
+/**
+ * A failure's short reason: what kind of trouble, and the driver's code. A failure without a code
+ * (a timeout, a closed socket) has no detail: its message is the driver's English, and the screens
+ * say the reason in the dealer's language.
+ */
+export function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; detail: string } {
   const code = String((error as { code?: unknown } | null)?.code ?? '');
   const message = String((error as Error | null)?.message ?? error);
-  const detail = (code || message).slice(0, 80);
+  const detail = code.slice(0, 80);
   if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03'].includes(code)) return { reason: 'unreachable', detail };
   if (code === '') return { reason: /timeout|terminated|ended|closed|not queryable/i.test(message) ? 'unreachable' : 'other', detail };
   if (code === '28P01' || code === '28000') return { reason: 'login', detail };

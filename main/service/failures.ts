@@ -45,14 +45,29 @@ function saveRefusal(field: 'journal' | 'settings', cause: unknown): Message {
     : { key: `service.save.${kind}Refused`, params: { why: (cause as Error | null)?.message ?? String(cause) } };
 }
 
-/** The journal was written by a newer version: the console shows it, and records nothing. */
+/** Why the journal takes nothing, as a refusal says it: the finding that made it read-only, in keys. */
+function readOnlySaid(why: JournalFinding | null): Message {
+  switch (why?.code) {
+    case 'newer-version':
+      return { key: 'service.readOnlyNewer', params: { version: why.version } };
+    case 'unknown-record':
+      return { key: 'service.readOnlyUnknown', params: { seq: why.seq, kind: why.kind } };
+    case 'key-missing':
+      return { key: 'service.readOnlyKeyMissing', params: { keyId: why.keyId } };
+    case 'key-wrong':
+      return { key: 'service.readOnlyKeyWrong', params: { keyId: why.keyId } };
+    default:
+      return { key: 'service.readOnly' };
+  }
+}
+
+/** The journal was written by a newer version (or is sealed with a key not given): the console shows it, and records nothing. */
 export class ReadOnlyError extends Error {
-  /** Absent when the reason is a journal finding (the journal's own words, in English). */
-  readonly said?: Message;
+  readonly said: Message;
 
   constructor(why: JournalFinding | null) {
     super(why === null ? englishText({ key: 'service.readOnly' }) : findingText(why));
-    if (why === null) this.said = { key: 'service.readOnly' };
+    this.said = readOnlySaid(why);
   }
 }
 
@@ -62,6 +77,6 @@ export function failure(error: unknown): CommandResult<never> {
   // An InputError's reason is already its said's English: taken as it is, not rendered again.
   if (isInputError(error)) return { ok: false, error: error.said === undefined ? { field: error.field, message: error.reason } : { field: error.field, message: error.reason, said: error.said } };
   if (error instanceof SaveError) return refused(error.field, error.said);
-  if (error instanceof ReadOnlyError) return refused('journal', error.said ?? error.message);
+  if (error instanceof ReadOnlyError) return refused('journal', error.said);
   return refused('service', { key: 'service.unexpected', params: { message: (error as Error).message } });
 }

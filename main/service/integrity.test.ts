@@ -354,7 +354,7 @@ describe('the journal, attacked at the console (a review of the chain)', () => {
     const bytes = readFileSync(journalFile(dataDir));
     const keyless = await serviceIn(dataDir);
     expect(keyless.getState().journal.readOnly).toMatchObject({ code: 'key-missing' });
-    expect(await keyless.dealCard('race-1', 'Ah')).toMatchObject({ ok: false, error: { field: 'journal', message: expect.stringMatching(/sealed with a key .* that was not given/) } });
+    expect(await keyless.dealCard('race-1', 'Ah')).toMatchObject({ ok: false, error: { field: 'journal', message: expect.stringMatching(/sealed with a key .* that was not given/), said: { key: 'service.readOnlyKeyMissing' } } });
     expect(readFileSync(journalFile(dataDir))).toEqual(bytes);
   });
 
@@ -544,7 +544,8 @@ describe('a journal the console cannot fully read is never written past', () => 
     const message = 'record 10 is of a kind this console does not know (race-dispute), written by a newer version: the journal is open read-only, nothing can be recorded; update the console, or move journal.jsonl aside to start a new one';
     expect(readOnly.getState().journal.readOnly).toEqual({ code: 'unknown-record', seq: 10, kind: 'race-dispute' });
     expect(readOnly.getState().history.total).toBe(1);
-    expect(await readOnly.startRace(COUNTS)).toMatchObject({ ok: false, error: { field: 'journal', message } });
+    // In the dealer's language too: the refusal's reason in keys, not the finding's English.
+    expect(await readOnly.startRace(COUNTS)).toMatchObject({ ok: false, error: { field: 'journal', message, said: { key: 'service.readOnlyUnknown', params: { seq: 10, kind: 'race-dispute' } } } });
     expect(readFileSync(journalFile(dataDir))).toEqual(bytes);
     const again = await restart(readOnly, dataDir);
     expect(again.getState().journal.readOnly).toMatchObject({ code: 'unknown-record' });

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { offlineReasonOf } from './link';
+
+describe('why the floor cannot be reached, as the station keeps it', () => {
+  it('keeps the driver\'s code as the detail', () => {
+    expect(offlineReasonOf(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toEqual({ reason: 'unreachable', detail: 'ECONNREFUSED' });
+    expect(offlineReasonOf(Object.assign(new Error('password authentication failed for user "t1"'), { code: '28P01' }))).toEqual({ reason: 'login', detail: '28P01' });
+  });
+
+  it('keeps no English: a failure without a code has its reason and no detail', () => {
+    // The driver's own words (English) would reach a Finnish or Russian screen as the detail.
+    expect(offlineReasonOf(new Error('timeout exceeded when trying to connect'))).toEqual({ reason: 'unreachable', detail: '' });
+    expect(offlineReasonOf(new Error('Connection terminated unexpectedly'))).toEqual({ reason: 'unreachable', detail: '' });
+    expect(offlineReasonOf(new Error('something else went wrong'))).toEqual({ reason: 'other', detail: '' });
+  });
+});
