@@ -197,19 +197,30 @@ export const literal = <const T extends string>(name: T): Schema<T> => ({ read: 
  */
 export const custom = <T>(read: (value: unknown, parent: unknown) => T): Schema<T> => ({ read });
 
-/** `schema`, then `check` on what it read (across its fields), which may refuse at a field of it (`at`). */
-export function refine<T>(schema: Schema<T>, check: (read: T, at: (field: string, said: Message) => never) => void): Schema<T> {
-  const at = (field: string, said: Message): never => {
-    throw within(new Refusal(said), field);
-  };
-  return {
-    read: (value, parent) => {
-      const read = schema.read(value, parent);
-      check(read, at);
-      return read;
-    },
-  };
+/** Refuses at a field of the value read (null: at the value itself). */
+export type RefuseAt = (field: string | null, said: Message) => never;
+
+const refuseAt: RefuseAt = (field, said) => {
+  throw field === null ? new Refusal(said) : within(new Refusal(said), field);
+};
+
+/** `schema`, then `check` on what it read (across its fields), which may refuse (`at`). */
+export function refine<T>(schema: Schema<T>, check: (read: T, at: RefuseAt) => void): Schema<T> {
+  return transform(schema, (read, at) => {
+    check(read, at);
+    return read;
+  });
 }
+
+/** `schema`, and what passes on made from what it read (a list sorted, text trimmed); `make` may refuse (`at`). */
+export const transform = <T, U>(schema: Schema<T>, make: (read: T, at: RefuseAt) => U): Schema<U> => ({
+  read: (value, parent) => make(schema.read(value, parent), refuseAt),
+});
+
+/** One object read by two schemas in turn (the second's fields after the first's, its checks after the first's passed). */
+export const and = <A extends object, B extends object>(first: Schema<A>, second: Schema<B>): Schema<Flat<A & B>> => ({
+  read: (value, parent) => ({ ...first.read(value, parent), ...second.read(value, parent) }) as Flat<A & B>,
+});
 
 /** The same refusal with its field prefixed by `prefix` (a reader of a part refusing at its own field). */
 export const prefixed = (prefix: string, error: InputError): InputError => new InputError(`${prefix}.${error.field}`, error.said ?? error.reason);
