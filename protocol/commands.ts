@@ -12,7 +12,7 @@ import { arg, command, optionalArg, type Command } from './commandSchema';
 import { CLOCK_ADJUST_MINUTES_MAX } from './clock';
 import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
 import type { CommandResult, ConsoleState, DeviceProfileInfo, DisplayPreloadApi, HistoryPage, PortInfo, RaceRecord, SettingsInput, StateMessage } from './contract';
-import { is, isWhole, nullable, oneOf, whole, withDefault } from './schema';
+import { custom, is, isWhole, nullable, object, oneOf, whole, withDefault, type Infer } from './schema';
 
 export type { Command } from './commandSchema';
 
@@ -140,6 +140,17 @@ export type ConsoleApi = ConsoleCalls & {
 /** What the dealer window's preload exposes: the commands, and the state messages as sent (the page merges them). */
 export type PreloadApi = ConsoleCalls & DisplayPreloadApi;
 
-/** Browser-mode wire format (JSON over WebSocket). */
-export type BridgeRequest = { readonly id: number; readonly method: CommandName; readonly args: readonly unknown[] };
+/**
+ * A browser-mode request (JSON over WebSocket) as the server reads it: an id (a safe integer, the
+ * answer carries it back); its method and arguments are taken as they are, for checkCall
+ * (main/ipc/validate.ts) to read by the table. A message it refuses is not answered.
+ */
+export const BRIDGE_REQUEST = object({
+  id: whole(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, { key: 'command.notObject' }),
+  method: custom((value) => value),
+  args: custom((value) => value),
+}, { key: 'command.notObject' });
+
+/** Browser-mode wire format (JSON over WebSocket): the request as the bridge client sends it. */
+export type BridgeRequest = Infer<typeof BRIDGE_REQUEST> & { readonly method: CommandName; readonly args: readonly unknown[] };
 export type BridgeMessage = { readonly type: 'result'; readonly id: number; readonly result: unknown } | StateMessage;
