@@ -3,7 +3,8 @@ import { applyClockEvent, CLOCK_EVENTS_KEPT, clockSchedule, compactClock, foldCl
 import { InputError } from '../engine/errors';
 import type { StructureInput } from '../engine/plan/csv';
 import { readStructure } from '../engine/plan/structure';
-import type { FloorClock } from '../protocol/clock';
+import { FLOOR_CLOCK_ROW, type FloorClock } from '../protocol/clock';
+import { parse } from '../protocol/schema';
 
 /**
  * The tournament clock the floor runs: the structure (its levels with their minutes) and the
@@ -14,10 +15,11 @@ import type { FloorClock } from '../protocol/clock';
 
 /** The floor's clock, or null while the floor has no structure. */
 export async function readFloorClock(client: ClientBase): Promise<FloorClock | null> {
-  const row = await client.query<{ structure: StructureInput | null; events: unknown }>('SELECT structure, events FROM floor_clock');
+  const row = await client.query<{ structure: unknown; events: unknown }>('SELECT structure, events FROM floor_clock');
   const clock = row.rows[0];
   if (clock === undefined || clock.structure === null) return null;
-  return { structure: clock.structure, events: readClockEvents(clock.events) };
+  const { structure, events } = parse(FLOOR_CLOCK_ROW, clock);
+  return { structure: structure as StructureInput, events };
 }
 
 /**
@@ -45,11 +47,11 @@ export type ClockAction = { readonly type: 'start' | 'pause' | 'resume' } | { re
  */
 export async function actOnFloorClock(client: ClientBase, action: ClockAction, at: number): Promise<FloorClock> {
   return inTransaction(client, async () => {
-    const row = await client.query<{ structure: StructureInput | null; events: unknown }>('SELECT structure, events FROM floor_clock FOR UPDATE');
-    const structure = row.rows[0]?.structure ?? null;
+    const row = await client.query<{ structure: unknown; events: unknown }>('SELECT structure, events FROM floor_clock FOR UPDATE');
+    if ((row.rows[0]?.structure ?? null) === null) throw new InputError('structure', { key: 'floor.clockNoStructure' });
+    const { structure, events: held } = parse(FLOOR_CLOCK_ROW, row.rows[0]);
     if (structure === null) throw new InputError('structure', { key: 'floor.clockNoStructure' });
     const schedule = clockSchedule(readStructure(structure));
-    const held = readClockEvents(row.rows[0]?.events ?? []);
     const last = held.at(-1);
     // The floor's own clock set back (NTP) must not make an event earlier than the one before.
     const event = readClockEvents([{ ...action, at: Math.max(at, last?.at ?? at) }])[0] as ClockEvent;
@@ -62,8 +64,8 @@ export async function actOnFloorClock(client: ClientBase, action: ClockAction, a
 }
 
 async function lockedEvents(client: ClientBase): Promise<ClockEvent[]> {
-  const row = await client.query<{ events: unknown }>('SELECT events FROM floor_clock FOR UPDATE');
-  return readClockEvents(row.rows[0]?.events ?? []);
+  const row = await client.query<{ structure: unknown; events: unknown }>('SELECT structure, events FROM floor_clock FOR UPDATE');
+  return [...parse(FLOOR_CLOCK_ROW, row.rows[0] ?? { structure: null, events: [] }).events];
 }
 
 async function inTransaction<T>(client: ClientBase, work: () => Promise<T>): Promise<T> {

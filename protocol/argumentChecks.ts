@@ -1,123 +1,84 @@
 /**
- * The shape checks of the commands' arguments (protocol/commands.ts says which command takes
- * which). Pure: they see only the values a call carries. The service checks their meaning.
+ * The shapes of the commands' arguments (protocol/commands.ts says which command takes which), as
+ * schemas (protocol/schema.ts): the types the commands' signatures carry come from these. Pure:
+ * they see only the values a call carries. The service checks their meaning.
  */
 import { isInputError } from '../engine/errors';
-import { englishText, type Message } from '../engine/messages';
+import type { Message } from '../engine/messages';
 import { readHouseOptions } from '../engine/poker/setup';
-import type { GameName } from '../engine/poker/rules';
+import { GAMES, type GameName, type HouseOptions } from '../engine/poker/rules';
+import type { Checked } from './commandSchema';
 import { CARD_CODE_MAX, DISCARD_MAX, MAX_SEATS, NAME_MAX, PLAYERS_MAX, PLAYERS_MIN, SEAT_CHIPS_MAX } from './constants';
-import type { CommandError, SeatCount, SeatCountDraft } from './contract';
+import { boolean, commandErrorOf, custom, is, isRecord, isWhole, list, literal, nullable, object, parse, refuse, text, variant, whole, type Infer, type Said } from './schema';
 
-export type Args = readonly unknown[];
+export type { Args, Checked } from './commandSchema';
+export { isRecord, isWhole };
 
-/** The arguments as they may reach the service (unknown fields dropped, defaults filled in), or why not. */
-export type Checked = { readonly ok: true; readonly args: Args } | { readonly ok: false; readonly error: CommandError };
+const notObject = { key: 'command.notObject' } as const;
 
-/** A refusal as a key and its parameters (`command.*` in engine/messages); its English is the message. */
-export const fail = (field: string, said: Message): Checked => ({ ok: false, error: { field, message: englishText(said), said } });
-export const pass = (args: Args): Checked => ({ ok: true, args });
-
-export function isWhole(value: unknown, min: number, max: number): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
-}
-
-export function checkCounts(value: unknown): Checked {
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SEATS) return fail('counts', { key: 'command.seatCount', params: { n: MAX_SEATS } });
-  const seats = new Set<number>();
-  for (const [index, entry] of value.entries()) {
-    const count = entry as Partial<SeatCount> | null;
-    if (typeof count !== 'object' || count === null) return fail(`counts[${index}]`, { key: 'command.notObject' });
-    if (!isWhole(count.seat, 1, MAX_SEATS)) return fail(`counts[${index}].seat`, { key: 'command.seatRange', params: { max: MAX_SEATS } });
-    if (!isWhole(count.chips, 0, SEAT_CHIPS_MAX)) return fail(`counts[${index}].chips`, { key: 'command.chipCount', params: { seat: count.seat, max: SEAT_CHIPS_MAX } });
-    if (typeof count.hasOther !== 'boolean') return fail(`counts[${index}].hasOther`, { key: 'command.notBoolean' });
-    if (seats.has(count.seat)) return fail(`counts[${index}].seat`, { key: 'command.seatTwice', params: { seat: count.seat } });
-    seats.add(count.seat);
-  }
-  return pass([value.map((count: SeatCount) => ({ seat: count.seat, chips: count.chips, hasOther: count.hasOther }))]);
-}
-
-/**
- * The counts being typed (saveCountDrafts): at most a seat's worth each, every chips a whole number
- * 0 … SEAT_CHIPS_MAX or null (the field still empty). Which seats are in play is the service's to check.
- */
-export function checkCountDrafts(value: unknown): Checked {
-  if (!Array.isArray(value) || value.length > MAX_SEATS) return fail('counts', { key: 'command.draftSeats', params: { n: MAX_SEATS } });
-  const seats = new Set<number>();
-  for (const [index, entry] of value.entries()) {
-    const draft = entry as Partial<SeatCountDraft> | null;
-    if (typeof draft !== 'object' || draft === null || Array.isArray(draft)) return fail(`counts[${index}]`, { key: 'command.notObject' });
-    if (!isWhole(draft.seat, 1, MAX_SEATS)) return fail(`counts[${index}].seat`, { key: 'command.seatRange', params: { max: MAX_SEATS } });
-    if (draft.chips !== null && !isWhole(draft.chips, 0, SEAT_CHIPS_MAX)) return fail(`counts[${index}].chips`, { key: 'command.chipCount', params: { seat: draft.seat, max: SEAT_CHIPS_MAX } });
-    if (typeof draft.hasOther !== 'boolean') return fail(`counts[${index}].hasOther`, { key: 'command.notBoolean' });
-    if (seats.has(draft.seat)) return fail(`counts[${index}].seat`, { key: 'command.seatTwice', params: { seat: draft.seat } });
-    seats.add(draft.seat);
-  }
-  return pass([value.map((draft: SeatCountDraft) => ({ seat: draft.seat, chips: draft.chips, hasOther: draft.hasOther }))]);
-}
-
-export function checkText(value: unknown, field: string, max: number): Checked {
-  if (typeof value !== 'string') return fail(field, { key: 'command.notText' });
-  if (value.length > max) return fail(field, { key: 'command.tooLong', params: { n: max } });
-  return pass([value]);
-}
+/** Text of at most `max` characters (a card, a scan, a reason, a name). */
+export const textOf = (max: number) => text(max, { key: 'command.notText' }, { key: 'command.tooLong', params: { n: max } });
 
 /** A race or game id as the service makes them (`race-12`, `game-3`): the screen names what it acts on. */
-export function checkTarget(value: unknown, field: string): Checked {
-  if (typeof value !== 'string' || !/^(race|game)-[1-9][0-9]{0,8}$/.test(value)) return fail(field, { key: 'command.target' });
-  return pass([value]);
-}
+export const target = is((value): value is string => typeof value === 'string' && /^(race|game)-[1-9][0-9]{0,8}$/.test(value), { key: 'command.target' });
 
-/** A plain object (not null, not a list). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const seat = whole(1, MAX_SEATS, { key: 'command.seatRange', params: { max: MAX_SEATS } });
+const seatChips = whole(0, SEAT_CHIPS_MAX, (_, count) => ({ key: 'command.chipCount', params: { seat: (count as { seat: number }).seat, max: SEAT_CHIPS_MAX } }));
+const hasOther = boolean({ key: 'command.notBoolean' });
+const seatOnce = { key: (count: { seat: number }) => count.seat, field: 'seat', said: (count: { seat: number }): Message => ({ key: 'command.seatTwice', params: { seat: count.seat } }) } as const;
 
-/** Checks each in turn, the arguments of those that pass joined into one list. */
-export function all(...checks: Checked[]): Checked {
-  const args: unknown[] = [];
-  for (const check of checks) {
-    if (!check.ok) return check;
-    args.push(...check.args);
-  }
-  return pass(args);
-}
+/** One seat's count before a race: its leaving chips, and whether it has any other chips (a list is refused at its seat, as it always was). */
+export const seatCount = object({ seat, chips: seatChips, hasOther }, notObject, true);
 
-export function checkPlayers(value: unknown): Checked {
-  if (!Array.isArray(value) || value.length < PLAYERS_MIN || value.length > PLAYERS_MAX) return fail('players', { key: 'command.playerCount', params: { min: PLAYERS_MIN, n: PLAYERS_MAX } });
-  if (value.some((player) => typeof player !== 'string' || player.length > NAME_MAX)) return fail('players', { key: 'command.playerName', params: { n: NAME_MAX } });
-  return pass([value]);
-}
+/** A race's counts: 1 … MAX_SEATS seats, each once. */
+export const seatCounts = list(seatCount, { min: 1, max: MAX_SEATS, said: { key: 'command.seatCount', params: { n: MAX_SEATS } }, unique: seatOnce });
 
-export function checkGameAction(value: unknown): Checked {
-  const action = value as { type?: unknown; cards?: unknown; player?: unknown } | null;
-  if (typeof action !== 'object' || action === null) return fail('action', { key: 'command.action' });
-  switch (action.type) {
-    case 'discard':
-      if (!Array.isArray(action.cards) || action.cards.length > DISCARD_MAX || action.cards.some((card) => typeof card !== 'string' || card.length > CARD_CODE_MAX)) {
-        return fail('action.cards', { key: 'command.discards', params: { n: DISCARD_MAX } });
-      }
-      return pass([{ type: 'discard', cards: action.cards }]);
-    case 'call':
-      return typeof action.player === 'string' && action.player.length <= NAME_MAX ? pass([{ type: 'call', player: action.player }]) : fail('action.player', { key: 'command.callPlayer' });
-    case 'end-exchanges':
-    case 'next-deal':
-      return pass([{ type: action.type }]);
-    default:
-      return fail('action.type', { key: 'command.actionType' });
-  }
-}
+/** One seat's count being typed: its chips null while the field is still empty. */
+export const seatCountDraft = object({ seat, chips: nullable(seatChips), hasOther }, notObject);
+
+/**
+ * The counts being typed (saveCountDrafts, the count-draft file): at most a seat's worth, each
+ * seat once. Which seats are in play is the service's to check.
+ */
+export const seatCountDrafts = list(seatCountDraft, { max: MAX_SEATS, said: { key: 'command.draftSeats', params: { n: MAX_SEATS } }, unique: seatOnce });
+
+/** A points game's players, clockwise: PLAYERS_MIN … PLAYERS_MAX names. */
+export const players = list(textOf(NAME_MAX), { min: PLAYERS_MIN, max: PLAYERS_MAX, said: { key: 'command.playerCount', params: { min: PLAYERS_MIN, n: PLAYERS_MAX } }, entrySaid: { key: 'command.playerName', params: { n: NAME_MAX } } });
+
+/** A points game's action: a discard, a call, the exchanges ended, the next deal. */
+export const gameAction = variant(
+  'type',
+  {
+    discard: object({ type: literal('discard'), cards: list(textOf(CARD_CODE_MAX), { max: DISCARD_MAX, said: { key: 'command.discards', params: { n: DISCARD_MAX } }, entrySaid: { key: 'command.discards', params: { n: DISCARD_MAX } } }) }, notObject),
+    call: object({ type: literal('call'), player: text(NAME_MAX, { key: 'command.callPlayer' }, { key: 'command.callPlayer' }) }, notObject),
+    'end-exchanges': object({ type: literal('end-exchanges') }, notObject),
+    'next-deal': object({ type: literal('next-deal') }, notObject),
+  },
+  { key: 'command.action' },
+  { key: 'command.actionType' },
+);
+
+export type SeatCountShape = Infer<typeof seatCount>;
+export type SeatCountDraftShape = Infer<typeof seatCountDraft>;
+export type GameActionShape = Infer<typeof gameAction>;
+
+/** A game's name, one of GAMES. */
+export const gameName = is((value): value is GameName => (GAMES as readonly unknown[]).includes(value), {
+  key: 'command.game',
+  params: { games: { message: { key: 'poker.or', params: { list: GAMES.slice(0, -1).join(', '), last: GAMES.at(-1) ?? '' } } } },
+});
 
 /** The longest house options a start call may carry, as JSON (all three set take about 80 characters). */
 export const HOUSE_OPTIONS_MAX = 200;
 
 /**
- * A game's house options (Chicago's) as the start screen sends them: none means all off. The
- * engine's own reader checks them (unknown keys, wrong types, a buy stop that is no whole number
- * below the target, an option on for Pistepokeri), so the call and the journal's start event are
- * refused for the same reasons in the same words; what passes is the options in full.
+ * A game's house options (Chicago's) as the start screen sends them, for the game read before
+ * them (`parent`, the arguments read so far): none means all off. The engine's own reader checks
+ * them (unknown keys, wrong types, a buy stop that is no whole number below the target, an option
+ * on for Pistepokeri), so the call and the journal's start event are refused for the same reasons
+ * in the same words; what passes is the options in full.
  */
-export function checkHouseOptions(game: GameName, value: unknown): Checked {
+export const houseOptions = custom((value, parent): HouseOptions => {
   // Three short fields: anything longer is refused before the engine quotes it back in full.
   let size = Infinity;
   try {
@@ -125,11 +86,28 @@ export function checkHouseOptions(game: GameName, value: unknown): Checked {
   } catch {
     // A value with a cycle or a bigint (IPC can carry both) is no set of options either.
   }
-  if (size > HOUSE_OPTIONS_MAX) return fail('options', { key: 'command.tooLong', params: { n: HOUSE_OPTIONS_MAX } });
+  if (size > HOUSE_OPTIONS_MAX) refuse({ key: 'command.tooLong', params: { n: HOUSE_OPTIONS_MAX } });
+  // The engine's reader names its own fields (`options.buyStop`): its refusal passes out as it is.
+  return readHouseOptions(value, (parent as readonly unknown[])[0] as GameName);
+});
+
+/** The house options of `game` checked as the start call's third argument is. */
+export function checkHouseOptions(game: GameName, value: unknown): Checked {
   try {
-    return pass([readHouseOptions(value, game)]);
+    return { ok: true, args: [parse(houseOptions, value, 'options', [game])] };
   } catch (error) {
     if (!isInputError(error) || error.said === undefined) throw error;
-    return fail(error.field, error.said);
+    return { ok: false, error: commandErrorOf(error) };
   }
 }
+
+/**
+ * A plain object of at most `maxChars` characters of JSON, taken as a `T` whose meaning another
+ * reader checks (the settings' schema, the planner, the profile reader): here only its shape and size.
+ */
+export const objectOfSize = <T>(maxChars: number, said: Said) => is((value): value is T => isRecord(value) && (maxChars === Infinity || JSON.stringify(value).length <= maxChars), said);
+
+/** A whole number that is at least 1 (a held card's id, a chip's value). */
+export const positive = (said: Said) => whole(1, Number.MAX_SAFE_INTEGER, said);
+
+export { isInputError };

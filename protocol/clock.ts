@@ -4,23 +4,40 @@
  * read the countdown from it themselves (engine/clock `readClock`, with their own time each second):
  * the service pushes a state only when the clock's events or structure change.
  */
-import { clockSchedule, type ClockEvent, type ClockSchedule } from '../engine/clock/clock';
+import { clockSchedule, readClockEvents, type ClockEvent, type ClockSchedule } from '../engine/clock/clock';
 import { isInputError } from '../engine/errors';
 import type { Message } from '../engine/messages';
 import type { StructureInput } from '../engine/plan/csv';
 import { readStructure } from '../engine/plan/structure';
+import { custom, nullable, object, type Infer } from './schema';
+
+/** A structure as the planner reads it (engine/plan): taken as it is, the planner checks it (scheduleOf). */
+const structure = custom((value) => value as StructureInput);
+/** The clock's events, read by the engine's own reader (engine/clock readClockEvents), naming `events[i]` at fault. */
+const events = custom((value): readonly ClockEvent[] => readClockEvents(value));
+const notObject = { key: 'command.notObject' } as const;
+
+/**
+ * The floor's clock row as `floor_clock` holds it, the one description the floor (floor/clock.ts)
+ * and every station following it (main/service/clock.ts) read it by: the tournament's structure
+ * (null while the floor has none) and the clock's events.
+ */
+export const FLOOR_CLOCK_ROW = object({ structure: nullable(structure), events }, notObject);
+export type FloorClockRowShape = Infer<typeof FLOOR_CLOCK_ROW>;
+
+/**
+ * The floor's clock as a station follows it (the row, with a structure), and `offsetMs`: the
+ * floor's time less the station's (ms) when the link read it. The events carry the floor's time,
+ * and a station follows it, not its own clock (absent, or no whole number: the same time).
+ */
+export const FLOOR_CLOCK = object({
+  structure,
+  events,
+  offsetMs: custom((value) => (Number.isSafeInteger(value) ? (value as number) : undefined)),
+}, notObject);
 
 /** The floor's clock, as the floor link reads it from the database: the tournament's structure and the clock's events. */
-export interface FloorClock {
-  /** The structure as the planner reads it (engine/plan), its levels with their minutes. */
-  readonly structure: StructureInput;
-  readonly events: readonly ClockEvent[];
-  /**
-   * The floor's time less the station's (ms) when the link read it: the events carry the floor's
-   * time, and a station follows it, not its own clock (absent: the same time).
-   */
-  readonly offsetMs?: number;
-}
+export type FloorClock = Infer<typeof FLOOR_CLOCK>;
 
 /** Who runs the station's clock: the station itself (a home game), or the floor. */
 export type ClockSource = 'local' | 'floor';

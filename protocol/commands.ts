@@ -1,147 +1,105 @@
 /**
- * The command table: every call the screen can make, once — its name, how many arguments it
- * takes and their shape (checked by main/ipc/validate.ts before the service sees them), and its
- * signature (a type carried by the entry). Everything else that lists the commands derives from
+ * The command table: every call the screen can make, once — its name and its arguments' schemas
+ * (protocol/argumentChecks.ts; checked by main/ipc/validate.ts before the service sees them), from
+ * which its argument count, its check and its signature's parameters all come (commandSchema.ts). Everything else that lists the commands derives from
  * here: ConsoleCommands and CommandName, the preload's functions, the browser bridge's client,
  * the IPC channels and handlers (scripts/commandTable.test.ts proves each list is this one).
  */
-import { GAMES, type GameName, type HouseOptions } from '../engine/poker/rules';
 import type { RaceSummary } from '../engine/race/summary';
-import { all, checkCountDrafts, checkCounts, checkGameAction, checkHouseOptions, checkPlayers, checkTarget, checkText, fail, isRecord, isWhole, pass, type Args, type Checked } from './argumentChecks';
 import type { StructureInput } from '../engine/plan/csv';
+import { gameAction, gameName, houseOptions, objectOfSize, players, positive, seatCountDrafts, seatCounts, target, textOf } from './argumentChecks';
+import { arg, command, optionalArg, type Command } from './commandSchema';
 import { CLOCK_ADJUST_MINUTES_MAX } from './clock';
 import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
-import type {
-  CommandResult,
-  ConsoleState,
-  DeviceProfileInfo,
-  DisplayPreloadApi,
-  GameAction,
-  HistoryPage,
-  Language,
-  PortInfo,
-  RaceRecord,
-  SeatCount,
-  SeatCountDraft,
-  SettingsInput,
-  StateMessage,
-} from './contract';
+import type { CommandResult, ConsoleState, DeviceProfileInfo, DisplayPreloadApi, HistoryPage, PortInfo, RaceRecord, SettingsInput, StateMessage } from './contract';
+import { custom, is, isWhole, nullable, object, oneOf, whole, withDefault, type Infer } from './schema';
 
-// A signature is any function type: its parameters are read, never called with.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Signature = (...args: any[]) => unknown;
-
-/** One command: its arguments' count and shape; `Call` is its signature, as a type only. */
-export interface Command<Call extends Signature = Signature> {
-  readonly arity: number;
-  readonly check: (args: Args) => Checked;
-  /** Never set: it carries `Call` for ConsoleCommands. */
-  readonly signature?: Call;
-}
-
-/** A command of signature `Call`: `arity` is its parameter count (the compiler checks they agree). */
-function command<Call extends Signature>(arity: Parameters<Call>['length'], check: (args: Args) => Checked): Command<Call> {
-  return { arity, check };
-}
-
-const none = (): Checked => pass([]);
+export type { Command } from './commandSchema';
 
 /** The largest tournament structure a screen may send, in KB of JSON. */
 const STRUCTURE_MAX_KB = 256;
 
-const heldId = (value: unknown): Checked => (isWhole(value, 1, Number.MAX_SAFE_INTEGER) ? pass([value]) : fail('held', { key: 'command.heldId' }));
+const raceId = arg('race', target);
+const reason = arg('reason', withDefault(textOf(REASON_MAX), ''));
+const heldId = arg('held', positive({ key: 'command.heldId' }));
 
 export const COMMANDS = {
-  getState: command<() => ConsoleState>(0, none),
+  getState: command().returns<ConsoleState>(),
   /**
    * The table, the card source (and the language, the tournament when given): a screen that does
-   * not change the language or the tournament leaves them out, and the saved ones are kept.
+   * not change the language or the tournament leaves them out, and the saved ones are kept. Here
+   * only an object: the settings' own schema (main/service/settingsSchema.ts) reads them.
    */
-  saveSettings: command<(settings: SettingsInput) => CommandResult>(1, ([settings]) => (isRecord(settings) ? pass([settings]) : fail('settings', { key: 'command.notObject' }))),
+  saveSettings: command(arg('settings', objectOfSize<SettingsInput>(Infinity, { key: 'command.notObject' }))).returns<CommandResult>(),
   /** The tournament is on the break after `afterLevel` (a colour-up moment of the structure), or playing (null). Journaled. */
-  markBreak: command<(afterLevel: number | null) => CommandResult>(1, ([afterLevel]) =>
-    afterLevel === null || isWhole(afterLevel, 1, 10_000) ? pass([afterLevel]) : fail('afterLevel', { key: 'command.breakLevel' }),
-  ),
+  markBreak: command(arg('afterLevel', nullable(whole(1, 10_000, { key: 'command.breakLevel' })))).returns<CommandResult>(),
   /**
    * Sets the table to the race of the proposed colour-up that takes `removed` off (its `next` the
    * proposal's): the screen names the break it shows, so a stale screen cannot set another's race.
    */
-  startColorUp: command<(afterLevel: number, removed: number) => CommandResult>(2, ([afterLevel, removed]) => {
-    if (!isWhole(afterLevel, 1, 10_000)) return fail('afterLevel', { key: 'command.colorUpLevel' });
-    return isWhole(removed, 1, Number.MAX_SAFE_INTEGER) ? pass([afterLevel, removed]) : fail('removed', { key: 'command.colorUpChip' });
-  }),
-  setLanguage: command<(language: Language) => CommandResult>(1, ([language]) => ((LANGUAGES as readonly unknown[]).includes(language) ? pass([language]) : fail('language', { key: 'command.oneOf', params: { options: LANGUAGES.join(', ') } }))),
+  startColorUp: command(arg('afterLevel', whole(1, 10_000, { key: 'command.colorUpLevel' })), arg('removed', positive({ key: 'command.colorUpChip' }))).returns<CommandResult>(),
+  setLanguage: command(arg('language', oneOf(LANGUAGES, { key: 'command.oneOf', params: { options: LANGUAGES.join(', ') } }))).returns<CommandResult>(),
   /**
    * The tournament's structure: planned, kept with the break marked (while it is still a moment of
    * it), and its chips made the table's chip set (the chip leaving and the next kept when they fit).
    * Its meaning is the planner's to check (engine/plan); here only its shape and size.
    */
-  saveStructure: command<(structure: StructureInput) => CommandResult>(1, ([structure]) =>
-    isRecord(structure) && JSON.stringify(structure).length <= STRUCTURE_MAX_KB * 1024 ? pass([structure]) : fail('structure', { key: 'command.structure', params: { kb: STRUCTURE_MAX_KB } }),
-  ),
+  saveStructure: command(arg('structure', objectOfSize<StructureInput>(STRUCTURE_MAX_KB * 1024, { key: 'command.structure', params: { kb: STRUCTURE_MAX_KB } }))).returns<CommandResult>(),
   /** The station's own tournament clock (a home game): started, paused, resumed, each journaled with the service's time. Refused while the floor runs the clock. */
-  clockStart: command<() => CommandResult>(0, none),
-  clockPause: command<() => CommandResult>(0, none),
-  clockResume: command<() => CommandResult>(0, none),
+  clockStart: command().returns<CommandResult>(),
+  clockPause: command().returns<CommandResult>(),
+  clockResume: command().returns<CommandResult>(),
   /** Gives the level on the station's clock `minutes` more time left ("+1 min"), or fewer when negative. */
-  clockAdjust: command<(minutes: number) => CommandResult>(1, ([minutes]) =>
-    isWhole(minutes, -CLOCK_ADJUST_MINUTES_MAX, CLOCK_ADJUST_MINUTES_MAX) && minutes !== 0 ? pass([minutes]) : fail('minutes', { key: 'clock.adjustMinutes', params: { max: CLOCK_ADJUST_MINUTES_MAX } }),
-  ),
+  clockAdjust: command(
+    arg('minutes', is((value): value is number => isWhole(value, -CLOCK_ADJUST_MINUTES_MAX, CLOCK_ADJUST_MINUTES_MAX) && value !== 0, { key: 'clock.adjustMinutes', params: { max: CLOCK_ADJUST_MINUTES_MAX } })),
+  ).returns<CommandResult>(),
   /** The race these counts would make (exchange, pool, race chips, deal), without starting it. */
-  previewRace: command<(counts: readonly SeatCount[]) => CommandResult<RaceSummary>>(1, ([counts]) => checkCounts(counts)),
-  startRace: command<(counts: readonly SeatCount[]) => CommandResult>(1, ([counts]) => checkCounts(counts)),
+  previewRace: command(arg('counts', seatCounts)).returns<CommandResult<RaceSummary>>(),
+  startRace: command(arg('counts', seatCounts)).returns<CommandResult>(),
   /**
    * The counts being typed for the next race, empty fields included (null chips): kept by the
    * service and sent to every window, so a reload or a second window shows them; cleared when
    * the race starts or the table changes.
    */
-  saveCountDrafts: command<(counts: readonly SeatCountDraft[]) => CommandResult>(1, ([counts]) => checkCountDrafts(counts)),
+  saveCountDrafts: command(arg('counts', seatCountDrafts)).returns<CommandResult>(),
   /**
    * A card typed or tapped, for the race or game `target` (its id): the screen names what it
    * acts on, so a stale screen cannot deal into the next race.
    */
-  dealCard: command<(target: string, code: string) => CommandResult>(2, ([target, code]) => all(checkTarget(target, 'target'), checkText(code, 'card', CARD_CODE_MAX))),
+  dealCard: command(arg('target', target), arg('card', textOf(CARD_CODE_MAX))).returns<CommandResult>(),
   /**
    * What a keyboard-wedge scanner typed (a burst of keys the screen caught), for `target`: decoded
    * exactly as a frame from the serial port is (symbology prefix, the configured decoder), then dealt.
    */
-  dealScan: command<(target: string, raw: string) => CommandResult>(2, ([target, raw]) => all(checkTarget(target, 'target'), checkText(raw, 'scan', SCAN_MAX))),
-  voidCards: command<(raceId: string, count: number, reason: string) => CommandResult>(3, ([raceId, count, reason]) => {
-    if (!isWhole(count, 1, VOID_MAX)) return all(checkTarget(raceId, 'race'), fail('count', { key: 'command.voidCount' }));
-    return all(checkTarget(raceId, 'race'), pass([count]), checkText(reason ?? '', 'reason', REASON_MAX));
-  }),
-  confirmRace: command<(raceId: string) => CommandResult>(1, ([raceId]) => checkTarget(raceId, 'race')),
-  abandonRace: command<(raceId: string, reason: string) => CommandResult>(2, ([raceId, reason]) => all(checkTarget(raceId, 'race'), checkText(reason ?? '', 'reason', REASON_MAX))),
+  dealScan: command(arg('target', target), arg('scan', textOf(SCAN_MAX))).returns<CommandResult>(),
+  voidCards: command(raceId, arg('count', whole(1, VOID_MAX, { key: 'command.voidCount' })), reason).returns<CommandResult>(),
+  confirmRace: command(raceId).returns<CommandResult>(),
+  abandonRace: command(raceId, reason).returns<CommandResult>(),
   /** Deals the first held card (`heldId`) as if the shoe had sent it now. */
-  takeHeldCard: command<(target: string, heldId: number) => CommandResult>(2, ([target, held]) => all(checkTarget(target, 'target'), heldId(held))),
+  takeHeldCard: command(arg('target', target), heldId).returns<CommandResult>(),
   /** Discards the first held card (`heldId`): kept on record as refused by the dealer. */
-  discardHeldCard: command<(target: string, heldId: number) => CommandResult>(2, ([target, held]) => all(checkTarget(target, 'target'), heldId(held))),
-  listPorts: command<() => CommandResult<readonly PortInfo[]>>(0, none),
+  discardHeldCard: command(arg('target', target), heldId).returns<CommandResult>(),
+  listPorts: command().returns<CommandResult<readonly PortInfo[]>>(),
   /** A points game: its players clockwise, and (Chicago) its house options, all off when left out. */
-  startGame: command<(game: GameName, players: readonly string[], options?: Partial<HouseOptions>) => CommandResult>(3, ([game, players, options]) =>
-    (GAMES as readonly unknown[]).includes(game)
-      ? all(pass([game]), checkPlayers(players), checkHouseOptions(game as GameName, options))
-      : fail('game', { key: 'command.game', params: { games: { message: { key: 'poker.or', params: { list: GAMES.slice(0, -1).join(', '), last: GAMES.at(-1) ?? '' } } } } }),
-  ),
-  gameAction: command<(gameId: string, action: GameAction) => CommandResult>(2, ([gameId, action]) => all(checkTarget(gameId, 'game'), checkGameAction(action))),
+  startGame: command(arg('game', gameName), arg('players', players), optionalArg('options', houseOptions)).returns<CommandResult>(),
+  gameAction: command(arg('game', target), arg('action', gameAction)).returns<CommandResult>(),
   /** Ends the game: into the history when it has a winner, otherwise abandoned with the reason. */
-  closeGame: command<(gameId: string, reason: string) => CommandResult>(2, ([gameId, reason]) => all(checkTarget(gameId, 'game'), checkText(reason ?? '', 'reason', REASON_MAX))),
-  exportHistory: command<(format: 'csv' | 'json') => CommandResult<string>>(1, ([format]) => (format === 'csv' || format === 'json' ? pass([format]) : fail('format', { key: 'command.format' }))),
+  closeGame: command(arg('game', target), reason).returns<CommandResult>(),
+  exportHistory: command(arg('format', oneOf(['csv', 'json'], { key: 'command.format' }))).returns<CommandResult<string>>(),
   /** Confirmed races before index `before` (null: the latest), at most `count` of them. */
-  historyPage: command<(before: number | null, count: number) => CommandResult<HistoryPage>>(2, ([before, count]) => {
-    if (before !== null && !isWhole(before, 0, Number.MAX_SAFE_INTEGER)) return fail('before', { key: 'command.before' });
-    if (!isWhole(count, 1, HISTORY_PAGE_MAX)) return fail('count', { key: 'command.wholeRange', params: { min: 1, max: HISTORY_PAGE_MAX } });
-    return pass([before, count]);
-  }),
+  historyPage: command(
+    arg('before', nullable(whole(0, Number.MAX_SAFE_INTEGER, { key: 'command.before' }))),
+    arg('count', whole(1, HISTORY_PAGE_MAX, { key: 'command.wholeRange', params: { min: 1, max: HISTORY_PAGE_MAX } })),
+  ).returns<CommandResult<HistoryPage>>(),
   /** A race's full record from the journal: every card, void and refusal, with the chain's verdict. */
-  raceRecord: command<(raceId: string) => CommandResult<RaceRecord>>(1, ([raceId]) => checkTarget(raceId, 'race')),
-  /** A device profile (the JSON of a profile file) validated and stored in the data folder under its name. */
-  importProfile: command<(profile: unknown) => CommandResult<DeviceProfileInfo>>(1, ([profile]) =>
-    // The profile's meaning is the hardware reader's to check (readProfile); here only its size.
-    isRecord(profile) && JSON.stringify(profile).length <= PROFILE_MAX_CHARS ? pass([profile]) : fail('profile', { key: 'command.profile', params: { kb: PROFILE_MAX_CHARS / 1024 } }),
-  ),
+  raceRecord: command(raceId).returns<CommandResult<RaceRecord>>(),
+  /**
+   * A device profile (the JSON of a profile file) validated and stored in the data folder under its
+   * name. Here only its size: its meaning is the hardware reader's to check (readProfile).
+   */
+  importProfile: command(arg('profile', objectOfSize<unknown>(PROFILE_MAX_CHARS, { key: 'command.profile', params: { kb: PROFILE_MAX_CHARS / 1024 } }))).returns<CommandResult<DeviceProfileInfo>>(),
   /** Starts registering an RFID deck into a profile of this name (the card source must read tag IDs), or stops it (null). */
-  registerDeck: command<(name: string | null) => CommandResult>(1, ([name]) => (name === null ? pass([null]) : checkText(name, 'name', NAME_MAX))),
+  registerDeck: command(arg('name', nullable(textOf(NAME_MAX)))).returns<CommandResult>(),
 } as const satisfies Readonly<Record<string, Command>>;
 
 type CallOf<Entry> = Entry extends Command<infer Call> ? Call : never;
@@ -182,6 +140,17 @@ export type ConsoleApi = ConsoleCalls & {
 /** What the dealer window's preload exposes: the commands, and the state messages as sent (the page merges them). */
 export type PreloadApi = ConsoleCalls & DisplayPreloadApi;
 
-/** Browser-mode wire format (JSON over WebSocket). */
-export type BridgeRequest = { readonly id: number; readonly method: CommandName; readonly args: readonly unknown[] };
+/**
+ * A browser-mode request (JSON over WebSocket) as the server reads it: an id (a safe integer, the
+ * answer carries it back); its method and arguments are taken as they are, for checkCall
+ * (main/ipc/validate.ts) to read by the table. A message it refuses is not answered.
+ */
+export const BRIDGE_REQUEST = object({
+  id: whole(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, { key: 'command.notObject' }),
+  method: custom((value) => value),
+  args: custom((value) => value),
+}, { key: 'command.notObject' });
+
+/** Browser-mode wire format (JSON over WebSocket): the request as the bridge client sends it. */
+export type BridgeRequest = Infer<typeof BRIDGE_REQUEST> & { readonly method: CommandName; readonly args: readonly unknown[] };
 export type BridgeMessage = { readonly type: 'result'; readonly id: number; readonly result: unknown } | StateMessage;

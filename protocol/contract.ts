@@ -15,6 +15,8 @@ import type { ClockView } from './clock';
 import type { FloorLinkState } from './floorLink';
 import type { GameHistoryEntry, HistorySummary, RaceView } from './races';
 import type { ConsoleSettings, SourceKind } from './settings';
+import type { CommandError } from './schema';
+import type { GameActionShape, SeatCountDraftShape } from './argumentChecks';
 
 export type { ChainStatus, JournalFinding } from '../journal/findings';
 export * from './constants';
@@ -80,11 +82,7 @@ export interface ColorUpProgress {
  * null while the field is empty ("not entered yet"). The service keeps these for the table's next
  * race, so a reload or a second window shows the same counts.
  */
-export interface SeatCountDraft {
-  readonly seat: number;
-  readonly chips: number | null;
-  readonly hasOther: boolean;
-}
+export type SeatCountDraft = SeatCountDraftShape;
 
 
 /** A card from the shoe held for the dealer's say (read while the line was noisy, or behind such a card). */
@@ -111,11 +109,7 @@ export interface SourceStatus {
 export type { GameView } from '../engine/poker/view';
 
 
-export type GameAction =
-  | { readonly type: 'discard'; readonly cards: readonly string[] }
-  | { readonly type: 'end-exchanges' }
-  | { readonly type: 'call'; readonly player: string }
-  | { readonly type: 'next-deal' };
+export type GameAction = GameActionShape;
 
 /** What was found when the journal was read on start (a torn last line, damage, tampering, a newer version). */
 export interface JournalReport {
@@ -190,14 +184,8 @@ export interface ConsoleState {
   readonly floorLink: FloorLinkState;
 }
 
-export interface CommandError {
-  /** The input field at fault (`cards`, `seats[2].chips`, `path` …). */
-  readonly field: string;
-  /** The refusal in English (the command line's and the log's words). */
-  readonly message: string;
-  /** The refusal as a key and its parameters (engine/messages), for the screens to say in the dealer's language. */
-  readonly said?: Message;
-}
+/** A refusal: the field at fault, its English and its key (protocol/schema.ts, the one mapping from a schema's refusals). */
+export type { CommandError } from './schema';
 
 export type CommandResult<T = null> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: CommandError };
 

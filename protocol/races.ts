@@ -1,15 +1,12 @@
 /** A race as the screens and the floor see it (its counts, its view, its full record read back from the journal), and the history of confirmed races and games, and a race's full record read back from the journal. */
 import type { Message } from '../engine/messages';
+import type { SeatCountShape } from './argumentChecks';
 import type { GameName } from '../engine/poker/rules';
 import type { RaceSummary } from '../engine/race/summary';
 import type { ChainStatus, JournalFinding } from '../journal/findings';
 
 /** One seat's count before the race: its leaving chips, and whether it has any other chips. */
-export interface SeatCount {
-  readonly seat: number;
-  readonly chips: number;
-  readonly hasOther: boolean;
-}
+export type SeatCount = SeatCountShape;
 
 /** Where a race was run: the table's name, the station that ran it, the colour-up level it belongs to (each when known). */
 export interface RacePlace {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { journalPath } from '../journal/location';
 import { damagedSeq, kindOfLine } from '../journal/read';
 import type { OutgoingRecord } from './push';
+import { object, parse, text, whole, type Infer } from '../protocol/schema';
 
 /**
  * The station's outbox: the journal itself, read from where the last sending stopped. The cursor
@@ -12,14 +13,20 @@ import type { OutgoingRecord } from './push';
  */
 export const OUTBOX_CURSOR_FILE = 'floor-outbox.json';
 
-export interface OutboxCursor {
+const notCursor = { key: 'command.notObject' } as const;
+const count = whole(0, Number.MAX_SAFE_INTEGER, notCursor);
+
+/** The cursor file's shape (its type and its reader). */
+const OUTBOX_CURSOR = object({
   /** The table the records were sent for: another table starts again from the journal's start. */
-  readonly table: string;
+  table: text(Number.MAX_SAFE_INTEGER, notCursor, notCursor),
   /** Where in the journal the next line to send starts (always after a newline). */
-  readonly offset: number;
+  offset: count,
   /** The last seq sent. */
-  readonly seq: number;
-}
+  seq: count,
+}, notCursor);
+
+export type OutboxCursor = Infer<typeof OUTBOX_CURSOR>;
 
 export interface OutboxBatch {
   readonly records: readonly OutgoingRecord[];
@@ -33,11 +40,10 @@ const START = (table: string): OutboxCursor => ({ table, offset: 0, seq: 0 });
 
 export async function readCursor(dataDir: string, table: string): Promise<OutboxCursor> {
   try {
-    const parsed = JSON.parse(await readFile(join(dataDir, OUTBOX_CURSOR_FILE), 'utf8')) as Partial<OutboxCursor>;
-    if (parsed.table !== table || !Number.isSafeInteger(parsed.offset) || !Number.isSafeInteger(parsed.seq) || (parsed.offset as number) < 0 || (parsed.seq as number) < 0) return START(table);
-    return { table, offset: parsed.offset as number, seq: parsed.seq as number };
+    const cursor = parse(OUTBOX_CURSOR, JSON.parse(await readFile(join(dataDir, OUTBOX_CURSOR_FILE), 'utf8')));
+    return cursor.table === table ? cursor : START(table);
   } catch {
-    // No cursor yet, or a torn one: sending again from the start is safe (the floor passes over what it has).
+    // No cursor yet, a torn one or one its shape refuses: sending again from the start is safe (the floor passes over what it has).
     return START(table);
   }
 }

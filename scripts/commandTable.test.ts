@@ -5,7 +5,8 @@
 // table's names; a command added or dropped in the table reaches all of them, and none has one
 // of its own.
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { COMMAND_NAMES, COMMANDS, type CommandName } from '../protocol/commands';
+import { COMMAND_NAMES, COMMANDS, type CommandName, type ConsoleCommands } from '../protocol/commands';
+import type { ConsoleService } from '../main/service/service';
 import { API_KEY } from '../protocol/constants';
 import { commandChannel } from '../main/ipc/channels';
 import { checkCall, type CommandTarget } from '../main/ipc/validate';
@@ -13,6 +14,32 @@ import { registerIpc } from '../main/electron/ipc';
 import { createBridgeApi, type WebSocketLike } from '../renderer/api/bridge';
 
 const tableNames = (): string[] => Object.keys(COMMANDS).sort();
+
+/**
+ * The commands the console has, written out: the one list here that is not derived from the
+ * table, so that deleting a command from it (or adding one) fails this test rather than
+ * shrinking every derived list with it. A command added or removed on purpose is added or
+ * removed here too.
+ */
+const EXPECTED_COMMANDS = [
+  'getState', 'saveSettings', 'markBreak', 'startColorUp', 'setLanguage', 'saveStructure',
+  'clockStart', 'clockPause', 'clockResume', 'clockAdjust', 'previewRace', 'startRace', 'saveCountDrafts',
+  'dealCard', 'dealScan', 'voidCards', 'confirmRace', 'abandonRace', 'takeHeldCard', 'discardHeldCard',
+  'listPorts', 'startGame', 'gameAction', 'closeGame', 'exportHistory', 'historyPage', 'raceRecord',
+  'importProfile', 'registerDeck',
+] as const;
+
+/**
+ * At the type level: the service's public members are the table's commands and these, and no
+ * other. A command deleted from the table leaves its handler here uncovered, which fails the
+ * typecheck (`npx tsc -p tsconfig.node.json`) at `everyHandlerIsACommand`.
+ */
+type ServiceOwnMembers = 'onState' | 'followFloorClock' | 'history' | 'close';
+type HandlersNotInTable = Exclude<keyof ConsoleService, CommandName | ServiceOwnMembers>;
+const everyHandlerIsACommand: [HandlersNotInTable] extends [never] ? true : HandlersNotInTable = true;
+/** And each handler takes what its command's signature (its arguments' schemas) gives it. */
+type HandlersTakeTheirArguments = { readonly [Name in CommandName]: (...args: Parameters<ConsoleCommands[Name]>) => unknown };
+const handlersTakeTheirArguments = (service: ConsoleService): HandlersTakeTheirArguments => service;
 
 /** The functions main/preload.ts exposes, loaded with a stand-in electron module; each with the channel it invokes. */
 async function preloadCommands(): Promise<Map<string, unknown>> {
@@ -52,6 +79,12 @@ describe('each command is defined once, in the table', () => {
   const bridges: Array<{ close(): void }> = [];
   afterAll(() => {
     for (const bridge of bridges) bridge.close();
+  });
+
+  it('the table holds exactly the commands the console has (none deleted, none added unseen)', () => {
+    expect(COMMAND_NAMES).toEqual(EXPECTED_COMMANDS);
+    expect(everyHandlerIsACommand).toBe(true);
+    expect(typeof handlersTakeTheirArguments).toBe('function');
   });
 
   it('the table names each command once, and COMMAND_NAMES is its list', () => {

@@ -1,7 +1,8 @@
 import { InputError } from '../../engine/errors';
-import { adjustForMinutesLeft, applyClockEvent, CLOCK_EVENTS_KEPT, compactClock, foldClock, nextClockChange, readClock, readClockEvents, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
+import { adjustForMinutesLeft, applyClockEvent, CLOCK_EVENTS_KEPT, compactClock, foldClock, nextClockChange, readClock, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
 import type { JournalLine } from '../../journal/read';
-import { scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
+import { FLOOR_CLOCK, scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
+import { parse } from '../../protocol/schema';
 import { isClockRecord } from '../../replay/clockRecord';
 import type { JournalFollower } from '../../replay/follower';
 
@@ -142,9 +143,9 @@ export class StationClock implements JournalFollower {
       return;
     }
     const planned = scheduleOf(floor.structure);
-    const read = readClockEvents(floor.events);
+    const { events: read, offsetMs } = parse(FLOOR_CLOCK, floor);
     if (planned.schedule !== null) foldClock(read, planned.schedule.totalMs);
-    const offset = Number.isSafeInteger(floor.offsetMs) ? (floor.offsetMs as number) : 0;
+    const offset = offsetMs ?? 0;
     const events = offset === 0 ? read : read.map((event) => ({ ...event, at: event.at - offset }));
     this.floor = { structure: floor.structure, events };
     this.floorSchedule = planned;

@@ -1,12 +1,20 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../../engine/errors';
-import { checkCountDrafts } from '../../protocol/argumentChecks';
+import { seatCountDrafts, textOf } from '../../protocol/argumentChecks';
 import type { SeatCountDraft, TableSettings } from '../../protocol/contract';
+import { object, parse, type Infer } from '../../protocol/schema';
 import { writeFileAtomically } from './atomicWrite';
 
 /** The file in the data folder that keeps the counts being typed for the next race across a restart. */
 export const COUNT_DRAFTS_FILE = 'count-drafts.json';
+
+/**
+ * The count-draft file: the race they are for (the next race's id), the table they were typed at
+ * (countsTableKey) and the counts, read by the same schema as saveCountDrafts' argument.
+ */
+const COUNT_DRAFTS_FILE_SHAPE = object({ race: textOf(64), table: textOf(4096), counts: seatCountDrafts }, { key: 'command.notObject' });
+type CountDraftsFile = Infer<typeof COUNT_DRAFTS_FILE_SHAPE>;
 
 /** What makes typed counts meaningless when it changes: the seats in play and the chips raced. */
 export const countsTableKey = (table: TableSettings): string => JSON.stringify({ seats: table.seats.map((seat) => seat.seat), removed: table.removed, next: table.next });
@@ -33,14 +41,12 @@ export class CountDrafts {
    */
   async load(nextRace: string, table: TableSettings): Promise<void> {
     try {
-      const file = JSON.parse(await readFile(join(this.dataDir, COUNT_DRAFTS_FILE), 'utf8')) as { race?: unknown; table?: unknown; counts?: unknown } | null;
-      if (file?.race !== nextRace || file.table !== countsTableKey(table)) return;
-      const checked = checkCountDrafts(file.counts);
-      if (!checked.ok) return;
-      const drafts = checked.args[0] as readonly SeatCountDraft[];
+      const file = parse(COUNT_DRAFTS_FILE_SHAPE, JSON.parse(await readFile(join(this.dataDir, COUNT_DRAFTS_FILE), 'utf8')));
+      if (file.race !== nextRace || file.table !== countsTableKey(table)) return;
+      const drafts = file.counts;
       if (drafts.every((draft) => table.seats.some((seat) => seat.seat === draft.seat))) this.drafts = drafts;
     } catch {
-      // none kept, or none readable: nothing typed yet
+      // none kept, none readable, or refused by its schema: nothing typed yet
     }
   }
 
@@ -52,7 +58,7 @@ export class CountDrafts {
     const drafts = [...counts].sort((a, b) => a.seat - b.seat).map(({ seat, chips, hasOther }) => ({ seat, chips, hasOther }));
     if (JSON.stringify(drafts) === JSON.stringify(this.drafts)) return false;
     this.drafts = drafts;
-    const file = { race: nextRace, table: countsTableKey(table), counts: drafts };
+    const file: CountDraftsFile = { race: nextRace, table: countsTableKey(table), counts: drafts };
     await writeFileAtomically(join(this.dataDir, COUNT_DRAFTS_FILE), `${JSON.stringify(file)}\n`).catch(() => undefined);
     return true;
   }

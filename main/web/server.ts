@@ -2,7 +2,8 @@ import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'no
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { CommandResult, ConsoleState } from '../../protocol/contract';
-import type { BridgeMessage } from '../../protocol/commands';
+import { BRIDGE_REQUEST, type BridgeMessage } from '../../protocol/commands';
+import { parse } from '../../protocol/schema';
 import { StateFeed } from '../ipc/stateFeed';
 import { dispatch, type CommandTarget } from '../ipc/validate';
 import { createAccess, DISPLAY_PATH, KEY_PAGE, type BridgeRole } from './access';
@@ -158,14 +159,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     client.on('close', () => feeds.delete(client));
     feed.push(options.service.getState());
     client.on('message', (data) => {
-      let request: { id?: unknown; method?: unknown; args?: unknown };
+      let request: { id: number; method?: unknown; args?: unknown };
       try {
-        request = JSON.parse(data.toString()) as typeof request;
+        request = parse(BRIDGE_REQUEST, JSON.parse(data.toString()));
       } catch {
-        return; // not our protocol: nothing to answer
+        return; // not our protocol (not JSON, no object, no id): nothing to answer
       }
-      if (typeof request !== 'object' || request === null || !Number.isSafeInteger(request.id)) return;
-      const id = request.id as number;
+      const id = request.id;
       // The player display only shows: none of its calls reach the service, not even getState
       // (its client answers that from the states it is pushed).
       if (role === 'display') {

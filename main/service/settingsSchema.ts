@@ -1,0 +1,167 @@
+/**
+ * The settings' shape, once: what a screen saves and what the settings file holds are both read
+ * here (readSettings), each field one line of a schema (protocol/schema.ts) naming the field at
+ * fault in keys. The types stay protocol/settings.ts's (the screens read them; the readers below
+ * need main's and hardware's code): `sameShape` below makes the compiler refuse a field added to
+ * one and not the other. A new source field is one line in SOURCE_FIELDS and one in SourceSettings.
+ */
+import { isMultipleOf } from '../../engine/chips';
+import { InputError, isInputError } from '../../engine/errors';
+import type { Message } from '../../engine/messages';
+import { refuseTooDeep } from '../../engine/validate';
+import type { StructureInput } from '../../engine/plan/csv';
+import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
+import { RULE_SET_NAMES } from '../../engine/race/rules';
+import { BUILT_IN_PROFILES, MAX_WINDOW_MS } from '../../hardware/profile';
+import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type SeatSettings, type SourceSettings, type TableSettings, type TournamentSettings } from '../../protocol/contract';
+import { and, custom, is, isRecord, list, object, oneOf, optional, parse, prefixed, refine, refuse, text, transform, whole, withDefault, type Infer } from '../../protocol/schema';
+import { floorOf } from './floorSettings';
+import { got, lineSetting, serialPath } from './sourceReaders';
+
+const notObject: Message = { key: 'command.notObject' };
+const wholeIn = (min: number, max: number) => whole(min, max, (value) => ({ key: 'settings.wholeRange', params: { min, max, got: got(value) } }));
+const choiceOf = <const T extends readonly string[]>(options: T) => oneOf(options, (value) => ({ key: 'settings.oneOf', params: { options: options.join(', '), got: got(value) } }));
+/** Text of at most `max` characters, trimmed; left out, empty. */
+const trimmed = (max: number) => transform(withDefault(text(max, { key: 'command.notText' }, { key: 'command.tooLong', params: { n: max } }), ''), (value) => value.trim());
+/** Trimmed text kept only when not empty (the dealer on duty: settings without one read back as they were). */
+const named = (max: number) => transform(trimmed(max), (value) => (value === '' ? undefined : value));
+const CHIP_MAX = 100_000_000;
+
+/** The seats in play: none only before the table is set up (the defaults); a table saved has 1 to MAX_SEATS (see `requireSeats`). */
+const seats = transform(
+  list(object({ seat: wholeIn(1, MAX_SEATS), name: trimmed(NAME_MAX) }, notObject), { max: MAX_SEATS, said: { key: 'command.seatCount', params: { n: MAX_SEATS } } }),
+  (read, at) => {
+    const numbers = read.map((seat) => seat.seat);
+    const repeated = numbers.find((seat, index) => numbers.indexOf(seat) !== index);
+    if (repeated !== undefined) at(null, { key: 'settings.seatTwice', params: { seat: repeated } });
+    return [...read].sort((a, b) => a.seat - b.seat) as readonly SeatSettings[];
+  },
+);
+
+/**
+ * The table's name or number, when named: trimmed text of at most TABLE_NAME_MAX characters, no
+ * control characters (it is printed on slips and in spreadsheets); empty or absent, not named.
+ */
+const tableName = optional(
+  custom((value) => {
+    // eslint-disable-next-line no-control-regex
+    const name = typeof value === 'string' && !/[\u0000-\u001f\u007f-\u009f]/.test(value) ? value.trim() : null;
+    if (name === null || name.length > TABLE_NAME_MAX) refuse({ key: 'settings.tableName', params: { n: TABLE_NAME_MAX } });
+    return name === '' ? undefined : name;
+  }),
+);
+
+/** The table's chips first: the chip leaving and the next are checked against the set before anything else of the table. */
+const TABLE_CHIPS = refine(
+  object({
+    chipSet: refine(list(wholeIn(1, CHIP_MAX), { min: 2, max: 12, said: { key: 'settings.chipSetSize', params: { min: 2, n: 12 } } }), (chips, at) => {
+      if (chips.some((chip, index) => index > 0 && chip <= (chips[index - 1] as number))) at(null, { key: 'settings.chipSetOrder' });
+    }),
+    removed: wholeIn(1, CHIP_MAX),
+    next: wholeIn(1, CHIP_MAX),
+  }, notObject),
+  ({ chipSet, removed, next }, at) => {
+    if (!chipSet.includes(removed)) at('removed', { key: 'settings.removedNotInSet', params: { removed } });
+    if (!chipSet.includes(next) || next <= removed) at('next', { key: 'settings.nextNotLarger', params: { removed } });
+    if (!isMultipleOf(next, removed)) at('next', { key: 'settings.nextNotMultiple', params: { next, removed } });
+  },
+);
+
+const TABLE = and(TABLE_CHIPS, object({
+  seats,
+  button: wholeIn(1, MAX_SEATS),
+  rules: choiceOf(RULE_SET_NAMES),
+  decks: wholeIn(1, MAX_DECKS),
+  dealer: named(NAME_MAX),
+  name: tableName,
+}, notObject));
+
+/** A device profile's name, in the shape profile names have (the service checks it names one). */
+const profileName = is((value): value is string => typeof value === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(value), (value) => ({
+  key: 'settings.profileName',
+  params: { options: Object.keys(BUILT_IN_PROFILES).join(', '), got: got(value) },
+}));
+
+/** The card source's fields, one line each, in the order they are checked. */
+const SOURCE_FIELDS = (platform: NodeJS.Platform) => ({
+  kind: choiceOf(SOURCE_KINDS),
+  // The simulator deals by itself and opens no port: its path is kept as entered, unused.
+  path: custom((value, source) => {
+    const path = trimmed(4096).read(value, source);
+    return (source as { kind: unknown }).kind === 'serial' ? serialPath(path, platform) : path;
+  }),
+  baud: wholeIn(50, 4_000_000),
+  // A built-in profile's name, or one stored in the data folder: the service checks it is there.
+  decoder: profileName,
+  // The line settings and repeat window over the profile's, each only when given.
+  dataBits: lineSetting('dataBits'),
+  parity: lineSetting('parity'),
+  stopBits: lineSetting('stopBits'),
+  rtscts: lineSetting('rtscts'),
+  repeatMs: optional(wholeIn(0, MAX_WINDOW_MS)),
+});
+
+/**
+ * A structure is kept as entered; the planner checks it and the plan must come out of it. Its
+ * chips are the table's (read before it, `settings.table.chipSet`): the settings file stores them
+ * once, in the table, so a structure without `chips` takes the table's, and one that lists others is refused.
+ */
+const tournament = custom((value, settings): TournamentSettings => {
+  const chips = ((settings as { table: { chipSet: readonly number[] } }).table.chipSet);
+  if (value === undefined || value === null) return { structure: null, atBreakAfter: null };
+  if (!isRecord(value)) refuse(notObject);
+  if (value.structure === undefined || value.structure === null) return { structure: null, atBreakAfter: null };
+  if (!isRecord(value.structure)) throw new InputError('tournament.structure', notObject);
+  const structure = { ...value.structure, chips: value.structure.chips ?? chips };
+  let plan: ColorUpPlan;
+  try {
+    plan = planColorUps(structure);
+  } catch (error) {
+    if (isInputError(error)) throw prefixed('tournament.structure', error);
+    throw error;
+  }
+  const same = plan.structure.chips.length === chips.length && plan.structure.chips.every((chip, index) => chip === chips[index]);
+  if (!same) throw new InputError('tournament.structure.chips', { key: 'settings.structureChips', params: { chips: chips.join(', '), given: plan.structure.chips.join(', ') } });
+  const at = value.atBreakAfter ?? null;
+  if (at !== null && !plan.moments.includes(at as number)) throw new InputError('tournament.atBreakAfter', { key: 'settings.noBreak', params: { level: got(at) } });
+  return { structure: structure as unknown as StructureInput, atBreakAfter: at as number | null };
+});
+
+const settingsOf = (platform: NodeJS.Platform) =>
+  object({
+    table: TABLE,
+    source: object(SOURCE_FIELDS(platform), notObject),
+    language: choiceOf(LANGUAGES),
+    tournament,
+    // Needs the table's name (the name the floor knows the table by), read before it.
+    floor: optional(custom((value, settings) => floorOf(value, tableName.read((settings as { table: { name?: unknown } }).table.name, settings)))),
+  }, notObject);
+
+/** The settings' schema for each platform it was asked for (the platform decides what a serial port's path looks like). */
+const SCHEMAS = new Map<NodeJS.Platform, ReturnType<typeof settingsOf>>();
+
+/**
+ * Validates settings from the screen or the settings file, naming the field at fault.
+ * `platform` decides what a serial port's path looks like (tests pass another).
+ */
+export function readSettings(value: unknown, platform: NodeJS.Platform = process.platform): ConsoleSettings {
+  // Before any check quotes a value (JSON.stringify would overflow the stack on one nested deep).
+  refuseTooDeep(value, 'settings');
+  if (!isRecord(value)) throw new InputError('settings', notObject);
+  let schema = SCHEMAS.get(platform);
+  if (schema === undefined) {
+    schema = settingsOf(platform);
+    SCHEMAS.set(platform, schema);
+  }
+  return parse(schema, value);
+}
+
+/** Whether two types have the same fields (optional ones too) and each is assignable to the other. */
+type Same<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? ([A] extends [B] ? ([B] extends [A] ? true : false) : false) : false) : false;
+type Read = Infer<ReturnType<typeof settingsOf>>;
+/**
+ * The compiler's check that the schemas read exactly protocol/settings.ts's types: a field in one
+ * and not the other fails here (the file's tournament is always read, the type's may be absent).
+ */
+const sameShape: [Same<Read['table'], TableSettings>, Same<Read['source'], SourceSettings>, Same<Read, Omit<ConsoleSettings, 'tournament'> & { readonly tournament: TournamentSettings }>] = [true, true, true];
+void sameShape;
