@@ -4,7 +4,7 @@ import App from './App.vue';
 import { getConsoleApi } from './api';
 import { isDisplayMode } from './displayMode';
 import { createConsoleI18n, pickLocale } from './i18n';
-import { useConsoleStore } from './stores/console';
+import { connectStores } from './stores/connect';
 import './style.css';
 import './points.css';
 import './structure.css';
@@ -15,5 +15,5 @@ const app = createApp(App, { mode: isDisplayMode(window.location) ? 'display' : 
   .use(pinia)
   .use(createConsoleI18n(pickLocale(navigator.languages)));
 
-useConsoleStore(pinia).connect(getConsoleApi());
+connectStores(getConsoleApi(), pinia);
 app.mount('#app');
