@@ -1,19 +1,15 @@
-import { createPinia, setActivePinia } from 'pinia';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { createPinia } from 'pinia';
+import { describe, expect, it } from 'vitest';
 import type { ConsoleApi } from '../../protocol/commands';
 import { createFakeApi } from '../testing/fakeApi';
 import { FINNISH_CARDS, FINNISH_COUNTS, makeTournamentState } from '../testing/fixtures';
 import { settle } from '../testing/setup';
 import { connectStores } from './connect';
 
-beforeEach(() => {
-  setActivePinia(createPinia());
-});
-
 describe('count drafts store', () => {
   it('runs a whole race: preview, start, deal, confirm → history', async () => {
     const api = createFakeApi();
-    const { store, drafts } = connectStores(api);
+    const { store, drafts } = connectStores(api, createPinia());
     await settle();
     const preview = await drafts.previewRace(FINNISH_COUNTS);
     expect(preview.ok && preview.value.raceChips).toBe(2);
@@ -32,7 +28,7 @@ describe('count drafts store', () => {
   });
   it('keeps only the latest preview when answers overtake each other', async () => {
     const api = createFakeApi();
-    const { store, drafts } = connectStores(api);
+    const { store, drafts } = connectStores(api, createPinia());
     await settle();
     const resolvers: Array<(value: unknown) => void> = [];
     const slow = { ...api, previewRace: () => new Promise((resolve) => resolvers.push(resolve as (value: unknown) => void)) } as ConsoleApi;
@@ -49,7 +45,7 @@ describe('count drafts store', () => {
     expect(store.errors.previewRace).toBeNull();
   });
   it('builds counts from the drafts of the seats in play', async () => {
-    const { drafts } = connectStores(createFakeApi());
+    const { drafts } = connectStores(createFakeApi(), createPinia());
     await settle();
     drafts.ensureCounts();
     expect(drafts.countsFromDrafts().complete).toBe(false);
@@ -67,7 +63,7 @@ describe('count drafts store', () => {
   });
 
   it('clears the counts typed once the race they were for is confirmed, and when a colour-up sets the next race', async () => {
-    const { store, drafts } = connectStores(createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) }));
+    const { store, drafts } = connectStores(createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) }), createPinia());
     await settle();
     drafts.ensureCounts();
     drafts.setCount(1, { chips: 7 });

@@ -1,19 +1,15 @@
-import { createPinia, setActivePinia } from 'pinia';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { createPinia } from 'pinia';
+import { describe, expect, it } from 'vitest';
 import { MANUAL_VOID_REASON } from '../../engine/race/explain';
 import { createFakeApi } from '../testing/fakeApi';
 import { FINNISH_COUNTS, makeState } from '../testing/fixtures';
 import { settle } from '../testing/setup';
 import { connectStores } from './connect';
 
-beforeEach(() => {
-  setActivePinia(createPinia());
-});
-
 describe('scan store', () => {
   it('shows a card the shoe read and the service refused as the card entry’s error, once per refusal', async () => {
     const api = createFakeApi();
-    const { store, scans } = connectStores(api);
+    const { store, scans } = connectStores(api, createPinia());
     await settle();
     const shoeRefusal = { card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1)' };
     api.push(makeState({ shoeRefusal }));
@@ -31,7 +27,7 @@ describe('scan store', () => {
   });
   it('deals a scan on the race screen; on the counts screen keeps it as not dealt, to be scanned again', async () => {
     const api = createFakeApi();
-    const { store, drafts, scans } = connectStores(api);
+    const { store, drafts, scans } = connectStores(api, createPinia());
     await settle();
     store.navigate('race');
     expect(scans.scanPlace).toBe('counts');
@@ -49,7 +45,7 @@ describe('scan store', () => {
     expect(scans.scanAway).toBeNull();
   });
   it('keeps a scan away from the deal on other screens, saying whether a race is open', async () => {
-    const { store, scans } = connectStores(createFakeApi({ race: { cards: ['Ah'] } }));
+    const { store, scans } = connectStores(createFakeApi({ race: { cards: ['Ah'] } }), createPinia());
     await settle();
     store.navigate('history');
     expect(scans.scanPlace).toBe('elsewhere');
@@ -59,8 +55,7 @@ describe('scan store', () => {
     scans.dismissScanAway();
     expect(scans.scanAway).toBeNull();
 
-    setActivePinia(createPinia());
-    const { store: idle, scans: idleScans } = connectStores(createFakeApi());
+    const { store: idle, scans: idleScans } = connectStores(createFakeApi(), createPinia());
     await settle();
     idle.navigate('settings');
     expect(idleScans.scanPlace).toBe('closed');
@@ -69,7 +64,7 @@ describe('scan store', () => {
   });
   it('remembers a refused scan while its refusal is the one shown, until the next card is taken or tried', async () => {
     const api = createFakeApi({ race: { cards: ['Ah'] } });
-    const { store, scans } = connectStores(api);
+    const { store, scans } = connectStores(api, createPinia());
     await settle();
     await scans.scanned('AH');
     expect(scans.scanRefused?.raw).toBe('AH');
