@@ -11,3 +11,11 @@
 export function isMultipleOf(amount: number, unit: number): boolean {
   return unit > 0 && amount % unit === 0;
 }
+
+/**
+ * Removed chips per chip of the next denomination (`next / removed`, 0 without a removed
+ * denomination): the race plan's ratio, and what the setup and counts screens show as k.
+ */
+export function exchangeRatio(removed: number, next: number): number {
+  return removed > 0 ? next / removed : 0;
+}

@@ -211,7 +211,7 @@ describe('App: the keyboard-wedge scanner anywhere on the screen', () => {
     expect(api.callsOf('startRace')).toEqual([]);
     expect(api.callsOf('dealScan')).toEqual([]);
 
-    await store.startRace(FINNISH_COUNTS);
+    await store.run('startRace', FINNISH_COUNTS);
     await settle();
     expect(banner().text()).toContain('K♣ was scanned before the race started: it was not dealt. Scan it again now.');
     keyboard.scan('KC');
@@ -237,11 +237,11 @@ describe('App: the keyboard-wedge scanner anywhere on the screen', () => {
   });
 
   it('does not listen on the player display', async () => {
-    const { wrapper, api, store } = await mountApp({ api: createFakeApi({ race: {} }), mode: 'display' });
+    const { wrapper, api, scans } = await mountApp({ api: createFakeApi({ race: {} }), mode: 'display' });
     new TestKeyboard().scan('Kc');
     await settle();
     expect(api.callsOf('dealScan')).toEqual([]);
-    expect(store.scanAway).toBeNull();
+    expect(scans.scanAway).toBeNull();
     wrapper.unmount();
   });
 });

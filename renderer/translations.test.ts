@@ -48,7 +48,7 @@ interface Scenario {
   readonly history?: readonly HistoryEntry[];
   readonly records?: Readonly<Record<string, RaceRecord>>;
   /** Extra steps after mounting (fill counts, list ports …). */
-  readonly act?: (wrapper: ReturnType<typeof mount>, store: Awaited<ReturnType<typeof prepare>>['store']) => Promise<void>;
+  readonly act?: (wrapper: ReturnType<typeof mount>, store: Awaited<ReturnType<typeof prepare>>['store'], scans: Awaited<ReturnType<typeof prepare>>['scans']) => Promise<void>;
 }
 
 const serial = { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'suit-number' } as const;
@@ -145,13 +145,13 @@ const SCENARIOS: readonly Scenario[] = [
     act: async (wrapper, store) => {
       await wrapper.get('[data-testid="color-up-start"]').trigger('click');
       await settle();
-      await store.startRace(EVEN_COUNTS(5));
-      await store.confirmRace();
+      await store.run('startRace', EVEN_COUNTS(5));
+      await store.run('confirmRace');
       await settle();
       await wrapper.get('[data-testid="color-up-start"]').trigger('click');
       await settle();
-      await store.startRace(EVEN_COUNTS(2));
-      await store.confirmRace();
+      await store.run('startRace', EVEN_COUNTS(2));
+      await store.run('confirmRace');
       await settle();
     },
   },
@@ -336,33 +336,33 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'dealing, a scan refused (the headline says so)',
     race: { cards: ['Ah'] },
-    act: async (_wrapper, store) => {
-      await store.scanned('AH');
+    act: async (_wrapper, _store, scans) => {
+      await scans.scanned('AH');
       await settle();
     },
   },
   {
     name: 'dealing, a scan that is no card',
     race: { cards: ['Ah'] },
-    act: async (_wrapper, store) => {
-      await store.scanned('X9');
+    act: async (_wrapper, _store, scans) => {
+      await scans.scanned('X9');
       await settle();
     },
   },
   {
     name: 'counts, a card scanned before the race started',
     view: 'race',
-    act: async (_wrapper, store) => {
-      await store.scanned('Kc');
+    act: async (_wrapper, _store, scans) => {
+      await scans.scanned('Kc');
       await settle();
     },
   },
   {
     name: 'dealing, a card scanned before the race started, to scan again',
     race: { cards: ['Ah'] },
-    act: async (_wrapper, store) => {
+    act: async (_wrapper, store, scans) => {
       store.navigate('history');
-      await store.scanned('Kc');
+      await scans.scanned('Kc');
       store.navigate('race');
       await settle();
     },
@@ -370,16 +370,16 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'settings, a card scanned with nothing open',
     view: 'settings',
-    act: async (_wrapper, store) => {
-      await store.scanned('Kc');
+    act: async (_wrapper, _store, scans) => {
+      await scans.scanned('Kc');
       await settle();
     },
   },
   {
     name: 'result, a scan refused',
     race: { cards: FINNISH_CARDS },
-    act: async (_wrapper, store) => {
-      await store.scanned('Kc');
+    act: async (_wrapper, _store, scans) => {
+      await scans.scanned('Kc');
       await settle();
     },
   },
@@ -547,7 +547,7 @@ async function render(scenario: Scenario, locale: Locale): Promise<{ texts: stri
   await settle();
   if (scenario.view !== undefined) prepared.store.navigate(scenario.view);
   await settle();
-  await scenario.act?.(wrapper, prepared.store);
+  await scenario.act?.(wrapper, prepared.store, prepared.scans);
   await settle();
   const texts = screenTexts(wrapper.element);
   wrapper.unmount();

@@ -1,3 +1,4 @@
+import { exchangeRatio } from '../chips';
 import { InputError } from '../errors';
 import { holdsHalfChip, PROTECTION_RULES, ROUNDING_RULES, type PositionOutcome } from './roundings';
 import { CARDS_PER_DECK, type RaceSetup, type SeatSetup } from './setup';
@@ -83,7 +84,7 @@ export function orderMatters(positions: readonly PositionOutcome[], odds: readon
 
 /** Decides exchange, pool, protection and the deal from a validated setup. Refuses a race the shoe cannot deal. */
 export function planRace(setup: RaceSetup): RacePlan {
-  const ratio = setup.next / setup.removed;
+  const ratio = exchangeRatio(setup.removed, setup.next);
   const rounding = ROUNDING_RULES[setup.settings.rounding];
   const protection = PROTECTION_RULES[setup.settings.protection];
   const exchange = setup.seats.map((seat) => exchangeFor(seat, ratio));

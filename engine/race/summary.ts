@@ -27,6 +27,8 @@ export function raceSummary(state: RaceState, options: SummaryOptions = {}) {
     settings: setup.settings,
     removed: setup.removed,
     next: setup.next,
+    /** Removed chips per new chip (next / removed): the trade the counts screen's guidance says. */
+    ratio: plan.ratio,
     exchange: plan.exchange.map(({ seat, up, odd }) => ({ seat, up, odd })),
     pool: { chips: plan.poolChips, value: plan.poolChips * setup.removed },
     oddChips: plan.oddChips,
@@ -36,6 +38,10 @@ export function raceSummary(state: RaceState, options: SummaryOptions = {}) {
     cardsNeeded: plan.cardsNeeded,
     shoeCapacity: plan.shoeCapacity,
     cards: state.cards.map(({ card, seat, round }) => ({ card, seat, round })),
+    /** Cards of the race deal dealt so far (tie-break cards counted apart): the deal's progress. */
+    mainDealCards: state.cards.filter((card) => card.round === 0).length,
+    /** The tie-break round being dealt (the one the awaited card belongs to); else the highest round dealt, 0 when none. */
+    tiebreakRound: progress.status === 'tiebreak' ? progress.awaiting.round : state.cards.reduce((round, card) => Math.max(round, card.round), 0),
     awaiting: progress.awaiting ? { seat: progress.awaiting.seat, cards: progress.awaiting.cards } : null,
     awards: result ? [...result.awards] : [],
     winningCards: result ? result.winningCards.map(({ seat, card }) => ({ seat, card })) : [],

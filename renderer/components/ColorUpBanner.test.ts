@@ -63,14 +63,14 @@ describe('the colour-up at the break', () => {
     const { wrapper, store } = await mountApp();
     await wrapper.get('[data-testid="color-up-start"]').trigger('click');
     await settle();
-    await store.startRace(evenCounts(5));
+    await store.run('startRace', evenCounts(5));
     await settle();
     expect(store.race?.summary).toMatchObject({ removed: 100, next: 500 });
     expect(banner(wrapper).attributes('data-state')).toBe('running');
     expect(wrapper.get('[data-testid="color-up-running"]').text()).toBe('Race 1 of 2 in progress: 100 → 500.');
     expect(wrapper.find('[data-testid="color-up-start"]').exists()).toBe(false);
 
-    await store.confirmRace();
+    await store.run('confirmRace');
     await settle();
     expect(store.view).toBe('history');
     expect(wrapper.get('[data-testid="color-up-step-1"]').attributes('data-state')).toBe('done');
@@ -81,8 +81,8 @@ describe('the colour-up at the break', () => {
     expect(store.settings?.table).toMatchObject({ removed: 500, next: 1000 });
     expect(store.view).toBe('race');
 
-    await store.startRace(evenCounts(2));
-    await store.confirmRace();
+    await store.run('startRace', evenCounts(2));
+    await store.run('confirmRace');
     await settle();
     expect(banner(wrapper).attributes('data-state')).toBe('done');
     expect(wrapper.get('[data-testid="color-up-done"]').text()).toBe('Colour-up done: the smallest chip is now 1000.');
@@ -95,8 +95,8 @@ describe('the colour-up at the break', () => {
     const first = await mountApp(api);
     await first.wrapper.get('[data-testid="color-up-start"]').trigger('click');
     await settle();
-    await first.store.startRace(evenCounts(5));
-    await first.store.confirmRace();
+    await first.store.run('startRace', evenCounts(5));
+    await first.store.run('confirmRace');
     first.wrapper.unmount();
     // Kept by the service, not by this window: nothing in the browser's storage.
     expect(api.current.colorUp?.done).toEqual([expect.objectContaining({ raceId: 'race-1', removed: 100, next: 500 })]);
@@ -104,8 +104,8 @@ describe('the colour-up at the break', () => {
 
     const again = await mountApp(api);
     expect(again.wrapper.get('[data-testid="color-up-start"]').text()).toBe('Start race 2 of 2: 500 → 1000');
-    await again.store.markBreak(2);
-    await again.store.markBreak(6);
+    await again.store.run('markBreak', 2);
+    await again.store.run('markBreak', 6);
     await settle();
     expect(again.wrapper.get('[data-testid="color-up-start"]').text()).toBe('Start race 1 of 2: 100 → 500');
     again.wrapper.unmount();
@@ -142,7 +142,7 @@ describe('the colour-up at the break', () => {
   it('is not shown without a proposal, nor on the settings and points screens', async () => {
     const { wrapper, store } = await mountApp(createFakeApi({ state: makeTournamentState({ atBreakAfter: null }) }));
     expect(banner(wrapper).exists()).toBe(false);
-    await store.markBreak(2);
+    await store.run('markBreak', 2);
     await settle();
     expect(banner(wrapper).exists()).toBe(true);
     for (const view of ['settings', 'points'] as const) {

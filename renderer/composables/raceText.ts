@@ -14,28 +14,6 @@ export function cardText(card: Card): string {
   return formatCard(card, 'pips');
 }
 
-/** Removed chips per new chip (k = next / removed). */
-export function ratioOf(summary: Pick<RaceSummary, 'removed' | 'next'>): number {
-  return summary.removed > 0 ? Math.round(summary.next / summary.removed) : 0;
-}
-
-/** Cards of the main deal dealt so far (tie-break cards are counted apart). */
-export function mainDealCount(summary: RaceSummary): number {
-  return summary.cards.filter((card) => card.round === 0).length;
-}
-
-/**
- * The tie-break round being dealt while the race waits for tie-break cards (the seat awaited gets
- * one card per round, so it is one past that seat's last round); otherwise the highest round
- * reached, 0 when none.
- */
-export function tiebreakRound(summary: RaceSummary): number {
-  const highest = (cards: RaceSummary['cards']) => cards.reduce((round, card) => Math.max(round, card.round), 0);
-  const awaiting = summary.awaiting;
-  if (summary.status !== 'tiebreak' || awaiting === null) return highest(summary.cards);
-  return highest(summary.cards.filter((card) => card.seat === awaiting.seat)) + 1;
-}
-
 /**
  * The race's words in the dealer's language. The next step and the explanation are the engine's
  * own messages (`summary.said`), said with `useSaidText`; this adds the screens' seat labels and
@@ -79,7 +57,7 @@ export function useRaceText() {
 
   /** Counts-screen guidance for one seat: "Trade 4 × 25 for 1 × 100, keep 3 odd". */
   function guidance(row: Exchange, summary: RaceSummary): string {
-    const params = { removed: summary.removed, next: summary.next, up: row.up, odd: row.odd, traded: row.up * ratioOf(summary) };
+    const params = { removed: summary.removed, next: summary.next, up: row.up, odd: row.odd, traded: row.up * summary.ratio };
     if (row.up > 0 && row.odd > 0) return t('counts.guide.tradeKeep', params);
     if (row.up > 0) return t('counts.guide.tradeOnly', params);
     if (row.odd > 0) return t('counts.guide.keepOnly', params);

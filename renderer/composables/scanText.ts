@@ -1,6 +1,6 @@
 import { useI18n } from 'vue-i18n';
 import { parseCard, type Card } from '../../engine/cards';
-import type { ScanAway, ScanPlace, ScanRefusal } from '../stores/console';
+import type { ScanAway, ScanPlace, ScanRefusal } from '../stores/scans';
 import { cardText } from './raceText';
 import { useSaidText } from './saidText';
 

@@ -2,10 +2,9 @@ import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionStatus } from '../api';
 import type { ConsoleApi } from '../../protocol/commands';
-import type { ConsoleSettings } from '../../protocol/contract';
 import type { RaceStep } from '../../engine/plan/planner';
 import { createFakeApi } from '../testing/fakeApi';
-import { DECK_PROFILE_INFO, FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE, VENDOR_PROFILE } from '../testing/fixtures';
+import { DECK_PROFILE_INFO, FINNISH_CARDS, makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE, VENDOR_PROFILE } from '../testing/fixtures';
 import { settle } from '../testing/setup';
 import { MANUAL_VOID_REASON } from '../../engine/race/explain';
 import { useConsoleStore } from './console';
@@ -47,10 +46,10 @@ describe('console store', () => {
     const store = useConsoleStore();
     store.connect(api);
     await settle();
-    const refused = await store.dealCard('xx');
+    const refused = await store.run('dealCard', 'xx');
     expect(refused.ok).toBe(false);
     expect(store.errors.dealCard).toEqual({ field: 'card', message: expect.stringContaining('"xx" is not a card'), said: { key: 'cards.notACard', params: { text: 'xx' } } });
-    const accepted = await store.dealCard('as');
+    const accepted = await store.run('dealCard', 'as');
     expect(accepted.ok).toBe(true);
     expect(store.errors.dealCard).toBeNull();
     expect(store.race?.summary.cards.map((card) => card.card)).toEqual(['As']);
@@ -62,7 +61,7 @@ describe('console store', () => {
     const store = useConsoleStore();
     store.connect(api);
     await settle();
-    const outcome = await store.saveSettings(makeSettings());
+    const outcome = await store.run('saveSettings', makeSettings());
     expect(outcome).toEqual({ ok: false, error: { field: 'table.decks', message: 'decks must be at least 1' } });
     expect(store.errors.saveSettings?.message).toBe('decks must be at least 1');
     expect(store.notice).toBeNull();
@@ -74,7 +73,7 @@ describe('console store', () => {
     const store = useConsoleStore();
     store.connect(broken);
     await settle();
-    const outcome = await store.dealCard('as');
+    const outcome = await store.run('dealCard', 'as');
     expect(outcome.ok).toBe(false);
     expect(store.errors.dealCard?.key).toBe('errors.connection');
   });
@@ -85,81 +84,24 @@ describe('console store', () => {
     const store = useConsoleStore();
     store.connect(api);
     await settle();
-    const outcome = await store.confirmRace();
+    const outcome = await store.run('confirmRace');
     expect(outcome.ok).toBe(false);
     expect(store.errors.confirmRace?.key).toBe('errors.badAnswer');
   });
 
-  it('voids with the manual-correction reason by default', async () => {
+  it('names the open race for a command that acts on it: the screen gives only the rest', async () => {
     const api = createFakeApi({ race: { cards: ['Ah', 'Kc'] } });
     const store = useConsoleStore();
     store.connect(api);
     await settle();
-    await store.voidCards(1);
+    await store.run('voidCards', 1, MANUAL_VOID_REASON);
     expect(api.callsOf('voidCards')).toEqual([['race-1', 1, MANUAL_VOID_REASON]]);
     expect(store.race?.summary.cards).toHaveLength(1);
     expect(store.race?.corrections).toBe(1);
   });
 
-  it('runs a whole race: preview, start, deal, confirm → history', async () => {
-    const api = createFakeApi();
-    const store = useConsoleStore();
-    store.connect(api);
-    await settle();
-    const preview = await store.previewRace(FINNISH_COUNTS);
-    expect(preview.ok && preview.value.raceChips).toBe(2);
-    expect(store.preview?.cardsNeeded).toBe(7);
-    await store.startRace(FINNISH_COUNTS);
-    expect(store.view).toBe('race');
-    for (const card of FINNISH_CARDS) await store.dealCard(card);
-    expect(store.race?.summary.status).toBe('complete');
-    expect(store.race?.summary.awards).toEqual([1, 2]);
-    await store.confirmRace();
-    expect(api.callsOf('confirmRace')).toEqual([['race-1']]);
-    expect(store.race).toBeNull();
-    expect(store.state?.history).toMatchObject({ total: 1, latest: { id: 'race-1' } });
-    expect(store.view).toBe('history');
-    expect(store.notice).toBe('raceSaved');
-  });
 
-  it('keeps only the latest preview when answers overtake each other', async () => {
-    const api = createFakeApi();
-    const store = useConsoleStore();
-    store.connect(api);
-    await settle();
-    const resolvers: Array<(value: unknown) => void> = [];
-    const slow = { ...api, previewRace: () => new Promise((resolve) => resolvers.push(resolve as (value: unknown) => void)) } as ConsoleApi;
-    store.connect(slow);
-    await settle();
-    const first = store.previewRace([{ seat: 1, chips: 1, hasOther: true }]);
-    const second = store.previewRace(FINNISH_COUNTS);
-    const answer = await api.previewRace(FINNISH_COUNTS);
-    resolvers[1]?.(answer);
-    await second;
-    resolvers[0]?.({ ok: false, error: { field: 'seats', message: 'stale' } });
-    await first;
-    expect(store.preview?.raceChips).toBe(2);
-    expect(store.errors.previewRace).toBeNull();
-  });
 
-  it('builds counts from the drafts of the seats in play', async () => {
-    const store = useConsoleStore();
-    store.connect(createFakeApi());
-    await settle();
-    store.ensureCounts();
-    expect(store.countsFromDrafts().complete).toBe(false);
-    Object.assign(store.counts[1] ?? {}, { chips: 7 });
-    Object.assign(store.counts[2] ?? {}, { chips: 2, hasOther: false });
-    Object.assign(store.counts[3] ?? {}, { chips: 0 });
-    expect(store.countsFromDrafts()).toEqual({
-      complete: true,
-      counts: [
-        { seat: 1, chips: 7, hasOther: true },
-        { seat: 2, chips: 2, hasOther: false },
-        { seat: 3, chips: 0, hasOther: true },
-      ],
-    });
-  });
 
   it('logs each input the service numbered once, by its id: two identical reads in a row are two entries', async () => {
     const api = createFakeApi();
@@ -180,36 +122,17 @@ describe('console store', () => {
     expect(store.inputLog.map((entry) => entry.event.type)).toEqual(['card', 'unknown', 'card', 'card']);
   });
 
-  it('shows a card the shoe read and the service refused as the card entry’s error, once per refusal', async () => {
-    const api = createFakeApi();
-    const store = useConsoleStore();
-    store.connect(api);
-    await settle();
-    const shoeRefusal = { card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1)' };
-    api.push(makeState({ shoeRefusal }));
-    expect(store.errors.dealCard).toEqual({ field: 'card', message: 'Ah was already dealt (to seat 1)' });
-    // The headline says it too: the refusal is the latest read refused, from the shoe.
-    expect(store.scanRefused).toMatchObject({ raw: 'Ah', from: 'shoe' });
-    // Cleared on screen (the dealer typed, or the next card came): the same refusal pushed again does not bring it back.
-    store.clearError('dealCard');
-    api.push(makeState({ shoeRefusal: { ...shoeRefusal } }));
-    expect(store.errors.dealCard).toBeNull();
-    expect(store.scanRefused).toBeNull();
-    api.push(makeState({ shoeRefusal: null }));
-    api.push(makeState({ shoeRefusal }));
-    expect(store.errors.dealCard?.message).toBe('Ah was already dealt (to seat 1)');
-  });
 
   it('switches the language with a command of its own, sending nothing else of the settings', async () => {
     const api = createFakeApi();
     const store = useConsoleStore();
     store.connect(api);
     await settle();
-    await store.setLanguage('fi');
+    await store.run('setLanguage', 'fi');
     expect(api.callsOf('setLanguage')).toEqual([['fi']]);
     expect(api.callsOf('saveSettings')).toEqual([]);
     expect(store.settings).toEqual({ ...makeSettings(), language: 'fi' });
-    await store.setLanguage('fi');
+    await store.run('setLanguage', 'fi');
     expect(api.callsOf('setLanguage')).toHaveLength(1);
   });
 
@@ -218,16 +141,14 @@ describe('console store', () => {
     const store = useConsoleStore();
     store.connect(api);
     await settle();
-    // What a second window, behind this one, would still hold.
-    const stale = store.settings as ConsoleSettings;
-    await store.markBreak(6);
+    await store.run('markBreak', 6);
     expect(api.callsOf('markBreak')).toEqual([[6]]);
-    await store.saveStructure({ ...stale, tournament: { structure: { ...TOURNAMENT_STRUCTURE, startingStack: 20000 }, atBreakAfter: null } });
+    await store.run('saveStructure', { ...TOURNAMENT_STRUCTURE, startingStack: 20000 });
     expect(api.callsOf('saveStructure')).toEqual([[{ ...TOURNAMENT_STRUCTURE, startingStack: 20000 }]]);
     expect(store.settings?.tournament).toEqual({ structure: { ...TOURNAMENT_STRUCTURE, startingStack: 20000 }, atBreakAfter: 6 });
     expect(store.notice).toBe('structureSaved');
     const [first] = store.plan?.proposal?.races ?? [];
-    expect(await store.startColorUp(first as RaceStep)).toEqual({ ok: true, value: null });
+    expect(await store.run('startColorUp', store.plan?.proposal?.afterLevel ?? 0, (first as RaceStep).removed)).toEqual({ ok: true, value: null });
     expect(api.callsOf('startColorUp')).toEqual([[6, 100]]);
     expect(store.settings?.table).toMatchObject({ removed: 100, next: 500 });
     expect(store.view).toBe('race');
@@ -290,72 +211,44 @@ describe('console store', () => {
     const store = useConsoleStore();
     store.connect(api);
     await settle();
-    await store.listPorts();
+    await store.run('listPorts');
     expect(store.ports.map((port) => port.path)).toEqual(['/dev/ttyUSB0']);
-    const exported = await store.exportHistory('json');
+    const exported = await store.run('exportHistory', 'json');
     expect(exported).toEqual({ ok: true, value: '[]' });
   });
 
-  it('deals a scan on the race screen; on the counts screen keeps it as not dealt, to be scanned again', async () => {
+
+
+
+  it('refuses a command on the open race or game when none is open, without asking the service', async () => {
     const api = createFakeApi();
     const store = useConsoleStore();
     store.connect(api);
     await settle();
-    store.navigate('race');
-    expect(store.scanPlace).toBe('counts');
-    expect((await store.scanned('Kc')).ok).toBe(false);
-    expect(api.callsOf('dealScan')).toEqual([]);
-    expect(store.scanAway).toEqual({ raw: 'Kc', place: 'counts' });
-
-    await store.startRace(FINNISH_COUNTS);
-    expect(store.scanPlace).toBe('deal');
-    // Still waiting to be scanned again.
-    expect(store.scanAway).toEqual({ raw: 'Kc', place: 'counts' });
-    expect((await store.scanned(']E0KC')).ok).toBe(true);
-    expect(api.callsOf('dealScan')).toEqual([['race-1', ']E0KC']]);
-    expect(store.race?.summary.cards.map((card) => card.card)).toEqual(['Kc']);
-    expect(store.scanAway).toBeNull();
+    expect(await store.run('confirmRace')).toEqual({ ok: false, error: { field: 'race', message: 'no race is open', key: 'errors.nothingOpen' } });
+    expect(store.errors.confirmRace?.key).toBe('errors.nothingOpen');
+    expect((await store.run('closeGame', 'closed by the dealer')).ok).toBe(false);
+    expect(store.errors.closeGame?.field).toBe('game');
+    expect(api.callsOf('confirmRace')).toEqual([]);
+    expect(api.callsOf('closeGame')).toEqual([]);
   });
 
-  it('keeps a scan away from the deal on other screens, saying whether a race is open', async () => {
+  it('takes each command by the table’s name and arguments: a wrong one fails to compile', () => {
     const store = useConsoleStore();
-    store.connect(createFakeApi({ race: { cards: ['Ah'] } }));
-    await settle();
-    store.navigate('history');
-    expect(store.scanPlace).toBe('elsewhere');
-    await store.scanned('Kc');
-    expect(store.scanAway).toEqual({ raw: 'Kc', place: 'elsewhere' });
-    expect(store.race?.summary.cards).toHaveLength(1);
-    store.dismissScanAway();
-    expect(store.scanAway).toBeNull();
-
-    setActivePinia(createPinia());
-    const idle = useConsoleStore();
-    idle.connect(createFakeApi());
-    await settle();
-    idle.navigate('settings');
-    expect(idle.scanPlace).toBe('closed');
-    await idle.scanned('Kc');
-    expect(idle.scanAway).toEqual({ raw: 'Kc', place: 'closed' });
-  });
-
-  it('remembers a refused scan while its refusal is the one shown, until the next card is taken or tried', async () => {
-    const api = createFakeApi({ race: { cards: ['Ah'] } });
-    const store = useConsoleStore();
-    store.connect(api);
-    await settle();
-    await store.scanned('AH');
-    expect(store.scanRefused?.raw).toBe('AH');
-    expect(store.errors.dealCard?.message).toContain('Ah was already dealt');
-    await store.scanned('X9');
-    expect(store.scanRefused?.raw).toBe('X9');
-    expect(store.errors.dealCard).toMatchObject({ field: 'scan' });
-    await store.dealCard('kc');
-    expect(store.scanRefused).toBeNull();
-    await store.scanned('zz');
-    expect(store.scanRefused?.raw).toBe('zz');
-    await store.voidCards(1);
-    expect(store.scanRefused).toBeNull();
+    // Never called: the compiler's checks are the test (vue-tsc -p tsconfig.web.json).
+    const wrong = (): void => {
+      // @ts-expect-error a clock adjustment is a number of minutes
+      void store.run('clockAdjust', '5');
+      // @ts-expect-error the runner names the open race: confirming takes nothing more
+      void store.run('confirmRace', 'race-1');
+      // @ts-expect-error abandoning says why
+      void store.run('abandonRace');
+      // @ts-expect-error no such command
+      void store.run('dealCards', 'As');
+      // @ts-expect-error the state is not run: it arrives by itself
+      void store.run('getState');
+    };
+    expect(typeof wrong).toBe('function');
   });
 });
 
@@ -367,10 +260,10 @@ describe('console store: device profiles', () => {
     const store = useConsoleStore();
     store.connect(api);
     await settle();
-    const imported = await store.importProfile({ ...VENDOR_PROFILE });
+    const imported = await store.run('importProfile', { ...VENDOR_PROFILE });
     expect(imported).toMatchObject({ ok: true, value: { name: 'vendor-x', builtIn: false } });
     expect(store.state?.profiles.at(-1)?.name).toBe('vendor-x');
-    const refused = await store.importProfile({ name: 'text', framing: { kind: 'lines' }, decoder: { kind: 'text' } });
+    const refused = await store.run('importProfile', { name: 'text', framing: { kind: 'lines' }, decoder: { kind: 'text' } });
     expect(refused.ok).toBe(false);
     expect(store.errors.importProfile).toEqual({ field: 'profile.name', message: '"text" is the name of a built-in profile: give yours another' });
   });
@@ -380,15 +273,15 @@ describe('console store: device profiles', () => {
     const store = useConsoleStore();
     store.connect(api);
     await settle();
-    expect(await store.registerDeck('deck-1')).toEqual({ ok: true, value: null });
+    expect(await store.run('registerDeck', 'deck-1')).toEqual({ ok: true, value: null });
     expect(store.state?.registration).toMatchObject({ name: 'deck-1', registered: 0 });
     // Stopped: no notice.
-    await store.registerDeck(null);
+    await store.run('registerDeck', null);
     expect(store.state?.registration).toBeNull();
     expect(store.notice).toBeNull();
     expect(store.registeredDeck).toBeNull();
     // Finished: the registration gone, its profile chosen.
-    await store.registerDeck('deck-1');
+    await store.run('registerDeck', 'deck-1');
     api.push({ ...api.current, registration: { name: 'deck-1', registered: 51, total: 52, next: 'Kc', problem: null } });
     api.push({ ...api.current, registration: null, profiles: [...api.current.profiles, DECK_PROFILE_INFO], settings: { ...rfid, source: { ...rfid.source, decoder: 'deck-1' } } });
     expect(store.notice).toBe('deckRegistered');

@@ -1,6 +1,7 @@
 import { ref, shallowRef } from 'vue';
 import type { ConsoleState, HistoryEntry, RaceRecord } from '../../protocol/contract';
-import type { CommandRunner, Outcome } from './outcomes';
+import type { CommandRunner } from './commandRunner';
+import type { Outcome } from './outcomes';
 
 /** Races fetched per history page. */
 export const HISTORY_PAGE = 25;
@@ -36,7 +37,7 @@ export function useHistoryPages(run: CommandRunner) {
   async function loadHistory(older = false): Promise<Outcome> {
     const before = older ? historyStart.value : null;
     if (older && before === 0) return { ok: true, value: null };
-    const outcome = await run('historyPage', (service) => service.historyPage(before, HISTORY_PAGE));
+    const outcome = await run('historyPage', before, HISTORY_PAGE);
     if (!outcome.ok) return outcome;
     const page = outcome.value;
     historyEntries.value = older ? [...page.entries, ...historyEntries.value] : page.entries;
@@ -51,7 +52,7 @@ export function useHistoryPages(run: CommandRunner) {
       record.value = null;
       return { ok: true, value: null };
     }
-    const outcome = await run('raceRecord', (service) => service.raceRecord(raceId));
+    const outcome = await run('raceRecord', raceId);
     if (!outcome.ok) return outcome;
     record.value = outcome.value;
     return { ok: true, value: null };

@@ -1,4 +1,4 @@
-import type { CommandName, ConsoleApi } from '../../protocol/commands';
+import type { CommandName } from '../../protocol/commands';
 import type { CommandResult } from '../../protocol/contract';
 import type { Message } from '../../engine/messages';
 
@@ -24,9 +24,6 @@ export type Outcome<T = null> = { readonly ok: true; readonly value: T } | { rea
  * (protocol/commands.ts) except reading the state, and a scan, whose refusal is the deal's.
  */
 export type ActionName = Exclude<CommandName, 'getState' | 'dealScan'>;
-
-/** How an action runs a command: its error and busy flag kept, the result checked. */
-export type CommandRunner = <T>(action: ActionName | null, call: (service: ConsoleApi) => Promise<CommandResult<T>>) => Promise<Outcome<T>>;
 
 export const CONNECTION_LOST: UiError = { field: 'connection', message: 'connection to the console service lost', key: 'errors.connection' };
 

@@ -5,7 +5,10 @@
 import { createPinia } from 'pinia';
 import type { ConsoleApi } from '../../protocol/commands';
 import { createConsoleI18n, type Locale } from '../i18n';
-import { useConsoleStore } from '../stores/console';
+import type { useConsoleStore } from '../stores/console';
+import { connectStores } from '../stores/connect';
+import type { useCountDraftsStore } from '../stores/countDrafts';
+import type { useScanStore } from '../stores/scans';
 import { createFakeApi, type FakeApi } from './fakeApi';
 
 /** Lets pending promises and Vue's update queue run. */
@@ -16,6 +19,8 @@ export function settle(): Promise<void> {
 export interface Prepared<Api extends ConsoleApi> {
   readonly api: Api;
   readonly store: ReturnType<typeof useConsoleStore>;
+  readonly drafts: ReturnType<typeof useCountDraftsStore>;
+  readonly scans: ReturnType<typeof useScanStore>;
   readonly i18n: ReturnType<typeof createConsoleI18n>;
   readonly plugins: [ReturnType<typeof createPinia>, ReturnType<typeof createConsoleI18n>];
   /** Keys the current locale lacked while rendering (each would have fallen back to English). */
@@ -29,8 +34,7 @@ export async function prepare<Api extends ConsoleApi = FakeApi>(
   const missing: string[] = [];
   const pinia = createPinia();
   const i18n = createConsoleI18n(options.locale ?? 'en', { onMissing: (locale, key) => missing.push(`${locale}:${key}`) });
-  const store = useConsoleStore(pinia);
-  store.connect(api);
+  const { store, drafts, scans } = connectStores(api, pinia);
   await settle();
-  return { api, store, i18n, plugins: [pinia, i18n], missing };
+  return { api, store, drafts, scans, i18n, plugins: [pinia, i18n], missing };
 }

@@ -6,7 +6,7 @@ import { ENTER, TestKeyboard } from '../testing/keyboard';
 import { createFakeApi } from '../testing/fakeApi';
 import { makeSettings, makeState, makeSummary } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
-import { COUNT_DRAFTS_DELAY_MS } from '../stores/console';
+import { COUNT_DRAFTS_DELAY_MS } from '../stores/countDrafts';
 import CountsView from './CountsView.vue';
 
 async function counts(api = createFakeApi()) {
@@ -175,10 +175,10 @@ describe('counts screen', () => {
 
 describe('counts screen: the keyboard-wedge scanner', () => {
   it('does not start the race on a scan in the last count field; the card is kept to be scanned again; a person’s Enter starts it', async () => {
-    const { wrapper, api, store } = await counts();
+    const { wrapper, api, store, drafts, scans } = await counts();
     store.navigate('race');
     const keyboard = new TestKeyboard();
-    stops.push(installScanner({ onScan: (text) => void store.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
+    stops.push(installScanner({ onScan: (text) => void scans.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
     await enter(wrapper, { 1: 7, 2: 2, 3: 2 });
     const last = wrapper.get('[data-testid="counts-seat-3-chips"]');
     (last.element as HTMLElement).focus();
@@ -187,8 +187,8 @@ describe('counts screen: the keyboard-wedge scanner', () => {
     expect(api.callsOf('startRace')).toEqual([]);
     expect(api.callsOf('dealScan')).toEqual([]);
     expect((last.element as HTMLInputElement).value).toBe('2');
-    expect(store.counts[3]?.chips).toBe(2);
-    expect(store.scanAway).toEqual({ raw: '2c', place: 'counts' });
+    expect(drafts.counts[3]?.chips).toBe(2);
+    expect(scans.scanAway).toEqual({ raw: '2c', place: 'counts' });
 
     keyboard.press(ENTER, 2000);
     await settle();

@@ -7,7 +7,7 @@ import { createFakeApi } from '../testing/fakeApi';
 import { FINNISH_CARDS, makeState } from '../testing/fixtures';
 import { TestKeyboard } from '../testing/keyboard';
 import { prepare, settle } from '../testing/setup';
-import type { ConsoleStore } from '../stores/console';
+import type { ScanStore } from '../stores/scans';
 import type { Message } from '../../engine/messages';
 import RaceScreen from './RaceScreen.vue';
 
@@ -18,9 +18,9 @@ afterEach(() => {
 });
 
 /** The scanner listening at the window, as the console's App installs it, on a test keyboard's clock. */
-function listen(store: ConsoleStore): TestKeyboard {
+function listen(scans: ScanStore): TestKeyboard {
   const keyboard = new TestKeyboard();
-  stops.push(installScanner({ onScan: (text) => void store.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
+  stops.push(installScanner({ onScan: (text) => void scans.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
   return keyboard;
 }
 
@@ -263,8 +263,8 @@ describe('dealing screen', () => {
 
 describe('dealing screen: the keyboard-wedge scanner', () => {
   it('deals the scanned card wherever the focus is: on Void, on a grid card, on the page', async () => {
-    const { wrapper, api, store } = await dealing({ race: { cards: ['Ah'] } });
-    const keyboard = listen(store);
+    const { wrapper, api, scans } = await dealing({ race: { cards: ['Ah'] } });
+    const keyboard = listen(scans);
 
     (wrapper.get('[data-testid="void-last"]').element as HTMLElement).focus();
     keyboard.scan('Kc');
@@ -288,8 +288,8 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
   });
 
   it('leaves a dealer typing slowly in the entry field alone: the typed card is dealt as typed', async () => {
-    const { wrapper, api, store } = await dealing();
-    const keyboard = listen(store);
+    const { wrapper, api, scans } = await dealing();
+    const keyboard = listen(scans);
     const input = wrapper.get('[data-testid="manual-input"]');
     expect(document.activeElement).toBe(input.element);
     keyboard.type('as', 160);
@@ -301,8 +301,8 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
   });
 
   it('says a refused scan in the headline itself, and what to do, until the next card is taken', async () => {
-    const { wrapper, store } = await dealing({ race: { cards: ['Ah'] } });
-    const keyboard = listen(store);
+    const { wrapper, scans } = await dealing({ race: { cards: ['Ah'] } });
+    const keyboard = listen(scans);
     const step = () => wrapper.get('[data-testid="next-step"]');
 
     keyboard.scan('AH');
@@ -357,17 +357,17 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
   });
 
   it('flashes the card just taken and sounds it; a refusal sounds another tone', async () => {
-    const { wrapper, store } = await dealing({ race: { cards: ['Ah'] } });
+    const { wrapper, store, scans } = await dealing({ race: { cards: ['Ah'] } });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const tones: string[] = [];
       stops.push(installReadFeedback(store, (tone) => tones.push(tone)));
-      await store.dealScan('Kc');
+      await scans.dealScan('Kc');
       await wrapper.vm.$nextTick();
       const flashed = wrapper.findAll('[data-flash="true"]');
       expect(flashed.map((card) => card.attributes('data-card'))).toEqual(['Kc']);
       expect(flashed[0]?.classes()).toContain('dealt-card--flash');
-      await store.dealScan('Kc');
+      await scans.dealScan('Kc');
       await wrapper.vm.$nextTick();
       expect(tones).toEqual(['accepted', 'refused']);
       vi.advanceTimersByTime(1000);

@@ -3,7 +3,7 @@ import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installScanner } from '../composables/scanner';
 import { ENTER, TestKeyboard } from '../testing/keyboard';
-import type { ConsoleStore } from '../stores/console';
+import type { ScanStore } from '../stores/scans';
 import App from '../App.vue';
 import type { MatchEvent } from '../../engine/poker/match';
 import { createFakeApi } from '../testing/fakeApi';
@@ -17,9 +17,9 @@ afterEach(() => {
 });
 
 /** The scanner listening at the window, as the console's App installs it, on a test keyboard's clock. */
-function listen(store: ConsoleStore): TestKeyboard {
+function listen(scans: ScanStore): TestKeyboard {
   const keyboard = new TestKeyboard();
-  stops.push(installScanner({ onScan: (text) => void store.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
+  stops.push(installScanner({ onScan: (text) => void scans.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
   return keyboard;
 }
 
@@ -338,8 +338,8 @@ describe('the console with a game open', () => {
 
 describe('points game screen: the keyboard-wedge scanner', () => {
   it('deals a scanned card wherever the focus is, and says a refused one in the headline', async () => {
-    const { wrapper, api, store } = await gameScreen([startEvent()]);
-    const keyboard = listen(store);
+    const { wrapper, api, scans } = await gameScreen([startEvent()]);
+    const keyboard = listen(scans);
     const grid = wrapper.get('[data-testid="grid-card-Ks"]');
     (grid.element as HTMLElement).focus();
     keyboard.scan('5H');
@@ -359,8 +359,8 @@ describe('points game screen: the keyboard-wedge scanner', () => {
   });
 
   it('does not start the next deal on a scan with the focus on its button; a deliberate Enter does', async () => {
-    const { wrapper, api, store } = await gameScreen(seedDealEvents());
-    const keyboard = listen(store);
+    const { wrapper, api, scans } = await gameScreen(seedDealEvents());
+    const keyboard = listen(scans);
     const next = wrapper.get('[data-testid="next-deal"]');
     (next.element as HTMLElement).focus();
     keyboard.scan('Kc');
@@ -426,8 +426,8 @@ describe('points game screen: a Chicago royal flush ends the game at once', () =
     ['fi', 'Ei hyväksytty: peli on ohi: Ville voitti kuningasvärisuoralla; enempää kortteja tai toimintoja ei oteta vastaan'],
     ['ru', 'Не принято: игра окончена: победа за игроком Ville — роял-флеш; больше не принимаются ни карты, ни действия'],
   ] as const)('a card scanned after it is refused, said in %s', async (locale, said) => {
-    const { wrapper, store, api } = await gameScreenIn(locale, ROYAL);
-    const keyboard = listen(store);
+    const { wrapper, api, scans } = await gameScreenIn(locale, ROYAL);
+    const keyboard = listen(scans);
     keyboard.type('9c', 5);
     keyboard.press(ENTER, 5);
     await settle();
@@ -488,7 +488,7 @@ describe('points game screen: Chicago house options and the call', () => {
     ['ru', 'Не выполнено: Ville уже объявил «Чикаго»'],
   ] as const)('a call the engine refuses (a stale screen) is said in %s', async (locale, said) => {
     const { wrapper, store } = await gameScreenIn(locale, [...DEALT({ chicagoCall: true }), { type: 'call', player: 'Ville' }]);
-    await store.gameAction({ type: 'call', player: 'Anna' });
+    await store.run('gameAction', { type: 'call', player: 'Anna' });
     await settle();
     expect(wrapper.get('[data-testid="action-error"]').text()).toBe(said);
     wrapper.unmount();

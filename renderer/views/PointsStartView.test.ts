@@ -211,7 +211,7 @@ describe("points game start screen: Chicago's house options", () => {
     const wrapper = mount(PointsScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
     // A stale or hostile caller: the service refuses a buy stop past the target in the engine's words.
-    await prepared.store.startGame('chicago', ['Anna', 'Ville'], { handPointsEachExchange: false, chicagoCall: false, buyStop: 60 });
+    await prepared.store.run('startGame', 'chicago', ['Anna', 'Ville'], { handPointsEachExchange: false, chicagoCall: false, buyStop: 60 });
     await settle();
     expect(wrapper.get('[data-testid="start-game-error"]').text()).toMatch(/^Peli ei alkanut: .*60/);
     expect(wrapper.find('[data-testid="view-game"]').exists()).toBe(false);

@@ -6,7 +6,7 @@ import { createFakeApi } from '../testing/fakeApi';
 import { FINNISH_CARDS } from '../testing/fixtures';
 import { ENTER, SPACE, TestKeyboard } from '../testing/keyboard';
 import { prepare, settle } from '../testing/setup';
-import type { ConsoleStore } from '../stores/console';
+import type { ScanStore } from '../stores/scans';
 import RaceScreen from './RaceScreen.vue';
 
 const stops: Array<() => void> = [];
@@ -15,9 +15,9 @@ afterEach(() => {
 });
 
 /** The scanner listening at the window, as the console's App installs it, on a test keyboard's clock. */
-function listen(store: ConsoleStore): TestKeyboard {
+function listen(scans: ScanStore): TestKeyboard {
   const keyboard = new TestKeyboard();
-  stops.push(installScanner({ onScan: (text) => void store.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
+  stops.push(installScanner({ onScan: (text) => void scans.scanned(text), timeOf: keyboard.timeOf, now: keyboard.now }));
   return keyboard;
 }
 
@@ -140,8 +140,8 @@ describe('result screen', () => {
 
 describe('result screen: confirming takes a deliberate press', () => {
   it('is not confirmed by a scan with the focus on Confirm: the scan is refused and said, nothing voided', async () => {
-    const { wrapper, api, store } = await result({ race: { cards: FINNISH_CARDS } });
-    const keyboard = listen(store);
+    const { wrapper, api, scans } = await result({ race: { cards: FINNISH_CARDS } });
+    const keyboard = listen(scans);
     const confirm = wrapper.get('[data-testid="confirm-race"]');
     (confirm.element as HTMLElement).focus();
     keyboard.scan('Kc');
@@ -158,8 +158,8 @@ describe('result screen: confirming takes a deliberate press', () => {
   });
 
   it('is not confirmed by an Enter right on the heels of another key', async () => {
-    const { wrapper, api, store } = await result({ race: { cards: FINNISH_CARDS } });
-    const keyboard = listen(store);
+    const { wrapper, api, scans } = await result({ race: { cards: FINNISH_CARDS } });
+    const keyboard = listen(scans);
     (wrapper.get('[data-testid="confirm-race"]').element as HTMLElement).focus();
     keyboard.wait(1000);
     keyboard.type('x', 4);
@@ -170,8 +170,8 @@ describe('result screen: confirming takes a deliberate press', () => {
   });
 
   it('is confirmed by a deliberate Enter on the focused button (keyboard users can confirm)', async () => {
-    const { wrapper, api, store } = await result({ race: { cards: FINNISH_CARDS } });
-    const keyboard = listen(store);
+    const { wrapper, api, scans } = await result({ race: { cards: FINNISH_CARDS } });
+    const keyboard = listen(scans);
     (wrapper.get('[data-testid="confirm-race"]').element as HTMLElement).focus();
     keyboard.press(ENTER, 2000);
     await settle();
@@ -180,8 +180,8 @@ describe('result screen: confirming takes a deliberate press', () => {
   });
 
   it('is confirmed by a deliberate Space on the focused button', async () => {
-    const { wrapper, api, store } = await result({ race: { cards: FINNISH_CARDS } });
-    const keyboard = listen(store);
+    const { wrapper, api, scans } = await result({ race: { cards: FINNISH_CARDS } });
+    const keyboard = listen(scans);
     (wrapper.get('[data-testid="confirm-race"]').element as HTMLElement).focus();
     keyboard.press(SPACE, 2000);
     await settle();

@@ -1,0 +1,44 @@
+/** The fake service's points-game commands (fakeApi.ts), on the real engine: as main/service's game commands answer. */
+import type { CommandResult, GameAction } from '../../protocol/contract';
+import { applyMatchEvent, type MatchEvent } from '../../engine/poker/match';
+import { push, refused, stale, type FakeHandlers, type FakeStation } from './fakeStation';
+import { gameHistoryOf, gameViewOf } from './gameFixtures';
+
+/** Applies a game event on the engine and pushes the new view; refusals as the service words them. */
+export function applyGame(station: FakeStation, event: MatchEvent): CommandResult {
+  if (station.game === null) return { ok: false, error: { field: 'game', message: 'no game is open: start one first' } };
+  try {
+    station.game = applyMatchEvent(station.game, event);
+    push(station, { ...station.current, game: gameViewOf(station.game, `game-${station.gameNumber}`) });
+    return { ok: true, value: null };
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+export function gameCommands(station: FakeStation): FakeHandlers<'startGame' | 'gameAction' | 'closeGame'> {
+  return {
+    startGame: (name: string, players: readonly string[], houseOptions?: unknown) => {
+      if (station.race !== null) return { ok: false, error: { field: 'race', message: 'a race is open: confirm or abandon it first' } };
+      if (station.game !== null) return { ok: false, error: { field: 'game', message: 'a game is still open: close it first' } };
+      try {
+        station.game = applyMatchEvent(null, { type: 'start', game: name, players, ...(houseOptions === undefined ? {} : { options: houseOptions }) });
+        station.gameNumber += 1;
+        push(station, { ...station.current, game: gameViewOf(station.game, `game-${station.gameNumber}`) });
+        return { ok: true, value: null };
+      } catch (error) {
+        return refused(error);
+      }
+    },
+    gameAction: (gameId: string, action: GameAction) => stale(station, gameId) ?? applyGame(station, action),
+    closeGame: (gameId: string) => {
+      if (station.game === null) return { ok: false, error: { field: 'game', message: 'no game is open' } };
+      const refusal = stale(station, gameId);
+      if (refusal !== null) return refusal;
+      const entry = gameHistoryOf(station.game, `game-${station.gameNumber}`);
+      station.game = null;
+      push(station, { ...station.current, game: null, games: [...station.current.games, entry] });
+      return { ok: true, value: null };
+    },
+  };
+}
