@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { offsetBetween, ratioOf, spreadOf, stagesOf, type Arrival, type Sample } from './latencyFigures';
+import { failsGate } from './report';
+import { latencyFigures, offsetBetween, ratioOf, spreadOf, stagesOf, type Arrival, type LatencyMeasured, type Sample } from './latencyFigures';
 import { percentile } from './support';
 
 describe('the latency figures', () => {
@@ -42,5 +43,41 @@ describe('the latency figures', () => {
     expect(ratioOf(29.1, 21.3)).toBe(1.37);
     expect(() => ratioOf(30, 0)).toThrow('a ratio to a baseline of 0');
     expect(() => ratioOf(30, Number.NaN)).toThrow();
+  });
+});
+
+describe("the latency group's gates", () => {
+  const spread = (p95: number) => ({ p50: p95 / 2, p95, min: 1, max: p95 * 2 });
+  const measured = (toScreenP95: number, bareP95: number, shareP95: number): LatencyMeasured => ({
+    cards: 344,
+    racesInHistory: 305,
+    bareCards: 344,
+    toScreen: spread(toScreenP95),
+    share: spread(shareP95),
+    bareToScreen: spread(bareP95),
+  });
+  const failing = (figures: ReturnType<typeof latencyFigures>) => figures.filter(failsGate).map((figure) => figure.name);
+
+  it('a slow stretch that slows the bare path as much passes: the absolute p95 and the share report, the ratio gates', () => {
+    const figures = latencyFigures(measured(37, 26, 13));
+    expect(figures.map((figure) => [figure.unit, figure.value])).toEqual([
+      ['ms', 18.5],
+      ['ms', 37],
+      ['ms', 26],
+      ['×', 1.42],
+      ['ms', 13],
+    ]);
+    expect(failing(figures)).toEqual([]);
+  });
+
+  it('a console slower than 1.5 × the bare path fails the run, whatever the machine', () => {
+    expect(failing(latencyFigures(measured(28, 18, 7)))).toEqual(["shoe-to-screen p95 ÷ the bare path's p95"]);
+    expect(failing(latencyFigures(measured(27, 18, 7)))).toEqual([]);
+  });
+
+  it('the share says it is report only in its note', () => {
+    const share = latencyFigures(measured(20, 18, 12)).find((figure) => figure.name.startsWith("console's share"));
+    expect(share?.target).toBe(8);
+    expect(share?.notGatedYet).toMatch(/^report only/);
   });
 });
