@@ -1,0 +1,99 @@
+import type { RaceState } from '../engine/race/race';
+import { raceSummary, type RaceSummary } from '../engine/race/summary';
+import type { JournalLine } from '../journal/reading';
+import type { MatchState } from '../engine/poker/match';
+import type { GameHistoryEntry, HistoryEntry, RacePlace, SeatCount } from '../protocol/contract';
+import type { SessionRecord } from './sessionRecord';
+
+export interface ActiveGame {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly state: MatchState;
+}
+
+export interface ActiveRace {
+  readonly id: string;
+  readonly startedAt: string;
+  /** The seq of its race-start record. */
+  readonly firstSeq: number;
+  /** Refusals so far, repeats counted. */
+  readonly refusals: number;
+  readonly counts: readonly SeatCount[];
+  readonly names: Readonly<Record<number, string>>;
+  /** The table, station and colour-up level it ran at, as its start recorded them. */
+  readonly place: RacePlace;
+  readonly state: RaceState;
+}
+
+export interface Session {
+  readonly race: ActiveRace | null;
+  readonly history: readonly HistoryEntry[];
+  /** Races started so far: the next race's id comes from it, so ids need no clock or randomness. */
+  readonly racesStarted: number;
+  readonly game: ActiveGame | null;
+  readonly games: readonly GameHistoryEntry[];
+  readonly gamesStarted: number;
+}
+
+export const EMPTY_SESSION: Session = { race: null, history: [], racesStarted: 0, game: null, games: [], gamesStarted: 0 };
+
+/** What only the written line knows of a record: its seq and when it was written. */
+export type LineStamp = Pick<JournalLine<SessionRecord>, 'seq' | 'at'>;
+
+/**
+ * A record checked and its engine work done, waiting for its line: given the session as it is when
+ * the line is on disk and the line's stamp, the session after it. Between the two, only a count of
+ * repeated refusals may have been applied (the journal writes it first), which no engine state
+ * depends on; anything else is refused rather than merged.
+ */
+export type SessionStep = (current: Session, stamp: LineStamp) => Session;
+
+/** A confirmed race as the history keeps it; `summary` is its summary, or how to make it when first read. */
+export function historyEntry(race: ActiveRace, line: LineStamp, by: string | undefined, summary: RaceSummary | (() => RaceSummary)): HistoryEntry {
+  const entry: HistoryEntry = {
+    id: race.id,
+    ...race.place,
+    startedAt: race.startedAt,
+    confirmedAt: line.at,
+    names: race.names,
+    summary: typeof summary === 'function' ? (null as unknown as RaceSummary) : summary,
+    corrections: race.state.corrections.length,
+    ...(by ? { confirmedBy: by } : {}),
+    voided: race.state.corrections.map(({ voided, reason }) => ({ card: voided.card, seat: voided.seat, round: voided.round, reason })),
+    refusals: race.refusals,
+    seqs: { first: race.firstSeq, last: line.seq },
+  };
+  if (typeof summary !== 'function') return entry;
+  // Made when first read, then kept as a plain value: to anything that reads the entry (a page,
+  // the IPC's structured clone, JSON), it is the same data as a summary made at once.
+  Object.defineProperty(entry, 'summary', {
+    enumerable: true,
+    configurable: true,
+    get(): RaceSummary {
+      const made = summary();
+      Object.defineProperty(entry, 'summary', { value: made, enumerable: true, writable: false, configurable: false });
+      unsummarised.delete(entry);
+      return made;
+    },
+  });
+  unsummarised.set(entry, race.state);
+  return entry;
+}
+
+/** Entries whose summary is not made yet, with the race they summarise (see SessionReplay). */
+const unsummarised = new WeakMap<HistoryEntry, RaceState>();
+
+/** A history entry's chip value created (removed when negative), null when none: without making a summary not made yet. */
+export function valueDeltaOf(entry: HistoryEntry): number | null {
+  const state = unsummarised.get(entry);
+  return state === undefined ? entry.summary.valueDelta : (state.progress.result?.valueDelta ?? null);
+}
+
+/**
+ * A history entry's summary for its numbers only (the floor's fold): without the explanation, and
+ * without making the entry's own full summary when it is not made yet (an export makes that).
+ */
+export function summaryFiguresOf(entry: HistoryEntry): HistoryEntry['summary'] {
+  const state = unsummarised.get(entry);
+  return state === undefined ? entry.summary : raceSummary(state, { explain: false });
+}
