@@ -88,6 +88,8 @@ export class JournalReader<T> {
   private lineNumber = 0;
   /** Bytes pushed so far. */
   private offset = 0;
+  /** The last line read, when it is sealed: what a checkpoint after it is anchored to. */
+  private last: { readonly start: number; readonly end: number; readonly seal: string } | null = null;
   /** A line begun in one chunk and not yet ended. */
   private carry: Buffer | null = null;
   /** SHA-256 of every byte before the first header (its `anchor`), while there is none yet. */
@@ -161,6 +163,16 @@ export class JournalReader<T> {
     return this.offset - (this.carry?.length ?? 0);
   }
 
+  /** The lines read so far (blank and damaged ones too). */
+  get lines(): number {
+    return this.lineNumber;
+  }
+
+  /** The last line read, its place and seal, when it is sealed. */
+  get lastLine(): { readonly start: number; readonly end: number; readonly seal: string } | null {
+    return this.last;
+  }
+
   /** What the checkpoint after the last whole line covers, when the reader was asked to hash it. */
   coverNow(): Cover | null {
     return this.cover?.cover() ?? null;
@@ -220,6 +232,7 @@ export class JournalReader<T> {
   private line(bytes: Buffer, lineStart: number, newline: number, base: number): void {
     this.lineNumber += 1;
     const lineNumber = this.lineNumber;
+    this.last = null;
     // The line is read in place (a view, not a copy), as the outbox reads it.
     const line = kindOfLine(bytes.subarray(lineStart, newline));
     if (line.kind === 'blank') return;
@@ -228,6 +241,7 @@ export class JournalReader<T> {
       return;
     }
     const seal = sealIn(bytes, lineStart, newline);
+    if (seal !== null) this.last = { start: base + lineStart, end: base + newline + 1, seal: seal.stored };
 
     if (line.kind === 'header') {
       this.looksLikeJournal = true;

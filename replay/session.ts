@@ -12,7 +12,7 @@ import { GAME_KINDS, placeOf, type SessionRecord } from './sessionRecord';
 import { EMPTY_SESSION, historyEntry, type ActiveRace, type Session, type SessionStep } from './sessionState';
 export { raceView } from '../protocol/views';
 export { isSessionRecord, placeOf, RACE_RECORD_KINDS, STATION_MAX, type SessionRecord } from './sessionRecord';
-export { EMPTY_SESSION, summaryFiguresOf, valueDeltaOf, type ActiveGame, type ActiveRace, type LineStamp, type Session, type SessionStep } from './sessionState';
+export { EMPTY_SESSION, sessionRestored, sessionSnapshot, summaryFiguresOf, valueDeltaOf, type ActiveGame, type ActiveRace, type LineStamp, type Session, type SessionStep } from './sessionState';
 
 /** Game records: a `start` event opens a game, the others change the open one, `game-close` ends it. */
 function stepGame(session: Session, record: SessionRecord): SessionStep {
@@ -130,7 +130,8 @@ function saidOf(error: unknown): Message | undefined {
   return undefined;
 }
 
-const skipped = (line: JournalLine<SessionRecord>, error: unknown): JournalFinding => {
+/** A line the session could not apply, as the start reports it. */
+export const skipped = (line: JournalLine<SessionRecord>, error: unknown): JournalFinding => {
   const said = saidOf(error);
   return { code: 'skipped', seq: line.seq, kind: line.record.kind, reason: (error as Error).message, ...(said === undefined ? {} : { said }) };
 };
@@ -143,7 +144,7 @@ const skipped = (line: JournalLine<SessionRecord>, error: unknown): JournalFindi
  */
 export class SessionReplay {
   private session: Session;
-  private readonly problems: JournalFinding[] = [];
+  private readonly problems: JournalFinding[];
   /** Cards and corrections for the open race, not yet applied. */
   private pending: JournalLine<SessionRecord>[] = [];
   /**
@@ -151,11 +152,16 @@ export class SessionReplay {
    * reads it), so the replay hands it an empty one and keeps the entries here: otherwise every
    * confirmation would copy the whole history, thousands of times on a long journal.
    */
-  private readonly history: HistoryEntry[] = [];
+  private readonly history: HistoryEntry[];
 
-  /** `start`: a session to go on from (the floor's fold resumes a table's replay where it stopped). */
-  constructor(start: Session = EMPTY_SESSION) {
-    this.session = start;
+  /**
+   * `start`: a session to go on from (the floor's fold resumes a table's replay where it stopped;
+   * a checkpoint's session, with the problems found before it, resumes the start).
+   */
+  constructor(start: Session = EMPTY_SESSION, problems: readonly JournalFinding[] = []) {
+    this.history = [...start.history];
+    this.session = { ...start, history: EMPTY_SESSION.history };
+    this.problems = [...problems];
   }
 
   /** The race open after the lines added so far: its id, start and place (its cards may still wait to be applied). */

@@ -63,9 +63,14 @@ export function historyEntry(race: ActiveRace, line: LineStamp, by: string | und
     refusals: race.refusals,
     seqs: { first: race.firstSeq, last: line.seq },
   };
-  if (typeof summary !== 'function') return entry;
-  // Made when first read, then kept as a plain value: to anything that reads the entry (a page,
-  // the IPC's structured clone, JSON), it is the same data as a summary made at once.
+  return typeof summary === 'function' ? lazySummary(entry, summary, race.state) : entry;
+}
+
+/**
+ * The entry's summary made when first read, then kept as a plain value: to anything that reads the
+ * entry (a page, the IPC's structured clone, JSON), it is the same data as a summary made at once.
+ */
+function lazySummary(entry: HistoryEntry, summary: () => RaceSummary, state: RaceState): HistoryEntry {
   Object.defineProperty(entry, 'summary', {
     enumerable: true,
     configurable: true,
@@ -76,7 +81,7 @@ export function historyEntry(race: ActiveRace, line: LineStamp, by: string | und
       return made;
     },
   });
-  unsummarised.set(entry, race.state);
+  unsummarised.set(entry, state);
   return entry;
 }
 
@@ -96,4 +101,35 @@ export function valueDeltaOf(entry: HistoryEntry): number | null {
 export function summaryFiguresOf(entry: HistoryEntry): HistoryEntry['summary'] {
   const state = unsummarised.get(entry);
   return state === undefined ? entry.summary : raceSummary(state, { explain: false });
+}
+
+/** A history entry as a checkpoint keeps it: every field in its place, the summary null when it is not made yet (then the race it is made from). */
+interface EntrySnapshot {
+  readonly entry: Record<string, unknown>;
+  readonly state?: RaceState;
+}
+
+/** The session as plain data (a checkpoint's), without making a summary not made yet. */
+export function sessionSnapshot(session: Session): unknown {
+  const history = session.history.map((entry): EntrySnapshot => {
+    const state = unsummarised.get(entry);
+    if (state === undefined) return { entry: { ...entry } };
+    // Field by field: spreading the entry would read its summary, and so make it.
+    const fields = Object.fromEntries(Object.keys(entry).map((key) => [key, key === 'summary' ? null : entry[key as keyof HistoryEntry]]));
+    return { entry: fields, state };
+  });
+  return { ...session, history };
+}
+
+/** The session a snapshot holds, its summaries not made yet as they were not (the same data to every reader). */
+export function sessionRestored(snapshot: unknown): Session {
+  const { history, ...rest } = snapshot as Omit<Session, 'history'> & { history: readonly EntrySnapshot[] };
+  if (!Array.isArray(history) || typeof rest.racesStarted !== 'number' || typeof rest.gamesStarted !== 'number' || !Array.isArray(rest.games)) throw new Error('session: not a session');
+  return {
+    ...rest,
+    history: history.map(({ entry, state }) => {
+      const restored = entry as unknown as HistoryEntry;
+      return state === undefined ? restored : lazySummary(restored, () => raceSummary(state), state);
+    }),
+  };
 }

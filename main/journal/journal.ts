@@ -84,7 +84,7 @@ async function keepTornBytes(path: string, bytes: Buffer): Promise<string> {
  * a line of their own. Damage and tampering anywhere else are reported and left in the file.
  * Nothing is changed in a journal that must stay read-only (a newer version wrote it).
  */
-export async function scanJournal<T>(path: string, options: ReadOptions<T>, resumed?: { readonly reader: JournalReader<T>; readonly from: number }): Promise<JournalScan & { readonly reader: JournalReader<T> }> {
+export async function scanJournal<T>(path: string, options: ReadOptions<T> & { readonly cover?: boolean }, resumed?: { readonly reader: JournalReader<T>; readonly from: number }): Promise<JournalScan & { readonly reader: JournalReader<T> }> {
   const reader = resumed?.reader ?? new JournalReader(options);
   const reading = await readInto(path, reader, resumed?.from);
   const scanned = await keepTorn(path, reading);
@@ -131,6 +131,8 @@ export interface WriterOptions {
   readonly monotonic?: () => number;
   /** Seals with HMAC-SHA256 under this key instead of SHA-256. */
   readonly key?: Buffer | null;
+  /** Told the exact bytes of each append once they are on disk (the start's reader reads on with them, for checkpoints). */
+  readonly written?: (bytes: Uint8Array) => void;
 }
 
 /**
@@ -160,6 +162,7 @@ export class JournalWriter<T> {
     private size: number,
     private readonly clock: () => Date,
     private readonly monotonic: () => number,
+    private readonly written: (bytes: Uint8Array) => void,
   ) {
     this.started = monotonic();
   }
@@ -191,7 +194,7 @@ export class JournalWriter<T> {
       header = JournalEncoder.headerOf(sealer);
     }
     const encoder = new JournalEncoder(sealer, reading?.lastSeq ?? 0, end.lastHash, header);
-    const writer = new JournalWriter<T>(file, encoder, size, options.clock ?? (() => new Date()), options.monotonic ?? (() => performance.now()));
+    const writer = new JournalWriter<T>(file, encoder, size, options.clock ?? (() => new Date()), options.monotonic ?? (() => performance.now()), options.written ?? (() => undefined));
     // A torn last line that could not be cut off (no copy could be kept): end it, so the next record starts a line.
     writer.endTornLine = endsInLine;
     return writer;
@@ -224,6 +227,7 @@ export class JournalWriter<T> {
       this.size += bytes.length;
       this.endTornLine = false;
       this.encoder.commit(encoded);
+      this.written(bytes);
       return { seq: encoded.seq, at, record, span };
     });
     // A failed append (disk full) must not block the ones after it from reporting their own outcome.

@@ -18,7 +18,14 @@ export interface StationFollowers {
   /** Where each race's lines are in the journal file, for reading a race's record back. */
   readonly raceSpans: RaceSpans;
   readonly registry: Followers;
+  /**
+   * Where the checkpoints of these followers are written (start-up sets it once the journal is read):
+   * told of the quiet moments (a race confirmed), and waited for when the station closes.
+   */
+  checkpoint: { due(): void; settled(): Promise<void> };
 }
+
+const NO_CHECKPOINTS: StationFollowers['checkpoint'] = { due: () => undefined, settled: async () => undefined };
 
 export function stationFollowers(timers?: ClockTimers, extra: readonly JournalFollower[] = []): StationFollowers {
   const session = new SessionProjection();
@@ -27,5 +34,5 @@ export function stationFollowers(timers?: ClockTimers, extra: readonly JournalFo
   const raceSpans = new RaceSpans();
   // The session last: a command's decided step that no longer fits throws there, after every
   // other follower has the line the journal now holds.
-  return { session, colorUps, clock, raceSpans, registry: new Followers([colorUps, clock, raceSpans, ...extra, session]) };
+  return { session, colorUps, clock, raceSpans, registry: new Followers([colorUps, clock, raceSpans, ...extra, session]), checkpoint: NO_CHECKPOINTS };
 }
