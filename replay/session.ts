@@ -9,10 +9,10 @@ import type { GameHistoryEntry, HistoryEntry } from '../protocol/contract';
 import { isColorUpRecord } from './colorUps';
 import { isClockRecord } from './clockRecord';
 import { GAME_KINDS, placeOf, type SessionRecord } from './sessionRecord';
-import { EMPTY_SESSION, historyEntry, type ActiveRace, type Session, type SessionStep } from './sessionState';
+import { EMPTY_SESSION, historyEntry, type ActiveRace, type RaceRecall, type Session, type SessionStep } from './sessionState';
 export { raceView } from '../protocol/views';
 export { isSessionRecord, placeOf, RACE_RECORD_KINDS, STATION_MAX, type SessionRecord } from './sessionRecord';
-export { EMPTY_SESSION, sessionRestored, sessionSnapshot, summaryFiguresOf, valueDeltaOf, type ActiveGame, type ActiveRace, type LineStamp, type Session, type SessionStep } from './sessionState';
+export { EMPTY_SESSION, sessionRestored, sessionSnapshot, summaryFiguresOf, valueDeltaOf, type ActiveGame, type ActiveRace, type LineStamp, type RaceRecall, type Session, type SessionStep } from './sessionState';
 
 /** Game records: a `start` event opens a game, the others change the open one, `game-close` ends it. */
 function stepGame(session: Session, record: SessionRecord): SessionStep {
@@ -158,7 +158,12 @@ export class SessionReplay {
    * `start`: a session to go on from (the floor's fold resumes a table's replay where it stopped;
    * a checkpoint's session, with the problems found before it, resumes the start).
    */
-  constructor(start: Session = EMPTY_SESSION, problems: readonly JournalFinding[] = []) {
+  constructor(
+    start: Session = EMPTY_SESSION,
+    problems: readonly JournalFinding[] = [],
+    /** With it, a confirmed race's state is not kept for its summary: it is recalled when the summary is read. */
+    private readonly recall?: RaceRecall,
+  ) {
     this.history = [...start.history];
     this.session = { ...start, history: EMPTY_SESSION.history };
     this.problems = [...problems];
@@ -182,8 +187,8 @@ export class SessionReplay {
       if (record.kind === 'race-confirm' && race && race.id === record.raceId && race.state.progress.status === 'complete') {
         // As the reducer confirms it, but its summary is made only when read: a long journal's
         // start confirms thousands of races, and a page shows a few of them.
-        const state = race.state;
-        this.history.push(historyEntry(race, line, record.by, () => raceSummary(state)));
+
+        this.history.push(historyEntry(race, line, record.by, 'later', this.recall));
         this.session = { ...this.session, race: null };
         return;
       }

@@ -48,50 +48,72 @@ export type LineStamp = Pick<JournalLine<SessionRecord>, 'seq' | 'at'>;
  */
 export type SessionStep = (current: Session, stamp: LineStamp) => Session;
 
-/** A confirmed race as the history keeps it; `summary` is its summary, or how to make it when first read. */
-export function historyEntry(race: ActiveRace, line: LineStamp, by: string | undefined, summary: RaceSummary | (() => RaceSummary)): HistoryEntry {
+/**
+ * How a confirmed race's engine state is made again, when its summary is first read, for a history
+ * that does not keep every race's state (the station's: a long history's states would fill its
+ * memory and its checkpoints). The station reads the race's lines back from the journal.
+ */
+export type RaceRecall = (entry: HistoryEntry) => RaceState;
+
+/** A summary not made yet: its value delta (known without it), and how to make it. */
+interface Unmade {
+  readonly valueDelta: number | null;
+  readonly make: (options?: { readonly explain: false }) => RaceSummary;
+}
+
+/** Entries whose summary is not made yet (see SessionReplay). */
+const unsummarised = new WeakMap<HistoryEntry, Unmade>();
+
+/**
+ * A confirmed race as the history keeps it; `summary` is its summary, or `later`: made when first
+ * read, from the race's state, or (with `recall`) from the state made again then, so the state
+ * itself is not kept.
+ */
+export function historyEntry(race: ActiveRace, line: LineStamp, by: string | undefined, summary: RaceSummary | 'later', recall?: RaceRecall): HistoryEntry {
   const entry: HistoryEntry = {
     id: race.id,
     ...race.place,
     startedAt: race.startedAt,
     confirmedAt: line.at,
     names: race.names,
-    summary: typeof summary === 'function' ? (null as unknown as RaceSummary) : summary,
+    summary: summary === 'later' ? (null as unknown as RaceSummary) : summary,
     corrections: race.state.corrections.length,
     ...(by ? { confirmedBy: by } : {}),
     voided: race.state.corrections.map(({ voided, reason }) => ({ card: voided.card, seat: voided.seat, round: voided.round, reason })),
     refusals: race.refusals,
     seqs: { first: race.firstSeq, last: line.seq },
   };
-  return typeof summary === 'function' ? lazySummary(entry, summary, race.state) : entry;
+  if (summary !== 'later') return entry;
+  const { state } = race;
+  const valueDelta = state.progress.result?.valueDelta ?? null;
+  return lazySummary(entry, recall === undefined ? { valueDelta, make: (options) => raceSummary(state, options) } : recalled(entry, valueDelta, recall));
 }
+
+const recalled = (entry: HistoryEntry, valueDelta: number | null, recall: RaceRecall): Unmade => ({ valueDelta, make: (options) => raceSummary(recall(entry), options) });
 
 /**
  * The entry's summary made when first read, then kept as a plain value: to anything that reads the
  * entry (a page, the IPC's structured clone, JSON), it is the same data as a summary made at once.
  */
-function lazySummary(entry: HistoryEntry, summary: () => RaceSummary, state: RaceState): HistoryEntry {
+function lazySummary(entry: HistoryEntry, unmade: Unmade): HistoryEntry {
   Object.defineProperty(entry, 'summary', {
     enumerable: true,
     configurable: true,
     get(): RaceSummary {
-      const made = summary();
+      const made = unmade.make();
       Object.defineProperty(entry, 'summary', { value: made, enumerable: true, writable: false, configurable: false });
       unsummarised.delete(entry);
       return made;
     },
   });
-  unsummarised.set(entry, state);
+  unsummarised.set(entry, unmade);
   return entry;
 }
 
-/** Entries whose summary is not made yet, with the race they summarise (see SessionReplay). */
-const unsummarised = new WeakMap<HistoryEntry, RaceState>();
-
 /** A history entry's chip value created (removed when negative), null when none: without making a summary not made yet. */
 export function valueDeltaOf(entry: HistoryEntry): number | null {
-  const state = unsummarised.get(entry);
-  return state === undefined ? entry.summary.valueDelta : (state.progress.result?.valueDelta ?? null);
+  const unmade = unsummarised.get(entry);
+  return unmade === undefined ? entry.summary.valueDelta : unmade.valueDelta;
 }
 
 /**
@@ -99,37 +121,37 @@ export function valueDeltaOf(entry: HistoryEntry): number | null {
  * without making the entry's own full summary when it is not made yet (an export makes that).
  */
 export function summaryFiguresOf(entry: HistoryEntry): HistoryEntry['summary'] {
-  const state = unsummarised.get(entry);
-  return state === undefined ? entry.summary : raceSummary(state, { explain: false });
+  const unmade = unsummarised.get(entry);
+  return unmade === undefined ? entry.summary : unmade.make({ explain: false });
 }
 
-/** A history entry as a checkpoint keeps it: every field in its place, the summary null when it is not made yet (then the race it is made from). */
+/** A history entry as a checkpoint keeps it: every field in its place, the summary null when it is not made yet (then its value delta). */
 interface EntrySnapshot {
   readonly entry: Record<string, unknown>;
-  readonly state?: RaceState;
+  readonly valueDelta?: number | null;
 }
 
-/** The session as plain data (a checkpoint's), without making a summary not made yet. */
+/** The session as plain data (a checkpoint's), without making a summary not made yet (nor keeping a race's state for it). */
 export function sessionSnapshot(session: Session): unknown {
   const history = session.history.map((entry): EntrySnapshot => {
-    const state = unsummarised.get(entry);
-    if (state === undefined) return { entry: { ...entry } };
+    const unmade = unsummarised.get(entry);
+    if (unmade === undefined) return { entry: { ...entry } };
     // Field by field: spreading the entry would read its summary, and so make it.
     const fields = Object.fromEntries(Object.keys(entry).map((key) => [key, key === 'summary' ? null : entry[key as keyof HistoryEntry]]));
-    return { entry: fields, state };
+    return { entry: fields, valueDelta: unmade.valueDelta };
   });
   return { ...session, history };
 }
 
-/** The session a snapshot holds, its summaries not made yet as they were not (the same data to every reader). */
-export function sessionRestored(snapshot: unknown): Session {
+/** The session a snapshot holds, its summaries not made yet as they were not: made, when read, from the race recalled. */
+export function sessionRestored(snapshot: unknown, recall: RaceRecall): Session {
   const { history, ...rest } = snapshot as Omit<Session, 'history'> & { history: readonly EntrySnapshot[] };
   if (!Array.isArray(history) || typeof rest.racesStarted !== 'number' || typeof rest.gamesStarted !== 'number' || !Array.isArray(rest.games)) throw new Error('session: not a session');
   return {
     ...rest,
-    history: history.map(({ entry, state }) => {
+    history: history.map(({ entry, valueDelta }) => {
       const restored = entry as unknown as HistoryEntry;
-      return state === undefined ? restored : lazySummary(restored, () => raceSummary(state), state);
+      return valueDelta === undefined ? restored : lazySummary(restored, recalled(restored, valueDelta, recall));
     }),
   };
 }

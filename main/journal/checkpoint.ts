@@ -144,6 +144,11 @@ export class Checkpoints {
     this.take(state);
   }
 
+  /** `due` once the moment's work is done (a start's last step: the start is not kept waiting for it). */
+  dueSoon(): void {
+    this.writing = this.writing.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => this.due());
+  }
+
   /** Until the checkpoints taken so far are on disk (or failed). */
   async settled(): Promise<void> {
     for (let last: Promise<void> | null = null; last !== this.writing; ) {

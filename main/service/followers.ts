@@ -1,6 +1,7 @@
 import { ColorUpLog } from '../../replay/colorUps';
 import { Followers, type JournalFollower } from '../../replay/follower';
 import { StationClock, type ClockTimers } from './clock';
+import { raceRecall } from './raceRecall';
 import { RaceSpans } from './raceSpans';
 import { SessionProjection } from './sessionProjection';
 
@@ -22,16 +23,17 @@ export interface StationFollowers {
    * Where the checkpoints of these followers are written (start-up sets it once the journal is read):
    * told of the quiet moments (a race confirmed), and waited for when the station closes.
    */
-  checkpoint: { due(): void; settled(): Promise<void> };
+  checkpoint: { dueSoon(): void; settled(): Promise<void> };
 }
 
-const NO_CHECKPOINTS: StationFollowers['checkpoint'] = { due: () => undefined, settled: async () => undefined };
+const NO_CHECKPOINTS: StationFollowers['checkpoint'] = { dueSoon: () => undefined, settled: async () => undefined };
 
-export function stationFollowers(timers?: ClockTimers, extra: readonly JournalFollower[] = []): StationFollowers {
-  const session = new SessionProjection();
+export function stationFollowers(journal: string, timers?: ClockTimers, extra: readonly JournalFollower[] = []): StationFollowers {
   const colorUps = new ColorUpLog();
   const clock = new StationClock(timers);
   const raceSpans = new RaceSpans();
+  // A confirmed race's summary is made from its lines in the journal, when first read.
+  const session = new SessionProjection(raceRecall(journal, raceSpans));
   // The session last: a command's decided step that no longer fits throws there, after every
   // other follower has the line the journal now holds.
   return { session, colorUps, clock, raceSpans, registry: new Followers([colorUps, clock, raceSpans, ...extra, session]), checkpoint: NO_CHECKPOINTS };

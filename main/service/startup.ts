@@ -42,7 +42,7 @@ export interface OpenedStation {
  * used is a finding, and the followers start afresh for the whole journal.
  */
 async function readJournalInto(options: ServiceOptions, path: string, key: Buffer | null) {
-  let followers = stationFollowers(options.timers, options.followers);
+  let followers = stationFollowers(path, options.timers, options.followers);
   const read = { key, check: isSessionRecord, onLine: (line: JournalLine<SessionRecord>, _seal: string | null, span: { readonly start: number; readonly end: number }) => followers.registry.add(line, span) };
   const loaded = await loadCheckpoint(checkpointPath(options.dataDir), path, read);
   let checkpointFinding = loaded.finding;
@@ -53,7 +53,7 @@ async function readJournalInto(options: ServiceOptions, path: string, key: Buffe
     } catch {
       checkpointFinding = { code: 'checkpoint-damaged' };
       resume = null;
-      followers = stationFollowers(options.timers, options.followers);
+      followers = stationFollowers(path, options.timers, options.followers);
     }
   }
   const resumedAtLine = resume?.reader.lines ?? 0;
@@ -89,7 +89,7 @@ export async function openStation(options: ServiceOptions): Promise<OpenedStatio
       const checkpoints = new Checkpoints(checkpointPath(options.dataDir), scan.reader as JournalReader<unknown>, followers.registry, key, options.checkpointEvery, scan.resumedAtLine);
       followers.checkpoint = checkpoints;
       // Just started, nothing under way yet: a quiet moment, after a long replay worth keeping.
-      checkpoints.due();
+      checkpoints.dueSoon();
     }
     // The journal just made (the journal opens it with the umask's mode) and whatever an older version
     // left readable by others: the folder itself was closed before anything in it was read.
