@@ -6,8 +6,8 @@ import type { JournalReading, ReadOptions } from './reading';
 import { JournalReader } from './reader';
 
 export { damagedSeq, JOURNAL_NAME, JOURNAL_VERSION, kindOfLine, seqPrefix, type JournalHeader, type LineKind } from './lineKind';
-export { isJournalNote, type ChainEnd, type JournalLine, type JournalNote, type JournalReading, type ReadOptions } from './reading';
-export { JournalReader, type ReaderState } from './reader';
+export { isJournalNote, type ChainEnd, type JournalLine, type JournalNote, type JournalReading, type ReaderState, type ReadOptions } from './reading';
+export { JournalReader } from './reader';
 
 /** Reads a journal held whole in memory (a test's, a golden file's): the reader, given it in one piece. */
 export function readJournalBytes<T>(bytes: Uint8Array, options: ReadOptions<T>): JournalReading {

@@ -3,42 +3,8 @@ import type { ChainStatus, JournalFinding } from './findings';
 import { CoverHash, type Cover } from './coverHash';
 import { damagedSeq, JOURNAL_VERSION, kindOfLine, seqPrefix } from './lineKind';
 import { findingSeq, orderFindings, PlacedRecords } from './order';
-import { isJournalNote, type JournalLine, type JournalNote, type JournalReading, type ReadOptions } from './reading';
+import { isJournalNote, type JournalLine, type JournalNote, type JournalReading, type ReaderState, type ReadOptions } from './reading';
 import { Sealer, sealIn, sha256, type ChainKind } from './seal';
-
-/**
- * Where a reader stands after a line, as plain data: what a checkpoint keeps so that a start can
- * read on from there and end exactly where reading the whole file ends. Only made while the
- * records so far are in order and none is damaged (the usual journal): see JournalReader.state.
- */
-export interface ReaderState {
-  /** The bytes read: where the next line starts. */
-  readonly offset: number;
-  readonly lineNumber: number;
-  readonly kind: ChainKind | null;
-  readonly keyIdInForce: string | null;
-  readonly hmacKeyId: string | null;
-  readonly sealsCheckable: boolean;
-  readonly prevHash: string | null;
-  readonly prevKnown: boolean;
-  readonly version: number;
-  readonly unchained: number;
-  readonly firstUnchainedSeq: number;
-  readonly unchainedThrough: number;
-  readonly looksLikeJournal: boolean;
-  readonly readOnly: JournalFinding | null;
-  readonly lastAt: string;
-  readonly lastSeq: number;
-  readonly lineSeq: number;
-  readonly records: number;
-  /** The records 1…inOrder, in order and linked. */
-  readonly inOrder: number;
-  readonly highestPlaced: number;
-  readonly missingHeader: boolean;
-  readonly findings: readonly JournalFinding[];
-  readonly tampered: readonly JournalFinding[];
-  readonly notes: readonly JournalLine<JournalNote>[];
-}
 
 /**
  * Reads a journal's bytes as they come (a file in chunks, a writer's appends), line by line,

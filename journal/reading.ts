@@ -67,3 +67,37 @@ export interface ReadOptions<T> {
   /** Each record in file order, as soon as it is read, with its stored seal (null when it has none) and where its line is in the file. */
   readonly onLine?: (line: JournalLine<T>, seal: string | null, span: { readonly start: number; readonly end: number }) => void;
 }
+
+/**
+ * Where a reader stands after a line, as plain data: what a checkpoint keeps so that a start can
+ * read on from there and end exactly where reading the whole file ends. Only made while the
+ * records so far are in order and none is damaged (the usual journal): see JournalReader.state.
+ */
+export interface ReaderState {
+  /** The bytes read: where the next line starts. */
+  readonly offset: number;
+  readonly lineNumber: number;
+  readonly kind: ChainKind | null;
+  readonly keyIdInForce: string | null;
+  readonly hmacKeyId: string | null;
+  readonly sealsCheckable: boolean;
+  readonly prevHash: string | null;
+  readonly prevKnown: boolean;
+  readonly version: number;
+  readonly unchained: number;
+  readonly firstUnchainedSeq: number;
+  readonly unchainedThrough: number;
+  readonly looksLikeJournal: boolean;
+  readonly readOnly: JournalFinding | null;
+  readonly lastAt: string;
+  readonly lastSeq: number;
+  readonly lineSeq: number;
+  readonly records: number;
+  /** The records 1…inOrder, in order and linked. */
+  readonly inOrder: number;
+  readonly highestPlaced: number;
+  readonly missingHeader: boolean;
+  readonly findings: readonly JournalFinding[];
+  readonly tampered: readonly JournalFinding[];
+  readonly notes: readonly JournalLine<JournalNote>[];
+}
