@@ -132,9 +132,9 @@ export function writeJournal(
   return { confirmed, raceOpen: lastKind !== 'race-confirm', bytes: Buffer.byteLength(text), events: out.length };
 }
 
-/** One console start in a fresh Node process (cold, as after a restart), timed there. */
-function timedStart(dataDir: string, messages = false): ReplayReport {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', join('bench', 'replayChild.ts'), dataDir, ...(messages ? ['--messages'] : [])], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+/** One console start in a fresh Node process (cold, as after a restart), timed there (flags: see replayChild.ts). */
+export function timedStart(dataDir: string, messages = false, flags: readonly string[] = [], timeout = 120_000): ReplayReport {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', join('bench', 'replayChild.ts'), dataDir, ...(messages ? ['--messages'] : []), ...flags], { cwd: ROOT, encoding: 'utf8', timeout, maxBuffer: 16 * 1024 * 1024 });
   if (child.status !== 0) throw new Error(`bench: the replay process failed (${child.status ?? child.signal}):\n${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as ReplayReport;
 }

@@ -1,7 +1,10 @@
 // One console start on a data folder, timed in this fresh process (bench/journal.ts runs it):
-// `node --import tsx bench/replayChild.ts DATA_DIR [--messages]` prints one JSON line, a ReplayReport.
+// `node --import tsx bench/replayChild.ts DATA_DIR [--messages] [--cold]` prints one JSON line, a ReplayReport.
 // With --messages it then measures what the page is sent: the first state message, and the one a
-// confirmed race sends (through the same StateFeed and JSON as browser mode's socket).
+// confirmed race sends (through the same StateFeed and JSON as browser mode's socket). With --cold
+// only the cold start runs (its peak memory is then the process's).
+import { existsSync } from 'node:fs';
+import { checkpointPath } from '../main/journal/checkpoint';
 import { seededRandom, shuffleDecks } from '../engine/shoe';
 import type { StateMessage } from '../protocol/contract';
 import { StateFeed } from '../main/ipc/stateFeed';
@@ -11,8 +14,13 @@ import { ConsoleService } from '../main/service/service';
 export interface ReplayReport {
   /** ConsoleService.start in a fresh process: read the journal, check its seals, parse it, replay it, open it for appending. */
   readonly coldMs: number;
-  /** The same again in this process, its code now compiled. */
+  /** CPU time (user + system) of the cold start. */
+  readonly coldCpuMs: number;
+  /** The same again in this process, its code now compiled (0 with --cold). */
   readonly warmMs: number;
+  /** The process's peak resident memory, MB, after the cold start (and the checkpoint it may write, on close). */
+  readonly peakRssMb: number;
+  readonly fromCheckpoint: boolean;
   readonly records: number;
   readonly problems: readonly string[];
   readonly chain: string;
@@ -22,10 +30,12 @@ export interface ReplayReport {
   readonly messages?: { readonly firstState: number; readonly card: number; readonly confirm: number };
 }
 
-async function timedStart(dataDir: string): Promise<{ ms: number; service: ConsoleService }> {
+async function timedStart(dataDir: string): Promise<{ ms: number; cpuMs: number; service: ConsoleService }> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const service = await ConsoleService.start({ dataDir });
-  return { ms: performance.now() - started, service };
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, service };
 }
 
 function must(what: string, result: { ok: boolean; error?: { message: string } }): void {
@@ -59,15 +69,21 @@ async function measureMessages(service: ConsoleService): Promise<NonNullable<Rep
 
 const [dataDir, ...flags] = process.argv.slice(2);
 if (dataDir === undefined) throw new Error('usage: node --import tsx bench/replayChild.ts DATA_DIR [--messages]');
+// A checkpoint there before the start, and no finding that it was passed over: the start read on from it.
+const hadCheckpoint = existsSync(checkpointPath(dataDir));
 const cold = await timedStart(dataDir);
 const state = cold.service.getState();
 await cold.service.close();
-const warm = await timedStart(dataDir);
-const messages = flags.includes('--messages') ? await measureMessages(warm.service) : undefined;
-await warm.service.close();
+const peakRssMb = process.resourceUsage().maxRSS / 1024;
+const warm = flags.includes('--cold') ? null : await timedStart(dataDir);
+const messages = warm !== null && flags.includes('--messages') ? await measureMessages(warm.service) : undefined;
+await warm?.service.close();
 const report: ReplayReport = {
   coldMs: cold.ms,
-  warmMs: warm.ms,
+  coldCpuMs: cold.cpuMs,
+  warmMs: warm?.ms ?? 0,
+  peakRssMb,
+  fromCheckpoint: hadCheckpoint && !state.journal.findings.some((finding) => finding.code.startsWith('checkpoint-')),
   records: state.journal.records,
   problems: state.journal.findings.map(findingText),
   chain: state.journal.chain,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { JOURNAL_NAME, JOURNAL_VERSION, type JournalHeader } from './read';
+import { JOURNAL_NAME, JOURNAL_VERSION, type JournalHeader } from './lineKind';
 import { Sealer } from './seal';
 
 export type HeaderFields = Omit<JournalHeader, 'prev' | 'created'>;

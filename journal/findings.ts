@@ -40,6 +40,12 @@ export type JournalFinding =
   | { readonly code: 'key-missing' | 'key-wrong'; readonly keyId: string }
   /** The wall clock went back between two records written by the same run (the monotonic time went on). */
   | { readonly code: 'clock-back'; readonly seq: number; readonly seconds: number }
+  /**
+   * The checkpoint beside the journal (main/journal/checkpoint.ts) was not used, and the whole
+   * journal was replayed instead (the same state, only slower): `damaged`, its bytes or seal do not
+   * hold; `stale`, it no longer matches the journal (cut back, edited, replaced) or its key.
+   */
+  | { readonly code: 'checkpoint-damaged' | 'checkpoint-stale' }
   /** A record the session could not apply: why, in English (`reason`) and, when the engine said it in keys, in keys (`said`). */
   | { readonly code: 'skipped'; readonly seq: number; readonly kind: string; readonly reason: string; readonly said?: Message }
   /** The settings file (or a device profile) could not be read or was damaged: which and what was kept, in English (`message`) and in keys (`said`). */
@@ -108,6 +114,10 @@ export function findingText(finding: JournalFinding): string {
       return `the journal is sealed with a different key (${finding.keyId}) from the one given: its seals cannot be checked`;
     case 'clock-back':
       return `the clock went back ${finding.seconds} s before record ${finding.seq} (the times of the records around it are out of order; the order of the records is not)`;
+    case 'checkpoint-damaged':
+      return 'the checkpoint beside the journal is damaged and was not used: the whole journal was read instead (the same records, only slower)';
+    case 'checkpoint-stale':
+      return 'the checkpoint beside the journal no longer matches the journal (or its key) and was not used: the whole journal was read instead (the same records, only slower)';
     case 'skipped':
       return `record ${finding.seq} (${finding.kind}) could not be applied and was skipped: ${finding.reason}`;
     case 'settings':

@@ -1,5 +1,5 @@
 import type { JournalLine } from '../journal/read';
-import type { JournalFollower } from './follower';
+import type { FollowerCheckpoint, JournalFollower } from './follower';
 import type { ColorUpProgress, ColorUpRace } from '../protocol/contract';
 
 /**
@@ -49,6 +49,20 @@ export class ColorUpLog implements JournalFollower {
   private races = new Map<string, ColorUpRace>();
   private done: (ColorUpRace & { readonly confirmedAt: string })[] = [];
   private view: { readonly key: string; readonly progress: ColorUpProgress | null } | null = null;
+
+  readonly checkpoint: FollowerCheckpoint = {
+    name: 'colorUps',
+    snapshot: () => ({ mark: this.mark, claimed: this.claimed, races: [...this.races], done: this.done }),
+    restore: (state) => {
+      const { mark, claimed, races, done } = state as { mark: number | null; claimed: ColorUpLog['claimed']; races: [string, ColorUpRace][]; done: ColorUpLog['done'] };
+      if (!Array.isArray(races) || !Array.isArray(done)) throw new Error('colour-ups: not a colour-up log');
+      this.mark = mark;
+      this.claimed = claimed;
+      this.races = new Map(races);
+      this.done = done;
+      this.view = null;
+    },
+  };
 
   add(line: JournalLine<unknown>): void {
     const record = line.record as { kind?: unknown; raceId?: unknown };

@@ -1,12 +1,13 @@
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { JournalFinding } from '../../journal/findings';
 import { JournalEncoder, type HeaderFields } from '../../journal/encoder';
-import { damagedSeq, readJournalBytes, seqPrefix, type JournalLine, type JournalNote, type JournalReading, type ReadOptions } from '../../journal/read';
+import { damagedSeq, JournalReader, seqPrefix, type JournalLine, type JournalNote, type JournalReading, type ReadOptions } from '../../journal/read';
 import { Sealer, sha256 } from '../../journal/seal';
-
+import { readChunks } from './chunks';
 
 /** A journal as the console opens it: what was read, and what was done to the file to go on writing. */
 export interface JournalScan extends JournalReading {
@@ -14,14 +15,30 @@ export interface JournalScan extends JournalReading {
   readonly tornNote: JournalNote | null;
 }
 
-/** Reads the file's bytes; a missing file is an empty journal. */
-async function readBytes(path: string): Promise<Buffer> {
+/** The file open for reading, or null when there is none (an empty journal). */
+async function openToRead(path: string): Promise<FileHandle | null> {
   try {
-    return await readFile(path);
+    return await open(path, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
+}
+
+/**
+ * Reads the file into `reader` from `from` on, a chunk at a time (never the whole file in one
+ * buffer: a journal may be larger than any buffer), and what it found. A missing file is empty.
+ */
+export async function readInto<T>(path: string, reader: JournalReader<T>, from = 0): Promise<JournalReading> {
+  const file = await openToRead(path);
+  if (file !== null) {
+    try {
+      await readChunks(file, (chunk) => reader.push(chunk), from);
+    } finally {
+      await file.close();
+    }
+  }
+  return reader.finish();
 }
 
 /** Writes `bytes` to a new file (never over an existing one) and makes it durable. */
@@ -67,9 +84,17 @@ async function keepTornBytes(path: string, bytes: Buffer): Promise<string> {
  * a line of their own. Damage and tampering anywhere else are reported and left in the file.
  * Nothing is changed in a journal that must stay read-only (a newer version wrote it).
  */
-export async function scanJournal<T>(path: string, options: ReadOptions<T>): Promise<JournalScan> {
-  const bytes = await readBytes(path);
-  const reading = readJournalBytes(bytes, options);
+export async function scanJournal<T>(path: string, options: ReadOptions<T> & { readonly cover?: boolean }, resumed?: { readonly reader: JournalReader<T>; readonly from: number }): Promise<JournalScan & { readonly reader: JournalReader<T> }> {
+  const reader = resumed?.reader ?? new JournalReader(options);
+  const reading = await readInto(path, reader, resumed?.from);
+  const scanned = await keepTorn(path, reading);
+  // Cut off, the torn bytes are no longer in the file the reader reads on from (the writer's appends).
+  if (scanned.tornNote !== null && scanned.tornNote.savedAs !== null) reader.dropTorn();
+  return { ...scanned, reader };
+}
+
+/** The torn tail a scan found, copied beside the journal and cut from it (see scanJournal). */
+async function keepTorn(path: string, reading: JournalReading): Promise<JournalScan> {
   if (reading.torn === null || reading.readOnly !== null) return { ...reading, tornNote: null };
   let savedAs: string | null = null;
   try {
@@ -96,7 +121,7 @@ export async function scanJournal<T>(path: string, options: ReadOptions<T>): Pro
 /** Reads a whole journal file into memory, without changing it: for tests and tools. */
 export async function readJournal<T>(path: string, check: (record: unknown) => record is T, key: Buffer | null = null): Promise<{ lines: JournalLine<T>[]; reading: JournalReading }> {
   const lines: JournalLine<T>[] = [];
-  const reading = readJournalBytes(await readBytes(path), { check, key, onLine: (line) => lines.push(line) });
+  const reading = await readInto(path, new JournalReader({ check, key, onLine: (line) => lines.push(line) }));
   return { lines, reading };
 }
 
@@ -106,6 +131,8 @@ export interface WriterOptions {
   readonly monotonic?: () => number;
   /** Seals with HMAC-SHA256 under this key instead of SHA-256. */
   readonly key?: Buffer | null;
+  /** Told the exact bytes of each append once they are on disk (the start's reader reads on with them, for checkpoints). */
+  readonly written?: (bytes: Uint8Array) => void;
 }
 
 /**
@@ -135,6 +162,7 @@ export class JournalWriter<T> {
     private size: number,
     private readonly clock: () => Date,
     private readonly monotonic: () => number,
+    private readonly written: (bytes: Uint8Array) => void,
   ) {
     this.started = monotonic();
   }
@@ -160,13 +188,13 @@ export class JournalWriter<T> {
     if (end.kind === null) {
       // A new journal, or one of the old format: the header anchors whatever is already there
       // (with the newline that ends a torn line kept in place, as the header will follow it).
-      const anchored = size > 0 && (reading?.unchained ?? 0) > 0 ? sha256(Buffer.concat([await readFile(path), Buffer.from(endsInLine ? '\n' : '')])) : undefined;
+      const anchored = size > 0 && (reading?.unchained ?? 0) > 0 ? await anchorOf(file, endsInLine) : undefined;
       header = JournalEncoder.headerOf(sealer, anchored);
     } else if (end.kind !== sealer.kind || end.keyId !== sealer.keyId) {
       header = JournalEncoder.headerOf(sealer);
     }
     const encoder = new JournalEncoder(sealer, reading?.lastSeq ?? 0, end.lastHash, header);
-    const writer = new JournalWriter<T>(file, encoder, size, options.clock ?? (() => new Date()), options.monotonic ?? (() => performance.now()));
+    const writer = new JournalWriter<T>(file, encoder, size, options.clock ?? (() => new Date()), options.monotonic ?? (() => performance.now()), options.written ?? (() => undefined));
     // A torn last line that could not be cut off (no copy could be kept): end it, so the next record starts a line.
     writer.endTornLine = endsInLine;
     return writer;
@@ -199,6 +227,7 @@ export class JournalWriter<T> {
       this.size += bytes.length;
       this.endTornLine = false;
       this.encoder.commit(encoded);
+      this.written(bytes);
       return { seq: encoded.seq, at, record, span };
     });
     // A failed append (disk full) must not block the ones after it from reporting their own outcome.
@@ -210,6 +239,14 @@ export class JournalWriter<T> {
     await this.queue;
     await this.file.close();
   }
+}
+
+/** SHA-256 of the file's bytes (a chunk at a time), and of the newline a torn last line will get. */
+async function anchorOf(file: FileHandle, endsInLine: boolean): Promise<string> {
+  const hash = createHash('sha256');
+  await readChunks(file, (chunk) => hash.update(chunk));
+  if (endsInLine) hash.update('\n');
+  return hash.digest('hex');
 }
 
 async function lastByte(file: FileHandle, size: number): Promise<number | undefined> {

@@ -1,5 +1,6 @@
 import { findingText, TAMPER_CODES, type JournalFinding } from '../../journal/findings';
-import { readJournalBytes } from '../../journal/read';
+import { JournalReader, readJournalBytes, type JournalReading } from '../../journal/read';
+import { readInto } from './journal';
 
 /**
  * `npm run --silent verify -- FILE`: the check a tournament director runs on a station's journal.
@@ -19,9 +20,21 @@ export type VerifyOutcome =
   /** The file cannot be checked: not a journal, or sealed with a key not given. */
   | { readonly exit: 2; readonly message: string };
 
+const anyRecord = (record: unknown): record is unknown => record !== undefined;
+
+/** The check of a journal held in memory. */
 export function verifyJournal(bytes: Buffer, key: Buffer | null): VerifyOutcome {
-  const reading = readJournalBytes(bytes, { key, check: (record): record is unknown => record !== undefined });
-  if (bytes.length > 0 && !reading.looksLikeJournal) return { exit: 2, message: 'not a journal: no line of it is a journal record' };
+  return verdict(readJournalBytes(bytes, { key, check: anyRecord }), key);
+}
+
+/** The check of a journal file, every line of it, read a chunk at a time (a journal of any size). */
+export async function verifyJournalFile(path: string, key: Buffer | null): Promise<VerifyOutcome> {
+  return verdict(await readInto(path, new JournalReader({ key, check: anyRecord })), key);
+}
+
+function verdict(reading: JournalReading, key: Buffer | null): VerifyOutcome {
+  const bytes = reading.wholeLength + (reading.torn?.length ?? 0);
+  if (bytes > 0 && !reading.looksLikeJournal) return { exit: 2, message: 'not a journal: no line of it is a journal record' };
   const cannot = reading.findings.find((finding) => finding.code === 'key-missing' || finding.code === 'key-wrong' || finding.code === 'newer-version');
   if (cannot?.code === 'key-missing') return { exit: 2, message: `the journal is sealed with a key (${cannot.keyId}) that was not given: its seals cannot be checked; give it with --key FILE` };
   if (cannot) return { exit: 2, message: findingText(cannot) };

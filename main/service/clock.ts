@@ -4,7 +4,7 @@ import type { JournalLine } from '../../journal/read';
 import { FLOOR_CLOCK, scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
 import { parse } from '../../protocol/schema';
 import { isClockRecord } from '../../replay/clockRecord';
-import type { JournalFollower } from '../../replay/follower';
+import type { FollowerCheckpoint, JournalFollower } from '../../replay/follower';
 
 /**
  * The station's tournament clock: its own (a home game), journaled as `clock` records, or the
@@ -58,6 +58,20 @@ export class StationClock implements JournalFollower {
   private lastView: ClockView | null = null;
   private timer: unknown = undefined;
   private closed = false;
+
+  /** What the journal made of it (the floor's clock and the timer are the moment's, never kept). */
+  readonly checkpoint: FollowerCheckpoint = {
+    name: 'clock',
+    snapshot: () => ({ local: this.local, localVersion: this.localVersion, localRun: this.localRun, marked: [...this.marked] }),
+    restore: (state) => {
+      const { local, localVersion, localRun, marked } = state as { local: ClockEvent[]; localVersion: number; localRun: StationClock['localRun']; marked: [number, number][] };
+      if (!Array.isArray(local) || !Array.isArray(marked) || typeof localVersion !== 'number') throw new Error('clock: not a clock');
+      this.local = local;
+      this.localVersion = localVersion;
+      this.localRun = localRun;
+      this.marked = new Map(marked);
+    },
+  };
 
   constructor(private readonly timers: ClockTimers = SYSTEM_TIMERS) {}
 

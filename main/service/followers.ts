@@ -1,6 +1,7 @@
 import { ColorUpLog } from '../../replay/colorUps';
 import { Followers, type JournalFollower } from '../../replay/follower';
 import { StationClock, type ClockTimers } from './clock';
+import { raceRecall } from './raceRecall';
 import { RaceSpans } from './raceSpans';
 import { SessionProjection } from './sessionProjection';
 
@@ -18,14 +19,22 @@ export interface StationFollowers {
   /** Where each race's lines are in the journal file, for reading a race's record back. */
   readonly raceSpans: RaceSpans;
   readonly registry: Followers;
+  /**
+   * Where the checkpoints of these followers are written (start-up sets it once the journal is read):
+   * told of the quiet moments (a race confirmed), and waited for when the station closes.
+   */
+  checkpoint: { dueSoon(): void; settled(): Promise<void> };
 }
 
-export function stationFollowers(timers?: ClockTimers, extra: readonly JournalFollower[] = []): StationFollowers {
-  const session = new SessionProjection();
+const NO_CHECKPOINTS: StationFollowers['checkpoint'] = { dueSoon: () => undefined, settled: async () => undefined };
+
+export function stationFollowers(journal: string, timers?: ClockTimers, extra: readonly JournalFollower[] = []): StationFollowers {
   const colorUps = new ColorUpLog();
   const clock = new StationClock(timers);
   const raceSpans = new RaceSpans();
+  // A confirmed race's summary is made from its lines in the journal, when first read.
+  const session = new SessionProjection(raceRecall(journal, raceSpans));
   // The session last: a command's decided step that no longer fits throws there, after every
   // other follower has the line the journal now holds.
-  return { session, colorUps, clock, raceSpans, registry: new Followers([colorUps, clock, raceSpans, ...extra, session]) };
+  return { session, colorUps, clock, raceSpans, registry: new Followers([colorUps, clock, raceSpans, ...extra, session]), checkpoint: NO_CHECKPOINTS };
 }

@@ -68,6 +68,7 @@ export class Kernel {
   async close(): Promise<void> {
     await this.idle();
     await this.journal?.close();
+    await this.followers.checkpoint.settled();
     this.listeners.clear();
   }
 
@@ -114,6 +115,8 @@ export class Kernel {
     this.appended(written.seq);
     // Every record, as start-up fed them (a note about the file is no record: start-up never reads it as one).
     if (record.kind !== 'journal') this.followers.registry.add(written, written.span);
+    // A race confirmed is a quiet moment: a checkpoint of what the followers hold may be written.
+    if (record.kind === 'race-confirm') this.followers.checkpoint.dueSoon();
     // What this console writes is sealed: an empty journal is intact from its first record on.
     const { records, chain } = this.report;
     this.report = { ...this.report, records: records + 1, chain: chain === 'empty' ? 'intact' : chain };

@@ -1,12 +1,21 @@
 import type { JournalLine } from '../../journal/read';
-import type { JournalFollower, LineSpan } from '../../replay/follower';
+import type { FollowerCheckpoint, JournalFollower, LineSpan } from '../../replay/follower';
 import { RACE_RECORD_KINDS } from '../../replay/session';
 import type { RaceSpan } from './raceRecord';
 
 /** Where each race's lines are in the journal file, from its start's line to the end of its latest: a race's record is read back from these bytes only. */
 export class RaceSpans implements JournalFollower {
   readonly kinds = RACE_RECORD_KINDS;
-  private readonly spans = new Map<string, RaceSpan>();
+  private spans = new Map<string, RaceSpan>();
+
+  readonly checkpoint: FollowerCheckpoint = {
+    name: 'raceSpans',
+    snapshot: () => [...this.spans],
+    restore: (state) => {
+      if (!Array.isArray(state)) throw new Error('race spans: not a list');
+      this.spans = new Map(state as [string, RaceSpan][]);
+    },
+  };
 
   add(line: JournalLine<unknown>, span: LineSpan): void {
     const { kind, raceId } = line.record as { kind?: unknown; raceId?: unknown };

@@ -35,4 +35,6 @@ export interface ServiceOptions {
   readonly floorTiming?: Partial<FloorLinkTiming>;
   /** More journal followers, fed on start and live exactly as the console's own (main/service/followers.ts). */
   readonly followers?: readonly JournalFollower[];
+  /** Lines between two checkpoints of the followers (main/journal/checkpoint.ts; tests make it small). */
+  readonly checkpointEvery?: number;
 }

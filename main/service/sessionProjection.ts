@@ -1,7 +1,7 @@
 import type { JournalFinding } from '../../journal/findings';
 import type { JournalLine } from '../../journal/read';
-import type { JournalFollower } from '../../replay/follower';
-import { applySessionLine, EMPTY_SESSION, SessionReplay, stepSession, type Session, type SessionRecord, type SessionStep } from '../../replay/session';
+import type { FollowerCheckpoint, JournalFollower } from '../../replay/follower';
+import { applySessionLine, EMPTY_SESSION, sessionRestored, sessionSnapshot, SessionReplay, skipped, stepSession, type RaceRecall, type Session, type SessionRecord, type SessionStep } from '../../replay/session';
 
 /**
  * The console's session (races, history, games) as a journal follower. On start it replays with
@@ -12,9 +12,31 @@ import { applySessionLine, EMPTY_SESSION, SessionReplay, stepSession, type Sessi
  * not fit is passed over live as on start (a finding there), so both end in the same session.
  */
 export class SessionProjection implements JournalFollower {
-  private replay: SessionReplay | null = new SessionReplay();
+  private replay: SessionReplay | null;
   private current: Session = EMPTY_SESSION;
   private decided: { readonly record: SessionRecord; readonly step: SessionStep } | null = null;
+  /** The lines passed over, on start and live: what a start replaying the whole journal would find. */
+  private problems: JournalFinding[] = [];
+
+  /** `recall`: how a confirmed race's state is made again for its summary (none kept in memory). */
+  constructor(private readonly recall: RaceRecall) {
+    this.replay = new SessionReplay(EMPTY_SESSION, [], recall);
+  }
+
+  /** Kept only once the start's replay has ended (a checkpoint is written after the start or after a write). */
+  readonly checkpoint: FollowerCheckpoint = {
+    name: 'session',
+    snapshot: () => {
+      if (this.replay !== null) throw new Error('the session is still being replayed');
+      return { session: sessionSnapshot(this.current), problems: this.problems };
+    },
+    restore: (state) => {
+      const { session, problems } = state as { session: unknown; problems: JournalFinding[] };
+      if (!Array.isArray(problems)) throw new Error('session: no problems list');
+      // The start replays on from it: the lines after the checkpoint as any start replays them.
+      this.replay = new SessionReplay(sessionRestored(session, this.recall), problems, this.recall);
+    },
+  };
 
   get session(): Session {
     return this.current;
@@ -35,8 +57,10 @@ export class SessionProjection implements JournalFollower {
     }
     try {
       this.current = applySessionLine(this.current, typed);
-    } catch {
-      // Passed over, as the start's replay passes it over: a count for a race that has ended.
+    } catch (error) {
+      // Passed over, as the start's replay passes it over (a count for a race that has ended), and
+      // found as it finds it.
+      this.problems.push(skipped(typed, error));
     }
   }
 
@@ -46,6 +70,7 @@ export class SessionProjection implements JournalFollower {
     const { session, problems } = this.replay.finish();
     this.current = session;
     this.replay = null;
+    this.problems = [...problems];
     return problems;
   }
 

@@ -22,6 +22,8 @@ export const FINDING_KEYS: Readonly<Record<JournalFinding['code'], string>> = {
   'key-missing': 'keyMissing',
   'key-wrong': 'keyWrong',
   'clock-back': 'clockBack',
+  'checkpoint-damaged': 'checkpointDamaged',
+  'checkpoint-stale': 'checkpointStale',
   skipped: 'skipped',
   settings: 'settings',
 };

@@ -1,0 +1,177 @@
+import { open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CoverHash, sameCover, type Cover } from '../../journal/coverHash';
+import type { JournalFinding } from '../../journal/findings';
+import { JournalReader, type ReaderState, type ReadOptions } from '../../journal/read';
+import { Sealer, sealIn } from '../../journal/seal';
+import type { Followers } from '../../replay/follower';
+import { writeFileAtomically } from '../service/atomicWrite';
+import { readChunks } from './chunks';
+
+/**
+ * A checkpoint of the journal's followers (the session, the colour-ups, the clock, the race spans):
+ * what they made of the journal up to one line, so that a start reads it and only the lines after
+ * that one, however long the history behind it. It is anchored to that line (its place in the
+ * file and its seal) and covers every byte up to it (their hashes, in blocks), with the reader's
+ * own state there (the chain's end, the numbers, what was found), and is sealed as the journal's
+ * lines are (HMAC under the journal's key, else SHA-256). A start that finds it damaged, made with
+ * another key, or not matching the journal's bytes (stale: the journal cut back, edited, replaced)
+ * says so and replays the whole journal, which gives the same state.
+ */
+export const CHECKPOINT_FILE = 'journal.checkpoint';
+const CHECKPOINT_NAME = 'chip-race-console-checkpoint';
+/** The checkpoint's format; a checkpoint of another is stale (the next one replaces it). */
+const CHECKPOINT_FORMAT = 1;
+
+/** At a quiet moment (a race confirmed, a start), a checkpoint is written once this many lines came after the last one. */
+export const CHECKPOINT_EVERY_LINES = 2000;
+
+interface CheckpointBody {
+  readonly checkpoint: typeof CHECKPOINT_NAME;
+  readonly format: number;
+  /** The fingerprint of the key it is sealed with (null: SHA-256). */
+  readonly keyId: string | null;
+  /** The last line it covers: its seq, where it is, and its seal. */
+  readonly anchor: { readonly seq: number; readonly start: number; readonly end: number; readonly seal: string };
+  readonly cover: Cover;
+  readonly reader: ReaderState;
+  readonly followers: Readonly<Record<string, unknown>>;
+}
+
+export function checkpointPath(dataDir: string): string {
+  return join(dataDir, CHECKPOINT_FILE);
+}
+
+/** Where a start goes on from: the reader at the anchor, and the followers' states to take up. */
+export interface Resume<T> {
+  readonly reader: JournalReader<T>;
+  readonly from: number;
+  readonly followers: Readonly<Record<string, unknown>>;
+}
+
+const damaged = (): JournalFinding => ({ code: 'checkpoint-damaged' });
+const stale = (): JournalFinding => ({ code: 'checkpoint-stale' });
+
+function isBody(value: unknown): value is CheckpointBody {
+  const body = value as Partial<CheckpointBody> | null;
+  return typeof body === 'object' && body !== null && body.checkpoint === CHECKPOINT_NAME && typeof body.anchor === 'object' && typeof body.cover === 'object' && typeof body.reader === 'object' && typeof body.followers === 'object' && body.followers !== null;
+}
+
+/**
+ * The checkpoint beside the journal, checked: its seal, its key, the anchored line's seal at its
+ * place, and every byte before it the same as when it was written (read once, a chunk at a time:
+ * the reader goes on from the hash this makes). No file: nothing to say. Anything else wrong: a
+ * finding, and no resume.
+ */
+export async function loadCheckpoint<T>(path: string, journal: string, options: ReadOptions<T>): Promise<{ readonly resume: Resume<T> | null; readonly finding: JournalFinding | null }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { resume: null, finding: null };
+    return { resume: null, finding: damaged() };
+  }
+  const sealer = new Sealer(options.key ?? null);
+  const end = bytes.length - 1;
+  const seal = end > 0 && bytes[end] === 0x0a ? sealIn(bytes, 0, end) : null;
+  let body: unknown;
+  try {
+    body = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return { resume: null, finding: damaged() };
+  }
+  if (seal === null || !isBody(body)) return { resume: null, finding: damaged() };
+  // Another key (or none now): its seal cannot be checked here, and the state it holds is another reader's.
+  if (body.keyId !== sealer.keyId || body.format !== CHECKPOINT_FORMAT) return { resume: null, finding: stale() };
+  if (sealer.hash(bytes.subarray(0, seal.bodyEnd)) !== seal.stored) return { resume: null, finding: damaged() };
+  const cover = await coverOf(journal, body.anchor);
+  if (cover === null || !sameCover(cover.cover(), body.cover)) return { resume: null, finding: stale() };
+  return { resume: { reader: JournalReader.resume(body.reader, cover, options), from: body.anchor.end, followers: body.followers }, finding: null };
+}
+
+/** The journal's bytes up to the anchor hashed, when the anchored line is there with its seal (else null). */
+async function coverOf(journal: string, anchor: CheckpointBody['anchor']): Promise<CoverHash | null> {
+  let file;
+  try {
+    file = await open(journal, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const { start, end } = anchor;
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end <= start || (await file.stat()).size < end) return null;
+    const line = Buffer.alloc(end - start);
+    await file.read(line, 0, line.length, start);
+    if (line[line.length - 1] !== 0x0a || sealIn(line, 0, line.length - 1)?.stored !== anchor.seal) return null;
+    const cover = new CoverHash();
+    await readChunks(file, (chunk) => cover.update(chunk), 0, end);
+    return cover.bytes === end ? cover : null;
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Writes the station's checkpoints: at a quiet moment (`due`), once enough lines came since the
+ * last, what the reader (fed every line the writer appends) and the followers hold now, written
+ * beside the journal by way of a temporary file, synced and renamed. Never more than one write at
+ * a time; a newer checkpoint waiting replaces an older one. A write that fails changes nothing:
+ * the start replays from the checkpoint before (or from the journal's start).
+ */
+export class Checkpoints {
+  private writing: Promise<void> = Promise.resolve();
+  private waiting: string | null = null;
+  /** The reader's line count at the last checkpoint taken (or the one the start resumed from). */
+  private lastLines: number;
+  private readonly sealer: Sealer;
+
+  constructor(
+    private readonly path: string,
+    private readonly reader: JournalReader<unknown>,
+    private readonly followers: Followers,
+    key: Buffer | null,
+    private readonly every: number = CHECKPOINT_EVERY_LINES,
+    resumedAtLine = 0,
+  ) {
+    this.sealer = new Sealer(key);
+    this.lastLines = resumedAtLine;
+  }
+
+  /** A quiet moment: a checkpoint is taken when enough lines came since the last one. */
+  due(): void {
+    const state = this.reader.state();
+    if (state === null || state.lineNumber - this.lastLines < this.every) return;
+    this.take(state);
+  }
+
+  /** `due` once the moment's work is done (a start's last step: the start is not kept waiting for it). */
+  dueSoon(): void {
+    this.writing = this.writing.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => this.due());
+  }
+
+  /** Until the checkpoints taken so far are on disk (or failed). */
+  async settled(): Promise<void> {
+    for (let last: Promise<void> | null = null; last !== this.writing; ) {
+      last = this.writing;
+      await last;
+    }
+  }
+
+  private take(state: ReaderState): void {
+    const anchor = this.reader.lastLine;
+    const cover = this.reader.coverNow();
+    const followers = this.followers.snapshot();
+    if (anchor === null || cover === null || followers === null || anchor.seal !== state.prevHash || anchor.end !== state.offset) return;
+    const body: CheckpointBody = { checkpoint: CHECKPOINT_NAME, format: CHECKPOINT_FORMAT, keyId: this.sealer.keyId, anchor: { seq: state.lastSeq, ...anchor }, cover, reader: state, followers };
+    this.lastLines = state.lineNumber;
+    const first = this.waiting === null;
+    this.waiting = `${this.sealer.seal(body).text}\n`;
+    if (!first) return;
+    this.writing = this.writing.then(async () => {
+      const text = this.waiting as string;
+      this.waiting = null;
+      // An optimisation only: a checkpoint that cannot be written leaves the one before in force.
+      await writeFileAtomically(this.path, text).catch(() => undefined);
+    });
+  }
+}
