@@ -27,6 +27,8 @@ const GROUPS: readonly Group[] = [
   { name: 'latency', run: async () => (await import('./latency')).latencyBenchmarks() },
   { name: 'renderer', run: async () => (await import('./renderer')).rendererBenchmarks() },
   { name: 'journal', run: async () => (await import('./journal')).journalBenchmarks() },
+  // The 1,000,000-line start (with and without its checkpoint, against a bare read-and-hash) and the 3 GB one.
+  { name: 'journalStart', run: async () => (await import('./journalStart')).journalStartBenchmarks() },
   { name: 'service', run: async () => (await import('./service')).serviceBenchmarks() },
   { name: 'engine', run: async () => ({ figures: engineBenchmarks() }) },
   { name: 'poker', run: async () => ({ figures: (await import('./poker')).pokerBenchmarks() }) },
