@@ -197,6 +197,8 @@ export interface CommandError {
   readonly message: string;
   /** The refusal as a key and its parameters (engine/messages), for the screens to say in the dealer's language. */
   readonly said?: Message;
+  /** A card read refused by the race or game (a scan): the card the profile that decoded the read made of it, so the screens call it that. */
+  readonly card?: string;
 }
 
 export type CommandResult<T = null> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: CommandError };

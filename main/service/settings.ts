@@ -131,9 +131,9 @@ function serialPath(path: string, platform: NodeJS.Platform): string {
 }
 
 /** A device profile's name, in the shape profile names have (the service checks it names one). */
-function profileName(value: unknown): string {
+function profileName(value: unknown, field = 'source.decoder'): string {
   if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(value)) {
-    throw new InputError('source.decoder', { key: 'settings.profileName', params: { options: Object.keys(BUILT_IN_PROFILES).join(', '), got: got(value) } });
+    throw new InputError(field, { key: 'settings.profileName', params: { options: Object.keys(BUILT_IN_PROFILES).join(', '), got: got(value) } });
   }
   return value;
 }
@@ -305,6 +305,8 @@ export function readSettings(value: unknown, platform: NodeJS.Platform = process
       // A built-in profile's name, or one stored in the data folder: the service checks it is there.
       decoder: profileName(source.decoder),
       ...lineSettingsOf(source),
+      // The scanner's own profile, when chosen (absent, from an older file: the default's).
+      ...(source.scanner === undefined || source.scanner === null ? {} : { scanner: profileName(source.scanner, 'source.scanner') }),
     },
     language: oneOf<Language>(settings.language, LANGUAGES, 'language'),
     tournament: readTournament(settings.tournament, chips),

@@ -286,10 +286,14 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       }
     },
     // As the service decodes a scan with the text decoder: the symbology prefix off, then a card
-    // code; text that is no card is refused as the decoder's, a card is dealt (or refused) as any.
+    // code; text that is no card is refused as the decoder's, a card is dealt (or refused, naming the card read) as any.
     dealScan: (target: string, raw: string) => {
       const code = raw.trim().replace(/^\][A-Za-z][0-9A-Za-z]/, '').trim();
-      if (parseCard(code) !== null) return handlers.dealCard(target as never, code as never) as CommandResult;
+      const card = parseCard(code);
+      if (card !== null) {
+        const result = handlers.dealCard(target as never, code as never) as CommandResult;
+        return result.ok ? result : { ok: false, error: { ...result.error, card } };
+      }
       return stale(target) ?? { ok: false, error: { field: 'scan', message: `${JSON.stringify(raw)}: not a card code (decoder text)` } };
     },
     voidCards: (raceId: string, count: number, reason: string) => {
