@@ -1,4 +1,5 @@
 import { InputError } from '../engine/errors';
+import type { MessageParam } from '../engine/messages';
 
 /**
  * One kind of framer or decoder as the registry (`registry.ts`) lists it: the name a profile
@@ -25,9 +26,10 @@ export interface DeviceKind<Config extends { readonly kind: string }, Made, Shar
 /** A profile's `framing` or `decoder` object, or the profile itself. */
 export type Options = Readonly<Record<string, unknown>>;
 
-/** `a, b or c`: the words of the refusals that list the choices. */
-export function orList(names: readonly string[]): string {
-  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1) as string}`;
+/** Names as a list ending in "or", in keys (`a, b or c`; the "or" in the reader's language). */
+export function orSaid(names: readonly string[]): MessageParam {
+  if (names.length < 2) return names.join('');
+  return { message: { key: 'poker.or', params: { list: names.slice(0, -1).join(', '), last: names.at(-1) as string } } };
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -37,7 +39,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function wholeIn(value: unknown, field: string, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new InputError(field, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+    throw new InputError(field, { key: 'hardware.profile.whole', params: { min, max, got: String(JSON.stringify(value)) } });
   }
   return value;
 }
@@ -58,18 +60,19 @@ export function oneOf<T extends string | number>(value: unknown, field: string, 
 export function stringTable(value: unknown, field: string): Record<string, string> | undefined {
   if (value === undefined) return undefined;
   if (!isRecord(value) || Object.values(value).some((entry) => typeof entry !== 'string')) {
-    throw new InputError(field, 'must be an object of texts, e.g. {"01": "A"}');
+    throw new InputError(field, { key: 'hardware.profile.textTable' });
   }
   return value as Record<string, string>;
 }
 
 /** A regular expression given as text, with the named groups it must have (one of `needs`). */
 export function regexOf(value: unknown, field: string, needs: readonly (readonly string[])[], help: string): string {
-  if (typeof value !== 'string') throw new InputError(field, 'must be a regular expression as text');
+  if (typeof value !== 'string') throw new InputError(field, { key: 'hardware.profile.regexText' });
   try {
     new RegExp(value, 'u');
   } catch (error) {
-    throw new InputError(field, `not a valid regular expression: ${(error as Error).message}`);
+    // `why`: the JavaScript engine's own words.
+    throw new InputError(field, { key: 'hardware.profile.regexInvalid', params: { why: (error as Error).message } });
   }
   const groups = [...value.matchAll(/\(\?<([A-Za-z_]\w*)>/g)].map((match) => match[1] as string);
   if (!needs.some((names) => names.every((name) => groups.includes(name)))) throw new InputError(field, help);

@@ -1,5 +1,5 @@
 import { InputError } from '../engine/errors';
-import { booleanOf, isRecord, oneOf, wholeIn } from './deviceKind';
+import { booleanOf, isRecord, oneOf, orSaid, wholeIn } from './deviceKind';
 import { DEVICE_MESSAGES, type DeviceMessage } from './events';
 import { DEFAULT_INDEX_OPTIONS } from './decoding/indexed';
 import { DATA_BITS, DEFAULT_LINE_SETTINGS, describeLine, PARITIES, STOP_BITS, type LineSettings } from './lineSettings';
@@ -99,10 +99,10 @@ export function readLineSettings(value: Readonly<Record<string, unknown>>, base:
  * reads back to itself.
  */
 export function readProfile(value: unknown): DeviceProfile {
-  if (!isRecord(value)) throw new InputError('profile', 'must be a JSON object with "framing" and "decoder"');
+  if (!isRecord(value)) throw new InputError('profile', { key: 'hardware.profile.notObject' });
   const messages = value.messages ?? DEFAULT_MESSAGES;
   if (!isRecord(messages) || Object.values(messages).some((message) => !DEVICE_MESSAGES.includes(message as DeviceMessage))) {
-    throw new InputError('messages', `must map device texts to ${DEVICE_MESSAGES.join(' or ')}`);
+    throw new InputError('messages', { key: 'hardware.profile.messages', params: { options: orSaid(DEVICE_MESSAGES) } });
   }
   const dtr = booleanOf(value.dtr, 'dtr');
   return {

@@ -1,6 +1,6 @@
 import { InputError } from '../engine/errors';
 import type { Card } from '../engine/cards';
-import { isRecord, orList } from './deviceKind';
+import { isRecord, orSaid } from './deviceKind';
 import type { Decoder, DecoderKind } from './decoding/decoder';
 import { INDEX_DECODING, type IndexDecoding } from './decoding/indexed';
 import { PATTERN_DECODING, type PatternDecoding } from './decoding/pattern';
@@ -76,20 +76,20 @@ function entryNamed<Entry>(table: Readonly<Record<string, Entry>>, kind: unknown
 
 /** A profile's `framing`, read by its kind's own reader; refuses naming the field. */
 export function readFraming(value: unknown): FramingConfig {
-  if (!isRecord(value)) throw new InputError('framing', `must be an object with a "kind": ${orList(FRAMING_KINDS)}`);
+  if (!isRecord(value)) throw new InputError('framing', { key: 'hardware.profile.kindObject', params: { kinds: orSaid(FRAMING_KINDS) } });
   // The options every framing has come first, whatever the kind.
   const shared = readFramingShared(value);
   const entry = entryNamed<FramingKind<FramingConfig>>(FRAMINGS, value.kind);
   if (entry !== undefined) return entry.read(value, shared);
-  throw new InputError('framing.kind', `unknown framing ${JSON.stringify(value.kind)}; choose ${orList(FRAMING_KINDS)}`);
+  throw new InputError('framing.kind', { key: 'hardware.profile.framingUnknown', params: { got: String(JSON.stringify(value.kind)), kinds: orSaid(FRAMING_KINDS) } });
 }
 
 /** A profile's `decoder`, read by its kind's own reader; refuses naming the field. */
 export function readDecoder(value: unknown): DecoderConfig {
-  if (!isRecord(value)) throw new InputError('decoder', `must be an object with a "kind": ${orList(DECODER_KINDS)}`);
+  if (!isRecord(value)) throw new InputError('decoder', { key: 'hardware.profile.kindObject', params: { kinds: orSaid(DECODER_KINDS) } });
   const entry = entryNamed<DecoderKind<DecoderConfig>>(DECODERS, value.kind);
   if (entry !== undefined) return entry.read(value);
-  throw new InputError('decoder.kind', `unknown decoder ${JSON.stringify(value.kind)}; choose ${orList(DECODER_KINDS)}`);
+  throw new InputError('decoder.kind', { key: 'hardware.profile.decoderUnknown', params: { got: String(JSON.stringify(value.kind)), kinds: orSaid(DECODER_KINDS) } });
 }
 
 export function createFramer(framing: FramingConfig): Framer {

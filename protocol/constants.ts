@@ -37,6 +37,12 @@ export const REASON_MAX = 200;
 /** The longest card code a screen may send (the service reads what it means). */
 export const CARD_CODE_MAX = 32;
 
+/**
+ * The device profile a keyboard-wedge scanner's text is decoded with when the settings choose none
+ * for it (a settings file from before they could): card codes as text, whatever the shoe's profile.
+ */
+export const DEFAULT_SCANNER_PROFILE = 'text';
+
 /** The longest burst a keyboard-wedge scanner may type into one scan. */
 export const SCAN_MAX = 256;
 

@@ -246,6 +246,8 @@ export interface CommandError {
   readonly message: string;
   /** The refusal as a key and its parameters (engine/messages), for the screens to say in the dealer's language. */
   readonly said?: Message;
+  /** A card read refused by the race or game (a scan): the card the profile that decoded the read made of it, so the screens call it that. */
+  readonly card?: string;
 }
 
 /** A refusal as the screens get it: the field, the English, and the key with its parameters. The one mapping from a schema's refusals. */

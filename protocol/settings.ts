@@ -28,6 +28,12 @@ export interface SourceSettings {
   readonly stopBits?: StopBits;
   readonly rtscts?: boolean;
   readonly repeatMs?: number;
+  /**
+   * The keyboard-wedge scanner's device profile (a built-in one's name or a stored one's): what it
+   * types is decoded by this, whatever the shoe's `decoder`. Absent (a file from before it could be
+   * chosen): DEFAULT_SCANNER_PROFILE (card codes as text).
+   */
+  readonly scanner?: string;
 }
 
 

@@ -565,6 +565,17 @@ export const en = {
   },
   /** The card sources (hardware/): decoders' reasons, framing refusals, the port's statuses. */
   hardware: {
+    profile: {
+      notObject: 'must be a JSON object with "framing" and "decoder"',
+      messages: 'must map device texts to {options}',
+      kindObject: 'must be an object with a "kind": {kinds}',
+      framingUnknown: 'unknown framing {got}; choose {kinds}',
+      decoderUnknown: 'unknown decoder {got}; choose {kinds}',
+      whole: 'must be a whole number from {min} to {max} (got {got})',
+      textTable: 'must be an object of texts, e.g. {"01": "A"}',
+      regexText: 'must be a regular expression as text',
+      regexInvalid: 'not a valid regular expression: {why}',
+    },
     decoder: {
       notACardCode: 'not a card code',
       notSuitNumber: 'not a suit letter and rank number (e.g. S01, D12)',

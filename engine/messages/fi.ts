@@ -562,6 +562,17 @@ export const fi: EngineCatalog = {
   },
   /** The card sources (hardware/): decoders' reasons, framing refusals, the port's statuses. */
   hardware: {
+    profile: {
+      notObject: 'pitää olla JSON-objekti, jossa on "framing" ja "decoder"',
+      messages: 'pitää liittää laitteen tekstit arvoihin {options}',
+      kindObject: 'pitää olla objekti, jossa on "kind": {kinds}',
+      framingUnknown: 'tuntematon kehystys {got}; valitse {kinds}',
+      decoderUnknown: 'tuntematon dekooderi {got}; valitse {kinds}',
+      whole: 'pitää olla kokonaisluku väliltä {min}–{max} (saatiin {got})',
+      textTable: 'pitää olla tekstien objekti, esim. {"01": "A"}',
+      regexText: 'pitää olla säännöllinen lauseke tekstinä',
+      regexInvalid: 'ei kelvollinen säännöllinen lauseke: {why}',
+    },
     decoder: {
       notACardCode: 'ei ole korttikoodi',
       notSuitNumber: 'ei ole maan kirjain ja arvon numero (esim. S01, D12)',

@@ -562,6 +562,17 @@ export const ru: EngineCatalog = {
   },
   /** The card sources (hardware/): decoders' reasons, framing refusals, the port's statuses. */
   hardware: {
+    profile: {
+      notObject: 'должен быть объект JSON с полями "framing" и "decoder"',
+      messages: 'должен сопоставлять тексты устройства значениям {options}',
+      kindObject: 'должен быть объект с полем "kind": {kinds}',
+      framingUnknown: 'неизвестное кадрирование {got}; выберите {kinds}',
+      decoderUnknown: 'неизвестный декодер {got}; выберите {kinds}',
+      whole: 'должно быть целое число от {min} до {max} (получено {got})',
+      textTable: 'должен быть объект текстов, например {"01": "A"}',
+      regexText: 'должно быть регулярное выражение в виде текста',
+      regexInvalid: 'недопустимое регулярное выражение: {why}',
+    },
     decoder: {
       notACardCode: 'это не код карты',
       notSuitNumber: 'это не буква масти с номером достоинства (например, S01, D12)',

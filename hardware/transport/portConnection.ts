@@ -2,37 +2,13 @@ import { resolve as resolvePath } from 'node:path';
 import { SerialPort } from 'serialport';
 import type { Message, MessageParam } from '../../engine/messages';
 import { statusSaid, type ShoeEvent, type StatusCode, type StatusState } from '../events';
-import { isDefaultLine, lineSaid, type LineSettings } from '../lineSettings';
+import { isDefaultLine, lineSaid } from '../lineSettings';
 import { describePortError, isUnplugLike, portBusyInProcess, unplugged, type PortProblem } from './portErrors';
+import { closePort, defaultCreatePort, openedLine, setDtr, type LineProfile, type PortFactory, type PortHandle } from './portHandle';
 import { isListed, type ListPorts } from './ports';
 
-/** The part of a serialport port this source uses; `SerialPort` and `SerialPortMock` both fit. */
-export interface PortHandle {
-  readonly isOpen: boolean;
-  open(callback: (error: Error | null) => void): void;
-  close(callback?: (error: Error | null) => void): void;
-  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-  on(event: 'close', listener: (error?: Error | null) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  removeAllListeners(): unknown;
-  /** The open binding port, asked for its baud rate as a health check. */
-  readonly port?: { getBaudRate(): Promise<{ baudRate: number }> } | undefined;
-  /** Sets modem lines (DTR) on the open port; needed only for a profile with `dtr`. */
-  set?(options: { readonly dtr?: boolean }, callback?: (error: Error | null) => void): void;
-  /**
-   * What the port was opened with, as serialport keeps it: the `connected` status reports the line
-   * settings from here, so it shows what reached serialport, not what was asked for.
-   */
-  readonly settings?: { readonly dataBits?: number; readonly parity?: string; readonly stopBits?: number; readonly rtscts?: boolean };
-}
-
-/** What a port is opened with: serialport's open options of these names. */
-export interface PortOptions extends LineSettings {
-  readonly path: string;
-  readonly baudRate: number;
-}
-
-export type PortFactory = (options: PortOptions) => PortHandle;
+// The port's own operations live in portHandle.ts; these stay importable from here.
+export type { LineProfile, PortFactory, PortHandle, PortOptions } from './portHandle';
 
 export type StatusEvent = Extract<ShoeEvent, { type: 'status' }>;
 
@@ -59,14 +35,6 @@ export interface ConnectionOptions {
    */
   readonly healthMs?: number;
   readonly backoff?: Backoff;
-}
-
-/** What a port is opened with: the device's line settings, its speed and DTR, and its name for the `connecting` status (a DeviceProfile fits). */
-export interface LineProfile extends LineSettings {
-  readonly name: string;
-  readonly baud: number;
-  /** Set DTR to this right after the open; absent: left as the system sets it. */
-  readonly dtr?: boolean;
 }
 
 /**
@@ -104,7 +72,6 @@ export function reconnectDelay(attempt: number, backoff: Backoff = DEFAULT_BACKO
   return Math.min(backoff.initialMs * 2 ** Math.min(attempt, 30), backoff.maxMs);
 }
 
-const defaultCreatePort: PortFactory = (options) => new SerialPort({ ...options, autoOpen: false });
 const defaultListPorts: ListPorts = () => SerialPort.list();
 const ignore = (): void => {};
 
@@ -423,36 +390,4 @@ export class PortConnection {
       if (!this.stopped) this.attempt();
     }, delay);
   }
-}
-
-/** The line settings the port says it was opened with, each missing one as the profile asked. */
-function openedLine(port: PortHandle, asked: LineSettings): LineSettings {
-  const opened = port.settings ?? {};
-  return {
-    dataBits: (opened.dataBits ?? asked.dataBits) as LineSettings['dataBits'],
-    parity: (opened.parity ?? asked.parity) as LineSettings['parity'],
-    stopBits: (opened.stopBits ?? asked.stopBits) as LineSettings['stopBits'],
-    rtscts: opened.rtscts ?? asked.rtscts,
-  };
-}
-
-/**
- * Sets DTR as the profile asks, right after the open. Returns the note for the `connected`
- * status: nothing when the profile leaves DTR alone, else what became of it.
- */
-function setDtr(port: PortHandle, dtr: boolean | undefined): Promise<Message | null> {
-  if (dtr === undefined) return Promise.resolve(null);
-  const state: MessageParam = { message: { key: dtr ? 'hardware.port.on' : 'hardware.port.off' } };
-  return new Promise((resolve) => {
-    if (port.set === undefined) return resolve({ key: 'hardware.port.dtrNotSet', params: { state, why: { message: { key: 'hardware.port.dtrCannot' } } } });
-    // `why`: the system's own words.
-    port.set({ dtr }, (error) => resolve(error ? { key: 'hardware.port.dtrNotSet', params: { state, why: error.message.replace(/^Error:?\s*/i, '').replace(/, cannot set$/, '') } } : { key: 'hardware.port.dtrSet', params: { state } }));
-  });
-}
-
-function closePort(port: PortHandle): Promise<void> {
-  return new Promise((resolve) => {
-    if (!port.isOpen) return resolve();
-    port.close(() => resolve());
-  });
 }

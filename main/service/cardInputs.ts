@@ -1,13 +1,13 @@
 import { englishText, type Message } from '../../engine/messages';
 import type { ShoeEvent } from '../../hardware/events';
-import { FrameDecoder } from '../../hardware/pipeline';
+import { decodeScan } from '../../hardware/scan';
 import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
 import type { ActiveRace, Session, SessionRecord } from '../../replay/session';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 import { ok, refused } from './failures';
 import type { Kernel } from './kernel';
 import type { ProfileCommands } from './profileCommands';
-import { effectiveProfile, type ProfileStore } from './profiles';
+import { effectiveProfile, scannerProfile, type ProfileStore } from './profiles';
 import { refusalFor, refusalTarget, type RefusalRuns } from './refusalRuns';
 import { simulatedSource } from './simulatedSource';
 import type { StationSettings } from './stationSettings';
@@ -145,17 +145,21 @@ export class CardInputs {
   }
 
   /**
-   * A keyboard-wedge scan: the text decoded as the serial path decodes a frame (symbology prefix
-   * stripped, the configured device profile's decoder), then dealt like a shoe's card. Text that
-   * is no card is refused with the decoder's reason and kept on record.
+   * A keyboard-wedge scan: the text decoded by the scanner's own profile (hardware's decodeScan),
+   * whatever the shoe's, then dealt like a shoe's card. Text that is no card is refused with the
+   * decoder's reason and kept on record; a card the race refuses is refused naming the card it was
+   * read as (`card`), so the screens call it what this profile decoded.
    */
   dealScan(target: string, raw: string): Promise<CommandResult> {
     return this.kernel.serial(async () => {
-      const profile = effectiveProfile(this.settings.current.source, this.profiles);
-      const [event] = new FrameDecoder(profile).decode({ bytes: Buffer.from(raw) });
-      if (event?.type === 'card') return this.hooks.deal(target, event.card, 'scanner');
+      const profile = scannerProfile(this.settings.current.source, this.profiles);
+      const read = decodeScan(profile, raw);
+      if (read.type === 'card') {
+        const result = await this.hooks.deal(target, read.card, 'scanner');
+        return result.ok ? result : { ok: false, error: { ...result.error, card: read.card } };
+      }
       // The decoder's reason, in keys (hardware/): said inside the refusal and on record.
-      const said: Message = event?.type === 'unknown' ? event.said : { key: 'service.scan.notACard' };
+      const said: Message = read.type === 'unknown' ? read.said : { key: 'service.scan.notACard' };
       const open = refusalTarget(this.hooks.session(), target);
       if (open !== null) await this.refusals.refuse(refusalFor(open, raw, englishText(said), 'scanner', said));
       return refused('scan', { key: 'service.scan.refused', params: { raw: JSON.stringify(raw), reason: { message: said }, decoder: profile.name } });

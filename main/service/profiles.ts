@@ -4,7 +4,7 @@ import { InputError, isInputError } from '../../engine/errors';
 import { englishText, type Message, type MessageParam } from '../../engine/messages';
 import type { JournalFinding } from '../../journal/findings';
 import { ALL_BUILT_IN_PROFILES, DEFAULT_PROFILE, profileSummary, readProfile, type DeviceProfile } from '../../hardware/profile';
-import type { DeviceProfileInfo, SourceSettings } from '../../protocol/contract';
+import { DEFAULT_SCANNER_PROFILE, type DeviceProfileInfo, type SourceSettings } from '../../protocol/contract';
 import { writeFileAtomically } from './atomicWrite';
 
 /** The folder, inside the data folder, of the device profiles imported or registered in the console. */
@@ -102,6 +102,15 @@ export function effectiveProfile(source: SourceSettings, store: ProfileStore): D
     ...(source.rtscts === undefined ? {} : { rtscts: source.rtscts }),
     ...(source.repeatMs === undefined ? {} : { repeatMs: source.repeatMs }),
   };
+}
+
+/**
+ * The profile a keyboard-wedge scanner's text is decoded with: the one the settings choose for the
+ * scanner (built-in or stored), independent of the shoe's; none chosen (or one no longer stored),
+ * the default. Only its decoding counts: a scan opens no port.
+ */
+export function scannerProfile(source: SourceSettings, store: ProfileStore): DeviceProfile {
+  return store.get(source.scanner ?? DEFAULT_SCANNER_PROFILE) ?? DEFAULT_PROFILE;
 }
 
 /** The finding when the settings name a device profile the data folder does not hold: the text profile is used until another is chosen. */

@@ -122,10 +122,26 @@ describe('console service', () => {
     expect(kinds).toEqual(['race-start', 'race-event', 'refused', 'refused']);
   });
 
-  it('a keyboard-wedge scan is decoded as a frame from the shoe is: the symbology prefix off, the configured decoder; a scan that is no card refused and kept', async () => {
+  it("the scanner's profile is not the shoe's: with a suit-number shoe a scanned Tc is 10♣, its wrapping stripped; a scan the race refuses names the card read", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'service-'));
     const service = await serviceIn(dataDir);
     await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { ...FINNISH_TABLE.source, decoder: 'suit-number' } }));
+    expect(service.getState().settings.source.scanner).toBeUndefined();
+    await expectOk(service.startRace(COUNTS));
+    await expectOk(service.dealScan('race-1', '\u0002]E0Tc\u0003\r\n'));
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Tc']);
+    expect(await service.dealScan('race-1', 'tc')).toMatchObject({ ok: false, error: { field: 'card', card: 'Tc', said: { key: 'race.refused.duplicate' } } });
+    expect(await service.dealScan('race-1', 'S11')).toMatchObject({ ok: false, error: { field: 'scan', message: expect.stringMatching(/^"S11": .+ \(decoder text\)$/) } });
+    await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { ...FINNISH_TABLE.source, decoder: 'suit-number', scanner: 'suit-number' } }));
+    await expectOk(service.dealScan('race-1', 'S11'));
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Tc', 'Js']);
+    expect(await service.saveSettings({ ...FINNISH_TABLE, source: { ...FINNISH_TABLE.source, scanner: 'no-such' } })).toMatchObject({ ok: false, error: { field: 'source.scanner', said: { key: 'service.noProfile' } } });
+  });
+
+  it('a keyboard-wedge scan is decoded as a frame is, by the scanner’s own profile: the symbology prefix off, its decoder; a scan that is no card refused and kept', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'service-'));
+    const service = await serviceIn(dataDir);
+    await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { ...FINNISH_TABLE.source, scanner: 'suit-number' } }));
     await expectOk(service.startRace(COUNTS));
     await expectOk(service.dealScan('race-1', ']E0H01'));
     expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah']);

@@ -344,3 +344,13 @@ describe('settings nested deep', () => {
     expect(readFileSync(join(dir, 'settings.json.bad'), 'utf8')).toBe(file);
   });
 });
+
+describe("the keyboard-wedge scanner's profile (source.scanner)", () => {
+  it('is kept when chosen, left out when not (a file from before reads as it was: the default applies), refused naming its field when of no shape', () => {
+    const given = { ...DEFAULT_SETTINGS, source: { ...DEFAULT_SETTINGS.source, decoder: 'suit-number' } };
+    expect(readSettings(given).source).toEqual({ kind: 'manual', path: '', baud: 9600, decoder: 'suit-number' });
+    expect(readSettings({ ...given, source: { ...given.source, scanner: 'text' } }).source).toEqual({ kind: 'manual', path: '', baud: 9600, decoder: 'suit-number', scanner: 'text' });
+    expect(() => readSettings({ ...given, source: { ...given.source, scanner: '../x' } })).toThrow(expect.objectContaining({ field: 'source.scanner' }));
+    expect(() => readSettings({ ...given, source: { ...given.source, scanner: 7 } })).toThrow(expect.objectContaining({ field: 'source.scanner' }));
+  });
+});

@@ -9,6 +9,12 @@ import type { Kernel } from './kernel';
 import { readSettings, requireSeats, withKeptPassword } from './settings';
 import type { StationSettings } from './stationSettings';
 
+/** The settings' card source without the scanner's profile: what the shoe's port is opened with. */
+function shoeOf(settings: ConsoleSettings): Omit<ConsoleSettings['source'], 'scanner'> {
+  const { scanner: _scanner, ...shoe } = settings.source;
+  return shoe;
+}
+
 /** What the settings' commands need of the rest of the console. */
 export interface SettingsHooks {
   session(): Session;
@@ -38,13 +44,15 @@ export class SettingsCommands {
     return this.kernel.serial(async () => {
       // A table set up keeps a seat in play (only a console never set up has none).
       const settings = requireSeats(readSettings(this.withKept(value)), this.settings.current);
-      if (!this.hooks.hasProfile(settings.source.decoder)) {
-        return refused('source.decoder', { key: 'service.noProfile', params: { name: settings.source.decoder } });
+      const { scanner } = settings.source;
+      for (const [field, name] of [['source.decoder', settings.source.decoder], ['source.scanner', scanner]] as const) {
+        if (name !== undefined && !this.hooks.hasProfile(name)) return refused(field, { key: 'service.noProfile', params: { name } });
       }
-      if (this.hooks.registering() && JSON.stringify(settings.source) !== JSON.stringify(this.settings.current.source)) {
+      // The shoe's port: the scanner's profile is no part of it (a scan opens no port).
+      const sourceChanged = JSON.stringify(shoeOf(settings)) !== JSON.stringify(shoeOf(this.settings.current));
+      if (this.hooks.registering() && sourceChanged) {
         return refused('source', { key: 'service.registering' });
       }
-      const sourceChanged = JSON.stringify(settings.source) !== JSON.stringify(this.settings.current.source);
       await this.settings.store(settings);
       if (sourceChanged) {
         await this.hooks.reopenSource();

@@ -99,6 +99,8 @@ const SOURCE_FIELDS = (platform: NodeJS.Platform) => ({
   stopBits: lineSetting('stopBits'),
   rtscts: lineSetting('rtscts'),
   repeatMs: optional(wholeIn(0, MAX_WINDOW_MS)),
+  // The keyboard-wedge scanner's own profile (absent, as in an older file: the default's, DEFAULT_SCANNER_PROFILE).
+  scanner: optional(profileName),
 });
 
 /**

@@ -7,7 +7,10 @@ import { useSaidText } from './saidText';
 /** AIM symbology identifiers (`]E0`, `]C1` …) a barcode reader may put before the data, as the service strips them. */
 const SYMBOLOGY_PREFIX = /^\][A-Za-z][0-9A-Za-z]/;
 
-/** The card a scan names in the plain notations (`KC`, `Kc`, `10h`, `]E0KC`), or null. */
+/**
+ * The card a scan names in the plain notations (`KC`, `Kc`, `10h`, `]E0KC`), or null: how a scan
+ * the service never decoded (one made away from the deal, see ScanAway) is labelled.
+ */
 export function scannedCard(raw: string): Card | null {
   return parseCard(raw.trim().replace(SYMBOLOGY_PREFIX, '').trim());
 }
@@ -17,7 +20,7 @@ export function useScanText() {
   const { t } = useI18n();
   const saidText = useSaidText();
 
-  /** `K♣` for a card; the scanned text in quotes for anything else. */
+  /** `K♣` for a card; the scanned text in quotes for anything else (a scan away from the deal: see scannedCard). */
   function scannedLabel(raw: string): string {
     const card = scannedCard(raw);
     return card !== null ? cardText(card) : t('scan.quoted', { text: raw.trim() });
@@ -28,12 +31,14 @@ export function useScanText() {
    * refused scan (or card from the shoe), with the engine's reason in the dealer's language when it gave one.
    */
   function refusedText(refusal: ScanRefusal): string {
-    const card = scannedCard(refusal.raw);
+    // The card the service decoded (a shoe's card is already one; a scan's, by the scanner's profile), never a reading of its own.
+    const card = parseCard(refusal.from === 'shoe' ? refusal.raw : (refusal.error.card ?? ''));
     const shoe = refusal.from === 'shoe';
     const said = refusal.error.said;
     if (card !== null && said !== undefined) return t(shoe ? 'scan.refused.shoeCardWhy' : 'scan.refused.cardWhy', { card: cardText(card), reason: saidText(said) });
     if (card !== null) return t(shoe ? 'scan.refused.shoeCard' : 'scan.refused.card', { card: cardText(card) });
-    return t(shoe ? 'scan.refused.shoeText' : 'scan.refused.text', { text: scannedLabel(refusal.raw) });
+    // No card: the text as read, quoted (a notation the profile refused is no card, however it reads elsewhere).
+    return t(shoe ? 'scan.refused.shoeText' : 'scan.refused.text', { text: t('scan.quoted', { text: refusal.raw.trim() }) });
   }
 
   /** Why a scan was not dealt (where it came), then what to do now (where the dealer is now). */

@@ -15,6 +15,8 @@ export interface UiError {
   readonly params?: Readonly<Record<string, string | number>>;
   /** The service's refusal as a key and its parameters (engine/messages): said in the dealer's language. */
   readonly said?: Message;
+  /** A read the race or game refused: the card the service's profile decoded it as (CommandError.card). */
+  readonly card?: string;
 }
 
 export type Outcome<T = null> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: UiError };

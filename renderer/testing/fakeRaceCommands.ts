@@ -82,10 +82,14 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
     },
     dealCard,
     // As the service decodes a scan with the text decoder: the symbology prefix off, then a card
-    // code; text that is no card is refused as the decoder's, a card is dealt (or refused) as any.
+    // code; text that is no card is refused as the decoder's, a card is dealt (or refused, naming the card read) as any.
     dealScan: (target: string, raw: string) => {
       const code = raw.trim().replace(/^\][A-Za-z][0-9A-Za-z]/, '').trim();
-      if (parseCard(code) !== null) return dealCard(target, code);
+      const card = parseCard(code);
+      if (card !== null) {
+        const result = dealCard(target, code);
+        return result.ok ? result : { ok: false, error: { ...result.error, card } };
+      }
       return stale(station, target) ?? { ok: false, error: { field: 'scan', message: `${JSON.stringify(raw)}: not a card code (decoder text)` } };
     },
     voidCards: (raceId: string, count: number, reason: string) => {

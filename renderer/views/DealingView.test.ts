@@ -323,6 +323,24 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
     wrapper.unmount();
   });
 
+  it('names a refused scan by the card the service decoded (the scanner on suit-number: S11 is J♠), never by a reading of its own', async () => {
+    const { wrapper, api, store } = await dealing({ race: { cards: ['Js'] } });
+    const keyboard = listen(store);
+    const step = () => wrapper.get('[data-testid="next-step"]');
+    const duplicate = { key: 'race.refused.duplicate', params: { card: { card: 'Js' }, seats: { seats: [{ seat: 1 }] } } };
+    api.cann('dealScan', { ok: false, error: { field: 'card', message: 'Js was already dealt (to seat 1)', said: duplicate, card: 'Js' } });
+    keyboard.scan('S11');
+    await settle();
+    expect(step().text()).toMatch(/^Scanned J♠ not accepted: J♠ was already dealt \(to seat 1\)/);
+    expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('J♠ was already dealt (to seat 1)');
+    // Text the scanner's profile found no card in is quoted as typed, even where another notation reads a card in it.
+    api.cann('dealScan', { ok: false, error: { field: 'scan', message: '"Tc": not a suit letter and rank number (e.g. S01, D12) (decoder suit-number)' } });
+    keyboard.scan('Tc');
+    await settle();
+    expect(step().text()).toMatch(/^Scanned “Tc”: not a card\. Scan it again\./);
+    wrapper.unmount();
+  });
+
   it.each([
     ['fi', 'Kengän lukemaa korttia A♥ ei hyväksytty: A♥ on jo jaettu (paikka 1), ja kengässä on yksi pakka: väärin luettu tai väärin jaettu kortti; tarkista kortti. Jaa 2 korttia: paikka 1 — Matti'],
     ['ru', 'Карта A♥ из шуза не принята: A♥ уже роздана (место 1), а в шузе одна колода: ошибка чтения или раздачи; проверьте карту. Сдайте 2 карты: место 1 — Matti'],

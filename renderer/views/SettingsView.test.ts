@@ -32,6 +32,21 @@ describe('settings', () => {
     wrapper.unmount();
   });
 
+  it('chooses the barcode scanner its own profile, apart from the shoe’s, saved with the card source (none saved: the default, text)', async () => {
+    const api = createFakeApi();
+    const { plugins } = await prepare({ api });
+    const wrapper = mount(SettingsView, { global: { plugins } });
+    await settle();
+    const scanner = wrapper.get('[data-testid="scanner-decoder"]');
+    expect((scanner.element as HTMLSelectElement).value).toBe('text');
+    expect(scanner.findAll('option').map((option) => option.attributes('value'))).toEqual(['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid', 'stx-plain']);
+    await scanner.setValue('suit-number');
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), source: { ...makeSettings().source, scanner: 'suit-number' } }]]);
+    wrapper.unmount();
+  });
+
   it('takes a typed port path when none is found', async () => {
     const { plugins, api } = await prepare();
     const wrapper = mount(SettingsView, { global: { plugins } });
