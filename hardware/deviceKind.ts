@@ -60,7 +60,7 @@ export function oneOf<T extends string | number>(value: unknown, field: string, 
 export function stringTable(value: unknown, field: string): Record<string, string> | undefined {
   if (value === undefined) return undefined;
   if (!isRecord(value) || Object.values(value).some((entry) => typeof entry !== 'string')) {
-    throw new InputError(field, { key: 'hardware.profile.textTable' });
+    throw new InputError(field, { key: 'hardware.profile.textTable', params: { example: '{"01": "A"}' } });
   }
   return value as Record<string, string>;
 }

@@ -324,8 +324,8 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
   });
 
   it('names a refused scan by the card the service decoded (the scanner on suit-number: S11 is J♠), never by a reading of its own', async () => {
-    const { wrapper, api, store } = await dealing({ race: { cards: ['Js'] } });
-    const keyboard = listen(store);
+    const { wrapper, api, scans } = await dealing({ race: { cards: ['Js'] } });
+    const keyboard = listen(scans);
     const step = () => wrapper.get('[data-testid="next-step"]');
     const duplicate = { key: 'race.refused.duplicate', params: { card: { card: 'Js' }, seats: { seats: [{ seat: 1 }] } } };
     api.cann('dealScan', { ok: false, error: { field: 'card', message: 'Js was already dealt (to seat 1)', said: duplicate, card: 'Js' } });

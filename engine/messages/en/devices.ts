@@ -8,7 +8,7 @@ export const enDevices = {
       framingUnknown: 'unknown framing {got}; choose {kinds}',
       decoderUnknown: 'unknown decoder {got}; choose {kinds}',
       whole: 'must be a whole number from {min} to {max} (got {got})',
-      textTable: 'must be an object of texts, e.g. {"01": "A"}',
+      textTable: 'must be an object of texts, e.g. {example}',
       regexText: 'must be a regular expression as text',
       regexInvalid: 'not a valid regular expression: {why}',
     },

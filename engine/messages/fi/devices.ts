@@ -10,7 +10,7 @@ export const fiDevices: Pick<EngineCatalog, 'hardware' | 'record' | 'floorLink' 
       framingUnknown: 'tuntematon kehystys {got}; valitse {kinds}',
       decoderUnknown: 'tuntematon dekooderi {got}; valitse {kinds}',
       whole: 'pitää olla kokonaisluku väliltä {min}–{max} (saatiin {got})',
-      textTable: 'pitää olla tekstien objekti, esim. {"01": "A"}',
+      textTable: 'pitää olla tekstien objekti, esim. {example}',
       regexText: 'pitää olla säännöllinen lauseke tekstinä',
       regexInvalid: 'ei kelvollinen säännöllinen lauseke: {why}',
     },

@@ -10,7 +10,7 @@ export const ruDevices: Pick<EngineCatalog, 'hardware' | 'record' | 'floorLink' 
       framingUnknown: 'неизвестное кадрирование {got}; выберите {kinds}',
       decoderUnknown: 'неизвестный декодер {got}; выберите {kinds}',
       whole: 'должно быть целое число от {min} до {max} (получено {got})',
-      textTable: 'должен быть объект текстов, например {"01": "A"}',
+      textTable: 'должен быть объект текстов, например {example}',
       regexText: 'должно быть регулярное выражение в виде текста',
       regexInvalid: 'недопустимое регулярное выражение: {why}',
     },
