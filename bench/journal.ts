@@ -139,6 +139,19 @@ export function timedStart(dataDir: string, messages = false, flags: readonly st
   return JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as ReplayReport;
 }
 
+/**
+ * A data folder `name` under `dir` holding the journal `write` makes there, with the template's
+ * settings beside it (a console that has run this many races has its settings saved).
+ */
+export function benchDataFolder<T>(dir: string, templateDir: string, name: string, write: (journal: string) => T): { folder: string; journal: string; written: T } {
+  const folder = join(dir, name);
+  mkdirSync(folder);
+  const journal = join(folder, 'journal.jsonl');
+  const written = write(journal);
+  copyFileSync(join(templateDir, 'settings.json'), join(folder, 'settings.json'));
+  return { folder, journal, written };
+}
+
 export interface JournalResult {
   readonly figures: BenchFigure[];
   readonly details: Record<string, unknown>;
@@ -149,11 +162,7 @@ export async function journalBenchmarks(): Promise<JournalResult> {
   try {
     const templateDir = join(dir, 'template');
     const races = await playTemplateRaces(templateDir);
-    const replayDir = join(dir, 'replay');
-    mkdirSync(replayDir);
-    const written = writeJournal(join(replayDir, 'journal.jsonl'), races);
-    // A console that has run this many races has its settings saved beside the journal.
-    copyFileSync(join(templateDir, 'settings.json'), join(replayDir, 'settings.json'));
+    const { folder: replayDir, written } = benchDataFolder(dir, templateDir, 'replay', (journal) => writeJournal(journal, races));
     const starts: ReplayReport[] = [];
     for (let run = 0; run < STARTS; run += 1) {
       const report = timedStart(replayDir);
@@ -168,11 +177,8 @@ export async function journalBenchmarks(): Promise<JournalResult> {
 
     // The long journal: 100,000 lines, at least 3,000 confirmed races. Its start, and what a page
     // is sent by a console with that history (the first state; a confirmed race).
-    const longDir = join(dir, 'long');
-    mkdirSync(longDir);
-    const long = writeJournal(join(longDir, 'journal.jsonl'), races, LONG_EVENTS);
+    const { folder: longDir, written: long } = benchDataFolder(dir, templateDir, 'long', (journal) => writeJournal(journal, races, LONG_EVENTS));
     if (long.confirmed < LONG_RACES) throw new Error(`bench: the long journal holds only ${long.confirmed} confirmed races (at least ${LONG_RACES} wanted)`);
-    copyFileSync(join(templateDir, 'settings.json'), join(longDir, 'settings.json'));
     const longStarts: ReplayReport[] = [];
     for (let run = 0; run < LONG_STARTS; run += 1) {
       // The last start measures the messages too; it plays a race, so it runs on a copy.

@@ -8,7 +8,7 @@ import { sha256 } from '../journal/seal';
 import { readChunks } from '../main/journal/chunks';
 import { checkpointPath } from '../main/journal/checkpoint';
 import type { SessionRecord } from '../replay/session';
-import { playTemplateRaces, timedStart } from './journal';
+import { benchDataFolder, playTemplateRaces, timedStart } from './journal';
 import type { BenchFigure } from './report';
 import type { ReplayReport } from './replayChild';
 import { benchDir, percentile, round1 } from './support';
@@ -117,11 +117,7 @@ export async function journalStartBenchmarks(): Promise<{ figures: BenchFigure[]
   try {
     const templateDir = join(dir, 'template');
     const races = await playTemplateRaces(templateDir);
-    const longDir = join(dir, 'million');
-    mkdirSync(longDir);
-    const journal = join(longDir, 'journal.jsonl');
-    const written = writeLongJournal(journal, races, { events: MILLION });
-    copyFileSync(join(templateDir, 'settings.json'), join(longDir, 'settings.json'));
+    const { folder: longDir, journal, written } = benchDataFolder(dir, templateDir, 'million', (path) => writeLongJournal(path, races, { events: MILLION }));
 
     const bare: Array<{ ms: number; cpuMs: number }> = [];
     const whole: ReplayReport[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandLine } from './testing';
 
-const { fileWith, fileRefusals, runNpm, runDirect } = commandLine('plan');
+const { fileWith, fileRefusals, runNpm, runDirect, refusedRun } = commandLine('plan');
 
 // The issue's contract example, input exactly as written there.
 const contractExample = `{ "chips": [25, 100, 500, 1000, 5000],
@@ -60,11 +60,7 @@ describe('npm run --silent plan -- FILE', () => {
     ['not an object', () => [fileWith('list.json', '[]')], /^plan: structure: a structure must be a JSON object/],
     ...fileRefusals('{"chips": '),
   ])('exits 2 for %s', (_, args, message) => {
-    const run = runDirect(...args());
-    expect(run.status).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr.split('\n')).toHaveLength(2);
-    expect(run.stderr).toMatch(message);
+    expect(refusedRun(...args())).toMatchObject({ status: 2, stdout: '', lines: 2, stderr: expect.stringMatching(message) });
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandLine } from './testing';
 
-const { fileWith, fileRefusals, runNpm, runDirect } = commandLine('points');
+const { fileWith, fileRefusals, runNpm, runDirect, refusedRun } = commandLine('points');
 
 // Seed 002's worked example: Anna's heart straight flush scores 8, Ville's last trick 2.
 const seedDeal = {
@@ -61,10 +61,6 @@ describe('npm run --silent points -- FILE', () => {
     ['a bad card', () => [fileWith('card.json', JSON.stringify({ ...seedDeal, tricks: [['9h', 'Xx']] }))], /^points: tricks\[0\]\[1\]: "Xx" is not a card/],
     ...fileRefusals('{"game": '),
   ])('exits 2 for %s', (_, args, message) => {
-    const run = runDirect(...args());
-    expect(run.status).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr.split('\n')).toHaveLength(2);
-    expect(run.stderr).toMatch(message);
+    expect(refusedRun(...args())).toMatchObject({ status: 2, stdout: '', lines: 2, stderr: expect.stringMatching(message) });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandLine } from './testing';
 
-const { fileWith, fileRefusals, runNpm, runDirect } = commandLine('race');
+const { fileWith, fileRefusals, runNpm, runDirect, refusedRun } = commandLine('race');
 
 const workedExample = {
   rules: 'classic', removed: 25, next: 100, button: 10,
@@ -68,10 +68,6 @@ describe('npm run --silent race -- FILE', () => {
     ['a bad card', () => [fileWith('card.json', JSON.stringify({ ...workedExample, cards: ['Ah', 'Xx'] }))], /^race: cards\[1\]: "Xx" is not a card/],
     ...fileRefusals('{"rules": '),
   ])('exits 2 for %s', (_, args, message) => {
-    const run = runDirect(...args());
-    expect(run.status).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr.split('\n')).toHaveLength(2);
-    expect(run.stderr).toMatch(message);
+    expect(refusedRun(...args())).toMatchObject({ status: 2, stdout: '', lines: 2, stderr: expect.stringMatching(message) });
   });
 });

@@ -13,14 +13,18 @@ export function commandLine(script: 'race' | 'points' | 'plan') {
     writeFileSync(path, content);
     return path;
   };
+  const runDirect = (...args: string[]) => spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'engine', 'cli', `${script}.ts`), ...args], { cwd: root, encoding: 'utf8' });
   return {
     folder,
     fileWith,
     runNpm(...args: string[]) {
       return spawnSync('npm', ['run', '--silent', script, '--', ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     },
-    runDirect(...args: string[]) {
-      return spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'engine', 'cli', `${script}.ts`), ...args], { cwd: root, encoding: 'utf8' });
+    runDirect,
+    /** A direct run as a refusal is checked: its exit status, its output, how many lines it wrote to stderr, and those lines. */
+    refusedRun(...args: string[]) {
+      const run = runDirect(...args);
+      return { status: run.status, stdout: run.stdout, lines: run.stderr.split('\n').length, stderr: run.stderr };
     },
     /** The refusals every entry makes alike: a missing file, broken JSON (`brokenJson`), no file or two named. */
     fileRefusals(brokenJson: string): Array<[string, () => string[], RegExp]> {
