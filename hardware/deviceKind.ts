@@ -1,5 +1,5 @@
 import { InputError } from '../engine/errors';
-import type { MessageParam } from '../engine/messages';
+import type { Message, MessageParam } from '../engine/messages';
 
 /**
  * One kind of framer or decoder as the registry (`registry.ts`) lists it: the name a profile
@@ -46,15 +46,21 @@ export function wholeIn(value: unknown, field: string, min: number, max: number,
 
 export function booleanOf(value: unknown, field: string): boolean | undefined {
   if (value === undefined || typeof value === 'boolean') return value;
-  throw new InputError(field, `must be true or false (got ${JSON.stringify(value)})`);
+  // The settings' words for the same refusal (a line setting of the settings file is read here too).
+  throw new InputError(field, { key: 'settings.notBoolean', params: { got: String(JSON.stringify(value)) } });
 }
 
 export function oneOf<T extends string | number>(value: unknown, field: string, choices: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (choices.includes(value as T)) return value as T;
   const listed = choices.map(String);
-  const words = typeof choices[0] === 'number' ? `must be ${listed.slice(0, -1).join(', ')} or ${listed.at(-1)}` : `choose one of ${listed.join(', ')}`;
-  throw new InputError(field, `${words} (got ${JSON.stringify(value)})`);
+  const got = String(JSON.stringify(value));
+  throw new InputError(
+    field,
+    typeof choices[0] === 'number'
+      ? { key: 'settings.mustBe', params: { got, choices: { message: { key: 'poker.or', params: { list: listed.slice(0, -1).join(', '), last: listed.at(-1) ?? '' } } } } }
+      : { key: 'settings.oneOf', params: { got, options: listed.join(', ') } },
+  );
 }
 
 export function stringTable(value: unknown, field: string): Record<string, string> | undefined {
@@ -66,7 +72,7 @@ export function stringTable(value: unknown, field: string): Record<string, strin
 }
 
 /** A regular expression given as text, with the named groups it must have (one of `needs`). */
-export function regexOf(value: unknown, field: string, needs: readonly (readonly string[])[], help: string): string {
+export function regexOf(value: unknown, field: string, needs: readonly (readonly string[])[], help: Message): string {
   if (typeof value !== 'string') throw new InputError(field, { key: 'hardware.profile.regexText' });
   try {
     new RegExp(value, 'u');

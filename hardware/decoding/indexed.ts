@@ -43,14 +43,14 @@ export type IndexDecoding = { readonly kind: 'index' } & IndexOptions;
 
 function readIndexOptions(options: Options): IndexOptions {
   const base = options.base ?? DEFAULT_INDEX_OPTIONS.base;
-  if (base !== 0 && base !== 1) throw new InputError('decoder.base', 'must be 0 (cards 0–51) or 1 (cards 1–52)');
+  if (base !== 0 && base !== 1) throw new InputError('decoder.base', { key: 'hardware.profile.indexBase' });
   const suitOrder = options.suitOrder ?? DEFAULT_INDEX_OPTIONS.suitOrder;
   if (typeof suitOrder !== 'string' || [...suitOrder].sort().join('') !== 'cdhs') {
-    throw new InputError('decoder.suitOrder', 'must name each suit once, e.g. "shdc"');
+    throw new InputError('decoder.suitOrder', { key: 'hardware.profile.suitOrder' });
   }
   const rankOrder = options.rankOrder ?? DEFAULT_INDEX_OPTIONS.rankOrder;
   if (typeof rankOrder !== 'string' || [...rankOrder].sort().join('') !== [...'23456789AJKQT'].sort().join('')) {
-    throw new InputError('decoder.rankOrder', 'must name each rank once, e.g. "A23456789TJQK"');
+    throw new InputError('decoder.rankOrder', { key: 'hardware.profile.rankOrder' });
   }
   return { base, suitOrder, rankOrder };
 }

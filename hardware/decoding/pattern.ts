@@ -37,7 +37,7 @@ export const PATTERN_DECODING: DecoderKind<PatternDecoding> = {
   kind: 'pattern',
   summary: 'A vendor’s format: a pattern with named groups, and lookup tables.',
   read(options) {
-    const pattern = regexOf(options.pattern, 'decoder.pattern', [['card'], ['rank', 'suit']], 'needs named groups (?<rank>…) and (?<suit>…), or (?<card>…)');
+    const pattern = regexOf(options.pattern, 'decoder.pattern', [['card'], ['rank', 'suit']], { key: 'hardware.profile.cardGroups' });
     const ranks = stringTable(options.ranks, 'decoder.ranks');
     const suits = stringTable(options.suits, 'decoder.suits');
     return { kind: 'pattern', pattern, ...(ranks ? { ranks } : {}), ...(suits ? { suits } : {}) };

@@ -141,10 +141,10 @@ export const UID_DECODING: DecoderKind<UidDecoding> = {
   read(options) {
     const cards = options.cards ?? {};
     if (!isRecord(cards) || Object.values(cards).some((card) => !isCard(card))) {
-      throw new InputError('decoder.cards', 'must map tag IDs to canonical cards, e.g. {"04A2B3C4": "As"}');
+      throw new InputError('decoder.cards', { key: 'hardware.profile.tagCards', params: { example: '{"04A2B3C4": "As"}' } });
     }
     const pattern =
-      options.pattern === undefined ? undefined : regexOf(options.pattern, 'decoder.pattern', [['uid']], 'needs a named group (?<uid>…) for the tag ID (and may have (?<reader>…))');
+      options.pattern === undefined ? undefined : regexOf(options.pattern, 'decoder.pattern', [['uid']], { key: 'hardware.profile.uidGroups' });
     const uidBytes = options.uidBytes === undefined ? undefined : oneOf(options.uidBytes, 'decoder.uidBytes', UID_BYTES, 'hex');
     return { kind: 'uid', cards: cards as Record<string, Card>, ...(pattern === undefined ? {} : { pattern }), ...(uidBytes === undefined ? {} : { uidBytes }) };
   },

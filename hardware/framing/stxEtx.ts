@@ -143,10 +143,10 @@ export const STX_ETX_FRAMING: FramingKind<StxEtxFraming> = {
   summary: 'STX…ETX frames, with or without a checksum.',
   read(options, { maxLength }) {
     const checksum = options.checksum ?? 'none';
-    if (!CHECKSUMS.includes(checksum as Checksum)) throw new InputError('framing.checksum', `choose one of ${CHECKSUMS.join(', ')}`);
+    if (!CHECKSUMS.includes(checksum as Checksum)) throw new InputError('framing.checksum', { key: 'hardware.profile.chooseOne', params: { options: CHECKSUMS.join(', ') } });
     const includesStx = booleanOf(options.checksumIncludesStx, 'framing.checksumIncludesStx');
     if (includesStx === true && checksum === 'none') {
-      throw new InputError('framing.checksumIncludesStx', `only goes with a checksum (${CHECKSUMS.slice(1).join(', ')})`);
+      throw new InputError('framing.checksumIncludesStx', { key: 'hardware.profile.checksumOnly', params: { options: CHECKSUMS.slice(1).join(', ') } });
     }
     return { kind: 'stx-etx', checksum: checksum as Checksum, ...(includesStx === undefined ? {} : { checksumIncludesStx: includesStx }), maxLength };
   },
