@@ -354,3 +354,17 @@ describe("the keyboard-wedge scanner's profile (source.scanner)", () => {
     expect(() => readSettings({ ...given, source: { ...given.source, scanner: 7 } })).toThrow(expect.objectContaining({ field: 'source.scanner' }));
   });
 });
+
+describe('settings read back as written', () => {
+  it('keep the order of their fields, which the screens compare as JSON to know whether they are saved', () => {
+    const written: ConsoleSettings = {
+      table: { seats: [{ seat: 1, name: 'Matti' }, { seat: 3, name: '' }], button: 3, chipSet: [25, 100, 500], removed: 25, next: 100, rules: 'tda', decks: 2, dealer: 'Liisa', name: '12' },
+      source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'text', dataBits: 8, parity: 'none', stopBits: 1, rtscts: false, repeatMs: 300, scanner: 'suit-number' },
+      language: 'fi',
+      tournament: { structure: null, atBreakAfter: null },
+    };
+    expect(JSON.stringify(readSettings(written, 'linux'))).toBe(JSON.stringify(written));
+    const plain: ConsoleSettings = { ...written, table: { seats: [], button: 1, chipSet: [25, 100], removed: 25, next: 100, rules: 'classic', decks: 1 }, source: { kind: 'manual', path: '', baud: 9600, decoder: 'text' } };
+    expect(JSON.stringify(readSettings(plain, 'linux'))).toBe(JSON.stringify(plain));
+  });
+});

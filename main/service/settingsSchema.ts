@@ -67,14 +67,24 @@ const TABLE_CHIPS = refine(
   },
 );
 
-const TABLE = and(TABLE_CHIPS, object({
-  seats,
-  button: wholeIn(1, MAX_SEATS),
-  rules: choiceOf(RULE_SET_NAMES),
-  decks: wholeIn(1, MAX_DECKS),
-  dealer: named(NAME_MAX),
-  name: tableName,
-}, notObject));
+/**
+ * The table, its fields in the order a screen saves them (the chips are checked first, as a group):
+ * the screens compare the settings they hold with the saved ones as JSON, so the order read back
+ * is the order written.
+ */
+const TABLE = transform(
+  and(TABLE_CHIPS, object({
+    seats,
+    button: wholeIn(1, MAX_SEATS),
+    rules: choiceOf(RULE_SET_NAMES),
+    decks: wholeIn(1, MAX_DECKS),
+    dealer: named(NAME_MAX),
+    name: tableName,
+  }, notObject)),
+  ({ seats: inPlay, button, chipSet, removed, next, rules, decks, dealer, name }) => ({
+    seats: inPlay, button, chipSet, removed, next, rules, decks, ...(dealer === undefined ? {} : { dealer }), ...(name === undefined ? {} : { name }),
+  }),
+);
 
 /** A device profile's name, in the shape profile names have (the service checks it names one). */
 const profileName = is((value): value is string => typeof value === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(value), (value) => ({
