@@ -1,7 +1,8 @@
 import type { EngineCatalog } from '../en';
+import type { enConsole } from '../en/console';
 
 /** What the engine says in Finnish, the console's words: its refusals, the settings, the commands' checks, the clock, the replay (the keys of en/console.ts). */
-export const fiConsole: Pick<EngineCatalog, 'service' | 'settings' | 'command' | 'clock' | 'replay'> = {
+export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
   service: {
     unexpected: 'odottamaton virhe: {message}',
     save: {

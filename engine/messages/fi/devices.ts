@@ -1,7 +1,8 @@
 import type { EngineCatalog } from '../en';
+import type { enDevices } from '../en/devices';
 
 /** What the engine says in Finnish, the devices', the record slip's and the floor's words (the keys of en/devices.ts). */
-export const fiDevices: Pick<EngineCatalog, 'hardware' | 'record' | 'floorLink' | 'floor'> = {
+export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
   hardware: {
     profile: {
       notObject: 'pitää olla JSON-objekti, jossa on "framing" ja "decoder"',

@@ -1,7 +1,8 @@
 import type { EngineCatalog } from '../en';
+import type { enEngine } from '../en/engine';
 
 /** What the engine says in Finnish, the rules' words: cards, the chip race, values, the planner, the points games (the keys of en/engine.ts). */
-export const fiEngine: Pick<EngineCatalog, 'common' | 'race' | 'value' | 'cards' | 'plan' | 'poker'> = {
+export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
   common: {
     seat: 'Paikka {seat}',
     seatNamed: 'Paikka {seat} — {name}',

@@ -1,7 +1,8 @@
 import type { EngineCatalog } from '../en';
+import type { enConsole } from '../en/console';
 
 /** What the engine says in Russian, the console's words: its refusals, the settings, the commands' checks, the clock, the replay (the keys of en/console.ts). */
-export const ruConsole: Pick<EngineCatalog, 'service' | 'settings' | 'command' | 'clock' | 'replay'> = {
+export const ruConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
   service: {
     unexpected: 'непредвиденная ошибка: {message}',
     save: {

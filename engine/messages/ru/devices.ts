@@ -1,7 +1,8 @@
 import type { EngineCatalog } from '../en';
+import type { enDevices } from '../en/devices';
 
 /** What the engine says in Russian, the devices', the record slip's and the floor's words (the keys of en/devices.ts). */
-export const ruDevices: Pick<EngineCatalog, 'hardware' | 'record' | 'floorLink' | 'floor'> = {
+export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
   hardware: {
     profile: {
       notObject: 'должен быть объект JSON с полями "framing" и "decoder"',

@@ -1,7 +1,8 @@
 import type { EngineCatalog } from '../en';
+import type { enEngine } from '../en/engine';
 
 /** What the engine says in Russian, the rules' words: cards, the chip race, values, the planner, the points games (the keys of en/engine.ts). */
-export const ruEngine: Pick<EngineCatalog, 'common' | 'race' | 'value' | 'cards' | 'plan' | 'poker'> = {
+export const ruEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
   common: {
     seat: 'Место {seat}',
     seatNamed: 'Место {seat} — {name}',
