@@ -73,6 +73,14 @@ test('the scanner on the suit-number profile (the shoe typed by hand): S11 is J�
   });
 
   await enterCounts(page, FINNISH_COUNTS);
+
+  await test.step('S11 scanned on the counts screen: not dealt, and named J♠ by the scanner’s profile, as the deal will name it', async () => {
+    await scan(page, 'S11');
+    await expect(page.getByTestId('scan-away')).toContainText('J♠ was scanned before the race started');
+    await page.getByTestId('scan-away-dismiss').click();
+    await expect(page.getByTestId('scan-away')).toHaveCount(0);
+  });
+
   await startRace(page);
   const step = page.getByTestId('next-step');
 

@@ -11,7 +11,7 @@ import { gameAction, gameName, houseOptions, objectOfSize, players, positive, se
 import { arg, command, optionalArg, type Command } from './commandSchema';
 import { CLOCK_ADJUST_MINUTES_MAX } from './clock';
 import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
-import type { CommandResult, ConsoleState, DeviceProfileInfo, DisplayPreloadApi, HistoryPage, PortInfo, RaceRecord, SettingsInput, StateMessage } from './contract';
+import type { CommandResult, ConsoleState, DeviceProfileInfo, ScanReading, DisplayPreloadApi, HistoryPage, PortInfo, RaceRecord, SettingsInput, StateMessage } from './contract';
 import { custom, is, isWhole, nullable, object, oneOf, whole, withDefault, type Infer } from './schema';
 
 export type { Command } from './commandSchema';
@@ -72,6 +72,11 @@ export const COMMANDS = {
    * exactly as a frame from the serial port is (symbology prefix, the configured decoder), then dealt.
    */
   dealScan: command(arg('target', target), arg('scan', textOf(SCAN_MAX))).returns<CommandResult>(),
+  /**
+   * What a keyboard-wedge scan reads as, decoded as dealScan decodes it (the scanner's profile),
+   * without dealing it: how a screen that deals no card names the scan it tells the dealer to repeat.
+   */
+  readScan: command(arg('scan', textOf(SCAN_MAX))).returns<CommandResult<ScanReading>>(),
   voidCards: command(raceId, arg('count', whole(1, VOID_MAX, { key: 'command.voidCount' })), reason).returns<CommandResult>(),
   confirmRace: command(raceId).returns<CommandResult>(),
   abandonRace: command(raceId, reason).returns<CommandResult>(),

@@ -6,6 +6,7 @@
  * The settings (protocol/settings.ts), races and history (protocol/races.ts) and the floor link
  * (protocol/floorLink.ts) have files of their own; this one re-exports them.
  */
+import type { Card } from '../engine/cards';
 import type { Message } from '../engine/messages';
 import type { GameView } from '../engine/poker/view';
 import type { ColorUp, ColorUpProposal, LevelNeed } from '../engine/plan/planner';
@@ -125,6 +126,11 @@ export interface JournalReport {
   readonly unchainedThrough: number;
   /** Why nothing can be recorded (a newer version wrote the journal), or null. */
   readonly readOnly: JournalFinding | null;
+}
+
+/** What a keyboard-wedge scan reads as by the scanner's profile: its card, or null when it names none. */
+export interface ScanReading {
+  readonly card: Card | null;
 }
 
 /** A card the shoe read that was not taken: nobody typed it, so the screen must say why. */

@@ -1,7 +1,7 @@
 import { englishText, type Message } from '../../engine/messages';
 import type { ShoeEvent } from '../../hardware/events';
 import { decodeScan } from '../../hardware/scan';
-import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
+import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ScanReading, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
 import type { ActiveRace, Session, SessionRecord } from '../../replay/session';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 import { ok, refused } from './failures';
@@ -163,6 +163,14 @@ export class CardInputs {
       const open = refusalTarget(this.hooks.session(), target);
       if (open !== null) await this.refusals.refuse(refusalFor(open, raw, englishText(said), 'scanner', said));
       return refused('scan', { key: 'service.scan.refused', params: { raw: JSON.stringify(raw), reason: { message: said }, decoder: profile.name } });
+    });
+  }
+
+  /** What a scan reads as by the scanner's profile (as dealScan decodes it), nothing dealt or recorded. */
+  readScan(raw: string): Promise<CommandResult<ScanReading>> {
+    return this.kernel.serial(async () => {
+      const read = decodeScan(scannerProfile(this.settings.current.source, this.profiles), raw);
+      return ok({ card: read.type === 'card' ? read.card : null });
     });
   }
 

@@ -138,6 +138,23 @@ describe('console service', () => {
     expect(await service.saveSettings({ ...FINNISH_TABLE, source: { ...FINNISH_TABLE.source, scanner: 'no-such' } })).toMatchObject({ ok: false, error: { field: 'source.scanner', said: { key: 'service.noProfile' } } });
   });
 
+  it('readScan reads a scan as dealScan would, by the scanner’s profile, and neither deals nor records it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'service-'));
+    const service = await serviceIn(dataDir);
+    const journal = () => readFileSync(join(dataDir, 'journal.jsonl'), 'utf8');
+    await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { ...FINNISH_TABLE.source, decoder: 'suit-number' } }));
+    const before = journal();
+    // The scanner's default profile (text), whatever the shoe's: Tc is 10♣, S11 no card.
+    expect(await service.readScan('\u0002]E0Tc\r\n')).toEqual({ ok: true, value: { card: 'Tc' } });
+    expect(await service.readScan('S11')).toEqual({ ok: true, value: { card: null } });
+    await expectOk(service.saveSettings({ ...FINNISH_TABLE, source: { ...FINNISH_TABLE.source, scanner: 'suit-number' } }));
+    expect(await service.readScan('S11')).toEqual({ ok: true, value: { card: 'Js' } });
+    expect(await service.readScan('Tc')).toEqual({ ok: true, value: { card: null } });
+    expect(service.getState().race).toBeNull();
+    // Nothing journaled: no card, no refusal.
+    expect(journal()).toBe(before);
+  });
+
   it('a keyboard-wedge scan is decoded as a frame is, by the scanner’s own profile: the symbology prefix off, its decoder; a scan that is no card refused and kept', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'service-'));
     const service = await serviceIn(dataDir);

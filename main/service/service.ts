@@ -4,7 +4,7 @@ import type { StructureInput } from '../../engine/plan/csv';
 import type { FloorClock } from '../../protocol/clock';
 import {
   type CommandResult, type ConsoleSettings, type ConsoleState, type DeviceProfileInfo, type GameAction, type HistoryEntry, type HistoryPage, type InputSource, type JournalReport,
-  type Language, type PortInfo, type RaceRecord, type SeatCount, type SeatCountDraft, type SettingsInput,
+  type Language, type PortInfo, type RaceRecord, type ScanReading, type SeatCount, type SeatCountDraft, type SettingsInput,
 } from '../../protocol/contract';
 import type { Session, SessionRecord } from '../../replay/session';
 import type { JournalWriter } from '../journal/journal';
@@ -208,6 +208,7 @@ export class ConsoleService {
   readonly dealCard = (target: string, code: string): Promise<CommandResult> => this.kernel.serial(() => this.deal(target, code, 'manual'));
   /** A keyboard-wedge scan (main/service/cardInputs.ts). */
   readonly dealScan = (target: string, raw: string): Promise<CommandResult> => this.cardInputs.dealScan(target, raw);
+  readonly readScan = (raw: string): Promise<CommandResult<ScanReading>> => this.cardInputs.readScan(raw);
   readonly takeHeldCard = (target: string, heldId: number): Promise<CommandResult> => this.cardInputs.takeHeldCard(target, heldId);
   readonly discardHeldCard = (target: string, heldId: number): Promise<CommandResult> => this.cardInputs.discardHeldCard(target, heldId);
   readonly importProfile = (value: unknown): Promise<CommandResult<DeviceProfileInfo>> => this.profileCommands.importProfile(value);

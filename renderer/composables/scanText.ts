@@ -1,29 +1,17 @@
 import { useI18n } from 'vue-i18n';
-import { parseCard, type Card } from '../../engine/cards';
+import { parseCard } from '../../engine/cards';
 import type { ScanAway, ScanPlace, ScanRefusal } from '../stores/scans';
 import { cardText } from './raceText';
 import { useSaidText } from './saidText';
-
-/** AIM symbology identifiers (`]E0`, `]C1` …) a barcode reader may put before the data, as the service strips them. */
-const SYMBOLOGY_PREFIX = /^\][A-Za-z][0-9A-Za-z]/;
-
-/**
- * The card a scan names in the plain notations (`KC`, `Kc`, `10h`, `]E0KC`), or null: how a scan
- * the service never decoded (one made away from the deal, see ScanAway) is labelled.
- */
-export function scannedCard(raw: string): Card | null {
-  return parseCard(raw.trim().replace(SYMBOLOGY_PREFIX, '').trim());
-}
 
 /** What the dealer is told about a scan: a refused one in the next-step headline, one not dealt in a banner. */
 export function useScanText() {
   const { t } = useI18n();
   const saidText = useSaidText();
 
-  /** `K♣` for a card; the scanned text in quotes for anything else (a scan away from the deal: see scannedCard). */
-  function scannedLabel(raw: string): string {
-    const card = scannedCard(raw);
-    return card !== null ? cardText(card) : t('scan.quoted', { text: raw.trim() });
+  /** `K♣` for the card the service read a scan away from the deal as; the scanned text in quotes for anything else. */
+  function awayLabel(away: ScanAway): string {
+    return away.card !== null ? cardText(away.card) : t('scan.quoted', { text: away.raw.trim() });
   }
 
   /**
@@ -43,7 +31,7 @@ export function useScanText() {
 
   /** Why a scan was not dealt (where it came), then what to do now (where the dealer is now). */
   function awayText(away: ScanAway, now: ScanPlace): string {
-    const card = scannedLabel(away.raw);
+    const card = awayLabel(away);
     const what =
       away.place === 'counts'
         ? t('scan.away.counts', { card })
@@ -61,5 +49,5 @@ export function useScanText() {
     return `${what} ${next}`;
   }
 
-  return { scannedLabel, refusedText, awayText };
+  return { refusedText, awayText };
 }

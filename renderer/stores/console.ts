@@ -104,6 +104,8 @@ export const useConsoleStore = defineStore('console', () => {
     startRace: { succeeded: () => (view.value = 'race') },
     /** A scan's refusal is the deal's. */
     dealScan: { errorAs: 'dealCard' },
+    /** Only names a scan away from the deal (the scan store keeps what it read). */
+    readScan: { untracked: true },
     voidCards: { settles: ['dealCard'] },
     confirmRace: { succeeded: () => show('history', 'raceSaved') },
     abandonRace: { succeeded: () => show('race', 'raceAbandoned') },

@@ -33,12 +33,12 @@ describe('scan store', () => {
     expect(scans.scanPlace).toBe('counts');
     expect((await scans.scanned('Kc')).ok).toBe(false);
     expect(api.callsOf('dealScan')).toEqual([]);
-    expect(scans.scanAway).toEqual({ raw: 'Kc', place: 'counts' });
+    expect(scans.scanAway).toEqual({ raw: 'Kc', place: 'counts', card: 'Kc' });
 
     await drafts.startRace(FINNISH_COUNTS);
     expect(scans.scanPlace).toBe('deal');
     // Still waiting to be scanned again.
-    expect(scans.scanAway).toEqual({ raw: 'Kc', place: 'counts' });
+    expect(scans.scanAway).toEqual({ raw: 'Kc', place: 'counts', card: 'Kc' });
     expect((await scans.scanned(']E0KC')).ok).toBe(true);
     expect(api.callsOf('dealScan')).toEqual([['race-1', ']E0KC']]);
     expect(store.race?.summary.cards.map((card) => card.card)).toEqual(['Kc']);
@@ -50,7 +50,7 @@ describe('scan store', () => {
     store.navigate('history');
     expect(scans.scanPlace).toBe('elsewhere');
     await scans.scanned('Kc');
-    expect(scans.scanAway).toEqual({ raw: 'Kc', place: 'elsewhere' });
+    expect(scans.scanAway).toEqual({ raw: 'Kc', place: 'elsewhere', card: 'Kc' });
     expect(store.race?.summary.cards).toHaveLength(1);
     scans.dismissScanAway();
     expect(scans.scanAway).toBeNull();
@@ -60,7 +60,26 @@ describe('scan store', () => {
     idle.navigate('settings');
     expect(idleScans.scanPlace).toBe('closed');
     await idleScans.scanned('Kc');
-    expect(idleScans.scanAway).toEqual({ raw: 'Kc', place: 'closed' });
+    expect(idleScans.scanAway).toEqual({ raw: 'Kc', place: 'closed', card: 'Kc' });
+  });
+  it('names a scan away from the deal by the service’s reading (the scanner’s profile), never one of its own', async () => {
+    const api = createFakeApi();
+    const { store, scans } = connectStores(api, createPinia());
+    await settle();
+    store.navigate('race');
+    // The scanner on the suit-number profile: S11 is J♠ to the service, no card in the screen's notation.
+    api.cann('readScan', { ok: true, value: { card: 'Js' } });
+    await scans.scanned('S11');
+    expect(api.callsOf('readScan')).toEqual([['S11']]);
+    expect(scans.scanAway).toEqual({ raw: 'S11', place: 'counts', card: 'Js' });
+    // Tc read as no card by that profile: no card named, though the screen's notation would read one.
+    api.cann('readScan', { ok: true, value: { card: null } });
+    await scans.scanned('Tc');
+    expect(scans.scanAway).toEqual({ raw: 'Tc', place: 'counts', card: null });
+    // The service not answering (the link lost): the scan is still kept, unnamed.
+    api.cann('readScan', { ok: false, error: { field: 'connection', message: 'connection to the console service lost' } });
+    await scans.scanned('Kc');
+    expect(scans.scanAway).toEqual({ raw: 'Kc', place: 'counts', card: null });
   });
   it('remembers a refused scan while its refusal is the one shown, until the next card is taken or tried', async () => {
     const api = createFakeApi({ race: { cards: ['Ah'] } });

@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, shallowRef, toRaw, watch } from 'vue';
+import type { Card } from '../../engine/cards';
 import type { ConsoleState } from '../../protocol/contract';
 import { useConsoleStore } from './console';
 import type { Outcome, UiError } from './outcomes';
@@ -27,6 +28,8 @@ export interface ScanRefusal {
 export interface ScanAway {
   readonly raw: string;
   readonly place: Exclude<ScanPlace, 'deal'>;
+  /** The card the service read it as by the scanner's profile (readScan), or null: no card, or not known. */
+  readonly card: Card | null;
 }
 
 /**
@@ -86,7 +89,11 @@ export const useScanStore = defineStore('scans', () => {
   async function scanned(raw: string): Promise<Outcome> {
     const place = scanPlace.value;
     if (place === 'deal') return dealScan(raw);
-    scanAway.value = { raw, place };
+    // Named by the service's reading (the scanner's profile), never one of the screen's own: shown at once, named when read.
+    const away: ScanAway = { raw, place, card: null };
+    scanAway.value = away;
+    const reading = await consoleStore.run('readScan', raw);
+    if (reading.ok && reading.value.card !== null && scanAway.value === away) scanAway.value = { ...away, card: reading.value.card };
     return { ok: false, error: { field: 'scan', message: 'scanned where no card is dealt', key: 'errors.nothingOpen' } };
   }
 

@@ -4,7 +4,7 @@
  */
 import type { CommandResult, SeatCount, SeatCountDraft } from '../../protocol/contract';
 import { colorUpStepOf } from '../../protocol/colorUp';
-import { parseCard } from '../../engine/cards';
+import { parseCard, type Card } from '../../engine/cards';
 import { applyRaceEvent, startRace } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { applyGame } from './fakeGameCommands';
@@ -17,6 +17,7 @@ type RaceCommand =
   | 'startRace'
   | 'dealCard'
   | 'dealScan'
+  | 'readScan'
   | 'voidCards'
   | 'confirmRace'
   | 'abandonRace'
@@ -25,6 +26,14 @@ type RaceCommand =
   | 'exportHistory'
   | 'historyPage'
   | 'raceRecord';
+
+/**
+ * A scan as the service reads it with the scanner's default (text) profile: the AIM symbology
+ * prefix off, then a card code (the real decoding is hardware/scan.ts's, which the screens may not import).
+ */
+function fakeScanCard(raw: string): Card | null {
+  return parseCard(raw.trim().replace(/^\][A-Za-z][0-9A-Za-z]/, '').trim());
+}
 
 const NOT_FIRST_HELD: CommandResult<never> = { ok: false, error: { field: 'held', message: 'that card is not the first one waiting any more' } };
 
@@ -81,17 +90,16 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       }
     },
     dealCard,
-    // As the service decodes a scan with the text decoder: the symbology prefix off, then a card
-    // code; text that is no card is refused as the decoder's, a card is dealt (or refused, naming the card read) as any.
+    // Text that is no card is refused as the decoder's, a card is dealt (or refused, naming the card read) as any.
     dealScan: (target: string, raw: string) => {
-      const code = raw.trim().replace(/^\][A-Za-z][0-9A-Za-z]/, '').trim();
-      const card = parseCard(code);
+      const card = fakeScanCard(raw);
       if (card !== null) {
-        const result = dealCard(target, code);
+        const result = dealCard(target, card);
         return result.ok ? result : { ok: false, error: { ...result.error, card } };
       }
       return stale(station, target) ?? { ok: false, error: { field: 'scan', message: `${JSON.stringify(raw)}: not a card code (decoder text)` } };
     },
+    readScan: (raw: string) => ({ ok: true, value: { card: fakeScanCard(raw) } }),
     voidCards: (raceId: string, count: number, reason: string) => {
       const refusal = stale(station, raceId);
       if (refusal !== null) return refusal;

@@ -188,7 +188,7 @@ describe('counts screen: the keyboard-wedge scanner', () => {
     expect(api.callsOf('dealScan')).toEqual([]);
     expect((last.element as HTMLInputElement).value).toBe('2');
     expect(drafts.counts[3]?.chips).toBe(2);
-    expect(scans.scanAway).toEqual({ raw: '2c', place: 'counts' });
+    expect(scans.scanAway).toEqual({ raw: '2c', place: 'counts', card: '2c' });
 
     keyboard.press(ENTER, 2000);
     await settle();
