@@ -125,6 +125,16 @@ export function summaryFiguresOf(entry: HistoryEntry): HistoryEntry['summary'] {
   return unmade === undefined ? entry.summary : unmade.make({ explain: false });
 }
 
+/**
+ * A history entry's summary for one reading (an export, which reads every entry once): when it is
+ * not made yet it is made for this reading and not kept on the entry, so reading the whole history
+ * leaves the history holding no more than before (the station's memory stays what it was).
+ */
+export function summaryOnce(entry: HistoryEntry): HistoryEntry['summary'] {
+  const unmade = unsummarised.get(entry);
+  return unmade === undefined ? entry.summary : unmade.make();
+}
+
 /** A history entry as a checkpoint keeps it: every field in its place, the summary null when it is not made yet (then its value delta). */
 interface EntrySnapshot {
   readonly entry: Record<string, unknown>;
