@@ -58,9 +58,9 @@ function chainCell(entry: HistoryEntry, journal: JournalReport): string {
 /** The CSV's first line: its column names. */
 export const HISTORY_CSV_HEADER = COLUMNS.join(',');
 
-/** One confirmed race as a CSV row (its cells escaped, no line break), its summary read once (summaryOnce). */
+/** One confirmed race as a CSV row (its cells escaped, no line break), its summary read once (summaryOnce; the CSV has no use for its explanation). */
 export function historyCsvRow(entry: HistoryEntry, journal: JournalReport): string {
-  const summary = summaryOnce(entry);
+  const summary = summaryOnce(entry, { explain: false });
   const winners = summary.awards.map((seat) => {
     const card = summary.winningCards.find((winning) => winning.seat === seat)?.card;
     return card ? `${seatLabel(entry, seat)} (${shown(card)})` : seatLabel(entry, seat);
