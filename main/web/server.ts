@@ -195,7 +195,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       stopState();
       for (const client of sockets.clients) client.terminate();
       sockets.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A download still streaming (an export to a slow browser) is cut rather than waited for.
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
