@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCard, type Card } from '../engine/cards';
@@ -9,6 +11,7 @@ import type { JournalLine } from '../journal/read';
 import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { csvCell, historyCsv, historyCsvChunks, historyJson, historyJsonChunks } from './historyExport';
 import { applySessionLine, EMPTY_SESSION, replaySession, type SessionRecord } from './session';
+import { historyEntry, type ActiveRace } from './sessionState';
 
 // The exports as they were written before they streamed (one string, JSON.stringify of the whole
 // document), kept here word for word as the reference: the streamed pieces joined must be these
@@ -177,5 +180,34 @@ describe('the history exports, streamed', () => {
     for (const piece of historyCsvChunks(lazy, report)) expect(typeof piece).toBe('string');
     for (const piece of historyJsonChunks(lazy, report)) expect(typeof piece).toBe('string');
     expect(lazy.every(notMadeYet)).toBe(true);
+  });
+
+  it('export a history of 50,000 races and keep none of it: the heap after a full GC grows by under a tenth of the output', () => {
+    // A full GC on demand, as the bench's process has it (--expose-gc).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const lines = journalOf(fc.sample(race, { numRuns: 1, seed: 5 }), 5);
+    const start = lines[0]?.record as Extract<SessionRecord, { kind: 'race-start' }>;
+    const state = lines.filter((line) => line.record.kind === 'race-event').reduce((made, line) => applyRaceEvent(made, (line.record as Extract<SessionRecord, { kind: 'race-event' }>).event), startRace(start.race));
+    // 50,000 entries whose summaries are made only when read, each from the race's state recalled (as the station's are, from the journal).
+    const history = Array.from({ length: 50_000 }, (_, index) => {
+      const active: ActiveRace = { id: `race-${index + 1}`, startedAt: '2026-11-29T12:00:00.000Z', firstSeq: index * 20 + 1, refusals: 0, counts: start.counts, names: start.names, place: {}, state };
+      return historyEntry(active, { seq: index * 20 + 19, at: '2026-11-29T12:05:00.000Z' }, undefined, 'later', () => state);
+    });
+    const report: JournalReport = { path: '', records: 0, findings: [], chain: 'intact', unchained: 0, unchainedThrough: 0, readOnly: null };
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    let bytes = 0;
+    let largest = 0;
+    for (const piece of historyCsvChunks(history, report)) {
+      bytes += piece.length;
+      largest = Math.max(largest, piece.length);
+    }
+    gc();
+    const grew = process.memoryUsage().heapUsed - before;
+    expect(bytes).toBeGreaterThan(5 * 1024 * 1024);
+    expect(largest).toBeLessThan(2048);
+    expect(grew).toBeLessThan(bytes / 10);
+    expect(history.every(notMadeYet)).toBe(true);
   });
 });
