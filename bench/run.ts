@@ -29,6 +29,8 @@ const GROUPS: readonly Group[] = [
   { name: 'journal', run: async () => (await import('./journal')).journalBenchmarks() },
   // The 1,000,000-line start (with and without its checkpoint, against a bare read-and-hash) and the 3 GB one.
   { name: 'journalStart', run: async () => (await import('./journalStart')).journalStartBenchmarks() },
+  // The whole history of a 1,000,000-line journal exported (CSV and JSON, downloaded and saved), streaming: memory flat.
+  { name: 'historyExport', run: async () => (await import('./historyExport')).historyExportBenchmarks() },
   { name: 'service', run: async () => (await import('./service')).serviceBenchmarks() },
   { name: 'engine', run: async () => ({ figures: engineBenchmarks() }) },
   { name: 'poker', run: async () => ({ figures: (await import('./poker')).pokerBenchmarks() }) },

@@ -39,6 +39,30 @@ test("a race's record: every card, the void with its reason, the confirmation; p
     await expect(slip.getByTestId('record-seal')).toHaveText(/[0-9a-f]{64}/);
   });
 
+  await test.step("the history's exports download from the station's own address, streamed (no Blob of the whole history)", async () => {
+    for (const format of ['csv', 'json'] as const) {
+      const link = page.getByTestId(`export-${format}`);
+      await expect(link).toHaveAttribute('href', `/export/history.${format}`);
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^chip-races-\\d{4}-\\d{2}-\\d{2}\\.${format}$`));
+      expect(download.url()).toBe(new URL(`/export/history.${format}`, app?.url).href);
+      const text = readFileSync((await download.path()) as string, 'utf8');
+      if (format === 'csv') {
+        const rows = text.split('\r\n');
+        expect(rows[0]).toMatch(/^race,table,level,station,/);
+        expect(rows[1]).toMatch(/^race-1,/);
+        expect(rows[1]).toContain('Q♥ (seat 1)');
+        expect(rows[1]).toMatch(/,intact$/);
+      } else {
+        const document = JSON.parse(text) as { journal: { chain: string }; races: Array<{ id: string; chain: string }>; totalValueDelta: number };
+        expect(document.journal.chain).toBe('intact');
+        expect(document.races.map((race) => [race.id, race.chain])).toEqual([['race-1', 'intact']]);
+      }
+    }
+    // The page made no object URL for them: the browser's own download took the stream.
+    expect(await page.evaluate(() => document.querySelectorAll('a[href^="blob:"]').length)).toBe(0);
+  });
+
   await test.step('printed, the slip is the only thing on the page, on one page, with lines to sign', async () => {
     await page.emulateMedia({ media: 'print' });
     await expect(page.getByTestId('race-record')).toBeVisible();

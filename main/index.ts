@@ -2,6 +2,7 @@
 // Electron in tests and browser mode); this file only starts it, wires IPC and opens windows.
 // The security policy lives in ./security as pure, unit-tested functions.
 import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session } from 'electron';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerIpc } from './electron/ipc';
 import { createWindowFeeds, type WindowFeeds } from './electron/stateFeeds';
@@ -9,6 +10,7 @@ import { APP_NAME } from '../protocol/contract';
 import { applicationMenu, createSecureWindow, isNavigationAllowed, isPermissionGranted, windowOpenPolicy } from './security';
 import { ConsoleService } from './service/service';
 import { consoleServiceOptions } from './service/options';
+import type { ChooseExportFile } from './service/historyCommands';
 import { startFailureMessage } from './service/startFailure';
 
 /** The dealer's window gets the commands; the player display's a preload without any. */
@@ -51,10 +53,10 @@ function createWindow(feeds: WindowFeeds, preloadPath: string, hash: string, bou
 }
 
 /** A console that cannot start (a data folder it cannot write, a journal key it cannot use) says why in one line, then quits. */
-async function startService(): Promise<ConsoleService | null> {
+async function startService(chooseExportFile: ChooseExportFile): Promise<ConsoleService | null> {
   const dataDir = app.getPath('userData');
   try {
-    return await ConsoleService.start(consoleServiceOptions(dataDir, process.env, { chooseAnotherFolder: 'start the console with --user-data-dir=FOLDER' }));
+    return await ConsoleService.start({ ...consoleServiceOptions(dataDir, process.env, { chooseAnotherFolder: 'start the console with --user-data-dir=FOLDER' }), chooseExportFile });
   } catch (error) {
     dialog.showErrorBox(`${APP_NAME} cannot start`, startFailureMessage(error));
     app.exit(2);
@@ -66,13 +68,20 @@ void app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(isPermissionGranted(permission)));
   session.defaultSession.setPermissionCheckHandler((_contents, permission) => isPermissionGranted(permission));
   Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenu(devServerUrl !== undefined)));
-  const service = await startService();
+  // The dealer's window (opened below): the save dialog opens over it.
+  let dealer: BrowserWindow | null = null;
+  // The history's export (exportHistory) goes to a file the dealer picks here; the service streams it there (main/service/historyCommands.ts).
+  const chooseExportFile: ChooseExportFile = async (suggested, format) => {
+    const options = { defaultPath: join(app.getPath('documents'), suggested), filters: [{ name: format.toUpperCase(), extensions: [format] }] };
+    const chosen = dealer === null ? await dialog.showSaveDialog(options) : await dialog.showSaveDialog(dealer, options);
+    return chosen.canceled || chosen.filePath === undefined || chosen.filePath === '' ? null : chosen.filePath;
+  };
+  const service = await startService(chooseExportFile);
   if (service === null) return;
   const feeds = createWindowFeeds(() => service.getState());
   service.onState((state) => feeds.push(state));
   // Commands come from the dealer window's main frame only: never the display, never a subframe.
   // (Registered before the window exists, so its page never calls a channel with no handler.)
-  let dealer: BrowserWindow | null = null;
   registerIpc(ipcMain, service, appEntryUrl, (frame) => frame !== null && dealer !== null && frame === dealer.webContents.mainFrame);
   dealer = createWindow(feeds, dealerPreload, '', null, APP_NAME);
   // The player display goes to a second monitor when there is one, without controls or menu.

@@ -90,7 +90,11 @@ export const COMMANDS = {
   gameAction: command(arg('game', target), arg('action', gameAction)).returns<CommandResult>(),
   /** Ends the game: into the history when it has a winner, otherwise abandoned with the reason. */
   closeGame: command(arg('game', target), reason).returns<CommandResult>(),
-  exportHistory: command(arg('format', oneOf(['csv', 'json'], { key: 'command.format' }))).returns<CommandResult<string>>(),
+  /**
+   * The history's export (CSV or JSON) saved to a file the dealer picks in a save dialog, streamed
+   * (Electron; null: the dialog was closed). Browser mode downloads it from /export/history.{csv,json}.
+   */
+  exportHistory: command(arg('format', oneOf(['csv', 'json'], { key: 'command.format' }))).returns<CommandResult<{ readonly file: string } | null>>(),
   /** Confirmed races before index `before` (null: the latest), at most `count` of them. */
   historyPage: command(
     arg('before', nullable(whole(0, Number.MAX_SAFE_INTEGER, { key: 'command.before' }))),

@@ -1,6 +1,8 @@
 import { formatCard, type Card } from '../engine/cards';
 import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf, findingText } from '../journal/findings';
+import type { RaceSummary } from '../engine/race/summary';
+import { summaryOnce } from './sessionState';
 
 const COLUMNS = [
   'race', 'table', 'level', 'station', 'started', 'confirmed', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
@@ -22,10 +24,10 @@ function seatLabel(entry: HistoryEntry, seat: number): string {
 const shown = (card: string) => formatCard(card as Card, 'pips');
 
 /** Each seat's cards in deal order, tie-break cards marked with their round: `1 Matti: A♠ K♥; 3 Johanna: 2♦ (tie-break 1: 9♥)`. */
-function cardsBySeat(entry: HistoryEntry): string {
+function cardsBySeat(entry: HistoryEntry, summary: RaceSummary): string {
   const seats: number[] = [];
   const bySeat = new Map<number, { deal: string[]; tiebreak: string[] }>();
-  for (const { card, seat, round } of entry.summary.cards) {
+  for (const { card, seat, round } of summary.cards) {
     let cards = bySeat.get(seat);
     if (cards === undefined) {
       cards = { deal: [], tiebreak: [] };
@@ -53,25 +55,74 @@ function chainCell(entry: HistoryEntry, journal: JournalReport): string {
   return `broken: ${findings.map(findingText).join('; ')}`;
 }
 
-/** The confirmed races as CSV (one row each) for the tournament director's spreadsheet. */
-export function historyCsv(history: readonly HistoryEntry[], journal: JournalReport): string {
-  const rows = history.map((entry) => {
-    const { summary } = entry;
-    const winners = summary.awards.map((seat) => {
-      const card = summary.winningCards.find((winning) => winning.seat === seat)?.card;
-      return card ? `${seatLabel(entry, seat)} (${shown(card)})` : seatLabel(entry, seat);
-    });
-    return [
-      entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, entry.confirmedAt, entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
-      winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), summary.valueDelta ?? '',
-      cardsBySeat(entry), voided(entry), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, chainCell(entry, journal),
-    ].map(csvCell).join(',');
+/** The CSV's first line: its column names. */
+export const HISTORY_CSV_HEADER = COLUMNS.join(',');
+
+/** One confirmed race as a CSV row (its cells escaped, no line break), its summary read once (summaryOnce; the CSV has no use for its explanation). */
+export function historyCsvRow(entry: HistoryEntry, journal: JournalReport): string {
+  const summary = summaryOnce(entry, { explain: false });
+  const winners = summary.awards.map((seat) => {
+    const card = summary.winningCards.find((winning) => winning.seat === seat)?.card;
+    return card ? `${seatLabel(entry, seat)} (${shown(card)})` : seatLabel(entry, seat);
   });
-  return `${[COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
+  return [
+    entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, entry.confirmedAt, entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
+    winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), summary.valueDelta ?? '',
+    cardsBySeat(entry, summary), voided(entry), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, chainCell(entry, journal),
+  ].map(csvCell).join(',');
 }
 
-export function historyJson(history: readonly HistoryEntry[], journal: JournalReport): string {
-  const races = history.map((entry) => ({ ...entry, chain: chainOf(journal, entry.seqs.first, entry.seqs.last).chain }));
+/**
+ * The confirmed races as CSV (one row each) for the tournament director's spreadsheet, piece by
+ * piece: the header line, then one line per race, each ending in CRLF. The history is read an
+ * entry at a time and nothing is kept: however long it is, what is held is one row.
+ */
+export function* historyCsvChunks(history: Iterable<HistoryEntry>, journal: JournalReport): Generator<string, void, undefined> {
+  yield `${HISTORY_CSV_HEADER}\r\n`;
+  for (const entry of history) yield `${historyCsvRow(entry, journal)}\r\n`;
+}
+
+/** The whole CSV as one string: the stream's pieces joined (tests, the floor's export; the station streams it). */
+export function historyCsv(history: readonly HistoryEntry[], journal: JournalReport): string {
+  return [...historyCsvChunks(history, journal)].join('');
+}
+
+/** A race as the JSON export gives it: the entry's fields in their order (its summary read once), then the chain's verdict on its records. */
+function exportedRace(entry: HistoryEntry, journal: JournalReport, summary: RaceSummary): Record<string, unknown> {
+  // Field by field rather than spread: spreading would read the summary and keep it on the entry.
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(entry)) fields[key] = key === 'summary' ? summary : entry[key as keyof HistoryEntry];
+  fields['chain'] = chainOf(journal, entry.seqs.first, entry.seqs.last).chain;
+  return fields;
+}
+
+/** A value as JSON.stringify(…, null, 2) writes it `depth` levels down in a document: its inner lines indented so much more. */
+function nested(value: unknown, depth: number): string {
+  // JSON.stringify writes a line break only between tokens (one inside a string is `\n`): indenting after each is exact.
+  return (JSON.stringify(value, null, 2) as string).replace(/\n/g, `\n${'  '.repeat(depth)}`);
+}
+
+/**
+ * The journal's report, every confirmed race with the chain's verdict on its records, and the value
+ * created in all, as JSON: `{ journal, races: [...], totalValueDelta }`, written piece by piece
+ * (the report, then one race at a time, then the total, added up on the way), byte for byte what
+ * JSON.stringify(document, null, 2) writes of the whole document. Nothing is kept but the total.
+ */
+export function* historyJsonChunks(history: Iterable<HistoryEntry>, journal: JournalReport): Generator<string, void, undefined> {
   const report = { chain: journal.chain, unchained: journal.unchained, records: journal.records, findings: journal.findings.map(findingText) };
-  return `${JSON.stringify({ journal: report, races, totalValueDelta: history.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0) }, null, 2)}\n`;
+  yield `{\n  "journal": ${nested(report, 1)},\n  "races": [`;
+  let total = 0;
+  let first = true;
+  for (const entry of history) {
+    const summary = summaryOnce(entry);
+    total += summary.valueDelta ?? 0;
+    yield `${first ? '' : ','}\n    ${nested(exportedRace(entry, journal, summary), 2)}`;
+    first = false;
+  }
+  yield `${first ? ']' : '\n  ]'},\n  "totalValueDelta": ${JSON.stringify(total)}\n}\n`;
+}
+
+/** The whole JSON as one string: the stream's pieces joined. */
+export function historyJson(history: readonly HistoryEntry[], journal: JournalReport): string {
+  return [...historyJsonChunks(history, journal)].join('');
 }

@@ -125,6 +125,17 @@ export function summaryFiguresOf(entry: HistoryEntry): HistoryEntry['summary'] {
   return unmade === undefined ? entry.summary : unmade.make({ explain: false });
 }
 
+/**
+ * A history entry's summary for one reading (an export, which reads every entry once): when it is
+ * not made yet it is made for this reading and not kept on the entry, so reading the whole history
+ * leaves the history holding no more than before (the station's memory stays what it was).
+ * `explain: false`: without the explanation, for a reader that does not show it (the CSV).
+ */
+export function summaryOnce(entry: HistoryEntry, options?: { readonly explain: false }): HistoryEntry['summary'] {
+  const unmade = unsummarised.get(entry);
+  return unmade === undefined ? entry.summary : unmade.make(options);
+}
+
 /** A history entry as a checkpoint keeps it: every field in its place, the summary null when it is not made yet (then its value delta). */
 interface EntrySnapshot {
   readonly entry: Record<string, unknown>;

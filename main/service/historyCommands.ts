@@ -1,11 +1,50 @@
 import { journalPath } from '../../journal/location';
 import { HISTORY_PAGE_MAX, type CommandResult, type HistoryEntry, type HistoryPage, type RaceRecord } from '../../protocol/contract';
-import { historyCsv, historyJson } from '../../replay/historyExport';
+import { historyCsvChunks, historyJsonChunks } from '../../replay/historyExport';
 import type { RaceSpans } from './raceSpans';
 import type { Session } from '../../replay/session';
+import { writeChunksAtomically } from './atomicWrite';
 import { ok, refused } from './failures';
 import type { Kernel } from './kernel';
 import { readRaceRecord } from './raceRecord';
+
+export type ExportFormat = 'csv' | 'json';
+
+/** Where an export was saved (null: the dealer closed the dialog without choosing a file). */
+export type ExportSaved = { readonly file: string } | null;
+
+/** How the station asks the dealer where to save an export (Electron's save dialog), given the file name it suggests; null: cancelled. */
+export type ChooseExportFile = (suggested: string, format: ExportFormat) => Promise<string | null>;
+
+/** About how many characters each piece of an export holds: pages of races rather than one race a write. */
+export const EXPORT_PIECE_CHARS = 64 * 1024;
+
+/** The history's export as streamed: its pieces, and the file name it is offered under. */
+export interface HistoryExport {
+  readonly file: string;
+  readonly pieces: Iterable<string>;
+}
+
+/** The first `count` entries of a history that only grows, one at a time: the export's snapshot without copying it. */
+function* firstOf(history: readonly HistoryEntry[], count: number): Generator<HistoryEntry, void, undefined> {
+  for (let index = 0; index < count; index++) yield history[index] as HistoryEntry;
+}
+
+/** Small pieces joined into pieces of about `size` characters (the last may be shorter). */
+export function* paged(pieces: Iterable<string>, size = EXPORT_PIECE_CHARS): Generator<string, void, undefined> {
+  let page: string[] = [];
+  let length = 0;
+  for (const piece of pieces) {
+    page.push(piece);
+    length += piece.length;
+    if (length >= size) {
+      yield page.join('');
+      page = [];
+      length = 0;
+    }
+  }
+  if (page.length > 0) yield page.join('');
+}
 
 /** The confirmed races as the screens and the floor supervisor read them: pages, a race's full record, the exports. */
 export class HistoryCommands {
@@ -14,14 +53,51 @@ export class HistoryCommands {
     private readonly dataDir: string,
     private readonly raceSpans: RaceSpans,
     private readonly session: () => Session,
+    private readonly exports: { readonly clock?: (() => Date) | undefined; readonly chooseExportFile?: ChooseExportFile | undefined } = {},
   ) {}
 
   history(): readonly HistoryEntry[] {
     return this.session().history;
   }
 
-  exportHistory(format: 'csv' | 'json'): Promise<CommandResult<string>> {
-    return this.kernel.serial(async () => ok(format === 'csv' ? historyCsv(this.history(), this.kernel.journalReport) : historyJson(this.history(), this.kernel.journalReport)));
+  /**
+   * The history's export as it stands now (the races confirmed so far, the journal's report now),
+   * produced piece by piece as it is read: a page of races at a time, each race's summary made for
+   * its row and let go, so what the export holds stays one page however long the history. The
+   * snapshot is taken between commands; the reading runs beside them (the history only grows, and
+   * a confirmed race's lines never change).
+   */
+  async historyExport(format: ExportFormat): Promise<HistoryExport> {
+    let made: HistoryExport | null = null;
+    await this.kernel.serial(async () => {
+      const history = this.history();
+      const races = firstOf(history, history.length);
+      const journal = this.kernel.journalReport;
+      const stamp = (this.exports.clock?.() ?? new Date()).toISOString().slice(0, 10);
+      made = { file: `chip-races-${stamp}.${format}`, pieces: paged(format === 'csv' ? historyCsvChunks(races, journal) : historyJsonChunks(races, journal)) };
+      return ok(undefined);
+    });
+    if (made === null) throw new Error('the history could not be read for its export');
+    return made;
+  }
+
+  /**
+   * The export written to a file the dealer chooses (the Electron window's save dialog), streamed
+   * and atomically (the file appears whole or not at all, its owner's only); browser mode has no
+   * dialog here: its page downloads the export from /export/history.{csv,json} (main/web/exportRoute.ts).
+   */
+  async exportHistory(format: ExportFormat): Promise<CommandResult<ExportSaved>> {
+    const choose = this.exports.chooseExportFile;
+    if (choose === undefined) return refused('format', { key: 'service.history.exportNoDialog' });
+    const { file, pieces } = await this.historyExport(format);
+    const path = await choose(file, format);
+    if (path === null) return ok(null);
+    try {
+      await writeChunksAtomically(path, pieces);
+    } catch (error) {
+      return refused('file', { key: 'service.history.exportRefused', params: { file: path, why: (error as Error).message } });
+    }
+    return ok({ file: path });
   }
 
   /** Confirmed races before index `before` (null: the latest), at most `count` of them. */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { ShoeEvent } from '../../hardware/events';
 import type { CommandResult, ConsoleSettings } from '../../protocol/contract';
 import { findingText } from '../../journal/findings';
-import { serviceHarness } from './testing/services';
+import { exportText, serviceHarness } from './testing/services';
 import { ConsoleService } from './service';
 import { HELD_DISCARD_REASON, MAX_HELD_CARDS } from './cardInputs';
 import { DEFAULT_SETTINGS } from './settings';
@@ -458,11 +458,11 @@ describe('tamper evidence: caught by verify and shown on start, and the console 
     // It still starts and records (with the card removed, the race is open again: its confirmation no longer fits).
     const open = again.getState().race;
     await ok(open === null ? again.startRace(COUNTS) : again.abandonRace(open.id, 'the journal was tampered with'));
-    const json = await again.exportHistory('json');
-    expect(json.ok && JSON.parse(json.value).journal).toMatchObject({ chain: 'broken', findings: expect.arrayContaining([problem]) });
+    const json = await exportText(again, 'json');
+    expect(JSON.parse(json).journal).toMatchObject({ chain: 'broken', findings: expect.arrayContaining([problem]) });
     if (again.getState().history.total > 0) {
-      const csv = await again.exportHistory('csv');
-      expect(csv.ok && csv.value).toContain(`broken: ${problem}`);
+      const csv = await exportText(again, 'csv');
+      expect(csv).toContain(`broken: ${problem}`);
     }
   });
 

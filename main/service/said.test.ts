@@ -17,6 +17,7 @@ import type { CommandError, CommandResult, ConsoleSettings } from '../../protoco
 import { dispatch } from '../ipc/validate';
 import { storedName } from './profiles';
 import { ConsoleService } from './service';
+import type { ServiceOptions } from './serviceOptions';
 import { MAX_HELD_CARDS } from './cardInputs';
 import { DEFAULT_SETTINGS, readSettings } from './settings';
 
@@ -50,12 +51,13 @@ interface Console {
 }
 
 /** A console with the table saved; its serial card source is a fake whose events the test sends. */
-async function consoleWith(settings: ConsoleSettings = TABLE): Promise<Console> {
+async function consoleWith(settings: ConsoleSettings = TABLE, chooseExportFile?: ServiceOptions['chooseExportFile']): Promise<Console> {
   const dataDir = mkdtempSync(join(tmpdir(), 'said-'));
   let emit: (event: ShoeEvent) => void = () => undefined;
   const service = await ConsoleService.start({
     dataDir,
     clock,
+    ...(chooseExportFile === undefined ? {} : { chooseExportFile }),
     cardSources: (_request, sink) => {
       emit = sink;
       return { stop: async () => undefined };
@@ -192,6 +194,12 @@ const ROWS: Row[] = [
   ['service.history.before', async () => refusalOf(await (await consoleWith()).service.historyPage(3, 10)), 'must be a race number from 0 to 0 (got 3)'],
   ['command.wholeRange', async () => refusalOf(await (await consoleWith()).service.historyPage(null, 0)), 'must be a whole number from 1 to 100'],
   ['service.notInJournal', async () => refusalOf(await (await consoleWith()).service.raceRecord('race-4')), 'race-4 is not in the journal'],
+  ['service.history.exportNoDialog', async () => refusalOf(await (await consoleWith()).service.exportHistory('csv')), 'this console has no save dialog: in the browser, the history downloads from the links on the History screen'],
+  [
+    'service.history.exportRefused',
+    async () => refusalOf(await (await consoleWith(TABLE, async () => '/nonexistent-folder/races.csv')).service.exportHistory('csv')),
+    "the export could not be saved to /nonexistent-folder/races.csv: ENOENT: no such file or directory, open '/nonexistent-folder/races.csv.tmp'",
+  ],
   ['service.register.raceOpen', async () => {
     const { service } = await consoleWith(RFID);
     expect(await service.startRace(COUNTS)).toEqual({ ok: true, value: null });

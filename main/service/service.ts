@@ -18,7 +18,7 @@ import { ok, refused } from './failures';
 import { FloorFollowing } from './floorFollowing';
 import type { StationFollowers } from './followers';
 import { GameCommands } from './gameCommands';
-import { HistoryCommands } from './historyCommands';
+import { HistoryCommands, type ExportFormat, type ExportSaved, type HistoryExport } from './historyCommands';
 import { Kernel } from './kernel';
 import { ProfileCommands } from './profileCommands';
 import type { ProfileStore } from './profiles';
@@ -105,7 +105,7 @@ export class ConsoleService {
       reopenSource,
       followFloor: () => this.floor.follow(),
     });
-    this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, () => this.session);
+    this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, () => this.session, { clock: options.clock, chooseExportFile: options.chooseExportFile });
     this.races = new RaceCommands(commands);
     this.games = new GameCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
@@ -213,7 +213,9 @@ export class ConsoleService {
   readonly discardHeldCard = (target: string, heldId: number): Promise<CommandResult> => this.cardInputs.discardHeldCard(target, heldId);
   readonly importProfile = (value: unknown): Promise<CommandResult<DeviceProfileInfo>> => this.profileCommands.importProfile(value);
   readonly registerDeck = (name: string | null): Promise<CommandResult> => this.profileCommands.registerDeck(name);
-  readonly exportHistory = (format: 'csv' | 'json'): Promise<CommandResult<string>> => this.historyCommands.exportHistory(format);
+  readonly exportHistory = (format: ExportFormat): Promise<CommandResult<ExportSaved>> => this.historyCommands.exportHistory(format);
+  /** The history's export streamed, a page of races at a time (browser mode's download, main/web/exportRoute.ts). */
+  readonly historyExport = (format: ExportFormat): Promise<HistoryExport> => this.historyCommands.historyExport(format);
   readonly historyPage = (before: number | null, count: number): Promise<CommandResult<HistoryPage>> => this.historyCommands.historyPage(before, count);
   readonly raceRecord = (raceId: string): Promise<CommandResult<RaceRecord>> => this.historyCommands.raceRecord(raceId);
   readonly history = (): readonly HistoryEntry[] => this.historyCommands.history();

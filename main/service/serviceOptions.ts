@@ -3,6 +3,7 @@ import type { JournalFollower } from '../../replay/follower';
 import type { FloorLinkTiming } from '../floorLink/link';
 import type { CardSourceFactory } from './cardSource';
 import type { ClockTimers } from './clock';
+import type { ChooseExportFile } from './historyCommands';
 
 /** How a station is started: its data folder, and what tests and the app set otherwise. */
 export interface ServiceOptions {
@@ -37,4 +38,6 @@ export interface ServiceOptions {
   readonly followers?: readonly JournalFollower[];
   /** Lines between two checkpoints of the followers (main/journal/checkpoint.ts; tests make it small). */
   readonly checkpointEvery?: number;
+  /** Where the dealer saves an export (Electron's save dialog, main/index.ts); none (browser mode): the page downloads it instead. */
+  readonly chooseExportFile?: ChooseExportFile;
 }

@@ -6,7 +6,7 @@ import type { ShoeEvent } from '../../hardware/events';
 import type { ConsoleSettings, ConsoleState, SeatCountDraft } from '../../protocol/contract';
 import { COMMANDS } from '../../protocol/commands';
 import { checkCall } from '../ipc/validate';
-import { serviceHarness } from './testing/services';
+import { exportText, serviceHarness } from './testing/services';
 import { COUNT_DRAFTS_FILE } from './countDrafts';
 import { DEFAULT_SETTINGS, readSettings } from './settings';
 
@@ -178,8 +178,8 @@ describe('the table’s name and the station, kept with each race', () => {
     expect('level' in (service.getState().history.latest ?? {})).toBe(false);
     const record = await service.raceRecord('race-1');
     expect(record.ok && record.value).toMatchObject({ table: 'Table 7', station: 'table-pc-1' });
-    const csv = await service.exportHistory('csv');
-    expect(csv.ok && csv.value.split('\r\n')[1]).toMatch(/^race-1,Table 7,,table-pc-1,/);
+    const csv = await exportText(service, 'csv');
+    expect(csv.split('\r\n')[1]).toMatch(/^race-1,Table 7,,table-pc-1,/);
     // Replayed from the journal on a restart, the same.
     await service.close();
     release(service);

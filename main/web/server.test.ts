@@ -184,7 +184,8 @@ describe('browser mode', () => {
     const { service } = running;
     const { socket, pushed } = await openBridge(running);
     expect(await call(socket, 1, 'dealCard', ['race-1', 7])).toMatchObject({ ok: false, error: { field: 'card', message: 'must be text' } });
-    expect(await call(socket, 2, 'exportHistory', ['csv'])).toMatchObject({ ok: true });
+    // Browser mode saves no file itself: the page downloads the export from /export/history.csv (exportRoute.test.ts).
+    expect(await call(socket, 2, 'exportHistory', ['csv'])).toMatchObject({ ok: false, error: { field: 'format', said: { key: 'service.history.exportNoDialog' } } });
     const settings = service.getState().settings;
     expect(await call(socket, 3, 'saveSettings', [{ ...settings, language: 'fi' }])).toEqual({ ok: true, value: null });
     expect(pushed).toHaveLength(2);

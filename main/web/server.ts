@@ -10,10 +10,11 @@ import { createAccess, DISPLAY_PATH, KEY_PAGE, type BridgeRole } from './access'
 import { isKeyFormat } from './key';
 import { checkListenHost, listenOn } from '../../net/loopback';
 import { SECURITY_HEADERS, serveStatic } from './static';
+import { exportFormatOf, serveExport, type ExportSource } from './exportRoute';
 
 export interface WebServerOptions {
-  /** getState first: a page that connects is sent the state as it is at that moment. */
-  readonly service: { getState(): ConsoleState; onState(listener: (state: ConsoleState) => void): () => void } & CommandTarget;
+  /** getState first: a page that connects is sent the state as it is at that moment. historyExport: the download at /export/history.{csv,json}. */
+  readonly service: { getState(): ConsoleState; onState(listener: (state: ConsoleState) => void): () => void } & CommandTarget & ExportSource;
   /** The built renderer (out/renderer). */
   readonly rendererDir: string;
   /** The browser key (main/web/key.ts): every request must show it, as `?key=` or the cookie it sets. */
@@ -110,6 +111,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       answer(response, 303, { Location: verdict.location, 'Set-Cookie': verdict.cookie, 'Content-Type': 'text/plain; charset=utf-8' }, undefined);
       return;
     }
+    const format = exportFormatOf(verdict.path);
+    if (format !== null) {
+      void serveExport(response, request.method, options.service, format, log);
+      return;
+    }
     void serveStatic(options.rendererDir, verdict.path).then(
       (result) => {
         response.writeHead(result.status, result.headers);
@@ -189,7 +195,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       stopState();
       for (const client of sockets.clients) client.terminate();
       sockets.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A download still streaming (an export to a slow browser) is cut rather than waited for.
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

@@ -214,7 +214,7 @@ describe('console store', () => {
     await store.run('listPorts');
     expect(store.ports.map((port) => port.path)).toEqual(['/dev/ttyUSB0']);
     const exported = await store.run('exportHistory', 'json');
-    expect(exported).toEqual({ ok: true, value: '[]' });
+    expect(exported).toEqual({ ok: true, value: { file: '/home/dealer/chip-races.json' } });
   });
 
 

@@ -143,10 +143,8 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       return card === null ? NOT_FIRST_HELD : dealCard(target, card);
     },
     discardHeldCard: (target: string, heldId: number) => (takeFirstHeld(target, heldId) === null ? NOT_FIRST_HELD : { ok: true, value: null }),
-    exportHistory: (format: 'csv' | 'json') => ({
-      ok: true,
-      value: format === 'json' ? JSON.stringify(station.history) : `id,confirmedAt\n${station.history.map((entry) => `${entry.id},${entry.confirmedAt}`).join('\n')}`,
-    }),
+    // Saved where the dealer's (stand-in) save dialog says: the Electron window's export.
+    exportHistory: (format: 'csv' | 'json') => ({ ok: true, value: { file: `/home/dealer/chip-races.${format}` } }),
     historyPage: (before: number | null, count: number) => {
       const end = before ?? station.history.length;
       const start = Math.max(0, end - count);

@@ -36,31 +36,57 @@ describe('history', () => {
     wrapper.unmount();
   });
 
-  it('exports CSV and JSON as a download link', async () => {
-    const created: Blob[] = [];
-    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
-      created.push(blob as Blob);
-      return `blob:test/${created.length}`;
-    });
-    const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+  it('in the browser, offers the exports as links to the station’s streamed download, making no Blob and calling no command', async () => {
+    const created = vi.spyOn(URL, 'createObjectURL');
     const { plugins, api } = await prepare({ api: createFakeApi({ history: [makeHistoryEntry({ id: 'x' })] }) });
     const wrapper = mount(HistoryView, { global: { plugins } });
     await settle();
-    await wrapper.get('[data-testid="export-csv"]').trigger('click');
-    await settle();
-    expect(api.callsOf('exportHistory')).toEqual([['csv']]);
-    const link = wrapper.get('[data-testid="export-download"]');
-    expect(link.attributes('href')).toBe('blob:test/1');
-    expect(link.attributes('download')).toMatch(/^chip-races-\d{4}-\d{2}-\d{2}\.csv$/);
-    expect(await created[0]?.text()).toContain('x,2024-05-04T18:34:00.000Z');
-    expect(created[0]?.type).toContain('text/csv');
-    await wrapper.get('[data-testid="export-json"]').trigger('click');
-    await settle();
-    expect(revoke).toHaveBeenCalledWith('blob:test/1');
-    expect(wrapper.get('[data-testid="export-download"]').attributes('download')).toMatch(/\.json$/);
-    expect(created[1]?.type).toBe('application/json');
+    const csv = wrapper.get('[data-testid="export-csv"]');
+    expect(csv.element.tagName).toBe('A');
+    expect(csv.attributes('href')).toBe('/export/history.csv');
+    expect(csv.attributes('download')).toMatch(/^chip-races-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(csv.text()).toBe('Export CSV');
+    const json = wrapper.get('[data-testid="export-json"]');
+    expect(json.attributes('href')).toBe('/export/history.json');
+    expect(json.attributes('download')).toMatch(/^chip-races-\d{4}-\d{2}-\d{2}\.json$/);
+    expect(json.text()).toBe('Export JSON');
+    expect(api.callsOf('exportHistory')).toEqual([]);
+    expect(created).not.toHaveBeenCalled();
     wrapper.unmount();
-    expect(revoke).toHaveBeenCalledWith('blob:test/2');
+  });
+
+  /** The Electron window: its preload is there (the screens still talk to the stand-in API). */
+  function inElectron(): () => void {
+    window.chipRace = {} as NonNullable<typeof window.chipRace>;
+    return () => {
+      delete window.chipRace;
+    };
+  }
+
+  it('in the Electron window, has the station save each export where the dealer picks, and says where', async () => {
+    const leave = inElectron();
+    try {
+      const created = vi.spyOn(URL, 'createObjectURL');
+      const { plugins, api } = await prepare({ api: createFakeApi({ history: [makeHistoryEntry({ id: 'x' })] }) });
+      const wrapper = mount(HistoryView, { global: { plugins } });
+      await settle();
+      expect(wrapper.get('[data-testid="export-csv"]').element.tagName).toBe('BUTTON');
+      expect(wrapper.find('[data-testid="export-saved"]').exists()).toBe(false);
+      await wrapper.get('[data-testid="export-csv"]').trigger('click');
+      await settle();
+      expect(api.callsOf('exportHistory')).toEqual([['csv']]);
+      expect(wrapper.get('[data-testid="export-saved"]').text()).toBe('Saved to /home/dealer/chip-races.csv');
+      // The dialog closed without a file: nothing said.
+      api.cann('exportHistory', { ok: true, value: null });
+      await wrapper.get('[data-testid="export-json"]').trigger('click');
+      await settle();
+      expect(api.callsOf('exportHistory')).toEqual([['csv'], ['json']]);
+      expect(wrapper.find('[data-testid="export-saved"]').exists()).toBe(false);
+      expect(created).not.toHaveBeenCalled();
+      wrapper.unmount();
+    } finally {
+      leave();
+    }
   });
 
   it('fetches the history a page at a time: the latest page first, older ones on request, a new race added as it is confirmed', async () => {
@@ -140,16 +166,21 @@ describe('history', () => {
     vi.unstubAllGlobals();
   });
 
-  it('shows a refused export', async () => {
-    const api = createFakeApi();
-    api.cann('exportHistory', { ok: false, error: { field: 'format', message: 'cannot write' } });
-    const { plugins } = await prepare({ api });
-    const wrapper = mount(HistoryView, { global: { plugins } });
-    await wrapper.get('[data-testid="export-json"]').trigger('click');
-    await settle();
-    expect(wrapper.get('[data-testid="export-error"]').text()).toBe('Not done: cannot write');
-    expect(wrapper.find('[data-testid="export-download"]').exists()).toBe(false);
-    wrapper.unmount();
+  it('shows a refused export (the Electron window: a file the disk would not take)', async () => {
+    window.chipRace = {} as NonNullable<typeof window.chipRace>;
+    try {
+      const api = createFakeApi();
+      api.cann('exportHistory', { ok: false, error: { field: 'format', message: 'cannot write' } });
+      const { plugins } = await prepare({ api });
+      const wrapper = mount(HistoryView, { global: { plugins } });
+      await wrapper.get('[data-testid="export-json"]').trigger('click');
+      await settle();
+      expect(wrapper.get('[data-testid="export-error"]').text()).toBe('Not done: cannot write');
+      expect(wrapper.find('[data-testid="export-saved"]').exists()).toBe(false);
+      wrapper.unmount();
+    } finally {
+      delete window.chipRace;
+    }
   });
 });
 

@@ -51,6 +51,8 @@ export const enConsole = {
     },
     history: {
       before: 'must be a race number from 0 to {total} (got {got})',
+      exportNoDialog: 'this console has no save dialog: in the browser, the history downloads from the links on the History screen',
+      exportRefused: 'the export could not be saved to {file}: {why}',
     },
     notInJournal: '{race} is not in the journal',
     register: {

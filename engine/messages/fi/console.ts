@@ -54,6 +54,8 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     },
     history: {
       before: 'on oltava arvonnan numero väliltä 0–{total} (saatiin {got})',
+      exportNoDialog: 'tässä konsolissa ei ole tallennusikkunaa: selaimessa historia ladataan Historia-näkymän linkeistä',
+      exportRefused: 'vientiä ei voitu tallentaa tiedostoon {file}: {why}',
     },
     notInJournal: '{race} ei ole tapahtumalokissa',
     register: {

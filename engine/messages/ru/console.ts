@@ -54,6 +54,8 @@ export const ruConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     },
     history: {
       before: 'должен быть номер чип-рейса от 0 до {total} (получено {got})',
+      exportNoDialog: 'у этой консоли нет окна сохранения: в браузере история скачивается по ссылкам на экране «История»',
+      exportRefused: 'не удалось сохранить экспорт в {file}: {why}',
     },
     notInJournal: '{race} нет в журнале',
     register: {

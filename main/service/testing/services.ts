@@ -32,3 +32,8 @@ export function serviceHarness(defaults: Partial<ServiceOptions> = {}) {
 
   return { serviceIn, restart, release };
 }
+
+/** The history's export as the browser downloads it (ConsoleService.historyExport's pieces), joined into one string. */
+export async function exportText(service: ConsoleService, format: 'csv' | 'json'): Promise<string> {
+  return [...(await service.historyExport(format)).pieces].join('');
+}

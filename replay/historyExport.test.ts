@@ -1,0 +1,213 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatCard, type Card } from '../engine/cards';
+import { applyRaceEvent, startRace } from '../engine/race/race';
+import { RULE_SET_NAMES } from '../engine/race/rules';
+import { seededRandom, shuffleDecks } from '../engine/shoe';
+import { chainOf, findingText, type JournalFinding } from '../journal/findings';
+import type { JournalLine } from '../journal/read';
+import type { HistoryEntry, JournalReport } from '../protocol/contract';
+import { csvCell, historyCsv, historyCsvChunks, historyJson, historyJsonChunks } from './historyExport';
+import { applySessionLine, EMPTY_SESSION, replaySession, type SessionRecord } from './session';
+import { historyEntry, type ActiveRace } from './sessionState';
+
+// The exports as they were written before they streamed (one string, JSON.stringify of the whole
+// document), kept here word for word as the reference: the streamed pieces joined must be these
+// bytes exactly.
+const OLD_COLUMNS = [
+  'race', 'table', 'level', 'station', 'started', 'confirmed', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
+  'cards', 'voided', 'refusals', 'corrections', 'records', 'chain',
+] as const;
+const oldSeat = (entry: HistoryEntry, seat: number): string => (entry.names[seat] ? `${seat} ${entry.names[seat]}` : String(seat));
+const oldShown = (card: string) => formatCard(card as Card, 'pips');
+function oldCards(entry: HistoryEntry): string {
+  const seats: number[] = [];
+  const bySeat = new Map<number, { deal: string[]; tiebreak: string[] }>();
+  for (const { card, seat, round } of entry.summary.cards) {
+    let cards = bySeat.get(seat);
+    if (cards === undefined) {
+      cards = { deal: [], tiebreak: [] };
+      bySeat.set(seat, cards);
+      seats.push(seat);
+    }
+    (round === 0 ? cards.deal : cards.tiebreak).push(round === 0 ? oldShown(card) : `tie-break ${round}: ${oldShown(card)}`);
+  }
+  return seats
+    .map((seat) => {
+      const { deal, tiebreak } = bySeat.get(seat) as { deal: string[]; tiebreak: string[] };
+      return `${oldSeat(entry, seat)}: ${deal.join(' ')}${tiebreak.length > 0 ? ` (${tiebreak.join(', ')})` : ''}`;
+    })
+    .join('; ');
+}
+function oldChain(entry: HistoryEntry, journal: JournalReport): string {
+  const { chain, findings } = chainOf(journal, entry.seqs.first, entry.seqs.last);
+  return chain !== 'broken' ? chain : `broken: ${findings.map(findingText).join('; ')}`;
+}
+function oldCsv(history: readonly HistoryEntry[], journal: JournalReport): string {
+  const rows = history.map((entry) => {
+    const { summary } = entry;
+    const winners = summary.awards.map((seat) => {
+      const card = summary.winningCards.find((winning) => winning.seat === seat)?.card;
+      return card ? `${oldSeat(entry, seat)} (${oldShown(card)})` : oldSeat(entry, seat);
+    });
+    return [
+      entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, entry.confirmedAt, entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
+      winners.join('; '), summary.protected.map((seat) => oldSeat(entry, seat)).join('; '), summary.valueDelta ?? '',
+      oldCards(entry), entry.voided.map(({ card, seat, reason }) => `${oldShown(card)} (seat ${seat})${reason === '' ? '' : `: ${reason}`}`).join('; '), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, oldChain(entry, journal),
+    ].map(csvCell).join(',');
+  });
+  return `${[OLD_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
+}
+function oldJson(history: readonly HistoryEntry[], journal: JournalReport): string {
+  const races = history.map((entry) => ({ ...entry, chain: chainOf(journal, entry.seqs.first, entry.seqs.last).chain }));
+  const report = { chain: journal.chain, unchained: journal.unchained, records: journal.records, findings: journal.findings.map(findingText) };
+  return `${JSON.stringify({ journal: report, races, totalValueDelta: history.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0) }, null, 2)}\n`;
+}
+
+/** Names a spreadsheet could misread, and plain ones. */
+const name = fc.oneof(fc.constantFrom('Matti', 'Jo, "the rock"', '=HYPERLINK("x")', '+1', '-x', '@me', 'line\nbreak', 'Йоханна', ''), fc.string({ maxLength: 12 }));
+const race = fc.record({
+  rules: fc.constantFrom(...RULE_SET_NAMES),
+  seats: fc.uniqueArray(fc.integer({ min: 1, max: 10 }), { minLength: 2, maxLength: 6 }),
+  chips: fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 6, maxLength: 6 }),
+  names: fc.array(name, { minLength: 6, maxLength: 6 }),
+  voids: fc.integer({ min: 0, max: 2 }),
+  reason: fc.constantFrom('', 'misdeal', 'flipped, "face up"'),
+  place: fc.record({ table: fc.option(name, { nil: undefined }), station: fc.option(fc.constantFrom('pc-1', 'table;7'), { nil: undefined }), level: fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }) }, { requiredKeys: [] }),
+  by: fc.option(name, { nil: undefined }),
+});
+type RandomRace = typeof race extends fc.Arbitrary<infer T> ? T : never;
+
+/** The journal lines of these races, each dealt to its end from a shuffled shoe and confirmed. */
+function journalOf(races: readonly RandomRace[], seed: number): JournalLine<SessionRecord>[] {
+  const shoe = shuffleDecks(4, seededRandom(seed));
+  let dealt = 0;
+  const lines: JournalLine<SessionRecord>[] = [];
+  const write = (record: SessionRecord) => lines.push({ seq: lines.length + 1, at: `2026-11-29T${String(10 + Math.floor(lines.length / 60) % 14).padStart(2, '0')}:${String(lines.length % 60).padStart(2, '0')}:00.000Z`, record });
+  races.forEach((one, index) => {
+    const raceId = `race-${index + 1}`;
+    const seats = one.seats.map((seat, at) => ({ seat, name: one.names[at] as string, chips: one.chips[at] as number, other: at === 1 ? 0 : 100 }));
+    const setup = { rules: one.rules, removed: 25, next: 100, button: one.seats[0] as number, decks: 4, seats };
+    let state = startRace(setup);
+    const counts = seats.map(({ seat, chips, other }) => ({ seat, chips, hasOther: other > 0 }));
+    const names = Object.fromEntries(seats.filter((seat) => seat.name !== '').map((seat) => [seat.seat, seat.name]));
+    write({ kind: 'race-start', raceId, race: setup, counts, names, ...one.place } as SessionRecord);
+    let voids = one.voids;
+    while (state.progress.status !== 'complete') {
+      const card = shoe[dealt++ % shoe.length] as string;
+      state = applyRaceEvent(state, { type: 'card', card });
+      write({ kind: 'race-event', raceId, event: { type: 'card', card }, source: 'shoe' });
+      if (voids > 0 && state.cards.length > 0 && state.progress.status !== 'complete') {
+        voids -= 1;
+        state = applyRaceEvent(state, { type: 'void', count: 1, reason: one.reason });
+        write({ kind: 'race-event', raceId, event: { type: 'void', count: 1, reason: one.reason }, source: 'manual' });
+      }
+    }
+    write({ kind: 'race-confirm', raceId, ...(one.by === undefined ? {} : { by: one.by }) } as SessionRecord);
+  });
+  return lines;
+}
+
+const finding: fc.Arbitrary<JournalFinding> = fc.oneof(
+  fc.record({ code: fc.constant('altered' as const), seq: fc.integer({ min: 1, max: 300 }), skipped: fc.boolean() }),
+  fc.record({ code: fc.constant('damaged' as const), seq: fc.integer({ min: 1, max: 300 }), line: fc.integer({ min: 1, max: 300 }) }),
+  fc.record({ code: fc.constant('missing' as const), seq: fc.integer({ min: 1, max: 300 }), last: fc.integer({ min: 1, max: 300 }) }),
+  fc.record({ code: fc.constant('torn-tail' as const), bytes: fc.integer({ min: 1, max: 99 }), savedAs: fc.constant(null) }),
+);
+const journal: fc.Arbitrary<JournalReport> = fc.record({
+  path: fc.constant('/data/journal.jsonl'),
+  records: fc.integer({ min: 0, max: 1000 }),
+  findings: fc.array(finding, { maxLength: 3 }),
+  chain: fc.constantFrom('intact' as const, 'broken' as const, 'damaged' as const, 'unchained' as const, 'unchecked' as const, 'empty' as const),
+  unchained: fc.integer({ min: 0, max: 20 }),
+  unchainedThrough: fc.integer({ min: 0, max: 40 }),
+  readOnly: fc.constant(null),
+});
+
+/** The history the reducer makes, every summary made at once (the reference's input), and the replay's, each summary made only when read. */
+function histories(lines: readonly JournalLine<SessionRecord>[]): { made: readonly HistoryEntry[]; lazy: readonly HistoryEntry[] } {
+  const made = lines.reduce((session, line) => applySessionLine(session, line), EMPTY_SESSION).history;
+  const { session, problems } = replaySession(lines);
+  expect(problems).toEqual([]);
+  return { made, lazy: session.history };
+}
+
+const notMadeYet = (entry: HistoryEntry) => typeof Object.getOwnPropertyDescriptor(entry, 'summary')?.get === 'function';
+
+describe('the history exports, streamed', () => {
+  it('join to exactly the bytes the one-string exports wrote, for any history and journal report', () => {
+    fc.assert(
+      fc.property(fc.array(race, { maxLength: 6 }), fc.integer(), journal, (races, seed, report) => {
+        const { made, lazy } = histories(journalOf(races, seed));
+        const csv = oldCsv(made, report);
+        const json = oldJson(made, report);
+        expect([...historyCsvChunks(lazy, report)].join('')).toBe(csv);
+        expect([...historyJsonChunks(lazy, report)].join('')).toBe(json);
+        expect(historyCsv(made, report)).toBe(csv);
+        expect(historyJson(made, report)).toBe(json);
+        // And the JSON is the document it always was.
+        expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify({ journal: JSON.parse(json).journal, races: made.map((entry) => ({ ...entry, chain: chainOf(report, entry.seqs.first, entry.seqs.last).chain })), totalValueDelta: JSON.parse(json).totalValueDelta })));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('come a piece at a time: the header first, then one piece per race, before the history is read to its end', () => {
+    const { lazy } = histories(journalOf(fc.sample(race, { numRuns: 3, seed: 7 }), 7));
+    const report: JournalReport = { path: '', records: 0, findings: [], chain: 'intact', unchained: 0, unchainedThrough: 0, readOnly: null };
+    let read = 0;
+    const counted = (function* counting() {
+      for (const entry of lazy) {
+        read += 1;
+        yield entry;
+      }
+    })();
+    const csv = historyCsvChunks(counted, report);
+    expect(csv.next().value).toMatch(/^race,table,level,.*,chain\r\n$/);
+    expect(read).toBe(0);
+    expect(csv.next().value).toMatch(/^race-1,/);
+    expect(read).toBe(1);
+    expect([...csv]).toHaveLength(2);
+    expect([...historyJsonChunks(lazy, report)]).toHaveLength(1 + 3 + 1);
+  });
+
+  it('make each race’s summary for the reading only: the history holds no more after an export than before', () => {
+    const { lazy } = histories(journalOf(fc.sample(race, { numRuns: 4, seed: 11 }), 11));
+    const report: JournalReport = { path: '', records: 0, findings: [], chain: 'intact', unchained: 0, unchainedThrough: 0, readOnly: null };
+    expect(lazy.every(notMadeYet)).toBe(true);
+    for (const piece of historyCsvChunks(lazy, report)) expect(typeof piece).toBe('string');
+    for (const piece of historyJsonChunks(lazy, report)) expect(typeof piece).toBe('string');
+    expect(lazy.every(notMadeYet)).toBe(true);
+  });
+
+  it('export a history of 50,000 races and keep none of it: the heap after a full GC grows by under a tenth of the output', () => {
+    // A full GC on demand, as the bench's process has it (--expose-gc).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const lines = journalOf(fc.sample(race, { numRuns: 1, seed: 5 }), 5);
+    const start = lines[0]?.record as Extract<SessionRecord, { kind: 'race-start' }>;
+    const state = lines.filter((line) => line.record.kind === 'race-event').reduce((made, line) => applyRaceEvent(made, (line.record as Extract<SessionRecord, { kind: 'race-event' }>).event), startRace(start.race));
+    // 50,000 entries whose summaries are made only when read, each from the race's state recalled (as the station's are, from the journal).
+    const history = Array.from({ length: 50_000 }, (_, index) => {
+      const active: ActiveRace = { id: `race-${index + 1}`, startedAt: '2026-11-29T12:00:00.000Z', firstSeq: index * 20 + 1, refusals: 0, counts: start.counts, names: start.names, place: {}, state };
+      return historyEntry(active, { seq: index * 20 + 19, at: '2026-11-29T12:05:00.000Z' }, undefined, 'later', () => state);
+    });
+    const report: JournalReport = { path: '', records: 0, findings: [], chain: 'intact', unchained: 0, unchainedThrough: 0, readOnly: null };
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    let bytes = 0;
+    let largest = 0;
+    for (const piece of historyCsvChunks(history, report)) {
+      bytes += piece.length;
+      largest = Math.max(largest, piece.length);
+    }
+    gc();
+    const grew = process.memoryUsage().heapUsed - before;
+    expect(bytes).toBeGreaterThan(5 * 1024 * 1024);
+    expect(largest).toBeLessThan(2048);
+    expect(grew).toBeLessThan(bytes / 10);
+    expect(history.every(notMadeYet)).toBe(true);
+  });
+});
