@@ -135,6 +135,22 @@ export function object<S extends Shape>(shape: S, said: Said, listsToo = false):
   };
 }
 
+/**
+ * As `object`, but a field `shape` does not name is refused at that field with `unknown` (where an
+ * extra field means the value is not what it claims: a pushed patch naming no part of the state).
+ */
+export function exactObject<S extends Shape>(shape: S, said: Said, unknown: Said): Schema<ObjectOf<S>> {
+  const inner = object(shape, said);
+  return {
+    read: (value, parent) => {
+      if (isRecord(value)) {
+        for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) throw within(new Refusal(say(unknown, value[key], value)), key);
+      }
+      return inner.read(value, parent);
+    },
+  };
+}
+
 export interface ListOptions<T> {
   readonly min?: number;
   readonly max: number;

@@ -1,6 +1,6 @@
 import { commandCalls, type BridgeMessage, type BridgeRequest, type CommandName, type ConsoleApi } from '../../protocol/commands';
-import type { ConsoleState } from '../../protocol/contract';
-import { createStateMerge, isStateMessage } from '../../protocol/stateMerge';
+import { readStateMessage, type CommandError, type ConsoleState } from '../../protocol/contract';
+import { createStateMerge } from '../../protocol/stateMerge';
 
 /**
  * The console API over a WebSocket, for browser mode (`npm run web`): the same calls as the
@@ -12,6 +12,10 @@ import { createStateMerge, isStateMessage } from '../../protocol/stateMerge';
  * The player display connects as `role: 'display'` (`/bridge?role=display`): the server pushes it
  * the state and refuses every command it sends, so this client answers `getState` itself, from
  * the states it is pushed.
+ *
+ * Every state message is read by its schema (protocol/contract.ts, `readStateMessage`) before it
+ * is merged: one refused (of the wrong shape, of an unknown kind, too long) is dropped and said
+ * (`onRefused`, the log by default), and the page keeps its last good state.
  */
 
 /** `connecting` before the first open, `open` while connected, `lost` after a drop until reconnected. */
@@ -47,6 +51,13 @@ export interface BridgeOptions {
   readonly retryDelaysMs?: readonly number[];
   /** A call with no answer after this long fails (the socket is then treated as dropped). */
   readonly requestTimeoutMs?: number;
+  /** Told of each state message refused (it is dropped, the last good state kept); the log by default. */
+  readonly onRefused?: (error: CommandError) => void;
+}
+
+/** A refused state message in the page's log, in keys' English: the field and why. */
+export function logStateRefusal(error: CommandError): void {
+  console.warn(`state message refused: ${error.field === '' ? '' : `${error.field}: `}${error.message}`);
 }
 
 /** A call could not be answered because the connection to the console service was lost. */
@@ -73,11 +84,9 @@ function roleUrl(url: string, role: BridgeRole): string {
   return `${url}${url.includes('?') ? '&' : '?'}role=${role}`;
 }
 
-function isMessage(value: unknown): value is BridgeMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  const type = (value as { type?: unknown }).type;
-  if (type === 'result') return typeof (value as { id?: unknown }).id === 'number';
-  return isStateMessage(value);
+/** A call's answer (anything else the server sends is a state message). */
+function isResult(value: unknown): value is Extract<BridgeMessage, { type: 'result' }> {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'result' && typeof (value as { id?: unknown }).id === 'number';
 }
 
 /** The bridge address for a page served at `location`: `ws://host/bridge`, or `wss://` over https. */
@@ -91,6 +100,7 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
   const createSocket = options.createSocket ?? ((address: string) => new WebSocket(address) as unknown as WebSocketLike);
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const onRefused = options.onRefused ?? logStateRefusal;
 
   const stateListeners = new Set<(state: ConsoleState) => void>();
   const mergeState = createStateMerge();
@@ -148,14 +158,20 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
   }
 
   function receive(data: unknown): void {
-    let message: unknown;
+    const text = typeof data === 'string' ? data : String(data);
+    let parsed: unknown;
     try {
-      message = JSON.parse(typeof data === 'string' ? data : String(data));
+      parsed = JSON.parse(text);
     } catch {
       return;
     }
-    if (!isMessage(message)) return;
-    if (message.type !== 'result') {
+    if (!isResult(parsed)) {
+      const read = readStateMessage(parsed, text.length);
+      if (!read.ok) {
+        onRefused(read.error);
+        return;
+      }
+      const message = read.value;
       const state = mergeState(message);
       if (state === null) return;
       latest = state;
@@ -171,11 +187,11 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
       }
       return;
     }
-    const call = pending.get(message.id);
+    const call = pending.get(parsed.id);
     if (call === undefined) return;
-    pending.delete(message.id);
+    pending.delete(parsed.id);
     clearTimeout(call.timer);
-    call.resolve(message.result);
+    call.resolve(parsed.result);
   }
 
   function open(): void {
