@@ -95,6 +95,12 @@ export const nullable = <T>(schema: Schema<T>): Schema<T | null> => ({ read: (va
 /** `schema`, or `fallback` for a value left out (undefined or null). */
 export const withDefault = <T>(schema: Schema<T>, fallback: T): Schema<T> => ({ read: (value, parent) => (value === undefined || value === null ? fallback : schema.read(value, parent)) });
 
+/**
+ * `schema` for any value given, null included; `fallback` only for one left out (undefined): a
+ * file whose reader always refused a null (device profiles) keeps refusing it.
+ */
+export const whenGiven = <T, F>(schema: Schema<T>, fallback: F): Schema<T | F> => ({ read: (value, parent) => (value === undefined ? fallback : schema.read(value, parent)) });
+
 /** `schema`, or absent: the field is left out of the object read when its value is undefined or null. */
 export const optional = <T>(schema: Schema<T>): Schema<T | undefined> => ({ read: (value, parent) => (value === undefined || value === null ? undefined : schema.read(value, parent)) });
 
@@ -110,18 +116,30 @@ type ObjectOf<S extends Shape> = Flat<
   { [Key in keyof S as undefined extends Infer<S[Key]> ? never : Key]: Infer<S[Key]> } & { [Key in keyof S as undefined extends Infer<S[Key]> ? Key : never]?: Exclude<Infer<S[Key]>, undefined> }
 >;
 
+export interface ObjectOptions {
+  /** A list is read as an object whose fields are all absent (refused otherwise, as no plain object). */
+  readonly listsToo?: boolean;
+  /**
+   * Fields read before the others (so the first refused is named as an older reader named it),
+   * though what passes on keeps the order of `shape`.
+   */
+  readonly readFirst?: readonly string[];
+}
+
 /**
  * An object of the fields of `shape`, each read in its order (the first refused is the one
  * named); any other field is dropped. `said`: the refusal of a value that is no plain object (with
- * `listsToo`, of one that is no object: a list is read as an object whose fields are all absent).
+ * `listsToo`, of one that is no object). `options`: `true` is `{listsToo: true}`.
  */
-export function object<S extends Shape>(shape: S, said: Said, listsToo = false): Schema<ObjectOf<S>> {
+export function object<S extends Shape>(shape: S, said: Said, options: boolean | ObjectOptions = false): Schema<ObjectOf<S>> {
+  const { listsToo = false, readFirst = [] } = typeof options === 'boolean' ? { listsToo: options } : options;
   const keys = Object.keys(shape);
+  const order = readFirst.length === 0 ? keys : [...readFirst, ...keys.filter((key) => !readFirst.includes(key))];
   return {
     read: (value, parent) => {
       if (!(listsToo ? typeof value === 'object' && value !== null : isRecord(value))) refuse(say(said, value, parent));
       const read: Record<string, unknown> = {};
-      for (const key of keys) {
+      for (const key of order) {
         let field: unknown;
         try {
           field = (shape[key] as Schema<unknown>).read((value as Record<string, unknown>)[key], value);
@@ -130,7 +148,10 @@ export function object<S extends Shape>(shape: S, said: Said, listsToo = false):
         }
         if (field !== undefined) read[key] = field;
       }
-      return read as ObjectOf<S>;
+      if (order === keys) return read as ObjectOf<S>;
+      const ordered: Record<string, unknown> = {};
+      for (const key of keys) if (Object.hasOwn(read, key)) ordered[key] = read[key];
+      return ordered as ObjectOf<S>;
     },
   };
 }
@@ -190,15 +211,30 @@ export function list<T>(entry: Schema<T>, options: ListOptions<T>): Schema<reado
   };
 }
 
+export interface VariantOptions {
+  /** A list is refused as no object (`notObject`); by default it is an object with no tag, refused at the tag. */
+  readonly plainOnly?: boolean;
+  /** Read before the tag, whatever it names (fields every member has, whose refusal comes first); what it gives is not kept. */
+  readonly before?: Schema<unknown>;
+}
+
 /**
  * One of several objects told apart by their `tag` field (`type`): `notObject` for a value that
  * is no object, `said` (at the tag) for a tag that names none of `members`.
  */
-export function variant<const Tag extends string, Members extends Readonly<Record<string, Schema<unknown>>>>(tag: Tag, members: Members, notObject: Said, said: Said): Schema<Infer<Members[keyof Members]>> {
+export function variant<const Tag extends string, Members extends Readonly<Record<string, Schema<unknown>>>>(
+  tag: Tag,
+  members: Members,
+  notObject: Said,
+  said: Said,
+  options: VariantOptions = {},
+): Schema<Infer<Members[keyof Members]>> {
+  const { plainOnly = false, before } = options;
   return {
     read: (value, parent) => {
-      // A list is an object here: it has no tag, so it is refused as naming none of the members.
-      if (typeof value !== 'object' || value === null) refuse(say(notObject, value, parent));
+      // A list is an object here (unless `plainOnly`): it has no tag, so it is refused as naming none of the members.
+      if (plainOnly ? !isRecord(value) : typeof value !== 'object' || value === null) refuse(say(notObject, value, parent));
+      before?.read(value, parent);
       const name = (value as Record<string, unknown>)[tag];
       const member = typeof name === 'string' && Object.hasOwn(members, name) ? members[name] : undefined;
       if (member === undefined) throw within(new Refusal(say(said, name, value)), tag);
@@ -219,7 +255,8 @@ export const custom = <T>(read: (value: unknown, parent: unknown) => T): Schema<
 /** Refuses at a field of the value read (null: at the value itself). */
 export type RefuseAt = (field: string | null, said: Message) => never;
 
-const refuseAt: RefuseAt = (field, said) => {
+/** Refuses at a field of the value being read (a `custom` reader's refusal named by where it is). */
+export const refuseAt: RefuseAt = (field, said) => {
   throw field === null ? new Refusal(said) : within(new Refusal(said), field);
 };
 

@@ -17,7 +17,7 @@ import type { FloorLinkState } from './floorLink';
 import type { GameHistoryEntry, HistorySummary, RaceView } from './races';
 import type { ConsoleSettings, SourceKind } from './settings';
 import { LANGUAGES, MAX_SEATS, SOURCE_KINDS } from './constants';
-import { commandErrorOf, exactObject, is, isRecord, list, literal, object, parse, refine, refusalOf, variant, type CommandError, type Infer, type Schema } from './schema';
+import { commandErrorOf, exactObject, is, isRecord, list, literal, object, parse, refine, refusalOf, variant, whenGiven, type CommandError, type Infer, type Schema } from './schema';
 import type { GameActionShape, SeatCountDraftShape } from './argumentChecks';
 
 export type { ChainStatus, JournalFinding } from '../journal/findings';
@@ -253,10 +253,8 @@ const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: Schema<ConsoleStat
   floorLink: part({ state: [isText, SAID.text] }),
 };
 
-/** A part a patch may leave out: absent stays absent (null is a value: the race ended). */
-const present = <T>(schema: Schema<T>): Schema<T | undefined> => ({ read: (value, parent) => (value === undefined ? undefined : schema.read(value, parent)) });
-
-const PATCH_PARTS = Object.fromEntries(Object.entries(STATE_PARTS).map(([name, schema]) => [name, present(schema as Schema<unknown>)])) as {
+/** A patch's parts: each may be left out (absent stays absent; null is a value: the race ended). */
+const PATCH_PARTS = Object.fromEntries(Object.entries(STATE_PARTS).map(([name, schema]) => [name, whenGiven(schema as Schema<unknown>, undefined)])) as {
   readonly [Part in keyof ConsoleState]-?: Schema<ConsoleState[Part] | undefined>;
 };
 
