@@ -55,7 +55,7 @@ export const INDEX_DECODING: DecoderKind<IndexDecoding> = {
   kind: 'index',
   summary: 'A card number (1–52 or 0–51) in the device’s suit and rank order.',
   schema: INDEX_OPTIONS,
-  create: (config) => indexDecoder(config),
+  create: indexDecoder,
   describe: (config) => `card numbers ${config.base}–${config.base + 51} (suits ${config.suitOrder}, ranks ${config.rankOrder})`,
   cardText: (card, config) => String(indexOfCard(card, config)),
 };
