@@ -1,6 +1,7 @@
 import { commandCalls, type BridgeMessage, type BridgeRequest, type CommandName, type ConsoleApi } from '../../protocol/commands';
 import { readStateMessage, type CommandError, type ConsoleState } from '../../protocol/contract';
 import { createStateMerge } from '../../protocol/stateMerge';
+import { createStateRefusals, type StateRefusalSource } from './stateRefusals';
 
 /**
  * The console API over a WebSocket, for browser mode (`npm run web`): the same calls as the
@@ -15,7 +16,8 @@ import { createStateMerge } from '../../protocol/stateMerge';
  *
  * Every state message is read by its schema (protocol/contract.ts, `readStateMessage`) before it
  * is merged: one refused (of the wrong shape, of an unknown kind, too long) is dropped and said
- * (`onRefused`, the log by default), and the page keeps its last good state.
+ * (`onRefused`, the log by default; `onStateRefusal` for the screens), and the page keeps its
+ * last good state.
  */
 
 /** `connecting` before the first open, `open` while connected, `lost` after a drop until reconnected. */
@@ -26,7 +28,7 @@ export interface ConnectionSource {
   onConnection(listener: (status: ConnectionStatus) => void): () => void;
 }
 
-export type BridgeApi = ConsoleApi & ConnectionSource & { close(): void };
+export type BridgeApi = ConsoleApi & ConnectionSource & StateRefusalSource & { close(): void };
 
 /** The part of the browser's WebSocket the client uses (so tests can hand in a fake). */
 export interface WebSocketLike {
@@ -53,11 +55,6 @@ export interface BridgeOptions {
   readonly requestTimeoutMs?: number;
   /** Told of each state message refused (it is dropped, the last good state kept); the log by default. */
   readonly onRefused?: (error: CommandError) => void;
-}
-
-/** A refused state message in the page's log, in keys' English: the field and why. */
-export function logStateRefusal(error: CommandError): void {
-  console.warn(`state message refused: ${error.field === '' ? '' : `${error.field}: `}${error.message}`);
 }
 
 /** A call could not be answered because the connection to the console service was lost. */
@@ -100,7 +97,7 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
   const createSocket = options.createSocket ?? ((address: string) => new WebSocket(address) as unknown as WebSocketLike);
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const onRefused = options.onRefused ?? logStateRefusal;
+  const refusals = createStateRefusals(options.onRefused);
 
   const stateListeners = new Set<(state: ConsoleState) => void>();
   const mergeState = createStateMerge();
@@ -168,10 +165,11 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
     if (!isResult(parsed)) {
       const read = readStateMessage(parsed, text.length);
       if (!read.ok) {
-        onRefused(read.error);
+        refusals.refused(read.error);
         return;
       }
       const message = read.value;
+      refusals.taken(message);
       const state = mergeState(message);
       if (state === null) return;
       latest = state;
@@ -278,6 +276,7 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
 
   const api = {
     ...commands,
+    ...refusals.source,
     onState(listener: (state: ConsoleState) => void) {
       stateListeners.add(listener);
       return () => {

@@ -172,4 +172,18 @@ describe("the page's state from pushed messages", () => {
       { numRuns: 60 },
     );
   });
+
+  it('tells the screens the refusal standing, until the next whole state is taken', () => {
+    let push: (message: unknown) => void = () => undefined;
+    const api = fromPreload({ onStateMessage: (listener: (message: unknown) => void) => ((push = listener), () => undefined) } as unknown as PreloadApi, () => undefined);
+    const told: (string | null)[] = [];
+    api.onStateRefusal((error) => told.push(error === null ? null : error.field));
+    const state = makeState();
+    push({ type: 'state', state });
+    push({ type: 'patch', patch: { race: 7 } });
+    // A patch taken does not clear it: the race it carried is still missing.
+    push({ type: 'patch', patch: { lastInput: null } });
+    push({ type: 'state', state });
+    expect(told).toEqual([null, 'patch.race', null]);
+  });
 });
