@@ -1,9 +1,9 @@
-import { InputError } from '../engine/errors';
-import { booleanOf, isRecord, oneOf, orSaid, wholeIn } from './deviceKind';
+import { custom, is, isRecord, object, parse, refuseAt, whenGiven, withDefault, type Infer } from '../engine/schema';
+import { BOOLEAN, choiceOf, flag, orSaid, wholeIn } from './deviceKind';
 import { DEVICE_MESSAGES, type DeviceMessage } from './events';
 import { DEFAULT_INDEX_OPTIONS } from './decoding/indexed';
 import { DATA_BITS, DEFAULT_LINE_SETTINGS, describeLine, PARITIES, STOP_BITS, type LineSettings } from './lineSettings';
-import { describeDecoder, describeFraming, readDecoder, readFraming, type DecoderConfig, type FramingConfig } from './registry';
+import { DECODER, describeDecoder, describeFraming, FRAMING, type DecoderConfig, type FramingConfig } from './registry';
 
 // The framers and decoders are listed, read and built by the registry; these stay importable from here.
 export { createDecoder, createFramer, type DecoderConfig, type FramingConfig } from './registry';
@@ -13,39 +13,66 @@ export { DATA_BITS, DEFAULT_LINE_SETTINGS, describeLine, isDefaultLine, PARITIES
 /** The largest `repeatMs` and `graceMs`: a minute. */
 export const MAX_WINDOW_MS = 60_000;
 
-/** How one kind of device talks: everything needed to read it, as data, so a new shoe needs no code. */
-export interface DeviceProfile extends LineSettings {
-  readonly name: string;
-  readonly baud: number;
-  readonly framing: FramingConfig;
-  readonly decoder: DecoderConfig;
-  /** Frame texts (compared case-insensitively) that are device messages, not cards. */
-  readonly messages: Readonly<Record<string, DeviceMessage>>;
-  /**
-   * The same card, tag or device message read again within this many milliseconds of the
-   * previous identical read is the same read and gives no event (an RFID tag lying on the
-   * antenna, a scanner's double beep). Measured from the previous identical read, repeats
-   * included, so a tag left on the antenna for 10 s is still one read. 0: off.
-   */
-  readonly repeatMs: number;
-  /**
-   * Frames received in the first `graceMs` milliseconds after the port opens are skipped (the
-   * banner of a reader that resets when the port opens), then reported once as one `unknown`
-   * event saying how many. 0: off.
-   */
-  readonly graceMs: number;
-  /** Set DTR to this right after the port opens (port.set); absent: left as the system sets it. */
-  readonly dtr?: boolean;
-  /** The scanner puts a one-letter Code ID before everything it sends: strip it (see stripCodeId). */
-  readonly codeId: boolean;
-}
-
 export const DEFAULT_MESSAGES: Readonly<Record<string, DeviceMessage>> = {
   EMPTY: 'shoe-empty',
   'SHOE EMPTY': 'shoe-empty',
   NEW: 'new-shoe',
   'NEW SHOE': 'new-shoe',
 };
+
+/** The line settings' fields (of a profile, or of command-line options by the same names), each left out taken from `base`. */
+const lineFields = (base: LineSettings) => ({
+  dataBits: choiceOf(DATA_BITS, base.dataBits),
+  parity: choiceOf(PARITIES, base.parity),
+  stopBits: choiceOf(STOP_BITS, base.stopBits),
+  rtscts: whenGiven(BOOLEAN, base.rtscts),
+});
+
+/** How one kind of device talks: everything needed to read it, as data, so a new shoe needs no code. */
+const PROFILE_FIELDS = object(
+  {
+    /** The profile's name, trimmed; `custom` when it has none. */
+    name: custom((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : 'custom')),
+    baud: wholeIn(50, 4_000_000, 9600),
+    ...lineFields(DEFAULT_LINE_SETTINGS),
+    framing: FRAMING,
+    decoder: DECODER,
+    /** Frame texts (compared case-insensitively) that are device messages, not cards. */
+    messages: withDefault(
+      is(
+        (value): value is Readonly<Record<string, DeviceMessage>> => isRecord(value) && Object.values(value).every((message) => DEVICE_MESSAGES.includes(message as DeviceMessage)),
+        { key: 'hardware.profile.messages', params: { options: orSaid(DEVICE_MESSAGES) } },
+      ),
+      DEFAULT_MESSAGES,
+    ),
+    /**
+     * The same card, tag or device message read again within this many milliseconds of the
+     * previous identical read is the same read and gives no event (an RFID tag lying on the
+     * antenna, a scanner's double beep). Measured from the previous identical read, repeats
+     * included, so a tag left on the antenna for 10 s is still one read. 0: off.
+     */
+    repeatMs: wholeIn(0, MAX_WINDOW_MS, 0),
+    /**
+     * Frames received in the first `graceMs` milliseconds after the port opens are skipped (the
+     * banner of a reader that resets when the port opens), then reported once as one `unknown`
+     * event saying how many. 0: off.
+     */
+    graceMs: wholeIn(0, MAX_WINDOW_MS, 0),
+    /** Set DTR to this right after the port opens (port.set); absent: left as the system sets it. */
+    dtr: flag,
+    /** The scanner puts a one-letter Code ID before everything it sends: strip it (see stripCodeId). */
+    codeId: whenGiven(BOOLEAN, false),
+  },
+  { key: 'hardware.profile.notObject' },
+  // The messages and DTR were read first by the hand-written reader this replaces: the first refusal of a file stays the one it named.
+  { readFirst: ['messages', 'dtr'] },
+);
+
+/** A device profile file: a JSON object (refused as a whole at `profile`), its fields as PROFILE_FIELDS reads them. */
+export const PROFILE = custom((value, parent) => (isRecord(value) ? PROFILE_FIELDS.read(value, parent) : refuseAt('profile', { key: 'hardware.profile.notObject' })));
+
+/** A device profile: its schema's type, every default filled in. */
+export type DeviceProfile = Infer<typeof PROFILE>;
 
 const lines: FramingConfig = { kind: 'lines' };
 function builtIn(name: string, framing: FramingConfig, decoder: DecoderConfig, extra: Partial<DeviceProfile> = {}): DeviceProfile {
@@ -85,39 +112,15 @@ export const DEFAULT_PROFILE = BUILT_IN_PROFILES.text as DeviceProfile;
  * missing one taken from `base`. Refuses a bad value naming its field (`dataBits` …).
  */
 export function readLineSettings(value: Readonly<Record<string, unknown>>, base: LineSettings = DEFAULT_LINE_SETTINGS): LineSettings {
-  return {
-    dataBits: oneOf(value.dataBits, 'dataBits', DATA_BITS, base.dataBits),
-    parity: oneOf(value.parity, 'parity', PARITIES, base.parity),
-    stopBits: oneOf(value.stopBits, 'stopBits', STOP_BITS, base.stopBits),
-    rtscts: booleanOf(value.rtscts, 'rtscts') ?? base.rtscts,
-  };
+  return parse(object(lineFields(base), { key: 'hardware.profile.notObject' }), value);
 }
 
 /**
- * Validates a device profile given as JSON (a saved setting or a file), naming the bad field.
- * The one validator of profiles: what it returns is complete (every default filled in) and
- * reads back to itself.
+ * Validates a device profile given as JSON (a saved setting or a file), naming the bad field
+ * (PROFILE). The one validator of profiles: what it returns is complete (every default filled in)
+ * and reads back to itself.
  */
-export function readProfile(value: unknown): DeviceProfile {
-  if (!isRecord(value)) throw new InputError('profile', { key: 'hardware.profile.notObject' });
-  const messages = value.messages ?? DEFAULT_MESSAGES;
-  if (!isRecord(messages) || Object.values(messages).some((message) => !DEVICE_MESSAGES.includes(message as DeviceMessage))) {
-    throw new InputError('messages', { key: 'hardware.profile.messages', params: { options: orSaid(DEVICE_MESSAGES) } });
-  }
-  const dtr = booleanOf(value.dtr, 'dtr');
-  return {
-    name: typeof value.name === 'string' && value.name.trim() !== '' ? value.name.trim() : 'custom',
-    baud: wholeIn(value.baud, 'baud', 50, 4_000_000, 9600),
-    ...readLineSettings(value),
-    framing: readFraming(value.framing),
-    decoder: readDecoder(value.decoder),
-    messages: messages as Record<string, DeviceMessage>,
-    repeatMs: wholeIn(value.repeatMs, 'repeatMs', 0, MAX_WINDOW_MS, 0),
-    graceMs: wholeIn(value.graceMs, 'graceMs', 0, MAX_WINDOW_MS, 0),
-    ...(dtr === undefined ? {} : { dtr }),
-    codeId: booleanOf(value.codeId, 'codeId') ?? false,
-  };
-}
+export const readProfile = (value: unknown): DeviceProfile => parse(PROFILE, value);
 
 /**
  * The profile in one English sentence, for a person checking a setting (the console translates

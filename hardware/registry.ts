@@ -1,22 +1,23 @@
-import { InputError } from '../engine/errors';
 import type { Card } from '../engine/cards';
-import { isRecord, orSaid } from './deviceKind';
+import { object, parse, variant, type Schema } from '../engine/schema';
+import { orSaid } from './deviceKind';
 import type { Decoder, DecoderKind } from './decoding/decoder';
 import { INDEX_DECODING, type IndexDecoding } from './decoding/indexed';
 import { PATTERN_DECODING, type PatternDecoding } from './decoding/pattern';
 import { SUIT_NUMBER_DECODING, type SuitNumberDecoding } from './decoding/suitNumber';
 import { TEXT_DECODING, type TextDecoding } from './decoding/text';
 import { UID_DECODING, type UidDecoding } from './decoding/uid';
-import { readFramingShared, type Framer, type FramingKind } from './framing/frame';
+import { FRAME_MAX_LENGTH, type Framer, type FramingKind } from './framing/frame';
 import { LINES_FRAMING, type LinesFraming } from './framing/lines';
 import { SILENCE_FRAMING, type SilenceFraming } from './framing/silence';
 import { STX_ETX_FRAMING, type StxEtxFraming } from './framing/stxEtx';
 
 /**
  * The framers and decoders a device profile may name, each by its `kind`: the one list that
- * profiles are read against (readProfile), summarised by (profileSummary) and built from
- * (createFramer, createDecoder). A new kind is a module exporting its DeviceKind, its config in
- * the union below, and one line in its table; the refusals that list the kinds follow by themselves.
+ * profiles are read against (FRAMING and DECODER, variants of the kinds' own schemas), summarised
+ * by (profileSummary) and built from (createFramer, createDecoder). A new kind is a module
+ * exporting its DeviceKind (its config type its schema's Infer), its config in the union below,
+ * and one line in its table; the refusals that list the kinds follow by themselves.
  */
 
 /** A profile's `framing`: how the bytes are cut into messages. */
@@ -69,28 +70,36 @@ function decoderOf(config: DecoderConfig): DecoderKind<DecoderConfig> {
   return DECODERS[config.kind] as unknown as DecoderKind<DecoderConfig>;
 }
 
-/** The entry named by a profile's `kind`, if the table has one (an own key: never `toString`). */
-function entryNamed<Entry>(table: Readonly<Record<string, Entry>>, kind: unknown): Entry | undefined {
-  return typeof kind === 'string' && Object.hasOwn(table, kind) ? table[kind] : undefined;
-}
+/** Each kind's schema by its name, for the variant that picks one by `kind` (an own key: never `toString`). */
+const schemasOf = <Config>(table: Readonly<Record<string, { readonly schema: Schema<unknown> }>>): Readonly<Record<string, Schema<Config>>> =>
+  Object.fromEntries(Object.entries(table).map(([kind, entry]) => [kind, entry.schema as Schema<Config>]));
 
-/** A profile's `framing`, read by its kind's own reader; refuses naming the field. */
-export function readFraming(value: unknown): FramingConfig {
-  if (!isRecord(value)) throw new InputError('framing', { key: 'hardware.profile.kindObject', params: { kinds: orSaid(FRAMING_KINDS) } });
-  // The options every framing has come first, whatever the kind.
-  const shared = readFramingShared(value);
-  const entry = entryNamed<FramingKind<FramingConfig>>(FRAMINGS, value.kind);
-  if (entry !== undefined) return entry.read(value, shared);
-  throw new InputError('framing.kind', { key: 'hardware.profile.framingUnknown', params: { got: String(JSON.stringify(value.kind)), kinds: orSaid(FRAMING_KINDS) } });
-}
+/**
+ * A profile's `framing`: an object (no list) whose `kind` names a framing, read by that kind's
+ * schema. `maxLength`, which every framing has, is read first, whatever the kind.
+ */
+export const FRAMING: Schema<FramingConfig> = variant(
+  'kind',
+  schemasOf<FramingConfig>(FRAMINGS),
+  { key: 'hardware.profile.kindObject', params: { kinds: orSaid(FRAMING_KINDS) } },
+  (kind) => ({ key: 'hardware.profile.framingUnknown', params: { got: String(JSON.stringify(kind)), kinds: orSaid(FRAMING_KINDS) } }),
+  { plainOnly: true, before: object({ maxLength: FRAME_MAX_LENGTH }, { key: 'hardware.profile.notObject' }) },
+);
 
-/** A profile's `decoder`, read by its kind's own reader; refuses naming the field. */
-export function readDecoder(value: unknown): DecoderConfig {
-  if (!isRecord(value)) throw new InputError('decoder', { key: 'hardware.profile.kindObject', params: { kinds: orSaid(DECODER_KINDS) } });
-  const entry = entryNamed<DecoderKind<DecoderConfig>>(DECODERS, value.kind);
-  if (entry !== undefined) return entry.read(value);
-  throw new InputError('decoder.kind', { key: 'hardware.profile.decoderUnknown', params: { got: String(JSON.stringify(value.kind)), kinds: orSaid(DECODER_KINDS) } });
-}
+/** A profile's `decoder`: an object (no list) whose `kind` names a decoder, read by that kind's schema. */
+export const DECODER: Schema<DecoderConfig> = variant(
+  'kind',
+  schemasOf<DecoderConfig>(DECODERS),
+  { key: 'hardware.profile.kindObject', params: { kinds: orSaid(DECODER_KINDS) } },
+  (kind) => ({ key: 'hardware.profile.decoderUnknown', params: { got: String(JSON.stringify(kind)), kinds: orSaid(DECODER_KINDS) } }),
+  { plainOnly: true },
+);
+
+/** A profile's `framing` alone, refused naming the field (`framing.kind` …). */
+export const readFraming = (value: unknown): FramingConfig => parse(FRAMING, value, 'framing');
+
+/** A profile's `decoder` alone, refused naming the field (`decoder.base` …). */
+export const readDecoder = (value: unknown): DecoderConfig => parse(DECODER, value, 'decoder');
 
 export function createFramer(framing: FramingConfig): Framer {
   return framingOf(framing).create(framing);

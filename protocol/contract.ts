@@ -7,6 +7,7 @@
  * (protocol/floorLink.ts) have files of their own; this one re-exports them.
  */
 import type { Card } from '../engine/cards';
+import { isInputError } from '../engine/errors';
 import type { Message } from '../engine/messages';
 import type { GameView } from '../engine/poker/view';
 import type { ColorUp, ColorUpProposal, LevelNeed } from '../engine/plan/planner';
@@ -16,7 +17,8 @@ import type { ClockView } from './clock';
 import type { FloorLinkState } from './floorLink';
 import type { GameHistoryEntry, HistorySummary, RaceView } from './races';
 import type { ConsoleSettings, SourceKind } from './settings';
-import type { CommandError } from './schema';
+import { LANGUAGES, MAX_SEATS, SOURCE_KINDS } from './constants';
+import { commandErrorOf, exactObject, is, isRecord, list, literal, object, parse, refine, refusalOf, variant, whenGiven, type CommandError, type Infer, type Schema } from './schema';
 import type { GameActionShape, SeatCountDraftShape } from './argumentChecks';
 
 export type { ChainStatus, JournalFinding } from '../journal/findings';
@@ -203,13 +205,107 @@ export interface PortInfo {
 }
 
 
+/** How a state message's part is refused (engine/messages: `stateMessage.*`). */
+const SAID = {
+  object: { key: 'stateMessage.object' },
+  objectOrNull: { key: 'stateMessage.objectOrNull' },
+  list: { key: 'stateMessage.list' },
+  text: { key: 'stateMessage.text' },
+  whole: { key: 'stateMessage.whole' },
+} as const;
+
+type Test = (value: unknown) => boolean;
+const isText: Test = (value) => typeof value === 'string';
+const isWholeNumber: Test = (value) => Number.isInteger(value);
+const isObjectOrNull: Test = (value) => value === null || isRecord(value);
+const oneOfTest = (options: readonly string[]): [Test, Message] => [(value) => options.includes(value as string), { key: 'stateMessage.oneOf', params: { options: options.join(', ') } }];
+
+/**
+ * A part of the state read at its top: an object (with `orNull`, or null) whose named fields pass
+ * their tests, refused at the first that does not. What lies below is passed on as the service
+ * made it (typed by ConsoleState): see STATE_MESSAGE for why the check stops there.
+ */
+function part<T>(fields: Readonly<Record<string, readonly [Test, Message]>> = {}, orNull = false): Schema<T> {
+  const checks = Object.entries(fields);
+  return refine(is((value): value is T => isRecord(value) || (orNull && value === null), orNull ? SAID.objectOrNull : SAID.object), (read, at) => {
+    if (read === null) return;
+    for (const [field, [test, said]] of checks) if (!test((read as Record<string, unknown>)[field])) at(field, said);
+  });
+}
+
+/** A list part: each entry an object read by `entry`; at most `max` of them where the state bounds them. */
+const parts = <T>(entry: Schema<T>, max?: number): Schema<readonly T[]> =>
+  list(entry, { max: max ?? Number.POSITIVE_INFINITY, said: max === undefined ? SAID.list : { key: 'stateMessage.listMax', params: { n: max } } });
+
+/** Every part of the state, each with its schema (the type makes the list whole and each schema give its part's type). */
+const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: Schema<ConsoleState[Part]> } = {
+  settings: part({ table: [isRecord, SAID.object], source: [isRecord, SAID.object], language: oneOfTest(LANGUAGES) }),
+  race: part({ id: [isText, SAID.text], counts: [Array.isArray, SAID.list], summary: [isRecord, SAID.object] }, true),
+  source: part({ kind: oneOfTest(SOURCE_KINDS), state: [isText, SAID.text] }),
+  lastInput: part({ type: [isText, SAID.text] }, true),
+  inputs: parts(part({ id: [isWholeNumber, SAID.whole], event: [isRecord, SAID.object] }), RECENT_INPUTS_MAX),
+  shoeRefusal: part({ card: [isText, SAID.text], field: [isText, SAID.text], message: [isText, SAID.text] }, true),
+  history: part({ total: [isWholeNumber, SAID.whole], latest: [isObjectOrNull, SAID.objectOrNull] }),
+  held: parts(part({ id: [isWholeNumber, SAID.whole], target: [isText, SAID.text], card: [isText, SAID.text] })),
+  profiles: parts(part({ name: [isText, SAID.text], profile: [isRecord, SAID.object] })),
+  registration: part({ name: [isText, SAID.text] }, true),
+  game: part({}, true),
+  games: parts(part()),
+  plan: part({}, true),
+  colorUp: part({}, true),
+  journal: part({ path: [isText, SAID.text], findings: [Array.isArray, SAID.list], chain: [isText, SAID.text] }),
+  countDrafts: parts(part({ seat: [isWholeNumber, SAID.whole] }), MAX_SEATS),
+  clock: part({ source: [isText, SAID.text], events: [Array.isArray, SAID.list] }),
+  floorLink: part({ state: [isText, SAID.text] }),
+};
+
+/** A patch's parts: each may be left out (absent stays absent; null is a value: the race ended). */
+const PATCH_PARTS = Object.fromEntries(Object.entries(STATE_PARTS).map(([name, schema]) => [name, whenGiven(schema as Schema<unknown>, undefined)])) as {
+  readonly [Part in keyof ConsoleState]-?: Schema<ConsoleState[Part] | undefined>;
+};
+
+const UNKNOWN_PART = { key: 'stateMessage.unknownPart' } as const;
+const NOT_MESSAGE = { key: 'stateMessage.notMessage' } as const;
+
 /**
  * A pushed state: whole (the first one a page gets), or only the parts that changed since the
- * last one sent to that page, so a card does not carry the whole history across.
+ * last one sent to that page, so a card does not carry the whole history across. The page reads
+ * every message by this schema (`readStateMessage`) and keeps its last good state when one is
+ * refused. The envelope is read whole: its kind, every part of a whole state, no part a state
+ * has not; each part at its top (an object or null, a list of objects, the fields the screens
+ * key on), not below: a whole walk of each part would be a second description of the engine's
+ * types (race summaries, game views) for what the service's own typed code made, on every card's
+ * path (measured in docs/architecture.md, "Boundaries").
  */
-export type StateMessage =
-  | { readonly type: 'state'; readonly state: ConsoleState }
-  | { readonly type: 'patch'; readonly patch: Partial<ConsoleState> };
+export const STATE_MESSAGE = variant(
+  'type',
+  {
+    state: object({ type: literal('state'), state: exactObject(STATE_PARTS, SAID.object, UNKNOWN_PART) }, NOT_MESSAGE),
+    patch: object({ type: literal('patch'), patch: exactObject(PATCH_PARTS, SAID.object, UNKNOWN_PART) }, NOT_MESSAGE),
+  },
+  NOT_MESSAGE,
+  (got) => ({ key: 'stateMessage.type', params: { got: String(JSON.stringify(got)) } }),
+);
+
+export type StateMessage = Infer<typeof STATE_MESSAGE>;
+
+/** The longest state message text a page reads (a whole state with many stored profiles is a few MB). */
+export const STATE_MESSAGE_MAX_CHARS = 32 * 1024 * 1024;
+
+/**
+ * A pushed message as a page may take it, or its keyed refusal (`field` as the schema names it:
+ * `type`, `state.race`, `patch.inputs[2].id`; `message` for one too long). `chars`: the length of
+ * the text it came as, when it came as text (the bridge); IPC's messages come as objects.
+ */
+export function readStateMessage(value: unknown, chars = 0): CommandResult<StateMessage> {
+  if (chars > STATE_MESSAGE_MAX_CHARS) return { ok: false, error: refusalOf('message', { key: 'stateMessage.tooLarge', params: { mb: STATE_MESSAGE_MAX_CHARS / 1024 / 1024 } }) };
+  try {
+    return { ok: true, value: parse(STATE_MESSAGE, value) };
+  } catch (error) {
+    if (isInputError(error)) return { ok: false, error: commandErrorOf(error) };
+    throw error;
+  }
+}
 
 /** What the player display's preload exposes: the state messages only, no command (it is read-only). */
 export interface DisplayPreloadApi {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isInputError } from '../engine/errors';
 import { englishText } from '../engine/messages';
-import { boolean, commandErrorOf, list, nullable, object, oneOf, parse, refine, refusalOf, text, variant, literal, whole, withDefault, type Schema } from './schema';
+import { boolean, commandErrorOf, exactObject, list, nullable, object, oneOf, parse, refine, refusalOf, text, variant, literal, whenGiven, whole, withDefault, type Schema } from './schema';
 
 const notObject = { key: 'command.notObject' } as const;
 const seat = whole(1, 10, { key: 'command.seatRange', params: { max: 10 } });
@@ -85,6 +85,25 @@ describe('the house schema builder', () => {
     expect(outcome(pair, { low: 3, high: 2 }, 'pair')).toEqual({ field: 'pair.high', key: 'settings.chipSetOrder' });
     const language = oneOf(['en', 'fi'] as const, { key: 'command.oneOf', params: { options: 'en, fi' } });
     expect(outcome(language, 'ru', 'language')).toEqual({ field: 'language', key: 'command.oneOf' });
+  });
+
+  it('what a file reader needs: exact objects, null refused where only a field left out has a default, a read order of its own, plain-object variants read after shared fields', () => {
+    const exact = exactObject({ seat }, notObject, { key: 'stateMessage.unknownPart' });
+    expect(outcome(exact, { seat: 1 })).toEqual({ value: { seat: 1 } });
+    expect(outcome(exact, { seat: 1, admin: true }, 'patch')).toEqual({ field: 'patch.admin', key: 'stateMessage.unknownPart' });
+    const given = whenGiven(seat, 5);
+    expect(outcome(given, undefined)).toEqual({ value: 5 });
+    expect(outcome(given, null, 'seat')).toEqual({ field: 'seat', key: 'command.seatRange' });
+    // Read `on` first (its refusal named first), though what passes keeps the shape's order.
+    const ordered = object({ seat, on: boolean({ key: 'command.notBoolean' }) }, notObject, { readFirst: ['on'] });
+    expect(outcome(ordered, { seat: 0, on: 0 })).toEqual({ field: 'on', key: 'command.notBoolean' });
+    expect(JSON.stringify(parse(ordered, { on: true, seat: 2 }))).toBe('{"seat":2,"on":true}');
+    const shared = object({ n: withDefault(seat, 1) }, notObject);
+    const kinds = variant('kind', { a: object({ kind: literal('a'), n: withDefault(seat, 1) }, notObject) }, { key: 'command.action' }, { key: 'command.actionType' }, { plainOnly: true, before: shared });
+    expect(outcome(kinds, [], 'x')).toEqual({ field: 'x', key: 'command.action' });
+    expect(outcome(kinds, { kind: 'b', n: 99 }, 'x')).toEqual({ field: 'x.n', key: 'command.seatRange' });
+    expect(outcome(kinds, { kind: 'b' }, 'x')).toEqual({ field: 'x.kind', key: 'command.actionType' });
+    expect(outcome(kinds, { kind: 'a' }, 'x')).toEqual({ value: { kind: 'a', n: 1 } });
   });
 
   it('maps a refusal to the keyed CommandError, its message the English of its key', () => {

@@ -3,40 +3,9 @@ import type { ConsoleState, StateMessage } from './contract';
 /**
  * The state's parts and their patches, on both sides of every transport: main makes a patch of the
  * parts that changed (main/ipc/stateFeed), the preload and the page merge it back (here, once).
+ * What a page takes is read first by the state message's schema (protocol/contract.ts,
+ * `readStateMessage`).
  */
-
-/** Every part a state has (the type makes this list whole); a patch naming anything else is not from the console service. */
-const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: true } = {
-  settings: true,
-  race: true,
-  source: true,
-  lastInput: true,
-  inputs: true,
-  shoeRefusal: true,
-  history: true,
-  held: true,
-  profiles: true,
-  registration: true,
-  game: true,
-  games: true,
-  plan: true,
-  colorUp: true,
-  journal: true,
-  countDrafts: true,
-  clock: true,
-  floorLink: true,
-};
-const STATE_KEYS: ReadonlySet<string> = new Set(Object.keys(STATE_PARTS));
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Whether `value` is a pushed state message a page (or a preload) can take. */
-export function isStateMessage(value: unknown): value is StateMessage {
-  if (!isObject(value)) return false;
-  if (value.type === 'state') return isObject(value.state) && Object.keys(value.state).every((key) => STATE_KEYS.has(key));
-  if (value.type === 'patch') return isObject(value.patch) && Object.keys(value.patch).every((key) => STATE_KEYS.has(key));
-  return false;
-}
 
 /**
  * The parts of `next` that are not the very same objects as in `previous`. The service hands out

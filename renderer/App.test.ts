@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
+import { refusalOf } from '../protocol/schema';
 import App from './App.vue';
 import { isDisplayMode } from './displayMode';
 import { LOCALES, pickLocale, russianPlural, type Locale } from './i18n';
@@ -106,6 +107,21 @@ describe('App', () => {
     await settle();
     expect(wrapper.get('[data-testid="connection-banner"]').attributes('role')).toBe('alert');
     expect(wrapper.get('[data-testid="connection-banner"]').text()).toContain('Connection to the console service lost');
+    wrapper.unmount();
+  });
+
+  it('says a refused state message in the dealer’s language, until the next whole state', async () => {
+    const { wrapper, store } = await mountApp({ locale: 'fi' });
+    expect(wrapper.find('[data-testid="state-refused-banner"]').exists()).toBe(false);
+    store.stateRefusal = refusalOf('patch.race', { key: 'stateMessage.objectOrNull' });
+    await settle();
+    expect(wrapper.get('[data-testid="state-refused-banner"]').attributes('role')).toBe('alert');
+    expect(wrapper.get('[data-testid="state-refused-banner"]').text()).toBe(
+      'Konsolipalvelun tilaviesti hylättiin (patch.race: on oltava olio tai null): tämä näyttö näyttää viimeisimmän hyväksymänsä tilan. Lataa sivu uudelleen, jos ilmoitus ei poistu.',
+    );
+    store.stateRefusal = null;
+    await settle();
+    expect(wrapper.find('[data-testid="state-refused-banner"]').exists()).toBe(false);
     wrapper.unmount();
   });
 

@@ -103,8 +103,8 @@ describe('each command is defined once, in the table', () => {
     const bridge = createBridgeApi({ url: 'ws://127.0.0.1:1/bridge', createSocket: () => socket, requestTimeoutMs: 60_000 });
     bridges.push(bridge);
     socket.onopen?.({});
-    const { onState, onConnection, close, ...commands } = bridge as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-    for (const own of [onState, onConnection, close]) expect(typeof own).toBe('function');
+    const { onState, onConnection, onStateRefusal, close, ...commands } = bridge as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    for (const own of [onState, onConnection, onStateRefusal, close]) expect(typeof own).toBe('function');
     expect(Object.keys(commands).sort()).toEqual(tableNames());
     for (const [name, call] of Object.entries(commands)) {
       void call().catch(() => undefined);

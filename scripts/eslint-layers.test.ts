@@ -155,6 +155,9 @@ describe('layers/boundaries: allowed', () => {
     allowed('hardware/profile.ts', "import { PARITIES } from './lineSettings';"),
     allowed('main/x.ts', "import { PARITIES } from '../hardware/lineSettings';"),
     allowed('hardware/lineSettings.ts', "import { CARD_PATTERN } from '../engine/cards';"),
+    // The house schema builder is the engine's (pure): a device profile's schema and the protocol's boundaries share it.
+    allowed('hardware/profile.ts', "import { object, parse } from '../engine/schema';"),
+    allowed('protocol/schema.ts', "export * from '../engine/schema';"),
     allowed('renderer/x.ts', "import type { ConsoleApi } from '../protocol/contract';"),
     allowed('renderer/x.ts', "import { type ConsoleApi } from '../protocol/contract';"),
     allowed('renderer/x.ts', "import App from './App.vue';"),

@@ -1,18 +1,30 @@
 import type { Card } from '../../engine/cards';
-import { InputError } from '../../engine/errors';
-import type { Options } from '../deviceKind';
+import { is, literal, oneOf, withDefault, type Infer } from '../../engine/schema';
+import { kindOptions } from '../deviceKind';
 import type { Decoder, DecoderKind } from './decoder';
 
-export interface IndexOptions {
-  /** 1 for devices numbering 1–52, 0 for 0–51. */
-  readonly base: 0 | 1;
-  /** The suits in the device's order, e.g. `shdc`: cards base…base+12 are spades. */
-  readonly suitOrder: string;
-  /** The ranks within a suit in the device's order, e.g. `A23456789TJQK`. */
-  readonly rankOrder: string;
-}
+/** Text naming each of `letters` once, in any order. */
+const orderOf =
+  (letters: string) =>
+  (value: unknown): value is string =>
+    typeof value === 'string' && [...value].sort().join('') === [...letters].sort().join('');
 
-export const DEFAULT_INDEX_OPTIONS: IndexOptions = { base: 1, suitOrder: 'shdc', rankOrder: 'A23456789TJQK' };
+/** A left-out (or null) option's value. */
+const DEFAULTS = { base: 1, suitOrder: 'shdc', rankOrder: 'A23456789TJQK' } as const;
+
+const INDEX_OPTIONS = kindOptions({
+  kind: literal('index'),
+  /** 1 for devices numbering 1–52, 0 for 0–51. */
+  base: withDefault(oneOf([0, 1] as const, { key: 'hardware.profile.indexBase' }), DEFAULTS.base),
+  /** The suits in the device's order, e.g. `shdc`: cards base…base+12 are spades. */
+  suitOrder: withDefault(is(orderOf('cdhs'), { key: 'hardware.profile.suitOrder' }), DEFAULTS.suitOrder),
+  /** The ranks within a suit in the device's order, e.g. `A23456789TJQK`. */
+  rankOrder: withDefault(is(orderOf('A23456789TJQK'), { key: 'hardware.profile.rankOrder' }), DEFAULTS.rankOrder),
+});
+export type IndexDecoding = Infer<typeof INDEX_OPTIONS>;
+export type IndexOptions = Omit<IndexDecoding, 'kind'>;
+
+export const DEFAULT_INDEX_OPTIONS: IndexOptions = DEFAULTS;
 
 export function cardAtIndex(index: number, options: IndexOptions): Card | null {
   const position = index - options.base;
@@ -39,27 +51,11 @@ export function indexDecoder(options: IndexOptions = DEFAULT_INDEX_OPTIONS): Dec
   };
 }
 
-export type IndexDecoding = { readonly kind: 'index' } & IndexOptions;
-
-function readIndexOptions(options: Options): IndexOptions {
-  const base = options.base ?? DEFAULT_INDEX_OPTIONS.base;
-  if (base !== 0 && base !== 1) throw new InputError('decoder.base', { key: 'hardware.profile.indexBase' });
-  const suitOrder = options.suitOrder ?? DEFAULT_INDEX_OPTIONS.suitOrder;
-  if (typeof suitOrder !== 'string' || [...suitOrder].sort().join('') !== 'cdhs') {
-    throw new InputError('decoder.suitOrder', { key: 'hardware.profile.suitOrder' });
-  }
-  const rankOrder = options.rankOrder ?? DEFAULT_INDEX_OPTIONS.rankOrder;
-  if (typeof rankOrder !== 'string' || [...rankOrder].sort().join('') !== [...'23456789AJKQT'].sort().join('')) {
-    throw new InputError('decoder.rankOrder', { key: 'hardware.profile.rankOrder' });
-  }
-  return { base, suitOrder, rankOrder };
-}
-
 export const INDEX_DECODING: DecoderKind<IndexDecoding> = {
   kind: 'index',
   summary: 'A card number (1–52 or 0–51) in the device’s suit and rank order.',
-  read: (options) => ({ kind: 'index', ...readIndexOptions(options) }),
-  create: (config) => indexDecoder(config),
+  schema: INDEX_OPTIONS,
+  create: indexDecoder,
   describe: (config) => `card numbers ${config.base}–${config.base + 51} (suits ${config.suitOrder}, ranks ${config.rankOrder})`,
   cardText: (card, config) => String(indexOfCard(card, config)),
 };

@@ -1,16 +1,20 @@
 import { parseCard } from '../../engine/cards';
 import { InputError } from '../../engine/errors';
-import { regexOf, stringTable } from '../deviceKind';
+import { literal, type Infer } from '../../engine/schema';
+import { kindOptions, regexOf, textTable } from '../deviceKind';
 import type { Decoder, DecoderKind } from './decoder';
 
-export interface PatternOptions {
+const PATTERN_OPTIONS = kindOptions({
+  kind: literal('pattern'),
   /** A regular expression with named groups `rank` and `suit`, or one group `card`. */
-  readonly pattern: string;
+  pattern: regexOf([['card'], ['rank', 'suit']], { key: 'hardware.profile.cardGroups' }),
   /** The device's rank text → a rank the engine reads (`"01": "A"`, `"11": "J"`). */
-  readonly ranks?: Readonly<Record<string, string>>;
+  ranks: textTable,
   /** The device's suit text → a suit the engine reads (`"1": "s"`). */
-  readonly suits?: Readonly<Record<string, string>>;
-}
+  suits: textTable,
+});
+export type PatternDecoding = Infer<typeof PATTERN_OPTIONS>;
+export type PatternOptions = Omit<PatternDecoding, 'kind'>;
 
 /** A vendor's format described as data: a pattern with named groups plus lookup tables. */
 export function patternDecoder(options: PatternOptions): Decoder {
@@ -31,17 +35,10 @@ export function patternDecoder(options: PatternOptions): Decoder {
   };
 }
 
-export type PatternDecoding = { readonly kind: 'pattern' } & PatternOptions;
-
 export const PATTERN_DECODING: DecoderKind<PatternDecoding> = {
   kind: 'pattern',
   summary: 'A vendor’s format: a pattern with named groups, and lookup tables.',
-  read(options) {
-    const pattern = regexOf(options.pattern, 'decoder.pattern', [['card'], ['rank', 'suit']], { key: 'hardware.profile.cardGroups' });
-    const ranks = stringTable(options.ranks, 'decoder.ranks');
-    const suits = stringTable(options.suits, 'decoder.suits');
-    return { kind: 'pattern', pattern, ...(ranks ? { ranks } : {}), ...(suits ? { suits } : {}) };
-  },
+  schema: PATTERN_OPTIONS,
   create: (config) => patternDecoder(config),
   describe: (config) => `text matching ${config.pattern}`,
   cardText() {

@@ -1,4 +1,6 @@
 import { RANKS, type Card, type Rank, type Suit } from '../../engine/cards';
+import { literal, type Infer } from '../../engine/schema';
+import { kindOptions } from '../deviceKind';
 import type { Decoder, DecoderKind } from './decoder';
 
 const SUIT_NUMBER = /^([shdc])\s*(0?[1-9]|1[0-3])$/i;
@@ -21,14 +23,13 @@ export function suitNumberDecoder(): Decoder {
 }
 
 /** `{"kind": "suit-number"}`: it has no options. */
-export interface SuitNumberDecoding {
-  readonly kind: 'suit-number';
-}
+const SUIT_NUMBER_OPTIONS = kindOptions({ kind: literal('suit-number') });
+export type SuitNumberDecoding = Infer<typeof SUIT_NUMBER_OPTIONS>;
 
 export const SUIT_NUMBER_DECODING: DecoderKind<SuitNumberDecoding> = {
   kind: 'suit-number',
   summary: 'A suit letter and a rank number: S01, D12.',
-  read: () => ({ kind: 'suit-number' }),
+  schema: SUIT_NUMBER_OPTIONS,
   create: () => suitNumberDecoder(),
   describe: () => 'a suit letter and a rank number such as S01 or D12',
   cardText(card) {

@@ -1,14 +1,18 @@
 import { formatCard, parseCard } from '../../engine/cards';
-import { booleanOf } from '../deviceKind';
+import { literal, type Infer } from '../../engine/schema';
+import { flag, kindOptions } from '../deviceKind';
 import type { Decoder, DecoderKind } from './decoder';
 
-export interface TextOptions {
+const TEXT_OPTIONS = kindOptions({
+  kind: literal('text'),
   /**
    * The device writes the ace as rank `1` (`1s`, `♠1`). Off by default, since `1s` is otherwise
    * no card code and a stray `1` must not become an ace.
    */
-  readonly aceAsOne?: boolean;
-}
+  aceAsOne: flag,
+});
+export type TextDecoding = Infer<typeof TEXT_OPTIONS>;
+export type TextOptions = Omit<TextDecoding, 'kind'>;
 
 /** A `1` standing alone as the rank, before or after the suit; `10` is the ten and stays. */
 function aceForOne(text: string): string {
@@ -25,15 +29,10 @@ export function textDecoder(options: TextOptions = {}): Decoder {
   };
 }
 
-export type TextDecoding = { readonly kind: 'text' } & TextOptions;
-
 export const TEXT_DECODING: DecoderKind<TextDecoding> = {
   kind: 'text',
   summary: 'Card codes as text: As, 10h, A♠.',
-  read(options) {
-    const aceAsOne = booleanOf(options.aceAsOne, 'decoder.aceAsOne');
-    return { kind: 'text', ...(aceAsOne === undefined ? {} : { aceAsOne }) };
-  },
+  schema: TEXT_OPTIONS,
   create: (config) => textDecoder(config),
   describe: (config) => `card codes such as As or 10h${config.aceAsOne === true ? ' (1 for the ace)' : ''}`,
   cardText(card, config) {

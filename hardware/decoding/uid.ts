@@ -1,7 +1,8 @@
 import { isCard, type Card } from '../../engine/cards';
 import { InputError } from '../../engine/errors';
 import type { Message } from '../../engine/messages';
-import { isRecord, oneOf, regexOf } from '../deviceKind';
+import { is, isRecord, literal, whenGiven, withDefault, type Infer, type Schema } from '../../engine/schema';
+import { choiceOf, kindOptions, regexOf } from '../deviceKind';
 import type { Decoded, Decoder, DecoderKind } from './decoder';
 
 /** The order the dealer reads a deck in "register deck" mode: spades, hearts, diamonds, clubs, each A 2 … K. */
@@ -20,15 +21,32 @@ export const REGISTRATION_ORDER: readonly Card[] = ['s', 'h', 'd', 'c'].flatMap(
 export const UID_BYTES = ['hex', 'decimal'] as const;
 export type UidBytes = (typeof UID_BYTES)[number];
 
-export interface UidOptions {
+/**
+ * The deck's tag table (`{"04A2B3C4": "As"}`), none when left out (or null). Always filled in when
+ * read; optional in the type, as the built-in `rfid` profile has none.
+ */
+const TAG_TABLE: Schema<Readonly<Record<string, Card>> | undefined> = withDefault(
+  is(
+    (value): value is Record<string, Card> => isRecord(value) && Object.values(value).every((card) => isCard(card)),
+    { key: 'hardware.profile.tagCards', params: { example: '{"04A2B3C4": "As"}' } },
+  ),
+  {},
+);
+
+/** A profile's `decoder` for RFID tags: the reader's notation, and the deck's tag table (`cards`). */
+const UID_OPTIONS = kindOptions({
+  kind: literal('uid'),
+  cards: TAG_TABLE,
   /**
    * A regular expression with a named group `uid` (and optionally `reader`) that takes the tag ID
    * out of a longer line (`Card UID: 04 A2 B3 C4`, `1|04A2B3C4`, a JSON line). A line it does not
    * match is not a tag.
    */
-  readonly pattern?: string;
-  readonly uidBytes?: UidBytes;
-}
+  pattern: whenGiven(regexOf([['uid']], { key: 'hardware.profile.uidGroups' }), undefined),
+  uidBytes: choiceOf(UID_BYTES, undefined),
+});
+export type UidDecoding = Infer<typeof UID_OPTIONS>;
+export type UidOptions = Omit<UidDecoding, 'kind' | 'cards'>;
 
 /** Separators between the bytes of a tag ID. */
 const SEPARATORS = /[\s:-]/g;
@@ -132,22 +150,10 @@ export class UidDecoder implements Decoder {
   }
 }
 
-/** A profile's `decoder` for RFID tags: the reader's notation, and the deck's tag table (`cards`). */
-export type UidDecoding = { readonly kind: 'uid'; readonly cards?: Readonly<Record<string, Card>> } & UidOptions;
-
 export const UID_DECODING: DecoderKind<UidDecoding> = {
   kind: 'uid',
   summary: 'RFID tag IDs, looked up in the deck’s tag table.',
-  read(options) {
-    const cards = options.cards ?? {};
-    if (!isRecord(cards) || Object.values(cards).some((card) => !isCard(card))) {
-      throw new InputError('decoder.cards', { key: 'hardware.profile.tagCards', params: { example: '{"04A2B3C4": "As"}' } });
-    }
-    const pattern =
-      options.pattern === undefined ? undefined : regexOf(options.pattern, 'decoder.pattern', [['uid']], { key: 'hardware.profile.uidGroups' });
-    const uidBytes = options.uidBytes === undefined ? undefined : oneOf(options.uidBytes, 'decoder.uidBytes', UID_BYTES, 'hex');
-    return { kind: 'uid', cards: cards as Record<string, Card>, ...(pattern === undefined ? {} : { pattern }), ...(uidBytes === undefined ? {} : { uidBytes }) };
-  },
+  schema: UID_OPTIONS,
   create: (config) => new UidDecoder(config.cards, config),
   describe(config) {
     const tags = Object.keys(config.cards ?? {}).length;

@@ -1,5 +1,6 @@
 import type { Message } from '../../engine/messages';
-import { wholeIn, type DeviceKind, type Options } from '../deviceKind';
+import type { Schema } from '../../engine/schema';
+import { wholeIn, type DeviceKind } from '../deviceKind';
 
 /** One framed message from the device, or the bytes of a message the framing refused. */
 export interface Frame {
@@ -26,7 +27,7 @@ export interface Framer {
 }
 
 /** A kind of framing as the registry lists it. */
-export interface FramingKind<Config extends { readonly kind: string }> extends DeviceKind<Config, Framer, FramingShared> {
+export interface FramingKind<Config extends { readonly kind: string }> extends DeviceKind<Config, Framer> {
   /** One message as a device of this framing sends it (for the simulator and tests). */
   wrap(payload: Buffer, config: Config, lineEnding: string): Buffer;
 }
@@ -41,15 +42,12 @@ export function cutOffFrame(pending: readonly number[]): Frame[] {
   return pending.length === 0 ? [] : [{ bytes: Buffer.from(pending), error: CUT_OFF }];
 }
 
-/** The options every framing has, read before its own: `maxLength`. */
-export interface FramingShared {
-  readonly maxLength: number;
-}
-
-/** `framing.maxLength`, 1 to 65536 bytes (DEFAULT_MAX_FRAME when absent), read for every framing, a kind unknown too. */
-export function readFramingShared(options: Options): FramingShared {
-  return { maxLength: wholeIn(options.maxLength, 'framing.maxLength', 1, 65536, DEFAULT_MAX_FRAME) };
-}
+/**
+ * `framing.maxLength`, 1 to 65536 bytes (DEFAULT_MAX_FRAME when left out): every framing has it,
+ * and the registry reads it before the kind (a kind unknown too). Always filled in when read;
+ * optional in the type, as a built-in profile leaves it to the framer's default.
+ */
+export const FRAME_MAX_LENGTH: Schema<number | undefined> = wholeIn(1, 65536, DEFAULT_MAX_FRAME);
 
 /** The refusals of a frame that ran past its length with no end in sight: on a noisy line, as noise. */
 export const OVERLONG_FRAME_KEYS: ReadonlySet<Message['key']> = new Set(['hardware.frame.noLineEnd', 'hardware.frame.noPause', 'hardware.frame.noEtx']);

@@ -1,10 +1,10 @@
-import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer, type FramingKind } from './frame';
+import { literal, type Infer } from '../../engine/schema';
+import { kindOptions } from '../deviceKind';
+import { cutOffFrame, DEFAULT_MAX_FRAME, FRAME_MAX_LENGTH, type Frame, type Framer, type FramingKind } from './frame';
 
 /** A profile's `framing` for lines: `{"kind": "lines"}`, optionally with `maxLength`. */
-export interface LinesFraming {
-  readonly kind: 'lines';
-  readonly maxLength?: number;
-}
+const LINES_OPTIONS = kindOptions({ kind: literal('lines'), maxLength: FRAME_MAX_LENGTH });
+export type LinesFraming = Infer<typeof LINES_OPTIONS>;
 
 const CR = 0x0d;
 const LF = 0x0a;
@@ -55,7 +55,7 @@ export function lineFramer(maxLength = DEFAULT_MAX_FRAME): Framer {
 export const LINES_FRAMING: FramingKind<LinesFraming> = {
   kind: 'lines',
   summary: 'One message per line (CR, LF or CRLF).',
-  read: (_options, { maxLength }) => ({ kind: 'lines', maxLength }),
+  schema: LINES_OPTIONS,
   create: (config) => lineFramer(config.maxLength ?? DEFAULT_MAX_FRAME),
   describe: () => 'one message per line (CR, LF or CRLF)',
   wrap: (payload, _config, lineEnding) => Buffer.concat([payload, Buffer.from(lineEnding)]),

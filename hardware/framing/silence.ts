@@ -1,12 +1,10 @@
-import { wholeIn } from '../deviceKind';
-import { DEFAULT_MAX_FRAME, type Frame, type Framer, type FramingKind } from './frame';
+import { literal, type Infer } from '../../engine/schema';
+import { kindOptions, wholeIn } from '../deviceKind';
+import { DEFAULT_MAX_FRAME, FRAME_MAX_LENGTH, type Frame, type Framer, type FramingKind } from './frame';
 
-/** A profile's `framing` for readers that send no terminator: a burst ended by `idleMs` of silence. */
-export interface SilenceFraming {
-  readonly kind: 'silence';
-  readonly idleMs: number;
-  readonly maxLength?: number;
-}
+/** A profile's `framing` for readers that send no terminator: a burst ended by `idleMs` of silence (5 to 5000, 50 when left out). */
+const SILENCE_OPTIONS = kindOptions({ kind: literal('silence'), idleMs: wholeIn(5, 5000, 50), maxLength: FRAME_MAX_LENGTH });
+export type SilenceFraming = Infer<typeof SILENCE_OPTIONS>;
 
 /**
  * For readers that send no terminator: whatever arrives in one burst is one frame, ended by
@@ -45,7 +43,7 @@ export function silenceFramer(idleMs = 50, maxLength = DEFAULT_MAX_FRAME): Frame
 export const SILENCE_FRAMING: FramingKind<SilenceFraming> = {
   kind: 'silence',
   summary: 'One message per burst, ended by a pause.',
-  read: (options, { maxLength }) => ({ kind: 'silence', idleMs: wholeIn(options.idleMs, 'framing.idleMs', 5, 5000, 50), maxLength }),
+  schema: SILENCE_OPTIONS,
   create: (config) => silenceFramer(config.idleMs, config.maxLength ?? DEFAULT_MAX_FRAME),
   describe: (config) => `one message per burst, ended by ${config.idleMs} ms of silence`,
   // Nothing added: the sender pauses instead.

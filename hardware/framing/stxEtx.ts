@@ -1,8 +1,8 @@
-import { InputError } from '../../engine/errors';
 import type { Message } from '../../engine/messages';
-import { booleanOf } from '../deviceKind';
+import { literal, oneOf, refine, withDefault, type Infer } from '../../engine/schema';
+import { flag, kindOptions } from '../deviceKind';
 import { printableRaw } from '../events';
-import { cutOffFrame, DEFAULT_MAX_FRAME, type Frame, type Framer, type FramingKind } from './frame';
+import { cutOffFrame, DEFAULT_MAX_FRAME, FRAME_MAX_LENGTH, type Frame, type Framer, type FramingKind } from './frame';
 
 export const STX = 0x02;
 export const ETX = 0x03;
@@ -14,13 +14,20 @@ export const CHECKSUMS = ['none', 'xor', 'sum', 'xor-hex', 'sum-hex'] as const;
 export type Checksum = (typeof CHECKSUMS)[number];
 
 /** A profile's `framing` for STX data ETX [checksum]. */
-export interface StxEtxFraming {
-  readonly kind: 'stx-etx';
-  readonly checksum: Checksum;
-  /** The checksum counts the STX as well as the data and the ETX. Only with a checksum. */
-  readonly checksumIncludesStx?: boolean;
-  readonly maxLength?: number;
-}
+const STX_ETX_OPTIONS = refine(
+  kindOptions({
+    kind: literal('stx-etx'),
+    /** `none` when left out. */
+    checksum: withDefault(oneOf(CHECKSUMS, { key: 'hardware.profile.chooseOne', params: { options: CHECKSUMS.join(', ') } }), 'none'),
+    /** The checksum counts the STX as well as the data and the ETX. Only with a checksum. */
+    checksumIncludesStx: flag,
+    maxLength: FRAME_MAX_LENGTH,
+  }),
+  (read, at) => {
+    if (read.checksumIncludesStx === true && read.checksum === 'none') at('checksumIncludesStx', { key: 'hardware.profile.checksumOnly', params: { options: CHECKSUMS.slice(1).join(', ') } });
+  },
+);
+export type StxEtxFraming = Infer<typeof STX_ETX_OPTIONS>;
 
 export interface ChecksumOptions {
   /** The sum or XOR starts at the STX instead of the first data byte (some devices count it). */
@@ -141,15 +148,7 @@ export function stxEtxFramer(checksum: Checksum = 'none', maxLength = DEFAULT_MA
 export const STX_ETX_FRAMING: FramingKind<StxEtxFraming> = {
   kind: 'stx-etx',
   summary: 'STX…ETX frames, with or without a checksum.',
-  read(options, { maxLength }) {
-    const checksum = options.checksum ?? 'none';
-    if (!CHECKSUMS.includes(checksum as Checksum)) throw new InputError('framing.checksum', { key: 'hardware.profile.chooseOne', params: { options: CHECKSUMS.join(', ') } });
-    const includesStx = booleanOf(options.checksumIncludesStx, 'framing.checksumIncludesStx');
-    if (includesStx === true && checksum === 'none') {
-      throw new InputError('framing.checksumIncludesStx', { key: 'hardware.profile.checksumOnly', params: { options: CHECKSUMS.slice(1).join(', ') } });
-    }
-    return { kind: 'stx-etx', checksum: checksum as Checksum, ...(includesStx === undefined ? {} : { checksumIncludesStx: includesStx }), maxLength };
-  },
+  schema: STX_ETX_OPTIONS,
   create: (config) => stxEtxFramer(config.checksum, config.maxLength ?? DEFAULT_MAX_FRAME, { includesStx: config.checksumIncludesStx === true }),
   describe(config) {
     if (config.checksum === 'none') return 'STX…ETX frames without a checksum';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConsoleState } from '../../protocol/contract';
+import { STATE_MESSAGE_MAX_CHARS, type CommandError, type ConsoleState } from '../../protocol/contract';
 import type { BridgeRequest } from '../../protocol/commands';
 import { makeState } from '../testing/fixtures';
 import { bridgeUrl, ConnectionLostError, createBridgeApi, type BridgeRole, type ConnectionStatus, type WebSocketLike } from './bridge';
@@ -50,11 +50,13 @@ class FakeSocket implements WebSocketLike {
 function setup(retryDelaysMs = [100, 200, 400], role?: BridgeRole) {
   const sockets: FakeSocket[] = [];
   const statuses: ConnectionStatus[] = [];
+  const refused: CommandError[] = [];
   const api = createBridgeApi({
     url: 'ws://127.0.0.1:5173/bridge',
     ...(role === undefined ? {} : { role }),
     retryDelaysMs,
     requestTimeoutMs: 5000,
+    onRefused: (error) => refused.push(error),
     createSocket: (url) => {
       const socket = new FakeSocket(url);
       sockets.push(socket);
@@ -67,7 +69,7 @@ function setup(retryDelaysMs = [100, 200, 400], role?: BridgeRole) {
     if (socket === undefined) throw new Error('no socket');
     return socket;
   };
-  return { api, sockets, statuses, latest };
+  return { api, sockets, statuses, latest, refused };
 }
 
 describe('bridgeUrl', () => {
@@ -157,7 +159,7 @@ describe('createBridgeApi', () => {
   });
 
   it('merges pushed patches into the whole state it was sent first, keeping the parts not named', () => {
-    const { api, latest } = setup();
+    const { api, latest, refused } = setup();
     latest().open();
     const seen: ConsoleState[] = [];
     api.onState((state) => seen.push(state));
@@ -173,10 +175,11 @@ describe('createBridgeApi', () => {
     // A patch naming a part no state has is not from the service.
     latest().message({ type: 'patch', patch: { admin: true } });
     expect(seen).toHaveLength(2);
+    expect(refused.map((error) => [error.field, error.said?.key])).toEqual([['patch.admin', 'stateMessage.unknownPart']]);
   });
 
   it('ignores malformed messages and answers to unknown ids', async () => {
-    const { api, latest } = setup();
+    const { api, latest, refused } = setup();
     latest().open();
     const seen: ConsoleState[] = [];
     api.onState((state) => seen.push(state));
@@ -188,6 +191,33 @@ describe('createBridgeApi', () => {
     latest().reply(0, { ok: true, value: null });
     await expect(call).resolves.toEqual({ ok: true, value: null });
     expect(seen).toEqual([]);
+    // Text that is no JSON is dropped unsaid; a message of no known shape is refused in keys.
+    expect(refused.map((error) => [error.field, error.said?.key])).toEqual([
+      ['state', 'stateMessage.object'],
+      ['type', 'stateMessage.type'],
+    ]);
+  });
+
+  it('refuses a state message of the wrong shape, of an unknown kind or too long, and keeps the last good state', async () => {
+    const { api, latest, refused } = setup(undefined, 'display');
+    latest().open();
+    const seen: ConsoleState[] = [];
+    api.onState((state) => seen.push(state));
+    const state = makeState();
+    latest().message({ type: 'state', state });
+    latest().message({ type: 'patch', patch: { race: 'race-1' } });
+    latest().message({ type: 'state', state: { ...state, inputs: 'none' } });
+    latest().message({ type: 'replace', state });
+    latest().onmessage?.({ data: JSON.stringify({ type: 'patch', patch: {} }).padEnd(STATE_MESSAGE_MAX_CHARS + 1, ' ') });
+    expect(seen).toEqual([state]);
+    await expect(api.getState()).resolves.toEqual(state);
+    expect(refused.map((error) => [error.field, error.said?.key])).toEqual([
+      ['patch.race', 'stateMessage.objectOrNull'],
+      ['state.inputs', 'stateMessage.listMax'],
+      ['type', 'stateMessage.type'],
+      ['message', 'stateMessage.tooLarge'],
+    ]);
+    expect(refused[2]?.message).toBe('must be state or patch (got "replace")');
   });
 
   it('refuses calls while not connected, without queueing them', async () => {

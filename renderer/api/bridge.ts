@@ -1,6 +1,7 @@
 import { commandCalls, type BridgeMessage, type BridgeRequest, type CommandName, type ConsoleApi } from '../../protocol/commands';
-import type { ConsoleState } from '../../protocol/contract';
-import { createStateMerge, isStateMessage } from '../../protocol/stateMerge';
+import { readStateMessage, type CommandError, type ConsoleState } from '../../protocol/contract';
+import { createStateMerge } from '../../protocol/stateMerge';
+import { createStateRefusals, type StateRefusalSource } from './stateRefusals';
 
 /**
  * The console API over a WebSocket, for browser mode (`npm run web`): the same calls as the
@@ -12,6 +13,11 @@ import { createStateMerge, isStateMessage } from '../../protocol/stateMerge';
  * The player display connects as `role: 'display'` (`/bridge?role=display`): the server pushes it
  * the state and refuses every command it sends, so this client answers `getState` itself, from
  * the states it is pushed.
+ *
+ * Every state message is read by its schema (protocol/contract.ts, `readStateMessage`) before it
+ * is merged: one refused (of the wrong shape, of an unknown kind, too long) is dropped and said
+ * (`onRefused`, the log by default; `onStateRefusal` for the screens), and the page keeps its
+ * last good state.
  */
 
 /** `connecting` before the first open, `open` while connected, `lost` after a drop until reconnected. */
@@ -22,7 +28,7 @@ export interface ConnectionSource {
   onConnection(listener: (status: ConnectionStatus) => void): () => void;
 }
 
-export type BridgeApi = ConsoleApi & ConnectionSource & { close(): void };
+export type BridgeApi = ConsoleApi & ConnectionSource & StateRefusalSource & { close(): void };
 
 /** The part of the browser's WebSocket the client uses (so tests can hand in a fake). */
 export interface WebSocketLike {
@@ -47,6 +53,8 @@ export interface BridgeOptions {
   readonly retryDelaysMs?: readonly number[];
   /** A call with no answer after this long fails (the socket is then treated as dropped). */
   readonly requestTimeoutMs?: number;
+  /** Told of each state message refused (it is dropped, the last good state kept); the log by default. */
+  readonly onRefused?: (error: CommandError) => void;
 }
 
 /** A call could not be answered because the connection to the console service was lost. */
@@ -73,11 +81,9 @@ function roleUrl(url: string, role: BridgeRole): string {
   return `${url}${url.includes('?') ? '&' : '?'}role=${role}`;
 }
 
-function isMessage(value: unknown): value is BridgeMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  const type = (value as { type?: unknown }).type;
-  if (type === 'result') return typeof (value as { id?: unknown }).id === 'number';
-  return isStateMessage(value);
+/** A call's answer (anything else the server sends is a state message). */
+function isResult(value: unknown): value is Extract<BridgeMessage, { type: 'result' }> {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'result' && typeof (value as { id?: unknown }).id === 'number';
 }
 
 /** The bridge address for a page served at `location`: `ws://host/bridge`, or `wss://` over https. */
@@ -91,6 +97,7 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
   const createSocket = options.createSocket ?? ((address: string) => new WebSocket(address) as unknown as WebSocketLike);
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const refusals = createStateRefusals(options.onRefused);
 
   const stateListeners = new Set<(state: ConsoleState) => void>();
   const mergeState = createStateMerge();
@@ -148,14 +155,21 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
   }
 
   function receive(data: unknown): void {
-    let message: unknown;
+    const text = typeof data === 'string' ? data : String(data);
+    let parsed: unknown;
     try {
-      message = JSON.parse(typeof data === 'string' ? data : String(data));
+      parsed = JSON.parse(text);
     } catch {
       return;
     }
-    if (!isMessage(message)) return;
-    if (message.type !== 'result') {
+    if (!isResult(parsed)) {
+      const read = readStateMessage(parsed, text.length);
+      if (!read.ok) {
+        refusals.refused(read.error);
+        return;
+      }
+      const message = read.value;
+      refusals.taken(message);
       const state = mergeState(message);
       if (state === null) return;
       latest = state;
@@ -171,11 +185,11 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
       }
       return;
     }
-    const call = pending.get(message.id);
+    const call = pending.get(parsed.id);
     if (call === undefined) return;
-    pending.delete(message.id);
+    pending.delete(parsed.id);
     clearTimeout(call.timer);
-    call.resolve(message.result);
+    call.resolve(parsed.result);
   }
 
   function open(): void {
@@ -262,6 +276,7 @@ export function createBridgeApi(options: BridgeOptions): BridgeApi {
 
   const api = {
     ...commands,
+    ...refusals.source,
     onState(listener: (state: ConsoleState) => void) {
       stateListeners.add(listener);
       return () => {

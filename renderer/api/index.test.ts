@@ -27,8 +27,8 @@ describe('getConsoleApi', () => {
     const asked = api.getState();
     const whole = await createFakeApi().getState();
     push({ type: 'state', state: whole });
-    expect(await asked).toBe(whole);
-    expect(await api.getState()).toBe(whole);
+    expect(await asked).toEqual(whole);
+    expect(await api.getState()).toEqual(whole);
   });
 
   it('uses the Electron preload API when present, merging its pushed messages into whole states', async () => {

@@ -1,10 +1,12 @@
 import { commandCalls, type ConsoleApi, type PreloadApi } from '../../protocol/commands';
-import type { CommandResult, ConsoleState, DisplayPreloadApi } from '../../protocol/contract';
+import { readStateMessage, type CommandError, type CommandResult, type ConsoleState, type DisplayPreloadApi } from '../../protocol/contract';
 import { isDisplayMode } from '../displayMode';
 import { bridgeUrl, createBridgeApi, type ConnectionSource } from './bridge';
+import { createStateRefusals, logStateRefusal, type StateRefusalSource } from './stateRefusals';
 import { createStateMerge } from '../../protocol/stateMerge';
 
 export { bridgeUrl, ConnectionLostError, createBridgeApi } from './bridge';
+export { hasStateRefusals, logStateRefusal, type StateRefusalSource } from './stateRefusals';
 export type { BridgeApi, BridgeRole, ConnectionSource, ConnectionStatus, WebSocketLike } from './bridge';
 
 let shared: ConsoleApi | null = null;
@@ -16,16 +18,25 @@ export const READ_ONLY: CommandResult<never> = { ok: false, error: { field: 'rol
  * The Electron preload's API as the screens use it: its pushed messages (a whole state, then
  * patches) merged into whole states. Subscribes at once, so no message is missed. The player
  * display's preload has no commands: there each command answers READ_ONLY, and getState gives
- * the latest state pushed (once one has come).
+ * the latest state pushed (once one has come). Each message is read by its schema first
+ * (`readStateMessage`): one refused is dropped and said (`onRefused`, the log by default;
+ * `onStateRefusal` for the screens), the last good state kept.
  */
-export function fromPreload(preload: PreloadApi | DisplayPreloadApi): ConsoleApi {
+export function fromPreload(preload: PreloadApi | DisplayPreloadApi, onRefused: (error: CommandError) => void = logStateRefusal): ConsoleApi & StateRefusalSource {
   const { onStateMessage, ...given } = preload as PreloadApi;
   const listeners = new Set<(state: ConsoleState) => void>();
   const merge = createStateMerge();
+  const refusals = createStateRefusals(onRefused);
   let latest: ConsoleState | null = null;
   const waiting: Array<(state: ConsoleState) => void> = [];
-  onStateMessage((message) => {
-    const state = merge(message);
+  onStateMessage((message: unknown) => {
+    const read = readStateMessage(message);
+    if (!read.ok) {
+      refusals.refused(read.error);
+      return;
+    }
+    refusals.taken(read.value);
+    const state = merge(read.value);
     if (state === null) return;
     latest = state;
     for (const resolve of waiting.splice(0)) resolve(state);
@@ -36,6 +47,7 @@ export function fromPreload(preload: PreloadApi | DisplayPreloadApi): ConsoleApi
   const calls = 'getState' in given ? given : { ...readOnly, getState: pushed };
   return {
     ...(calls as ConsoleApi),
+    ...refusals.source,
     onState(listener: (state: ConsoleState) => void) {
       listeners.add(listener);
       return () => {

@@ -2,6 +2,8 @@ import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionStatus } from '../api';
 import type { ConsoleApi } from '../../protocol/commands';
+import type { CommandError } from '../../protocol/contract';
+import { refusalOf } from '../../protocol/schema';
 import type { RaceStep } from '../../engine/plan/planner';
 import { createFakeApi } from '../testing/fakeApi';
 import { DECK_PROFILE_INFO, FINNISH_CARDS, makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE, VENDOR_PROFILE } from '../testing/fixtures';
@@ -194,6 +196,28 @@ describe('console store', () => {
     report('open');
     await settle();
     expect(api.callsOf('getState')).toHaveLength(2);
+  });
+
+  it('holds the state message the page refused last, as the API tells it', async () => {
+    const api = createFakeApi();
+    let tell: (error: CommandError | null) => void = () => {};
+    const refusing = {
+      ...api,
+      onStateRefusal(listener: (error: CommandError | null) => void) {
+        tell = listener;
+        listener(null);
+        return () => {};
+      },
+    } as ConsoleApi;
+    const store = useConsoleStore();
+    store.connect(refusing);
+    await settle();
+    expect(store.stateRefusal).toBeNull();
+    const refused = refusalOf('type', { key: 'stateMessage.type', params: { got: '"replace"' } });
+    tell(refused);
+    expect(store.stateRefusal).toEqual(refused);
+    tell(null);
+    expect(store.stateRefusal).toBeNull();
   });
 
   it('stops listening on disconnect', async () => {

@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef } from 'vue';
-import type { ConsoleState, GameView, PortInfo, RaceView } from '../../protocol/contract';
+import type { CommandError, ConsoleState, GameView, PortInfo, RaceView } from '../../protocol/contract';
 import type { ConsoleApi } from '../../protocol/commands';
-import { hasConnection, type ConnectionStatus } from '../api';
+import { hasConnection, hasStateRefusals, type ConnectionStatus } from '../api';
 import { createCommandRunner, type CommandEffects } from './commandRunner';
 import { useHistoryPages } from './historyPages';
 import { useInputLog } from './inputLog';
@@ -37,6 +37,8 @@ export const useConsoleStore = defineStore('console', () => {
 
   const state = shallowRef<ConsoleState | null>(null);
   const connection = ref<Connection>('connecting');
+  /** The state message the page refused last (it shows the state it took before), until the next whole state. */
+  const stateRefusal = shallowRef<CommandError | null>(null);
   const view = ref<ViewName>('setup');
   const notice = ref<Notice | null>(null);
   const errors = reactive<Partial<Record<ActionName, UiError | null>>>({});
@@ -145,6 +147,7 @@ export const useConsoleStore = defineStore('console', () => {
     disconnect();
     api = service;
     stops.push(service.onState(receive));
+    if (hasStateRefusals(service)) stops.push(service.onStateRefusal((error) => (stateRefusal.value = error)));
     if (hasConnection(service)) {
       stops.push(
         service.onConnection((status: ConnectionStatus) => {
@@ -175,6 +178,7 @@ export const useConsoleStore = defineStore('console', () => {
   return {
     state,
     connection,
+    stateRefusal,
     view,
     notice,
     errors,

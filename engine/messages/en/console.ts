@@ -133,6 +133,20 @@ export const enConsole = {
     profile: 'must be a device profile: a JSON object of at most {kb} KB',
     draftSeats: 'must list at most {n} seat | must list at most {n} seats',
   },
+  /** A state message pushed to a page (protocol/contract.ts, STATE_MESSAGE) that the page refuses, keeping its last good state. */
+  stateMessage: {
+    notMessage: 'must be a state message: an object whose type is state or patch',
+    type: 'must be state or patch (got {got})',
+    unknownPart: 'is no part of the console’s state',
+    object: 'must be an object',
+    objectOrNull: 'must be an object or null',
+    list: 'must be a list of objects',
+    listMax: 'must be a list of at most {n} object | must be a list of at most {n} objects',
+    text: 'must be text',
+    whole: 'must be a whole number',
+    oneOf: 'must be one of {options}',
+    tooLarge: 'the state message is over {mb} MB',
+  },
   clock: {
     /** The station's tournament clock as the screens and the floor page show it. */
     label: 'Tournament clock',

@@ -136,6 +136,19 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     profile: 'on oltava laiteprofiili: JSON-olio, enintään {kb} kt',
     draftSeats: 'luettele enintään {n} paikka | luettele enintään {n} paikkaa',
   },
+  stateMessage: {
+    notMessage: 'on oltava tilaviesti: olio, jonka tyyppi on state tai patch',
+    type: 'on oltava state tai patch (saatiin {got})',
+    unknownPart: 'ei ole konsolin tilan osa',
+    object: 'on oltava olio',
+    objectOrNull: 'on oltava olio tai null',
+    list: 'on oltava luettelo olioita',
+    listMax: 'on oltava luettelo, jossa on enintään {n} olio | on oltava luettelo, jossa on enintään {n} oliota',
+    text: 'on oltava tekstiä',
+    whole: 'on oltava kokonaisluku',
+    oneOf: 'on oltava jokin näistä: {options}',
+    tooLarge: 'tilaviesti on yli {mb} Mt',
+  },
   clock: {
     /** The station's tournament clock as the screens and the floor page show it. */
     label: 'Turnauskello',

@@ -136,6 +136,19 @@ export const ruConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     profile: 'должен быть профиль устройства: объект JSON не более {kb} КБ',
     draftSeats: 'укажите не более {n} места | укажите не более {n} мест | укажите не более {n} мест',
   },
+  stateMessage: {
+    notMessage: 'должно быть сообщение о состоянии: объект с типом state или patch',
+    type: 'должно быть state или patch (получено {got})',
+    unknownPart: 'не является частью состояния консоли',
+    object: 'должен быть объект',
+    objectOrNull: 'должен быть объект или null',
+    list: 'должен быть список объектов',
+    listMax: 'должен быть список не более чем из {n} объекта | должен быть список не более чем из {n} объектов | должен быть список не более чем из {n} объектов',
+    text: 'должен быть текст',
+    whole: 'должно быть целое число',
+    oneOf: 'должно быть одним из: {options}',
+    tooLarge: 'сообщение о состоянии больше {mb} МБ',
+  },
   clock: {
     /** The station's tournament clock as the screens and the floor page show it. */
     label: 'Часы турнира',
