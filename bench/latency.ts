@@ -32,6 +32,14 @@ import { benchDir, bridgeCall, CHROMIUM_ARGS, CHROMIUM_PATH, epochNow, requireCh
  *   read by a tiny process of its own (bench/bareShoe.ts) that sends each frame over a WebSocket
  *   to a page in the same Chromium that puts it in the DOM, watched the same way. Its samples are
  *   interleaved with the console's, card by card, so a slow stretch slows both.
+ *
+ * Both pages are measured the same way and both are idle between cards, so both get the frame that
+ * shows a card the same way: an idle page's frame starts at once, a page that is drawing every
+ * frame waits for the next one (up to 16.7 ms). The console's page used to be the second kind
+ * through the whole deal (its 0.9 s card-flash animation outlasted the 200–600 ms between its
+ * cards) while the bare page was the first: that wait was the console's own doing (a dealer at two
+ * cards a second meets it too), so it was fixed in the console (the flash is held, not animated:
+ * renderer/styles/cards.css), not by giving the bare page an animation or leaving the frame out.
  */
 
 const MIN_CARDS = 300;

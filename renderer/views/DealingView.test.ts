@@ -397,6 +397,34 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
     }
   });
 
+  it('redraws the seats and the grid a card changes, moves the flash between seats, and says everything again in a new language', async () => {
+    // SeatCards and CardGrid keep what a card does not change (v-memo): what does change must still show.
+    const { wrapper, store, api, i18n } = await dealing({ race: { cards: ['Ah', 'Kc'] } });
+    // (The flash's 0.9 s timer runs on real time: each card below comes well within it.)
+    stops.push(installReadFeedback(store, () => undefined));
+    const seat = (number: number) => wrapper.get(`[data-testid="seat-cards-${number}"]`);
+    await api.dealCard('race-1', '2d');
+    await settle();
+    expect(wrapper.findAll('[data-flash="true"]').map((card) => card.attributes('data-card'))).toEqual(['2d']);
+    expect(seat(1).text()).toContain('3 / 3');
+    expect(wrapper.get('[data-testid="grid-card-2d"]').classes()).toContain('card-grid__card--dealt');
+    // The next card goes to seat 2: seat 1's card stops flashing, seat 2's starts.
+    await api.dealCard('race-1', 'Ts');
+    await settle();
+    expect(wrapper.findAll('[data-flash="true"]').map((card) => card.attributes('data-card'))).toEqual(['Ts']);
+    expect(seat(1).find('[data-flash="true"]').exists()).toBe(false);
+    expect(seat(2).text()).toContain('1 / 2');
+    expect(wrapper.get('[data-testid="grid-card-Ts"]').classes()).toContain('card-grid__card--dealt');
+    expect(seat(3).text()).toContain('No cards yet');
+    i18n.global.locale.value = 'fi';
+    await settle();
+    expect(seat(3).text()).toContain('Ei vielä kortteja');
+    expect(seat(1).get('ul').attributes('aria-label')).toBe('Kortit: Paikka 1 — Matti');
+    expect(wrapper.get('[data-testid="card-grid"]').attributes('aria-label')).toBe('Korttiruudukko: napauta jaettua korttia');
+    expect(wrapper.get('[data-testid="card-grid"] [role="group"]').attributes('aria-label')).toBe('Pata');
+    wrapper.unmount();
+  });
+
   it('gives the focus back to the entry field after a tap on the grid and after Void', async () => {
     const { wrapper } = await dealing();
     const input = wrapper.get('[data-testid="manual-input"]').element;
