@@ -86,19 +86,22 @@ export type LineKind =
 
 export function kindOfLine(line: Uint8Array): LineKind {
   if (isBlank(line, 0, line.length)) return { kind: 'blank' };
-  const damaged = (code: 'unreadable' | 'not-a-record') => ({ kind: 'damaged', prefix: seqPrefix(line, 0, line.length), code }) as const;
   // The writer writes only UTF-8: a line that is not is damaged (decoded, its bad bytes would
   // pass for replacement characters in a record that is then taken for edited).
-  if (!isUtf8(line)) return damaged('unreadable');
+  if (!isUtf8(line)) return damagedLine(line, 'unreadable');
   const text = Buffer.prototype.toString.call(line, 'utf8');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return damaged('unreadable');
+    return damagedLine(line, 'unreadable');
   }
   if (isHeader(parsed)) return { kind: 'header', text, parsed };
-  return isRawLine(parsed) ? { kind: 'record', seq: parsed.seq, text, parsed } : damaged('not-a-record');
+  return isRawLine(parsed) ? { kind: 'record', seq: parsed.seq, text, parsed } : damagedLine(line, 'not-a-record');
+}
+
+function damagedLine(line: Uint8Array, code: 'unreadable' | 'not-a-record'): LineKind {
+  return { kind: 'damaged', prefix: seqPrefix(line, 0, line.length), code };
 }
 
 function isHeader(value: unknown): value is JournalHeader {

@@ -1,7 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { ChainStatus, JournalFinding } from './findings';
 import { CoverHash, type Cover } from './coverHash';
-import { damagedSeq, JOURNAL_VERSION, kindOfLine, seqPrefix } from './lineKind';
+import { damagedSeq, JOURNAL_VERSION, kindOfLine, seqPrefix, type LineKind, type RawLine } from './lineKind';
+import { fastRecordLine } from './linePrefix';
 import { findingSeq, orderFindings, PlacedRecords } from './order';
 import { isJournalNote, type JournalLine, type JournalNote, type JournalReading, type ReaderState, type ReadOptions } from './reading';
 import { Sealer, sealIn, sha256, type ChainKind } from './seal';
@@ -92,11 +93,34 @@ export class JournalReader<T> {
 
   /** The next bytes of the journal. */
   push(chunk: Uint8Array): void {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const base = this.offset;
+    let from = 0;
     const carried = this.carry;
-    const bytes = carried === null ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.concat([carried, chunk]);
-    const base = this.offset - (carried?.length ?? 0);
-    let start = 0;
-    let hashed = 0;
+    if (carried !== null) {
+      // Only the line cut between the chunks is joined (a copy of it alone, not of the chunk).
+      const newline = bytes.indexOf(0x0a);
+      if (newline < 0) {
+        this.carry = Buffer.concat([carried, bytes]);
+        this.offset += bytes.length;
+        return;
+      }
+      this.carry = null;
+      this.readLines(Buffer.concat([carried, bytes.subarray(0, newline + 1)]), 0, base - carried.length);
+      from = newline + 1;
+    }
+    const start = this.readLines(bytes, from, base);
+    this.carry = start < bytes.length ? Buffer.from(bytes.subarray(start)) : null;
+    this.offset += bytes.length;
+  }
+
+  /**
+   * Reads the whole lines of `bytes` from `from` on (`base`: where `bytes` starts in the file), and
+   * gives where the first line not ended starts.
+   */
+  private readLines(bytes: Buffer, from: number, base: number): number {
+    let start = from;
+    let hashed = from;
     for (;;) {
       const newline = bytes.indexOf(0x0a, start);
       if (newline < 0) break;
@@ -112,9 +136,8 @@ export class JournalReader<T> {
       if (this.headerSeen) this.beforeHeader = null;
       else this.beforeHeader.update(bytes.subarray(hashed, start));
     }
-    this.cover?.update(bytes.subarray(0, start));
-    this.carry = start < bytes.length ? Buffer.from(bytes.subarray(start)) : null;
-    this.offset += chunk.length;
+    this.cover?.update(bytes.subarray(from, start));
+    return start;
   }
 
   /** Forgets the bytes after the last newline (the file was cut back to its whole lines). */
@@ -199,17 +222,20 @@ export class JournalReader<T> {
     this.lineNumber += 1;
     const lineNumber = this.lineNumber;
     this.last = null;
-    // The line is read in place (a view, not a copy), as the outbox reads it.
-    const line = kindOfLine(bytes.subarray(lineStart, newline));
-    if (line.kind === 'blank') return;
-    if (line.kind === 'damaged') {
+    // The line is read in place (a view, not a copy): the writer's record lines the short way (only
+    // their record parsed as JSON), anything else as the outbox reads it.
+    const fast = fastRecordLine(bytes, lineStart, newline);
+    let parsed: RawLine | null = fast;
+    const line = fast === null ? kindOfLine(bytes.subarray(lineStart, newline)) : null;
+    if (line?.kind === 'blank') return;
+    if (line?.kind === 'damaged') {
       this.unreadable(line.code, lineNumber, bytes.subarray(lineStart, newline));
       return;
     }
-    const seal = sealIn(bytes, lineStart, newline);
+    const seal = fast === null ? sealIn(bytes, lineStart, newline) : { stored: fast.seal, bodyEnd: fast.bodyEnd };
     if (seal !== null) this.last = { start: base + lineStart, end: base + newline + 1, seal: seal.stored };
 
-    if (line.kind === 'header') {
+    if (line?.kind === 'header') {
       this.looksLikeJournal = true;
       const header = line.parsed;
       const headerVersion = typeof header.version === 'number' ? header.version : Number.NaN;
@@ -254,7 +280,7 @@ export class JournalReader<T> {
       return;
     }
 
-    const parsed = line.parsed;
+    parsed ??= (line as Extract<LineKind, { kind: 'record' }>).parsed;
     this.looksLikeJournal = true;
     const { seq } = parsed;
     this.records += 1;

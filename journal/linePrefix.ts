@@ -1,0 +1,122 @@
+import { isUtf8 } from 'node:buffer';
+import type { RawLine } from './lineKind';
+import { SEAL_LENGTH } from './seal';
+
+/** A record line as JSON.parse reads it, and its seal as sealIn finds it (the hash stored, where the bytes it covers end). */
+export interface FastRecordLine extends RawLine {
+  readonly seal: string;
+  readonly bodyEnd: number;
+}
+
+/**
+ * The writer's record line, read without parsing the whole line as JSON: every record line it
+ * writes is `{"seq":N,"at":"…","run":"…","t":N,"prev":"…"|null,"record":{…},"hash":"…"}`, in that
+ * order (journal/encoder.ts), so the fields before `record` are read from the bytes and only the
+ * record itself goes to JSON.parse. A journal's start reads a million of them.
+ *
+ * It answers only when it is sure: when the line is exactly that shape, with plain ASCII strings
+ * before the record (no escapes), a record that is valid UTF-8 and one JSON object, and a seal of 64
+ * lowercase hex digits. Then the line, as JSON.parse reads it whole, is this object, field for field
+ * (a property test holds it to that). Anything else (a header, an older format, damage, a number
+ * written another way, an escape) gives null, and the caller reads the line the full way
+ * (kindOfLine), which decides what it is.
+ */
+export function fastRecordLine(bytes: Uint8Array, start: number, end: number): FastRecordLine | null {
+  let index = start;
+  // {"seq":
+  if (!opens(bytes, index, end, SEQ)) return null;
+  index += SEQ.length;
+  const seqStart = index;
+  let seq = 0;
+  for (; index < end && index - seqStart < 16; index += 1) {
+    const byte = bytes[index] as number;
+    if (byte < 0x30 || byte > 0x39) break;
+    seq = seq * 10 + (byte - 0x30);
+  }
+  // JSON has no leading zeros; a number too long to be exact here is left to JSON.parse.
+  if (index === seqStart || bytes[seqStart] === 0x30 || !Number.isSafeInteger(seq)) return null;
+  if (!opens(bytes, index, end, AT)) return null;
+  index += AT.length;
+  const atEnd = plainString(bytes, index, end);
+  if (atEnd < 0) return null;
+  const at = latin1(bytes, index, atEnd);
+  index = atEnd + 1;
+  if (!opens(bytes, index, end, RUN)) return null;
+  index += RUN.length;
+  const runEnd = plainString(bytes, index, end);
+  if (runEnd < 0) return null;
+  const run = latin1(bytes, index, runEnd);
+  index = runEnd + 1;
+  if (!opens(bytes, index, end, T)) return null;
+  index += T.length;
+  // An integer, as the writer writes `t` (a fraction or an exponent: JSON.parse's to read).
+  if (bytes[index] === 0x2d) index += 1;
+  const tStart = index;
+  while (index < end && (bytes[index] as number) >= 0x30 && (bytes[index] as number) <= 0x39) index += 1;
+  if (index === tStart || (bytes[tStart] === 0x30 && index - tStart > 1)) return null;
+  if (!opens(bytes, index, end, PREV)) return null;
+  index += PREV.length;
+  let prev: string | null;
+  if (opens(bytes, index, end, NULL)) {
+    prev = null;
+    index += NULL.length;
+  } else {
+    if (bytes[index] !== 0x22) return null;
+    const prevEnd = plainString(bytes, index + 1, end);
+    if (prevEnd < 0) return null;
+    prev = latin1(bytes, index + 1, prevEnd);
+    index = prevEnd + 1;
+  }
+  if (!opens(bytes, index, end, RECORD)) return null;
+  index += RECORD.length;
+  // The seal: `,"hash":"` and 64 lowercase hex digits, then `"}` to end the line.
+  const sealStart = end - SEAL_LENGTH;
+  if (sealStart <= index || !opens(bytes, sealStart, end, HASH) || bytes[end - 2] !== 0x22 || bytes[end - 1] !== 0x7d) return null;
+  const seal = latin1(bytes, sealStart + HASH.length, end - 2);
+  if (!HEX_64.test(seal)) return null;
+  // The record: one JSON object, in UTF-8 (a bad byte is for the full read to call unreadable).
+  const recordBytes = new Uint8Array(bytes.buffer, bytes.byteOffset + index, sealStart - index);
+  if (!isUtf8(recordBytes)) return null;
+  let record: unknown;
+  try {
+    record = JSON.parse(Buffer.prototype.toString.call(bytes, 'utf8', index, sealStart));
+  } catch {
+    return null;
+  }
+  if (typeof record !== 'object' || record === null) return null;
+  return { seq, at, run, prev, record, seal, bodyEnd: sealStart };
+}
+
+const SEQ = Buffer.from('{"seq":');
+const AT = Buffer.from(',"at":"');
+const RUN = Buffer.from(',"run":"');
+const T = Buffer.from(',"t":');
+const PREV = Buffer.from(',"prev":');
+const NULL = Buffer.from('null');
+const RECORD = Buffer.from(',"record":');
+const HASH = Buffer.from(',"hash":"');
+const HEX_64 = /^[0-9a-f]{64}$/;
+
+/** Whether the bytes at `at` (before the line's `end`) are `expected`. */
+function opens(bytes: Uint8Array, at: number, end: number, expected: Uint8Array): boolean {
+  if (at + expected.length > end) return false;
+  for (let index = 0; index < expected.length; index += 1) if (bytes[at + index] !== expected[index]) return false;
+  return true;
+}
+
+/**
+ * Where the JSON string begun before `from` ends (its closing quote), when every byte of it is
+ * printable ASCII with no escape (so its bytes are its text); else -1.
+ */
+function plainString(bytes: Uint8Array, from: number, end: number): number {
+  for (let index = from; index < end; index += 1) {
+    const byte = bytes[index] as number;
+    if (byte === 0x22) return index;
+    if (byte < 0x20 || byte > 0x7e || byte === 0x5c) return -1;
+  }
+  return -1;
+}
+
+function latin1(bytes: Uint8Array, start: number, end: number): string {
+  return Buffer.prototype.toString.call(bytes, 'latin1', start, end);
+}
