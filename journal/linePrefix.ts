@@ -45,7 +45,7 @@ export function fastRecordLine(bytes: Uint8Array, start: number, end: number): F
   index += RUN.length;
   const runEnd = plainString(bytes, index, end);
   if (runEnd < 0) return null;
-  const run = latin1(bytes, index, runEnd);
+  const run = RUN_TEXT.text(bytes, index, runEnd);
   index = runEnd + 1;
   if (!opens(bytes, index, end, T)) return null;
   index += T.length;
@@ -64,7 +64,8 @@ export function fastRecordLine(bytes: Uint8Array, start: number, end: number): F
     if (bytes[index] !== 0x22) return null;
     const prevEnd = plainString(bytes, index + 1, end);
     if (prevEnd < 0) return null;
-    prev = latin1(bytes, index + 1, prevEnd);
+    // Most often the seal of the line just read: its text again.
+    prev = SEAL_TEXT.text(bytes, index + 1, prevEnd);
     index = prevEnd + 1;
   }
   if (!opens(bytes, index, end, RECORD)) return null;
@@ -76,7 +77,7 @@ export function fastRecordLine(bytes: Uint8Array, start: number, end: number): F
   let notHex = 0;
   for (let digit = sealStart + HASH.length; digit < end - 2; digit += 1) notHex |= NOT_HEX[bytes[digit] as number] as number;
   if (notHex !== 0) return null;
-  const seal = latin1(bytes, sealStart + HASH.length, end - 2);
+  const seal = SEAL_TEXT.text(bytes, sealStart + HASH.length, end - 2);
   const card = cardRecord(bytes, index, sealStart);
   if (card !== null) return { seq, at, run, prev, record: card, seal, bodyEnd: sealStart };
   // The record: one JSON object, in UTF-8 (a bad byte is for the full read to call unreadable).
@@ -123,6 +124,61 @@ function plainString(bytes: Uint8Array, from: number, end: number): number {
   return -1;
 }
 
+/**
+ * The text of plain ASCII bytes, the same string again when they are the bytes it last made one of
+ * (a run's id on every line of the run, a race's id on every line of the race, a seal in the next
+ * line's `prev`): equal strings either way, fewer made (a start makes millions).
+ */
+class RecentText {
+  private readonly last = new Uint8Array(64);
+  private length = -1;
+  private lastText = '';
+
+  text(bytes: Uint8Array, start: number, end: number): string {
+    const length = end - start;
+    if (length === this.length) {
+      let same = true;
+      for (let index = 0; index < length; index += 1) {
+        if (bytes[start + index] !== this.last[index]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.lastText;
+    }
+    const text = latin1(bytes, start, end);
+    if (length <= this.last.length) {
+      for (let index = 0; index < length; index += 1) this.last[index] = bytes[start + index] as number;
+      this.length = length;
+      this.lastText = text;
+    } else {
+      this.length = -1;
+    }
+    return text;
+  }
+}
+
+const RUN_TEXT = new RecentText();
+const SEAL_TEXT = new RecentText();
+const RACE_TEXT = new RecentText();
+
+/** The texts of up to three bytes made so far (a card's code, mostly), by their bytes; a few thousand at most. */
+const SHORT_TEXTS = new Map<number, string>();
+
+function shortText(bytes: Uint8Array, start: number, end: number): string {
+  const length = end - start;
+  if (length > 3) return latin1(bytes, start, end);
+  let key = length;
+  for (let index = start; index < end; index += 1) key = key * 256 + (bytes[index] as number);
+  let text = SHORT_TEXTS.get(key);
+  if (text === undefined) {
+    text = latin1(bytes, start, end);
+    if (SHORT_TEXTS.size < 4096) SHORT_TEXTS.set(key, text);
+  }
+  return text;
+}
+const SOURCE_TEXT = new RecentText();
+
 function latin1(bytes: Uint8Array, start: number, end: number): string {
   return Buffer.prototype.toString.call(bytes, 'latin1', start, end);
 }
@@ -141,17 +197,17 @@ function cardRecord(bytes: Uint8Array, start: number, end: number): { kind: 'rac
   let index = start + CARD_KIND.length;
   const raceIdEnd = plainString(bytes, index, end);
   if (raceIdEnd < 0) return null;
-  const raceId = latin1(bytes, index, raceIdEnd);
+  const raceId = RACE_TEXT.text(bytes, index, raceIdEnd);
   index = raceIdEnd + 1;
   if (!opens(bytes, index, end, CARD_EVENT)) return null;
   index += CARD_EVENT.length;
   const cardEnd = plainString(bytes, index, end);
   if (cardEnd < 0) return null;
-  const card = latin1(bytes, index, cardEnd);
+  const card = shortText(bytes, index, cardEnd);
   index = cardEnd + 1;
   if (!opens(bytes, index, end, CARD_SOURCE)) return null;
   index += CARD_SOURCE.length;
   const sourceEnd = plainString(bytes, index, end);
   if (sourceEnd !== end - 2 || bytes[end - 1] !== 0x7d) return null;
-  return { kind: 'race-event', raceId, event: { type: 'card', card }, source: latin1(bytes, index, sourceEnd) };
+  return { kind: 'race-event', raceId, event: { type: 'card', card }, source: SOURCE_TEXT.text(bytes, index, sourceEnd) };
 }
