@@ -4,7 +4,7 @@ import { SEAL_LENGTH } from './seal';
 
 /** A record line as JSON.parse reads it, and its seal as sealIn finds it (the hash stored, where the bytes it covers end). */
 export interface FastRecordLine extends RawLine {
-  readonly seal: string;
+  readonly stored: string;
   readonly bodyEnd: number;
 }
 
@@ -62,11 +62,17 @@ export function fastRecordLine(bytes: Uint8Array, start: number, end: number): F
     index += NULL.length;
   } else {
     if (bytes[index] !== 0x22) return null;
-    const prevEnd = plainString(bytes, index + 1, end);
-    if (prevEnd < 0) return null;
     // Most often the seal of the line just read: its text again.
-    prev = SEAL_TEXT.text(bytes, index + 1, prevEnd);
-    index = prevEnd + 1;
+    const again = SEAL_TEXT.again(bytes, index + 1, end);
+    if (again !== null) {
+      prev = again;
+      index += again.length + 2;
+    } else {
+      const prevEnd = plainString(bytes, index + 1, end);
+      if (prevEnd < 0) return null;
+      prev = SEAL_TEXT.text(bytes, index + 1, prevEnd);
+      index = prevEnd + 1;
+    }
   }
   if (!opens(bytes, index, end, RECORD)) return null;
   index += RECORD.length;
@@ -77,9 +83,9 @@ export function fastRecordLine(bytes: Uint8Array, start: number, end: number): F
   let notHex = 0;
   for (let digit = sealStart + HASH.length; digit < end - 2; digit += 1) notHex |= NOT_HEX[bytes[digit] as number] as number;
   if (notHex !== 0) return null;
-  const seal = SEAL_TEXT.text(bytes, sealStart + HASH.length, end - 2);
+  const stored = SEAL_TEXT.text(bytes, sealStart + HASH.length, end - 2);
   const card = cardRecord(bytes, index, sealStart);
-  if (card !== null) return { seq, at, run, prev, record: card, seal, bodyEnd: sealStart };
+  if (card !== null) return { seq, at, run, prev, record: card, stored, bodyEnd: sealStart };
   // The record: one JSON object, in UTF-8 (a bad byte is for the full read to call unreadable).
   const recordBytes = new Uint8Array(bytes.buffer, bytes.byteOffset + index, sealStart - index);
   if (!isUtf8(recordBytes)) return null;
@@ -90,7 +96,7 @@ export function fastRecordLine(bytes: Uint8Array, start: number, end: number): F
     return null;
   }
   if (typeof record !== 'object' || record === null) return null;
-  return { seq, at, run, prev, record, seal, bodyEnd: sealStart };
+  return { seq, at, run, prev, record, stored, bodyEnd: sealStart };
 }
 
 const SEQ = Buffer.from('{"seq":');
@@ -133,6 +139,18 @@ class RecentText {
   private readonly last = new Uint8Array(64);
   private length = -1;
   private lastText = '';
+
+  /**
+   * The text last made, when the string that begins at `start` (inside the line ending at `end`) is
+   * its bytes and ends there (a closing quote after them): else null. Its bytes were found plain when
+   * it was made, so the string is plain too.
+   */
+  again(bytes: Uint8Array, start: number, end: number): string | null {
+    const length = this.length;
+    if (length < 0 || start + length >= end || bytes[start + length] !== 0x22) return null;
+    for (let index = 0; index < length; index += 1) if (bytes[start + index] !== this.last[index]) return null;
+    return this.lastText;
+  }
 
   text(bytes: Uint8Array, start: number, end: number): string {
     const length = end - start;

@@ -56,7 +56,10 @@ export class JournalReader<T> {
   /** Bytes pushed so far. */
   private offset = 0;
   /** The last line read, when it is sealed: what a checkpoint after it is anchored to. */
-  private last: { readonly start: number; readonly end: number; readonly seal: string } | null = null;
+  private lastSeal: string | null = null;
+  /** Where it is in the file (kept as numbers: no object made a line). */
+  private lastStart = 0;
+  private lastEnd = 0;
   /** A line begun in one chunk and not yet ended. */
   private carry: Buffer | null = null;
   /** SHA-256 of every byte before the first header (its `anchor`), while there is none yet. */
@@ -159,7 +162,7 @@ export class JournalReader<T> {
 
   /** The last line read, its place and seal, when it is sealed. */
   get lastLine(): { readonly start: number; readonly end: number; readonly seal: string } | null {
-    return this.last;
+    return this.lastSeal === null ? null : { start: this.lastStart, end: this.lastEnd, seal: this.lastSeal };
   }
 
   /** What the checkpoint after the last whole line covers, when the reader was asked to hash it. */
@@ -221,7 +224,7 @@ export class JournalReader<T> {
   private line(bytes: Buffer, lineStart: number, newline: number, base: number): void {
     this.lineNumber += 1;
     const lineNumber = this.lineNumber;
-    this.last = null;
+    this.lastSeal = null;
     // The line is read in place (a view, not a copy): the writer's record lines the short way (only
     // their record parsed as JSON), anything else as the outbox reads it.
     const fast = fastRecordLine(bytes, lineStart, newline);
@@ -232,8 +235,12 @@ export class JournalReader<T> {
       this.unreadable(line.code, lineNumber, bytes.subarray(lineStart, newline));
       return;
     }
-    const seal = fast === null ? sealIn(bytes, lineStart, newline) : { stored: fast.seal, bodyEnd: fast.bodyEnd };
-    if (seal !== null) this.last = { start: base + lineStart, end: base + newline + 1, seal: seal.stored };
+    const seal = fast ?? sealIn(bytes, lineStart, newline);
+    if (seal !== null) {
+      this.lastStart = base + lineStart;
+      this.lastEnd = base + newline + 1;
+      this.lastSeal = seal.stored;
+    }
 
     if (line?.kind === 'header') {
       this.looksLikeJournal = true;
@@ -297,7 +304,7 @@ export class JournalReader<T> {
         this.tampered.push({ code: 'unsealed', seq });
       } else {
         if (this.sealsCheckable && this.sealer !== null) {
-          altered = this.sealer.hash(bytes.subarray(lineStart, seal.bodyEnd)) !== seal.stored;
+          altered = this.sealer.hash(new Uint8Array(bytes.buffer, bytes.byteOffset + lineStart, seal.bodyEnd - lineStart)) !== seal.stored;
           if (this.prevKnown) linked = parsed.prev === this.prevHash;
         }
         this.prevHash = seal.stored;
