@@ -43,10 +43,9 @@ export function fastRecordLine(bytes: Uint8Array, start: number, end: number): F
   index = atEnd + 1;
   if (!opens(bytes, index, end, RUN)) return null;
   index += RUN.length;
-  const runEnd = plainString(bytes, index, end);
-  if (runEnd < 0) return null;
-  const run = RUN_TEXT.text(bytes, index, runEnd);
-  index = runEnd + 1;
+  const run = RUN_TEXT.plain(bytes, index, end);
+  if (run === null) return null;
+  index += run.length + 1;
   if (!opens(bytes, index, end, T)) return null;
   index += T.length;
   // An integer, as the writer writes `t` (a fraction or an exponent: JSON.parse's to read).
@@ -63,16 +62,9 @@ export function fastRecordLine(bytes: Uint8Array, start: number, end: number): F
   } else {
     if (bytes[index] !== 0x22) return null;
     // Most often the seal of the line just read: its text again.
-    const again = SEAL_TEXT.again(bytes, index + 1, end);
-    if (again !== null) {
-      prev = again;
-      index += again.length + 2;
-    } else {
-      const prevEnd = plainString(bytes, index + 1, end);
-      if (prevEnd < 0) return null;
-      prev = SEAL_TEXT.text(bytes, index + 1, prevEnd);
-      index = prevEnd + 1;
-    }
+    prev = SEAL_TEXT.plain(bytes, index + 1, end);
+    if (prev === null) return null;
+    index += prev.length + 2;
   }
   if (!opens(bytes, index, end, RECORD)) return null;
   index += RECORD.length;
@@ -152,6 +144,17 @@ class RecentText {
     return this.lastText;
   }
 
+  /**
+   * The plain string that begins at `start` (see plainString), or null: the text last made when it
+   * is the same bytes, else a new one. Plain, its text is as long as its bytes.
+   */
+  plain(bytes: Uint8Array, start: number, end: number): string | null {
+    const again = this.again(bytes, start, end);
+    if (again !== null) return again;
+    const close = plainString(bytes, start, end);
+    return close < 0 ? null : this.text(bytes, start, close);
+  }
+
   text(bytes: Uint8Array, start: number, end: number): string {
     const length = end - start;
     if (length === this.length) {
@@ -213,10 +216,9 @@ const CARD_SOURCE = Buffer.from('},"source":"');
 function cardRecord(bytes: Uint8Array, start: number, end: number): { kind: 'race-event'; raceId: string; event: { type: 'card'; card: string }; source: string } | null {
   if (!opens(bytes, start, end, CARD_KIND)) return null;
   let index = start + CARD_KIND.length;
-  const raceIdEnd = plainString(bytes, index, end);
-  if (raceIdEnd < 0) return null;
-  const raceId = RACE_TEXT.text(bytes, index, raceIdEnd);
-  index = raceIdEnd + 1;
+  const raceId = RACE_TEXT.plain(bytes, index, end);
+  if (raceId === null) return null;
+  index += raceId.length + 1;
   if (!opens(bytes, index, end, CARD_EVENT)) return null;
   index += CARD_EVENT.length;
   const cardEnd = plainString(bytes, index, end);
