@@ -197,9 +197,10 @@ export async function journalStartBenchmarks(): Promise<{ figures: BenchFigure[]
         unit: '×',
         target: 3,
         better: 'lower',
-        // Measured 4,380–5,129 ms CPU against 271–315 ms for the bare read + SHA-256 in the same runs (14.8×–17.1× over
-        // four runs on a shared, busy machine) on 1,000,000 lines, down from 8,094 ms (28.7×) before the writer's lines
-        // were read the short way (journal/linePrefix.ts). The floor under it: checking every line's seal alone (a SHA-256
+        // Measured 4,380–5,438 ms CPU against 271–315 ms for the bare read + SHA-256 in the same runs (14.8×–19.2× over
+        // six runs on a shared, busy machine) on 1,000,000 lines, from 8,094 ms (28.7×) before the writer's lines were read
+        // the short way (journal/linePrefix.ts); interleaved with the version before in one sitting, 6,551–8,152 ms CPU
+        // before and 4,889–6,375 ms after (the checkpoint it writes byte for byte the same). The floor under it: checking every line's seal alone (a SHA-256
         // call a line, in place, nothing parsed) costs 2.5–3.3× the bare read (details.sealsOnly), and the cover the
         // checkpoint needs hashes the file once more (about 0.9×): over 3× before a record is parsed or replayed. The rest
         // is the records' JSON (all but a dealt card's), the session's replay (about 0.8 s) and the garbage collector.
