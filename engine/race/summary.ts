@@ -67,6 +67,48 @@ export function raceSummary(state: RaceState, options: SummaryOptions = {}) {
 
 export type RaceSummary = ReturnType<typeof raceSummary>;
 
+/** Chips per denomination, the denomination written as text (`{"100": 3}`): how the chip runner's sheet and the floor's status say them. */
+export type ChipsByDenomination = Readonly<Record<string, number>>;
+
+/** What a race's table hands out (`bring`: the chips the runner brings) and takes in (`collect`: the chips the runner takes away). */
+export interface RaceChipSheet {
+  readonly bring: ChipsByDenomination;
+  readonly collect: ChipsByDenomination;
+}
+
+/** The summary's fields the sheet is made of: a race's summary, or a history entry's. */
+type SheetFigures = Pick<RaceSummary, 'status' | 'removed' | 'next' | 'ratio' | 'exchange' | 'oddChips' | 'awards' | 'protected'>;
+
+/**
+ * The chips a complete race's table hands out and takes in, as its screens tell the dealer: the
+ * exchange (the counts screen: trade `up × ratio` of the leaving chips for `up` new ones), the race's
+ * chips (the result screen's winners, one each), the protected seats' chips (its protected panel,
+ * one each) handed out; the traded chips and the odd chips (its "remove") taken in. The value
+ * delta of the result screen is `(winners + protected) × next − oddChips × removed` of the same
+ * figures. Null while the race is not complete (its result, and so what it hands out, is not known).
+ * The floor's chip runner's sheet is the sum of these (floor/fold.ts), never figures of its own.
+ */
+export function raceChipSheet(summary: SheetFigures): RaceChipSheet | null {
+  if (summary.status !== 'complete') return null;
+  let up = 0;
+  for (const seat of summary.exchange) up += seat.up;
+  const bring = up + summary.awards.length + summary.protected.length;
+  const collect = up * summary.ratio + summary.oddChips;
+  return {
+    bring: bring === 0 ? {} : { [String(summary.next)]: bring },
+    collect: collect === 0 ? {} : { [String(summary.removed)]: collect },
+  };
+}
+
+/** Chips per denomination added together (a table's races, the tables of the floor), zeros left out. */
+export function addChips(...all: readonly ChipsByDenomination[]): ChipsByDenomination {
+  const sums = new Map<number, number>();
+  for (const chips of all) for (const [denomination, count] of Object.entries(chips)) sums.set(Number(denomination), (sums.get(Number(denomination)) ?? 0) + count);
+  const out: Record<string, number> = {};
+  for (const [denomination, count] of [...sums.entries()].sort(([a], [b]) => a - b)) if (count !== 0) out[String(denomination)] = count;
+  return out;
+}
+
 /** How the English record of a race writes its explanation: cards as cards, seats without names. */
 export const ENGLISH_EXPLANATION = { cards: 'pips', names: false } as const;
 
