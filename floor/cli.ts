@@ -197,7 +197,7 @@ async function migrateIfAllowed(client: pg.Client): Promise<void> {
   }
 }
 
-const EMPTY_STATUS = { tables: [], totals: { races: 0, valueDelta: 0 } };
+const EMPTY_STATUS = { tables: [], totals: { races: 0, valueDelta: 0, bring: {}, collect: {} } };
 
 async function status(url: string, out: (text: string) => void): Promise<void> {
   const client = await connect(url);
@@ -209,8 +209,9 @@ async function status(url: string, out: (text: string) => void): Promise<void> {
     }
     const floor = await floorStatus(client);
     const document = {
-      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}) })),
-      totals: { races: floor.totals.races, valueDelta: floor.totals.valueDelta },
+      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel })),
+      // The chip runner's sheet: each table's for its own break (floor/fold.ts tableSheet), added up.
+      totals: { races: floor.totals.races, valueDelta: floor.totals.valueDelta, bring: floor.totals.bring, collect: floor.totals.collect },
     };
     out(`${JSON.stringify(document, null, 2)}\n`);
   } finally {

@@ -1,5 +1,5 @@
 import type { ClientBase, QueryResult } from 'pg';
-import { raceSummary } from '../engine/race/summary';
+import { addChips, raceChipSheet, raceSummary, type ChipsByDenomination, type RaceChipSheet } from '../engine/race/summary';
 import type { HistoryEntry, RaceRecord, SeatCount } from '../protocol/contract';
 import type { ChainReport, ChainStatus, JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
@@ -51,8 +51,13 @@ export interface FoldedRace {
   readonly refusals: number;
   /** Chips of the removed denomination taken off the table: the seats' counts. */
   readonly collect: number;
-  /** Chips of the next denomination brought to the table: the exchange and the race's chips (the most it may need while it is open). */
+  /** Chips of the next denomination brought to the table: the exchange's, the race's and the protected seats' (the most it may need while it is open, as far as it is known). */
   readonly bring: number;
+  /**
+   * What the table's screens hand out and take in for it (engine/race/summary.ts raceChipSheet): the
+   * chip runner's sheet is made of these. Null while its result is not known, and for an abandoned race.
+   */
+  readonly sheet: RaceChipSheet | null;
   readonly firstSeq: number;
   readonly lastSeq: number;
 }
@@ -137,9 +142,16 @@ export interface TableFold {
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 const countsChips = (counts: readonly SeatCount[]) => sum(counts.map((count) => count.chips));
 
-/** The next-denomination chips a race needs: the exchange's and the race's own (the most it may take while unknown). */
-function bringOf(summary: { readonly exchange: readonly { readonly up: number }[]; readonly raceChips: number | null; readonly raceChipsRange: { readonly max: number } }): number {
-  return sum(summary.exchange.map((seat) => seat.up)) + (summary.raceChips ?? summary.raceChipsRange.max);
+type BringFigures = Parameters<typeof raceChipSheet>[0] & { readonly raceChips: number | null; readonly raceChipsRange: { readonly max: number } };
+
+/**
+ * The next-denomination chips a race needs: once complete, what its screens hand out (the sheet:
+ * exchange, race and protected chips); while open, the exchange's, the most the race may hand out
+ * and the seats protected before it (a seat protected after the race is known at its end only).
+ */
+function bringOf(summary: BringFigures, sheet: RaceChipSheet | null): number {
+  if (sheet !== null) return sheet.bring[String(summary.next)] ?? 0;
+  return sum(summary.exchange.map((seat) => seat.up)) + (summary.raceChips ?? summary.raceChipsRange.max) + summary.protected.length;
 }
 
 /**
@@ -188,7 +200,7 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
       const counted = tally !== null && tally.raceId === open.id ? tally : { corrections: 0, refusals: 0 };
       ended.set(open.id, {
         raceId: open.id, status: 'abandoned', level: open.place.level ?? null, removed: open.state.setup.removed, next: open.state.setup.next,
-        valueDelta: null, winners: [], startedAt: open.startedAt, endedAt: line.at as string, corrections: counted.corrections, refusals: counted.refusals, collect: 0, bring: 0,
+        valueDelta: null, winners: [], startedAt: open.startedAt, endedAt: line.at as string, corrections: counted.corrections, refusals: counted.refusals, collect: 0, bring: 0, sheet: null,
         firstSeq: open.firstSeq, lastSeq: line.seq,
       });
       tally = null;
@@ -198,10 +210,11 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
   const { session } = replay.finish();
   for (const entry of session.history) {
     const summary = summaryFiguresOf(entry);
+    const sheet = raceChipSheet(summary);
     ended.set(entry.id, {
       raceId: entry.id, status: 'confirmed', level: entry.level ?? null, removed: summary.removed, next: summary.next,
       valueDelta: summary.valueDelta, winners: summary.awards, startedAt: entry.startedAt, endedAt: entry.confirmedAt,
-      corrections: entry.corrections, refusals: entry.refusals, collect: collect.get(entry.id) ?? 0, bring: bringOf(summary),
+      corrections: entry.corrections, refusals: entry.refusals, collect: collect.get(entry.id) ?? 0, bring: bringOf(summary, sheet), sheet,
       firstSeq: entry.seqs.first, lastSeq: entry.seqs.last,
     });
   }
@@ -209,10 +222,11 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
   const open = session.race;
   if (open !== null) {
     const summary = raceSummary(open.state, { explain: false });
+    const sheet = raceChipSheet(summary);
     races.push({
       raceId: open.id, status: summary.status === 'complete' ? 'waiting-to-confirm' : 'racing', level: open.place.level ?? null, removed: summary.removed, next: summary.next,
       valueDelta: null, winners: summary.awards, startedAt: open.startedAt, endedAt: null, corrections: open.state.corrections.length, refusals: open.refusals,
-      collect: countsChips(open.counts), bring: bringOf(summary), firstSeq: open.firstSeq, lastSeq,
+      collect: countsChips(open.counts), bring: bringOf(summary, sheet), sheet, firstSeq: open.firstSeq, lastSeq,
     });
   }
   races.sort((a, b) => a.firstSeq - b.firstSeq);
@@ -246,6 +260,46 @@ export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openCom
   if (progress === null) return 'not-started';
   if (progress.running !== null) return openComplete ? 'waiting-to-confirm' : 'racing';
   return progress.done.length > 0 ? 'done' : 'not-started';
+}
+
+/** The break the table's station marked last (its `break-marked` records, in seq order): null when none, or when it was unmarked. */
+export function markedBreakOf(lines: readonly JournalLine<unknown>[]): number | null {
+  let mark: number | null = null;
+  for (const line of lines) {
+    const record = line.record as { kind?: unknown; afterLevel?: unknown };
+    if (record.kind === 'break-marked') mark = typeof record.afterLevel === 'number' ? record.afterLevel : null;
+  }
+  return mark;
+}
+
+/**
+ * The chip runner's sheet of a table: what its screens hand out (`bring`) and take in (`collect`)
+ * for the races of its break, as the status and the floor page say it. The break (`afterLevel`) is
+ * the one its station marked last (the break in progress, or the last one when the clock went on);
+ * when none is marked (never, or unmarked), the break of its last race run at a break. The races
+ * counted are those of that break whose result its result screen shows: confirmed, or complete and
+ * waiting to be confirmed. A race still taking cards is not on it yet (nothing is handed out before
+ * its result), nor an abandoned one. readFloorStatus makes the same selection in SQL.
+ */
+export interface TableSheet {
+  readonly afterLevel: number | null;
+  readonly bring: ChipsByDenomination;
+  readonly collect: ChipsByDenomination;
+}
+
+/** The break the sheet is for: the break marked last, else the last race's break (races in the order they started). */
+export function sheetBreakOf(races: readonly Pick<FoldedRace, 'level' | 'firstSeq'>[], breakMarked: number | null): number | null {
+  if (breakMarked !== null) return breakMarked;
+  let last: Pick<FoldedRace, 'level' | 'firstSeq'> | null = null;
+  for (const race of races) if (race.level !== null && (last === null || race.firstSeq > last.firstSeq)) last = race;
+  return last?.level ?? null;
+}
+
+/** A table's sheet from its races (the fold's) and the break its station marked last. */
+export function tableSheet(races: readonly Pick<FoldedRace, 'level' | 'firstSeq' | 'status' | 'sheet'>[], breakMarked: number | null): TableSheet {
+  const afterLevel = sheetBreakOf(races, breakMarked);
+  const sheets = races.filter((race) => afterLevel !== null && race.level === afterLevel && race.status !== 'abandoned' && race.sheet !== null).map((race) => race.sheet as RaceChipSheet);
+  return { afterLevel, bring: addChips(...sheets.map((sheet) => sheet.bring)), collect: addChips(...sheets.map((sheet) => sheet.collect)) };
 }
 
 /** A chain failure the floor's trigger recorded (floor/db/migrations.ts, verify_station_record). */
@@ -292,7 +346,7 @@ export function floorChainReport(failures: readonly ChainFailure[], allSealsChec
  * The fold's version. A floor whose fold changed (what it takes from a record, what it keeps) says
  * so here: every table folded by another version is folded again from its first record.
  */
-export const FOLD_VERSION = 1;
+export const FOLD_VERSION = 2;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
 const FOLD_LOCK = 0x666f6c64;
@@ -338,7 +392,7 @@ const bounded = (value: number | null): number | null => (value === null ? null 
 const racesJson = (races: readonly FoldedRace[]): string =>
   JSON.stringify(races.map((race) => ({
     race_id: race.raceId, status: race.status, level: race.level, removed: bounded(race.removed), next: bounded(race.next), value_delta: bounded(race.valueDelta), winners: race.winners, started_at: race.startedAt, ended_at: race.endedAt,
-    corrections: bounded(race.corrections), refusals: bounded(race.refusals), collect: bounded(race.collect), bring: bounded(race.bring), first_seq: race.firstSeq, last_seq: race.lastSeq,
+    corrections: bounded(race.corrections), refusals: bounded(race.refusals), collect: bounded(race.collect), bring: bounded(race.bring), sheet: race.sheet, first_seq: race.firstSeq, last_seq: race.lastSeq,
   })));
 
 /** A table's stored lines after seq `after` (through `through`, when given), at most FOLD_BATCH, as the fold reads them. */
@@ -384,22 +438,23 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     // The colour-up records: those of the lines folded before read again (none on a first fold), this batch's taken from the lines read above.
     const earlier = foldedSeq === 0 ? [] : (await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, COLOR_UP_LOG_KINDS, foldedSeq])).rows.map(foldLine);
     const colourUpLines = [...earlier, ...lines.filter(isColourUpLine)];
-    const colourUp = colourUpStatusOf(colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null), openStatus === 'waiting-to-confirm', false);
+    const colourUpRecords = colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null);
+    const colourUp = colourUpStatusOf(colourUpRecords, openStatus === 'waiting-to-confirm', false);
     const problems = [...(current?.problems ?? []), ...fold.problems].slice(0, PROBLEMS_KEPT);
     const damaged = [...(current?.damaged ?? []), ...fold.damaged].slice(0, DAMAGED_SHOWN);
     // The races and the state they leave the table in, in one statement.
     await client.query(
       `WITH races AS (
-         INSERT INTO floor_races (table_name, race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, first_seq, last_seq)
-         SELECT $1, r.race_id, r.status, r.level, r.removed, r.next, r.value_delta, r.winners, r.started_at, r.ended_at, r.corrections, r.refusals, r.collect, r.bring, r.first_seq, r.last_seq
-         FROM json_to_recordset($11::json) AS r(race_id text, status text, level integer, removed bigint, next bigint, value_delta bigint, winners jsonb, started_at timestamptz, ended_at timestamptz, corrections bigint, refusals bigint, collect bigint, bring bigint, first_seq bigint, last_seq bigint)
+         INSERT INTO floor_races (table_name, race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, sheet, first_seq, last_seq)
+         SELECT $1, r.race_id, r.status, r.level, r.removed, r.next, r.value_delta, r.winners, r.started_at, r.ended_at, r.corrections, r.refusals, r.collect, r.bring, r.sheet, r.first_seq, r.last_seq
+         FROM json_to_recordset($11::json) AS r(race_id text, status text, level integer, removed bigint, next bigint, value_delta bigint, winners jsonb, started_at timestamptz, ended_at timestamptz, corrections bigint, refusals bigint, collect bigint, bring bigint, sheet jsonb, first_seq bigint, last_seq bigint)
          ON CONFLICT (table_name, race_id) DO UPDATE SET status = excluded.status, level = excluded.level, removed = excluded.removed, next = excluded.next, value_delta = excluded.value_delta, winners = excluded.winners,
-           started_at = excluded.started_at, ended_at = excluded.ended_at, corrections = excluded.corrections, refusals = excluded.refusals, collect = excluded.collect, bring = excluded.bring, first_seq = excluded.first_seq, last_seq = excluded.last_seq)
-       INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged)
-       VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10)
+           started_at = excluded.started_at, ended_at = excluded.ended_at, corrections = excluded.corrections, refusals = excluded.refusals, collect = excluded.collect, bring = excluded.bring, sheet = excluded.sheet, first_seq = excluded.first_seq, last_seq = excluded.last_seq)
+       INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged, break_marked)
+       VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10, $12)
        ON CONFLICT (table_name) DO UPDATE SET folded_seq = excluded.folded_seq, resume_seq = excluded.resume_seq, failures = excluded.failures, colour_up = excluded.colour_up, open_race = excluded.open_race, folded_at = excluded.folded_at,
-         fold_version = excluded.fold_version, replay = excluded.replay, problems = excluded.problems, problem_count = excluded.problem_count, fold_error = NULL, error_seq = NULL, damaged = excluded.damaged`,
-      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged), racesJson(fold.races)],
+         fold_version = excluded.fold_version, replay = excluded.replay, problems = excluded.problems, problem_count = excluded.problem_count, fold_error = NULL, error_seq = NULL, damaged = excluded.damaged, break_marked = excluded.break_marked`,
+      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged), racesJson(fold.races), markedBreakOf(colourUpRecords)],
     );
     await client.query('COMMIT');
     return lines.length === FOLD_BATCH ? 'more' : 'folded';
@@ -495,13 +550,27 @@ export interface TableStatus {
   readonly foldProblems: readonly FoldProblem[];
   /** Damaged lines the station sent as evidence (the first few seqs): amber, the chain verified again from the next record. */
   readonly damaged: readonly number[];
+  /** The chip runner's sheet (tableSheet): chips to bring to the table and to collect from it, per denomination, for the break `sheetAfterLevel`. */
+  readonly bring: ChipsByDenomination;
+  readonly collect: ChipsByDenomination;
+  /** The break the sheet is for (the level it falls after): null when the table has had none. */
+  readonly sheetAfterLevel: number | null;
 }
 
 export interface FloorStatus {
   readonly tables: readonly TableStatus[];
   /** Records not folded yet, all tables together. */
   readonly foldBehind: number;
-  readonly totals: { readonly races: number; readonly valueDelta: number; readonly corrections: number; readonly refusals: number; readonly chips: readonly DenominationChips[] };
+  readonly totals: {
+    readonly races: number;
+    readonly valueDelta: number;
+    readonly corrections: number;
+    readonly refusals: number;
+    readonly chips: readonly DenominationChips[];
+    /** The tables' sheets added together (each table's for its own break: tableSheet). */
+    readonly bring: ChipsByDenomination;
+    readonly collect: ChipsByDenomination;
+  };
 }
 
 /** Tables in the order a person reads them: "2" before "10", then by name. */
@@ -516,14 +585,17 @@ const chipsList = (chips: Map<number, { collect: number; bring: number }>): Deno
 
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[] }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
        coalesce(a.races, 0)::int AS races, coalesce(a.value_delta, 0)::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
        greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
-       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged
+       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged,
+       b.level AS sheet_break,
+       coalesce((SELECT jsonb_agg(r.sheet ORDER BY r.first_seq) FROM floor_races r WHERE r.table_name = t.table_name AND r.level = b.level AND r.status <> 'abandoned' AND r.sheet IS NOT NULL), '[]') AS sheets
      FROM floor_tables t
      LEFT JOIN floor_table_state s USING (table_name)
+     LEFT JOIN LATERAL (SELECT coalesce(s.break_marked, (SELECT level FROM floor_races WHERE table_name = t.table_name AND level IS NOT NULL ORDER BY first_seq DESC LIMIT 1)) AS level) b ON true
      LEFT JOIN station_contact c USING (table_name)
      LEFT JOIN floor_races o ON o.table_name = t.table_name AND o.race_id = s.open_race
      LEFT JOIN (SELECT table_name, count(*) FILTER (WHERE status = 'confirmed') AS races, sum(value_delta) FILTER (WHERE status = 'confirmed') AS value_delta,
@@ -567,6 +639,10 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         foldBehind: Number(row.fold_behind),
         foldProblems,
         damaged: (row.damaged ?? []).map(Number),
+        // The sheet as tableSheet makes it: the races of the break chosen in the query, added up.
+        bring: addChips(...row.sheets.map((sheet) => sheet.bring)),
+        collect: addChips(...row.sheets.map((sheet) => sheet.collect)),
+        sheetAfterLevel: row.sheet_break,
       };
     })
     .sort((a, b) => byTableName(a.table, b.table));
@@ -579,6 +655,8 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
       corrections: sum(list.map((table) => table.corrections)),
       refusals: sum(list.map((table) => table.refusals)),
       chips: chipsList(total),
+      bring: addChips(...list.map((table) => table.bring)),
+      collect: addChips(...list.map((table) => table.collect)),
     },
   };
 }
@@ -594,13 +672,13 @@ export async function floorStatus(client: ClientBase, budgetMs = STATUS_FOLD_BUD
 
 /** A table's races as the floor folded them, oldest first. */
 export async function tableRaces(client: ClientBase, table: string): Promise<FoldedRace[]> {
-  const result = await client.query<{ race_id: string; status: FoldedRaceStatus; level: number | null; removed: string; next: string; value_delta: string | null; winners: number[]; started_at: Date; ended_at: Date | null; corrections: string; refusals: string; collect: string; bring: string; first_seq: string; last_seq: string }>(
-    'SELECT race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, first_seq, last_seq FROM floor_races WHERE table_name = $1 ORDER BY first_seq',
+  const result = await client.query<{ race_id: string; status: FoldedRaceStatus; level: number | null; removed: string; next: string; value_delta: string | null; winners: number[]; started_at: Date; ended_at: Date | null; corrections: string; refusals: string; collect: string; bring: string; sheet: RaceChipSheet | null; first_seq: string; last_seq: string }>(
+    'SELECT race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, sheet, first_seq, last_seq FROM floor_races WHERE table_name = $1 ORDER BY first_seq',
     [table],
   );
   return result.rows.map((row) => ({
     raceId: row.race_id, status: row.status, level: row.level, removed: Number(row.removed), next: Number(row.next), valueDelta: row.value_delta === null ? null : Number(row.value_delta), winners: row.winners,
-    startedAt: row.started_at.toISOString(), endedAt: row.ended_at?.toISOString() ?? null, corrections: Number(row.corrections), refusals: Number(row.refusals), collect: Number(row.collect), bring: Number(row.bring),
+    startedAt: row.started_at.toISOString(), endedAt: row.ended_at?.toISOString() ?? null, corrections: Number(row.corrections), refusals: Number(row.refusals), collect: Number(row.collect), bring: Number(row.bring), sheet: row.sheet,
     firstSeq: Number(row.first_seq), lastSeq: Number(row.last_seq),
   }));
 }

@@ -76,7 +76,7 @@ describe.runIf(run)('the floor command line against a real PostgreSQL server', (
   it('reports an empty database as no tables; syncs stations once (a second run adds nothing); prints the contract\'s JSON', async () => {
     const empty = await floor(['status', '--database', server.url], {}, true);
     expect(empty).toEqual({ code: 0, stdout: expect.any(String), stderr: '' });
-    expect(JSON.parse(empty.stdout)).toEqual({ tables: [], totals: { races: 0, valueDelta: 0 } });
+    expect(JSON.parse(empty.stdout)).toEqual({ tables: [], totals: { races: 0, valueDelta: 0, bring: {}, collect: {} } });
 
     const a = mkdtempSync(join(tmpdir(), 'floor-cli-'));
     const b = mkdtempSync(join(tmpdir(), 'floor-cli-'));
@@ -108,13 +108,16 @@ describe.runIf(run)('the floor command line against a real PostgreSQL server', (
     expect(status.stderr).toBe('');
     const document = JSON.parse(status.stdout) as { tables: Record<string, unknown>[]; totals: Record<string, unknown> };
     expect(Object.keys(document)).toEqual(['tables', 'totals']);
-    expect(Object.keys(document.totals)).toEqual(['races', 'valueDelta']);
-    expect(document.tables.map((table) => Object.keys(table))).toEqual([['table', 'races', 'valueDelta', 'lastSeen', 'colourUp', 'foldBehind'], ['table', 'races', 'valueDelta', 'lastSeen', 'colourUp', 'foldBehind']]);
+    expect(Object.keys(document.totals)).toEqual(['races', 'valueDelta', 'bring', 'collect']);
+    const keys = ['table', 'races', 'valueDelta', 'lastSeen', 'colourUp', 'foldBehind', 'bring', 'collect', 'sheetAfterLevel'];
+    expect(document.tables.map((table) => Object.keys(table))).toEqual([keys, keys]);
     const [seven, twelve] = document.tables as [Record<string, unknown>, Record<string, unknown>];
-    expect(seven).toMatchObject({ table: '7', races: 2, colourUp: 'racing', foldBehind: 0 });
-    expect(twelve).toMatchObject({ table: '12', races: 2, colourUp: 'not-started' });
+    // The chip runner's sheet of the break after level 6: its 500s' race (2 × 500 traded for a 1000) confirmed, its 100s' still taking cards (nothing handed out yet).
+    expect(seven).toMatchObject({ table: '7', races: 2, colourUp: 'racing', foldBehind: 0, bring: { 1000: 1 }, collect: { 500: 2 }, sheetAfterLevel: 6 });
+    // No break marked, no race run at one: nothing on the sheet.
+    expect(twelve).toMatchObject({ table: '12', races: 2, colourUp: 'not-started', bring: {}, collect: {}, sheetAfterLevel: null });
     expect(new Date(seven.lastSeen as string).toISOString()).toBe(seven.lastSeen);
-    expect(document.totals).toEqual({ races: 4, valueDelta: (seven.valueDelta as number) + (twelve.valueDelta as number) });
+    expect(document.totals).toEqual({ races: 4, valueDelta: (seven.valueDelta as number) + (twelve.valueDelta as number), bring: { 1000: 1 }, collect: { 500: 2 } });
   }, 120_000);
 
   it('makes a station its own least-privilege login, as a URL that can sync only its table', async () => {
@@ -173,7 +176,7 @@ describe.runIf(run)('the floor command line against a real PostgreSQL server', (
     }
     const status = await floor(['status', '--database', server.urlFor('floor_reader', 'reader-password', 'untouched')]);
     expect(status).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(status.stdout)).toEqual({ tables: [], totals: { races: 0, valueDelta: 0 } });
+    expect(JSON.parse(status.stdout)).toEqual({ tables: [], totals: { races: 0, valueDelta: 0, bring: {}, collect: {} } });
   }, 60_000);
 
   it('exits 2 with one line for an unreachable database', async () => {
