@@ -1,8 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE_SET_NAMES, type RuleSetName } from '../engine/race/rules';
 import type { RaceSummary } from '../engine/race/summary';
 import { journalPath } from '../journal/location';
@@ -13,7 +14,8 @@ import type { ConsoleSettings, SeatCount } from '../protocol/contract';
 import { COLOR_UP_LOG_KINDS } from '../replay/colorUps';
 import { isSessionRecord } from '../replay/session';
 import { foldLines, markedBreakOf, tableSheet, type FoldedRace } from '../floor/fold';
-import { STRUCTURE } from './testing/stations';
+import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { dealUntilComplete, STRUCTURE } from './testing/stations';
 
 // The chip runner's sheet against the stations' own screens: random evenings on a real console
 // (every rule set, 2 to 6 seats, random counts with broke players, random shoes, a colour-up of
@@ -181,4 +183,74 @@ describe('the chip runner\'s sheet', () => {
       { numRuns: 60 },
     );
   }, 240_000);
+});
+
+const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
+const root = join(import.meta.dirname, '..');
+
+/** `npm run --silent floor -- …` as a child process, as the README and a check run it: its stdout. */
+function floor(args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('npm', ['run', '--silent', 'floor', '--', ...args], { cwd: root, env: { ...process.env, CHIP_RACE_DATABASE_URL: '' }, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error === null) resolve(stdout);
+      else reject(new Error(`floor ${args[0]}: ${stderr}`));
+    });
+  });
+}
+
+interface StatusDocument {
+  readonly tables: readonly { readonly table: string; readonly bring: Sheet; readonly collect: Sheet; readonly sheetAfterLevel: number | null }[];
+  readonly totals: { readonly bring: Sheet; readonly collect: Sheet };
+}
+
+describe.runIf(run)('the chip runner\'s sheet in `floor status`, against a real PostgreSQL server', () => {
+  let server: ThrowawayPostgres;
+  let dir = '';
+  let service: ConsoleService | null = null;
+
+  beforeAll(async () => {
+    server = await startThrowawayPostgres();
+  }, 120_000);
+
+  afterAll(async () => {
+    await service?.close();
+    await server?.remove();
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+
+  const status = async (): Promise<StatusDocument> => {
+    await floor(['sync', '--database', server.url, '--table', '5', '--data', dir]);
+    return JSON.parse(await floor(['status', '--database', server.url])) as StatusDocument;
+  };
+
+  it('brings the protected player\'s chip: three 100s handed out, the sheet says 3 (bringOf said 2)', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'floor-sheet-'));
+    service = await ConsoleService.start({ dataDir: dir, clock: () => new Date('2026-12-01T20:00:00Z'), station: 'pc-5' });
+    expect((await service.saveSettings({ ...settingsFor('classic', 3), table: { ...settingsFor('classic', 3).table, name: '5' } })).ok).toBe(true);
+    expect((await service.saveStructure(STRUCTURE)).ok).toBe(true);
+    expect((await service.markBreak(2)).ok).toBe(true);
+    expect((await service.startColorUp(2, 25)).ok).toBe(true);
+    // 25s into 100s (4 for 1): seat 1 trades 4 and keeps 1 odd, seat 2 holds 3 and nothing else (protected: classic gives it a 100 without racing), seat 3 keeps 2 odd.
+    expect((await service.startRace([{ seat: 1, chips: 5, hasOther: true }, { seat: 2, chips: 3, hasOther: false }, { seat: 3, chips: 2, hasOther: true }])).ok).toBe(true);
+    await dealUntilComplete(service, 'race-1');
+    const shown = service.getState().race?.summary;
+    // The result screen: one winner and the protected seat 2, a 100 each; the trade gave seat 1 its 100.
+    expect([shown?.awards.length, shown?.protected, shown?.exchange.map((row) => row.up)]).toEqual([1, [2], [1, 0, 0]]);
+    expect((await service.confirmRace('race-1')).ok).toBe(true);
+
+    const during = await status();
+    expect(during.tables).toEqual([expect.objectContaining({ table: '5', bring: { 100: 3 }, collect: { 25: 10 }, sheetAfterLevel: 2 })]);
+    expect(during.totals).toMatchObject({ bring: { 100: 3 }, collect: { 25: 10 } });
+
+    // The break unmarked (the clock went on): the last break's sheet still.
+    expect((await service.markBreak(null)).ok).toBe(true);
+    const after = await status();
+    expect(after.tables[0]).toMatchObject({ bring: { 100: 3 }, collect: { 25: 10 }, sheetAfterLevel: 2 });
+
+    // The next break marked: nothing handed out at it yet.
+    expect((await service.markBreak(6)).ok).toBe(true);
+    const next = await status();
+    expect(next.tables[0]).toMatchObject({ bring: {}, collect: {}, sheetAfterLevel: 6 });
+    expect(next.totals).toMatchObject({ bring: {}, collect: {} });
+  }, 180_000);
 });
