@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE_SET_NAMES, type RuleSetName } from '../engine/race/rules';
 import type { RaceSummary } from '../engine/race/summary';
@@ -13,7 +14,9 @@ import { DEFAULT_SETTINGS } from '../main/service/settings';
 import type { ConsoleSettings, SeatCount } from '../protocol/contract';
 import { COLOR_UP_LOG_KINDS } from '../replay/colorUps';
 import { isSessionRecord } from '../replay/session';
-import { foldLines, markedBreakOf, tableSheet, type FoldedRace } from '../floor/fold';
+import { foldLines, markedBreakOf, readFloorStatus, tableSheet, type FoldedRace } from '../floor/fold';
+import { renderOverview, renderTable } from '../floor/page/render';
+import { FLOOR_LANGUAGES, say } from '../floor/page/words';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { dealUntilComplete, STRUCTURE } from './testing/stations';
 
@@ -241,6 +244,30 @@ describe.runIf(run)('the chip runner\'s sheet in `floor status`, against a real 
     const during = await status();
     expect(during.tables).toEqual([expect.objectContaining({ table: '5', bring: { 100: 3 }, collect: { 25: 10 }, sheetAfterLevel: 2 })]);
     expect(during.totals).toMatchObject({ bring: { 100: 3 }, collect: { 25: 10 } });
+
+    // The floor page: the table's row, its own page and the totals, in every language the floor speaks.
+    const client = new pg.Client({ connectionString: server.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      const folded = await readFloorStatus(client);
+      for (const language of FLOOR_LANGUAGES) {
+        const overview = renderOverview(folded, language, Date.now());
+        const row = /<tr class="[^"]*" data-table="5">[\s\S]*?<\/tr>/.exec(overview)?.[0] ?? '';
+        expect(row, language).toMatch(/data-testid="collect"><span class="chips" data-chip="25" data-count="10">25&nbsp;×&nbsp;10<\/span><\/span>/);
+        expect(row, language).toMatch(/data-testid="bring"><span class="chips" data-chip="100" data-count="3">100&nbsp;×&nbsp;3<\/span><\/span>/);
+        expect(row, language).toContain(say(language, 'floor.page.sheetBreak', { level: 2 }));
+        expect(overview, language).toMatch(/data-testid="total-bring"><span class="chips" data-chip="100" data-count="3">/);
+        expect(overview, language).toMatch(/data-testid="total-collect"><span class="chips" data-chip="25" data-count="10">/);
+        expect(overview, language).toContain(`<p class="hint">${say(language, 'floor.page.sheetHint').slice(0, 24)}`);
+        const page = renderTable(folded.tables[0] as (typeof folded.tables)[number], [], language, Date.now());
+        expect(page, language).toMatch(/data-testid="bring"><span class="chips" data-chip="100" data-count="3">/);
+      }
+      expect(say('fi', 'floor.page.sheetBreak', { level: 2 })).toBe('tauko tason 2 jälkeen');
+      expect(say('ru', 'floor.page.sheetBreak', { level: 2 })).toBe('перерыв после уровня 2');
+    } finally {
+      await client.end();
+    }
 
     // The break unmarked (the clock went on): the last break's sheet still.
     expect((await service.markBreak(null)).ok).toBe(true);

@@ -5,7 +5,8 @@ import { readStructure } from '../../engine/plan/structure';
 import { voidReasonParam } from '../../engine/race/explain';
 import type { FloorClock } from '../../protocol/clock';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
-import type { ChainFailure, DenominationChips, FloorStatus, FoldedRace, FoldProblem, TableStatus } from '../fold';
+import type { ChipsByDenomination } from '../../engine/race/summary';
+import type { ChainFailure, FloorStatus, FoldedRace, FoldProblem, TableStatus } from '../fold';
 import { FLOOR_LANGUAGES, formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
 
 /**
@@ -116,10 +117,16 @@ export function linkState(language: FloorLanguage, table: Pick<TableStatus, 'las
   return { text: say(language, 'floor.page.connected'), kind: 'connected' };
 }
 
-function chipsCell(language: FloorLanguage, chips: readonly DenominationChips[], which: 'collect' | 'bring'): string {
-  const shown = chips.filter((chip) => chip[which] > 0);
-  if (shown.length === 0) return '—';
-  return shown.map((chip) => `<span class="chips">${escapeHtml(formatNumber(language, chip.chip))}&nbsp;×&nbsp;${escapeHtml(formatNumber(language, chip[which]))}</span>`).join(' ');
+/** The chip runner's sheet, one side of it: `100 × 3` per denomination, smallest first (— when none). */
+function sheetCell(language: FloorLanguage, chips: ChipsByDenomination, testid: string): string {
+  const shown = Object.entries(chips).filter(([, count]) => count > 0).sort(([a], [b]) => Number(a) - Number(b));
+  if (shown.length === 0) return `<span data-testid="${testid}">—</span>`;
+  return `<span data-testid="${testid}">${shown.map(([chip, count]) => `<span class="chips" data-chip="${escapeHtml(chip)}" data-count="${count}">${escapeHtml(formatNumber(language, Number(chip)))}&nbsp;×&nbsp;${escapeHtml(formatNumber(language, count))}</span>`).join(' ')}</span>`;
+}
+
+/** The break a table's sheet is for, under its cells ('' when it has had none). */
+function sheetBreak(language: FloorLanguage, table: Pick<TableStatus, 'sheetAfterLevel'>): string {
+  return table.sheetAfterLevel === null ? '' : `<br><small>${wordsOf(language)('floor.page.sheetBreak', { level: table.sheetAfterLevel })}</small>`;
 }
 
 function failuresList(language: FloorLanguage, failures: readonly ChainFailure[]): string {
@@ -230,8 +237,8 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
 <td class="colour colour--${table.colourUp}">${w(COLOUR_UP_STATUS[table.colourUp])}</td>
 <td class="num">${n(table.races)}</td>
 <td class="num">${n(table.valueDelta, true)}</td>
-<td>${chipsCell(language, table.chips, 'collect')}</td>
-<td>${chipsCell(language, table.chips, 'bring')}</td>
+<td>${sheetCell(language, table.collect, 'collect')}${sheetBreak(language, table)}</td>
+<td>${sheetCell(language, table.bring, 'bring')}${sheetBreak(language, table)}</td>
 <td class="num">${n(table.corrections)} / ${n(table.refusals)}</td>
 <td>${open}</td>
 </tr>`;
@@ -241,9 +248,10 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
 <div><dt>${w('floor.page.races')}</dt><dd data-testid="total-races">${n(status.totals.races)}</dd></div>
 <div><dt>${w('floor.page.valueChange')}</dt><dd data-testid="total-value">${n(status.totals.valueDelta, true)}</dd></div>
 <div><dt>${w('floor.page.corrections')} / ${w('floor.page.refusals')}</dt><dd>${n(status.totals.corrections)} / ${n(status.totals.refusals)}</dd></div>
-<div><dt>${w('floor.page.toCollect')}</dt><dd>${chipsCell(language, status.totals.chips, 'collect')}</dd></div>
-<div><dt>${w('floor.page.toBring')}</dt><dd>${chipsCell(language, status.totals.chips, 'bring')}</dd></div>
-</dl>`;
+<div><dt>${w('floor.page.toCollect')}</dt><dd>${sheetCell(language, status.totals.collect, 'total-collect')}</dd></div>
+<div><dt>${w('floor.page.toBring')}</dt><dd>${sheetCell(language, status.totals.bring, 'total-bring')}</dd></div>
+</dl>
+<p class="hint">${w('floor.page.sheetHint')}</p>`;
   const body = `<header class="top">
 <h1>${w('floor.page.title')} <small>${w('floor.page.lead')}</small></h1>
 <nav class="exports"><a href="/export.csv">${w('floor.page.exportCsv')}</a> <a href="/export.json">${w('floor.page.exportJson')}</a></nav>
@@ -290,8 +298,8 @@ ${languageLinks(language, '/table', { table: table.table })}
 <div><dt>${w('floor.page.colourUp')}</dt><dd>${w(COLOUR_UP_STATUS[table.colourUp])}</dd></div>
 <div><dt>${w('floor.page.races')}</dt><dd>${n(table.races)}</dd></div>
 <div><dt>${w('floor.page.valueChange')}</dt><dd>${n(table.valueDelta, true)}</dd></div>
-<div><dt>${w('floor.page.toCollect')}</dt><dd>${chipsCell(language, table.chips, 'collect')}</dd></div>
-<div><dt>${w('floor.page.toBring')}</dt><dd>${chipsCell(language, table.chips, 'bring')}</dd></div>
+<div><dt>${w('floor.page.toCollect')}</dt><dd>${sheetCell(language, table.collect, 'collect')}${sheetBreak(language, table)}</dd></div>
+<div><dt>${w('floor.page.toBring')}</dt><dd>${sheetCell(language, table.bring, 'bring')}${sheetBreak(language, table)}</dd></div>
 </dl>
 ${table.failures.length > 0 ? `<section class="alert" role="alert"><h2>${w('floor.page.chainFailed')}</h2><p>${failuresList(language, table.failures)}</p></section>` : ''}
 ${table.foldProblems.length > 0 ? `<section class="alert" role="alert"><h2>${w('floor.page.foldFailed')}</h2><p>${foldProblemsList(language, table.foldProblems)}</p></section>` : ''}
@@ -430,6 +438,7 @@ a{color:#0645ad;min-height:44px;display:inline-flex;align-items:center;padding:0
 .totals div{min-width:0}
 .totals dt{font-size:.8rem;color:#555}
 .totals dd{margin:0;font-size:1.25rem;font-weight:600;overflow-wrap:anywhere}
+.hint{margin:0 0 6px;font-size:.85rem;color:#555}
 .alert{background:#fde8e8;border:2px solid #b00020;color:#7a0014;padding:4px 10px;border-radius:6px;margin:6px 0}
 .alert h2{font-size:1rem;margin:0}
 .alert ul{margin:2px 0;padding-left:18px}

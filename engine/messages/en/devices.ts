@@ -172,6 +172,9 @@ export const enDevices = {
       chip: 'Chip',
       toCollect: 'To collect',
       toBring: 'To bring',
+      /** The chip runner's sheet: the break it is for, and what it counts. */
+      sheetBreak: 'break after level {level}',
+      sheetHint: "To collect and to bring: the chips each table's counts and result screens take in and hand out at its current or last break (the exchange, the race, protected players), races still taking cards not yet.",
       corrections: 'Corrections',
       refusals: 'Refusals',
       chainFailed: 'Chain failed verification',

@@ -175,6 +175,8 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       chip: 'Pelimerkki',
       toCollect: 'Kerättävät',
       toBring: 'Tuotavat',
+      sheetBreak: 'tauko tason {level} jälkeen',
+      sheetHint: 'Kerättävät ja tuotavat: pelimerkit, jotka kunkin pöydän laskenta- ja tulosnäytöt ottavat pois ja antavat sen nykyisellä tai viimeisimmällä tauolla (vaihto, arvonta, suojatut pelaajat); arvonnat, joissa jaetaan vielä kortteja, eivät vielä.',
       corrections: 'Korjaukset',
       refusals: 'Hylätyt syötteet',
       chainFailed: 'Ketjun tarkistus epäonnistui',
