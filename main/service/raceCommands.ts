@@ -8,6 +8,7 @@ import type { CommandResult, InputSource, SeatCount } from '../../protocol/contr
 import { STATION_MAX, type ActiveRace } from '../../replay/session';
 import { stillOpen, type CommandContext } from './commandContext';
 import { failure, ok, refused } from './failures';
+import { racedOffRefusal } from './racedOff';
 import { refusalFor } from './refusalRuns';
 
 /**
@@ -66,6 +67,9 @@ export class RaceCommands {
       if (busy !== null) return busy;
       const { race, names } = this.raceInput(counts);
       startRace(race); // refuses bad counts before anything is journaled
+      // A second race of chips already raced off at this break (a recount after "Colour-up done").
+      const racedOff = racedOffRefusal(this.ctx.settings(), this.ctx.kernel.followers.colorUps, race.removed);
+      if (racedOff !== null) return racedOff;
       const raceId = `race-${this.ctx.session().racesStarted + 1}`;
       const level = await this.claimColorUpRace(raceId, race.removed, race.next);
       const { name: table } = this.ctx.settings().table;

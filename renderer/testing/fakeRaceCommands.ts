@@ -8,7 +8,7 @@ import { parseCard, type Card } from '../../engine/cards';
 import { applyRaceEvent, startRace } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { applyGame } from './fakeGameCommands';
-import { colorUpOf, engineInput, push, pushRace, refused, stale, type FakeHandlers, type FakeStation } from './fakeStation';
+import { colorUpOf, engineInput, push, pushRace, racedOff, refused, stale, type FakeHandlers, type FakeStation } from './fakeStation';
 import { makeHistory } from './fixtures';
 
 type RaceCommand =
@@ -76,6 +76,8 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       if (station.race !== null) return { ok: false, error: { field: 'race', message: 'a race is already in progress' } };
       try {
         const started = startRace(engineInput(station.current.settings, counts));
+        const refusal = racedOff(station, started.setup.removed);
+        if (refusal !== null) return refusal;
         station.raceNumber += 1;
         const { marked } = station;
         const proposal = station.current.plan?.proposal ?? null;

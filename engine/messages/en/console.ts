@@ -21,7 +21,7 @@ export const enConsole = {
       notOnBreak: 'the tournament is not on a break, not the one after level {level}: this screen was out of date, so nothing was done; look again',
       otherBreak: 'the tournament is on the break after level {at}, not the one after level {level}: this screen was out of date, so nothing was done; look again',
       noRace: 'the colour-up after level {level} has no race taking {removed} off',
-      done: 'the {removed} chips of this colour-up were already raced off: this screen was out of date; look again',
+      racedOff: 'the {removed} chips were already raced off at this break (after level {level}), in {race} confirmed at {time}: they cannot be raced a second time at this break',
     },
     raceStillOpen: 'race {race} is still open: confirm or abandon it first',
     gameStillOpen: 'game {game} is still open: close it first',

@@ -24,7 +24,7 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       notOnBreak: 'turnaus ei ole tauolla, eikä siis tason {level} jälkeisellä tauolla: tämä näyttö oli vanhentunut, joten mitään ei tehty; katso uudelleen',
       otherBreak: 'turnaus on tason {at} jälkeisellä tauolla, ei tason {level} jälkeisellä: tämä näyttö oli vanhentunut, joten mitään ei tehty; katso uudelleen',
       noRace: 'tason {level} jälkeisessä pelimerkkien vaihdossa ei ole arvontaa, joka poistaisi merkit {removed}',
-      done: 'tämän vaihdon {removed}-merkit on jo arvottu pois: tämä näyttö oli vanhentunut; katso uudelleen',
+      racedOff: 'merkit {removed} on jo arvottu pois tällä tauolla (tason {level} jälkeen) arvonnassa {race}, joka vahvistettiin kello {time}: niitä ei voi arpoa toista kertaa samalla tauolla',
     },
     raceStillOpen: 'arvonta {race} on yhä auki: vahvista tai hylkää se ensin',
     gameStillOpen: 'peli {game} on yhä auki: sulje se ensin',
