@@ -121,12 +121,15 @@ export class RaceCommands {
     });
   }
 
+  /** The race ended without a result, with why (required: the command's schema refuses a blank one, and so does this for a direct call). */
   abandonRace(raceId: string, reason: string): Promise<CommandResult> {
     return this.ctx.kernel.serial(async () => {
       const open = this.openRace(raceId, 'service.noRace');
       if ('refusal' in open) return open.refusal;
+      const why = reason.trim();
+      if (why === '') return refused('reason', { key: 'command.abandonReason' });
       await this.ctx.refuseHeldFor(raceId, 'race');
-      await this.ctx.commit({ kind: 'race-abandon', raceId, reason });
+      await this.ctx.commit({ kind: 'race-abandon', raceId, reason: why });
       return ok(null);
     });
   }

@@ -321,6 +321,7 @@ const ROWS: Row[] = [
   ['command.colorUpLevel', async () => refusalOf(await dispatch((await consoleWith()).service, 'startColorUp', [0, 25])), 'must be the level the break follows: this screen may be out of date; reload it'],
   ['command.colorUpChip', async () => refusalOf(await dispatch((await consoleWith()).service, 'startColorUp', [6])), 'must be the chip the race takes off'],
   ['command.structure', async () => refusalOf(await dispatch((await consoleWith()).service, 'saveStructure', [[1, 2]])), 'must be a tournament structure: a JSON object of at most 256 KB'],
+  ['command.abandonReason', async () => refusalOf(await dispatch((await raceOpen()).service, 'abandonRace', ['race-1', '  '])), 'say why the race is abandoned: a reason is needed for the record'],
   ['command.voidCount', async () => refusalOf(await dispatch((await consoleWith()).service, 'voidCards', ['race-1', 0, 'x'])), 'the number of cards to void must be a whole number of at least 1'],
   ['command.game', async () => refusalOf(await dispatch((await consoleWith()).service, 'startGame', ['poker', ['A', 'B']])), 'must be pistepokeri or chicago'],
   ['command.format', async () => refusalOf(await dispatch((await consoleWith()).service, 'exportHistory', ['xml'])), 'must be csv or json'],

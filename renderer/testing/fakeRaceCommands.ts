@@ -5,6 +5,7 @@
 import type { CommandResult, SeatCount, SeatCountDraft } from '../../protocol/contract';
 import { colorUpStepOf } from '../../protocol/colorUp';
 import { parseCard, type Card } from '../../engine/cards';
+import { englishText } from '../../engine/messages';
 import { applyRaceEvent, startRace } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { applyGame } from './fakeGameCommands';
@@ -34,6 +35,8 @@ type RaceCommand =
 function fakeScanCard(raw: string): Card | null {
   return parseCard(raw.trim().replace(/^\][A-Za-z][0-9A-Za-z]/, '').trim());
 }
+
+const ABANDON_REASON = { key: 'command.abandonReason' } as const;
 
 const NOT_FIRST_HELD: CommandResult<never> = { ok: false, error: { field: 'held', message: 'that card is not the first one waiting any more' } };
 
@@ -132,10 +135,12 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       push(station, { ...station.current, race: null, history: makeHistory(history), colorUp: colorUpOf(station, station.current.settings, null) });
       return { ok: true, value: null };
     },
-    abandonRace: (raceId: string) => {
+    abandonRace: (raceId: string, reason: string) => {
       if (station.race === null) return { ok: false, error: { field: 'race', message: 'no race to abandon' } };
       const refusal = stale(station, raceId);
       if (refusal !== null) return refusal;
+      // As the command's schema: a reason is required, and blank is none.
+      if (typeof reason !== 'string' || reason.trim() === '') return { ok: false, error: { field: 'reason', message: englishText(ABANDON_REASON), said: ABANDON_REASON } };
       station.race = null;
       push(station, { ...station.current, race: null });
       return { ok: true, value: null };

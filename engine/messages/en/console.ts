@@ -126,6 +126,7 @@ export const enConsole = {
     colorUpLevel: 'must be the level the break follows: this screen may be out of date; reload it',
     colorUpChip: 'must be the chip the race takes off',
     structure: 'must be a tournament structure: a JSON object of at most {kb} KB',
+    abandonReason: 'say why the race is abandoned: a reason is needed for the record',
     voidCount: 'the number of cards to void must be a whole number of at least 1',
     game: 'must be {games}',
     format: 'must be csv or json',

@@ -129,6 +129,7 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     colorUpLevel: 'on oltava taso, jota tauko seuraa: tämä näyttö voi olla vanhentunut; lataa se uudelleen',
     colorUpChip: 'on oltava pelimerkki, jonka arvonta poistaa',
     structure: 'on oltava turnausrakenne: JSON-olio, enintään {kb} kt',
+    abandonReason: 'kerro, miksi arvonta keskeytetään: syy tarvitaan pöytäkirjaan',
     voidCount: 'mitätöitävien korttien määrän on oltava kokonaisluku, vähintään 1',
     game: 'on oltava {games}',
     format: 'on oltava csv tai json',
