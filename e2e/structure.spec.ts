@@ -8,8 +8,10 @@ import {
 
 // Issue 7's acceptance in the console: a structure edited on the Structure screen shows its planned
 // colour-ups; marked at the planned break, the console proposes the colour-up and one click opens the
-// race with the right denominations (the table had other ones before). Also a CSV imported, a JSON
-// exported, and a structure the service refuses, named by its field.
+// race with the right denominations (the table had other ones before); a race abandoned asks why
+// (issue 23), and once the colour-up is done a second race of its chips at the break is refused,
+// naming the race. Also a CSV imported, a JSON exported, and a structure the service refuses,
+// named by its field.
 
 let app: RunningConsole;
 
@@ -112,6 +114,24 @@ test('a structure edited in the console: planned colour-up, marked at its break,
     await expect(counts.getByTestId('counts-race-chips')).toHaveText('2');
   });
 
+  await test.step('a race abandoned says why: Abandon waits for a reason, one tap gives it', async () => {
+    await startRace(page);
+    await page.getByTestId('abandon-race').click();
+    await expect(page.getByTestId('abandon-confirm')).toBeDisabled();
+    await page.getByTestId('abandon-reason-text').press('Enter');
+    await expect(page.getByTestId('view-dealing')).toBeVisible();
+    await page.getByTestId('abandon-reason-misdeal').click();
+    await expect(page.getByTestId('abandon-reason-text')).toHaveValue('Misdeal');
+    await page.getByTestId('abandon-confirm').click();
+    await expect(page.getByTestId('notice')).toHaveText('Race abandoned. Enter the counts again to start over.');
+    const counts = page.getByTestId('view-counts');
+    for (const count of FINNISH_COUNTS) {
+      await counts.getByTestId(`counts-seat-${count.seat}-chips`).fill(String(count.chips));
+      await counts.getByTestId(`counts-seat-${count.seat}-other`).setChecked(count.hasOther);
+    }
+    await expect(counts.getByTestId('counts-race-chips')).toHaveText('2');
+  });
+
   await test.step('the race runs 25 → 100 and, confirmed, completes the colour-up', async () => {
     await startRace(page);
     const dealing = page.getByTestId('view-dealing');
@@ -131,6 +151,21 @@ test('a structure edited in the console: planned colour-up, marked at its break,
     await page.getByTestId('nav-setup').click();
     await expect(page.getByTestId('setup-removed')).toHaveValue('25');
     await expect(page.getByTestId('setup-next')).toHaveValue('100');
+  });
+
+  await test.step('a second race of the 25s at this break is refused, naming the race that raced them off', async () => {
+    await page.getByTestId('nav-race').click();
+    const counts = page.getByTestId('view-counts');
+    for (const count of FINNISH_COUNTS) {
+      await counts.getByTestId(`counts-seat-${count.seat}-chips`).fill(String(count.chips));
+      await counts.getByTestId(`counts-seat-${count.seat}-other`).setChecked(count.hasOther);
+    }
+    await expect(counts.getByTestId('counts-race-chips')).toHaveText('2');
+    await counts.getByTestId('start-race').click();
+    await expect(counts.getByTestId('start-error')).toHaveText(
+      /^This race cannot start: the 25 chips were already raced off at this break \(after level 2\), in race-2 confirmed at \d\d:\d\d: they cannot be raced a second time at this break\s*$/,
+    );
+    await expect(page.getByTestId('view-dealing')).toHaveCount(0);
   });
 });
 

@@ -6,6 +6,22 @@
 import type { ColorUpProposal, RaceStep } from '../engine/plan/planner';
 import type { TableSettings } from './contract';
 import { isMultipleOf } from '../engine/chips';
+import type { Message } from '../engine/messages';
+
+/** An ISO time as the station's clock on the wall shows it: `14:05` (the station's time zone, as on the dealer's screen beside it). */
+export function wallClock(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}
+
+/**
+ * Why a race of `removed` is refused at the break after `level`: race `raceId`, confirmed at
+ * `confirmedAt` (ISO), already raced those chips off there.
+ */
+export function racedOffSaid(removed: number, level: number, raceId: string, confirmedAt: string): Message {
+  return { key: 'service.colorUp.racedOff', params: { removed, level, race: raceId, time: wallClock(confirmedAt) } };
+}
 
 /**
  * The race of `proposal` that a race of `removed` → `next` runs: the step with those chips not

@@ -12,7 +12,7 @@ import { arg, command, optionalArg, type Command } from './commandSchema';
 import { CLOCK_ADJUST_MINUTES_MAX } from './clock';
 import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
 import type { CommandResult, ConsoleState, DeviceProfileInfo, ScanReading, DisplayPreloadApi, HistoryPage, PortInfo, RaceRecord, SettingsInput, StateMessage } from './contract';
-import { custom, is, isWhole, nullable, object, oneOf, whole, withDefault, type Infer } from './schema';
+import { custom, is, isWhole, nullable, object, oneOf, transform, whole, withDefault, type Infer } from './schema';
 
 export type { Command } from './commandSchema';
 
@@ -21,6 +21,12 @@ const STRUCTURE_MAX_KB = 256;
 
 const raceId = arg('race', target);
 const reason = arg('reason', withDefault(textOf(REASON_MAX), ''));
+/** Why a race is abandoned: required and not blank (trimmed), for its record, the slip and the floor. */
+const abandonReason = arg('reason', transform(withDefault(textOf(REASON_MAX), ''), (read, at) => {
+  const why = read.trim();
+  if (why === '') at(null, { key: 'command.abandonReason' });
+  return why;
+}));
 const heldId = arg('held', positive({ key: 'command.heldId' }));
 
 export const COMMANDS = {
@@ -79,7 +85,7 @@ export const COMMANDS = {
   readScan: command(arg('scan', textOf(SCAN_MAX))).returns<CommandResult<ScanReading>>(),
   voidCards: command(raceId, arg('count', whole(1, VOID_MAX, { key: 'command.voidCount' })), reason).returns<CommandResult>(),
   confirmRace: command(raceId).returns<CommandResult>(),
-  abandonRace: command(raceId, reason).returns<CommandResult>(),
+  abandonRace: command(raceId, abandonReason).returns<CommandResult>(),
   /** Deals the first held card (`heldId`) as if the shoe had sent it now. */
   takeHeldCard: command(arg('target', target), heldId).returns<CommandResult>(),
   /** Discards the first held card (`heldId`): kept on record as refused by the dealer. */

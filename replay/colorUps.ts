@@ -21,6 +21,13 @@ export type ColorUpRecord =
    */
   | { readonly kind: 'color-up-race'; readonly race: string; readonly afterLevel: number; readonly removed: number; readonly next: number };
 
+/** A race confirmed at the break marked last: the chips it took off, and when. */
+export interface RacedOff {
+  readonly raceId: string;
+  readonly removed: number;
+  readonly confirmedAt: string;
+}
+
 const COLOR_UP_KINDS: ReadonlySet<unknown> = new Set(['break-marked', 'color-up-race']);
 
 /** The records a colour-up's progress is made of: its own two, and the starts and ends of the races it claims. */
@@ -48,18 +55,25 @@ export class ColorUpLog implements JournalFollower {
   /** The races started for the colour-up of the break marked last, by id. */
   private races = new Map<string, ColorUpRace>();
   private done: (ColorUpRace & { readonly confirmedAt: string })[] = [];
+  /** Every race started since the break marked last (claimed or not) and still open: the chip it takes off. */
+  private started = new Map<string, number>();
+  /** Every race of the break marked last confirmed, claimed or not: its chips are off the table. */
+  private racedOff: RacedOff[] = [];
   private view: { readonly key: string; readonly progress: ColorUpProgress | null } | null = null;
 
   readonly checkpoint: FollowerCheckpoint = {
     name: 'colorUps',
-    snapshot: () => ({ mark: this.mark, claimed: this.claimed, races: [...this.races], done: this.done }),
+    snapshot: () => ({ mark: this.mark, claimed: this.claimed, races: [...this.races], done: this.done, started: [...this.started], racedOff: this.racedOff }),
     restore: (state) => {
-      const { mark, claimed, races, done } = state as { mark: number | null; claimed: ColorUpLog['claimed']; races: [string, ColorUpRace][]; done: ColorUpLog['done'] };
-      if (!Array.isArray(races) || !Array.isArray(done)) throw new Error('colour-ups: not a colour-up log');
+      const { mark, claimed, races, done, started, racedOff } = state as { mark: number | null; claimed: ColorUpLog['claimed']; races: [string, ColorUpRace][]; done: ColorUpLog['done']; started: [string, number][]; racedOff: RacedOff[] };
+      // A checkpoint written before the races raced off were kept has neither: the start replays the journal.
+      if (!Array.isArray(races) || !Array.isArray(done) || !Array.isArray(started) || !Array.isArray(racedOff)) throw new Error('colour-ups: not a colour-up log');
       this.mark = mark;
       this.claimed = claimed;
       this.races = new Map(races);
       this.done = done;
+      this.started = new Map(started);
+      this.racedOff = racedOff;
       this.view = null;
     },
   };
@@ -68,11 +82,14 @@ export class ColorUpLog implements JournalFollower {
     const record = line.record as { kind?: unknown; raceId?: unknown };
     const claimed = this.claimed;
     this.claimed = null;
+    this.followRacedOff(line);
     if (isColorUpRecord(record)) {
       if (record.kind === 'break-marked') {
         this.mark = record.afterLevel;
         this.races = new Map();
         this.done = [];
+        this.started = new Map();
+        this.racedOff = [];
       } else if (record.afterLevel === this.mark) {
         this.claimed = { seq: line.seq, race: { raceId: record.race, removed: record.removed, next: record.next } };
         return;
@@ -90,6 +107,36 @@ export class ColorUpLog implements JournalFollower {
       return;
     }
     this.view = null;
+  }
+
+  /**
+   * Every race started while a break is marked, claimed by its colour-up or not: confirmed, its
+   * chips were raced off at that break. What a second race of them is refused by (racedOffAt).
+   */
+  private followRacedOff(line: JournalLine<unknown>): void {
+    const record = line.record as { kind?: unknown; raceId?: unknown; race?: { removed?: unknown } };
+    if (this.mark === null || typeof record.raceId !== 'string') return;
+    if (record.kind === 'race-start') {
+      const removed = record.race?.removed;
+      if (isLevel(removed)) this.started.set(record.raceId, removed);
+    } else if (record.kind === 'race-confirm') {
+      const removed = this.started.get(record.raceId);
+      if (removed === undefined) return;
+      this.started.delete(record.raceId);
+      this.racedOff = [...this.racedOff, { raceId: record.raceId, removed, confirmedAt: line.at }];
+    } else if (record.kind === 'race-abandon') {
+      this.started.delete(record.raceId);
+    }
+  }
+
+  /**
+   * The race that raced the `removed` chips off at the break after `afterLevel`, when that is the
+   * break marked last and such a race was confirmed there (the first one); null otherwise. A break
+   * marked afresh (the next one, or the same one marked again) starts with none.
+   */
+  racedOffAt(afterLevel: number, removed: number): RacedOff | null {
+    if (this.mark !== afterLevel) return null;
+    return this.racedOff.find((race) => race.removed === removed) ?? null;
   }
 
   /** The chips of the marked break's races confirmed so far. */

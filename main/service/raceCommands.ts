@@ -8,6 +8,7 @@ import type { CommandResult, InputSource, SeatCount } from '../../protocol/contr
 import { STATION_MAX, type ActiveRace } from '../../replay/session';
 import { stillOpen, type CommandContext } from './commandContext';
 import { failure, ok, refused } from './failures';
+import { racedOffRefusal } from './racedOff';
 import { refusalFor } from './refusalRuns';
 
 /**
@@ -66,6 +67,9 @@ export class RaceCommands {
       if (busy !== null) return busy;
       const { race, names } = this.raceInput(counts);
       startRace(race); // refuses bad counts before anything is journaled
+      // A second race of chips already raced off at this break (a recount after "Colour-up done").
+      const racedOff = racedOffRefusal(this.ctx.settings(), this.ctx.kernel.followers.colorUps, race.removed);
+      if (racedOff !== null) return racedOff;
       const raceId = `race-${this.ctx.session().racesStarted + 1}`;
       const level = await this.claimColorUpRace(raceId, race.removed, race.next);
       const { name: table } = this.ctx.settings().table;
@@ -117,12 +121,15 @@ export class RaceCommands {
     });
   }
 
+  /** The race ended without a result, with why (required: the command's schema refuses a blank one, and so does this for a direct call). */
   abandonRace(raceId: string, reason: string): Promise<CommandResult> {
     return this.ctx.kernel.serial(async () => {
       const open = this.openRace(raceId, 'service.noRace');
       if ('refusal' in open) return open.refusal;
+      const why = reason.trim();
+      if (why === '') return refused('reason', { key: 'command.abandonReason' });
       await this.ctx.refuseHeldFor(raceId, 'race');
-      await this.ctx.commit({ kind: 'race-abandon', raceId, reason });
+      await this.ctx.commit({ kind: 'race-abandon', raceId, reason: why });
       return ok(null);
     });
   }

@@ -13,6 +13,7 @@ import { en } from '../../engine/messages/en';
 import { expectSaid } from '../../engine/messages/testing';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ShoeEvent } from '../../hardware/events';
+import { wallClock } from '../../protocol/colorUp';
 import type { CommandError, CommandResult, ConsoleSettings } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import { storedName } from './profiles';
@@ -154,13 +155,13 @@ const ROWS: Row[] = [
   }, `the tournament is not on a break, not the one after level 6: ${STALE}`],
   ['service.colorUp.otherBreak', async () => refusalOf(await (await onBreak(6)).service.startColorUp(2, 25)), `the tournament is on the break after level 6, not the one after level 2: ${STALE}`],
   ['service.colorUp.noRace', async () => refusalOf(await (await onBreak(6)).service.startColorUp(6, 25)), 'the colour-up after level 6 has no race taking 25 off'],
-  ['service.colorUp.done', async () => {
+  ['service.colorUp.racedOff', async () => {
     const { service } = await onBreak(6);
     expect(await service.startColorUp(6, 100)).toEqual({ ok: true, value: null });
     expect(await service.startRace([{ seat: 1, chips: 5, hasOther: true }, { seat: 2, chips: 0, hasOther: true }, { seat: 3, chips: 0, hasOther: true }])).toEqual({ ok: true, value: null });
     expect(await service.confirmRace('race-1')).toEqual({ ok: true, value: null });
     return refusalOf(await service.startColorUp(6, 100));
-  }, 'the 100 chips of this colour-up were already raced off: this screen was out of date; look again'],
+  }, `the 100 chips were already raced off at this break (after level 6), in race-1 confirmed at ${wallClock(clock().toISOString())}: they cannot be raced a second time at this break`],
   ['service.raceStillOpen', async () => refusalOf(await (await raceOpen()).service.startGame(...GAME)), 'race race-1 is still open: confirm or abandon it first'],
   ['service.gameStillOpen', async () => refusalOf(await (await gameOpen()).service.startRace(COUNTS)), 'game game-1 is still open: close it first'],
   ['service.noRace', async () => refusalOf(await (await consoleWith()).service.confirmRace('race-1')), 'no race is open'],
@@ -320,6 +321,7 @@ const ROWS: Row[] = [
   ['command.colorUpLevel', async () => refusalOf(await dispatch((await consoleWith()).service, 'startColorUp', [0, 25])), 'must be the level the break follows: this screen may be out of date; reload it'],
   ['command.colorUpChip', async () => refusalOf(await dispatch((await consoleWith()).service, 'startColorUp', [6])), 'must be the chip the race takes off'],
   ['command.structure', async () => refusalOf(await dispatch((await consoleWith()).service, 'saveStructure', [[1, 2]])), 'must be a tournament structure: a JSON object of at most 256 KB'],
+  ['command.abandonReason', async () => refusalOf(await dispatch((await raceOpen()).service, 'abandonRace', ['race-1', '  '])), 'say why the race is abandoned: a reason is needed for the record'],
   ['command.voidCount', async () => refusalOf(await dispatch((await consoleWith()).service, 'voidCards', ['race-1', 0, 'x'])), 'the number of cards to void must be a whole number of at least 1'],
   ['command.game', async () => refusalOf(await dispatch((await consoleWith()).service, 'startGame', ['poker', ['A', 'B']])), 'must be pistepokeri or chicago'],
   ['command.format', async () => refusalOf(await dispatch((await consoleWith()).service, 'exportHistory', ['xml'])), 'must be csv or json'],

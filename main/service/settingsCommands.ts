@@ -5,6 +5,7 @@ import type { CommandResult, ConsoleSettings, Language, PlanView, SettingsInput 
 import type { Session } from '../../replay/session';
 import { stillOpen } from './commandContext';
 import { ok, refused } from './failures';
+import { racedOffRefusal } from './racedOff';
 import type { Kernel } from './kernel';
 import { readSettings, requireSeats, withKeptPassword } from './settings';
 import type { StationSettings } from './stationSettings';
@@ -97,7 +98,8 @@ export class SettingsCommands {
       const proposal = this.hooks.plan()?.proposal ?? null;
       const step = proposal?.races.find((race) => race.removed === removed);
       if (proposal === null || step === undefined) return refused('removed', { key: 'service.colorUp.noRace', params: { level: afterLevel, removed } });
-      if (this.kernel.followers.colorUps.doneChips(afterLevel).includes(removed)) return refused('removed', { key: 'service.colorUp.done', params: { removed } });
+      const racedOff = racedOffRefusal(this.settings.current, this.kernel.followers.colorUps, removed);
+      if (racedOff !== null) return racedOff;
       await this.settings.store(readSettings({ ...this.settings.current, table: { ...this.settings.current.table, removed: step.removed, next: step.next } }));
       this.kernel.publish();
       return ok(null);

@@ -5,10 +5,11 @@
 import type { CommandResult, SeatCount, SeatCountDraft } from '../../protocol/contract';
 import { colorUpStepOf } from '../../protocol/colorUp';
 import { parseCard, type Card } from '../../engine/cards';
+import { englishText } from '../../engine/messages';
 import { applyRaceEvent, startRace } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { applyGame } from './fakeGameCommands';
-import { colorUpOf, engineInput, push, pushRace, refused, stale, type FakeHandlers, type FakeStation } from './fakeStation';
+import { colorUpOf, engineInput, push, pushRace, racedOff, refused, stale, type FakeHandlers, type FakeStation } from './fakeStation';
 import { makeHistory } from './fixtures';
 
 type RaceCommand =
@@ -34,6 +35,8 @@ type RaceCommand =
 function fakeScanCard(raw: string): Card | null {
   return parseCard(raw.trim().replace(/^\][A-Za-z][0-9A-Za-z]/, '').trim());
 }
+
+const ABANDON_REASON = { key: 'command.abandonReason' } as const;
 
 const NOT_FIRST_HELD: CommandResult<never> = { ok: false, error: { field: 'held', message: 'that card is not the first one waiting any more' } };
 
@@ -76,6 +79,8 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       if (station.race !== null) return { ok: false, error: { field: 'race', message: 'a race is already in progress' } };
       try {
         const started = startRace(engineInput(station.current.settings, counts));
+        const refusal = racedOff(station, started.setup.removed);
+        if (refusal !== null) return refusal;
         station.raceNumber += 1;
         const { marked } = station;
         const proposal = station.current.plan?.proposal ?? null;
@@ -130,10 +135,12 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       push(station, { ...station.current, race: null, history: makeHistory(history), colorUp: colorUpOf(station, station.current.settings, null) });
       return { ok: true, value: null };
     },
-    abandonRace: (raceId: string) => {
+    abandonRace: (raceId: string, reason: string) => {
       if (station.race === null) return { ok: false, error: { field: 'race', message: 'no race to abandon' } };
       const refusal = stale(station, raceId);
       if (refusal !== null) return refusal;
+      // As the command's schema: a reason is required, and blank is none.
+      if (typeof reason !== 'string' || reason.trim() === '') return { ok: false, error: { field: 'reason', message: englishText(ABANDON_REASON), said: ABANDON_REASON } };
       station.race = null;
       push(station, { ...station.current, race: null });
       return { ok: true, value: null };

@@ -9,7 +9,7 @@ import type { StructureInput } from '../../engine/plan/csv';
 import { isInputError } from '../../engine/errors';
 import { planColorUps } from '../../engine/plan/planner';
 import { adjustForMinutesLeft, foldClock, type ClockEvent } from '../../engine/clock/clock';
-import { colorUpOf, push, refused, type FakeHandlers, type FakeStation } from './fakeStation';
+import { colorUpOf, push, racedOff, refused, type FakeHandlers, type FakeStation } from './fakeStation';
 import { makePlanView } from './fixtures';
 
 type SettingsCommand = 'saveSettings' | 'markBreak' | 'startColorUp' | 'setLanguage' | 'saveStructure' | 'clockStart' | 'clockPause' | 'clockResume' | 'clockAdjust';
@@ -90,6 +90,8 @@ export function settingsCommands(station: FakeStation): FakeHandlers<SettingsCom
       if (station.race !== null) return { ok: false, error: { field: 'race', message: `race ${current.race?.id ?? ''} is still open: confirm or abandon it first` } };
       const step = current.plan?.proposal?.races.find((entry) => entry.removed === removed);
       if (step === undefined) return { ok: false, error: { field: 'removed', message: `the colour-up after level ${afterLevel} has no race taking ${removed} off` } };
+      const refusal = racedOff(station, removed);
+      if (refusal !== null) return refusal;
       return saveAll({ ...current.settings, table: { ...current.settings.table, removed: step.removed, next: step.next } });
     },
     setLanguage: (language: Language) => (language === station.current.settings.language ? { ok: true, value: null } : saveAll({ ...station.current.settings, language })),

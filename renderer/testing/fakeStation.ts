@@ -6,6 +6,8 @@
 import type { ColorUpProgress, ColorUpRace, CommandResult, ConsoleSettings, ConsoleState, HistoryEntry, PortInfo, RaceRecord, SeatCount } from '../../protocol/contract';
 import type { CommandName } from '../../protocol/commands';
 import { isInputError } from '../../engine/errors';
+import { englishText } from '../../engine/messages';
+import { racedOffSaid } from '../../protocol/colorUp';
 import type { RaceState } from '../../engine/race/race';
 import { raceViewSummary } from '../../protocol/views';
 import type { MatchEvent, MatchState } from '../../engine/poker/match';
@@ -68,6 +70,18 @@ export function refused(error: unknown): CommandResult<never> {
   // As the service passes it on: the English, and the refusal's key and parameters when it has them.
   if (isInputError(error)) return { ok: false, error: error.said === undefined ? { field: error.field, message: error.reason } : { field: error.field, message: error.reason, said: error.said } };
   throw error;
+}
+
+/**
+ * The service's refusal of a second race of chips already raced off at the break marked (here: by
+ * a race of its colour-up, the only races the fake keeps for it), or null.
+ */
+export function racedOff(station: FakeStation, removed: number): CommandResult<never> | null {
+  const { afterLevel, done } = station.marked;
+  const race = done.find((entry) => entry.removed === removed);
+  if (afterLevel === null || race === undefined) return null;
+  const said = racedOffSaid(removed, afterLevel, race.raceId, race.confirmedAt);
+  return { ok: false, error: { field: 'removed', message: englishText(said), said } };
 }
 
 /** Replaces the state and pushes it to the listeners, as the service does after a change. */

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { installScanner } from '../composables/scanner';
 import { ENTER, TestKeyboard } from '../testing/keyboard';
 import { createFakeApi } from '../testing/fakeApi';
-import { makeSettings, makeState, makeSummary } from '../testing/fixtures';
+import { makeSettings, makeState, makeSummary, makeTournamentState } from '../testing/fixtures';
+import { wallClock } from '../../protocol/colorUp';
 import { prepare, settle } from '../testing/setup';
 import { COUNT_DRAFTS_DELAY_MS } from '../stores/countDrafts';
 import CountsView from './CountsView.vue';
@@ -169,6 +170,31 @@ describe('counts screen', () => {
     expect(wrapper.find('[data-testid="counts-no-seats"]').exists()).toBe(true);
     await wrapper.get('[data-testid="counts-to-setup"]').trigger('click');
     expect(store.view).toBe('setup');
+    wrapper.unmount();
+  });
+});
+
+describe('counts screen: a second race of chips raced off at this break', () => {
+  const CONFIRMED = '2024-05-04T18:34:00.000Z';
+  const time = wallClock(CONFIRMED);
+  it.each([
+    ['en', `This race cannot start: the 25 chips were already raced off at this break (after level 2), in race-1 confirmed at ${time}: they cannot be raced a second time at this break`],
+    ['fi', `Arvontaa ei voi aloittaa: merkit 25 on jo arvottu pois tällä tauolla (tason 2 jälkeen) arvonnassa race-1, joka vahvistettiin kello ${time}: niitä ei voi arpoa toista kertaa samalla tauolla`],
+    ['ru', `Этот чип-рейс нельзя начать: фишки 25 уже убраны на этом перерыве (после уровня 2) чип-рейсом race-1, подтверждённым в ${time}: второй чип-рейс этих фишек на том же перерыве невозможен`],
+  ] as const)('is refused in %s, naming the chips, the race and when', async (locale, words) => {
+    const colorUp = { afterLevel: 2, done: [{ raceId: 'race-1', removed: 25, next: 100, confirmedAt: CONFIRMED }], running: null };
+    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 2 }, { colorUp }) });
+    const prepared = await prepare({ api, locale });
+    const wrapper = mount(CountsView, { global: { plugins: prepared.plugins }, attachTo: document.body });
+    await settle();
+    await enter(wrapper, { 1: 7, 2: 2, 3: 2 });
+    await wrapper.get('[data-testid="start-race"]').trigger('click');
+    await settle();
+    expect(api.callsOf('startRace')).toHaveLength(1);
+    expect(prepared.store.race).toBeNull();
+    const error = wrapper.get('[data-testid="start-error"]');
+    expect(error.text()).toBe(words);
+    expect(error.attributes('data-field')).toBe('removed');
     wrapper.unmount();
   });
 });

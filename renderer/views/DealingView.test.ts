@@ -236,18 +236,6 @@ describe('dealing screen', () => {
     wrapper.unmount();
   });
 
-  it('abandons only after confirming', async () => {
-    const { wrapper, api, store } = await dealing();
-    await wrapper.get('[data-testid="abandon-race"]').trigger('click');
-    expect(api.callsOf('abandonRace')).toEqual([]);
-    await wrapper.get('[data-testid="abandon-confirm"]').trigger('click');
-    await settle();
-    expect(api.callsOf('abandonRace')).toHaveLength(1);
-    expect(store.race).toBeNull();
-    expect(wrapper.find('[data-testid="view-counts"]').exists()).toBe(true);
-    wrapper.unmount();
-  });
-
   it('deals the Finnish example to its result', async () => {
     const { wrapper } = await dealing();
     const input = wrapper.get('[data-testid="manual-input"]');
