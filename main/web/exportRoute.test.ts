@@ -1,5 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { rawRequest } from './testing/rawRequest';
+import { request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -66,24 +67,7 @@ async function stationWithRaces(): Promise<ConsoleService> {
   return ConsoleService.start({ dataDir, clock, station: 'pc-1' });
 }
 
-interface Response {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
-}
-
-function get(port: number, path: string, headers: OutgoingHttpHeaders, method = 'GET'): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path, method, headers, setHost: false }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
+const get = rawRequest;
 
 const notMadeYet = (entry: HistoryEntry) => typeof Object.getOwnPropertyDescriptor(entry, 'summary')?.get === 'function';
 

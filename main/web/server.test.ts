@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
+import { request, type OutgoingHttpHeaders } from 'node:http';
+import { rawRequest, type RawResponse } from './testing/rawRequest';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { request, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,28 +51,7 @@ async function stopRunning(running: Running | undefined): Promise<void> {
   await running?.service.close();
 }
 
-interface RawResponse {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
-}
-
-/**
- * One HTTP request with exactly these headers (no Host unless given) and the path exactly as
- * written: fetch would add its own headers and normalise the dots away first.
- */
-function raw(port: number, path: string, headers: OutgoingHttpHeaders, method = 'GET'): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path, method, headers, setHost: false }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
+const raw = rawRequest;
 
 /** A WebSocket handshake with exactly these headers: 101 if the server takes it, else its refusal. */
 function handshake(port: number, path: string, headers: OutgoingHttpHeaders): Promise<RawResponse> {
