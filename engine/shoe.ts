@@ -27,6 +27,9 @@ export function shuffled<T>(items: readonly T[], random: () => number): T[] {
   return copy;
 }
 
+/** The most decks a shoe holds (the table's `decks`, the floor's house rules). */
+export const MAX_DECKS = 8;
+
 /** `decks` full decks shuffled together, in dealing order. */
 export function shuffleDecks(decks: number, random: () => number): Card[] {
   return shuffled(Array.from({ length: decks }, () => ALL_CARDS).flat(), random);

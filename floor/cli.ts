@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import pg from 'pg';
 import { adjustForMinutesLeft, clockSchedule, readClock } from '../engine/clock/clock';
 import { isInputError } from '../engine/errors';
-import { structureFromCsv } from '../engine/plan/csv';
+import { readTournamentText, type TournamentInput } from '../engine/plan/tournament';
 import { readStructure } from '../engine/plan/structure';
 import type { FloorClock } from '../protocol/clock';
 import { actOnFloorClock, setFloorStructure, type ClockAction } from './clock';
@@ -21,7 +21,7 @@ import { syncStation } from '../replication/sync';
  *   sync      --database URL --table NAME --data DIR      one station's journal replicated once
  *   add-table --database URL --table NAME [--rotate]      a station's own least-privilege login, as a URL (--rotate: a new password for a table that has one)
  *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
- *   structure --database URL --file PATH                  the tournament's structure (JSON, or the planner's CSV) for the clock
+ *   structure --database URL --file PATH                  the tournament (the planner's CSV with rules and decks lines, or JSON): every station takes it
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
  *
  * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token; --database-file
@@ -291,9 +291,9 @@ function clockLine(clock: FloorClock, now: number): string {
 
 async function structure(url: string, file: string, out: (text: string) => void): Promise<void> {
   const text = readFileSync(file, 'utf8');
-  let input: unknown;
+  let input: TournamentInput;
   try {
-    input = /^\s*[[{]/.test(text) ? JSON.parse(text) : structureFromCsv(text);
+    input = readTournamentText(text);
   } catch (error) {
     if (isInputError(error)) throw error;
     throw new Error(`--file is neither a JSON structure nor the planner's CSV: ${(error as Error).message}`);
@@ -301,7 +301,7 @@ async function structure(url: string, file: string, out: (text: string) => void)
   const client = await connect(url);
   try {
     await migrate(client);
-    out(clockLine(await setFloorStructure(client, input), Date.now()));
+    out(clockLine(await setFloorStructure(client, input.structure, input.house), Date.now()));
   } finally {
     await client.end().catch(() => undefined);
   }

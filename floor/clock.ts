@@ -2,37 +2,42 @@ import type { ClientBase } from 'pg';
 import { applyClockEvent, CLOCK_EVENTS_KEPT, clockSchedule, compactClock, foldClock, readClockEvents, type ClockEvent } from '../engine/clock/clock';
 import { InputError } from '../engine/errors';
 import type { StructureInput } from '../engine/plan/csv';
+import { planColorUps } from '../engine/plan/planner';
 import { readStructure } from '../engine/plan/structure';
+import type { HouseRules } from '../engine/plan/tournament';
 import { FLOOR_CLOCK_ROW, type FloorClock } from '../protocol/clock';
 import { parse } from '../protocol/schema';
 
 /**
- * The tournament clock the floor runs: the structure (its levels with their minutes) and the
- * clock's events in `floor_clock`, one row. Only the floor writes it; every station reads it
- * (its floor link) and reads the countdown from it with the engine's `readClock`, so every table
- * reaches the break at the same moment.
+ * The tournament the floor holds and the clock it runs: the structure (its levels with their
+ * minutes, the chip set), the house's rules (rule set, decks per shoe) and the clock's events in
+ * `floor_clock`, one row. Only the floor writes it; every station reads it (its floor link), takes
+ * the tournament as its own while linked, and reads the countdown from it with the engine's
+ * `readClock`, so every table reaches the break at the same moment, with the same plan.
  */
 
 /** The floor's clock, or null while the floor has no structure. */
 export async function readFloorClock(client: ClientBase): Promise<FloorClock | null> {
-  const row = await client.query<{ structure: unknown; events: unknown }>('SELECT structure, events FROM floor_clock');
+  const row = await client.query<{ structure: unknown; events: unknown; house: unknown }>('SELECT structure, events, house FROM floor_clock');
   const clock = row.rows[0];
   if (clock === undefined || clock.structure === null) return null;
-  const { structure, events } = parse(FLOOR_CLOCK_ROW, clock);
-  return { structure: structure as StructureInput, events };
+  const { structure, events, house } = parse(FLOOR_CLOCK_ROW, clock);
+  return { structure: structure as StructureInput, events, house };
 }
 
 /**
- * Sets the tournament's structure (refused unless the planner reads it and every level has its
- * minutes). A clock already started keeps its events only when they still fit the new schedule.
+ * Sets the tournament: its structure (refused unless the planner plans its colour-ups from it, as
+ * every station will, and every level has its minutes) and the house's rules. A clock already
+ * started keeps its events only when they still fit the new schedule.
  */
-export async function setFloorStructure(client: ClientBase, structure: unknown): Promise<FloorClock> {
+export async function setFloorStructure(client: ClientBase, structure: unknown, house: HouseRules = {}): Promise<FloorClock> {
   const schedule = clockSchedule(readStructure(structure));
+  planColorUps(structure);
   return inTransaction(client, async () => {
     const current = await lockedEvents(client);
     foldClock(current, schedule.totalMs);
-    await client.query('UPDATE floor_clock SET structure = $1, changed_at = now()', [JSON.stringify(structure)]);
-    return { structure: structure as StructureInput, events: current };
+    await client.query('UPDATE floor_clock SET structure = $1, house = $2, changed_at = now()', [JSON.stringify(structure), JSON.stringify(house)]);
+    return { structure: structure as StructureInput, events: current, house };
   });
 }
 
@@ -47,9 +52,9 @@ export type ClockAction = { readonly type: 'start' | 'pause' | 'resume' } | { re
  */
 export async function actOnFloorClock(client: ClientBase, action: ClockAction, at: number): Promise<FloorClock> {
   return inTransaction(client, async () => {
-    const row = await client.query<{ structure: unknown; events: unknown }>('SELECT structure, events FROM floor_clock FOR UPDATE');
+    const row = await client.query<{ structure: unknown; events: unknown; house: unknown }>('SELECT structure, events, house FROM floor_clock FOR UPDATE');
     if ((row.rows[0]?.structure ?? null) === null) throw new InputError('structure', { key: 'floor.clockNoStructure' });
-    const { structure, events: held } = parse(FLOOR_CLOCK_ROW, row.rows[0]);
+    const { structure, events: held, house } = parse(FLOOR_CLOCK_ROW, row.rows[0]);
     if (structure === null) throw new InputError('structure', { key: 'floor.clockNoStructure' });
     const schedule = clockSchedule(readStructure(structure));
     const last = held.at(-1);
@@ -59,13 +64,13 @@ export async function actOnFloorClock(client: ClientBase, action: ClockAction, a
     applyClockEvent(foldClock(events, schedule.totalMs), event, schedule.totalMs, 'event');
     const next = [...events, event];
     await client.query('UPDATE floor_clock SET events = $1, changed_at = now()', [JSON.stringify(next)]);
-    return { structure, events: next };
+    return { structure, events: next, house };
   });
 }
 
 async function lockedEvents(client: ClientBase): Promise<ClockEvent[]> {
-  const row = await client.query<{ structure: unknown; events: unknown }>('SELECT structure, events FROM floor_clock FOR UPDATE');
-  return [...parse(FLOOR_CLOCK_ROW, row.rows[0] ?? { structure: null, events: [] }).events];
+  const row = await client.query<{ structure: unknown; events: unknown; house: unknown }>('SELECT structure, events, house FROM floor_clock FOR UPDATE');
+  return [...parse(FLOOR_CLOCK_ROW, row.rows[0] ?? { structure: null, events: [], house: null }).events];
 }
 
 async function inTransaction<T>(client: ClientBase, work: () => Promise<T>): Promise<T> {

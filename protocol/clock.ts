@@ -8,21 +8,24 @@ import { clockSchedule, readClockEvents, type ClockEvent, type ClockSchedule } f
 import { isInputError } from '../engine/errors';
 import type { Message } from '../engine/messages';
 import type { StructureInput } from '../engine/plan/csv';
+import { readHouseRules } from '../engine/plan/tournament';
 import { readStructure } from '../engine/plan/structure';
-import { custom, nullable, object, type Infer } from './schema';
+import { custom, nullable, object, optional, type Infer } from './schema';
 
 /** A structure as the planner reads it (engine/plan): taken as it is, the planner checks it (scheduleOf). */
 const structure = custom((value) => value as StructureInput);
 /** The clock's events, read by the engine's own reader (engine/clock readClockEvents), naming `events[i]` at fault. */
 const events = custom((value): readonly ClockEvent[] => readClockEvents(value));
+/** The house's rules for every table (rule set, decks per shoe), read by the engine's reader; absent or null: each table's own. */
+const house = optional(custom((value) => readHouseRules(value, 'house')));
 const notObject = { key: 'command.notObject' } as const;
 
 /**
  * The floor's clock row as `floor_clock` holds it, the one description the floor (floor/clock.ts)
  * and every station following it (main/service/clock.ts) read it by: the tournament's structure
- * (null while the floor has none) and the clock's events.
+ * (null while the floor has none), the house's rules and the clock's events.
  */
-export const FLOOR_CLOCK_ROW = object({ structure: nullable(structure), events }, notObject);
+export const FLOOR_CLOCK_ROW = object({ structure: nullable(structure), events, house }, notObject);
 export type FloorClockRowShape = Infer<typeof FLOOR_CLOCK_ROW>;
 
 /**
@@ -33,10 +36,11 @@ export type FloorClockRowShape = Infer<typeof FLOOR_CLOCK_ROW>;
 export const FLOOR_CLOCK = object({
   structure,
   events,
+  house,
   offsetMs: custom((value) => (Number.isSafeInteger(value) ? (value as number) : undefined)),
 }, notObject);
 
-/** The floor's clock, as the floor link reads it from the database: the tournament's structure and the clock's events. */
+/** The floor's clock, as the floor link reads it from the database: the tournament's structure, the house's rules and the clock's events. */
 export type FloorClock = Infer<typeof FLOOR_CLOCK>;
 
 /** Who runs the station's clock: the station itself (a home game), or the floor. */

@@ -22,8 +22,8 @@ export const MAX_SEATS = 10;
 /** The most races one history page holds. */
 export const HISTORY_PAGE_MAX = 100;
 
-/** The most decks a shoe holds (the table's `decks`). */
-export const MAX_DECKS = 8;
+/** The most decks a shoe holds (the table's `decks`): the engine's. */
+export { MAX_DECKS } from '../engine/shoe';
 
 /** The longest name: a seat's, the dealer's, a player's, a device profile's. */
 export const NAME_MAX = 40;

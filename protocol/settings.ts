@@ -3,6 +3,7 @@
  * the language, the tournament's structure and the link to the floor.
  */
 import type { StructureInput } from '../engine/plan/csv';
+import type { HouseRules } from '../engine/plan/tournament';
 import type { RuleSetName } from '../engine/race/rules';
 import type { DataBits, Parity, StopBits } from '../hardware/lineSettings';
 import { LANGUAGES, SOURCE_KINDS } from './constants';
@@ -74,6 +75,28 @@ export interface ConsoleSettings {
   readonly tournament?: TournamentSettings;
   /** The link to the tournament's floor (PostgreSQL); absent: none. The table's name is `table.name`. */
   readonly floor?: FloorSettings;
+  /**
+   * Present while the tournament is the floor's: its structure, chip set and house rules stand in
+   * the table and the tournament above (the screens say "from the floor" and do not edit them),
+   * the station's own kept aside, given back when the link ends.
+   */
+  readonly fromFloor?: FromFloor;
+}
+
+/** What the station had set up itself before the floor's tournament stood in for it. */
+export interface OwnTournament {
+  readonly chipSet: readonly number[];
+  readonly removed: number;
+  readonly next: number;
+  readonly rules: RuleSetName;
+  readonly decks: number;
+  readonly tournament: TournamentSettings | null;
+}
+
+export interface FromFloor {
+  /** The house rules the floor gives (a rule left out stays the table's own, and the screens edit it). */
+  readonly house: HouseRules;
+  readonly own: OwnTournament;
 }
 
 /**
@@ -90,5 +113,5 @@ export interface FloorSettings {
 }
 
 
-/** Settings as a screen saves them: the language and the tournament may be left out (the saved ones stay). */
-export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament'>>;
+/** Settings as a screen saves them: the language and the tournament may be left out (the saved ones stay); the floor's tournament is the service's to set. */
+export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament' | 'fromFloor'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament'>>;

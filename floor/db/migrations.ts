@@ -8,7 +8,7 @@
  *   and seq; the columns after `headers` are filled in by the trigger on arrival, never by a station;
  * - `chain_failures`: lines refused on arrival (a forged, edited or out-of-chain line), kept as evidence;
  * - `station_contact`: when each station was last heard from, and how far behind it said it was;
- * - `floor_clock`: the tournament's structure and the clock's events, written by the floor only.
+ * - `floor_clock`: the tournament's structure, the house's rules and the clock's events, written by the floor only.
  *
  * Stations are least-privilege: members of `chip_race_station`, they may insert (and read back)
  * only their own table's records, report their own contact, and read the clock. Row-level
@@ -534,6 +534,15 @@ ALTER TABLE public.floor_races DROP COLUMN entry;
     sql: `
 ALTER TABLE public.floor_races ADD COLUMN sheet jsonb;
 ALTER TABLE public.floor_table_state ADD COLUMN break_marked integer;
+`,
+  },
+  {
+    version: 8,
+    name: "the tournament held by the floor: the house's rules (rule set, decks per shoe) beside the structure every station takes (floor/clock.ts)",
+    // {"rules": "tda", "decks": 2}; null or a rule left out: each table's own. Stations read it with
+    // the clock (their SELECT on floor_clock covers the new column).
+    sql: `
+ALTER TABLE public.floor_clock ADD COLUMN house jsonb;
 `,
   },
 ];

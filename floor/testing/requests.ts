@@ -24,11 +24,11 @@ export function ask(port: number, path: string, options: { method?: string; head
 }
 
 /** Waits until `probe` gives something truthy (the link, the clock, the floor catching up), and returns it. */
-export async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -3,6 +3,7 @@ import type { ClockView, FloorClock } from '../../protocol/clock';
 import type { CommandResult, ConsoleSettings } from '../../protocol/contract';
 import type { ClockCommand, StationClock } from './clock';
 import { ok } from './failures';
+import { withFloorTournament, withOwnTournament } from './floorTournament';
 import type { Kernel } from './kernel';
 import { readSettings } from './settings';
 import type { StationSettings } from './stationSettings';
@@ -45,13 +46,24 @@ export class ClockCommands {
   }
 
   /**
-   * The floor's clock from now on (the floor link calls this with what it reads): the station's
-   * own clock commands are refused while it runs, its breaks raise the banner alike; null gives the
-   * station its own clock back. Malformed events are refused, and the clock followed stays.
+   * The floor's clock and tournament from now on (the floor link calls this with what it reads):
+   * the station's own clock commands are refused while it runs, and the floor's structure, chip
+   * set and house rules stand in for the station's own (floorTournament.ts), so its breaks raise
+   * the banner with the floor's plan on a station never given a structure. Null gives the station
+   * its own clock and tournament back. Malformed events are refused, and the clock followed stays;
+   * a tournament this table cannot take (settings' refusal) leaves the table's as it was.
    */
   followFloorClock(floor: FloorClock | null): Promise<CommandResult> {
     return this.kernel.serial(async () => {
       this.clock.follow(floor);
+      const current = this.settings.current;
+      let next = current;
+      try {
+        next = floor === null ? withOwnTournament(current) : withFloorTournament(current, floor);
+      } catch (error) {
+        if (!isInputError(error)) throw error;
+      }
+      if (JSON.stringify(next) !== JSON.stringify(current)) await this.settings.store(next);
       this.kernel.publish();
       return ok(null);
     });

@@ -1,7 +1,10 @@
 import type { FloorClock } from '../../protocol/clock';
 import type { CommandResult, FloorLinkState, FloorTarget } from '../../protocol/contract';
 import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
+import { isInputError } from '../../engine/errors';
+import { ok } from './failures';
 import type { Kernel } from './kernel';
+import { readSettings } from './settings';
 import type { StationSettings } from './stationSettings';
 
 const FLOOR_OFF: FloorLinkState = { state: 'off' };
@@ -55,9 +58,30 @@ export class FloorFollowing {
     return floor?.on === true && floor.url !== '' && table.name !== undefined ? { url: floor.url, table: table.name, from: 'settings' } : null;
   }
 
+  /** The table named as the floor knows it (CHIP_RACE_TABLE), in the settings the station's records are made with. */
+  private async nameTable(name: string): Promise<CommandResult> {
+    const current = this.settings.current;
+    if (current.table.name === name) return ok(null);
+    let named;
+    try {
+      named = readSettings({ ...current, table: { ...current.table, name } });
+    } catch (error) {
+      // A name the settings refuse was refused with the environment already (floorEnvTable).
+      if (isInputError(error)) return ok(null);
+      throw error;
+    }
+    await this.settings.store(named);
+    this.kernel.publish();
+    return ok(null);
+  }
+
   /** Starts, restarts or stops the floor link as the settings (or the environment) now say. */
   async follow(): Promise<void> {
     const config = this.config();
+    // The environment's table name is the floor's name for this table: the station's records and
+    // history say it too, whatever a screen saved (queued after the change running now, as the
+    // clock's hand-over is).
+    if (config?.from === 'environment' && this.settings.current.table.name !== config.table) void this.kernel.serial(() => this.nameTable(config.table));
     const key = JSON.stringify(config);
     if (key === this.key) return;
     this.key = key;

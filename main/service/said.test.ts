@@ -257,6 +257,11 @@ const ROWS: Row[] = [
     expect(await service.followFloorClock({ structure: TIMED, events: [] })).toEqual({ ok: true, value: null });
     return refusalOf(await service.clockStart());
   }, 'the floor runs the clock: start, pause and adjust it on the floor console'],
+  ['service.fromFloor.tournament', async () => {
+    const service = await timedClock();
+    expect(await service.followFloorClock({ structure: TIMED, events: [], house: { rules: 'tda' } })).toEqual({ ok: true, value: null });
+    return refusalOf(await service.saveStructure(TIMED));
+  }, "the tournament's structure, chip set and house rules are the floor's while this station is linked to it: change them on the floor"],
   ['clock.order.before', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: [{ type: 'start', at: 2000 }, { type: 'pause', at: 1000 }] })), "an event cannot come before the one before it: the clock's events are in time order"],
   ['clock.events.notList', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: 'start' as unknown as [] })), 'must be a list of clock events (got "start")'],
   ['clock.events.tooMany', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: Array.from({ length: 5001 }, () => ({ type: 'adjust', at: 1, by: 1 })) })), 'at most 5000 clock events (got 5001)'],

@@ -5,6 +5,7 @@ import type { CommandResult, ConsoleSettings, Language, PlanView, SettingsInput 
 import type { Session } from '../../replay/session';
 import { stillOpen } from './commandContext';
 import { ok, refused } from './failures';
+import { changesFloorTournament } from './floorTournament';
 import { racedOffRefusal } from './racedOff';
 import type { Kernel } from './kernel';
 import { readSettings, requireSeats, withKeptPassword } from './settings';
@@ -45,6 +46,7 @@ export class SettingsCommands {
     return this.kernel.serial(async () => {
       // A table set up keeps a seat in play (only a console never set up has none).
       const settings = requireSeats(readSettings(this.withKept(value)), this.settings.current);
+      if (changesFloorTournament(this.settings.current, settings)) return refused('table', { key: 'service.fromFloor.tournament' });
       const { scanner } = settings.source;
       for (const [field, name] of [['source.decoder', settings.source.decoder], ['source.scanner', scanner]] as const) {
         if (name !== undefined && !this.hooks.hasProfile(name)) return refused(field, { key: 'service.noProfile', params: { name } });
@@ -70,10 +72,11 @@ export class SettingsCommands {
    */
   private withKept(value: SettingsInput): unknown {
     if (typeof value !== 'object' || value === null) return value;
-    const { language, tournament, floor } = this.settings.current;
+    const { language, tournament, floor, fromFloor } = this.settings.current;
     const kept = tournament?.structure ? { ...tournament, structure: { ...tournament.structure, chips: undefined } } : tournament;
     const given = (value as { floor?: unknown }).floor;
-    return { ...value, language: value.language ?? language, tournament: value.tournament === undefined ? kept : value.tournament, floor: given === undefined ? floor : withKeptPassword(given, floor) };
+    // The floor's tournament is the service's to take and give back: a screen never sets it.
+    return { ...value, language: value.language ?? language, tournament: value.tournament === undefined || fromFloor !== undefined ? kept : value.tournament, floor: given === undefined ? floor : withKeptPassword(given, floor), fromFloor };
   }
 
   markBreak(afterLevel: number | null): Promise<CommandResult> {
@@ -117,6 +120,7 @@ export class SettingsCommands {
 
   saveStructure(structure: StructureInput): Promise<CommandResult> {
     return this.kernel.serial(async () => {
+      if (this.settings.current.fromFloor !== undefined) return refused('tournament', { key: 'service.fromFloor.tournament' });
       const chips = (structure as { chips?: unknown }).chips;
       // The structure's chips become the table's; the planner checks them with the rest (below).
       const table = Array.isArray(chips) && chips.every((chip) => typeof chip === 'number') ? tableWithChips(this.settings.current.table, [...chips].sort((a, b) => a - b)) : this.settings.current.table;

@@ -11,9 +11,10 @@ import type { Message } from '../../engine/messages';
 import { refuseTooDeep } from '../../engine/validate';
 import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
+import { readHouseRules } from '../../engine/plan/tournament';
 import { RULE_SET_NAMES } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS } from '../../hardware/profile';
-import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type SeatSettings, type SourceSettings, type TableSettings, type TournamentSettings } from '../../protocol/contract';
+import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type FromFloor, type SeatSettings, type SourceSettings, type TableSettings, type TournamentSettings } from '../../protocol/contract';
 import { and, custom, is, isRecord, list, object, oneOf, optional, parse, prefixed, refine, refuse, text, transform, whole, withDefault, type Infer } from '../../protocol/schema';
 import { floorOf } from './floorSettings';
 import { got, lineSetting, serialPath } from './sourceReaders';
@@ -139,6 +140,23 @@ const tournament = custom((value, settings): TournamentSettings => {
   return { structure: structure as unknown as StructureInput, atBreakAfter: at as number | null };
 });
 
+/**
+ * The floor's tournament standing in (protocol/settings.ts FromFloor): the house rules by the
+ * engine's reader, the station's own kept aside by the table's and the tournament's own readers.
+ */
+const fromFloor = optional(
+  custom((value, settings): FromFloor => {
+    if (!isRecord(value) || !isRecord(value.own)) refuse(notObject);
+    const house = readHouseRules(value.house, 'fromFloor.house');
+    const { tournament: ownTournament, ...ownTable } = value.own;
+    const table = TABLE_CHIPS.read({ chipSet: ownTable.chipSet, removed: ownTable.removed, next: ownTable.next }, settings);
+    const rules = choiceOf(RULE_SET_NAMES).read(ownTable.rules, settings);
+    const decks = wholeIn(1, MAX_DECKS).read(ownTable.decks, settings);
+    const kept = ownTournament === null || ownTournament === undefined ? null : tournament.read(ownTournament, { table });
+    return { house, own: { ...table, rules, decks, tournament: kept } };
+  }),
+);
+
 const settingsOf = (platform: NodeJS.Platform) =>
   object({
     table: TABLE,
@@ -147,6 +165,7 @@ const settingsOf = (platform: NodeJS.Platform) =>
     tournament,
     // Needs the table's name (the name the floor knows the table by), read before it.
     floor: optional(custom((value, settings) => floorOf(value, tableName.read((settings as { table: { name?: unknown } }).table.name, settings)))),
+    fromFloor,
   }, notObject);
 
 /** The settings' schema for each platform it was asked for (the platform decides what a serial port's path looks like). */

@@ -17,6 +17,9 @@ export const enConsole = {
     noProfile: 'there is no device profile "{name}": choose a built-in one, or import the profile file first',
     registering: 'a deck is being registered on this card source: finish or stop the registration first',
     noStructure: 'no tournament structure is saved: save the structure first',
+    fromFloor: {
+      tournament: "the tournament's structure, chip set and house rules are the floor's while this station is linked to it: change them on the floor",
+    },
     colorUp: {
       notOnBreak: 'the tournament is not on a break, not the one after level {level}: this screen was out of date, so nothing was done; look again',
       otherBreak: 'the tournament is on the break after level {at}, not the one after level {level}: this screen was out of date, so nothing was done; look again',

@@ -250,6 +250,11 @@ export const enEngine = {
       unknownLine: 'line {line}: starts with "{start}"; a line is chips, starting stack, rebuys, level or break',
       noChips: 'the sheet needs a "chips" line listing the denominations',
     },
+    house: {
+      rules: 'the rule set must be one of {options} (got {got})',
+      decks: 'decks per shoe must be a whole number from 1 to {max} (got {got})',
+      twice: 'line {line}: "{start}" is given twice in the sheet',
+    },
   },
   poker: {
     or: '{list} or {last}',

@@ -20,6 +20,9 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     noProfile: 'laiteprofiilia "{name}" ei ole: valitse valmis profiili tai tuo ensin profiilitiedosto',
     registering: 'tällä korttien lähteellä rekisteröidään pakkaa: vie rekisteröinti loppuun tai lopeta se ensin',
     noStructure: 'turnausrakennetta ei ole tallennettu: tallenna rakenne ensin',
+    fromFloor: {
+      tournament: 'turnauksen rakenne, pelimerkit ja talon säännöt tulevat salista niin kauan kuin tämä pöytä on linkitetty siihen: muuta niitä salissa',
+    },
     colorUp: {
       notOnBreak: 'turnaus ei ole tauolla, eikä siis tason {level} jälkeisellä tauolla: tämä näyttö oli vanhentunut, joten mitään ei tehty; katso uudelleen',
       otherBreak: 'turnaus on tason {at} jälkeisellä tauolla, ei tason {level} jälkeisellä: tämä näyttö oli vanhentunut, joten mitään ei tehty; katso uudelleen',

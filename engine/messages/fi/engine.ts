@@ -253,6 +253,11 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       unknownLine: 'rivi {line}: alkaa sanalla "{start}"; rivi on chips, starting stack, rebuys, level tai break',
       noChips: 'taulukossa on oltava "chips"-rivi, jolla merkkien arvot luetellaan',
     },
+    house: {
+      rules: 'sääntöjen on oltava jokin näistä: {options} (annettu {got})',
+      decks: 'pakkojen määrän kengässä on oltava kokonaisluku 1–{max} (annettu {got})',
+      twice: 'rivi {line}: "{start}" on taulukossa kahdesti',
+    },
   },
   poker: {
     or: '{list} tai {last}',

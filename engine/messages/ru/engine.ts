@@ -253,6 +253,11 @@ export const ruEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       unknownLine: 'строка {line}: начинается с "{start}"; строка — это chips, starting stack, rebuys, level или break',
       noChips: 'в таблице нужна строка "chips" с номиналами фишек',
     },
+    house: {
+      rules: 'правила должны быть одним из: {options} (указано {got})',
+      decks: 'число колод в шузе должно быть целым от 1 до {max} (указано {got})',
+      twice: 'строка {line}: "{start}" указано в таблице дважды',
+    },
   },
   poker: {
     or: '{list} или {last}',

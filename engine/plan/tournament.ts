@@ -1,0 +1,79 @@
+import { InputError } from '../errors';
+import { valueParam } from '../messages';
+import { RULE_SET_NAMES, type RuleSetName } from '../race/rules';
+import { MAX_DECKS } from '../shoe';
+import { isRecord } from '../validate';
+import { structureFromCsv, type StructureInput } from './csv';
+
+/**
+ * The tournament as the floor holds it and every station takes it: the structure (levels with
+ * their minutes, the chip set) and the house's rules for every table — the rule set its races run
+ * by and the decks in each shoe. A house rule left out is each table's own.
+ */
+export interface HouseRules {
+  readonly rules?: RuleSetName;
+  readonly decks?: number;
+}
+
+export interface TournamentInput {
+  readonly structure: StructureInput;
+  readonly house: HouseRules;
+}
+
+/** Reads the house's rules (the floor's row, a JSON file), refusing an unknown rule set or a deck count out of range. */
+export function readHouseRules(value: unknown, field = ''): HouseRules {
+  if (value === null || value === undefined) return {};
+  if (!isRecord(value)) throw new InputError(field || 'house', { key: 'plan.notObject', params: { got: valueParam(value) } });
+  const { rules, decks } = value;
+  return { ...(rules === undefined || rules === null ? {} : { rules: ruleSet(rules, field || 'rules') }), ...(decks === undefined || decks === null ? {} : { decks: deckCount(decks, field || 'decks') }) };
+}
+
+function ruleSet(value: unknown, field: string): RuleSetName {
+  if (typeof value === 'string' && (RULE_SET_NAMES as readonly string[]).includes(value)) return value as RuleSetName;
+  throw new InputError(field, { key: 'plan.house.rules', params: { options: RULE_SET_NAMES.join(', '), got: valueParam(value) } });
+}
+
+function deckCount(value: unknown, field: string): number {
+  const decks = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof decks === 'number' && Number.isInteger(decks) && decks >= 1 && decks <= MAX_DECKS) return decks;
+  throw new InputError(field, { key: 'plan.house.decks', params: { max: MAX_DECKS, got: valueParam(value) } });
+}
+
+/** The house's lines of a tournament sheet, as `rules,tda` and `decks,2`: the structure's sheet has none. */
+const HOUSE_LINES = ['rules', 'decks'] as const;
+
+/**
+ * Reads a tournament sheet: the planner's structure sheet (engine/plan/csv.ts) with, anywhere in
+ * it, `rules,NAME` and `decks,N` lines. Those lines are blanked before the structure's reader
+ * sees the rest, so its refusals still name the sheet's own line numbers.
+ */
+export function tournamentFromCsv(text: string): TournamentInput {
+  const house: { rules?: RuleSetName; decks?: number } = {};
+  const rows = text.split(/\r\n|\r|\n/).map((row, index) => {
+    const cells = row.split(/[,;\t]/).map((cell) => cell.trim());
+    const kind = (cells[0] ?? '').toLowerCase() as (typeof HOUSE_LINES)[number];
+    if (!HOUSE_LINES.includes(kind)) return row;
+    const line = index + 1;
+    if (house[kind] !== undefined) throw new InputError(`line ${line}`, { key: 'plan.house.twice', params: { line, start: kind } });
+    if (kind === 'rules') house.rules = ruleSet(cells[1] ?? '', `line ${line}`);
+    else house.decks = deckCount(cells[1] ?? '', `line ${line}`);
+    return '';
+  });
+  return { structure: structureFromCsv(rows.join('\n')), house };
+}
+
+/**
+ * Reads a tournament as JSON: `{"structure": {…}, "rules": "tda", "decks": 2}`, or a bare
+ * structure (the planner's JSON) with `rules` and `decks` beside its own keys.
+ */
+export function tournamentFromJson(value: unknown): TournamentInput {
+  if (!isRecord(value)) throw new InputError('structure', { key: 'plan.notObject', params: { got: valueParam(value) } });
+  const { rules, decks, structure, ...rest } = value;
+  const house = readHouseRules({ rules, decks });
+  return { structure: (structure === undefined ? rest : structure) as StructureInput, house };
+}
+
+/** Reads a tournament file's text: JSON when it starts like JSON, else the sheet. */
+export function readTournamentText(text: string): TournamentInput {
+  return /^\s*[[{]/.test(text) ? tournamentFromJson(JSON.parse(text)) : tournamentFromCsv(text);
+}
