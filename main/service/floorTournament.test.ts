@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { StructureInput } from '../../engine/plan/csv';
+import { RULE_SET_NAMES } from '../../engine/race/rules';
+import { MAX_DECKS } from '../../engine/shoe';
+import type { ConsoleSettings } from '../../protocol/contract';
+import { changesFloorTournament, withFloorTournament, withOwnTournament } from './floorTournament';
+import { DEFAULT_SETTINGS } from './settings';
+import { readSettings } from './settingsSchema';
+
+const FLOOR_STRUCTURES: StructureInput[] = [
+  { chips: [25, 100, 500, 1000], levels: [{ sb: 25, bb: 50, minutes: 20 }, { sb: 50, bb: 100, minutes: 20 }, { break: 10 }, { sb: 100, bb: 200, minutes: 20 }] },
+  { chips: [100, 500, 1000, 5000], levels: [{ sb: 100, bb: 200, minutes: 15 }, { break: 5 }, { sb: 500, bb: 1000, minutes: 15 }, { break: 5 }, { sb: 1000, bb: 2000, minutes: 15 }] },
+  { chips: [5, 25, 100], levels: [{ sb: 5, bb: 10, minutes: 10 }, { break: 5 }, { sb: 25, bb: 50, minutes: 10 }] },
+];
+const OWN_CHIPS = [[25, 100, 500, 1000, 5000], [1, 5, 25, 100], [100, 500, 1000]];
+const OWN_STRUCTURE: StructureInput = { chips: [25, 100, 500, 1000, 5000], levels: [{ sb: 25, bb: 50 }, { break: 5 }, { sb: 100, bb: 200 }] };
+
+/** A station as a dealer set it up: its chips, rules, decks, maybe its own structure and a break marked. */
+const station = fc.record({
+  chips: fc.integer({ min: 0, max: OWN_CHIPS.length - 1 }),
+  rules: fc.constantFrom(...RULE_SET_NAMES),
+  decks: fc.integer({ min: 1, max: MAX_DECKS }),
+  structure: fc.boolean(),
+  marked: fc.boolean(),
+  name: fc.option(fc.constantFrom('7', 'Pöytä 2'), { nil: undefined }),
+}).map(({ chips, rules, decks, structure, marked, name }): ConsoleSettings => {
+  const chipSet = structure ? OWN_STRUCTURE.chips : (OWN_CHIPS[chips] as number[]);
+  return readSettings({
+    ...DEFAULT_SETTINGS,
+    table: { ...DEFAULT_SETTINGS.table, seats: [{ seat: 1, name: 'Matti' }], chipSet, removed: chipSet[0], next: chipSet[1], rules, decks, ...(name === undefined ? {} : { name }) },
+    tournament: structure ? { structure: OWN_STRUCTURE, atBreakAfter: marked ? 1 : null } : { structure: null, atBreakAfter: null },
+  });
+});
+const floor = fc.record({
+  structure: fc.constantFrom(...FLOOR_STRUCTURES),
+  house: fc.record({ rules: fc.constantFrom(...RULE_SET_NAMES), decks: fc.integer({ min: 1, max: MAX_DECKS }) }, { requiredKeys: [] }),
+});
+
+describe("the floor's tournament standing in for the station's own", () => {
+  it('takes the floor’s chips, structure and house rules, keeps the rest of the table, and gives the own back exactly', () => {
+    fc.assert(
+      fc.property(station, floor, (own, tournament) => {
+        const taken = withFloorTournament(own, tournament);
+        expect(taken.table.chipSet).toEqual([...tournament.structure.chips].sort((a, b) => a - b));
+        expect(taken.table.rules).toBe(tournament.house.rules ?? own.table.rules);
+        expect(taken.table.decks).toBe(tournament.house.decks ?? own.table.decks);
+        expect(taken.tournament?.structure?.levels).toEqual(tournament.structure.levels);
+        expect({ ...taken.table, chipSet: 0, removed: 0, next: 0, rules: 0, decks: 0 }).toEqual({ ...own.table, chipSet: 0, removed: 0, next: 0, rules: 0, decks: 0 });
+        // What it had is kept aside once: a second hand-over (the clock moved, a new sheet) keeps the first own copy.
+        const again = withFloorTournament(taken, tournament);
+        expect(again).toEqual(taken);
+        expect(withOwnTournament(again)).toEqual(own);
+        // As the settings file reads it back.
+        expect(readSettings(JSON.parse(JSON.stringify(taken)))).toEqual(taken);
+      }),
+    );
+  });
+
+  it('a screen may change what the floor does not hold, never what it does', () => {
+    fc.assert(
+      fc.property(station, floor, fc.constantFrom(...RULE_SET_NAMES), fc.integer({ min: 1, max: MAX_DECKS }), (own, tournament, rules, decks) => {
+        const taken = withFloorTournament(own, tournament);
+        expect(changesFloorTournament(taken, { ...taken, table: { ...taken.table, dealer: 'Anna' } })).toBe(false);
+        const rulesChanged = tournament.house.rules !== undefined && rules !== tournament.house.rules;
+        const decksChanged = tournament.house.decks !== undefined && decks !== tournament.house.decks;
+        expect(changesFloorTournament(taken, { ...taken, table: { ...taken.table, rules, decks } })).toBe(rulesChanged || decksChanged);
+        expect(changesFloorTournament(taken, { ...taken, table: { ...taken.table, chipSet: [1, 2] } })).toBe(true);
+        expect(changesFloorTournament(own, { ...own, table: { ...own.table, rules, decks } })).toBe(false);
+      }),
+    );
+  });
+});
