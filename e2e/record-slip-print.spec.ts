@@ -43,6 +43,10 @@ const FULL_COUNTS: readonly CountEntry[] = [3, 2, 1, 2, 3, 1, 2, 1, 2, 3].map((c
 /** The 20 cards dealt, in order (Q♥ is the misread voided; A♥ again is the refused repeat). */
 const FULL_CARDS: readonly Card[] = ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td', 'Tc', '9s', '8h', '7c', '6d', '5s', 'Jh', '3c', 'Kd', '2s', '9h', '8c', '7d', 'As'];
 
+/** The most cards a 10-seat race at 25 → 100 can need: 3 odd 25s at every seat. */
+const MOST_COUNTS: readonly CountEntry[] = FULL_COUNTS.map((count) => ({ ...count, chips: 3 }));
+const MOST_CARDS: readonly Card[] = [...FULL_CARDS, '2h', '3h', '5h', '6h', '7h', '3d', '4d', '5d', '8d', '9d'];
+
 /** The printable area of each paper at the print CSS's margins (12 mm), in CSS pixels (96 per inch). */
 const PAPERS = [
   { format: 'A4', width: ((210 - 24) / 25.4) * 96, height: ((297 - 24) / 25.4) * 96 },
@@ -64,10 +68,11 @@ async function openNewestRecord(page: Page): Promise<void> {
 /**
  * The open record printed: one page on A4 and on Letter (page.pdf), and laid out at each paper's
  * printable width (print media emulated), the lines to sign and the seal within the first page's
- * height, the seal black monospace of at least 8 pt. Returns the pages counted per paper. Soft
- * assertions: every paper is measured and reported even when one fails.
+ * height, the seal black monospace of at least 8 pt (laid out for `papers` only; pages counted for
+ * both). Returns the pages counted per paper. Soft assertions: every paper is measured and reported
+ * even when one fails.
  */
-async function expectOnePrintedPage(page: Page, label: string, shot?: string): Promise<Record<string, number>> {
+async function expectOnePrintedPage(page: Page, label: string, shot?: string, papers: readonly (typeof PAPERS)[number][] = PAPERS): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const viewport = page.viewportSize();
   await page.emulateMedia({ media: 'print' });
@@ -78,7 +83,7 @@ async function expectOnePrintedPage(page: Page, label: string, shot?: string): P
       test.info().annotations.push({ type: 'pages', description: `${label}, ${paper.format}: ${pages}` });
       console.log(`record slip printed, ${label}, ${paper.format}: ${pages} page(s)`);
     }
-    for (const paper of PAPERS) {
+    for (const paper of papers) {
       await page.setViewportSize({ width: Math.floor(paper.width), height: Math.floor(paper.height) });
       const slip = page.getByTestId('race-record');
       const signatures = page.locator('.record-slip__signatures');
@@ -122,7 +127,46 @@ async function expectOnePrintedPage(page: Page, label: string, shot?: string): P
   return counts;
 }
 
-test('the record slip prints on one A4 or Letter page: a 3-seat race, and a 10-seat race with a void and a refusal', async ({ page }) => {
+/**
+ * A race at the full table dealt by keyboard: the first card, a misread (Q♥) voided with
+ * Backspace, four more, the first card again refused (one deck) and its text corrected away, the
+ * rest; confirmed, and its record opened from the history and checked.
+ */
+async function dealFullTable(page: Page, counts: readonly CountEntry[], cards: readonly Card[]): Promise<void> {
+  await setUpTable(page, FULL_TABLE);
+  await enterCounts(page, counts);
+  await startRace(page);
+  await typeCard(page, cards[0] as string);
+  // A misread voided with Backspace in the empty field.
+  await typeCard(page, 'qh');
+  await page.keyboard.press('Backspace');
+  await expect(page.getByTestId('corrections')).toBeVisible();
+  for (const card of cards.slice(1, 5)) await typeCard(page, card);
+  // The first card again: refused (one deck), the text corrected away.
+  await typeAsPerson(page, cards[0] as string);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('deal-error')).toBeVisible();
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await expect(page.getByTestId('manual-input')).toHaveValue('');
+  for (const card of cards.slice(5, -1)) await typeCard(page, card);
+  await typeAsPerson(page, cards.at(-1) as string);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('view-result')).toBeVisible();
+  await page.getByTestId('confirm-race').click();
+  await expect(page.getByTestId('view-history')).toBeVisible();
+
+  await openNewestRecord(page);
+  const events = page.getByTestId('record-event');
+  // Start, every card (the voided one too), the void, the refusal, the confirmation.
+  await expect(events).toHaveCount(1 + cards.length + 1 + 1 + 1 + 1);
+  await expect(page.locator('[data-testid="record-event"][data-type="void"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid="record-event"][data-type="refused"]')).toHaveCount(1);
+  await expect(events.last()).toHaveText(new RegExp(`Confirmed by ${DEALER}`));
+  await expect(page.getByTestId('record-seal')).toHaveText(/[0-9a-f]{64}/);
+}
+
+test('the record slip prints on one A4 or Letter page: a 3-seat race, and a 10-seat race with a void and a refusal; 30 cards on one A4 page', async ({ page }) => {
   app = await startConsole();
   await openConsole(page, app.url);
 
@@ -140,38 +184,15 @@ test('the record slip prints on one A4 or Letter page: a 3-seat race, and a 10-s
   });
 
   await test.step('a full table: 10 seats, 20 cards, a void and a refusal', async () => {
-    await setUpTable(page, FULL_TABLE);
-    await enterCounts(page, FULL_COUNTS);
-    await startRace(page);
-    await typeCard(page, FULL_CARDS[0] as string);
-    // A misread voided with Backspace in the empty field.
-    await typeCard(page, 'qh');
-    await page.keyboard.press('Backspace');
-    await expect(page.getByTestId('corrections')).toBeVisible();
-    for (const card of FULL_CARDS.slice(1, 5)) await typeCard(page, card);
-    // The first card again: refused (one deck), the text corrected away.
-    await typeAsPerson(page, FULL_CARDS[0] as string);
-    await page.keyboard.press('Enter');
-    await expect(page.getByTestId('deal-error')).toBeVisible();
-    await page.keyboard.press('Backspace');
-    await page.keyboard.press('Backspace');
-    await expect(page.getByTestId('manual-input')).toHaveValue('');
-    for (const card of FULL_CARDS.slice(5, -1)) await typeCard(page, card);
-    await typeAsPerson(page, FULL_CARDS.at(-1) as string);
-    await page.keyboard.press('Enter');
-    await expect(page.getByTestId('view-result')).toBeVisible();
-    await page.getByTestId('confirm-race').click();
-    await expect(page.getByTestId('view-history')).toBeVisible();
-
-    await openNewestRecord(page);
-    const events = page.getByTestId('record-event');
-    // Start, 21 cards (the voided one too), the void, the refusal, the confirmation.
-    await expect(events).toHaveCount(1 + FULL_CARDS.length + 1 + 1 + 1 + 1);
-    await expect(page.locator('[data-testid="record-event"][data-type="void"]')).toHaveCount(1);
-    await expect(page.locator('[data-testid="record-event"][data-type="refused"]')).toHaveCount(1);
-    await expect(events.last()).toHaveText(new RegExp(`Confirmed by ${DEALER}`));
-    await expect(page.getByTestId('record-seal')).toHaveText(/[0-9a-f]{64}/);
+    await dealFullTable(page, FULL_COUNTS, FULL_CARDS);
     const pages = await expectOnePrintedPage(page, '10 seats, a void and a refusal', screenshot);
     expect.soft(pages).toEqual({ A4: 1, Letter: 1 });
+    await page.getByTestId('record-close').click();
+  });
+
+  await test.step('the most cards ten seats can need (30, every seat 3 odd chips): one A4 page (two of Letter, not yet fitted)', async () => {
+    await dealFullTable(page, MOST_COUNTS, MOST_CARDS);
+    const pages = await expectOnePrintedPage(page, '10 seats, 30 cards, a void and a refusal', undefined, PAPERS.filter((paper) => paper.format === 'A4'));
+    expect.soft(pages.A4).toBe(1);
   });
 });
