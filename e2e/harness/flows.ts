@@ -20,6 +20,8 @@ export interface TableSetup {
   readonly source: Pick<SourceSettings, 'kind'> & Partial<SourceSettings>;
   /** The table's name or number, when the spec names it (left as it is otherwise). */
   readonly name?: string;
+  /** The dealer at the station, who confirms the table's races (left as it is otherwise). */
+  readonly dealer?: string;
 }
 
 export interface CountEntry {
@@ -92,6 +94,7 @@ export async function setUpTable(page: Page, table: TableSetup): Promise<void> {
   await view.getByTestId('setup-rules').selectOption(table.rules);
   await view.getByTestId('setup-decks').fill(String(table.decks));
   if (table.name !== undefined) await view.getByTestId('setup-table-name').fill(table.name);
+  if (table.dealer !== undefined) await view.getByTestId('setup-dealer').fill(table.dealer);
   await view.getByTestId(`source-kind-${table.source.kind}`).check();
   if (table.source.kind !== 'manual') {
     await view.getByTestId('source-path').fill(table.source.path ?? '');
