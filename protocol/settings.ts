@@ -74,7 +74,18 @@ export interface ConsoleSettings {
   readonly tournament?: TournamentSettings;
   /** The link to the tournament's floor (PostgreSQL); absent: none. The table's name is `table.name`. */
   readonly floor?: FloorSettings;
+  /** The player display's own settings; absent (settings saved before it had any): DEFAULT_DISPLAY_SETTINGS. */
+  readonly display?: DisplaySettings;
 }
+
+/** The player display's settings: set by commands of their own (`setClockSound`), kept across a save of the rest. */
+export interface DisplaySettings {
+  /** Whether the room's clock on the player display sounds a short tone when a level or break begins. */
+  readonly clockSound: boolean;
+}
+
+/** The player display's settings where none were saved: the room's clock sounds. */
+export const DEFAULT_DISPLAY_SETTINGS: DisplaySettings = { clockSound: true };
 
 /**
  * Where the station replicates its journal. The service holds the URL with its password (from the
@@ -90,5 +101,5 @@ export interface FloorSettings {
 }
 
 
-/** Settings as a screen saves them: the language and the tournament may be left out (the saved ones stay). */
-export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament'>>;
+/** Settings as a screen saves them: the language, the tournament and the display's may be left out (the saved ones stay). */
+export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament' | 'display'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament' | 'display'>>;
