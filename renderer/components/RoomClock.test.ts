@@ -112,6 +112,23 @@ describe("the room's clock on the player display", () => {
     wrapper.unmount();
   });
 
+  it("at the break a race shows as before, and once it is over the break's progress", async () => {
+    const state = makeTournamentState({ structure: TIMED, atBreakAfter: 2 }, { clock: RUNNING });
+    const api = createFakeApi({ state, race: { cards: ['Ah', 'Kc'] } });
+    const { plugins } = await prepare({ api });
+    const wrapper = mount(PlayerDisplay, { global: { plugins }, attachTo: document.body });
+    await passes(45 * MIN);
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('dealing');
+    expect(wrapper.find('[data-testid="room-clock"]').exists()).toBe(false);
+    expect(text(wrapper, 'display-next-step')).toBe('Cards for Matti');
+    await api.abandonRace('race-1', 'the break is over');
+    await passes(MIN);
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('clock');
+    expect(text(wrapper, 'room-clock-period')).toBe('Break after level 2');
+    expect(Number(wrapper.get('[data-testid="room-clock-progress"]').attributes('value'))).toBeCloseTo(0.6, 5);
+    wrapper.unmount();
+  });
+
   it('without a clock the display waits for a race as before', async () => {
     const { wrapper } = await mountDisplay({ clock: { source: 'local', schedule: null, events: [], problem: null } });
     expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('idle');
