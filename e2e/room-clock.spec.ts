@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
@@ -106,6 +107,9 @@ test("the player display is the room's clock while no race is on, in the room's 
     await expect(display.getByTestId('room-clock-leaving')).toHaveText('25s leave at this break');
     await expect(display.getByTestId('room-clock-left')).toHaveAttribute('role', 'timer');
     await expectClockFits(display, 'display-clock');
+    const axe = await new AxeBuilder({ page: display }).include('.player-display').analyze();
+    expect(axe.passes.length, 'axe ran its rules on the room clock').toBeGreaterThan(0);
+    expect(axe.violations.filter((violation) => violation.impact !== 'minor').map((violation) => `${violation.id}: ${violation.help}`), 'axe on the room clock').toEqual([]);
   });
 
   await test.step('in Finnish, as the station speaks', async () => {
