@@ -12,7 +12,7 @@ import { arg, command, optionalArg, type Command } from './commandSchema';
 import { CLOCK_ADJUST_MINUTES_MAX } from './clock';
 import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
 import type { CommandResult, ConsoleState, DeviceProfileInfo, ScanReading, DisplayPreloadApi, HistoryPage, PortInfo, RaceRecord, SettingsInput, StateMessage } from './contract';
-import { custom, is, isWhole, nullable, object, oneOf, transform, whole, withDefault, type Infer } from './schema';
+import { boolean, custom, is, isWhole, nullable, object, oneOf, transform, whole, withDefault, type Infer } from './schema';
 
 export type { Command } from './commandSchema';
 
@@ -45,6 +45,8 @@ export const COMMANDS = {
    */
   startColorUp: command(arg('afterLevel', whole(1, 10_000, { key: 'command.colorUpLevel' })), arg('removed', positive({ key: 'command.colorUpChip' }))).returns<CommandResult>(),
   setLanguage: command(arg('language', oneOf(LANGUAGES, { key: 'command.oneOf', params: { options: LANGUAGES.join(', ') } }))).returns<CommandResult>(),
+  /** Whether the room's clock on the player display sounds when a level or break begins (`display.clockSound`). */
+  setClockSound: command(arg('on', boolean({ key: 'command.notBoolean' }))).returns<CommandResult>(),
   /**
    * The tournament's structure: planned, kept with the break marked (while it is still a moment of
    * it), and its chips made the table's chip set (the chip leaving and the next kept when they fit).

@@ -81,6 +81,8 @@ export interface ConsoleSettings {
    * the station's own kept aside, given back when the link ends.
    */
   readonly fromFloor?: FromFloor;
+  /** The player display's own settings; absent (settings saved before it had any): DEFAULT_DISPLAY_SETTINGS. */
+  readonly display?: DisplaySettings;
 }
 
 /** What the station had set up itself before the floor's tournament stood in for it. */
@@ -99,6 +101,15 @@ export interface FromFloor {
   readonly own: OwnTournament;
 }
 
+/** The player display's settings: set by commands of their own (`setClockSound`), kept across a save of the rest. */
+export interface DisplaySettings {
+  /** Whether the room's clock on the player display sounds a short tone when a level or break begins. */
+  readonly clockSound: boolean;
+}
+
+/** The player display's settings where none were saved: the room's clock sounds. */
+export const DEFAULT_DISPLAY_SETTINGS: DisplaySettings = { clockSound: true };
+
 /**
  * Where the station replicates its journal. The service holds the URL with its password (from the
  * settings file); the state carries it without, and says only whether one is set.
@@ -113,5 +124,5 @@ export interface FloorSettings {
 }
 
 
-/** Settings as a screen saves them: the language and the tournament may be left out (the saved ones stay); the floor's tournament is the service's to set. */
-export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament' | 'fromFloor'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament'>>;
+/** Settings as a screen saves them: the language, the tournament and the display's may be left out (the saved ones stay); the floor's tournament is the service's to set. */
+export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament' | 'display' | 'fromFloor'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament' | 'display'>>;

@@ -1,5 +1,5 @@
 // The screens' intents as commands of their own (markBreak, startColorUp, setLanguage,
-// saveStructure): each accepted, refused with a clear message, kept over a restart; a stale
+// setClockSound, saveStructure): each accepted, refused with a clear message, kept over a restart; a stale
 // window undoes nothing; the colour-up's progress is the journal's, the same after a restart.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,6 +111,25 @@ describe('setLanguage', () => {
     expect(await dispatch(service, 'setLanguage', ['de'])).toMatchObject({ ok: false, error: { field: 'language', message: 'choose one of en, fi, ru' } });
     const again = await restart(service, dataDir);
     expect(again.getState().settings.language).toBe('fi');
+  });
+});
+
+describe('setClockSound', () => {
+  it("switches the room clock's sound alone (on until set), keeps it over a restart and a save of the rest; a non-boolean is refused", async () => {
+    const { service, dataDir } = await withStructure();
+    expect(service.getState().settings.display).toBeUndefined();
+    expect(await service.setClockSound(false)).toEqual(ok);
+    expect(service.getState().settings).toMatchObject({ display: { clockSound: false }, tournament: { structure: STRUCTURE } });
+    expect(await service.setClockSound(false)).toEqual(ok);
+    expect(await dispatch(service, 'setClockSound', ['yes'])).toMatchObject({ ok: false, error: { field: 'on', message: 'must be true or false' } });
+    // A screen saving the table and source leaves the display's settings as they are.
+    const { language: _language, tournament: _tournament, display: _display, ...tableAndSource } = service.getState().settings;
+    expect(await service.saveSettings({ ...tableAndSource, table: { ...tableAndSource.table, button: 2 } })).toEqual(ok);
+    expect(service.getState().settings.display).toEqual({ clockSound: false });
+    const again = await restart(service, dataDir);
+    expect(again.getState().settings.display).toEqual({ clockSound: false });
+    expect(await again.setClockSound(true)).toEqual(ok);
+    expect(again.getState().settings.display).toEqual({ clockSound: true });
   });
 });
 

@@ -190,6 +190,7 @@ export class ConsoleService {
   readonly markBreak = (afterLevel: number | null): Promise<CommandResult> => this.settingsCommands.markBreak(afterLevel);
   readonly startColorUp = (afterLevel: number, removed: number): Promise<CommandResult> => this.settingsCommands.startColorUp(afterLevel, removed);
   readonly setLanguage = (language: Language): Promise<CommandResult> => this.settingsCommands.setLanguage(language);
+  readonly setClockSound = (on: boolean): Promise<CommandResult> => this.settingsCommands.setClockSound(on);
   readonly saveStructure = (structure: StructureInput): Promise<CommandResult> => this.settingsCommands.saveStructure(structure);
   readonly clockStart = (): Promise<CommandResult> => this.clockCommands.clockStart();
   readonly clockPause = (): Promise<CommandResult> => this.clockCommands.clockPause();

@@ -355,6 +355,16 @@ describe("the keyboard-wedge scanner's profile (source.scanner)", () => {
   });
 });
 
+describe("the player display's settings (display.clockSound)", () => {
+  it('are left out when never set (the clock sounds), kept when set, the sound on when left out of them, refused naming the field when no boolean', () => {
+    expect(readSettings(DEFAULT_SETTINGS).display).toBeUndefined();
+    expect(readSettings({ ...DEFAULT_SETTINGS, display: { clockSound: false } }).display).toEqual({ clockSound: false });
+    expect(readSettings({ ...DEFAULT_SETTINGS, display: {} }).display).toEqual({ clockSound: true });
+    expect(refusalOf({ ...DEFAULT_SETTINGS, display: { clockSound: 'no' } }, 'linux')).toEqual({ field: 'display.clockSound', reason: 'must be true or false (got "no")' });
+    expect(refusalOf({ ...DEFAULT_SETTINGS, display: 'quiet' }, 'linux')?.field).toBe('display');
+  });
+});
+
 describe('settings read back as written', () => {
   it('keep the order of their fields, which the screens compare as JSON to know whether they are saved', () => {
     const written: ConsoleSettings = {

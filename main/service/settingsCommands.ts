@@ -1,7 +1,7 @@
 import { isInputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import { tableWithChips } from '../../protocol/colorUp';
-import type { CommandResult, ConsoleSettings, Language, PlanView, SettingsInput } from '../../protocol/contract';
+import { DEFAULT_DISPLAY_SETTINGS, type CommandResult, type ConsoleSettings, type Language, type PlanView, type SettingsInput } from '../../protocol/contract';
 import type { Session } from '../../replay/session';
 import { stillOpen } from './commandContext';
 import { ok, refused } from './failures';
@@ -72,11 +72,18 @@ export class SettingsCommands {
    */
   private withKept(value: SettingsInput): unknown {
     if (typeof value !== 'object' || value === null) return value;
-    const { language, tournament, floor, fromFloor } = this.settings.current;
+    const { language, tournament, floor, display, fromFloor } = this.settings.current;
     const kept = tournament?.structure ? { ...tournament, structure: { ...tournament.structure, chips: undefined } } : tournament;
     const given = (value as { floor?: unknown }).floor;
-    // The floor's tournament is the service's to take and give back: a screen never sets it.
-    return { ...value, language: value.language ?? language, tournament: value.tournament === undefined || fromFloor !== undefined ? kept : value.tournament, floor: given === undefined ? floor : withKeptPassword(given, floor), fromFloor };
+    return {
+      ...value,
+      language: value.language ?? language,
+      // The floor's tournament is the service's to take and give back: a screen never sets it.
+      tournament: value.tournament === undefined || fromFloor !== undefined ? kept : value.tournament,
+      floor: given === undefined ? floor : withKeptPassword(given, floor),
+      display: value.display ?? display,
+      fromFloor,
+    };
   }
 
   markBreak(afterLevel: number | null): Promise<CommandResult> {
@@ -113,6 +120,17 @@ export class SettingsCommands {
     return this.kernel.serial(async () => {
       if (language === this.settings.current.language) return ok(null);
       await this.settings.store(readSettings({ ...this.settings.current, language }));
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  /** Whether the room's clock on the player display sounds at a level or break change. */
+  setClockSound(on: boolean): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      const display = this.settings.current.display ?? DEFAULT_DISPLAY_SETTINGS;
+      if (on === display.clockSound) return ok(null);
+      await this.settings.store(readSettings({ ...this.settings.current, display: { ...display, clockSound: on } }));
       this.kernel.publish();
       return ok(null);
     });

@@ -14,8 +14,8 @@ import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { readHouseRules } from '../../engine/plan/tournament';
 import { RULE_SET_NAMES } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS } from '../../hardware/profile';
-import { LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type FromFloor, type SeatSettings, type SourceSettings, type TableSettings, type TournamentSettings } from '../../protocol/contract';
-import { and, custom, is, isRecord, list, object, oneOf, optional, parse, prefixed, refine, refuse, text, transform, whole, withDefault, type Infer } from '../../protocol/schema';
+import { DEFAULT_DISPLAY_SETTINGS, LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type FromFloor, type SeatSettings, type SourceSettings, type TableSettings, type TournamentSettings } from '../../protocol/contract';
+import { and, boolean, custom, is, isRecord, list, object, oneOf, optional, parse, prefixed, refine, refuse, text, transform, whole, withDefault, type Infer } from '../../protocol/schema';
 import { floorOf } from './floorSettings';
 import { got, lineSetting, serialPath } from './sourceReaders';
 
@@ -166,6 +166,8 @@ const settingsOf = (platform: NodeJS.Platform) =>
     // Needs the table's name (the name the floor knows the table by), read before it.
     floor: optional(custom((value, settings) => floorOf(value, tableName.read((settings as { table: { name?: unknown } }).table.name, settings)))),
     fromFloor,
+    // The player display's own (absent, as in an older file: DEFAULT_DISPLAY_SETTINGS).
+    display: optional(object({ clockSound: withDefault(boolean((value) => ({ key: 'settings.notBoolean', params: { got: got(value) } })), DEFAULT_DISPLAY_SETTINGS.clockSound) }, notObject)),
   }, notObject);
 
 /** The settings' schema for each platform it was asked for (the platform decides what a serial port's path looks like). */

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePreferences } from './preferences';
-import { installAudioUnlock, playTone, resetAudio, TONES, unlockAudio } from './sound';
+import { installAudioUnlock, playPeriodTone, playTone, resetAudio, TONES, unlockAudio } from './sound';
 
 /** A Web Audio stand-in: records the oscillators started. */
 class FakeAudioContext {
@@ -92,5 +92,30 @@ describe('sounds of a card read', () => {
     };
     expect(() => unlockAudio()).not.toThrow();
     expect(playTone('accepted')).toBe(false);
+  });
+});
+
+describe("the room clock's tone", () => {
+  it('makes its own audio context (a TV has no one to tap it), plays two rising notes, whatever the card reads’ preference', () => {
+    scope.AudioContext = FakeAudioContext;
+    usePreferences().sound.value = false;
+    expect(playPeriodTone()).toBe(true);
+    expect(FakeAudioContext.made).toBe(1);
+    expect(contexts[0]?.started).toEqual(TONES.period.notes.map((note) => ({ type: 'sine', frequency: note.frequency })));
+    expect(TONES.period.notes[1]?.frequency).toBeGreaterThan(TONES.period.notes[0]?.frequency ?? Infinity);
+  });
+
+  it('is silent, without failing, where there is no audio or the browser holds it until a gesture', () => {
+    expect(playPeriodTone()).toBe(false);
+    resetAudio();
+    class Held extends FakeAudioContext {
+      override state: 'suspended' | 'running' = 'suspended';
+      override resume(): Promise<void> {
+        return Promise.reject(new Error('not allowed'));
+      }
+    }
+    scope.AudioContext = Held;
+    expect(playPeriodTone()).toBe(false);
+    expect(contexts[0]?.started).toEqual([]);
   });
 });

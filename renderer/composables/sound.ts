@@ -6,7 +6,7 @@ import { usePreferences } from './preferences';
  * (the browser allows it then): the first tap, click or key press creates the audio context. Where
  * there is no audio (no Web Audio, a test's DOM, the context refused) every call does nothing.
  */
-export type Tone = 'accepted' | 'refused';
+export type Tone = 'accepted' | 'refused' | 'period';
 
 interface Note {
   readonly frequency: number;
@@ -24,6 +24,15 @@ export const TONES: Readonly<Record<Tone, { readonly wave: OscillatorType; reado
     notes: [
       { frequency: 330, at: 0, length: 0.13 },
       { frequency: 220, at: 0.16, length: 0.2 },
+    ],
+  },
+  /** The room's clock: a level or break begins — two soft rising notes, heard across the room. */
+  period: {
+    wave: 'sine',
+    volume: 0.3,
+    notes: [
+      { frequency: 660, at: 0, length: 0.25 },
+      { frequency: 880, at: 0.3, length: 0.45 },
     ],
   },
 };
@@ -61,6 +70,36 @@ export function unlockAudio(): void {
 export function playTone(tone: Tone): boolean {
   const audio = context;
   if (audio === null || audio.state !== 'running' || !usePreferences().sound.value) return false;
+  return play(audio, tone);
+}
+
+/**
+ * The room clock's tone on the player display (a level or break begins), which the station's
+ * `display.clockSound` setting governs, not the card reads' preference: the audio context is made
+ * here if there is none yet (a TV has no one to tap it; where the browser holds audio until a
+ * gesture, the tone is silent until then). Says whether it played. Never throws.
+ */
+export function playPeriodTone(): boolean {
+  if (unavailable) return false;
+  try {
+    if (context === null) {
+      const Context = audioContextClass();
+      if (Context === undefined) {
+        unavailable = true;
+        return false;
+      }
+      context = new Context();
+    }
+    if (context.state === 'suspended') void context.resume().catch(() => undefined);
+  } catch {
+    unavailable = true;
+    context = null;
+    return false;
+  }
+  return context.state === 'running' && play(context, 'period');
+}
+
+function play(audio: AudioContext, tone: Tone): boolean {
   try {
     const { wave, volume, notes } = TONES[tone];
     const start = audio.currentTime;

@@ -47,6 +47,25 @@ describe('settings', () => {
     wrapper.unmount();
   });
 
+  it("switches the room clock's sound on the player display with a command of its own, kept out of the settings saved", async () => {
+    const api = createFakeApi();
+    const { plugins } = await prepare({ api });
+    const wrapper = mount(SettingsView, { global: { plugins } });
+    await settle();
+    const box = wrapper.get('[data-testid="clock-sound"]');
+    expect((box.element as HTMLInputElement).checked).toBe(true);
+    await box.setValue(false);
+    await settle();
+    expect(api.callsOf('setClockSound')).toEqual([[false]]);
+    expect(api.current.settings.display).toEqual({ clockSound: false });
+    expect((wrapper.get('[data-testid="clock-sound"]').element as HTMLInputElement).checked).toBe(false);
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(api.callsOf('saveSettings')).toEqual([[makeSettings()]]);
+    expect(api.current.settings.display).toEqual({ clockSound: false });
+    wrapper.unmount();
+  });
+
   it('takes a typed port path when none is found', async () => {
     const { plugins, api } = await prepare();
     const wrapper = mount(SettingsView, { global: { plugins } });
