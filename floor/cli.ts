@@ -10,7 +10,7 @@ import { isLoopbackHost } from '../net/loopback';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { isTableName } from '../protocol/tableName';
 import { createStationLogin, ensureTable, StationLoginExists, type StationLogin } from './db/stations';
-import { floorStatus } from './fold';
+import { breakProgress, floorStatus } from './fold';
 import { isHostName, startFloorServer } from './server';
 import { syncStation } from '../replication/sync';
 
@@ -197,7 +197,7 @@ async function migrateIfAllowed(client: pg.Client): Promise<void> {
   }
 }
 
-const EMPTY_STATUS = { tables: [], totals: { races: 0, valueDelta: 0, bring: {}, collect: {} } };
+const EMPTY_STATUS = { tables: [], totals: { races: 0, valueDelta: 0, bring: {}, collect: {} }, progress: breakProgress([]) };
 
 async function status(url: string, out: (text: string) => void): Promise<void> {
   const client = await connect(url);
@@ -212,6 +212,8 @@ async function status(url: string, out: (text: string) => void): Promise<void> {
       tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel })),
       // The chip runner's sheet: each table's for its own break (floor/fold.ts tableSheet), added up.
       totals: { races: floor.totals.races, valueDelta: floor.totals.valueDelta, bring: floor.totals.bring, collect: floor.totals.collect },
+      // The current break's progress board: tables at each colour-up status, and how many are left.
+      progress: floor.progress,
     };
     out(`${JSON.stringify(document, null, 2)}\n`);
   } finally {

@@ -557,8 +557,23 @@ export interface TableStatus {
   readonly sheetAfterLevel: number | null;
 }
 
+/**
+ * The progress board of the current break: how many tables are at each colour-up status, and how
+ * many are left (every table not `done`), so the director sees at a glance whether play can resume.
+ */
+export type BreakProgress = Readonly<Record<ColourUpStatus, number>> & { readonly left: number };
+
+/** The board from the tables' statuses: the counts add up to the tables, `left` is every one not done. */
+export function breakProgress(tables: readonly Pick<TableStatus, 'colourUp'>[]): BreakProgress {
+  const counts = Object.fromEntries(COLOUR_UP_STATUSES.map((status) => [status, 0])) as Record<ColourUpStatus, number>;
+  for (const table of tables) counts[table.colourUp] += 1;
+  return { ...counts, left: tables.length - counts.done };
+}
+
 export interface FloorStatus {
   readonly tables: readonly TableStatus[];
+  /** The current break's progress board (breakProgress). */
+  readonly progress: BreakProgress;
   /** Records not folded yet, all tables together. */
   readonly foldBehind: number;
   readonly totals: {
@@ -648,6 +663,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
     .sort((a, b) => byTableName(a.table, b.table));
   return {
     tables: list,
+    progress: breakProgress(list),
     foldBehind: sum(list.map((table) => table.foldBehind)),
     totals: {
       races: sum(list.map((table) => table.races)),

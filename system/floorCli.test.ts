@@ -107,7 +107,7 @@ describe.runIf(run)('the floor command line against a real PostgreSQL server', (
     expect(status.code).toBe(0);
     expect(status.stderr).toBe('');
     const document = JSON.parse(status.stdout) as { tables: Record<string, unknown>[]; totals: Record<string, unknown> };
-    expect(Object.keys(document)).toEqual(['tables', 'totals']);
+    expect(Object.keys(document)).toEqual(['tables', 'totals', 'progress']);
     expect(Object.keys(document.totals)).toEqual(['races', 'valueDelta', 'bring', 'collect']);
     const keys = ['table', 'races', 'valueDelta', 'lastSeen', 'colourUp', 'foldBehind', 'bring', 'collect', 'sheetAfterLevel'];
     expect(document.tables.map((table) => Object.keys(table))).toEqual([keys, keys]);
@@ -118,6 +118,8 @@ describe.runIf(run)('the floor command line against a real PostgreSQL server', (
     expect(twelve).toMatchObject({ table: '12', races: 2, colourUp: 'not-started', bring: {}, collect: {}, sheetAfterLevel: null });
     expect(new Date(seven.lastSeen as string).toISOString()).toBe(seven.lastSeen);
     expect(document.totals).toEqual({ races: 4, valueDelta: (seven.valueDelta as number) + (twelve.valueDelta as number), bring: { 1000: 1 }, collect: { 500: 2 } });
+    // The progress board: one table racing, one not started, both left.
+    expect((document as unknown as { progress: Record<string, number> }).progress).toMatchObject({ 'not-started': 1, racing: 1, 'waiting-to-confirm': 0, done: 0, disputed: 0, left: 2 });
   }, 120_000);
 
   it('makes a station its own least-privilege login, as a URL that can sync only its table', async () => {

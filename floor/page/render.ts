@@ -6,7 +6,7 @@ import { voidReasonParam } from '../../engine/race/explain';
 import type { FloorClock } from '../../protocol/clock';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import type { ChipsByDenomination } from '../../engine/race/summary';
-import type { ChainFailure, FloorStatus, FoldedRace, FoldProblem, TableStatus } from '../fold';
+import { COLOUR_UP_STATUSES, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
 import { FLOOR_LANGUAGES, formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
 
 /**
@@ -217,6 +217,22 @@ export function renderOutage(language: FloorLanguage, banner: string): string {
   return page(language, say(language, 'floor.page.title'), `<header class="top"><h1>${w('floor.page.title')}</h1>${languageLinks(language, '/', {})}</header>\n${banner}`, true);
 }
 
+/** The most tables the board names as still to finish (the table below lists every one). */
+const PROGRESS_NAMED = 40;
+
+/** The current break's progress board: each status with its tables' count, how many are left and which. */
+function progressBoard(status: FloorStatus, language: FloorLanguage): string {
+  if (status.tables.length === 0) return '';
+  const w = wordsOf(language);
+  const n = (value: number) => escapeHtml(formatNumber(language, value, false));
+  const { progress } = status;
+  const counts = COLOUR_UP_STATUSES.map((kind) => `<li class="colour colour--${kind}" data-status="${kind}"><span class="board-count">${n(progress[kind])}</span> ${w(COLOUR_UP_STATUS[kind])}</li>`).join('');
+  const left = status.tables.filter((table) => table.colourUp !== 'done');
+  const named = left.slice(0, PROGRESS_NAMED).map((table) => `<a class="colour colour--${table.colourUp}" href="${href('/table', { table: table.table }, language)}">${escapeHtml(table.table)}</a>`).join(' ');
+  const summary = progress.left === 0 ? `<p class="board-done" data-testid="progress-left">${w('floor.page.progress.allDone')}</p>` : `<p data-testid="progress-left"><strong>${w('floor.page.progress.left', { n: progress.left, total: status.tables.length })}</strong> ${w('floor.page.progress.leftList')} ${named}${left.length > PROGRESS_NAMED ? ' …' : ''}</p>`;
+  return `<section class="board" data-testid="progress" aria-labelledby="progress-title"><h2 id="progress-title">${w('floor.page.progress.title')}</h2><ul class="board-counts">${counts}</ul>${summary}</section>`;
+}
+
 export function renderOverview(status: FloorStatus, language: FloorLanguage, now: number, clock: string = '', notice: string = ''): string {
   const w = wordsOf(language);
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
@@ -243,7 +259,7 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
 <td>${open}</td>
 </tr>`;
   });
-  const totals = `<dl class="totals" data-testid="totals">
+  const totals = `${progressBoard(status, language)}<dl class="totals" data-testid="totals">
 <div><dt>${w('floor.page.tables')}</dt><dd>${n(status.tables.length)}</dd></div>
 <div><dt>${w('floor.page.races')}</dt><dd data-testid="total-races">${n(status.totals.races)}</dd></div>
 <div><dt>${w('floor.page.valueChange')}</dt><dd data-testid="total-value">${n(status.totals.valueDelta, true)}</dd></div>
@@ -434,6 +450,7 @@ a{color:#0645ad;min-height:44px;display:inline-flex;align-items:center;padding:0
 .top{display:flex;flex-wrap:wrap;align-items:center;gap:4px 16px}
 .top h1{font-size:1.5rem;margin:0;flex:1 1 auto}
 .top h1 small{font-size:1rem;font-weight:normal;color:#555}
+.board{margin:6px 0;padding:6px 10px;background:#fff;border:1px solid #ccc;border-radius:6px}.board h2{margin:0 0 4px;font-size:1rem}.board-counts{display:flex;flex-wrap:wrap;gap:4px 18px;margin:0;padding:0;list-style:none}.board-count{font-size:1.25rem;font-weight:700}.board p{margin:4px 0 0;overflow-wrap:anywhere}.board-done{color:#05620c;font-weight:700}
 .totals{display:flex;flex-wrap:wrap;gap:4px 20px;margin:6px 0;padding:6px 10px;background:#fff;border:1px solid #ccc;border-radius:6px}
 .totals div{min-width:0}
 .totals dt{font-size:.8rem;color:#555}

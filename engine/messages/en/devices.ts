@@ -165,6 +165,7 @@ export const enDevices = {
       neverSeen: 'never heard from',
       lastContact: 'Last contact',
       colourUp: 'Colour-up',
+      progress: { title: 'This break', left: 'Tables left: {n} of {total}', allDone: 'Every table is done: play can resume', leftList: 'Still to finish:' },
       colourUpStatus: { notStarted: 'not started', racing: 'racing', waitingToConfirm: 'waiting to confirm', done: 'done', disputed: 'disputed' },
       raceStatus: { racing: 'racing', waitingToConfirm: 'waiting to confirm', confirmed: 'confirmed', abandoned: 'abandoned', open: 'open' },
       races: 'Races',

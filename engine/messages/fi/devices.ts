@@ -168,6 +168,7 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       neverSeen: 'ei koskaan yhteydessä',
       lastContact: 'Viimeksi yhteydessä',
       colourUp: 'Pelimerkkien vaihto',
+      progress: { title: 'Tämä tauko', left: 'Pöytiä jäljellä: {n}/{total}', allDone: 'Kaikki pöydät ovat valmiita: peli voi jatkua', leftList: 'Vielä kesken:' },
       colourUpStatus: { notStarted: 'ei alkanut', racing: 'arvonta käynnissä', waitingToConfirm: 'odottaa vahvistusta', done: 'tehty', disputed: 'kiistanalainen' },
       raceStatus: { racing: 'käynnissä', waitingToConfirm: 'odottaa vahvistusta', confirmed: 'vahvistettu', abandoned: 'keskeytetty', open: 'kesken' },
       races: 'Arvonnat',

@@ -168,6 +168,7 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       neverSeen: 'ни разу не выходил на связь',
       lastContact: 'Последняя связь',
       colourUp: 'Смена номиналов',
+      progress: { title: 'Этот перерыв', left: 'Осталось столов: {n} из {total}', allDone: 'Все столы закончили: игру можно продолжать', leftList: 'Ещё не закончили:' },
       colourUpStatus: { notStarted: 'не начата', racing: 'идёт чип-рейс', waitingToConfirm: 'ждёт подтверждения', done: 'завершена', disputed: 'спорная' },
       raceStatus: { racing: 'идёт', waitingToConfirm: 'ждёт подтверждения', confirmed: 'подтверждён', abandoned: 'прерван', open: 'идёт' },
       races: 'Чип-рейсы',
