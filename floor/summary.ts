@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { RaceChipSheet } from '../engine/race/summary';
+import { addChips, type ChipsByDenomination, type RaceChipSheet } from '../engine/race/summary';
 import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from '../replay/csv';
 import { byTableName, type FoldedRaceStatus } from './fold';
 
@@ -53,21 +53,18 @@ export interface TournamentSummary {
   readonly disputes: readonly SummaryDispute[];
 }
 
-type Moves = Map<number, { removed: number; added: number }>;
-
-function addSheet(into: Moves, sheet: RaceChipSheet): void {
-  for (const [chip, count] of Object.entries(sheet.collect)) {
-    const kept = into.get(Number(chip)) ?? { removed: 0, added: 0 };
-    into.set(Number(chip), { removed: kept.removed + count, added: kept.added });
-  }
-  for (const [chip, count] of Object.entries(sheet.bring)) {
-    const kept = into.get(Number(chip)) ?? { removed: 0, added: 0 };
-    into.set(Number(chip), { removed: kept.removed, added: kept.added + count });
-  }
+/** The chips a table's (or the tournament's) races moved: their chip sheets, each side added up (engine/race/summary.ts addChips). */
+interface Moves {
+  readonly collect: ChipsByDenomination[];
+  readonly bring: ChipsByDenomination[];
 }
 
-const movesList = (moves: Moves): DenominationMoves[] =>
-  [...moves.entries()].sort(([a], [b]) => a - b).filter(([, { removed, added }]) => removed !== 0 || added !== 0).map(([chip, { removed, added }]) => ({ chip, removed, added }));
+function movesList(moves: Moves): DenominationMoves[] {
+  const removed = addChips(...moves.collect);
+  const added = addChips(...moves.bring);
+  const chips = [...new Set([...Object.keys(removed), ...Object.keys(added)].map(Number))].sort((a, b) => a - b);
+  return chips.map((chip) => ({ chip, removed: removed[String(chip)] ?? 0, added: added[String(chip)] ?? 0 }));
+}
 
 /** The summary, from what the floor has folded (fold first for the latest: the page's fold does, `floor summary` folds before it reads). */
 export async function tournamentSummary(client: ClientBase): Promise<TournamentSummary> {
@@ -90,7 +87,7 @@ export async function tournamentSummary(client: ClientBase): Promise<TournamentS
   const of = (table: string) => {
     let kept = byTable.get(table);
     if (kept === undefined) {
-      kept = { races: 0, abandoned: 0, valueDelta: 0, moves: new Map(), disputes: [] };
+      kept = { races: 0, abandoned: 0, valueDelta: 0, moves: { collect: [], bring: [] }, disputes: [] };
       byTable.set(table, kept);
     }
     return kept;
@@ -101,7 +98,10 @@ export async function tournamentSummary(client: ClientBase): Promise<TournamentS
     if (row.status === 'confirmed') {
       table.races += 1;
       table.valueDelta += Number(row.value_delta ?? 0);
-      if (row.sheet !== null) addSheet(table.moves, row.sheet);
+      if (row.sheet !== null) {
+        table.moves.collect.push(row.sheet.collect);
+        table.moves.bring.push(row.sheet.bring);
+      }
     } else {
       table.abandoned += 1;
       table.disputes.push({ table: row.table_name, kind: 'abandoned', race: row.race_id, seq: row.abandon_seq === null ? null : Number(row.abandon_seq), at: row.ended_at?.toISOString() ?? null, reason: row.reason ?? '', decision: null });
@@ -110,15 +110,13 @@ export async function tournamentSummary(client: ClientBase): Promise<TournamentS
   for (const row of failures.rows) {
     of(row.table_name).disputes.push({ table: row.table_name, kind: 'chain-failure', race: null, seq: Number(row.seq), at: row.at?.toISOString() ?? null, reason: row.reason, decision: null });
   }
-  const all: Moves = new Map();
+  const all: Moves = { collect: [], bring: [] };
   const summaries: TableSummary[] = [];
   const disputes: SummaryDispute[] = [];
   for (const name of [...byTable.keys()].sort(byTableName)) {
     const table = byTable.get(name) as NonNullable<ReturnType<typeof byTable.get>>;
-    for (const [chip, { removed, added }] of table.moves) {
-      const kept = all.get(chip) ?? { removed: 0, added: 0 };
-      all.set(chip, { removed: kept.removed + removed, added: kept.added + added });
-    }
+    all.collect.push(...table.moves.collect);
+    all.bring.push(...table.moves.bring);
     summaries.push({ table: name, races: table.races, abandoned: table.abandoned, valueDelta: table.valueDelta, chips: movesList(table.moves), disputes: table.disputes.length });
     disputes.push(...table.disputes);
   }
