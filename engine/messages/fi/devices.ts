@@ -230,7 +230,7 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         query: 'virheellinen kysely',
         parameter: 'odottamaton kyselyparametri {name}',
         lang: 'lang on en, fi tai ru',
-        sep: 'sep on , tai ; (comma, semicolon)',
+        sep: 'sep on , tai ; (pilkku, puolipiste)',
         table: 'ei ole pöydän nimi',
         race: 'ei ole arvonnan tunnus',
         form: 'lomake on liian suuri tai virheellinen',

@@ -230,7 +230,7 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         query: 'неверно составленный запрос',
         parameter: 'неожиданный параметр запроса {name}',
         lang: 'lang — это en, fi или ru',
-        sep: 'sep — это , или ; (comma, semicolon)',
+        sep: 'sep — это , или ; (запятая, точка с запятой)',
         table: 'это не название стола',
         race: 'это не номер чип-рейса',
         form: 'форма слишком велика или составлена неверно',
