@@ -10,7 +10,8 @@ import { chainOf, findingText, type JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { CSV_BOM, csvCell, offsetIn } from './csv';
-import { historyCsv, historyCsvChunks, historyCsvRow, historyJson, historyJsonChunks } from './historyExport';
+import { HISTORY_CSV_COLUMNS, historyCsv, historyCsvCells, historyCsvChunks, historyCsvRow, historyJson, historyJsonChunks } from './historyExport';
+import { parseCsv, readBack } from './testing/readCsv';
 import { applySessionLine, EMPTY_SESSION, replaySession, type SessionRecord } from './session';
 import { historyEntry, type ActiveRace } from './sessionState';
 
@@ -156,6 +157,19 @@ describe('the history exports, streamed', () => {
         expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify({ journal: JSON.parse(json).journal, races: made.map((entry) => ({ ...entry, chain: chainOf(report, entry.seqs.first, entry.seqs.last).chain })), totalValueDelta: JSON.parse(json).totalValueDelta })));
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('read back through an RFC 4180 reader, with either separator, to the BOM, the header and each race\'s cells (names with suits, quotes, separators, line breaks)', () => {
+    fc.assert(
+      fc.property(fc.array(race, { maxLength: 5 }), fc.integer(), journal, fc.constantFrom<',' | ';'>(',', ';'), (races, seed, report, separator) => {
+        const { made } = histories(journalOf(races, seed));
+        const file = historyCsv(made, report, { ...PINNED, separator });
+        expect(file.startsWith(CSV_BOM)).toBe(true);
+        const read = parseCsv(file.slice(CSV_BOM.length), separator);
+        expect(read).toEqual([[...HISTORY_CSV_COLUMNS], ...made.map((entry) => historyCsvCells(entry, report, PINNED).map(readBack))]);
+      }),
+      { numRuns: 100 },
     );
   });
 
