@@ -5,8 +5,6 @@ import type { RaceSummary } from '../engine/race/summary';
 import { summaryOnce } from './sessionState';
 import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from './csv';
 
-export type { CsvOptions } from './csv';
-
 const COLUMNS = [
   'race', 'table', 'level', 'station', 'started', 'started local', 'confirmed', 'confirmed local', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
   'cards', 'voided', 'refusals', 'corrections', 'records', 'chain',
