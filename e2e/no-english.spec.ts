@@ -299,8 +299,9 @@ test.describe('no English on the floor page', () => {
         await page.request.delete(floor.url, { headers: { 'accept-language': language } }),
         await page.request.get(`${floor.url}clock`, { headers: { 'accept-language': language } }),
         await page.request.get(floor.url, { headers: { 'accept-language': language, origin: 'http://evil.example' } }),
+        await page.request.get(`${floor.url}export/summary.csv?sep=tab`, { headers: { 'accept-language': language } }),
       ];
-      expect(answers.map((answer) => answer.status())).toEqual([400, 400, 405, 405, 403]);
+      expect(answers.map((answer) => answer.status())).toEqual([400, 400, 405, 405, 403, 400]);
       for (const answer of answers) expect(englishIn(await answer.text()), `English in the floor's answer ${answer.status()}`).toEqual([]);
     });
 

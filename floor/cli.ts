@@ -10,7 +10,9 @@ import { isLoopbackHost } from '../net/loopback';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { isTableName } from '../protocol/tableName';
 import { createStationLogin, ensureTable, StationLoginExists, type StationLogin } from './db/stations';
-import { breakProgress, floorStatus } from './fold';
+import { breakProgress, floorStatus, foldFloor, STATUS_FOLD_BUDGET_MS } from './fold';
+import { EMPTY_SUMMARY, summaryCsv, summaryJson, tournamentSummary } from './summary';
+import { parseSeparator, separatorFor } from '../replay/csv';
 import { isHostName, startFloorServer } from './server';
 import { syncStation } from '../replication/sync';
 
@@ -23,6 +25,8 @@ import { syncStation } from '../replication/sync';
  *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
  *   structure --database URL --file PATH                  the tournament (the planner's CSV with rules and decks lines, or JSON): every station takes it
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
+ *   summary   --database URL [--format csv|json] [--sep ,|;]   the chip audit's per-tournament summary (floor/summary.ts): CSV with a
+ *             byte-order mark, ';' when LANG is Finnish or Russian (else ',') unless --sep says, local times in this machine's zone
  *
  * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token; --database-file
  * and --token-file read them from a file only its owner can read. Either keeps the secret off the
@@ -33,10 +37,10 @@ import { syncStation } from '../replication/sync';
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N]';
-const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock'] as const;
+const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust|summary] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N] [--format csv|json] [--sep ,|;]';
+const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock', 'summary'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
-const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes', 'rotate']);
+const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes', 'rotate', 'format', 'sep']);
 /** Options that take no value. */
 const FLAGS = new Set(['rotate']);
 /** Options that may be given more than once, each adding a value. */
@@ -128,6 +132,11 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (clock === 'adjust') {
     if (options.minutes === undefined || !/^[+-]?\d{1,3}$/.test(options.minutes) || Number(options.minutes) === 0 || Math.abs(Number(options.minutes)) > 600) throw new UsageError('clock adjust needs --minutes N: a whole number of minutes from -600 to 600, not 0 (N more minutes left in the level; fewer when negative)');
   } else if ('minutes' in options) throw new UsageError('--minutes is for clock adjust only');
+  if (command === 'summary') {
+    if (options.format !== undefined && options.format !== 'csv' && options.format !== 'json') throw new UsageError('--format is csv or json');
+    if (options.sep !== undefined && parseSeparator(options.sep) === null) throw new UsageError('--sep is , or ; (comma, semicolon)');
+    if (options.sep !== undefined && options.format === 'json') throw new UsageError('--sep is for the CSV only');
+  } else for (const name of ['format', 'sep']) if (name in options) throw new UsageError(`--${name} is for summary only`);
   return { command, options, names, ...(clock === undefined ? {} : { clock }) };
 }
 
@@ -320,6 +329,22 @@ async function clockCommand(url: string, command: ClockCommand, minutes: string 
   }
 }
 
+/** The chip audit's summary of the whole tournament, folded first (as `status` folds), on standard output. */
+async function summary(url: string, format: string | undefined, sep: string | undefined, env: NodeJS.ProcessEnv, out: (text: string) => void): Promise<void> {
+  const client = await connect(url);
+  try {
+    await migrateIfAllowed(client);
+    // A floor whose schema this role may not bring up to date has nothing folded to sum: the empty summary.
+    const current = (await schemaVersion(client)) >= SCHEMA_VERSION;
+    if (current) await foldFloor(client, STATUS_FOLD_BUDGET_MS);
+    const made = current ? await tournamentSummary(client) : EMPTY_SUMMARY;
+    const separator = (sep === undefined ? null : parseSeparator(sep)) ?? separatorFor(env.LC_ALL || env.LANG);
+    out(format === 'json' ? summaryJson(made) : summaryCsv(made, { separator }));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** Runs the command line; resolves to the exit code. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void, err: (text: string) => void): Promise<number> {
   try {
@@ -331,6 +356,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out:
     else if (command === 'add-table') await addTable(database, options.table as string, options.rotate !== undefined, out);
     else if (command === 'structure') await structure(database, options.file as string, out);
     else if (command === 'clock') await clockCommand(database, parsed.clock as ClockCommand, options.minutes, out);
+    else if (command === 'summary') await summary(database, options.format, options.sep, env, out);
     else await serve(options, parsed.names, out);
     return 0;
   } catch (error) {

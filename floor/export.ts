@@ -1,7 +1,8 @@
 import type { ClientBase } from 'pg';
 import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf } from '../journal/findings';
-import { csvCell, historyCsv } from '../replay/historyExport';
+import { CSV_BOM, CSV_EOL, csvLine, type CsvOptions } from '../replay/csv';
+import { HISTORY_CSV_COLUMNS, historyCsvCells } from '../replay/historyExport';
 import { byTableName, tableChain, tableHistory } from './fold';
 
 /**
@@ -30,16 +31,18 @@ async function histories(client: ClientBase): Promise<TableHistory[]> {
 
 export const FLOOR_TABLE_COLUMN = 'floor table';
 
-export async function floorCsv(client: ClientBase): Promise<string> {
+/**
+ * The CSV (replay/csv.ts: the byte-order mark, the separator the office's locale expects unless
+ * told, local times in the floor's time zone beside the UTC ones): the station's columns led by
+ * the floor's name of the table.
+ */
+export async function floorCsv(client: ClientBase, options: CsvOptions = {}): Promise<string> {
   const tables = await histories(client);
-  const header = historyCsv([], { path: '', records: 0, findings: [], chain: 'empty', unchained: 0, unchainedThrough: 0, readOnly: null }).split('\r\n')[0] as string;
-  const rows: string[] = [`${csvCell(FLOOR_TABLE_COLUMN)},${header}`];
+  const rows: string[] = [csvLine([FLOOR_TABLE_COLUMN, ...HISTORY_CSV_COLUMNS], options.separator)];
   for (const table of tables) {
-    if (table.history.length === 0) continue;
-    const lines = historyCsv(table.history, table.journal).split('\r\n').slice(1).filter((line) => line !== '');
-    for (const line of lines) rows.push(`${csvCell(table.table)},${line}`);
+    for (const entry of table.history) rows.push(csvLine([table.table, ...historyCsvCells(entry, table.journal, options)], options.separator));
   }
-  return `${rows.join('\r\n')}\r\n`;
+  return `${CSV_BOM}${rows.join(CSV_EOL)}${CSV_EOL}`;
 }
 
 export async function floorJson(client: ClientBase): Promise<string> {

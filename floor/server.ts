@@ -13,6 +13,8 @@ import { adjustForMinutesLeft } from '../engine/clock/clock';
 import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
 import { isTableName } from '../protocol/tableName';
 import { floorCsv, floorJson } from './export';
+import { summaryCsv, summaryJson, tournamentSummary } from './summary';
+import { parseSeparator, separatorFor } from '../replay/csv';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
 import type { FloorClock } from '../protocol/clock';
 import { clockSection, FLOOR_CSS, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
@@ -100,8 +102,10 @@ const PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   '/': ['lang'],
   '/table': ['lang', 'table'],
   '/race': ['lang', 'table', 'race'],
-  '/export.csv': [],
+  '/export.csv': ['lang', 'sep'],
   '/export.json': [],
+  '/export/summary.csv': ['lang', 'sep'],
+  '/export/summary.json': [],
   '/floor.css': [],
   '/login': ['lang'],
   '/clock': [],
@@ -192,6 +196,8 @@ function parseTarget(url: string | undefined): { path: string; query: Map<string
   if (table !== undefined && !isTableName(table)) throw new BadRequest({ key: 'floor.http.why.table' });
   const race = query.get('race');
   if (race !== undefined && !RACE_ID.test(race)) throw new BadRequest({ key: 'floor.http.why.race' });
+  const sep = query.get('sep');
+  if (sep !== undefined && parseSeparator(sep) === null) throw new BadRequest({ key: 'floor.http.why.sep' });
   return { path, query };
 }
 
@@ -422,10 +428,21 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now())), {}, head);
       return;
     }
-    if (path === '/export.csv' || path === '/export.json') {
-      const body = await withClient(async (client) => (path === '/export.csv' ? floorCsv(client) : floorJson(client)));
-      const csv = path === '/export.csv';
-      send(response, 200, csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', body, { 'Content-Disposition': `attachment; filename="floor.${csv ? 'csv' : 'json'}"` }, head);
+    if (path === '/export.csv' || path === '/export.json' || path === '/export/summary.csv' || path === '/export/summary.json') {
+      // The CSVs: a byte-order mark, the separator the language's office expects (?lang=, else the
+      // browser's) unless ?sep= says, the local times in the floor's own time zone (replay/csv.ts).
+      const csv = path.endsWith('.csv');
+      const separator = parseSeparator(query.get('sep') ?? '') ?? separatorFor(language);
+      const summary = path.startsWith('/export/summary');
+      const body = await withClient(async (client) => {
+        if (summary) {
+          const made = await tournamentSummary(client);
+          return csv ? summaryCsv(made, { separator }) : summaryJson(made);
+        }
+        return csv ? floorCsv(client, { separator }) : floorJson(client);
+      });
+      const file = `${summary ? 'floor-summary' : 'floor'}.${csv ? 'csv' : 'json'}`;
+      send(response, 200, csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', body, { 'Content-Disposition': `attachment; filename="${file}"` }, head);
       return;
     }
     const table = query.get('table');

@@ -9,15 +9,19 @@ import { seededRandom, shuffleDecks } from '../engine/shoe';
 import { chainOf, findingText, type JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import type { HistoryEntry, JournalReport } from '../protocol/contract';
-import { csvCell, historyCsv, historyCsvChunks, historyJson, historyJsonChunks } from './historyExport';
+import { CSV_BOM, csvCell, offsetIn } from './csv';
+import { HISTORY_CSV_COLUMNS, historyCsv, historyCsvCells, historyCsvChunks, historyCsvRow, historyJson, historyJsonChunks } from './historyExport';
+import { parseCsv, readBack } from './testing/readCsv';
 import { applySessionLine, EMPTY_SESSION, replaySession, type SessionRecord } from './session';
 import { historyEntry, type ActiveRace } from './sessionState';
 
 // The exports as they were written before they streamed (one string, JSON.stringify of the whole
 // document), kept here word for word as the reference: the streamed pieces joined must be these
-// bytes exactly.
+// bytes exactly. Since issue 23 the CSV also starts with a byte-order mark and has each time's
+// local reading right after it (`started local`, `confirmed local`): added here explicitly, the
+// local times computed apart from the writer (a fixed offset, here Helsinki's winter +02:00).
 const OLD_COLUMNS = [
-  'race', 'table', 'level', 'station', 'started', 'confirmed', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
+  'race', 'table', 'level', 'station', 'started', 'started local', 'confirmed', 'confirmed local', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
   'cards', 'voided', 'refusals', 'corrections', 'records', 'chain',
 ] as const;
 const oldSeat = (entry: HistoryEntry, seat: number): string => (entry.names[seat] ? `${seat} ${entry.names[seat]}` : String(seat));
@@ -45,6 +49,8 @@ function oldChain(entry: HistoryEntry, journal: JournalReport): string {
   const { chain, findings } = chainOf(journal, entry.seqs.first, entry.seqs.last);
   return chain !== 'broken' ? chain : `broken: ${findings.map(findingText).join('; ')}`;
 }
+const PINNED = { offsetOf: () => 120 };
+const oldLocal = (iso: string) => `${new Date(Date.parse(iso) + 120 * 60_000).toISOString().slice(0, 19).replace('T', ' ')} +02:00`;
 function oldCsv(history: readonly HistoryEntry[], journal: JournalReport): string {
   const rows = history.map((entry) => {
     const { summary } = entry;
@@ -53,12 +59,12 @@ function oldCsv(history: readonly HistoryEntry[], journal: JournalReport): strin
       return card ? `${oldSeat(entry, seat)} (${oldShown(card)})` : oldSeat(entry, seat);
     });
     return [
-      entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, entry.confirmedAt, entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
+      entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, oldLocal(entry.startedAt), entry.confirmedAt, oldLocal(entry.confirmedAt), entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
       winners.join('; '), summary.protected.map((seat) => oldSeat(entry, seat)).join('; '), summary.valueDelta ?? '',
       oldCards(entry), entry.voided.map(({ card, seat, reason }) => `${oldShown(card)} (seat ${seat})${reason === '' ? '' : `: ${reason}`}`).join('; '), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, oldChain(entry, journal),
-    ].map(csvCell).join(',');
+    ].map((cell) => csvCell(cell)).join(',');
   });
-  return `${[OLD_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
+  return `${CSV_BOM}${[OLD_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
 }
 function oldJson(history: readonly HistoryEntry[], journal: JournalReport): string {
   const races = history.map((entry) => ({ ...entry, chain: chainOf(journal, entry.seqs.first, entry.seqs.last).chain }));
@@ -143,15 +149,40 @@ describe('the history exports, streamed', () => {
         const { made, lazy } = histories(journalOf(races, seed));
         const csv = oldCsv(made, report);
         const json = oldJson(made, report);
-        expect([...historyCsvChunks(lazy, report)].join('')).toBe(csv);
+        expect([...historyCsvChunks(lazy, report, PINNED)].join('')).toBe(csv);
         expect([...historyJsonChunks(lazy, report)].join('')).toBe(json);
-        expect(historyCsv(made, report)).toBe(csv);
+        expect(historyCsv(made, report, PINNED)).toBe(csv);
         expect(historyJson(made, report)).toBe(json);
         // And the JSON is the document it always was.
         expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify({ journal: JSON.parse(json).journal, races: made.map((entry) => ({ ...entry, chain: chainOf(report, entry.seqs.first, entry.seqs.last).chain })), totalValueDelta: JSON.parse(json).totalValueDelta })));
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('read back through an RFC 4180 reader, with either separator, to the BOM, the header and each race\'s cells (names with suits, quotes, separators, line breaks)', () => {
+    fc.assert(
+      fc.property(fc.array(race, { maxLength: 5 }), fc.integer(), journal, fc.constantFrom<',' | ';'>(',', ';'), (races, seed, report, separator) => {
+        const { made } = histories(journalOf(races, seed));
+        const file = historyCsv(made, report, { ...PINNED, separator });
+        expect(file.startsWith(CSV_BOM)).toBe(true);
+        const read = parseCsv(file.slice(CSV_BOM.length), separator);
+        expect(read).toEqual([[...HISTORY_CSV_COLUMNS], ...made.map((entry) => historyCsvCells(entry, report, PINNED).map(readBack))]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('write the same cells with ";" for a Finnish or Russian office, and local times in the zone they are told', () => {
+    const { made } = histories(journalOf(fc.sample(race, { numRuns: 4, seed: 3 }), 3));
+    const report: JournalReport = { path: '', records: 0, findings: [], chain: 'intact', unchained: 0, unchainedThrough: 0, readOnly: null };
+    const helsinki = { offsetOf: offsetIn('Europe/Helsinki') };
+    const semi = historyCsv(made, report, { ...helsinki, separator: ';' });
+    expect(semi.startsWith(`${CSV_BOM}race;table;level;station;started;started local;confirmed;confirmed local;`)).toBe(true);
+    for (const entry of made) {
+      expect(historyCsvRow(entry, report, { ...helsinki, separator: ';' }).split(';').length).toBeGreaterThan(20);
+      expect(historyCsvRow(entry, report, helsinki)).toContain(`${entry.startedAt},${oldLocal(entry.startedAt)},`);
+    }
   });
 
   it('come a piece at a time: the header first, then one piece per race, before the history is read to its end', () => {
@@ -165,7 +196,7 @@ describe('the history exports, streamed', () => {
       }
     })();
     const csv = historyCsvChunks(counted, report);
-    expect(csv.next().value).toMatch(/^race,table,level,.*,chain\r\n$/);
+    expect(csv.next().value).toMatch(/^\uFEFFrace,table,level,station,started,started local,confirmed,confirmed local,.*,chain\r\n$/);
     expect(read).toBe(0);
     expect(csv.next().value).toMatch(/^race-1,/);
     expect(read).toBe(1);

@@ -3,18 +3,12 @@ import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf, findingText } from '../journal/findings';
 import type { RaceSummary } from '../engine/race/summary';
 import { summaryOnce } from './sessionState';
+import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from './csv';
 
 const COLUMNS = [
-  'race', 'table', 'level', 'station', 'started', 'confirmed', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
+  'race', 'table', 'level', 'station', 'started', 'started local', 'confirmed', 'confirmed local', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
   'cards', 'voided', 'refusals', 'corrections', 'records', 'chain',
 ] as const;
-
-export function csvCell(value: string | number): string {
-  const text = String(value);
-  // Quote anything a spreadsheet could misread: separators, quotes, line breaks, and formula starts.
-  const safe = /^[=+\-@\t\r]/.test(text) && typeof value === 'string' ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) || safe !== text ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 function seatLabel(entry: HistoryEntry, seat: number): string {
   const name = entry.names[seat];
@@ -55,36 +49,46 @@ function chainCell(entry: HistoryEntry, journal: JournalReport): string {
   return `broken: ${findings.map(findingText).join('; ')}`;
 }
 
-/** The CSV's first line: its column names. */
-export const HISTORY_CSV_HEADER = COLUMNS.join(',');
+/** The CSV's column names (its first line, quoted and joined by csvLine). */
+export const HISTORY_CSV_COLUMNS: readonly string[] = COLUMNS;
 
-/** One confirmed race as a CSV row (its cells escaped, no line break), its summary read once (summaryOnce; the CSV has no use for its explanation). */
-export function historyCsvRow(entry: HistoryEntry, journal: JournalReport): string {
+/**
+ * One confirmed race as a CSV row's cells (unquoted), its summary read once (summaryOnce; the CSV
+ * has no use for its explanation); its times in UTC as recorded, each followed by the local clock's
+ * reading of it (options.offsetOf: the machine's time zone unless told).
+ */
+export function historyCsvCells(entry: HistoryEntry, journal: JournalReport, options: CsvOptions = {}): (string | number)[] {
   const summary = summaryOnce(entry, { explain: false });
   const winners = summary.awards.map((seat) => {
     const card = summary.winningCards.find((winning) => winning.seat === seat)?.card;
     return card ? `${seatLabel(entry, seat)} (${shown(card)})` : seatLabel(entry, seat);
   });
   return [
-    entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, entry.confirmedAt, entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
+    entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, localTime(entry.startedAt, options.offsetOf), entry.confirmedAt, localTime(entry.confirmedAt, options.offsetOf), entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
     winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), summary.valueDelta ?? '',
     cardsBySeat(entry, summary), voided(entry), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, chainCell(entry, journal),
-  ].map(csvCell).join(',');
+  ];
+}
+
+/** One confirmed race as a CSV row (its cells quoted, joined by the separator, no line break). */
+export function historyCsvRow(entry: HistoryEntry, journal: JournalReport, options: CsvOptions = {}): string {
+  return csvLine(historyCsvCells(entry, journal, options), options.separator);
 }
 
 /**
  * The confirmed races as CSV (one row each) for the tournament director's spreadsheet, piece by
- * piece: the header line, then one line per race, each ending in CRLF. The history is read an
- * entry at a time and nothing is kept: however long it is, what is held is one row.
+ * piece (replay/csv.ts: the byte-order mark, the separator, the quoting): the BOM and the header
+ * line, then one line per race, each ending in CRLF. The history is read an entry at a time and
+ * nothing is kept: however long it is, what is held is one row.
  */
-export function* historyCsvChunks(history: Iterable<HistoryEntry>, journal: JournalReport): Generator<string, void, undefined> {
-  yield `${HISTORY_CSV_HEADER}\r\n`;
-  for (const entry of history) yield `${historyCsvRow(entry, journal)}\r\n`;
+export function* historyCsvChunks(history: Iterable<HistoryEntry>, journal: JournalReport, options: CsvOptions = {}): Generator<string, void, undefined> {
+  yield `${CSV_BOM}${csvLine(HISTORY_CSV_COLUMNS, options.separator)}${CSV_EOL}`;
+  for (const entry of history) yield `${historyCsvRow(entry, journal, options)}${CSV_EOL}`;
 }
 
-/** The whole CSV as one string: the stream's pieces joined (tests, the floor's export; the station streams it). */
-export function historyCsv(history: readonly HistoryEntry[], journal: JournalReport): string {
-  return [...historyCsvChunks(history, journal)].join('');
+/** The whole CSV as one string: the stream's pieces joined (tests; the station streams it). */
+export function historyCsv(history: readonly HistoryEntry[], journal: JournalReport, options: CsvOptions = {}): string {
+  return [...historyCsvChunks(history, journal, options)].join('');
 }
 
 /** A race as the JSON export gives it: the entry's fields in their order (its summary read once), then the chain's verdict on its records. */

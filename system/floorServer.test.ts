@@ -121,7 +121,9 @@ describe.runIf(run)('the floor page (a real PostgreSQL server)', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toMatch(/^floor table,race,table,level,station,started/);
+    // The byte-order mark Excel needs to read UTF-8, and each time's local reading (the floor's time zone) beside it.
+    expect(csv.body.startsWith('\uFEFFfloor table,')).toBe(true);
+    expect(lines[0]).toMatch(/^floor table,race,table,level,station,started,started local,confirmed,confirmed local,/);
     expect(lines.filter((line) => line.startsWith('7,'))).toHaveLength(2);
     // As the console's own export writes a cell a spreadsheet would run: quoted, behind an apostrophe.
     expect(lines.filter((line) => line.startsWith(`"'=HYPERLINK(""x"")<script>",`))).toHaveLength(2);

@@ -270,7 +270,7 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
 <p class="hint">${w('floor.page.sheetHint')}</p>`;
   const body = `<header class="top">
 <h1>${w('floor.page.title')} <small>${w('floor.page.lead')}</small></h1>
-<nav class="exports"><a href="/export.csv">${w('floor.page.exportCsv')}</a> <a href="/export.json">${w('floor.page.exportJson')}</a></nav>
+<nav class="exports"><a href="/export.csv?lang=${language}">${w('floor.page.exportCsv')}</a> <a href="/export.json">${w('floor.page.exportJson')}</a> <a href="/export/summary.csv?lang=${language}" data-testid="export-summary">${w('floor.page.exportSummaryCsv')}</a> <a href="/export/summary.json">${w('floor.page.exportSummaryJson')}</a></nav>
 ${languageLinks(language, '/', {})}
 </header>
 ${notice}${clock}

@@ -1,6 +1,7 @@
 import { journalPath } from '../../journal/location';
 import { HISTORY_PAGE_MAX, type CommandResult, type HistoryEntry, type HistoryPage, type RaceRecord } from '../../protocol/contract';
 import { historyCsvChunks, historyJsonChunks } from '../../replay/historyExport';
+import { separatorFor, type CsvSeparator, type OffsetOf } from '../../replay/csv';
 import type { RaceSpans } from './raceSpans';
 import type { Session } from '../../replay/session';
 import { writeChunksAtomically } from './atomicWrite';
@@ -53,7 +54,14 @@ export class HistoryCommands {
     private readonly dataDir: string,
     private readonly raceSpans: RaceSpans,
     private readonly session: () => Session,
-    private readonly exports: { readonly clock?: (() => Date) | undefined; readonly chooseExportFile?: ChooseExportFile | undefined } = {},
+    private readonly exports: {
+      readonly clock?: (() => Date) | undefined;
+      readonly chooseExportFile?: ChooseExportFile | undefined;
+      /** The station's language: the CSV's separator (',' for en, ';' for fi and ru) unless an export asks for one. */
+      readonly language?: (() => string) | undefined;
+      /** The local-time columns' time zone (the station's own unless told: tests pin it). */
+      readonly offsetOf?: OffsetOf | undefined;
+    } = {},
   ) {}
 
   history(): readonly HistoryEntry[] {
@@ -65,16 +73,18 @@ export class HistoryCommands {
    * produced piece by piece as it is read: a page of races at a time, each race's summary made for
    * its row and let go, so what the export holds stays one page however long the history. The
    * snapshot is taken between commands; the reading runs beside them (the history only grows, and
-   * a confirmed race's lines never change).
+   * a confirmed race's lines never change). The CSV starts with a byte-order mark and is separated
+   * by `separator`, else as the station's language's office expects (replay/csv.ts).
    */
-  async historyExport(format: ExportFormat): Promise<HistoryExport> {
+  async historyExport(format: ExportFormat, separator?: CsvSeparator): Promise<HistoryExport> {
     let made: HistoryExport | null = null;
     await this.kernel.serial(async () => {
       const history = this.history();
       const races = firstOf(history, history.length);
       const journal = this.kernel.journalReport;
       const stamp = (this.exports.clock?.() ?? new Date()).toISOString().slice(0, 10);
-      made = { file: `chip-races-${stamp}.${format}`, pieces: paged(format === 'csv' ? historyCsvChunks(races, journal) : historyJsonChunks(races, journal)) };
+      const csv = { separator: separator ?? separatorFor(this.exports.language?.()), offsetOf: this.exports.offsetOf };
+      made = { file: `chip-races-${stamp}.${format}`, pieces: paged(format === 'csv' ? historyCsvChunks(races, journal, csv) : historyJsonChunks(races, journal)) };
       return ok(undefined);
     });
     if (made === null) throw new Error('the history could not be read for its export');

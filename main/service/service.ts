@@ -26,6 +26,7 @@ import { RaceCommands } from './raceCommands';
 import { RefusalRuns } from './refusalRuns';
 import type { ServiceOptions } from './serviceOptions';
 import { SettingsCommands } from './settingsCommands';
+import type { CsvSeparator } from '../../replay/csv';
 import { openStation } from './startup';
 import { StationSettings } from './stationSettings';
 import { StationState } from './stationState';
@@ -105,7 +106,7 @@ export class ConsoleService {
       reopenSource,
       followFloor: () => this.floor.follow(),
     });
-    this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, () => this.session, { clock: options.clock, chooseExportFile: options.chooseExportFile });
+    this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, () => this.session, { clock: options.clock, chooseExportFile: options.chooseExportFile, language: () => this.settings.language });
     this.races = new RaceCommands(commands);
     this.games = new GameCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
@@ -216,7 +217,7 @@ export class ConsoleService {
   readonly registerDeck = (name: string | null): Promise<CommandResult> => this.profileCommands.registerDeck(name);
   readonly exportHistory = (format: ExportFormat): Promise<CommandResult<ExportSaved>> => this.historyCommands.exportHistory(format);
   /** The history's export streamed, a page of races at a time (browser mode's download, main/web/exportRoute.ts). */
-  readonly historyExport = (format: ExportFormat): Promise<HistoryExport> => this.historyCommands.historyExport(format);
+  readonly historyExport = (format: ExportFormat, separator?: CsvSeparator): Promise<HistoryExport> => this.historyCommands.historyExport(format, separator);
   readonly historyPage = (before: number | null, count: number): Promise<CommandResult<HistoryPage>> => this.historyCommands.historyPage(before, count);
   readonly raceRecord = (raceId: string): Promise<CommandResult<RaceRecord>> => this.historyCommands.raceRecord(raceId);
   readonly history = (): readonly HistoryEntry[] => this.historyCommands.history();

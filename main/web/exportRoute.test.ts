@@ -103,6 +103,24 @@ describe('the history export download (browser mode)', () => {
     expect([head.status, head.headers['content-disposition'], head.body]).toEqual([200, 'attachment; filename="chip-races-2026-11-29.csv"', '']);
   });
 
+  it('starts the CSV with a byte-order mark, separates it as the station’s language does unless ?sep= says, and refuses a separator it does not write', async () => {
+    const service = await stationWithRaces();
+    const running = await serve(service);
+    const journal = service.getState().journal;
+    const csv = await get(running.port, '/export/history.csv', running.own);
+    expect(csv.body.startsWith('\uFEFFrace,table,level,station,started,started local,confirmed,confirmed local,')).toBe(true);
+    const semi = await get(running.port, '/export/history.csv?sep=%3B', running.own);
+    expect(semi.status).toBe(200);
+    expect(semi.body).toBe(historyCsv(service.history(), journal, { separator: ';' }));
+    expect(semi.body.startsWith('\uFEFFrace;table;level;')).toBe(true);
+    expect((await get(running.port, '/export/history.csv?sep=semicolon', running.own)).body).toBe(semi.body);
+    expect((await get(running.port, '/export/history.csv?sep=tab', running.own)).status).toBe(400);
+    // A Finnish station: ';' unless asked for ','.
+    expect(await service.setLanguage('fi')).toEqual({ ok: true, value: null });
+    expect((await get(running.port, '/export/history.csv', running.own)).body).toBe(semi.body);
+    expect((await get(running.port, '/export/history.csv?sep=,', running.own)).body).toBe(csv.body);
+  });
+
   it('is refused without the key, with the player display’s key, and under another Host, like every other address', async () => {
     const running = await serve(await ConsoleService.start({ dataDir: mkdtempSync(join(tmpdir(), 'export-data-')), clock }));
     let asked = 0;

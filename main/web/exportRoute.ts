@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ExportFormat, HistoryExport } from '../service/historyCommands';
 import { SECURITY_HEADERS } from './static';
+import { parseSeparator, type CsvSeparator } from '../../replay/csv';
 
 /**
  * Browser mode's download of the history's export: GET /export/history.csv or .json, behind the
@@ -19,9 +20,20 @@ export function exportFormatOf(path: string): ExportFormat | null {
   return Object.hasOwn(EXPORT_ROUTES, path) ? (EXPORT_ROUTES[path] as ExportFormat) : null;
 }
 
-/** What serves the export: the service (ConsoleService.historyExport). */
+/** What serves the export: the service (ConsoleService.historyExport); the CSV's separator when the address names one. */
 export interface ExportSource {
-  historyExport(format: ExportFormat): Promise<HistoryExport>;
+  historyExport(format: ExportFormat, separator?: CsvSeparator): Promise<HistoryExport>;
+}
+
+/**
+ * The CSV separator an export's address asks for: `?sep=;` (or `semicolon`, `,`, `comma`; URL-encoded
+ * or not); undefined for none (the station's language chooses), null for one it does not write.
+ */
+export function separatorAsked(url: string | undefined): CsvSeparator | undefined | null {
+  const mark = (url ?? '').indexOf('?');
+  if (mark < 0) return undefined;
+  const asked = new URLSearchParams((url ?? '').slice(mark + 1)).get('sep');
+  return asked === null ? undefined : parseSeparator(asked);
 }
 
 const TYPES: Readonly<Record<ExportFormat, string>> = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8' };
@@ -70,10 +82,10 @@ export async function writePieces(sink: PieceSink, pieces: Iterable<string>): Pr
 }
 
 /** Answers an export's address: the file as an attachment, streamed (HEAD: its headers only). */
-export async function serveExport(response: ServerResponse, method: string | undefined, source: ExportSource, format: ExportFormat, log: (line: string) => void): Promise<void> {
+export async function serveExport(response: ServerResponse, method: string | undefined, source: ExportSource, format: ExportFormat, log: (line: string) => void, separator?: CsvSeparator): Promise<void> {
   let made: HistoryExport;
   try {
-    made = await source.historyExport(format);
+    made = await (separator === undefined ? source.historyExport(format) : source.historyExport(format, separator));
   } catch (error) {
     log(`exporting the history as ${format}: ${String(error)}`);
     response.writeHead(500, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });

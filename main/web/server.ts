@@ -10,7 +10,7 @@ import { createAccess, DISPLAY_PATH, KEY_PAGE, type BridgeRole } from './access'
 import { isKeyFormat } from './key';
 import { checkListenHost, listenOn } from '../../net/loopback';
 import { SECURITY_HEADERS, serveStatic } from './static';
-import { exportFormatOf, serveExport, type ExportSource } from './exportRoute';
+import { exportFormatOf, separatorAsked, serveExport, type ExportSource } from './exportRoute';
 
 export interface WebServerOptions {
   /** getState first: a page that connects is sent the state as it is at that moment. historyExport: the download at /export/history.{csv,json}. */
@@ -113,7 +113,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     const format = exportFormatOf(verdict.path);
     if (format !== null) {
-      void serveExport(response, request.method, options.service, format, log);
+      const separator = separatorAsked(request.url);
+      if (separator === null) {
+        answer(response, 400, { 'Content-Type': 'text/plain; charset=utf-8' }, request.method === 'HEAD' ? undefined : 'bad request: sep is "," or ";" (comma, semicolon)\n');
+        return;
+      }
+      void serveExport(response, request.method, options.service, format, log, separator);
       return;
     }
     void serveStatic(options.rendererDir, verdict.path).then(
