@@ -10,6 +10,7 @@ import { isLoopbackHost } from '../net/loopback';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { isTableName } from '../protocol/tableName';
 import { createStationLogin, ensureTable, StationLoginExists, type StationLogin } from './db/stations';
+import { setHoldBreaks } from './hold';
 import { breakProgress, floorStatus, foldFloor, STATUS_FOLD_BUDGET_MS } from './fold';
 import { EMPTY_SUMMARY, summaryCsv, summaryJson, tournamentSummary } from './summary';
 import { parseSeparator, separatorFor } from '../replay/csv';
@@ -25,6 +26,7 @@ import { syncStation } from '../replication/sync';
  *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
  *   structure --database URL --file PATH                  the tournament (the planner's CSV with rules and decks lines, or JSON): every station takes it
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
+ *   clock     hold|no-hold --database URL             hold each break with a colour-up until every table is done (floor/hold.ts), or not
  *   summary   --database URL [--format csv|json] [--sep ,|;]   the chip audit's per-tournament summary (floor/summary.ts): CSV with a
  *             byte-order mark, ';' when LANG is Finnish or Russian (else ',') unless --sep says, local times in this machine's zone
  *
@@ -37,7 +39,7 @@ import { syncStation } from '../replication/sync';
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust|summary] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N] [--format csv|json] [--sep ,|;]';
+const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust|hold|no-hold|summary] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N] [--format csv|json] [--sep ,|;]';
 const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock', 'summary'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes', 'rotate', 'format', 'sep']);
@@ -45,7 +47,7 @@ const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', '
 const FLAGS = new Set(['rotate']);
 /** Options that may be given more than once, each adding a value. */
 const REPEATABLE = new Set(['name']);
-const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust'] as const;
+const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust', 'hold', 'no-hold'] as const;
 type ClockCommand = (typeof CLOCK_COMMANDS)[number];
 
 export interface CliArguments {
@@ -69,7 +71,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   let clock: ClockCommand | undefined;
   if (command === 'clock') {
     const action = rest.shift();
-    if (action === undefined || !(CLOCK_COMMANDS as readonly string[]).includes(action)) throw new UsageError(`clock needs start, pause, resume or adjust (got ${JSON.stringify((action ?? '').slice(0, 20))}): ${USAGE}`);
+    if (action === undefined || !(CLOCK_COMMANDS as readonly string[]).includes(action)) throw new UsageError(`clock needs start, pause, resume, adjust, hold or no-hold (got ${JSON.stringify((action ?? '').slice(0, 20))}): ${USAGE}`);
     clock = action as ClockCommand;
   }
   const options: Record<string, string> = {};
@@ -297,7 +299,7 @@ async function serve(options: Readonly<Record<string, string>>, names: readonly 
 /** Where the floor's clock is now, as one JSON line: what the floor page shows. */
 function clockLine(clock: FloorClock, now: number): string {
   const reading = readClock(clockSchedule(readStructure(clock.structure)), clock.events, now);
-  return `${JSON.stringify({ status: reading.status, period: reading.period, msLeft: reading.msLeft, nextBreak: reading.nextBreak, events: clock.events.length })}\n`;
+  return `${JSON.stringify({ status: reading.status, period: reading.period, msLeft: reading.msLeft, nextBreak: reading.nextBreak, events: clock.events.length, held: clock.held ?? null })}\n`;
 }
 
 async function structure(url: string, file: string, out: (text: string) => void): Promise<void> {
@@ -319,10 +321,15 @@ async function structure(url: string, file: string, out: (text: string) => void)
 }
 
 async function clockCommand(url: string, command: ClockCommand, minutes: string | undefined, out: (text: string) => void): Promise<void> {
-  const action: ClockAction = command === 'adjust' ? { type: 'adjust', by: adjustForMinutesLeft(Number(minutes)) } : { type: command };
   const client = await connect(url);
   try {
     await migrate(client);
+    if (command === 'hold' || command === 'no-hold') {
+      await setHoldBreaks(client, command === 'hold', Date.now());
+      out(`${JSON.stringify({ holdBreaks: command === 'hold' })}\n`);
+      return;
+    }
+    const action: ClockAction = command === 'adjust' ? { type: 'adjust', by: adjustForMinutesLeft(Number(minutes)) } : { type: command };
     out(clockLine(await actOnFloorClock(client, action, Date.now()), Date.now()));
   } finally {
     await client.end().catch(() => undefined);

@@ -7,6 +7,8 @@ import { readStructure } from '../engine/plan/structure';
 import type { HouseRules } from '../engine/plan/tournament';
 import { FLOOR_CLOCK_ROW, type FloorClock } from '../protocol/clock';
 import { parse } from '../protocol/schema';
+import { inTransaction } from './db/transaction';
+import { release } from './hold';
 
 /**
  * The tournament the floor holds and the clock it runs: the structure (its levels with their
@@ -16,13 +18,16 @@ import { parse } from '../protocol/schema';
  * `readClock`, so every table reaches the break at the same moment, with the same plan.
  */
 
+/** The floor's clock as its page shows it: with the held break's option (floor/hold.ts). */
+export type FloorClockShown = FloorClock & { readonly holdBreaks: boolean };
+
 /** The floor's clock, or null while the floor has no structure. */
-export async function readFloorClock(client: ClientBase): Promise<FloorClock | null> {
-  const row = await client.query<{ structure: unknown; events: unknown; house: unknown }>('SELECT structure, events, house FROM floor_clock');
+export async function readFloorClock(client: ClientBase): Promise<FloorClockShown | null> {
+  const row = await client.query<{ structure: unknown; events: unknown; house: unknown; held: unknown; hold_breaks: boolean }>('SELECT structure, events, house, held, hold_breaks FROM floor_clock');
   const clock = row.rows[0];
   if (clock === undefined || clock.structure === null) return null;
-  const { structure, events, house } = parse(FLOOR_CLOCK_ROW, clock);
-  return { structure: structure as StructureInput, events, house };
+  const { structure, events, house, held } = parse(FLOOR_CLOCK_ROW, { structure: clock.structure, events: clock.events, house: clock.house, held: clock.held });
+  return { structure: structure as StructureInput, events, house, held: held ?? null, holdBreaks: clock.hold_breaks };
 }
 
 /**
@@ -64,6 +69,8 @@ export async function actOnFloorClock(client: ClientBase, action: ClockAction, a
     applyClockEvent(foldClock(events, schedule.totalMs), event, schedule.totalMs, 'event');
     const next = [...events, event];
     await client.query('UPDATE floor_clock SET events = $1, changed_at = now()', [JSON.stringify(next)]);
+    // The director's Resume while the floor holds the break: the override, kept with the tables still left.
+    if (action.type === 'resume') await release(client, at, 'director', null);
     return { structure, events: next, house };
   });
 }
@@ -71,16 +78,4 @@ export async function actOnFloorClock(client: ClientBase, action: ClockAction, a
 async function lockedEvents(client: ClientBase): Promise<ClockEvent[]> {
   const row = await client.query<{ structure: unknown; events: unknown; house: unknown }>('SELECT structure, events, house FROM floor_clock FOR UPDATE');
   return [...parse(FLOOR_CLOCK_ROW, row.rows[0] ?? { structure: null, events: [], house: null }).events];
-}
-
-async function inTransaction<T>(client: ClientBase, work: () => Promise<T>): Promise<T> {
-  await client.query('BEGIN');
-  try {
-    const result = await work();
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
 }

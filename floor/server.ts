@@ -11,6 +11,7 @@ import type { Message, MessageKey, MessageParam } from '../engine/messages';
 import { isLoopbackHost, listenOn } from '../net/loopback';
 import { adjustForMinutesLeft } from '../engine/clock/clock';
 import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
+import { holdStep, setHoldBreaks, tablesLeftAt } from './hold';
 import { isTableName } from '../protocol/tableName';
 import { floorCsv, floorJson } from './export';
 import { summaryCsv, summaryJson, tournamentSummary } from './summary';
@@ -56,6 +57,8 @@ export interface FloorServerOptions {
   readonly now?: () => number;
   /** How long the background fold rests between passes (ms). */
   readonly foldEveryMs?: number;
+  /** How often the floor looks whether to hold or let go a break (tests: faster). */
+  readonly holdEveryMs?: number;
 }
 
 export interface FloorServer {
@@ -120,6 +123,12 @@ const CLOCK_ACTIONS: Readonly<Record<string, ClockAction>> = {
   less: { type: 'adjust', by: adjustForMinutesLeft(-1) },
   more: { type: 'adjust', by: adjustForMinutesLeft(1) },
 };
+
+/** The held break's option (floor/hold.ts): what each button posts, on or off. */
+const HOLD_ACTIONS: Readonly<Record<string, boolean>> = { 'hold-on': true, 'hold-off': false };
+
+/** How often the floor looks whether a break is to be held or let go (the pause itself is dated to the break's end). */
+const HOLD_EVERY_MS = 1000;
 
 /** A name given with `--name`: a DNS name such as floor.local. */
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
@@ -371,14 +380,19 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         return;
       }
       const form = await readForm(request);
-      const action = form === null ? undefined : CLOCK_ACTIONS[form.get('action') ?? ''];
-      if (form === null || action === undefined || form.size > 2) {
+      const named = form?.get('action') ?? '';
+      const action = CLOCK_ACTIONS[named];
+      const hold = HOLD_ACTIONS[named];
+      if (form === null || (action === undefined && hold === undefined) || form.size > 2) {
         send(response, 400, html, renderMessage(language, 'floor.page.badRequest'));
         return;
       }
       const formLanguage = languageOf(form.get('lang') ?? null, undefined);
       try {
-        await withClient((client) => actOnFloorClock(client, action, now()));
+        await withClient(async (client) => {
+          if (hold !== undefined) await setHoldBreaks(client, hold, now());
+          else await actOnFloorClock(client, action as ClockAction, now());
+        });
       } catch (error) {
         if (!isInputError(error) || error.said === undefined) throw error;
         // Refused (paused twice, no structure): the floor again, the refusal in its language.
@@ -513,13 +527,29 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   folding = foldPass();
   await folding;
   timer = setTimeout(foldOn, foldEvery);
+  // The held break, beside the fold: a look at the clock each second; the tables left counted from
+  // what is folded only when a break is due or held.
+  let holding: Promise<void> = Promise.resolve();
+  let holdTimer: NodeJS.Timeout | undefined;
+  const holdOn = () => {
+    if (stopped) return;
+    holding = withClient((client) => holdStep(client, now(), async (afterLevel) => tablesLeftAt(await readFloorStatus(client), afterLevel))).then(
+      () => undefined,
+      (error: unknown) => log(`hold: ${(error as Error).message}`),
+    ).then(() => {
+      if (!stopped) holdTimer = setTimeout(holdOn, options.holdEveryMs ?? HOLD_EVERY_MS);
+    });
+  };
+  holdTimer = setTimeout(holdOn, options.holdEveryMs ?? HOLD_EVERY_MS);
   return {
     url: `${scheme}://${shownHost}:${address.port}/`,
     port: address.port,
     async close() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(holdTimer);
       await folding;
+      await holding;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

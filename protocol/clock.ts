@@ -18,6 +18,20 @@ const structure = custom((value) => value as StructureInput);
 const events = custom((value): readonly ClockEvent[] => readClockEvents(value));
 /** The house's rules for every table (rule set, decks per shoe), read by the engine's reader; absent or null: each table's own. */
 const house = optional(custom((value) => readHouseRules(value, 'house')));
+
+/** The break the floor holds (engine/clock/hold.ts): the level it follows and the tables not done yet. */
+export interface HeldBreak {
+  readonly afterLevel: number;
+  readonly tables: number;
+}
+
+/** The floor's hold as its row keeps it: absent, null or malformed, none (a station never refuses the floor's clock for it). */
+const held = optional(
+  custom((value): HeldBreak | null => {
+    const hold = value as { afterLevel?: unknown; tables?: unknown } | null;
+    return typeof hold === 'object' && hold !== null && Number.isSafeInteger(hold.afterLevel) && Number.isSafeInteger(hold.tables) ? { afterLevel: hold.afterLevel as number, tables: hold.tables as number } : null;
+  }),
+);
 const notObject = { key: 'command.notObject' } as const;
 
 /**
@@ -25,7 +39,7 @@ const notObject = { key: 'command.notObject' } as const;
  * and every station following it (main/service/clock.ts) read it by: the tournament's structure
  * (null while the floor has none), the house's rules and the clock's events.
  */
-export const FLOOR_CLOCK_ROW = object({ structure: nullable(structure), events, house }, notObject);
+export const FLOOR_CLOCK_ROW = object({ structure: nullable(structure), events, house, held }, notObject);
 export type FloorClockRowShape = Infer<typeof FLOOR_CLOCK_ROW>;
 
 /**
@@ -37,6 +51,7 @@ export const FLOOR_CLOCK = object({
   structure,
   events,
   house,
+  held,
   offsetMs: custom((value) => (Number.isSafeInteger(value) ? (value as number) : undefined)),
 }, notObject);
 
@@ -57,6 +72,8 @@ export interface ClockView {
   readonly events: readonly ClockEvent[];
   /** Why there is no schedule (a level without minutes, a structure the planner refuses); null otherwise. */
   readonly problem: Message | null;
+  /** The break the floor holds until every table is done, and how many are not (the floor's clock only); null or absent otherwise. */
+  readonly held?: HeldBreak | null;
 }
 
 /** The schedule of a structure as the planner reads it, or why it has none. */

@@ -64,7 +64,8 @@ describe.runIf(run)('the tournament taken from the floor (a real PostgreSQL serv
     for (const station of stations) await until('the link', () => station.getState().floorLink.state === 'connected');
     expect(stations.map((station) => station.getState().settings.tournament?.structure ?? null)).toEqual([null, null]);
     // The table's name is the floor's name for it (CHIP_RACE_TABLE), in its settings and so its history.
-    expect(stations.map((station) => station.getState().settings.table.name)).toEqual(['12', 'Pöytä 13']);
+    // (Set as the link starts, after the change running then: waited for, as the screens see it come.)
+    for (const [index, name] of ['12', 'Pöytä 13'].entries()) await until('the table named', () => stations[index]?.getState().settings.table.name === name);
 
     const { structure, house } = tournamentFromCsv(SHEET);
     await setFloorStructure(admin, structure, house);

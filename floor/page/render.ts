@@ -180,7 +180,7 @@ const CLOCK_STATE: Readonly<Record<'idle' | 'running' | 'paused' | 'finished', M
  * readClock at the floor's time, as each station reads it), and its controls, in the station's
  * words for the clock (clock.*).
  */
-export function clockSection(clock: FloorClock | null, language: FloorLanguage, now: number, problem: string | null = null): string {
+export function clockSection(clock: (FloorClock & { readonly holdBreaks?: boolean }) | null, language: FloorLanguage, now: number, problem: string | null = null): string {
   const w = wordsOf(language);
   const refusal = problem === null ? '' : `<p class="clock__problem" role="alert" data-testid="clock-problem">${escapeHtml(problem)}</p>`;
   const none = `<section class="clock" data-testid="floor-clock" data-status="none"><h2>${w('clock.label')}</h2><p>${w('floor.page.clock.noStructure', { command: STRUCTURE_COMMAND })}</p>${refusal}</section>`;
@@ -197,10 +197,15 @@ export function clockSection(clock: FloorClock | null, language: FloorLanguage, 
     reading.status === 'idle' || reading.status === 'finished'
       ? clockButton('start', w('clock.start'), language)
       : `${reading.status === 'running' ? clockButton('pause', w('clock.pause'), language) : clockButton('resume', w('clock.resume'), language)}${clockButton('less', w('clock.back'), language)}${clockButton('more', w('clock.forward'), language)}`;
-  return `<section class="clock" data-testid="floor-clock" data-status="${reading.status}">
+  // The held break: said first, its Resume the director's override; the option's own button beside the clock's.
+  const held = clock.held ?? null;
+  const heldLine = held === null ? '' : `<p class="clock__held" role="status" data-testid="clock-held">${w('floor.page.clock.held', { level: held.afterLevel, n: held.tables })}</p>`;
+  const hold = clock.holdBreaks === true ? clockButton('hold-off', w('floor.page.clock.holdOff'), language) : clockButton('hold-on', w('floor.page.clock.holdOn'), language);
+  const holdLine = `<p class="hint" data-testid="clock-hold" data-on="${clock.holdBreaks === true}">${w(clock.holdBreaks === true ? 'floor.page.clock.holdIsOn' : 'floor.page.clock.holdIsOff')}</p>`;
+  return `<section class="clock" data-testid="floor-clock" data-status="${reading.status}"${held === null ? '' : ' data-held="true"'}>
 <h2>${w('floor.page.clock.status', { clock: { message: { key: 'clock.label' } }, status: { message: { key: CLOCK_STATE[reading.status] } } })}</h2>
 <p class="clock__period"><strong data-testid="clock-period">${period}</strong> <span data-testid="clock-left">${w('clock.left', { time: clockTime(reading.msLeft) })}</span></p>
-${next}<div class="clock__controls">${buttons}</div>${refusal}
+${heldLine}${next}<div class="clock__controls">${buttons}${hold}</div>${holdLine}${refusal}
 </section>`;
 }
 
@@ -450,6 +455,7 @@ a{color:#0645ad;min-height:44px;display:inline-flex;align-items:center;padding:0
 .top{display:flex;flex-wrap:wrap;align-items:center;gap:4px 16px}
 .top h1{font-size:1.5rem;margin:0;flex:1 1 auto}
 .top h1 small{font-size:1rem;font-weight:normal;color:#555}
+.clock__held{margin:4px 0;padding:4px 8px;background:#fff3cd;border:1px solid #8a5a00;border-radius:4px;font-weight:700}
 .board{margin:6px 0;padding:6px 10px;background:#fff;border:1px solid #ccc;border-radius:6px}.board h2{margin:0 0 4px;font-size:1rem}.board-counts{display:flex;flex-wrap:wrap;gap:4px 18px;margin:0;padding:0;list-style:none}.board-count{font-size:1.25rem;font-weight:700}.board p{margin:4px 0 0;overflow-wrap:anywhere}.board-done{color:#05620c;font-weight:700}
 .totals{display:flex;flex-wrap:wrap;gap:4px 20px;margin:6px 0;padding:6px 10px;background:#fff;border:1px solid #ccc;border-radius:6px}
 .totals div{min-width:0}

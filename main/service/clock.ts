@@ -101,7 +101,7 @@ export class StationClock implements JournalFollower {
     if (this.lastView !== null && key !== null && key.structure === structure && key.local === this.localVersion && key.floor === this.floor) return this.lastView;
     const { schedule, problem } = this.floor === null ? scheduleOf(structure) : this.floorSchedule;
     this.viewKey = { structure, local: this.localVersion, floor: this.floor };
-    this.lastView = this.floor === null ? { source: 'local', schedule, events: this.localEvents(schedule), problem } : { source: 'floor', schedule, events: this.floor.events, problem };
+    this.lastView = this.floor === null ? { source: 'local', schedule, events: this.localEvents(schedule), problem, held: null } : { source: 'floor', schedule, events: this.floor.events, problem, held: this.floor.held ?? null };
     return this.lastView;
   }
 
@@ -157,11 +157,11 @@ export class StationClock implements JournalFollower {
       return;
     }
     const planned = scheduleOf(floor.structure);
-    const { events: read, offsetMs } = parse(FLOOR_CLOCK, floor);
+    const { events: read, offsetMs, held } = parse(FLOOR_CLOCK, floor);
     if (planned.schedule !== null) foldClock(read, planned.schedule.totalMs);
     const offset = offsetMs ?? 0;
     const events = offset === 0 ? read : read.map((event) => ({ ...event, at: event.at - offset }));
-    this.floor = { structure: floor.structure, events };
+    this.floor = { structure: floor.structure, events, held: held ?? null };
     this.floorSchedule = planned;
   }
 

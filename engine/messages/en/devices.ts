@@ -214,6 +214,11 @@ export const enDevices = {
       clock: {
         status: '{clock}: {status}',
         states: { idle: 'not started', running: 'running', paused: 'paused', finished: 'finished' },
+        held: 'Held at the end of the break after level {level}: {n} tables not done yet. The next level starts when the last one confirms; Resume starts it now (recorded as your override).',
+        holdOn: 'Hold breaks',
+        holdOff: 'Stop holding breaks',
+        holdIsOn: 'Breaks with a colour-up are held: the next level waits until every table is done.',
+        holdIsOff: 'Breaks are not held: the next level starts on time, done or not.',
         nextBreak: 'break after level {level} in {time}',
         noStructure: 'No structure loaded: {command}',
       },

@@ -216,6 +216,11 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       clock: {
         status: '{clock}: {status}',
         states: { idle: 'ei käynnissä', running: 'käy', paused: 'pysäytetty', finished: 'päättynyt' },
+        held: 'Pysäytetty tason {level} jälkeisen tauon lopussa: {n} pöytää ei ole vielä valmiina. Seuraava taso alkaa, kun viimeinen vahvistaa; Jatka aloittaa sen nyt (kirjataan ohitukseksi).',
+        holdOn: 'Pidä tauot',
+        holdOff: 'Älä pidä taukoja',
+        holdIsOn: 'Tauot, joilla vaihdetaan pelimerkkejä, pidetään: seuraava taso odottaa, kunnes kaikki pöydät ovat valmiina.',
+        holdIsOff: 'Taukoja ei pidetä: seuraava taso alkaa ajallaan, olivat pöydät valmiina tai eivät.',
         nextBreak: 'tauko tason {level} jälkeen {time} päästä',
         noStructure: 'Rakennetta ei ole ladattu: {command}',
       },
