@@ -169,8 +169,9 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
  * (the floor's own role): what most floor tests start from. The connection's own error reports
  * are taken (a server stopped under it would otherwise end the process); its queries still reject.
  */
-export async function startFloorDatabase(): Promise<{ server: ThrowawayPostgres; admin: pg.Client }> {
-  const server = await startThrowawayPostgres();
+export async function startFloorDatabase({ cardroom = false }: { readonly cardroom?: boolean } = {}): Promise<{ server: ThrowawayPostgres; admin: pg.Client }> {
+  // cardroom: the README's cardroom-connections block run on it (a floor of many stations), else Debian's defaults.
+  const server = cardroom ? await startCardroomPostgres() : await startThrowawayPostgres();
   const admin = await connectedClient(server.url);
   await migrate(admin);
   return { server, admin };

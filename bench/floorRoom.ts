@@ -1,0 +1,253 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { checkConnections } from '../floor/db/capacity';
+import { createStationLogin, ensureTable } from '../floor/db/stations';
+import { floorStatus, foldFloor } from '../floor/fold';
+import { connectedClient, readmeConnectionCommands, startFloorDatabase } from '../floor/testing/postgres';
+import { journalPath } from '../journal/location';
+import { FloorLink } from '../main/floorLink/link';
+import { JournalWriter } from '../main/journal/journal';
+import { syncStation } from '../replication/sync';
+import type { SessionRecord } from '../replay/session';
+import { stationRecords } from './floor';
+import { playTemplateRaces, writeJournal } from './journal';
+import type { BenchFigure } from './report';
+import { percentile, round1 } from './support';
+
+/**
+ * Issue 23: a cardroom of 500 tables on the README's configuration (a stock Debian cluster, then
+ * the README's cardroom-connections block run as written: max_connections = 600). 500 stations in
+ * one process, each its own least-privilege login, its own journal (append + fsync) and the
+ * console's own FloorLink, all linked before the first record, then dealing at full speed; the
+ * floor holding 500 more tables of 50 confirmed races each, the status read while the 500 links
+ * stay connected. The database server's connections (pg_stat_activity) and memory (the postgres
+ * processes' proportional set size, PSS, and their RSS summed, which counts the shared buffers
+ * once per process) are reported beside the lag and the status.
+ */
+
+const STATIONS = Number(process.env.CHIP_RACE_BENCH_ROOM_TABLES ?? 500);
+/** Each station appends this many records one after the other, as fast as its journal takes them. */
+const RECORDS_PER_STATION = 40;
+const POLL_MS = 20;
+const STATUS_TABLES = STATIONS;
+const STATUS_RACES = 50;
+const STATUS_QUERIES = 20;
+/** Connections syncing the status tables' journals at once (the set-up, not measured). */
+const SYNC_WORKERS = 4;
+
+/** The server's processes: the postmaster (the parent of a backend) and its children. */
+function postgresPids(backend: number): number[] {
+  const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+  const postmaster = parentOf(backend);
+  const pids = [postmaster];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (parentOf(Number(name)) === postmaster) pids.push(Number(name));
+    } catch {
+      // a process that ended while looked at
+    }
+  }
+  return pids;
+}
+
+/** The server's memory now: PSS (shared pages split between the processes sharing them) and RSS, summed, in MB. */
+function serverMemory(backend: number): { processes: number; pssMb: number; rssMb: number } {
+  let pssKb = 0;
+  let rssKb = 0;
+  let processes = 0;
+  for (const pid of postgresPids(backend)) {
+    const file = `/proc/${pid}/smaps_rollup`;
+    if (!existsSync(file)) continue;
+    try {
+      const text = readFileSync(file, 'utf8');
+      pssKb += Number(/^Pss:\s+(\d+)/m.exec(text)?.[1] ?? 0);
+      rssKb += Number(/^Rss:\s+(\d+)/m.exec(text)?.[1] ?? 0);
+      processes += 1;
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return { processes, pssMb: Math.round(pssKb / 1024), rssMb: Math.round(rssKb / 1024) };
+}
+
+async function connections(admin: pg.Client): Promise<{ total: number; stations: number }> {
+  const { rows } = await admin.query<{ total: number; stations: number }>(
+    "SELECT count(*)::int AS total, count(*) FILTER (WHERE usename LIKE 'chip_race_table_%')::int AS stations FROM pg_stat_activity WHERE backend_type = 'client backend'",
+  );
+  return rows[0] as { total: number; stations: number };
+}
+
+export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; details: Record<string, unknown> }> {
+  // The project's disk, not /tmp's (the journals fsync), in the git-ignored scratch folder.
+  const parent = join(import.meta.dirname, '..', 'tmp-scratch');
+  mkdirSync(parent, { recursive: true });
+  const dir = mkdtempSync(join(parent, 'bench-floorRoom-'));
+  const { server, admin } = await startFloorDatabase({ cardroom: true });
+  const links: FloorLink[] = [];
+  const writers: JournalWriter<SessionRecord>[] = [];
+  try {
+    const settings = (await admin.query<{ max: string; reserved: string }>("SELECT current_setting('max_connections') AS max, current_setting('superuser_reserved_connections') AS reserved")).rows[0] as { max: string; reserved: string };
+    const maxConnections = Number(settings.max);
+    const backend = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid as number;
+    const memoryEmpty = serverMemory(backend);
+    const races = await playTemplateRaces(join(dir, 'template'));
+    const records = stationRecords(races, RECORDS_PER_STATION);
+
+    // The floor's past: 500 tables of 50 confirmed races each, replicated by sync (a few connections at once).
+    const setUpStarted = performance.now();
+    const eventsFor50 = Array.from({ length: STATUS_RACES }, (_, index) => (races[index % races.length] as unknown[]).length).reduce((a, b) => a + b, 0);
+    let statusRecords = 0;
+    const statusTables = Array.from({ length: STATUS_TABLES }, (_, index) => `S${index + 1}`);
+    for (const table of statusTables) {
+      const dataDir = join(dir, table);
+      mkdirSync(dataDir);
+      const written = writeJournal(journalPath(dataDir), races, eventsFor50, true);
+      if (written.confirmed !== STATUS_RACES) throw new Error(`bench: a status table's journal holds ${written.confirmed} races, ${STATUS_RACES} wanted`);
+      statusRecords += written.events;
+      await ensureTable(admin, table);
+    }
+    const queue = [...statusTables];
+    await Promise.all(
+      Array.from({ length: SYNC_WORKERS }, async () => {
+        const client = await connectedClient(server.url);
+        try {
+          for (let table = queue.shift(); table !== undefined; table = queue.shift()) await syncStation(client, table, join(dir, table));
+        } finally {
+          await client.end();
+        }
+      }),
+    );
+    const syncedMs = performance.now() - setUpStarted;
+    const foldStarted = performance.now();
+    await foldFloor(admin);
+    const firstFoldMs = performance.now() - foldStarted;
+
+    // 500 stations, each its own login, journal and the console's link, all linked first.
+    const logins = [];
+    for (let index = 0; index < STATIONS; index += 1) logins.push(await createStationLogin(admin, `T${index + 1}`));
+    const need = await checkConnections(admin);
+    const linkStarted = performance.now();
+    const offlineReasons = new Map<string, number>();
+    const stations = await Promise.all(
+      logins.map(async (login) => {
+        const table = login.table;
+        const dataDir = join(dir, table);
+        mkdirSync(dataDir);
+        const writer = await JournalWriter.open<SessionRecord>(journalPath(dataDir), null);
+        writers.push(writer);
+        const link = await FloorLink.start({
+          dataDir,
+          table,
+          url: server.urlFor(login.role, login.password),
+          from: 'settings',
+          journalSeq: 0,
+          onState: (state) => {
+            if (state.state === 'offline') offlineReasons.set(state.reason, (offlineReasons.get(state.reason) ?? 0) + 1);
+          },
+        });
+        links.push(link);
+        return { table, writer, link, appended: new Array<number>(RECORDS_PER_STATION + 1).fill(0), seen: 0 };
+      }),
+    );
+    const linkedBy = performance.now() + 180_000;
+    while (stations.some((station) => station.link.current.state !== 'connected')) {
+      if (performance.now() > linkedBy) throw new Error(`bench: ${stations.filter((station) => station.link.current.state !== 'connected').length} stations not linked after 180 s (offline reasons seen: ${JSON.stringify(Object.fromEntries(offlineReasons))})`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    const linkedMs = performance.now() - linkStarted;
+    const linked = { connections: await connections(admin), memory: serverMemory(backend) };
+
+    const byTable = new Map(stations.map((station) => [station.table, station]));
+    const lags: number[] = [];
+    let peakConnections = linked.connections.total;
+    let peakMemory = linked.memory;
+    let dealing = true;
+    const watcher = (async () => {
+      let polls = 0;
+      while (dealing || stations.some((station) => station.seen < RECORDS_PER_STATION)) {
+        const polled = await admin.query<{ table_name: string; seq: string | null }>("SELECT t.table_name, (SELECT max(seq) FROM station_records r WHERE r.table_name = t.table_name) AS seq FROM floor_tables t WHERE t.table_name LIKE 'T%'");
+        const now = performance.now();
+        for (const row of polled.rows) {
+          const station = byTable.get(row.table_name);
+          const held = Number(row.seq ?? 0);
+          if (station === undefined || held <= station.seen) continue;
+          for (let seq = station.seen + 1; seq <= held; seq += 1) lags.push(now - (station.appended[seq] as number));
+          station.seen = held;
+        }
+        polls += 1;
+        if (polls % 25 === 0) {
+          peakConnections = Math.max(peakConnections, (await connections(admin)).total);
+          const memory = serverMemory(backend);
+          if (memory.pssMb > peakMemory.pssMb) peakMemory = memory;
+        }
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    })();
+    const started = performance.now();
+    await Promise.all(
+      stations.map(async (station) => {
+        for (const record of records) {
+          const line = await station.writer.append(record);
+          station.appended[line.seq] = performance.now();
+          station.link.appended(line.seq);
+        }
+      }),
+    );
+    const dealtMs = performance.now() - started;
+    dealing = false;
+    await watcher;
+    const afterDealing = { connections: await connections(admin), memory: serverMemory(backend) };
+    peakConnections = Math.max(peakConnections, afterDealing.connections.total);
+    if (afterDealing.memory.pssMb > peakMemory.pssMb) peakMemory = afterDealing.memory;
+    const total = STATIONS * RECORDS_PER_STATION;
+    const stored = await admin.query<{ n: number; refused: number }>("SELECT (SELECT count(*)::int FROM station_records WHERE table_name LIKE 'T%') AS n, (SELECT count(*)::int FROM chain_failures) AS refused");
+    if (stored.rows[0]?.n !== total || stored.rows[0]?.refused !== 0) throw new Error(`bench: the floor holds ${JSON.stringify(stored.rows[0])} station records, ${total} expected and none refused`);
+
+    // The status, the 500 links still connected (each polling the floor as a station does): the
+    // stations' new records folded first, as the page's background fold has them.
+    await foldFloor(admin);
+    const queries: number[] = [];
+    let answer: Awaited<ReturnType<typeof floorStatus>> | null = null;
+    for (let index = 0; index < STATUS_QUERIES; index += 1) {
+      const queryStarted = performance.now();
+      answer = await floorStatus(admin);
+      queries.push(performance.now() - queryStarted);
+    }
+    const shown = answer?.tables.filter((table) => table.table.startsWith('S')) ?? [];
+    if (shown.length !== STATUS_TABLES || shown.some((table) => table.races !== STATUS_RACES)) throw new Error(`bench: the floor's status shows ${shown.length} tables, not ${STATUS_TABLES} of ${STATUS_RACES} races each`);
+    const statusConnections = await connections(admin);
+
+    const usable = maxConnections - Number(settings.reserved);
+    return {
+      figures: [
+        { name: `floorRoom: replication lag p95, ${STATIONS} stations dealing at full speed on the README's cardroom set-up (${total.toLocaleString('en-US')} records)`, value: Math.round(percentile(lags, 95)), unit: 'ms', target: 1000, better: 'lower' },
+        { name: `floorRoom: status (fold check + query), ${STATUS_TABLES} tables × ${STATUS_RACES} races and ${STATIONS} stations linked, median of ${STATUS_QUERIES}`, value: round1(percentile(queries, 50)), unit: 'ms', target: 100, better: 'lower' },
+        { name: `floorRoom: connections used on the database server, peak (pg_stat_activity; the README's max_connections ${maxConnections} less ${settings.reserved} reserved)`, value: peakConnections, unit: 'connections', target: usable, better: 'lower' },
+        { name: `floorRoom: database server memory, peak PSS of its ${peakMemory.processes} processes with ${STATIONS} stations linked (RSS summed ${peakMemory.rssMb.toLocaleString('en-US')} MB)`, value: peakMemory.pssMb, unit: 'MB', better: 'lower' },
+      ],
+      details: {
+        configuration: { readme: readmeConnectionCommands(), maxConnections, superuserReserved: Number(settings.reserved), sizingRule: need },
+        setUp: { statusTables: STATUS_TABLES, statusRecords, syncedMs: Math.round(syncedMs), firstFoldMs: Math.round(firstFoldMs), signInMs: Math.round(linkedMs), offlineWhileSigningIn: Object.fromEntries(offlineReasons) },
+        lag: {
+          method: `${STATIONS} stations in one process, each a real journal (append + fsync), its own login and the console's FloorLink, every link connected before the first record; ${RECORDS_PER_STATION} records each (the template races') appended one after the other as fast as the journal takes them; a watcher polls the floor every ${POLL_MS} ms for each table's last record`,
+          records: total,
+          dealtMs: Math.round(dealtMs),
+          recordsPerSecond: Math.round(total / (dealtMs / 1000)),
+          p50Ms: round1(percentile(lags, 50)),
+          p95Ms: round1(percentile(lags, 95)),
+          maxMs: round1(Math.max(...lags)),
+        },
+        status: { medianMs: round1(percentile(queries, 50)), maxMs: round1(Math.max(...queries)), connectionsWhileQueried: statusConnections },
+        server: { empty: memoryEmpty, linked, afterDealing, peakConnections, peakMemory },
+      },
+    };
+  } finally {
+    await Promise.all(links.map((link) => link.close().catch(() => undefined)));
+    await Promise.all(writers.map((writer) => writer.close().catch(() => undefined)));
+    await admin.end().catch(() => undefined);
+    await server.remove();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
