@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { join } from 'node:path';
 import type pg from 'pg';
 import { checkConnections } from '../floor/db/capacity';
-import { createStationLogin, ensureTable } from '../floor/db/stations';
+import { createStationLogin } from '../floor/db/stations';
 import { floorStatus, foldFloor } from '../floor/fold';
 import { connectedClient, readmeConnectionCommands, startFloorDatabase } from '../floor/testing/postgres';
 import { journalPath } from '../journal/location';
 import { FloorLink } from '../main/floorLink/link';
-import { JournalWriter } from '../main/journal/journal';
+import { JournalWriter, readJournal } from '../main/journal/journal';
 import { syncStation } from '../replication/sync';
 import type { SessionRecord } from '../replay/session';
 import { stationRecords } from './floor';
@@ -19,9 +19,9 @@ import { percentile, round1 } from './support';
  * Issue 23: a cardroom of 500 tables on the README's configuration (a stock Debian cluster, then
  * the README's cardroom-connections block run as written: max_connections = 600). 500 stations in
  * one process, each its own least-privilege login, its own journal (append + fsync) and the
- * console's own FloorLink, all linked before the first record, then dealing at full speed; the
- * floor holding 500 more tables of 50 confirmed races each, the status read while the 500 links
- * stay connected. The database server's connections (pg_stat_activity) and memory (the postgres
+ * console's own FloorLink, each journal (and the floor) already holding the evening's 50 confirmed
+ * races, all linked before the first record, then dealing at full speed; the status of those 500
+ * tables × 50 races read while the 500 links stay connected. The database server's connections (pg_stat_activity) and memory (the postgres
  * processes' proportional set size, PSS, and their RSS summed, which counts the shared buffers
  * once per process) are reported beside the lag and the status.
  */
@@ -30,6 +30,7 @@ const STATIONS = Number(process.env.CHIP_RACE_BENCH_ROOM_TABLES ?? 500);
 /** Each station appends this many records one after the other, as fast as its journal takes them. */
 const RECORDS_PER_STATION = 40;
 const POLL_MS = 20;
+/** The stations' own tables: each journal begins with this many confirmed races, on the floor before the lag is measured. */
 const STATUS_TABLES = STATIONS;
 const STATUS_RACES = 50;
 const STATUS_QUERIES = 20;
@@ -107,22 +108,25 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
     const backend = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid as number;
     const memoryEmpty = serverMemory(backend);
     const races = await playTemplateRaces(join(dir, 'template'));
-    const records = stationRecords(races, RECORDS_PER_STATION);
+    // After each station's 50 races: the records it deals while measured go on from race 51.
+    const records = stationRecords(races, RECORDS_PER_STATION, STATUS_RACES + 1);
 
-    // The floor's past: 500 tables of 50 confirmed races each, replicated by sync (a few connections at once).
+    // 500 stations, each its own login; each journal already holds the evening's 50 confirmed
+    // races, which the floor holds too (replicated by sync, a few connections at once, then folded).
+    const logins = [];
+    for (let index = 0; index < STATIONS; index += 1) logins.push(await createStationLogin(admin, `T${index + 1}`));
+    const need = await checkConnections(admin);
     const setUpStarted = performance.now();
     const eventsFor50 = Array.from({ length: STATUS_RACES }, (_, index) => (races[index % races.length] as unknown[]).length).reduce((a, b) => a + b, 0);
     let statusRecords = 0;
-    const statusTables = Array.from({ length: STATUS_TABLES }, (_, index) => `S${index + 1}`);
-    for (const table of statusTables) {
+    for (const { table } of logins) {
       const dataDir = join(dir, table);
       mkdirSync(dataDir);
       const written = writeJournal(journalPath(dataDir), races, eventsFor50, true);
-      if (written.confirmed !== STATUS_RACES) throw new Error(`bench: a status table's journal holds ${written.confirmed} races, ${STATUS_RACES} wanted`);
+      if (written.confirmed !== STATUS_RACES) throw new Error(`bench: a station's journal holds ${written.confirmed} races, ${STATUS_RACES} wanted`);
       statusRecords += written.events;
-      await ensureTable(admin, table);
     }
-    const queue = [...statusTables];
+    const queue = logins.map((login) => login.table);
     await Promise.all(
       Array.from({ length: SYNC_WORKERS }, async () => {
         const client = await connectedClient(server.url);
@@ -138,31 +142,28 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
     await foldFloor(admin);
     const firstFoldMs = performance.now() - foldStarted;
 
-    // 500 stations, each its own login, journal and the console's link, all linked first.
-    const logins = [];
-    for (let index = 0; index < STATIONS; index += 1) logins.push(await createStationLogin(admin, `T${index + 1}`));
-    const need = await checkConnections(admin);
+    // Each station's console: its journal opened where it ends, the console's own link, all linked first.
     const linkStarted = performance.now();
     const offlineReasons = new Map<string, number>();
     const stations = await Promise.all(
       logins.map(async (login) => {
         const table = login.table;
         const dataDir = join(dir, table);
-        mkdirSync(dataDir);
-        const writer = await JournalWriter.open<SessionRecord>(journalPath(dataDir), null);
+        const { reading } = await readJournal<SessionRecord>(journalPath(dataDir), (record): record is SessionRecord => typeof record === 'object' && record !== null);
+        const writer = await JournalWriter.open<SessionRecord>(journalPath(dataDir), reading);
         writers.push(writer);
         const link = await FloorLink.start({
           dataDir,
           table,
           url: server.urlFor(login.role, login.password),
           from: 'settings',
-          journalSeq: 0,
+          journalSeq: reading.lastSeq,
           onState: (state) => {
             if (state.state === 'offline') offlineReasons.set(state.reason, (offlineReasons.get(state.reason) ?? 0) + 1);
           },
         });
         links.push(link);
-        return { table, writer, link, appended: new Array<number>(RECORDS_PER_STATION + 1).fill(0), seen: 0 };
+        return { table, writer, link, base: reading.lastSeq, appended: new Array<number>(RECORDS_PER_STATION + 1).fill(0), seen: reading.lastSeq };
       }),
     );
     const linkedBy = performance.now() + 180_000;
@@ -180,14 +181,14 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
     let dealing = true;
     const watcher = (async () => {
       let polls = 0;
-      while (dealing || stations.some((station) => station.seen < RECORDS_PER_STATION)) {
+      while (dealing || stations.some((station) => station.seen < station.base + RECORDS_PER_STATION)) {
         const polled = await admin.query<{ table_name: string; seq: string | null }>("SELECT t.table_name, (SELECT max(seq) FROM station_records r WHERE r.table_name = t.table_name) AS seq FROM floor_tables t WHERE t.table_name LIKE 'T%'");
         const now = performance.now();
         for (const row of polled.rows) {
           const station = byTable.get(row.table_name);
           const held = Number(row.seq ?? 0);
           if (station === undefined || held <= station.seen) continue;
-          for (let seq = station.seen + 1; seq <= held; seq += 1) lags.push(now - (station.appended[seq] as number));
+          for (let seq = station.seen + 1; seq <= held; seq += 1) lags.push(now - (station.appended[seq - station.base] as number));
           station.seen = held;
         }
         polls += 1;
@@ -204,7 +205,7 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
       stations.map(async (station) => {
         for (const record of records) {
           const line = await station.writer.append(record);
-          station.appended[line.seq] = performance.now();
+          station.appended[line.seq - station.base] = performance.now();
           station.link.appended(line.seq);
         }
       }),
@@ -217,7 +218,7 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
     if (afterDealing.memory.pssMb > peakMemory.pssMb) peakMemory = afterDealing.memory;
     const total = STATIONS * RECORDS_PER_STATION;
     const stored = await admin.query<{ n: number; refused: number }>("SELECT (SELECT count(*)::int FROM station_records WHERE table_name LIKE 'T%') AS n, (SELECT count(*)::int FROM chain_failures) AS refused");
-    if (stored.rows[0]?.n !== total || stored.rows[0]?.refused !== 0) throw new Error(`bench: the floor holds ${JSON.stringify(stored.rows[0])} station records, ${total} expected and none refused`);
+    if (stored.rows[0]?.n !== statusRecords + total || stored.rows[0]?.refused !== 0) throw new Error(`bench: the floor holds ${JSON.stringify(stored.rows[0])} station records, ${statusRecords + total} expected and none refused`);
 
     // The status, the 500 links still connected (each polling the floor as a station does): the
     // stations' new records folded first, as the page's background fold has them.
@@ -229,8 +230,8 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
       answer = await floorStatus(admin);
       queries.push(performance.now() - queryStarted);
     }
-    const shown = answer?.tables.filter((table) => table.table.startsWith('S')) ?? [];
-    if (shown.length !== STATUS_TABLES || shown.some((table) => table.races !== STATUS_RACES)) throw new Error(`bench: the floor's status shows ${shown.length} tables, not ${STATUS_TABLES} of ${STATUS_RACES} races each`);
+    const shown = answer?.tables ?? [];
+    if (shown.length !== STATUS_TABLES || shown.some((table) => table.races < STATUS_RACES)) throw new Error(`bench: the floor's status shows ${shown.length} tables, not ${STATUS_TABLES} of ${STATUS_RACES} races each`);
     const statusConnections = await connections(admin);
 
     const usable = maxConnections - Number(settings.reserved);
