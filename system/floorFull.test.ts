@@ -2,6 +2,7 @@
 // for. The station that finds no slot says the floor is full (reason `full`), never `other: 53300`;
 // the floor's start says exactly what to change; with the README's cardroom-connections block run
 // as written, the same stations all link.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { FloorLink } from '../main/floorLink/link';
 import type { FloorLinkState } from '../protocol/floorLink';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
+const root = join(import.meta.dirname, '..');
 /** More stations than a stock server's 97 slots for them (100, 3 kept for the superuser). */
 const STATIONS = 100;
 const TIMING = { retryFirstMs: 200, retryMaxMs: 1_000, pollMs: 500, countMs: 100, connectMs: 5_000, queryMs: 15_000 };
@@ -64,6 +66,27 @@ describe.runIf(run)('more stations than a stock PostgreSQL has connections for (
     expect(out.join('')).toMatch(/^postgres:\/\/chip_race_table_/);
     expect(err.join('')).toContain('PostgreSQL sallii 100 yhteyttä (max_connections)');
     expect(err.join('')).toContain('sudo -u postgres psql -c "ALTER SYSTEM SET max_connections = 200;"');
+  }, 60_000);
+
+  it('`floor serve` says it at start, with the exact setting, and serves all the same', async () => {
+    // The floor's own program as `npm run floor` runs it, in the director's language (LANG), killed by its pid afterwards.
+    const child = spawn(process.execPath, ['--import', 'tsx', join('floor', 'cli.ts'), 'serve', '--port', '0', '--database', server.url], { cwd: root, env: { ...process.env, CHIP_RACE_DATABASE_URL: '', CHIP_RACE_FLOOR_TOKEN: '', LC_ALL: '', LC_MESSAGES: '', LANG: 'ru_RU.UTF-8' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout?.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString('utf8');
+          if (/serving http:\/\//.test(stdout)) resolve();
+        });
+        child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+        child.once('exit', (code) => reject(new Error(`floor serve exited ${code}: ${stdout}${stderr}`)));
+      });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(stderr).toContain('PostgreSQL допускает 100 подключений (max_connections)');
+    expect(stderr).toContain('sudo -u postgres psql -c "ALTER SYSTEM SET max_connections = 200;"');
   }, 60_000);
 
   it('a station past the last slot says the floor is full (reason full), never other: 53300', async () => {
