@@ -49,7 +49,7 @@ const LAG_NOT_MET = 'one PostgreSQL on 2 cores stores 2,556 records/s on arrival
  * Not met: 664 ms median with the 500 links connected (the 100-table floor's is 58.5 ms, 30
  * tables' 3.2 ms), measured before the floor's sessions dropped PostgreSQL's JIT and the table
  * names' collator (floor/fold.ts). The same 500 tables × 50 races without the links, in a
- * diagnostic run on the busy machine afterwards (not this group): fold check + read 40–92 ms. Here
+ * diagnostic runs on the busy machine afterwards (not this group): fold check + read 44–245 ms, median 64 ms of 16. Here
  * the status is timed in the one Node process that also runs the 500 stations' links and journals,
  * while they poll the same server on the same 2 cores. Shown, not gated, until a run of this group
  * meets it.
