@@ -64,12 +64,12 @@ async function timed(backend: number, work: () => Promise<unknown>): Promise<{ w
 const mean = (values: readonly number[]) => values.reduce((total, value) => total + value, 0) / Math.max(1, values.length);
 
 /** The template races' records, the race ids numbered on so every station's journal reads as real races. */
-function stationRecords(races: readonly JournalLine<SessionRecord>[][], count: number): SessionRecord[] {
+export function stationRecords(races: readonly JournalLine<SessionRecord>[][], count: number, firstRace = 1): SessionRecord[] {
   const out: SessionRecord[] = [];
   for (let race = 0; out.length < count; race += 1) {
     for (const { record } of races[race % races.length] as JournalLine<SessionRecord>[]) {
       if (out.length === count) break;
-      out.push('raceId' in record ? { ...record, raceId: `race-${race + 1}` } : record);
+      out.push('raceId' in record ? { ...record, raceId: `race-${race + firstRace}` } : record);
     }
   }
   return out;
@@ -77,7 +77,8 @@ function stationRecords(races: readonly JournalLine<SessionRecord>[][], count: n
 
 export async function floorBenchmarks(): Promise<{ figures: BenchFigure[]; details: Record<string, unknown> }> {
   const dir = benchDir('floor');
-  const { server, admin } = await startFloorDatabase();
+  // 100 stations and the floor: more than a stock server's 100 connections, so the README's cardroom set-up.
+  const { server, admin } = await startFloorDatabase({ cardroom: true });
   try {
     const races = await playTemplateRaces(join(dir, 'template'));
     const records = stationRecords(races, RECORDS_PER_STATION);

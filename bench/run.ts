@@ -38,6 +38,10 @@ const GROUPS: readonly Group[] = [
   // minutes after it (measured: the engine group right after it missed 100,000 races/s on three
   // looks of four, 72,000–96,000, and met it alone at 115,000–146,000), so nothing is measured after it.
   { name: 'floor', run: async () => (await import('./floor')).floorBenchmarks() },
+  // Issue 23: 500 stations linked at once on the README's cardroom set-up (max_connections from its
+  // cardroom-connections block), the floor's status with 500 tables × 50 races, the server's
+  // connections and memory. After the floor group, for the same reason.
+  { name: 'floorRoom', run: async () => (await import('./floorRoom')).floorRoomBenchmarks() },
 ];
 
 const asked = process.argv.slice(2);

@@ -16,6 +16,7 @@ import { EMPTY_SUMMARY, summaryCsv, summaryJson, tournamentSummary } from './sum
 import { parseSeparator, separatorFor } from '../replay/csv';
 import { isHostName, startFloorServer } from './server';
 import { syncStation } from '../replication/sync';
+import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } from './db/capacity';
 
 /**
  * `npm run floor -- <subcommand>`: the floor console from the command line.
@@ -249,10 +250,13 @@ async function sync(url: string, table: string, dataDir: string, out: (text: str
   }
 }
 
-async function addTable(url: string, table: string, rotate: boolean, out: (text: string) => void): Promise<void> {
+async function addTable(url: string, table: string, rotate: boolean, out: (text: string) => void, warn: (need: ConnectionNeed) => void): Promise<void> {
   const client = await connect(url);
   try {
     await migrate(client);
+    // One table more than the logins made so far (none more for a rotation): said, the login still made.
+    const need = await checkConnections(client, rotate ? 0 : 1);
+    if (!need.enough) warn(need);
     let login: StationLogin;
     try {
       login = await createStationLogin(client, table, { rotate });
@@ -269,13 +273,17 @@ async function addTable(url: string, table: string, rotate: boolean, out: (text:
   }
 }
 
-async function serve(options: Readonly<Record<string, string>>, names: readonly string[], out: (text: string) => void): Promise<void> {
+async function serve(options: Readonly<Record<string, string>>, names: readonly string[], out: (text: string) => void, warn: (need: ConnectionNeed) => void): Promise<void> {
   const database = options.database as string;
   const tls = options['tls-cert'] === undefined ? undefined : { cert: readOptionFile(options['tls-cert'], 'tls-cert', 64 * 1024, false), key: readOptionFile(options['tls-key'] as string, 'tls-key', 64 * 1024, true) };
   // Reachable and migrated before the page starts: a floor that cannot read is no floor.
   const client = await connect(database);
   try {
     await migrate(client);
+    // The server's connection slots against the tables that have a login: said at start, with what
+    // to change; the floor still serves (the stations that got a slot are counted as ever).
+    const need = await checkConnections(client);
+    if (!need.enough) warn(need);
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -358,13 +366,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out:
     const parsed = parseArguments(argv, env);
     const { command, options } = parsed;
     const database = options.database as string;
+    const warn = (need: ConnectionNeed) => err(`floor: ${capacityWarning(need, cliLanguage(env))}\n`);
     if (command === 'status') await status(database, out);
     else if (command === 'sync') await sync(database, options.table as string, options.data as string, out);
-    else if (command === 'add-table') await addTable(database, options.table as string, options.rotate !== undefined, out);
+    else if (command === 'add-table') await addTable(database, options.table as string, options.rotate !== undefined, out, warn);
     else if (command === 'structure') await structure(database, options.file as string, out);
     else if (command === 'clock') await clockCommand(database, parsed.clock as ClockCommand, options.minutes, out);
     else if (command === 'summary') await summary(database, options.format, options.sep, env, out);
-    else await serve(options, parsed.names, out);
+    else await serve(options, parsed.names, out, warn);
     return 0;
   } catch (error) {
     // The engine's refusals (a structure without minutes, the clock paused twice) by field and reason.

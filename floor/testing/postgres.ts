@@ -30,6 +30,8 @@ export interface ThrowawayPostgres {
 }
 
 const SUPERUSER = 'floor_admin';
+/** Debian's postgresql.conf: the connections a stock server allows. */
+export const DEBIAN_MAX_CONNECTIONS = 100;
 const SUPERUSER_PASSWORD = 'throwaway-cluster-only';
 
 /** Where Debian keeps the server's programs (/usr/lib/postgresql/<major>/bin), newest first. */
@@ -108,7 +110,11 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
     }
   }
   const port = await freePort();
-  const options = ['-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', ...[...tlsSettings, ...settings].flatMap((setting) => ['-c', setting])].join(' ');
+  // Debian's own defaults for the connections (its postgresql.conf: max_connections = 100, 3 kept
+  // for the superuser), written in the cluster's file, not on the command line: the README's
+  // `ALTER SYSTEM` (postgresql.auto.conf) then takes their place as on a cardroom's server.
+  writeFileSync(join(data, 'postgresql.conf'), `${readFileSync(join(data, 'postgresql.conf'), 'utf8')}\n# Debian's defaults (floor/testing/postgres.ts)\nmax_connections = ${DEBIAN_MAX_CONNECTIONS}\nsuperuser_reserved_connections = 3\n`);
+  const options = ['-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', ...[...tlsSettings, ...settings].flatMap((setting) => ['-c', setting])].join(' ');
   const pgCtl = join(bin, 'pg_ctl');
   const start = () => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-l', join(folder, 'server.log'), '-o', options, 'start']);
   const stop = () => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-m', 'fast', 'stop']);
@@ -163,9 +169,52 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
  * (the floor's own role): what most floor tests start from. The connection's own error reports
  * are taken (a server stopped under it would otherwise end the process); its queries still reject.
  */
-export async function startFloorDatabase(): Promise<{ server: ThrowawayPostgres; admin: pg.Client }> {
-  const server = await startThrowawayPostgres();
+export async function startFloorDatabase({ cardroom = false }: { readonly cardroom?: boolean } = {}): Promise<{ server: ThrowawayPostgres; admin: pg.Client }> {
+  // cardroom: the README's cardroom-connections block run on it (a floor of many stations), else Debian's defaults.
+  const server = cardroom ? await startCardroomPostgres() : await startThrowawayPostgres();
   const admin = await connectedClient(server.url);
   await migrate(admin);
   return { server, admin };
+}
+
+const README = join(import.meta.dirname, '..', '..', 'README.md');
+
+/** The README's commands that give a cardroom's server its connections (`cardroom-connections:begin` … `end`), as written there. */
+export function readmeConnectionCommands(readme = readFileSync(README, 'utf8')): string[] {
+  const marked = /<!-- cardroom-connections:begin[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- cardroom-connections:end -->/.exec(readme);
+  if (marked === null) throw new Error('README.md has no cardroom-connections:begin … cardroom-connections:end block');
+  return (marked[1] as string).split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+/**
+ * Runs the README's cardroom-connections commands on a throwaway server as a director runs them on
+ * the floor's computer: each `sudo -u postgres psql …` through psql as the server's superuser
+ * (libpq's variables stand for `sudo -u postgres`'s socket), `sudo systemctl restart postgresql`
+ * as a restart of this cluster. A line of any other kind is refused: the README would ask the
+ * director for something the tests do not do.
+ */
+export async function applyReadmeConnections(server: ThrowawayPostgres): Promise<void> {
+  const bin = postgresBinDir();
+  if (bin === null) throw new Error('PostgreSQL is not installed');
+  const superuser = new URL(server.url);
+  const env = { ...process.env, PGHOST: '127.0.0.1', PGPORT: String(server.port), PGUSER: decodeURIComponent(superuser.username), PGPASSWORD: decodeURIComponent(superuser.password), PGDATABASE: 'postgres', PATH: `${bin}:${process.env.PATH ?? ''}` };
+  for (const line of readmeConnectionCommands()) {
+    if (line.startsWith('sudo -u postgres psql ')) await run('sh', ['-c', line.replace(/^sudo -u postgres /, '')], { env, timeout: 60_000 });
+    else if (/^sudo systemctl restart postgresql(@[\w-]+)?$/.test(line)) {
+      await server.stop();
+      await server.start();
+    } else throw new Error(`README.md's cardroom-connections block has a line the tests cannot run: ${line}`);
+  }
+}
+
+/** A throwaway server set up as the README's cardroom: Debian's defaults, then the README's cardroom-connections block. */
+export async function startCardroomPostgres(settings: readonly string[] = []): Promise<ThrowawayPostgres> {
+  const server = await startThrowawayPostgres(settings);
+  try {
+    await applyReadmeConnections(server);
+  } catch (error) {
+    await server.remove();
+    throw error;
+  }
+  return server;
 }

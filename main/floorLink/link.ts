@@ -72,6 +72,9 @@ function refuseCleartext(client: Client): void {
   });
 }
 
+/** The server's words when it has no connection slot left, for a failure that comes without its SQLSTATE. */
+const TOO_MANY_CONNECTIONS = /too many (clients|connections)|remaining connection slots are reserved/i;
+
 /**
  * A failure's short reason: what kind of trouble, and the driver's code. A failure without a code
  * (a timeout, a closed socket) has no detail: its message is the driver's English, and the screens
@@ -82,6 +85,9 @@ export function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; d
   const message = String((error as Error | null)?.message ?? error);
   const detail = code.slice(0, 80);
   if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03'].includes(code)) return { reason: 'unreachable', detail };
+  // The server has no connection slot left (max_connections reached: `sorry, too many clients
+  // already`, or only the superuser's reserved slots left): the floor is full, not broken.
+  if (code === '53300' || TOO_MANY_CONNECTIONS.test(message)) return { reason: 'full', detail };
   if (code === '') return { reason: /timeout|terminated|ended|closed|not queryable/i.test(message) ? 'unreachable' : 'other', detail };
   if (code === '28P01' || code === '28000') return { reason: 'login', detail };
   if (code === CLEARTEXT_REFUSED) return { reason: 'cleartext', detail };

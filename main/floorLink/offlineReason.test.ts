@@ -13,4 +13,12 @@ describe('why the floor cannot be reached, as the station keeps it', () => {
     expect(offlineReasonOf(new Error('Connection terminated unexpectedly'))).toEqual({ reason: 'unreachable', detail: '' });
     expect(offlineReasonOf(new Error('something else went wrong'))).toEqual({ reason: 'other', detail: '' });
   });
+
+  it('says the floor is full when the server has no connection slot left (SQLSTATE 53300), never "other"', () => {
+    expect(offlineReasonOf(Object.assign(new Error('sorry, too many clients already'), { code: '53300' }))).toEqual({ reason: 'full', detail: '53300' });
+    expect(offlineReasonOf(Object.assign(new Error('remaining connection slots are reserved for non-replication superuser connections'), { code: '53300' }))).toEqual({ reason: 'full', detail: '53300' });
+    // The same refusal reaching the link without its code (a wrapped error): its words are enough.
+    expect(offlineReasonOf(new Error('sorry, too many clients already'))).toEqual({ reason: 'full', detail: '' });
+    expect(offlineReasonOf(new Error('remaining connection slots are reserved for non-replication superuser connections'))).toEqual({ reason: 'full', detail: '' });
+  });
 });

