@@ -12,7 +12,10 @@ import { isLoopbackHost, listenOn } from '../net/loopback';
 import { adjustForMinutesLeft } from '../engine/clock/clock';
 import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
 import { holdStep, setHoldBreaks, tablesLeftAt } from './hold';
+import { reconcile, readTicks, recordTick, runnerBreak, runnerName } from './runner';
+import { renderRunner, RUNNER_PRINT_CSS } from './page/runnerPage';
 import { isTableName } from '../protocol/tableName';
+import { NAME_MAX } from '../protocol/constants';
 import { floorCsv, floorJson } from './export';
 import { summaryCsv, summaryJson, tournamentSummary } from './summary';
 import { parseSeparator, separatorFor } from '../replay/csv';
@@ -112,6 +115,7 @@ const PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   '/floor.css': [],
   '/login': ['lang'],
   '/clock': [],
+  '/runner': ['lang', 'level'],
 };
 
 /** The clock's buttons: what each posts, and what it does. */
@@ -407,12 +411,49 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 303, text, '', { Location: `/?lang=${formLanguage}` });
       return;
     }
+    if (path === '/runner' && method === 'POST') {
+      // The chip runner's tick: from the floor's own page only, by whoever may see the floor.
+      if (origin === undefined) {
+        plain(request, response, 403, 'floor.http.formOrigin');
+        return;
+      }
+      const shown = await authorised(request);
+      if (shown === 'busy') {
+        tooManyGuesses(request, response);
+        return;
+      }
+      if (shown !== 'right') {
+        send(response, 401, html, renderLogin(language, false));
+        return;
+      }
+      const form = await readForm(request);
+      const formLanguage = languageOf(form?.get('lang') ?? null, undefined);
+      const kind = form?.get('kind');
+      const level = Number(form?.get('level'));
+      const tableName = form?.get('table') ?? '';
+      if (form === null || form.size > 5 || (kind !== 'delivered' && kind !== 'collected') || !Number.isSafeInteger(level) || level < 0 || !isTableName(tableName)) {
+        send(response, 400, html, renderMessage(language, 'floor.page.badRequest'));
+        return;
+      }
+      const by = runnerName(form.get('by'));
+      const refused = await withClient(async (client) => {
+        const status = await readFloorStatus(client);
+        const row = status.tables.find((entry) => entry.table === tableName && entry.sheetAfterLevel === level);
+        if (by === null || row === undefined) return renderRunner(reconcile(status, await readTicks(client, level), level), formLanguage, say(formLanguage, 'floor.page.runner.badTick', { n: NAME_MAX }));
+        // The chips the sheet says now: what the runner took or brought.
+        await recordTick(client, { table: tableName, afterLevel: level, kind, by, chips: kind === 'delivered' ? row.bring : row.collect });
+        return null;
+      });
+      if (refused !== null) send(response, 422, html, refused);
+      else send(response, 303, text, '', { Location: `/runner?lang=${formLanguage}&level=${level}` });
+      return;
+    }
     if (method !== 'GET' && method !== 'HEAD') {
       plain(request, response, 405, 'floor.http.method', undefined, { Allow: 'GET, HEAD' });
       return;
     }
     if (path === '/floor.css') {
-      send(response, 200, 'text/css; charset=utf-8', FLOOR_CSS, {}, head);
+      send(response, 200, 'text/css; charset=utf-8', FLOOR_CSS + RUNNER_PRINT_CSS, {}, head);
       return;
     }
     const shown = await authorised(request);
@@ -440,6 +481,16 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       const { status, clock } = await withClient(async (client) => ({ status: await readFloorStatus(client), clock: await readFloorClock(client) }));
       lastView = { status, clock, at: now() };
       send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now())), {}, head);
+      return;
+    }
+    if (path === '/runner') {
+      const asked = query.get('level');
+      const page = await withClient(async (client) => {
+        const status = await readFloorStatus(client);
+        const level = asked !== undefined && /^\d{1,4}$/.test(asked) ? Number(asked) : runnerBreak(status);
+        return renderRunner(reconcile(status, level === null ? [] : await readTicks(client, level), level), language);
+      });
+      send(response, 200, html, page, {}, head);
       return;
     }
     if (path === '/export.csv' || path === '/export.json' || path === '/export/summary.csv' || path === '/export/summary.json') {

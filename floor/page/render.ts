@@ -34,7 +34,7 @@ const cardText = (card: string): string => {
 
 /** The page's words in its language, escaped: `w('floor.page.title')`. */
 type Words = (key: MessageKey, params?: Readonly<Record<string, MessageParam>>) => string;
-const wordsOf = (language: FloorLanguage): Words => (key, params) => escapeHtml(say(language, key, params));
+export const wordsOf = (language: FloorLanguage): Words => (key, params) => escapeHtml(say(language, key, params));
 
 const COLOUR_UP_STATUS: Readonly<Record<TableStatus['colourUp'], MessageKey>> = {
   'not-started': 'floor.page.colourUpStatus.notStarted',
@@ -83,12 +83,12 @@ function refusalReason(reason: string): MessageParam {
 }
 
 /** A query string for a page of the floor, in the page's language. */
-function href(path: string, params: Readonly<Record<string, string>>, language: FloorLanguage): string {
+export function href(path: string, params: Readonly<Record<string, string>>, language: FloorLanguage): string {
   const query = new URLSearchParams({ ...params, lang: language });
   return escapeHtml(`${path}?${query.toString()}`);
 }
 
-function page(language: FloorLanguage, title: string, body: string, refresh: boolean): string {
+export function page(language: FloorLanguage, title: string, body: string, refresh: boolean): string {
   return `<!doctype html>
 <html lang="${language}">
 <head>
@@ -104,7 +104,7 @@ ${body}
 `;
 }
 
-function languageLinks(language: FloorLanguage, path: string, params: Readonly<Record<string, string>>): string {
+export function languageLinks(language: FloorLanguage, path: string, params: Readonly<Record<string, string>>): string {
   return `<nav class="languages" aria-label="${wordsOf(language)('floor.page.languages')}">${FLOOR_LANGUAGES.map((other) => (other === language ? `<strong>${other.toUpperCase()}</strong>` : `<a href="${href(path, params, other)}" hreflang="${other}">${other.toUpperCase()}</a>`)).join(' ')}</nav>`;
 }
 
@@ -118,7 +118,7 @@ export function linkState(language: FloorLanguage, table: Pick<TableStatus, 'las
 }
 
 /** The chip runner's sheet, one side of it: `100 × 3` per denomination, smallest first (— when none). */
-function sheetCell(language: FloorLanguage, chips: ChipsByDenomination, testid: string): string {
+export function sheetCell(language: FloorLanguage, chips: ChipsByDenomination, testid: string): string {
   const shown = Object.entries(chips).filter(([, count]) => count > 0).sort(([a], [b]) => Number(a) - Number(b));
   if (shown.length === 0) return `<span data-testid="${testid}">—</span>`;
   return `<span data-testid="${testid}">${shown.map(([chip, count]) => `<span class="chips" data-chip="${escapeHtml(chip)}" data-count="${count}">${escapeHtml(formatNumber(language, Number(chip)))}&nbsp;×&nbsp;${escapeHtml(formatNumber(language, count))}</span>`).join(' ')}</span>`;
@@ -275,7 +275,7 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
 <p class="hint">${w('floor.page.sheetHint')}</p>`;
   const body = `<header class="top">
 <h1>${w('floor.page.title')} <small>${w('floor.page.lead')}</small></h1>
-<nav class="exports"><a href="/export.csv?lang=${language}">${w('floor.page.exportCsv')}</a> <a href="/export.json">${w('floor.page.exportJson')}</a> <a href="/export/summary.csv?lang=${language}" data-testid="export-summary">${w('floor.page.exportSummaryCsv')}</a> <a href="/export/summary.json">${w('floor.page.exportSummaryJson')}</a></nav>
+<nav class="exports"><a href="${href('/runner', {}, language)}" data-testid="runner-link">${w('floor.page.runner.link')}</a> <a href="/export.csv?lang=${language}">${w('floor.page.exportCsv')}</a> <a href="/export.json">${w('floor.page.exportJson')}</a> <a href="/export/summary.csv?lang=${language}" data-testid="export-summary">${w('floor.page.exportSummaryCsv')}</a> <a href="/export/summary.json">${w('floor.page.exportSummaryJson')}</a></nav>
 ${languageLinks(language, '/', {})}
 </header>
 ${notice}${clock}
