@@ -11,6 +11,7 @@ import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { isTableName } from '../protocol/tableName';
 import { createStationLogin, ensureTable, StationLoginExists, type StationLogin } from './db/stations';
 import { floorStatus } from './fold';
+import { SEATING_MAX_BYTES, seatingFromCsv, setSeating } from './seating';
 import { isHostName, startFloorServer } from './server';
 import { syncStation } from '../replication/sync';
 
@@ -23,6 +24,7 @@ import { syncStation } from '../replication/sync';
  *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
  *   structure --database URL --file PATH                  the tournament (the planner's CSV with rules and decks lines, or JSON): every station takes it
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
+ *   seating   --database URL --file PATH                  the seat list (CSV: table, seat, player) every station's seats follow
  *
  * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token; --database-file
  * and --token-file read them from a file only its owner can read. Either keeps the secret off the
@@ -33,8 +35,8 @@ import { syncStation } from '../replication/sync';
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N]';
-const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock'] as const;
+const USAGE = 'usage: floor [status|sync|add-table|serve|structure|seating|clock start|pause|resume|adjust] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N]';
+const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'seating', 'clock'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes', 'rotate']);
 /** Options that take no value. */
@@ -124,7 +126,11 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');
     if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
     if (statSync(options.file).size > 256 * 1024) throw new UsageError('--file is larger than a structure can be (256 KB)');
-  } else if ('file' in options) throw new UsageError('--file is for structure only');
+  } else if (command === 'seating') {
+    if (options.file === undefined) throw new UsageError('seating needs --file PATH (the seat list as CSV: table, seat, player)');
+    if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
+    if (statSync(options.file).size > SEATING_MAX_BYTES) throw new UsageError(`--file is larger than a seat list can be (${SEATING_MAX_BYTES / 1024} KB)`);
+  } else if ('file' in options) throw new UsageError('--file is for structure and seating only');
   if (clock === 'adjust') {
     if (options.minutes === undefined || !/^[+-]?\d{1,3}$/.test(options.minutes) || Number(options.minutes) === 0 || Math.abs(Number(options.minutes)) > 600) throw new UsageError('clock adjust needs --minutes N: a whole number of minutes from -600 to 600, not 0 (N more minutes left in the level; fewer when negative)');
   } else if ('minutes' in options) throw new UsageError('--minutes is for clock adjust only');
@@ -307,6 +313,18 @@ async function structure(url: string, file: string, out: (text: string) => void)
   }
 }
 
+/** The seat list loaded: the whole seating replaced, one JSON line saying how many tables and players. */
+async function seating(url: string, file: string, out: (text: string) => void): Promise<void> {
+  const rows = seatingFromCsv(readFileSync(file, 'utf8'));
+  const client = await connect(url);
+  try {
+    await migrate(client);
+    out(`${JSON.stringify(await setSeating(client, rows))}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 async function clockCommand(url: string, command: ClockCommand, minutes: string | undefined, out: (text: string) => void): Promise<void> {
   const action: ClockAction = command === 'adjust' ? { type: 'adjust', by: adjustForMinutesLeft(Number(minutes)) } : { type: command };
   const client = await connect(url);
@@ -328,6 +346,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out:
     else if (command === 'sync') await sync(database, options.table as string, options.data as string, out);
     else if (command === 'add-table') await addTable(database, options.table as string, options.rotate !== undefined, out);
     else if (command === 'structure') await structure(database, options.file as string, out);
+    else if (command === 'seating') await seating(database, options.file as string, out);
     else if (command === 'clock') await clockCommand(database, parsed.clock as ClockCommand, options.minutes, out);
     else await serve(options, parsed.names, out);
     return 0;

@@ -150,6 +150,22 @@ export const enDevices = {
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
     clockNoStructure: 'the floor has no structure yet: load the tournament structure (every level with its minutes) before running the clock',
+    /** The seat list (floor/seating.ts): read from a CSV, edited on the floor page; each refusal names the line and says why. */
+    seating: {
+      tooLarge: 'the seat list is larger than a seat list can be ({n} KB)',
+      empty: 'the seat list holds no seats: one line per seat, table, seat and player',
+      quote: 'line {line}: a quoted cell is not closed, or text follows its closing quote',
+      columns: 'line {line}: {n} cells; a seat list has three: table, seat, player',
+      table: 'line {line}: "{table}" is not a table name (1 to {n} characters, no control characters, no spaces around it)',
+      seat: 'line {line}: seat "{seat}" is not a seat number from 1 to {n}',
+      player: "line {line}: the player's name is longer than {n} characters or holds control characters",
+      twice: 'line {line}: table {table} seat {seat} is given twice (first on line {first})',
+      noSeat: 'table {table} has no player in seat {seat}',
+      seatTaken: 'table {table} seat {seat} is taken by {player}',
+      broken: 'table {table} is broken: no player can sit there',
+      badTable: '"{table}" is not a table name',
+      badSeat: 'seat "{seat}" is not a seat number from 1 to {n}',
+    },
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
     page: {
       title: 'Floor',

@@ -153,6 +153,22 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
     clockNoStructure: 'salilla ei ole vielä rakennetta: lataa turnauksen rakenne (jokaiselle tasolle minuutit) ennen kuin käynnistät kellon',
+    /** The seat list (floor/seating.ts): read from a CSV, edited on the floor page; each refusal names the line and says why. */
+    seating: {
+      tooLarge: 'paikkalista on suurempi kuin paikkalista voi olla ({n} kt)',
+      empty: 'paikkalistassa ei ole paikkoja: yksi rivi paikkaa kohden, pöytä, paikka ja pelaaja',
+      quote: 'rivi {line}: lainausmerkeissä olevaa solua ei suljeta, tai loppulainausmerkin jälkeen on tekstiä',
+      columns: 'rivi {line}: {n} solua; paikkalistassa niitä on kolme: pöytä, paikka, pelaaja',
+      table: 'rivi {line}: "{table}" ei ole pöydän nimi (1–{n} merkkiä, ei ohjausmerkkejä, ei välilyöntejä ympärillä)',
+      seat: 'rivi {line}: paikka "{seat}" ei ole paikan numero 1–{n}',
+      player: 'rivi {line}: pelaajan nimi on pidempi kuin {n} merkkiä tai siinä on ohjausmerkkejä',
+      twice: 'rivi {line}: pöydän {table} paikka {seat} on annettu kahdesti (ensin rivillä {first})',
+      noSeat: 'pöydän {table} paikalla {seat} ei ole pelaajaa',
+      seatTaken: 'pöydän {table} paikalla {seat} istuu {player}',
+      broken: 'pöytä {table} on purettu: sille ei voi istua',
+      badTable: '"{table}" ei ole pöydän nimi',
+      badSeat: 'paikka "{seat}" ei ole paikan numero 1–{n}',
+    },
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
     page: {
       title: 'Sali',

@@ -153,6 +153,22 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
     clockNoStructure: 'у зала ещё нет структуры: загрузите структуру турнира (у каждого уровня его минуты), прежде чем запускать часы',
+    /** The seat list (floor/seating.ts): read from a CSV, edited on the floor page; each refusal names the line and says why. */
+    seating: {
+      tooLarge: 'список рассадки больше, чем может быть ({n} КБ)',
+      empty: 'в списке рассадки нет мест: по строке на место — стол, место и игрок',
+      quote: 'строка {line}: ячейка в кавычках не закрыта, или после закрывающей кавычки есть текст',
+      columns: 'строка {line}: ячеек {n}; в списке рассадки их три: стол, место, игрок',
+      table: 'строка {line}: «{table}» — не название стола (от 1 до {n} знаков, без управляющих символов и пробелов по краям)',
+      seat: 'строка {line}: место «{seat}» — не номер места от 1 до {n}',
+      player: 'строка {line}: имя игрока длиннее {n} знаков или содержит управляющие символы',
+      twice: 'строка {line}: место {seat} стола {table} указано дважды (впервые в строке {first})',
+      noSeat: 'на месте {seat} стола {table} нет игрока',
+      seatTaken: 'место {seat} стола {table} занято: {player}',
+      broken: 'стол {table} расформирован: за него нельзя сесть',
+      badTable: '«{table}» — не название стола',
+      badSeat: 'место «{seat}» — не номер места от 1 до {n}',
+    },
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
     page: {
       title: 'Зал',
