@@ -1,0 +1,113 @@
+// The seating the floor holds, followed by the stations: the director loads the seat list (the CSV
+// a tournament clock exports) on the floor, two stations linked by the environment (as the README
+// starts them) take their own table's seats — names and seats in play — a player busted on the
+// floor leaves the station's seats, a table broken has none in play, and a station linked in its
+// settings gets its own seats back when the link is turned off. Each station's login reads only its
+// own table's seats (floor/db/attacks.test.ts tries the writes).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConsoleSettings } from '../protocol/contract';
+import { DEFAULT_SETTINGS } from '../main/service/settings';
+import { serviceHarness } from '../main/service/testing/services';
+import { breakTable, moveSeat, seatingFromCsv, setSeating, unseat } from '../floor/seating';
+import { createStationLogin } from '../floor/db/stations';
+import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { until } from '../floor/testing/requests';
+import type { ConsoleService } from '../main/service/service';
+
+const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
+const { serviceIn } = serviceHarness({ station: 'table-pc', floorTiming: { retryFirstMs: 50, retryMaxMs: 400, pollMs: 150, countMs: 100, connectMs: 2_000 } });
+
+/** The seat list as a tournament clock exports it: a header, quoted names, CR LF. */
+const SEAT_LIST = ['"Table","Seat","Player"', '12,1,"Virtanen, Anna"', '12,4,Korhonen Matti', '12,7,"Pekka ""Pete"" Nieminen"', 'Pöytä 13,2,Ольга', 'Pöytä 13,3,Liisa', ''].join('\r\n');
+const OWN_SEATS = [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }, { seat: 3, name: 'Seppo' }];
+const STATION: ConsoleSettings = { ...DEFAULT_SETTINGS, table: { ...DEFAULT_SETTINGS.table, seats: OWN_SEATS, button: 1 } };
+const { tournament: _none, ...STATION_SCREEN } = STATION;
+const seatsOf = (station: ConsoleService) => station.getState().settings.table.seats;
+const same = (expected: unknown) => (station: ConsoleService) => () => (JSON.stringify(seatsOf(station)) === JSON.stringify(expected) ? true : null);
+
+describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)', () => {
+  let server: ThrowawayPostgres;
+  let admin: pg.Client;
+  const folders: string[] = [];
+  const folder = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'floor-seating-'));
+    folders.push(dir);
+    return dir;
+  };
+
+  beforeAll(async () => {
+    ({ server, admin } = await startFloorDatabase());
+  }, 120_000);
+
+  afterAll(async () => {
+    await admin?.end();
+    await server?.remove();
+    for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const stationFor = async (table: string): Promise<ConsoleService> => {
+    const login = await createStationLogin(admin, table);
+    const service = await serviceIn(folder(), { floor: { url: server.urlFor(login.role, login.password), table } });
+    expect(await service.saveSettings(STATION_SCREEN)).toEqual({ ok: true, value: null });
+    return service;
+  };
+
+  it('a seat list loaded on the floor reaches both stations; a player busted, moved and a table broken follow', async () => {
+    const [twelve, thirteen] = [await stationFor('12'), await stationFor('Pöytä 13')] as [ConsoleService, ConsoleService];
+    for (const station of [twelve, thirteen]) await until('the link', () => station.getState().floorLink.state === 'connected');
+    expect(seatsOf(twelve)).toEqual(OWN_SEATS);
+
+    expect(await setSeating(admin, seatingFromCsv(SEAT_LIST))).toEqual({ tables: 2, players: 5 });
+    await until('table 12 seated', same([{ seat: 1, name: 'Virtanen, Anna' }, { seat: 4, name: 'Korhonen Matti' }, { seat: 7, name: 'Pekka "Pete" Nieminen' }])(twelve));
+    await until('table 13 seated', same([{ seat: 2, name: 'Ольга' }, { seat: 3, name: 'Liisa' }])(thirteen));
+    expect(twelve.getState().settings.seatsFromFloor).toEqual({ own: OWN_SEATS, broken: false });
+
+    // A player busted on the floor leaves the station's seats.
+    await unseat(admin, '12', 4, 'test');
+    await until('seat 4 out', same([{ seat: 1, name: 'Virtanen, Anna' }, { seat: 7, name: 'Pekka "Pete" Nieminen' }])(twelve));
+    // A player moved to another table: out of one station's seats, into the other's.
+    await moveSeat(admin, '12', 7, 'Pöytä 13', 9);
+    await until('moved out', same([{ seat: 1, name: 'Virtanen, Anna' }])(twelve));
+    await until('moved in', same([{ seat: 2, name: 'Ольга' }, { seat: 3, name: 'Liisa' }, { seat: 9, name: 'Pekka "Pete" Nieminen' }])(thirteen));
+    // Table 12 broken: no seat in play there; the station says so.
+    expect(await breakTable(admin, '12')).toEqual(['Virtanen, Anna']);
+    await until('broken', () => (twelve.getState().settings.seatsFromFloor?.broken === true ? true : null));
+    expect(seatsOf(twelve)).toEqual([]);
+    expect(seatsOf(thirteen)).toHaveLength(3);
+  }, 90_000);
+
+  it('a station linked in its settings gets its own seats back when the link is turned off', async () => {
+    const login = await createStationLogin(admin, '21');
+    const service = await serviceIn(folder());
+    const url = server.urlFor(login.role, login.password);
+    expect(await service.saveSettings({ ...STATION_SCREEN, table: { ...STATION.table, name: '21' }, floor: { on: true, url } })).toEqual({ ok: true, value: null });
+    await until('the link', () => service.getState().floorLink.state === 'connected');
+    await setSeating(admin, [{ table: '21', seat: 5, player: 'Aino' }]);
+    await until('seated', same([{ seat: 5, name: 'Aino' }])(service));
+
+    const held = service.getState().settings;
+    // A screen may not change the floor's seats, and may turn the link off with them as they are.
+    expect(await service.saveSettings({ table: { ...held.table, seats: OWN_SEATS }, source: held.source, floor: { on: true, url } })).toMatchObject({ ok: false, error: { said: { key: 'service.fromFloor.seats' } } });
+    expect(await service.saveSettings({ table: held.table, source: held.source, floor: { on: false, url } })).toEqual({ ok: true, value: null });
+    await until('its own again', same(OWN_SEATS)(service));
+    expect(service.getState().settings.seatsFromFloor).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(folders.at(-1) as string, 'settings.json'), 'utf8')).seatsFromFloor).toBeUndefined();
+  }, 90_000);
+
+  it('a station\'s login reads only its own table\'s seats', async () => {
+    const seven = await createStationLogin(admin, '7');
+    await setSeating(admin, [{ table: '7', seat: 1, player: 'Anna' }, { table: '8', seat: 1, player: 'Pekka' }]);
+    const client = new pg.Client({ connectionString: server.urlFor(seven.role, seven.password) });
+    await client.connect();
+    try {
+      expect((await client.query('SELECT table_name, seat, player FROM floor_seating')).rows).toEqual([{ table_name: '7', seat: 1, player: 'Anna' }]);
+      await expect(client.query("UPDATE floor_seating SET player = 'x' WHERE table_name = '8'")).rejects.toThrow(/permission denied/);
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
+});
