@@ -4,7 +4,8 @@
 // floor leaves the station's seats, a table broken has none in play, and a station linked in its
 // settings gets its own seats back when the link is turned off. Each station's login reads only its
 // own table's seats (floor/db/attacks.test.ts tries the writes).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleSettings } from '../protocol/contract';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
 import { serviceHarness } from '../main/service/testing/services';
-import { breakTable, moveSeat, seatingFromCsv, setSeating, unseat } from '../floor/seating';
+import { breakTable, moveSeat, readSeating, seatingFromCsv, setSeating, unseat } from '../floor/seating';
 import { createStationLogin } from '../floor/db/stations';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { until } from '../floor/testing/requests';
@@ -26,6 +27,16 @@ const SEAT_LIST = ['"Table","Seat","Player"', '12,1,"Virtanen, Anna"', '12,4,Kor
 const OWN_SEATS = [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }, { seat: 3, name: 'Seppo' }];
 const STATION: ConsoleSettings = { ...DEFAULT_SETTINGS, table: { ...DEFAULT_SETTINGS.table, seats: OWN_SEATS, button: 1 } };
 const { tournament: _none, ...STATION_SCREEN } = STATION;
+const root = join(import.meta.dirname, '..');
+
+/** `npm run floor -- …` as the README runs it (its exit code, standard output and error). */
+function floor(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'floor', 'cli.ts'), ...args], { cwd: root, env: { ...process.env, CHIP_RACE_DATABASE_URL: '' }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+    });
+  });
+}
 const seatsOf = (station: ConsoleService) => station.getState().settings.table.seats;
 const same = (expected: unknown) => (station: ConsoleService) => () => (JSON.stringify(seatsOf(station)) === JSON.stringify(expected) ? true : null);
 
@@ -110,4 +121,26 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
       await client.end();
     }
   }, 60_000);
+
+  it('loads the seat list from the command line (one JSON line), and refuses a malformed one naming the line, changing nothing', async () => {
+    const dir = folder();
+    const good = join(dir, 'seats.csv');
+    writeFileSync(good, `\uFEFF${SEAT_LIST}`);
+    const loaded = await floor(['seating', '--database', server.url, '--file', good]);
+    expect(loaded).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(loaded.stdout)).toEqual({ tables: 2, players: 5 });
+    const before = await readSeating(admin);
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, 'table;seat;player\n12;1;Anna\n12;11;Matti\n');
+    const refused = await floor(['seating', '--database', server.url, '--file', bad]);
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toContain('line 3: seat "11" is not a seat number from 1 to 10');
+    expect(await readSeating(admin)).toEqual(before);
+    for (const args of [['seating'], ['seating', '--file', join(dir, 'missing.csv')], ['status', '--file', good]]) {
+      const outcome = await floor([...args, '--database', server.url]);
+      expect(outcome.code, args.join(' ')).toBe(2);
+      expect(outcome.stdout).toBe('');
+      expect(outcome.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  }, 120_000);
 });
