@@ -6,7 +6,7 @@ import pg from 'pg';
 import { readCookie } from '../net/cookies';
 import { allowedHosts } from '../net/hosts';
 import { keyMatches } from '../net/keys';
-import { isInputError } from '../engine/errors';
+import { InputError, isInputError } from '../engine/errors';
 import type { Message, MessageKey, MessageParam } from '../engine/messages';
 import { isLoopbackHost, listenOn } from '../net/loopback';
 import { adjustForMinutesLeft } from '../engine/clock/clock';
@@ -15,7 +15,9 @@ import { isTableName } from '../protocol/tableName';
 import { floorCsv, floorJson } from './export';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
 import type { FloorClock } from '../protocol/clock';
-import { clockSection, FLOOR_CSS, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
+import { multipartBoundary, readMultipart } from './multipart';
+import { breakTable, moveSeat, readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating, unseat } from './seating';
+import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, tableSeatsSection, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
 
@@ -105,6 +107,8 @@ const PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   '/floor.css': [],
   '/login': ['lang'],
   '/clock': [],
+  '/seating': ['lang'],
+  '/seat': [],
 };
 
 /** The clock's buttons: what each posts, and what it does. */
@@ -387,6 +391,25 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 303, text, '', { Location: `/?lang=${formLanguage}` });
       return;
     }
+    if ((path === '/seating' || path === '/seat') && method === 'POST') {
+      // The seating's forms: from the floor's own page only, by whoever may see the floor (as the clock's buttons).
+      if (origin === undefined) {
+        plain(request, response, 403, 'floor.http.formOrigin');
+        return;
+      }
+      const shown = await authorised(request);
+      if (shown === 'busy') {
+        tooManyGuesses(request, response);
+        return;
+      }
+      if (shown !== 'right') {
+        send(response, 401, html, renderLogin(language, false));
+        return;
+      }
+      if (path === '/seating') await postSeating(request, response);
+      else await postSeat(request, response);
+      return;
+    }
     if (method !== 'GET' && method !== 'HEAD') {
       plain(request, response, 405, 'floor.http.method', undefined, { Allow: 'GET, HEAD' });
       return;
@@ -417,9 +440,18 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       return;
     }
     if (path === '/') {
-      const { status, clock } = await withClient(async (client) => ({ status: await readFloorStatus(client), clock: await readFloorClock(client) }));
+      const { status, clock, seating } = await withClient(async (client) => ({ status: await readFloorStatus(client), clock: await readFloorClock(client), seating: await readSeating(client) }));
       lastView = { status, clock, at: now() };
-      send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now())), {}, head);
+      send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now()), '', brokenMidColourUp(status, seating, language)), {}, head);
+      return;
+    }
+    if (path === '/seating') {
+      const page = await withClient(async (client) => renderSeating(await readFloorStatus(client), await readSeating(client), language));
+      send(response, 200, html, page, {}, head);
+      return;
+    }
+    if (path === '/seat') {
+      plain(request, response, 405, 'floor.http.seatMethod', undefined, { Allow: 'POST' }, head);
       return;
     }
     if (path === '/export.csv' || path === '/export.json') {
@@ -437,10 +469,10 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       const found = await withClient(async (client) => {
         const status = await readFloorStatus(client);
         const row = status.tables.find((entry) => entry.table === table);
-        return row === undefined ? null : { row, races: await tableRaces(client, table) };
+        return row === undefined ? null : { row, races: await tableRaces(client, table), seating: (await readSeating(client)).find((entry) => entry.table === table) };
       });
       if (found === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
-      else send(response, 200, html, renderTable(found.row, found.races, language, now()), {}, head);
+      else send(response, 200, html, renderTable(found.row, found.races, language, now(), tableSeatsSection(table, found.seating, language)), {}, head);
       return;
     }
     const race = query.get('race');
@@ -451,6 +483,65 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     const record = await withClient(async (client) => floorRaceRecord(client, table, race));
     if (record === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
     else send(response, 200, html, renderRaceRecord(table, record, language), {}, head);
+  }
+
+  /** The seat list uploaded (multipart): the whole seating replaced, or the seating page again with the refusal naming the line. */
+  async function postSeating(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const boundary = multipartBoundary(request.headers['content-type']);
+    const body = boundary === null ? null : await readBody(request, SEATING_MAX_BYTES + 4096);
+    const form = boundary === null || body === null ? null : readMultipart(body, boundary, ['lang', 'file']);
+    const file = form?.get('file');
+    if (form === null || file === undefined) {
+      plain(request, response, 400, 'floor.http.badRequest', { why: { message: { key: 'floor.http.why.form' } } });
+      return;
+    }
+    const formLanguage = languageOf(form.get('lang')?.value ?? null, undefined);
+    try {
+      const rows = seatingFromCsv(file.value);
+      await withClient((client) => setSeating(client, rows));
+    } catch (error) {
+      if (!isInputError(error) || error.said === undefined) throw error;
+      const said = error.said;
+      const page = await withClient(async (client) => renderSeating(await readFloorStatus(client), await readSeating(client), formLanguage, sayMessage(formLanguage, said)));
+      send(response, 409, html, page);
+      return;
+    }
+    send(response, 303, text, '', { Location: `/seating?lang=${formLanguage}` });
+  }
+
+  /** A seat's form on a table's page: a player out, moved, or the table broken (ticked to confirm); a refusal shown on the table's page. */
+  async function postSeat(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const form = await readForm(request);
+    const table = form?.get('table');
+    const action = form?.get('action');
+    const allowed: Readonly<Record<string, readonly string[]>> = { out: ['seat'], move: ['seat', 'to-table', 'to-seat'], break: ['confirm'] };
+    const fields = action === undefined ? undefined : allowed[action];
+    if (form === null || table === undefined || !isTableName(table) || fields === undefined || [...form.keys()].some((name) => !['table', 'action', 'lang', ...fields].includes(name))) {
+      plain(request, response, 400, 'floor.http.badRequest', { why: { message: { key: 'floor.http.why.form' } } });
+      return;
+    }
+    const formLanguage = languageOf(form.get('lang') ?? null, undefined);
+    const seatOf = (value: string | undefined) => (value !== undefined && /^\s*\d{1,2}\s*$/.test(value) ? Number(value) : NaN);
+    try {
+      await withClient(async (client) => {
+        if (action === 'out') await unseat(client, table, seatOf(form.get('seat')), 'floor page');
+        else if (action === 'move') await moveSeat(client, table, seatOf(form.get('seat')), (form.get('to-table') ?? '').trim(), seatOf(form.get('to-seat')));
+        else if (form.get('confirm') !== 'yes') throw new InputError('confirm', { key: 'floor.page.seats.confirmNeeded' });
+        else await breakTable(client, table);
+      });
+    } catch (error) {
+      if (!isInputError(error) || error.said === undefined) throw error;
+      const said = error.said;
+      const page = await withClient(async (client) => {
+        const row = (await readFloorStatus(client)).tables.find((entry) => entry.table === table);
+        if (row === undefined) return null;
+        return renderTable(row, await tableRaces(client, table), formLanguage, now(), tableSeatsSection(table, (await readSeating(client)).find((entry) => entry.table === table), formLanguage, sayMessage(formLanguage, said)));
+      });
+      if (page === null) send(response, 404, html, renderMessage(formLanguage, 'floor.page.notFound'));
+      else send(response, 409, html, page);
+      return;
+    }
+    send(response, 303, text, '', { Location: `/table?${new URLSearchParams({ table, lang: formLanguage }).toString()}` });
   }
 
   const listener = (request: IncomingMessage, response: ServerResponse) => {
@@ -528,4 +619,16 @@ async function readForm(request: IncomingMessage): Promise<Map<string, string> |
     fields.set(name, value);
   }
   return fields;
+}
+
+/** A request's body, or null when it is larger than `maxBytes`. */
+async function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }
