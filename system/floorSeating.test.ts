@@ -18,6 +18,7 @@ import { createStationLogin } from '../floor/db/stations';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { until } from '../floor/testing/requests';
 import type { ConsoleService } from '../main/service/service';
+import { FloorLink, type FloorSeatsRow } from '../main/floorLink/link';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const { serviceIn } = serviceHarness({ station: 'table-pc', floorTiming: { retryFirstMs: 50, retryMaxMs: 400, pollMs: 150, countMs: 100, connectMs: 2_000 } });
@@ -143,4 +144,46 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
       expect(outcome.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
   }, 120_000);
+
+  it("the link hands its table's seats on only when the floor changed them (one version row read each poll)", async () => {
+    const login = await createStationLogin(admin, '31');
+    const rows: (FloorSeatsRow | null)[] = [];
+    const link = await FloorLink.start({ dataDir: folder(), table: '31', url: server.urlFor(login.role, login.password), from: 'settings', journalSeq: 0, onState: () => undefined, onFloorSeats: (row) => rows.push(row), timing: { retryFirstMs: 50, retryMaxMs: 400, pollMs: 100, countMs: 100, connectMs: 2_000 } });
+    try {
+      await until('the first reading', () => rows.length === 1);
+      expect(rows).toEqual([null]);
+      await setSeating(admin, [{ table: '31', seat: 3, player: 'Aino' }, { table: '32', seat: 1, player: 'Eino' }]);
+      await until('the seating', () => rows.length === 2);
+      expect(rows[1]).toEqual({ version: 1, broken: false, seats: [{ seat: 3, player: 'Aino' }] });
+      // Polled again and again, unchanged (another table's change included): not handed on again.
+      await unseat(admin, '32', 1, 'test');
+      await new Promise((resolve) => setTimeout(resolve, 5 * 100));
+      expect(rows).toHaveLength(2);
+      await moveSeat(admin, '31', 3, '31', 4);
+      await until('the move', () => rows.length === 3);
+      expect(rows[2]).toEqual({ version: 2, broken: false, seats: [{ seat: 4, player: 'Aino' }] });
+    } finally {
+      await link.close();
+    }
+  }, 60_000);
+
+  it('refuses an empty seat out, a move onto a taken seat or a broken table, in keys; a new list mends a broken table', async () => {
+    const said = async (work: Promise<unknown>) => work.then(() => 'done', (error: unknown) => (error as { said?: { key: string } }).said?.key);
+    await setSeating(admin, [{ table: '41', seat: 1, player: 'Anna' }, { table: '41', seat: 2, player: 'Eino' }, { table: '42', seat: 1, player: 'Liisa' }]);
+    expect(await said(unseat(admin, '41', 5, 'test'))).toBe('floor.seating.noSeat');
+    expect(await said(unseat(admin, '41', 11, 'test'))).toBe('floor.seating.badSeat');
+    expect(await said(moveSeat(admin, '41', 1, '41', 2))).toBe('floor.seating.seatTaken');
+    expect(await said(moveSeat(admin, '41', 1, ' 41', 3))).toBe('floor.seating.badTable');
+    expect(await breakTable(admin, '42')).toEqual(['Liisa']);
+    expect(await said(moveSeat(admin, '41', 1, '42', 3))).toBe('floor.seating.broken');
+    expect(await said(moveSeat(admin, '41', 1, '41', 3))).toBe('done');
+    const seating = await readSeating(admin);
+    expect(seating.map((table) => ({ table: table.table, broken: table.brokenAt !== null, seats: table.seats }))).toEqual([
+      { table: '41', broken: false, seats: [{ seat: 2, player: 'Eino' }, { seat: 3, player: 'Anna' }] },
+      { table: '42', broken: true, seats: [] },
+    ]);
+    expect((await admin.query("SELECT player, out_by FROM floor_seating_out WHERE table_name = '41'")).rows).toEqual([]);
+    await setSeating(admin, [{ table: '42', seat: 1, player: 'Liisa' }]);
+    expect((await readSeating(admin)).map((table) => [table.table, table.brokenAt])).toEqual([['42', null]]);
+  }, 60_000);
 });
