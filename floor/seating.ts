@@ -181,7 +181,7 @@ const bySeat = (a: SeatRow, b: SeatRow) => (a.table < b.table ? -1 : a.table > b
 /** One table's seating as the floor holds it. */
 export interface TableSeating {
   readonly table: string;
-  /** Bumped at every change of the table's seats: what a station compares to read them again. */
+  /** New at every change of the table's seats (one sequence for all tables): what a station compares to read them again. */
   readonly version: number;
   /** When the table was broken (all its players out), or null. */
   readonly brokenAt: string | null;
@@ -200,11 +200,11 @@ async function inTransaction<T>(client: ClientBase, work: () => Promise<T>): Pro
   }
 }
 
-/** The table's seating row bumped (made when it had none): every station of the table reads its seats again. */
+/** The table's seating row given a new version (made when it had none): every station of the table reads its seats again. */
 async function bump(client: ClientBase, table: string, broken = false): Promise<void> {
   await client.query(
-    `INSERT INTO floor_seating_tables (table_name, version, broken_at) VALUES ($1, 1, CASE WHEN $2 THEN now() END)
-     ON CONFLICT (table_name) DO UPDATE SET version = floor_seating_tables.version + 1, broken_at = CASE WHEN $2 THEN now() ELSE floor_seating_tables.broken_at END, changed_at = now()`,
+    `INSERT INTO floor_seating_tables (table_name, version, broken_at) VALUES ($1, nextval('floor_seating_versions'), CASE WHEN $2 THEN now() END)
+     ON CONFLICT (table_name) DO UPDATE SET version = excluded.version, broken_at = CASE WHEN $2 THEN now() ELSE floor_seating_tables.broken_at END, changed_at = now()`,
     [table, broken],
   );
 }
@@ -263,9 +263,10 @@ export async function moveSeat(client: ClientBase, fromTable: string, fromSeat: 
     const player = gone.rows[0]?.player;
     if (player === undefined) refuse({ key: 'floor.seating.noSeat', params: { table: fromTable, seat: fromSeat } });
     await client.query('INSERT INTO floor_tables (table_name) VALUES ($1) ON CONFLICT DO NOTHING', [toTable]);
-    await client.query('INSERT INTO floor_seating (table_name, seat, player) VALUES ($1, $2, $3)', [toTable, toSeat, player]);
     await bump(client, fromTable);
+    // The table moved to has its seating row first (a table no list named yet gets one).
     if (toTable !== fromTable) await bump(client, toTable);
+    await client.query('INSERT INTO floor_seating (table_name, seat, player) VALUES ($1, $2, $3)', [toTable, toSeat, player]);
   });
 }
 

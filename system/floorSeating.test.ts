@@ -154,14 +154,22 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
       expect(rows).toEqual([null]);
       await setSeating(admin, [{ table: '31', seat: 3, player: 'Aino' }, { table: '32', seat: 1, player: 'Eino' }]);
       await until('the seating', () => rows.length === 2);
-      expect(rows[1]).toEqual({ version: 1, broken: false, seats: [{ seat: 3, player: 'Aino' }] });
+      expect(rows[1]).toEqual({ version: expect.any(Number), broken: false, seats: [{ seat: 3, player: 'Aino' }] });
       // Polled again and again, unchanged (another table's change included): not handed on again.
       await unseat(admin, '32', 1, 'test');
       await new Promise((resolve) => setTimeout(resolve, 5 * 100));
       expect(rows).toHaveLength(2);
       await moveSeat(admin, '31', 3, '31', 4);
       await until('the move', () => rows.length === 3);
-      expect(rows[2]).toEqual({ version: 2, broken: false, seats: [{ seat: 4, player: 'Aino' }] });
+      expect(rows[2]).toEqual({ version: expect.any(Number), broken: false, seats: [{ seat: 4, player: 'Aino' }] });
+      expect(rows[2]?.version).toBeGreaterThan(rows[1]?.version as number);
+      // Dropped from the seating and seated again with other players: a version never seen, handed on.
+      await setSeating(admin, [{ table: '32', seat: 1, player: 'Eino' }]);
+      await until('dropped', () => rows.length === 4);
+      expect(rows[3]).toBeNull();
+      await setSeating(admin, [{ table: '31', seat: 6, player: 'Ville' }]);
+      await until('seated again', () => rows.length === 5);
+      expect(rows[4]).toMatchObject({ seats: [{ seat: 6, player: 'Ville' }] });
     } finally {
       await link.close();
     }
@@ -177,10 +185,14 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     expect(await breakTable(admin, '42')).toEqual(['Liisa']);
     expect(await said(moveSeat(admin, '41', 1, '42', 3))).toBe('floor.seating.broken');
     expect(await said(moveSeat(admin, '41', 1, '41', 3))).toBe('done');
+    // To a table no list named: it is seated from now on.
+    expect(await said(moveSeat(admin, '41', 2, '43', 1))).toBe('done');
+    expect(await said(moveSeat(admin, '43', 1, '41', 2))).toBe('done');
     const seating = await readSeating(admin);
     expect(seating.map((table) => ({ table: table.table, broken: table.brokenAt !== null, seats: table.seats }))).toEqual([
       { table: '41', broken: false, seats: [{ seat: 2, player: 'Eino' }, { seat: 3, player: 'Anna' }] },
       { table: '42', broken: true, seats: [] },
+      { table: '43', broken: false, seats: [] },
     ]);
     expect((await admin.query("SELECT player, out_by FROM floor_seating_out WHERE table_name = '41'")).rows).toEqual([]);
     await setSeating(admin, [{ table: '42', seat: 1, player: 'Liisa' }]);

@@ -554,6 +554,8 @@ ALTER TABLE public.floor_clock ADD COLUMN house jsonb;
     // (a station reads that one row each poll, and its seats only when the version moved) and when
     // it was broken. floor_seating_out: the players out, kept. Written by the floor only.
     sql: `
+-- Versions from one sequence: a table dropped from the seating and seated again never shows a version a station saw before.
+CREATE SEQUENCE public.floor_seating_versions;
 CREATE TABLE public.floor_seating_tables (
   table_name text PRIMARY KEY REFERENCES public.floor_tables,
   version bigint NOT NULL,
@@ -575,7 +577,7 @@ CREATE TABLE public.floor_seating_out (
   out_by text NOT NULL,
   out_at timestamptz NOT NULL DEFAULT now()
 );
-REVOKE ALL ON public.floor_seating_tables, public.floor_seating, public.floor_seating_out FROM PUBLIC;
+REVOKE ALL ON public.floor_seating_tables, public.floor_seating, public.floor_seating_out, public.floor_seating_versions FROM PUBLIC;
 ALTER TABLE public.floor_seating_tables ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.floor_seating ENABLE ROW LEVEL SECURITY;
 CREATE POLICY station_reads_own_seating ON public.floor_seating_tables FOR SELECT TO ${STATION_GROUP} USING (table_name OPERATOR(pg_catalog.=) public.station_table());
