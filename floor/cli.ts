@@ -11,7 +11,7 @@ import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { isTableName } from '../protocol/tableName';
 import { createStationLogin, ensureTable, StationLoginExists, type StationLogin } from './db/stations';
 import { floorStatus } from './fold';
-import { SEATING_MAX_BYTES, seatingFromCsv, setSeating } from './seating';
+import { readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating } from './seating';
 import { isHostName, startFloorServer } from './server';
 import { syncStation } from '../replication/sync';
 
@@ -214,8 +214,15 @@ async function status(url: string, out: (text: string) => void): Promise<void> {
       return;
     }
     const floor = await floorStatus(client);
+    const seating = new Map((await readSeating(client)).map((entry) => [entry.table, entry]));
+    // A seated table: its players; a broken one says so, with its race still open (a colour-up broken mid-race).
+    const seated = (table: string, openRace: string | null) => {
+      const entry = seating.get(table);
+      if (entry === undefined) return {};
+      return { players: entry.seats.length, ...(entry.brokenAt === null ? {} : { broken: true, ...(openRace === null ? {} : { brokenWithOpenRace: openRace }) }) };
+    };
     const document = {
-      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel })),
+      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel, ...seated(table.table, table.openRace?.raceId ?? null) })),
       // The chip runner's sheet: each table's for its own break (floor/fold.ts tableSheet), added up.
       totals: { races: floor.totals.races, valueDelta: floor.totals.valueDelta, bring: floor.totals.bring, collect: floor.totals.collect },
     };

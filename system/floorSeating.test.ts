@@ -130,6 +130,14 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     const loaded = await floor(['seating', '--database', server.url, '--file', good]);
     expect(loaded).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(loaded.stdout)).toEqual({ tables: 2, players: 5 });
+    // `status` says each seated table's players, and a broken table so.
+    await breakTable(admin, 'Pöytä 13');
+    const status = JSON.parse((await floor(['status', '--database', server.url])).stdout) as { tables: { table: string; players?: number; broken?: boolean }[] };
+    expect(status.tables.filter((table) => table.players !== undefined).map(({ table, players, broken }) => ({ table, players, broken }))).toEqual([
+      { table: '12', players: 3, broken: undefined },
+      { table: 'Pöytä 13', players: 0, broken: true },
+    ]);
+    await floor(['seating', '--database', server.url, '--file', good]);
     const before = await readSeating(admin);
     const bad = join(dir, 'bad.csv');
     writeFileSync(bad, 'table;seat;player\n12;1;Anna\n12;11;Matti\n');
