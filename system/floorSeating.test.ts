@@ -14,7 +14,9 @@ import type { ConsoleSettings } from '../protocol/contract';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
 import { serviceHarness } from '../main/service/testing/services';
 import { breakTable, moveSeat, readSeating, seatingFromCsv, setSeating, unseat } from '../floor/seating';
-import { createStationLogin } from '../floor/db/stations';
+import { createStationLogin, ensureTable } from '../floor/db/stations';
+import { syncStation } from '../replication/sync';
+import { playStation } from './testing/stations';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { until } from '../floor/testing/requests';
 import type { ConsoleService } from '../main/service/service';
@@ -206,4 +208,19 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     await setSeating(admin, [{ table: '42', seat: 1, player: 'Liisa' }]);
     expect((await readSeating(admin)).map((table) => [table.table, table.brokenAt])).toEqual([['42', null]]);
   }, 60_000);
+
+  it("a table broken while its colour-up race is open: `floor status` names the race", async () => {
+    const dir = folder();
+    const station = await playStation(dir, '51', 'colour-up-racing');
+    try {
+      await ensureTable(admin, '51');
+      await syncStation(admin, '51', dir);
+      await setSeating(admin, [{ table: '51', seat: 1, player: 'Matti' }, { table: '51', seat: 2, player: 'Teppo' }]);
+      expect(await breakTable(admin, '51')).toEqual(['Matti', 'Teppo']);
+      const status = JSON.parse((await floor(['status', '--database', server.url])).stdout) as { tables: { table: string; colourUp: string; broken?: boolean; brokenWithOpenRace?: string }[] };
+      expect(status.tables.find((table) => table.table === '51')).toMatchObject({ colourUp: 'racing', broken: true, brokenWithOpenRace: expect.stringMatching(/^race-\d+$/) });
+    } finally {
+      await station.close();
+    }
+  }, 120_000);
 });
