@@ -28,7 +28,7 @@ import { createGuessPacer, guessSource } from './guesses';
  *   its loopback names, its bound address, this machine's interface addresses when bound to all of
  *   them, and the names given with `--name`;
  * - `Origin`, when a browser sends one, must be the floor's own page (another site's script is
- *   refused), and a POST (the sign-in form, the clock's buttons: the only ones) must carry it;
+ *   refused), and a POST (the sign-in form, the clock's buttons, the seating's forms: the only ones) must carry it;
  * - on loopback nobody else is asked; on any other address the floor starts only with a token
  *   (a password) and over HTTPS (its certificate and key), and then every request shows it:
  *   `Authorization: Bearer`, or the cookie the sign-in form sets (compared in constant time, main/web/key.ts keyMatches). The cookie holds
@@ -38,7 +38,8 @@ import { createGuessPacer, guessSource } from './guesses';
  *   is logged with its time and address (never the guess).
  *
  * No route writes station data: the pages and the exports only read what the background fold
- * wrote (the fold writes only the floor's own summary tables; the clock's buttons only the floor's clock).
+ * wrote (the fold writes only the floor's own summary tables; the clock's buttons only the floor's clock;
+ * the seating's forms only the floor's seating, floor/seating.ts).
  */
 
 export interface FloorServerOptions {
@@ -326,7 +327,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     const head = method === 'HEAD';
 
     if (path === '/login' && method === 'POST') {
-      // The only POST: it must come from the floor's own page.
+      // A POST: it must come from the floor's own page.
       if (origin === undefined) {
         plain(request, response, 403, 'floor.http.formOrigin');
         return;
