@@ -14,6 +14,7 @@ import { setHoldBreaks } from './hold';
 import { breakProgress, floorStatus, foldFloor, STATUS_FOLD_BUDGET_MS } from './fold';
 import { EMPTY_SUMMARY, summaryCsv, summaryJson, tournamentSummary } from './summary';
 import { parseSeparator, separatorFor } from '../replay/csv';
+import { readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating } from './seating';
 import { isHostName, startFloorServer } from './server';
 import { syncStation } from '../replication/sync';
 import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } from './db/capacity';
@@ -27,6 +28,7 @@ import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } f
  *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
  *   structure --database URL --file PATH                  the tournament (the planner's CSV with rules and decks lines, or JSON): every station takes it
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
+ *   seating   --database URL --file PATH                  the seat list (CSV: table, seat, player) every station's seats follow
  *   clock     hold|no-hold --database URL             hold each break with a colour-up until every table is done (floor/hold.ts), or not
  *   summary   --database URL [--format csv|json] [--sep ,|;]   the chip audit's per-tournament summary (floor/summary.ts): CSV with a
  *             byte-order mark, ';' when LANG is Finnish or Russian (else ',') unless --sep says, local times in this machine's zone
@@ -40,8 +42,8 @@ import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } f
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: floor [status|sync|add-table|serve|structure|clock start|pause|resume|adjust|hold|no-hold|summary] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N] [--format csv|json] [--sep ,|;]';
-const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'clock', 'summary'] as const;
+const USAGE = 'usage: floor [status|sync|add-table|serve|structure|seating|clock start|pause|resume|adjust|hold|no-hold|summary] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N] [--format csv|json] [--sep ,|;]';
+const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'seating', 'clock', 'summary'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes', 'rotate', 'format', 'sep']);
 /** Options that take no value. */
@@ -131,7 +133,11 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
     if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');
     if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
     if (statSync(options.file).size > 256 * 1024) throw new UsageError('--file is larger than a structure can be (256 KB)');
-  } else if ('file' in options) throw new UsageError('--file is for structure only');
+  } else if (command === 'seating') {
+    if (options.file === undefined) throw new UsageError('seating needs --file PATH (the seat list as CSV: table, seat, player)');
+    if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
+    if (statSync(options.file).size > SEATING_MAX_BYTES) throw new UsageError(`--file is larger than a seat list can be (${SEATING_MAX_BYTES / 1024} KB)`);
+  } else if ('file' in options) throw new UsageError('--file is for structure and seating only');
   if (clock === 'adjust') {
     if (options.minutes === undefined || !/^[+-]?\d{1,3}$/.test(options.minutes) || Number(options.minutes) === 0 || Math.abs(Number(options.minutes)) > 600) throw new UsageError('clock adjust needs --minutes N: a whole number of minutes from -600 to 600, not 0 (N more minutes left in the level; fewer when negative)');
   } else if ('minutes' in options) throw new UsageError('--minutes is for clock adjust only');
@@ -220,8 +226,15 @@ async function status(url: string, out: (text: string) => void): Promise<void> {
       return;
     }
     const floor = await floorStatus(client);
+    const seating = new Map((await readSeating(client)).map((entry) => [entry.table, entry]));
+    // A seated table: its players; a broken one says so, with its race still open (a colour-up broken mid-race).
+    const seated = (table: string, openRace: string | null) => {
+      const entry = seating.get(table);
+      if (entry === undefined) return {};
+      return { players: entry.seats.length, ...(entry.brokenAt === null ? {} : { broken: true, ...(openRace === null ? {} : { brokenWithOpenRace: openRace }) }) };
+    };
     const document = {
-      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel })),
+      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel, ...seated(table.table, table.openRace?.raceId ?? null) })),
       // The chip runner's sheet: each table's for its own break (floor/fold.ts tableSheet), added up.
       totals: { races: floor.totals.races, valueDelta: floor.totals.valueDelta, bring: floor.totals.bring, collect: floor.totals.collect },
       // The current break's progress board: tables at each colour-up status, and how many are left.
@@ -328,6 +341,18 @@ async function structure(url: string, file: string, out: (text: string) => void)
   }
 }
 
+/** The seat list loaded: the whole seating replaced, one JSON line saying how many tables and players. */
+async function seating(url: string, file: string, out: (text: string) => void): Promise<void> {
+  const rows = seatingFromCsv(readFileSync(file, 'utf8'));
+  const client = await connect(url);
+  try {
+    await migrate(client);
+    out(`${JSON.stringify(await setSeating(client, rows))}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 async function clockCommand(url: string, command: ClockCommand, minutes: string | undefined, out: (text: string) => void): Promise<void> {
   const client = await connect(url);
   try {
@@ -371,6 +396,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out:
     else if (command === 'sync') await sync(database, options.table as string, options.data as string, out);
     else if (command === 'add-table') await addTable(database, options.table as string, options.rotate !== undefined, out, warn);
     else if (command === 'structure') await structure(database, options.file as string, out);
+    else if (command === 'seating') await seating(database, options.file as string, out);
     else if (command === 'clock') await clockCommand(database, parsed.clock as ClockCommand, options.minutes, out);
     else if (command === 'summary') await summary(database, options.format, options.sep, env, out);
     else await serve(options, parsed.names, out, warn);

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { readCookie } from '../net/cookies';
 import { allowedHosts } from '../net/hosts';
 import { keyMatches } from '../net/keys';
-import { isInputError } from '../engine/errors';
+import { InputError, isInputError } from '../engine/errors';
 import type { Message, MessageKey, MessageParam } from '../engine/messages';
 import { isLoopbackHost, listenOn } from '../net/loopback';
 import { adjustForMinutesLeft } from '../engine/clock/clock';
@@ -21,7 +21,9 @@ import { summaryCsv, summaryJson, tournamentSummary } from './summary';
 import { parseSeparator, separatorFor } from '../replay/csv';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
 import type { FloorClock } from '../protocol/clock';
-import { clockSection, FLOOR_CSS, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
+import { multipartBoundary, readMultipart } from './multipart';
+import { breakTable, moveSeat, readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating, unseat } from './seating';
+import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, tableSeatsSection, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
 
@@ -32,7 +34,7 @@ import { createGuessPacer, guessSource } from './guesses';
  *   its loopback names, its bound address, this machine's interface addresses when bound to all of
  *   them, and the names given with `--name`;
  * - `Origin`, when a browser sends one, must be the floor's own page (another site's script is
- *   refused), and a POST (the sign-in form, the clock's buttons: the only ones) must carry it;
+ *   refused), and a POST (the sign-in form, the clock's buttons, the seating's forms: the only ones) must carry it;
  * - on loopback nobody else is asked; on any other address the floor starts only with a token
  *   (a password) and over HTTPS (its certificate and key), and then every request shows it:
  *   `Authorization: Bearer`, or the cookie the sign-in form sets (compared in constant time, main/web/key.ts keyMatches). The cookie holds
@@ -42,7 +44,8 @@ import { createGuessPacer, guessSource } from './guesses';
  *   is logged with its time and address (never the guess).
  *
  * No route writes station data: the pages and the exports only read what the background fold
- * wrote (the fold writes only the floor's own summary tables; the clock's buttons only the floor's clock).
+ * wrote (the fold writes only the floor's own summary tables; the clock's buttons only the floor's clock;
+ * the seating's forms only the floor's seating, floor/seating.ts).
  */
 
 export interface FloorServerOptions {
@@ -116,6 +119,8 @@ const PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   '/login': ['lang'],
   '/clock': [],
   '/runner': ['lang', 'level'],
+  '/seating': ['lang'],
+  '/seat': [],
 };
 
 /** The clock's buttons: what each posts, and what it does. */
@@ -316,6 +321,30 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     send(response, 503, html, body, { 'Retry-After': '5' }, request.method === 'HEAD');
   };
 
+  /** The chip runner's tick (a form of the runner's sheet): the chips the sheet says now, who ticked them; refused without a name or for a table without this break. */
+  async function postRunnerTick(request: IncomingMessage, response: ServerResponse, language: FloorLanguage): Promise<void> {
+    const form = await readForm(request);
+    const formLanguage = languageOf(form?.get('lang') ?? null, undefined);
+    const kind = form?.get('kind');
+    const level = Number(form?.get('level'));
+    const tableName = form?.get('table') ?? '';
+    if (form === null || form.size > 5 || (kind !== 'delivered' && kind !== 'collected') || !Number.isSafeInteger(level) || level < 0 || !isTableName(tableName)) {
+      send(response, 400, html, renderMessage(language, 'floor.page.badRequest'));
+      return;
+    }
+    const by = runnerName(form.get('by'));
+    const refused = await withClient(async (client) => {
+      const status = await readFloorStatus(client);
+      const row = status.tables.find((entry) => entry.table === tableName && entry.sheetAfterLevel === level);
+      if (by === null || row === undefined) return renderRunner(reconcile(status, await readTicks(client, level), level), formLanguage, say(formLanguage, 'floor.page.runner.badTick', { n: NAME_MAX }));
+      // The chips the sheet says now: what the runner took or brought.
+      await recordTick(client, { table: tableName, afterLevel: level, kind, by, chips: kind === 'delivered' ? row.bring : row.collect });
+      return null;
+    });
+    if (refused !== null) send(response, 422, html, refused);
+    else send(response, 303, text, '', { Location: `/runner?lang=${formLanguage}&level=${level}` });
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const hostHeader = request.headers.host;
     if (typeof hostHeader !== 'string' || !hosts.has(hostHeader.toLowerCase())) {
@@ -341,7 +370,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     const head = method === 'HEAD';
 
     if (path === '/login' && method === 'POST') {
-      // The only POST: it must come from the floor's own page.
+      // A POST: it must come from the floor's own page.
       if (origin === undefined) {
         plain(request, response, 403, 'floor.http.formOrigin');
         return;
@@ -411,8 +440,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 303, text, '', { Location: `/?lang=${formLanguage}` });
       return;
     }
-    if (path === '/runner' && method === 'POST') {
-      // The chip runner's tick: from the floor's own page only, by whoever may see the floor.
+    if ((path === '/seating' || path === '/seat' || path === '/runner') && method === 'POST') {
+      // The seating's forms and the chip runner's ticks: from the floor's own page only, by whoever may see the floor (as the clock's buttons).
       if (origin === undefined) {
         plain(request, response, 403, 'floor.http.formOrigin');
         return;
@@ -426,26 +455,9 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         send(response, 401, html, renderLogin(language, false));
         return;
       }
-      const form = await readForm(request);
-      const formLanguage = languageOf(form?.get('lang') ?? null, undefined);
-      const kind = form?.get('kind');
-      const level = Number(form?.get('level'));
-      const tableName = form?.get('table') ?? '';
-      if (form === null || form.size > 5 || (kind !== 'delivered' && kind !== 'collected') || !Number.isSafeInteger(level) || level < 0 || !isTableName(tableName)) {
-        send(response, 400, html, renderMessage(language, 'floor.page.badRequest'));
-        return;
-      }
-      const by = runnerName(form.get('by'));
-      const refused = await withClient(async (client) => {
-        const status = await readFloorStatus(client);
-        const row = status.tables.find((entry) => entry.table === tableName && entry.sheetAfterLevel === level);
-        if (by === null || row === undefined) return renderRunner(reconcile(status, await readTicks(client, level), level), formLanguage, say(formLanguage, 'floor.page.runner.badTick', { n: NAME_MAX }));
-        // The chips the sheet says now: what the runner took or brought.
-        await recordTick(client, { table: tableName, afterLevel: level, kind, by, chips: kind === 'delivered' ? row.bring : row.collect });
-        return null;
-      });
-      if (refused !== null) send(response, 422, html, refused);
-      else send(response, 303, text, '', { Location: `/runner?lang=${formLanguage}&level=${level}` });
+      if (path === '/seating') await postSeating(request, response);
+      else if (path === '/seat') await postSeat(request, response);
+      else await postRunnerTick(request, response, language);
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') {
@@ -478,9 +490,18 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       return;
     }
     if (path === '/') {
-      const { status, clock } = await withClient(async (client) => ({ status: await readFloorStatus(client), clock: await readFloorClock(client) }));
+      const { status, clock, seating } = await withClient(async (client) => ({ status: await readFloorStatus(client), clock: await readFloorClock(client), seating: await readSeating(client) }));
       lastView = { status, clock, at: now() };
-      send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now())), {}, head);
+      send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now()), '', brokenMidColourUp(status, seating, language)), {}, head);
+      return;
+    }
+    if (path === '/seating') {
+      const page = await withClient(async (client) => renderSeating(await readFloorStatus(client), await readSeating(client), language));
+      send(response, 200, html, page, {}, head);
+      return;
+    }
+    if (path === '/seat') {
+      plain(request, response, 405, 'floor.http.seatMethod', undefined, { Allow: 'POST' }, head);
       return;
     }
     if (path === '/runner') {
@@ -519,10 +540,10 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       const found = await withClient(async (client) => {
         const status = await readFloorStatus(client);
         const row = status.tables.find((entry) => entry.table === table);
-        return row === undefined ? null : { row, races: await tableRaces(client, table) };
+        return row === undefined ? null : { row, races: await tableRaces(client, table), seating: (await readSeating(client)).find((entry) => entry.table === table) };
       });
       if (found === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
-      else send(response, 200, html, renderTable(found.row, found.races, language, now()), {}, head);
+      else send(response, 200, html, renderTable(found.row, found.races, language, now(), tableSeatsSection(table, found.seating, language)), {}, head);
       return;
     }
     const race = query.get('race');
@@ -533,6 +554,65 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     const record = await withClient(async (client) => floorRaceRecord(client, table, race));
     if (record === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
     else send(response, 200, html, renderRaceRecord(table, record, language), {}, head);
+  }
+
+  /** The seat list uploaded (multipart): the whole seating replaced, or the seating page again with the refusal naming the line. */
+  async function postSeating(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const boundary = multipartBoundary(request.headers['content-type']);
+    const body = boundary === null ? null : await readBody(request, SEATING_MAX_BYTES + 4096);
+    const form = boundary === null || body === null ? null : readMultipart(body, boundary, ['lang', 'file']);
+    const file = form?.get('file');
+    if (form === null || file === undefined) {
+      plain(request, response, 400, 'floor.http.badRequest', { why: { message: { key: 'floor.http.why.form' } } });
+      return;
+    }
+    const formLanguage = languageOf(form.get('lang')?.value ?? null, undefined);
+    try {
+      const rows = seatingFromCsv(file.value);
+      await withClient((client) => setSeating(client, rows));
+    } catch (error) {
+      if (!isInputError(error) || error.said === undefined) throw error;
+      const said = error.said;
+      const page = await withClient(async (client) => renderSeating(await readFloorStatus(client), await readSeating(client), formLanguage, sayMessage(formLanguage, said)));
+      send(response, 409, html, page);
+      return;
+    }
+    send(response, 303, text, '', { Location: `/seating?lang=${formLanguage}` });
+  }
+
+  /** A seat's form on a table's page: a player out, moved, or the table broken (ticked to confirm); a refusal shown on the table's page. */
+  async function postSeat(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const form = await readForm(request);
+    const table = form?.get('table');
+    const action = form?.get('action');
+    const allowed: Readonly<Record<string, readonly string[]>> = { out: ['seat'], move: ['seat', 'to-table', 'to-seat'], break: ['confirm'] };
+    const fields = action === undefined ? undefined : allowed[action];
+    if (form === null || table === undefined || !isTableName(table) || fields === undefined || [...form.keys()].some((name) => !['table', 'action', 'lang', ...fields].includes(name))) {
+      plain(request, response, 400, 'floor.http.badRequest', { why: { message: { key: 'floor.http.why.form' } } });
+      return;
+    }
+    const formLanguage = languageOf(form.get('lang') ?? null, undefined);
+    const seatOf = (value: string | undefined) => (value !== undefined && /^\s*\d{1,2}\s*$/.test(value) ? Number(value) : NaN);
+    try {
+      await withClient(async (client) => {
+        if (action === 'out') await unseat(client, table, seatOf(form.get('seat')), 'floor page');
+        else if (action === 'move') await moveSeat(client, table, seatOf(form.get('seat')), (form.get('to-table') ?? '').trim(), seatOf(form.get('to-seat')));
+        else if (form.get('confirm') !== 'yes') throw new InputError('confirm', { key: 'floor.page.seats.confirmNeeded' });
+        else await breakTable(client, table);
+      });
+    } catch (error) {
+      if (!isInputError(error) || error.said === undefined) throw error;
+      const said = error.said;
+      const page = await withClient(async (client) => {
+        const row = (await readFloorStatus(client)).tables.find((entry) => entry.table === table);
+        if (row === undefined) return null;
+        return renderTable(row, await tableRaces(client, table), formLanguage, now(), tableSeatsSection(table, (await readSeating(client)).find((entry) => entry.table === table), formLanguage, sayMessage(formLanguage, said)));
+      });
+      if (page === null) send(response, 404, html, renderMessage(formLanguage, 'floor.page.notFound'));
+      else send(response, 409, html, page);
+      return;
+    }
+    send(response, 303, text, '', { Location: `/table?${new URLSearchParams({ table, lang: formLanguage }).toString()}` });
   }
 
   const listener = (request: IncomingMessage, response: ServerResponse) => {
@@ -626,4 +706,16 @@ async function readForm(request: IncomingMessage): Promise<Map<string, string> |
     fields.set(name, value);
   }
   return fields;
+}
+
+/** A request's body, or null when it is larger than `maxBytes`. */
+async function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }

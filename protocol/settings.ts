@@ -81,6 +81,12 @@ export interface ConsoleSettings {
    * the station's own kept aside, given back when the link ends.
    */
   readonly fromFloor?: FromFloor;
+  /**
+   * Present while the table's seats are the floor's seating (floor/seating.ts): `table.seats` are the
+   * floor's (the seats in play and the players' names), the screens do not edit them, and the
+   * station's own are kept aside here, given back when the link ends or the floor drops the table.
+   */
+  readonly seatsFromFloor?: SeatsFromFloor;
   /** The player display's own settings; absent (settings saved before it had any): DEFAULT_DISPLAY_SETTINGS. */
   readonly display?: DisplaySettings;
 }
@@ -99,6 +105,13 @@ export interface FromFloor {
   /** The house rules the floor gives (a rule left out stays the table's own, and the screens edit it). */
   readonly house: HouseRules;
   readonly own: OwnTournament;
+}
+
+/** The station's own seats, kept aside while the floor's seating stands in for them. */
+export interface SeatsFromFloor {
+  readonly own: readonly SeatSettings[];
+  /** Whether the floor broke this table (its players moved on: no seat in play). */
+  readonly broken: boolean;
 }
 
 /** The player display's settings: set by commands of their own (`setClockSound`), kept across a save of the rest. */
@@ -125,4 +138,4 @@ export interface FloorSettings {
 
 
 /** Settings as a screen saves them: the language, the tournament and the display's may be left out (the saved ones stay); the floor's tournament is the service's to set. */
-export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament' | 'display' | 'fromFloor'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament' | 'display'>>;
+export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament' | 'display' | 'fromFloor' | 'seatsFromFloor'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament' | 'display'>>;

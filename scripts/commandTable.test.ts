@@ -34,7 +34,7 @@ const EXPECTED_COMMANDS = [
  * other. A command deleted from the table leaves its handler here uncovered, which fails the
  * typecheck (`npx tsc -p tsconfig.node.json`) at `everyHandlerIsACommand`.
  */
-type ServiceOwnMembers = 'onState' | 'followFloorClock' | 'history' | 'historyExport' | 'close';
+type ServiceOwnMembers = 'onState' | 'followFloorClock' | 'followFloorSeats' | 'history' | 'historyExport' | 'close';
 type HandlersNotInTable = Exclude<keyof ConsoleService, CommandName | ServiceOwnMembers>;
 const everyHandlerIsACommand: [HandlersNotInTable] extends [never] ? true : HandlersNotInTable = true;
 /** And each handler takes what its command's signature (its arguments' schemas) gives it. */

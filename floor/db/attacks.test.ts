@@ -9,6 +9,7 @@ import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '
 import { journalRecords } from '../../replication/testing/journalLines';
 import { pushRecords } from '../../replication/push';
 import { createStationLogin, type StationLogin } from './stations';
+import { readSeating, setSeating } from '../seating';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 
@@ -109,5 +110,44 @@ describe.runIf(run)('a station login cannot borrow the floor owner\'s rights (a 
     await again.connect();
     await expect(again.query('CREATE TEMP TABLE scratch (x int)')).rejects.toThrow(/permission denied to create temporary tables/);
     await again.end();
+  });
+
+  it("a station reads only its own table's seats, and writes no seat at all (migration 9)", async () => {
+    const seven = await createStationLogin(admin, '7');
+    await createStationLogin(admin, '8');
+    await setSeating(admin, [
+      { table: '7', seat: 1, player: 'Anna' },
+      { table: '7', seat: 2, player: 'Matti' },
+      { table: '8', seat: 1, player: 'Pekka' },
+    ]);
+    const before = await readSeating(admin);
+    const out = (await admin.query('SELECT count(*)::int AS n FROM floor_seating_out')).rows;
+    const client = new pg.Client({ connectionString: server.urlFor(seven.role, seven.password) });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      expect((await client.query('SELECT table_name, seat, player FROM floor_seating ORDER BY seat')).rows).toEqual([
+        { table_name: '7', seat: 1, player: 'Anna' },
+        { table_name: '7', seat: 2, player: 'Matti' },
+      ]);
+      expect((await client.query("SELECT count(*)::int AS n FROM floor_seating WHERE table_name = '8'")).rows).toEqual([{ n: 0 }]);
+      expect((await client.query('SELECT table_name FROM floor_seating_tables')).rows).toEqual([{ table_name: '7' }]);
+      const writes = {
+        insertOwn: await attempt(client, "INSERT INTO floor_seating (table_name, seat, player) VALUES ('7', 3, 'Evil')"),
+        insertOther: await attempt(client, "INSERT INTO floor_seating (table_name, seat, player) VALUES ('8', 2, 'Evil')"),
+        updateOwn: await attempt(client, "UPDATE floor_seating SET player = 'Evil' WHERE table_name = '7'"),
+        updateOther: await attempt(client, "UPDATE floor_seating SET player = 'Evil' WHERE table_name = '8'"),
+        deleteOther: await attempt(client, "DELETE FROM floor_seating WHERE table_name = '8'"),
+        bumpVersion: await attempt(client, 'UPDATE floor_seating_tables SET version = version + 1'),
+        breakOther: await attempt(client, "UPDATE floor_seating_tables SET broken_at = now() WHERE table_name = '8'"),
+        readOut: await attempt(client, 'SELECT * FROM floor_seating_out'),
+        changedAt: await attempt(client, 'SELECT changed_at FROM floor_seating'),
+      };
+      expect(writes).toEqual({ insertOwn: false, insertOther: false, updateOwn: false, updateOther: false, deleteOther: false, bumpVersion: false, breakOther: false, readOut: false, changedAt: false });
+    } finally {
+      await client.end();
+    }
+    expect(await readSeating(admin)).toEqual(before);
+    expect((await admin.query('SELECT count(*)::int AS n FROM floor_seating_out')).rows).toEqual(out);
   });
 });

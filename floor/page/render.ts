@@ -7,6 +7,7 @@ import type { FloorClock } from '../../protocol/clock';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { COLOUR_UP_STATUSES, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
+import type { TableSeating } from '../seating';
 import { FLOOR_LANGUAGES, formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
 
 /**
@@ -238,7 +239,7 @@ function progressBoard(status: FloorStatus, language: FloorLanguage): string {
   return `<section class="board" data-testid="progress" aria-labelledby="progress-title"><h2 id="progress-title">${w('floor.page.progress.title')}</h2><ul class="board-counts">${counts}</ul>${summary}</section>`;
 }
 
-export function renderOverview(status: FloorStatus, language: FloorLanguage, now: number, clock: string = '', notice: string = ''): string {
+export function renderOverview(status: FloorStatus, language: FloorLanguage, now: number, clock: string = '', notice: string = '', seating: string = ''): string {
   const w = wordsOf(language);
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
   const failed = status.tables.filter((table) => table.failures.length > 0);
@@ -275,12 +276,13 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
 <p class="hint">${w('floor.page.sheetHint')}</p>`;
   const body = `<header class="top">
 <h1>${w('floor.page.title')} <small>${w('floor.page.lead')}</small></h1>
-<nav class="exports"><a href="${href('/runner', {}, language)}" data-testid="runner-link">${w('floor.page.runner.link')}</a> <a href="/export.csv?lang=${language}">${w('floor.page.exportCsv')}</a> <a href="/export.json">${w('floor.page.exportJson')}</a> <a href="/export/summary.csv?lang=${language}" data-testid="export-summary">${w('floor.page.exportSummaryCsv')}</a> <a href="/export/summary.json">${w('floor.page.exportSummaryJson')}</a></nav>
+<nav class="exports"><a href="${href('/seating', {}, language)}" data-testid="seating-link">${w('floor.page.seats.heading')}</a> <a href="${href('/runner', {}, language)}" data-testid="runner-link">${w('floor.page.runner.link')}</a> <a href="/export.csv?lang=${language}">${w('floor.page.exportCsv')}</a> <a href="/export.json">${w('floor.page.exportJson')}</a> <a href="/export/summary.csv?lang=${language}" data-testid="export-summary">${w('floor.page.exportSummaryCsv')}</a> <a href="/export/summary.json">${w('floor.page.exportSummaryJson')}</a></nav>
 ${languageLinks(language, '/', {})}
 </header>
 ${notice}${clock}
 ${totals}
 ${alerts}
+${seating}
 <main>
 ${status.tables.length === 0 ? `<p>${w('floor.page.noTables')}</p>` : `<table class="tables" data-testid="tables">
 <colgroup><col class="c-table"><col class="c-link"><col class="c-colour"><col class="c-num"><col class="c-num"><col class="c-chips"><col class="c-chips"><col class="c-wide"><col class="c-open"></colgroup>
@@ -293,7 +295,7 @@ ${rows.join('\n')}
   return page(language, say(language, 'floor.page.title'), body, true);
 }
 
-export function renderTable(table: TableStatus, races: readonly FoldedRace[], language: FloorLanguage, now: number): string {
+export function renderTable(table: TableStatus, races: readonly FoldedRace[], language: FloorLanguage, now: number, seats: string = ''): string {
   const w = wordsOf(language);
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
   const link = linkState(language, table, now);
@@ -326,11 +328,13 @@ ${table.failures.length > 0 ? `<section class="alert" role="alert"><h2>${w('floo
 ${table.foldProblems.length > 0 ? `<section class="alert" role="alert"><h2>${w('floor.page.foldFailed')}</h2><p>${foldProblemsList(language, table.foldProblems)}</p></section>` : ''}
 ${table.damaged.length > 0 ? `<section class="alert alert--damaged" role="status"><h2>${w('floor.page.damagedHeading')}</h2><p>${damagedList(language, table.damaged)}</p></section>` : ''}
 ${foldBehindNote(language, table.foldBehind)}
+${seats}
 <main>
 ${races.length === 0 ? `<p>${w('floor.page.noRaces')}</p>` : `<table class="races"><thead><tr><th scope="col">${w('floor.page.race')}</th><th scope="col">${w('floor.page.colourUp')}</th><th scope="col">${w('floor.page.level')}</th><th scope="col">${w('floor.page.chip')}</th><th scope="col">${w('floor.page.valueChange')}</th><th scope="col">${w('floor.page.winners')}</th><th scope="col">${w('floor.page.started')}</th><th scope="col">${w('floor.page.ended')}</th><th scope="col">${w('floor.page.corrections')} / ${w('floor.page.refusals')}</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`}
 </main>`;
-  return page(language, title, body, true);
+  // A table with seats to edit does not refresh itself: a move being typed is not thrown away.
+  return page(language, title, body, !seats.includes('<form'));
 }
 
 /**
@@ -449,6 +453,7 @@ export const FLOOR_CSS = `*{box-sizing:border-box}
 .clock__controls form{margin:0}
 .clock button{min-height:44px;min-width:64px;font:inherit}
 .clock__problem{color:#a00;font-weight:bold}
+.seating{margin:0 0 1.25rem}.seating form{display:inline}.seating form.break{display:block;margin:.5rem 0}
 html{font:16px/1.35 system-ui,sans-serif;color:#111;background:#f6f6f4}
 body{margin:0;padding:8px 12px}
 a{color:#0645ad;min-height:44px;display:inline-flex;align-items:center;padding:0 4px}
@@ -488,3 +493,69 @@ h2{font-size:1.05rem;margin:8px 0 4px}
 .login input,.login button{font-size:1rem;min-height:44px;margin:6px 0;width:100%}
 @media (max-width:1100px){html{font-size:14px}.totals dd{font-size:1.05rem}}
 `;
+
+/** A refusal said on the page, in its language (a seat list's line, a seat taken). */
+function problemOf(problem: string | null, testid: string): string {
+  return problem === null ? '' : `<p class="clock__problem" role="alert" data-testid="${testid}">${escapeHtml(problem)}</p>`;
+}
+
+/**
+ * The tables broken while a race of theirs is still open (a colour-up race started and neither
+ * confirmed nor abandoned): the overview flags them, so the floor settles that race.
+ */
+export function brokenMidColourUp(status: FloorStatus, seating: readonly TableSeating[], language: FloorLanguage): string {
+  const w = wordsOf(language);
+  const brokenOpen = status.tables.filter((table) => table.openRace !== null && seating.some((entry) => entry.table === table.table && entry.brokenAt !== null));
+  if (brokenOpen.length === 0) return '';
+  return `<section class="alert" role="alert" data-testid="broken-mid-colour-up"><h2>${w('floor.page.seats.brokenHeading')}</h2><ul>${brokenOpen
+    .map((table) => `<li><a href="${href('/race', { table: table.table, race: table.openRace?.raceId ?? '' }, language)}">${w('floor.page.seats.brokenMidColourUp', { table: table.table, race: table.openRace?.raceId ?? '' })}</a></li>`)
+    .join('')}</ul></section>`;
+}
+
+/**
+ * The seating page: the seat list's upload (multipart, the file as the tournament clock exported
+ * it) with a refusal naming the line, and each table's players. No refresh: a file being chosen
+ * is not thrown away.
+ */
+export function renderSeating(status: FloorStatus, seating: readonly TableSeating[], language: FloorLanguage, problem: string | null = null): string {
+  const w = wordsOf(language);
+  const players = seating.reduce((sum, table) => sum + table.seats.length, 0);
+  const rows = seating.map((table) => `<tr data-table="${escapeHtml(table.table)}"><th scope="row"><a href="${href('/table', { table: table.table }, language)}">${escapeHtml(table.table)}</a></th><td>${table.brokenAt === null ? w('floor.page.seats.players', { n: table.seats.length }) : w('floor.page.seats.broken')}</td><td>${table.seats.map((seat) => `${escapeHtml(String(seat.seat))}: ${escapeHtml(seat.player)}`).join(' · ')}</td></tr>`);
+  const title = say(language, 'floor.page.seats.heading');
+  const body = `<header class="top">
+<h1>${escapeHtml(title)} <small data-testid="seating-players">${seating.length === 0 ? '' : w('floor.page.seats.players', { n: players })}</small></h1>
+<nav><a href="${href('/', {}, language)}">${w('floor.page.back')}</a></nav>
+${languageLinks(language, '/seating', {})}
+</header>
+${brokenMidColourUp(status, seating, language)}
+<section class="seating" data-testid="seating">
+<form method="post" action="/seating" enctype="multipart/form-data"><input type="hidden" name="lang" value="${language}"><label>${w('floor.page.seats.upload')} <input type="file" name="file" accept=".csv,.txt,text/csv" required data-testid="seating-file"></label> <button type="submit" data-testid="seating-load">${w('floor.page.seats.load')}</button></form>
+<p class="hint">${w('floor.page.seats.loadHint')}</p>${problemOf(problem, 'seating-problem')}
+</section>
+<main>
+${rows.length === 0 ? '' : `<table class="races" data-testid="seating-tables"><thead><tr><th scope="col">${w('floor.page.table')}</th><th scope="col">${w('floor.page.seats.heading')}</th><th scope="col">${w('floor.page.seats.player')}</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}
+</main>`;
+  return page(language, title, body, false);
+}
+
+/** A table's seats on its page: each player with "Out" and "Move to" (table, seat), and "Break the table" behind a confirming tick. */
+export function tableSeatsSection(table: string, seating: TableSeating | undefined, language: FloorLanguage, problem: string | null = null): string {
+  const w = wordsOf(language);
+  const hidden = (fields: Readonly<Record<string, string>>) => Object.entries({ ...fields, table, lang: language }).map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`).join('');
+  const heading = `<h2>${w('floor.page.seats.heading')}${seating?.brokenAt ? ` <small class="link--offline" data-testid="table-broken">${w('floor.page.seats.broken')}</small>` : ''}</h2>`;
+  const rows = (seating?.seats ?? []).map(({ seat, player }) => `<tr data-seat="${seat}">
+<th scope="row">${escapeHtml(String(seat))}</th>
+<td data-testid="seat-${seat}-player">${escapeHtml(player)}</td>
+<td><form method="post" action="/seat">${hidden({ action: 'out', seat: String(seat) })}<button type="submit" data-testid="seat-${seat}-out">${w('floor.page.seats.out')}</button></form></td>
+<td><form method="post" action="/seat" class="move">${hidden({ action: 'move', seat: String(seat) })}<label>${w('floor.page.seats.toTable')} <input name="to-table" required maxlength="32" size="8" data-testid="seat-${seat}-to-table"></label> <label>${w('floor.page.seats.toSeat')} <input name="to-seat" required inputmode="numeric" pattern="[0-9]{1,2}" size="3" data-testid="seat-${seat}-to-seat"></label> <button type="submit" data-testid="seat-${seat}-move">${w('floor.page.seats.move')}</button></form></td>
+</tr>`);
+  const list = seating === undefined
+    ? `<p>${w('floor.page.seats.none')}</p>`
+    : rows.length === 0
+      ? `<p>${w('floor.page.seats.empty')}</p>`
+      : `<table class="races" data-testid="table-seats"><thead><tr><th scope="col">${w('floor.page.seats.seat')}</th><th scope="col">${w('floor.page.seats.player')}</th><th scope="col">${w('floor.page.seats.out')}</th><th scope="col">${w('floor.page.seats.moveTo')}</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+  const breakForm = seating === undefined || seating.brokenAt !== null
+    ? ''
+    : `<form method="post" action="/seat" class="break">${hidden({ action: 'break' })}<label><input type="checkbox" name="confirm" value="yes" required data-testid="break-confirm"> ${w('floor.page.seats.breakConfirm', { table })}</label> <button type="submit" data-testid="break-table">${w('floor.page.seats.breakTable')}</button></form>`;
+  return `<section class="seating" data-testid="seats">${heading}${problemOf(problem, 'seats-problem')}${list}${breakForm}</section>`;
+}

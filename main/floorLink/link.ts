@@ -16,6 +16,13 @@ export interface FloorClockRow {
   readonly offsetMs: number;
 }
 
+/** This table's seating as the floor holds it (floor/seating.ts): checked by the service before it is taken. */
+export interface FloorSeatsRow {
+  readonly version: number;
+  readonly broken: boolean;
+  readonly seats: readonly { readonly seat: unknown; readonly player: unknown }[];
+}
+
 /** How far the measured offset may move before the clock is handed on again (a round trip's jitter is far less). */
 const OFFSET_MOVED_MS = 1000;
 
@@ -33,6 +40,8 @@ export interface FloorLinkOptions {
   readonly onState: (state: FloorLinkState) => void;
   /** The floor's clock row each time it changed (null: the floor has no structure). */
   readonly onFloorClock?: (clock: FloorClockRow | null) => void;
+  /** This table's seating each time its version moved (null: the floor seats this table no more, or holds no seating). */
+  readonly onFloorSeats?: (seats: FloorSeatsRow | null) => void;
   readonly timing?: Partial<FloorLinkTiming>;
   readonly now?: () => Date;
 }
@@ -127,6 +136,8 @@ export class FloorLink {
   private readonly pollTimer: NodeJS.Timeout;
   private pollDue = true;
   private clockSeen: string | undefined;
+  /** The version and broken mark of this table's seating last handed on ("none": the floor seats it not). */
+  private seatsSeen: string | undefined;
   private offsetSeen = 0;
   private closed = false;
 
@@ -289,6 +300,7 @@ export class FloorLink {
       this.pollDue = false;
       await reportContact(client, this.options.table, this.toSend());
       await this.readClock(client);
+      await this.readSeats(client);
     }
   }
 
@@ -340,6 +352,33 @@ export class FloorLink {
     this.clockSeen = seen;
     if (Number.isFinite(offsetMs)) this.offsetSeen = offsetMs;
     this.options.onFloorClock(clock === null ? null : { ...clock, offsetMs: this.offsetSeen });
+  }
+
+  /**
+   * This table's seating, read only when its version moved: each poll reads one row (the
+   * station's own, by row-level security), the seats themselves only after a change. A floor not
+   * yet migrated to hold a seating (9) has none, not an error.
+   */
+  private async readSeats(client: Client): Promise<void> {
+    if (this.options.onFloorSeats === undefined) return;
+    let head;
+    try {
+      head = await client.query<{ version: string; broken: boolean }>('SELECT version, broken_at IS NOT NULL AS broken FROM floor_seating_tables WHERE table_name = $1', [this.options.table]);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== '42P01') throw error;
+      head = { rows: [] };
+    }
+    const row = head.rows[0];
+    const seen = row === undefined ? 'none' : `${row.version}:${row.broken}`;
+    if (seen === this.seatsSeen) return;
+    if (row === undefined) {
+      this.seatsSeen = seen;
+      this.options.onFloorSeats(null);
+      return;
+    }
+    const seats = await client.query<{ seat: unknown; player: unknown }>('SELECT seat, player FROM floor_seating WHERE table_name = $1 ORDER BY seat', [this.options.table]);
+    this.seatsSeen = seen;
+    this.options.onFloorSeats({ version: Number(row.version), broken: row.broken, seats: seats.rows });
   }
 
   private localNow(): number {

@@ -1,6 +1,6 @@
 import type { FloorClock } from '../../protocol/clock';
 import type { CommandResult, FloorLinkState, FloorTarget } from '../../protocol/contract';
-import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
+import type { FloorLink, FloorLinkTiming, FloorSeatsRow } from '../floorLink/link';
 import { isInputError } from '../../engine/errors';
 import { ok } from './failures';
 import type { Kernel } from './kernel';
@@ -34,6 +34,8 @@ export class FloorFollowing {
     private readonly options: FloorFollowingOptions,
     /** The floor's clock followed from now on (null: the station's own again), as a command in its turn. */
     private readonly followClock: (clock: FloorClock | null) => Promise<CommandResult>,
+    /** This table's seating from the floor from now on (null: the station's own seats again). */
+    private readonly followSeats: (seats: FloorSeatsRow | null) => Promise<CommandResult> = async () => ok(null),
   ) {}
 
   /** The link's state, as the screens show it. */
@@ -93,6 +95,8 @@ export class FloorFollowing {
       // No floor: the station's own clock again (queued after the change that turned the floor off:
       // this runs inside it, and followFloorClock waits its turn like every change).
       if (old !== null) void this.followClock(null);
+      // The station's own seats back, also when it starts unlinked still holding the floor's (the link ended with the console).
+      if (old !== null || this.settings.current.seatsFromFloor !== undefined) void this.followSeats(null);
       return;
     }
     // Loaded only now: a console without a floor never loads the database driver.
@@ -113,6 +117,10 @@ export class FloorFollowing {
       // it had when the floor's is malformed.
       onFloorClock: (clock) => {
         void this.followClock(clock as FloorClock | null);
+      },
+      // This table's seating each time it changed: checked and applied (never during a race) by the service.
+      onFloorSeats: (seats) => {
+        void this.followSeats(seats);
       },
     });
     this.link = link;

@@ -262,6 +262,12 @@ const ROWS: Row[] = [
     expect(await service.followFloorClock({ structure: TIMED, events: [], house: { rules: 'tda' } })).toEqual({ ok: true, value: null });
     return refusalOf(await service.saveStructure(TIMED));
   }, "the tournament's structure, chip set and house rules are the floor's while this station is linked to it: change them on the floor"],
+  ['service.fromFloor.seats', async () => {
+    const { service } = await consoleWith();
+    expect(await service.followFloorSeats({ version: 1, broken: false, seats: [{ seat: 2, player: 'Anna' }] })).toEqual({ ok: true, value: null });
+    const held = service.getState().settings;
+    return refusalOf(await service.saveSettings({ table: { ...held.table, seats: [{ seat: 1, name: 'Matti' }] }, source: held.source }));
+  }, "the seats in play and the players' names are the floor's seating while this station is linked to it: a player out or moved is changed on the floor"],
   ['clock.order.before', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: [{ type: 'start', at: 2000 }, { type: 'pause', at: 1000 }] })), "an event cannot come before the one before it: the clock's events are in time order"],
   ['clock.events.notList', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: 'start' as unknown as [] })), 'must be a list of clock events (got "start")'],
   ['clock.events.tooMany', async () => refusalOf(await (await timedClock()).followFloorClock({ structure: TIMED, events: Array.from({ length: 5001 }, () => ({ type: 'adjust', at: 1, by: 1 })) })), 'at most 5000 clock events (got 5001)'],

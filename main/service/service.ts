@@ -16,6 +16,8 @@ import { prepareDataFolder } from './dataFolder';
 import { lockDataFolder } from './dataLock';
 import { ok, refused } from './failures';
 import { FloorFollowing } from './floorFollowing';
+import { FloorSeatsFollowing } from './floorSeats';
+import type { FloorSeatsRow } from '../floorLink/link';
 import type { StationFollowers } from './followers';
 import { GameCommands } from './gameCommands';
 import { HistoryCommands, type ExportFormat, type ExportSaved, type HistoryExport } from './historyCommands';
@@ -45,6 +47,8 @@ export class ConsoleService {
   private readonly stationSettings: StationSettings;
   /** The link to the floor, as the settings (or the environment) say. */
   private readonly floor: FloorFollowing;
+  /** The floor's seating taken as the table's seats while linked (never during a race). */
+  private readonly floorSeats: FloorSeatsFollowing;
   private readonly state: StationState;
   /** The station's core: the command queue, the journal and its followers, commit. */
   private readonly kernel: Kernel;
@@ -74,7 +78,8 @@ export class ConsoleService {
     this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
     this.refusals = new RefusalRuns(this.kernel, { ...options, monotonic });
     this.kernel.order = this.refusals;
-    this.floor = new FloorFollowing(this.kernel, this.stationSettings, options, (clock) => this.followFloorClock(clock));
+    this.floorSeats = new FloorSeatsFollowing(this.kernel, this.stationSettings, () => this.session);
+    this.floor = new FloorFollowing(this.kernel, this.stationSettings, options, (clock) => this.followFloorClock(clock), (seats) => this.followFloorSeats(seats));
     this.kernel.appended = (seq) => this.floor.appended(seq);
     const commands: CommandContext = {
       kernel: this.kernel,
@@ -199,6 +204,8 @@ export class ConsoleService {
   readonly clockAdjust = (minutes: number): Promise<CommandResult> => this.clockCommands.clockAdjust(minutes);
   /** The floor's clock from now on (the floor link calls this with what it reads); null gives the station its own clock back. */
   readonly followFloorClock = (floor: FloorClock | null): Promise<CommandResult> => this.clockCommands.followFloorClock(floor);
+  /** This table's seating from the floor (the floor link calls this with what it reads; null: the station's own seats again). */
+  readonly followFloorSeats = (seats: FloorSeatsRow | null): Promise<CommandResult> => this.floorSeats.follow(seats);
   readonly previewRace = (counts: readonly SeatCount[]): ReturnType<RaceCommands['previewRace']> => this.races.previewRace(counts);
   readonly startRace = (counts: readonly SeatCount[]): Promise<CommandResult> => this.races.startRace(counts);
   readonly voidCards = (raceId: string, count: number, reason: string): Promise<CommandResult> => this.races.voidCards(raceId, count, reason);

@@ -5,6 +5,7 @@ import { DEFAULT_DISPLAY_SETTINGS, type CommandResult, type ConsoleSettings, typ
 import type { Session } from '../../replay/session';
 import { stillOpen } from './commandContext';
 import { ok, refused } from './failures';
+import { changesFloorSeats } from './floorSeats';
 import { changesFloorTournament } from './floorTournament';
 import { racedOffRefusal } from './racedOff';
 import type { Kernel } from './kernel';
@@ -47,6 +48,7 @@ export class SettingsCommands {
       // A table set up keeps a seat in play (only a console never set up has none).
       const settings = requireSeats(readSettings(this.withKept(value)), this.settings.current);
       if (changesFloorTournament(this.settings.current, settings)) return refused('table', { key: 'service.fromFloor.tournament' });
+      if (changesFloorSeats(this.settings.current, settings)) return refused('table.seats', { key: 'service.fromFloor.seats' });
       const { scanner } = settings.source;
       for (const [field, name] of [['source.decoder', settings.source.decoder], ['source.scanner', scanner]] as const) {
         if (name !== undefined && !this.hooks.hasProfile(name)) return refused(field, { key: 'service.noProfile', params: { name } });
@@ -72,7 +74,7 @@ export class SettingsCommands {
    */
   private withKept(value: SettingsInput): unknown {
     if (typeof value !== 'object' || value === null) return value;
-    const { language, tournament, floor, display, fromFloor } = this.settings.current;
+    const { language, tournament, floor, display, fromFloor, seatsFromFloor } = this.settings.current;
     const kept = tournament?.structure ? { ...tournament, structure: { ...tournament.structure, chips: undefined } } : tournament;
     const given = (value as { floor?: unknown }).floor;
     return {
@@ -83,6 +85,8 @@ export class SettingsCommands {
       floor: given === undefined ? floor : withKeptPassword(given, floor),
       display: value.display ?? display,
       fromFloor,
+      // The floor's seating likewise: the station's own seats stay kept aside.
+      seatsFromFloor,
     };
   }
 

@@ -166,6 +166,8 @@ const settingsOf = (platform: NodeJS.Platform) =>
     // Needs the table's name (the name the floor knows the table by), read before it.
     floor: optional(custom((value, settings) => floorOf(value, tableName.read((settings as { table: { name?: unknown } }).table.name, settings)))),
     fromFloor,
+    // The station's own seats kept aside while the floor's seating stands in (floorSeats.ts).
+    seatsFromFloor: optional(object({ own: seats, broken: withDefault(boolean((value) => ({ key: 'settings.notBoolean', params: { got: got(value) } })), false) }, notObject)),
     // The player display's own (absent, as in an older file: DEFAULT_DISPLAY_SETTINGS).
     display: optional(object({ clockSound: withDefault(boolean((value) => ({ key: 'settings.notBoolean', params: { got: got(value) } })), DEFAULT_DISPLAY_SETTINGS.clockSound) }, notObject)),
   }, notObject);

@@ -178,4 +178,23 @@ describe('table setup: the table’s name and a new table', () => {
     expect(again.wrapper.findAll('[data-testid$="-in-play"]').filter((box) => (box.element as HTMLInputElement).checked)).toHaveLength(9);
     again.wrapper.unmount();
   });
+
+  it("leaves the floor's seats to the floor: a notice, the seats' ticks and names disabled; a broken table still saves the rest", async () => {
+    const held = makeSettings({ table: { seats: [{ seat: 2, name: 'Anna Virtanen' }, { seat: 5, name: 'Иван' }] } });
+    const linked = await setup(createFakeApi({ state: makeState({ settings: { ...held, seatsFromFloor: { own: [{ seat: 1, name: 'Matti' }], broken: false } } }) }));
+    expect(linked.wrapper.get('[data-testid="setup-seats-from-floor"]').text()).toContain('From the floor: the seats in play and the players');
+    for (let seat = 1; seat <= 10; seat += 1) {
+      expect((linked.wrapper.get(`[data-testid="seat-${seat}-in-play"]`).element as HTMLInputElement).disabled, `seat ${seat}`).toBe(true);
+      expect((linked.wrapper.get(`[data-testid="seat-${seat}-name"]`).element as HTMLInputElement).disabled, `seat ${seat}`).toBe(true);
+    }
+    expect((linked.wrapper.get('[data-testid="seat-5-name"]').element as HTMLInputElement).value).toBe('Иван');
+    linked.wrapper.unmount();
+    const broken = await setup(createFakeApi({ state: makeState({ settings: { ...makeSettings({ table: { seats: [] } }), seatsFromFloor: { own: [{ seat: 1, name: 'Matti' }], broken: true } } }) }));
+    expect(broken.wrapper.get('[data-testid="setup-seats-from-floor"]').text()).toContain('this table was broken on the floor');
+    await broken.wrapper.get('[data-testid="setup-dealer"]').setValue('Liisa');
+    await broken.wrapper.get('form').trigger('submit');
+    await settle();
+    expect(broken.api.current.settings.table.dealer).toBe('Liisa');
+    broken.wrapper.unmount();
+  });
 });

@@ -19,6 +19,7 @@ export const enConsole = {
     noStructure: 'no tournament structure is saved: save the structure first',
     fromFloor: {
       tournament: "the tournament's structure, chip set and house rules are the floor's while this station is linked to it: change them on the floor",
+      seats: "the seats in play and the players' names are the floor's seating while this station is linked to it: a player out or moved is changed on the floor",
     },
     colorUp: {
       notOnBreak: 'the tournament is not on a break, not the one after level {level}: this screen was out of date, so nothing was done; look again',

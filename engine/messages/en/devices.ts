@@ -150,6 +150,22 @@ export const enDevices = {
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
     clockNoStructure: 'the floor has no structure yet: load the tournament structure (every level with its minutes) before running the clock',
+    /** The seat list (floor/seating.ts): read from a CSV, edited on the floor page; each refusal names the line and says why. */
+    seating: {
+      tooLarge: 'the seat list is larger than a seat list can be ({n} KB)',
+      empty: 'the seat list holds no seats: one line per seat, table, seat and player',
+      quote: 'line {line}: a quoted cell is not closed, or text follows its closing quote',
+      columns: 'line {line}: {n} cells; a seat list has three: table, seat, player',
+      table: 'line {line}: "{table}" is not a table name (1 to {n} characters, no control characters, no spaces around it)',
+      seat: 'line {line}: seat "{seat}" is not a seat number from 1 to {n}',
+      player: "line {line}: the player's name is longer than {n} characters or holds control characters",
+      twice: 'line {line}: table {table} seat {seat} is given twice (first on line {first})',
+      noSeat: 'table {table} has no player in seat {seat}',
+      seatTaken: 'table {table} seat {seat} is taken by {player}',
+      broken: 'table {table} is broken: no player can sit there',
+      badTable: '"{table}" is not a table name',
+      badSeat: 'seat "{seat}" is not a seat number from 1 to {n}',
+    },
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
     page: {
       title: 'Floor',
@@ -235,6 +251,29 @@ export const enDevices = {
         shown: 'Shown: what it read last, at {time}; the clock keeps counting. This page comes back by itself.',
         nothingYet: 'Nothing read yet to show. This page comes back by itself.',
       },
+      /** The seating (floor/seating.ts): the seat list uploaded, each table's seats with a player out, moved, the table broken. */
+      seats: {
+        heading: 'Seating',
+        upload: 'Seat list (CSV: table, seat, player, as the tournament clock exports it)',
+        load: 'Load the seat list',
+        loadHint: 'Loading replaces the whole seating; each linked station takes its own table\'s seats.',
+        seat: 'Seat',
+        player: 'Player',
+        out: 'Out',
+        moveTo: 'Move to',
+        toTable: 'Table',
+        toSeat: 'Seat',
+        move: 'Move',
+        breakTable: 'Break the table',
+        breakConfirm: 'Yes: break table {table} (every player leaves it)',
+        confirmNeeded: 'tick the box to confirm the table is broken',
+        none: 'No seat list holds this table.',
+        empty: 'No player is seated here.',
+        broken: 'Broken',
+        players: '{n} player | {n} players',
+        brokenHeading: 'Tables broken mid-colour-up',
+        brokenMidColourUp: 'Table {table} broken mid-colour-up: {race} open',
+      },
       clock: {
         status: '{clock}: {status}',
         states: { idle: 'not started', running: 'running', paused: 'paused', finished: 'finished' },
@@ -269,6 +308,7 @@ export const enDevices = {
         form: 'the form is too large or malformed',
       },
       method: 'method not allowed: GET and HEAD only',
+      seatMethod: "method not allowed: a seat takes its forms' POST only",
       clockMethod: "method not allowed: the clock takes its buttons' POST only",
       tooManyGuesses: 'too many wrong tokens from this address: wait, then try again',
       unreadable: 'the floor cannot read its database just now',

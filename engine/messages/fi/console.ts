@@ -22,6 +22,7 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     noStructure: 'turnausrakennetta ei ole tallennettu: tallenna rakenne ensin',
     fromFloor: {
       tournament: 'turnauksen rakenne, pelimerkit ja talon säännöt tulevat salista niin kauan kuin tämä pöytä on linkitetty siihen: muuta niitä salissa',
+      seats: 'pelissä olevat paikat ja pelaajien nimet ovat salin istumajärjestys niin kauan kuin tämä asema on linkitetty siihen: pudonnut tai siirretty pelaaja muutetaan salissa',
     },
     colorUp: {
       notOnBreak: 'turnaus ei ole tauolla, eikä siis tason {level} jälkeisellä tauolla: tämä näyttö oli vanhentunut, joten mitään ei tehty; katso uudelleen',

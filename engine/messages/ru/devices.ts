@@ -153,6 +153,22 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
     clockNoStructure: 'у зала ещё нет структуры: загрузите структуру турнира (у каждого уровня его минуты), прежде чем запускать часы',
+    /** The seat list (floor/seating.ts): read from a CSV, edited on the floor page; each refusal names the line and says why. */
+    seating: {
+      tooLarge: 'список рассадки больше, чем может быть ({n} КБ)',
+      empty: 'в списке рассадки нет мест: по строке на место — стол, место и игрок',
+      quote: 'строка {line}: ячейка в кавычках не закрыта, или после закрывающей кавычки есть текст',
+      columns: 'строка {line}: ячеек {n}; в списке рассадки их три: стол, место, игрок',
+      table: 'строка {line}: «{table}» — не название стола (от 1 до {n} знаков, без управляющих символов и пробелов по краям)',
+      seat: 'строка {line}: место «{seat}» — не номер места от 1 до {n}',
+      player: 'строка {line}: имя игрока длиннее {n} знаков или содержит управляющие символы',
+      twice: 'строка {line}: место {seat} стола {table} указано дважды (впервые в строке {first})',
+      noSeat: 'на месте {seat} стола {table} нет игрока',
+      seatTaken: 'место {seat} стола {table} занято: {player}',
+      broken: 'стол {table} расформирован: за него нельзя сесть',
+      badTable: '«{table}» — не название стола',
+      badSeat: 'место «{seat}» — не номер места от 1 до {n}',
+    },
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
     page: {
       title: 'Зал',
@@ -237,6 +253,29 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         shown: 'Показано последнее прочитанное, на {time}; часы идут. Страница обновится сама.',
         nothingYet: 'Пока нечего показать. Страница обновится сама.',
       },
+      /** The seating (floor/seating.ts): the seat list uploaded, each table's seats with a player out, moved, the table broken. */
+      seats: {
+        heading: 'Рассадка',
+        upload: 'Список рассадки (CSV: стол, место, игрок — как его выгружают турнирные часы)',
+        load: 'Загрузить список рассадки',
+        loadHint: 'Загрузка заменяет всю рассадку; каждая подключённая станция берёт места своего стола.',
+        seat: 'Место',
+        player: 'Игрок',
+        out: 'Выбыл',
+        moveTo: 'Пересадить',
+        toTable: 'Стол',
+        toSeat: 'Место',
+        move: 'Пересадить',
+        breakTable: 'Расформировать стол',
+        breakConfirm: 'Да: расформировать стол {table} (все игроки покидают его)',
+        confirmNeeded: 'отметьте флажок, чтобы подтвердить расформирование стола',
+        none: 'Ни один список рассадки не содержит этот стол.',
+        empty: 'За этим столом никто не сидит.',
+        broken: 'Расформирован',
+        players: '{n} игрок | {n} игрока | {n} игроков',
+        brokenHeading: 'Столы, расформированные во время смены номиналов',
+        brokenMidColourUp: 'Стол {table} расформирован во время смены номиналов: чип-рейс {race} не завершён',
+      },
       clock: {
         status: '{clock}: {status}',
         states: { idle: 'не запущены', running: 'идут', paused: 'на паузе', finished: 'закончились' },
@@ -271,6 +310,7 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         form: 'форма слишком велика или составлена неверно',
       },
       method: 'метод не разрешён: только GET и HEAD',
+      seatMethod: 'метод не разрешён: место принимает только POST своих форм',
       clockMethod: 'метод не разрешён: часы принимают только POST своих кнопок',
       tooManyGuesses: 'слишком много неверных паролей с этого адреса: подождите и попробуйте снова',
       unreadable: 'зал сейчас не может прочитать свою базу данных',

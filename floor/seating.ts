@@ -1,0 +1,294 @@
+import type { ClientBase } from 'pg';
+import { InputError } from '../engine/errors';
+import type { Message } from '../engine/messages';
+import { MAX_SEATS, NAME_MAX, TABLE_NAME_MAX } from '../protocol/constants';
+import { isTableName } from '../protocol/tableName';
+
+/**
+ * The seating the floor holds: who sits in which seat of which table. Read from a seat list (the
+ * CSV tournament clocks such as The Tournament Director export: table, seat, player) and edited on
+ * the floor page (a player out, moved, a table broken). Each table's station reads its own table's
+ * seats (row-level security, migration 9) and takes them as its seats while linked.
+ */
+
+export interface SeatRow {
+  readonly table: string;
+  readonly seat: number;
+  readonly player: string;
+}
+
+/** The largest seat list the floor reads (a thousand tables' seats fit many times over). */
+export const SEATING_MAX_BYTES = 256 * 1024;
+
+const SEPARATORS = [',', ';', '\t'] as const;
+
+/** Header words for each column, in the languages the floor speaks (any case). */
+const HEADERS: Readonly<Record<'table' | 'seat' | 'player', readonly string[]>> = {
+  table: ['table', 'pöytä', 'стол'],
+  seat: ['seat', 'paikka', 'место'],
+  player: ['player', 'name', 'pelaaja', 'nimi', 'игрок', 'имя'],
+};
+
+const refuse = (message: Message): never => {
+  throw new InputError('seating', message);
+};
+
+interface CsvRecord {
+  /** The line (1-based) the record starts on. */
+  readonly line: number;
+  readonly cells: readonly string[];
+}
+
+/** The records of an RFC 4180 text with one separator (quoted cells, doubled quotes, CR LF or LF), or the line of the first malformed quote. */
+function readCsv(text: string, separator: string): CsvRecord[] | { readonly badLine: number } {
+  const records: CsvRecord[] = [];
+  let line = 1;
+  let start = 1;
+  let cells: string[] = [];
+  let cell = '';
+  let i = 0;
+  let quoted = false;
+  const endRecord = () => {
+    cells.push(cell);
+    // A line holding nothing at all is passed over (a blank line at the end, between blocks).
+    if (!(cells.length === 1 && cells[0] === '')) records.push({ line: start, cells });
+    cells = [];
+    cell = '';
+  };
+  while (i < text.length) {
+    const char = text[i] as string;
+    if (cell === '' && char === '"' && !quoted) {
+      // A quoted cell: up to the closing quote (a doubled one is a quote in the cell).
+      quoted = true;
+      const opened = line;
+      i += 1;
+      for (;;) {
+        if (i >= text.length) return { badLine: opened };
+        const inner = text[i] as string;
+        if (inner === '"') {
+          if (text[i + 1] === '"') {
+            cell += '"';
+            i += 2;
+            continue;
+          }
+          i += 1;
+          break;
+        }
+        if (inner === '\n') line += 1;
+        cell += inner;
+        i += 1;
+      }
+      const after = text[i];
+      // Named by the line the quote opened on: a quote left open swallows the lines after it.
+      if (after !== undefined && after !== separator && after !== '\n' && after !== '\r') return { badLine: opened };
+      continue;
+    }
+    if (char === separator) {
+      cells.push(cell);
+      cell = '';
+      quoted = false;
+      i += 1;
+      continue;
+    }
+    if (char === '\r' || char === '\n') {
+      endRecord();
+      quoted = false;
+      i += char === '\r' && text[i + 1] === '\n' ? 2 : 1;
+      line += 1;
+      start = line;
+      continue;
+    }
+    // A quote inside an unquoted cell, or after a quoted one's closing quote: malformed.
+    if (char === '"' || quoted) return { badLine: line };
+    cell += char;
+    i += 1;
+  }
+  if (cell !== '' || cells.length > 0 || quoted) endRecord();
+  return records;
+}
+
+/** Which header word a cell is, if any. */
+function headerOf(cell: string): keyof typeof HEADERS | null {
+  const word = cell.trim().toLowerCase();
+  for (const [column, words] of Object.entries(HEADERS)) if (words.includes(word)) return column as keyof typeof HEADERS;
+  return null;
+}
+
+/**
+ * The seating a seat list gives: one line per seat (table, seat, player), in RFC 4180 CSV with
+ * `,` `;` or tab between cells (whichever gives three cells on most lines), a byte-order mark
+ * passed over, an optional header line first (its words in any order name the columns; a first
+ * line whose seat cell is no number is a header in the usual order). A line with an empty player
+ * is an empty seat. Refused naming the line and why: a table name the floor does not take, a seat
+ * outside 1..MAX_SEATS, a name too long, a seat given twice. Sorted by table and seat.
+ */
+export function seatingFromCsv(text: string): SeatRow[] {
+  if (Buffer.byteLength(text, 'utf8') > SEATING_MAX_BYTES) refuse({ key: 'floor.seating.tooLarge', params: { n: SEATING_MAX_BYTES / 1024 } });
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  let best: CsvRecord[] | null = null;
+  let bestScore = -1;
+  let firstBad: number | null = null;
+  for (const separator of SEPARATORS) {
+    const read = readCsv(body, separator);
+    if (!Array.isArray(read)) {
+      firstBad ??= read.badLine;
+      continue;
+    }
+    const score = read.filter((record) => record.cells.length === 3).length;
+    if (score > bestScore) {
+      best = read;
+      bestScore = score;
+    }
+  }
+  if (best === null) return refuse({ key: 'floor.seating.quote', params: { line: firstBad ?? 1 } });
+  let records = best;
+  let order: readonly (keyof typeof HEADERS)[] = ['table', 'seat', 'player'];
+  const first = records[0];
+  if (first !== undefined && first.cells.length === 3) {
+    const named = first.cells.map(headerOf);
+    if (named.every((column) => column !== null) && new Set(named).size === 3) {
+      order = named as (keyof typeof HEADERS)[];
+      records = records.slice(1);
+    } else if (!/^\s*\d+\s*$/.test(first.cells[1] as string)) {
+      records = records.slice(1);
+    }
+  }
+  const rows: SeatRow[] = [];
+  const seen = new Map<string, number>();
+  for (const record of records) {
+    const { line, cells } = record;
+    if (cells.length !== 3) refuse({ key: 'floor.seating.columns', params: { line, n: cells.length } });
+    const cell = (column: keyof typeof HEADERS) => cells[order.indexOf(column)] as string;
+    const table = cell('table').trim();
+    if (!isTableName(table)) refuse({ key: 'floor.seating.table', params: { line, table: (table as string).slice(0, 40), n: TABLE_NAME_MAX } });
+    const seatText = cell('seat').trim();
+    const seat = /^\d{1,3}$/.test(seatText) ? Number(seatText) : NaN;
+    if (!(seat >= 1 && seat <= MAX_SEATS)) refuse({ key: 'floor.seating.seat', params: { line, seat: seatText.slice(0, 20), n: MAX_SEATS } });
+    const player = cell('player').trim();
+    if (player.length > NAME_MAX || /\p{Cc}/u.test(player)) refuse({ key: 'floor.seating.player', params: { line, n: NAME_MAX } });
+    const key = JSON.stringify([table, seat]);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) refuse({ key: 'floor.seating.twice', params: { line, table, seat, first: earlier } });
+    seen.set(key, line);
+    if (player !== '') rows.push({ table, seat, player });
+  }
+  if (rows.length === 0) refuse({ key: 'floor.seating.empty' });
+  return rows.sort(bySeat);
+}
+
+const bySeat = (a: SeatRow, b: SeatRow) => (a.table < b.table ? -1 : a.table > b.table ? 1 : a.seat - b.seat);
+
+/** One table's seating as the floor holds it. */
+export interface TableSeating {
+  readonly table: string;
+  /** New at every change of the table's seats (one sequence for all tables): what a station compares to read them again. */
+  readonly version: number;
+  /** When the table was broken (all its players out), or null. */
+  readonly brokenAt: string | null;
+  readonly seats: readonly { readonly seat: number; readonly player: string }[];
+}
+
+async function inTransaction<T>(client: ClientBase, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The table's seating row given a new version (made when it had none): every station of the table reads its seats again. */
+async function bump(client: ClientBase, table: string, broken = false): Promise<void> {
+  await client.query(
+    `INSERT INTO floor_seating_tables (table_name, version, broken_at) VALUES ($1, nextval('floor_seating_versions'), CASE WHEN $2 THEN now() END)
+     ON CONFLICT (table_name) DO UPDATE SET version = excluded.version, broken_at = CASE WHEN $2 THEN now() ELSE floor_seating_tables.broken_at END, changed_at = now()`,
+    [table, broken],
+  );
+}
+
+function checkPlace(table: string, seat: number): void {
+  if (!isTableName(table)) refuse({ key: 'floor.seating.badTable', params: { table: (table as string).slice(0, 40) } });
+  if (!Number.isInteger(seat) || seat < 1 || seat > MAX_SEATS) refuse({ key: 'floor.seating.badSeat', params: { seat: String(seat).slice(0, 20), n: MAX_SEATS } });
+}
+
+/**
+ * Replaces the whole seating with a seat list's, in one transaction: each table named is known to
+ * the floor from now on, a table no longer named has no seating (its station's own seats come back).
+ */
+export async function setSeating(client: ClientBase, rows: readonly SeatRow[]): Promise<{ tables: number; players: number }> {
+  const tables = [...new Set(rows.map((row) => row.table))];
+  await inTransaction(client, async () => {
+    await client.query('LOCK TABLE floor_seating_tables IN EXCLUSIVE MODE');
+    for (const table of tables) await client.query('INSERT INTO floor_tables (table_name) VALUES ($1) ON CONFLICT DO NOTHING', [table]);
+    await client.query('DELETE FROM floor_seating');
+    await client.query('DELETE FROM floor_seating_tables WHERE NOT (table_name = ANY($1::text[]))', [tables]);
+    for (const table of tables) {
+      await bump(client, table);
+      await client.query('UPDATE floor_seating_tables SET broken_at = NULL WHERE table_name = $1', [table]);
+    }
+    await client.query(
+      'INSERT INTO floor_seating (table_name, seat, player) SELECT * FROM unnest($1::text[], $2::int[], $3::text[])',
+      [rows.map((row) => row.table), rows.map((row) => row.seat), rows.map((row) => row.player)],
+    );
+  });
+  return { tables: tables.length, players: rows.length };
+}
+
+/** A player out (busted): the seat is empty from now on, the player kept in floor_seating_out with who said so. */
+export async function unseat(client: ClientBase, table: string, seat: number, by: string): Promise<void> {
+  checkPlace(table, seat);
+  await inTransaction(client, async () => {
+    const gone = await client.query<{ player: string }>('DELETE FROM floor_seating WHERE table_name = $1 AND seat = $2 RETURNING player', [table, seat]);
+    const player = gone.rows[0]?.player;
+    if (player === undefined) refuse({ key: 'floor.seating.noSeat', params: { table, seat } });
+    await client.query('INSERT INTO floor_seating_out (table_name, seat, player, out_by) VALUES ($1, $2, $3, $4)', [table, seat, player, by.slice(0, 64)]);
+    await bump(client, table);
+  });
+}
+
+/** A player moved to an empty seat (at the same table or another one, not a broken one). */
+export async function moveSeat(client: ClientBase, fromTable: string, fromSeat: number, toTable: string, toSeat: number): Promise<void> {
+  checkPlace(fromTable, fromSeat);
+  checkPlace(toTable, toSeat);
+  await inTransaction(client, async () => {
+    await client.query('LOCK TABLE floor_seating_tables IN EXCLUSIVE MODE');
+    const taken = await client.query<{ player: string }>('SELECT player FROM floor_seating WHERE table_name = $1 AND seat = $2', [toTable, toSeat]);
+    if (taken.rows[0] !== undefined) refuse({ key: 'floor.seating.seatTaken', params: { table: toTable, seat: toSeat, player: taken.rows[0].player } });
+    const broken = await client.query('SELECT 1 FROM floor_seating_tables WHERE table_name = $1 AND broken_at IS NOT NULL', [toTable]);
+    if ((broken.rowCount ?? 0) > 0) refuse({ key: 'floor.seating.broken', params: { table: toTable } });
+    const gone = await client.query<{ player: string }>('DELETE FROM floor_seating WHERE table_name = $1 AND seat = $2 RETURNING player', [fromTable, fromSeat]);
+    const player = gone.rows[0]?.player;
+    if (player === undefined) refuse({ key: 'floor.seating.noSeat', params: { table: fromTable, seat: fromSeat } });
+    await client.query('INSERT INTO floor_tables (table_name) VALUES ($1) ON CONFLICT DO NOTHING', [toTable]);
+    await bump(client, fromTable);
+    // The table moved to has its seating row first (a table no list named yet gets one).
+    if (toTable !== fromTable) await bump(client, toTable);
+    await client.query('INSERT INTO floor_seating (table_name, seat, player) VALUES ($1, $2, $3)', [toTable, toSeat, player]);
+  });
+}
+
+/** A table broken: every player's seat emptied (the director moves them on), the table marked broken. Resolves with the players who sat there. */
+export async function breakTable(client: ClientBase, table: string): Promise<string[]> {
+  if (!isTableName(table)) refuse({ key: 'floor.seating.badTable', params: { table: (table as string).slice(0, 40) } });
+  return inTransaction(client, async () => {
+    await client.query('INSERT INTO floor_tables (table_name) VALUES ($1) ON CONFLICT DO NOTHING', [table]);
+    const gone = await client.query<{ player: string }>('DELETE FROM floor_seating WHERE table_name = $1 RETURNING player', [table]);
+    await bump(client, table, true);
+    return gone.rows.map((row) => row.player);
+  });
+}
+
+/** Every table's seating, by table name, its seats in order. */
+export async function readSeating(client: ClientBase): Promise<TableSeating[]> {
+  const tables = await client.query<{ table_name: string; version: string; broken_at: Date | null }>('SELECT table_name, version, broken_at FROM floor_seating_tables ORDER BY table_name');
+  const seats = await client.query<{ table_name: string; seat: number; player: string }>('SELECT table_name, seat, player FROM floor_seating ORDER BY table_name, seat');
+  return tables.rows.map((row) => ({
+    table: row.table_name,
+    version: Number(row.version),
+    brokenAt: row.broken_at === null ? null : row.broken_at.toISOString(),
+    seats: seats.rows.filter((seat) => seat.table_name === row.table_name).map(({ seat, player }) => ({ seat, player })),
+  }));
+}
