@@ -13,6 +13,7 @@ import { adjustForMinutesLeft } from '../engine/clock/clock';
 import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
 import { isTableName } from '../protocol/tableName';
 import { floorCsv, floorJson } from './export';
+import { recordDecision, tableDecisions } from './decisions';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
 import type { FloorClock } from '../protocol/clock';
 import { clockSection, FLOOR_CSS, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
@@ -36,7 +37,8 @@ import { createGuessPacer, guessSource } from './guesses';
  *   is logged with its time and address (never the guess).
  *
  * No route writes station data: the pages and the exports only read what the background fold
- * wrote (the fold writes only the floor's own summary tables; the clock's buttons only the floor's clock).
+ * wrote (the fold writes only the floor's own summary tables; the clock's buttons only the floor's
+ * clock; the decision form only floor_decisions).
  */
 
 export interface FloorServerOptions {
@@ -105,6 +107,7 @@ const PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   '/floor.css': [],
   '/login': ['lang'],
   '/clock': [],
+  '/decision': [],
 };
 
 /** The clock's buttons: what each posts, and what it does. */
@@ -387,6 +390,45 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 303, text, '', { Location: `/?lang=${formLanguage}` });
       return;
     }
+    if (path === '/decision' && method === 'POST') {
+      // The director's decision on a table (its page's form): from the floor's own page only, by whoever may see the floor, as the clock's buttons.
+      if (origin === undefined) {
+        plain(request, response, 403, 'floor.http.formOrigin');
+        return;
+      }
+      const shown = await authorised(request);
+      if (shown === 'busy') {
+        tooManyGuesses(request, response);
+        return;
+      }
+      if (shown !== 'right') {
+        send(response, 401, html, renderLogin(language, false));
+        return;
+      }
+      const form = await readForm(request);
+      const decidedTable = form?.get('table');
+      if (form === null || decidedTable === undefined || form.size > 6) {
+        send(response, 400, html, renderMessage(language, 'floor.page.badRequest'));
+        return;
+      }
+      const formLanguage = languageOf(form.get('lang') ?? null, undefined);
+      try {
+        await withClient((client) => recordDecision(client, { table: decidedTable, decision: form.get('decision'), note: form.get('note'), by: form.get('by'), raceId: form.get('race') }));
+      } catch (error) {
+        if (!isInputError(error) || error.said === undefined) throw error;
+        // Refused (no note, nobody named): the table's page again, the refusal in its language.
+        const said = error.said;
+        const found = await withClient(async (client) => {
+          const row = (await readFloorStatus(client)).tables.find((entry) => entry.table === decidedTable);
+          return row === undefined ? null : { row, races: await tableRaces(client, decidedTable), decisions: await tableDecisions(client, decidedTable) };
+        });
+        if (found === null) send(response, 404, html, renderMessage(formLanguage, 'floor.page.notFound'));
+        else send(response, 400, html, renderTable(found.row, found.races, formLanguage, now(), found.decisions, sayMessage(formLanguage, said)));
+        return;
+      }
+      send(response, 303, text, '', { Location: `/table?table=${encodeURIComponent(decidedTable)}&lang=${formLanguage}` });
+      return;
+    }
     if (method !== 'GET' && method !== 'HEAD') {
       plain(request, response, 405, 'floor.http.method', undefined, { Allow: 'GET, HEAD' });
       return;
@@ -408,7 +450,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 200, html, renderLogin(language, false), {}, head);
       return;
     }
-    if (path === '/clock') {
+    if (path === '/clock' || path === '/decision') {
       plain(request, response, 405, 'floor.http.clockMethod', undefined, { Allow: 'POST' }, head);
       return;
     }
@@ -437,10 +479,10 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       const found = await withClient(async (client) => {
         const status = await readFloorStatus(client);
         const row = status.tables.find((entry) => entry.table === table);
-        return row === undefined ? null : { row, races: await tableRaces(client, table) };
+        return row === undefined ? null : { row, races: await tableRaces(client, table), decisions: await tableDecisions(client, table) };
       });
       if (found === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
-      else send(response, 200, html, renderTable(found.row, found.races, language, now()), {}, head);
+      else send(response, 200, html, renderTable(found.row, found.races, language, now(), found.decisions), {}, head);
       return;
     }
     const race = query.get('race');

@@ -18,7 +18,7 @@ import { historyEntry, type ActiveRace } from './sessionState';
 // bytes exactly.
 const OLD_COLUMNS = [
   'race', 'table', 'level', 'station', 'started', 'confirmed', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
-  'cards', 'voided', 'refusals', 'corrections', 'records', 'chain',
+  'cards', 'voided', 'refusals', 'corrections', 'records', 'chain', 'floor decision',
 ] as const;
 const oldSeat = (entry: HistoryEntry, seat: number): string => (entry.names[seat] ? `${seat} ${entry.names[seat]}` : String(seat));
 const oldShown = (card: string) => formatCard(card as Card, 'pips');
@@ -55,7 +55,7 @@ function oldCsv(history: readonly HistoryEntry[], journal: JournalReport): strin
     return [
       entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, entry.confirmedAt, entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
       winners.join('; '), summary.protected.map((seat) => oldSeat(entry, seat)).join('; '), summary.valueDelta ?? '',
-      oldCards(entry), entry.voided.map(({ card, seat, reason }) => `${oldShown(card)} (seat ${seat})${reason === '' ? '' : `: ${reason}`}`).join('; '), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, oldChain(entry, journal),
+      oldCards(entry), entry.voided.map(({ card, seat, reason }) => `${oldShown(card)} (seat ${seat})${reason === '' ? '' : `: ${reason}`}`).join('; '), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, oldChain(entry, journal), '',
     ].map(csvCell).join(',');
   });
   return `${[OLD_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
@@ -165,7 +165,7 @@ describe('the history exports, streamed', () => {
       }
     })();
     const csv = historyCsvChunks(counted, report);
-    expect(csv.next().value).toMatch(/^race,table,level,.*,chain\r\n$/);
+    expect(csv.next().value).toMatch(/^race,table,level,.*,chain,floor decision\r\n$/);
     expect(read).toBe(0);
     expect(csv.next().value).toMatch(/^race-1,/);
     expect(read).toBe(1);

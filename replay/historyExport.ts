@@ -1,12 +1,12 @@
 import { formatCard, type Card } from '../engine/cards';
-import type { HistoryEntry, JournalReport } from '../protocol/contract';
+import type { FloorDecisionNote, HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf, findingText } from '../journal/findings';
 import type { RaceSummary } from '../engine/race/summary';
 import { summaryOnce } from './sessionState';
 
 const COLUMNS = [
   'race', 'table', 'level', 'station', 'started', 'confirmed', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
-  'cards', 'voided', 'refusals', 'corrections', 'records', 'chain',
+  'cards', 'voided', 'refusals', 'corrections', 'records', 'chain', 'floor decision',
 ] as const;
 
 export function csvCell(value: string | number): string {
@@ -55,6 +55,11 @@ function chainCell(entry: HistoryEntry, journal: JournalReport): string {
   return `broken: ${findings.map(findingText).join('; ')}`;
 }
 
+/** The director's decisions on a race, for the spreadsheet: `2026-12-04T21:04:00.000Z Anna: race-stands: the count was right; …`. */
+export function floorDecisionsCell(decisions: readonly FloorDecisionNote[]): string {
+  return decisions.map((decision) => `${decision.at} ${decision.by}: ${decision.decision}: ${decision.note}`).join('; ');
+}
+
 /** The CSV's first line: its column names. */
 export const HISTORY_CSV_HEADER = COLUMNS.join(',');
 
@@ -69,6 +74,7 @@ export function historyCsvRow(entry: HistoryEntry, journal: JournalReport): stri
     entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, entry.confirmedAt, entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
     winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), summary.valueDelta ?? '',
     cardsBySeat(entry, summary), voided(entry), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, chainCell(entry, journal),
+    floorDecisionsCell(entry.floorDecisions ?? []),
   ].map(csvCell).join(',');
 }
 

@@ -7,6 +7,7 @@ import type { FloorClock } from '../../protocol/clock';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import type { ChainFailure, FloorStatus, FoldedRace, FoldProblem, TableStatus } from '../fold';
+import { DECIDED_BY_MAX, DECISION_NOTE_MAX, FLOOR_DECISIONS, type FloorDecision, type FloorDecisionKind } from '../decisions';
 import { FLOOR_LANGUAGES, formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
 
 /**
@@ -42,6 +43,15 @@ const COLOUR_UP_STATUS: Readonly<Record<TableStatus['colourUp'], MessageKey>> = 
   'waiting-to-confirm': 'floor.page.colourUpStatus.waitingToConfirm',
   done: 'floor.page.colourUpStatus.done',
   disputed: 'floor.page.colourUpStatus.disputed',
+  'floor-called': 'floor.page.colourUpStatus.floorCalled',
+};
+
+/** The director's decisions as the page and the station's screens say them. */
+export const DECISION_WORDS: Readonly<Record<FloorDecisionKind, MessageKey>> = {
+  're-race': 'floor.decision.kind.reRace',
+  'race-stands': 'floor.decision.kind.raceStands',
+  'chips-adjusted': 'floor.decision.kind.chipsAdjusted',
+  'race-closed': 'floor.decision.kind.raceClosed',
 };
 
 type RaceStatus = FoldedRace['status'] | RaceRecord['status'];
@@ -142,6 +152,8 @@ function damagedList(language: FloorLanguage, seqs: readonly number[]): string {
 /** A table's row: red where its chain failed or a record could not be counted, amber where only a line was damaged at the station. */
 function rowClass(table: TableStatus): string {
   if (table.failures.length > 0 || table.foldProblems.length > 0) return 'failed';
+  // An abandoned race or a call of the floor, for the director to settle: flagged until a decision is recorded.
+  if (table.colourUp === 'disputed' || table.colourUp === 'floor-called') return 'flagged';
   return table.damaged.length > 0 ? 'damaged' : '';
 }
 
@@ -272,7 +284,32 @@ ${rows.join('\n')}
   return page(language, say(language, 'floor.page.title'), body, true);
 }
 
-export function renderTable(table: TableStatus, races: readonly FoldedRace[], language: FloorLanguage, now: number): string {
+/** The table's decisions, oldest first: when, who, what, about which race, the note. */
+function decisionsList(language: FloorLanguage, decisions: readonly FloorDecision[]): string {
+  const w = wordsOf(language);
+  if (decisions.length === 0) return `<p data-testid="no-decisions">${w('floor.decision.none')}</p>`;
+  return `<ul class="decisions" data-testid="decisions">${decisions
+    .map((decision) => `<li data-decision="${decision.decision}"><strong>${escapeHtml(formatTime(language, decision.at))}</strong> · ${escapeHtml(decision.by)} · ${w(DECISION_WORDS[decision.decision])}${decision.raceId === null ? '' : ` (${escapeHtml(decision.raceId)})`}: ${escapeHtml(decision.note)}</li>`)
+    .join('')}</ul>`;
+}
+
+/** The director's form: what was decided, about which race (the open one first), a note and who decided, both required. Posted with the page's sign-in like the clock's buttons. */
+function decisionForm(language: FloorLanguage, table: TableStatus, races: readonly FoldedRace[], problem: string | null): string {
+  const w = wordsOf(language);
+  const open = table.openRace?.raceId ?? null;
+  const raceIds = [...(open === null ? [] : [open]), ...races.map((race) => race.raceId).filter((id) => id !== open).reverse()];
+  return `<form method="post" action="/decision" class="decision" data-testid="decision-form">
+<input type="hidden" name="table" value="${escapeHtml(table.table)}"><input type="hidden" name="lang" value="${language}">
+${problem === null ? '' : `<p class="alert" role="alert" data-testid="decision-problem">${escapeHtml(problem)}</p>`}
+<label>${w('floor.decision.what')} <select name="decision">${FLOOR_DECISIONS.map((kind) => `<option value="${kind}">${w(DECISION_WORDS[kind])}</option>`).join('')}</select></label>
+<label>${w('floor.decision.race')} <select name="race"><option value="">—</option>${raceIds.map((id) => `<option value="${escapeHtml(id)}"${id === open ? ' selected' : ''}>${escapeHtml(id)}${id === open ? ` (${w('floor.page.openRace')})` : ''}</option>`).join('')}</select></label>
+<label>${w('floor.decision.note')} <input name="note" required maxlength="${DECISION_NOTE_MAX}"></label>
+<label>${w('floor.decision.by')} <input name="by" required maxlength="${DECIDED_BY_MAX}"></label>
+<button type="submit">${w('floor.decision.record')}</button>
+</form>`;
+}
+
+export function renderTable(table: TableStatus, races: readonly FoldedRace[], language: FloorLanguage, now: number, decisions: readonly FloorDecision[] = [], problem: string | null = null): string {
   const w = wordsOf(language);
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
   const link = linkState(language, table, now);
@@ -308,8 +345,13 @@ ${foldBehindNote(language, table.foldBehind)}
 <main>
 ${races.length === 0 ? `<p>${w('floor.page.noRaces')}</p>` : `<table class="races"><thead><tr><th scope="col">${w('floor.page.race')}</th><th scope="col">${w('floor.page.colourUp')}</th><th scope="col">${w('floor.page.level')}</th><th scope="col">${w('floor.page.chip')}</th><th scope="col">${w('floor.page.valueChange')}</th><th scope="col">${w('floor.page.winners')}</th><th scope="col">${w('floor.page.started')}</th><th scope="col">${w('floor.page.ended')}</th><th scope="col">${w('floor.page.corrections')} / ${w('floor.page.refusals')}</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`}
+<section data-testid="decisions-section"><h2>${w('floor.decision.heading')}</h2>
+${decisionsList(language, decisions)}
+${decisionForm(language, table, races, problem)}
+</section>
 </main>`;
-  return page(language, title, body, true);
+  // Not refreshed: a refresh would lose a note being typed.
+  return page(language, title, body, false);
 }
 
 /**
@@ -451,8 +493,10 @@ thead th{font-size:.75rem;color:#444;background:#eee;overflow-wrap:normal;word-b
 tr.failed{background:#fde8e8}
 tr.failed th,tr.failed td{color:#7a0014}
 tr.damaged{background:#fff4d6}
+tr.flagged{background:#ffe2c2}
+.decision label{display:inline-block;margin:4px 10px 4px 0}.decision input,.decision select,.decision button{font-size:1rem;min-height:36px}.decisions li{margin:2px 0}
 .link--connected{color:#05620c}.link--behind{color:#8a5a00}.link--offline,.link--never{color:#7a0014}
-.colour--disputed{color:#b00020;font-weight:700}.colour--waiting-to-confirm{color:#8a5a00;font-weight:600}.colour--done{color:#05620c}
+.colour--disputed,.colour--floor-called{color:#b00020;font-weight:700}.colour--waiting-to-confirm{color:#8a5a00;font-weight:600}.colour--done{color:#05620c}
 .chain--broken{color:#b00020}
 .chips{white-space:nowrap;display:inline-block;margin-right:6px}
 .card{font-weight:700;white-space:nowrap}

@@ -60,9 +60,9 @@ describe('console service', () => {
     expect(service.getState().race).toBeNull();
     expect(service.getState().history).toMatchObject({ total: 1, valueDelta: 25, latest: { id: 'race-1', summary: { awards: [1, 2] } } });
     const csv = await exportText(service, 'csv');
-    expect(csv.split('\r\n')[0]).toBe('race,table,level,station,started,confirmed,confirmed by,rules,removed,next,odd chips,race chips,winners,protected,value delta,cards,voided,refusals,corrections,records,chain');
+    expect(csv.split('\r\n')[0]).toBe('race,table,level,station,started,confirmed,confirmed by,rules,removed,next,odd chips,race chips,winners,protected,value delta,cards,voided,refusals,corrections,records,chain,floor decision');
     expect(csv.split('\r\n')[1]).toBe(
-      'race-1,,,table-pc-1,2026-11-29T12:00:00.000Z,2026-11-29T12:00:00.000Z,,classic,25,100,7,2,1 Matti (A♥); 2 Teppo (10♠),,25,1 Matti: A♥ K♣ 2♦; 2 Teppo: 10♠ 4♥; 3 Johanna: 10♦ 10♣,,0,0,1–9,intact',
+      'race-1,,,table-pc-1,2026-11-29T12:00:00.000Z,2026-11-29T12:00:00.000Z,,classic,25,100,7,2,1 Matti (A♥); 2 Teppo (10♠),,25,1 Matti: A♥ K♣ 2♦; 2 Teppo: 10♠ 4♥; 3 Johanna: 10♦ 10♣,,0,0,1–9,intact,',
     );
   });
 

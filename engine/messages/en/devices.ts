@@ -149,6 +149,22 @@ export const enDevices = {
   },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
+    /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */
+    decision: {
+      heading: "Director's decisions",
+      none: 'No decision recorded for this table.',
+      what: 'Decision',
+      race: 'Race',
+      note: 'Note (required)',
+      by: 'Decided by (required)',
+      record: 'Record the decision',
+      kind: { reRace: 're-race', raceStands: 'race stands', chipsAdjusted: 'chips adjusted', raceClosed: 'race closed' },
+      badKind: 'choose what was decided',
+      noteRequired: 'a note is required (at most {max} characters)',
+      byRequired: 'say who decided (at most {max} characters)',
+      badRace: 'a closed race must name the race (the open one)',
+      noTable: 'the floor has no such table',
+    },
     clockNoStructure: 'the floor has no structure yet: load the tournament structure (every level with its minutes) before running the clock',
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
     page: {
@@ -165,7 +181,7 @@ export const enDevices = {
       neverSeen: 'never heard from',
       lastContact: 'Last contact',
       colourUp: 'Colour-up',
-      colourUpStatus: { notStarted: 'not started', racing: 'racing', waitingToConfirm: 'waiting to confirm', done: 'done', disputed: 'disputed' },
+      colourUpStatus: { notStarted: 'not started', racing: 'racing', waitingToConfirm: 'waiting to confirm', done: 'done', disputed: 'disputed', floorCalled: 'floor called' },
       raceStatus: { racing: 'racing', waitingToConfirm: 'waiting to confirm', confirmed: 'confirmed', abandoned: 'abandoned', open: 'open' },
       races: 'Races',
       valueChange: 'Value change',

@@ -152,6 +152,22 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
   },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
+    /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */
+    decision: {
+      heading: 'Turnauksenjohtajan päätökset',
+      none: 'Tälle pöydälle ei ole kirjattu päätöstä.',
+      what: 'Päätös',
+      race: 'Arvonta',
+      note: 'Huomautus (pakollinen)',
+      by: 'Päättäjä (pakollinen)',
+      record: 'Kirjaa päätös',
+      kind: { reRace: 'uusi arvonta', raceStands: 'arvonta pysyy', chipsAdjusted: 'pelimerkkejä korjattu', raceClosed: 'arvonta suljettu' },
+      badKind: 'valitse, mitä päätettiin',
+      noteRequired: 'huomautus on pakollinen (enintään {max} merkin pituinen)',
+      byRequired: 'kerro, kuka päätti (nimi enintään {max} merkin pituinen)',
+      badRace: 'suljetulle arvonnalle on nimettävä arvonta (avoin arvonta)',
+      noTable: 'salilla ei ole tällaista pöytää',
+    },
     clockNoStructure: 'salilla ei ole vielä rakennetta: lataa turnauksen rakenne (jokaiselle tasolle minuutit) ennen kuin käynnistät kellon',
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
     page: {
@@ -168,7 +184,7 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       neverSeen: 'ei koskaan yhteydessä',
       lastContact: 'Viimeksi yhteydessä',
       colourUp: 'Pelimerkkien vaihto',
-      colourUpStatus: { notStarted: 'ei alkanut', racing: 'arvonta käynnissä', waitingToConfirm: 'odottaa vahvistusta', done: 'tehty', disputed: 'kiistanalainen' },
+      colourUpStatus: { notStarted: 'ei alkanut', racing: 'arvonta käynnissä', waitingToConfirm: 'odottaa vahvistusta', done: 'tehty', disputed: 'kiistanalainen', floorCalled: 'sali kutsuttu' },
       raceStatus: { racing: 'käynnissä', waitingToConfirm: 'odottaa vahvistusta', confirmed: 'vahvistettu', abandoned: 'keskeytetty', open: 'kesken' },
       races: 'Arvonnat',
       valueChange: 'Arvon muutos',

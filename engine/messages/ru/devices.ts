@@ -152,6 +152,22 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
   },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
+    /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */
+    decision: {
+      heading: 'Решения директора',
+      none: 'Для этого стола решений нет.',
+      what: 'Решение',
+      race: 'Чип-рейс',
+      note: 'Примечание (обязательно)',
+      by: 'Кто решил (обязательно)',
+      record: 'Записать решение',
+      kind: { reRace: 'провести заново', raceStands: 'чип-рейс в силе', chipsAdjusted: 'фишки исправлены', raceClosed: 'чип-рейс закрыт' },
+      badKind: 'выберите, что решено',
+      noteRequired: 'нужно примечание (не длиннее {max} символов)',
+      byRequired: 'укажите, кто решил (не длиннее {max} символов)',
+      badRace: 'у закрытого чип-рейса должен быть указан чип-рейс (открытый)',
+      noTable: 'у зала нет такого стола',
+    },
     clockNoStructure: 'у зала ещё нет структуры: загрузите структуру турнира (у каждого уровня его минуты), прежде чем запускать часы',
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
     page: {
@@ -168,7 +184,7 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       neverSeen: 'ни разу не выходил на связь',
       lastContact: 'Последняя связь',
       colourUp: 'Смена номиналов',
-      colourUpStatus: { notStarted: 'не начата', racing: 'идёт чип-рейс', waitingToConfirm: 'ждёт подтверждения', done: 'завершена', disputed: 'спорная' },
+      colourUpStatus: { notStarted: 'не начата', racing: 'идёт чип-рейс', waitingToConfirm: 'ждёт подтверждения', done: 'завершена', disputed: 'спорная', floorCalled: 'вызван зал' },
       raceStatus: { racing: 'идёт', waitingToConfirm: 'ждёт подтверждения', confirmed: 'подтверждён', abandoned: 'прерван', open: 'идёт' },
       races: 'Чип-рейсы',
       valueChange: 'Изменение суммы',
