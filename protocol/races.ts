@@ -53,6 +53,12 @@ export interface HistoryEntry extends RacePlace {
   readonly floorDecisions?: readonly FloorDecisionNote[];
 }
 
+/** The station's dealings with the floor as the screens see them: the dealer's last call not yet answered by a decision, and the latest decisions, oldest first. */
+export interface FloorCallsView {
+  readonly called: { readonly at: string; readonly note: string; readonly raceId: string | null } | null;
+  readonly decisions: readonly FloorDecisionNote[];
+}
+
 /** What the director may decide on a disputed or called table (the floor's floor_decisions, migration 10). */
 export type FloorDecisionKind = 're-race' | 'race-stands' | 'chips-adjusted' | 'race-closed';
 export const FLOOR_DECISIONS: readonly FloorDecisionKind[] = ['re-race', 'race-stands', 'chips-adjusted', 'race-closed'];
@@ -110,6 +116,8 @@ export interface RaceRecord extends RacePlace {
   /** The chain as checked when the record was read, and what it found within the race's records. */
   readonly chain: ChainStatus;
   readonly findings: readonly JournalFinding[];
+  /** The director's decisions on the race, oldest first (the station's journal keeps them): absent when none. */
+  readonly floorDecisions?: readonly FloorDecisionNote[];
 }
 
 export interface GameHistoryEntry {

@@ -1,6 +1,6 @@
 import type { FloorClock } from '../../protocol/clock';
 import type { CommandResult, FloorLinkState, FloorTarget } from '../../protocol/contract';
-import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
+import type { FloorDecisionRow, FloorLink, FloorLinkTiming } from '../floorLink/link';
 import { isInputError } from '../../engine/errors';
 import { ok } from './failures';
 import type { Kernel } from './kernel';
@@ -34,6 +34,8 @@ export class FloorFollowing {
     private readonly options: FloorFollowingOptions,
     /** The floor's clock followed from now on (null: the station's own again), as a command in its turn. */
     private readonly followClock: (clock: FloorClock | null) => Promise<CommandResult>,
+    /** The director's decisions read (journaled once each, as a command in its turn), and the last one journaled. */
+    private readonly decisions?: { readonly take: (rows: readonly FloorDecisionRow[]) => Promise<CommandResult>; readonly after: () => number },
   ) {}
 
   /** The link's state, as the screens show it. */
@@ -114,6 +116,14 @@ export class FloorFollowing {
       onFloorClock: (clock) => {
         void this.followClock(clock as FloorClock | null);
       },
+      ...(this.decisions === undefined
+        ? {}
+        : {
+            decisionsAfter: this.decisions.after,
+            onFloorDecisions: (rows: readonly FloorDecisionRow[]) => {
+              void this.decisions?.take(rows);
+            },
+          }),
     });
     this.link = link;
     this.state = link.current;
