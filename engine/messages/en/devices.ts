@@ -117,6 +117,9 @@ export const enDevices = {
       held: 'shoe, taken by the dealer after a noisy read',
       scanner: 'scanner',
     },
+    /** The director's decisions on the race (the floor's, kept on the station's journal). */
+    decisions: 'Floor decisions',
+    decisionLine: '{time}, {by}: {decision} — {note}',
     outcome: 'Outcome',
     recordSpan: 'Journal records {first}–{last}',
     seal: 'Seal of its last record: {seal}',

@@ -120,6 +120,9 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       held: 'kenkä, jakajan hyväksymä häiriöisen lukeman jälkeen',
       scanner: 'viivakoodinlukija',
     },
+    /** The director's decisions on the race (the floor's, kept on the station's journal). */
+    decisions: 'Salin päätökset',
+    decisionLine: '{time}, {by}: {decision} — {note}',
     outcome: 'Tulos',
     recordSpan: 'Tapahtumalokin kirjaukset {first}–{last}',
     seal: 'Viimeisen kirjauksen sinetti: {seal}',

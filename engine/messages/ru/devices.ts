@@ -120,6 +120,9 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       held: 'шуз, принято дилером после чтения с помехами',
       scanner: 'сканер',
     },
+    /** The director's decisions on the race (the floor's, kept on the station's journal). */
+    decisions: 'Решения зала',
+    decisionLine: '{time}, {by}: {decision} — {note}',
     outcome: 'Итог',
     recordSpan: 'Записи журнала {first}–{last}',
     seal: 'Печать последней записи: {seal}',
