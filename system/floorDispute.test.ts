@@ -15,9 +15,12 @@ import type { ConsoleService } from '../main/service/service';
 import { exportText, serviceHarness } from '../main/service/testing/services';
 import { migrate } from '../floor/db/migrate';
 import { createStationLogin } from '../floor/db/stations';
-import { recordDecision } from '../floor/decisions';
+import { recordDecision, tableDecisions } from '../floor/decisions';
 import { floorCsv, floorJson } from '../floor/export';
-import { foldFloor, readFloorStatus } from '../floor/fold';
+import { foldFloor, readFloorStatus, tableRaces } from '../floor/fold';
+import { renderOverview, renderTable } from '../floor/page/render';
+import { ensureTable } from '../floor/db/stations';
+import { syncStation } from '../replication/sync';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { until } from '../floor/testing/requests';
 import { STRUCTURE, tableSettings } from './testing/stations';
@@ -156,6 +159,33 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     await expect(recordDecision(admin, { table: '14', decision: 'race-stands', note: 'x', by: '' })).rejects.toMatchObject({ field: 'by' });
     await expect(recordDecision(admin, { table: 'no-such-table', decision: 'race-stands', note: 'x', by: 'Anna' })).rejects.toMatchObject({ field: 'table' });
     expect((await admin.query("SELECT count(*)::int AS n FROM floor_decisions WHERE table_name = '14'")).rows[0].n).toBe(1);
+  });
+
+  it('shows a table broken mid-colour-up: its open race on the floor, closed there by the director with a reason', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'floor-closed-'));
+    folders.push(dataDir);
+    const service = await serviceIn(dataDir);
+    await ok(service.saveSettings(tableSettings('17')));
+    await ok(service.saveStructure(STRUCTURE));
+    await ok(service.markBreak(6));
+    await ok(service.startColorUp(6, 100));
+    await ok(service.startRace([{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }]));
+    await ensureTable(admin, '17');
+    await syncStation(admin, '17', dataDir);
+    await foldFloor(admin);
+    const open = (await readFloorStatus(admin)).tables.find((table) => table.table === '17');
+    expect(open?.openRace).toEqual({ raceId: 'race-1', status: 'racing' });
+    expect(open?.openRaceClosed).toBeNull();
+    await recordDecision(admin, { table: '17', decision: 'race-closed', note: 'table broken, players moved to table 4', by: 'Anna', raceId: 'race-1' });
+    const status = await readFloorStatus(admin);
+    const closed = status.tables.find((table) => table.table === '17');
+    expect(closed?.openRaceClosed).toEqual({ by: 'Anna', note: 'table broken, players moved to table 4' });
+    const overview = renderOverview(status, 'en', Date.now());
+    expect(overview).toContain('data-testid="open-race-closed">closed on the floor');
+    const page = renderTable(closed as NonNullable<typeof closed>, await tableRaces(admin, '17'), 'fi', Date.now(), await tableDecisions(admin, '17'));
+    expect(page).toContain('data-testid="race-closed-on-floor">suljettu salissa');
+    expect(page).toContain('table broken, players moved to table 4');
+    await service.close();
   });
 
   it("lets a station read its own table's decisions only, and write none (a hostile station's login)", async () => {

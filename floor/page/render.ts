@@ -242,7 +242,8 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
   }${foldBehindNote(language, status.foldBehind)}`;
   const rows = status.tables.map((table) => {
     const link = linkState(language, table, now);
-    const open = table.openRace === null ? '—' : `<a href="${href('/race', { table: table.table, race: table.openRace.raceId }, language)}">${escapeHtml(table.openRace.raceId)}</a> (${w(RACE_STATUS[table.openRace.status])})`;
+    const closed = table.openRaceClosed == null ? '' : ` <strong class="closed" data-testid="open-race-closed">${w('floor.decision.closedOnFloor')}</strong>`;
+    const open = table.openRace === null ? '—' : `<a href="${href('/race', { table: table.table, race: table.openRace.raceId }, language)}">${escapeHtml(table.openRace.raceId)}</a> (${w(RACE_STATUS[table.openRace.status])})${closed}`;
     return `<tr class="${rowClass(table)}" data-table="${escapeHtml(table.table)}">
 <th scope="row"><a href="${href('/table', { table: table.table }, language)}">${escapeHtml(table.table)}</a></th>
 <td class="link link--${link.kind}">${escapeHtml(link.text)}<br><small>${table.lastSeen === null ? '—' : escapeHtml(formatTime(language, table.lastSeen))}</small></td>
@@ -313,9 +314,11 @@ export function renderTable(table: TableStatus, races: readonly FoldedRace[], la
   const w = wordsOf(language);
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
   const link = linkState(language, table, now);
+  // A race the director closed on the floor (a table broken mid-colour-up): said beside its status.
+  const closedOnFloor = new Set(decisions.filter((decision) => decision.decision === 'race-closed' && decision.raceId !== null).map((decision) => decision.raceId));
   const rows = races.map((race) => `<tr>
 <th scope="row"><a href="${href('/race', { table: table.table, race: race.raceId }, language)}">${escapeHtml(race.raceId)}</a></th>
-<td>${w(RACE_STATUS[race.status])}</td>
+<td>${w(RACE_STATUS[race.status])}${closedOnFloor.has(race.raceId) && (race.status === 'racing' || race.status === 'waiting-to-confirm') ? ` <strong class="closed" data-testid="race-closed-on-floor">${w('floor.decision.closedOnFloor')}</strong>` : ''}</td>
 <td class="num">${race.level === null ? '—' : n(race.level)}</td>
 <td class="num">${n(race.removed)} → ${n(race.next)}</td>
 <td class="num">${race.valueDelta === null ? '—' : n(race.valueDelta, true)}</td>
@@ -496,7 +499,7 @@ tr.damaged{background:#fff4d6}
 tr.flagged{background:#ffe2c2}
 .decision label{display:inline-block;margin:4px 10px 4px 0}.decision input,.decision select,.decision button{font-size:1rem;min-height:36px}.decisions li{margin:2px 0}
 .link--connected{color:#05620c}.link--behind{color:#8a5a00}.link--offline,.link--never{color:#7a0014}
-.colour--disputed,.colour--floor-called{color:#b00020;font-weight:700}.colour--waiting-to-confirm{color:#8a5a00;font-weight:600}.colour--done{color:#05620c}
+.colour--disputed,.colour--floor-called{color:#b00020;font-weight:700}.closed{color:#8a5a00}.colour--waiting-to-confirm{color:#8a5a00;font-weight:600}.colour--done{color:#05620c}
 .chain--broken{color:#b00020}
 .chips{white-space:nowrap;display:inline-block;margin-right:6px}
 .card{font-weight:700;white-space:nowrap}

@@ -167,6 +167,7 @@ export const enDevices = {
       byRequired: 'say who decided (at most {max} characters)',
       badRace: 'a closed race must name the race (the open one)',
       noTable: 'the floor has no such table',
+      closedOnFloor: 'closed on the floor',
     },
     clockNoStructure: 'the floor has no structure yet: load the tournament structure (every level with its minutes) before running the clock',
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */

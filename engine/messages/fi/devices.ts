@@ -170,6 +170,7 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       byRequired: 'kerro, kuka päätti (nimi enintään {max} merkin pituinen)',
       badRace: 'suljetulle arvonnalle on nimettävä arvonta (avoin arvonta)',
       noTable: 'salilla ei ole tällaista pöytää',
+      closedOnFloor: 'suljettu salissa',
     },
     clockNoStructure: 'salilla ei ole vielä rakennetta: lataa turnauksen rakenne (jokaiselle tasolle minuutit) ennen kuin käynnistät kellon',
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */

@@ -170,6 +170,7 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       byRequired: 'укажите, кто решил (не длиннее {max} символов)',
       badRace: 'у закрытого чип-рейса должен быть указан чип-рейс (открытый)',
       noTable: 'у зала нет такого стола',
+      closedOnFloor: 'закрыт в зале',
     },
     clockNoStructure: 'у зала ещё нет структуры: загрузите структуру турнира (у каждого уровня его минуты), прежде чем запускать часы',
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
