@@ -451,7 +451,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       return;
     }
     if (path === '/clock' || path === '/decision') {
-      plain(request, response, 405, 'floor.http.clockMethod', undefined, { Allow: 'POST' }, head);
+      plain(request, response, 405, path === '/clock' ? 'floor.http.clockMethod' : 'floor.http.decisionMethod', undefined, { Allow: 'POST' }, head);
       return;
     }
     if (PARAMETERS[path] === undefined) {

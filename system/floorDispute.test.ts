@@ -22,7 +22,8 @@ import { renderOverview, renderTable } from '../floor/page/render';
 import { ensureTable } from '../floor/db/stations';
 import { syncStation } from '../replication/sync';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
-import { until } from '../floor/testing/requests';
+import { ask, until } from '../floor/testing/requests';
+import { startFloorServer } from '../floor/server';
 import { STRUCTURE, tableSettings } from './testing/stations';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
@@ -186,6 +187,41 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect(page).toContain('data-testid="race-closed-on-floor">suljettu salissa');
     expect(page).toContain('table broken, players moved to table 4');
     await service.close();
+  });
+
+  it("takes the director's decision from the table page's form only: its own page's origin, the floor's password, a note and a name", async () => {
+    await createStationLogin(admin, '18');
+    const token = 'dispute-floor-password';
+    const floor = await startFloorServer({ databaseUrl: server.url, token, log: () => undefined });
+    const origin = new URL(floor.url).origin;
+    const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      ask(floor.port, '/decision', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', origin, authorization: `Bearer ${token}`, ...headers } });
+    const recorded = async () => (await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM floor_decisions WHERE table_name = '18'")).rows[0]?.n;
+    try {
+      const decision = { table: '18', lang: 'en', decision: 'race-stands', race: '', note: 'count checked', by: 'Anna' };
+      // Not from the floor's own page, or without its password: nothing recorded.
+      expect((await ask(floor.port, '/decision', { method: 'POST', body: form(decision), headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}` } })).status).toBe(403);
+      expect((await post(form(decision), { authorization: 'Bearer wrong-password-here' })).status).toBe(401);
+      // No note, nobody named, an unknown decision: the table's page again, saying why, in its language.
+      const noNote = await post(form({ ...decision, note: '  ', lang: 'fi' }));
+      expect(noNote.status).toBe(400);
+      expect(noNote.body).toContain('data-testid="decision-problem">huomautus on pakollinen');
+      expect((await post(form({ ...decision, by: '' }))).body).toContain('say who decided');
+      expect((await post(form({ ...decision, decision: 'coin-toss' }))).status).toBe(400);
+      expect(await recorded()).toBe(0);
+      // Recorded: back to the table's page, which lists it.
+      const done = await post(form(decision));
+      expect(done.status).toBe(303);
+      expect(done.headers.location).toBe('/table?table=18&lang=en');
+      expect(await recorded()).toBe(1);
+      const page = await ask(floor.port, '/table?table=18&lang=en', { headers: { authorization: `Bearer ${token}` } });
+      expect(page.body).toContain('Anna · race stands: count checked');
+      // Only posted: a GET says so.
+      expect((await ask(floor.port, '/decision', { headers: { authorization: `Bearer ${token}` } })).status).toBe(405);
+    } finally {
+      await floor.close();
+    }
   });
 
   it("lets a station read its own table's decisions only, and write none (a hostile station's login)", async () => {

@@ -252,6 +252,7 @@ export const enDevices = {
       },
       method: 'method not allowed: GET and HEAD only',
       clockMethod: "method not allowed: the clock takes its buttons' POST only",
+      decisionMethod: "method not allowed: a decision is posted with the table page's form only",
       tooManyGuesses: 'too many wrong tokens from this address: wait, then try again',
       unreadable: 'the floor cannot read its database just now',
     },

@@ -254,6 +254,7 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       },
       method: 'menetelmä ei sallittu: vain GET ja HEAD',
       clockMethod: 'menetelmä ei sallittu: kello ottaa vain painikkeidensa POST-pyynnöt',
+      decisionMethod: 'menetelmä ei sallittu: päätös lähetetään vain pöydän sivun lomakkeella (POST)',
       tooManyGuesses: 'liian monta väärää salasanaa tästä osoitteesta: odota ja yritä sitten uudelleen',
       unreadable: 'sali ei juuri nyt pysty lukemaan tietokantaansa',
     },

@@ -254,6 +254,7 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       },
       method: 'метод не разрешён: только GET и HEAD',
       clockMethod: 'метод не разрешён: часы принимают только POST своих кнопок',
+      decisionMethod: 'метод не разрешён: решение отправляется только формой страницы стола (POST)',
       tooManyGuesses: 'слишком много неверных паролей с этого адреса: подождите и попробуйте снова',
       unreadable: 'зал сейчас не может прочитать свою базу данных',
     },
