@@ -31,8 +31,9 @@ import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type S
  * An abandoned race or a call is settled by the director's decision recorded after it on the floor
  * page (floor_decisions, migration 10: settledStatus); a chain failure is not.
  */
-export type ColourUpStatus = 'not-started' | 'racing' | 'waiting-to-confirm' | 'done' | 'disputed' | 'floor-called';
-export const COLOUR_UP_STATUSES: readonly ColourUpStatus[] = ['not-started', 'racing', 'waiting-to-confirm', 'done', 'disputed', 'floor-called'];
+export const COLOUR_UP_STATUSES = ['not-started', 'racing', 'waiting-to-confirm', 'done', 'disputed', 'floor-called'] as const;
+/** The one list's statuses (the page's words, `floor status`'s JSON and the fold's column all say these). */
+export type ColourUpStatus = (typeof COLOUR_UP_STATUSES)[number];
 
 /** What flags a table for the director: its last abandoned race of the marked break's colour-up, or its last call of the floor, whichever came later (`seq`: its record's). */
 export interface TableFlag {
