@@ -2,13 +2,17 @@ import type { ClientBase } from 'pg';
 import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf } from '../journal/findings';
 import { CSV_BOM, CSV_EOL, csvLine, type CsvOptions } from '../replay/csv';
-import { HISTORY_CSV_COLUMNS, historyCsvCells } from '../replay/historyExport';
+import { floorDecisionsCell, HISTORY_CSV_COLUMNS, historyCsvCells } from '../replay/historyExport';
+import { allDecisions, decisionNote, type FloorDecision } from './decisions';
 import { byTableName, tableChain, tableHistory } from './fold';
 
 /**
  * The whole tournament's confirmed races for the director's spreadsheet: the console's own export
  * (replay/historyExport.ts, the same columns, the same formula-safe cells) of every table, each
  * row led by the floor's name of the table, and each race's chain verdict as the floor checked it.
+ * The director's decisions: a confirmed race's in its row (the console's `floor decision` column);
+ * the others (an abandoned race's, a call of the floor's) in a row of their own after the table's
+ * races, only the table and that column filled. The JSON lists every table's decisions.
  */
 
 interface TableHistory {
@@ -16,15 +20,22 @@ interface TableHistory {
   readonly history: readonly HistoryEntry[];
   readonly journal: JournalReport;
   readonly failures: readonly { readonly seq: number; readonly reason: string }[];
+  readonly decisions: readonly FloorDecision[];
 }
 
 async function histories(client: ClientBase): Promise<TableHistory[]> {
   const tables = await client.query<{ table_name: string }>('SELECT table_name FROM floor_tables');
   const out: TableHistory[] = [];
+  const decided = await allDecisions(client);
   for (const table of tables.rows.map((row) => row.table_name).sort(byTableName)) {
     const { report, failures } = await tableChain(client, table);
     const journal: JournalReport = { path: `floor:${table}`, records: 0, findings: report.findings, chain: report.chain, unchained: 0, unchainedThrough: 0, readOnly: null };
-    out.push({ table, history: await tableHistory(client, table), journal, failures });
+    const decisions = decided.filter((decision) => decision.table === table);
+    const history = (await tableHistory(client, table)).map((entry) => {
+      const own = decisions.filter((decision) => decision.raceId === entry.id).map(decisionNote);
+      return own.length === 0 ? entry : { ...entry, floorDecisions: own };
+    });
+    out.push({ table, history, journal, failures, decisions });
   }
   return out;
 }
@@ -41,6 +52,12 @@ export async function floorCsv(client: ClientBase, options: CsvOptions = {}): Pr
   const rows: string[] = [csvLine([FLOOR_TABLE_COLUMN, ...HISTORY_CSV_COLUMNS], options.separator)];
   for (const table of tables) {
     for (const entry of table.history) rows.push(csvLine([table.table, ...historyCsvCells(entry, table.journal, options)], options.separator));
+    const confirmed = new Set(table.history.map((entry) => entry.id));
+    for (const decision of table.decisions.filter((decision) => decision.raceId === null || !confirmed.has(decision.raceId))) {
+      // The race's id first (when it names one), the decision in the last column, the rest empty.
+      const cells = HISTORY_CSV_COLUMNS.map((_, index, all) => (index === 0 ? (decision.raceId ?? '') : index === all.length - 1 ? floorDecisionsCell([decisionNote(decision)]) : ''));
+      rows.push(csvLine([table.table, ...cells], options.separator));
+    }
   }
   return `${CSV_BOM}${rows.join(CSV_EOL)}${CSV_EOL}`;
 }
@@ -54,6 +71,7 @@ export async function floorJson(client: ClientBase): Promise<string> {
       chainFailures: table.failures,
       races: table.history.map((entry) => ({ ...entry, chain: chainOf(table.journal, entry.seqs.first, entry.seqs.last).chain })),
       valueDelta: table.history.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0),
+      decisions: table.decisions.map(decisionNote),
     })),
     totalValueDelta: tables.reduce((sum, table) => sum + table.history.reduce((inner, entry) => inner + (entry.summary.valueDelta ?? 0), 0), 0),
   };

@@ -26,10 +26,32 @@ import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type S
  *   director sees the chips per denomination beside it);
  * - `disputed`: the table's chain failed verification on the floor (any chain_failures row), or a
  *   race of the marked break's colour-up was abandoned. Either is for the director to settle
- *   before the clock goes on, so it wins over the others.
+ *   before the clock goes on, so it wins over the others;
+ * - `floor-called`: the table's dealer called the floor from the station (a `floor-called` record).
+ * An abandoned race or a call is settled by the director's decision recorded after it on the floor
+ * page (floor_decisions, migration 10: settledStatus); a chain failure is not.
  */
-export type ColourUpStatus = 'not-started' | 'racing' | 'waiting-to-confirm' | 'done' | 'disputed';
-export const COLOUR_UP_STATUSES: readonly ColourUpStatus[] = ['not-started', 'racing', 'waiting-to-confirm', 'done', 'disputed'];
+export const COLOUR_UP_STATUSES = ['not-started', 'racing', 'waiting-to-confirm', 'done', 'disputed', 'floor-called'] as const;
+/** The one list's statuses (the page's words, `floor status`'s JSON and the fold's column all say these). */
+export type ColourUpStatus = (typeof COLOUR_UP_STATUSES)[number];
+
+/** What flags a table for the director: its last abandoned race of the marked break's colour-up, or its last call of the floor, whichever came later (`seq`: its record's). */
+export interface TableFlag {
+  readonly kind: 'disputed' | 'floor-called';
+  readonly seq: number;
+}
+
+/**
+ * A table's status with the director's decisions: a chain failure is disputed whatever was decided;
+ * a flag stands until a decision settles it (one recorded when the table's last record was the
+ * flag's or later: `decidedThrough`, the largest settles_seq of the table's decisions); otherwise
+ * the colour-up's own status.
+ */
+export function settledStatus(base: ColourUpStatus, flag: TableFlag | null, decidedThrough: number | null, chainFailed: boolean): ColourUpStatus {
+  if (chainFailed) return 'disputed';
+  if (flag !== null && (decidedThrough === null || decidedThrough < flag.seq)) return flag.kind;
+  return base;
+}
 
 export type FoldedRaceStatus = 'racing' | 'waiting-to-confirm' | 'confirmed' | 'abandoned';
 
@@ -233,33 +255,56 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
   return { races, state: { session: { ...session, history: [], games: [] }, tally }, problems, damaged, history: session.history };
 }
 
+/** The records a table's status reads: the colour-up's (ColorUpLog) and the dealer's calls of the floor. */
+export const STATUS_KINDS: readonly string[] = [...COLOR_UP_LOG_KINDS, 'floor-called'];
+
 /**
- * The colour-up status of a table from its colour-up records (the kinds ColorUpLog reads, in seq order, the
- * whole journal), whether the open race is complete, and whether its chain failed on the floor.
+ * A table's colour-up status from its status records (STATUS_KINDS, in seq order, the whole
+ * journal), whether the open race is complete: `base`, the colour-up's own, and `flag`, what flags
+ * it for the director (settledStatus puts them together with the decisions).
  */
-export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean): ColourUpStatus {
+export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openComplete: boolean): { readonly base: ColourUpStatus; readonly flag: TableFlag | null } {
   const log = new ColorUpLog();
   let mark: number | null = null;
   let open: string | null = null;
-  let abandonedInIt = false;
+  let abandonedAt: number | null = null;
+  let calledAt: number | null = null;
   for (const line of lines) {
     const record = line.record as { kind?: unknown; raceId?: unknown; afterLevel?: unknown };
+    if (record.kind === 'floor-called') {
+      calledAt = line.seq;
+      continue;
+    }
     if (record.kind === 'break-marked') {
       mark = typeof record.afterLevel === 'number' ? record.afterLevel : null;
-      abandonedInIt = false;
+      abandonedAt = null;
     }
-    if (record.kind === 'race-abandon' && mark !== null && typeof record.raceId === 'string' && log.progress(mark, record.raceId)?.running?.raceId === record.raceId) abandonedInIt = true;
+    if (record.kind === 'race-abandon' && mark !== null && typeof record.raceId === 'string' && log.progress(mark, record.raceId)?.running?.raceId === record.raceId) abandonedAt = line.seq;
     log.add(line);
     if (record.kind === 'race-start' && typeof record.raceId === 'string') open = record.raceId;
     if ((record.kind === 'race-confirm' || record.kind === 'race-abandon') && record.raceId === open) open = null;
   }
-  if (chainFailed) return 'disputed';
-  if (mark === null) return 'not-started';
-  if (abandonedInIt) return 'disputed';
-  const progress = log.progress(mark, open);
-  if (progress === null) return 'not-started';
-  if (progress.running !== null) return openComplete ? 'waiting-to-confirm' : 'racing';
-  return progress.done.length > 0 ? 'done' : 'not-started';
+  const abandoned: TableFlag | null = mark !== null && abandonedAt !== null ? { kind: 'disputed', seq: abandonedAt } : null;
+  const called: TableFlag | null = calledAt !== null ? { kind: 'floor-called', seq: calledAt } : null;
+  const flag = abandoned !== null && (called === null || abandoned.seq > called.seq) ? abandoned : called;
+  const base = ((): ColourUpStatus => {
+    if (mark === null) return 'not-started';
+    const progress = log.progress(mark, open);
+    if (progress === null) return 'not-started';
+    if (progress.running !== null) return openComplete ? 'waiting-to-confirm' : 'racing';
+    return progress.done.length > 0 ? 'done' : 'not-started';
+  })();
+  return { base, flag };
+}
+
+/**
+ * The colour-up status of a table from its status records (STATUS_KINDS, in seq order, the whole
+ * journal), whether the open race is complete, whether its chain failed on the floor, and how far
+ * the director's decisions settled it (settledStatus).
+ */
+export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean, decidedThrough: number | null = null): ColourUpStatus {
+  const { base, flag } = colourUpReadingOf(lines, openComplete);
+  return settledStatus(base, flag, decidedThrough, chainFailed);
 }
 
 /** The break the table's station marked last (its `break-marked` records, in seq order): null when none, or when it was unmarked. */
@@ -346,7 +391,7 @@ export function floorChainReport(failures: readonly ChainFailure[], allSealsChec
  * The fold's version. A floor whose fold changed (what it takes from a record, what it keeps) says
  * so here: every table folded by another version is folded again from its first record.
  */
-export const FOLD_VERSION = 2;
+export const FOLD_VERSION = 3;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
 const FOLD_LOCK = 0x666f6c64;
@@ -375,9 +420,9 @@ interface StoredLine {
 
 const foldLine = (row: StoredLine): FoldLine => ({ seq: Number(row.seq), at: row.at, record: row.record });
 
-const COLOUR_UP_KIND_SET: ReadonlySet<string> = new Set(COLOR_UP_LOG_KINDS);
+const COLOUR_UP_KIND_SET: ReadonlySet<string> = new Set(STATUS_KINDS);
 
-/** Whether a line read is a colour-up record as the stored `kind` says it (the trigger's `record->>'kind'`: an object's string kind). */
+/** Whether a line read is a status record (STATUS_KINDS) as the stored `kind` says it (the trigger's `record->>'kind'`: an object's string kind). */
 function isColourUpLine(line: FoldLine): boolean {
   const record = line.record;
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
@@ -436,10 +481,12 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     const openRace = fold.state.session.race;
     const openStatus = fold.races.find((race) => race.raceId === openRace?.id)?.status;
     // The colour-up records: those of the lines folded before read again (none on a first fold), this batch's taken from the lines read above.
-    const earlier = foldedSeq === 0 ? [] : (await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, COLOR_UP_LOG_KINDS, foldedSeq])).rows.map(foldLine);
+    const earlier = foldedSeq === 0 ? [] : (await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, STATUS_KINDS, foldedSeq])).rows.map(foldLine);
     const colourUpLines = [...earlier, ...lines.filter(isColourUpLine)];
     const colourUpRecords = colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null);
-    const colourUp = colourUpStatusOf(colourUpRecords, openStatus === 'waiting-to-confirm', false);
+    // Kept without the decisions (they are the floor's, not the station's records): readFloorStatus settles the flag with them.
+    const reading = colourUpReadingOf(colourUpRecords, openStatus === 'waiting-to-confirm');
+    const colourUp = settledStatus(reading.base, reading.flag, null, false);
     const problems = [...(current?.problems ?? []), ...fold.problems].slice(0, PROBLEMS_KEPT);
     const damaged = [...(current?.damaged ?? []), ...fold.damaged].slice(0, DAMAGED_SHOWN);
     // The races and the state they leave the table in, in one statement.
@@ -450,11 +497,12 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
          FROM json_to_recordset($11::json) AS r(race_id text, status text, level integer, removed bigint, next bigint, value_delta bigint, winners jsonb, started_at timestamptz, ended_at timestamptz, corrections bigint, refusals bigint, collect bigint, bring bigint, sheet jsonb, first_seq bigint, last_seq bigint)
          ON CONFLICT (table_name, race_id) DO UPDATE SET status = excluded.status, level = excluded.level, removed = excluded.removed, next = excluded.next, value_delta = excluded.value_delta, winners = excluded.winners,
            started_at = excluded.started_at, ended_at = excluded.ended_at, corrections = excluded.corrections, refusals = excluded.refusals, collect = excluded.collect, bring = excluded.bring, sheet = excluded.sheet, first_seq = excluded.first_seq, last_seq = excluded.last_seq)
-       INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged, break_marked)
-       VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10, $12)
+       INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged, break_marked, base_colour_up, flag_kind, flag_seq)
+       VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10, $12, $13, $14, $15)
        ON CONFLICT (table_name) DO UPDATE SET folded_seq = excluded.folded_seq, resume_seq = excluded.resume_seq, failures = excluded.failures, colour_up = excluded.colour_up, open_race = excluded.open_race, folded_at = excluded.folded_at,
-         fold_version = excluded.fold_version, replay = excluded.replay, problems = excluded.problems, problem_count = excluded.problem_count, fold_error = NULL, error_seq = NULL, damaged = excluded.damaged, break_marked = excluded.break_marked`,
-      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged), racesJson(fold.races), markedBreakOf(colourUpRecords)],
+         fold_version = excluded.fold_version, replay = excluded.replay, problems = excluded.problems, problem_count = excluded.problem_count, fold_error = NULL, error_seq = NULL, damaged = excluded.damaged, break_marked = excluded.break_marked,
+         base_colour_up = excluded.base_colour_up, flag_kind = excluded.flag_kind, flag_seq = excluded.flag_seq`,
+      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged), racesJson(fold.races), markedBreakOf(colourUpRecords), reading.base, reading.flag?.kind ?? null, reading.flag?.seq ?? null],
     );
     await client.query('COMMIT');
     return lines.length === FOLD_BATCH ? 'more' : 'folded';
@@ -554,6 +602,8 @@ export interface TableStatus {
   /** Records the station said it still had to send when it was last heard from. */
   readonly behind: number;
   readonly openRace: { readonly raceId: string; readonly status: FoldedRaceStatus } | null;
+  /** The director closed the open race on the floor (a `race-closed` decision naming it: a table broken mid-colour-up): who, and why. */
+  readonly openRaceClosed?: { readonly by: string; readonly note: string } | null;
   readonly corrections: number;
   readonly refusals: number;
   readonly abandoned: number;
@@ -618,12 +668,14 @@ const chipsList = (chips: Map<number, { collect: number; bring: number }>): Deno
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
   await noJit(client);
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[] }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; decided_through: string | null; open_closed: { by: string; note: string } | null }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
        coalesce(a.races, 0)::int AS races, coalesce(a.value_delta, 0)::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
        greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
-       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged,
+       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged, s.base_colour_up, s.flag_kind, s.flag_seq::text,
+       (SELECT max(settles_seq) FROM floor_decisions WHERE table_name = t.table_name)::text AS decided_through,
+       (SELECT jsonb_build_object('by', d.decided_by, 'note', d.note) FROM floor_decisions d WHERE d.table_name = t.table_name AND d.decision = 'race-closed' AND d.race_id = s.open_race ORDER BY d.id DESC LIMIT 1) AS open_closed,
        b.level AS sheet_break,
        coalesce((SELECT jsonb_agg(r.sheet ORDER BY r.first_seq) FROM floor_races r WHERE r.table_name = t.table_name AND r.level = b.level AND r.status <> 'abandoned' AND r.sheet IS NOT NULL), '[]') AS sheets
      FROM floor_tables t
@@ -661,9 +713,14 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         races: row.races,
         valueDelta: Number(row.value_delta),
         lastSeen: row.last_seen === null ? null : row.last_seen.toISOString(),
-        colourUp: disputed ? 'disputed' : (row.colour_up ?? 'not-started'),
+        colourUp: disputed
+          ? 'disputed'
+          : row.base_colour_up === null
+            ? (row.colour_up ?? 'not-started')
+            : settledStatus(row.base_colour_up, row.flag_kind === null || row.flag_seq === null ? null : { kind: row.flag_kind, seq: Number(row.flag_seq) }, row.decided_through === null ? null : Number(row.decided_through), false),
         behind: row.behind ?? 0,
         openRace: row.open_race !== null && row.open_status !== null ? { raceId: row.open_race, status: row.open_status } : null,
+        openRaceClosed: row.open_closed,
         corrections: Number(row.corrections),
         refusals: Number(row.refusals),
         abandoned: row.abandoned,

@@ -19,6 +19,7 @@ import { NAME_MAX } from '../protocol/constants';
 import { floorCsv, floorJson } from './export';
 import { summaryCsv, summaryJson, tournamentSummary } from './summary';
 import { parseSeparator, separatorFor } from '../replay/csv';
+import { recordDecision, tableDecisions } from './decisions';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
 import type { FloorClock } from '../protocol/clock';
 import { multipartBoundary, readMultipart } from './multipart';
@@ -45,7 +46,8 @@ import { createGuessPacer, guessSource } from './guesses';
  *
  * No route writes station data: the pages and the exports only read what the background fold
  * wrote (the fold writes only the floor's own summary tables; the clock's buttons only the floor's clock;
- * the seating's forms only the floor's seating, floor/seating.ts).
+ * the seating's forms only the floor's seating, floor/seating.ts; the decision form only floor_decisions;
+ * the runner's ticks only floor_runner_ticks).
  */
 
 export interface FloorServerOptions {
@@ -121,6 +123,7 @@ const PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   '/runner': ['lang', 'level'],
   '/seating': ['lang'],
   '/seat': [],
+  '/decision': [],
 };
 
 /** The clock's buttons: what each posts, and what it does. */
@@ -345,6 +348,32 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     else send(response, 303, text, '', { Location: `/runner?lang=${formLanguage}&level=${level}` });
   }
 
+  /** The director's decision on a table (its page's form): refused without a note or a name, said on the table's page again. */
+  async function postDecision(request: IncomingMessage, response: ServerResponse, language: FloorLanguage): Promise<void> {
+    const form = await readForm(request);
+    const decidedTable = form?.get('table');
+    if (form === null || decidedTable === undefined || form.size > 6) {
+      send(response, 400, html, renderMessage(language, 'floor.page.badRequest'));
+      return;
+    }
+    const formLanguage = languageOf(form.get('lang') ?? null, undefined);
+    try {
+      await withClient((client) => recordDecision(client, { table: decidedTable, decision: form.get('decision'), note: form.get('note'), by: form.get('by'), raceId: form.get('race') }));
+    } catch (error) {
+      if (!isInputError(error) || error.said === undefined) throw error;
+      // Refused (no note, nobody named): the table's page again, the refusal in its language.
+      const said = error.said;
+      const found = await withClient(async (client) => {
+        const row = (await readFloorStatus(client)).tables.find((entry) => entry.table === decidedTable);
+        return row === undefined ? null : { row, races: await tableRaces(client, decidedTable), seating: (await readSeating(client)).find((entry) => entry.table === decidedTable), decisions: await tableDecisions(client, decidedTable) };
+      });
+      if (found === null) send(response, 404, html, renderMessage(formLanguage, 'floor.page.notFound'));
+      else send(response, 400, html, renderTable(found.row, found.races, formLanguage, now(), tableSeatsSection(decidedTable, found.seating, formLanguage), found.decisions, sayMessage(formLanguage, said)));
+      return;
+    }
+    send(response, 303, text, '', { Location: `/table?table=${encodeURIComponent(decidedTable)}&lang=${formLanguage}` });
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const hostHeader = request.headers.host;
     if (typeof hostHeader !== 'string' || !hosts.has(hostHeader.toLowerCase())) {
@@ -440,8 +469,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 303, text, '', { Location: `/?lang=${formLanguage}` });
       return;
     }
-    if ((path === '/seating' || path === '/seat' || path === '/runner') && method === 'POST') {
-      // The seating's forms and the chip runner's ticks: from the floor's own page only, by whoever may see the floor (as the clock's buttons).
+    if ((path === '/seating' || path === '/seat' || path === '/runner' || path === '/decision') && method === 'POST') {
+      // The seating's forms, the chip runner's ticks and the director's decisions: from the floor's own page only, by whoever may see the floor (as the clock's buttons).
       if (origin === undefined) {
         plain(request, response, 403, 'floor.http.formOrigin');
         return;
@@ -457,7 +486,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       }
       if (path === '/seating') await postSeating(request, response);
       else if (path === '/seat') await postSeat(request, response);
-      else await postRunnerTick(request, response, language);
+      else if (path === '/runner') await postRunnerTick(request, response, language);
+      else await postDecision(request, response, language);
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') {
@@ -481,8 +511,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 200, html, renderLogin(language, false), {}, head);
       return;
     }
-    if (path === '/clock') {
-      plain(request, response, 405, 'floor.http.clockMethod', undefined, { Allow: 'POST' }, head);
+    if (path === '/clock' || path === '/decision') {
+      plain(request, response, 405, path === '/clock' ? 'floor.http.clockMethod' : 'floor.http.decisionMethod', undefined, { Allow: 'POST' }, head);
       return;
     }
     if (PARAMETERS[path] === undefined) {
@@ -540,10 +570,10 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       const found = await withClient(async (client) => {
         const status = await readFloorStatus(client);
         const row = status.tables.find((entry) => entry.table === table);
-        return row === undefined ? null : { row, races: await tableRaces(client, table), seating: (await readSeating(client)).find((entry) => entry.table === table) };
+        return row === undefined ? null : { row, races: await tableRaces(client, table), seating: (await readSeating(client)).find((entry) => entry.table === table), decisions: await tableDecisions(client, table) };
       });
       if (found === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
-      else send(response, 200, html, renderTable(found.row, found.races, language, now(), tableSeatsSection(table, found.seating, language)), {}, head);
+      else send(response, 200, html, renderTable(found.row, found.races, language, now(), tableSeatsSection(table, found.seating, language), found.decisions), {}, head);
       return;
     }
     const race = query.get('race');

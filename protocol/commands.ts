@@ -88,6 +88,12 @@ export const COMMANDS = {
   voidCards: command(raceId, arg('count', whole(1, VOID_MAX, { key: 'command.voidCount' })), reason).returns<CommandResult>(),
   confirmRace: command(raceId).returns<CommandResult>(),
   abandonRace: command(raceId, abandonReason).returns<CommandResult>(),
+  /**
+   * The dealer calls the floor from the station (a dispute at the table, a table broken): journaled
+   * as `floor-called` with the note (optional, trimmed) and the race open then; the floor page flags
+   * the table until the director records a decision.
+   */
+  callFloor: command(arg('note', withDefault(textOf(REASON_MAX), ''))).returns<CommandResult>(),
   /** Deals the first held card (`heldId`) as if the shoe had sent it now. */
   takeHeldCard: command(arg('target', target), heldId).returns<CommandResult>(),
   /** Discards the first held card (`heldId`): kept on record as refused by the dealer. */

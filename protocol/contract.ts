@@ -15,7 +15,7 @@ import type { ShoeEvent, StatusCode, StatusState } from '../hardware/events';
 import type { ChainStatus, JournalFinding } from '../journal/findings';
 import type { ClockView } from './clock';
 import type { FloorLinkState } from './floorLink';
-import type { GameHistoryEntry, HistorySummary, RaceView } from './races';
+import type { FloorCallsView, GameHistoryEntry, HistorySummary, RaceView } from './races';
 import type { ConsoleSettings, SourceKind } from './settings';
 import { LANGUAGES, MAX_SEATS, SOURCE_KINDS } from './constants';
 import { commandErrorOf, exactObject, is, isRecord, list, literal, object, parse, refine, refusalOf, variant, whenGiven, type CommandError, type Infer, type Schema } from './schema';
@@ -190,6 +190,8 @@ export interface ConsoleState {
   readonly clock: ClockView;
   /** The station's link to the floor (`off` when none is set up). */
   readonly floorLink: FloorLinkState;
+  /** The dealer's call of the floor not yet answered, and the director's latest decisions on this table (main/service/floorDecisions.ts). */
+  readonly floorCalls: FloorCallsView;
 }
 
 /** A refusal: the field at fault, its English and its key (protocol/schema.ts, the one mapping from a schema's refusals). */
@@ -257,6 +259,7 @@ const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: Schema<ConsoleStat
   countDrafts: parts(part({ seat: [isWholeNumber, SAID.whole] }), MAX_SEATS),
   clock: part({ source: [isText, SAID.text], events: [Array.isArray, SAID.list] }),
   floorLink: part({ state: [isText, SAID.text] }),
+  floorCalls: part({ decisions: [Array.isArray, SAID.list] }),
 };
 
 /** A patch's parts: each may be left out (absent stays absent; null is a value: the race ended). */

@@ -49,6 +49,28 @@ export interface HistoryEntry extends RacePlace {
   readonly refusals: number;
   /** The journal records the race spans: its start and its confirmation. */
   readonly seqs: { readonly first: number; readonly last: number };
+  /** The director's decisions on the race (the floor's, kept on the station's journal), oldest first: attached by the exports only, absent when none. */
+  readonly floorDecisions?: readonly FloorDecisionNote[];
+}
+
+/** The station's dealings with the floor as the screens see them: the dealer's last call not yet answered by a decision, and the latest decisions, oldest first. */
+export interface FloorCallsView {
+  readonly called: { readonly at: string; readonly note: string; readonly raceId: string | null } | null;
+  readonly decisions: readonly FloorDecisionNote[];
+}
+
+/** What the director may decide on a disputed or called table (the floor's floor_decisions, migration 10). */
+export type FloorDecisionKind = 're-race' | 'race-stands' | 'chips-adjusted' | 'race-closed';
+export const FLOOR_DECISIONS: readonly FloorDecisionKind[] = ['re-race', 'race-stands', 'chips-adjusted', 'race-closed'];
+
+/** A decision of the floor on this table, as its station keeps it (a `floor-decision` record) and shows it: `at` ISO time, `by` who decided, `raceId` the race it is about (null: none named). */
+export interface FloorDecisionNote {
+  readonly id: number;
+  readonly decision: FloorDecisionKind;
+  readonly note: string;
+  readonly by: string;
+  readonly at: string;
+  readonly raceId: string | null;
 }
 
 /** The history as every state carries it: the totals and the race confirmed last. Pages come from `historyPage`. */
@@ -94,6 +116,8 @@ export interface RaceRecord extends RacePlace {
   /** The chain as checked when the record was read, and what it found within the race's records. */
   readonly chain: ChainStatus;
   readonly findings: readonly JournalFinding[];
+  /** The director's decisions on the race, oldest first (the station's journal keeps them): absent when none. */
+  readonly floorDecisions?: readonly FloorDecisionNote[];
 }
 
 export interface GameHistoryEntry {

@@ -22,7 +22,7 @@ import { historyEntry, type ActiveRace } from './sessionState';
 // local times computed apart from the writer (a fixed offset, here Helsinki's winter +02:00).
 const OLD_COLUMNS = [
   'race', 'table', 'level', 'station', 'started', 'started local', 'confirmed', 'confirmed local', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
-  'cards', 'voided', 'refusals', 'corrections', 'records', 'chain',
+  'cards', 'voided', 'refusals', 'corrections', 'records', 'chain', 'floor decision',
 ] as const;
 const oldSeat = (entry: HistoryEntry, seat: number): string => (entry.names[seat] ? `${seat} ${entry.names[seat]}` : String(seat));
 const oldShown = (card: string) => formatCard(card as Card, 'pips');
@@ -61,7 +61,7 @@ function oldCsv(history: readonly HistoryEntry[], journal: JournalReport): strin
     return [
       entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, oldLocal(entry.startedAt), entry.confirmedAt, oldLocal(entry.confirmedAt), entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
       winners.join('; '), summary.protected.map((seat) => oldSeat(entry, seat)).join('; '), summary.valueDelta ?? '',
-      oldCards(entry), entry.voided.map(({ card, seat, reason }) => `${oldShown(card)} (seat ${seat})${reason === '' ? '' : `: ${reason}`}`).join('; '), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, oldChain(entry, journal),
+      oldCards(entry), entry.voided.map(({ card, seat, reason }) => `${oldShown(card)} (seat ${seat})${reason === '' ? '' : `: ${reason}`}`).join('; '), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, oldChain(entry, journal), '',
     ].map((cell) => csvCell(cell)).join(',');
   });
   return `${CSV_BOM}${[OLD_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
@@ -196,7 +196,7 @@ describe('the history exports, streamed', () => {
       }
     })();
     const csv = historyCsvChunks(counted, report);
-    expect(csv.next().value).toMatch(/^\uFEFFrace,table,level,station,started,started local,confirmed,confirmed local,.*,chain\r\n$/);
+    expect(csv.next().value).toMatch(/^\uFEFFrace,table,level,station,started,started local,confirmed,confirmed local,.*,chain,floor decision\r\n$/);
     expect(read).toBe(0);
     expect(csv.next().value).toMatch(/^race-1,/);
     expect(read).toBe(1);

@@ -1,5 +1,5 @@
 import { formatCard, type Card } from '../engine/cards';
-import type { HistoryEntry, JournalReport } from '../protocol/contract';
+import type { FloorDecisionNote, HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf, findingText } from '../journal/findings';
 import type { RaceSummary } from '../engine/race/summary';
 import { summaryOnce } from './sessionState';
@@ -7,7 +7,7 @@ import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from './csv';
 
 const COLUMNS = [
   'race', 'table', 'level', 'station', 'started', 'started local', 'confirmed', 'confirmed local', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
-  'cards', 'voided', 'refusals', 'corrections', 'records', 'chain',
+  'cards', 'voided', 'refusals', 'corrections', 'records', 'chain', 'floor decision',
 ] as const;
 
 function seatLabel(entry: HistoryEntry, seat: number): string {
@@ -52,6 +52,11 @@ function chainCell(entry: HistoryEntry, journal: JournalReport): string {
 /** The CSV's column names (its first line, quoted and joined by csvLine). */
 export const HISTORY_CSV_COLUMNS: readonly string[] = COLUMNS;
 
+/** The director's decisions on a race, for the spreadsheet: `2026-12-04T21:04:00.000Z Anna: race-stands: the count was right; …`. */
+export function floorDecisionsCell(decisions: readonly FloorDecisionNote[]): string {
+  return decisions.map((decision) => `${decision.at} ${decision.by}: ${decision.decision}: ${decision.note}`).join('; ');
+}
+
 /**
  * One confirmed race as a CSV row's cells (unquoted), its summary read once (summaryOnce; the CSV
  * has no use for its explanation); its times in UTC as recorded, each followed by the local clock's
@@ -67,6 +72,7 @@ export function historyCsvCells(entry: HistoryEntry, journal: JournalReport, opt
     entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, localTime(entry.startedAt, options.offsetOf), entry.confirmedAt, localTime(entry.confirmedAt, options.offsetOf), entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
     winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), summary.valueDelta ?? '',
     cardsBySeat(entry, summary), voided(entry), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, chainCell(entry, journal),
+    floorDecisionsCell(entry.floorDecisions ?? []),
   ];
 }
 

@@ -4,6 +4,7 @@ import type { MatchEvent } from '../engine/poker/match';
 import { TABLE_NAME_MAX, type InputSource, type RacePlace, type SeatCount } from '../protocol/contract';
 import { isColorUpRecord, type ColorUpRecord } from './colorUps';
 import { isClockRecord, type ClockRecord } from './clockRecord';
+import { isFloorRecord, type FloorRecord } from './floorRecords';
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =
@@ -29,7 +30,9 @@ export type SessionRecord =
   /** The colour-ups' own records (replay/colorUps.ts): they change no race or game. */
   | ColorUpRecord
   /** The station's own tournament clock (main/service/clock.ts): it changes no race or game. */
-  | ClockRecord;
+  | ClockRecord
+  /** The floor called, and the director's decisions (replay/floorRecords.ts): they change no race or game. */
+  | FloorRecord;
 
 /** The kinds of a race's own records (each names its race: `raceId`). */
 export const RACE_RECORD_KINDS: readonly string[] = ['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon'];
@@ -130,6 +133,6 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
     case 'game-event':
       return isMatchEvent(record.event) && SOURCES.has(record.source);
     default:
-      return isColorUpRecord(record) || isClockRecord(record);
+      return isColorUpRecord(record) || isClockRecord(record) || isFloorRecord(record);
   }
 }

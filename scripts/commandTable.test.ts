@@ -24,7 +24,7 @@ const tableNames = (): string[] => Object.keys(COMMANDS).sort();
 const EXPECTED_COMMANDS = [
   'getState', 'saveSettings', 'markBreak', 'startColorUp', 'setLanguage', 'setClockSound', 'saveStructure',
   'clockStart', 'clockPause', 'clockResume', 'clockAdjust', 'previewRace', 'startRace', 'saveCountDrafts',
-  'dealCard', 'dealScan', 'readScan', 'voidCards', 'confirmRace', 'abandonRace', 'takeHeldCard', 'discardHeldCard',
+  'dealCard', 'dealScan', 'readScan', 'voidCards', 'confirmRace', 'abandonRace', 'callFloor', 'takeHeldCard', 'discardHeldCard',
   'listPorts', 'startGame', 'gameAction', 'closeGame', 'exportHistory', 'historyPage', 'raceRecord',
   'importProfile', 'registerDeck',
 ] as const;
@@ -34,7 +34,7 @@ const EXPECTED_COMMANDS = [
  * other. A command deleted from the table leaves its handler here uncovered, which fails the
  * typecheck (`npx tsc -p tsconfig.node.json`) at `everyHandlerIsACommand`.
  */
-type ServiceOwnMembers = 'onState' | 'followFloorClock' | 'followFloorSeats' | 'history' | 'historyExport' | 'close';
+type ServiceOwnMembers = 'onState' | 'followFloorClock' | 'followFloorSeats' | 'takeFloorDecisions' | 'history' | 'historyExport' | 'close';
 type HandlersNotInTable = Exclude<keyof ConsoleService, CommandName | ServiceOwnMembers>;
 const everyHandlerIsACommand: [HandlersNotInTable] extends [never] ? true : HandlersNotInTable = true;
 /** And each handler takes what its command's signature (its arguments' schemas) gives it. */

@@ -10,6 +10,7 @@ import { journalRecords } from '../../replication/testing/journalLines';
 import { pushRecords } from '../../replication/push';
 import { createStationLogin, type StationLogin } from './stations';
 import { readSeating, setSeating } from '../seating';
+import { recordDecision } from '../decisions';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 
@@ -31,6 +32,7 @@ describe.runIf(run)('a station login cannot borrow the floor owner\'s rights (a 
     two: (await admin.query("SELECT seq::int, line, hash FROM station_records WHERE table_name = 'two' ORDER BY seq")).rows,
     failures: (await admin.query('SELECT table_name, seq::int, reason FROM chain_failures ORDER BY 1, 2')).rows,
     clock: (await admin.query('SELECT structure, events, changed_at FROM floor_clock')).rows,
+    decisions: (await admin.query('SELECT id::int, table_name, decided_by, decision, note FROM floor_decisions ORDER BY id')).rows,
     roles: (await admin.query('SELECT rolname, rolsuper, rolcreaterole, rolcanlogin, rolbypassrls FROM pg_roles ORDER BY rolname')).rows,
     members: (await admin.query('SELECT roleid::regrole::text AS role, member::regrole::text AS member FROM pg_auth_members ORDER BY 1, 2')).rows,
   });
@@ -41,6 +43,8 @@ describe.runIf(run)('a station login cannot borrow the floor owner\'s rights (a 
     await createStationLogin(admin, 'two');
     const outcome = await pushRecords(admin, 'two', journalRecords(3, 'two'));
     expect(outcome).toEqual({ stored: 3, refused: [] });
+    // The director's decision on table two (migration 10): no business of table one's station.
+    await recordDecision(admin, { table: 'two', decision: 'race-stands', note: 'checked the slip', by: 'Anna' });
   }, 120_000);
 
   afterAll(async () => {
@@ -90,6 +94,8 @@ describe.runIf(run)('a station login cannot borrow the floor owner\'s rights (a 
       const outcome = (promise: Promise<unknown>) => promise.then((value) => value, (error: Error) => error.message);
       seen.stationTable = await outcome(client.query('SELECT station_table() AS t').then((result) => result.rows));
       seen.tableTwo = await outcome(client.query("SELECT count(*)::int AS n FROM station_records WHERE table_name = 'two'").then((result) => result.rows));
+      seen.decisionsOfTwo = await outcome(client.query('SELECT count(*)::int AS n FROM floor_decisions').then((result) => result.rows));
+      seen.decide = await outcome(client.query("INSERT INTO floor_decisions (table_name, decided_by, decision, note) VALUES ('one', 'me', 're-race', 'mine')").then(() => 'inserted'));
       // Records chained for table two, sent by table one's login.
       seen.forged = await outcome(pushRecords(client, 'two', journalRecords(4, 'two').slice(3)));
       // Its own records, which make the trigger cast to jsonb and timestamptz.
@@ -102,6 +108,8 @@ describe.runIf(run)('a station login cannot borrow the floor owner\'s rights (a 
     expect(seen).toEqual({
       stationTable: [{ t: 'one' }],
       tableTwo: [{ n: 0 }],
+      decisionsOfTwo: [{ n: 0 }],
+      decide: expect.stringMatching(/permission denied/),
       forged: expect.stringMatching(/only its own table's records/),
       own: { stored: 2, refused: [] },
     });

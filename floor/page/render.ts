@@ -8,6 +8,7 @@ import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '..
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { COLOUR_UP_STATUSES, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
 import type { TableSeating } from '../seating';
+import { DECIDED_BY_MAX, DECISION_NOTE_MAX, FLOOR_DECISIONS, type FloorDecision, type FloorDecisionKind } from '../decisions';
 import { FLOOR_LANGUAGES, formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
 
 /**
@@ -37,12 +38,21 @@ const cardText = (card: string): string => {
 type Words = (key: MessageKey, params?: Readonly<Record<string, MessageParam>>) => string;
 export const wordsOf = (language: FloorLanguage): Words => (key, params) => escapeHtml(say(language, key, params));
 
-const COLOUR_UP_STATUS: Readonly<Record<TableStatus['colourUp'], MessageKey>> = {
+export const COLOUR_UP_STATUS: Readonly<Record<TableStatus['colourUp'], MessageKey>> = {
   'not-started': 'floor.page.colourUpStatus.notStarted',
   racing: 'floor.page.colourUpStatus.racing',
   'waiting-to-confirm': 'floor.page.colourUpStatus.waitingToConfirm',
   done: 'floor.page.colourUpStatus.done',
   disputed: 'floor.page.colourUpStatus.disputed',
+  'floor-called': 'floor.page.colourUpStatus.floorCalled',
+};
+
+/** The director's decisions as the page and the station's screens say them. */
+export const DECISION_WORDS: Readonly<Record<FloorDecisionKind, MessageKey>> = {
+  're-race': 'floor.decision.kind.reRace',
+  'race-stands': 'floor.decision.kind.raceStands',
+  'chips-adjusted': 'floor.decision.kind.chipsAdjusted',
+  'race-closed': 'floor.decision.kind.raceClosed',
 };
 
 type RaceStatus = FoldedRace['status'] | RaceRecord['status'];
@@ -143,6 +153,8 @@ function damagedList(language: FloorLanguage, seqs: readonly number[]): string {
 /** A table's row: red where its chain failed or a record could not be counted, amber where only a line was damaged at the station. */
 function rowClass(table: TableStatus): string {
   if (table.failures.length > 0 || table.foldProblems.length > 0) return 'failed';
+  // An abandoned race or a call of the floor, for the director to settle: flagged until a decision is recorded.
+  if (table.colourUp === 'disputed' || table.colourUp === 'floor-called') return 'flagged';
   return table.damaged.length > 0 ? 'damaged' : '';
 }
 
@@ -252,7 +264,8 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
   }${foldBehindNote(language, status.foldBehind)}`;
   const rows = status.tables.map((table) => {
     const link = linkState(language, table, now);
-    const open = table.openRace === null ? '—' : `<a href="${href('/race', { table: table.table, race: table.openRace.raceId }, language)}">${escapeHtml(table.openRace.raceId)}</a> (${w(RACE_STATUS[table.openRace.status])})`;
+    const closed = table.openRaceClosed == null ? '' : ` <strong class="closed" data-testid="open-race-closed">${w('floor.decision.closedOnFloor')}</strong>`;
+    const open = table.openRace === null ? '—' : `<a href="${href('/race', { table: table.table, race: table.openRace.raceId }, language)}">${escapeHtml(table.openRace.raceId)}</a> (${w(RACE_STATUS[table.openRace.status])})${closed}`;
     return `<tr class="${rowClass(table)}" data-table="${escapeHtml(table.table)}">
 <th scope="row"><a href="${href('/table', { table: table.table }, language)}">${escapeHtml(table.table)}</a></th>
 <td class="link link--${link.kind}">${escapeHtml(link.text)}<br><small>${table.lastSeen === null ? '—' : escapeHtml(formatTime(language, table.lastSeen))}</small></td>
@@ -295,13 +308,40 @@ ${rows.join('\n')}
   return page(language, say(language, 'floor.page.title'), body, true);
 }
 
-export function renderTable(table: TableStatus, races: readonly FoldedRace[], language: FloorLanguage, now: number, seats: string = ''): string {
+/** The table's decisions, oldest first: when, who, what, about which race, the note. */
+function decisionsList(language: FloorLanguage, decisions: readonly FloorDecision[]): string {
+  const w = wordsOf(language);
+  if (decisions.length === 0) return `<p data-testid="no-decisions">${w('floor.decision.none')}</p>`;
+  return `<ul class="decisions" data-testid="decisions">${decisions
+    .map((decision) => `<li data-decision="${decision.decision}"><strong>${escapeHtml(formatTime(language, decision.at))}</strong> · ${escapeHtml(decision.by)} · ${w(DECISION_WORDS[decision.decision])}${decision.raceId === null ? '' : ` (${escapeHtml(decision.raceId)})`}: ${escapeHtml(decision.note)}</li>`)
+    .join('')}</ul>`;
+}
+
+/** The director's form: what was decided, about which race (the open one first), a note and who decided, both required. Posted with the page's sign-in like the clock's buttons. */
+function decisionForm(language: FloorLanguage, table: TableStatus, races: readonly FoldedRace[], problem: string | null): string {
+  const w = wordsOf(language);
+  const open = table.openRace?.raceId ?? null;
+  const raceIds = [...(open === null ? [] : [open]), ...races.map((race) => race.raceId).filter((id) => id !== open).reverse()];
+  return `<form method="post" action="/decision" class="decision" data-testid="decision-form">
+<input type="hidden" name="table" value="${escapeHtml(table.table)}"><input type="hidden" name="lang" value="${language}">
+${problem === null ? '' : `<p class="alert" role="alert" data-testid="decision-problem">${escapeHtml(problem)}</p>`}
+<label>${w('floor.decision.what')} <select name="decision">${FLOOR_DECISIONS.map((kind) => `<option value="${kind}">${w(DECISION_WORDS[kind])}</option>`).join('')}</select></label>
+<label>${w('floor.decision.race')} <select name="race"><option value="">—</option>${raceIds.map((id) => `<option value="${escapeHtml(id)}"${id === open ? ' selected' : ''}>${escapeHtml(id)}${id === open ? ` (${w('floor.page.openRace')})` : ''}</option>`).join('')}</select></label>
+<label>${w('floor.decision.note')} <input name="note" required maxlength="${DECISION_NOTE_MAX}"></label>
+<label>${w('floor.decision.by')} <input name="by" required maxlength="${DECIDED_BY_MAX}"></label>
+<button type="submit">${w('floor.decision.record')}</button>
+</form>`;
+}
+
+export function renderTable(table: TableStatus, races: readonly FoldedRace[], language: FloorLanguage, now: number, seats: string = '', decisions: readonly FloorDecision[] = [], problem: string | null = null): string {
   const w = wordsOf(language);
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
   const link = linkState(language, table, now);
+  // A race the director closed on the floor (a table broken mid-colour-up): said beside its status.
+  const closedOnFloor = new Set(decisions.filter((decision) => decision.decision === 'race-closed' && decision.raceId !== null).map((decision) => decision.raceId));
   const rows = races.map((race) => `<tr>
 <th scope="row"><a href="${href('/race', { table: table.table, race: race.raceId }, language)}">${escapeHtml(race.raceId)}</a></th>
-<td>${w(RACE_STATUS[race.status])}</td>
+<td>${w(RACE_STATUS[race.status])}${closedOnFloor.has(race.raceId) && (race.status === 'racing' || race.status === 'waiting-to-confirm') ? ` <strong class="closed" data-testid="race-closed-on-floor">${w('floor.decision.closedOnFloor')}</strong>` : ''}</td>
 <td class="num">${race.level === null ? '—' : n(race.level)}</td>
 <td class="num">${n(race.removed)} → ${n(race.next)}</td>
 <td class="num">${race.valueDelta === null ? '—' : n(race.valueDelta, true)}</td>
@@ -332,9 +372,13 @@ ${seats}
 <main>
 ${races.length === 0 ? `<p>${w('floor.page.noRaces')}</p>` : `<table class="races"><thead><tr><th scope="col">${w('floor.page.race')}</th><th scope="col">${w('floor.page.colourUp')}</th><th scope="col">${w('floor.page.level')}</th><th scope="col">${w('floor.page.chip')}</th><th scope="col">${w('floor.page.valueChange')}</th><th scope="col">${w('floor.page.winners')}</th><th scope="col">${w('floor.page.started')}</th><th scope="col">${w('floor.page.ended')}</th><th scope="col">${w('floor.page.corrections')} / ${w('floor.page.refusals')}</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`}
+<section data-testid="decisions-section"><h2>${w('floor.decision.heading')}</h2>
+${decisionsList(language, decisions)}
+${decisionForm(language, table, races, problem)}
+</section>
 </main>`;
-  // A table with seats to edit does not refresh itself: a move being typed is not thrown away.
-  return page(language, title, body, !seats.includes('<form'));
+  // Not refreshed: a refresh would lose a note or a move being typed.
+  return page(language, title, body, false);
 }
 
 /**
@@ -479,8 +523,10 @@ thead th{font-size:.75rem;color:#444;background:#eee;overflow-wrap:normal;word-b
 tr.failed{background:#fde8e8}
 tr.failed th,tr.failed td{color:#7a0014}
 tr.damaged{background:#fff4d6}
+tr.flagged{background:#ffe2c2}
+.decision label{display:inline-block;margin:4px 10px 4px 0}.decision input,.decision select,.decision button{font-size:1rem;min-height:36px}.decisions li{margin:2px 0}
 .link--connected{color:#05620c}.link--behind{color:#8a5a00}.link--offline,.link--never{color:#7a0014}
-.colour--disputed{color:#b00020;font-weight:700}.colour--waiting-to-confirm{color:#8a5a00;font-weight:600}.colour--done{color:#05620c}
+.colour--disputed,.colour--floor-called{color:#b00020;font-weight:700}.closed{color:#8a5a00}.colour--waiting-to-confirm{color:#8a5a00;font-weight:600}.colour--done{color:#05620c}
 .chain--broken{color:#b00020}
 .chips{white-space:nowrap;display:inline-block;margin-right:6px}
 .card{font-weight:700;white-space:nowrap}

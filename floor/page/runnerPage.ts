@@ -2,7 +2,7 @@ import type { MessageKey } from '../../engine/messages';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { NAME_MAX } from '../../protocol/constants';
 import type { ReconciledTable, Reconciliation, RunnerTick, SheetDifference, TickKind } from '../runner';
-import { escapeHtml, href, languageLinks, page, sheetCell, wordsOf } from './render';
+import { COLOUR_UP_STATUS, escapeHtml, href, languageLinks, page, sheetCell, wordsOf } from './render';
 import { formatNumber, formatTime, type FloorLanguage } from './words';
 
 /**
@@ -48,7 +48,7 @@ ${languageLinks(language, '/runner', level === null ? {} : { level: String(level
       : `✓ ${w('floor.page.runner.ok')}`;
     return `<tr data-table="${escapeHtml(table.table)}" class="${table.flagged ? 'row--flagged' : ''}" data-flagged="${table.flagged}">
 <th scope="row">${escapeHtml(table.table)}</th>
-<td class="colour colour--${table.colourUp}">${w(`floor.page.colourUpStatus.${table.colourUp === 'not-started' ? 'notStarted' : table.colourUp === 'waiting-to-confirm' ? 'waitingToConfirm' : table.colourUp}` as MessageKey)}</td>
+<td class="colour colour--${table.colourUp}">${w(COLOUR_UP_STATUS[table.colourUp])}</td>
 <td>${sheetCell(language, table.collect, 'runner-collect')}</td>
 <td>${tickCell(language, table, 'collected', level, table.collect)}</td>
 <td>${sheetCell(language, table.bring, 'runner-bring')}</td>

@@ -23,6 +23,19 @@ export interface FloorSeatsRow {
   readonly seats: readonly { readonly seat: unknown; readonly player: unknown }[];
 }
 
+/** A decision of the floor's director on this table, as floor_decisions holds it (migration 10). */
+export interface FloorDecisionRow {
+  readonly id: number;
+  readonly at: string;
+  readonly by: string;
+  readonly decision: string;
+  readonly note: string;
+  readonly raceId: string | null;
+}
+
+/** The most decisions read at a time (the rest next time). */
+const DECISIONS_READ_MAX = 50;
+
 /** How far the measured offset may move before the clock is handed on again (a round trip's jitter is far less). */
 const OFFSET_MOVED_MS = 1000;
 
@@ -42,6 +55,13 @@ export interface FloorLinkOptions {
   readonly onFloorClock?: (clock: FloorClockRow | null) => void;
   /** This table's seating each time its version moved (null: the floor seats this table no more, or holds no seating). */
   readonly onFloorSeats?: (seats: FloorSeatsRow | null) => void;
+  /**
+   * The director's decisions on this table the station has not journaled yet (ids above
+   * `decisionsAfter()`), oldest first, as the floor's rows hold them: read with the clock, the same
+   * cheap way (one small query on the table's index; a station reads only its own table's rows).
+   */
+  readonly onFloorDecisions?: (decisions: readonly FloorDecisionRow[]) => void;
+  readonly decisionsAfter?: () => number;
   readonly timing?: Partial<FloorLinkTiming>;
   readonly now?: () => Date;
 }
@@ -301,7 +321,29 @@ export class FloorLink {
       await reportContact(client, this.options.table, this.toSend());
       await this.readClock(client);
       await this.readSeats(client);
+      await this.readDecisions(client);
     }
+  }
+
+  private async readDecisions(client: Client): Promise<void> {
+    const { onFloorDecisions, decisionsAfter } = this.options;
+    if (onFloorDecisions === undefined) return;
+    const after = decisionsAfter?.() ?? 0;
+    let rows: { id: string; at: Date; by: string; decision: string; note: string; race_id: string | null }[];
+    try {
+      rows = (
+        await client.query<{ id: string; at: Date; by: string; decision: string; note: string; race_id: string | null }>(
+          `SELECT id, decided_at AS at, decided_by AS by, decision, note, race_id FROM floor_decisions WHERE table_name = $1 AND id > $2 ORDER BY id LIMIT ${DECISIONS_READ_MAX}`,
+          [this.options.table, after],
+        )
+      ).rows;
+    } catch (error) {
+      // A floor not yet migrated to keep decisions (10) has none.
+      if ((error as { code?: unknown }).code === '42P01') return;
+      throw error;
+    }
+    if (rows.length === 0) return;
+    onFloorDecisions(rows.map((row) => ({ id: Number(row.id), at: row.at.toISOString(), by: row.by, decision: row.decision, note: row.note, raceId: row.race_id })));
   }
 
   private async send(client: Client): Promise<void> {

@@ -1,6 +1,6 @@
 import type { FloorClock } from '../../protocol/clock';
 import type { CommandResult, FloorLinkState, FloorTarget } from '../../protocol/contract';
-import type { FloorLink, FloorLinkTiming, FloorSeatsRow } from '../floorLink/link';
+import type { FloorDecisionRow, FloorLink, FloorLinkTiming, FloorSeatsRow } from '../floorLink/link';
 import { isInputError } from '../../engine/errors';
 import { ok } from './failures';
 import type { Kernel } from './kernel';
@@ -36,6 +36,8 @@ export class FloorFollowing {
     private readonly followClock: (clock: FloorClock | null) => Promise<CommandResult>,
     /** This table's seating from the floor from now on (null: the station's own seats again). */
     private readonly followSeats: (seats: FloorSeatsRow | null) => Promise<CommandResult> = async () => ok(null),
+    /** The director's decisions read (journaled once each, as a command in its turn), and the last one journaled. */
+    private readonly decisions?: { readonly take: (rows: readonly FloorDecisionRow[]) => Promise<CommandResult>; readonly after: () => number },
   ) {}
 
   /** The link's state, as the screens show it. */
@@ -122,6 +124,14 @@ export class FloorFollowing {
       onFloorSeats: (seats) => {
         void this.followSeats(seats);
       },
+      ...(this.decisions === undefined
+        ? {}
+        : {
+            decisionsAfter: this.decisions.after,
+            onFloorDecisions: (rows: readonly FloorDecisionRow[]) => {
+              void this.decisions?.take(rows);
+            },
+          }),
     });
     this.link = link;
     this.state = link.current;

@@ -1,6 +1,7 @@
 import { ColorUpLog } from '../../replay/colorUps';
 import { Followers, type JournalFollower } from '../../replay/follower';
 import { StationClock, type ClockTimers } from './clock';
+import { FloorDecisions } from './floorDecisions';
 import { raceRecall } from './raceRecall';
 import { RaceSpans } from './raceSpans';
 import { SessionProjection } from './sessionProjection';
@@ -18,6 +19,8 @@ export interface StationFollowers {
   readonly clock: StationClock;
   /** Where each race's lines are in the journal file, for reading a race's record back. */
   readonly raceSpans: RaceSpans;
+  /** The dealer's calls of the floor and the director's decisions (main/service/floorDecisions.ts). */
+  readonly floorDecisions: FloorDecisions;
   readonly registry: Followers;
   /**
    * Where the checkpoints of these followers are written (start-up sets it once the journal is read):
@@ -32,9 +35,10 @@ export function stationFollowers(journal: string, timers?: ClockTimers, extra: r
   const colorUps = new ColorUpLog();
   const clock = new StationClock(timers);
   const raceSpans = new RaceSpans();
+  const floorDecisions = new FloorDecisions();
   // A confirmed race's summary is made from its lines in the journal, when first read.
   const session = new SessionProjection(raceRecall(journal, raceSpans));
   // The session last: a command's decided step that no longer fits throws there, after every
   // other follower has the line the journal now holds.
-  return { session, colorUps, clock, raceSpans, registry: new Followers([colorUps, clock, raceSpans, ...extra, session]), checkpoint: NO_CHECKPOINTS };
+  return { session, colorUps, clock, raceSpans, floorDecisions, registry: new Followers([colorUps, clock, raceSpans, floorDecisions, ...extra, session]), checkpoint: NO_CHECKPOINTS };
 }

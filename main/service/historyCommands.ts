@@ -1,5 +1,5 @@
 import { journalPath } from '../../journal/location';
-import { HISTORY_PAGE_MAX, type CommandResult, type HistoryEntry, type HistoryPage, type RaceRecord } from '../../protocol/contract';
+import { HISTORY_PAGE_MAX, type CommandResult, type FloorDecisionNote, type HistoryEntry, type HistoryPage, type RaceRecord } from '../../protocol/contract';
 import { historyCsvChunks, historyJsonChunks } from '../../replay/historyExport';
 import { separatorFor, type CsvSeparator, type OffsetOf } from '../../replay/csv';
 import type { RaceSpans } from './raceSpans';
@@ -62,7 +62,17 @@ export class HistoryCommands {
       /** The local-time columns' time zone (the station's own unless told: tests pin it). */
       readonly offsetOf?: OffsetOf | undefined;
     } = {},
+    /** The director's decisions on a race (main/service/floorDecisions.ts): the slip and the exports carry them. */
+    private readonly decisionsOf: (raceId: string) => readonly FloorDecisionNote[] = () => [],
   ) {}
+
+  /** Each entry with the floor's decisions on it, when there are any (one at a time, as the export reads them). */
+  private *withDecisions(entries: Iterable<HistoryEntry>): Generator<HistoryEntry, void, undefined> {
+    for (const entry of entries) {
+      const decisions = this.decisionsOf(entry.id);
+      yield decisions.length === 0 ? entry : { ...entry, floorDecisions: decisions };
+    }
+  }
 
   history(): readonly HistoryEntry[] {
     return this.session().history;
@@ -80,7 +90,7 @@ export class HistoryCommands {
     let made: HistoryExport | null = null;
     await this.kernel.serial(async () => {
       const history = this.history();
-      const races = firstOf(history, history.length);
+      const races = this.withDecisions(firstOf(history, history.length));
       const journal = this.kernel.journalReport;
       const stamp = (this.exports.clock?.() ?? new Date()).toISOString().slice(0, 10);
       const csv = { separator: separator ?? separatorFor(this.exports.language?.()), offsetOf: this.exports.offsetOf };
@@ -127,7 +137,9 @@ export class HistoryCommands {
     return this.kernel.serial(async () => {
       const span = this.raceSpans.of(raceId);
       const record = span === undefined ? null : await readRaceRecord(journalPath(this.dataDir), raceId, span, this.kernel.journalReport);
-      return record === null ? refused('race', { key: 'service.notInJournal', params: { race: raceId } }) : ok(record);
+      if (record === null) return refused('race', { key: 'service.notInJournal', params: { race: raceId } });
+      const decisions = this.decisionsOf(raceId);
+      return ok(decisions.length === 0 ? record : { ...record, floorDecisions: decisions });
     });
   }
 }

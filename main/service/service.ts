@@ -18,6 +18,8 @@ import { ok, refused } from './failures';
 import { FloorFollowing } from './floorFollowing';
 import { FloorSeatsFollowing } from './floorSeats';
 import type { FloorSeatsRow } from '../floorLink/link';
+import type { FloorDecisionRow } from '../floorLink/link';
+import { FLOOR_CALL_NOTE_MAX, isFloorRecord } from '../../replay/floorRecords';
 import type { StationFollowers } from './followers';
 import { GameCommands } from './gameCommands';
 import { HistoryCommands, type ExportFormat, type ExportSaved, type HistoryExport } from './historyCommands';
@@ -79,7 +81,14 @@ export class ConsoleService {
     this.refusals = new RefusalRuns(this.kernel, { ...options, monotonic });
     this.kernel.order = this.refusals;
     this.floorSeats = new FloorSeatsFollowing(this.kernel, this.stationSettings, () => this.session);
-    this.floor = new FloorFollowing(this.kernel, this.stationSettings, options, (clock) => this.followFloorClock(clock), (seats) => this.followFloorSeats(seats));
+    this.floor = new FloorFollowing(
+      this.kernel,
+      this.stationSettings,
+      options,
+      (clock) => this.followFloorClock(clock),
+      (seats) => this.followFloorSeats(seats),
+      { take: (rows) => this.takeFloorDecisions(rows), after: () => this.followers.floorDecisions.lastId },
+    );
     this.kernel.appended = (seq) => this.floor.appended(seq);
     const commands: CommandContext = {
       kernel: this.kernel,
@@ -111,7 +120,7 @@ export class ConsoleService {
       reopenSource,
       followFloor: () => this.floor.follow(),
     });
-    this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, () => this.session, { clock: options.clock, chooseExportFile: options.chooseExportFile, language: () => this.settings.language });
+    this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, () => this.session, { clock: options.clock, chooseExportFile: options.chooseExportFile, language: () => this.settings.language }, (raceId) => followers.floorDecisions.forRace(raceId));
     this.races = new RaceCommands(commands);
     this.games = new GameCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
@@ -211,6 +220,33 @@ export class ConsoleService {
   readonly voidCards = (raceId: string, count: number, reason: string): Promise<CommandResult> => this.races.voidCards(raceId, count, reason);
   readonly confirmRace = (raceId: string): Promise<CommandResult> => this.races.confirmRace(raceId);
   readonly abandonRace = (raceId: string, reason: string): Promise<CommandResult> => this.races.abandonRace(raceId, reason);
+  /** The dealer calls the floor: journaled with the note and the race open now (replay/floorRecords.ts). */
+  callFloor(note: string): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      const race = this.session.race;
+      await this.kernel.save({ kind: 'floor-called', note: note.trim().slice(0, FLOOR_CALL_NOTE_MAX), ...(race ? { raceId: race.id } : {}) });
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  /**
+   * The director's decisions the floor link read (main/floorLink/link.ts): each journaled once, as a
+   * `floor-decision` record, in the floor's order; one already journaled (its id at or below the
+   * last kept), or of a shape this console does not keep, is passed by.
+   */
+  readonly takeFloorDecisions = (rows: readonly FloorDecisionRow[]): Promise<CommandResult> =>
+    this.kernel.serial(async () => {
+      let taken = 0;
+      for (const row of rows) {
+        const record = { kind: 'floor-decision', id: row.id, decision: row.decision, note: row.note, by: row.by, at: row.at, raceId: row.raceId };
+        if (row.id <= this.followers.floorDecisions.lastId || !isFloorRecord(record)) continue;
+        await this.kernel.save(record);
+        taken += 1;
+      }
+      if (taken > 0) this.kernel.publish();
+      return ok(null);
+    });
   readonly startGame = (game: GameName, players: readonly string[], options?: Partial<HouseOptions>): Promise<CommandResult> => this.games.startGame(game, players, options);
   readonly gameAction = (gameId: string, action: GameAction): Promise<CommandResult> => this.games.gameAction(gameId, action);
   readonly closeGame = (gameId: string, reason: string): Promise<CommandResult> => this.games.closeGame(gameId, reason);

@@ -67,6 +67,7 @@ export class StationState {
       countDrafts: this.parts.countDrafts.current,
       clock: this.parts.kernel.followers.clock.view(settings.tournament?.structure ?? null),
       floorLink: this.parts.floor.current,
+      floorCalls: this.parts.kernel.followers.floorDecisions.view,
     };
   }
 }

@@ -22,6 +22,7 @@ type RaceCommand =
   | 'voidCards'
   | 'confirmRace'
   | 'abandonRace'
+  | 'callFloor'
   | 'takeHeldCard'
   | 'discardHeldCard'
   | 'exportHistory'
@@ -143,6 +144,11 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       if (typeof reason !== 'string' || reason.trim() === '') return { ok: false, error: { field: 'reason', message: englishText(ABANDON_REASON), said: ABANDON_REASON } };
       station.race = null;
       push(station, { ...station.current, race: null });
+      return { ok: true, value: null };
+    },
+    // As the service: the call kept with its note (trimmed) and the race open now, until the floor decides.
+    callFloor: (note: string) => {
+      push(station, { ...station.current, floorCalls: { ...station.current.floorCalls, called: { at: new Date().toISOString(), note: note.trim(), raceId: station.current.race?.id ?? null } } });
       return { ok: true, value: null };
     },
     takeHeldCard: (target: string, heldId: number) => {

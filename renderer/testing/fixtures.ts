@@ -249,6 +249,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     countDrafts: [],
     clock: { source: 'local', schedule: null, events: [], problem: null },
     floorLink: { state: 'off' },
+    floorCalls: { called: null, decisions: [] },
     ...overrides,
   };
 }

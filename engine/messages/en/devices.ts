@@ -117,6 +117,9 @@ export const enDevices = {
       held: 'shoe, taken by the dealer after a noisy read',
       scanner: 'scanner',
     },
+    /** The director's decisions on the race (the floor's, kept on the station's journal). */
+    decisions: 'Floor decisions',
+    decisionLine: '{time}, {by}: {decision} — {note}',
     outcome: 'Outcome',
     recordSpan: 'Journal records {first}–{last}',
     seal: 'Seal of its last record: {seal}',
@@ -149,6 +152,23 @@ export const enDevices = {
   },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
+    /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */
+    decision: {
+      heading: "Director's decisions",
+      none: 'No decision recorded for this table.',
+      what: 'Decision',
+      race: 'Race',
+      note: 'Note (required)',
+      by: 'Decided by (required)',
+      record: 'Record the decision',
+      kind: { reRace: 're-race', raceStands: 'race stands', chipsAdjusted: 'chips adjusted', raceClosed: 'race closed' },
+      badKind: 'choose what was decided',
+      noteRequired: 'a note is required (at most {max} characters)',
+      byRequired: 'say who decided (at most {max} characters)',
+      badRace: 'a closed race must name the race (the open one)',
+      noTable: 'the floor has no such table',
+      closedOnFloor: 'closed on the floor',
+    },
     clockNoStructure: 'the floor has no structure yet: load the tournament structure (every level with its minutes) before running the clock',
     /** The seat list (floor/seating.ts): read from a CSV, edited on the floor page; each refusal names the line and says why. */
     seating: {
@@ -206,7 +226,7 @@ export const enDevices = {
         badTick: "A tick needs the runner's name (1 to {n} characters) and a table with this break on its sheet.",
       },
       progress: { title: 'This break', left: 'Tables left: {n} of {total}', allDone: 'Every table is done: play can resume', leftList: 'Still to finish:' },
-      colourUpStatus: { notStarted: 'not started', racing: 'racing', waitingToConfirm: 'waiting to confirm', done: 'done', disputed: 'disputed' },
+      colourUpStatus: { notStarted: 'not started', racing: 'racing', waitingToConfirm: 'waiting to confirm', done: 'done', disputed: 'disputed', floorCalled: 'floor called' },
       raceStatus: { racing: 'racing', waitingToConfirm: 'waiting to confirm', confirmed: 'confirmed', abandoned: 'abandoned', open: 'open' },
       races: 'Races',
       valueChange: 'Value change',
@@ -310,6 +330,7 @@ export const enDevices = {
       method: 'method not allowed: GET and HEAD only',
       seatMethod: "method not allowed: a seat takes its forms' POST only",
       clockMethod: "method not allowed: the clock takes its buttons' POST only",
+      decisionMethod: "method not allowed: a decision is posted with the table page's form only",
       tooManyGuesses: 'too many wrong tokens from this address: wait, then try again',
       unreadable: 'the floor cannot read its database just now',
     },

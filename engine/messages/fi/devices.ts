@@ -120,6 +120,9 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       held: 'kenkä, jakajan hyväksymä häiriöisen lukeman jälkeen',
       scanner: 'viivakoodinlukija',
     },
+    /** The director's decisions on the race (the floor's, kept on the station's journal). */
+    decisions: 'Salin päätökset',
+    decisionLine: '{time}, {by}: {decision} — {note}',
     outcome: 'Tulos',
     recordSpan: 'Tapahtumalokin kirjaukset {first}–{last}',
     seal: 'Viimeisen kirjauksen sinetti: {seal}',
@@ -152,6 +155,23 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
   },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
+    /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */
+    decision: {
+      heading: 'Turnauksenjohtajan päätökset',
+      none: 'Tälle pöydälle ei ole kirjattu päätöstä.',
+      what: 'Päätös',
+      race: 'Arvonta',
+      note: 'Huomautus (pakollinen)',
+      by: 'Päättäjä (pakollinen)',
+      record: 'Kirjaa päätös',
+      kind: { reRace: 'uusi arvonta', raceStands: 'arvonta pysyy', chipsAdjusted: 'pelimerkkejä korjattu', raceClosed: 'arvonta suljettu' },
+      badKind: 'valitse, mitä päätettiin',
+      noteRequired: 'huomautus on pakollinen (enintään {max} merkin pituinen)',
+      byRequired: 'kerro, kuka päätti (nimi enintään {max} merkin pituinen)',
+      badRace: 'suljetulle arvonnalle on nimettävä arvonta (avoin arvonta)',
+      noTable: 'salilla ei ole tällaista pöytää',
+      closedOnFloor: 'suljettu salissa',
+    },
     clockNoStructure: 'salilla ei ole vielä rakennetta: lataa turnauksen rakenne (jokaiselle tasolle minuutit) ennen kuin käynnistät kellon',
     /** The seat list (floor/seating.ts): read from a CSV, edited on the floor page; each refusal names the line and says why. */
     seating: {
@@ -209,7 +229,7 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         badTick: 'Kuittaukseen tarvitaan kuljettajan nimi (1–{n} kirjainta) ja pöytä, jonka listalla tämä tauko on.',
       },
       progress: { title: 'Tämä tauko', left: 'Pöytiä jäljellä: {n}/{total}', allDone: 'Kaikki pöydät ovat valmiita: peli voi jatkua', leftList: 'Vielä kesken:' },
-      colourUpStatus: { notStarted: 'ei alkanut', racing: 'arvonta käynnissä', waitingToConfirm: 'odottaa vahvistusta', done: 'tehty', disputed: 'kiistanalainen' },
+      colourUpStatus: { notStarted: 'ei alkanut', racing: 'arvonta käynnissä', waitingToConfirm: 'odottaa vahvistusta', done: 'tehty', disputed: 'kiistanalainen', floorCalled: 'sali kutsuttu' },
       raceStatus: { racing: 'käynnissä', waitingToConfirm: 'odottaa vahvistusta', confirmed: 'vahvistettu', abandoned: 'keskeytetty', open: 'kesken' },
       races: 'Arvonnat',
       valueChange: 'Arvon muutos',
@@ -312,6 +332,7 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       method: 'menetelmä ei sallittu: vain GET ja HEAD',
       seatMethod: 'menetelmä ei ole sallittu: paikka ottaa vain lomakkeidensa POST-pyynnön',
       clockMethod: 'menetelmä ei sallittu: kello ottaa vain painikkeidensa POST-pyynnöt',
+      decisionMethod: 'menetelmä ei sallittu: päätös lähetetään vain pöydän sivun lomakkeella (POST)',
       tooManyGuesses: 'liian monta väärää salasanaa tästä osoitteesta: odota ja yritä sitten uudelleen',
       unreadable: 'sali ei juuri nyt pysty lukemaan tietokantaansa',
     },

@@ -120,6 +120,9 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       held: 'шуз, принято дилером после чтения с помехами',
       scanner: 'сканер',
     },
+    /** The director's decisions on the race (the floor's, kept on the station's journal). */
+    decisions: 'Решения зала',
+    decisionLine: '{time}, {by}: {decision} — {note}',
     outcome: 'Итог',
     recordSpan: 'Записи журнала {first}–{last}',
     seal: 'Печать последней записи: {seal}',
@@ -152,6 +155,23 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
   },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
+    /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */
+    decision: {
+      heading: 'Решения директора',
+      none: 'Для этого стола решений нет.',
+      what: 'Решение',
+      race: 'Чип-рейс',
+      note: 'Примечание (обязательно)',
+      by: 'Кто решил (обязательно)',
+      record: 'Записать решение',
+      kind: { reRace: 'провести заново', raceStands: 'чип-рейс в силе', chipsAdjusted: 'фишки исправлены', raceClosed: 'чип-рейс закрыт' },
+      badKind: 'выберите, что решено',
+      noteRequired: 'нужно примечание (не длиннее {max} символов)',
+      byRequired: 'укажите, кто решил (не длиннее {max} символов)',
+      badRace: 'у закрытого чип-рейса должен быть указан чип-рейс (открытый)',
+      noTable: 'у зала нет такого стола',
+      closedOnFloor: 'закрыт в зале',
+    },
     clockNoStructure: 'у зала ещё нет структуры: загрузите структуру турнира (у каждого уровня его минуты), прежде чем запускать часы',
     /** The seat list (floor/seating.ts): read from a CSV, edited on the floor page; each refusal names the line and says why. */
     seating: {
@@ -209,7 +229,7 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         badTick: 'Для отметки нужно имя разносчика (от 1 до {n} символов) и стол, у которого в листе этот перерыв.',
       },
       progress: { title: 'Этот перерыв', left: 'Осталось столов: {n} из {total}', allDone: 'Все столы закончили: игру можно продолжать', leftList: 'Ещё не закончили:' },
-      colourUpStatus: { notStarted: 'не начата', racing: 'идёт чип-рейс', waitingToConfirm: 'ждёт подтверждения', done: 'завершена', disputed: 'спорная' },
+      colourUpStatus: { notStarted: 'не начата', racing: 'идёт чип-рейс', waitingToConfirm: 'ждёт подтверждения', done: 'завершена', disputed: 'спорная', floorCalled: 'вызван зал' },
       raceStatus: { racing: 'идёт', waitingToConfirm: 'ждёт подтверждения', confirmed: 'подтверждён', abandoned: 'прерван', open: 'идёт' },
       races: 'Чип-рейсы',
       valueChange: 'Изменение суммы',
@@ -312,6 +332,7 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       method: 'метод не разрешён: только GET и HEAD',
       seatMethod: 'метод не разрешён: место принимает только POST своих форм',
       clockMethod: 'метод не разрешён: часы принимают только POST своих кнопок',
+      decisionMethod: 'метод не разрешён: решение отправляется только формой страницы стола (POST)',
       tooManyGuesses: 'слишком много неверных паролей с этого адреса: подождите и попробуйте снова',
       unreadable: 'зал сейчас не может прочитать свою базу данных',
     },

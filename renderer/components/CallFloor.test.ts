@@ -1,0 +1,55 @@
+// @vitest-environment happy-dom
+// "Call the floor" on the race screens: a note (optional) sent with callFloor, the call shown on the
+// counts screen until the floor decides, then the director's decision in the screen's language.
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import { createFakeApi } from '../testing/fakeApi';
+import { prepare, settle } from '../testing/setup';
+import type { Locale } from '../i18n';
+import RaceScreen from '../views/RaceScreen.vue';
+
+async function screen(options: Parameters<typeof createFakeApi>[0] = {}, locale: Locale = 'en') {
+  const prepared = await prepare({ api: createFakeApi(options), locale });
+  const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
+  await settle();
+  return { ...prepared, wrapper };
+}
+
+const decision = { id: 3, decision: 'race-stands' as const, note: 'the count was right', by: 'Anna', at: '2026-12-04T21:04:00.000Z', raceId: null };
+
+describe('calling the floor', () => {
+  it('is on the dealing screen: the note is sent trimmed, the panel closes once the call is on record', async () => {
+    const { wrapper, api } = await screen({ race: {} });
+    expect(wrapper.find('[data-testid="call-floor-panel"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="call-floor"]').trigger('click');
+    expect(wrapper.get('[data-testid="call-floor-panel"]').text()).toContain('Call the floor to this table');
+    await wrapper.get('[data-testid="call-floor-note"]').setValue('  seat 3 disputes the deal ');
+    await wrapper.get('[data-testid="call-floor-send"]').trigger('click');
+    await settle();
+    expect(api.callsOf('callFloor')).toEqual([['  seat 3 disputes the deal ']]);
+    expect(api.current.floorCalls.called).toMatchObject({ note: 'seat 3 disputes the deal', raceId: 'race-1' });
+    expect(wrapper.find('[data-testid="call-floor-panel"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('is on the counts screen, which says the floor was called, then what the floor decided (en, fi, ru)', async () => {
+    const { wrapper, api } = await screen();
+    await wrapper.get('[data-testid="call-floor"]').trigger('click');
+    await wrapper.get('[data-testid="call-floor-send"]').trigger('click');
+    await settle();
+    expect(api.callsOf('callFloor')).toEqual([['']]);
+    expect(wrapper.get('[data-testid="floor-called"]').text()).toMatch(/^Floor called at .+: waiting for the director's decision$/);
+    api.push({ ...api.current, floorCalls: { called: null, decisions: [decision] } });
+    await settle();
+    expect(wrapper.find('[data-testid="floor-called"]').exists()).toBe(false);
+    expect(wrapper.get('[data-testid="floor-decision"]').text()).toMatch(/^Floor decided at .+ \(Anna\): race stands — the count was right$/);
+    wrapper.unmount();
+    for (const [locale, words] of [['fi', /^Sali päätti klo .+ \(Anna\): arvonta pysyy — the count was right$/], ['ru', /^Зал решил в .+ \(Anna\): чип-рейс в силе — the count was right$/]] as const) {
+      const other = await screen({}, locale);
+      other.api.push({ ...other.api.current, floorCalls: { called: null, decisions: [decision] } });
+      await settle();
+      expect(other.wrapper.get('[data-testid="floor-decision"]').text()).toMatch(words);
+      other.wrapper.unmount();
+    }
+  });
+});

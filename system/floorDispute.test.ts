@@ -1,0 +1,254 @@
+// Disputes settled on the record (issue 23), with a real PostgreSQL server and a real station: a
+// race of the colour-up abandoned flags its table "disputed" on the floor, the dealer's call of the
+// floor flags it "floor-called"; the director's decision (recordDecision, what the floor page's form
+// posts to) clears it; the station reads the decision, journals it once (a restart reads it again
+// and journals nothing), shows it, and its record slip and both exports carry it, as the floor's
+// exports do. A station reads only its own table's decisions and writes none.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SeatCount } from '../protocol/contract';
+import { journalPath } from '../journal/location';
+import type { ConsoleService } from '../main/service/service';
+import { exportText, serviceHarness } from '../main/service/testing/services';
+import { migrate } from '../floor/db/migrate';
+import { createStationLogin } from '../floor/db/stations';
+import { recordDecision, tableDecisions } from '../floor/decisions';
+import { floorCsv, floorJson } from '../floor/export';
+import { foldFloor, readFloorStatus, tableRaces } from '../floor/fold';
+import { renderOverview, renderTable } from '../floor/page/render';
+import { ensureTable } from '../floor/db/stations';
+import { syncStation } from '../replication/sync';
+import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { ask, until } from '../floor/testing/requests';
+import { startFloorServer } from '../floor/server';
+import { STRUCTURE, tableSettings } from './testing/stations';
+
+const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
+
+const FLOOR_TIMING = { retryFirstMs: 50, retryMaxMs: 400, pollMs: 200, countMs: 100, connectMs: 2_000 };
+const { serviceIn, restart } = serviceHarness({ clock: () => new Date('2026-12-04T21:00:00Z'), station: 'table-pc', floorTiming: FLOOR_TIMING });
+
+/** Seat 1 holds exactly one next chip's worth: nothing to race, the race complete at once. */
+const EVEN: readonly SeatCount[] = [{ seat: 1, chips: 2, hasOther: true }, { seat: 2, chips: 0, hasOther: true }, { seat: 3, chips: 0, hasOther: true }];
+
+async function ok(result: Promise<{ ok: boolean; error?: unknown }>): Promise<void> {
+  const outcome = await result;
+  expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true });
+}
+
+/** The station's journal's records of a kind. */
+const journaled = (dataDir: string, kind: string): Record<string, unknown>[] =>
+  readFileSync(journalPath(dataDir), 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((line) => line !== '')
+    .map((line) => (JSON.parse(line) as { record: Record<string, unknown> }).record)
+    .filter((record) => record.kind === kind);
+
+describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a real station)', () => {
+  let server: ThrowawayPostgres;
+  let admin: pg.Client;
+  const folders: string[] = [];
+
+  beforeAll(async () => {
+    server = await startThrowawayPostgres();
+    admin = new pg.Client({ connectionString: server.url });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    await migrate(admin);
+  }, 120_000);
+
+  afterAll(async () => {
+    await admin?.end();
+    await server?.remove();
+    for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const statusOf = async (table: string) => {
+    await foldFloor(admin);
+    return (await readFloorStatus(admin)).tables.find((entry) => entry.table === table)?.colourUp;
+  };
+  const floorHas = (table: string, kind: string) => async () => ((await admin.query('SELECT 1 FROM station_records WHERE table_name = $1 AND kind = $2', [table, kind])).rowCount ?? 0) > 0;
+  const decisionsShown = (service: ConsoleService, n: number) => async () => service.getState().floorCalls.decisions.length === n;
+
+  it('flags the table for an abandoned race and for a call, clears it with a decision after it; the station keeps each decision once and carries it on its slip and exports', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'floor-dispute-'));
+    folders.push(dataDir);
+    const login = await createStationLogin(admin, '12');
+    const url = server.urlFor(login.role, login.password);
+    let service = await serviceIn(dataDir, { floor: { url, table: '12' } });
+    await ok(service.saveSettings(tableSettings('12')));
+    await ok(service.saveStructure(STRUCTURE));
+    await ok(service.markBreak(6));
+
+    // A race of the colour-up abandoned: disputed.
+    await ok(service.startColorUp(6, 500));
+    await ok(service.startRace(EVEN));
+    await ok(service.abandonRace('race-1', 'misdeal'));
+    await until('the abandon on the floor', floorHas('12', 'race-abandon'));
+    expect(await statusOf('12')).toBe('disputed');
+
+    // The director decides: the table clears (the colour-up not started: no race of it confirmed).
+    const first = await recordDecision(admin, { table: '12', decision: 're-race', note: 'deal it again', by: 'Anna', raceId: 'race-1' });
+    expect(first).toMatchObject({ table: '12', decision: 're-race', note: 'deal it again', by: 'Anna', raceId: 'race-1' });
+    expect(await statusOf('12')).toBe('not-started');
+    await until('the station has the decision', decisionsShown(service, 1));
+    expect(service.getState().floorCalls.decisions[0]).toEqual({ id: first.id, decision: 're-race', note: 'deal it again', by: 'Anna', at: first.at, raceId: 'race-1' });
+
+    // The dealer calls the floor: floor-called, shown at the station until the floor decides.
+    await ok(service.callFloor('  seat 3 says the count was wrong '));
+    expect(service.getState().floorCalls.called).toMatchObject({ note: 'seat 3 says the count was wrong', raceId: null });
+    await until('the call on the floor', floorHas('12', 'floor-called'));
+    expect(await statusOf('12')).toBe('floor-called');
+    expect(journaled(dataDir, 'floor-called')).toEqual([{ kind: 'floor-called', note: 'seat 3 says the count was wrong' }]);
+
+    // The race re-run and confirmed; the director's decision on it settles the call.
+    await ok(service.startColorUp(6, 500));
+    await ok(service.startRace(EVEN));
+    await ok(service.confirmRace('race-2'));
+    await until('the confirmation on the floor', floorHas('12', 'race-confirm'));
+    const second = await recordDecision(admin, { table: '12', decision: 'chips-adjusted', note: 'seat 3 given one 1000 back', by: 'Anna', raceId: 'race-2' });
+    expect(await statusOf('12')).toBe('done');
+    await until('the station has the second decision', decisionsShown(service, 2));
+    expect(service.getState().floorCalls.called).toBeNull();
+
+    // Each journaled once, as the floor holds it.
+    expect(journaled(dataDir, 'floor-decision')).toEqual([
+      { kind: 'floor-decision', id: first.id, decision: 're-race', note: 'deal it again', by: 'Anna', at: first.at, raceId: 'race-1' },
+      { kind: 'floor-decision', id: second.id, decision: 'chips-adjusted', note: 'seat 3 given one 1000 back', by: 'Anna', at: second.at, raceId: 'race-2' },
+    ]);
+    // The slip of each race carries its decision; the history exports the confirmed race's.
+    const slip = await service.raceRecord('race-2');
+    expect(slip.ok && slip.value.floorDecisions).toEqual([{ id: second.id, decision: 'chips-adjusted', note: 'seat 3 given one 1000 back', by: 'Anna', at: second.at, raceId: 'race-2' }]);
+    const abandoned = await service.raceRecord('race-1');
+    expect(abandoned.ok && abandoned.value.floorDecisions?.map((decision) => decision.decision)).toEqual(['re-race']);
+    const csv = (await exportText(service, 'csv')).split('\r\n');
+    expect(csv[0]).toMatch(/,chain,floor decision$/);
+    expect(csv[1]).toMatch(new RegExp(`^race-2,.*,${second.at} Anna: chips-adjusted: seat 3 given one 1000 back$`));
+    const json = JSON.parse(await exportText(service, 'json')) as { races: { id: string; floorDecisions?: unknown[] }[] };
+    expect(json.races.find((race) => race.id === 'race-2')?.floorDecisions).toHaveLength(1);
+
+    // Restarted, the station reads the floor's decisions again and journals none twice.
+    service = await restart(service, dataDir, { floor: { url, table: '12' } });
+    await until('connected again', async () => service.getState().floorLink.state === 'connected');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(journaled(dataDir, 'floor-decision')).toHaveLength(2);
+    expect(service.getState().floorCalls.decisions.map((decision) => decision.id)).toEqual([first.id, second.id]);
+
+    // The floor's exports: the confirmed race's row carries its decision, the abandoned race's has a row of its own; the JSON lists both.
+    const floorRows = (await floorCsv(admin)).split('\r\n');
+    expect(floorRows[0]).toMatch(/^\uFEFFfloor table,race,.*,floor decision$/);
+    expect(floorRows.find((row) => row.startsWith('12,race-2,'))).toMatch(/Anna: chips-adjusted: seat 3 given one 1000 back$/);
+    expect(floorRows.find((row) => row.startsWith('12,race-1,'))).toMatch(/^12,race-1,(,)+.*Anna: re-race: deal it again$/);
+    const document = JSON.parse(await floorJson(admin)) as { tables: { table: string; decisions: { id: number; decision: string }[] }[] };
+    expect(document.tables.find((table) => table.table === '12')?.decisions.map((decision) => decision.decision)).toEqual(['re-race', 'chips-adjusted']);
+    await service.close();
+  }, 90_000);
+
+  it('keeps a decision after the last flag only: a call after a decision flags the table again, and a chain failure stays disputed whatever is decided', async () => {
+    await createStationLogin(admin, '14');
+    // A chain failure as the arrival trigger records one.
+    await admin.query("INSERT INTO chain_failures (table_name, seq, reason, line) VALUES ('14', 1, 'bad-seal', 'x')");
+    expect(await statusOf('14')).toBe('disputed');
+    await recordDecision(admin, { table: '14', decision: 'race-stands', note: 'looked at it', by: 'Anna' });
+    expect(await statusOf('14')).toBe('disputed');
+    // A decision with no note, or nobody named, is refused: nothing recorded.
+    await expect(recordDecision(admin, { table: '14', decision: 'race-stands', note: ' ', by: 'Anna' })).rejects.toMatchObject({ field: 'note' });
+    await expect(recordDecision(admin, { table: '14', decision: 'race-stands', note: 'x', by: '' })).rejects.toMatchObject({ field: 'by' });
+    await expect(recordDecision(admin, { table: 'no-such-table', decision: 'race-stands', note: 'x', by: 'Anna' })).rejects.toMatchObject({ field: 'table' });
+    expect((await admin.query("SELECT count(*)::int AS n FROM floor_decisions WHERE table_name = '14'")).rows[0].n).toBe(1);
+  });
+
+  it('shows a table broken mid-colour-up: its open race on the floor, closed there by the director with a reason', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'floor-closed-'));
+    folders.push(dataDir);
+    const service = await serviceIn(dataDir);
+    await ok(service.saveSettings(tableSettings('17')));
+    await ok(service.saveStructure(STRUCTURE));
+    await ok(service.markBreak(6));
+    await ok(service.startColorUp(6, 100));
+    await ok(service.startRace([{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }]));
+    await ensureTable(admin, '17');
+    await syncStation(admin, '17', dataDir);
+    await foldFloor(admin);
+    const open = (await readFloorStatus(admin)).tables.find((table) => table.table === '17');
+    expect(open?.openRace).toEqual({ raceId: 'race-1', status: 'racing' });
+    expect(open?.openRaceClosed).toBeNull();
+    await recordDecision(admin, { table: '17', decision: 'race-closed', note: 'table broken, players moved to table 4', by: 'Anna', raceId: 'race-1' });
+    const status = await readFloorStatus(admin);
+    const closed = status.tables.find((table) => table.table === '17');
+    expect(closed?.openRaceClosed).toEqual({ by: 'Anna', note: 'table broken, players moved to table 4' });
+    const overview = renderOverview(status, 'en', Date.now());
+    expect(overview).toContain('data-testid="open-race-closed">closed on the floor');
+    const page = renderTable(closed as NonNullable<typeof closed>, await tableRaces(admin, '17'), 'fi', Date.now(), '', await tableDecisions(admin, '17'));
+    expect(page).toContain('data-testid="race-closed-on-floor">suljettu salissa');
+    expect(page).toContain('table broken, players moved to table 4');
+    await service.close();
+  });
+
+  it("takes the director's decision from the table page's form only: its own page's origin, the floor's password, a note and a name", async () => {
+    await createStationLogin(admin, '18');
+    const token = 'dispute-floor-password';
+    const floor = await startFloorServer({ databaseUrl: server.url, token, log: () => undefined });
+    const origin = new URL(floor.url).origin;
+    const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      ask(floor.port, '/decision', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', origin, authorization: `Bearer ${token}`, ...headers } });
+    const recorded = async () => (await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM floor_decisions WHERE table_name = '18'")).rows[0]?.n;
+    try {
+      const decision = { table: '18', lang: 'en', decision: 'race-stands', race: '', note: 'count checked', by: 'Anna' };
+      // Not from the floor's own page, or without its password: nothing recorded.
+      expect((await ask(floor.port, '/decision', { method: 'POST', body: form(decision), headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}` } })).status).toBe(403);
+      expect((await post(form(decision), { authorization: 'Bearer wrong-password-here' })).status).toBe(401);
+      // No note, nobody named, an unknown decision: the table's page again, saying why, in its language.
+      const noNote = await post(form({ ...decision, note: '  ', lang: 'fi' }));
+      expect(noNote.status).toBe(400);
+      expect(noNote.body).toContain('data-testid="decision-problem">huomautus on pakollinen');
+      expect((await post(form({ ...decision, by: '' }))).body).toContain('say who decided');
+      expect((await post(form({ ...decision, decision: 'coin-toss' }))).status).toBe(400);
+      expect(await recorded()).toBe(0);
+      // Recorded: back to the table's page, which lists it.
+      const done = await post(form(decision));
+      expect(done.status).toBe(303);
+      expect(done.headers.location).toBe('/table?table=18&lang=en');
+      expect(await recorded()).toBe(1);
+      const page = await ask(floor.port, '/table?table=18&lang=en', { headers: { authorization: `Bearer ${token}` } });
+      expect(page.body).toContain('Anna · race stands: count checked');
+      // Only posted: a GET says so.
+      expect((await ask(floor.port, '/decision', { headers: { authorization: `Bearer ${token}` } })).status).toBe(405);
+    } finally {
+      await floor.close();
+    }
+  });
+
+  it("lets a station read its own table's decisions only, and write none (a hostile station's login)", async () => {
+    const own = await createStationLogin(admin, '15');
+    await createStationLogin(admin, '16');
+    await recordDecision(admin, { table: '15', decision: 'race-stands', note: 'fine', by: 'Anna' });
+    await recordDecision(admin, { table: '16', decision: 're-race', note: 'secret of table 16', by: 'Anna' });
+    const hostile = new pg.Client({ connectionString: server.urlFor(own.role, own.password) });
+    hostile.on('error', () => undefined);
+    await hostile.connect();
+    try {
+      const seen = await hostile.query<{ table_name: string }>('SELECT table_name, note FROM floor_decisions');
+      expect(seen.rows.map((row) => row.table_name)).toEqual(['15']);
+      expect((await hostile.query("SELECT count(*)::int AS n FROM floor_decisions WHERE table_name = '16'")).rows[0].n).toBe(0);
+      // No decision made, changed or taken back by a station, for its table or another's.
+      for (const statement of [
+        "INSERT INTO floor_decisions (table_name, decided_by, decision, note) VALUES ('15', 'me', 'race-stands', 'self-settled')",
+        "INSERT INTO floor_decisions (table_name, decided_by, decision, note) VALUES ('16', 'me', 'race-stands', 'settled for you')",
+        "UPDATE floor_decisions SET note = 'changed'",
+        'DELETE FROM floor_decisions',
+        'TRUNCATE floor_decisions',
+      ]) {
+        await expect(hostile.query(statement), statement).rejects.toMatchObject({ code: '42501' });
+      }
+    } finally {
+      await hostile.end();
+    }
+    expect((await admin.query("SELECT note FROM floor_decisions WHERE table_name = '16'")).rows).toEqual([{ note: 'secret of table 16' }]);
+  });
+});
