@@ -8,8 +8,10 @@ import { prepare, settle } from '../testing/setup';
 import type { Locale } from '../i18n';
 import RaceScreen from '../views/RaceScreen.vue';
 
-async function screen(options: Parameters<typeof createFakeApi>[0] = {}, locale: Locale = 'en') {
+/** The race screen of a station linked to its floor (`linked: false`: one without a floor). */
+async function screen(options: Parameters<typeof createFakeApi>[0] = {}, locale: Locale = 'en', linked = true) {
   const prepared = await prepare({ api: createFakeApi(options), locale });
+  if (linked) prepared.api.push({ ...prepared.api.current, floorLink: { state: 'connected', floor: { host: 'floor.local', database: 'chip_race', table: '7', from: 'environment' } } });
   const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   return { ...prepared, wrapper };
@@ -18,6 +20,14 @@ async function screen(options: Parameters<typeof createFakeApi>[0] = {}, locale:
 const decision = { id: 3, decision: 'race-stands' as const, note: 'the count was right', by: 'Anna', at: '2026-12-04T21:04:00.000Z', raceId: null };
 
 describe('calling the floor', () => {
+  it('is not offered on a station without a floor (there is none to call), on any race screen', async () => {
+    for (const options of [{}, { race: {} }]) {
+      const { wrapper } = await screen(options, 'en', false);
+      expect(wrapper.find('[data-testid="call-floor"]').exists()).toBe(false);
+      wrapper.unmount();
+    }
+  });
+
   it('is on the dealing screen: the note is sent trimmed, the panel closes once the call is on record', async () => {
     const { wrapper, api } = await screen({ race: {} });
     expect(wrapper.find('[data-testid="call-floor-panel"]').exists()).toBe(false);
