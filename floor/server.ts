@@ -324,6 +324,36 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     send(response, 503, html, body, { 'Retry-After': '5' }, request.method === 'HEAD');
   };
 
+  /** The clock's buttons and the held break's option: the clock acted on, or the overview again with the refusal (paused twice, no structure). */
+  async function postClock(request: IncomingMessage, response: ServerResponse, language: FloorLanguage): Promise<void> {
+    const form = await readForm(request);
+    const named = form?.get('action') ?? '';
+    const action = CLOCK_ACTIONS[named];
+    const hold = HOLD_ACTIONS[named];
+    if (form === null || (action === undefined && hold === undefined) || form.size > 2) {
+      send(response, 400, html, renderMessage(language, 'floor.page.badRequest'));
+      return;
+    }
+    const formLanguage = languageOf(form.get('lang') ?? null, undefined);
+    try {
+      await withClient(async (client) => {
+        if (hold !== undefined) await setHoldBreaks(client, hold, now());
+        else await actOnFloorClock(client, action as ClockAction, now());
+      });
+    } catch (error) {
+      if (!isInputError(error) || error.said === undefined) throw error;
+      // Refused (paused twice, no structure): the floor again, the refusal in its language.
+      const said = error.said;
+      const page = await withClient(async (client) => {
+        const clock = await readFloorClock(client);
+        return renderOverview(await readFloorStatus(client), formLanguage, now(), clockSection(clock, formLanguage, now(), sayMessage(formLanguage, said)));
+      });
+      send(response, 409, html, page);
+      return;
+    }
+    send(response, 303, text, '', { Location: `/?lang=${formLanguage}` });
+  }
+
   /** The chip runner's tick (a form of the runner's sheet): the chips the sheet says now, who ticked them; refused without a name or for a table without this break. */
   async function postRunnerTick(request: IncomingMessage, response: ServerResponse, language: FloorLanguage): Promise<void> {
     const form = await readForm(request);
@@ -426,8 +456,9 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 303, text, '', { Location: `/?lang=${formLanguage}`, 'Set-Cookie': `${cookie}=${session}; HttpOnly; SameSite=Strict; Path=/${scheme === 'https' ? '; Secure' : ''}` });
       return;
     }
-    if (path === '/clock' && method === 'POST') {
-      // The clock's buttons: from the floor's own page only, by whoever may see the floor.
+    if ((path === '/clock' || path === '/seating' || path === '/seat' || path === '/runner' || path === '/decision') && method === 'POST') {
+      // The page's forms (the clock's buttons, the seating's, the runner's ticks, the director's
+      // decisions): from the floor's own page only, by whoever may see the floor.
       if (origin === undefined) {
         plain(request, response, 403, 'floor.http.formOrigin');
         return;
@@ -441,50 +472,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         send(response, 401, html, renderLogin(language, false));
         return;
       }
-      const form = await readForm(request);
-      const named = form?.get('action') ?? '';
-      const action = CLOCK_ACTIONS[named];
-      const hold = HOLD_ACTIONS[named];
-      if (form === null || (action === undefined && hold === undefined) || form.size > 2) {
-        send(response, 400, html, renderMessage(language, 'floor.page.badRequest'));
-        return;
-      }
-      const formLanguage = languageOf(form.get('lang') ?? null, undefined);
-      try {
-        await withClient(async (client) => {
-          if (hold !== undefined) await setHoldBreaks(client, hold, now());
-          else await actOnFloorClock(client, action as ClockAction, now());
-        });
-      } catch (error) {
-        if (!isInputError(error) || error.said === undefined) throw error;
-        // Refused (paused twice, no structure): the floor again, the refusal in its language.
-        const said = error.said;
-        const page = await withClient(async (client) => {
-          const clock = await readFloorClock(client);
-          return renderOverview(await readFloorStatus(client), formLanguage, now(), clockSection(clock, formLanguage, now(), sayMessage(formLanguage, said)));
-        });
-        send(response, 409, html, page);
-        return;
-      }
-      send(response, 303, text, '', { Location: `/?lang=${formLanguage}` });
-      return;
-    }
-    if ((path === '/seating' || path === '/seat' || path === '/runner' || path === '/decision') && method === 'POST') {
-      // The seating's forms, the chip runner's ticks and the director's decisions: from the floor's own page only, by whoever may see the floor (as the clock's buttons).
-      if (origin === undefined) {
-        plain(request, response, 403, 'floor.http.formOrigin');
-        return;
-      }
-      const shown = await authorised(request);
-      if (shown === 'busy') {
-        tooManyGuesses(request, response);
-        return;
-      }
-      if (shown !== 'right') {
-        send(response, 401, html, renderLogin(language, false));
-        return;
-      }
-      if (path === '/seating') await postSeating(request, response);
+      if (path === '/clock') await postClock(request, response, language);
+      else if (path === '/seating') await postSeating(request, response);
       else if (path === '/seat') await postSeat(request, response);
       else if (path === '/runner') await postRunnerTick(request, response, language);
       else await postDecision(request, response, language);

@@ -5,25 +5,23 @@
 // settings gets its own seats back when the link is turned off. Each station's login reads only its
 // own table's seats (floor/db/attacks.test.ts tries the writes).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConsoleSettings } from '../protocol/contract';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
-import { serviceHarness } from '../main/service/testing/services';
+import { floorWithStations } from './testing/floorStations';
 import { breakTable, moveSeat, readSeating, seatingFromCsv, setSeating, unseat } from '../floor/seating';
 import { createStationLogin, ensureTable } from '../floor/db/stations';
 import { syncStation } from '../replication/sync';
 import { playStation } from './testing/stations';
-import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { POSTGRES_AVAILABLE } from '../floor/testing/postgres';
 import { until } from '../floor/testing/requests';
 import type { ConsoleService } from '../main/service/service';
 import { FloorLink, type FloorSeatsRow } from '../main/floorLink/link';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
-const { serviceIn } = serviceHarness({ station: 'table-pc', floorTiming: { retryFirstMs: 50, retryMaxMs: 400, pollMs: 150, countMs: 100, connectMs: 2_000 } });
 
 /** The seat list as a tournament clock exports it: a header, quoted names, CR LF. */
 const SEAT_LIST = ['"Table","Seat","Player"', '12,1,"Virtanen, Anna"', '12,4,Korhonen Matti', '12,7,"Pekka ""Pete"" Nieminen"', 'Pöytä 13,2,Ольга', 'Pöytä 13,3,Liisa', ''].join('\r\n');
@@ -33,7 +31,7 @@ const { tournament: _none, ...STATION_SCREEN } = STATION;
 const root = join(import.meta.dirname, '..');
 
 /** `npm run floor -- …` as the README runs it (its exit code, standard output and error). */
-function floor(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function floorCli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'floor', 'cli.ts'), ...args], { cwd: root, env: { ...process.env, CHIP_RACE_DATABASE_URL: '' }, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
@@ -44,63 +42,41 @@ const seatsOf = (station: ConsoleService) => station.getState().settings.table.s
 const same = (expected: unknown) => (station: ConsoleService) => () => (JSON.stringify(seatsOf(station)) === JSON.stringify(expected) ? true : null);
 
 describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)', () => {
-  let server: ThrowawayPostgres;
-  let admin: pg.Client;
-  const folders: string[] = [];
-  const folder = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'floor-seating-'));
-    folders.push(dir);
-    return dir;
-  };
-
-  beforeAll(async () => {
-    ({ server, admin } = await startFloorDatabase());
-  }, 120_000);
-
-  afterAll(async () => {
-    await admin?.end();
-    await server?.remove();
-    for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-  });
-
-  const stationFor = async (table: string): Promise<ConsoleService> => {
-    const login = await createStationLogin(admin, table);
-    const service = await serviceIn(folder(), { floor: { url: server.urlFor(login.role, login.password), table } });
-    expect(await service.saveSettings(STATION_SCREEN)).toEqual({ ok: true, value: null });
-    return service;
-  };
+  const { floor, folder, folders, stationFor: linkedStation, serviceIn } = floorWithStations('floor-seating-');
+  /** A station started as the README starts it: the floor and the table's name from the environment. */
+  const stationFor = (table: string): Promise<ConsoleService> => linkedStation(table, STATION_SCREEN);
 
   it('a seat list loaded on the floor reaches both stations; a player busted, moved and a table broken follow', async () => {
     const [twelve, thirteen] = [await stationFor('12'), await stationFor('Pöytä 13')] as [ConsoleService, ConsoleService];
     for (const station of [twelve, thirteen]) await until('the link', () => station.getState().floorLink.state === 'connected');
     expect(seatsOf(twelve)).toEqual(OWN_SEATS);
 
-    expect(await setSeating(admin, seatingFromCsv(SEAT_LIST))).toEqual({ tables: 2, players: 5 });
+    expect(await setSeating(floor.admin, seatingFromCsv(SEAT_LIST))).toEqual({ tables: 2, players: 5 });
     await until('table 12 seated', same([{ seat: 1, name: 'Virtanen, Anna' }, { seat: 4, name: 'Korhonen Matti' }, { seat: 7, name: 'Pekka "Pete" Nieminen' }])(twelve));
     await until('table 13 seated', same([{ seat: 2, name: 'Ольга' }, { seat: 3, name: 'Liisa' }])(thirteen));
     expect(twelve.getState().settings.seatsFromFloor).toEqual({ own: OWN_SEATS, broken: false });
 
     // A player busted on the floor leaves the station's seats.
-    await unseat(admin, '12', 4, 'test');
+    await unseat(floor.admin, '12', 4, 'test');
     await until('seat 4 out', same([{ seat: 1, name: 'Virtanen, Anna' }, { seat: 7, name: 'Pekka "Pete" Nieminen' }])(twelve));
     // A player moved to another table: out of one station's seats, into the other's.
-    await moveSeat(admin, '12', 7, 'Pöytä 13', 9);
+    await moveSeat(floor.admin, '12', 7, 'Pöytä 13', 9);
     await until('moved out', same([{ seat: 1, name: 'Virtanen, Anna' }])(twelve));
     await until('moved in', same([{ seat: 2, name: 'Ольга' }, { seat: 3, name: 'Liisa' }, { seat: 9, name: 'Pekka "Pete" Nieminen' }])(thirteen));
     // Table 12 broken: no seat in play there; the station says so.
-    expect(await breakTable(admin, '12')).toEqual(['Virtanen, Anna']);
+    expect(await breakTable(floor.admin, '12')).toEqual(['Virtanen, Anna']);
     await until('broken', () => (twelve.getState().settings.seatsFromFloor?.broken === true ? true : null));
     expect(seatsOf(twelve)).toEqual([]);
     expect(seatsOf(thirteen)).toHaveLength(3);
   }, 90_000);
 
   it('a station linked in its settings gets its own seats back when the link is turned off', async () => {
-    const login = await createStationLogin(admin, '21');
+    const login = await createStationLogin(floor.admin, '21');
     const service = await serviceIn(folder());
-    const url = server.urlFor(login.role, login.password);
+    const url = floor.server.urlFor(login.role, login.password);
     expect(await service.saveSettings({ ...STATION_SCREEN, table: { ...STATION.table, name: '21' }, floor: { on: true, url } })).toEqual({ ok: true, value: null });
     await until('the link', () => service.getState().floorLink.state === 'connected');
-    await setSeating(admin, [{ table: '21', seat: 5, player: 'Aino' }]);
+    await setSeating(floor.admin, [{ table: '21', seat: 5, player: 'Aino' }]);
     await until('seated', same([{ seat: 5, name: 'Aino' }])(service));
 
     const held = service.getState().settings;
@@ -113,9 +89,9 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
   }, 90_000);
 
   it('a station\'s login reads only its own table\'s seats', async () => {
-    const seven = await createStationLogin(admin, '7');
-    await setSeating(admin, [{ table: '7', seat: 1, player: 'Anna' }, { table: '8', seat: 1, player: 'Pekka' }]);
-    const client = new pg.Client({ connectionString: server.urlFor(seven.role, seven.password) });
+    const seven = await createStationLogin(floor.admin, '7');
+    await setSeating(floor.admin, [{ table: '7', seat: 1, player: 'Anna' }, { table: '8', seat: 1, player: 'Pekka' }]);
+    const client = new pg.Client({ connectionString: floor.server.urlFor(seven.role, seven.password) });
     await client.connect();
     try {
       expect((await client.query('SELECT table_name, seat, player FROM floor_seating')).rows).toEqual([{ table_name: '7', seat: 1, player: 'Anna' }]);
@@ -129,26 +105,26 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     const dir = folder();
     const good = join(dir, 'seats.csv');
     writeFileSync(good, `\uFEFF${SEAT_LIST}`);
-    const loaded = await floor(['seating', '--database', server.url, '--file', good]);
+    const loaded = await floorCli(['seating', '--database', floor.server.url, '--file', good]);
     expect(loaded).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(loaded.stdout)).toEqual({ tables: 2, players: 5 });
     // `status` says each seated table's players, and a broken table so.
-    await breakTable(admin, 'Pöytä 13');
-    const status = JSON.parse((await floor(['status', '--database', server.url])).stdout) as { tables: { table: string; players?: number; broken?: boolean }[] };
+    await breakTable(floor.admin, 'Pöytä 13');
+    const status = JSON.parse((await floorCli(['status', '--database', floor.server.url])).stdout) as { tables: { table: string; players?: number; broken?: boolean }[] };
     expect(status.tables.filter((table) => table.players !== undefined).map(({ table, players, broken }) => ({ table, players, broken }))).toEqual([
       { table: '12', players: 3, broken: undefined },
       { table: 'Pöytä 13', players: 0, broken: true },
     ]);
-    await floor(['seating', '--database', server.url, '--file', good]);
-    const before = await readSeating(admin);
+    await floorCli(['seating', '--database', floor.server.url, '--file', good]);
+    const before = await readSeating(floor.admin);
     const bad = join(dir, 'bad.csv');
     writeFileSync(bad, 'table;seat;player\n12;1;Anna\n12;11;Matti\n');
-    const refused = await floor(['seating', '--database', server.url, '--file', bad]);
+    const refused = await floorCli(['seating', '--database', floor.server.url, '--file', bad]);
     expect(refused).toMatchObject({ code: 2, stdout: '' });
     expect(refused.stderr).toContain('line 3: seat "11" is not a seat number from 1 to 10');
-    expect(await readSeating(admin)).toEqual(before);
+    expect(await readSeating(floor.admin)).toEqual(before);
     for (const args of [['seating'], ['seating', '--file', join(dir, 'missing.csv')], ['status', '--file', good]]) {
-      const outcome = await floor([...args, '--database', server.url]);
+      const outcome = await floorCli([...args, '--database', floor.server.url]);
       expect(outcome.code, args.join(' ')).toBe(2);
       expect(outcome.stdout).toBe('');
       expect(outcome.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
@@ -156,28 +132,28 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
   }, 120_000);
 
   it("the link hands its table's seats on only when the floor changed them (one version row read each poll)", async () => {
-    const login = await createStationLogin(admin, '31');
+    const login = await createStationLogin(floor.admin, '31');
     const rows: (FloorSeatsRow | null)[] = [];
-    const link = await FloorLink.start({ dataDir: folder(), table: '31', url: server.urlFor(login.role, login.password), from: 'settings', journalSeq: 0, onState: () => undefined, onFloorSeats: (row) => rows.push(row), timing: { retryFirstMs: 50, retryMaxMs: 400, pollMs: 100, countMs: 100, connectMs: 2_000 } });
+    const link = await FloorLink.start({ dataDir: folder(), table: '31', url: floor.server.urlFor(login.role, login.password), from: 'settings', journalSeq: 0, onState: () => undefined, onFloorSeats: (row) => rows.push(row), timing: { retryFirstMs: 50, retryMaxMs: 400, pollMs: 100, countMs: 100, connectMs: 2_000 } });
     try {
       await until('the first reading', () => rows.length === 1);
       expect(rows).toEqual([null]);
-      await setSeating(admin, [{ table: '31', seat: 3, player: 'Aino' }, { table: '32', seat: 1, player: 'Eino' }]);
+      await setSeating(floor.admin, [{ table: '31', seat: 3, player: 'Aino' }, { table: '32', seat: 1, player: 'Eino' }]);
       await until('the seating', () => rows.length === 2);
       expect(rows[1]).toEqual({ version: expect.any(Number), broken: false, seats: [{ seat: 3, player: 'Aino' }] });
       // Polled again and again, unchanged (another table's change included): not handed on again.
-      await unseat(admin, '32', 1, 'test');
+      await unseat(floor.admin, '32', 1, 'test');
       await new Promise((resolve) => setTimeout(resolve, 5 * 100));
       expect(rows).toHaveLength(2);
-      await moveSeat(admin, '31', 3, '31', 4);
+      await moveSeat(floor.admin, '31', 3, '31', 4);
       await until('the move', () => rows.length === 3);
       expect(rows[2]).toEqual({ version: expect.any(Number), broken: false, seats: [{ seat: 4, player: 'Aino' }] });
       expect(rows[2]?.version).toBeGreaterThan(rows[1]?.version as number);
       // Dropped from the seating and seated again with other players: a version never seen, handed on.
-      await setSeating(admin, [{ table: '32', seat: 1, player: 'Eino' }]);
+      await setSeating(floor.admin, [{ table: '32', seat: 1, player: 'Eino' }]);
       await until('dropped', () => rows.length === 4);
       expect(rows[3]).toBeNull();
-      await setSeating(admin, [{ table: '31', seat: 6, player: 'Ville' }]);
+      await setSeating(floor.admin, [{ table: '31', seat: 6, player: 'Ville' }]);
       await until('seated again', () => rows.length === 5);
       expect(rows[4]).toMatchObject({ seats: [{ seat: 6, player: 'Ville' }] });
     } finally {
@@ -187,37 +163,37 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
 
   it('refuses an empty seat out, a move onto a taken seat or a broken table, in keys; a new list mends a broken table', async () => {
     const said = async (work: Promise<unknown>) => work.then(() => 'done', (error: unknown) => (error as { said?: { key: string } }).said?.key);
-    await setSeating(admin, [{ table: '41', seat: 1, player: 'Anna' }, { table: '41', seat: 2, player: 'Eino' }, { table: '42', seat: 1, player: 'Liisa' }]);
-    expect(await said(unseat(admin, '41', 5, 'test'))).toBe('floor.seating.noSeat');
-    expect(await said(unseat(admin, '41', 11, 'test'))).toBe('floor.seating.badSeat');
-    expect(await said(moveSeat(admin, '41', 1, '41', 2))).toBe('floor.seating.seatTaken');
-    expect(await said(moveSeat(admin, '41', 1, ' 41', 3))).toBe('floor.seating.badTable');
-    expect(await breakTable(admin, '42')).toEqual(['Liisa']);
-    expect(await said(moveSeat(admin, '41', 1, '42', 3))).toBe('floor.seating.broken');
-    expect(await said(moveSeat(admin, '41', 1, '41', 3))).toBe('done');
+    await setSeating(floor.admin, [{ table: '41', seat: 1, player: 'Anna' }, { table: '41', seat: 2, player: 'Eino' }, { table: '42', seat: 1, player: 'Liisa' }]);
+    expect(await said(unseat(floor.admin, '41', 5, 'test'))).toBe('floor.seating.noSeat');
+    expect(await said(unseat(floor.admin, '41', 11, 'test'))).toBe('floor.seating.badSeat');
+    expect(await said(moveSeat(floor.admin, '41', 1, '41', 2))).toBe('floor.seating.seatTaken');
+    expect(await said(moveSeat(floor.admin, '41', 1, ' 41', 3))).toBe('floor.seating.badTable');
+    expect(await breakTable(floor.admin, '42')).toEqual(['Liisa']);
+    expect(await said(moveSeat(floor.admin, '41', 1, '42', 3))).toBe('floor.seating.broken');
+    expect(await said(moveSeat(floor.admin, '41', 1, '41', 3))).toBe('done');
     // To a table no list named: it is seated from now on.
-    expect(await said(moveSeat(admin, '41', 2, '43', 1))).toBe('done');
-    expect(await said(moveSeat(admin, '43', 1, '41', 2))).toBe('done');
-    const seating = await readSeating(admin);
+    expect(await said(moveSeat(floor.admin, '41', 2, '43', 1))).toBe('done');
+    expect(await said(moveSeat(floor.admin, '43', 1, '41', 2))).toBe('done');
+    const seating = await readSeating(floor.admin);
     expect(seating.map((table) => ({ table: table.table, broken: table.brokenAt !== null, seats: table.seats }))).toEqual([
       { table: '41', broken: false, seats: [{ seat: 2, player: 'Eino' }, { seat: 3, player: 'Anna' }] },
       { table: '42', broken: true, seats: [] },
       { table: '43', broken: false, seats: [] },
     ]);
-    expect((await admin.query("SELECT player, out_by FROM floor_seating_out WHERE table_name = '41'")).rows).toEqual([]);
-    await setSeating(admin, [{ table: '42', seat: 1, player: 'Liisa' }]);
-    expect((await readSeating(admin)).map((table) => [table.table, table.brokenAt])).toEqual([['42', null]]);
+    expect((await floor.admin.query("SELECT player, out_by FROM floor_seating_out WHERE table_name = '41'")).rows).toEqual([]);
+    await setSeating(floor.admin, [{ table: '42', seat: 1, player: 'Liisa' }]);
+    expect((await readSeating(floor.admin)).map((table) => [table.table, table.brokenAt])).toEqual([['42', null]]);
   }, 60_000);
 
   it("a table broken while its colour-up race is open: `floor status` names the race", async () => {
     const dir = folder();
     const station = await playStation(dir, '51', 'colour-up-racing');
     try {
-      await ensureTable(admin, '51');
-      await syncStation(admin, '51', dir);
-      await setSeating(admin, [{ table: '51', seat: 1, player: 'Matti' }, { table: '51', seat: 2, player: 'Teppo' }]);
-      expect(await breakTable(admin, '51')).toEqual(['Matti', 'Teppo']);
-      const status = JSON.parse((await floor(['status', '--database', server.url])).stdout) as { tables: { table: string; colourUp: string; broken?: boolean; brokenWithOpenRace?: string }[] };
+      await ensureTable(floor.admin, '51');
+      await syncStation(floor.admin, '51', dir);
+      await setSeating(floor.admin, [{ table: '51', seat: 1, player: 'Matti' }, { table: '51', seat: 2, player: 'Teppo' }]);
+      expect(await breakTable(floor.admin, '51')).toEqual(['Matti', 'Teppo']);
+      const status = JSON.parse((await floorCli(['status', '--database', floor.server.url])).stdout) as { tables: { table: string; colourUp: string; broken?: boolean; brokenWithOpenRace?: string }[] };
       expect(status.tables.find((table) => table.table === '51')).toMatchObject({ colourUp: 'racing', broken: true, brokenWithOpenRace: expect.stringMatching(/^race-\d+$/) });
     } finally {
       await station.close();

@@ -4,25 +4,22 @@
 // README starts them) take it, raise the colour-up banner at the floor's break with the floor's
 // plan, refuse a change of what the floor holds, file their races under the floor's name for them,
 // and a station linked in its settings gets its own tournament back when the link is turned off.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tournamentFromCsv } from '../engine/plan/tournament';
 import type { StructureInput } from '../engine/plan/csv';
 import type { ConsoleSettings } from '../protocol/contract';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
-import { serviceHarness } from '../main/service/testing/services';
+import { floorWithStations } from './testing/floorStations';
 import { actOnFloorClock, setFloorStructure } from '../floor/clock';
 import { createStationLogin } from '../floor/db/stations';
-import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { POSTGRES_AVAILABLE } from '../floor/testing/postgres';
 import { until } from '../floor/testing/requests';
 import type { ConsoleService } from '../main/service/service';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const MIN = 60_000;
-const { serviceIn } = serviceHarness({ station: 'table-pc', floorTiming: { retryFirstMs: 50, retryMaxMs: 400, pollMs: 150, countMs: 100, connectMs: 2_000 } });
 
 /** The director's sheet: the structure with minutes, its chips, and the house's rules. */
 const SHEET = ['rules,tda', 'decks,2', 'chips,100,500,1000,5000', 'level,100,200,,20', 'level,200,400,,20', 'break,10', 'level,500,1000,,30', 'break,15', 'level,1000,2000,,30'].join('\n');
@@ -32,32 +29,9 @@ const STATION: ConsoleSettings = { ...DEFAULT_SETTINGS, table: { ...DEFAULT_SETT
 const { tournament: _none, ...STATION_SCREEN } = STATION;
 
 describe.runIf(run)('the tournament taken from the floor (a real PostgreSQL server)', () => {
-  let server: ThrowawayPostgres;
-  let admin: pg.Client;
-  const folders: string[] = [];
-  const folder = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'floor-tournament-'));
-    folders.push(dir);
-    return dir;
-  };
-
-  beforeAll(async () => {
-    ({ server, admin } = await startFloorDatabase());
-  }, 120_000);
-
-  afterAll(async () => {
-    await admin?.end();
-    await server?.remove();
-    for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-  });
-
+  const { floor, folder, folders, stationFor: linkedStation, serviceIn } = floorWithStations('floor-tournament-');
   /** A station started as the README starts it: the floor and the table's name from the environment. */
-  const stationFor = async (table: string): Promise<ConsoleService> => {
-    const login = await createStationLogin(admin, table);
-    const service = await serviceIn(folder(), { floor: { url: server.urlFor(login.role, login.password), table } });
-    expect(await service.saveSettings(STATION_SCREEN)).toEqual({ ok: true, value: null });
-    return service;
-  };
+  const stationFor = (table: string): Promise<ConsoleService> => linkedStation(table, STATION_SCREEN);
 
   it('two stations never given a structure take the floor’s tournament and raise the banner at its break', async () => {
     const stations = [await stationFor('12'), await stationFor('Pöytä 13')];
@@ -68,7 +42,7 @@ describe.runIf(run)('the tournament taken from the floor (a real PostgreSQL serv
     for (const [index, name] of ['12', 'Pöytä 13'].entries()) await until('the table named', () => stations[index]?.getState().settings.table.name === name);
 
     const { structure, house } = tournamentFromCsv(SHEET);
-    await setFloorStructure(admin, structure, house);
+    await setFloorStructure(floor.admin, structure, house);
     for (const station of stations) {
       const settings = await until('the floor’s tournament', () => (station.getState().settings.fromFloor ? station.getState().settings : null));
       expect(settings.table).toMatchObject({ chipSet: [100, 500, 1000, 5000], removed: 100, next: 500, rules: 'tda', decks: 2, seats: SEATS });
@@ -88,8 +62,8 @@ describe.runIf(run)('the tournament taken from the floor (a real PostgreSQL serv
     expect(first.getState().settings.fromFloor?.house).toEqual({ rules: 'tda', decks: 2 });
 
     // The director starts the clock a minute before the break after level 2: both banners come up, with the floor's plan.
-    await actOnFloorClock(admin, { type: 'start' }, Date.now() - 39 * MIN);
-    await actOnFloorClock(admin, { type: 'adjust', by: 2 * MIN }, Date.now());
+    await actOnFloorClock(floor.admin, { type: 'start' }, Date.now() - 39 * MIN);
+    await actOnFloorClock(floor.admin, { type: 'adjust', by: 2 * MIN }, Date.now());
     for (const station of stations) {
       expect(await until('the banner', () => station.getState().colorUp)).toEqual({ afterLevel: 2, done: [], running: null });
       expect(station.getState().plan?.proposal).toMatchObject({ afterLevel: 2, races: [{ removed: 100, next: 500 }] });
@@ -98,17 +72,17 @@ describe.runIf(run)('the tournament taken from the floor (a real PostgreSQL serv
   }, 90_000);
 
   it('a station linked in its settings gets its own tournament back when the link is turned off', async () => {
-    await admin.query("UPDATE floor_clock SET structure = NULL, house = NULL, events = '[]'");
-    const login = await createStationLogin(admin, '21');
+    await floor.admin.query("UPDATE floor_clock SET structure = NULL, house = NULL, events = '[]'");
+    const login = await createStationLogin(floor.admin, '21');
     const service = await serviceIn(folder());
     const own: StructureInput = { chips: [25, 100, 500, 1000, 5000], levels: [{ sb: 25, bb: 50, minutes: 15 }, { break: 5 }, { sb: 50, bb: 100, minutes: 15 }] };
-    const url = server.urlFor(login.role, login.password);
+    const url = floor.server.urlFor(login.role, login.password);
     expect(await service.saveSettings({ ...STATION_SCREEN, table: { ...STATION.table, name: '21' }, floor: { on: true, url } })).toEqual({ ok: true, value: null });
     expect(await service.saveStructure(own)).toEqual({ ok: true, value: null });
     await until('the link', () => service.getState().floorLink.state === 'connected');
 
     const { structure, house } = tournamentFromCsv(SHEET);
-    await setFloorStructure(admin, structure, house);
+    await setFloorStructure(floor.admin, structure, house);
     const taken = await until('the floor’s tournament', () => service.getState().settings.fromFloor);
     expect(taken.own.tournament?.structure?.levels).toEqual(own.levels);
     expect(service.getState().settings.table.chipSet).toEqual([100, 500, 1000, 5000]);
