@@ -44,12 +44,6 @@ export async function setHoldBreaks(client: ClientBase, on: boolean, now: number
   });
 }
 
-/** Whether the option is on, and the break held now (null: none). */
-export async function readHold(client: ClientBase): Promise<{ on: boolean; held: { afterLevel: number; tables: number } | null }> {
-  const row = await client.query<{ hold_breaks: boolean | null; held: { afterLevel: number; tables: number } | null }>("SELECT (to_jsonb(clock) ->> 'hold_breaks')::boolean AS hold_breaks, to_jsonb(clock) -> 'held' AS held FROM floor_clock AS clock");
-  return { on: row.rows[0]?.hold_breaks === true, held: row.rows[0]?.held ?? null };
-}
-
 /**
  * One look at the clock at `now` (epoch ms, the floor's time): holds it at the end of a break
  * with a colour-up while `tablesLeft` says tables are not done, counts them while held, and lets

@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { inTransaction } from './db/transaction';
 import { InputError } from '../engine/errors';
 import type { Message } from '../engine/messages';
 import { MAX_SEATS, NAME_MAX, TABLE_NAME_MAX } from '../protocol/constants';
@@ -186,18 +187,6 @@ export interface TableSeating {
   /** When the table was broken (all its players out), or null. */
   readonly brokenAt: string | null;
   readonly seats: readonly { readonly seat: number; readonly player: string }[];
-}
-
-async function inTransaction<T>(client: ClientBase, work: () => Promise<T>): Promise<T> {
-  await client.query('BEGIN');
-  try {
-    const result = await work();
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
 }
 
 /** The table's seating row given a new version (made when it had none): every station of the table reads its seats again. */

@@ -712,15 +712,10 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
 async function readForm(request: IncomingMessage): Promise<Map<string, string> | null> {
   const type = request.headers['content-type'];
   if (typeof type !== 'string' || !type.startsWith('application/x-www-form-urlencoded')) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_FORM_BYTES) return null;
-    chunks.push(chunk as Buffer);
-  }
+  const body = await readBody(request, MAX_FORM_BYTES);
+  if (body === null) return null;
   const fields = new Map<string, string>();
-  for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
+  for (const [name, value] of new URLSearchParams(body.toString('utf8'))) {
     if (fields.has(name)) return null;
     fields.set(name, value);
   }

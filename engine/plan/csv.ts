@@ -50,6 +50,11 @@ function number(cell: string | undefined, line: number, name: CellName, column?:
   return Number(text);
 }
 
+/** A sheet line's cells, trimmed: `,` `;` or a tab between them (spreadsheet exports in any locale). */
+export function sheetCells(row: string): string[] {
+  return row.split(/[,;\t]/).map((cell) => cell.trim());
+}
+
 /** Reads the sheet above; the planner then validates what it means. Refuses a malformed line, naming it. */
 export function structureFromCsv(text: string): StructureInput {
   let chips: number[] | undefined;
@@ -57,7 +62,7 @@ export function structureFromCsv(text: string): StructureInput {
   let rebuys: { amount: number; untilLevel: number } | undefined;
   const levels: Array<{ sb: number; bb: number; ante?: number; minutes?: number } | { break: number }> = [];
   text.split(/\r\n|\r|\n/).forEach((row, index) => {
-    const cells = row.split(/[,;\t]/).map((cell) => cell.trim());
+    const cells = sheetCells(row);
     const kind = (cells[0] ?? '').toLowerCase();
     const line = index + 1;
     if (cells.every((cell) => cell === '')) return;

@@ -3,7 +3,7 @@ import { valueParam } from '../messages';
 import { RULE_SET_NAMES, type RuleSetName } from '../race/rules';
 import { MAX_DECKS } from '../shoe';
 import { isRecord } from '../validate';
-import { structureFromCsv, type StructureInput } from './csv';
+import { sheetCells, structureFromCsv, type StructureInput } from './csv';
 
 /**
  * The tournament as the floor holds it and every station takes it: the structure (levels with
@@ -50,7 +50,7 @@ const HOUSE_LINES = ['rules', 'decks'] as const;
 export function tournamentFromCsv(text: string): TournamentInput {
   const house: { rules?: RuleSetName; decks?: number } = {};
   const rows = text.split(/\r\n|\r|\n/).map((row, index) => {
-    const cells = row.split(/[,;\t]/).map((cell) => cell.trim());
+    const cells = sheetCells(row);
     const kind = (cells[0] ?? '').toLowerCase() as (typeof HOUSE_LINES)[number];
     if (!HOUSE_LINES.includes(kind)) return row;
     const line = index + 1;
