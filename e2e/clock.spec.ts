@@ -115,8 +115,15 @@ test('the station clock reaches the break: the colour-up banner comes up with th
     await expectInView(page.getByTestId('next-step'), 'the headline, the clock paused');
   });
 
-  await test.step('in Finnish and Russian the top bar with the clock (paused, 14:5x left) is one row too', async () => {
-    await expect(clock.getByTestId('clock-left')).toHaveText(/^14:[0-5][0-9]$/);
+  await test.step('in Finnish and Russian the top bar with the clock (paused in the break, 15:00 or less left) is one row too', async () => {
+    // Paused a few seconds into the break, it reads 14:5x here; CI has twice read 15:00 (the pause
+    // within the break's first second by the service's time), not reproduced here, cause not known.
+    // What this step needs is a break's time standing still while paused.
+    const left = clock.getByTestId('clock-left');
+    await expect(left).toHaveText(/^(15:00|14:[0-5][0-9])$/);
+    const paused = await left.textContent();
+    await page.waitForTimeout(1500);
+    await expect(left, 'the paused clock stands').toHaveText(paused ?? '');
     for (const language of ['fi', 'ru']) {
       await page.getByTestId('locale').selectOption(language);
       await expect(page.locator('html')).toHaveAttribute('lang', language);
