@@ -28,7 +28,7 @@ export interface RaceSetup {
 export const CARDS_PER_DECK = 52;
 
 /** A whole number of at least `min`; `what` names it in the refusal (`race.setup.what.*`). */
-function readCount(value: unknown, field: string, min: number, what: Message): number {
+export function readCount(value: unknown, field: string, min: number, what: Message): number {
   if (isWhole(value, min)) return value;
   const params = { what: { message: what }, value: valueParam(value), min };
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new InputError(field, { key: 'race.setup.number.notNumber', params });

@@ -61,6 +61,14 @@ export const enEngine = {
       seatTwice: 'seat {seat} appears twice (also {first})',
       shoeTooSmall: 'the race needs {cards} cards but a shoe of {n} deck holds {capacity}; use a shoe with at least {decks} decks | the race needs {cards} cards but a shoe of {n} decks holds {capacity}; use a shoe with at least {decks} decks',
     },
+    exchange: {
+      notObject: 'an exchange of chips must be a JSON object (got {value})',
+      what: { count: 'the number of {removed} chips exchanged' },
+      noteNotText: 'the note must be text (got {value})',
+      noteTooLong: 'the note is too long (at most {max} characters)',
+      raceNeeded: 'late-found chips belong to a race: name it (got {value})',
+      reasonNeeded: 'a colour-up outside a race needs its reason, to be announced',
+    },
     next: {
       deal: 'Deal {n} card to {seat} | Deal {n} cards to {seat}',
       tiebreak: 'Tie-break: deal {n} card to {seat} | Tie-break: deal {n} cards to {seat}',

@@ -64,6 +64,14 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       seatTwice: 'paikka {seat} on kahdesti (myös {first})',
       shoeTooSmall: 'arvonta tarvitsee {cards} korttia, mutta {n} pakan kengässä on {capacity}; käytä vähintään {decks} pakan kenkää | arvonta tarvitsee {cards} korttia, mutta {n} pakan kengässä on {capacity}; käytä vähintään {decks} pakan kenkää',
     },
+    exchange: {
+      notObject: 'pelimerkkien vaihdon on oltava JSON-olio (saatiin {value})',
+      what: { count: 'vaihdettujen {removed}-merkkien määrä' },
+      noteNotText: 'huomautuksen on oltava tekstiä (saatiin {value})',
+      noteTooLong: 'huomautus on liian pitkä (enintään {max} merkkiä)',
+      raceNeeded: 'myöhemmin löytyneet merkit kuuluvat kisaan: nimeä se (saatiin {value})',
+      reasonNeeded: 'pelimerkkien vaihto kisan ulkopuolella tarvitsee syyn, joka kuulutetaan',
+    },
     next: {
       deal: 'Jaa {n} kortti: {seat} | Jaa {n} korttia: {seat}',
       tiebreak: 'Uusintajako — jaa {n} kortti: {seat} | Uusintajako — jaa {n} korttia: {seat}',
