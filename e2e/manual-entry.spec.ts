@@ -94,11 +94,17 @@ test('manual entry by keyboard: a voided card, a refused duplicate, one card fro
     await expect(manualInput(page)).toHaveValue('AH');
     expect(await allDealt(page)).toEqual(['Ah', 'Kc', '2d', 'Ts']);
     await expect(step).toHaveText('Deal 1 card to seat 2 — Teppo');
-    // Correct the text (Backspace deletes characters while there are any: it voids nothing).
-    await page.keyboard.press('Backspace');
+    // The refused text stays, selected: Backspace erases it all, and the Backspace after that
+    // (once more than the text needed) voids nothing.
+    expect(await manualInput(page).evaluate((input: HTMLInputElement) => [input.selectionStart, input.selectionEnd])).toEqual([0, 2]);
     await page.keyboard.press('Backspace');
     await expect(manualInput(page)).toHaveValue('');
+    await page.keyboard.press('Backspace');
     expect(await allDealt(page)).toEqual(['Ah', 'Kc', '2d', 'Ts']);
+    // Refused again, the next keys replace it: nothing typed is appended to the refused text.
+    await typeAsPerson(page, 'ah');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('deal-error')).toContainText('A♥ was already dealt');
     await typeCard(page, '4h');
     await expect(page.getByTestId('deal-error')).toHaveCount(0);
     await typeCard(page, 'td');
