@@ -100,10 +100,15 @@ test('a structure edited in the console: planned colour-up, marked at its break,
     await expect(banner.getByTestId('color-up-start')).toHaveText('Start the colour-up: 25 → 100');
   });
 
-  await test.step('one click: the counts open for 25 → 100', async () => {
+  await test.step('one click: the counts open for 25 → 100, the first count ready for the keys typed next', async () => {
     await page.getByTestId('color-up-start').click();
+    // The keys typed next land in seat 1's count, not on the screen's title (issue 24).
     const counts = page.getByTestId('view-counts');
-    await expect(counts).toBeVisible();
+    await expect(counts.getByTestId('counts-seat-1-chips')).toBeFocused();
+    await page.keyboard.type('7');
+    await page.keyboard.press('Enter');
+    await expect(counts.getByTestId('counts-seat-1-chips')).toHaveValue('7');
+    await expect(counts.getByTestId('counts-seat-2-chips')).toBeFocused();
     await expect(counts.getByTestId('counts-intro')).toContainText("Count each player's 25 chips: 4 × 25 = 1 × 100.");
     await expect(page.getByTestId('nav-race')).toHaveAttribute('aria-current', 'page');
     for (const count of FINNISH_COUNTS) {
