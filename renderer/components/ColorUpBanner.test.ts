@@ -55,7 +55,9 @@ describe('the colour-up at the break', () => {
     expect(saved.tournament).toEqual({ structure: TOURNAMENT_STRUCTURE, atBreakAfter: 6 });
     expect(store.view).toBe('race');
     expect(wrapper.get('[data-testid="counts-intro"]').text()).toContain('5 × 100 = 1 × 500');
-    expect(document.activeElement?.classList.contains('view__title')).toBe(true);
+    // The first count takes the keys typed next (issue 24: the title took them, and they were lost).
+    expect(document.activeElement?.getAttribute('data-testid')).toMatch(/^counts-seat-[0-9]+-chips$/);
+    expect(document.activeElement).toBe(wrapper.find('[data-testid^="counts-seat-"][data-autofocus]').element);
     wrapper.unmount();
   });
 
