@@ -41,6 +41,40 @@ export async function expectInView(locator: Locator, what: string): Promise<void
   }
 }
 
+/**
+ * Expects the element (every match of the locator) wholly visible where the page stands: inside
+ * the viewport and inside every ancestor that clips it (overflow other than visible: a scrolling
+ * grid that cuts a card off, or slides it out of its box, hides it as surely as the window's edge).
+ * Says which ancestor clipped what.
+ */
+export async function expectUnclipped(locator: Locator, what: string): Promise<void> {
+  const count = await locator.count();
+  expect(count, `${what} is on the page`).toBeGreaterThan(0);
+  const clipped = await locator.evaluateAll((elements) =>
+    elements.flatMap((element) => {
+      const box = element.getBoundingClientRect();
+      const name = (node: Element) => node.getAttribute('data-testid') ?? `${node.tagName.toLowerCase()}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ')[0]}` : ''}`;
+      const round = (rect: { top: number; left: number; bottom: number; right: number }) => [rect.left, rect.top, rect.right, rect.bottom].map((value) => Math.round(value * 10) / 10).join(',');
+      const found: string[] = [];
+      if (box.top < -0.5 || box.left < -0.5 || box.bottom > innerHeight + 0.5 || box.right > innerWidth + 0.5) found.push(`${name(element)} [${round(box)}] outside the ${innerWidth}×${innerHeight} viewport`);
+      for (let parent = element.parentElement; parent !== null && parent !== document.documentElement; parent = parent.parentElement) {
+        const style = getComputedStyle(parent);
+        const clipsX = style.overflowX !== 'visible';
+        const clipsY = style.overflowY !== 'visible';
+        if (!clipsX && !clipsY) continue;
+        const edge = parent.getBoundingClientRect();
+        // The box the parent shows its content in: inside its borders (a scrollbar, if any, also takes its part).
+        const inner = { left: edge.left + parent.clientLeft, top: edge.top + parent.clientTop, right: edge.left + parent.clientLeft + parent.clientWidth, bottom: edge.top + parent.clientTop + parent.clientHeight };
+        const outX = clipsX && (box.left < inner.left - 0.5 || box.right > inner.right + 0.5);
+        const outY = clipsY && (box.top < inner.top - 0.5 || box.bottom > inner.bottom + 0.5);
+        if (outX || outY) found.push(`${name(element)} [${round(box)}] clipped by ${name(parent)} [${round(inner)}] (overflow ${style.overflowX}/${style.overflowY})`);
+      }
+      return found;
+    }),
+  );
+  expect(clipped, `${what}: wholly visible, clipped by no scrolling container`).toEqual([]);
+}
+
 /** Expects no sideways scrolling (and, with `vertical`, no scrolling at all). */
 export async function expectNoScroll(page: Page, what: string, vertical = false): Promise<void> {
   const extent = await page.evaluate(() => ({

@@ -38,11 +38,28 @@ async function deal(page: Page, card: Card): Promise<void> {
   await expect.poll(async () => (await allDealt(page)).length, { message: `card ${card} appears` }).toBe(before + 1);
 }
 
+/** A structure whose break after level 2 colours up 25 → 100: the tour's race is that break's. */
+const BREAK_SHEET = ['chips,25,100,500,1000', 'level,25,50,,20', 'level,50,100,,20', 'break,15', 'level,100,200,,20', 'level,200,400,,20', ''].join('\r\n');
+
+/** The tournament at its break after level 2: the structure imported and saved, the break marked; the colour-up banner up. */
+async function markTheBreak(page: Page): Promise<void> {
+  await page.getByTestId('nav-structure').click();
+  const view = page.getByTestId('view-structure');
+  await view.getByTestId('structure-import').setInputFiles({ name: 'tour.csv', mimeType: 'text/csv', buffer: Buffer.from(BREAK_SHEET) });
+  await view.getByTestId('structure-save').click();
+  await expect(view.getByTestId('structure-saved')).toBeVisible();
+  await view.getByTestId('structure-at').selectOption('2');
+  await expect(page.getByTestId('color-up-banner')).toHaveAttribute('data-state', 'offer');
+  await page.getByTestId('color-up-start').click();
+  await expect(page.getByTestId('view-counts')).toBeVisible();
+}
+
 /**
  * Opens the console (a fresh service), optionally switches its language, and walks through every
- * screen, calling `visit` on each. Returns the screens visited, in order.
+ * screen, calling `visit` on each. Returns the screens visited, in order. With `banner`, the race
+ * is the colour-up of a break (the banner up over every screen from the counts on, as at a real break).
  */
-export async function tourScreens(page: Page, app: RunningConsole, visit: Visit, language?: Language): Promise<ScreenName[]> {
+export async function tourScreens(page: Page, app: RunningConsole, visit: Visit, language?: Language, options: { readonly banner?: boolean } = {}): Promise<ScreenName[]> {
   const visited: ScreenName[] = [];
   const stop = async (screen: ScreenName, on: Page = page) => {
     visited.push(screen);
@@ -54,6 +71,7 @@ export async function tourScreens(page: Page, app: RunningConsole, visit: Visit,
 
   await setUpTable(page, TOUR_TABLE);
   await stop('setup');
+  if (options.banner === true) await markTheBreak(page);
 
   await enterCounts(page, FINNISH_COUNTS);
   await stop('counts');
