@@ -11,6 +11,7 @@ import { expect, it } from 'vitest';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import type { FloorDecisionRow } from '../floorLink/link';
+import { FloorDecisions } from './floorDecisions';
 import { DEFAULT_SETTINGS } from './settings';
 import { exportText, serviceHarness } from './testing/services';
 
@@ -143,4 +144,19 @@ it("cuts a long note to what a reason holds, and abandons on start-up a race who
   const again = await serviceIn(dataDir);
   expect(again.getState().race).toBeNull();
   expect(abandons(dataDir)).toHaveLength(1);
+});
+
+it('closes a race by a decision journaled after its start only, the same from its checkpoint (one without the closings is refused)', () => {
+  const at = '2026-12-04T21:06:00.000Z';
+  const closed = (seq: number, id: number, note: string) => ({ seq, at, record: { kind: 'floor-decision', id, decision: 'race-closed', note, by: 'Anna', at, raceId: 'race-1' } });
+  const kept = new FloorDecisions();
+  kept.add(closed(3, 1, 'an older journal\'s race-1'));
+  kept.add(closed(9, 2, 'table broken'));
+  expect(kept.closing('race-1', 5)).toEqual({ raceId: 'race-1', note: 'table broken', seq: 9 });
+  expect(kept.closing('race-1', 9)).toBeNull();
+  expect(kept.closing('race-2', 0)).toBeNull();
+  const resumed = new FloorDecisions();
+  resumed.checkpoint.restore(JSON.parse(JSON.stringify(kept.checkpoint.snapshot())));
+  expect(resumed.closing('race-1', 5)).toEqual(kept.closing('race-1', 5));
+  expect(() => new FloorDecisions().checkpoint.restore({ decisions: [], called: null })).toThrow(/not a list of decisions/);
 });
