@@ -142,17 +142,18 @@ export class RaceCommands {
 
   /**
    * The open race abandoned when the director closed it on the floor (a `race-closed` decision
-   * naming it, journaled by the floor link after the race started: a table broken mid-colour-up), the director's note its
-   * reason (cut to what a reason holds; the decision keeps it whole). Once abandoned it is open no
-   * more, so a decision read again, or a restart, abandons nothing twice; a race the floor did not
-   * close, or none open, is left alone (the decision is kept and shown all the same). Runs in the
-   * command queue, after the decisions are journaled; returns whether it abandoned one.
+   * naming it, journaled by the floor link after the race started: a table broken mid-colour-up),
+   * the director's note its reason (cut to what a reason holds; the decision keeps it whole). Once
+   * abandoned it is open no more, so a decision read again, or a restart, abandons nothing twice; a
+   * race the floor did not close, or none open, is left alone (the decision is kept and shown all
+   * the same). Runs in the command queue, after the decisions are journaled; returns whether it
+   * abandoned one.
    */
   async abandonClosedOnFloor(): Promise<boolean> {
     const race = this.ctx.session().race;
     const closing = race === null ? null : this.ctx.kernel.followers.floorDecisions.closing(race.id, race.firstSeq);
     if (race === null || closing === null) return false;
-    await this.abandon(race.id, closing.note.slice(0, REASON_MAX));
+    await this.abandon(race.id, closing.note.slice(0, REASON_MAX).trim());
     return true;
   }
 }
