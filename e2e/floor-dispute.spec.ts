@@ -14,8 +14,11 @@ import { enterCard, enterCounts, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, op
 // dealing screen (1024×600, nothing scrolls); the floor page flags the table "floor called"; the
 // director records a decision on the table's page (its form, note and name required); the table's
 // flag clears, the station's counts screen says what the floor decided, and the race's record slip
-// carries the decision. Pictures: docs/screenshots/1280x800/floor-decision.png (the table's page)
-// and docs/screenshots/1024x600/counts-floor-decision.png (the station's notice).
+// carries the decision. Then a table broken mid-race: the director closes its open race on the
+// table's page with a note, and the station leaves the race by itself (abandoned, the note its
+// reason) for the counts screen, which says what the floor decided. Pictures:
+// docs/screenshots/1280x800/floor-decision.png (the table's page) and
+// docs/screenshots/1024x600/counts-floor-decision.png (the station's notice).
 
 test.skip(!POSTGRES_AVAILABLE && process.env.CI !== 'true', 'PostgreSQL is not installed');
 
@@ -112,6 +115,29 @@ test('the dealer calls the floor, the director decides on the floor page, the st
     await page.getByTestId('nav-history').click();
     await page.getByTestId('history-open-record').first().click();
     await expect(page.getByTestId('record-decisions')).toContainText('Anna: race stands — No card was exposed: deal on');
+  });
+
+  await test.step('a table broken mid-race: the director closes its race on the floor, and the station leaves it', async () => {
+    await enterCounts(page, FINNISH_COUNTS);
+    await startRace(page);
+    await enterCard(page, first?.card ?? 'Ah');
+    await expect
+      .poll(async () => {
+        await director.goto(new URL(`/table?table=${encodeURIComponent(TABLE)}&lang=en`, floor?.url).href);
+        return director.getByTestId('decision-form').locator('select[name="race"]').inputValue();
+      }, { timeout: 30_000 })
+      .toBe('race-2');
+    const form = director.getByTestId('decision-form');
+    await form.locator('select[name="decision"]').selectOption('race-closed');
+    await form.locator('input[name="note"]').fill('Table broken: players moved to table 4');
+    await form.locator('input[name="by"]').fill('Anna');
+    await form.getByRole('button', { name: 'Record the decision' }).click();
+    await expect(director.getByTestId('decisions')).toContainText('Anna · race closed (race-2): Table broken: players moved to table 4');
+    // The station, still on the dealing screen: back to the counts by itself, saying why.
+    await expect(page.getByTestId('view-counts')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('view-dealing')).toHaveCount(0);
+    await expect(page.getByTestId('floor-decision')).toHaveText(/^Floor decided at .+ \(Anna\) on race-2: race closed — Table broken: players moved to table 4$/);
+    await expectInView(page.getByTestId('start-race'), 'Start race');
   });
   await director.close();
 });

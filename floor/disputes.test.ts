@@ -83,6 +83,30 @@ describe("a table's status with the director's decisions", () => {
     expect(COLOUR_UP_STATUSES).toContain('floor-called');
   });
 
+  it('is closed by the floor once the director closed the open race: before its station abandoned it (the decision) and after (its own records), not disputed', () => {
+    const racing = [{ seq: 1, at, record: mark }, { seq: 2, at, record: claim('race-1') }, { seq: 3, at, record: start('race-1') }];
+    expect(colourUpStatusOf(racing, false, false)).toBe('racing');
+    // The floor's decision on the open race, its station not heard from since.
+    expect(colourUpStatusOf(racing, false, false, 3, true)).toBe('closed');
+    expect(colourUpStatusOf(racing, true, false, 3, true)).toBe('closed');
+    // The station kept the decision and abandoned the race, with the director's note.
+    const decision = { kind: 'floor-decision', id: 4, decision: 'race-closed', note: 'table broken', by: 'Anna', at, raceId: 'race-1' };
+    const left = [...racing, { seq: 4, at, record: decision }, { seq: 5, at, record: { kind: 'race-abandon', raceId: 'race-1', reason: 'table broken' } }];
+    expect(colourUpStatusOf(left, false, false, 3)).toBe('closed');
+    expect(colourUpStatusOf(left, false, false)).toBe('closed');
+    // A decision on another race does not stand for this one: the abandon is the dealer's, for the director.
+    const other = [...racing, { seq: 4, at, record: { ...decision, raceId: 'race-9' } }, { seq: 5, at, record: { kind: 'race-abandon', raceId: 'race-1', reason: 'misdeal' } }];
+    expect(colourUpStatusOf(other, false, false, 3)).toBe('disputed');
+    // The table mended and racing again at the break: racing, then done.
+    const again = [...left, { seq: 6, at, record: claim('race-2') }, { seq: 7, at, record: start('race-2') }];
+    expect(colourUpStatusOf(again, false, false)).toBe('racing');
+    expect(colourUpStatusOf([...again, { seq: 8, at, record: { kind: 'race-confirm', raceId: 'race-2' } }], false, false)).toBe('done');
+    // A chain failure, or a flag not settled yet, still wins.
+    expect(settledStatus('racing', null, null, true, true)).toBe('disputed');
+    expect(settledStatus('racing', { kind: 'floor-called', seq: 9 }, 8, false, true)).toBe('floor-called');
+    expect(settledStatus('done', null, null, false, true)).toBe('done');
+  });
+
   it('reads a decision only with what was decided, a note and who decided; a closed race names its race', () => {
     const refusedField = (input: Parameters<typeof readDecision>[0]) => {
       try {

@@ -27,13 +27,21 @@ import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type S
  * - `disputed`: the table's chain failed verification on the floor (any chain_failures row), or a
  *   race of the marked break's colour-up was abandoned. Either is for the director to settle
  *   before the clock goes on, so it wins over the others;
- * - `floor-called`: the table's dealer called the floor from the station (a `floor-called` record).
+ * - `floor-called`: the table's dealer called the floor from the station (a `floor-called` record);
+ * - `closed`: the director closed the table's race of the colour-up on the floor (a `race-closed`
+ *   decision naming its open race: a table broken mid-colour-up), and none is open. Before its
+ *   station has abandoned the race, the floor's decision says so (settledStatus); after, the
+ *   station's own records do (its `floor-decision` record, then its `race-abandon` of that race).
+ *   Finished with the break as `done` is (isFinished), with no race of it confirmed.
  * An abandoned race or a call is settled by the director's decision recorded after it on the floor
  * page (floor_decisions, migration 10: settledStatus); a chain failure is not.
  */
-export const COLOUR_UP_STATUSES = ['not-started', 'racing', 'waiting-to-confirm', 'done', 'disputed', 'floor-called'] as const;
+export const COLOUR_UP_STATUSES = ['not-started', 'racing', 'waiting-to-confirm', 'done', 'closed', 'disputed', 'floor-called'] as const;
 /** The one list's statuses (the page's words, `floor status`'s JSON and the fold's column all say these). */
 export type ColourUpStatus = (typeof COLOUR_UP_STATUSES)[number];
+
+/** Whether a table has nothing left to do at the break: its races confirmed, or its race closed by the floor (the progress board's `left`, the held break). */
+export const isFinished = (status: ColourUpStatus): boolean => status === 'done' || status === 'closed';
 
 /** What flags a table for the director: its last abandoned race of the marked break's colour-up, or its last call of the floor, whichever came later (`seq`: its record's). */
 export interface TableFlag {
@@ -44,12 +52,15 @@ export interface TableFlag {
 /**
  * A table's status with the director's decisions: a chain failure is disputed whatever was decided;
  * a flag stands until a decision settles it (one recorded when the table's last record was the
- * flag's or later: `decidedThrough`, the largest settles_seq of the table's decisions); otherwise
- * the colour-up's own status.
+ * flag's or later: `decidedThrough`, the largest settles_seq of the table's decisions); a race
+ * still open that the director closed on the floor (`openRaceClosed`: a `race-closed` decision
+ * naming it) is `closed`, whether or not its station has abandoned it yet; otherwise the
+ * colour-up's own status.
  */
-export function settledStatus(base: ColourUpStatus, flag: TableFlag | null, decidedThrough: number | null, chainFailed: boolean): ColourUpStatus {
+export function settledStatus(base: ColourUpStatus, flag: TableFlag | null, decidedThrough: number | null, chainFailed: boolean, openRaceClosed = false): ColourUpStatus {
   if (chainFailed) return 'disputed';
   if (flag !== null && (decidedThrough === null || decidedThrough < flag.seq)) return flag.kind;
+  if (openRaceClosed && (base === 'racing' || base === 'waiting-to-confirm')) return 'closed';
   return base;
 }
 
@@ -255,8 +266,8 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
   return { races, state: { session: { ...session, history: [], games: [] }, tally }, problems, damaged, history: session.history };
 }
 
-/** The records a table's status reads: the colour-up's (ColorUpLog) and the dealer's calls of the floor. */
-export const STATUS_KINDS: readonly string[] = [...COLOR_UP_LOG_KINDS, 'floor-called'];
+/** The records a table's status reads: the colour-up's (ColorUpLog), the dealer's calls of the floor and the director's decisions the station kept. */
+export const STATUS_KINDS: readonly string[] = [...COLOR_UP_LOG_KINDS, 'floor-called', 'floor-decision'];
 
 /**
  * A table's colour-up status from its status records (STATUS_KINDS, in seq order, the whole
@@ -269,19 +280,35 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
   let open: string | null = null;
   let abandonedAt: number | null = null;
   let calledAt: number | null = null;
+  // The races the director closed on the floor, as the station kept the decisions (before it abandoned them).
+  const closedOnFloor = new Set<string>();
+  // The marked break's last race ended was one the floor closed (and none started since).
+  let closedByFloor = false;
   for (const line of lines) {
-    const record = line.record as { kind?: unknown; raceId?: unknown; afterLevel?: unknown };
+    const record = line.record as { kind?: unknown; raceId?: unknown; afterLevel?: unknown; decision?: unknown };
     if (record.kind === 'floor-called') {
       calledAt = line.seq;
+      continue;
+    }
+    if (record.kind === 'floor-decision') {
+      if (record.decision === 'race-closed' && typeof record.raceId === 'string') closedOnFloor.add(record.raceId);
       continue;
     }
     if (record.kind === 'break-marked') {
       mark = typeof record.afterLevel === 'number' ? record.afterLevel : null;
       abandonedAt = null;
+      closedByFloor = false;
     }
-    if (record.kind === 'race-abandon' && mark !== null && typeof record.raceId === 'string' && log.progress(mark, record.raceId)?.running?.raceId === record.raceId) abandonedAt = line.seq;
+    if (record.kind === 'race-abandon' && mark !== null && typeof record.raceId === 'string' && log.progress(mark, record.raceId)?.running?.raceId === record.raceId) {
+      // Abandoned as the director decided: nothing more for the director to settle.
+      if (closedOnFloor.has(record.raceId)) closedByFloor = true;
+      else abandonedAt = line.seq;
+    }
     log.add(line);
-    if (record.kind === 'race-start' && typeof record.raceId === 'string') open = record.raceId;
+    if (record.kind === 'race-start' && typeof record.raceId === 'string') {
+      open = record.raceId;
+      closedByFloor = false;
+    }
     if ((record.kind === 'race-confirm' || record.kind === 'race-abandon') && record.raceId === open) open = null;
   }
   const abandoned: TableFlag | null = mark !== null && abandonedAt !== null ? { kind: 'disputed', seq: abandonedAt } : null;
@@ -292,6 +319,7 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
     const progress = log.progress(mark, open);
     if (progress === null) return 'not-started';
     if (progress.running !== null) return openComplete ? 'waiting-to-confirm' : 'racing';
+    if (closedByFloor) return 'closed';
     return progress.done.length > 0 ? 'done' : 'not-started';
   })();
   return { base, flag };
@@ -300,11 +328,11 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
 /**
  * The colour-up status of a table from its status records (STATUS_KINDS, in seq order, the whole
  * journal), whether the open race is complete, whether its chain failed on the floor, and how far
- * the director's decisions settled it (settledStatus).
+ * the director's decisions settled it and whether they closed its open race (settledStatus).
  */
-export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean, decidedThrough: number | null = null): ColourUpStatus {
+export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean, decidedThrough: number | null = null, openRaceClosed = false): ColourUpStatus {
   const { base, flag } = colourUpReadingOf(lines, openComplete);
-  return settledStatus(base, flag, decidedThrough, chainFailed);
+  return settledStatus(base, flag, decidedThrough, chainFailed, openRaceClosed);
 }
 
 /** The break the table's station marked last (its `break-marked` records, in seq order): null when none, or when it was unmarked. */
@@ -391,7 +419,7 @@ export function floorChainReport(failures: readonly ChainFailure[], allSealsChec
  * The fold's version. A floor whose fold changed (what it takes from a record, what it keeps) says
  * so here: every table folded by another version is folded again from its first record.
  */
-export const FOLD_VERSION = 3;
+export const FOLD_VERSION = 4;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
 const FOLD_LOCK = 0x666f6c64;
@@ -624,15 +652,15 @@ export interface TableStatus {
 
 /**
  * The progress board of the current break: how many tables are at each colour-up status, and how
- * many are left (every table not `done`), so the director sees at a glance whether play can resume.
+ * many are left (every table not finished: isFinished), so the director sees at a glance whether play can resume.
  */
 export type BreakProgress = Readonly<Record<ColourUpStatus, number>> & { readonly left: number };
 
-/** The board from the tables' statuses: the counts add up to the tables, `left` is every one not done. */
+/** The board from the tables' statuses: the counts add up to the tables, `left` is every one not finished (done, or closed by the floor). */
 export function breakProgress(tables: readonly Pick<TableStatus, 'colourUp'>[]): BreakProgress {
   const counts = Object.fromEntries(COLOUR_UP_STATUSES.map((status) => [status, 0])) as Record<ColourUpStatus, number>;
   for (const table of tables) counts[table.colourUp] += 1;
-  return { ...counts, left: tables.length - counts.done };
+  return { ...counts, left: tables.filter((table) => !isFinished(table.colourUp)).length };
 }
 
 export interface FloorStatus {
@@ -717,7 +745,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
           ? 'disputed'
           : row.base_colour_up === null
             ? (row.colour_up ?? 'not-started')
-            : settledStatus(row.base_colour_up, row.flag_kind === null || row.flag_seq === null ? null : { kind: row.flag_kind, seq: Number(row.flag_seq) }, row.decided_through === null ? null : Number(row.decided_through), false),
+            : settledStatus(row.base_colour_up, row.flag_kind === null || row.flag_seq === null ? null : { kind: row.flag_kind, seq: Number(row.flag_seq) }, row.decided_through === null ? null : Number(row.decided_through), false, row.open_closed !== null),
         behind: row.behind ?? 0,
         openRace: row.open_race !== null && row.open_status !== null ? { raceId: row.open_race, status: row.open_status } : null,
         openRaceClosed: row.open_closed,

@@ -6,7 +6,7 @@ import { readStructure } from '../engine/plan/structure';
 import { FLOOR_CLOCK_ROW } from '../protocol/clock';
 import { parse } from '../protocol/schema';
 import { inTransaction } from './db/transaction';
-import type { FloorStatus } from './fold';
+import { isFinished, type FloorStatus } from './fold';
 
 /**
  * The held break on the floor (the option `hold_breaks` on `floor_clock`): at the end of a break
@@ -20,12 +20,13 @@ import type { FloorStatus } from './fold';
 export type HoldStep = 'held' | 'released' | 'counted' | null;
 
 /**
- * The tables not done with the colour-up at the break after `afterLevel`: done is its races
- * confirmed at that break (a table whose station has not marked that break yet, or still shows
- * the last break's, is not done with this one).
+ * The tables not finished with the colour-up at the break after `afterLevel`: finished is its races
+ * confirmed at that break, or its race there closed by the floor (a table broken mid-colour-up:
+ * isFinished). A table whose station has not marked that break yet, or still shows the last
+ * break's, is not finished with this one.
  */
 export function tablesLeftAt(status: Pick<FloorStatus, 'tables'>, afterLevel: number): number {
-  return status.tables.filter((table) => !(table.colourUp === 'done' && table.sheetAfterLevel === afterLevel)).length;
+  return status.tables.filter((table) => !(isFinished(table.colourUp) && table.sheetAfterLevel === afterLevel)).length;
 }
 
 interface ClockRow {

@@ -76,7 +76,7 @@ describe.runIf(run)('the floor command line against a real PostgreSQL server', (
   it('reports an empty database as no tables; syncs stations once (a second run adds nothing); prints the contract\'s JSON', async () => {
     const empty = await floor(['status', '--database', server.url], {}, true);
     expect(empty).toEqual({ code: 0, stdout: expect.any(String), stderr: '' });
-    expect(JSON.parse(empty.stdout)).toEqual({ tables: [], totals: { races: 0, valueDelta: 0, bring: {}, collect: {} }, progress: { 'not-started': 0, racing: 0, 'waiting-to-confirm': 0, done: 0, disputed: 0, 'floor-called': 0, left: 0 } });
+    expect(JSON.parse(empty.stdout)).toEqual({ tables: [], totals: { races: 0, valueDelta: 0, bring: {}, collect: {} }, progress: { 'not-started': 0, racing: 0, 'waiting-to-confirm': 0, done: 0, closed: 0, disputed: 0, 'floor-called': 0, left: 0 } });
 
     const a = mkdtempSync(join(tmpdir(), 'floor-cli-'));
     const b = mkdtempSync(join(tmpdir(), 'floor-cli-'));
@@ -178,7 +178,7 @@ describe.runIf(run)('the floor command line against a real PostgreSQL server', (
     }
     const status = await floor(['status', '--database', server.urlFor('floor_reader', 'reader-password', 'untouched')]);
     expect(status).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(status.stdout)).toEqual({ tables: [], totals: { races: 0, valueDelta: 0, bring: {}, collect: {} }, progress: { 'not-started': 0, racing: 0, 'waiting-to-confirm': 0, done: 0, disputed: 0, 'floor-called': 0, left: 0 } });
+    expect(JSON.parse(status.stdout)).toEqual({ tables: [], totals: { races: 0, valueDelta: 0, bring: {}, collect: {} }, progress: { 'not-started': 0, racing: 0, 'waiting-to-confirm': 0, done: 0, closed: 0, disputed: 0, 'floor-called': 0, left: 0 } });
   }, 60_000);
 
   it('exits 2 with one line for an unreachable database', async () => {

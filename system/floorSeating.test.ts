@@ -14,10 +14,14 @@ import { DEFAULT_SETTINGS } from '../main/service/settings';
 import { floorWithStations } from './testing/floorStations';
 import { breakTable, moveSeat, readSeating, seatingFromCsv, setSeating, unseat } from '../floor/seating';
 import { createStationLogin, ensureTable } from '../floor/db/stations';
+import { floorStatus } from '../floor/fold';
+import { tablesLeftAt } from '../floor/hold';
+import { startFloorServer } from '../floor/server';
+import { journalPath } from '../journal/location';
 import { syncStation } from '../replication/sync';
-import { playStation } from './testing/stations';
+import { playStation, STRUCTURE, tableSettings } from './testing/stations';
 import { POSTGRES_AVAILABLE } from '../floor/testing/postgres';
-import { until } from '../floor/testing/requests';
+import { ask, until } from '../floor/testing/requests';
 import type { ConsoleService } from '../main/service/service';
 import { FloorLink, type FloorSeatsRow } from '../main/floorLink/link';
 
@@ -42,7 +46,7 @@ const seatsOf = (station: ConsoleService) => station.getState().settings.table.s
 const same = (expected: unknown) => (station: ConsoleService) => () => (JSON.stringify(seatsOf(station)) === JSON.stringify(expected) ? true : null);
 
 describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)', () => {
-  const { floor, folder, folders, stationFor: linkedStation, serviceIn } = floorWithStations('floor-seating-');
+  const { floor, folder, folders, stationFor: linkedStation, serviceIn, restart } = floorWithStations('floor-seating-');
   /** A station started as the README starts it: the floor and the table's name from the environment. */
   const stationFor = (table: string): Promise<ConsoleService> => linkedStation(table, STATION_SCREEN);
 
@@ -196,6 +200,60 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
       const status = JSON.parse((await floorCli(['status', '--database', floor.server.url])).stdout) as { tables: { table: string; colourUp: string; broken?: boolean; brokenWithOpenRace?: string }[] };
       expect(status.tables.find((table) => table.table === '51')).toMatchObject({ colourUp: 'racing', broken: true, brokenWithOpenRace: expect.stringMatching(/^race-\d+$/) });
     } finally {
+      await station.close();
+    }
+  }, 120_000);
+
+  it("a table broken mid-colour-up: the director closes its race on the page with a reason; the floor's status is closed, the station abandons the race with that reason, restarted the same", async () => {
+    const dir = folder();
+    const login = await createStationLogin(floor.admin, '61');
+    const link = { floor: { url: floor.server.urlFor(login.role, login.password), table: '61' } };
+    let station = await serviceIn(dir, link);
+    const token = 'closed-race-floor-password';
+    const page = await startFloorServer({ databaseUrl: floor.server.url, token, log: () => undefined });
+    const floorCliStatus = async () => JSON.parse((await floorCli(['status', '--database', floor.server.url])).stdout) as { tables: { table: string; colourUp: string; broken?: boolean; brokenWithOpenRace?: string }[]; progress: Record<string, number> };
+    const abandons = () => readFileSync(journalPath(dir), 'utf8').split('\n').slice(1).filter((line) => line.includes('"race-abandon"')).map((line) => (JSON.parse(line) as { record: unknown }).record);
+    try {
+      for (const done of [station.saveSettings(tableSettings('61')), station.saveStructure(STRUCTURE), station.markBreak(6), station.startColorUp(6, 100)]) expect(await done).toEqual({ ok: true, value: null });
+      expect(await station.startRace([{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }])).toEqual({ ok: true, value: null });
+      await until('the open race on the floor', async () => ((await floorStatus(floor.admin)).tables.find((table) => table.table === '61')?.openRace?.raceId === 'race-1' ? true : null));
+      await setSeating(floor.admin, [{ table: '61', seat: 1, player: 'Matti' }, { table: '61', seat: 2, player: 'Teppo' }, { table: '61', seat: 3, player: 'Johanna' }]);
+      await breakTable(floor.admin, '61');
+      expect((await floorCliStatus()).tables.find((table) => table.table === '61')).toMatchObject({ colourUp: 'racing', brokenWithOpenRace: 'race-1' });
+
+      // The director closes the race on the table's page, with a reason.
+      const note = 'table broken, players moved to table 4';
+      const body = new URLSearchParams({ table: '61', lang: 'en', decision: 'race-closed', race: 'race-1', note, by: 'Anna' }).toString();
+      const posted = await ask(page.port, '/decision', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(page.url).origin, authorization: `Bearer ${token}` } });
+      expect(posted.status).toBe(303);
+
+      // The station leaves the race: abandoned, the director's note its reason; the decision shown.
+      await until('the station abandons the race', () => (station.getState().race === null ? true : null));
+      expect(abandons()).toEqual([{ kind: 'race-abandon', raceId: 'race-1', reason: note }]);
+      expect(station.getState().floorCalls.decisions.at(-1)).toMatchObject({ decision: 'race-closed', raceId: 'race-1', note, by: 'Anna' });
+
+      // On the floor, before and after the abandon arrived: closed by the floor, nothing left there for the held break.
+      await until('the abandon on the floor', async () => ((await floor.admin.query("SELECT 1 FROM station_records WHERE table_name = '61' AND kind = 'race-abandon'")).rowCount ?? 0) > 0);
+      const status = await floorStatus(floor.admin);
+      const table = status.tables.find((entry) => entry.table === '61');
+      expect(table?.colourUp).toBe('closed');
+      expect(table?.openRace).toBeNull();
+      expect(tablesLeftAt({ tables: [table as NonNullable<typeof table>] }, 6)).toBe(0);
+      const cli = await floorCliStatus();
+      expect(cli.tables.find((entry) => entry.table === '61')).toMatchObject({ colourUp: 'closed', broken: true });
+      expect(cli.tables.find((entry) => entry.table === '61')?.brokenWithOpenRace).toBeUndefined();
+      expect(cli.progress.closed).toBe(1);
+      expect((await ask(page.port, '/?lang=en', { headers: { authorization: `Bearer ${token}` } })).body).toContain('data-status="closed"><span class="board-count">1</span> closed by the floor');
+
+      // Restarted and linked again: the same state, nothing journaled twice.
+      station = await restart(station, dir, link);
+      await until('linked again', () => (station.getState().floorLink.state === 'connected' ? true : null));
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(station.getState().race).toBeNull();
+      expect(station.getState().floorCalls.decisions.map((decision) => decision.decision)).toEqual(['race-closed']);
+      expect(abandons()).toHaveLength(1);
+    } finally {
+      await page.close();
       await station.close();
     }
   }, 120_000);

@@ -6,7 +6,7 @@ import { voidReasonParam } from '../../engine/race/explain';
 import type { FloorClock } from '../../protocol/clock';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import type { ChipsByDenomination } from '../../engine/race/summary';
-import { COLOUR_UP_STATUSES, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
+import { COLOUR_UP_STATUSES, isFinished, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
 import type { TableSeating } from '../seating';
 import { DECIDED_BY_MAX, DECISION_NOTE_MAX, FLOOR_DECISIONS, type FloorDecision, type FloorDecisionKind } from '../decisions';
 import { FLOOR_LANGUAGES, formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
@@ -43,6 +43,7 @@ export const COLOUR_UP_STATUS: Readonly<Record<TableStatus['colourUp'], MessageK
   racing: 'floor.page.colourUpStatus.racing',
   'waiting-to-confirm': 'floor.page.colourUpStatus.waitingToConfirm',
   done: 'floor.page.colourUpStatus.done',
+  closed: 'floor.page.colourUpStatus.closed',
   disputed: 'floor.page.colourUpStatus.disputed',
   'floor-called': 'floor.page.colourUpStatus.floorCalled',
 };
@@ -245,7 +246,7 @@ function progressBoard(status: FloorStatus, language: FloorLanguage): string {
   const n = (value: number) => escapeHtml(formatNumber(language, value, false));
   const { progress } = status;
   const counts = COLOUR_UP_STATUSES.map((kind) => `<li class="colour colour--${kind}" data-status="${kind}"><span class="board-count">${n(progress[kind])}</span> ${w(COLOUR_UP_STATUS[kind])}</li>`).join('');
-  const left = status.tables.filter((table) => table.colourUp !== 'done');
+  const left = status.tables.filter((table) => !isFinished(table.colourUp));
   const named = left.slice(0, PROGRESS_NAMED).map((table) => `<a class="colour colour--${table.colourUp}" href="${href('/table', { table: table.table }, language)}">${escapeHtml(table.table)}</a>`).join(' ');
   const summary = progress.left === 0 ? `<p class="board-done" data-testid="progress-left">${w('floor.page.progress.allDone')}</p>` : `<p data-testid="progress-left"><strong>${w('floor.page.progress.left', { n: progress.left, total: status.tables.length })}</strong> ${w('floor.page.progress.leftList')} ${named}${left.length > PROGRESS_NAMED ? ' …' : ''}</p>`;
   return `<section class="board" data-testid="progress" aria-labelledby="progress-title"><h2 id="progress-title">${w('floor.page.progress.title')}</h2><ul class="board-counts">${counts}</ul>${summary}</section>`;
@@ -526,7 +527,7 @@ tr.damaged{background:#fff4d6}
 tr.flagged{background:#ffe2c2}
 .decision label{display:inline-block;margin:4px 10px 4px 0}.decision input,.decision select,.decision button{font-size:1rem;min-height:36px}.decisions li{margin:2px 0}
 .link--connected{color:#05620c}.link--behind{color:#8a5a00}.link--offline,.link--never{color:#7a0014}
-.colour--disputed,.colour--floor-called{color:#b00020;font-weight:700}.closed{color:#8a5a00}.colour--waiting-to-confirm{color:#8a5a00;font-weight:600}.colour--done{color:#05620c}
+.colour--disputed,.colour--floor-called{color:#b00020;font-weight:700}.closed{color:#8a5a00}.colour--waiting-to-confirm{color:#8a5a00;font-weight:600}.colour--done,.colour--closed{color:#05620c}
 .chain--broken{color:#b00020}
 .chips{white-space:nowrap;display:inline-block;margin-right:6px}
 .card{font-weight:700;white-space:nowrap}

@@ -2,18 +2,20 @@
 // its note (optional, trimmed) and the race open then; the floor's decisions the link reads are
 // journaled once each by the floor's id (read again, or after a restart, nothing more), a row this
 // console does not keep is passed by, and the state, the race's slip and the history export carry
-// them, the same after a restart (from the journal or a checkpoint).
-import { mkdtempSync, readFileSync } from 'node:fs';
+// them, the same after a restart (from the journal or a checkpoint). A decision closing the open
+// race (a table broken mid-colour-up) abandons it, the director's note its reason, once.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import type { FloorDecisionRow } from '../floorLink/link';
+import { FloorDecisions } from './floorDecisions';
 import { DEFAULT_SETTINGS } from './settings';
 import { exportText, serviceHarness } from './testing/services';
 
-const { serviceIn, restart } = serviceHarness({ clock: () => new Date('2026-12-04T21:00:00Z') });
+const { serviceIn, restart, release } = serviceHarness({ clock: () => new Date('2026-12-04T21:00:00Z') });
 const ok = { ok: true, value: null };
 const TABLE: ConsoleSettings = {
   ...DEFAULT_SETTINGS,
@@ -72,4 +74,89 @@ it('journals a call of the floor with its note and the open race, and each decis
   // A decision on no race is on no race's slip.
   const slipAgain = await again.raceRecord('race-1');
   expect(slipAgain.ok && slipAgain.value.floorDecisions?.map((shown) => shown.id)).toEqual([7]);
+});
+
+const CLOSED: FloorDecisionRow = { id: 11, at: '2026-12-04T21:06:00.000Z', by: 'Anna', decision: 'race-closed', note: 'table broken, players moved to table 4', raceId: 'race-1' };
+const abandons = (dataDir: string) => records(dataDir, 'race-abandon');
+
+it('abandons the open race the director closed on the floor, with the note as its reason, once (read again, restarted)', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'floor-closed-'));
+  const service = await serviceIn(dataDir);
+  expect(await service.saveSettings(TABLE)).toEqual(ok);
+  expect(await service.startRace(COUNTS)).toEqual(ok);
+  expect(await service.dealCard('race-1', 'Ah')).toEqual(ok);
+  expect(await service.takeFloorDecisions([CLOSED])).toEqual(ok);
+  // The decision, then the abandon: as the dealer abandons a race, with the director's note.
+  const kinds = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n').slice(1).map((line) => (JSON.parse(line) as { record: { kind: string } }).record.kind);
+  expect(kinds.slice(-2)).toEqual(['floor-decision', 'race-abandon']);
+  expect(abandons(dataDir)).toEqual([{ kind: 'race-abandon', raceId: 'race-1', reason: 'table broken, players moved to table 4' }]);
+  const state = service.getState();
+  expect(state.race).toBeNull();
+  expect(state.floorCalls.decisions).toEqual([{ id: 11, decision: 'race-closed', note: 'table broken, players moved to table 4', by: 'Anna', at: '2026-12-04T21:06:00.000Z', raceId: 'race-1' }]);
+  const slip = await service.raceRecord('race-1');
+  expect(slip.ok && { status: slip.value.status, decisions: slip.value.floorDecisions?.map((decision) => decision.id) }).toEqual({ status: 'abandoned', decisions: [11] });
+  // Read again: nothing more. The next race is race-2, and the decision on race-1 leaves it alone.
+  expect(await service.takeFloorDecisions([CLOSED])).toEqual(ok);
+  expect(await service.startRace(COUNTS)).toEqual(ok);
+  expect(await service.takeFloorDecisions([CLOSED])).toEqual(ok);
+  expect(service.getState().race?.id).toBe('race-2');
+
+  // Restarted: the same state, nothing journaled twice.
+  const again = await restart(service, dataDir);
+  expect(again.getState().race?.id).toBe('race-2');
+  expect(again.getState().floorCalls.decisions.map((decision) => decision.id)).toEqual([11]);
+  expect(records(dataDir, 'floor-decision')).toHaveLength(1);
+  expect(abandons(dataDir)).toHaveLength(1);
+});
+
+it('keeps and shows a decision closing a race not open (another race, one confirmed, none open) and abandons nothing', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'floor-closed-other-'));
+  const service = await serviceIn(dataDir);
+  expect(await service.saveSettings(TABLE)).toEqual(ok);
+  expect(await service.takeFloorDecisions([{ ...CLOSED, id: 1 }])).toEqual(ok);
+  expect(await service.startRace(COUNTS)).toEqual(ok);
+  expect(await service.takeFloorDecisions([{ ...CLOSED, id: 2, raceId: 'race-9' }])).toEqual(ok);
+  expect(service.getState().race?.id).toBe('race-1');
+  for (const card of CARDS) expect(await service.dealCard('race-1', card)).toEqual(ok);
+  expect(await service.confirmRace('race-1')).toEqual(ok);
+  expect(await service.takeFloorDecisions([{ ...CLOSED, id: 3 }])).toEqual(ok);
+  expect(abandons(dataDir)).toEqual([]);
+  expect(service.getState().floorCalls.decisions.map((decision) => [decision.id, decision.raceId])).toEqual([[1, 'race-1'], [2, 'race-9'], [3, 'race-1']]);
+  expect(service.history().map((race) => race.id)).toEqual(['race-1']);
+});
+
+it("cuts a long note to what a reason holds, and abandons on start-up a race whose closing decision was journaled when the station stopped", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'floor-closed-stop-'));
+  const service = await serviceIn(dataDir);
+  expect(await service.saveSettings(TABLE)).toEqual(ok);
+  expect(await service.startRace(COUNTS)).toEqual(ok);
+  const note = `table broken ${'x'.repeat(480)}`;
+  expect(await service.takeFloorDecisions([{ ...CLOSED, note }])).toEqual(ok);
+  expect(abandons(dataDir)).toEqual([{ kind: 'race-abandon', raceId: 'race-1', reason: note.slice(0, 200) }]);
+  expect(service.getState().floorCalls.decisions[0]?.note).toBe(note);
+  release(service);
+  await service.close();
+  // The station stopped after the decision's record, before the abandon's: the journal without its last line.
+  const path = join(dataDir, 'journal.jsonl');
+  const lines = readFileSync(path, 'utf8').trim().split('\n');
+  expect(JSON.parse(lines.at(-1) ?? '').record.kind).toBe('race-abandon');
+  writeFileSync(path, `${lines.slice(0, -1).join('\n')}\n`);
+  const again = await serviceIn(dataDir);
+  expect(again.getState().race).toBeNull();
+  expect(abandons(dataDir)).toHaveLength(1);
+});
+
+it('closes a race by a decision journaled after its start only, the same from its checkpoint (one without the closings is refused)', () => {
+  const at = '2026-12-04T21:06:00.000Z';
+  const closed = (seq: number, id: number, note: string) => ({ seq, at, record: { kind: 'floor-decision', id, decision: 'race-closed', note, by: 'Anna', at, raceId: 'race-1' } });
+  const kept = new FloorDecisions();
+  kept.add(closed(3, 1, 'an older journal\'s race-1'));
+  kept.add(closed(9, 2, 'table broken'));
+  expect(kept.closing('race-1', 5)).toEqual({ raceId: 'race-1', note: 'table broken', seq: 9 });
+  expect(kept.closing('race-1', 9)).toBeNull();
+  expect(kept.closing('race-2', 0)).toBeNull();
+  const resumed = new FloorDecisions();
+  resumed.checkpoint.restore(JSON.parse(JSON.stringify(kept.checkpoint.snapshot())));
+  expect(resumed.closing('race-1', 5)).toEqual(kept.closing('race-1', 5));
+  expect(() => new FloorDecisions().checkpoint.restore({ decisions: [], called: null })).toThrow(/not a list of decisions/);
 });

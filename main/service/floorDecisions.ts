@@ -3,6 +3,13 @@ import type { FloorCallsView, FloorDecisionNote } from '../../protocol/contract'
 import type { FollowerCheckpoint, JournalFollower } from '../../replay/follower';
 import { FLOOR_RECORD_KINDS, isFloorRecord } from '../../replay/floorRecords';
 
+/** A `race-closed` decision as the station keeps it to close its race: the race, the director's note, the decision's seq. */
+export interface FloorClosing {
+  readonly raceId: string;
+  readonly note: string;
+  readonly seq: number;
+}
+
 /** The decisions the state carries: the latest few (the record slip and the exports read them all from here). */
 export const DECISIONS_SHOWN = 5;
 
@@ -18,15 +25,22 @@ export class FloorDecisions implements JournalFollower {
   private decisions: FloorDecisionNote[] = [];
   private called: FloorCallsView['called'] = null;
   private shown: FloorCallsView | null = null;
+  /**
+   * The `race-closed` decisions and where each was journaled: only one journaled after its race
+   * started closes it (a station's race ids are its own count, so an older decision naming the
+   * same id, read by a journal begun afresh, is about another race).
+   */
+  private closings: FloorClosing[] = [];
 
   readonly checkpoint: FollowerCheckpoint = {
     name: 'floorDecisions',
-    snapshot: () => ({ decisions: this.decisions, called: this.called }),
+    snapshot: () => ({ decisions: this.decisions, called: this.called, closings: this.closings }),
     restore: (state) => {
-      const { decisions, called } = (state ?? {}) as { decisions?: unknown; called?: unknown };
-      if (!Array.isArray(decisions) || (called !== null && typeof called !== 'object')) throw new Error('floor decisions: not a list of decisions');
+      const { decisions, called, closings } = (state ?? {}) as { decisions?: unknown; called?: unknown; closings?: unknown };
+      if (!Array.isArray(decisions) || !Array.isArray(closings) || (called !== null && typeof called !== 'object')) throw new Error('floor decisions: not a list of decisions');
       this.decisions = decisions as FloorDecisionNote[];
       this.called = called as FloorCallsView['called'];
+      this.closings = closings as FloorClosing[];
       this.shown = null;
     },
   };
@@ -39,6 +53,7 @@ export class FloorDecisions implements JournalFollower {
     } else {
       if (record.id <= this.lastId) return;
       this.decisions = [...this.decisions, { id: record.id, decision: record.decision, note: record.note, by: record.by, at: record.at, raceId: record.raceId }];
+      if (record.decision === 'race-closed' && record.raceId !== null) this.closings = [...this.closings, { raceId: record.raceId, note: record.note, seq: line.seq }];
       // The floor decided after the call: it is answered.
       this.called = null;
     }
@@ -53,6 +68,15 @@ export class FloorDecisions implements JournalFollower {
   /** The decisions on a race, oldest first. */
   forRace(raceId: string): readonly FloorDecisionNote[] {
     return this.decisions.filter((decision) => decision.raceId === raceId);
+  }
+
+  /**
+   * The director's last `race-closed` decision on a race (a table broken mid-colour-up) journaled
+   * after `startedSeq` (the race's `race-start`), or null: what closes it at the station
+   * (RaceCommands.abandonClosedOnFloor).
+   */
+  closing(raceId: string, startedSeq: number): FloorClosing | null {
+    return this.closings.findLast((closing) => closing.raceId === raceId && closing.seq > startedSeq) ?? null;
   }
 
   /** What the state carries: the same object until a call or a decision is journaled. */

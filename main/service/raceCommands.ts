@@ -4,6 +4,7 @@ import { nextStep } from '../../engine/race/next';
 import { startRace, type RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { colorUpStepOf } from '../../protocol/colorUp';
+import { REASON_MAX } from '../../protocol/constants';
 import type { CommandResult, InputSource, SeatCount } from '../../protocol/contract';
 import { STATION_MAX, type ActiveRace } from '../../replay/session';
 import { stillOpen, type CommandContext } from './commandContext';
@@ -128,9 +129,31 @@ export class RaceCommands {
       if ('refusal' in open) return open.refusal;
       const why = reason.trim();
       if (why === '') return refused('reason', { key: 'command.abandonReason' });
-      await this.ctx.refuseHeldFor(raceId, 'race');
-      await this.ctx.commit({ kind: 'race-abandon', raceId, reason: why });
+      await this.abandon(raceId, why);
       return ok(null);
     });
+  }
+
+  /** The open race abandoned: its held cards refused first, then the record (in the command queue). */
+  private async abandon(raceId: string, reason: string): Promise<void> {
+    await this.ctx.refuseHeldFor(raceId, 'race');
+    await this.ctx.commit({ kind: 'race-abandon', raceId, reason });
+  }
+
+  /**
+   * The open race abandoned when the director closed it on the floor (a `race-closed` decision
+   * naming it, journaled by the floor link after the race started: a table broken mid-colour-up),
+   * the director's note its reason (cut to what a reason holds; the decision keeps it whole). Once
+   * abandoned it is open no more, so a decision read again, or a restart, abandons nothing twice; a
+   * race the floor did not close, or none open, is left alone (the decision is kept and shown all
+   * the same). Runs in the command queue, after the decisions are journaled; returns whether it
+   * abandoned one.
+   */
+  async abandonClosedOnFloor(): Promise<boolean> {
+    const race = this.ctx.session().race;
+    const closing = race === null ? null : this.ctx.kernel.followers.floorDecisions.closing(race.id, race.firstSeq);
+    if (race === null || closing === null) return false;
+    await this.abandon(race.id, closing.note.slice(0, REASON_MAX).trim());
+    return true;
   }
 }

@@ -158,6 +158,13 @@ export class ConsoleService {
       // On a full disk it waits: the finding is shown all the same, and the next record ends the torn line.
       await service.kernel.write(tornNote).catch(() => undefined);
     }
+    // Stopped between the journaled decision closing the open race and its abandon: abandoned now, as it would have been then.
+    if (journal !== null) {
+      await service.kernel.serial(async () => {
+        await service.races.abandonClosedOnFloor();
+        return ok(null);
+      });
+    }
     service.cardInputs.openSource();
     service.clockCommands.follow();
     await service.floor.follow();
@@ -233,7 +240,9 @@ export class ConsoleService {
   /**
    * The director's decisions the floor link read (main/floorLink/link.ts): each journaled once, as a
    * `floor-decision` record, in the floor's order; one already journaled (its id at or below the
-   * last kept), or of a shape this console does not keep, is passed by.
+   * last kept), or of a shape this console does not keep, is passed by. A decision closing the
+   * open race then abandons it (RaceCommands.abandonClosedOnFloor; start-up asks again, for a stop
+   * between the decision's record and the abandon's).
    */
   readonly takeFloorDecisions = (rows: readonly FloorDecisionRow[]): Promise<CommandResult> =>
     this.kernel.serial(async () => {
@@ -245,6 +254,7 @@ export class ConsoleService {
         taken += 1;
       }
       if (taken > 0) this.kernel.publish();
+      await this.races.abandonClosedOnFloor();
       return ok(null);
     });
   readonly startGame = (game: GameName, players: readonly string[], options?: Partial<HouseOptions>): Promise<CommandResult> => this.games.startGame(game, players, options);

@@ -226,7 +226,7 @@ export const enDevices = {
         badTick: "A tick needs the runner's name (1 to {n} characters) and a table with this break on its sheet.",
       },
       progress: { title: 'This break', left: 'Tables left: {n} of {total}', allDone: 'Every table is done: play can resume', leftList: 'Still to finish:' },
-      colourUpStatus: { notStarted: 'not started', racing: 'racing', waitingToConfirm: 'waiting to confirm', done: 'done', disputed: 'disputed', floorCalled: 'floor called' },
+      colourUpStatus: { notStarted: 'not started', racing: 'racing', waitingToConfirm: 'waiting to confirm', done: 'done', closed: 'closed by the floor', disputed: 'disputed', floorCalled: 'floor called' },
       raceStatus: { racing: 'racing', waitingToConfirm: 'waiting to confirm', confirmed: 'confirmed', abandoned: 'abandoned', open: 'open' },
       races: 'Races',
       valueChange: 'Value change',

@@ -229,7 +229,7 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         badTick: 'Kuittaukseen tarvitaan kuljettajan nimi (1–{n} kirjainta) ja pöytä, jonka listalla tämä tauko on.',
       },
       progress: { title: 'Tämä tauko', left: 'Pöytiä jäljellä: {n}/{total}', allDone: 'Kaikki pöydät ovat valmiita: peli voi jatkua', leftList: 'Vielä kesken:' },
-      colourUpStatus: { notStarted: 'ei alkanut', racing: 'arvonta käynnissä', waitingToConfirm: 'odottaa vahvistusta', done: 'tehty', disputed: 'kiistanalainen', floorCalled: 'sali kutsuttu' },
+      colourUpStatus: { notStarted: 'ei alkanut', racing: 'arvonta käynnissä', waitingToConfirm: 'odottaa vahvistusta', done: 'tehty', closed: 'suljettu salissa', disputed: 'kiistanalainen', floorCalled: 'sali kutsuttu' },
       raceStatus: { racing: 'käynnissä', waitingToConfirm: 'odottaa vahvistusta', confirmed: 'vahvistettu', abandoned: 'keskeytetty', open: 'kesken' },
       races: 'Arvonnat',
       valueChange: 'Arvon muutos',

@@ -229,7 +229,7 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         badTick: 'Для отметки нужно имя разносчика (от 1 до {n} символов) и стол, у которого в листе этот перерыв.',
       },
       progress: { title: 'Этот перерыв', left: 'Осталось столов: {n} из {total}', allDone: 'Все столы закончили: игру можно продолжать', leftList: 'Ещё не закончили:' },
-      colourUpStatus: { notStarted: 'не начата', racing: 'идёт чип-рейс', waitingToConfirm: 'ждёт подтверждения', done: 'завершена', disputed: 'спорная', floorCalled: 'вызван зал' },
+      colourUpStatus: { notStarted: 'не начата', racing: 'идёт чип-рейс', waitingToConfirm: 'ждёт подтверждения', done: 'завершена', closed: 'закрыта в зале', disputed: 'спорная', floorCalled: 'вызван зал' },
       raceStatus: { racing: 'идёт', waitingToConfirm: 'ждёт подтверждения', confirmed: 'подтверждён', abandoned: 'прерван', open: 'идёт' },
       races: 'Чип-рейсы',
       valueChange: 'Изменение суммы',
