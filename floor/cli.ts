@@ -2,10 +2,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import pg from 'pg';
 import { adjustForMinutesLeft, clockSchedule, readClock } from '../engine/clock/clock';
 import { isInputError } from '../engine/errors';
-import { readTournamentText, type TournamentInput } from '../engine/plan/tournament';
 import { readStructure } from '../engine/plan/structure';
 import type { FloorClock } from '../protocol/clock';
-import { actOnFloorClock, setFloorStructure, type ClockAction } from './clock';
+import { actOnFloorClock, loadFloorTournament, TOURNAMENT_MAX_BYTES, type ClockAction } from './clock';
 import { isLoopbackHost } from '../net/loopback';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { isTableName } from '../protocol/tableName';
@@ -132,7 +131,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (command === 'structure') {
     if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');
     if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
-    if (statSync(options.file).size > 256 * 1024) throw new UsageError('--file is larger than a structure can be (256 KB)');
+    if (statSync(options.file).size > TOURNAMENT_MAX_BYTES) throw new UsageError(`--file is larger than a structure can be (${TOURNAMENT_MAX_BYTES / 1024} KB)`);
   } else if (command === 'seating') {
     if (options.file === undefined) throw new UsageError('seating needs --file PATH (the seat list as CSV: table, seat, player)');
     if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
@@ -323,19 +322,13 @@ function clockLine(clock: FloorClock, now: number): string {
   return `${JSON.stringify({ status: reading.status, period: reading.period, msLeft: reading.msLeft, nextBreak: reading.nextBreak, events: clock.events.length, held: clock.held ?? null })}\n`;
 }
 
+/** The tournament loaded from its file, as the floor page's upload loads it (floor/clock.ts loadFloorTournament). */
 async function structure(url: string, file: string, out: (text: string) => void): Promise<void> {
   const text = readFileSync(file, 'utf8');
-  let input: TournamentInput;
-  try {
-    input = readTournamentText(text);
-  } catch (error) {
-    if (isInputError(error)) throw error;
-    throw new Error(`--file is neither a JSON structure nor the planner's CSV: ${(error as Error).message}`);
-  }
   const client = await connect(url);
   try {
     await migrate(client);
-    out(clockLine(await setFloorStructure(client, input.structure, input.house), Date.now()));
+    out(clockLine(await loadFloorTournament(client, text, Date.now()), Date.now()));
   } finally {
     await client.end().catch(() => undefined);
   }
