@@ -25,7 +25,7 @@ export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (
 export const CONNECTED_WITHIN_MS = 60_000;
 
 /** The command that loads a structure into the floor, as the clock's note and the tournament page name it (a command is no language's). */
-const STRUCTURE_COMMAND = 'npm run floor -- structure --database URL --file structure.csv';
+export const STRUCTURE_COMMAND = 'npm run floor -- structure --database URL --file structure.csv';
 
 const cardText = (card: string): string => {
   try {
