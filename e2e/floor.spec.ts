@@ -271,6 +271,12 @@ test('the tournament sheet uploaded on the floor page: refused while a table rac
     await expect(page.getByTestId('tournament-decks')).toHaveText('2');
     await expect(page.getByTestId('tournament-levels').locator('tr[data-level="3"]')).toContainText('30');
     await expect(page.getByTestId('tournament-levels').locator('tr[data-break-after="2"]')).toContainText('Tauko');
+    // The smallest console screen: the page fits without sideways scrolling, in Russian's longer words too.
+    await page.setViewportSize(CONSOLE_SIZES[0] as (typeof CONSOLE_SIZES)[number]);
+    await expectNoScroll(page, 'the tournament page at the smallest size');
+    await page.goto(`${empty.url}tournament?lang=ru`);
+    await expectNoScroll(page, 'the tournament page in Russian at the smallest size');
+    await page.goto(`${empty.url}tournament?lang=fi`);
     await page.getByRole('link', { name: 'Takaisin saliin' }).click();
     await expect(page.getByTestId('floor-clock')).toHaveAttribute('data-status', 'idle');
     await expect(page.getByTestId('clock-period')).toHaveText('Taso 1');
