@@ -26,6 +26,7 @@ import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } f
  *   add-table --database URL --table NAME [--rotate]      a station's own least-privilege login, as a URL (--rotate: a new password for a table that has one)
  *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
  *   structure --database URL --file PATH                  the tournament (the planner's CSV with rules and decks lines, or JSON): every station takes it
+ *             (loaded as the floor page's upload loads it, floor/clock.ts loadFloorTournament: refused in a break, while a race is open, or moving the clock)
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
  *   seating   --database URL --file PATH                  the seat list (CSV: table, seat, player) every station's seats follow
  *   clock     hold|no-hold --database URL             hold each break with a colour-up until every table is done (floor/hold.ts), or not

@@ -216,7 +216,9 @@ describe.runIf(run)("the floor's tournament clock (a real PostgreSQL server)", (
     expect(await loadFloorTournament(admin, `${sheet(30)}level,200,400,,200\n`, T0 + 200 * MIN)).toMatchObject({ events: [{ type: 'start', at: T0 }] });
     // A sheet that is not one: refused naming the line; JSON that is not, naming its line too.
     expect(await refusalOf(loadFloorTournament(admin, 'chips,25,100\nlevel,25,fifty,,20\n', T0))).toMatchObject({ key: 'plan.csv.notWhole', field: 'line 2, big blind' });
-    expect(await refusalOf(loadFloorTournament(admin, '{"chips": [25, 100],\n "levels": [}', T0))).toMatchObject({ key: 'floor.tournament.notJson', field: 'line 2' });
+    expect(await refusalOf(loadFloorTournament(admin, '{"chips": [25, 100],\n "levels": [25\n 50]}', T0))).toMatchObject({ key: 'floor.tournament.notJson', field: 'file', reason: expect.stringMatching(/^line 3: /) });
+    // A token JSON.parse quotes without saying where: refused all the same, without a line.
+    expect(await refusalOf(loadFloorTournament(admin, '{"chips": [25, 100],\n "levels": [}', T0))).toMatchObject({ key: 'floor.tournament.notJsonAnywhere', field: 'file' });
     expect(await refusalOf(loadFloorTournament(admin, `chips,25\n${'#'.repeat(300 * 1024)}`, T0))).toMatchObject({ key: 'floor.tournament.tooLarge' });
     // A spreadsheet's byte-order mark is no part of the sheet.
     await admin.query("UPDATE floor_clock SET structure = NULL, events = '[]'");
@@ -248,5 +250,10 @@ describe.runIf(run)("the floor's tournament clock (a real PostgreSQL server)", (
       expect(outcome.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
     expect((await floor(['clock', 'start', '--database', server.url])).stderr).toContain('the clock is already running');
+    // A sheet the floor cannot read: one line saying where, the structure loaded before kept.
+    writeFileSync(csv, '{"chips": [25, 100],\n "levels": [25\n 50]}\n');
+    const refused = await floor(['structure', '--database', server.url, '--file', csv]);
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: 'floor: file: line 3: the file starts as JSON but is not JSON there; load the tournament sheet (CSV) or its JSON\n' });
+    expect((await readFloorClock(admin))?.structure.chips).toEqual([25, 100, 500]);
   }, 120_000);
 });

@@ -49,10 +49,12 @@ export function tournamentFromFile(text: string): TournamentInput {
     return readTournamentText(body);
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    // JSON.parse says where it stopped ("at position N"), in English: only the line is taken from it.
-    const position = Number(/position (\d+)/.exec(error.message)?.[1] ?? body.length);
-    const line = body.slice(0, position).split(/\r\n|\r|\n/).length;
-    throw new InputError(`line ${line}`, { key: 'floor.tournament.notJson', params: { line } });
+    // JSON.parse says where it stopped ("at position N") for most faults, in English: only the line
+    // is taken from it. An unexpected token it quotes instead, without a position: said without a line.
+    const position = /position (\d+)/.exec(error.message)?.[1];
+    if (position === undefined) throw new InputError('file', { key: 'floor.tournament.notJsonAnywhere' });
+    const line = body.slice(0, Number(position)).split(/\r\n|\r|\n/).length;
+    throw new InputError('file', { key: 'floor.tournament.notJson', params: { line } });
   }
 }
 

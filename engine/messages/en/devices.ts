@@ -190,6 +190,7 @@ export const enDevices = {
     tournament: {
       tooLarge: 'the tournament sheet is larger than a tournament sheet can be ({n} KB)',
       notJson: 'line {line}: the file starts as JSON but is not JSON there; load the tournament sheet (CSV) or its JSON',
+      notJsonAnywhere: 'the file starts as JSON but is not JSON; load the tournament sheet (CSV) or its JSON',
       duringBreak: 'the clock is in the break after level {level}: load the tournament when the break is over (the tables colour up by the structure they hold)',
       racesOpen: 'a race is open at table {tables}: load the tournament when it is confirmed or abandoned, or closed on the floor | races are open at tables {tables}: load the tournament when they are confirmed or abandoned, or closed on the floor',
       movesClock: 'the clock is at {was}; by this sheet it would be at {now}: keep the levels up to the current one as they are (change the ones after it)',

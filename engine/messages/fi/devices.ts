@@ -193,6 +193,7 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
     tournament: {
       tooLarge: 'turnauksen taulukko on suurempi kuin turnauksen taulukko voi olla ({n} kt)',
       notJson: 'rivi {line}: tiedosto alkaa kuin JSON, mutta ei ole siinä kohdassa JSONia; lataa turnauksen taulukko (CSV) tai sen JSON',
+      notJsonAnywhere: 'tiedosto alkaa kuin JSON, mutta ei ole JSONia; lataa turnauksen taulukko (CSV) tai sen JSON',
       duringBreak: 'kello on tason {level} jälkeisellä tauolla: lataa turnaus, kun tauko on ohi (pöydät vaihtavat pelimerkit sen rakenteen mukaan, joka niillä on)',
       racesOpen: 'pöydässä {tables} on arvonta auki: lataa turnaus, kun se on vahvistettu, keskeytetty tai suljettu salilla | pöydissä {tables} on arvontoja auki: lataa turnaus, kun ne on vahvistettu, keskeytetty tai suljettu salilla',
       movesClock: 'kello on nyt kohdassa {was}; tämän taulukon mukaan se olisi kohdassa {now}: pidä tasot nykyiseen asti ennallaan (muuta vain sen jälkeisiä)',
