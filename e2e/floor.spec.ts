@@ -235,6 +235,58 @@ test('the seat list uploaded on the floor page, a player busted and moved, a tab
   await page.screenshot({ path: `${root}floor-seating.png`, animations: 'disabled', caret: 'hide', fullPage: true });
 });
 
+test('the tournament sheet uploaded on the floor page: refused while a table races, a bad line refused in Finnish, then loaded and shown, the clock reading it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const sheet = ['rules,tda', 'decks,2', 'chips,100,500,1000', 'level,100,200,,20', 'level,200,400,,20', 'break,10', 'level,500,1000,,30'].join('\r\n');
+  const file = (text: string) => ({ name: 'tournament.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+  // This floor's table 7 is mid-colour-up (its race open): the sheet is refused, naming it, the structure kept.
+  await page.goto(`${floor.url}?lang=en`);
+  await page.getByTestId('tournament-link').click();
+  await expect(page).toHaveURL(/\/tournament\?lang=en$/);
+  await expect(page.getByTestId('tournament-levels').locator('tr[data-level]')).toHaveCount(TIMED_STRUCTURE.levels.filter((level) => !('break' in level)).length);
+  await page.getByTestId('tournament-file').setInputFiles(file(sheet));
+  await page.getByTestId('tournament-load').click();
+  await expect(page.getByTestId('tournament-problem')).toContainText('a race is open at table 7');
+  await expect(page.getByTestId('tournament-chips')).toHaveText(TIMED_STRUCTURE.chips.map((chip) => chip.toLocaleString('en')).join(' · '));
+  await expect(page.getByTestId('tournament-rules')).toHaveText("each table's own");
+
+  // A floor of its own, no table racing and no structure yet: the clock's note leads to the upload.
+  const fresh = await startFloorDatabase();
+  await fresh.admin.end();
+  const empty = await startFloorServer({ databaseUrl: fresh.server.url, log: () => undefined });
+  try {
+    await page.goto(`${empty.url}?lang=fi`);
+    await expect(page.getByTestId('floor-clock')).toHaveAttribute('data-status', 'none');
+    await page.getByTestId('tournament-link').click();
+    await expect(page.getByTestId('tournament-none')).toBeVisible();
+    await page.getByTestId('tournament-file').setInputFiles(file(sheet.replace('level,200,400,,20', 'level,200,400,,kaksikymmentä')));
+    await page.getByTestId('tournament-load').click();
+    await expect(page.getByTestId('tournament-problem')).toHaveText('rivi 5, minuutit: "kaksikymmentä" ei ole kokonaisluku');
+    await expect(page.getByTestId('tournament-none')).toBeVisible();
+    await page.getByTestId('tournament-file').setInputFiles(file(sheet));
+    await page.getByTestId('tournament-load').click();
+    await expect(page).toHaveURL(/\/tournament\?lang=fi$/);
+    await expect(page.getByTestId('tournament-problem')).toHaveCount(0);
+    await expect(page.getByTestId('tournament-chips')).toHaveText(/^100 · 500 · 1\s000$/u);
+    await expect(page.getByTestId('tournament-decks')).toHaveText('2');
+    await expect(page.getByTestId('tournament-levels').locator('tr[data-level="3"]')).toContainText('30');
+    await expect(page.getByTestId('tournament-levels').locator('tr[data-break-after="2"]')).toContainText('Tauko');
+    // The smallest console screen: the page fits without sideways scrolling, in Russian's longer words too.
+    await page.setViewportSize(CONSOLE_SIZES[0] as (typeof CONSOLE_SIZES)[number]);
+    await expectNoScroll(page, 'the tournament page at the smallest size');
+    await page.goto(`${empty.url}tournament?lang=ru`);
+    await expectNoScroll(page, 'the tournament page in Russian at the smallest size');
+    await page.goto(`${empty.url}tournament?lang=fi`);
+    await page.getByRole('link', { name: 'Takaisin saliin' }).click();
+    await expect(page.getByTestId('floor-clock')).toHaveAttribute('data-status', 'idle');
+    await expect(page.getByTestId('clock-period')).toHaveText('Taso 1');
+    await expect(page.getByTestId('clock-left')).toContainText('20:00');
+  } finally {
+    await empty.close();
+    await fresh.server.remove();
+  }
+});
+
 // Last: it stops the database the other tests read.
 test('the floor page outlives its database: with PostgreSQL stopped it keeps the tables and says since when, in its language, and comes back by itself', async ({ page }) => {
   test.setTimeout(120_000);

@@ -8,6 +8,7 @@ import { fi } from '../engine/messages/fi';
 import { ru } from '../engine/messages/ru';
 import { setFloorStructure } from '../floor/clock';
 import { ensureTable } from '../floor/db/stations';
+import { STRUCTURE_COMMAND } from '../floor/page/render';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { PtyPair, PtyWriter } from '../hardware/testing/ptyPair';
@@ -276,7 +277,7 @@ test.describe('no English on the floor page', () => {
   for (const language of ['fi', 'ru'] as const) {
     const name = language === 'fi' ? 'Finnish' : 'Russian';
 
-    test(`${name}: every table with a chain failure, a table's races, a race's record, the sign-in, a page not found, and the floor's plain-text refusals`, async ({ page }) => {
+    test(`${name}: every table with a chain failure, a table's races, a race's record, the tournament page and its refusals, the sign-in, a page not found, and the floor's plain-text refusals`, async ({ page }) => {
       await page.setExtraHTTPHeaders({ 'Accept-Language': language });
       await page.goto(`${floor.url}?lang=${language}`);
       await expect(page.locator('html')).toHaveAttribute('lang', language);
@@ -289,6 +290,18 @@ test.describe('no English on the floor page', () => {
       await page.goto(`${floor.url}race?table=7&race=race-2&lang=${language}`);
       await expect(page.getByTestId('race-title')).toContainText('race-2');
       await expectNoEnglish(page, "a race's record", NAMES);
+      // The tournament page, and its upload refused while table 7 races (the command it names is no language's).
+      await page.goto(`${floor.url}tournament?lang=${language}`);
+      await expect(page.getByTestId('tournament-levels')).toBeVisible();
+      await expectNoEnglish(page, 'the tournament page', [...NAMES, STRUCTURE_COMMAND]);
+      await page.getByTestId('tournament-file').setInputFiles({ name: 'tournament.csv', mimeType: 'text/csv', buffer: Buffer.from(`chips,25,100\nlevel,25,50,,20\n`) });
+      await page.getByTestId('tournament-load').click();
+      await expect(page.getByTestId('tournament-problem')).toContainText('7');
+      await expectNoEnglish(page, 'the tournament sheet refused', [...NAMES, STRUCTURE_COMMAND]);
+      await page.getByTestId('tournament-file').setInputFiles({ name: 'tournament.csv', mimeType: 'text/csv', buffer: Buffer.from(`chips,25,100\nlevel,25,50,,20\ndecks,9\n`) });
+      await page.getByTestId('tournament-load').click();
+      await expect(page.getByTestId('tournament-problem')).toContainText('9');
+      await expectNoEnglish(page, 'a line of the tournament sheet refused', [...NAMES, STRUCTURE_COMMAND]);
       await page.goto(`${floor.url}login?lang=${language}`);
       await expectNoEnglish(page, 'the sign-in page', NAMES);
       await page.goto(`${floor.url}table?table=nobody&lang=${language}`);

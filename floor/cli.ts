@@ -2,10 +2,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import pg from 'pg';
 import { adjustForMinutesLeft, clockSchedule, readClock } from '../engine/clock/clock';
 import { isInputError } from '../engine/errors';
-import { readTournamentText, type TournamentInput } from '../engine/plan/tournament';
 import { readStructure } from '../engine/plan/structure';
 import type { FloorClock } from '../protocol/clock';
-import { actOnFloorClock, setFloorStructure, type ClockAction } from './clock';
+import { actOnFloorClock, loadFloorTournament, TOURNAMENT_MAX_BYTES, type ClockAction } from './clock';
 import { isLoopbackHost } from '../net/loopback';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { isTableName } from '../protocol/tableName';
@@ -27,6 +26,7 @@ import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } f
  *   add-table --database URL --table NAME [--rotate]      a station's own least-privilege login, as a URL (--rotate: a new password for a table that has one)
  *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
  *   structure --database URL --file PATH                  the tournament (the planner's CSV with rules and decks lines, or JSON): every station takes it
+ *             (loaded as the floor page's upload loads it, floor/clock.ts loadFloorTournament: refused in a break, while a race is open, or moving the clock)
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
  *   seating   --database URL --file PATH                  the seat list (CSV: table, seat, player) every station's seats follow
  *   clock     hold|no-hold --database URL             hold each break with a colour-up until every table is done (floor/hold.ts), or not
@@ -132,7 +132,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (command === 'structure') {
     if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');
     if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
-    if (statSync(options.file).size > 256 * 1024) throw new UsageError('--file is larger than a structure can be (256 KB)');
+    if (statSync(options.file).size > TOURNAMENT_MAX_BYTES) throw new UsageError(`--file is larger than a structure can be (${TOURNAMENT_MAX_BYTES / 1024} KB)`);
   } else if (command === 'seating') {
     if (options.file === undefined) throw new UsageError('seating needs --file PATH (the seat list as CSV: table, seat, player)');
     if (!existsSync(options.file) || !statSync(options.file).isFile()) throw new UsageError(`--file ${options.file.slice(0, 200)} is not a file`);
@@ -323,19 +323,13 @@ function clockLine(clock: FloorClock, now: number): string {
   return `${JSON.stringify({ status: reading.status, period: reading.period, msLeft: reading.msLeft, nextBreak: reading.nextBreak, events: clock.events.length, held: clock.held ?? null })}\n`;
 }
 
+/** The tournament loaded from its file, as the floor page's upload loads it (floor/clock.ts loadFloorTournament). */
 async function structure(url: string, file: string, out: (text: string) => void): Promise<void> {
   const text = readFileSync(file, 'utf8');
-  let input: TournamentInput;
-  try {
-    input = readTournamentText(text);
-  } catch (error) {
-    if (isInputError(error)) throw error;
-    throw new Error(`--file is neither a JSON structure nor the planner's CSV: ${(error as Error).message}`);
-  }
   const client = await connect(url);
   try {
     await migrate(client);
-    out(clockLine(await setFloorStructure(client, input.structure, input.house), Date.now()));
+    out(clockLine(await loadFloorTournament(client, text, Date.now()), Date.now()));
   } finally {
     await client.end().catch(() => undefined);
   }

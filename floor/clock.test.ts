@@ -8,7 +8,7 @@ import { CLOCK_EVENTS_KEPT, clockSchedule, readClock } from '../engine/clock/clo
 import { isInputError } from '../engine/errors';
 import { expectSaid } from '../engine/messages/testing';
 import { readStructure } from '../engine/plan/structure';
-import { actOnFloorClock, readFloorClock, setFloorStructure } from './clock';
+import { actOnFloorClock, loadFloorTournament, readFloorClock, setFloorStructure } from './clock';
 import { createStationLogin } from './db/stations';
 import { startFloorServer, type FloorServer } from './server';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from './testing/postgres';
@@ -185,6 +185,46 @@ describe.runIf(run)("the floor's tournament clock (a real PostgreSQL server)", (
     expect(readClock(clockSchedule(readStructure(TIMED)), clock.events, T0 + 30 * MIN)).toMatchObject({ status: 'paused', elapsedMs: 6 * MIN });
   });
 
+  it('loads a new structure mid-tournament only where the clock stays put: never in a break (or a held one), never moving the clock to another level, never while a race is open', async () => {
+    const sheet = (firstMinutes: number) => `chips,25,100,500\nlevel,25,50,,${firstMinutes}\nlevel,50,100,,20\nbreak,10\nlevel,100,200,,30\n`;
+    await loadFloorTournament(admin, sheet(20), T0);
+    await actOnFloorClock(admin, { type: 'start' }, T0);
+    // Ten minutes into level 1: a longer level 1 keeps it level 1, its events kept.
+    expect(await loadFloorTournament(admin, sheet(25), T0 + 10 * MIN)).toMatchObject({ events: [{ type: 'start', at: T0 }] });
+    // A level 1 of 5 minutes would put the clock in level 2: refused, naming both.
+    expect(await refusalOf(loadFloorTournament(admin, sheet(5), T0 + 10 * MIN))).toMatchObject({ key: 'floor.tournament.movesClock', reason: 'the clock is at level 1; by this sheet it would be at level 2: keep the levels up to the current one as they are (change the ones after it)' });
+    expect((await readFloorClock(admin))?.structure.levels[0]).toEqual({ sb: 25, bb: 50, minutes: 25 });
+    // In the break after level 2 (25 + 20 minutes, then 10): refused, whatever the sheet.
+    expect(await refusalOf(loadFloorTournament(admin, sheet(25), T0 + 50 * MIN))).toMatchObject({ key: 'floor.tournament.duringBreak', field: 'structure' });
+    // A break the floor holds (floor/hold.ts): refused as well.
+    await admin.query(`UPDATE floor_clock SET held = '{"afterLevel": 2, "tables": 1}'`);
+    expect(await refusalOf(loadFloorTournament(admin, sheet(25), T0 + 10 * MIN))).toMatchObject({ key: 'floor.tournament.duringBreak' });
+    await admin.query('UPDATE floor_clock SET held = NULL');
+    // A table's race open (as the fold left it): refused naming the table, until the director closes it on the floor.
+    await admin.query("INSERT INTO floor_tables (table_name) VALUES ('race table') ON CONFLICT DO NOTHING");
+    await admin.query("INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at) VALUES ('race table', 0, 0, 0, 'racing', 'race-3', now())");
+    try {
+      expect(await refusalOf(loadFloorTournament(admin, sheet(30), T0 + 10 * MIN))).toMatchObject({ key: 'floor.tournament.racesOpen', reason: expect.stringContaining('a race is open at table race table') });
+      await admin.query("INSERT INTO floor_decisions (table_name, decided_by, decision, note, race_id) VALUES ('race table', 'Anna', 'race-closed', 'table broken', 'race-3')");
+      expect((await loadFloorTournament(admin, sheet(30), T0 + 10 * MIN)).structure.levels[0]).toEqual({ sb: 25, bb: 50, minutes: 30 });
+    } finally {
+      await admin.query("DELETE FROM floor_decisions WHERE table_name = 'race table'");
+      await admin.query("DELETE FROM floor_table_state WHERE table_name = 'race table'");
+    }
+    // A finished tournament takes more levels (the clock goes on in the level it reaches), never a break.
+    expect(await refusalOf(loadFloorTournament(admin, `${sheet(30)}level,200,400,,100\nbreak,30\nlevel,300,600,,30\n`, T0 + 200 * MIN))).toMatchObject({ key: 'floor.tournament.movesClock', reason: expect.stringMatching(/^the clock is at the end; by this sheet it would be at the break after level 4/) });
+    expect(await loadFloorTournament(admin, `${sheet(30)}level,200,400,,200\n`, T0 + 200 * MIN)).toMatchObject({ events: [{ type: 'start', at: T0 }] });
+    // A sheet that is not one: refused naming the line; JSON that is not, naming its line too.
+    expect(await refusalOf(loadFloorTournament(admin, 'chips,25,100\nlevel,25,fifty,,20\n', T0))).toMatchObject({ key: 'plan.csv.notWhole', field: 'line 2, big blind' });
+    expect(await refusalOf(loadFloorTournament(admin, '{"chips": [25, 100],\n "levels": [25\n 50]}', T0))).toMatchObject({ key: 'floor.tournament.notJson', field: 'file', reason: expect.stringMatching(/^line 3: /) });
+    // A token JSON.parse quotes without saying where: refused all the same, without a line.
+    expect(await refusalOf(loadFloorTournament(admin, '{"chips": [25, 100],\n "levels": [}', T0))).toMatchObject({ key: 'floor.tournament.notJsonAnywhere', field: 'file' });
+    expect(await refusalOf(loadFloorTournament(admin, `chips,25\n${'#'.repeat(300 * 1024)}`, T0))).toMatchObject({ key: 'floor.tournament.tooLarge' });
+    // A spreadsheet's byte-order mark is no part of the sheet.
+    await admin.query("UPDATE floor_clock SET structure = NULL, events = '[]'");
+    expect((await loadFloorTournament(admin, `\uFEFF${sheet(20)}`, T0)).structure.chips).toEqual([25, 100, 500]);
+  });
+
   it('runs from the command line: the structure from the planner’s CSV, the clock started, adjusted and refused', async () => {
     const csv = join(folder, 'structure.csv');
     writeFileSync(csv, 'chips,25,100,500\nlevel,25,50,,20\nlevel,50,100,,20\nbreak,10\nlevel,100,200,,30\n');
@@ -210,5 +250,10 @@ describe.runIf(run)("the floor's tournament clock (a real PostgreSQL server)", (
       expect(outcome.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
     expect((await floor(['clock', 'start', '--database', server.url])).stderr).toContain('the clock is already running');
+    // A sheet the floor cannot read: one line saying where, the structure loaded before kept.
+    writeFileSync(csv, '{"chips": [25, 100],\n "levels": [25\n 50]}\n');
+    const refused = await floor(['structure', '--database', server.url, '--file', csv]);
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: 'floor: file: line 3: the file starts as JSON but is not JSON there; load the tournament sheet (CSV) or its JSON\n' });
+    expect((await readFloorClock(admin))?.structure.chips).toEqual([25, 100, 500]);
   }, 120_000);
 });

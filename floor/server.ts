@@ -10,7 +10,7 @@ import { InputError, isInputError } from '../engine/errors';
 import type { Message, MessageKey, MessageParam } from '../engine/messages';
 import { isLoopbackHost, listenOn } from '../net/loopback';
 import { adjustForMinutesLeft } from '../engine/clock/clock';
-import { actOnFloorClock, readFloorClock, type ClockAction } from './clock';
+import { actOnFloorClock, loadFloorTournament, readFloorClock, TOURNAMENT_MAX_BYTES, type ClockAction } from './clock';
 import { holdStep, setHoldBreaks, tablesLeftAt } from './hold';
 import { reconcile, readTicks, recordTick, runnerBreak, runnerName } from './runner';
 import { renderRunner, RUNNER_PRINT_CSS } from './page/runnerPage';
@@ -24,7 +24,7 @@ import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStat
 import type { FloorClock } from '../protocol/clock';
 import { multipartBoundary, readMultipart } from './multipart';
 import { breakTable, moveSeat, readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating, unseat } from './seating';
-import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, tableSeatsSection, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
+import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, renderTournament, tableSeatsSection, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
 
@@ -35,7 +35,7 @@ import { createGuessPacer, guessSource } from './guesses';
  *   its loopback names, its bound address, this machine's interface addresses when bound to all of
  *   them, and the names given with `--name`;
  * - `Origin`, when a browser sends one, must be the floor's own page (another site's script is
- *   refused), and a POST (the sign-in form, the clock's buttons, the seating's forms: the only ones) must carry it;
+ *   refused), and a POST (the sign-in form, the clock's buttons, the tournament's and the seating's forms: the only ones) must carry it;
  * - on loopback nobody else is asked; on any other address the floor starts only with a token
  *   (a password) and over HTTPS (its certificate and key), and then every request shows it:
  *   `Authorization: Bearer`, or the cookie the sign-in form sets (compared in constant time, main/web/key.ts keyMatches). The cookie holds
@@ -45,7 +45,7 @@ import { createGuessPacer, guessSource } from './guesses';
  *   is logged with its time and address (never the guess).
  *
  * No route writes station data: the pages and the exports only read what the background fold
- * wrote (the fold writes only the floor's own summary tables; the clock's buttons only the floor's clock;
+ * wrote (the fold writes only the floor's own summary tables; the clock's buttons and the tournament's upload only the floor's clock;
  * the seating's forms only the floor's seating, floor/seating.ts; the decision form only floor_decisions;
  * the runner's ticks only floor_runner_ticks).
  */
@@ -122,6 +122,7 @@ const PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   '/clock': [],
   '/runner': ['lang', 'level'],
   '/seating': ['lang'],
+  '/tournament': ['lang'],
   '/seat': [],
   '/decision': [],
 };
@@ -456,9 +457,9 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 303, text, '', { Location: `/?lang=${formLanguage}`, 'Set-Cookie': `${cookie}=${session}; HttpOnly; SameSite=Strict; Path=/${scheme === 'https' ? '; Secure' : ''}` });
       return;
     }
-    if ((path === '/clock' || path === '/seating' || path === '/seat' || path === '/runner' || path === '/decision') && method === 'POST') {
-      // The page's forms (the clock's buttons, the seating's, the runner's ticks, the director's
-      // decisions): from the floor's own page only, by whoever may see the floor.
+    if ((path === '/clock' || path === '/tournament' || path === '/seating' || path === '/seat' || path === '/runner' || path === '/decision') && method === 'POST') {
+      // The page's forms (the clock's buttons, the tournament's upload, the seating's, the runner's
+      // ticks, the director's decisions): from the floor's own page only, by whoever may see the floor.
       if (origin === undefined) {
         plain(request, response, 403, 'floor.http.formOrigin');
         return;
@@ -473,6 +474,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         return;
       }
       if (path === '/clock') await postClock(request, response, language);
+      else if (path === '/tournament') await postTournament(request, response);
       else if (path === '/seating') await postSeating(request, response);
       else if (path === '/seat') await postSeat(request, response);
       else if (path === '/runner') await postRunnerTick(request, response, language);
@@ -512,6 +514,11 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       const { status, clock, seating } = await withClient(async (client) => ({ status: await readFloorStatus(client), clock: await readFloorClock(client), seating: await readSeating(client) }));
       lastView = { status, clock, at: now() };
       send(response, 200, html, renderOverview(status, language, now(), clockSection(clock, language, now()), '', brokenMidColourUp(status, seating, language)), {}, head);
+      return;
+    }
+    if (path === '/tournament') {
+      const page = await withClient(async (client) => renderTournament(await readFloorClock(client), language));
+      send(response, 200, html, page, {}, head);
       return;
     }
     if (path === '/seating') {
@@ -575,19 +582,50 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     else send(response, 200, html, renderRaceRecord(table, record, language), {}, head);
   }
 
-  /** The seat list uploaded (multipart): the whole seating replaced, or the seating page again with the refusal naming the line. */
-  async function postSeating(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /**
+   * An upload's form (multipart: the page's language and one file of at most `maxBytes`, with room
+   * for the form's own lines), or null once answered: 400, too large or malformed.
+   */
+  async function readUpload(request: IncomingMessage, response: ServerResponse, maxBytes: number): Promise<{ file: string; language: FloorLanguage } | null> {
     const boundary = multipartBoundary(request.headers['content-type']);
-    const body = boundary === null ? null : await readBody(request, SEATING_MAX_BYTES + 4096);
+    const body = boundary === null ? null : await readBody(request, maxBytes + 4096);
     const form = boundary === null || body === null ? null : readMultipart(body, boundary, ['lang', 'file']);
     const file = form?.get('file');
     if (form === null || file === undefined) {
       plain(request, response, 400, 'floor.http.badRequest', { why: { message: { key: 'floor.http.why.form' } } });
+      return null;
+    }
+    return { file: file.value, language: languageOf(form.get('lang')?.value ?? null, undefined) };
+  }
+
+  /**
+   * The tournament sheet uploaded (multipart): loaded as `floor structure --file` loads it, or the
+   * tournament page again with the refusal (a line of the sheet, a break on, a race open), the
+   * tournament the floor held kept.
+   */
+  async function postTournament(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const upload = await readUpload(request, response, TOURNAMENT_MAX_BYTES);
+    if (upload === null) return;
+    const formLanguage = upload.language;
+    try {
+      await withClient((client) => loadFloorTournament(client, upload.file, now()));
+    } catch (error) {
+      if (!isInputError(error) || error.said === undefined) throw error;
+      const said = error.said;
+      const page = await withClient(async (client) => renderTournament(await readFloorClock(client), formLanguage, sayMessage(formLanguage, said)));
+      send(response, 409, html, page);
       return;
     }
-    const formLanguage = languageOf(form.get('lang')?.value ?? null, undefined);
+    send(response, 303, text, '', { Location: `/tournament?lang=${formLanguage}` });
+  }
+
+  /** The seat list uploaded (multipart): the whole seating replaced, or the seating page again with the refusal naming the line. */
+  async function postSeating(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const upload = await readUpload(request, response, SEATING_MAX_BYTES);
+    if (upload === null) return;
+    const { file, language: formLanguage } = upload;
     try {
-      const rows = seatingFromCsv(file.value);
+      const rows = seatingFromCsv(file);
       await withClient((client) => setSeating(client, rows));
     } catch (error) {
       if (!isInputError(error) || error.said === undefined) throw error;

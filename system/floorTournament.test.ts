@@ -4,6 +4,8 @@
 // README starts them) take it, raise the colour-up banner at the floor's break with the floor's
 // plan, refuse a change of what the floor holds, file their races under the floor's name for them,
 // and a station linked in its settings gets its own tournament back when the link is turned off.
+// The director's sheet uploaded on the floor page is loaded as the command loads it, and a station
+// takes it; a bad one is refused in the page's language, the tournament held kept.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,10 +14,11 @@ import type { StructureInput } from '../engine/plan/csv';
 import type { ConsoleSettings } from '../protocol/contract';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
 import { floorWithStations } from './testing/floorStations';
-import { actOnFloorClock, setFloorStructure } from '../floor/clock';
+import { actOnFloorClock, readFloorClock, setFloorStructure } from '../floor/clock';
 import { createStationLogin } from '../floor/db/stations';
 import { POSTGRES_AVAILABLE } from '../floor/testing/postgres';
-import { until } from '../floor/testing/requests';
+import { ask, until } from '../floor/testing/requests';
+import { startFloorServer } from '../floor/server';
 import type { ConsoleService } from '../main/service/service';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
@@ -27,6 +30,12 @@ const SEATS = [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }, { seat: 3
 /** A station as a dealer leaves it after naming the seats: no structure, the default chips and rules. */
 const STATION: ConsoleSettings = { ...DEFAULT_SETTINGS, table: { ...DEFAULT_SETTINGS.table, seats: SEATS, button: 1 } };
 const { tournament: _none, ...STATION_SCREEN } = STATION;
+const TOKEN = 'tournament-upload-password';
+const BOUNDARY = '----floor-tournament-test';
+
+/** The floor page's upload form as a browser posts it: the page's language and the file. */
+const upload = (file: string, lang = 'en') =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="lang"\r\n\r\n${lang}\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="tournament.csv"\r\nContent-Type: text/csv\r\n\r\n${file}\r\n--${BOUNDARY}--\r\n`;
 
 describe.runIf(run)('the tournament taken from the floor (a real PostgreSQL server)', () => {
   const { floor, folder, folders, stationFor: linkedStation, serviceIn } = floorWithStations('floor-tournament-');
@@ -95,5 +104,61 @@ describe.runIf(run)('the tournament taken from the floor (a real PostgreSQL serv
     expect(settings.tournament?.structure?.levels).toEqual(own.levels);
     // And its own again after a restart: the settings file holds what the screens show.
     expect(JSON.parse(readFileSync(join(folders.at(-1) as string, 'settings.json'), 'utf8')).fromFloor).toBeUndefined();
+  }, 90_000);
+  it('the sheet uploaded on the floor page is loaded as the command loads it and a station takes it; a bad one is refused in Finnish, the tournament kept; only from the page, signed in', async () => {
+    await floor.admin.query("UPDATE floor_clock SET structure = NULL, house = NULL, events = '[]'");
+    const page = await startFloorServer({ databaseUrl: floor.server.url, port: 0, token: TOKEN, log: () => undefined });
+    try {
+      const station = await stationFor('31');
+      await until('the link', () => station.getState().floorLink.state === 'connected');
+      const origin = `http://127.0.0.1:${page.port}`;
+      const signedIn = { authorization: `Bearer ${TOKEN}` };
+      const post = (body: string, headers: Record<string, string> = { origin, ...signedIn }) => ask(page.port, '/tournament', { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers }, body });
+
+      // Through the page's one gate: no Origin, another site's, no sign-in; and too large a file.
+      expect((await post(upload(SHEET), signedIn)).status).toBe(403);
+      expect((await post(upload(SHEET), { origin: 'http://evil.example', ...signedIn })).status).toBe(403);
+      const unsigned = await post(upload(SHEET, 'fi'), { origin, 'accept-language': 'fi' });
+      expect(unsigned.status).toBe(401);
+      expect(unsigned.body).toContain('Sali: kirjaudu');
+      expect((await post(upload(`${SHEET}\n${'#'.repeat(300 * 1024)}`))).status).toBe(400);
+      expect(await readFloorClock(floor.admin)).toBeNull();
+
+      // The page's link from the clock's note, which still names the command.
+      const overview = await ask(page.port, '/?lang=en', { headers: signedIn });
+      expect(overview.body).toContain('No structure loaded: upload the tournament sheet on its page, or load it with npm run floor -- structure');
+      expect(overview.body).toContain('href="/tournament?lang=en" data-testid="tournament-link"');
+
+      const loaded = await post(upload(`\uFEFF${SHEET}`, 'fi'));
+      expect(loaded.status).toBe(303);
+      expect(loaded.headers.location).toBe('/tournament?lang=fi');
+      const { structure } = tournamentFromCsv(SHEET);
+      expect(await readFloorClock(floor.admin)).toMatchObject({ structure, house: { rules: 'tda', decks: 2 }, events: [] });
+      const settings = await until('the floor’s tournament', () => (station.getState().settings.fromFloor ? station.getState().settings : null));
+      expect(settings.table).toMatchObject({ chipSet: [100, 500, 1000, 5000], rules: 'tda', decks: 2, seats: SEATS });
+      expect(settings.tournament?.structure?.levels).toEqual(structure.levels);
+      const shown = await ask(page.port, '/tournament?lang=en', { headers: signedIn });
+      expect(shown.body).not.toContain('http-equiv="refresh"');
+      expect(shown.body).toContain('<tr data-level="4"><th scope="row">4</th><td class="num">1,000</td><td class="num">2,000</td><td class="num">—</td><td class="num">30</td></tr>');
+      expect(shown.body).toContain('data-testid="tournament-rules">tda<');
+
+      // A bad sheet: refused in the form's language naming the line, the tournament and the station's as they were.
+      const refused = await post(upload(SHEET.replace('level,500,1000,,30', 'level,500,tuhat,,30'), 'fi'));
+      expect(refused.status).toBe(409);
+      expect(refused.body).toContain('<html lang="fi">');
+      expect(refused.body).toContain('data-testid="tournament-problem">rivi 7, iso blindi: &quot;tuhat&quot; ei ole kokonaisluku<');
+      expect(refused.body).toContain('<tr data-level="4">');
+      const clock = await readFloorClock(floor.admin);
+      expect(clock).toMatchObject({ structure, house: { rules: 'tda', decks: 2 } });
+      // In the break after level 2 (20 + 20 minutes in): a good sheet refused too, in Russian.
+      await actOnFloorClock(floor.admin, { type: 'start' }, Date.now() - 41 * MIN);
+      const inBreak = await post(upload(SHEET.replace('break,15', 'break,20'), 'ru'));
+      expect(inBreak.status).toBe(409);
+      expect(inBreak.body).toContain('часы на перерыве после уровня 2');
+      expect((await readFloorClock(floor.admin))?.structure).toEqual(structure);
+      expect(station.getState().settings.tournament?.structure?.levels).toEqual(structure.levels);
+    } finally {
+      await page.close();
+    }
   }, 90_000);
 });

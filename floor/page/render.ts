@@ -3,6 +3,7 @@ import { clockSchedule, readClock } from '../../engine/clock/clock';
 import type { Message, MessageKey, MessageParam, SeatParam } from '../../engine/messages';
 import { readStructure } from '../../engine/plan/structure';
 import { voidReasonParam } from '../../engine/race/explain';
+import { RULE_NAMES } from '../../engine/race/rules';
 import type { FloorClock } from '../../protocol/clock';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import type { ChipsByDenomination } from '../../engine/race/summary';
@@ -23,8 +24,8 @@ export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (
 /** A station is taken as connected while it was heard from within this long (its link reports every few seconds). */
 export const CONNECTED_WITHIN_MS = 60_000;
 
-/** The command that loads a structure into the floor, as the clock's note names it (a command is no language's). */
-const STRUCTURE_COMMAND = 'npm run floor -- structure --database URL --file structure.csv';
+/** The command that loads a structure into the floor, as the clock's note and the tournament page name it (a command is no language's). */
+export const STRUCTURE_COMMAND = 'npm run floor -- structure --database URL --file structure.csv';
 
 const cardText = (card: string): string => {
   try {
@@ -197,7 +198,9 @@ const CLOCK_STATE: Readonly<Record<'idle' | 'running' | 'paused' | 'finished', M
 export function clockSection(clock: (FloorClock & { readonly holdBreaks?: boolean }) | null, language: FloorLanguage, now: number, problem: string | null = null): string {
   const w = wordsOf(language);
   const refusal = problem === null ? '' : `<p class="clock__problem" role="alert" data-testid="clock-problem">${escapeHtml(problem)}</p>`;
-  const none = `<section class="clock" data-testid="floor-clock" data-status="none"><h2>${w('clock.label')}</h2><p>${w('floor.page.clock.noStructure', { command: STRUCTURE_COMMAND })}</p>${refusal}</section>`;
+  // The tournament page (the sheet's upload) beside the clock: linked, as the overview refreshes itself and would lose a file being chosen.
+  const tournament = `<a href="${href('/tournament', {}, language)}" data-testid="tournament-link">${w('floor.page.tournament.link')}</a>`;
+  const none = `<section class="clock" data-testid="floor-clock" data-status="none"><h2>${w('clock.label')}</h2><p>${w('floor.page.clock.noStructure', { command: STRUCTURE_COMMAND })}</p>${tournament}${refusal}</section>`;
   if (clock === null) return none;
   let reading: ReturnType<typeof readClock>;
   try {
@@ -219,7 +222,7 @@ export function clockSection(clock: (FloorClock & { readonly holdBreaks?: boolea
   return `<section class="clock" data-testid="floor-clock" data-status="${reading.status}"${held === null ? '' : ' data-held="true"'}>
 <h2>${w('floor.page.clock.status', { clock: { message: { key: 'clock.label' } }, status: { message: { key: CLOCK_STATE[reading.status] } } })}</h2>
 <p class="clock__period"><strong data-testid="clock-period">${period}</strong> <span data-testid="clock-left">${w('clock.left', { time: clockTime(reading.msLeft) })}</span></p>
-${heldLine}${next}<div class="clock__controls">${buttons}${hold}</div>${holdLine}${refusal}
+${heldLine}${next}<div class="clock__controls">${buttons}${hold}</div>${holdLine}${tournament}${refusal}
 </section>`;
 }
 
@@ -581,6 +584,49 @@ ${brokenMidColourUp(status, seating, language)}
 </section>
 <main>
 ${rows.length === 0 ? '' : `<table class="races" data-testid="seating-tables"><thead><tr><th scope="col">${w('floor.page.table')}</th><th scope="col">${w('floor.page.seats.heading')}</th><th scope="col">${w('floor.page.seats.player')}</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}
+</main>`;
+  return page(language, title, body, false);
+}
+
+/**
+ * The tournament page: the sheet's upload (multipart, as the seat list's) with a refusal saying
+ * what is at fault, and the tournament the floor holds (its chips, house rules, levels and
+ * breaks), or none. No refresh: a file being chosen is not thrown away.
+ */
+export function renderTournament(clock: FloorClock | null, language: FloorLanguage, problem: string | null = null): string {
+  const w = wordsOf(language);
+  const n = (value: number) => escapeHtml(formatNumber(language, value));
+  const title = say(language, 'floor.page.tournament.heading');
+  let shown = `<p data-testid="tournament-none">${w('floor.page.tournament.none')}</p>`;
+  if (clock !== null) {
+    const { structure } = clock;
+    const house = clock.house ?? {};
+    let level = 0;
+    const rows = structure.levels.map((entry) => {
+      if ('break' in entry) return `<tr class="break" data-break-after="${level}"><th scope="row">${w('floor.page.tournament.breakRow')}</th><td></td><td></td><td></td><td class="num">${n(entry.break)}</td></tr>`;
+      level += 1;
+      const cell = (value: number | undefined) => (value === undefined ? '—' : n(value));
+      return `<tr data-level="${level}"><th scope="row">${n(level)}</th><td class="num">${n(entry.sb)}</td><td class="num">${n(entry.bb)}</td><td class="num">${entry.ante ? n(entry.ante) : '—'}</td><td class="num">${cell(entry.minutes)}</td></tr>`;
+    });
+    shown = `<dl class="totals" data-testid="tournament-house">
+<div><dt>${w('floor.page.tournament.chips')}</dt><dd data-testid="tournament-chips">${structure.chips.map((chip) => n(chip)).join(' · ')}</dd></div>
+<div><dt>${w('floor.page.tournament.rules')}</dt><dd data-testid="tournament-rules">${house.rules === undefined ? w('floor.page.tournament.tableOwn') : w(RULE_NAMES.rules[house.rules])}</dd></div>
+<div><dt>${w('floor.page.tournament.decks')}</dt><dd data-testid="tournament-decks">${house.decks === undefined ? w('floor.page.tournament.tableOwn') : n(house.decks)}</dd></div>
+</dl>
+<table class="races" data-testid="tournament-levels"><thead><tr><th scope="col">${w('floor.page.level')}</th><th scope="col">${w('floor.page.tournament.smallBlind')}</th><th scope="col">${w('floor.page.tournament.bigBlind')}</th><th scope="col">${w('floor.page.tournament.ante')}</th><th scope="col">${w('floor.page.tournament.minutes')}</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+  }
+  const body = `<header class="top">
+<h1>${escapeHtml(title)}</h1>
+<nav><a href="${href('/', {}, language)}">${w('floor.page.back')}</a></nav>
+${languageLinks(language, '/tournament', {})}
+</header>
+<section class="seating" data-testid="tournament">
+<form method="post" action="/tournament" enctype="multipart/form-data"><input type="hidden" name="lang" value="${language}"><label>${w('floor.page.tournament.upload')} <input type="file" name="file" accept=".csv,.txt,.json,text/csv,application/json" required data-testid="tournament-file"></label> <button type="submit" data-testid="tournament-load">${w('floor.page.tournament.load')}</button></form>
+<p class="hint">${w('floor.page.tournament.loadHint')}</p>
+<p class="hint">${w('floor.page.tournament.command', { command: STRUCTURE_COMMAND })}</p>${problemOf(problem, 'tournament-problem')}
+</section>
+<main>
+${shown}
 </main>`;
   return page(language, title, body, false);
 }

@@ -186,6 +186,16 @@ export const enDevices = {
       badTable: '"{table}" is not a table name',
       badSeat: 'seat "{seat}" is not a seat number from 1 to {n}',
     },
+    /** The tournament sheet loaded (floor/clock.ts loadFloorTournament, the floor page's upload and `floor structure`): each refusal says what is at fault. */
+    tournament: {
+      tooLarge: 'the tournament sheet is larger than a tournament sheet can be ({n} KB)',
+      notJson: 'line {line}: the file starts as JSON but is not JSON there; load the tournament sheet (CSV) or its JSON',
+      notJsonAnywhere: 'the file starts as JSON but is not JSON; load the tournament sheet (CSV) or its JSON',
+      duringBreak: 'the clock is in the break after level {level}: load the tournament when the break is over (the tables colour up by the structure they hold)',
+      racesOpen: 'a race is open at table {tables}: load the tournament when it is confirmed or abandoned, or closed on the floor | races are open at tables {tables}: load the tournament when they are confirmed or abandoned, or closed on the floor',
+      movesClock: 'the clock is at {was}; by this sheet it would be at {now}: keep the levels up to the current one as they are (change the ones after it)',
+      at: { level: 'level {level}', break: 'the break after level {level}', finished: 'the end' },
+    },
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
     page: {
       title: 'Floor',
@@ -294,6 +304,25 @@ export const enDevices = {
         brokenHeading: 'Tables broken mid-colour-up',
         brokenMidColourUp: 'Table {table} broken mid-colour-up: {race} open',
       },
+      /** The tournament page (floor/page/render.ts renderTournament): the sheet uploaded, the structure and house rules the floor holds. */
+      tournament: {
+        heading: 'Tournament',
+        link: 'Tournament sheet',
+        upload: 'Tournament sheet (CSV: chips, level and break lines, rules and decks; or its JSON)',
+        load: 'Load the tournament',
+        loadHint: "Loading replaces the structure and the house rules; every linked station takes them. Refused during a break, while a table's race is open, or when the running clock would move to another level.",
+        command: 'From the command line: {command}',
+        none: 'No structure loaded.',
+        chips: 'Chips',
+        rules: 'Rule set',
+        decks: 'Decks per shoe',
+        tableOwn: "each table's own",
+        smallBlind: 'Small blind',
+        bigBlind: 'Big blind',
+        ante: 'Ante',
+        minutes: 'Minutes',
+        breakRow: 'Break',
+      },
       clock: {
         status: '{clock}: {status}',
         states: { idle: 'not started', running: 'running', paused: 'paused', finished: 'finished' },
@@ -303,7 +332,7 @@ export const enDevices = {
         holdIsOn: 'Breaks with a colour-up are held: the next level waits until every table is done.',
         holdIsOff: 'Breaks are not held: the next level starts on time, done or not.',
         nextBreak: 'break after level {level} in {time}',
-        noStructure: 'No structure loaded: {command}',
+        noStructure: 'No structure loaded: upload the tournament sheet on its page, or load it with {command}',
       },
     },
     /** `floor serve` and `add-table` when PostgreSQL has fewer connection slots than the tables need (floor/db/capacity.ts). */

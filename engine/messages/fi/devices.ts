@@ -189,6 +189,16 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       badTable: '"{table}" ei ole pöydän nimi',
       badSeat: 'paikka "{seat}" ei ole paikan numero 1–{n}',
     },
+    /** The tournament sheet loaded (floor/clock.ts loadFloorTournament, the floor page's upload and `floor structure`): each refusal says what is at fault. */
+    tournament: {
+      tooLarge: 'turnauksen taulukko on suurempi kuin turnauksen taulukko voi olla ({n} kt)',
+      notJson: 'rivi {line}: tiedosto alkaa kuin JSON, mutta ei ole siinä kohdassa JSONia; lataa turnauksen taulukko (CSV) tai sen JSON',
+      notJsonAnywhere: 'tiedosto alkaa kuin JSON, mutta ei ole JSONia; lataa turnauksen taulukko (CSV) tai sen JSON',
+      duringBreak: 'kello on tason {level} jälkeisellä tauolla: lataa turnaus, kun tauko on ohi (pöydät vaihtavat pelimerkit sen rakenteen mukaan, joka niillä on)',
+      racesOpen: 'pöydässä {tables} on arvonta auki: lataa turnaus, kun se on vahvistettu, keskeytetty tai suljettu salilla | pöydissä {tables} on arvontoja auki: lataa turnaus, kun ne on vahvistettu, keskeytetty tai suljettu salilla',
+      movesClock: 'kello on nyt kohdassa {was}; tämän taulukon mukaan se olisi kohdassa {now}: pidä tasot nykyiseen asti ennallaan (muuta vain sen jälkeisiä)',
+      at: { level: 'taso {level}', break: 'tauko tason {level} jälkeen', finished: 'loppu' },
+    },
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
     page: {
       title: 'Sali',
@@ -296,6 +306,25 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         brokenHeading: 'Kesken pelimerkkien vaihdon puretut pöydät',
         brokenMidColourUp: 'Pöytä {table} purettiin kesken pelimerkkien vaihdon: arvonta {race} auki',
       },
+      /** The tournament page (floor/page/render.ts renderTournament): the sheet uploaded, the structure and house rules the floor holds. */
+      tournament: {
+        heading: 'Turnaus',
+        link: 'Turnauksen taulukko',
+        upload: 'Turnauksen taulukko (CSV: pelimerkit, taso- ja taukorivit, säännöt ja pakat; tai sen JSON)',
+        load: 'Lataa turnaus',
+        loadHint: 'Lataus korvaa rakenteen ja talon säännöt; jokainen linkitetty asema ottaa ne. Ei onnistu tauon aikana, kun pöydän arvonta on auki, eikä kun käyvä kello siirtyisi toiselle tasolle.',
+        command: 'Komentoriviltä: {command}',
+        none: 'Rakennetta ei ole ladattu.',
+        chips: 'Pelimerkit',
+        rules: 'Säännöt',
+        decks: 'Pakkoja kengässä',
+        tableOwn: 'kunkin pöydän omat',
+        smallBlind: 'Pieni blindi',
+        bigBlind: 'Iso blindi',
+        ante: 'Ante',
+        minutes: 'Minuutit',
+        breakRow: 'Tauko',
+      },
       clock: {
         status: '{clock}: {status}',
         states: { idle: 'ei käynnissä', running: 'käy', paused: 'pysäytetty', finished: 'päättynyt' },
@@ -305,7 +334,7 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         holdIsOn: 'Tauot, joilla on pelimerkkien vaihto, pidetään: seuraava taso odottaa, kunnes kaikki pöydät ovat valmiina.',
         holdIsOff: 'Taukoja ei pidetä: seuraava taso alkaa ajallaan, olivat pöydät valmiina tai eivät.',
         nextBreak: 'tauko tason {level} jälkeen {time} päästä',
-        noStructure: 'Rakennetta ei ole ladattu: {command}',
+        noStructure: 'Rakennetta ei ole ladattu: lähetä turnauksen taulukko sen sivulla tai lataa se komennolla {command}',
       },
     },
     /** `floor serve` and `add-table` when PostgreSQL has fewer connection slots than the tables need (floor/db/capacity.ts). */

@@ -189,6 +189,16 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       badTable: '«{table}» — не название стола',
       badSeat: 'место «{seat}» — не номер места от 1 до {n}',
     },
+    /** The tournament sheet loaded (floor/clock.ts loadFloorTournament, the floor page's upload and `floor structure`): each refusal says what is at fault. */
+    tournament: {
+      tooLarge: 'таблица турнира больше, чем может быть таблица турнира ({n} КБ)',
+      notJson: 'строка {line}: файл начинается как JSON, но в этом месте это не JSON; загрузите таблицу турнира (CSV) или её JSON',
+      notJsonAnywhere: 'файл начинается как JSON, но это не JSON; загрузите таблицу турнира (CSV) или её JSON',
+      duringBreak: 'часы на перерыве после уровня {level}: загрузите турнир, когда перерыв закончится (столы меняют фишки по той структуре, что у них есть)',
+      racesOpen: 'за столом {tables} не завершён чип-рейс: загрузите турнир, когда он будет подтверждён, прерван или закрыт в зале | за столами {tables} не завершены чип-рейсы: загрузите турнир, когда они будут подтверждены, прерваны или закрыты в зале | за столами {tables} не завершены чип-рейсы: загрузите турнир, когда они будут подтверждены, прерваны или закрыты в зале',
+      movesClock: 'часы сейчас на этапе «{was}»; по этой таблице они были бы на этапе «{now}»: оставьте уровни до текущего как есть (меняйте только следующие)',
+      at: { level: 'уровень {level}', break: 'перерыв после уровня {level}', finished: 'конец' },
+    },
     /** The floor page (floor/page): the overview of every table, a table's races, a race's record (record.*), the clock (clock.*). */
     page: {
       title: 'Зал',
@@ -296,6 +306,25 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         brokenHeading: 'Столы, расформированные во время смены номиналов',
         brokenMidColourUp: 'Стол {table} расформирован во время смены номиналов: чип-рейс {race} не завершён',
       },
+      /** The tournament page (floor/page/render.ts renderTournament): the sheet uploaded, the structure and house rules the floor holds. */
+      tournament: {
+        heading: 'Турнир',
+        link: 'Таблица турнира',
+        upload: 'Таблица турнира (CSV: фишки, строки уровней и перерывов, правила и колоды; или её JSON)',
+        load: 'Загрузить турнир',
+        loadHint: 'Загрузка заменяет структуру и правила заведения; каждая подключённая станция берёт их. Не выполняется во время перерыва, пока за столом не завершён чип-рейс, и если идущие часы перешли бы на другой уровень.',
+        command: 'Из командной строки: {command}',
+        none: 'Структура не загружена.',
+        chips: 'Фишки',
+        rules: 'Правила',
+        decks: 'Колод в шузе',
+        tableOwn: 'свои у каждого стола',
+        smallBlind: 'Малый блайнд',
+        bigBlind: 'Большой блайнд',
+        ante: 'Анте',
+        minutes: 'Минуты',
+        breakRow: 'Перерыв',
+      },
       clock: {
         status: '{clock}: {status}',
         states: { idle: 'не запущены', running: 'идут', paused: 'на паузе', finished: 'закончились' },
@@ -305,7 +334,7 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
         holdIsOn: 'Перерывы с обменом фишек задерживаются: следующий уровень ждёт, пока все столы не закончат.',
         holdIsOff: 'Перерывы не задерживаются: следующий уровень начинается вовремя, закончили столы или нет.',
         nextBreak: 'перерыв после уровня {level} через {time}',
-        noStructure: 'Структура не загружена: {command}',
+        noStructure: 'Структура не загружена: загрузите таблицу турнира на её странице или командой {command}',
       },
     },
     /** `floor serve` and `add-table` when PostgreSQL has fewer connection slots than the tables need (floor/db/capacity.ts). */
