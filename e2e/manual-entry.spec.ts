@@ -93,7 +93,8 @@ test('manual entry by keyboard: a voided card, a refused duplicate, one card fro
     await expect(page.getByTestId('deal-error')).toHaveAttribute('role', 'alert');
     await expect(manualInput(page)).toHaveValue('AH');
     expect(await allDealt(page)).toEqual(['Ah', 'Kc', '2d', 'Ts']);
-    await expect(step).toHaveText('Deal 1 card to seat 2 — Teppo');
+    // The headline says what was refused, above the step, until the next card (issue 24).
+    await expect(step).toHaveText('Typed A♥ not accepted: A♥ was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card. Deal 1 card to seat 2 — Teppo');
     // The refused text stays, selected: Backspace erases it all, and the Backspace after that
     // (once more than the text needed) voids nothing.
     expect(await manualInput(page).evaluate((input: HTMLInputElement) => [input.selectionStart, input.selectionEnd])).toEqual([0, 2]);
@@ -107,6 +108,8 @@ test('manual entry by keyboard: a voided card, a refused duplicate, one card fro
     await expect(page.getByTestId('deal-error')).toContainText('A♥ was already dealt');
     await typeCard(page, '4h');
     await expect(page.getByTestId('deal-error')).toHaveCount(0);
+    // The next card taken: the headline is the step alone again.
+    await expect(step).toHaveText('Deal 2 cards to seat 3 — Johanna');
     await typeCard(page, 'td');
     await expect(step).toHaveText('Deal 1 card to seat 3 — Johanna');
   });

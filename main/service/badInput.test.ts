@@ -235,6 +235,12 @@ describe('bad input catalogue', () => {
           await shoe.write(bytes);
           await waitFor(() => shown.length >= from + events.length, `${what}: ${events.length} event(s)`).catch(() => undefined);
           expect(shown.slice(from), what).toEqual(events);
+          // A read that is no card is the headline's refusal until the next read (issue 24), in keys for the dealer's language.
+          const last = events.at(-1) as ShoeEvent | undefined;
+          if (last?.type === 'unknown') {
+            await waitFor(() => service.getState().shoeRefusal?.card === last.raw, `${what}: said as refused`);
+            expect(service.getState().shoeRefusal, what).toMatchObject({ card: last.raw, field: 'card', message: last.reason, said: { key: expect.any(String) } });
+          }
         }
       } finally {
         await shoe.close();

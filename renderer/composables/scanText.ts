@@ -4,6 +4,13 @@ import type { ScanAway, ScanPlace, ScanRefusal } from '../stores/scans';
 import { cardText } from './raceText';
 import { useSaidText } from './saidText';
 
+/** The headline's words for a refused read, by where it came from: a card with the reason, a card, text that is no card. */
+const REFUSED_KEYS = {
+  shoe: { why: 'scan.refused.shoeCardWhy', card: 'scan.refused.shoeCard', text: 'scan.refused.shoeText' },
+  scan: { why: 'scan.refused.cardWhy', card: 'scan.refused.card', text: 'scan.refused.text' },
+  typed: { why: 'scan.refused.typedCardWhy', card: 'scan.refused.typedCard', text: 'scan.refused.typedText' },
+} as const;
+
 /** What the dealer is told about a scan: a refused one in the next-step headline, one not dealt in a banner. */
 export function useScanText() {
   const { t } = useI18n();
@@ -20,13 +27,14 @@ export function useScanText() {
    */
   function refusedText(refusal: ScanRefusal): string {
     // The card the service decoded (a shoe's card is already one; a scan's, by the scanner's profile), never a reading of its own.
-    const card = parseCard(refusal.from === 'shoe' ? refusal.raw : (refusal.error.card ?? ''));
-    const shoe = refusal.from === 'shoe';
+    // A typed card is read as the entry reads it; a scan's by the scanner's profile (the service's reading).
+    const card = parseCard(refusal.from === 'scan' ? (refusal.error.card ?? '') : refusal.raw);
     const said = refusal.error.said;
-    if (card !== null && said !== undefined) return t(shoe ? 'scan.refused.shoeCardWhy' : 'scan.refused.cardWhy', { card: cardText(card), reason: saidText(said) });
-    if (card !== null) return t(shoe ? 'scan.refused.shoeCard' : 'scan.refused.card', { card: cardText(card) });
+    const keys = REFUSED_KEYS[refusal.from];
+    if (card !== null && said !== undefined) return t(keys.why, { card: cardText(card), reason: saidText(said) });
+    if (card !== null) return t(keys.card, { card: cardText(card) });
     // No card: the text as read, quoted (a notation the profile refused is no card, however it reads elsewhere).
-    return t(shoe ? 'scan.refused.shoeText' : 'scan.refused.text', { text: t('scan.quoted', { text: refusal.raw.trim() }) });
+    return t(keys.text, { text: t('scan.quoted', { text: refusal.raw.trim() }) });
   }
 
   /** Why a scan was not dealt (where it came), then what to do now (where the dealer is now). */

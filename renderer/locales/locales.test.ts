@@ -62,6 +62,8 @@ function literalKeys(): string[] {
 const DYNAMIC_KEYS = [
   ...RULE_SET_NAMES.flatMap((name: string) => [`rules.${name}.name`, `rules.${name}.summary`]),
   ...['s', 'h', 'd', 'c'].map((suit) => `cards.suits.${suit}`),
+  // A refused read's words by where it came from (composables/scanText.ts REFUSED_KEYS).
+  ...['card', 'cardWhy', 'text', 'shoeCard', 'shoeCardWhy', 'shoeText', 'typedCard', 'typedCardWhy', 'typedText'].map((key) => `scan.refused.${key}`),
   ...SOURCE_KINDS.flatMap((kind: string) => [`source.kinds.${kind}`, `source.kindShort.${kind}`]),
   ...['idle', 'connecting', 'connected', 'disconnected', 'reconnecting', 'error'].map((state) => `source.states.${state}`),
   ...['no-such-port', 'permission-denied', 'port-busy', 'wrong-baud', 'unplugged', 'open-failed', 'io-error'].map((code) => `source.codes.${code}`),

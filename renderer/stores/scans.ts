@@ -21,7 +21,7 @@ export type ScanPlace = 'deal' | 'counts' | 'elsewhere' | 'closed';
 export interface ScanRefusal {
   readonly raw: string;
   readonly error: UiError;
-  readonly from: 'scan' | 'shoe';
+  readonly from: 'scan' | 'shoe' | 'typed';
 }
 
 /** A scan that was not dealt because it came on a screen that deals no card: the dealer must scan it again. */
@@ -97,11 +97,17 @@ export const useScanStore = defineStore('scans', () => {
     return { ok: false, error: { field: 'scan', message: 'scanned where no card is dealt', key: 'errors.nothingOpen' } };
   }
 
+  /** A card typed in the entry and refused (by the service, or as no card at all): the headline says it too, until the next card. */
+  function typedRefused(raw: string, error: UiError): void {
+    consoleStore.errors.dealCard = error;
+    scanRefusal.value = { raw, error, from: 'typed' };
+  }
+
   function dismissScanAway(): void {
     scanAway.value = null;
   }
 
-  return { scanPlace, scanRefused, scanAway, dealScan, scanned, dismissScanAway };
+  return { scanPlace, scanRefused, scanAway, dealScan, scanned, typedRefused, dismissScanAway };
 });
 
 export type ScanStore = ReturnType<typeof useScanStore>;
