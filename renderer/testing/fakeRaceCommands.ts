@@ -179,7 +179,10 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
     },
     raceRecord: (raceId: string) => {
       const record = station.options.records?.[raceId];
-      return record === undefined ? { ok: false, error: { field: 'race', message: `${raceId} is not in the journal` } } : { ok: true, value: record };
+      if (record === undefined) return { ok: false, error: { field: 'race', message: `${raceId} is not in the journal` } };
+      // As the service: the race's late-found chips recorded here since, beside it.
+      const found = station.current.chipExchanges.exchanges.filter((exchange) => exchange.reason === 'late-found' && exchange.raceId === raceId);
+      return { ok: true, value: found.length === 0 ? record : { ...record, chipExchanges: [...(record.chipExchanges ?? []), ...found] } };
     },
   };
 }
