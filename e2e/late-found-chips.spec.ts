@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { expectInView, expectNoScroll, expectTouchTargets } from './harness/fit';
-import { enterCounts, FINNISH_COUNTS, FINNISH_TABLE, finishFinnishRaceWithAVoid, openConsole, setUpTable, startRace, typeCard } from './harness/flows';
+import { confirmFinnishRaceWithAVoid, openConsole } from './harness/flows';
 import { journalOf } from './harness/journal';
 
 // Late-found chips (TDA 24C) on the table's touchscreen: after the Finnish race is confirmed, five
@@ -21,11 +21,7 @@ test.afterAll(async () => {
 test("late-found chips recorded on a confirmed race's record, shown before recording and on the record after, at 1024x600", async ({ page }) => {
   app = await startConsole();
   await openConsole(page, app.url);
-  await setUpTable(page, FINNISH_TABLE);
-  await enterCounts(page, FINNISH_COUNTS);
-  await startRace(page);
-  await typeCard(page, 'ah');
-  await finishFinnishRaceWithAVoid(page);
+  await confirmFinnishRaceWithAVoid(page);
 
   await test.step('the record offers late-found chips; the dialog fits the screen and its controls a fingertip', async () => {
     await page.getByTestId('history-open-record').first().click();

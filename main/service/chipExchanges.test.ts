@@ -11,37 +11,24 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exchangeAtEqualValue, type ChipExchange } from '../../engine/race/exchange';
 import { checkpointPath } from '../journal/checkpoint';
-import type { ConsoleSettings } from '../../protocol/contract';
 import { chipExchangeRecord } from '../../replay/chipExchange';
 import { dispatch } from '../ipc/validate';
 import { ChipExchanges } from './chipExchanges';
-import { DEFAULT_SETTINGS } from './settings';
-import { exportText, serviceHarness } from './testing/services';
+import { FINNISH_CARDS, FINNISH_COUNTS, FINNISH_TABLE } from './testing/finnish';
+import { exportText, recordsOfKind, serviceHarness } from './testing/services';
 import type { ConsoleService } from './service';
 
 const { serviceIn, restart } = serviceHarness({ clock: () => new Date('2026-12-04T21:00:00Z') });
 const ok = { ok: true, value: null };
-const TABLE: ConsoleSettings = {
-  ...DEFAULT_SETTINGS,
-  table: { ...DEFAULT_SETTINGS.table, seats: [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }, { seat: 3, name: 'Johanna' }], button: 3 },
-};
-const COUNTS = [{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }];
-const CARDS = ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td', 'Tc'];
 
 const LATE_FOUND: ChipExchange = { reason: 'late-found', raceId: 'race-1', seat: 3, removed: 25, count: 5, next: 100, note: 'under the chair' };
 const COLOUR_UP: ChipExchange = { reason: 'discretionary', raceId: null, seat: null, removed: 25, count: 3, next: 100, note: 'table 4 broken' };
 
-const exchanges = (dataDir: string) =>
-  readFileSync(join(dataDir, 'journal.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((line) => (JSON.parse(line) as { record: { kind: string } }).record)
-    .filter((record) => record.kind === 'chip-exchange');
+const exchanges = (dataDir: string) => recordsOfKind(dataDir, 'chip-exchange');
 
 async function confirmedRace(service: ConsoleService, raceId: string): Promise<void> {
-  expect(await service.startRace(COUNTS)).toEqual(ok);
-  for (const card of CARDS) expect(await service.dealCard(raceId, card)).toEqual(ok);
+  expect(await service.startRace(FINNISH_COUNTS)).toEqual(ok);
+  for (const card of FINNISH_CARDS) expect(await service.dealCard(raceId, card)).toEqual(ok);
   expect(await service.confirmRace(raceId)).toEqual(ok);
 }
 
@@ -55,18 +42,18 @@ describe('recordChipExchange', () => {
   it('refuses, in keys and with nothing journaled, what is no exchange of this station', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'chip-exchanges-'));
     const service = await serviceIn(dataDir);
-    expect(await service.saveSettings(TABLE)).toEqual(ok);
+    expect(await service.saveSettings(FINNISH_TABLE)).toEqual(ok);
     expect(await service.recordChipExchange(LATE_FOUND)).toMatchObject({ ok: false, error: { field: 'raceId', said: { key: 'service.exchange.notConfirmed', params: { race: 'race-1' } } } });
-    expect(await service.startRace(COUNTS)).toEqual(ok);
+    expect(await service.startRace(FINNISH_COUNTS)).toEqual(ok);
     expect(await service.recordChipExchange(LATE_FOUND)).toMatchObject({ ok: false, error: { said: { key: 'service.exchange.raceOpen' } } });
     // A colour-up of a player waits while the dealer deals.
     expect(await service.recordChipExchange(COLOUR_UP)).toMatchObject({ ok: false, error: { field: 'reason', said: { key: 'service.exchange.raceDealing', params: { race: 'race-1' } } } });
-    for (const card of CARDS) expect(await service.dealCard('race-1', card)).toEqual(ok);
+    for (const card of FINNISH_CARDS) expect(await service.dealCard('race-1', card)).toEqual(ok);
     expect(await service.confirmRace('race-1')).toEqual(ok);
     // Another race's chips, an abandoned race, a race never run.
     expect(await service.recordChipExchange({ ...LATE_FOUND, removed: 5, next: 25 })).toMatchObject({ ok: false, error: { field: 'removed', said: { key: 'service.exchange.otherChips', params: { raceRemoved: 25, raceNext: 100, removed: 5, next: 25 } } } });
     expect(await service.recordChipExchange({ ...LATE_FOUND, next: 500 })).toMatchObject({ ok: false, error: { field: 'next', said: { key: 'service.exchange.otherChips' } } });
-    expect(await service.startRace(COUNTS)).toEqual(ok);
+    expect(await service.startRace(FINNISH_COUNTS)).toEqual(ok);
     expect(await service.abandonRace('race-2', 'misdeal')).toEqual(ok);
     expect(await service.recordChipExchange({ ...LATE_FOUND, raceId: 'race-2' })).toMatchObject({ ok: false, error: { said: { key: 'service.exchange.notConfirmed', params: { race: 'race-2' } } } });
     expect(await service.recordChipExchange({ ...LATE_FOUND, raceId: 'race-9' })).toMatchObject({ ok: false, error: { said: { key: 'service.exchange.notConfirmed' } } });
@@ -83,7 +70,7 @@ describe('recordChipExchange', () => {
   it('journals late-found chips and a colour-up of a player; the state, the slip and the exports list them, the same after a restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'chip-exchanges-'));
     const service = await serviceIn(dataDir, { checkpointEvery: 1 });
-    expect(await service.saveSettings(TABLE)).toEqual(ok);
+    expect(await service.saveSettings(FINNISH_TABLE)).toEqual(ok);
     await confirmedRace(service, 'race-1');
     expect(await dispatch(service, 'recordChipExchange', [{ ...LATE_FOUND, note: '  under the chair ' }])).toEqual(ok);
     expect(await dispatch(service, 'recordChipExchange', [COLOUR_UP])).toEqual(ok);
