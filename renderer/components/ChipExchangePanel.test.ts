@@ -40,9 +40,16 @@ async function recordOpen(record: RaceRecord, locale: Locale = 'en') {
 const recordDisabled = (wrapper: Awaited<ReturnType<typeof recordOpen>>['wrapper']) => wrapper.get('[data-testid="chip-exchange-record"]').attributes('disabled') !== undefined;
 
 describe('late-found chips on a race record', () => {
-  it('are offered on a confirmed race only', async () => {
-    const { wrapper } = await recordOpen({ ...RECORD, status: 'abandoned' });
-    expect(wrapper.find('[data-testid="record-late-found"]').exists()).toBe(false);
+  it('are offered on a confirmed race only; Escape closes the dialog with nothing recorded', async () => {
+    const abandoned = await recordOpen({ ...RECORD, status: 'abandoned' });
+    expect(abandoned.wrapper.find('[data-testid="record-late-found"]').exists()).toBe(false);
+    abandoned.wrapper.unmount();
+    const { wrapper, api } = await recordOpen(RECORD);
+    await wrapper.get('[data-testid="record-late-found"]').trigger('click');
+    await wrapper.get('[data-testid="chip-exchange-count"]').setValue(4);
+    await wrapper.get('[data-testid="chip-exchange"]').trigger('keydown', { key: 'Escape' });
+    expect(wrapper.find('[data-testid="chip-exchange"]').exists()).toBe(false);
+    expect(api.callsOf('recordChipExchange')).toEqual([]);
     wrapper.unmount();
   });
 
