@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import type { Card } from '../engine/cards';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
-import { enterCounts, FINNISH_COUNTS, FINNISH_TABLE, finishFinnishRaceWithAVoid, openConsole, setUpTable, startRace, typeCard, type CountEntry, type TableSetup } from './harness/flows';
+import { confirmFinnishRaceWithAVoid, enterCounts, FINNISH_TABLE, openConsole, setUpTable, startRace, typeCard, type CountEntry, type TableSetup } from './harness/flows';
 import { pdfPageCount } from './harness/pdf';
 import { typeAsPerson } from './harness/scanner';
 
@@ -174,11 +174,7 @@ test('the record slip prints on one A4 or Letter page: a 3-seat race, and a 10-s
   await openConsole(page, app.url);
 
   await test.step('an ordinary 3-seat race, confirmed by the station’s dealer', async () => {
-    await setUpTable(page, { ...FINNISH_TABLE, dealer: DEALER });
-    await enterCounts(page, FINNISH_COUNTS);
-    await startRace(page);
-    await typeCard(page, 'ah');
-    await finishFinnishRaceWithAVoid(page);
+    await confirmFinnishRaceWithAVoid(page, { ...FINNISH_TABLE, dealer: DEALER });
     await openNewestRecord(page);
     await expect(page.getByTestId('record-event').last()).toHaveText(new RegExp(`Confirmed by ${DEALER}`));
     const pages = await expectOnePrintedPage(page, '3 seats');

@@ -6,6 +6,7 @@
 import { isInputError } from '../engine/errors';
 import type { Message } from '../engine/messages';
 import { readHouseOptions } from '../engine/poker/setup';
+import { readChipExchange, type ChipExchange } from '../engine/race/exchange';
 import { GAMES, type GameName, type HouseOptions } from '../engine/poker/rules';
 import type { Checked } from './commandSchema';
 import { CARD_CODE_MAX, DISCARD_MAX, MAX_SEATS, NAME_MAX, PLAYERS_MAX, PLAYERS_MIN, SEAT_CHIPS_MAX } from './constants';
@@ -62,6 +63,17 @@ export type SeatCountShape = Infer<typeof seatCount>;
 export type SeatCountDraftShape = Infer<typeof seatCountDraft>;
 export type GameActionShape = Infer<typeof gameAction>;
 
+/** Refuses a value longer than `max` characters of JSON, before an engine reader quotes it back in full. */
+function refuseLongerThan(value: unknown, max: number): void {
+  let size = Infinity;
+  try {
+    size = JSON.stringify(value ?? null).length;
+  } catch {
+    // A value with a cycle or a bigint (IPC can carry both) is refused as too long: it is no value a reader takes.
+  }
+  if (size > max) refuse({ key: 'command.tooLong', params: { n: max } });
+}
+
 /** A game's name, one of GAMES. */
 export const gameName = is((value): value is GameName => (GAMES as readonly unknown[]).includes(value), {
   key: 'command.game',
@@ -80,15 +92,22 @@ export const HOUSE_OPTIONS_MAX = 200;
  */
 export const houseOptions = custom((value, parent): HouseOptions => {
   // Three short fields: anything longer is refused before the engine quotes it back in full.
-  let size = Infinity;
-  try {
-    size = JSON.stringify(value ?? null).length;
-  } catch {
-    // A value with a cycle or a bigint (IPC can carry both) is no set of options either.
-  }
-  if (size > HOUSE_OPTIONS_MAX) refuse({ key: 'command.tooLong', params: { n: HOUSE_OPTIONS_MAX } });
+  refuseLongerThan(value, HOUSE_OPTIONS_MAX);
   // The engine's reader names its own fields (`options.buyStop`): its refusal passes out as it is.
   return readHouseOptions(value, (parent as readonly unknown[])[0] as GameName);
+});
+
+/** The longest exchange of chips a call may carry, as JSON (its longest note is 200 characters). */
+export const CHIP_EXCHANGE_MAX = 400;
+
+/**
+ * Chips exchanged at equal value outside a race (late-found chips, a colour-up of a player), read
+ * by the engine's own reader, so the call and the journal's record are refused for the same
+ * reasons in the same words. Whether it fits the station's races is the service's to check.
+ */
+export const chipExchange = custom((value): ChipExchange => {
+  refuseLongerThan(value, CHIP_EXCHANGE_MAX);
+  return readChipExchange(value);
 });
 
 /** The house options of `game` checked as the start call's third argument is. */

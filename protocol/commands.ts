@@ -7,7 +7,7 @@
  */
 import type { RaceSummary } from '../engine/race/summary';
 import type { StructureInput } from '../engine/plan/csv';
-import { gameAction, gameName, houseOptions, objectOfSize, players, positive, seatCountDrafts, seatCounts, target, textOf } from './argumentChecks';
+import { chipExchange, gameAction, gameName, houseOptions, objectOfSize, players, positive, seatCountDrafts, seatCounts, target, textOf } from './argumentChecks';
 import { arg, command, optionalArg, type Command } from './commandSchema';
 import { CLOCK_ADJUST_MINUTES_MAX } from './clock';
 import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
@@ -88,6 +88,12 @@ export const COMMANDS = {
   voidCards: command(raceId, arg('count', whole(1, VOID_MAX, { key: 'command.voidCount' })), reason).returns<CommandResult>(),
   confirmRace: command(raceId).returns<CommandResult>(),
   abandonRace: command(raceId, abandonReason).returns<CommandResult>(),
+  /**
+   * Chips exchanged at equal value outside a race (engine/race/exchange.ts): late-found chips of a
+   * confirmed race of this station (TDA 24C, its chips), or a colour-up of one or more players'
+   * chips with its reason (TDA 25B, never while a race is dealt). Journaled as `chip-exchange`.
+   */
+  recordChipExchange: command(arg('exchange', chipExchange)).returns<CommandResult>(),
   /**
    * The dealer calls the floor from the station (a dispute at the table, a table broken): journaled
    * as `floor-called` with the note (optional, trimmed) and the race open then; the floor page flags

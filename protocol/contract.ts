@@ -15,7 +15,7 @@ import type { ShoeEvent, StatusCode, StatusState } from '../hardware/events';
 import type { ChainStatus, JournalFinding } from '../journal/findings';
 import type { ClockView } from './clock';
 import type { FloorLinkState } from './floorLink';
-import type { FloorCallsView, GameHistoryEntry, HistorySummary, RaceView } from './races';
+import type { ChipExchangesView, FloorCallsView, GameHistoryEntry, HistorySummary, RaceView } from './races';
 import type { ConsoleSettings, SourceKind } from './settings';
 import { LANGUAGES, MAX_SEATS, SOURCE_KINDS } from './constants';
 import { commandErrorOf, exactObject, is, isRecord, list, literal, object, parse, refine, refusalOf, variant, whenGiven, type CommandError, type Infer, type Schema } from './schema';
@@ -192,6 +192,8 @@ export interface ConsoleState {
   readonly floorLink: FloorLinkState;
   /** The dealer's call of the floor not yet answered, and the director's latest decisions on this table (main/service/floorDecisions.ts). */
   readonly floorCalls: FloorCallsView;
+  /** Chips exchanged outside a race: late-found chips, colour-ups of a player (main/service/chipExchanges.ts). */
+  readonly chipExchanges: ChipExchangesView;
 }
 
 /** A refusal: the field at fault, its English and its key (protocol/schema.ts, the one mapping from a schema's refusals). */
@@ -260,6 +262,7 @@ const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: Schema<ConsoleStat
   clock: part({ source: [isText, SAID.text], events: [Array.isArray, SAID.list] }),
   floorLink: part({ state: [isText, SAID.text] }),
   floorCalls: part({ decisions: [Array.isArray, SAID.list] }),
+  chipExchanges: part({ exchanges: [Array.isArray, SAID.list], valueDelta: [isWholeNumber, SAID.whole] }),
 };
 
 /** A patch's parts: each may be left out (absent stays absent; null is a value: the race ended). */

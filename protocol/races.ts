@@ -3,6 +3,7 @@ import type { Message } from '../engine/messages';
 import type { SeatCountShape } from './argumentChecks';
 import type { GameName } from '../engine/poker/rules';
 import type { RaceSummary } from '../engine/race/summary';
+import type { ChipExchange, ChipExchangeResult } from '../engine/race/exchange';
 import type { ChainStatus, JournalFinding } from '../journal/findings';
 
 /** One seat's count before the race: its leaving chips, and whether it has any other chips. */
@@ -51,6 +52,24 @@ export interface HistoryEntry extends RacePlace {
   readonly seqs: { readonly first: number; readonly last: number };
   /** The director's decisions on the race (the floor's, kept on the station's journal), oldest first: attached by the exports only, absent when none. */
   readonly floorDecisions?: readonly FloorDecisionNote[];
+  /** Chips of the race found after it (TDA 24C), oldest first: attached by the exports only, absent when none. */
+  readonly chipExchanges?: readonly ChipExchangeNote[];
+}
+
+/**
+ * Chips exchanged at equal value outside a race, as the station keeps it (a `chip-exchange`
+ * record) and shows it: the exchange as recorded, what it gives (exchangeAtEqualValue, read from
+ * its numbers whenever it is shown, never stored), its journal record and when it was written.
+ */
+export interface ChipExchangeNote extends ChipExchange, ChipExchangeResult {
+  readonly seq: number;
+  readonly at: string;
+}
+
+/** The exchanges the station recorded (late-found chips, colour-ups outside a race), oldest first, and the value they took off in all (0 or less). */
+export interface ChipExchangesView {
+  readonly exchanges: readonly ChipExchangeNote[];
+  readonly valueDelta: number;
 }
 
 /** The station's dealings with the floor as the screens see them: the dealer's last call not yet answered by a decision, and the latest decisions, oldest first. */
@@ -118,6 +137,8 @@ export interface RaceRecord extends RacePlace {
   readonly findings: readonly JournalFinding[];
   /** The director's decisions on the race, oldest first (the station's journal keeps them): absent when none. */
   readonly floorDecisions?: readonly FloorDecisionNote[];
+  /** Chips of the race found after it and exchanged (TDA 24C), oldest first: absent when none. */
+  readonly chipExchanges?: readonly ChipExchangeNote[];
 }
 
 export interface GameHistoryEntry {

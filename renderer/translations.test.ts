@@ -90,6 +90,14 @@ const RECORD: RaceRecord = {
   ],
 };
 
+/** The record with late-found chips recorded on it (TDA 24C: 5 × 25 found, 1 × 100 given, 1 × 25 taken off). */
+const RECORD_LATE_FOUND: RaceRecord = {
+  ...RECORD,
+  chain: 'intact',
+  findings: [],
+  chipExchanges: [{ reason: 'late-found', raceId: 'race-1', seat: 2, removed: 25, count: 5, next: 100, note: 'x', given: 1, lost: 1, valueDelta: -25, seq: 14, at: '2024-05-04T18:40:00.000Z' }],
+};
+
 /** Anna won in deal 2 (the straight flush again); a Chicago game closed before anyone won. */
 const WON_GAME: readonly MatchEvent[] = [...seedDealEvents(), { type: 'next-deal' }, ...seedDealing(['Ville', 'Sanna', 'Anna']), ...standPat()];
 const GAMES_PLAYED = [gameHistoryOf(playMatch(WON_GAME)), gameHistoryOf(playMatch([startEvent('chicago', ['Matti', 'Teppo'])]), 'game-2')];
@@ -280,6 +288,31 @@ const SCENARIOS: readonly Scenario[] = [
     state: { journal: { ...makeState().journal, chain: 'broken', findings: RECORD.findings } },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="history-open-record"]').trigger('click');
+      await settle();
+    },
+  },
+  {
+    name: "a race's record with late-found chips, more being entered",
+    view: 'history',
+    history: [RECORDED],
+    records: { 'race-1': RECORD_LATE_FOUND },
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="history-open-record"]').trigger('click');
+      await settle();
+      await wrapper.get('[data-testid="record-late-found"]').trigger('click');
+      await settle();
+      await wrapper.get('[data-testid="chip-exchange-count"]').setValue(5);
+      await settle();
+    },
+  },
+  {
+    name: 'counts at a break, a player being coloured up (no reason yet)',
+    view: 'race',
+    state: makeTournamentState({ atBreakAfter: 6 }),
+    act: async (wrapper) => {
+      await wrapper.get('[data-testid="colour-up-player"]').trigger('click');
+      await settle();
+      await wrapper.get('[data-testid="chip-exchange-count"]').setValue(3);
       await settle();
     },
   },

@@ -19,9 +19,10 @@ import { historyEntry, type ActiveRace } from './sessionState';
 // document), kept here word for word as the reference: the streamed pieces joined must be these
 // bytes exactly. Since issue 23 the CSV also starts with a byte-order mark and has each time's
 // local reading right after it (`started local`, `confirmed local`): added here explicitly, the
-// local times computed apart from the writer (a fixed offset, here Helsinki's winter +02:00).
+// local times computed apart from the writer (a fixed offset, here Helsinki's winter +02:00), and a
+// 'late-found chips' column after the value delta (empty for these races: none recorded).
 const OLD_COLUMNS = [
-  'race', 'table', 'level', 'station', 'started', 'started local', 'confirmed', 'confirmed local', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
+  'race', 'table', 'level', 'station', 'started', 'started local', 'confirmed', 'confirmed local', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta', 'late-found chips',
   'cards', 'voided', 'refusals', 'corrections', 'records', 'chain', 'floor decision',
 ] as const;
 const oldSeat = (entry: HistoryEntry, seat: number): string => (entry.names[seat] ? `${seat} ${entry.names[seat]}` : String(seat));
@@ -60,7 +61,7 @@ function oldCsv(history: readonly HistoryEntry[], journal: JournalReport): strin
     });
     return [
       entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, oldLocal(entry.startedAt), entry.confirmedAt, oldLocal(entry.confirmedAt), entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
-      winners.join('; '), summary.protected.map((seat) => oldSeat(entry, seat)).join('; '), summary.valueDelta ?? '',
+      winners.join('; '), summary.protected.map((seat) => oldSeat(entry, seat)).join('; '), summary.valueDelta ?? '', '',
       oldCards(entry), entry.voided.map(({ card, seat, reason }) => `${oldShown(card)} (seat ${seat})${reason === '' ? '' : `: ${reason}`}`).join('; '), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, oldChain(entry, journal), '',
     ].map((cell) => csvCell(cell)).join(',');
   });

@@ -1,12 +1,12 @@
 import { formatCard, type Card } from '../engine/cards';
-import type { FloorDecisionNote, HistoryEntry, JournalReport } from '../protocol/contract';
+import type { ChipExchangeNote, FloorDecisionNote, HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf, findingText } from '../journal/findings';
 import type { RaceSummary } from '../engine/race/summary';
 import { summaryOnce } from './sessionState';
 import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from './csv';
 
 const COLUMNS = [
-  'race', 'table', 'level', 'station', 'started', 'started local', 'confirmed', 'confirmed local', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta',
+  'race', 'table', 'level', 'station', 'started', 'started local', 'confirmed', 'confirmed local', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta', 'late-found chips',
   'cards', 'voided', 'refusals', 'corrections', 'records', 'chain', 'floor decision',
 ] as const;
 
@@ -58,6 +58,19 @@ export function floorDecisionsCell(decisions: readonly FloorDecisionNote[]): str
 }
 
 /**
+ * A race's late-found chips (TDA 24C), for the spreadsheet, each with what it gave (read from its
+ * numbers): `5 × 25 → 1 × 100, 1 × 25 taken off (-25), seat 3: under the chair; …`.
+ */
+export function lateFoundCell(exchanges: readonly ChipExchangeNote[]): string {
+  return exchanges
+    .map((exchange) => {
+      const lost = exchange.lost === 0 ? '' : `, ${exchange.lost} × ${exchange.removed} taken off (${exchange.valueDelta})`;
+      return `${exchange.count} × ${exchange.removed} → ${exchange.given} × ${exchange.next}${lost}${exchange.seat === null ? '' : `, seat ${exchange.seat}`}${exchange.note === '' ? '' : `: ${exchange.note}`}`;
+    })
+    .join('; ');
+}
+
+/**
  * One confirmed race as a CSV row's cells (unquoted), its summary read once (summaryOnce; the CSV
  * has no use for its explanation); its times in UTC as recorded, each followed by the local clock's
  * reading of it (options.offsetOf: the machine's time zone unless told).
@@ -70,7 +83,7 @@ export function historyCsvCells(entry: HistoryEntry, journal: JournalReport, opt
   });
   return [
     entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, localTime(entry.startedAt, options.offsetOf), entry.confirmedAt, localTime(entry.confirmedAt, options.offsetOf), entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
-    winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), summary.valueDelta ?? '',
+    winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), summary.valueDelta ?? '', lateFoundCell(entry.chipExchanges ?? []),
     cardsBySeat(entry, summary), voided(entry), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, chainCell(entry, journal),
     floorDecisionsCell(entry.floorDecisions ?? []),
   ];

@@ -6,10 +6,7 @@ import type { JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import { applyMatchEvent } from '../engine/poker/match';
 import type { GameHistoryEntry, HistoryEntry } from '../protocol/contract';
-import { isColorUpRecord } from './colorUps';
-import { isClockRecord } from './clockRecord';
-import { GAME_KINDS, placeOf, type SessionRecord } from './sessionRecord';
-import { isFloorRecord } from './floorRecords';
+import { GAME_KINDS, isSideRecord, placeOf, type SessionRecord } from './sessionRecord';
 import { EMPTY_SESSION, historyEntry, type ActiveRace, type RaceRecall, type Session, type SessionStep } from './sessionState';
 export { raceView } from '../protocol/views';
 export { isSessionRecord, placeOf, RACE_RECORD_KINDS, STATION_MAX, type SessionRecord } from './sessionRecord';
@@ -73,8 +70,8 @@ export function stepSession(session: Session, record: SessionRecord): SessionSte
 }
 
 function stepOf(session: Session, record: SessionRecord): SessionStep {
-  // The colour-up's progress records are the ColorUpLog's (./colorUps): the session passes them by.
-  if (isColorUpRecord(record) || isClockRecord(record) || isFloorRecord(record)) return (current) => current;
+  // The colour-up's progress records are the ColorUpLog's (./colorUps), the others beside the races their followers': the session passes them by.
+  if (isSideRecord(record)) return (current) => current;
   if (GAME_KINDS.has(record.kind)) return stepGame(session, record);
   if (record.kind === 'race-start') {
     if (session.game) misfit({ key: 'replay.raceWhileGame', params: { race: record.raceId, open: session.game.id } });

@@ -5,6 +5,7 @@ import { TABLE_NAME_MAX, type InputSource, type RacePlace, type SeatCount } from
 import { isColorUpRecord, type ColorUpRecord } from './colorUps';
 import { isClockRecord, type ClockRecord } from './clockRecord';
 import { isFloorRecord, type FloorRecord } from './floorRecords';
+import { isChipExchangeRecord, type ChipExchangeRecord } from './chipExchange';
 
 /** What the journal holds: every change to the session, in order. */
 export type SessionRecord =
@@ -32,7 +33,9 @@ export type SessionRecord =
   /** The station's own tournament clock (main/service/clock.ts): it changes no race or game. */
   | ClockRecord
   /** The floor called, and the director's decisions (replay/floorRecords.ts): they change no race or game. */
-  | FloorRecord;
+  | FloorRecord
+  /** Chips exchanged outside a race (replay/chipExchange.ts): they change no race or game. */
+  | ChipExchangeRecord;
 
 /** The kinds of a race's own records (each names its race: `raceId`). */
 export const RACE_RECORD_KINDS: readonly string[] = ['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon'];
@@ -103,6 +106,11 @@ function isMatchEvent(value: unknown): boolean {
   }
 }
 
+/** The records beside the races and games (the colour-ups', the clock's, the floor's, chips exchanged): the session passes them by. */
+export function isSideRecord(record: unknown): record is ColorUpRecord | ClockRecord | FloorRecord | ChipExchangeRecord {
+  return isColorUpRecord(record) || isClockRecord(record) || isFloorRecord(record) || isChipExchangeRecord(record);
+}
+
 /**
  * Whether a journal record is one this console knows, every field of the shape it writes. A line
  * of another shape is never replayed (it could carry anything into the state the screens get: a
@@ -133,6 +141,6 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
     case 'game-event':
       return isMatchEvent(record.event) && SOURCES.has(record.source);
     default:
-      return isColorUpRecord(record) || isClockRecord(record) || isFloorRecord(record);
+      return isSideRecord(record);
   }
 }

@@ -24,7 +24,7 @@ const tableNames = (): string[] => Object.keys(COMMANDS).sort();
 const EXPECTED_COMMANDS = [
   'getState', 'saveSettings', 'markBreak', 'startColorUp', 'setLanguage', 'setClockSound', 'saveStructure',
   'clockStart', 'clockPause', 'clockResume', 'clockAdjust', 'previewRace', 'startRace', 'saveCountDrafts',
-  'dealCard', 'dealScan', 'readScan', 'voidCards', 'confirmRace', 'abandonRace', 'callFloor', 'takeHeldCard', 'discardHeldCard',
+  'dealCard', 'dealScan', 'readScan', 'voidCards', 'confirmRace', 'abandonRace', 'recordChipExchange', 'callFloor', 'takeHeldCard', 'discardHeldCard',
   'listPorts', 'startGame', 'gameAction', 'closeGame', 'exportHistory', 'historyPage', 'raceRecord',
   'importProfile', 'registerDeck',
 ] as const;

@@ -168,6 +168,15 @@ export async function finishFinnishRaceWithAVoid(page: Page): Promise<void> {
   await expect(page.getByTestId('view-history')).toBeVisible();
 }
 
+/** The Finnish example played from a fresh table to its confirmation (a misread voided on the way): the history shown. */
+export async function confirmFinnishRaceWithAVoid(page: Page, table: TableSetup = FINNISH_TABLE): Promise<void> {
+  await setUpTable(page, table);
+  await enterCounts(page, FINNISH_COUNTS);
+  await startRace(page);
+  await typeCard(page, 'ah');
+  await finishFinnishRaceWithAVoid(page);
+}
+
 /**
  * Types a card into the manual entry field at a person's pace (a burst of keys would be a
  * scanner's) and presses Enter (keyboard only), then waits for the count to grow.

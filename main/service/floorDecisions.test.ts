@@ -8,52 +8,37 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import type { ConsoleSettings } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import type { FloorDecisionRow } from '../floorLink/link';
 import { FloorDecisions } from './floorDecisions';
-import { DEFAULT_SETTINGS } from './settings';
-import { exportText, serviceHarness } from './testing/services';
+import { FINNISH_CARDS, FINNISH_COUNTS, FINNISH_TABLE } from './testing/finnish';
+import { exportText, recordsOfKind, serviceHarness } from './testing/services';
 
 const { serviceIn, restart, release } = serviceHarness({ clock: () => new Date('2026-12-04T21:00:00Z') });
 const ok = { ok: true, value: null };
-const TABLE: ConsoleSettings = {
-  ...DEFAULT_SETTINGS,
-  table: { ...DEFAULT_SETTINGS.table, seats: [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }, { seat: 3, name: 'Johanna' }], button: 3 },
-};
-const COUNTS = [{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }];
-const CARDS = ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td', 'Tc'];
-
-const records = (dataDir: string, kind: string) =>
-  readFileSync(join(dataDir, 'journal.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((line) => (JSON.parse(line) as { record: { kind: string } }).record)
-    .filter((record) => record.kind === kind);
 
 const STANDS: FloorDecisionRow = { id: 7, at: '2026-12-04T21:04:00.000Z', by: 'Anna', decision: 'race-stands', note: 'the count was right', raceId: 'race-1' };
 
 it('journals a call of the floor with its note and the open race, and each decision of the floor once', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'floor-decisions-'));
   const service = await serviceIn(dataDir);
-  expect(await service.saveSettings(TABLE)).toEqual(ok);
+  expect(await service.saveSettings(FINNISH_TABLE)).toEqual(ok);
   // Through the command table: the note is optional, text of at most 200 characters.
   expect(await dispatch(service, 'callFloor', [])).toEqual(ok);
   expect(await dispatch(service, 'callFloor', [{}])).toMatchObject({ ok: false, error: { field: 'note' } });
   expect(await dispatch(service, 'callFloor', ['x'.repeat(201)])).toMatchObject({ ok: false, error: { field: 'note' } });
-  expect(await service.startRace(COUNTS)).toEqual(ok);
+  expect(await service.startRace(FINNISH_COUNTS)).toEqual(ok);
   expect(await dispatch(service, 'callFloor', ['  seat 3 disputes the count  '])).toEqual(ok);
-  expect(records(dataDir, 'floor-called')).toEqual([{ kind: 'floor-called', note: '' }, { kind: 'floor-called', note: 'seat 3 disputes the count', raceId: 'race-1' }]);
+  expect(recordsOfKind(dataDir, 'floor-called')).toEqual([{ kind: 'floor-called', note: '' }, { kind: 'floor-called', note: 'seat 3 disputes the count', raceId: 'race-1' }]);
   expect(service.getState().floorCalls).toEqual({ called: { at: '2026-12-04T21:00:00.000Z', note: 'seat 3 disputes the count', raceId: 'race-1' }, decisions: [] });
 
-  for (const card of CARDS) expect(await service.dealCard('race-1', card)).toEqual(ok);
+  for (const card of FINNISH_CARDS) expect(await service.dealCard('race-1', card)).toEqual(ok);
   expect(await service.confirmRace('race-1')).toEqual(ok);
   // Read twice (two polls before the first was journaled), with a row of a shape this console does not keep.
   const odd = { ...STANDS, id: 8, decision: 'coin-toss' };
   expect(await service.takeFloorDecisions([STANDS, odd])).toEqual(ok);
   expect(await service.takeFloorDecisions([STANDS])).toEqual(ok);
-  expect(records(dataDir, 'floor-decision')).toEqual([{ kind: 'floor-decision', id: 7, decision: 'race-stands', note: 'the count was right', by: 'Anna', at: '2026-12-04T21:04:00.000Z', raceId: 'race-1' }]);
+  expect(recordsOfKind(dataDir, 'floor-decision')).toEqual([{ kind: 'floor-decision', id: 7, decision: 'race-stands', note: 'the count was right', by: 'Anna', at: '2026-12-04T21:04:00.000Z', raceId: 'race-1' }]);
   const decision = { id: 7, decision: 'race-stands', note: 'the count was right', by: 'Anna', at: '2026-12-04T21:04:00.000Z', raceId: 'race-1' };
   // The floor decided after the call: it is answered.
   expect(service.getState().floorCalls).toEqual({ called: null, decisions: [decision] });
@@ -66,10 +51,10 @@ it('journals a call of the floor with its note and the open race, and each decis
   const again = await restart(service, dataDir);
   expect(again.getState().floorCalls).toEqual({ called: null, decisions: [decision] });
   expect(await again.takeFloorDecisions([STANDS])).toEqual(ok);
-  expect(records(dataDir, 'floor-decision')).toHaveLength(1);
+  expect(recordsOfKind(dataDir, 'floor-decision')).toHaveLength(1);
   const later = { ...STANDS, id: 9, decision: 'chips-adjusted' as const, note: 'seat 2 given one 100', raceId: null };
   expect(await again.takeFloorDecisions([STANDS, later])).toEqual(ok);
-  expect(records(dataDir, 'floor-decision').map((record) => (record as unknown as { id: number }).id)).toEqual([7, 9]);
+  expect(recordsOfKind(dataDir, 'floor-decision').map((record) => (record as unknown as { id: number }).id)).toEqual([7, 9]);
   expect(again.getState().floorCalls.decisions.map((shown) => shown.id)).toEqual([7, 9]);
   // A decision on no race is on no race's slip.
   const slipAgain = await again.raceRecord('race-1');
@@ -77,13 +62,13 @@ it('journals a call of the floor with its note and the open race, and each decis
 });
 
 const CLOSED: FloorDecisionRow = { id: 11, at: '2026-12-04T21:06:00.000Z', by: 'Anna', decision: 'race-closed', note: 'table broken, players moved to table 4', raceId: 'race-1' };
-const abandons = (dataDir: string) => records(dataDir, 'race-abandon');
+const abandons = (dataDir: string) => recordsOfKind(dataDir, 'race-abandon');
 
 it('abandons the open race the director closed on the floor, with the note as its reason, once (read again, restarted)', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'floor-closed-'));
   const service = await serviceIn(dataDir);
-  expect(await service.saveSettings(TABLE)).toEqual(ok);
-  expect(await service.startRace(COUNTS)).toEqual(ok);
+  expect(await service.saveSettings(FINNISH_TABLE)).toEqual(ok);
+  expect(await service.startRace(FINNISH_COUNTS)).toEqual(ok);
   expect(await service.dealCard('race-1', 'Ah')).toEqual(ok);
   expect(await service.takeFloorDecisions([CLOSED])).toEqual(ok);
   // The decision, then the abandon: as the dealer abandons a race, with the director's note.
@@ -97,7 +82,7 @@ it('abandons the open race the director closed on the floor, with the note as it
   expect(slip.ok && { status: slip.value.status, decisions: slip.value.floorDecisions?.map((decision) => decision.id) }).toEqual({ status: 'abandoned', decisions: [11] });
   // Read again: nothing more. The next race is race-2, and the decision on race-1 leaves it alone.
   expect(await service.takeFloorDecisions([CLOSED])).toEqual(ok);
-  expect(await service.startRace(COUNTS)).toEqual(ok);
+  expect(await service.startRace(FINNISH_COUNTS)).toEqual(ok);
   expect(await service.takeFloorDecisions([CLOSED])).toEqual(ok);
   expect(service.getState().race?.id).toBe('race-2');
 
@@ -105,19 +90,19 @@ it('abandons the open race the director closed on the floor, with the note as it
   const again = await restart(service, dataDir);
   expect(again.getState().race?.id).toBe('race-2');
   expect(again.getState().floorCalls.decisions.map((decision) => decision.id)).toEqual([11]);
-  expect(records(dataDir, 'floor-decision')).toHaveLength(1);
+  expect(recordsOfKind(dataDir, 'floor-decision')).toHaveLength(1);
   expect(abandons(dataDir)).toHaveLength(1);
 });
 
 it('keeps and shows a decision closing a race not open (another race, one confirmed, none open) and abandons nothing', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'floor-closed-other-'));
   const service = await serviceIn(dataDir);
-  expect(await service.saveSettings(TABLE)).toEqual(ok);
+  expect(await service.saveSettings(FINNISH_TABLE)).toEqual(ok);
   expect(await service.takeFloorDecisions([{ ...CLOSED, id: 1 }])).toEqual(ok);
-  expect(await service.startRace(COUNTS)).toEqual(ok);
+  expect(await service.startRace(FINNISH_COUNTS)).toEqual(ok);
   expect(await service.takeFloorDecisions([{ ...CLOSED, id: 2, raceId: 'race-9' }])).toEqual(ok);
   expect(service.getState().race?.id).toBe('race-1');
-  for (const card of CARDS) expect(await service.dealCard('race-1', card)).toEqual(ok);
+  for (const card of FINNISH_CARDS) expect(await service.dealCard('race-1', card)).toEqual(ok);
   expect(await service.confirmRace('race-1')).toEqual(ok);
   expect(await service.takeFloorDecisions([{ ...CLOSED, id: 3 }])).toEqual(ok);
   expect(abandons(dataDir)).toEqual([]);
@@ -128,8 +113,8 @@ it('keeps and shows a decision closing a race not open (another race, one confir
 it("cuts a long note to what a reason holds, and abandons on start-up a race whose closing decision was journaled when the station stopped", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'floor-closed-stop-'));
   const service = await serviceIn(dataDir);
-  expect(await service.saveSettings(TABLE)).toEqual(ok);
-  expect(await service.startRace(COUNTS)).toEqual(ok);
+  expect(await service.saveSettings(FINNISH_TABLE)).toEqual(ok);
+  expect(await service.startRace(FINNISH_COUNTS)).toEqual(ok);
   const note = `table broken ${'x'.repeat(480)}`;
   expect(await service.takeFloorDecisions([{ ...CLOSED, note }])).toEqual(ok);
   expect(abandons(dataDir)).toEqual([{ kind: 'race-abandon', raceId: 'race-1', reason: note.slice(0, 200) }]);

@@ -78,6 +78,6 @@ describe('the journal followers', () => {
       }),
       { numRuns: 40 },
     );
-    expect([...kinds].sort()).toEqual(['break-marked', 'clock', 'color-up-race', 'race-abandon', 'race-confirm', 'race-event', 'race-start', 'refused', 'refused-again']);
+    expect([...kinds].sort()).toEqual(['break-marked', 'chip-exchange', 'clock', 'color-up-race', 'race-abandon', 'race-confirm', 'race-event', 'race-start', 'refused', 'refused-again']);
   }, 240_000);
 });

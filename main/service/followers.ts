@@ -1,5 +1,6 @@
 import { ColorUpLog } from '../../replay/colorUps';
 import { Followers, type JournalFollower } from '../../replay/follower';
+import { ChipExchanges } from './chipExchanges';
 import { StationClock, type ClockTimers } from './clock';
 import { FloorDecisions } from './floorDecisions';
 import { raceRecall } from './raceRecall';
@@ -21,6 +22,8 @@ export interface StationFollowers {
   readonly raceSpans: RaceSpans;
   /** The dealer's calls of the floor and the director's decisions (main/service/floorDecisions.ts). */
   readonly floorDecisions: FloorDecisions;
+  /** Chips exchanged outside a race: late-found, colour-ups of a player (main/service/chipExchanges.ts). */
+  readonly chipExchanges: ChipExchanges;
   readonly registry: Followers;
   /**
    * Where the checkpoints of these followers are written (start-up sets it once the journal is read):
@@ -36,9 +39,14 @@ export function stationFollowers(journal: string, timers?: ClockTimers, extra: r
   const clock = new StationClock(timers);
   const raceSpans = new RaceSpans();
   const floorDecisions = new FloorDecisions();
+  const chipExchanges = new ChipExchanges();
   // A confirmed race's summary is made from its lines in the journal, when first read.
   const session = new SessionProjection(raceRecall(journal, raceSpans));
   // The session last: a command's decided step that no longer fits throws there, after every
   // other follower has the line the journal now holds.
-  return { session, colorUps, clock, raceSpans, floorDecisions, registry: new Followers([colorUps, clock, raceSpans, floorDecisions, ...extra, session]), checkpoint: NO_CHECKPOINTS };
+  return {
+    session, colorUps, clock, raceSpans, floorDecisions, chipExchanges,
+    registry: new Followers([colorUps, clock, raceSpans, floorDecisions, chipExchanges, ...extra, session]),
+    checkpoint: NO_CHECKPOINTS,
+  };
 }

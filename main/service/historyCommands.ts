@@ -1,5 +1,5 @@
 import { journalPath } from '../../journal/location';
-import { HISTORY_PAGE_MAX, type CommandResult, type FloorDecisionNote, type HistoryEntry, type HistoryPage, type RaceRecord } from '../../protocol/contract';
+import { HISTORY_PAGE_MAX, type ChipExchangeNote, type CommandResult, type FloorDecisionNote, type HistoryEntry, type HistoryPage, type RaceRecord } from '../../protocol/contract';
 import { historyCsvChunks, historyJsonChunks } from '../../replay/historyExport';
 import { separatorFor, type CsvSeparator, type OffsetOf } from '../../replay/csv';
 import type { RaceSpans } from './raceSpans';
@@ -24,6 +24,24 @@ export const EXPORT_PIECE_CHARS = 64 * 1024;
 export interface HistoryExport {
   readonly file: string;
   readonly pieces: Iterable<string>;
+}
+
+/** What the station's journal keeps on a race beside the race's own records: the slip and the exports carry them. */
+export interface BesideRace {
+  /** The director's decisions on it (main/service/floorDecisions.ts). */
+  decisionsOf(raceId: string): readonly FloorDecisionNote[];
+  /** Its chips found after it and exchanged (main/service/chipExchanges.ts). */
+  exchangesOf(raceId: string): readonly ChipExchangeNote[];
+}
+
+const NOTHING_BESIDE: BesideRace = { decisionsOf: () => [], exchangesOf: () => [] };
+
+/** A race's entry or record with what is kept beside it, each only when there is some (absent when none, as before either was kept). */
+function withBeside<T extends HistoryEntry | RaceRecord>(race: T, beside: BesideRace): T {
+  const decisions = beside.decisionsOf(race.id);
+  const exchanges = beside.exchangesOf(race.id);
+  if (decisions.length === 0 && exchanges.length === 0) return race;
+  return { ...race, ...(decisions.length === 0 ? {} : { floorDecisions: decisions }), ...(exchanges.length === 0 ? {} : { chipExchanges: exchanges }) };
 }
 
 /** The first `count` entries of a history that only grows, one at a time: the export's snapshot without copying it. */
@@ -62,16 +80,12 @@ export class HistoryCommands {
       /** The local-time columns' time zone (the station's own unless told: tests pin it). */
       readonly offsetOf?: OffsetOf | undefined;
     } = {},
-    /** The director's decisions on a race (main/service/floorDecisions.ts): the slip and the exports carry them. */
-    private readonly decisionsOf: (raceId: string) => readonly FloorDecisionNote[] = () => [],
+    private readonly beside: BesideRace = NOTHING_BESIDE,
   ) {}
 
-  /** Each entry with the floor's decisions on it, when there are any (one at a time, as the export reads them). */
-  private *withDecisions(entries: Iterable<HistoryEntry>): Generator<HistoryEntry, void, undefined> {
-    for (const entry of entries) {
-      const decisions = this.decisionsOf(entry.id);
-      yield decisions.length === 0 ? entry : { ...entry, floorDecisions: decisions };
-    }
+  /** Each entry with what is kept beside it (one at a time, as the export reads them). */
+  private *withBeside(entries: Iterable<HistoryEntry>): Generator<HistoryEntry, void, undefined> {
+    for (const entry of entries) yield withBeside(entry, this.beside);
   }
 
   history(): readonly HistoryEntry[] {
@@ -90,7 +104,7 @@ export class HistoryCommands {
     let made: HistoryExport | null = null;
     await this.kernel.serial(async () => {
       const history = this.history();
-      const races = this.withDecisions(firstOf(history, history.length));
+      const races = this.withBeside(firstOf(history, history.length));
       const journal = this.kernel.journalReport;
       const stamp = (this.exports.clock?.() ?? new Date()).toISOString().slice(0, 10);
       const csv = { separator: separator ?? separatorFor(this.exports.language?.()), offsetOf: this.exports.offsetOf };
@@ -138,8 +152,7 @@ export class HistoryCommands {
       const span = this.raceSpans.of(raceId);
       const record = span === undefined ? null : await readRaceRecord(journalPath(this.dataDir), raceId, span, this.kernel.journalReport);
       if (record === null) return refused('race', { key: 'service.notInJournal', params: { race: raceId } });
-      const decisions = this.decisionsOf(raceId);
-      return ok(decisions.length === 0 ? record : { ...record, floorDecisions: decisions });
+      return ok(withBeside(record, this.beside));
     });
   }
 }

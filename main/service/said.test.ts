@@ -12,6 +12,7 @@ import { ENGINE_CATALOGS, englishText, formatMessage, type Catalog, type Message
 import { en } from '../../engine/messages/en';
 import { expectSaid } from '../../engine/messages/testing';
 import type { StructureInput } from '../../engine/plan/csv';
+import type { ChipExchange } from '../../engine/race/exchange';
 import type { ShoeEvent } from '../../hardware/events';
 import { wallClock } from '../../protocol/colorUp';
 import type { CommandError, CommandResult, ConsoleSettings } from '../../protocol/contract';
@@ -32,6 +33,7 @@ const TABLE: ConsoleSettings = {
   ...DEFAULT_SETTINGS,
   table: { ...DEFAULT_SETTINGS.table, seats: [{ seat: 1, name: 'Matti' }, { seat: 2, name: 'Teppo' }, { seat: 3, name: 'Johanna' }], button: 3 },
 };
+const LATE_FOUND: ChipExchange = { reason: 'late-found', raceId: 'race-1', seat: null, removed: 25, count: 5, next: 100, note: '' };
 const COUNTS = [{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }];
 /** A serial source reading tag IDs (rfid), on a port the fake card source below stands for. */
 const RFID: ConsoleSettings = { ...TABLE, source: { ...TABLE.source, kind: 'serial', path: '/dev/ttyFAKE', decoder: 'rfid' } };
@@ -162,6 +164,17 @@ const ROWS: Row[] = [
     expect(await service.confirmRace('race-1')).toEqual({ ok: true, value: null });
     return refusalOf(await service.startColorUp(6, 100));
   }, `the 100 chips were already raced off at this break (after level 6), in race-1 confirmed at ${wallClock(clock().toISOString())}: they cannot be raced a second time at this break`],
+  // Chips exchanged outside a race (main/service/exchangeCommands.ts).
+  ['service.exchange.notConfirmed', async () => refusalOf(await (await consoleWith()).service.recordChipExchange(LATE_FOUND)), 'race-1 is not a race this station confirmed (an abandoned race, or one not run here): late-found chips are recorded against the confirmed race they belong to'],
+  ['service.exchange.raceOpen', async () => refusalOf(await (await raceOpen()).service.recordChipExchange(LATE_FOUND)), 'race-1 is still being dealt: late-found chips are recorded against it once it is confirmed'],
+  ['service.exchange.otherChips', async () => {
+    const { service } = await consoleWith();
+    // One player with odd chips: settled without cards, confirmed at once.
+    expect(await service.startRace([{ seat: 1, chips: 5, hasOther: true }, { seat: 2, chips: 0, hasOther: true }, { seat: 3, chips: 0, hasOther: true }])).toEqual({ ok: true, value: null });
+    expect(await service.confirmRace('race-1')).toEqual({ ok: true, value: null });
+    return refusalOf(await service.recordChipExchange({ ...LATE_FOUND, removed: 5, next: 25 }));
+  }, 'race-1 took the 25 chips off into 100: its late-found chips are 25 chips exchanged for 100 (not 5 for 25)'],
+  ['service.exchange.raceDealing', async () => refusalOf(await (await raceOpen()).service.recordChipExchange({ ...LATE_FOUND, reason: 'discretionary', raceId: null, note: 'table broken' })), 'race-1 is being dealt: colour a player up once it is confirmed or abandoned'],
   ['service.raceStillOpen', async () => refusalOf(await (await raceOpen()).service.startGame(...GAME)), 'race race-1 is still open: confirm or abandon it first'],
   ['service.gameStillOpen', async () => refusalOf(await (await gameOpen()).service.startRace(COUNTS)), 'game game-1 is still open: close it first'],
   ['service.noRace', async () => refusalOf(await (await consoleWith()).service.confirmRace('race-1')), 'no race is open'],

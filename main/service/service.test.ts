@@ -64,9 +64,9 @@ describe('console service', () => {
     // The byte-order mark first (for Excel), and each time's local reading (the station's time zone) right after it.
     const local = localTime('2026-11-29T12:00:00.000Z');
     expect(local).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:00 [+-]\d{2}:\d{2}$/);
-    expect(csv.split('\r\n')[0]).toBe('\uFEFFrace,table,level,station,started,started local,confirmed,confirmed local,confirmed by,rules,removed,next,odd chips,race chips,winners,protected,value delta,cards,voided,refusals,corrections,records,chain,floor decision');
+    expect(csv.split('\r\n')[0]).toBe('\uFEFFrace,table,level,station,started,started local,confirmed,confirmed local,confirmed by,rules,removed,next,odd chips,race chips,winners,protected,value delta,late-found chips,cards,voided,refusals,corrections,records,chain,floor decision');
     expect(csv.split('\r\n')[1]).toBe(
-      `race-1,,,table-pc-1,2026-11-29T12:00:00.000Z,${local},2026-11-29T12:00:00.000Z,${local},,classic,25,100,7,2,1 Matti (A♥); 2 Teppo (10♠),,25,1 Matti: A♥ K♣ 2♦; 2 Teppo: 10♠ 4♥; 3 Johanna: 10♦ 10♣,,0,0,1–9,intact,`,
+      `race-1,,,table-pc-1,2026-11-29T12:00:00.000Z,${local},2026-11-29T12:00:00.000Z,${local},,classic,25,100,7,2,1 Matti (A♥); 2 Teppo (10♠),,25,,1 Matti: A♥ K♣ 2♦; 2 Teppo: 10♠ 4♥; 3 Johanna: 10♦ 10♣,,0,0,1–9,intact,`,
     );
   });
 

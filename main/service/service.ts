@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import type { StructureInput } from '../../engine/plan/csv';
+import type { ChipExchange } from '../../engine/race/exchange';
 import type { FloorClock } from '../../protocol/clock';
 import {
   type CommandResult, type ConsoleSettings, type ConsoleState, type DeviceProfileInfo, type GameAction, type HistoryEntry, type HistoryPage, type InputSource, type JournalReport,
@@ -22,6 +23,7 @@ import type { FloorDecisionRow } from '../floorLink/link';
 import { FLOOR_CALL_NOTE_MAX, isFloorRecord } from '../../replay/floorRecords';
 import type { StationFollowers } from './followers';
 import { GameCommands } from './gameCommands';
+import { ExchangeCommands } from './exchangeCommands';
 import { HistoryCommands, type ExportFormat, type ExportSaved, type HistoryExport } from './historyCommands';
 import { Kernel } from './kernel';
 import { ProfileCommands } from './profileCommands';
@@ -58,6 +60,7 @@ export class ConsoleService {
   private readonly refusals: RefusalRuns;
   private readonly races: RaceCommands;
   private readonly games: GameCommands;
+  private readonly exchanges: ExchangeCommands;
   private readonly clockCommands: ClockCommands;
   private readonly settingsCommands: SettingsCommands;
   private readonly profileCommands: ProfileCommands;
@@ -120,9 +123,13 @@ export class ConsoleService {
       reopenSource,
       followFloor: () => this.floor.follow(),
     });
-    this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, () => this.session, { clock: options.clock, chooseExportFile: options.chooseExportFile, language: () => this.settings.language }, (raceId) => followers.floorDecisions.forRace(raceId));
+    this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, () => this.session, { clock: options.clock, chooseExportFile: options.chooseExportFile, language: () => this.settings.language }, {
+      decisionsOf: (raceId) => followers.floorDecisions.forRace(raceId),
+      exchangesOf: (raceId) => followers.chipExchanges.forRace(raceId),
+    });
     this.races = new RaceCommands(commands);
     this.games = new GameCommands(commands);
+    this.exchanges = new ExchangeCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
     this.clockCommands = new ClockCommands(this.kernel, followers.clock, this.stationSettings, options.clock);
     this.state = new StationState({ kernel: this.kernel, session: () => this.session, settings: () => this.settings, inputs: this.cardInputs, profiles: this.profileCommands, countDrafts: this.countDrafts, floor: this.floor });
@@ -227,6 +234,8 @@ export class ConsoleService {
   readonly voidCards = (raceId: string, count: number, reason: string): Promise<CommandResult> => this.races.voidCards(raceId, count, reason);
   readonly confirmRace = (raceId: string): Promise<CommandResult> => this.races.confirmRace(raceId);
   readonly abandonRace = (raceId: string, reason: string): Promise<CommandResult> => this.races.abandonRace(raceId, reason);
+  /** Chips exchanged outside a race: late-found chips, a colour-up of a player (main/service/exchangeCommands.ts). */
+  readonly recordChipExchange = (exchange: ChipExchange): Promise<CommandResult> => this.exchanges.recordChipExchange(exchange);
   /** The dealer calls the floor: journaled with the note and the race open now (replay/floorRecords.ts). */
   callFloor(note: string): Promise<CommandResult> {
     return this.kernel.serial(async () => {

@@ -68,6 +68,7 @@ export class StationState {
       clock: this.parts.kernel.followers.clock.view(settings.tournament?.structure ?? null),
       floorLink: this.parts.floor.current,
       floorCalls: this.parts.kernel.followers.floorDecisions.view,
+      chipExchanges: this.parts.kernel.followers.chipExchanges.view,
     };
   }
 }

@@ -8,6 +8,7 @@ import { parseCard, type Card } from '../../engine/cards';
 import { englishText } from '../../engine/messages';
 import { applyRaceEvent, startRace } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
+import { exchangeAtEqualValue, readChipExchange } from '../../engine/race/exchange';
 import { applyGame } from './fakeGameCommands';
 import { colorUpOf, engineInput, push, pushRace, racedOff, refused, stale, type FakeHandlers, type FakeStation } from './fakeStation';
 import { makeHistory } from './fixtures';
@@ -22,6 +23,7 @@ type RaceCommand =
   | 'voidCards'
   | 'confirmRace'
   | 'abandonRace'
+  | 'recordChipExchange'
   | 'callFloor'
   | 'takeHeldCard'
   | 'discardHeldCard'
@@ -146,6 +148,18 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       push(station, { ...station.current, race: null });
       return { ok: true, value: null };
     },
+    // As the service, without its checks against the races: listed with what it gives, the value it took off added up.
+    recordChipExchange: (value: unknown) => {
+      try {
+        const exchange = readChipExchange(value);
+        const result = exchangeAtEqualValue(exchange);
+        const { exchanges, valueDelta } = station.current.chipExchanges;
+        push(station, { ...station.current, chipExchanges: { exchanges: [...exchanges, { ...exchange, ...result, seq: exchanges.length + 1, at: new Date().toISOString() }], valueDelta: valueDelta + result.valueDelta } });
+        return { ok: true, value: null };
+      } catch (error) {
+        return refused(error);
+      }
+    },
     // As the service: the call kept with its note (trimmed) and the race open now, until the floor decides.
     callFloor: (note: string) => {
       push(station, { ...station.current, floorCalls: { ...station.current.floorCalls, called: { at: new Date().toISOString(), note: note.trim(), raceId: station.current.race?.id ?? null } } });
@@ -165,7 +179,10 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
     },
     raceRecord: (raceId: string) => {
       const record = station.options.records?.[raceId];
-      return record === undefined ? { ok: false, error: { field: 'race', message: `${raceId} is not in the journal` } } : { ok: true, value: record };
+      if (record === undefined) return { ok: false, error: { field: 'race', message: `${raceId} is not in the journal` } };
+      // As the service: the race's late-found chips recorded here since, beside it.
+      const found = station.current.chipExchanges.exchanges.filter((exchange) => exchange.reason === 'late-found' && exchange.raceId === raceId);
+      return { ok: true, value: found.length === 0 ? record : { ...record, chipExchanges: [...(record.chipExchanges ?? []), ...found] } };
     },
   };
 }

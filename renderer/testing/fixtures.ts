@@ -250,6 +250,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     clock: { source: 'local', schedule: null, events: [], problem: null },
     floorLink: { state: 'off' },
     floorCalls: { called: null, decisions: [] },
+    chipExchanges: { exchanges: [], valueDelta: 0 },
     ...overrides,
   };
 }

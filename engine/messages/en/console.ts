@@ -21,6 +21,12 @@ export const enConsole = {
       tournament: "the tournament's structure, chip set and house rules are the floor's while this station is linked to it: change them on the floor",
       seats: "the seats in play and the players' names are the floor's seating while this station is linked to it: a player out or moved is changed on the floor",
     },
+    exchange: {
+      raceOpen: '{race} is still being dealt: late-found chips are recorded against it once it is confirmed',
+      notConfirmed: '{race} is not a race this station confirmed (an abandoned race, or one not run here): late-found chips are recorded against the confirmed race they belong to',
+      otherChips: '{race} took the {raceRemoved} chips off into {raceNext}: its late-found chips are {raceRemoved} chips exchanged for {raceNext} (not {removed} for {next})',
+      raceDealing: '{race} is being dealt: colour a player up once it is confirmed or abandoned',
+    },
     colorUp: {
       notOnBreak: 'the tournament is not on a break, not the one after level {level}: this screen was out of date, so nothing was done; look again',
       otherBreak: 'the tournament is on the break after level {at}, not the one after level {level}: this screen was out of date, so nothing was done; look again',

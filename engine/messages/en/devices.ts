@@ -120,6 +120,10 @@ export const enDevices = {
     /** The director's decisions on the race (the floor's, kept on the station's journal). */
     decisions: 'Floor decisions',
     decisionLine: '{time}, {by}: {decision} — {note}',
+    /** The race's chips found after it and exchanged (TDA 24C, kept on the station's journal). */
+    lateFound: 'Late-found chips',
+    lateFoundAdd: 'Late-found chips…',
+    lateFoundLine: '{time}: {count} × {removed} found — {gives}',
     outcome: 'Outcome',
     recordSpan: 'Journal records {first}–{last}',
     seal: 'Seal of its last record: {seal}',

@@ -24,6 +24,12 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       tournament: 'turnauksen rakenne, pelimerkit ja talon säännöt tulevat salista niin kauan kuin tämä pöytä on linkitetty siihen: muuta niitä salissa',
       seats: 'pelissä olevat paikat ja pelaajien nimet ovat salin istumajärjestys niin kauan kuin tämä asema on linkitetty siihen: pudonnut tai siirretty pelaaja muutetaan salissa',
     },
+    exchange: {
+      raceOpen: 'arvontaa {race} jaetaan vielä: myöhemmin löytyneet merkit kirjataan siihen, kun se on vahvistettu',
+      notConfirmed: '{race} ei ole tämän aseman vahvistama arvonta (keskeytetty arvonta tai muualla ajettu): myöhemmin löytyneet merkit kirjataan vahvistettuun arvontaan, johon ne kuuluvat',
+      otherChips: 'arvonta {race} poisti merkit {raceRemoved} merkeiksi {raceNext}: sen myöhemmin löytyneet merkit ovat merkkejä {raceRemoved}, jotka vaihdetaan merkkeihin {raceNext} (ei {removed} → {next})',
+      raceDealing: 'arvontaa {race} jaetaan: tee pelaajan pelimerkkien vaihto, kun arvonta on vahvistettu tai keskeytetty',
+    },
     colorUp: {
       notOnBreak: 'turnaus ei ole tauolla, eikä siis tason {level} jälkeisellä tauolla: tämä näyttö oli vanhentunut, joten mitään ei tehty; katso uudelleen',
       otherBreak: 'turnaus on tason {at} jälkeisellä tauolla, ei tason {level} jälkeisellä: tämä näyttö oli vanhentunut, joten mitään ei tehty; katso uudelleen',

@@ -123,6 +123,9 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
     /** The director's decisions on the race (the floor's, kept on the station's journal). */
     decisions: 'Salin päätökset',
     decisionLine: '{time}, {by}: {decision} — {note}',
+    lateFound: 'Myöhemmin löytyneet merkit',
+    lateFoundAdd: 'Myöhemmin löytyneet merkit…',
+    lateFoundLine: '{time}: löytyi {count} × {removed} — {gives}',
     outcome: 'Tulos',
     recordSpan: 'Tapahtumalokin kirjaukset {first}–{last}',
     seal: 'Viimeisen kirjauksen sinetti: {seal}',

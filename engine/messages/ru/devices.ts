@@ -123,6 +123,9 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
     /** The director's decisions on the race (the floor's, kept on the station's journal). */
     decisions: 'Решения зала',
     decisionLine: '{time}, {by}: {decision} — {note}',
+    lateFound: 'Найденные позже фишки',
+    lateFoundAdd: 'Найденные позже фишки…',
+    lateFoundLine: '{time}: найдено {count} × {removed} — {gives}',
     outcome: 'Итог',
     recordSpan: 'Записи журнала {first}–{last}',
     seal: 'Печать последней записи: {seal}',

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { ConsoleService } from '../service';
 import type { ServiceOptions } from '../serviceOptions';
@@ -36,4 +38,14 @@ export function serviceHarness(defaults: Partial<ServiceOptions> = {}) {
 /** The history's export as the browser downloads it (ConsoleService.historyExport's pieces), joined into one string. */
 export async function exportText(service: ConsoleService, format: 'csv' | 'json'): Promise<string> {
   return [...(await service.historyExport(format)).pieces].join('');
+}
+
+/** The records of one kind a data folder's journal holds, in order, as written (its header line aside). */
+export function recordsOfKind(dataDir: string, kind: string): { kind: string }[] {
+  return readFileSync(join(dataDir, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => (JSON.parse(line) as { record: { kind: string } }).record)
+    .filter((record) => record.kind === kind);
 }
