@@ -274,6 +274,22 @@ interface StatusDocument {
   readonly totals: { readonly valueDelta: number; readonly bring: Sheet; readonly collect: Sheet };
 }
 
+/**
+ * A station of `table` at the break after level 2, its race of the 25s into 100s (4 for 1) dealt to
+ * its end, not confirmed yet: seat 1 trades 4 and keeps 1 odd, seat 2 holds 3 and nothing else
+ * (protected: classic gives it a 100 without racing), seat 3 keeps 2 odd.
+ */
+async function protectedRaceDealt(dataDir: string, table: string): Promise<ConsoleService> {
+  const station = await ConsoleService.start({ dataDir, clock: () => new Date('2026-12-01T20:00:00Z'), station: `pc-${table}` });
+  expect((await station.saveSettings({ ...settingsFor('classic', 3), table: { ...settingsFor('classic', 3).table, name: table } })).ok).toBe(true);
+  expect((await station.saveStructure(STRUCTURE)).ok).toBe(true);
+  expect((await station.markBreak(2)).ok).toBe(true);
+  expect((await station.startColorUp(2, 25)).ok).toBe(true);
+  expect((await station.startRace([{ seat: 1, chips: 5, hasOther: true }, { seat: 2, chips: 3, hasOther: false }, { seat: 3, chips: 2, hasOther: true }])).ok).toBe(true);
+  await dealUntilComplete(station, 'race-1');
+  return station;
+}
+
 /** Records appended to a closed station's journal with the console's own writer (sealed and linked as the station seals them). */
 async function appendToJournal(dataDir: string, records: readonly unknown[]): Promise<void> {
   const { reading } = await readJournal(journalPath(dataDir), (record): record is unknown => record !== undefined);
@@ -307,14 +323,7 @@ describe.runIf(run)('the chip runner\'s sheet in `floor status`, against a real 
 
   it('brings the protected player\'s chip: three 100s handed out, the sheet says 3 (bringOf said 2)', async () => {
     dir = mkdtempSync(join(tmpdir(), 'floor-sheet-'));
-    service = await ConsoleService.start({ dataDir: dir, clock: () => new Date('2026-12-01T20:00:00Z'), station: 'pc-5' });
-    expect((await service.saveSettings({ ...settingsFor('classic', 3), table: { ...settingsFor('classic', 3).table, name: '5' } })).ok).toBe(true);
-    expect((await service.saveStructure(STRUCTURE)).ok).toBe(true);
-    expect((await service.markBreak(2)).ok).toBe(true);
-    expect((await service.startColorUp(2, 25)).ok).toBe(true);
-    // 25s into 100s (4 for 1): seat 1 trades 4 and keeps 1 odd, seat 2 holds 3 and nothing else (protected: classic gives it a 100 without racing), seat 3 keeps 2 odd.
-    expect((await service.startRace([{ seat: 1, chips: 5, hasOther: true }, { seat: 2, chips: 3, hasOther: false }, { seat: 3, chips: 2, hasOther: true }])).ok).toBe(true);
-    await dealUntilComplete(service, 'race-1');
+    service = await protectedRaceDealt(dir, '5');
     const shown = service.getState().race?.summary;
     // The result screen: one winner and the protected seat 2, a 100 each; the trade gave seat 1 its 100.
     expect([shown?.awards.length, shown?.protected, shown?.exchange.map((row) => row.up)]).toEqual([1, [2], [1, 0, 0]]);
@@ -364,15 +373,9 @@ describe.runIf(run)('the chip runner\'s sheet in `floor status`, against a real 
     const client = new pg.Client({ connectionString: server.url });
     client.on('error', () => undefined);
     try {
-      const station = await ConsoleService.start({ dataDir: data, clock: () => new Date('2026-12-01T20:00:00Z'), station: 'pc-8' });
+      // As the test before: 3 × 100 handed out, 10 × 25 taken in, +50.
+      const station = await protectedRaceDealt(data, '8');
       try {
-        expect((await station.saveSettings({ ...settingsFor('classic', 3), table: { ...settingsFor('classic', 3).table, name: '8' } })).ok).toBe(true);
-        expect((await station.saveStructure(STRUCTURE)).ok).toBe(true);
-        expect((await station.markBreak(2)).ok).toBe(true);
-        expect((await station.startColorUp(2, 25)).ok).toBe(true);
-        // As the test before: 3 × 100 handed out, 10 × 25 taken in, +50.
-        expect((await station.startRace([{ seat: 1, chips: 5, hasOther: true }, { seat: 2, chips: 3, hasOther: false }, { seat: 3, chips: 2, hasOther: true }])).ok).toBe(true);
-        await dealUntilComplete(station, 'race-1');
         expect((await station.confirmRace('race-1')).ok).toBe(true);
       } finally {
         await station.close();
