@@ -873,6 +873,12 @@ export async function tableHistory(client: ClientBase, table: string): Promise<H
   return history;
 }
 
+/** A table's chips exchanged outside a race as the floor folded them, in the order recorded. */
+export async function tableExchanges(client: ClientBase, table: string): Promise<FoldedExchange[]> {
+  const result = await client.query<{ exchange: FoldedExchange }>(`SELECT ${EXCHANGE_JSON} AS exchange FROM floor_exchanges e WHERE e.table_name = $1 ORDER BY e.seq`, [table]);
+  return result.rows.map((row) => row.exchange);
+}
+
 /** A table's chain failures and whether every stored seal could be checked: its chain as the console's verdicts read it. */
 export async function tableChain(client: ClientBase, table: string): Promise<{ report: ChainReport; failures: ChainFailure[] }> {
   const failures = await client.query<{ seq: string; reason: string }>('SELECT seq, reason FROM chain_failures WHERE table_name = $1 ORDER BY seq', [table]);

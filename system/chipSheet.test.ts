@@ -21,6 +21,7 @@ import { renderOverview, renderTable } from '../floor/page/render';
 import { renderRunner } from '../floor/page/runnerPage';
 import { readTicks, recordTick, reconcile } from '../floor/runner';
 import { summaryCsv, tournamentSummary } from '../floor/summary';
+import { floorCsv, floorJson } from '../floor/export';
 import { FLOOR_LANGUAGES, say } from '../floor/page/words';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { dealUntilComplete, STRUCTURE } from './testing/stations';
@@ -404,7 +405,8 @@ describe.runIf(run)('the chip runner\'s sheet in `floor status`, against a real 
       expect(after.totals.bring[100]).toBeGreaterThanOrEqual(5);
 
       // The runner's sheet: the exchanges' chips owed beyond the ticks, each exchange its own line, in every language.
-      const reconciled = reconcile(await readFloorStatus(client), await readTicks(client, 2), 2);
+      const folded = await readFloorStatus(client);
+      const reconciled = reconcile(folded, await readTicks(client, 2), 2);
       const row = reconciled.tables.find((table) => table.table === '8');
       expect(row).toMatchObject({ bring: { 100: 5 }, collect: { 25: 21 }, removedValue: 525, addedValue: 500, valueCreated: -25, flagged: true });
       expect(row?.differences).toEqual([{ kind: 'delivered', chip: 100, more: 2 }, { kind: 'collected', chip: 25, more: 11 }]);
@@ -414,12 +416,20 @@ describe.runIf(run)('the chip runner\'s sheet in `floor status`, against a real 
         expect(page, language).toContain(say(language, 'floor.page.runner.discretionary').replace(/'/g, '&#39;'));
         expect(page, language).toContain('<q>Johanna asked</q>');
         expect(page.match(/data-testid="runner-exchange"/g)?.length, language).toBe(2);
+        // The table's own page lists them under its sheet.
+        const tablePage = renderTable(folded.tables.find((table) => table.table === '8') as (typeof folded.tables)[number], [], language, Date.now());
+        expect(tablePage.match(/data-testid="runner-exchange" data-reason="(late-found|discretionary)"/g)?.length, language).toBe(2);
+        expect(tablePage, language).toContain(say(language, 'floor.page.runner.exchangeChips', { count: 5, removed: '25', given: 1, next: '100' }));
       }
 
       // The chip audit: the exchanges' chips and value with the races', each listed against its race and break.
       const audit = await tournamentSummary(client);
       expect(audit.tables.find((table) => table.table === '8')).toMatchObject({ races: 1, exchanges: 2, valueDelta: -25, chips: [{ chip: 25, removed: 21, added: 0 }, { chip: 100, removed: 0, added: 5 }] });
       expect(audit.exchanges.map(({ table, reason, raceId, raceLevel, afterLevel }) => [table, reason, raceId, raceLevel, afterLevel])).toEqual([['8', 'late-found', 'race-1', 2, 2], ['8', 'discretionary', null, null, 2]]);
+      // The tournament's export: a row of its own for each, after the table's race, and the JSON's list with the value in the table's.
+      expect(await floorCsv(client, { separator: ',' })).toMatch(/\r\n8,race-1,,2,,,,2026-12-01T20:30:00\.000Z,[^,]+,,,25,100,,,,,-25,,,,,\d+,,"late-found race-1, seat 1: 5 × 25 for 1 × 100, 1 × 25 removed: under the rail"\r\n8,,,2,.*,"discretionary, seat 3: 6 × 25 for 1 × 100, 2 × 25 removed: Johanna asked"\r\n/);
+      const exported = (JSON.parse(await floorJson(client)) as { tables: { table: string; valueDelta: number; exchanges: unknown[] }[] }).tables.find((table) => table.table === '8');
+      expect([exported?.valueDelta, exported?.exchanges.length]).toEqual([-25, 2]);
       expect(summaryCsv(audit, { separator: ',' })).toMatch(/\r\n8,late-found,race-1,2,2,1,25,5,100,1,1,-25,\d+,2026-12-01T20:30:00.000Z,[^,]+,under the rail\r\n/);
     } finally {
       await client.end().catch(() => undefined);

@@ -1,9 +1,8 @@
 import type { MessageKey } from '../../engine/messages';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { NAME_MAX } from '../../protocol/constants';
-import type { FoldedExchange } from '../fold';
 import type { ReconciledTable, Reconciliation, RunnerTick, SheetDifference, TickKind } from '../runner';
-import { COLOUR_UP_STATUS, escapeHtml, href, languageLinks, page, sheetCell, wordsOf } from './render';
+import { COLOUR_UP_STATUS, escapeHtml, exchangeLines, href, languageLinks, page, sheetCell, wordsOf } from './render';
 import { formatNumber, formatTime, type FloorLanguage } from './words';
 
 /**
@@ -29,20 +28,6 @@ function tickCell(language: FloorLanguage, table: ReconciledTable, kind: TickKin
 function differenceText(language: FloorLanguage, difference: SheetDifference): string {
   const key = difference.more > 0 ? DIFFERENCE[difference.kind].more : DIFFERENCE[difference.kind].less;
   return wordsOf(language)(key, { n: Math.abs(difference.more), chip: formatNumber(language, difference.chip) });
-}
-
-/** One exchange outside a race as a line of the sheet: which (late-found of its race, or discretionary), whose seat, the chips each way, the value removed, the note. */
-export function exchangeLine(language: FloorLanguage, exchange: FoldedExchange): string {
-  const w = wordsOf(language);
-  const chip = (value: number) => formatNumber(language, value);
-  const parts = [
-    exchange.reason === 'late-found' ? w('floor.page.runner.lateFound', { race: exchange.raceId ?? '' }) : w('floor.page.runner.discretionary'),
-    ...(exchange.seat === null ? [] : [w('floor.page.runner.exchangeSeat', { seat: exchange.seat })]),
-    w('floor.page.runner.exchangeChips', { count: exchange.count, removed: chip(exchange.removed), given: exchange.given, next: chip(exchange.next) }),
-    ...(exchange.lost === 0 ? [] : [w('floor.page.runner.exchangeLost', { lost: exchange.lost, removed: chip(exchange.removed), value: formatNumber(language, exchange.valueDelta, true) })]),
-  ];
-  const note = exchange.note === '' ? '' : ` <q>${escapeHtml(exchange.note)}</q>`;
-  return `<li data-testid="runner-exchange" data-reason="${exchange.reason}" data-seq="${exchange.seq}">${parts.join(', ')}${note}</li>`;
 }
 
 /** The runner's sheet page (`problem`: a tick refused, said at the top). */
@@ -71,7 +56,7 @@ ${languageLinks(language, '/runner', level === null ? {} : { level: String(level
 <td class="num">${n(table.removedValue)} / ${n(table.addedValue)}<br><strong>${n(table.valueCreated, true)}</strong></td>
 <td data-testid="runner-check">${check}</td>
 </tr>${table.exchanges.length === 0 ? '' : `
-<tr class="exchanges" data-exchanges="${escapeHtml(table.table)}"><td></td><td colspan="7">${w('floor.page.runner.exchanges')}:<ul class="plain">${table.exchanges.map((exchange) => exchangeLine(language, exchange)).join('')}</ul></td></tr>`}`;
+<tr class="exchanges" data-exchanges="${escapeHtml(table.table)}"><td></td><td colspan="7">${w('floor.page.runner.exchanges')}:${exchangeLines(language, table.exchanges)}</td></tr>`}`;
   });
   const { totals } = reconciliation;
   const summary = totals.flagged === 0 ? `<p class="board-done" data-testid="runner-summary">${w('floor.page.runner.allClear')}</p>` : `<p class="alert" role="status" data-testid="runner-summary">${w('floor.page.runner.flagged', { n: totals.flagged })}</p>`;
