@@ -443,7 +443,7 @@ export function floorChainReport(failures: readonly ChainFailure[], allSealsChec
  * The fold's version. A floor whose fold changed (what it takes from a record, what it keeps) says
  * so here: every table folded by another version is folded again from its first record.
  */
-export const FOLD_VERSION = 4;
+export const FOLD_VERSION = 5;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
 const FOLD_LOCK = 0x666f6c64;
