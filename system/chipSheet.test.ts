@@ -15,7 +15,9 @@ import { DEFAULT_SETTINGS } from '../main/service/settings';
 import type { ConsoleSettings, SeatCount } from '../protocol/contract';
 import { chipExchangeRecord, type ChipExchangeRecord } from '../replay/chipExchange';
 import { COLOR_UP_LOG_KINDS } from '../replay/colorUps';
+import { CSV_BOM } from '../replay/csv';
 import { isSessionRecord } from '../replay/session';
+import { parseCsv } from '../replay/testing/readCsv';
 import { foldLines, markedBreakOf, readFloorStatus, tableSheet, type FoldedRace, type FoldLine } from '../floor/fold';
 import { renderOverview, renderTable } from '../floor/page/render';
 import { renderRunner } from '../floor/page/runnerPage';
@@ -427,7 +429,14 @@ describe.runIf(run)('the chip runner\'s sheet in `floor status`, against a real 
       expect(audit.tables.find((table) => table.table === '8')).toMatchObject({ races: 1, exchanges: 2, valueDelta: -25, chips: [{ chip: 25, removed: 21, added: 0 }, { chip: 100, removed: 0, added: 5 }] });
       expect(audit.exchanges.map(({ table, reason, raceId, raceLevel, afterLevel }) => [table, reason, raceId, raceLevel, afterLevel])).toEqual([['8', 'late-found', 'race-1', 2, 2], ['8', 'discretionary', null, null, 2]]);
       // The tournament's export: a row of its own for each, after the table's race, and the JSON's list with the value in the table's.
-      expect(await floorCsv(client, { separator: ',' })).toMatch(/\r\n8,race-1,,2,,,,2026-12-01T20:30:00\.000Z,[^,]+,,,25,100,,,,,-25,,,,,\d+,,"late-found race-1, seat 1: 5 × 25 for 1 × 100, 1 × 25 removed: under the rail"\r\n8,,,2,.*,"discretionary, seat 3: 6 × 25 for 1 × 100, 2 × 25 removed: Johanna asked"\r\n/);
+      const [header = [], ...rows] = parseCsv((await floorCsv(client, { separator: ',' })).replace(CSV_BOM, ''), ',');
+      const cellsOf = (row: readonly string[]) => Object.fromEntries(header.map((column, index) => [column, row[index] ?? '']));
+      // The race's own row has its rules; the exchanges' rows have none.
+      const exchangeRows = rows.map(cellsOf).filter((row) => row['floor table'] === '8' && row.rules === '');
+      expect(exchangeRows.map((row) => [row.race, row.level, row.confirmed, row.removed, row.next, row['value delta'], row['floor decision']])).toEqual([
+        ['race-1', '2', '2026-12-01T20:30:00.000Z', '25', '100', '-25', 'late-found race-1, seat 1: 5 × 25 for 1 × 100, 1 × 25 removed: under the rail'],
+        ['', '2', '2026-12-01T20:30:00.000Z', '25', '100', '-50', 'discretionary, seat 3: 6 × 25 for 1 × 100, 2 × 25 removed: Johanna asked'],
+      ]);
       const exported = (JSON.parse(await floorJson(client)) as { tables: { table: string; valueDelta: number; exchanges: unknown[] }[] }).tables.find((table) => table.table === '8');
       expect([exported?.valueDelta, exported?.exchanges.length]).toEqual([-25, 2]);
       expect(summaryCsv(audit, { separator: ',' })).toMatch(/\r\n8,late-found,race-1,2,2,1,25,5,100,1,1,-25,\d+,2026-12-01T20:30:00.000Z,[^,]+,under the rail\r\n/);
