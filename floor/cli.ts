@@ -234,8 +234,8 @@ async function status(url: string, out: (text: string) => void): Promise<void> {
       return { players: entry.seats.length, ...(entry.brokenAt === null ? {} : { broken: true, ...(openRace === null ? {} : { brokenWithOpenRace: openRace }) }) };
     };
     const document = {
-      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel, ...seated(table.table, table.openRace?.raceId ?? null) })),
-      // The chip runner's sheet: each table's for its own break (floor/fold.ts tableSheet), added up.
+      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel, ...((table.exchanges ?? []).length > 0 ? { exchanges: table.exchanges } : {}), ...seated(table.table, table.openRace?.raceId ?? null) })),
+      // The chip runner's sheet: each table's for its own break (floor/fold.ts tableSheet, its exchanges outside a race listed beside it), added up.
       totals: { races: floor.totals.races, valueDelta: floor.totals.valueDelta, bring: floor.totals.bring, collect: floor.totals.collect },
       // The current break's progress board: tables at each colour-up status, and how many are left.
       progress: floor.progress,

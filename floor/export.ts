@@ -1,10 +1,10 @@
 import type { ClientBase } from 'pg';
 import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf } from '../journal/findings';
-import { CSV_BOM, CSV_EOL, csvLine, type CsvOptions } from '../replay/csv';
+import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from '../replay/csv';
 import { floorDecisionsCell, HISTORY_CSV_COLUMNS, historyCsvCells } from '../replay/historyExport';
 import { allDecisions, decisionNote, type FloorDecision } from './decisions';
-import { byTableName, tableChain, tableHistory } from './fold';
+import { byTableName, tableChain, tableExchanges, tableHistory, type FoldedExchange } from './fold';
 
 /**
  * The whole tournament's confirmed races for the director's spreadsheet: the console's own export
@@ -13,6 +13,12 @@ import { byTableName, tableChain, tableHistory } from './fold';
  * The director's decisions: a confirmed race's in its row (the console's `floor decision` column);
  * the others (an abandoned race's, a call of the floor's) in a row of their own after the table's
  * races, only the table and that column filled. The JSON lists every table's decisions.
+ *
+ * The chips a table exchanged outside a race (late-found, TDA 24C; discretionary, TDA 25B:
+ * FoldedExchange) each have a row of their own after its races: the race a late-found one belongs
+ * to, the break whose sheet it is on, when, the chips (removed, next), the value it removed and its
+ * record, and the whole exchange in words in the last column (the station's columns have no cells
+ * for its count or reason). The JSON lists them per table, their value in the table's.
  */
 
 interface TableHistory {
@@ -21,6 +27,7 @@ interface TableHistory {
   readonly journal: JournalReport;
   readonly failures: readonly { readonly seq: number; readonly reason: string }[];
   readonly decisions: readonly FloorDecision[];
+  readonly exchanges: readonly FoldedExchange[];
 }
 
 async function histories(client: ClientBase): Promise<TableHistory[]> {
@@ -35,12 +42,29 @@ async function histories(client: ClientBase): Promise<TableHistory[]> {
       const own = decisions.filter((decision) => decision.raceId === entry.id).map(decisionNote);
       return own.length === 0 ? entry : { ...entry, floorDecisions: own };
     });
-    out.push({ table, history, journal, failures, decisions });
+    out.push({ table, history, journal, failures, decisions, exchanges: await tableExchanges(client, table) });
   }
   return out;
 }
 
 export const FLOOR_TABLE_COLUMN = 'floor table';
+
+/** An exchange in words, for the spreadsheet: `late-found race-1, seat 1: 5 × 25 for 1 × 100, 1 × 25 removed: under the rail`. */
+export function exchangeText(exchange: FoldedExchange): string {
+  const which = exchange.reason === 'late-found' ? `late-found ${exchange.raceId ?? ''}` : 'discretionary';
+  const seat = exchange.seat === null ? '' : `, seat ${exchange.seat}`;
+  const lost = exchange.lost === 0 ? '' : `, ${exchange.lost} × ${exchange.removed} removed`;
+  return `${which}${seat}: ${exchange.count} × ${exchange.removed} for ${exchange.given} × ${exchange.next}${lost}${exchange.note === '' ? '' : `: ${exchange.note}`}`;
+}
+
+/** An exchange's row's cells under the station's columns (HISTORY_CSV_COLUMNS): the ones it has, the rest empty. */
+function exchangeCells(exchange: FoldedExchange, options: CsvOptions): (string | number)[] {
+  const cells: Readonly<Record<string, string | number>> = {
+    race: exchange.raceId ?? '', level: exchange.afterLevel ?? '', confirmed: exchange.at, 'confirmed local': localTime(exchange.at, options.offsetOf), removed: exchange.removed, next: exchange.next,
+    'value delta': exchange.valueDelta, records: exchange.seq, 'floor decision': exchangeText(exchange),
+  };
+  return HISTORY_CSV_COLUMNS.map((column) => cells[column] ?? '');
+}
 
 /**
  * The CSV (replay/csv.ts: the byte-order mark, the separator the office's locale expects unless
@@ -58,9 +82,13 @@ export async function floorCsv(client: ClientBase, options: CsvOptions = {}): Pr
       const cells = HISTORY_CSV_COLUMNS.map((_, index, all) => (index === 0 ? (decision.raceId ?? '') : index === all.length - 1 ? floorDecisionsCell([decisionNote(decision)]) : ''));
       rows.push(csvLine([table.table, ...cells], options.separator));
     }
+    for (const exchange of table.exchanges) rows.push(csvLine([table.table, ...exchangeCells(exchange, options)], options.separator));
   }
   return `${CSV_BOM}${rows.join(CSV_EOL)}${CSV_EOL}`;
 }
+
+/** The value a table's confirmed races and its exchanges outside a race created. */
+const valueCreated = (table: TableHistory): number => table.history.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0) + table.exchanges.reduce((sum, exchange) => sum + exchange.valueDelta, 0);
 
 export async function floorJson(client: ClientBase): Promise<string> {
   const tables = await histories(client);
@@ -70,10 +98,11 @@ export async function floorJson(client: ClientBase): Promise<string> {
       chain: table.journal.chain,
       chainFailures: table.failures,
       races: table.history.map((entry) => ({ ...entry, chain: chainOf(table.journal, entry.seqs.first, entry.seqs.last).chain })),
-      valueDelta: table.history.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0),
+      valueDelta: valueCreated(table),
       decisions: table.decisions.map(decisionNote),
+      exchanges: table.exchanges,
     })),
-    totalValueDelta: tables.reduce((sum, table) => sum + table.history.reduce((inner, entry) => inner + (entry.summary.valueDelta ?? 0), 0), 0),
+    totalValueDelta: tables.reduce((sum, table) => sum + valueCreated(table), 0),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -1,9 +1,11 @@
 import type { ClientBase, QueryResult } from 'pg';
+import { exchangeAtEqualValue, type ChipExchange, type ChipExchangeResult } from '../engine/race/exchange';
 import { addChips, raceChipSheet, raceSummary, type ChipsByDenomination, type RaceChipSheet } from '../engine/race/summary';
 import type { HistoryEntry, RaceRecord, SeatCount } from '../protocol/contract';
 import type { ChainReport, ChainStatus, JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import { COLOR_UP_LOG_KINDS, ColorUpLog } from '../replay/colorUps';
+import { CHIP_EXCHANGE_KIND, isChipExchangeRecord } from '../replay/chipExchange';
 import { buildRecord } from '../replay/raceRecord';
 import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type Session, type SessionRecord } from '../replay/session';
 
@@ -131,8 +133,8 @@ function hasNumberOutOfRange(record: unknown): boolean {
   return false;
 }
 
-/** The kinds the fold reads numbers from: the races' and the colour-ups' (the clock's and the games' records change no race). */
-const FOLDED_KINDS: ReadonlySet<string> = new Set(['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon', 'break-marked', 'color-up-race']);
+/** The kinds the fold reads numbers from: the races', the colour-ups' and the chips exchanged outside a race (the clock's and the games' records change no race). */
+const FOLDED_KINDS: ReadonlySet<string> = new Set(['race-start', 'race-event', 'refused', 'refused-again', 'race-confirm', 'race-abandon', 'break-marked', 'color-up-race', CHIP_EXCHANGE_KIND]);
 
 /** A stored line as the fold reads it: `at` null when the floor cannot show its time; `record` null for a line kept only as evidence. */
 export interface FoldLine {
@@ -157,6 +159,33 @@ function problemOf(line: FoldLine): FoldProblemReason | null {
 export interface FoldState {
   readonly session: Session;
   readonly tally: { readonly raceId: string; readonly corrections: number; readonly refusals: number } | null;
+  /** The break marked last (null: none, or unmarked) and the break of the last race started at one: the sheet's break when an exchange is recorded (sheetBreakOf). */
+  readonly breakMarked?: number | null;
+  readonly lastRaceLevel?: number | null;
+}
+
+/**
+ * Chips a table exchanged outside a race (a `chip-exchange` record, replay/chipExchange.ts): the
+ * exchange as the station recorded it, what it gives as exchangeAtEqualValue reads it (the station
+ * stores none of it), and the break whose runner's sheet it is on (`afterLevel`).
+ *
+ * That break is the sheet the table showed when the exchange was recorded (sheetBreakOf then: the
+ * break marked, else the last race's break), for a late-found exchange too, whatever break its race
+ * ran at: the station hands the chips out when it records them, so the runner brings and collects
+ * them on that round, and a round already ticked shows them as a difference (floor/runner.ts). The
+ * chip audit (floor/summary.ts) lists a late-found exchange against its race (`raceId`, with the
+ * race's break), as the rules record it ("Recorded against the race they belong to"); the two
+ * differ only when a later break was marked before the chips were found.
+ */
+export interface FoldedExchange extends ChipExchange, ChipExchangeResult {
+  readonly seq: number;
+  readonly at: string;
+  readonly afterLevel: number | null;
+}
+
+/** What an exchange hands out (`given` chips of `next`) and takes in (`count` chips of `removed`), as a race's sheet says it. */
+export function exchangeSheet(exchange: Pick<FoldedExchange, 'removed' | 'count' | 'next' | 'given'>): RaceChipSheet {
+  return { bring: addChips({ [String(exchange.next)]: exchange.given }), collect: addChips({ [String(exchange.removed)]: exchange.count }) };
 }
 
 export interface TableFold {
@@ -170,6 +199,8 @@ export interface TableFold {
   readonly damaged: readonly number[];
   /** The races these lines confirmed, as the console's history keeps them (the export's rows: tableHistory; the fold keeps none). */
   readonly history: readonly HistoryEntry[];
+  /** The chips these lines exchanged outside a race, in seq order. */
+  readonly exchanges: readonly FoldedExchange[];
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
@@ -203,6 +234,15 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
   const ended = new Map<string, FoldedRace>();
   const problems: FoldProblem[] = [];
   const damaged: number[] = [];
+  const exchanges: FoldedExchange[] = [];
+  let breakMarked = from?.breakMarked ?? null;
+  let lastRaceLevel = from?.lastRaceLevel ?? null;
+  /** Whether the fold cannot take the line safely (problemOf): reported, and passed over. */
+  const passedOver = (line: FoldLine): boolean => {
+    const problem = problemOf(line);
+    if (problem !== null) problems.push({ seq: line.seq, reason: problem });
+    return problem !== null;
+  };
   for (const line of lines) {
     const record = line.record;
     // A line kept as evidence only (damaged at the station): nothing to fold, but the table says so.
@@ -210,12 +250,17 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
       damaged.push(line.seq);
       continue;
     }
-    if (!isSessionRecord(record)) continue;
-    const problem = problemOf(line);
-    if (problem !== null) {
-      problems.push({ seq: line.seq, reason: problem });
+    // An exchange the station's reader refuses is passed over as a race's record of another shape is
+    // (the station's screens list only what isChipExchangeRecord reads); one it reads, checked as the races' records are.
+    if (isChipExchangeRecord(record)) {
+      if (!passedOver(line)) {
+        const { kind: _kind, ...recorded } = record;
+        exchanges.push({ ...recorded, ...exchangeAtEqualValue(recorded), seq: line.seq, at: line.at as string, afterLevel: breakMarked ?? lastRaceLevel });
+      }
       continue;
     }
+    if (!isSessionRecord(record) || passedOver(line)) continue;
+    if (record.kind === 'break-marked') breakMarked = record.afterLevel;
     const typed = line as JournalLine<SessionRecord>;
     const open = replay.openRace;
     if (tally !== null && 'raceId' in record && record.raceId === tally.raceId) {
@@ -227,7 +272,10 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
     if (record.kind === 'race-start') collect.set(record.raceId, countsChips(record.counts));
     replay.add(typed);
     const now = replay.openRace;
-    if (record.kind === 'race-start' && now !== null && now.firstSeq === line.seq) tally = { raceId: now.id, corrections: 0, refusals: 0 };
+    if (record.kind === 'race-start' && now !== null && now.firstSeq === line.seq) {
+      tally = { raceId: now.id, corrections: 0, refusals: 0 };
+      lastRaceLevel = now.place.level ?? lastRaceLevel;
+    }
     // Abandoned as the reducer abandons it: the race open then.
     if (record.kind === 'race-abandon' && open !== null && open.id === record.raceId && now === null) {
       const counted = tally !== null && tally.raceId === open.id ? tally : { corrections: 0, refusals: 0 };
@@ -263,7 +311,7 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
     });
   }
   races.sort((a, b) => a.firstSeq - b.firstSeq);
-  return { races, state: { session: { ...session, history: [], games: [] }, tally }, problems, damaged, history: session.history };
+  return { races, state: { session: { ...session, history: [], games: [] }, tally, breakMarked, lastRaceLevel }, problems, damaged, history: session.history, exchanges };
 }
 
 /** The records a table's status reads: the colour-up's (ColorUpLog), the dealer's calls of the floor and the director's decisions the station kept. */
@@ -352,7 +400,8 @@ export function markedBreakOf(lines: readonly JournalLine<unknown>[]): number | 
  * when none is marked (never, or unmarked), the break of its last race run at a break. The races
  * counted are those of that break whose result its result screen shows: confirmed, or complete and
  * waiting to be confirmed. A race still taking cards is not on it yet (nothing is handed out before
- * its result), nor an abandoned one. readFloorStatus makes the same selection in SQL.
+ * its result), nor an abandoned one. The chips exchanged outside a race while that break's sheet
+ * was the table's are on it too (FoldedExchange). readFloorStatus makes the same selection in SQL.
  */
 export interface TableSheet {
   readonly afterLevel: number | null;
@@ -368,10 +417,13 @@ export function sheetBreakOf(races: readonly Pick<FoldedRace, 'level' | 'firstSe
   return last?.level ?? null;
 }
 
-/** A table's sheet from its races (the fold's) and the break its station marked last. */
-export function tableSheet(races: readonly Pick<FoldedRace, 'level' | 'firstSeq' | 'status' | 'sheet'>[], breakMarked: number | null): TableSheet {
+/** A table's sheet from its races and exchanges (the fold's) and the break its station marked last: the break's races and the exchanges recorded at it. */
+export function tableSheet(races: readonly Pick<FoldedRace, 'level' | 'firstSeq' | 'status' | 'sheet'>[], breakMarked: number | null, exchanges: readonly Pick<FoldedExchange, 'afterLevel' | 'removed' | 'count' | 'next' | 'given'>[] = []): TableSheet {
   const afterLevel = sheetBreakOf(races, breakMarked);
-  const sheets = races.filter((race) => afterLevel !== null && race.level === afterLevel && race.status !== 'abandoned' && race.sheet !== null).map((race) => race.sheet as RaceChipSheet);
+  const sheets = [
+    ...races.filter((race) => afterLevel !== null && race.level === afterLevel && race.status !== 'abandoned' && race.sheet !== null).map((race) => race.sheet as RaceChipSheet),
+    ...exchanges.filter((exchange) => afterLevel !== null && exchange.afterLevel === afterLevel).map(exchangeSheet),
+  ];
   return { afterLevel, bring: addChips(...sheets.map((sheet) => sheet.bring)), collect: addChips(...sheets.map((sheet) => sheet.collect)) };
 }
 
@@ -419,7 +471,7 @@ export function floorChainReport(failures: readonly ChainFailure[], allSealsChec
  * The fold's version. A floor whose fold changed (what it takes from a record, what it keeps) says
  * so here: every table folded by another version is folded again from its first record.
  */
-export const FOLD_VERSION = 4;
+export const FOLD_VERSION = 5;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
 const FOLD_LOCK = 0x666f6c64;
@@ -468,6 +520,16 @@ const racesJson = (races: readonly FoldedRace[]): string =>
     corrections: bounded(race.corrections), refusals: bounded(race.refusals), collect: bounded(race.collect), bring: bounded(race.bring), sheet: race.sheet, first_seq: race.firstSeq, last_seq: race.lastSeq,
   })));
 
+/** A floor_exchanges row (`e`) as the JSON of a FoldedExchange, for the status and the summary to read. */
+export const EXCHANGE_JSON = `jsonb_build_object('seq', e.seq, 'at', to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'reason', e.reason, 'raceId', e.race_id, 'seat', e.seat, 'removed', e.removed, 'count', e.count, 'next', e.next, 'note', e.note, 'given', e.given, 'lost', e.lost, 'valueDelta', e.value_delta, 'afterLevel', e.after_level)`;
+
+/** The exchanges' numbers as one small JSON set, read as the races' are. */
+const exchangesJson = (exchanges: readonly FoldedExchange[]): string =>
+  JSON.stringify(exchanges.map((exchange) => ({
+    seq: exchange.seq, at: exchange.at, reason: exchange.reason, race_id: exchange.raceId, seat: exchange.seat, removed: exchange.removed, count: exchange.count, next: exchange.next, note: exchange.note,
+    given: bounded(exchange.given), lost: bounded(exchange.lost), value_delta: bounded(exchange.valueDelta), after_level: exchange.afterLevel,
+  })));
+
 /** A table's stored lines after seq `after` (through `through`, when given), at most FOLD_BATCH, as the fold reads them. */
 async function storedLines(client: ClientBase, table: string, after: number, through = Number.MAX_SAFE_INTEGER): Promise<FoldLine[]> {
   const rows = await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT ${FOLD_BATCH}`, [table, after, through]);
@@ -501,7 +563,7 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     const current = kept !== undefined && kept.fold_version === FOLD_VERSION ? kept : null;
     // Another version's fold: the table is folded again from its first record. (A table never
     // folded has no races: they are written with its state, in one statement.)
-    if (kept !== undefined && current === null) await client.query('DELETE FROM floor_races WHERE table_name = $1', [table]);
+    if (kept !== undefined && current === null) await client.query('WITH exchanges AS (DELETE FROM floor_exchanges WHERE table_name = $1) DELETE FROM floor_races WHERE table_name = $1', [table]);
     const foldedSeq = current === null ? 0 : Number(current.folded_seq);
     const lines = await storedLines(client, table, foldedSeq);
     const lastSeq = lines.at(-1)?.seq ?? foldedSeq;
@@ -524,13 +586,18 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
          SELECT $1, r.race_id, r.status, r.level, r.removed, r.next, r.value_delta, r.winners, r.started_at, r.ended_at, r.corrections, r.refusals, r.collect, r.bring, r.sheet, r.first_seq, r.last_seq
          FROM json_to_recordset($11::json) AS r(race_id text, status text, level integer, removed bigint, next bigint, value_delta bigint, winners jsonb, started_at timestamptz, ended_at timestamptz, corrections bigint, refusals bigint, collect bigint, bring bigint, sheet jsonb, first_seq bigint, last_seq bigint)
          ON CONFLICT (table_name, race_id) DO UPDATE SET status = excluded.status, level = excluded.level, removed = excluded.removed, next = excluded.next, value_delta = excluded.value_delta, winners = excluded.winners,
-           started_at = excluded.started_at, ended_at = excluded.ended_at, corrections = excluded.corrections, refusals = excluded.refusals, collect = excluded.collect, bring = excluded.bring, sheet = excluded.sheet, first_seq = excluded.first_seq, last_seq = excluded.last_seq)
+           started_at = excluded.started_at, ended_at = excluded.ended_at, corrections = excluded.corrections, refusals = excluded.refusals, collect = excluded.collect, bring = excluded.bring, sheet = excluded.sheet, first_seq = excluded.first_seq, last_seq = excluded.last_seq),
+       exchanges AS (
+         INSERT INTO floor_exchanges (table_name, seq, at, reason, race_id, seat, removed, count, next, note, given, lost, value_delta, after_level)
+         SELECT $1, e.seq, e.at, e.reason, e.race_id, e.seat, e.removed, e.count, e.next, e.note, e.given, e.lost, e.value_delta, e.after_level
+         FROM json_to_recordset($16::json) AS e(seq bigint, at timestamptz, reason text, race_id text, seat integer, removed bigint, count bigint, next bigint, note text, given bigint, lost bigint, value_delta bigint, after_level integer)
+         ON CONFLICT (table_name, seq) DO NOTHING)
        INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged, break_marked, base_colour_up, flag_kind, flag_seq)
        VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10, $12, $13, $14, $15)
        ON CONFLICT (table_name) DO UPDATE SET folded_seq = excluded.folded_seq, resume_seq = excluded.resume_seq, failures = excluded.failures, colour_up = excluded.colour_up, open_race = excluded.open_race, folded_at = excluded.folded_at,
          fold_version = excluded.fold_version, replay = excluded.replay, problems = excluded.problems, problem_count = excluded.problem_count, fold_error = NULL, error_seq = NULL, damaged = excluded.damaged, break_marked = excluded.break_marked,
          base_colour_up = excluded.base_colour_up, flag_kind = excluded.flag_kind, flag_seq = excluded.flag_seq`,
-      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged), racesJson(fold.races), markedBreakOf(colourUpRecords), reading.base, reading.flag?.kind ?? null, reading.flag?.seq ?? null],
+      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged), racesJson(fold.races), markedBreakOf(colourUpRecords), reading.base, reading.flag?.kind ?? null, reading.flag?.seq ?? null, exchangesJson(fold.exchanges)],
     );
     await client.query('COMMIT');
     return lines.length === FOLD_BATCH ? 'more' : 'folded';
@@ -624,6 +691,7 @@ export interface DenominationChips {
 export interface TableStatus {
   readonly table: string;
   readonly races: number;
+  /** The chip value the table's confirmed races and its exchanges outside a race created (negative: removed). */
   readonly valueDelta: number;
   readonly lastSeen: string | null;
   readonly colourUp: ColourUpStatus;
@@ -635,6 +703,7 @@ export interface TableStatus {
   readonly corrections: number;
   readonly refusals: number;
   readonly abandoned: number;
+  /** Every break's chips per denomination: its races' (abandoned ones aside) and its exchanges outside a race. */
   readonly chips: readonly DenominationChips[];
   readonly failures: readonly ChainFailure[];
   /** Records the floor holds that the fold has not folded yet: what the page and the status are behind by. */
@@ -648,6 +717,8 @@ export interface TableStatus {
   readonly collect: ChipsByDenomination;
   /** The break the sheet is for (the level it falls after): null when the table has had none. */
   readonly sheetAfterLevel: number | null;
+  /** The chips exchanged outside a race on that sheet (its break's: FoldedExchange), in the order recorded: the sheet lists each. */
+  readonly exchanges?: readonly FoldedExchange[];
 }
 
 /**
@@ -696,16 +767,17 @@ const chipsList = (chips: Map<number, { collect: number; bring: number }>): Deno
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
   await noJit(client);
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; decided_through: string | null; open_closed: { by: string; note: string } | null }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; decided_through: string | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[] }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
-       coalesce(a.races, 0)::int AS races, coalesce(a.value_delta, 0)::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
+       coalesce(a.races, 0)::int AS races, (coalesce(a.value_delta, 0) + coalesce((SELECT sum(value_delta) FROM floor_exchanges WHERE table_name = t.table_name), 0))::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
        greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
        s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged, s.base_colour_up, s.flag_kind, s.flag_seq::text,
        (SELECT max(settles_seq) FROM floor_decisions WHERE table_name = t.table_name)::text AS decided_through,
        (SELECT jsonb_build_object('by', d.decided_by, 'note', d.note) FROM floor_decisions d WHERE d.table_name = t.table_name AND d.decision = 'race-closed' AND d.race_id = s.open_race ORDER BY d.id DESC LIMIT 1) AS open_closed,
        b.level AS sheet_break,
-       coalesce((SELECT jsonb_agg(r.sheet ORDER BY r.first_seq) FROM floor_races r WHERE r.table_name = t.table_name AND r.level = b.level AND r.status <> 'abandoned' AND r.sheet IS NOT NULL), '[]') AS sheets
+       coalesce((SELECT jsonb_agg(r.sheet ORDER BY r.first_seq) FROM floor_races r WHERE r.table_name = t.table_name AND r.level = b.level AND r.status <> 'abandoned' AND r.sheet IS NOT NULL), '[]') AS sheets,
+       coalesce((SELECT jsonb_agg(${EXCHANGE_JSON} ORDER BY e.seq) FROM floor_exchanges e WHERE e.table_name = t.table_name AND e.after_level = b.level), '[]') AS exchanges
      FROM floor_tables t
      LEFT JOIN floor_table_state s USING (table_name)
      LEFT JOIN LATERAL (SELECT coalesce(s.break_marked, (SELECT level FROM floor_races WHERE table_name = t.table_name AND level IS NOT NULL ORDER BY first_seq DESC LIMIT 1)) AS level) b ON true
@@ -717,7 +789,9 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
   );
   const chips = await client.query<{ table_name: string; chip: string; collect: string; bring: string }>(
     `SELECT table_name, removed AS chip, sum(collect) AS collect, 0 AS bring FROM floor_races WHERE status <> 'abandoned' GROUP BY table_name, removed
-     UNION ALL SELECT table_name, next, 0, sum(bring) FROM floor_races WHERE status <> 'abandoned' GROUP BY table_name, next`,
+     UNION ALL SELECT table_name, next, 0, sum(bring) FROM floor_races WHERE status <> 'abandoned' GROUP BY table_name, next
+     UNION ALL SELECT table_name, removed, sum(count), 0 FROM floor_exchanges GROUP BY table_name, removed
+     UNION ALL SELECT table_name, next, 0, sum(given) FROM floor_exchanges GROUP BY table_name, next`,
   );
   const byTable = new Map<string, Map<number, { collect: number; bring: number }>>();
   const total = new Map<number, { collect: number; bring: number }>();
@@ -736,6 +810,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
       ];
       // A chain failure, or a record the fold could not take: for the director to settle first.
       const disputed = failures.length > 0 || foldProblems.length > 0 || (row.problem_count ?? 0) > 0;
+      const sheets = [...row.sheets, ...row.exchanges.map(exchangeSheet)];
       return {
         table: row.table_name,
         races: row.races,
@@ -757,10 +832,11 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         foldBehind: Number(row.fold_behind),
         foldProblems,
         damaged: (row.damaged ?? []).map(Number),
-        // The sheet as tableSheet makes it: the races of the break chosen in the query, added up.
-        bring: addChips(...row.sheets.map((sheet) => sheet.bring)),
-        collect: addChips(...row.sheets.map((sheet) => sheet.collect)),
+        // The sheet as tableSheet makes it: the races and the exchanges of the break chosen in the query, added up.
+        bring: addChips(...sheets.map((sheet) => sheet.bring)),
+        collect: addChips(...sheets.map((sheet) => sheet.collect)),
         sheetAfterLevel: row.sheet_break,
+        exchanges: row.exchanges,
       };
     })
     .sort((a, b) => byTableName(a.table, b.table));
@@ -823,6 +899,12 @@ export async function tableHistory(client: ClientBase, table: string): Promise<H
     after = last.seq;
   }
   return history;
+}
+
+/** A table's chips exchanged outside a race as the floor folded them, in the order recorded. */
+export async function tableExchanges(client: ClientBase, table: string): Promise<FoldedExchange[]> {
+  const result = await client.query<{ exchange: FoldedExchange }>(`SELECT ${EXCHANGE_JSON} AS exchange FROM floor_exchanges e WHERE e.table_name = $1 ORDER BY e.seq`, [table]);
+  return result.rows.map((row) => row.exchange);
 }
 
 /** A table's chain failures and whether every stored seal could be checked: its chain as the console's verdicts read it. */

@@ -50,6 +50,13 @@ describe("the chip runner's reconciliation", () => {
     expect(sheetDifferences('delivered', { 100: 3 }, { 100: 3 })).toEqual([]);
   });
 
+  it('lists the exchanges outside a race on a table’s sheet beside its chips (already in them), and values them with the races’', () => {
+    const exchange = { reason: 'late-found', raceId: 'race-1', seat: 1, removed: 25, count: 5, next: 100, note: '', given: 1, lost: 1, valueDelta: -25, seq: 9, at: '2026-12-04T20:00:00.000Z', afterLevel: 3 } as const;
+    const done = reconcile({ tables: [{ ...table('7', { 100: 4 }, { 25: 15 }, 3), exchanges: [exchange] }, table('8', { 100: 3 }, { 25: 10 }, 3)] }, [], 3);
+    expect(done.tables.map((each) => each.exchanges)).toEqual([[exchange], []]);
+    expect(done.tables[0]).toMatchObject({ removedValue: 375, addedValue: 400, valueCreated: 25, flagged: true });
+  });
+
   it('works the latest break on any sheet, and takes a runner’s name as a person writes it', () => {
     expect(runnerBreak({ tables: [table('7', {}, {}, 2), table('8', {}, {}, 6), table('9', {}, {}, null)] })).toBe(6);
     expect(runnerBreak({ tables: [] })).toBeNull();

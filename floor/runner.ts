@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
 import { addChips, type ChipsByDenomination } from '../engine/race/summary';
 import { NAME_MAX } from '../protocol/constants';
-import type { FloorStatus, TableStatus } from './fold';
+import type { FloorStatus, FoldedExchange, TableStatus } from './fold';
 
 /**
  * The chip runner's round at a break, and its reconciliation: the runner's sheet per table (the
@@ -9,7 +9,8 @@ import type { FloorStatus, TableStatus } from './fold';
  * runner's ticks ("delivered", "collected": who, when, and the chips the sheet said then, kept in
  * `floor_runner_ticks`, migration 12), and per table and in total the value taken off and put on
  * the tables, the value the races created, and every difference between what the runner ticked
- * and what the races now give: flagged before play resumes.
+ * and what the races now give: flagged before play resumes. Chips a table exchanged outside a race
+ * (late-found, a discretionary colour-up: FoldedExchange) are on its sheet like a race's, and listed.
  */
 
 export const TICK_KINDS = ['delivered', 'collected'] as const;
@@ -39,10 +40,12 @@ export interface ReconciledTable {
   readonly colourUp: TableStatus['colourUp'];
   readonly collect: ChipsByDenomination;
   readonly bring: ChipsByDenomination;
+  /** The chips exchanged outside a race that are on the sheet (in `collect` and `bring` already): listed each on its own. */
+  readonly exchanges: readonly FoldedExchange[];
   /** The value of the chips taken off the table (collect × denomination) and put on it (bring × denomination). */
   readonly removedValue: number;
   readonly addedValue: number;
-  /** addedValue − removedValue: the value the races created (negative: removed). */
+  /** addedValue − removedValue: the value the races and the exchanges created (negative: removed). */
   readonly valueCreated: number;
   readonly delivered: RunnerTick | null;
   readonly collected: RunnerTick | null;
@@ -81,7 +84,7 @@ export function reconcile(status: Pick<FloorStatus, 'tables'>, ticks: readonly R
       const removedValue = valueOf(table.collect);
       const addedValue = valueOf(table.bring);
       const owed = (!isEmpty(table.bring) && delivered === null) || (!isEmpty(table.collect) && collected === null);
-      return { table: table.table, colourUp: table.colourUp, collect: table.collect, bring: table.bring, removedValue, addedValue, valueCreated: addedValue - removedValue, delivered, collected, differences, flagged: owed || differences.length > 0 };
+      return { table: table.table, colourUp: table.colourUp, collect: table.collect, bring: table.bring, exchanges: table.exchanges ?? [], removedValue, addedValue, valueCreated: addedValue - removedValue, delivered, collected, differences, flagged: owed || differences.length > 0 };
     });
   const removedValue = tables.reduce((total, table) => total + table.removedValue, 0);
   const addedValue = tables.reduce((total, table) => total + table.addedValue, 0);

@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
 import { addChips, type ChipsByDenomination, type RaceChipSheet } from '../engine/race/summary';
 import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from '../replay/csv';
-import { byTableName, type FoldedRaceStatus } from './fold';
+import { byTableName, EXCHANGE_JSON, exchangeSheet, type FoldedExchange, type FoldedRaceStatus } from './fold';
 
 /**
  * The tournament in one summary for the chip audit (issue 23): per table and in all, the races
@@ -13,6 +13,12 @@ import { byTableName, type FoldedRaceStatus } from './fold';
  * of each confirmed race, engine/race/summary.ts raceChipSheet), added up, never figures of its
  * own; an abandoned race moves no chips and creates no value. The floor records no director's
  * decision on a dispute yet: `decision` is null until it does (the CSV's cell empty).
+ *
+ * The chips a station exchanged outside a race (floor_exchanges: late-found, TDA 24C, and
+ * discretionary colour-ups, TDA 25B) are chips moved and value created like a race's, and each is
+ * listed on its own line: a late-found one against the race it belongs to and that race's break
+ * (`raceLevel`), as the rules record it, whatever round of the runner's it was handed out in
+ * (`afterLevel`: floor/fold.ts FoldedExchange).
  */
 
 /** Chips of one denomination: taken off the tables (`removed`) and brought on (`added`). */
@@ -38,10 +44,19 @@ export interface SummaryDispute {
   readonly decision: string | null;
 }
 
+/** An exchange outside a race on the chip audit's list. */
+export interface SummaryExchange extends FoldedExchange {
+  readonly table: string;
+  /** The break of the race a late-found exchange belongs to (null: discretionary, or a race not at a break or unknown to the floor). */
+  readonly raceLevel: number | null;
+}
+
 export interface TableSummary {
   readonly table: string;
   readonly races: number;
   readonly abandoned: number;
+  /** Chips exchanged outside a race (their chips and value are in `chips` and `valueDelta`). */
+  readonly exchanges: number;
   readonly valueDelta: number;
   readonly chips: readonly DenominationMoves[];
   readonly disputes: number;
@@ -51,6 +66,7 @@ export interface TournamentSummary {
   readonly tables: readonly TableSummary[];
   readonly totals: Omit<TableSummary, 'table'>;
   readonly disputes: readonly SummaryDispute[];
+  readonly exchanges: readonly SummaryExchange[];
 }
 
 /** The chips a table's (or the tournament's) races moved: their chip sheets, each side added up (engine/race/summary.ts addChips). */
@@ -83,11 +99,16 @@ export async function tournamentSummary(client: ClientBase): Promise<TournamentS
   const failures = await client.query<{ table_name: string; seq: string; reason: string; at: Date | null }>(
     `SELECT f.table_name, f.seq::text AS seq, f.reason, s.at FROM chain_failures f LEFT JOIN station_records s ON s.table_name = f.table_name AND s.seq = f.seq ORDER BY f.table_name, f.seq`,
   );
-  const byTable = new Map<string, { races: number; abandoned: number; valueDelta: number; moves: Moves; disputes: SummaryDispute[] }>();
+  const exchanges = await client.query<{ table_name: string; exchange: FoldedExchange; race_level: number | null }>(
+    `SELECT e.table_name, ${EXCHANGE_JSON} AS exchange, r.level AS race_level
+     FROM floor_exchanges e LEFT JOIN floor_races r ON r.table_name = e.table_name AND r.race_id = e.race_id
+     ORDER BY e.table_name, e.seq`,
+  );
+  const byTable = new Map<string, { races: number; abandoned: number; valueDelta: number; moves: Moves; disputes: SummaryDispute[]; exchanges: SummaryExchange[] }>();
   const of = (table: string) => {
     let kept = byTable.get(table);
     if (kept === undefined) {
-      kept = { races: 0, abandoned: 0, valueDelta: 0, moves: { collect: [], bring: [] }, disputes: [] };
+      kept = { races: 0, abandoned: 0, valueDelta: 0, moves: { collect: [], bring: [] }, disputes: [], exchanges: [] };
       byTable.set(table, kept);
     }
     return kept;
@@ -107,42 +128,55 @@ export async function tournamentSummary(client: ClientBase): Promise<TournamentS
       table.disputes.push({ table: row.table_name, kind: 'abandoned', race: row.race_id, seq: row.abandon_seq === null ? null : Number(row.abandon_seq), at: row.ended_at?.toISOString() ?? null, reason: row.reason ?? '', decision: null });
     }
   }
+  for (const row of exchanges.rows) {
+    const table = of(row.table_name);
+    const sheet = exchangeSheet(row.exchange);
+    table.valueDelta += row.exchange.valueDelta;
+    table.moves.collect.push(sheet.collect);
+    table.moves.bring.push(sheet.bring);
+    table.exchanges.push({ ...row.exchange, table: row.table_name, raceLevel: row.exchange.reason === 'late-found' ? row.race_level : null });
+  }
   for (const row of failures.rows) {
     of(row.table_name).disputes.push({ table: row.table_name, kind: 'chain-failure', race: null, seq: Number(row.seq), at: row.at?.toISOString() ?? null, reason: row.reason, decision: null });
   }
   const all: Moves = { collect: [], bring: [] };
   const summaries: TableSummary[] = [];
   const disputes: SummaryDispute[] = [];
+  const exchanged: SummaryExchange[] = [];
   for (const name of [...byTable.keys()].sort(byTableName)) {
     const table = byTable.get(name) as NonNullable<ReturnType<typeof byTable.get>>;
     all.collect.push(...table.moves.collect);
     all.bring.push(...table.moves.bring);
-    summaries.push({ table: name, races: table.races, abandoned: table.abandoned, valueDelta: table.valueDelta, chips: movesList(table.moves), disputes: table.disputes.length });
+    summaries.push({ table: name, races: table.races, abandoned: table.abandoned, exchanges: table.exchanges.length, valueDelta: table.valueDelta, chips: movesList(table.moves), disputes: table.disputes.length });
     disputes.push(...table.disputes);
+    exchanged.push(...table.exchanges);
   }
   return {
     tables: summaries,
     totals: {
       races: summaries.reduce((sum, table) => sum + table.races, 0),
       abandoned: summaries.reduce((sum, table) => sum + table.abandoned, 0),
+      exchanges: exchanged.length,
       valueDelta: summaries.reduce((sum, table) => sum + table.valueDelta, 0),
       chips: movesList(all),
       disputes: disputes.length,
     },
     disputes,
+    exchanges: exchanged,
   };
 }
 
 /** The summary of a floor with nothing folded. */
-export const EMPTY_SUMMARY: TournamentSummary = { tables: [], totals: { races: 0, abandoned: 0, valueDelta: 0, chips: [], disputes: 0 }, disputes: [] };
+export const EMPTY_SUMMARY: TournamentSummary = { tables: [], totals: { races: 0, abandoned: 0, exchanges: 0, valueDelta: 0, chips: [], disputes: 0 }, disputes: [], exchanges: [] };
 
 /** What the CSV calls the tournament's own row (beside the tables' names). */
 export const ALL_TABLES = 'all tables';
 
 /**
- * The summary as CSV (replay/csv.ts: the byte-order mark, the separator, the quoting), in three
+ * The summary as CSV (replay/csv.ts: the byte-order mark, the separator, the quoting), in four
  * blocks a blank line apart, each with its header: the races and value per table (and in all), the
- * chips per denomination per table (and in all), the disputes with their decisions.
+ * chips per denomination per table (and in all), the disputes with their decisions, and the chips
+ * exchanged outside a race (their chips and value are in the first two blocks already).
  */
 export function summaryCsv(summary: TournamentSummary, options: CsvOptions = {}): string {
   const line = (cells: readonly (string | number)[]) => csvLine(cells, options.separator);
@@ -155,6 +189,13 @@ export function summaryCsv(summary: TournamentSummary, options: CsvOptions = {})
   lines.push('', line(['table', 'dispute', 'race', 'record', 'at', 'at local', 'reason', 'decision']));
   for (const dispute of summary.disputes) {
     lines.push(line([dispute.table, dispute.kind, dispute.race ?? '', dispute.seq ?? '', dispute.at ?? '', localTime(dispute.at, options.offsetOf), dispute.reason, dispute.decision ?? '']));
+  }
+  lines.push('', line(['table', 'exchange', 'race', 'race break', 'sheet break', 'seat', 'denomination', 'chips removed', 'next denomination', 'chips added', 'chips lost', 'value created', 'record', 'at', 'at local', 'note']));
+  for (const exchange of summary.exchanges) {
+    lines.push(line([
+      exchange.table, exchange.reason, exchange.raceId ?? '', exchange.raceLevel ?? '', exchange.afterLevel ?? '', exchange.seat ?? '', exchange.removed, exchange.count, exchange.next, exchange.given, exchange.lost, exchange.valueDelta,
+      exchange.seq, exchange.at, localTime(exchange.at, options.offsetOf), exchange.note,
+    ]));
   }
   return `${CSV_BOM}${lines.join(CSV_EOL)}${CSV_EOL}`;
 }

@@ -11,6 +11,7 @@ import { COLOUR_UP_STATUSES, isFinished, type ChainFailure, type FloorStatus, ty
 import type { TableSeating } from '../seating';
 import { DECIDED_BY_MAX, DECISION_NOTE_MAX, FLOOR_DECISIONS, type FloorDecision, type FloorDecisionKind } from '../decisions';
 import { FLOOR_LANGUAGES, formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
+import type { FoldedExchange } from '../fold';
 
 /**
  * The floor page as HTML made on the server: no script, the stylesheet from the floor itself
@@ -140,6 +141,25 @@ export function sheetCell(language: FloorLanguage, chips: ChipsByDenomination, t
 /** The break a table's sheet is for, under its cells ('' when it has had none). */
 function sheetBreak(language: FloorLanguage, table: Pick<TableStatus, 'sheetAfterLevel'>): string {
   return table.sheetAfterLevel === null ? '' : `<br><small>${wordsOf(language)('floor.page.sheetBreak', { level: table.sheetAfterLevel })}</small>`;
+}
+
+/** One exchange outside a race as a line of the sheet: which (late-found of its race, or discretionary), whose seat, the chips each way, the value removed, the note. */
+function exchangeLine(language: FloorLanguage, exchange: FoldedExchange): string {
+  const w = wordsOf(language);
+  const chip = (value: number) => formatNumber(language, value);
+  const parts = [
+    exchange.reason === 'late-found' ? w('floor.page.runner.lateFound', { race: exchange.raceId ?? '' }) : w('floor.page.runner.discretionary'),
+    ...(exchange.seat === null ? [] : [w('floor.page.runner.exchangeSeat', { seat: exchange.seat })]),
+    w('floor.page.runner.exchangeChips', { count: exchange.count, removed: chip(exchange.removed), given: exchange.given, next: chip(exchange.next) }),
+    ...(exchange.lost === 0 ? [] : [w('floor.page.runner.exchangeLost', { lost: exchange.lost, removed: chip(exchange.removed), value: formatNumber(language, exchange.valueDelta, true) })]),
+  ];
+  const note = exchange.note === '' ? '' : ` <q>${escapeHtml(exchange.note)}</q>`;
+  return `<li data-testid="runner-exchange" data-reason="${exchange.reason}" data-seq="${exchange.seq}">${parts.join(', ')}${note}</li>`;
+}
+
+/** A sheet's exchanges outside a race, a line each. */
+export function exchangeLines(language: FloorLanguage, exchanges: readonly FoldedExchange[]): string {
+  return `<ul class="plain">${exchanges.map((exchange) => exchangeLine(language, exchange)).join('')}</ul>`;
 }
 
 function failuresList(language: FloorLanguage, failures: readonly ChainFailure[]): string {
@@ -367,6 +387,7 @@ ${languageLinks(language, '/table', { table: table.table })}
 <div><dt>${w('floor.page.valueChange')}</dt><dd>${n(table.valueDelta, true)}</dd></div>
 <div><dt>${w('floor.page.toCollect')}</dt><dd>${sheetCell(language, table.collect, 'collect')}${sheetBreak(language, table)}</dd></div>
 <div><dt>${w('floor.page.toBring')}</dt><dd>${sheetCell(language, table.bring, 'bring')}${sheetBreak(language, table)}</dd></div>
+${(table.exchanges ?? []).length === 0 ? '' : `<div><dt>${w('floor.page.runner.exchanges')}</dt><dd>${exchangeLines(language, table.exchanges ?? [])}</dd></div>`}
 </dl>
 ${table.failures.length > 0 ? `<section class="alert" role="alert"><h2>${w('floor.page.chainFailed')}</h2><p>${failuresList(language, table.failures)}</p></section>` : ''}
 ${table.foldProblems.length > 0 ? `<section class="alert" role="alert"><h2>${w('floor.page.foldFailed')}</h2><p>${foldProblemsList(language, table.foldProblems)}</p></section>` : ''}

@@ -2,7 +2,7 @@ import type { MessageKey } from '../../engine/messages';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { NAME_MAX } from '../../protocol/constants';
 import type { ReconciledTable, Reconciliation, RunnerTick, SheetDifference, TickKind } from '../runner';
-import { COLOUR_UP_STATUS, escapeHtml, href, languageLinks, page, sheetCell, wordsOf } from './render';
+import { COLOUR_UP_STATUS, escapeHtml, exchangeLines, href, languageLinks, page, sheetCell, wordsOf } from './render';
 import { formatNumber, formatTime, type FloorLanguage } from './words';
 
 /**
@@ -55,7 +55,8 @@ ${languageLinks(language, '/runner', level === null ? {} : { level: String(level
 <td>${tickCell(language, table, 'delivered', level, table.bring)}</td>
 <td class="num">${n(table.removedValue)} / ${n(table.addedValue)}<br><strong>${n(table.valueCreated, true)}</strong></td>
 <td data-testid="runner-check">${check}</td>
-</tr>`;
+</tr>${table.exchanges.length === 0 ? '' : `
+<tr class="exchanges" data-exchanges="${escapeHtml(table.table)}"><td></td><td colspan="7">${w('floor.page.runner.exchanges')}:${exchangeLines(language, table.exchanges)}</td></tr>`}`;
   });
   const { totals } = reconciliation;
   const summary = totals.flagged === 0 ? `<p class="board-done" data-testid="runner-summary">${w('floor.page.runner.allClear')}</p>` : `<p class="alert" role="status" data-testid="runner-summary">${w('floor.page.runner.flagged', { n: totals.flagged })}</p>`;

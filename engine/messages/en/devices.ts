@@ -238,6 +238,13 @@ export const enDevices = {
         flagged: 'Tables to settle before play resumes: {n} (chips not ticked, or ticked otherwise than the races now give).',
         allClear: 'Every table collected and delivered as its races gave.',
         badTick: "A tick needs the runner's name (1 to {n} characters) and a table with this break on its sheet.",
+        /** Chips exchanged outside a race (TDA 24C, 25B), each its own line under its table. */
+        exchanges: 'Exchanged outside a race',
+        lateFound: 'late-found chips of {race} (TDA 24C)',
+        discretionary: "colour-up at the floor's discretion (TDA 25B)",
+        exchangeSeat: 'seat {seat}',
+        exchangeChips: 'collect {count} × {removed}, bring {given} × {next}',
+        exchangeLost: '{lost} × {removed} removed without compensation ({value})',
       },
       progress: { title: 'This break', left: 'Tables left: {n} of {total}', allDone: 'Every table is done: play can resume', leftList: 'Still to finish:' },
       colourUpStatus: { notStarted: 'not started', racing: 'racing', waitingToConfirm: 'waiting to confirm', done: 'done', closed: 'closed by the floor', disputed: 'disputed', floorCalled: 'floor called' },
