@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { allDealt, enterCounts, FINNISH_COUNTS, FINNISH_TABLE, manualInput, openConsole, setUpTable, startRace } from './harness/flows';
 import { HUMAN_KEY_DELAY_MS } from './harness/scanner';
@@ -19,14 +19,20 @@ test.afterEach(async () => {
   await stopConsoles(app);
 });
 
-test('cards typed one after the other without waiting: ah⏎ ah⏎ (refused) kc⏎ 2d⏎ deals ah, kc, 2d and leaves the field empty', async ({ page }) => {
-  await page.setViewportSize({ width: 1024, height: 600 });
+/** The Finnish race started by hand, the card entry focused as the dealing screen opens. */
+async function dealingFinnishRace(page: Page): Promise<Locator> {
   await openConsole(page, app.url);
   await setUpTable(page, FINNISH_TABLE);
   await enterCounts(page, FINNISH_COUNTS);
   await startRace(page);
   const input = manualInput(page);
   await expect(input).toBeFocused();
+  return input;
+}
+
+test('cards typed one after the other without waiting: ah⏎ ah⏎ (refused) kc⏎ 2d⏎ deals ah, kc, 2d and leaves the field empty', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 600 });
+  const input = await dealingFinnishRace(page);
   // At a person's pace, Enter pressed at once after each card: nothing waits for the screen.
   for (const card of ['ah', 'ah', 'kc', '2d']) {
     await page.keyboard.type(card, { delay: HUMAN_KEY_DELAY_MS });
@@ -40,12 +46,7 @@ test('cards typed one after the other without waiting: ah⏎ ah⏎ (refused) kc�
 });
 
 test('the next card typed while the one before is on its way is kept, and its Enter too', async ({ page }) => {
-  await openConsole(page, app.url);
-  await setUpTable(page, FINNISH_TABLE);
-  await enterCounts(page, FINNISH_COUNTS);
-  await startRace(page);
-  const input = manualInput(page);
-  await expect(input).toBeFocused();
+  const input = await dealingFinnishRace(page);
   // As fast as the keyboard goes: the second card and its Enter reach the field before the first's answer.
   await page.keyboard.type('ah');
   await page.keyboard.press('Enter');
