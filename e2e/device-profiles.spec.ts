@@ -139,6 +139,13 @@ test('register deck: 52 tags read in order (a repeated tag explained), stored as
     await view.getByTestId('source-decoder').selectOption('rfid');
     await expect(section).toBeVisible();
     await expect(view.getByTestId('register-name')).toHaveValue('deck-1');
+    // The proposed name is selected when tapped: the dealer's own replaces it (issue 24: it became deck-1deck-red).
+    await view.getByTestId('register-name').click();
+    await page.keyboard.type('deck-red');
+    await expect(view.getByTestId('register-name')).toHaveValue('deck-red');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('deck-1');
+    await expect(view.getByTestId('register-name')).toHaveValue('deck-1');
     await expect(view.getByTestId('register-start')).toHaveText('Save and start registering');
     await view.getByTestId('register-start').click();
     await expect(count).toHaveText('0 of 52, next: A♠');
