@@ -318,6 +318,7 @@ test.describe('Chicago: house options, the call, and a royal flush that ends the
     await expect(page.getByTestId('game-winner')).toHaveAttribute('data-reason', 'royal-flush');
     await expect(page.getByTestId('showdown-best')).toHaveText('Best hand: Ville, a royal flush: the game is won at once');
     await expect(page.getByTestId('score-2')).toHaveText('52');
+    await expect(page.getByTestId('hand-points')).toHaveText('Hand: Ville, royal flush: 52 points');
     // Nothing lets play go on: no entry, no grid, no next deal, no call; only closing.
     for (const control of ['manual-input', 'card-grid', 'next-deal', 'chicago-call', 'exchange']) await expect(page.getByTestId(control)).toHaveCount(0);
     await expect(game.getByRole('button', { name: /^A♠$/ })).toHaveCount(0);

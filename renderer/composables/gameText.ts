@@ -50,11 +50,15 @@ export function useGameText() {
     }
   }
 
-  /** The deal's hand points: "Anna: straight flush — 8 points", or that nobody scored. */
+  /**
+   * The deal's hand points: "Anna: straight flush — 8 points", or that nobody scored. Chicago's
+   * royal flush is named so, not by its category (issue 24: "straight flush: 52 points").
+   */
   function handPointsText(view: GameView): string {
     const hand = view.points.handPoints;
     if (hand === null) return t('game.points.noHand');
-    return t('game.points.hand', { player: hand.player, hand: handName(hand.hand), points: hand.points }, hand.points);
+    const royal = view.showdown?.royalFlush === true && view.showdown.best === hand.player;
+    return t('game.points.hand', { player: hand.player, hand: royal ? t('poker.hands.royal-flush') : handName(hand.hand), points: hand.points }, hand.points);
   }
 
   /** The showdown's best hand, named with its points (or why nobody scores); Chicago's royal flush by its name. */
