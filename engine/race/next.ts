@@ -26,7 +26,9 @@ export function nextStep(state: RaceState): Message {
     return { key: 'race.next.wonWith', params: { seat: seatOf(state, seat), card: { card } } };
   });
   const given: Message[] = [];
-  if (won.length > 0) given.push({ key: 'race.next.raced', params: { seats: { items: won, join: ',' } } });
+  // Under per-player rounding nothing is raced: each player's own odd chips were rounded up.
+  const rounded = setup.settings.rounding === 'per-player-half-up';
+  if (won.length > 0) given.push({ key: rounded ? 'race.next.rounded' : 'race.next.raced', params: { seats: { items: won, join: ',' } } });
   if (progress.result.protected.length > 0) {
     const seats: Message[] = progress.result.protected.map((seat) => ({ key: 'race.next.seat', params: { seat: seatOf(state, seat) } }));
     given.push({ key: 'race.next.protected', params: { seats: { items: seats, join: ',' } } });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { raceFromInput } from './input';
 import { applyRaceEvent, startRace, type RaceState } from './race';
+import { englishText } from '../messages';
+import { nextStep } from './next';
 import { raceReport } from './summary';
 import { dealAll } from './testing';
 
@@ -162,6 +164,10 @@ describe('roundings', () => {
     expect(summary.awards).toEqual([1, 3]);
     expect(summary.protected).toEqual([4]);
     expect(summary.valueDelta).toBe(300 - 7 * 25);
+    // Said as rounded, not raced (issue 24: the headline said "race: …" with no card dealt).
+    const said = englishText(nextStep(race('round', 25, 100, [{ seat: 1, chips: 3 }, { seat: 2, chips: 1 }, { seat: 3, chips: 2 }, { seat: 4, chips: 1, other: 0 }])));
+    expect(said).toBe('Give one 100 chip each — rounded up: seat 1, seat 3; protected: seat 4; remove all odd 25 chips');
+    expect(englishText(nextStep(dealAll(race('tda', 25, 100, [{ seat: 1, chips: 1 }, { seat: 2, chips: 1 }, { seat: 3, chips: 1 }]), ['Ah', 'Kh', 'Qh'])))).toMatch(/— race: seat 1 \(Ah\)/);
   });
 });
 

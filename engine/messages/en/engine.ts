@@ -75,6 +75,7 @@ export const enEngine = {
       noChips: 'No {next} chips to give; remove all odd {removed} chips',
       award: 'Give one {next} chip each — {given}; remove all odd {removed} chips',
       raced: 'race: {seats}',
+      rounded: 'rounded up: {seats}',
       protected: 'protected: {seats}',
       seat: '{seat}',
       wonWith: '{seat} ({card})',

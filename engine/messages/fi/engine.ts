@@ -78,6 +78,7 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       noChips: 'Annettavia pelimerkkejä ({next}) ei ole; poista kaikki ylijäämämerkit ({removed})',
       award: 'Anna kullekin yksi pelimerkki ({next}) — {given}; poista kaikki ylijäämämerkit ({removed})',
       raced: 'arvonta: {seats}',
+      rounded: 'pyöristetty ylös: {seats}',
       protected: 'suojattu: {seats}',
       seat: '{seat}',
       wonWith: '{seat} ({card})',

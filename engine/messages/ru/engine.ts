@@ -78,6 +78,7 @@ export const ruEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       noChips: 'Фишек {next} для выдачи нет; уберите все лишние фишки {removed}',
       award: 'Дайте по одной фишке {next} — {given}; уберите все лишние фишки {removed}',
       raced: 'чип-рейс: {seats}',
+      rounded: 'округлено вверх: {seats}',
       protected: 'защищены: {seats}',
       seat: '{seat}',
       wonWith: '{seat} ({card})',
