@@ -15,8 +15,9 @@ import { cardsTaken, sameRefusal } from './stateChanges';
 export type ScanPlace = 'deal' | 'counts' | 'elsewhere' | 'closed';
 
 /**
- * A card read that the service refused, from the keyboard-wedge scanner or the shoe (the refusal
- * is `errors.dealCard`, shown while it is the latest): the headline itself says what was refused.
+ * A card read that the service refused, from the keyboard-wedge scanner, the shoe or the card entry
+ * (the refusal is `errors.dealCard`, shown while it is the latest): the headline itself says what
+ * was refused.
  */
 export interface ScanRefusal {
   readonly raw: string;
