@@ -20,7 +20,7 @@ const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const root = join(import.meta.dirname, '..');
 /** More stations than a stock server's 97 slots for them (100, 3 kept for the superuser). */
 const STATIONS = 100;
-const TIMING = { retryFirstMs: 200, retryMaxMs: 1_000, pollMs: 500, countMs: 100, connectMs: 5_000, queryMs: 15_000 };
+const TIMING = { retryFirstMs: 200, retryMaxMs: 10_000, pollMs: 500, countMs: 100, connectMs: 5_000, queryMs: 15_000 };
 
 async function until(what: string, done: () => boolean, ms = 60_000): Promise<void> {
   const by = Date.now() + ms;

@@ -24,7 +24,7 @@ import { until } from '../floor/testing/requests';
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 
 /** Short waits: a test sees the link retry, report and publish within a second. */
-const FLOOR_TIMING = { retryFirstMs: 50, retryMaxMs: 400, pollMs: 200, countMs: 100, connectMs: 2_000 };
+const FLOOR_TIMING = { retryFirstMs: 50, retryMaxMs: 400, pollMs: 200, countMs: 100, connectMs: 2_000, cursorMs: 100 };
 const { serviceIn, restart, release } = serviceHarness({ clock: () => new Date('2026-12-01T21:00:00Z'), station: 'table-pc', floorTiming: FLOOR_TIMING });
 
 const TABLE = (name: string): ConsoleSettings => ({
@@ -193,7 +193,8 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
     expect(states.length - statesBefore).toBeLessThan((last - seqBefore) / 2);
     // Its contact is reported, with nothing left to send.
     await until('the contact reported', async () => (await admin.query("SELECT behind FROM station_contact WHERE table_name = '7' AND last_seen > now() - interval '5 seconds'")).rows[0]?.behind === 0);
-    // The cursor says how far the floor has the journal.
+    // The cursor says how far the floor has the journal (written at most every cursorMs).
+    await until('the cursor written', () => JSON.parse(readFileSync(join(dataDir, OUTBOX_CURSOR_FILE), 'utf8')).seq === last);
     expect(JSON.parse(readFileSync(join(dataDir, OUTBOX_CURSOR_FILE), 'utf8'))).toMatchObject({ table: '7', seq: last });
   }, 60_000);
 
@@ -322,6 +323,7 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
     const first = await station(dataDir, 'restarted', url);
     await playRace(first.service, 1);
     await until('caught up', caughtUp(first.service, dataDir));
+    await until('the cursor written', () => JSON.parse(readFileSync(join(dataDir, OUTBOX_CURSOR_FILE), 'utf8')).seq === journalLastSeq(dataDir));
     const cursor = JSON.parse(readFileSync(join(dataDir, OUTBOX_CURSOR_FILE), 'utf8')) as { offset: number; seq: number };
     expect(cursor.seq).toBe(journalLastSeq(dataDir));
     // Closed mid-race: the records after the cursor are sent by the console started again.
@@ -336,6 +338,22 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
     const failures = await admin.query("SELECT count(*)::int AS n FROM chain_failures WHERE table_name = 'restarted'");
     expect(failures.rows[0].n).toBe(0);
     expect(JSON.parse(readFileSync(join(dataDir, OUTBOX_CURSOR_FILE), 'utf8'))).toMatchObject({ seq: last });
+  }, 60_000);
+
+  it('writes the outbox cursor at most every cursorMs while records flow, and where the sending stands when it closes', async () => {
+    const dataDir = folder();
+    const url = await stationUrl('cursor');
+    const { service } = await station(dataDir, 'cursor', url, { floorTiming: { ...FLOOR_TIMING, cursorMs: 60_000 } });
+    await until('connected', () => linkState(service).state === 'connected');
+    await playRace(service, 1);
+    await until('caught up', caughtUp(service, dataDir));
+    const last = journalLastSeq(dataDir);
+    // Written once, at the first batch the floor took; not again within the minute.
+    const held = JSON.parse(readFileSync(join(dataDir, OUTBOX_CURSOR_FILE), 'utf8')) as { seq: number };
+    expect(held.seq).toBeLessThan(last);
+    await service.close();
+    release(service);
+    expect(JSON.parse(readFileSync(join(dataDir, OUTBOX_CURSOR_FILE), 'utf8'))).toMatchObject({ table: 'cursor', seq: last });
   }, 60_000);
 
   it('says the floor refused a record edited in the journal before it was sent: the chain broken there, nothing later stored', async () => {
@@ -460,4 +478,66 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
       await admin.query(`UPDATE floor_clock SET structure = NULL, events = '[]'`);
     }
   }, 30_000);
+});
+
+describe.runIf(run)("the station's floor link across a crash of the floor's server", () => {
+  // The WAL writer flushing every 10 s (its longest): what the stations' commits put in the WAL
+  // just before the crash is surely not on disk yet, as on any server the moment a power cut comes.
+  let server: ThrowawayPostgres;
+  const folders: string[] = [];
+
+  beforeAll(async () => {
+    server = await startThrowawayPostgres(['wal_writer_delay=10000']);
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    await migrate(admin);
+    await admin.end();
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.remove();
+    for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function floorHolds(table: string): Promise<{ n: number; seqs: number; last: number }> {
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    try {
+      return (await admin.query('SELECT count(*)::int AS n, count(DISTINCT seq)::int AS seqs, coalesce(max(seq), 0)::int AS last, (SELECT count(*)::int FROM chain_failures) AS refused FROM station_records WHERE table_name = $1', [table])).rows[0];
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it('sends again the records the floor acknowledged and lost (its commits do not wait for its disk): every record once, none refused', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'floor-crash-'));
+    folders.push(dataDir);
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    const login = await createStationLogin(admin, 'crashed');
+    await admin.end();
+    const service = await serviceIn(dataDir, { floor: { url: server.urlFor(login.role, login.password), table: 'crashed' } });
+    await expectOk(service.saveSettings(TABLE('crashed')));
+    const caughtUp = async () => service.getState().floorLink.state === 'connected' && (await floorHolds('crashed')).last === journalLastSeq(dataDir);
+    // A race taken by the floor, then the server cut off: until the floor lost records it had
+    // acknowledged (the WAL writer may just have flushed: then once more, at most three times).
+    let lost = 0;
+    let race = 0;
+    while (race < 3 && lost === 0) {
+      race += 1;
+      await playRace(service, race);
+      await until('the floor took the race', caughtUp);
+      const acknowledged = journalLastSeq(dataDir);
+      await server.crash();
+      await server.start();
+      lost = acknowledged - (await floorHolds('crashed')).last;
+    }
+    expect(lost).toBeGreaterThan(0);
+    // The link comes back, finds the floor holds less than it sent, and sends the rest again.
+    await until('the floor has the records it lost', caughtUp, 30_000);
+    await playRace(service, race + 1);
+    await until('caught up', caughtUp);
+    const last = journalLastSeq(dataDir);
+    expect(await floorHolds('crashed')).toEqual({ n: last, seqs: last, last, refused: 0 });
+  }, 120_000);
 });

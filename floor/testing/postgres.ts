@@ -23,6 +23,8 @@ export interface ThrowawayPostgres {
   urlFor(user: string, password: string, database?: string): string;
   /** Stops the server (the cluster stays): a station's database going away. */
   stop(): Promise<void>;
+  /** Stops the server as a power cut would (`pg_ctl stop -m immediate`: no checkpoint, what its WAL holds on disk is what it comes back with). */
+  crash(): Promise<void>;
   /** Starts it again on the same port. */
   start(): Promise<void>;
   /** Stops the server and removes the cluster. */
@@ -117,7 +119,7 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
   const options = ['-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', ...[...tlsSettings, ...settings].flatMap((setting) => ['-c', setting])].join(' ');
   const pgCtl = join(bin, 'pg_ctl');
   const start = () => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-l', join(folder, 'server.log'), '-o', options, 'start']);
-  const stop = () => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-m', 'fast', 'stop']);
+  const stop = (mode = 'fast') => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-m', mode, 'stop']);
   await start();
   const urlFor = (user: string, password: string, database = 'postgres') => `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   let running = true;
@@ -128,6 +130,11 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
     async stop() {
       if (!running) return;
       await stop();
+      running = false;
+    },
+    async crash() {
+      if (!running) return;
+      await stop('immediate');
       running = false;
     },
     async start() {

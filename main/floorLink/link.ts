@@ -78,9 +78,25 @@ export interface FloorLinkTiming {
   readonly connectMs: number;
   /** How long a statement may go unanswered (a network gone without a word) before the connection is given up. */
   readonly queryMs: number;
+  /**
+   * How often at most the outbox cursor is written while records flow (and once more when they
+   * stop, and at close): it only saves a restarted link reading the journal from its start, the
+   * floor's last seq being what the sending resumes from, so a write per record (four file
+   * operations) would only compete with the journal's own.
+   */
+  readonly cursorMs: number;
 }
 
-const TIMING: FloorLinkTiming = { retryFirstMs: 500, retryMaxMs: 10_000, pollMs: 3_000, countMs: 1_000, connectMs: 5_000, queryMs: 15_000 };
+const TIMING: FloorLinkTiming = { retryFirstMs: 500, retryMaxMs: 10_000, pollMs: 3_000, countMs: 1_000, connectMs: 5_000, queryMs: 15_000, cursorMs: 2_000 };
+
+/**
+ * The station's commits do not wait for the floor's disk: the floor's copy is a replica of the
+ * journal, and a record the floor's server lost in a crash (acknowledged, not yet on its disk) is
+ * sent again, since the link resumes from the last record the floor holds (resumePoint), never
+ * from its own cursor alone. Waiting for a WAL flush per record (a batch is one record at a dealer's
+ * pace) costs the server a wait and a wake-up per record at 500 tables.
+ */
+const ASYNC_COMMIT = '-c synchronous_commit=off';
 
 /** The code of the link's own refusal to answer a request for the password in clear text. */
 const CLEARTEXT_REFUSED = 'CLEARTEXT-REFUSED';
@@ -160,6 +176,11 @@ export class FloorLink {
   private seatsSeen: string | undefined;
   private offsetSeen = 0;
   private closed = false;
+  /** The cursor moved since it was last written; when it was written; the timer that writes the last move. */
+  private cursorUnsaved = false;
+  private cursorSavedAt = 0;
+  private cursorTimer: NodeJS.Timeout | undefined;
+  private cursorDue = false;
 
   private constructor(
     private readonly options: FloorLinkOptions,
@@ -259,7 +280,7 @@ export class FloorLink {
 
   private async connect(): Promise<Client> {
     const socket = new Socket();
-    const config: ClientConfig = { connectionString: this.options.url, connectionTimeoutMillis: this.timing.connectMs, query_timeout: this.timing.queryMs, keepAlive: true, keepAliveInitialDelayMillis: 10_000, application_name: 'chip-race-station', stream: () => socket };
+    const config: ClientConfig = { connectionString: this.options.url, connectionTimeoutMillis: this.timing.connectMs, query_timeout: this.timing.queryMs, keepAlive: true, keepAliveInitialDelayMillis: 10_000, application_name: 'chip-race-station', options: ASYNC_COMMIT, stream: () => socket };
     const client = new this.pg.Client(config);
     refuseCleartext(client);
     client.on('error', (error) => {
@@ -316,6 +337,10 @@ export class FloorLink {
       this.cursor = resumed.cursor;
     }
     if (this.state.state !== 'refused') await this.send(client);
+    if (this.cursorDue) {
+      this.cursorDue = false;
+      await this.saveCursor(false);
+    }
     if (this.pollDue) {
       this.pollDue = false;
       await reportContact(client, this.options.table, this.toSend());
@@ -365,8 +390,9 @@ export class FloorLink {
       }
       if (batch.next.offset !== cursor.offset || batch.next.seq !== cursor.seq) {
         cursor = batch.next;
-        await writeCursor(this.options.dataDir, cursor);
         this.cursor = cursor;
+        this.cursorUnsaved = true;
+        await this.saveCursor(false);
       }
       if (!batch.more) break;
       this.setState({ state: 'behind', floor: this.target, records: this.toSend() });
@@ -374,6 +400,29 @@ export class FloorLink {
     this.journalSeq = Math.max(this.journalSeq, this.floorHas);
     const records = this.toSend();
     this.setState(records === 0 ? { state: 'connected', floor: this.target } : { state: 'behind', floor: this.target, records });
+  }
+
+  /**
+   * Writes the cursor if it moved, at most every `cursorMs` unless `now` (the last move is
+   * written by a timer once that time is up; runs never overlap, so neither do the writes).
+   */
+  private async saveCursor(now: boolean): Promise<void> {
+    if (!this.cursorUnsaved || this.cursor === null) return;
+    const wait = this.cursorSavedAt + this.timing.cursorMs - Date.now();
+    if (!now && wait > 0) {
+      if (this.cursorTimer === undefined && !this.closed) {
+        this.cursorTimer = setTimeout(() => {
+          this.cursorTimer = undefined;
+          this.cursorDue = true;
+          this.wake();
+        }, wait);
+        this.cursorTimer.unref();
+      }
+      return;
+    }
+    this.cursorUnsaved = false;
+    this.cursorSavedAt = Date.now();
+    await writeCursor(this.options.dataDir, this.cursor);
   }
 
   private async readClock(client: Client): Promise<void> {
@@ -465,9 +514,11 @@ export class FloorLink {
     clearTimeout(this.retryTimer);
     clearTimeout(this.countTimer);
     clearTimeout(this.behindTimer);
+    clearTimeout(this.cursorTimer);
     this.retryTimer = undefined;
     this.connecting?.destroy();
     await this.running?.catch(() => undefined);
+    await this.saveCursor(true).catch(() => undefined);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);
