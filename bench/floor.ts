@@ -38,7 +38,7 @@ const NEW_RECORD_FOLDS = 10;
 const CLOCK_TICKS = 100;
 
 /** CPU time (user + system) of a process so far, from /proc/PID/stat (fields 14 and 15), in ms. */
-function processCpuMs(pid: number): number {
+export function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
