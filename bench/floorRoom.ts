@@ -67,13 +67,12 @@ const FIRST_RECORD = "each station's first record on a connection that never sen
  */
 const FLOODED = 'the stations flooding the floor as fast as their disks, on the same two cores as PostgreSQL: a backlog, reported beside the dealer-paced figure that gates';
 /**
- * Met in a quiet clean-clone run (49.7 ms median, once the floor's sessions dropped PostgreSQL's
- * JIT and the table names' sort used one collator: floor/fold.ts), but 410–1,185 ms with the
- * machine busy: the status is timed in the one Node process that also runs the 500 stations'
- * links and journals, polling the same server on the same 2 cores. Shown, not gated, until it is
- * timed apart from them (a gate that swings with the machine's load blocks everyone's work).
+ * The status's wall time swings with the machine's load (met in quiet clean-clone runs, 48–61 ms
+ * median, but 410–1,185 ms with the machine busy: it is timed in the one Node process that also
+ * runs the 500 stations' links, on the same 2 cores as the server), so it is shown beside its
+ * target and the gate is on its CPU time, the floor's process and its database backend together.
  */
-const STATUS_NOT_MET = 'timed in the one process that also runs the 500 links: 49.7 ms on a quiet machine, 410–1,185 ms on a busy one; gated once timed apart from them';
+const STATUS_WALL = 'the wall time swings with the machine (410-1,185 ms seen on a busy one): the CPU figure below gates';
 
 /** The server's processes: the postmaster (the parent of a backend) and its children. */
 function postgresPids(backend: number): number[] {
@@ -313,11 +312,17 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
     await foldFloor(admin);
     const queries: number[] = [];
     let answer: Awaited<ReturnType<typeof floorStatus>> | null = null;
+    const statusCpu = process.cpuUsage();
+    const statusBackendCpu = processCpuMs(backend);
     for (let index = 0; index < STATUS_QUERIES; index += 1) {
       const queryStarted = performance.now();
       answer = await floorStatus(admin);
       queries.push(performance.now() - queryStarted);
     }
+    const statusOwnCpu = process.cpuUsage(statusCpu);
+    // The CPU a status costs (this process and the floor's backend, mean of the queries: the
+    // backend's clock ticks are 10 ms), which the machine's other load does not change.
+    const statusCpuMs = round1(((statusOwnCpu.user + statusOwnCpu.system) / 1000 + processCpuMs(backend) - statusBackendCpu) / STATUS_QUERIES);
     const shown = answer?.tables ?? [];
     if (shown.length !== STATUS_TABLES || shown.some((table) => table.races < STATUS_RACES)) throw new Error(`bench: the floor's status shows ${shown.length} tables, not ${STATUS_TABLES} of ${STATUS_RACES} races each`);
     const statusConnections = await connections(admin);
@@ -327,7 +332,8 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
       { name: `floorRoom: replication lag p95, ${STATIONS} stations dealing at full speed (a record every ${DEALER_PACE_MS} ms each) on the README's cardroom set-up (${paced.records.toLocaleString('en-US')} records)`, value: Math.round(paced.p95Ms), unit: 'ms', target: 1000, better: 'lower' },
       { name: `floorRoom: replication lag p95 of each station's first record on its connection (${STATIONS} fresh backends at once)`, value: Math.round(firstRecord.p95Ms), unit: 'ms', target: 1000, better: 'lower', reportOnly: FIRST_RECORD },
       { name: `floorRoom: replication lag p95, the same ${STATIONS} stations flooding the floor (each as fast as its journal takes them: ${flooded.recordsPerSecond.toLocaleString('en-US')} records/s in all)`, value: Math.round(flooded.p95Ms), unit: 'ms', target: 1000, better: 'lower', reportOnly: FLOODED },
-      { name: `floorRoom: status (fold check + query), ${STATUS_TABLES} tables × ${STATUS_RACES} races and ${STATIONS} stations linked, median of ${STATUS_QUERIES}`, value: round1(percentile(queries, 50)), unit: 'ms', target: 100, better: 'lower', notGatedYet: STATUS_NOT_MET },
+      { name: `floorRoom: status (fold check + query), ${STATUS_TABLES} tables × ${STATUS_RACES} races and ${STATIONS} stations linked, median of ${STATUS_QUERIES}`, value: round1(percentile(queries, 50)), unit: 'ms', target: 100, better: 'lower', reportOnly: STATUS_WALL },
+      { name: `floorRoom: status and progress board, CPU of the floor's process and its database backend, ${STATUS_TABLES} tables × ${STATUS_RACES} races, mean of ${STATUS_QUERIES}`, value: statusCpuMs, unit: 'ms', target: 100, better: 'lower' },
       { name: `floorRoom: connections used on the database server, peak (pg_stat_activity; the README's max_connections ${maxConnections} less ${settings.reserved} reserved)`, value: peakConnections, unit: 'connections', target: usable, better: 'lower' },
       { name: `floorRoom: database server memory, peak PSS of its ${peakMemory.processes} processes with ${STATIONS} stations linked (RSS summed ${peakMemory.rssMb.toLocaleString('en-US')} MB)`, value: peakMemory.pssMb, unit: 'MB', better: 'lower' },
     ];
@@ -341,7 +347,7 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
         paced,
         flooded,
       },
-      status: { medianMs: round1(percentile(queries, 50)), maxMs: round1(Math.max(...queries)), connectionsWhileQueried: statusConnections },
+      status: { medianMs: round1(percentile(queries, 50)), cpuMeanMs: statusCpuMs, maxMs: round1(Math.max(...queries)), connectionsWhileQueried: statusConnections },
       server: { empty: memoryEmpty, linked, afterDealing, peakConnections, peakMemory },
     };
     // This look's figures and server readings, printed as measured (a group measured again keeps only its last in the JSON's details).
