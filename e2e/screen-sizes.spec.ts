@@ -199,3 +199,29 @@ for (const size of CONSOLE_SIZES) {
     await shoot(page, size, 'points-play');
   });
 }
+
+for (const size of CONSOLE_SIZES) {
+  test(`the Structure screen fits ${sizeName(size)} in English, Finnish and Russian: no sideways scrolling, every field whole`, async ({ page }) => {
+    const app = await startConsole();
+    apps.push(app);
+    await page.setViewportSize(size);
+    await openConsole(page, app.url);
+    await page.getByTestId('nav-structure').click();
+    const view = page.getByTestId('view-structure');
+    await expect(view).toBeVisible();
+    for (const [index, [sb, bb]] of [[25, 50], [50, 100], [100, 200]].entries()) {
+      await view.getByTestId('structure-add-level').click();
+      await view.getByTestId(`structure-row-${index}-sb`).fill(String(sb));
+      await view.getByTestId(`structure-row-${index}-bb`).fill(String(bb));
+    }
+    await view.getByTestId('structure-row-2-ante').fill('100');
+    await view.getByTestId('structure-add-break').click();
+    for (const language of ['en', 'fi', 'ru'] as const) {
+      await chooseLanguage(page, language);
+      const where = `the Structure screen at ${sizeName(size)} in ${language}`;
+      await expectNoScroll(page, where);
+      await expectTouchTargets(page, where);
+      await expectUnclipped(view.locator('input, select, button'), `${where}: its fields and buttons`, { pageScrolls: true });
+    }
+  });
+}

@@ -45,18 +45,19 @@ export async function expectInView(locator: Locator, what: string): Promise<void
  * Expects the element (every match of the locator) wholly visible where the page stands: inside
  * the viewport and inside every ancestor that clips it (overflow other than visible: a scrolling
  * grid that cuts a card off, or slides it out of its box, hides it as surely as the window's edge).
- * Says which ancestor clipped what.
+ * Says which ancestor clipped what. `pageScrolls`: a screen the page may scroll down (not one of
+ * the break's): the window's top and bottom edges are not checked, its sides still are.
  */
-export async function expectUnclipped(locator: Locator, what: string): Promise<void> {
+export async function expectUnclipped(locator: Locator, what: string, { pageScrolls = false }: { readonly pageScrolls?: boolean } = {}): Promise<void> {
   const count = await locator.count();
   expect(count, `${what} is on the page`).toBeGreaterThan(0);
-  const clipped = await locator.evaluateAll((elements) =>
+  const clipped = await locator.evaluateAll((elements, pageScrolls) =>
     elements.flatMap((element) => {
       const box = element.getBoundingClientRect();
       const name = (node: Element) => node.getAttribute('data-testid') ?? `${node.tagName.toLowerCase()}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ')[0]}` : ''}`;
       const round = (rect: { top: number; left: number; bottom: number; right: number }) => [rect.left, rect.top, rect.right, rect.bottom].map((value) => Math.round(value * 10) / 10).join(',');
       const found: string[] = [];
-      if (box.top < -0.5 || box.left < -0.5 || box.bottom > innerHeight + 0.5 || box.right > innerWidth + 0.5) found.push(`${name(element)} [${round(box)}] outside the ${innerWidth}×${innerHeight} viewport`);
+      if ((!pageScrolls && (box.top < -0.5 || box.bottom > innerHeight + 0.5)) || box.left < -0.5 || box.right > innerWidth + 0.5) found.push(`${name(element)} [${round(box)}] outside the ${innerWidth}×${innerHeight} viewport`);
       for (let parent = element.parentElement; parent !== null && parent !== document.documentElement; parent = parent.parentElement) {
         const style = getComputedStyle(parent);
         const clipsX = style.overflowX !== 'visible';
@@ -71,6 +72,7 @@ export async function expectUnclipped(locator: Locator, what: string): Promise<v
       }
       return found;
     }),
+    pageScrolls,
   );
   expect(clipped, `${what}: wholly visible, clipped by no scrolling container`).toEqual([]);
 }
