@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
-import { CONSOLE_SIZES, DISPLAY_SIZES, expectInView, expectLargestType, expectNoScroll, expectTouchTargets, expectUnclipped, sizeName, type ScreenSize } from './harness/fit';
-import { enterCard, openConsole } from './harness/flows';
+import { CONSOLE_SIZES, DISPLAY_SIZES, expectInView, expectLargestType, expectNoScroll, expectTouchTargets, expectUnclipped, expectWithin, sizeName, type ScreenSize } from './harness/fit';
+import { enterCard, enterCounts, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';
 import { chooseLanguage, SCREENS, TOUR_TABLE, tourScreens, type ScreenName } from './harness/tour';
 
 // Every screen at the three sizes a dealer's screen has (1024×600, 1280×800, 1920×1080): what the
@@ -222,6 +222,37 @@ for (const size of CONSOLE_SIZES) {
       await expectNoScroll(page, where);
       await expectTouchTargets(page, where);
       await expectUnclipped(view.locator('input, select, button'), `${where}: its fields and buttons`, { pageScrolls: true });
+    }
+  });
+}
+
+for (const size of CONSOLE_SIZES) {
+  test(`a result with a protected player fits ${sizeName(size)} in English, Finnish and Russian: the protected box holds its lines`, async ({ page }) => {
+    const app = await startConsole();
+    apps.push(app);
+    await page.setViewportSize(size);
+    await openConsole(page, app.url);
+    // TDA: Johanna's two odd 25s are all her chips; dealt the two lowest cards she is raced out and
+    // protected (one chip after the race): issue 24 saw the Finnish box run past its border at 1024.
+    await setUpTable(page, { ...FINNISH_TABLE, rules: 'tda' });
+    await enterCounts(page, [{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: false }]);
+    // Protected after the race: before the cards nobody is, and the counts say what the rule will do (not "nobody").
+    await expect(page.getByTestId('counts-protected')).toHaveText('decided by the cards: anyone raced out gets one 100 after the race');
+    await startRace(page);
+    for (const card of ['As', 'Ks', 'Qs', 'Js', 'Ts', '2c', '3c']) await enterCard(page, card);
+    const view = page.getByTestId('view-result');
+    await expect(view).toBeVisible();
+    await expect(view.getByTestId('protected-3')).toBeVisible();
+    // What the rule did, not "Protected (cannot be raced out)" of a player dealt in and raced out.
+    await expect(view.getByTestId('protected')).toContainText('Raced out');
+    await expect(view.getByTestId('protected')).not.toContainText('cannot be raced out');
+    await expect(view.getByTestId('protected-3')).toContainText('gets one 100 after the race');
+    for (const language of ['en', 'fi', 'ru'] as const) {
+      await chooseLanguage(page, language);
+      const where = `the result with a protected player at ${sizeName(size)} in ${language}`;
+      await expectFits(page, 'result', size);
+      await expectUnclipped(view.getByTestId('protected-3'), `${where}: the protected player's line`);
+      await expectWithin(view.getByTestId('protected').locator('*'), view.getByTestId('protected'), `${where}: the protected box's lines`);
     }
   });
 }

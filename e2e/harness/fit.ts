@@ -142,3 +142,18 @@ export async function expectTouchTargets(page: Page, what: string): Promise<void
   }, TOUCH_MIN);
   expect(small, `${what}: controls smaller than ${TOUCH_MIN}×${TOUCH_MIN} px`).toEqual([]);
 }
+
+/**
+ * Expects every match of `locator` inside the box of `container` (its border's inside): text that
+ * runs past a box's border with nothing to clip it (overflow visible) is cut by the box's look if
+ * not by the window. Says what ran out, and by how much.
+ */
+export async function expectWithin(locator: Locator, container: Locator, what: string): Promise<void> {
+  const edge = await container.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return { left: box.left + element.clientLeft, top: box.top + element.clientTop, right: box.left + element.clientLeft + element.clientWidth, bottom: box.top + element.clientTop + element.clientHeight };
+  });
+  const boxes = await locator.evaluateAll((elements) => elements.map((element) => ({ name: element.getAttribute('data-testid') ?? element.tagName.toLowerCase(), text: (element.textContent ?? '').trim().slice(0, 40), box: element.getBoundingClientRect().toJSON() as { left: number; top: number; right: number; bottom: number } })));
+  const outside = boxes.filter(({ box }) => box.left < edge.left - 0.5 || box.right > edge.right + 0.5 || box.top < edge.top - 0.5 || box.bottom > edge.bottom + 0.5).map(({ name, text, box }) => `${name} "${text}" [${Math.round(box.left)},${Math.round(box.top)},${Math.round(box.right)},${Math.round(box.bottom)}] outside [${Math.round(edge.left)},${Math.round(edge.top)},${Math.round(edge.right)},${Math.round(edge.bottom)}]`);
+  expect(outside, `${what}: inside their box`).toEqual([]);
+}

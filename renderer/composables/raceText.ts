@@ -69,5 +69,14 @@ export function useRaceText() {
     return saidText({ key: PROTECTION_RULES[summary.settings.protection].guidance, params: { next: summary.next } });
   }
 
-  return { t, seatLabel, seatList, ruleName, nextStep, guidance, protectionText, explanation };
+  /**
+   * Whether the house protects after the race (TDA: anyone raced out gets one chip afterwards)
+   * rather than before it: the screens then say what the rule did, never "cannot be raced out" of
+   * a player who was dealt in and raced out (issue 24).
+   */
+  function protectsAfterRace(summary: RaceSummary): boolean {
+    return !PROTECTION_RULES[summary.settings.protection].before;
+  }
+
+  return { t, seatLabel, seatList, ruleName, nextStep, guidance, protectionText, protectsAfterRace, explanation };
 }
