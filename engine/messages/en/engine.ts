@@ -107,7 +107,7 @@ export const enEngine = {
       tradeBroke: '{seat}: trades {traded} × {removed} for {up} × {next}, keeps {odd} odd — nothing else left, cannot be raced out',
       keep: '{seat}: has no full {next}, keeps {odd} odd',
       keepBroke: '{seat}: has no full {next}, keeps {odd} odd — nothing else left, cannot be raced out',
-      exempt: '{seat} gets one {next} without racing; its odd chips leave play',
+      exempt: '{seat} gets one {next} without racing; their odd chips leave play',
       servedFirst: '{seat} is served first: one {next} for {k} odd chips from the pool',
       racedOut: '{seat} was raced out and gets one {next}',
       pool: 'Pool: {chips} odd × {removed} = {value} → {whole} whole {next} → {n} chip to race | Pool: {chips} odd × {removed} = {value} → {whole} whole {next} → {n} chips to race',
