@@ -53,7 +53,7 @@ export const enEngine = {
       },
       seatNotObject: 'each seat must be an object with "seat", "chips" and "other" numbers (got {value})',
       nameNotText: "seat {seat}'s name must be text (got {value})",
-      noChips: 'seat {seat} has no chips at all (no {removed} chips and no other chips); remove the seat or enter its chips',
+      noChips: 'seat {seat} has no chips at all (no {removed} chips and no other chips); remove the seat or enter the player’s chips',
       nextNotLarger: 'the next denomination ({next}) must be larger than the removed one ({removed})',
       nextNotMultiple: '{next} is not a whole multiple of the removed denomination {removed}, so {removed} chips cannot be exchanged for it',
       seatsNotList: 'must be a list of seats (got {value})',
