@@ -13,12 +13,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
 const outDir = mkdtempSync(join(tmpdir(), 'chip-race-build-'));
 
+/** What the build printed (warnings only, as `--logLevel warn` asks). */
+let printed = '';
+
 beforeAll(async () => {
-  await promisify(execFile)(process.execPath, [cli, 'build', '--outDir', outDir, '--logLevel', 'warn'], {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, 'build', '--outDir', outDir, '--logLevel', 'warn'], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production' },
     timeout: 90_000,
   });
+  printed = `${stdout}\n${stderr}`;
 }, 100_000);
 
 afterAll(() => {
@@ -28,6 +32,12 @@ afterAll(() => {
 const read = (...parts: string[]) => readFileSync(join(outDir, ...parts), 'utf8');
 
 describe('electron-vite build', () => {
+  it("prints no warning: a first `npm start` says nothing alarming (issue 24: a chunk past 500 kB)", () => {
+    expect(printed).not.toMatch(/larger than \d+ kB/);
+    const scripts = readdirSync(join(outDir, 'renderer', 'assets')).filter((file) => file.endsWith('.js'));
+    for (const script of scripts) expect(readFileSync(join(outDir, 'renderer', 'assets', script)).length, script).toBeLessThanOrEqual(500 * 1000);
+  });
+
   it('writes the main process as an ES module that keeps electron external', () => {
     const main = read('main', 'index.js');
     expect(main).toMatch(/^import .* from "electron";/m);
