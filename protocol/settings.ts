@@ -114,14 +114,24 @@ export interface SeatsFromFloor {
   readonly broken: boolean;
 }
 
-/** The player display's settings: set by commands of their own (`setClockSound`), kept across a save of the rest. */
+/** The player display's settings: set by commands of their own (`setClockSound`, `setResultMinutes`), kept across a save of the rest. */
 export interface DisplaySettings {
   /** Whether the room's clock on the player display sounds a short tone when a level or break begins. */
   readonly clockSound: boolean;
+  /**
+   * How many minutes the player display keeps the last confirmed race's result (with its time)
+   * after the dealer confirms it, unless a race or a game starts first: players back from the bar
+   * still see who won. 0: the result goes when confirmed.
+   */
+  readonly resultMinutes: number;
 }
 
-/** The player display's settings where none were saved: the room's clock sounds. */
-export const DEFAULT_DISPLAY_SETTINGS: DisplaySettings = { clockSound: true };
+/** The most minutes the display keeps a result, and the choices the settings screen offers. */
+export const DISPLAY_RESULT_MINUTES_MAX = 60;
+export const DISPLAY_RESULT_MINUTES_CHOICES = [0, 2, 5, 10, 15, 30, 60] as const;
+
+/** The player display's settings where none were saved: the room's clock sounds, a result stays 10 minutes. */
+export const DEFAULT_DISPLAY_SETTINGS: DisplaySettings = { clockSound: true, resultMinutes: 10 };
 
 /**
  * Where the station replicates its journal. The service holds the URL with its password (from the

@@ -125,11 +125,26 @@ describe('setClockSound', () => {
     // A screen saving the table and source leaves the display's settings as they are.
     const { language: _language, tournament: _tournament, display: _display, ...tableAndSource } = service.getState().settings;
     expect(await service.saveSettings({ ...tableAndSource, table: { ...tableAndSource.table, button: 2 } })).toEqual(ok);
-    expect(service.getState().settings.display).toEqual({ clockSound: false });
+    expect(service.getState().settings.display).toEqual({ clockSound: false, resultMinutes: 10 });
     const again = await restart(service, dataDir);
-    expect(again.getState().settings.display).toEqual({ clockSound: false });
+    expect(again.getState().settings.display).toEqual({ clockSound: false, resultMinutes: 10 });
     expect(await again.setClockSound(true)).toEqual(ok);
-    expect(again.getState().settings.display).toEqual({ clockSound: true });
+    expect(again.getState().settings.display).toEqual({ clockSound: true, resultMinutes: 10 });
+  });
+});
+
+describe('setResultMinutes', () => {
+  it('sets how long the player display keeps a result (10 until set), the sound kept, over a restart; minutes out of 0 to 60 refused', async () => {
+    const { service, dataDir } = await withStructure();
+    expect(await service.setClockSound(false)).toEqual(ok);
+    expect(await service.setResultMinutes(0)).toEqual(ok);
+    expect(service.getState().settings.display).toEqual({ clockSound: false, resultMinutes: 0 });
+    expect(await dispatch(service, 'setResultMinutes', [61])).toMatchObject({ ok: false, error: { field: 'minutes', message: 'must be a whole number from 0 to 60' } });
+    expect(await dispatch(service, 'setResultMinutes', [2.5])).toMatchObject({ ok: false, error: { field: 'minutes' } });
+    const again = await restart(service, dataDir);
+    expect(again.getState().settings.display).toEqual({ clockSound: false, resultMinutes: 0 });
+    expect(await again.setResultMinutes(30)).toEqual(ok);
+    expect(again.getState().settings.display).toEqual({ clockSound: false, resultMinutes: 30 });
   });
 });
 

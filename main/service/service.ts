@@ -220,6 +220,7 @@ export class ConsoleService {
   readonly startColorUp = (afterLevel: number, removed: number): Promise<CommandResult> => this.settingsCommands.startColorUp(afterLevel, removed);
   readonly setLanguage = (language: Language): Promise<CommandResult> => this.settingsCommands.setLanguage(language);
   readonly setClockSound = (on: boolean): Promise<CommandResult> => this.settingsCommands.setClockSound(on);
+  readonly setResultMinutes = (minutes: number): Promise<CommandResult> => this.settingsCommands.setResultMinutes(minutes);
   readonly saveStructure = (structure: StructureInput): Promise<CommandResult> => this.settingsCommands.saveStructure(structure);
   readonly clockStart = (): Promise<CommandResult> => this.clockCommands.clockStart();
   readonly clockPause = (): Promise<CommandResult> => this.clockCommands.clockPause();

@@ -355,11 +355,14 @@ describe("the keyboard-wedge scanner's profile (source.scanner)", () => {
   });
 });
 
-describe("the player display's settings (display.clockSound)", () => {
-  it('are left out when never set (the clock sounds), kept when set, the sound on when left out of them, refused naming the field when no boolean', () => {
+describe("the player display's settings (display.clockSound, display.resultMinutes)", () => {
+  it('are left out when never set (the clock sounds, a result stays 10 minutes), kept when set, the defaults when left out of them, refused naming the field when no boolean or no minutes', () => {
     expect(readSettings(DEFAULT_SETTINGS).display).toBeUndefined();
-    expect(readSettings({ ...DEFAULT_SETTINGS, display: { clockSound: false } }).display).toEqual({ clockSound: false });
-    expect(readSettings({ ...DEFAULT_SETTINGS, display: {} }).display).toEqual({ clockSound: true });
+    expect(readSettings({ ...DEFAULT_SETTINGS, display: { clockSound: false } }).display).toEqual({ clockSound: false, resultMinutes: 10 });
+    expect(readSettings({ ...DEFAULT_SETTINGS, display: {} }).display).toEqual({ clockSound: true, resultMinutes: 10 });
+    expect(readSettings({ ...DEFAULT_SETTINGS, display: { clockSound: true, resultMinutes: 0 } }).display).toEqual({ clockSound: true, resultMinutes: 0 });
+    expect(refusalOf({ ...DEFAULT_SETTINGS, display: { resultMinutes: 61 } }, 'linux')).toEqual({ field: 'display.resultMinutes', reason: 'must be a whole number from 0 to 60 (got 61)' });
+    expect(refusalOf({ ...DEFAULT_SETTINGS, display: { resultMinutes: 2.5 } }, 'linux')?.field).toBe('display.resultMinutes');
     expect(refusalOf({ ...DEFAULT_SETTINGS, display: { clockSound: 'no' } }, 'linux')).toEqual({ field: 'display.clockSound', reason: 'must be true or false (got "no")' });
     expect(refusalOf({ ...DEFAULT_SETTINGS, display: 'quiet' }, 'linux')?.field).toBe('display');
   });

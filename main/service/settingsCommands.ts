@@ -1,7 +1,7 @@
 import { isInputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import { tableWithChips } from '../../protocol/colorUp';
-import { DEFAULT_DISPLAY_SETTINGS, type CommandResult, type ConsoleSettings, type Language, type PlanView, type SettingsInput } from '../../protocol/contract';
+import { DEFAULT_DISPLAY_SETTINGS, type CommandResult, type DisplaySettings, type ConsoleSettings, type Language, type PlanView, type SettingsInput } from '../../protocol/contract';
 import type { Session } from '../../replay/session';
 import { stillOpen } from './commandContext';
 import { ok, refused } from './failures';
@@ -131,10 +131,20 @@ export class SettingsCommands {
 
   /** Whether the room's clock on the player display sounds at a level or break change. */
   setClockSound(on: boolean): Promise<CommandResult> {
+    return this.setDisplay('clockSound', on);
+  }
+
+  /** How many minutes the player display keeps a confirmed race's result. */
+  setResultMinutes(minutes: number): Promise<CommandResult> {
+    return this.setDisplay('resultMinutes', minutes);
+  }
+
+  /** One of the player display's settings, the rest kept: stored and published only when it changes. */
+  private setDisplay<K extends keyof DisplaySettings>(key: K, value: DisplaySettings[K]): Promise<CommandResult> {
     return this.kernel.serial(async () => {
-      const display = this.settings.current.display ?? DEFAULT_DISPLAY_SETTINGS;
-      if (on === display.clockSound) return ok(null);
-      await this.settings.store(readSettings({ ...this.settings.current, display: { ...display, clockSound: on } }));
+      const display = { ...DEFAULT_DISPLAY_SETTINGS, ...this.settings.current.display };
+      if (value === display[key]) return ok(null);
+      await this.settings.store(readSettings({ ...this.settings.current, display: { ...display, [key]: value } }));
       this.kernel.publish();
       return ok(null);
     });

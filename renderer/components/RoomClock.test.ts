@@ -5,6 +5,7 @@ import { clockSchedule } from '../../engine/clock/clock';
 import type { StructureInput } from '../../engine/plan/csv';
 import { readStructure } from '../../engine/plan/structure';
 import type { ClockView } from '../../protocol/clock';
+import { DEFAULT_DISPLAY_SETTINGS } from '../../protocol/contract';
 import type { Locale } from '../i18n';
 import { createFakeApi } from '../testing/fakeApi';
 import { makeTournamentState } from '../testing/fixtures';
@@ -23,7 +24,7 @@ const RUNNING: ClockView = { source: 'local', schedule: SCHEDULE, events: [{ typ
 
 async function mountDisplay(options: { clock?: ClockView; locale?: Locale; clockSound?: boolean } = {}) {
   const state = makeTournamentState({ structure: TIMED }, { clock: options.clock ?? RUNNING });
-  const settings = options.clockSound === undefined ? state.settings : { ...state.settings, display: { clockSound: options.clockSound } };
+  const settings = options.clockSound === undefined ? state.settings : { ...state.settings, display: { ...DEFAULT_DISPLAY_SETTINGS, clockSound: options.clockSound } };
   const api = createFakeApi({ state: { ...state, settings } });
   const prepared = await prepare({ api, locale: options.locale ?? 'en' });
   const wrapper = mount(PlayerDisplay, { global: { plugins: prepared.plugins }, attachTo: document.body });

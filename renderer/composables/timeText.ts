@@ -6,6 +6,7 @@ export function useTimeText() {
   const { locale } = useI18n();
   const format = computed(() => new Intl.DateTimeFormat(locale.value, { dateStyle: 'short', timeStyle: 'short' }));
   const clock = computed(() => new Intl.DateTimeFormat(locale.value, { timeStyle: 'medium' }));
+  const hours = computed(() => new Intl.DateTimeFormat(locale.value, { timeStyle: 'short' }));
 
   /** A journal time (ISO 8601) for reading; text that is no time is shown as it is. */
   function recordedAt(iso: string): string {
@@ -19,5 +20,11 @@ export function useTimeText() {
     return Number.isNaN(date.getTime()) ? String(at) : clock.value.format(date);
   }
 
-  return { recordedAt, readAt };
+  /** The time of day to the minute (a call, a decision, a result kept on the display); text that is no time as it is. */
+  function clockTime(iso: string): string {
+    const date = new Date(iso);
+    return Number.isNaN(date.getTime()) ? iso : hours.value.format(date);
+  }
+
+  return { recordedAt, readAt, clockTime };
 }

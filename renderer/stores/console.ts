@@ -100,6 +100,7 @@ export const useConsoleStore = defineStore('console', () => {
     setLanguage: { unneeded: (current, language) => current?.settings.language === language },
     /** A command of its own too: the room's clock sounds, or not. */
     setClockSound: { unneeded: (current, on) => (current?.settings.display ?? DEFAULT_DISPLAY_SETTINGS).clockSound === on },
+    setResultMinutes: { unneeded: (current, minutes) => ({ ...DEFAULT_DISPLAY_SETTINGS, ...current?.settings.display }).resultMinutes === minutes },
     markBreak: { unneeded: (current) => !current?.settings.tournament?.structure },
     /** One click at the break sets the table to this race of the colour-up and opens the counts. */
     startColorUp: { succeeded: () => show('race', null) },

@@ -2,7 +2,7 @@
  * The fake service's settings commands (fakeApi.ts): the settings, the language, the structure,
  * the break marked and its colour-up, and the station's own clock, checked as main/service checks them.
  */
-import { DEFAULT_DISPLAY_SETTINGS, type CommandResult, type ConsoleSettings, type Language, type SettingsInput } from '../../protocol/contract';
+import { DEFAULT_DISPLAY_SETTINGS, type CommandResult, type ConsoleSettings, type DisplaySettings, type Language, type SettingsInput } from '../../protocol/contract';
 import { tableWithChips } from '../../protocol/colorUp';
 import { scheduleOf } from '../../protocol/clock';
 import type { StructureInput } from '../../engine/plan/csv';
@@ -12,11 +12,17 @@ import { adjustForMinutesLeft, foldClock, type ClockEvent } from '../../engine/c
 import { colorUpOf, push, racedOff, refused, type FakeHandlers, type FakeStation } from './fakeStation';
 import { makePlanView } from './fixtures';
 
-type SettingsCommand = 'saveSettings' | 'markBreak' | 'startColorUp' | 'setLanguage' | 'setClockSound' | 'saveStructure' | 'clockStart' | 'clockPause' | 'clockResume' | 'clockAdjust';
+type SettingsCommand = 'saveSettings' | 'markBreak' | 'startColorUp' | 'setLanguage' | 'setClockSound' | 'setResultMinutes' | 'saveStructure' | 'clockStart' | 'clockPause' | 'clockResume' | 'clockAdjust';
 
 const NO_STRUCTURE: CommandResult<never> = { ok: false, error: { field: 'tournament', message: 'no tournament structure is saved: save the structure first' } };
 
 export function settingsCommands(station: FakeStation): FakeHandlers<SettingsCommand> {
+  /** One of the player display's settings, the rest kept (as settingsCommands.ts's setDisplay). */
+  function setDisplay<K extends keyof DisplaySettings>(key: K, value: DisplaySettings[K]): CommandResult {
+    const display = { ...DEFAULT_DISPLAY_SETTINGS, ...station.current.settings.display };
+    return value === display[key] ? { ok: true, value: null } : saveAll({ ...station.current.settings, display: { ...display, [key]: value } });
+  }
+
   /** Settings as the service checks them (main/service/settings.ts); `accepted` runs once they are taken. */
   function saveAll(settings: ConsoleSettings, accepted?: () => void): CommandResult {
     const { current } = station;
@@ -96,10 +102,8 @@ export function settingsCommands(station: FakeStation): FakeHandlers<SettingsCom
       return saveAll({ ...current.settings, table: { ...current.settings.table, removed: step.removed, next: step.next } });
     },
     setLanguage: (language: Language) => (language === station.current.settings.language ? { ok: true, value: null } : saveAll({ ...station.current.settings, language })),
-    setClockSound: (on: boolean) => {
-      const display = station.current.settings.display ?? DEFAULT_DISPLAY_SETTINGS;
-      return on === display.clockSound ? { ok: true, value: null } : saveAll({ ...station.current.settings, display: { ...display, clockSound: on } });
-    },
+    setClockSound: (on: boolean) => setDisplay('clockSound', on),
+    setResultMinutes: (minutes: number) => setDisplay('resultMinutes', minutes),
     saveStructure: (structure: StructureInput) => {
       const { settings } = station.current;
       const at = settings.tournament?.atBreakAfter ?? null;

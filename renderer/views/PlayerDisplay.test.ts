@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../testing/fakeApi';
-import { FINNISH_CARDS, makeSettings, makeState } from '../testing/fixtures';
+import { FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState } from '../testing/fixtures';
 import { gameViewOf, playMatch, SEED_HANDS, startEvent } from '../testing/gameFixtures';
 import { prepare, settle } from '../testing/setup';
 import PlayerDisplay from './PlayerDisplay.vue';
@@ -87,6 +87,64 @@ describe('player display', () => {
     const wrapper = mount(PlayerDisplay, { global: { plugins } });
     expect(wrapper.get('[data-testid="display-game-step"]').text()).toBe('Ville has won the game');
     expect(wrapper.get('[data-testid="display-score-2"]').classes()).toContain('display-scores__row--winner');
+    wrapper.unmount();
+  });
+});
+
+describe('player display: the result kept after its confirmation (issue 24)', () => {
+  // The fake service confirms at 18:34 UTC; the display's clock a minute later.
+  const CONFIRMED = '2024-05-04T18:34:00.000Z';
+  const at = (iso: string) => vi.setSystemTime(new Date(iso));
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function confirmedResult(resultMinutes?: number) {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    at('2024-05-04T18:35:00.000Z');
+    const settings = makeSettings();
+    const api = createFakeApi({ race: { cards: FINNISH_CARDS }, state: makeState({ settings: resultMinutes === undefined ? settings : { ...settings, display: { clockSound: true, resultMinutes } } }) });
+    const { plugins } = await prepare({ api });
+    const wrapper = mount(PlayerDisplay, { global: { plugins } });
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('result');
+    await api.confirmRace('race-1');
+    await settle();
+    return { api, wrapper };
+  }
+
+  it('keeps the winners, their cards and the time it was confirmed for the ten minutes of the default, then waits for the next race', async () => {
+    const { wrapper } = await confirmedResult();
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('result');
+    expect(wrapper.get('[data-testid="display-winner-1"]').text()).toBe('Matti wins a 100A♥');
+    expect(wrapper.get('[data-testid="display-winner-2"]').text()).toBe('Teppo wins a 10010♠');
+    const time = new Intl.DateTimeFormat('en', { timeStyle: 'short' }).format(new Date(CONFIRMED));
+    expect(wrapper.get('[data-testid="display-kept"]').text()).toBe(`Confirmed at ${time}`);
+    at('2024-05-04T18:43:50.000Z');
+    vi.advanceTimersByTime(5_000);
+    await settle();
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('result');
+    at('2024-05-04T18:44:00.000Z');
+    vi.advanceTimersByTime(5_000);
+    await settle();
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('idle');
+    expect(wrapper.find('[data-testid="display-kept"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('keeps nothing when the setting says 0', async () => {
+    const { wrapper } = await confirmedResult(0);
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('idle');
+    wrapper.unmount();
+  });
+
+  it('gives way to the next race, and does not come back when that race is abandoned', async () => {
+    const { api, wrapper } = await confirmedResult();
+    await api.startRace(FINNISH_COUNTS);
+    await settle();
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('dealing');
+    await api.abandonRace('race-2', 'wrong counts');
+    await settle();
+    expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('idle');
     wrapper.unmount();
   });
 });

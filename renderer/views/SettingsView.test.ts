@@ -57,12 +57,27 @@ describe('settings', () => {
     await box.setValue(false);
     await settle();
     expect(api.callsOf('setClockSound')).toEqual([[false]]);
-    expect(api.current.settings.display).toEqual({ clockSound: false });
+    expect(api.current.settings.display).toEqual({ clockSound: false, resultMinutes: 10 });
     expect((wrapper.get('[data-testid="clock-sound"]').element as HTMLInputElement).checked).toBe(false);
     await wrapper.get('form').trigger('submit');
     await settle();
     expect(api.callsOf('saveSettings')).toEqual([[makeSettings()]]);
-    expect(api.current.settings.display).toEqual({ clockSound: false });
+    expect(api.current.settings.display).toEqual({ clockSound: false, resultMinutes: 10 });
+    wrapper.unmount();
+  });
+
+  it('sets how long the player display keeps a result with a command of its own (issue 24), the sound kept', async () => {
+    const api = createFakeApi();
+    const { plugins } = await prepare({ api });
+    const wrapper = mount(SettingsView, { global: { plugins } });
+    await settle();
+    const select = wrapper.get('[data-testid="display-result-minutes"]');
+    expect((select.element as HTMLSelectElement).value).toBe('10');
+    expect(select.findAll('option').map((option) => option.text())).toEqual(['not kept (gone when confirmed)', '2 minutes after it is confirmed', '5 minutes after it is confirmed', '10 minutes after it is confirmed', '15 minutes after it is confirmed', '30 minutes after it is confirmed', '60 minutes after it is confirmed']);
+    await select.setValue('0');
+    await settle();
+    expect(api.callsOf('setResultMinutes')).toEqual([[0]]);
+    expect(api.current.settings.display).toEqual({ clockSound: true, resultMinutes: 0 });
     wrapper.unmount();
   });
 
