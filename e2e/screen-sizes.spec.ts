@@ -256,3 +256,32 @@ for (const size of CONSOLE_SIZES) {
     }
   });
 }
+
+for (const size of CONSOLE_SIZES) {
+  test(`a busted player taken off the setup at ${sizeName(size)} in two taps, Save in view without scrolling (a serial shoe set)`, async ({ page }) => {
+    const app = await startConsole();
+    apps.push(app);
+    await page.setViewportSize(size);
+    await openConsole(page, app.url);
+    // A serial shoe makes the setup longest (the line's settings): Save was 3.5 screens down (issue 24).
+    await setUpTable(page, { ...FINNISH_TABLE, source: { kind: 'serial', path: '/dev/ttyUSB0', decoder: 'text', baud: 9600 } });
+    await page.getByTestId('nav-race').click();
+    await page.getByTestId('nav-setup').click();
+    const view = page.getByTestId('view-setup');
+    await expect(view).toBeVisible();
+    await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      for (const element of document.querySelectorAll('*')) element.scrollTop = 0;
+    });
+    // Tap one: Johanna is out. Tap two: Save, where it is, nothing scrolled.
+    await expectInView(view.getByTestId('seat-3-in-play'), `the setup at ${sizeName(size)}: seat 3`);
+    await view.getByTestId('seat-3-in-play').click({ noWaitAfter: true });
+    await expectInView(view.getByTestId('setup-save'), `the setup at ${sizeName(size)}: Save`);
+    await expectUnclipped(view.getByTestId('setup-save'), `the setup at ${sizeName(size)}: Save`);
+    const scrolled = await page.evaluate(() => [...document.querySelectorAll('*')].some((element) => element.scrollTop > 0) || window.scrollY > 0);
+    expect(scrolled, 'nothing scrolled to reach Save').toBe(false);
+    await view.getByTestId('setup-save').click();
+    await expect(view.getByTestId('setup-saved')).toBeVisible();
+    await expect(view.getByTestId('seat-3-in-play')).not.toBeChecked();
+  });
+}
