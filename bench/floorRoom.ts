@@ -123,6 +123,12 @@ function serverCpuMs(backend: number): number {
   return total;
 }
 
+/** This process's CPU time (user + system) since `start` (a process.cpuUsage reading), ms. */
+function ownCpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
 async function connections(admin: pg.Client): Promise<{ total: number; stations: number }> {
   const { rows } = await admin.query<{ total: number; stations: number }>(
     "SELECT count(*)::int AS total, count(*) FILTER (WHERE usename LIKE 'chip_race_table_%')::int AS stations FROM pg_stat_activity WHERE backend_type = 'client backend'",
@@ -285,16 +291,14 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
       const memory = serverMemory(backend);
       if (memory.pssMb > peakMemory.pssMb) peakMemory = memory;
       loopDelay.disable();
-      const ownCpu = process.cpuUsage(stationsCpu);
-      const cpu = { stationsMs: Math.round((ownCpu.user + ownCpu.system) / 1000), serverMs: Math.round(serverCpuMs(backend) - serverCpuBefore), watcherServerMs: Math.round(processCpuMs(backend) - watcherCpuBefore), wallMs: Math.round(performance.now() - started), eventLoopDelayP50Ms: round1(loopDelay.percentile(50) / 1e6), eventLoopDelayP95Ms: round1(loopDelay.percentile(95) / 1e6), eventLoopDelayMaxMs: round1(loopDelay.max / 1e6) };
+      const cpu = { stationsMs: Math.round(ownCpuMsSince(stationsCpu)), serverMs: Math.round(serverCpuMs(backend) - serverCpuBefore), watcherServerMs: Math.round(processCpuMs(backend) - watcherCpuBefore), wallMs: Math.round(performance.now() - started), eventLoopDelayP50Ms: round1(loopDelay.percentile(50) / 1e6), eventLoopDelayP95Ms: round1(loopDelay.percentile(95) / 1e6), eventLoopDelayMaxMs: round1(loopDelay.max / 1e6) };
       const p95BySecond = bySecond.map((second) => (second === undefined ? null : Math.round(percentile(second, 95))));
       return { cpu, p95BySecond, records: stations.length * dealt.length, dealtMs: Math.round(dealtMs), recordsPerSecond: Math.round((stations.length * dealt.length) / (dealtMs / 1000)), p50Ms: round1(percentile(lags, 50)), p95Ms: round1(percentile(lags, 95)), maxMs: round1(Math.max(...lags)) };
     };
     // The room at rest: what the 500 links' polls (contact, clock, seating, decisions) cost the server.
     const restCpuBefore = { server: serverCpuMs(backend), stations: process.cpuUsage() };
     await new Promise((resolve) => setTimeout(resolve, REST_MS));
-    const restStations = process.cpuUsage(restCpuBefore.stations);
-    const atRest = { ms: REST_MS, serverCpuMs: Math.round(serverCpuMs(backend) - restCpuBefore.server), stationsCpuMs: Math.round((restStations.user + restStations.system) / 1000) };
+    const atRest = { ms: REST_MS, serverCpuMs: Math.round(serverCpuMs(backend) - restCpuBefore.server), stationsCpuMs: Math.round(ownCpuMsSince(restCpuBefore.stations)) };
     // A dealer's full speed first (the gated figure), then the floor flooded: every station as fast as its disk.
     // Each link's first record on its connection first (reported apart: see FIRST_RECORD).
     const firstRecord = await measureLag(records.slice(0, 1), DEALER_PACE_MS);
@@ -319,10 +323,9 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
       answer = await floorStatus(admin);
       queries.push(performance.now() - queryStarted);
     }
-    const statusOwnCpu = process.cpuUsage(statusCpu);
     // The CPU a status costs (this process and the floor's backend, mean of the queries: the
     // backend's clock ticks are 10 ms), which the machine's other load does not change.
-    const statusCpuMs = round1(((statusOwnCpu.user + statusOwnCpu.system) / 1000 + processCpuMs(backend) - statusBackendCpu) / STATUS_QUERIES);
+    const statusCpuMs = round1((ownCpuMsSince(statusCpu) + processCpuMs(backend) - statusBackendCpu) / STATUS_QUERIES);
     const shown = answer?.tables ?? [];
     if (shown.length !== STATUS_TABLES || shown.some((table) => table.races < STATUS_RACES)) throw new Error(`bench: the floor's status shows ${shown.length} tables, not ${STATUS_TABLES} of ${STATUS_RACES} races each`);
     const statusConnections = await connections(admin);

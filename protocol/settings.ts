@@ -133,6 +133,11 @@ export const DISPLAY_RESULT_MINUTES_CHOICES = [0, 2, 5, 10, 15, 30, 60] as const
 /** The player display's settings where none were saved: the room's clock sounds, a result stays 10 minutes. */
 export const DEFAULT_DISPLAY_SETTINGS: DisplaySettings = { clockSound: true, resultMinutes: 10 };
 
+/** The player display's settings in force: those saved, the defaults for any not saved (or no settings yet). */
+export function displaySettingsOf(settings: Pick<ConsoleSettings, 'display'> | null | undefined): DisplaySettings {
+  return { ...DEFAULT_DISPLAY_SETTINGS, ...settings?.display };
+}
+
 /**
  * Where the station replicates its journal. The service holds the URL with its password (from the
  * settings file); the state carries it without, and says only whether one is set.

@@ -180,7 +180,6 @@ export class FloorLink {
   private cursorUnsaved = false;
   private cursorSavedAt = 0;
   private cursorTimer: NodeJS.Timeout | undefined;
-  private cursorDue = false;
 
   private constructor(
     private readonly options: FloorLinkOptions,
@@ -337,10 +336,8 @@ export class FloorLink {
       this.cursor = resumed.cursor;
     }
     if (this.state.state !== 'refused') await this.send(client);
-    if (this.cursorDue) {
-      this.cursorDue = false;
-      await this.saveCursor(false);
-    }
+    // The cursor's last move, once its time is up (the timer's wake-up; a no-op otherwise).
+    await this.saveCursor(false);
     if (this.pollDue) {
       this.pollDue = false;
       await reportContact(client, this.options.table, this.toSend());
@@ -413,7 +410,6 @@ export class FloorLink {
       if (this.cursorTimer === undefined && !this.closed) {
         this.cursorTimer = setTimeout(() => {
           this.cursorTimer = undefined;
-          this.cursorDue = true;
           this.wake();
         }, wait);
         this.cursorTimer.unref();

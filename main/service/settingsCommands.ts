@@ -1,7 +1,7 @@
 import { isInputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import { tableWithChips } from '../../protocol/colorUp';
-import { DEFAULT_DISPLAY_SETTINGS, type CommandResult, type DisplaySettings, type ConsoleSettings, type Language, type PlanView, type SettingsInput } from '../../protocol/contract';
+import { displaySettingsOf, type CommandResult, type DisplaySettings, type ConsoleSettings, type Language, type PlanView, type SettingsInput } from '../../protocol/contract';
 import type { Session } from '../../replay/session';
 import { stillOpen } from './commandContext';
 import { ok, refused } from './failures';
@@ -142,7 +142,7 @@ export class SettingsCommands {
   /** One of the player display's settings, the rest kept: stored and published only when it changes. */
   private setDisplay<K extends keyof DisplaySettings>(key: K, value: DisplaySettings[K]): Promise<CommandResult> {
     return this.kernel.serial(async () => {
-      const display = { ...DEFAULT_DISPLAY_SETTINGS, ...this.settings.current.display };
+      const display = displaySettingsOf(this.settings.current);
       if (value === display[key]) return ok(null);
       await this.settings.store(readSettings({ ...this.settings.current, display: { ...display, [key]: value } }));
       this.kernel.publish();

@@ -8,22 +8,25 @@ export function useTimeText() {
   const clock = computed(() => new Intl.DateTimeFormat(locale.value, { timeStyle: 'medium' }));
   const hours = computed(() => new Intl.DateTimeFormat(locale.value, { timeStyle: 'short' }));
 
+  /** A moment in one of the formats; text that is no time is shown as it is. */
+  function said(at: string | number, formatter: Intl.DateTimeFormat): string {
+    const date = new Date(at);
+    return Number.isNaN(date.getTime()) ? String(at) : formatter.format(date);
+  }
+
   /** A journal time (ISO 8601) for reading; text that is no time is shown as it is. */
   function recordedAt(iso: string): string {
-    const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? iso : format.value.format(date);
+    return said(iso, format.value);
   }
 
   /** The time of day to the second (an input read: ISO 8601, or milliseconds since 1970); text that is no time as it is. */
   function readAt(at: string | number): string {
-    const date = new Date(at);
-    return Number.isNaN(date.getTime()) ? String(at) : clock.value.format(date);
+    return said(at, clock.value);
   }
 
   /** The time of day to the minute (a call, a decision, a result kept on the display); text that is no time as it is. */
   function clockTime(iso: string): string {
-    const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? iso : hours.value.format(date);
+    return said(iso, hours.value);
   }
 
   return { recordedAt, readAt, clockTime };

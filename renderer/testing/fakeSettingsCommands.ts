@@ -2,7 +2,7 @@
  * The fake service's settings commands (fakeApi.ts): the settings, the language, the structure,
  * the break marked and its colour-up, and the station's own clock, checked as main/service checks them.
  */
-import { DEFAULT_DISPLAY_SETTINGS, type CommandResult, type ConsoleSettings, type DisplaySettings, type Language, type SettingsInput } from '../../protocol/contract';
+import { displaySettingsOf, type CommandResult, type ConsoleSettings, type DisplaySettings, type Language, type SettingsInput } from '../../protocol/contract';
 import { tableWithChips } from '../../protocol/colorUp';
 import { scheduleOf } from '../../protocol/clock';
 import type { StructureInput } from '../../engine/plan/csv';
@@ -19,7 +19,7 @@ const NO_STRUCTURE: CommandResult<never> = { ok: false, error: { field: 'tournam
 export function settingsCommands(station: FakeStation): FakeHandlers<SettingsCommand> {
   /** One of the player display's settings, the rest kept (as settingsCommands.ts's setDisplay). */
   function setDisplay<K extends keyof DisplaySettings>(key: K, value: DisplaySettings[K]): CommandResult {
-    const display = { ...DEFAULT_DISPLAY_SETTINGS, ...station.current.settings.display };
+    const display = displaySettingsOf(station.current.settings);
     return value === display[key] ? { ok: true, value: null } : saveAll({ ...station.current.settings, display: { ...display, [key]: value } });
   }
 
