@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { CONSOLE_SIZES, DISPLAY_SIZES, expectInView, expectLargestType, expectNoScroll, expectTouchTargets, expectUnclipped, expectWithin, sizeName, type ScreenSize } from './harness/fit';
 import { enterCard, enterCounts, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';
-import { chooseLanguage, SCREENS, TOUR_TABLE, tourScreens, type ScreenName } from './harness/tour';
+import { chooseLanguage, markTheBreak, SCREENS, TOUR_TABLE, tourScreens, type ScreenName } from './harness/tour';
 
 // Every screen at the three sizes a dealer's screen has (1024×600, 1280×800, 1920×1080): what the
 // dealer must see is in view without scrolling, nothing scrolls sideways, and the headline is the
@@ -283,5 +283,35 @@ for (const size of CONSOLE_SIZES) {
     await view.getByTestId('setup-save').click();
     await expect(view.getByTestId('setup-saved')).toBeVisible();
     await expect(view.getByTestId('seat-3-in-play')).not.toBeChecked();
+  });
+}
+
+for (const size of CONSOLE_SIZES) {
+  test(`ten seats' counts fit ${sizeName(size)} with the colour-up banner, in English, Finnish and Russian: no scrolling, every count whole`, async ({ page }) => {
+    const app = await startConsole();
+    apps.push(app);
+    await page.setViewportSize(size);
+    await openConsole(page, app.url);
+    const names = ['Matti', 'Teppo', 'Johanna', 'Aino', 'Ville', 'Sanna', 'Olli', 'Kaisa', 'Pekka', 'Liisa'];
+    await setUpTable(page, { ...FINNISH_TABLE, seats: names.map((name, index) => ({ seat: index + 1, name })) });
+    await markTheBreak(page);
+    // Counts with every kind of guidance (nothing, odd chips only, a trade with and without odd
+    // chips): the Russian trade line is the longest a tile holds.
+    const chips = [0, 3, 7, 13, 22, 1, 4, 9, 14, 2];
+    await enterCounts(page, names.map((_, index) => ({ seat: index + 1, chips: chips[index] ?? 0, hasOther: true })));
+    const view = page.getByTestId('view-counts');
+    for (const language of ['en', 'fi', 'ru'] as const) {
+      await chooseLanguage(page, language);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await expectFits(page, 'counts', size, true);
+      await expectUnclipped(view.locator('[data-testid^="counts-seat-"][data-testid$="-chips"]'), `ten seats' counts at ${sizeName(size)} in ${language}: every count field`);
+      for (const seat of names.keys()) {
+        const tile = view.getByTestId(`counts-seat-${seat + 1}`);
+        const where = `ten seats' counts at ${sizeName(size)} in ${language}: seat ${seat + 1}`;
+        await expectUnclipped(tile, `${where}, its guidance and cards`);
+        await expectWithin(tile.locator('*'), tile, `${where}: its words`);
+      }
+      await expectUnclipped(view.getByTestId('start-race'), `ten seats' counts at ${sizeName(size)} in ${language}: Start race`);
+    }
   });
 }

@@ -45,7 +45,7 @@ export async function expectInView(locator: Locator, what: string): Promise<void
  * Expects the element (every match of the locator) wholly visible where the page stands: inside
  * the viewport and inside every ancestor that clips it (overflow other than visible: a scrolling
  * grid that cuts a card off, or slides it out of its box, hides it as surely as the window's edge).
- * Says which ancestor clipped what. `pageScrolls`: a screen the page may scroll down (not one of
+ * Says which ancestor clipped what, or what is drawn over it. `pageScrolls`: a screen the page may scroll down (not one of
  * the break's): the window's top and bottom edges are not checked, its sides still are.
  */
 export async function expectUnclipped(locator: Locator, what: string, { pageScrolls = false }: { readonly pageScrolls?: boolean } = {}): Promise<void> {
@@ -69,6 +69,14 @@ export async function expectUnclipped(locator: Locator, what: string, { pageScro
         const outX = clipsX && (box.left < inner.left - 0.5 || box.right > inner.right + 0.5);
         const outY = clipsY && (box.top < inner.top - 0.5 || box.bottom > inner.bottom + 0.5);
         if (outX || outY) found.push(`${name(element)} [${round(box)}] clipped by ${name(parent)} [${round(inner)}] (overflow ${style.overflowX}/${style.overflowY})`);
+      }
+      // Inside every box and still hidden: something drawn over it (a sticky row the rest scrolls
+      // under). What the window shows at the element's centre must be the element or a part of it.
+      const x = (box.left + box.right) / 2;
+      const y = (box.top + box.bottom) / 2;
+      if (found.length === 0 && y >= 0 && y <= innerHeight && x >= 0 && x <= innerWidth) {
+        const shown = document.elementFromPoint(x, y);
+        if (shown !== null && shown !== element && !element.contains(shown)) found.push(`${name(element)} [${round(box)}] covered by ${name(shown)}`);
       }
       return found;
     }),
@@ -153,7 +161,25 @@ export async function expectWithin(locator: Locator, container: Locator, what: s
     const box = element.getBoundingClientRect();
     return { left: box.left + element.clientLeft, top: box.top + element.clientTop, right: box.left + element.clientLeft + element.clientWidth, bottom: box.top + element.clientTop + element.clientHeight };
   });
-  const boxes = await locator.evaluateAll((elements) => elements.map((element) => ({ name: element.getAttribute('data-testid') ?? element.tagName.toLowerCase(), text: (element.textContent ?? '').trim().slice(0, 40), box: element.getBoundingClientRect().toJSON() as { left: number; top: number; right: number; bottom: number } })));
+  // An element's box, and its own text's where the text runs past it (a word too long for a
+  // flex item's width overflows its box and the box does not say so).
+  const boxes = await locator.evaluateAll((elements) =>
+    // Words for screen readers only (a field's hidden label) are drawn nowhere.
+    elements.filter((element) => element.closest('.visually-hidden') === null).map((element) => {
+      const box = element.getBoundingClientRect().toJSON() as { left: number; top: number; right: number; bottom: number };
+      for (const node of element.childNodes) {
+        if (node.nodeType !== Node.TEXT_NODE || (node.textContent ?? '').trim() === '') continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const text = range.getBoundingClientRect();
+        box.left = Math.min(box.left, text.left);
+        box.top = Math.min(box.top, text.top);
+        box.right = Math.max(box.right, text.right);
+        box.bottom = Math.max(box.bottom, text.bottom);
+      }
+      return { name: element.getAttribute('data-testid') ?? element.tagName.toLowerCase(), text: (element.textContent ?? '').trim().slice(0, 40), box };
+    }),
+  );
   const outside = boxes.filter(({ box }) => box.left < edge.left - 0.5 || box.right > edge.right + 0.5 || box.top < edge.top - 0.5 || box.bottom > edge.bottom + 0.5).map(({ name, text, box }) => `${name} "${text}" [${Math.round(box.left)},${Math.round(box.top)},${Math.round(box.right)},${Math.round(box.bottom)}] outside [${Math.round(edge.left)},${Math.round(edge.top)},${Math.round(edge.right)},${Math.round(edge.bottom)}]`);
   expect(outside, `${what}: inside their box`).toEqual([]);
 }

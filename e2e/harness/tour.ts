@@ -42,7 +42,7 @@ async function deal(page: Page, card: Card): Promise<void> {
 const BREAK_SHEET = ['chips,25,100,500,1000', 'level,25,50,,20', 'level,50,100,,20', 'break,15', 'level,100,200,,20', 'level,200,400,,20', ''].join('\r\n');
 
 /** The tournament at its break after level 2: the structure imported and saved, the break marked; the colour-up banner up. */
-async function markTheBreak(page: Page): Promise<void> {
+export async function markTheBreak(page: Page): Promise<void> {
   await page.getByTestId('nav-structure').click();
   const view = page.getByTestId('view-structure');
   await view.getByTestId('structure-import').setInputFiles({ name: 'tour.csv', mimeType: 'text/csv', buffer: Buffer.from(BREAK_SHEET) });
