@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import type { CommandName } from '../protocol/commands';
+import { chromiumPath } from '../scripts/systemPackages.mjs';
 
 /** Helpers shared by the benchmarks that run the real app (browser mode, journal, Chromium). */
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Debian's Chromium, launched as the end-to-end tests launch it (e2e/playwright.config.ts). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = chromiumPath();
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 /** Builds the console into out/ (as the e2e global setup and `npm run web` do); browser mode serves out/renderer. */
@@ -20,7 +21,7 @@ export function buildApp(): void {
 }
 
 export function requireChromium(): void {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`bench: Chromium is missing at ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\` (.ci/run does this)`);
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`bench: Chromium is missing at ${CHROMIUM_PATH}: \`npm run bench\` installs it where it may (scripts/systemPackages.mjs), else: sudo apt-get install -y chromium`);
 }
 
 /**

@@ -1,11 +1,12 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { migrate } from '../db/migrate';
+import { postgresBinDir } from './postgresBin.mjs';
 
 const run = promisify(execFile);
 
@@ -36,21 +37,7 @@ const SUPERUSER = 'floor_admin';
 export const DEBIAN_MAX_CONNECTIONS = 100;
 const SUPERUSER_PASSWORD = 'throwaway-cluster-only';
 
-/** Where Debian keeps the server's programs (/usr/lib/postgresql/<major>/bin), newest first. */
-export function postgresBinDir(): string | null {
-  const root = '/usr/lib/postgresql';
-  if (existsSync(root)) {
-    const majors = readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
-    for (const major of majors) if (existsSync(join(root, major, 'bin', 'pg_ctl'))) return join(root, major, 'bin');
-  }
-  try {
-    return execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim() || null;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether the tests can start a server here (the CI installs Debian's `postgresql`). */
+/** Whether the tests can start a server here (`npm test` installs Debian's `postgresql`: scripts/systemPackages.mjs). */
 export const POSTGRES_AVAILABLE = postgresBinDir() !== null;
 
 async function freePort(): Promise<number> {

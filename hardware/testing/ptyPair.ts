@@ -13,7 +13,7 @@ import { SerialPort } from 'serialport';
 
 export const SOCAT_MISSING =
   'socat is not installed, and the hardware integration tests need it for real pseudo-terminal pairs: ' +
-  '.ci/run installs it (apt-get install -y socat); install it the same way to run these tests locally';
+  '`npm test` installs it where it may (scripts/systemPackages.mjs), else: sudo apt-get install -y socat';
 
 /** Fails (never skips) when socat is missing, with a message saying how to get it. */
 export function requireSocat(): void {

@@ -9,7 +9,7 @@ import { PtyPair, PtyWriter, requireSocat, waitFor } from '../testing/ptyPair';
 import { SerialSource, type PortFactory, type PortHandle } from './serialSource';
 import '../testing/saidInEnglish';
 
-/** Integration over real pseudo-terminal pairs: socat must be installed (.ci/run installs it). */
+/** Integration over real pseudo-terminal pairs: socat must be installed (`npm test` installs it: scripts/systemPackages.mjs). */
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
