@@ -3,13 +3,13 @@
 // browser mode instead (`npm run web`), which prints the address to open.
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { electronExecutable, NO_RUNTIME_MESSAGE } from './electron-runtime.mjs';
+import { electronExecutable, noRuntimeLine } from './electron-runtime.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const electron = electronExecutable();
 
 if (electron === null) {
-  console.error(NO_RUNTIME_MESSAGE);
+  console.error(noRuntimeLine());
   const web = spawn('npm', ['run', '--silent', 'web'], { cwd: root, stdio: 'inherit' });
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => web.kill(signal));
   web.on('close', (code) => process.exit(code ?? 0));

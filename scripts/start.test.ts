@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { electronExecutable, electronPackageDir, NO_RUNTIME_MESSAGE } from './electron-runtime.mjs';
+import { downloaderNodeWanted, electronExecutable, electronPackageDir, noRuntimeLine, NO_RUNTIME_MESSAGE } from './electron-runtime.mjs';
 
 const dirs: string[] = [];
 function fakeElectronPackage(options: { pathTxt?: string; binary?: string }): string {
@@ -48,6 +48,36 @@ describe('electronExecutable', () => {
   });
 });
 
+describe("the Node.js Electron's downloader needs", () => {
+  function withEngines(engines: unknown): string {
+    const dir = fakeElectronPackage({});
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'electron', engines }));
+    return dir;
+  }
+
+  it("is the installed electron package's own floor where this Node is older, and the start line says so (issue 24: npm's EBADENGINE notes, unexplained)", () => {
+    const dir = withEngines({ node: '>= 22.12.0' });
+    expect(downloaderNodeWanted(dir, '20.20.2')).toBe('22.12.0');
+    expect(downloaderNodeWanted(dir, '22.11.9')).toBe('22.12.0');
+    expect(noRuntimeLine('22.12.0', '20.20.2')).toBe(`${NO_RUNTIME_MESSAGE} (Electron's downloader needs Node.js 22.12.0 or later; this is 20.20.2.)`);
+  });
+
+  it('is null where this Node is enough, or nothing is known (no package, no engines, a range it does not read)', () => {
+    expect(downloaderNodeWanted(withEngines({ node: '>= 22.12.0' }), '22.12.0')).toBeNull();
+    expect(downloaderNodeWanted(withEngines({ node: '>=22.12.0' }), '24.1.0')).toBeNull();
+    expect(downloaderNodeWanted(withEngines({}), '20.20.2')).toBeNull();
+    expect(downloaderNodeWanted(withEngines({ node: '^22 || >=24' }), '20.20.2')).toBeNull();
+    expect(downloaderNodeWanted(null, '20.20.2')).toBeNull();
+    expect(noRuntimeLine(null, '20.20.2')).toBe(NO_RUNTIME_MESSAGE);
+  });
+
+  it("reads this machine's electron package: 45 wants 22.12, so on Node 20 the line names it", () => {
+    const wanted = downloaderNodeWanted();
+    const major = Number(process.versions.node.split('.')[0]);
+    if (major < 22) expect(wanted).toBe('22.12.0');
+  });
+});
+
 describe('npm start without the Electron runtime', () => {
   const hasRuntime = electronExecutable(electronPackageDir(), process.env) !== null;
 
@@ -70,7 +100,8 @@ describe('npm start without the Electron runtime', () => {
       run.on('close', () => reject(new Error(`exited early: ${stderr}`)));
     });
     try {
-      expect(stderr.split('\n')[0]).toBe(NO_RUNTIME_MESSAGE);
+      expect(stderr.split('\n')[0]).toBe(noRuntimeLine());
+      expect(stderr.split('\n')[0]).toContain(NO_RUNTIME_MESSAGE);
       // The printed address lets a browser in (a cookie, and the key out of the address bar); the bare one does not.
       const opened = await fetch(address, { redirect: 'manual' });
       expect(opened.status).toBe(303);
