@@ -114,4 +114,38 @@ test('the keypad: ⌫ takes the last digit off, a digit after a typed count adds
   await tap(page, 'keypad-close');
   await expect(page.getByTestId('count-keypad')).toHaveCount(0);
   await expect(first).toHaveValue('1');
+  // No stack key until the house counts in stacks.
+  await first.click();
+  await expect(page.getByTestId('keypad-stack')).toHaveCount(0);
+});
+
+test("where the house counts in stacks of 20 (Settings), the keypad adds a stack in one tap: +20 +20 7 is 47, in English, Finnish and Russian", async ({ page }) => {
+  const app = await startConsole();
+  apps.push(app);
+  await page.setViewportSize({ width: 1024, height: 600 });
+  await openConsole(page, app.url);
+  await setUpTable(page, FINNISH_TABLE);
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('count-stack').selectOption('20');
+  await expect(page.getByTestId('count-stack')).toHaveValue('20');
+  await page.getByTestId('nav-race').click();
+  const view = page.getByTestId('view-counts');
+  for (const [seat, language] of [[1, 'en'], [2, 'fi'], [3, 'ru']] as const) {
+    await chooseLanguage(page, language);
+    const field = view.getByTestId(`counts-seat-${seat}-chips`);
+    await field.click();
+    const stack = page.getByTestId('keypad-stack');
+    await expect(stack).toHaveText('+20');
+    await expectTouchTargets(page, `the keypad with its stack key in ${language}`);
+    await expectUnclipped(page.getByTestId('count-keypad').getByRole('button'), `the keypad's keys with the stack key in ${language}`);
+    await tap(page, 'keypad-stack');
+    await tap(page, 'keypad-stack');
+    await tap(page, 'keypad-digit-7');
+    await expect(field).toHaveValue('47');
+    await tap(page, 'keypad-close');
+  }
+  // Kept by the station: a reload keeps the stack.
+  await page.reload();
+  await page.getByTestId('nav-settings').click();
+  await expect(page.getByTestId('count-stack')).toHaveValue('20');
 });

@@ -11,7 +11,7 @@ import { chipExchange, gameAction, gameName, houseOptions, objectOfSize, players
 import { arg, command, optionalArg, type Command } from './commandSchema';
 import { CLOCK_ADJUST_MINUTES_MAX } from './clock';
 import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
-import { DISPLAY_RESULT_MINUTES_MAX } from './settings';
+import { COUNT_STACK_MAX, DISPLAY_RESULT_MINUTES_MAX } from './settings';
 import type { CommandResult, ConsoleState, DeviceProfileInfo, ScanReading, DisplayPreloadApi, HistoryPage, PortInfo, RaceRecord, SettingsInput, StateMessage } from './contract';
 import { boolean, custom, is, isWhole, nullable, object, oneOf, transform, whole, withDefault, type Infer } from './schema';
 
@@ -50,6 +50,8 @@ export const COMMANDS = {
   setClockSound: command(arg('on', boolean({ key: 'command.notBoolean' }))).returns<CommandResult>(),
   /** How many minutes the player display keeps a confirmed race's result (`display.resultMinutes`; 0: none). */
   setResultMinutes: command(arg('minutes', whole(0, DISPLAY_RESULT_MINUTES_MAX, { key: 'command.wholeRange', params: { min: 0, max: DISPLAY_RESULT_MINUTES_MAX } }))).returns<CommandResult>(),
+  /** The chips in a stack where the house counts in stacks (`counting.stack`; 0: none): the count keypad's stack key. */
+  setCountStack: command(arg('stack', whole(0, COUNT_STACK_MAX, { key: 'command.wholeRange', params: { min: 0, max: COUNT_STACK_MAX } }))).returns<CommandResult>(),
   /**
    * The tournament's structure: planned, kept with the break marked (while it is still a moment of
    * it), and its chips made the table's chip set (the chip leaving and the next kept when they fit).

@@ -89,6 +89,8 @@ export interface ConsoleSettings {
   readonly seatsFromFloor?: SeatsFromFloor;
   /** The player display's own settings; absent (settings saved before it had any): DEFAULT_DISPLAY_SETTINGS. */
   readonly display?: DisplaySettings;
+  /** How the dealer counts at this station; absent (settings saved before it had any): DEFAULT_COUNTING_SETTINGS. */
+  readonly counting?: CountingSettings;
 }
 
 /** What the station had set up itself before the floor's tournament stood in for it. */
@@ -136,6 +138,28 @@ export const DEFAULT_DISPLAY_SETTINGS: DisplaySettings = { clockSound: true, res
 /** The player display's settings in force: those saved, the defaults for any not saved (or no settings yet). */
 export function displaySettingsOf(settings: Pick<ConsoleSettings, 'display'> | null | undefined): DisplaySettings {
   return { ...DEFAULT_DISPLAY_SETTINGS, ...settings?.display };
+}
+
+/** How the house counts the chips leaving play: set by a command of its own (`setCountStack`), kept across a save of the rest. */
+export interface CountingSettings {
+  /**
+   * The chips in a stack where the house counts the chips leaving play in stacks (20 a stack, as
+   * racks and chip trays hold them): the count's keypad then has a key that adds a stack. 0: no
+   * stacks, the count is typed chip by chip.
+   */
+  readonly stack: number;
+}
+
+/** The stacks the settings screen offers (0: none), and the most a stack may hold. */
+export const COUNT_STACK_CHOICES = [0, 5, 10, 20, 25] as const;
+export const COUNT_STACK_MAX = 100;
+
+/** How the dealer counts where nothing was saved: chip by chip. */
+export const DEFAULT_COUNTING_SETTINGS: CountingSettings = { stack: 0 };
+
+/** The counting settings in force: those saved, the defaults for any not saved (or no settings yet). */
+export function countingSettingsOf(settings: Pick<ConsoleSettings, 'counting'> | null | undefined): CountingSettings {
+  return { ...DEFAULT_COUNTING_SETTINGS, ...settings?.counting };
 }
 
 /**

@@ -22,7 +22,7 @@ const tableNames = (): string[] => Object.keys(COMMANDS).sort();
  * removed here too.
  */
 const EXPECTED_COMMANDS = [
-  'getState', 'saveSettings', 'markBreak', 'startColorUp', 'setLanguage', 'setClockSound', 'setResultMinutes', 'saveStructure',
+  'getState', 'saveSettings', 'markBreak', 'startColorUp', 'setLanguage', 'setClockSound', 'setResultMinutes', 'setCountStack', 'saveStructure',
   'clockStart', 'clockPause', 'clockResume', 'clockAdjust', 'previewRace', 'startRace', 'saveCountDrafts',
   'dealCard', 'dealScan', 'readScan', 'voidCards', 'confirmRace', 'abandonRace', 'recordChipExchange', 'callFloor', 'takeHeldCard', 'discardHeldCard',
   'listPorts', 'startGame', 'gameAction', 'closeGame', 'exportHistory', 'historyPage', 'raceRecord',

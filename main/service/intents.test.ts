@@ -148,6 +148,26 @@ describe('setResultMinutes', () => {
   });
 });
 
+describe('setCountStack', () => {
+  it("sets the house's stack for the count keypad (none until set), kept across a save of the table and a restart; a stack out of 0 to 100 refused (issue 24)", async () => {
+    const { service, dataDir } = await withStructure();
+    expect(service.getState().settings.counting).toBeUndefined();
+    expect(await service.setCountStack(20)).toEqual(ok);
+    expect(service.getState().settings.counting).toEqual({ stack: 20 });
+    expect(await dispatch(service, 'setCountStack', [101])).toMatchObject({ ok: false, error: { field: 'stack', message: 'must be a whole number from 0 to 100' } });
+    expect(await dispatch(service, 'setCountStack', [-1])).toMatchObject({ ok: false, error: { field: 'stack' } });
+    expect(await dispatch(service, 'setCountStack', ['20'])).toMatchObject({ ok: false, error: { field: 'stack' } });
+    // A screen saving the table and source leaves the counting's settings as they are.
+    const { language: _language, tournament: _tournament, display: _display, counting: _counting, ...tableAndSource } = service.getState().settings;
+    expect(await service.saveSettings({ ...tableAndSource, table: { ...tableAndSource.table, button: 2 } })).toEqual(ok);
+    expect(service.getState().settings.counting).toEqual({ stack: 20 });
+    const again = await restart(service, dataDir);
+    expect(again.getState().settings.counting).toEqual({ stack: 20 });
+    expect(await again.setCountStack(0)).toEqual(ok);
+    expect(again.getState().settings.counting).toEqual({ stack: 0 });
+  });
+});
+
 describe('startColorUp', () => {
   it('sets the table to the named race of the proposed colour-up; refuses a stale break, an unknown race, an open race', async () => {
     const { service } = await withStructure();

@@ -221,6 +221,7 @@ export class ConsoleService {
   readonly setLanguage = (language: Language): Promise<CommandResult> => this.settingsCommands.setLanguage(language);
   readonly setClockSound = (on: boolean): Promise<CommandResult> => this.settingsCommands.setClockSound(on);
   readonly setResultMinutes = (minutes: number): Promise<CommandResult> => this.settingsCommands.setResultMinutes(minutes);
+  readonly setCountStack = (stack: number): Promise<CommandResult> => this.settingsCommands.setCountStack(stack);
   readonly saveStructure = (structure: StructureInput): Promise<CommandResult> => this.settingsCommands.saveStructure(structure);
   readonly clockStart = (): Promise<CommandResult> => this.clockCommands.clockStart();
   readonly clockPause = (): Promise<CommandResult> => this.clockCommands.clockPause();

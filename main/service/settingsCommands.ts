@@ -1,7 +1,7 @@
 import { isInputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import { tableWithChips } from '../../protocol/colorUp';
-import { displaySettingsOf, type CommandResult, type DisplaySettings, type ConsoleSettings, type Language, type PlanView, type SettingsInput } from '../../protocol/contract';
+import { countingSettingsOf, displaySettingsOf, type CommandResult, type DisplaySettings, type ConsoleSettings, type Language, type PlanView, type SettingsInput } from '../../protocol/contract';
 import type { Session } from '../../replay/session';
 import { stillOpen } from './commandContext';
 import { ok, refused } from './failures';
@@ -74,7 +74,7 @@ export class SettingsCommands {
    */
   private withKept(value: SettingsInput): unknown {
     if (typeof value !== 'object' || value === null) return value;
-    const { language, tournament, floor, display, fromFloor, seatsFromFloor } = this.settings.current;
+    const { language, tournament, floor, display, counting, fromFloor, seatsFromFloor } = this.settings.current;
     const kept = tournament?.structure ? { ...tournament, structure: { ...tournament.structure, chips: undefined } } : tournament;
     const given = (value as { floor?: unknown }).floor;
     return {
@@ -84,6 +84,7 @@ export class SettingsCommands {
       tournament: value.tournament === undefined || fromFloor !== undefined ? kept : value.tournament,
       floor: given === undefined ? floor : withKeptPassword(given, floor),
       display: value.display ?? display,
+      counting: value.counting ?? counting,
       fromFloor,
       // The floor's seating likewise: the station's own seats stay kept aside.
       seatsFromFloor,
@@ -137,6 +138,17 @@ export class SettingsCommands {
   /** How many minutes the player display keeps a confirmed race's result. */
   setResultMinutes(minutes: number): Promise<CommandResult> {
     return this.setDisplay('resultMinutes', minutes);
+  }
+
+  /** The chips in a stack where the house counts in stacks (0: none). */
+  setCountStack(stack: number): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      const counting = countingSettingsOf(this.settings.current);
+      if (stack === counting.stack) return ok(null);
+      await this.settings.store(readSettings({ ...this.settings.current, counting: { ...counting, stack } }));
+      this.kernel.publish();
+      return ok(null);
+    });
   }
 
   /** One of the player display's settings, the rest kept: stored and published only when it changes. */

@@ -14,7 +14,7 @@ import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { readHouseRules } from '../../engine/plan/tournament';
 import { RULE_SET_NAMES } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS } from '../../hardware/profile';
-import { DEFAULT_DISPLAY_SETTINGS, DISPLAY_RESULT_MINUTES_MAX, LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type FromFloor, type SeatSettings, type SourceSettings, type TableSettings, type TournamentSettings } from '../../protocol/contract';
+import { COUNT_STACK_MAX, DEFAULT_COUNTING_SETTINGS, DEFAULT_DISPLAY_SETTINGS, DISPLAY_RESULT_MINUTES_MAX, LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type FromFloor, type SeatSettings, type SourceSettings, type TableSettings, type TournamentSettings } from '../../protocol/contract';
 import { and, boolean, custom, is, isRecord, list, object, oneOf, optional, parse, prefixed, refine, refuse, text, transform, whole, withDefault, type Infer } from '../../protocol/schema';
 import { floorOf } from './floorSettings';
 import { got, lineSetting, serialPath } from './sourceReaders';
@@ -174,6 +174,15 @@ const settingsOf = (platform: NodeJS.Platform) =>
         {
           clockSound: withDefault(boolean((value) => ({ key: 'settings.notBoolean', params: { got: got(value) } })), DEFAULT_DISPLAY_SETTINGS.clockSound),
           resultMinutes: withDefault(whole(0, DISPLAY_RESULT_MINUTES_MAX, (value) => ({ key: 'settings.wholeRange', params: { got: got(value), min: 0, max: DISPLAY_RESULT_MINUTES_MAX } })), DEFAULT_DISPLAY_SETTINGS.resultMinutes),
+        },
+        notObject,
+      ),
+    ),
+    // How the dealer counts (absent, as in an older file: DEFAULT_COUNTING_SETTINGS).
+    counting: optional(
+      object(
+        {
+          stack: withDefault(whole(0, COUNT_STACK_MAX, (value) => ({ key: 'settings.wholeRange', params: { got: got(value), min: 0, max: COUNT_STACK_MAX } })), DEFAULT_COUNTING_SETTINGS.stack),
         },
         notObject,
       ),

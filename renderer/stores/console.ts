@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef } from 'vue';
-import { displaySettingsOf, type CommandError, type ConsoleState, type GameView, type PortInfo, type RaceView } from '../../protocol/contract';
+import { countingSettingsOf, displaySettingsOf, type CommandError, type ConsoleState, type GameView, type PortInfo, type RaceView } from '../../protocol/contract';
 import type { ConsoleApi } from '../../protocol/commands';
 import { hasConnection, hasStateRefusals, type ConnectionStatus } from '../api';
 import { createCommandRunner, type CommandEffects } from './commandRunner';
@@ -101,6 +101,7 @@ export const useConsoleStore = defineStore('console', () => {
     /** A command of its own too: the room's clock sounds, or not. */
     setClockSound: { unneeded: (current, on) => displaySettingsOf(current?.settings).clockSound === on },
     setResultMinutes: { unneeded: (current, minutes) => displaySettingsOf(current?.settings).resultMinutes === minutes },
+    setCountStack: { unneeded: (current, stack) => countingSettingsOf(current?.settings).stack === stack },
     markBreak: { unneeded: (current) => !current?.settings.tournament?.structure },
     /** One click at the break sets the table to this race of the colour-up and opens the counts. */
     startColorUp: { succeeded: () => show('race', null) },

@@ -12,7 +12,7 @@ import { adjustForMinutesLeft, foldClock, type ClockEvent } from '../../engine/c
 import { colorUpOf, push, racedOff, refused, type FakeHandlers, type FakeStation } from './fakeStation';
 import { makePlanView } from './fixtures';
 
-type SettingsCommand = 'saveSettings' | 'markBreak' | 'startColorUp' | 'setLanguage' | 'setClockSound' | 'setResultMinutes' | 'saveStructure' | 'clockStart' | 'clockPause' | 'clockResume' | 'clockAdjust';
+type SettingsCommand = 'saveSettings' | 'markBreak' | 'startColorUp' | 'setLanguage' | 'setClockSound' | 'setResultMinutes' | 'setCountStack' | 'saveStructure' | 'clockStart' | 'clockPause' | 'clockResume' | 'clockAdjust';
 
 const NO_STRUCTURE: CommandResult<never> = { ok: false, error: { field: 'tournament', message: 'no tournament structure is saved: save the structure first' } };
 
@@ -104,6 +104,7 @@ export function settingsCommands(station: FakeStation): FakeHandlers<SettingsCom
     setLanguage: (language: Language) => (language === station.current.settings.language ? { ok: true, value: null } : saveAll({ ...station.current.settings, language })),
     setClockSound: (on: boolean) => setDisplay('clockSound', on),
     setResultMinutes: (minutes: number) => setDisplay('resultMinutes', minutes),
+    setCountStack: (stack: number) => saveAll({ ...station.current.settings, counting: { stack } }),
     saveStructure: (structure: StructureInput) => {
       const { settings } = station.current;
       const at = settings.tournament?.atBreakAfter ?? null;

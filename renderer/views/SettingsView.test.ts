@@ -81,6 +81,21 @@ describe('settings', () => {
     wrapper.unmount();
   });
 
+  it("sets the house's stack for the count keypad with a command of its own (issue 24)", async () => {
+    const api = createFakeApi();
+    const { plugins } = await prepare({ api });
+    const wrapper = mount(SettingsView, { global: { plugins } });
+    await settle();
+    const select = wrapper.get('[data-testid="count-stack"]');
+    expect((select.element as HTMLSelectElement).value).toBe('0');
+    expect(select.findAll('option').map((option) => option.text())).toEqual(['no stacks (chip by chip)', '5 chips', '10 chips', '20 chips', '25 chips']);
+    await select.setValue('20');
+    await settle();
+    expect(api.callsOf('setCountStack')).toEqual([[20]]);
+    expect(api.current.settings.counting).toEqual({ stack: 20 });
+    wrapper.unmount();
+  });
+
   it('takes a typed port path when none is found', async () => {
     const { plugins, api } = await prepare();
     const wrapper = mount(SettingsView, { global: { plugins } });
