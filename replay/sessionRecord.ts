@@ -19,7 +19,7 @@ export type SessionRecord =
    * the same in keys, so the record slip says it in its reader's language.
    */
   | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource }
-  /** The refusal in record `of` came again `count` more times in a row (a stuck or repeating reader). */
+  /** The refusal in record `of` came again `count` more times before the race's next record that is no refusal (a stuck or repeating reader, line noise). */
   | { readonly kind: 'refused-again'; readonly raceId: string; readonly of: number; readonly count: number }
   /** `by`: the dealer on duty, when one was named. */
   | { readonly kind: 'race-confirm'; readonly raceId: string; readonly by?: string }
