@@ -2,12 +2,14 @@
 // kernel's write order, a clock of their own and fake timers: whatever refusals come, in whatever
 // order, with cards and time between, every one is on record once the runs close; a count is
 // written only for a refusal of its race before the next record that is no refusal; and refusals
-// of a few kinds, interleaved any way, cost a line a kind, not a line a read.
+// of a few kinds, interleaved any way, cost a line a kind, not a line a read. And a refusal's record
+// always fits what the journal reads back.
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { englishText, type Message } from '../../engine/messages';
 import type { JournalLine } from '../../journal/read';
 import type { InputSource } from '../../protocol/contract';
-import type { SessionRecord } from '../../replay/session';
+import { isSessionRecord, type SessionRecord } from '../../replay/session';
 import { REFUSAL_BURST, refusalFor, RefusalRuns, RUNS_KEPT, type RefusalJournal } from './refusalRuns';
 
 /** The journal the runs write to: each record appended, numbered from 1, kept in order. */
@@ -136,5 +138,19 @@ describe('refusal runs', () => {
       ['again', 1, 2499],
       ['again', 2, 2499],
     ]);
+  });
+});
+
+describe("a refusal's record", () => {
+  it('fits what the journal reads back, however long the frame it was made of; a reason that quotes it all is kept in English, cut', () => {
+    const frame = `\\xf8${'A'.repeat(70_000)}`;
+    const said: Message = { key: 'hardware.decoder.patternNotACard', params: { code: frame } };
+    const record = refusalFor({ raceId: 'race-1' }, frame, englishText(said), 'shoe', said);
+    expect(isSessionRecord(record)).toBe(true);
+    expect(record).toEqual({ kind: 'refused', raceId: 'race-1', input: `${frame.slice(0, 255)}…`, reason: `${englishText(said).slice(0, 999)}…`, source: 'shoe' });
+    // A card's symbol takes two UTF-16 units: the cut never leaves half of one.
+    const cards = refusalFor({ gameId: 'game-1' }, '🂡'.repeat(200), 'not a card code', 'shoe', { key: 'hardware.decoder.notACardCode' });
+    expect(isSessionRecord(cards)).toBe(true);
+    expect(cards).toMatchObject({ kind: 'game-refused', input: `${'🂡'.repeat(127)}…`, said: { key: 'hardware.decoder.notACardCode' } });
   });
 });

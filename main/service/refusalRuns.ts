@@ -1,6 +1,7 @@
 import { englishText, type Message } from '../../engine/messages';
 import type { InputSource } from '../../protocol/contract';
 import type { Session, SessionRecord } from '../../replay/session';
+import { REFUSAL_LIMITS } from '../../replay/sessionRecord';
 import { ok } from './failures';
 import type { Kernel, WriteOrder } from './kernel';
 
@@ -32,10 +33,24 @@ export function refusalTarget(session: Session, id: string): RefusalTarget | nul
   return null;
 }
 
-/** The one way a refusal's record is made, for a race or a game: its reason in keys (`said`) when it has them, and in English. */
+/** Text cut to `max` characters, marked so (a character is never cut in half). */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max - 1);
+  return `${/[\uD800-\uDBFF]$/.test(head) ? head.slice(0, -1) : head}…`;
+}
+
+/**
+ * The one way a refusal's record is made, for a race or a game: its reason in keys (`said`) when it
+ * has them, and in English. It fits the record's limits (REFUSAL_LIMITS), so it is read back after
+ * a restart: a shoe's frame may be far longer than a record's input (a line with no end, a start-up
+ * report), and a decoder may quote it in its reason; then the reason is kept in English only, cut.
+ */
 export function refusalFor(target: RefusalTarget, input: string, reason: string, source: InputSource, said?: Message): RefusalRecord {
-  const why = said === undefined ? { reason } : { reason, said };
-  return 'raceId' in target ? { kind: 'refused', raceId: target.raceId, input, ...why, source } : { kind: 'game-refused', gameId: target.gameId, input, ...why, source };
+  const fits = said !== undefined && JSON.stringify(said).length <= REFUSAL_LIMITS.said;
+  const why = { reason: cut(reason, REFUSAL_LIMITS.reason), ...(fits ? { said } : {}) };
+  const read = cut(input, REFUSAL_LIMITS.input);
+  return 'raceId' in target ? { kind: 'refused', raceId: target.raceId, input: read, ...why, source } : { kind: 'game-refused', gameId: target.gameId, input: read, ...why, source };
 }
 
 /** The refusal in record `of` came again `count` more times. */
