@@ -33,6 +33,12 @@ export function refusalTarget(session: Session, id: string): RefusalTarget | nul
   return null;
 }
 
+/** The race or game open now, or null. */
+export function openRefusalTarget(session: Session): RefusalTarget | null {
+  const id = session.race?.id ?? session.game?.id;
+  return id === undefined ? null : refusalTarget(session, id);
+}
+
 /** Text cut to `max` characters, marked so (a character is never cut in half). */
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
