@@ -19,7 +19,7 @@ export type SessionRecord =
    * the same in keys, so the record slip says it in its reader's language.
    */
   | { readonly kind: 'refused'; readonly raceId: string; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource }
-  /** The refusal in record `of` came again `count` more times in a row (a stuck or repeating reader). */
+  /** The refusal in record `of` came again `count` more times before the race's next record that is no refusal (a stuck or repeating reader, line noise). */
   | { readonly kind: 'refused-again'; readonly raceId: string; readonly of: number; readonly count: number }
   /** `by`: the dealer on duty, when one was named. */
   | { readonly kind: 'race-confirm'; readonly raceId: string; readonly by?: string }
@@ -43,6 +43,9 @@ const RACE_KINDS: ReadonlySet<string> = new Set(RACE_RECORD_KINDS);
 export const GAME_KINDS: ReadonlySet<string> = new Set(['game-event', 'game-refused', 'game-refused-again', 'game-close']);
 const SOURCES: ReadonlySet<unknown> = new Set<InputSource>(['manual', 'shoe', 'scanner']);
 
+/** The most a refusal's record holds: of its input, of its English reason, of its reason in keys (as JSON). A longer one is no record this console reads back. */
+export const REFUSAL_LIMITS = { input: 256, reason: 1000, said: 4000 } as const;
+
 type Fields = Record<string, unknown>;
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max;
@@ -55,7 +58,7 @@ const isId = (value: unknown, prefix: 'race' | 'game'): value is string => typeo
  * (isSayableMessage): such a record is replayed all the same, and told by its English.
  */
 function isStoredSaid(value: unknown): boolean {
-  return isObject(value) && JSON.stringify(value).length <= 4000;
+  return isObject(value) && JSON.stringify(value).length <= REFUSAL_LIMITS.said;
 }
 
 function isSeatCounts(value: unknown): boolean {
@@ -129,7 +132,7 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
       return isRaceEvent(record.event) && SOURCES.has(record.source) && (record.held === undefined || record.held === true);
     case 'refused':
     case 'game-refused':
-      return isText(record.input, 256) && isText(record.reason, 1000) && SOURCES.has(record.source) && (record.said === undefined || isStoredSaid(record.said));
+      return isText(record.input, REFUSAL_LIMITS.input) && isText(record.reason, REFUSAL_LIMITS.reason) && SOURCES.has(record.source) && (record.said === undefined || isStoredSaid(record.said));
     case 'refused-again':
     case 'game-refused-again':
       return isCount(record.of, 1) && isCount(record.count, 1);

@@ -250,11 +250,23 @@ describe('bad input catalogue', () => {
         state: 'error', code: 'wrong-baud',
         message: 'The device sends bytes that decode to nothing: check the baud rate (set to 9600), the parity and data bits (none, 8) and the decoder (text)',
       });
-      // Of all that, only the one real new card reached the race; the misread was refused and kept as evidence.
+      // Of all that, only the one real new card reached the race; the misread and every read that is
+      // no card were refused and kept as evidence (issue 24), a line too long for a record cut to fit.
+      // The reads' records are written in turn with the commands: one more command has them all.
+      await service.historyPage(null, 1);
       const race = service.getState().race;
       expect(race?.summary.cards.map((card) => card.card)).toEqual(['Ah', 'Kc']);
-      expect(journalOf(dataDir).map((line) => JSON.parse(line).record).filter((record) => record?.kind === 'refused')).toEqual([
+      const unreadable = (input: string, reason: string) => ({ kind: 'refused', raceId: 'race-1', input, reason, source: 'shoe' });
+      expect(journalOf(dataDir).map((line) => JSON.parse(line).record).filter((record) => record?.kind === 'refused' || record?.kind === 'refused-again')).toEqual([
+        unreadable('A?', 'not a card code'),
+        unreadable('Ässä', 'not a card code'),
+        unreadable('\x07Kd\x07', 'not a card code'),
         { kind: 'refused', raceId: 'race-1', input: 'Kc', reason: 'Kc was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card', source: 'shoe' },
+        unreadable(`${'A'.repeat(255)}…`, 'no line end after 256 bytes'),
+        unreadable('A'.repeat(43), 'not a card code'),
+        unreadable('\\xf8\\x80\\xfe', 'not UTF-8 text'),
+        unreadable('\\xe6\\x98\\x1c', 'not UTF-8 text'),
+        unreadable('\\x80\\x80\\xf0', 'not UTF-8 text'),
       ]);
       const again = await restart(service, dataDir);
       expect(again.getState().race).toEqual(race);

@@ -8,7 +8,7 @@ import { ok, refused } from './failures';
 import type { Kernel } from './kernel';
 import type { ProfileCommands } from './profileCommands';
 import { effectiveProfile, scannerProfile, type ProfileStore } from './profiles';
-import { refusalFor, refusalTarget, type RefusalRuns } from './refusalRuns';
+import { openRefusalTarget, refusalFor, refusalTarget, type RefusalRuns } from './refusalRuns';
 import { simulatedSource } from './simulatedSource';
 import type { StationSettings } from './stationSettings';
 import { lastOf } from './memo';
@@ -174,6 +174,11 @@ export class CardInputs {
     });
   }
 
+  /** Whether the line is flagged as noise (hardware/pipeline.ts): its wrong-baud warning stands until a clean run or a new connection replaces it. */
+  private get lineFlagged(): boolean {
+    return this.sourceStatus.code === 'wrong-baud';
+  }
+
   /** A shoe event: cards go to the open race like typed ones; everything is shown to the dealer. */
   private handle(event: ShoeEvent): void {
     if (event.type === 'status') {
@@ -231,10 +236,18 @@ export class CardInputs {
       });
     } else if (event.type === 'unknown' && (this.hooks.session().race || this.hooks.session().game)) {
       // A read that is no card, while a card is due: said in the headline as a refused card from the
-      // shoe is (issue 24: it was only in the input log, below the fold). Not journaled yet: line
-      // noise makes such reads by the thousand, and the refusal runs coalesce only one kind at a time.
+      // shoe is (issue 24: it was only in the input log, below the fold), and kept on record as a
+      // scan that is no card is. Line noise makes such reads by the thousand: while the line is
+      // flagged as noise, those of one reason are one refusal with a count, whatever their bytes.
       this.shoeRefusal = { card: event.raw, field: 'card', message: event.reason, said: event.said };
       this.kernel.publish();
+      const noisy = this.lineFlagged;
+      void this.kernel.serial(async () => {
+        // Kept for what is open when its turn comes (commands run one at a time), as a card is dealt.
+        const open = openRefusalTarget(this.hooks.session());
+        if (open !== null) await this.refusals.refuse(refusalFor(open, event.raw, event.reason, 'shoe', event.said), noisy);
+        return ok(null);
+      });
     } else {
       this.kernel.publish();
     }
