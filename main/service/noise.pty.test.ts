@@ -71,6 +71,9 @@ describe('line noise into a live race', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await service.historyPage(null, 1);
 
+    // Counts are written every REPEAT_FLUSH_MS of the clock while the reads last: on a busy machine
+    // the console reads the noise for longer than it took to write, so the bound is the time it took.
+    const flushes = Math.ceil((Date.now() - started) / REPEAT_FLUSH_MS);
     const noisy = service.getState();
     const record = await service.raceRecord(raceId);
     const refusals = refusedOf(record.ok ? record.value.events : []);
@@ -89,12 +92,12 @@ describe('line noise into a live race', () => {
     expect(noisy.held.length).toBeLessThanOrEqual(MAX_HELD_CARDS);
     expect(noisy.held.every((card) => card.why === 'noise' && card.target === raceId)).toBe(true);
     // Thousands of cards out of noise cost the journal a line, not a line each.
-    expect(refusals.filter(heldOver).length).toBeLessThanOrEqual(1 + Math.ceil(NOISE_MS / REPEAT_FLUSH_MS));
+    expect(refusals.filter(heldOver).length).toBeLessThanOrEqual(1 + flushes);
     // So do thousands of frames that are no card: a line each until the line is flagged, then a line a reason.
     expect(unreadableRead).toBeGreaterThan(1000);
     expect(refusals.filter(unreadable).length).toBeLessThanOrEqual(NOISE_FRAMES_FOR_BAUD_WARNING + reasons.size);
     // With their counts, every REPEAT_FLUSH_MS: the journal grows by the reasons and the time, not by the reads.
-    expect(lines).toBeLessThanOrEqual(NOISE_FRAMES_FOR_BAUD_WARNING + (reasons.size + 1) * (1 + Math.ceil(NOISE_MS / REPEAT_FLUSH_MS) + 1));
+    expect(lines).toBeLessThanOrEqual(NOISE_FRAMES_FOR_BAUD_WARNING + (reasons.size + 1) * (1 + flushes + 1));
 
     // The dealer discards what the noise made; clean frames resume: the first ones are still
     // held (they cleared the flag), after them cards are dealt as they come.
