@@ -224,6 +224,11 @@ export class Shoe {
     await this.writer.write(encodeCard(card, this.profile));
   }
 
+  /** Sends a line as it is, card or not (a misread: `Z77`), and waits until it has left the port. */
+  async sendLine(text: string): Promise<void> {
+    await this.writer.write(`${text}\r\n`);
+  }
+
   close(): Promise<void> {
     return this.writer.close();
   }
