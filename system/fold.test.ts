@@ -276,9 +276,17 @@ describe.runIf(run)('the fold off the request path: in the background, increment
     await syncStation(admin, table, dir);
     return { dir, service };
   };
-  /** Misread cards in the open race, each a refused line of its own. */
+  /**
+   * Misread cards in the open race, each a refused line of its own: each read another text, across
+   * calls too (the same text again before the next card is counted against its first line, and
+   * written with that count later: main/service/refusalRuns.ts).
+   */
+  let misreads = 0;
   const misread = async (service: ConsoleService, count: number) => {
-    for (let index = 0; index < count; index += 1) expect((await service.dealCard('race-3', `Z${index}`)).ok).toBe(false);
+    for (let index = 0; index < count; index += 1) {
+      misreads += 1;
+      expect((await service.dealCard('race-3', `Z${misreads}`)).ok).toBe(false);
+    }
   };
   const refusalsOf = async (table: string) => (await readFloorStatus(admin)).tables.find((row) => row.table === table)?.refusals;
 
