@@ -45,6 +45,17 @@ export interface SourceSettings {
  */
 export type SettingChoices = Partial<RaceSettings>;
 
+/** The race settings `from` chooses on its own (a table, the station's own kept aside, the floor's house), only those it chooses. */
+export function settingChoicesOf(from: SettingChoices): SettingChoices {
+  const { rounding, dealStart, protection, award } = from;
+  return {
+    ...(rounding === undefined ? {} : { rounding }),
+    ...(dealStart === undefined ? {} : { dealStart }),
+    ...(protection === undefined ? {} : { protection }),
+    ...(award === undefined ? {} : { award }),
+  };
+}
+
 /** What the dealer sets up once per table; remembered between races. */
 export interface TableSettings extends SettingChoices {
   /** Seats 1–10 in play, with optional names. */
