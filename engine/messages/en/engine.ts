@@ -108,6 +108,19 @@ export const enEngine = {
       servedFirst: 'Cannot be raced out: served first from the pool',
       afterRace: 'Cannot be raced out: gets one {next} if left with nothing',
     },
+    /** "What would the other rules say?" (whatIf.ts): each rule set, and the house's own, with the same counts and the seats' own cards. */
+    whatIf: {
+      house: "This table's rules",
+      how: "The same counts, and each player's own cards in the order they received them (their run of the deal, then their tie-break draws), under each rule set; a rule set that would deal a player more cards than they got would have needed other cards, and no card is made up",
+      decided: '{rules}: {given} ({delta})',
+      winners: 'race chips: {seats}',
+      seatChips: '{seat} × {n}',
+      nobody: 'no chip given',
+      otherCards: '{rules}: would have needed other cards ({seat} was dealt {n} card) | {rules}: would have needed other cards ({seat} was dealt {n} cards)',
+      refused: '{rules}: cannot be run at this table — {reason}',
+      cannotRun: 'this race cannot be set up under it',
+      fewerCards: 'with the first cards each player received: {n} card dealt not used | with the first cards each player received: {n} cards dealt not used',
+    },
     explain: {
       rules: 'Rules: {rules} (rounding {rounding}, deal from {dealStart}, protection {protection}); {k} × {removed} = 1 × {next}',
       trade: '{seat}: trades {traded} × {removed} for {up} × {next}, keeps {odd} odd',

@@ -111,6 +111,19 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       servedFirst: 'Ei voi pudota: saa pelimerkin potista ensimmäisenä',
       afterRace: 'Ei voi pudota: saa pelimerkin ({next}), jos jää ilman',
     },
+    /** "What would the other rules say?" (whatIf.ts): each rule set, and the house's own, with the same counts and the seats' own cards. */
+    whatIf: {
+      house: 'Tämän pöydän säännöt',
+      how: 'Sama laskenta ja kunkin paikan omat kortit siinä järjestyksessä kuin paikka ne sai (jaossa, sitten uusintajaon ratkaisukortit) kunkin säännön mukaan; jos sääntö jakaisi paikalle enemmän kortteja kuin se sai, olisi tarvittu muita kortteja, eikä kortteja keksitä',
+      decided: '{rules}: {given} ({delta})',
+      winners: 'arvotut pelimerkit: {seats}',
+      seatChips: '{seat} × {n}',
+      nobody: 'pelimerkkejä ei anneta',
+      otherCards: '{rules}: olisi tarvinnut muita kortteja ({seat} sai {n} kortin) | {rules}: olisi tarvinnut muita kortteja ({seat} sai {n} korttia)',
+      refused: '{rules}: ei voi pelata tässä pöydässä — {reason}',
+      cannotRun: 'tätä arvontaa ei voi järjestää sen mukaan',
+      fewerCards: 'kunkin paikan ensimmäisillä korteilla: {n} jaettu kortti jäi käyttämättä | kunkin paikan ensimmäisillä korteilla: {n} jaettua korttia jäi käyttämättä',
+    },
     explain: {
       rules: 'Säännöt: {rules} (pyöristys: {rounding}, jako: {dealStart}, suoja: {protection}); {k} × {removed} = 1 × {next}',
       trade: '{seat} vaihtaa {traded} × {removed} → {up} × {next}, ylijäämä {odd}',

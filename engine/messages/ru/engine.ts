@@ -111,6 +111,19 @@ export const ruEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       servedFirst: 'Не может выбыть: получает фишку из пула первым',
       afterRace: 'Не может выбыть: получит фишку {next}, если останется ни с чем',
     },
+    /** "What would the other rules say?" (whatIf.ts): each rule set, and the house's own, with the same counts and the seats' own cards. */
+    whatIf: {
+      house: 'Правила этого стола',
+      how: 'Тот же подсчёт и собственные карты каждого места в том порядке, в каком место их получило (в раздаче, затем в переигровках), по каждым правилам; если правила сдали бы месту больше карт, чем оно получило, понадобились бы другие карты, а карты не придумываются',
+      decided: '{rules}: {given} ({delta})',
+      winners: 'разыгранные фишки: {seats}',
+      seatChips: '{seat} × {n}',
+      nobody: 'фишек никто не получает',
+      otherCards: '{rules}: понадобились бы другие карты ({seat} получило {n} карту) | {rules}: понадобились бы другие карты ({seat} получило {n} карты) | {rules}: понадобились бы другие карты ({seat} получило {n} карт)',
+      refused: '{rules}: на этом столе невозможно — {reason}',
+      cannotRun: 'по ним этот чип-рейс не провести',
+      fewerCards: 'по первым картам каждого места: {n} сданная карта не использована | по первым картам каждого места: {n} сданные карты не использованы | по первым картам каждого места: {n} сданных карт не использовано',
+    },
     explain: {
       rules: 'Правила: {rules} (округление: {rounding}, раздача: {dealStart}, защита: {protection}); {k} × {removed} = 1 × {next}',
       trade: '{seat} меняет {traded} × {removed} на {up} × {next}, лишних {odd}',
