@@ -451,9 +451,11 @@ export function renderRaceRecord(table: string, record: RaceRecord, language: Fl
     return `<tr${kind} data-type="${event.type}"><td class="num">${n(event.seq)}</td><td>${escapeHtml(formatTime(language, event.at))}</td><td>${what}</td><td>${from}</td></tr>`;
   });
   const { summary } = record;
-  const winners = summary.awards.map((number) => {
+  // A seat once, with the chips it won when more than one (high card takes all: awards lists it once a chip).
+  const winners = [...new Set(summary.awards)].map((number) => {
     const card = summary.winningCards.find((winning) => winning.seat === number)?.card;
-    return `${escapeHtml(sayMessage(language, { key: 'race.next.seat', params: { seat: seat(number) } }))}${card ? ` (<span class="card">${escapeHtml(cardText(card))}</span>)` : ''}`;
+    const chips = summary.awards.filter((won) => won === number).length;
+    return `${escapeHtml(sayMessage(language, { key: 'race.next.seat', params: { seat: seat(number) } }))}${card ? ` (<span class="card">${escapeHtml(cardText(card))}</span>)` : ''}${chips > 1 ? ` × ${n(chips)}` : ''}`;
   });
   const status = record.status === 'open' ? (summary.status === 'complete' ? RACE_STATUS['waiting-to-confirm'] : RACE_STATUS.racing) : RACE_STATUS[record.status];
   const title = say(language, 'record.title', { id: record.id });
