@@ -8,6 +8,7 @@ export * from './race/next';
 export * from './race/explain';
 export * from './race/summary';
 export * from './race/input';
+export * from './race/whatIf';
 export * from './poker';
 export * from './plan';
 export * from './shoe';

@@ -25,7 +25,7 @@ import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } f
  *   sync      --database URL --table NAME --data DIR      one station's journal replicated once
  *   add-table --database URL --table NAME [--rotate]      a station's own least-privilege login, as a URL (--rotate: a new password for a table that has one)
  *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
- *   structure --database URL --file PATH                  the tournament (the planner's CSV with rules and decks lines, or JSON): every station takes it
+ *   structure --database URL --file PATH                  the tournament (the planner's CSV with rules, decks and race-setting lines, or JSON): every station takes it
  *             (loaded as the floor page's upload loads it, floor/clock.ts loadFloorTournament: refused in a break, while a race is open, or moving the clock)
  *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
  *   seating   --database URL --file PATH                  the seat list (CSV: table, seat, player) every station's seats follow

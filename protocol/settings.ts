@@ -4,7 +4,7 @@
  */
 import type { StructureInput } from '../engine/plan/csv';
 import type { HouseRules } from '../engine/plan/tournament';
-import type { RuleSetName } from '../engine/race/rules';
+import type { RaceSettings, RuleSetName } from '../engine/race/rules';
 import type { DataBits, Parity, StopBits } from '../hardware/lineSettings';
 import { LANGUAGES, SOURCE_KINDS } from './constants';
 
@@ -38,8 +38,26 @@ export interface SourceSettings {
 }
 
 
+/**
+ * A race setting chosen on its own over the rule set's (the house variants: `rounding`, `dealStart`,
+ * `protection`, `award`, by the rules page's names); absent: the rule set's (settings saved before
+ * they could be chosen have none).
+ */
+export type SettingChoices = Partial<RaceSettings>;
+
+/** The race settings `from` chooses on its own (a table, the station's own kept aside, the floor's house), only those it chooses. */
+export function settingChoicesOf(from: SettingChoices): SettingChoices {
+  const { rounding, dealStart, protection, award } = from;
+  return {
+    ...(rounding === undefined ? {} : { rounding }),
+    ...(dealStart === undefined ? {} : { dealStart }),
+    ...(protection === undefined ? {} : { protection }),
+    ...(award === undefined ? {} : { award }),
+  };
+}
+
 /** What the dealer sets up once per table; remembered between races. */
-export interface TableSettings {
+export interface TableSettings extends SettingChoices {
   /** Seats 1–10 in play, with optional names. */
   readonly seats: readonly SeatSettings[];
   readonly button: number;
@@ -93,8 +111,8 @@ export interface ConsoleSettings {
   readonly counting?: CountingSettings;
 }
 
-/** What the station had set up itself before the floor's tournament stood in for it. */
-export interface OwnTournament {
+/** What the station had set up itself before the floor's tournament stood in for it (its own race settings too). */
+export interface OwnTournament extends SettingChoices {
   readonly chipSet: readonly number[];
   readonly removed: number;
   readonly next: number;

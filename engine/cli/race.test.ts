@@ -64,6 +64,35 @@ describe('npm run --silent race -- FILE', () => {
     expect(run.stderr).toMatch(/^race: next: 110 is not a whole multiple of the removed denomination 25[^\n]*\n$/);
   });
 
+  it('takes the house variants by the rules page’s names: awards lists a seat once for each chip it wins', () => {
+    const takesAll = { ...workedExample, award: 'high-card-takes-all', cards: ['Ah', 'Ts', 'Td'] };
+    const run = runDirect(fileWith('takes-all.json', JSON.stringify(takesAll)));
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      status: 'complete',
+      settings: { rounding: 'pooled-half-up', dealStart: 'left-of-button', protection: 'exempt', award: 'high-card-takes-all' },
+      deal: [{ seat: 1, cards: 1 }, { seat: 2, cards: 1 }, { seat: 3, cards: 1 }],
+      raceChips: 2,
+      awards: [1, 1],
+      winningCards: [{ seat: 1, card: 'Ah' }, { seat: 1, card: 'Ah' }],
+      valueDelta: 25,
+    });
+    // 6 odd 25s: 150 is 1 whole 100 and exactly half of one over, which is not more than half; the button's seat 2 first.
+    const strict = { ...workedExample, rounding: 'pooled-more-than-half', dealStart: 'button', button: 2, seats: workedExample.seats.map((seat) => ({ ...seat, chips: 2 })), cards: [] };
+    const output = JSON.parse(runDirect(fileWith('strict.json', JSON.stringify(strict))).stdout);
+    expect(output).toMatchObject({ settings: { rounding: 'pooled-more-than-half', dealStart: 'button', award: 'one-chip-each' }, raceChips: 1, deal: [{ seat: 2, cards: 2 }, { seat: 3, cards: 2 }, { seat: 1, cards: 2 }] });
+  });
+
+  it.each([
+    ['rounding', 'pooled-more-than-half-ish', /^race: rounding: unknown value "pooled-more-than-half-ish"; choose one of pooled-half-up, pooled-more-than-half, /],
+    ['dealStart', 'dealer', /^race: dealStart: unknown value "dealer"; choose one of left-of-button, seat-1, button\n$/],
+    ['award', 'winner-takes-all', /^race: award: unknown value "winner-takes-all"; choose one of one-chip-each, high-card-takes-all\n$/],
+    ['award', null, /^race: award: unknown value null; choose one of one-chip-each, high-card-takes-all\n$/],
+  ])('exits 2 naming the field for an unknown %s (%s)', (field, value, message) => {
+    expect(refusedRun(fileWith(`${field}.json`, JSON.stringify({ ...workedExample, [field]: value })))).toMatchObject({ status: 2, stdout: '', lines: 2, stderr: expect.stringMatching(message) });
+  });
+
   it.each([
     ['a bad card', () => [fileWith('card.json', JSON.stringify({ ...workedExample, cards: ['Ah', 'Xx'] }))], /^race: cards\[1\]: "Xx" is not a card/],
     ...fileRefusals('{"rules": '),

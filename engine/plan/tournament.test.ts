@@ -31,6 +31,32 @@ describe('the tournament sheet: the structure and the house rules', () => {
     );
   });
 
+  it('reads the race settings a house chooses on its own over the rule set’s, by the rules page’s names (issue 25)', () => {
+    const sheet = `rules,tda\naward,high-card-takes-all\n${structureToCsv(STRUCTURE)}DEALSTART;button\nrounding,pooled-more-than-half\nprotection, exempt\n`;
+    expect(tournamentFromCsv(sheet)).toEqual({ structure: STRUCTURE, house: { rules: 'tda', award: 'high-card-takes-all', dealStart: 'button', rounding: 'pooled-more-than-half', protection: 'exempt' } });
+    expect(tournamentFromJson({ structure: STRUCTURE, award: 'high-card-takes-all', dealStart: 'button' })).toEqual({ structure: STRUCTURE, house: { award: 'high-card-takes-all', dealStart: 'button' } });
+    expect(tournamentFromJson({ ...STRUCTURE, rounding: 'pooled-more-than-half' })).toEqual({ structure: STRUCTURE, house: { rounding: 'pooled-more-than-half' } });
+    expect(readHouseRules({ award: 'one-chip-each', protection: null })).toEqual({ award: 'one-chip-each' });
+  });
+
+  it.each([
+    ['award,winner-takes-all', 'line 1', /unknown value "winner-takes-all"; choose one of one-chip-each, high-card-takes-all/],
+    ['dealStart,dealer', 'line 1', /choose one of left-of-button, seat-1, button/],
+    ['rounding,', 'line 1', /choose one of pooled-half-up, pooled-more-than-half/],
+  ])('refuses the race setting %j naming %s, in every language', (line, field, reason) => {
+    const error = refusal(() => tournamentFromCsv(`${line}\nchips,25,100\nlevel,25,50\n`));
+    expect(error.field).toBe(field);
+    expect(error.message).toMatch(reason);
+    expectSaid(error);
+  });
+
+  it('refuses an unknown race setting of the house naming its field', () => {
+    expect(refusal(() => readHouseRules({ award: 'all' })).field).toBe('award');
+    expect(refusal(() => readHouseRules({ dealStart: 1 }, 'house')).field).toBe('house.dealStart');
+    expect(refusal(() => tournamentFromJson({ structure: STRUCTURE, protection: 'none' })).field).toBe('protection');
+    expect(refusal(() => tournamentFromCsv('award,one-chip-each\nchips,25,100\naward,high-card-takes-all\n')).field).toBe('line 3');
+  });
+
   it("keeps the sheet's own line numbers in the structure's refusals", () => {
     const error = refusal(() => tournamentFromCsv('rules,tda\ndecks,2\nchips,25,100\nlevel,25,fifty\n'));
     expect(error.field).toBe('line 4, big blind');

@@ -2,14 +2,18 @@ import type { ListParam, Message, MessageKey, MessageParam } from '../messages';
 import { seatOf } from './next';
 import type { RaceState } from './race';
 import { PROTECTION_RULES, ROUNDING_RULES } from './roundings';
-import { RULE_NAMES } from './rules';
+import { RULE_NAMES, takesAll } from './rules';
 import { raceTieBreaks, type TieBreak, type TieBreakRound } from './tiebreaks';
 
 type SeatsOf = (seats: readonly number[]) => ListParam;
 
-/** What the tie's order decided: the last chip(s), and under next-player-half the next player's chance. */
-function stakeOf(tie: TieBreak, next: number, ratio: number): Message {
+/**
+ * What the tie's order decided: the last chip(s), and under next-player-half the next player's
+ * chance; under high-card-takes-all every chip (a tie for the best card), or whether one more is raced.
+ */
+function stakeOf(tie: TieBreak, next: number, ratio: number, all: boolean): Message {
   const params = { next, chips: tie.chips, n: tie.chips, half: ratio / 2 };
+  if (all) return tie.all ? { key: 'race.explain.tie.stakeAll', params: { next } } : { key: 'race.explain.tie.stakeOneMore', params: { next, half: ratio / 2 } };
   if (!tie.halfChip) return { key: 'race.explain.tie.stakeLast', params };
   return tie.chips === 0 ? { key: 'race.explain.tie.stakeHalf', params } : { key: 'race.explain.tie.stakeLastHalf', params };
 }
@@ -38,7 +42,7 @@ function tieBreakLine(state: RaceState, tie: TieBreak, seatsOf: SeatsOf): Messag
   const parts: Message[] = [
     {
       key: tie.seats.length === 2 ? 'race.explain.tie.two' : 'race.explain.tie.many',
-      params: { seats: seatsOf(tie.seats), card: { card: tie.card }, stake: { message: stakeOf(tie, next, state.plan.ratio) } },
+      params: { seats: seatsOf(tie.seats), card: { card: tie.card }, stake: { message: stakeOf(tie, next, state.plan.ratio, takesAll(state.setup.settings)) } },
     },
   ];
   let winnersSoFar = 0;
@@ -82,6 +86,10 @@ export function explainRace(state: RaceState, tiebreaks: readonly TieBreak[] = r
     const key = row.up > 0 ? 'race.explain.trade' : 'race.explain.keep';
     lines.push({ key: row.broke ? `${key}Broke` : key, params });
   }
+  // The award after the rules (the rules line is every race's, in every record: it stays as it was).
+  const all = takesAll(setup.settings);
+  if (all) lines.push({ key: 'race.explain.highCardTakesAll' });
+  else if (setup.settings.award === 'high-card-takes-all') lines.push({ key: 'race.explain.highCardTakesAllNotRaced' });
   if (protection.before) for (const number of plan.protectedBefore) lines.push(protection.explain(seat(number), next, plan.ratio));
   lines.push(rounding.explainPool({ poolChips: plan.poolChips, ratio: plan.ratio, removed, next }));
   if (plan.deal.length === 0) lines.push({ key: 'race.explain.noCards' });
@@ -92,8 +100,14 @@ export function explainRace(state: RaceState, tiebreaks: readonly TieBreak[] = r
   for (const tie of tiebreaks) lines.push(tieBreakLine(state, tie, seatsOf));
   if (progress.status === 'complete') {
     const { result } = progress;
-    for (const win of result.winningCards) lines.push({ key: 'race.explain.wins', params: { seat: seat(win.seat), next, card: { card: win.card } } });
-    if (result.winningCards.length === 0) for (const number of result.awards) lines.push({ key: 'race.explain.gets', params: { seat: seat(number), next } });
+    if (all && result.awards.length > 0) {
+      const [first] = result.winningCards;
+      const params = { seat: seat(result.awards[0] as number), next, n: result.awards.length };
+      lines.push(first === undefined ? { key: 'race.explain.getsAll', params } : { key: 'race.explain.takesAll', params: { ...params, card: { card: first.card } } });
+    } else {
+      for (const win of result.winningCards) lines.push({ key: 'race.explain.wins', params: { seat: seat(win.seat), next, card: { card: win.card } } });
+      if (result.winningCards.length === 0) for (const number of result.awards) lines.push({ key: 'race.explain.gets', params: { seat: seat(number), next } });
+    }
     if (!protection.before) for (const number of result.protected) lines.push(protection.explain(seat(number), next, plan.ratio));
     const delta = `${result.valueDelta >= 0 ? '+' : ''}${result.valueDelta}`;
     lines.push({ key: 'race.explain.value', params: { given: (result.raceChips + result.protected.length) * next, removed: plan.oddChips * removed, delta } });

@@ -1,6 +1,7 @@
 import { exchangeRatio } from '../chips';
 import { InputError } from '../errors';
 import { holdsHalfChip, PROTECTION_RULES, ROUNDING_RULES, type PositionOutcome } from './roundings';
+import { takesAll } from './rules';
 import { CARDS_PER_DECK, type RaceSetup, type SeatSetup } from './setup';
 
 /** What one seat does at the colour-up, before any card is dealt. */
@@ -40,7 +41,10 @@ export interface RacePlan {
   readonly positions: readonly PositionOutcome[];
   /** Fewest and most chips the race can hand out, whatever the cards. */
   readonly raceChipsRange: readonly [number, number];
-  /** Cards to deal, in order; empty when no card can change the outcome. */
+  /**
+   * Cards to deal, in order; empty when no card can change the outcome. Under high-card-takes-all
+   * one card a racer, whatever their odd chips.
+   */
   readonly deal: readonly DealRun[];
   readonly cardsNeeded: number;
   readonly shoeCapacity: number;
@@ -48,13 +52,17 @@ export interface RacePlan {
 
 /**
  * Indexes into `seats` (ascending seat numbers) in deal order: from the first seat after the
- * button clockwise, or from the lowest seat.
+ * button clockwise, from the button's own seat (or, when it holds no racer, the first one
+ * clockwise after it), or from the lowest seat.
  */
 function dealOrder(setup: RaceSetup, seats: readonly number[]): number[] {
   const order: number[] = [];
   let start = 0;
-  if (setup.settings.dealStart === 'left-of-button' && setup.button !== null) {
-    while (start < seats.length && (seats[start] as number) <= setup.button) start += 1;
+  const { dealStart } = setup.settings;
+  if (dealStart !== 'seat-1' && setup.button !== null) {
+    const button = setup.button;
+    const before = dealStart === 'button' ? (seat: number) => seat < button : (seat: number) => seat <= button;
+    while (start < seats.length && before(seats[start] as number)) start += 1;
   }
   for (let index = start; index < seats.length; index += 1) order.push(index);
   for (let index = 0; index < start; index += 1) order.push(index);
@@ -110,7 +118,11 @@ export function planRace(setup: RaceSetup): RacePlan {
   const odds = order.map((index) => inRaceOdds[index] as number);
   const positions = rounding.positions(poolChips, ratio, racers.length);
   const range = rounding.range(positions, odds, ratio);
-  const deal = orderMatters(positions, odds, ratio) ? racers.map((seat, index) => ({ seat, cards: odds[index] as number })) : [];
+  // High card takes all: whoever holds the best card takes every race chip, so with two racers or
+  // more the cards matter whenever the race can hand out a chip at all; one card each decides it.
+  const all = takesAll(setup.settings);
+  const cardsMatter = all ? racers.length > 1 && range[1] > 0 : orderMatters(positions, odds, ratio);
+  const deal = cardsMatter ? racers.map((seat, index) => ({ seat, cards: all ? 1 : (odds[index] as number) })) : [];
   const cardsNeeded = deal.reduce((sum, run) => sum + run.cards, 0);
   const shoeCapacity = setup.decks * CARDS_PER_DECK;
   if (cardsNeeded > shoeCapacity) {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CARDS, cardStrength, type Card } from '../cards';
 import { InputError } from '../errors';
 import { applyRaceEvent, applyRaceEvents, replayRace, startRace, type RaceEvent, type RaceState } from './race';
-import { DEAL_STARTS, PROTECTIONS, ROUNDINGS, RULE_SET_NAMES, type RuleSetName } from './rules';
+import { AWARDS, DEAL_STARTS, PROTECTIONS, ROUNDINGS, RULE_SET_NAMES, RULE_SETS, takesAll, type RuleSetName } from './rules';
+import { ROUNDING_RULES } from './roundings';
 import { seededRandom, shuffleDecks } from '../shoe';
 import { raceSummary } from './summary';
 import { dealUntilComplete } from './testing';
@@ -22,7 +23,7 @@ function tableFor(rules: RuleSetName) {
         { minLength: 1, maxLength: 10, selector: (seat) => seat.seat },
       ),
       overrides: fc.record(
-        { rounding: fc.constantFrom(...ROUNDINGS), dealStart: fc.constantFrom(...DEAL_STARTS), protection: fc.constantFrom(...PROTECTIONS) },
+        { rounding: fc.constantFrom(...ROUNDINGS), dealStart: fc.constantFrom(...DEAL_STARTS), protection: fc.constantFrom(...PROTECTIONS), award: fc.constantFrom(...AWARDS) },
         { requiredKeys: [] },
       ),
       shoeSeed: fc.integer(),
@@ -86,13 +87,16 @@ describe.each(RULE_SET_NAMES)('race properties under %s (and any setting chosen 
   const tables = tableFor(rules);
   const options = { numRuns: RUNS_PER_RULE_SET };
 
-  it('nobody wins more than one chip, and nobody gets both a race chip and a protection chip', () => {
+  it('nobody wins more than one chip (but under high-card-takes-all), and nobody gets both a race chip and a protection chip', () => {
     fc.assert(
       fc.property(tables, (table) => {
-        const result = finished(table)?.progress.result;
-        if (!result) return;
-        const given = [...result.awards, ...result.protected];
+        const state = finished(table);
+        const result = state?.progress.result;
+        if (!state || !result) return;
+        const all = takesAll(state.setup.settings);
+        const given = [...(all ? [...new Set(result.awards)] : result.awards), ...result.protected];
         expect(new Set(given).size).toBe(given.length);
+        if (all) expect(new Set(result.awards).size).toBeLessThanOrEqual(1);
       }),
       options,
     );
@@ -141,7 +145,7 @@ describe.each(RULE_SET_NAMES)('race properties under %s (and any setting chosen 
         const before = table.seats.reduce((sum, seat) => sum + seat.other + seat.chips * table.removed, 0);
         const after = state.plan.exchange.reduce((sum, seat) => {
           const other = table.seats.find((entry) => entry.seat === seat.seat)?.other ?? 0;
-          const extra = (awards.includes(seat.seat) ? 1 : 0) + (protectedSeats.includes(seat.seat) ? 1 : 0);
+          const extra = awards.filter((won) => won === seat.seat).length + (protectedSeats.includes(seat.seat) ? 1 : 0);
           return sum + other + (seat.up + extra) * table.next;
         }, 0);
         expect(valueDelta).toBe(after - before);
@@ -167,11 +171,13 @@ describe.each(RULE_SET_NAMES)('race properties under %s (and any setting chosen 
         expect(runs).toEqual(state.plan.deal);
         const seats = runs.map((run) => run.seat);
         expect(new Set(seats).size).toBe(seats.length);
-        const fromButton = (seat: number) => (seat - table.button - 1 + 100) % 100;
-        const dealStart = table.dealStart ?? (rules === 'classic' ? 'left-of-button' : 'seat-1');
+        const dealStart = table.dealStart ?? RULE_SETS[rules].dealStart;
+        // Clockwise from the first seat dealt: after the button, or the button's own seat first.
+        const fromButton = (seat: number) => (seat - table.button - (dealStart === 'button' ? 0 : 1) + 100) % 100;
         const expected = [...seats].sort((a, b) => (dealStart === 'seat-1' ? a - b : fromButton(a) - fromButton(b)));
         expect(seats).toEqual(expected);
-        for (const run of runs) expect(run.cards).toBe(state.plan.exchange.find((seat) => seat.seat === run.seat)?.odd);
+        const oneEach = takesAll(state.setup.settings);
+        for (const run of runs) expect(run.cards).toBe(oneEach ? 1 : state.plan.exchange.find((seat) => seat.seat === run.seat)?.odd);
       }),
       options,
     );
@@ -275,20 +281,31 @@ describe.each(CARDED_RULE_SETS)('the tie-break record under %s, several decks', 
           // Tied on the same best card, every one of them.
           expect(tie.seats.length).toBeGreaterThan(1);
           for (const seat of tie.seats) expect(best.get(seat)).toBe(tie.card);
-          // Broken: its winners are the race's winners among its seats, best first.
-          expect(tie.winners).toEqual(result.awards.filter((seat) => tie.seats.includes(seat)));
+          // Broken: its winners are the race's winners among its seats, best first (each once).
+          expect(tie.winners).toEqual([...new Set(result.awards)].filter((seat) => tie.seats.includes(seat)));
           const winners = tie.winners ?? [];
           // The tied seats fill consecutive places of the final ranking; what those places give:
           const slots = tie.seats.map((seat) => result.ranking.indexOf(seat)).sort((a, b) => a - b);
           expect(slots.every((slot, index) => slot === (slots[0] as number) + index)).toBe(true);
           const positions = slots.map((slot) => state.plan.positions[slot]);
           const winsIn = (seat: number, position: unknown) => position === 'win' || (position === 'half' && 2 * (odd.get(seat) as number) >= state.plan.ratio);
-          // It decided something: some tied seat wins in one of these places and not in another, so
-          // another order of the tied seats would have given the chips differently.
-          expect(tie.seats.some((seat) => positions.some((position) => winsIn(seat, position) !== winsIn(seat, positions[0])))).toBe(true);
-          expect(tie.chips).toBe(positions.filter((position) => position === 'win').length);
+          if (takesAll(state.setup.settings)) {
+            // High card takes all: a tie for the best card (which takes a chip), or one holding the
+            // next player's chance that some of its seats would win and some not.
+            const mixed = positions.includes('half') && tie.seats.some((seat) => winsIn(seat, 'half')) && tie.seats.some((seat) => !winsIn(seat, 'half'));
+            expect((slots[0] === 0 && result.awards.length > 0) || mixed).toBe(true);
+            expect(tie.chips).toBe(slots[0] === 0 ? state.plan.positions.filter((position) => position === 'win').length : 0);
+          } else {
+            // It decided something: some tied seat wins in one of these places and not in another, so
+            // another order of the tied seats would have given the chips differently.
+            expect(tie.seats.some((seat) => positions.some((position) => winsIn(seat, position) !== winsIn(seat, positions[0])))).toBe(true);
+            expect(tie.chips).toBe(positions.filter((position) => position === 'win').length);
+          }
           expect(tie.halfChip).toBe(positions.includes('half'));
           expect(tie.rounds[0]?.seats).toEqual(tie.seats);
+          const all = takesAll(state.setup.settings);
+          // Seats still tied, waiting for a round of their own (high card takes all: the best card's and the next player's chance, both).
+          let waiting = new Set<number>(tie.seats);
           tie.rounds.forEach((round, index) => {
             const drew = new Map(round.cards.map(({ seat, card }) => [seat, cardStrength(card)]));
             expect(round.cards.map((draw) => draw.seat)).toEqual(round.seats);
@@ -299,12 +316,22 @@ describe.each(CARDED_RULE_SETS)('the tie-break record under %s, several decks', 
             // By the engine's order: a seat settled as a winner drew a higher card than every seat still tied or out.
             for (const winner of outcome.won) for (const other of [...outcome.tied, ...lost]) expect(strength(winner)).toBeGreaterThan(strength(other));
             for (const tied of outcome.tied) {
+              if (all) {
+                // High card takes all: one round may leave two ties (for the best card, for the next player's chance),
+                // each broken in a round of its own; a seat settled below the best card wins nothing wherever it stands.
+                expect(outcome.tied.filter((other) => strength(other) === strength(tied)).length).toBeGreaterThan(1);
+                continue;
+              }
               expect(strength(tied)).toBe(strength(outcome.tied[0] as number));
               for (const other of lost) expect(strength(tied)).toBeGreaterThan(strength(other));
             }
-            // The seats still tied are the next round's, and the last round leaves nobody tied.
+            // The seats still tied are the next round's (or, high card takes all, a later one's), and the last round leaves nobody tied.
             const following = tie.rounds[index + 1];
-            expect(outcome.tied).toEqual(following ? following.seats : []);
+            for (const seat of round.seats) waiting.delete(seat);
+            waiting = new Set([...waiting, ...outcome.tied]);
+            if (!all) expect(outcome.tied).toEqual(following ? following.seats : []);
+            else if (following) expect(following.seats.every((seat) => waiting.has(seat))).toBe(true);
+            else expect([...waiting]).toEqual([]);
             expect(outcome.won.every((seat) => winners.includes(seat))).toBe(true);
           });
         }
@@ -341,6 +368,105 @@ describe.each(CARDED_RULE_SETS)('the tie-break record under %s, several decks', 
         }
       }),
       { numRuns: RUNS_PER_RULE_SET / 8 },
+    );
+  });
+});
+
+describe('house variants (issue 25)', () => {
+  const options = { numRuns: RUNS_PER_RULE_SET };
+
+  it('more than half never makes more race chips than at least half, for every pool (and at least as many as pooled down)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -40, max: 400 }), fc.integer({ min: 2, max: 40 }), fc.integer({ min: 0, max: 12 }), (pool, ratio, racers) => {
+        const chips = (rounding: 'pooled-half-up' | 'pooled-more-than-half' | 'pooled-down') =>
+          ROUNDING_RULES[rounding].positions(pool, ratio, racers).filter((position) => position === 'win').length;
+        const strict = chips('pooled-more-than-half');
+        expect(strict).toBeLessThanOrEqual(chips('pooled-half-up'));
+        expect(strict).toBeGreaterThanOrEqual(chips('pooled-down'));
+        // They differ only on a remainder of exactly half a chip.
+        if (strict !== chips('pooled-half-up')) expect(2 * (pool % ratio)).toBe(ratio);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('more than half never hands out more chips than at least half at the same table, whatever the cards', () => {
+    fc.assert(
+      fc.property(tableFor('tda'), (table) => {
+        const strict = startOrTooFewCards({ ...table, rounding: 'pooled-more-than-half' });
+        const half = startOrTooFewCards({ ...table, rounding: 'pooled-half-up' });
+        if (!strict || !half) return;
+        expect(strict.plan.raceChipsRange[1]).toBeLessThanOrEqual(half.plan.raceChipsRange[0]);
+      }),
+      options,
+    );
+  });
+
+  it('a button-seat start deals the button first when the button’s seat races, else the first racer clockwise after it', () => {
+    let buttonRaced = 0;
+    fc.assert(
+      fc.property(tableFor('classic'), (table) => {
+        const state = finished({ ...table, dealStart: 'button' });
+        if (!state || state.plan.deal.length === 0) return;
+        const first = state.cards[0]?.seat;
+        if (state.plan.racers.includes(table.button)) {
+          buttonRaced += 1;
+          expect(first).toBe(table.button);
+        } else {
+          const clockwise = (seat: number) => (seat - table.button + 100) % 100;
+          expect(first).toBe([...state.plan.racers].sort((a, b) => clockwise(a) - clockwise(b))[0]);
+        }
+      }),
+      options,
+    );
+    expect(buttonRaced).toBeGreaterThan(RUNS_PER_RULE_SET / 20);
+  });
+
+  it.each(RULE_SET_NAMES)('under high-card-takes-all (%s): one card a racer before any tie-break, and the best card’s seat gets all N race chips', (rules) => {
+    fc.assert(
+      fc.property(tableFor(rules), (table) => {
+        const state = finished({ ...table, award: 'high-card-takes-all' });
+        const result = state?.progress.result;
+        if (!state || !result) return;
+        // The same table one chip each: the same race chips (N) can be raced.
+        const each = startOrTooFewCards({ ...table, award: 'one-chip-each' });
+        if (!takesAll(state.setup.settings)) {
+          // Nothing is raced (per-player rounding): the award changes nothing.
+          expect(state.plan.deal).toEqual(each?.plan.deal);
+          return;
+        }
+        const dealt = state.cards.filter((card) => card.round === 0).map((card) => card.seat);
+        if (state.plan.deal.length > 0) expect(dealt).toEqual(state.plan.racers);
+        else expect(dealt).toEqual([]);
+        const [fewest, most] = state.plan.raceChipsRange;
+        expect(result.raceChips).toBeGreaterThanOrEqual(fewest);
+        expect(result.raceChips).toBeLessThanOrEqual(most);
+        if (each) expect(state.plan.raceChipsRange).toEqual(each.plan.raceChipsRange);
+        expect(result.awards).toHaveLength(result.raceChips);
+        if (result.raceChips === 0) return;
+        // Every chip to one seat: the best card's, once tie-break cards settled identical ones.
+        expect(new Set(result.awards)).toEqual(new Set([result.ranking[0]]));
+        const best = bestCards(state);
+        const winner = best.get(result.awards[0] as number);
+        if (winner === undefined) {
+          expect(state.plan.racers).toHaveLength(1);
+          return;
+        }
+        for (const card of best.values()) expect(cardStrength(card)).toBeLessThanOrEqual(cardStrength(winner));
+        expect(result.winningCards).toEqual(result.awards.map((seat) => ({ seat, card: winner })));
+      }),
+      options,
+    );
+  });
+
+  it('a race set up without an award (journaled before issue 25) is set up one chip each', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...RULE_SET_NAMES), tableFor('classic'), (rules, table) => {
+        const { award: _award, ...journaled } = table;
+        const state = startOrTooFewCards({ ...journaled, rules });
+        if (state) expect(state.setup.settings.award).toBe('one-chip-each');
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -3,6 +3,7 @@ import { InputError } from '../errors';
 import { valueParam } from '../messages';
 import { holdsHalfChip, orderMatters, planRace, type DealRun, type RacePlan } from './plan';
 import { PROTECTION_RULES, ROUNDING_RULES } from './roundings';
+import { takesAll } from './rules';
 import { readRaceSetup, type RaceSetup } from './setup';
 
 /** The only ways a race changes. Plain data, so the journal can store and replay them. */
@@ -34,9 +35,13 @@ export interface Awaiting {
 }
 
 export interface RaceResult {
-  /** Seats winning a chip in the race, best card first. */
+  /**
+   * Seats winning a chip in the race, best card first, a seat once for each chip it wins: one chip
+   * each, every seat at most once; under high-card-takes-all the best card's seat as many times as
+   * there are race chips.
+   */
   readonly awards: readonly number[];
-  /** The card that decided each award (absent when no cards were dealt). */
+  /** The card that decided each award, in the order of `awards` (absent when no cards were dealt). */
   readonly winningCards: ReadonlyArray<{ readonly seat: number; readonly card: Card }>;
   /** Seats given a chip because the race may not knock them out. */
   readonly protected: readonly number[];
@@ -97,9 +102,42 @@ export function winsAt(setup: RaceSetup, plan: RacePlan, racer: number, index: n
   return position === 'win' || (position === 'half' && holdsHalfChip(plan.racerOdds[racer] as number, plan.ratio));
 }
 
-/** Racers (as indexes into plan.racers) who win a chip, given the racers ranked best first. */
+/**
+ * Racers (as indexes into plan.racers) who win a chip, given the racers ranked best first, a racer
+ * once for each chip: the places that win, one chip each; under high-card-takes-all as many chips
+ * as those places make, all to the first.
+ */
 function awardsFromRanking(setup: RaceSetup, plan: RacePlan, ranking: readonly number[]): number[] {
-  return ranking.filter((racer, index) => winsAt(setup, plan, racer, index));
+  const winners = ranking.filter((racer, index) => winsAt(setup, plan, racer, index));
+  if (!takesAll(setup.settings)) return winners;
+  return winners.map(() => ranking[0] as number);
+}
+
+/** Whether the racer ranked at `index` of `ranking` (best first) wins any chip: under high-card-takes-all only the first, when the race hands one out. */
+export function winsRanked(setup: RaceSetup, plan: RacePlan, ranking: readonly number[], index: number): boolean {
+  if (!takesAll(setup.settings)) return winsAt(setup, plan, ranking[index] as number, index);
+  return index === 0 && ranking.some((racer, at) => winsAt(setup, plan, racer, at));
+}
+
+/**
+ * Whether the order among the racers ranked `start` to `end` (exclusive), whose cards are identical
+ * so far, can change who gets which chip: the tie a further card must break (tiebreaks.ts).
+ * One chip each: whether those places win differently (orderMatters). High card takes all: every
+ * race chip goes to the first place, so the order decides who is first (the tie is at the top and
+ * the race hands out a chip), and, under next-player-half, how many chips are raced (the tie holds
+ * the next player's place and some of its racers hold half a chip of their own, some not).
+ */
+export function tieMatters(setup: RaceSetup, plan: RacePlan, ranking: readonly number[], start: number, end: number): boolean {
+  if (end - start < 2) return false;
+  const odds = ranking.slice(start, end).map((racer) => plan.racerOdds[racer] as number);
+  if (!takesAll(setup.settings)) return orderMatters(plan.positions.slice(start, end), odds, plan.ratio);
+  const half = plan.positions.indexOf('half');
+  const halfHere = half >= start && half < end;
+  const holding = odds.filter((odd) => holdsHalfChip(odd, plan.ratio)).length;
+  if (halfHere && holding > 0 && holding < odds.length) return true;
+  if (start !== 0) return false;
+  // At the top: a chip is raced for sure once a place wins outright, or when the next player's chance is this tie's and they all hold half.
+  return plan.positions.includes('win') || (halfHere && holding === odds.length);
 }
 
 /**
@@ -185,7 +223,7 @@ function progressOf(setup: RaceSetup, plan: RacePlan, cards: readonly DealtCard[
   for (let round = 1; ; round += 1) {
     // Ties left standing (because they decide nothing) stay in deal order, so listings are predictable.
     const ranking = rankedBestFirst(keys);
-    const tied = decidingTie(plan, ranking, keys)?.sort((a, b) => a - b) ?? null;
+    const tied = decidingTie(setup, plan, ranking, keys)?.sort((a, b) => a - b) ?? null;
     trace?.({ round, best, ranking, keys, tied, first: next });
     if (tied === null) return complete(setup, plan, ranking, best);
     for (const racer of tied) {
@@ -198,16 +236,13 @@ function progressOf(setup: RaceSetup, plan: RacePlan, cards: readonly DealtCard[
 }
 
 /** The first group of identical keys whose order decides a chip, or null when none does. */
-function decidingTie(plan: RacePlan, ranking: readonly number[], keys: readonly (readonly number[])[]): number[] | null {
+function decidingTie(setup: RaceSetup, plan: RacePlan, ranking: readonly number[], keys: readonly (readonly number[])[]): number[] | null {
   let start = 0;
   while (start < ranking.length) {
     const key = keys[ranking[start] as number] as readonly number[];
     let end = start + 1;
     while (end < ranking.length && sameKey(keys[ranking[end] as number] as readonly number[], key)) end += 1;
-    if (end - start > 1) {
-      const group = ranking.slice(start, end);
-      if (orderMatters(plan.positions.slice(start, end), group.map((racer) => plan.racerOdds[racer] as number), plan.ratio)) return group;
-    }
+    if (tieMatters(setup, plan, ranking, start, end)) return ranking.slice(start, end);
     start = end;
   }
   return null;

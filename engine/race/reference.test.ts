@@ -246,3 +246,189 @@ describe('corrections', () => {
 function applyVoid(state: RaceState, count: number, reason: string): RaceState {
   return applyRaceEvent(state, { type: 'void', count, reason });
 }
+
+describe('house variants of the rules doc (issue 25)', () => {
+  it('6 odd 25s in total, D = 100, pooled-more-than-half: 1 chip raced (value −50); pooled half-up gives 2', () => {
+    const seats = [{ seat: 1, chips: 3 }, { seat: 2, chips: 2 }, { seat: 3, chips: 1 }];
+    const strict = race('classic', 25, 100, seats, { rounding: 'pooled-more-than-half' });
+    expect(raceReport(strict).raceChips).toBe(1);
+    const summary = raceReport(dealAll(strict, ['2c', '3c', '4c', '5c', 'Ah', '6c']));
+    expect(summary.awards).toEqual([2]);
+    expect(summary.valueDelta).toBe(-50);
+    expect(summary.explanation).toContain('Pool: 6 odd × 25 = 150 → 1 whole 100, 50 over, not more than half of 100 → 1 chip to race');
+    expect(raceReport(race('classic', 25, 100, seats)).raceChips).toBe(2);
+  });
+
+  it('7 odd 25s in total, D = 100, pooled-more-than-half: 2 chips raced (+25)', () => {
+    const state = race('classic', 25, 100, [{ seat: 1, chips: 3 }, { seat: 2, chips: 2 }, { seat: 3, chips: 2 }], { rounding: 'pooled-more-than-half' });
+    expect(raceReport(state).raceChips).toBe(2);
+    const summary = raceReport(dealAll(state, ['Ah', 'Kc', '2d', '10♠', '4h', '10♦', '10♣']));
+    expect(summary.awards).toEqual([1, 2]);
+    expect(summary.valueDelta).toBe(25);
+    expect(summary.explanation).toContain('Pool: 7 odd × 25 = 175 → 1 whole 100, 75 over > half of 100 → 2 chips to race');
+  });
+
+  it('seats 1–3 racing, button on 2: dealStart button deals 2, 3, 1 (left-of-button 3, 1, 2; seat-1 1, 2, 3)', () => {
+    const seats = [1, 2, 3].map((seat) => ({ seat, chips: 1 }));
+    expect(race('classic', 25, 100, seats, { button: 2, dealStart: 'button' }).plan.deal.map((run) => run.seat)).toEqual([2, 3, 1]);
+    expect(race('classic', 25, 100, seats, { button: 2 }).plan.deal.map((run) => run.seat)).toEqual([3, 1, 2]);
+    expect(race('classic', 25, 100, seats, { button: 2, dealStart: 'seat-1' }).plan.deal.map((run) => run.seat)).toEqual([1, 2, 3]);
+  });
+
+  it('the Finnish example, one card each under high-card-takes-all: Matti’s A♥ takes both 100s (+25)', () => {
+    const table = {
+      rules: 'classic', removed: 25, next: 100, button: 10, award: 'high-card-takes-all',
+      seats: [
+        { seat: 1, name: 'Matti', chips: 7, other: 5000 },
+        { seat: 2, name: 'Teppo', chips: 2, other: 3000 },
+        { seat: 3, name: 'Johanna', chips: 2, other: 4000 },
+      ],
+    };
+    const start = startRace(table);
+    expect(start.plan.deal).toEqual([{ seat: 1, cards: 1 }, { seat: 2, cards: 1 }, { seat: 3, cards: 1 }]);
+    expect(start.plan.cardsNeeded).toBe(3);
+    const summary = raceReport(dealAll(start, ['A♥', '10♠', '10♦']));
+    expect(summary.status).toBe('complete');
+    expect(summary.settings.award).toBe('high-card-takes-all');
+    expect(summary.raceChips).toBe(2);
+    expect(summary.awards).toEqual([1, 1]);
+    expect(summary.winningCards).toEqual([{ seat: 1, card: 'Ah' }, { seat: 1, card: 'Ah' }]);
+    expect(summary.valueDelta).toBe(25);
+    expect(summary.nextStep).toBe('Give the 100 chips — high card takes all, 2 chips: seat 1 — Matti (A♥); remove all odd 25 chips');
+    expect(summary.explanation).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^Award: high card takes all .* the one variant where a player can win more than one chip$/),
+      'Deal 3 cards: seat 1 × 1, seat 2 × 1, seat 3 × 1',
+      'Seat 1 takes all 2 × 100 with A♥',
+      'Value: 200 given for 175 removed (+25)',
+    ]));
+  });
+});
+
+describe('deal start at the button', () => {
+  const seats = [2, 4, 7, 9].map((seat) => ({ seat, chips: 1 }));
+  it('deals the button’s seat first, then clockwise, wrapping after the highest seat', () => {
+    expect(race('classic', 25, 100, seats, { button: 7, dealStart: 'button' }).plan.racers).toEqual([7, 9, 2, 4]);
+    expect(race('classic', 25, 100, seats, { button: 2, dealStart: 'button' }).plan.racers).toEqual([2, 4, 7, 9]);
+    expect(race('classic', 25, 100, seats, { button: 9, dealStart: 'button' }).plan.racers).toEqual([9, 2, 4, 7]);
+  });
+
+  it('the button on an empty seat, or on a seat not in the race: the first racer clockwise after it', () => {
+    expect(race('classic', 25, 100, seats, { button: 5, dealStart: 'button' }).plan.racers).toEqual([7, 9, 2, 4]);
+    expect(race('classic', 25, 100, seats, { button: 10, dealStart: 'button' }).plan.racers).toEqual([2, 4, 7, 9]);
+    // Seat 4 holds no odd chip (it traded all four 25s), seat 7 is exempt (broke): neither races.
+    const table = [{ seat: 2, chips: 1 }, { seat: 4, chips: 4 }, { seat: 7, chips: 1, other: 0 }, { seat: 9, chips: 1 }];
+    expect(race('classic', 25, 100, table, { button: 4, dealStart: 'button' }).plan.racers).toEqual([9, 2]);
+    expect(race('classic', 25, 100, table, { button: 7, dealStart: 'button' }).plan.racers).toEqual([9, 2]);
+  });
+
+  it('needs the button’s seat, and says why', () => {
+    expect(() => startRace({ rules: 'tda', dealStart: 'button', removed: 25, next: 100, seats: [{ seat: 1, chips: 1, other: 100 }] })).toThrow(
+      'button: missing: the deal starts at the button, so the button seat is needed',
+    );
+  });
+});
+
+describe('high card takes all', () => {
+  const takesAll = { award: 'high-card-takes-all' };
+
+  it('deals one card to every player in the race whatever their odd chips, none to a protected one', () => {
+    // Seat 2 is broke with 3 odd: exempt under classic, races under tda.
+    const seats = [{ seat: 1, chips: 3 }, { seat: 2, chips: 3, other: 0 }, { seat: 3, chips: 1 }, { seat: 4, chips: 2 }];
+    const classic = race('classic', 25, 100, seats, { ...takesAll, button: 4 });
+    expect(classic.plan.protectedBefore).toEqual([2]);
+    expect(classic.plan.deal).toEqual([{ seat: 1, cards: 1 }, { seat: 3, cards: 1 }, { seat: 4, cards: 1 }]);
+    const tda = race('tda', 25, 100, seats, takesAll);
+    expect(tda.plan.deal.map((run) => run.cards)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('after-race protection still gives a raced-out player a chip', () => {
+    // 9 odd 25s = 225 → 2 chips, both to seat 3's K♠; seat 2 (broke) is raced out and helped after.
+    const summary = raceReport(dealAll(race('tda', 25, 100, [{ seat: 1, chips: 3 }, { seat: 2, chips: 3, other: 0 }, { seat: 3, chips: 3 }], takesAll), ['2c', 'Qh', 'Ks']));
+    expect(summary.awards).toEqual([3, 3]);
+    expect(summary.protected).toEqual([2]);
+    expect(summary.valueDelta).toBe(300 - 225);
+    expect(summary.explanation).toContain('Seat 2 was raced out and gets one 100');
+  });
+
+  it('a lone racer takes every race chip without a card; no chip to race, no card', () => {
+    const alone = raceReport(race('tda', 25, 100, [{ seat: 1, chips: 3 }, { seat: 2, chips: 4 }], takesAll));
+    expect(alone.deal).toEqual([]);
+    expect(alone.awards).toEqual([1]);
+    expect(alone.explanation).toContain('Seat 1 gets the 100');
+    const none = raceReport(race('tda', 25, 100, [{ seat: 1, chips: 1 }, { seat: 2, chips: 4 }, { seat: 3, chips: 4 }], { ...takesAll, rounding: 'pooled-down' }));
+    expect(none.deal).toEqual([]);
+    expect(none.awards).toEqual([]);
+  });
+
+  it('deals even when every player in the race would win a chip each: the best card takes them all', () => {
+    // A 3, B 4 odd 5s, D = 25 under roberts: two chips whatever the cards, one each; here both to the best card.
+    const seats = [{ seat: 1, chips: 3 }, { seat: 2, chips: 4 }];
+    expect(raceReport(race('roberts', 5, 25, seats)).deal).toEqual([]);
+    const summary = raceReport(dealAll(race('roberts', 5, 25, seats, takesAll), ['4d', 'Jc']));
+    expect(summary.deal).toEqual([{ seat: 1, cards: 1 }, { seat: 2, cards: 1 }]);
+    expect(summary.awards).toEqual([2, 2]);
+    expect(summary.valueDelta).toBe(15);
+  });
+
+  it('under next-player-half the next player’s own odd chips still decide whether the chip is raced', () => {
+    // A 3, B 1 odd 5s, D = 25: one chance, for whoever is first, won only with at least 2.5 odd 5s.
+    const seats = [{ seat: 1, chips: 3 }, { seat: 2, chips: 1 }];
+    expect(raceReport(dealAll(race('roberts', 5, 25, seats, takesAll), ['2c', 'Ks'])).awards).toEqual([]);
+    expect(raceReport(dealAll(race('roberts', 5, 25, seats, takesAll), ['As', 'Ks'])).awards).toEqual([1]);
+  });
+
+  it('does not apply where nothing is raced (per-player rounding), and says so', () => {
+    const seats = [{ seat: 1, chips: 3 }, { seat: 2, chips: 1 }, { seat: 3, chips: 2 }];
+    const summary = raceReport(race('round', 25, 100, seats, takesAll));
+    expect(summary.deal).toEqual([]);
+    expect(summary.awards).toEqual([1, 3]);
+    expect(summary.explanation).toContain('Award: high card takes all does not apply — nothing is raced, each player rounds their own odd chips');
+  });
+
+  it('identical best cards from a multi-deck shoe are broken by a further card, and the winner takes all', () => {
+    // 2 decks; 6 odd 25s = 150 → 2 chips. Seats 1 and 3 both hold A♠; seat 3 draws the higher card.
+    const table = { rules: 'tda', removed: 25, next: 100, decks: 2, award: 'high-card-takes-all', seats: [1, 2, 3].map((seat) => ({ seat, chips: 2, other: 100 })) };
+    const tied = raceFromInput({ ...table, cards: ['As', 'Kd', 'As'] });
+    expect(tied.progress.status).toBe('tiebreak');
+    expect(tied.progress.awaiting).toEqual({ seat: 1, cards: 1, round: 1 });
+    const summary = raceReport(dealAll(tied, ['5d', '9c']));
+    expect(summary.awards).toEqual([3, 3]);
+    expect(summary.tiebreaks).toEqual([
+      { seats: [1, 3], card: 'As', chips: 2, halfChip: false, rounds: [{ round: 1, seats: [1, 3], cards: [{ seat: 1, card: '5d' }, { seat: 3, card: '9c' }], outcome: { won: [3], tied: [] } }], winners: [3] },
+    ]);
+    expect(summary.explanation).toContain('Tie: seat 1 and seat 3 both hold A♠ for every 100 the race hands out (high card takes all); tie-break round 1: seat 1 draws 5♦, seat 3 draws 9♣ → seat 3 wins');
+    // One chip each, the same cards: both tied seats win a chip, so no tie-break is needed.
+    expect(raceFromInput({ ...table, award: 'one-chip-each', cards: ['As', '2c', 'Kd', '3c', 'As', '4c'] }).progress.status).toBe('complete');
+  });
+
+  it('under next-player-half a tie for the next player’s chance decides whether one more chip is raced for the best card', () => {
+    // k = 6: 10 odd chips → 1 chip, then the next player's chance (3 odd of their own). Seat 1's A♠ is best;
+    // seats 2 (1 odd) and 3 (4 odd) tie on K♠ for the place after it.
+    const table = race('roberts', 1, 6, [{ seat: 1, chips: 5 }, { seat: 2, chips: 1 }, { seat: 3, chips: 4 }], { award: 'high-card-takes-all', decks: 2 });
+    const tied = dealAll(table, ['As', 'Ks', 'Ks']);
+    expect(tied.progress.status).toBe('tiebreak');
+    const oneChip = raceReport(dealAll(tied, ['9c', '5d']));
+    expect(oneChip.awards).toEqual([1]);
+    expect(oneChip.explanation).toContain(
+      'Tie: seat 2 and seat 3 both hold K♠ for whether one more 6 is raced for the best card (only with at least 3 odd chips of their own); tie-break round 1: seat 2 draws 9♣, seat 3 draws 5♦ → nobody wins',
+    );
+    expect(raceReport(dealAll(tied, ['5d', '9c'])).awards).toEqual([1, 1]);
+  });
+
+  it('a tie below the best card decides nothing', () => {
+    const table = { rules: 'tda', removed: 25, next: 100, decks: 2, award: 'high-card-takes-all', seats: [1, 2, 3].map((seat) => ({ seat, chips: 1, other: 100 })) };
+    const summary = raceReport(raceFromInput({ ...table, cards: ['Ks', 'As', 'Ks'] }));
+    expect(summary.status).toBe('complete');
+    expect(summary.awards).toEqual([2]);
+    expect(summary.tiebreaks).toEqual([]);
+  });
+});
+
+describe('a race set up before the award could be chosen', () => {
+  it('reads as one chip each: a journaled race-start’s race has no award', () => {
+    // The race as raceCommands.ts journaled it before issue 25.
+    const journaled = { rules: 'tda', removed: 25, next: 100, button: 3, decks: 1, seats: [{ seat: 1, name: 'A', chips: 2, other: 100 }, { seat: 2, name: '', chips: 1, other: 0 }] };
+    expect(startRace(journaled).setup.settings).toEqual({ rounding: 'pooled-half-up', dealStart: 'seat-1', protection: 'after-race', award: 'one-chip-each' });
+    expect(startRace({ ...journaled, rules: 'classic' }).setup.settings.award).toBe('one-chip-each');
+  });
+});

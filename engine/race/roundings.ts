@@ -87,11 +87,17 @@ const HALF_UP = pooledRule(pooled((remainder, ratio) => 2 * remainder >= ratio),
   key: over * 2 >= next ? 'race.explain.overHalf' : 'race.explain.underHalf',
   params: { over, next },
 }));
+// More than half: 2·remainder > ratio, strictly (a remainder of exactly half a chip is dropped).
+const MORE_THAN_HALF = pooledRule(pooled((remainder, ratio) => 2 * remainder > ratio), (over, next) => ({
+  key: over * 2 > next ? 'race.explain.overMoreThanHalf' : 'race.explain.notOverHalf',
+  params: { over, next },
+}));
 const DOWN = pooledRule(pooled(() => false), (over) => ({ key: 'race.explain.overDropped', params: { over } }));
 const UP = pooledRule(pooled(() => true), (over) => ({ key: 'race.explain.overMakesChip', params: { over } }));
 
 export const ROUNDING_RULES: Readonly<Record<Rounding, RoundingRule>> = {
   'pooled-half-up': HALF_UP,
+  'pooled-more-than-half': MORE_THAN_HALF,
   'pooled-down': DOWN,
   'pooled-up': UP,
   // DD Poker: a chip per full k in the pool, then one chance for the next player.

@@ -76,6 +76,8 @@ export function readRaceSetup(input: unknown): RaceSetup {
     button = readCount(input.button, 'button', 1, { key: 'race.setup.what.button' });
   } else if (settings.dealStart === 'left-of-button') {
     missing('button', 'button');
+  } else if (settings.dealStart === 'button') {
+    missing('button', 'buttonSeat');
   }
   if (!Array.isArray(input.seats)) throw new InputError('seats', { key: 'race.setup.seatsNotList', params: { value: valueParam(input.seats) } });
   if (input.seats.length === 0) throw new InputError('seats', { key: 'race.setup.noSeats' });

@@ -1,6 +1,6 @@
 import type { Card } from '../cards';
-import { orderMatters } from './plan';
-import { traceTieBreaks, winsAt, type RaceState, type TieBreakStep } from './race';
+import { tieMatters, traceTieBreaks, winsRanked, type RaceState, type TieBreakStep } from './race';
+import { takesAll } from './rules';
 
 /** One card a tied seat drew in a tie-break round. */
 export interface TieBreakDraw {
@@ -33,10 +33,16 @@ export interface TieBreak {
   readonly seats: readonly number[];
   /** The best card every one of them holds. */
   readonly card: Card;
-  /** Chips the order among these seats decides for sure: the last `chips` chips of the race. */
+  /**
+   * Chips the order among these seats decides for sure: the last `chips` chips of the race. Under
+   * high-card-takes-all, the chips sure to be raced when the tie is for the best card (all of them
+   * go to it), else 0.
+   */
   readonly chips: number;
   /** The order also decides the next player's chance (next-player-half): a chip only with half a chip of odd chips of their own. */
   readonly halfChip: boolean;
+  /** High card takes all, and the tie is for the best card: its order decides who takes every race chip. */
+  readonly all: boolean;
   readonly rounds: readonly TieBreakRound[];
   /** Seats of the tie who win a chip, best first, once the tie is broken; null until then. */
   readonly winners: readonly number[] | null;
@@ -66,10 +72,7 @@ function standing(state: RaceState, tie: readonly number[], step: TieBreakStep):
     const key = step.keys[step.ranking[from] as number] as readonly number[];
     let to = from + 1;
     while (to < end && sameKey(step.keys[step.ranking[to] as number] as readonly number[], key)) to += 1;
-    const group = step.ranking.slice(from, to);
-    if (group.length > 1 && orderMatters(plan.positions.slice(from, to), group.map((racer) => plan.racerOdds[racer] as number), plan.ratio)) {
-      for (const racer of group) stillTied.add(racer);
-    }
+    if (tieMatters(state.setup, plan, step.ranking, from, to)) for (const racer of step.ranking.slice(from, to)) stillTied.add(racer);
     from = to;
   }
   return { start, end, stillTied };
@@ -79,13 +82,17 @@ function openTie(state: RaceState, step: TieBreakStep, tied: readonly number[]):
   const { plan } = state;
   const { start, end } = standing(state, tied, step);
   const positions = plan.positions.slice(start, end);
+  // High card takes all: a tie for the best card is for every chip; any other tie decides only whether the next player's chip is raced.
+  const all = takesAll(state.setup.settings) && start === 0;
+  const sure = (all ? plan.positions : takesAll(state.setup.settings) ? [] : positions).filter((position) => position === 'win').length;
   return {
     racers: tied,
     record: {
       seats: tied.map((racer) => plan.racers[racer] as number),
       card: step.best[tied[0] as number] as Card,
-      chips: positions.filter((position) => position === 'win').length,
+      chips: sure,
       halfChip: positions.includes('half'),
+      all,
       rounds: [],
       winners: null,
     },
@@ -102,7 +109,7 @@ function settleRound(state: RaceState, tie: OpenTie, drawing: readonly number[],
   const winners: number[] = [];
   for (let index = start; index < end; index += 1) {
     const racer = step.ranking[index] as number;
-    if (stillTied.has(racer) || !winsAt(setup, plan, racer, index)) continue;
+    if (stillTied.has(racer) || !winsRanked(setup, plan, step.ranking, index)) continue;
     winners.push(seat(racer));
     if (drew.has(racer)) won.push(seat(racer));
   }

@@ -3,7 +3,7 @@ import { clockSchedule, readClock } from '../../engine/clock/clock';
 import type { Message, MessageKey, MessageParam, SeatParam } from '../../engine/messages';
 import { readStructure } from '../../engine/plan/structure';
 import { voidReasonParam } from '../../engine/race/explain';
-import { RULE_NAMES } from '../../engine/race/rules';
+import { RULE_NAMES, SETTING_NAMES, type SettingName } from '../../engine/race/rules';
 import type { FloorClock } from '../../protocol/clock';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import type { ChipsByDenomination } from '../../engine/race/summary';
@@ -451,9 +451,11 @@ export function renderRaceRecord(table: string, record: RaceRecord, language: Fl
     return `<tr${kind} data-type="${event.type}"><td class="num">${n(event.seq)}</td><td>${escapeHtml(formatTime(language, event.at))}</td><td>${what}</td><td>${from}</td></tr>`;
   });
   const { summary } = record;
-  const winners = summary.awards.map((number) => {
+  // A seat once, with the chips it won when more than one (high card takes all: awards lists it once a chip).
+  const winners = [...new Set(summary.awards)].map((number) => {
     const card = summary.winningCards.find((winning) => winning.seat === number)?.card;
-    return `${escapeHtml(sayMessage(language, { key: 'race.next.seat', params: { seat: seat(number) } }))}${card ? ` (<span class="card">${escapeHtml(cardText(card))}</span>)` : ''}`;
+    const chips = summary.awards.filter((won) => won === number).length;
+    return `${escapeHtml(sayMessage(language, { key: 'race.next.seat', params: { seat: seat(number) } }))}${card ? ` (<span class="card">${escapeHtml(cardText(card))}</span>)` : ''}${chips > 1 ? ` × ${n(chips)}` : ''}`;
   });
   const status = record.status === 'open' ? (summary.status === 'complete' ? RACE_STATUS['waiting-to-confirm'] : RACE_STATUS.racing) : RACE_STATUS[record.status];
   const title = say(language, 'record.title', { id: record.id });
@@ -614,6 +616,17 @@ ${rows.length === 0 ? '' : `<table class="races" data-testid="seating-tables"><t
  * what is at fault, and the tournament the floor holds (its chips, house rules, levels and
  * breaks), or none. No refresh: a file being chosen is not thrown away.
  */
+/** The race settings the house chooses on its own over the rule set's (the house variants), a row each; none given, no row. */
+function houseSettings(house: NonNullable<FloorClock['house']>, w: Words): string {
+  const row = <K extends SettingName>(name: K): string => {
+    const value = house[name];
+    if (value === undefined) return '';
+    const names: Readonly<Record<string, MessageKey>> = RULE_NAMES[name];
+    return `<div><dt>${w(`floor.page.tournament.${name}`)}</dt><dd data-testid="tournament-${name}">${w(names[value] as MessageKey)}</dd></div>\n`;
+  };
+  return SETTING_NAMES.map(row).join('');
+}
+
 export function renderTournament(clock: FloorClock | null, language: FloorLanguage, problem: string | null = null): string {
   const w = wordsOf(language);
   const n = (value: number) => escapeHtml(formatNumber(language, value));
@@ -633,7 +646,7 @@ export function renderTournament(clock: FloorClock | null, language: FloorLangua
 <div><dt>${w('floor.page.tournament.chips')}</dt><dd data-testid="tournament-chips">${structure.chips.map((chip) => n(chip)).join(' · ')}</dd></div>
 <div><dt>${w('floor.page.tournament.rules')}</dt><dd data-testid="tournament-rules">${house.rules === undefined ? w('floor.page.tournament.tableOwn') : w(RULE_NAMES.rules[house.rules])}</dd></div>
 <div><dt>${w('floor.page.tournament.decks')}</dt><dd data-testid="tournament-decks">${house.decks === undefined ? w('floor.page.tournament.tableOwn') : n(house.decks)}</dd></div>
-</dl>
+${houseSettings(house, w)}</dl>
 <table class="races" data-testid="tournament-levels"><thead><tr><th scope="col">${w('floor.page.level')}</th><th scope="col">${w('floor.page.tournament.smallBlind')}</th><th scope="col">${w('floor.page.tournament.bigBlind')}</th><th scope="col">${w('floor.page.tournament.ante')}</th><th scope="col">${w('floor.page.tournament.minutes')}</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
   }
   const body = `<header class="top">

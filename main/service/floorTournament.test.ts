@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StructureInput } from '../../engine/plan/csv';
-import { RULE_SET_NAMES } from '../../engine/race/rules';
+import { AWARDS, DEAL_STARTS, PROTECTIONS, ROUNDINGS, RULE_SET_NAMES, SETTING_NAMES } from '../../engine/race/rules';
 import { MAX_DECKS } from '../../engine/shoe';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { changesFloorTournament, withFloorTournament, withOwnTournament } from './floorTournament';
@@ -14,6 +14,11 @@ const FLOOR_STRUCTURES: StructureInput[] = [
   { chips: [5, 25, 100], levels: [{ sb: 5, bb: 10, minutes: 10 }, { break: 5 }, { sb: 25, bb: 50, minutes: 10 }] },
 ];
 const OWN_CHIPS = [[25, 100, 500, 1000, 5000], [1, 5, 25, 100], [100, 500, 1000]];
+/** Race settings chosen on their own over the rule set's (issue 25), any of them or none. */
+const choices = fc.record(
+  { rounding: fc.constantFrom(...ROUNDINGS), dealStart: fc.constantFrom(...DEAL_STARTS), protection: fc.constantFrom(...PROTECTIONS), award: fc.constantFrom(...AWARDS) },
+  { requiredKeys: [] },
+);
 const OWN_STRUCTURE: StructureInput = { chips: [25, 100, 500, 1000, 5000], levels: [{ sb: 25, bb: 50 }, { break: 5 }, { sb: 100, bb: 200 }] };
 
 /** A station as a dealer set it up: its chips, rules, decks, maybe its own structure and a break marked. */
@@ -24,18 +29,22 @@ const station = fc.record({
   structure: fc.boolean(),
   marked: fc.boolean(),
   name: fc.option(fc.constantFrom('7', 'Pöytä 2'), { nil: undefined }),
-}).map(({ chips, rules, decks, structure, marked, name }): ConsoleSettings => {
+  chosen: choices,
+}).map(({ chips, rules, decks, structure, marked, name, chosen }): ConsoleSettings => {
   const chipSet = structure ? OWN_STRUCTURE.chips : (OWN_CHIPS[chips] as number[]);
   return readSettings({
     ...DEFAULT_SETTINGS,
-    table: { ...DEFAULT_SETTINGS.table, seats: [{ seat: 1, name: 'Matti' }], chipSet, removed: chipSet[0], next: chipSet[1], rules, decks, ...(name === undefined ? {} : { name }) },
+    table: { ...DEFAULT_SETTINGS.table, seats: [{ seat: 1, name: 'Matti' }], chipSet, removed: chipSet[0], next: chipSet[1], rules, decks, ...chosen, ...(name === undefined ? {} : { name }) },
     tournament: structure ? { structure: OWN_STRUCTURE, atBreakAfter: marked ? 1 : null } : { structure: null, atBreakAfter: null },
   });
 });
 const floor = fc.record({
   structure: fc.constantFrom(...FLOOR_STRUCTURES),
-  house: fc.record({ rules: fc.constantFrom(...RULE_SET_NAMES), decks: fc.integer({ min: 1, max: MAX_DECKS }) }, { requiredKeys: [] }),
+  house: fc
+    .tuple(fc.record({ rules: fc.constantFrom(...RULE_SET_NAMES), decks: fc.integer({ min: 1, max: MAX_DECKS }) }, { requiredKeys: [] }), choices)
+    .map(([house, chosen]) => ({ ...house, ...chosen })),
 });
+const NOT_HELD = { chipSet: 0, removed: 0, next: 0, rules: 0, decks: 0, rounding: 0, dealStart: 0, protection: 0, award: 0 };
 
 describe("the floor's tournament standing in for the station's own", () => {
   it('takes the floor’s chips, structure and house rules, keeps the rest of the table, and gives the own back exactly', () => {
@@ -46,7 +55,8 @@ describe("the floor's tournament standing in for the station's own", () => {
         expect(taken.table.rules).toBe(tournament.house.rules ?? own.table.rules);
         expect(taken.table.decks).toBe(tournament.house.decks ?? own.table.decks);
         expect(taken.tournament?.structure?.levels).toEqual(tournament.structure.levels);
-        expect({ ...taken.table, chipSet: 0, removed: 0, next: 0, rules: 0, decks: 0 }).toEqual({ ...own.table, chipSet: 0, removed: 0, next: 0, rules: 0, decks: 0 });
+        for (const name of SETTING_NAMES) expect(taken.table[name], name).toBe(tournament.house[name] ?? own.table[name]);
+        expect({ ...taken.table, ...NOT_HELD }).toEqual({ ...own.table, ...NOT_HELD });
         // What it had is kept aside once: a second hand-over (the clock moved, a new sheet) keeps the first own copy.
         const again = withFloorTournament(taken, tournament);
         expect(again).toEqual(taken);
@@ -67,6 +77,18 @@ describe("the floor's tournament standing in for the station's own", () => {
         expect(changesFloorTournament(taken, { ...taken, table: { ...taken.table, rules, decks } })).toBe(rulesChanged || decksChanged);
         expect(changesFloorTournament(taken, { ...taken, table: { ...taken.table, chipSet: [1, 2] } })).toBe(true);
         expect(changesFloorTournament(own, { ...own, table: { ...own.table, rules, decks } })).toBe(false);
+      }),
+    );
+  });
+
+  it('a race setting the house gives is the floor’s to change; one it does not give is the station’s', () => {
+    fc.assert(
+      fc.property(station, floor, choices, (own, tournament, chosen) => {
+        const taken = withFloorTournament(own, tournament);
+        const changed = SETTING_NAMES.some((name) => tournament.house[name] !== undefined && chosen[name] !== undefined && chosen[name] !== tournament.house[name]);
+        expect(changesFloorTournament(taken, { ...taken, table: { ...taken.table, ...chosen } })).toBe(changed);
+        // A screen leaving one out of the table it saves (settingsCommands keeps it) changes nothing either.
+        expect(changesFloorTournament(taken, taken)).toBe(false);
       }),
     );
   });

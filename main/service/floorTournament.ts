@@ -2,7 +2,8 @@ import { isInputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { HouseRules } from '../../engine/plan/tournament';
 import { tableWithChips } from '../../protocol/colorUp';
-import type { ConsoleSettings, OwnTournament } from '../../protocol/contract';
+import { SETTING_NAMES } from '../../engine/race/rules';
+import { settingChoicesOf, type ConsoleSettings, type OwnTournament, type TableSettings } from '../../protocol/contract';
 import { readSettings } from './settings';
 
 /**
@@ -21,7 +22,7 @@ export interface FloorTournament {
 /** What the station set up itself: the part of its settings the floor's tournament stands in for. */
 function ownOf(settings: ConsoleSettings): OwnTournament {
   const { chipSet, removed, next, rules, decks } = settings.table;
-  return { chipSet, removed, next, rules, decks, tournament: settings.tournament ?? null };
+  return { chipSet, removed, next, rules, decks, ...settingChoicesOf(settings.table), tournament: settings.tournament ?? null };
 }
 
 /**
@@ -52,8 +53,11 @@ export function withOwnTournament(settings: ConsoleSettings): ConsoleSettings {
   if (held === undefined) return settings;
   const { fromFloor: _floor, ...rest } = settings;
   const { tournament, ...own } = held.own;
+  // A race setting the house gave and the station had not chosen goes with the floor: the rule set's again.
+  const table: Record<string, unknown> = { ...settings.table };
+  for (const name of SETTING_NAMES) if (held.house[name] !== undefined) delete table[name];
   try {
-    return readSettings({ ...rest, table: { ...settings.table, ...own }, tournament: tournament ?? undefined });
+    return readSettings({ ...rest, table: { ...(table as unknown as TableSettings), ...own }, tournament: tournament ?? undefined });
   } catch (error) {
     // Kept aside when it was read: only a file edited by hand gets here. The floor's stays, as the station's own.
     if (!isInputError(error)) throw error;
@@ -61,10 +65,11 @@ export function withOwnTournament(settings: ConsoleSettings): ConsoleSettings {
   }
 }
 
-/** Whether a screen's settings change what the floor's tournament holds (its chips, or a house rule the floor gives). */
+/** Whether a screen's settings change what the floor's tournament holds (its chips, or a house rule the floor gives: a race setting too). */
 export function changesFloorTournament(current: ConsoleSettings, next: ConsoleSettings): boolean {
   const house = current.fromFloor?.house;
   if (house === undefined) return false;
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  return !same(current.table.chipSet, next.table.chipSet) || (house.rules !== undefined && next.table.rules !== house.rules) || (house.decks !== undefined && next.table.decks !== house.decks);
+  const settingChanged = SETTING_NAMES.some((name) => house[name] !== undefined && next.table[name] !== house[name]);
+  return !same(current.table.chipSet, next.table.chipSet) || (house.rules !== undefined && next.table.rules !== house.rules) || (house.decks !== undefined && next.table.decks !== house.decks) || settingChanged;
 }

@@ -5,7 +5,7 @@ import { startRace, type RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { colorUpStepOf } from '../../protocol/colorUp';
 import { REASON_MAX } from '../../protocol/constants';
-import type { CommandResult, InputSource, SeatCount } from '../../protocol/contract';
+import { settingChoicesOf, type CommandResult, type InputSource, type SeatCount } from '../../protocol/contract';
 import { STATION_MAX, type ActiveRace } from '../../replay/session';
 import { stillOpen, type CommandContext } from './commandContext';
 import { failure, ok, refused } from './failures';
@@ -30,6 +30,8 @@ export class RaceCommands {
       names,
       race: {
         rules: table.rules,
+        // The race settings the table (or the floor's house) chooses over the rule set's: on the race-start record, so it replays as run.
+        ...settingChoicesOf(table),
         removed: table.removed,
         next: table.next,
         button: table.button,

@@ -381,3 +381,25 @@ describe('settings read back as written', () => {
     expect(JSON.stringify(readSettings(plain, 'linux'))).toBe(JSON.stringify(plain));
   });
 });
+
+describe('the race settings a table chooses on its own (table.rounding, dealStart, protection, award: issue 25)', () => {
+  const table = { ...DEFAULT_SETTINGS.table, seats: [{ seat: 1, name: '' }], chipSet: [25, 100], removed: 25, next: 100 };
+  it('are left out when not chosen (a file from before reads as it was: the rule set’s), kept when chosen, in the order written, refused naming the field when unknown', () => {
+    expect(readSettings({ ...DEFAULT_SETTINGS, table }).table).toEqual(table);
+    const chosen = { ...table, rounding: 'pooled-more-than-half', dealStart: 'button', protection: 'exempt', award: 'high-card-takes-all' };
+    expect(JSON.stringify(readSettings({ ...DEFAULT_SETTINGS, table: chosen }).table)).toBe(JSON.stringify(chosen));
+    expect(readSettings({ ...DEFAULT_SETTINGS, table: { ...table, award: null } }).table).toEqual(table);
+    expect(refusalOf({ ...DEFAULT_SETTINGS, table: { ...table, award: 'winner-takes-all' } }, 'linux')).toEqual({ field: 'table.award', reason: 'choose one of one-chip-each, high-card-takes-all (got "winner-takes-all")' });
+    expect(refusalOf({ ...DEFAULT_SETTINGS, table: { ...table, dealStart: 'dealer' } }, 'linux')?.field).toBe('table.dealStart');
+    expect(refusalOf({ ...DEFAULT_SETTINGS, table: { ...table, rounding: 'half' } }, 'linux')?.field).toBe('table.rounding');
+  });
+
+  it('the floor’s house gives them, the station’s own kept aside with them, refused naming the field when unknown', () => {
+    const own = { chipSet: [25, 100], removed: 25, next: 100, rules: 'tda', decks: 1, award: 'one-chip-each', tournament: null };
+    const fromFloor = { house: { rules: 'classic', award: 'high-card-takes-all', dealStart: 'button' }, own };
+    const read = readSettings({ ...DEFAULT_SETTINGS, table: { ...table, award: 'high-card-takes-all', dealStart: 'button' }, fromFloor });
+    expect(read.fromFloor).toEqual(fromFloor);
+    expect(refusalOf({ ...DEFAULT_SETTINGS, table, fromFloor: { ...fromFloor, house: { award: 'all' } } }, 'linux')?.field).toBe('fromFloor.house.award');
+    expect(refusalOf({ ...DEFAULT_SETTINGS, table, fromFloor: { ...fromFloor, own: { ...own, protection: 'none' } } }, 'linux')?.field).toBe('fromFloor.own.protection');
+  });
+});

@@ -1,5 +1,7 @@
 import { isInputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
+import { SETTING_NAMES } from '../../engine/race/rules';
+import { isRecord } from '../../engine/validate';
 import { tableWithChips } from '../../protocol/colorUp';
 import { countingSettingsOf, displaySettingsOf, type CommandResult, type DisplaySettings, type ConsoleSettings, type Language, type PlanView, type SettingsInput } from '../../protocol/contract';
 import type { Session } from '../../replay/session';
@@ -13,6 +15,18 @@ import { readSettings, requireSeats, withKeptPassword } from './settings';
 import type { StationSettings } from './stationSettings';
 
 /** The settings' card source without the scanner's profile: what the shoe's port is opened with. */
+/**
+ * The table a screen saves, with the race settings chosen on their own (rounding, dealStart,
+ * protection, award) kept as saved where the screen leaves them out, as a screen that does not edit
+ * them does; a null given clears one (the rule set's again).
+ */
+function withKeptChoices(table: unknown, saved: ConsoleSettings['table']): unknown {
+  if (!isRecord(table)) return table;
+  const kept: Record<string, unknown> = { ...table };
+  for (const name of SETTING_NAMES) if (kept[name] === undefined && saved[name] !== undefined) kept[name] = saved[name];
+  return kept;
+}
+
 function shoeOf(settings: ConsoleSettings): Omit<ConsoleSettings['source'], 'scanner'> {
   const { scanner: _scanner, ...shoe } = settings.source;
   return shoe;
@@ -79,6 +93,7 @@ export class SettingsCommands {
     const given = (value as { floor?: unknown }).floor;
     return {
       ...value,
+      table: withKeptChoices(value.table, this.settings.current.table),
       language: value.language ?? language,
       // The floor's tournament is the service's to take and give back: a screen never sets it.
       tournament: value.tournament === undefined || fromFloor !== undefined ? kept : value.tournament,

@@ -12,9 +12,9 @@ import { refuseTooDeep } from '../../engine/validate';
 import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
 import { readHouseRules } from '../../engine/plan/tournament';
-import { RULE_SET_NAMES } from '../../engine/race/rules';
+import { RULE_SET_NAMES, SETTING_NAMES, SETTING_OPTIONS } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS } from '../../hardware/profile';
-import { COUNT_STACK_MAX, DEFAULT_COUNTING_SETTINGS, DEFAULT_DISPLAY_SETTINGS, DISPLAY_RESULT_MINUTES_MAX, LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type FromFloor, type SeatSettings, type SourceSettings, type TableSettings, type TournamentSettings } from '../../protocol/contract';
+import { COUNT_STACK_MAX, DEFAULT_COUNTING_SETTINGS, DEFAULT_DISPLAY_SETTINGS, DISPLAY_RESULT_MINUTES_MAX, LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type FromFloor, type SeatSettings, type SettingChoices, type SourceSettings, type TableSettings, type TournamentSettings } from '../../protocol/contract';
 import { and, boolean, custom, is, isRecord, list, object, oneOf, optional, parse, prefixed, refine, refuse, text, transform, whole, withDefault, type Infer } from '../../protocol/schema';
 import { floorOf } from './floorSettings';
 import { got, lineSetting, serialPath } from './sourceReaders';
@@ -52,6 +52,26 @@ const tableName = optional(
   }),
 );
 
+/**
+ * The race settings a table (or the floor's house) chooses on its own over the rule set's, each
+ * optional (absent or null: the rule set's), refused by name (`table.award`) when not one of its options.
+ */
+const SETTING_CHOICES = {
+  rounding: optional(choiceOf(SETTING_OPTIONS.rounding)),
+  dealStart: optional(choiceOf(SETTING_OPTIONS.dealStart)),
+  protection: optional(choiceOf(SETTING_OPTIONS.protection)),
+  award: optional(choiceOf(SETTING_OPTIONS.award)),
+};
+
+const OWN_CHOICES = object(SETTING_CHOICES, notObject);
+
+/** The setting choices read, only those made (in the order of SETTING_NAMES, as the table writes them). */
+function choicesMade(read: { readonly [K in keyof typeof SETTING_CHOICES]?: Infer<(typeof SETTING_CHOICES)[K]> }): SettingChoices {
+  const made: Record<string, unknown> = {};
+  for (const name of SETTING_NAMES) if (read[name] !== undefined) made[name] = read[name];
+  return made as SettingChoices;
+}
+
 /** The table's chips first: the chip leaving and the next are checked against the set before anything else of the table. */
 const TABLE_CHIPS = refine(
   object({
@@ -79,11 +99,12 @@ const TABLE = transform(
     button: wholeIn(1, MAX_SEATS),
     rules: choiceOf(RULE_SET_NAMES),
     decks: wholeIn(1, MAX_DECKS),
+    ...SETTING_CHOICES,
     dealer: named(NAME_MAX),
     name: tableName,
   }, notObject)),
-  ({ seats: inPlay, button, chipSet, removed, next, rules, decks, dealer, name }) => ({
-    seats: inPlay, button, chipSet, removed, next, rules, decks, ...(dealer === undefined ? {} : { dealer }), ...(name === undefined ? {} : { name }),
+  ({ seats: inPlay, button, chipSet, removed, next, rules, decks, rounding, dealStart, protection, award, dealer, name }) => ({
+    seats: inPlay, button, chipSet, removed, next, rules, decks, ...choicesMade({ rounding, dealStart, protection, award }), ...(dealer === undefined ? {} : { dealer }), ...(name === undefined ? {} : { name }),
   }),
 );
 
@@ -152,8 +173,9 @@ const fromFloor = optional(
     const table = TABLE_CHIPS.read({ chipSet: ownTable.chipSet, removed: ownTable.removed, next: ownTable.next }, settings);
     const rules = choiceOf(RULE_SET_NAMES).read(ownTable.rules, settings);
     const decks = wholeIn(1, MAX_DECKS).read(ownTable.decks, settings);
+    const choices = choicesMade(parse(OWN_CHOICES, ownTable, 'fromFloor.own'));
     const kept = ownTournament === null || ownTournament === undefined ? null : tournament.read(ownTournament, { table });
-    return { house, own: { ...table, rules, decks, tournament: kept } };
+    return { house, own: { ...table, rules, decks, ...choices, tournament: kept } };
   }),
 );
 

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { raceFromInput } from '../../engine/race/input';
+import { raceSummary } from '../../engine/race/summary';
+import { renderRaceRecord, renderTournament } from './render';
+
+const structure = { chips: [25, 100], levels: [{ sb: 25, bb: 50, minutes: 20 }, { break: 10 }, { sb: 50, bb: 100, minutes: 20 }] };
+
+describe('the tournament page: the house’s race settings (issue 25)', () => {
+  it('shows each race setting the house chooses by its name in the page’s language, none when it gives none', () => {
+    const plain = renderTournament({ structure, events: [], house: { rules: 'tda' }, held: null } as never, 'en');
+    expect(plain).toContain('data-testid="tournament-rules">tda<');
+    expect(plain).not.toContain('tournament-award');
+    const house = { rules: 'classic', award: 'high-card-takes-all', dealStart: 'button', rounding: 'pooled-more-than-half' };
+    const shown = renderTournament({ structure, events: [], house, held: null } as never, 'en');
+    expect(shown).toContain('<dt>Award</dt><dd data-testid="tournament-award">high-card-takes-all</dd>');
+    expect(shown).toContain('<dt>The deal starts</dt><dd data-testid="tournament-dealStart">button</dd>');
+    expect(shown).toContain('data-testid="tournament-rounding">pooled-more-than-half<');
+    expect(shown).not.toContain('tournament-protection');
+    expect(renderTournament({ structure, events: [], house, held: null } as never, 'fi')).toContain('<dt>Pelimerkkien jako</dt><dd data-testid="tournament-award">suurin kortti vie kaiken</dd>');
+    expect(renderTournament({ structure, events: [], house, held: null } as never, 'ru')).toContain('data-testid="tournament-award">старшая карта забирает всё<');
+  });
+});
+
+describe('a race’s page: a seat taking several chips (high card takes all)', () => {
+  it('names the seat once, with its card and the chips it took', () => {
+    const race = { rules: 'classic', award: 'high-card-takes-all', removed: 25, next: 100, button: 10, seats: [{ seat: 1, name: 'Matti', chips: 7, other: 5000 }, { seat: 2, name: 'Teppo', chips: 2, other: 3000 }, { seat: 3, name: 'Johanna', chips: 2, other: 4000 }], cards: ['Ah', 'Ts', 'Td'] };
+    const summary = raceSummary(raceFromInput(race));
+    const record = { id: 'race-1', status: 'confirmed', startedAt: '2026-12-05T12:00:00Z', counts: [], names: { 1: 'Matti' }, summary, events: [], seqs: { first: 2, last: 5 }, lastSeal: null, chain: 'intact', findings: [] };
+    const page = renderRaceRecord('7', record as never, 'en');
+    expect(page).toContain('Seat 1 — Matti (<span class="card">A♥</span>) × 2</dd>');
+  });
+});
