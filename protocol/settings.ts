@@ -4,7 +4,7 @@
  */
 import type { StructureInput } from '../engine/plan/csv';
 import type { HouseRules } from '../engine/plan/tournament';
-import type { RaceSettings, RuleSetName } from '../engine/race/rules';
+import { RULE_SETS, type RaceSettings, type RuleSetName } from '../engine/race/rules';
 import type { DataBits, Parity, StopBits } from '../hardware/lineSettings';
 import { LANGUAGES, SOURCE_KINDS } from './constants';
 
@@ -54,6 +54,11 @@ export function settingChoicesOf(from: SettingChoices): SettingChoices {
     ...(protection === undefined ? {} : { protection }),
     ...(award === undefined ? {} : { award }),
   };
+}
+
+/** The race settings a table plays by: its rule set's, with each setting it chooses on its own. */
+export function raceSettingsOf(table: Pick<TableSettings, 'rules'> & SettingChoices): RaceSettings {
+  return { ...RULE_SETS[table.rules], ...settingChoicesOf(table) };
 }
 
 /** What the dealer sets up once per table; remembered between races. */

@@ -44,3 +44,13 @@ export function planView(tournament: TournamentSettings | undefined): PlanView |
     proposal: tournament.atBreakAfter === null ? null : proposeColorUp(plan, tournament.atBreakAfter),
   };
 }
+
+/**
+ * Each seat that won race chips, once, with how many, in the order they were won: a seat is listed
+ * once a chip in `awards`, twice when it took two (high card takes all, issue 25).
+ */
+export function chipsWonBySeat(awards: readonly number[]): { readonly seat: number; readonly chips: number }[] {
+  const won = new Map<number, number>();
+  for (const seat of awards) won.set(seat, (won.get(seat) ?? 0) + 1);
+  return [...won].map(([seat, chips]) => ({ seat, chips }));
+}

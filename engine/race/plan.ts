@@ -1,7 +1,7 @@
 import { exchangeRatio } from '../chips';
 import { InputError } from '../errors';
 import { holdsHalfChip, PROTECTION_RULES, ROUNDING_RULES, type PositionOutcome } from './roundings';
-import { takesAll } from './rules';
+import { takesAll, type DealStart } from './rules';
 import { CARDS_PER_DECK, type RaceSetup, type SeatSetup } from './setup';
 
 /** What one seat does at the colour-up, before any card is dealt. */
@@ -56,11 +56,21 @@ export interface RacePlan {
  * clockwise after it), or from the lowest seat.
  */
 function dealOrder(setup: RaceSetup, seats: readonly number[]): number[] {
+  return dealOrderOf(setup.settings.dealStart, setup.button, seats);
+}
+
+/**
+ * The seats in the order a deal from `dealStart` goes round them (`seats` ascending): the setup
+ * screen names the first before any count is in, with every seat in play (issue 25).
+ */
+export function seatsInDealOrder(dealStart: DealStart, button: number | null, seats: readonly number[]): number[] {
+  return dealOrderOf(dealStart, button, seats).map((index) => seats[index] as number);
+}
+
+function dealOrderOf(dealStart: DealStart, button: number | null, seats: readonly number[]): number[] {
   const order: number[] = [];
   let start = 0;
-  const { dealStart } = setup.settings;
-  if (dealStart !== 'seat-1' && setup.button !== null) {
-    const button = setup.button;
+  if (dealStart !== 'seat-1' && button !== null) {
     const before = dealStart === 'button' ? (seat: number) => seat < button : (seat: number) => seat <= button;
     while (start < seats.length && before(seats[start] as number)) start += 1;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RULE_SET_NAMES } from '../../engine/race/rules';
+import { RULE_SET_NAMES, SETTING_NAMES, SETTING_OPTIONS } from '../../engine/race/rules';
 import { HAND_CATEGORIES } from '../../engine/poker/hands';
 import { GAMES } from '../../engine/poker/rules';
 import { PARITY_CHOICES } from '../composables/deviceProfiles';
@@ -61,6 +61,8 @@ function literalKeys(): string[] {
 /** Keys the screens build from data (`rules.${name}.name` …), expanded over every value. */
 const DYNAMIC_KEYS = [
   ...RULE_SET_NAMES.flatMap((name: string) => [`rules.${name}.name`, `rules.${name}.summary`]),
+  // Each race setting, its label and every value, as the setup and counts screens say them.
+  ...SETTING_NAMES.flatMap((name) => [`raceSettings.${name}.label`, ...SETTING_OPTIONS[name].map((value: string) => `raceSettings.${name}.${value}`)]),
   ...['s', 'h', 'd', 'c'].map((suit) => `cards.suits.${suit}`),
   // A refused read's words by where it came from (composables/scanText.ts REFUSED_KEYS).
   ...['card', 'cardWhy', 'text', 'shoeCard', 'shoeCardWhy', 'shoeText', 'typedCard', 'typedCardWhy', 'typedText'].map((key) => `scan.refused.${key}`),

@@ -1,0 +1,80 @@
+import { expect, test } from '@playwright/test';
+import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { allDealt, enterCard, enterCounts, FINNISH_COUNTS, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';
+import { chooseLanguage } from './harness/tour';
+
+// Every house's chip race (issue 25): the setup screen offers each race setting on its own over
+// the rule set's (the rules page's house variants among them) and names the seat the deal starts
+// at; the counts screen reads every setting out in one line, in the screen's language; and a
+// race runs by them: the Finnish example under "high card takes all" deals one card a player and
+// the best card takes both 100s.
+
+let app: RunningConsole | undefined;
+test.afterEach(async () => {
+  await stopConsoles(app);
+  app = undefined;
+});
+
+const LINES = {
+  en: 'House rules: the pool rounded up only past half; deal from the button\'s seat; a broke player gets a chip without racing; high card takes all the chips (more than one a player).',
+  fi: 'Talon säännöt: yhteiset ylijäämät pyöristetään ylöspäin vasta yli puolen; jako alkaa jakajanapin paikasta; pelimerkitön pelaaja saa pelimerkin ilman arvontaa; korkein kortti vie kaikki pelimerkit (useampi pelaajalle).',
+  ru: 'Правила стола: остаток округляется вверх, только если он больше половины; раздача с места баттона; игрок без других фишек получает фишку без розыгрыша; старшая карта забирает все фишки (больше одной на игрока).',
+} as const;
+
+for (const language of ['en', 'fi', 'ru'] as const) {
+  test(`the house's settings in ${language}: chosen on the setup screen, read out on the counts screen, and the race run by them`, async ({ page }) => {
+    app = await startConsole();
+    await page.setViewportSize({ width: 1024, height: 600 });
+    await openConsole(page, app.url);
+    await chooseLanguage(page, language);
+    await setUpTable(page, FINNISH_TABLE);
+    const setup = page.getByTestId('view-setup');
+    // The classic rule set deals from the left of the button (on seat 3): seat 1 first.
+    await expect(setup.getByTestId('setup-first-seat')).toContainText('1');
+    await setup.getByTestId('setup-rounding').selectOption('pooled-more-than-half');
+    await setup.getByTestId('setup-dealStart').selectOption('button');
+    await expect(setup.getByTestId('setup-first-seat')).toContainText('3');
+    await expect(setup.getByTestId('setup-first-seat')).toContainText('Johanna');
+    await setup.getByTestId('setup-award').selectOption('high-card-takes-all');
+    // Protection stays the rule set's, and says which.
+    await expect(setup.getByTestId('setup-protection')).toHaveValue('');
+    await setup.getByTestId('setup-save').click();
+    await expect(setup.getByTestId('setup-saved')).toBeVisible();
+
+    await enterCounts(page, FINNISH_COUNTS);
+    const counts = page.getByTestId('view-counts');
+    await expect(counts.getByTestId('counts-house-rules')).toHaveText(LINES[language]);
+    // One card a player, from the button's seat: Johanna, Matti, Teppo.
+    await expect(counts.getByTestId('counts-cards')).toContainText('3');
+    await startRace(page);
+    for (const card of ['Td', 'Ah', 'Ts']) await enterCard(page, card);
+    expect(await allDealt(page)).toEqual(['Td', 'Ah', 'Ts']);
+    const result = page.getByTestId('view-result');
+    await expect(result).toBeVisible();
+    await expect(result.getByTestId('winners').locator('[data-testid^="winner-"]')).toHaveCount(1);
+    await expect(result.getByTestId('winner-1')).toHaveAttribute('data-card', 'Ah');
+    await expect(result.getByTestId('winner-1')).toContainText('2');
+    await expect(result.getByTestId('value-delta')).toHaveText('+25');
+  });
+}
+
+test('a setting given back to the rule set is saved so: the rule set again, after a reload', async ({ page }) => {
+  app = await startConsole();
+  await openConsole(page, app.url);
+  await setUpTable(page, FINNISH_TABLE);
+  const setup = page.getByTestId('view-setup');
+  await setup.getByTestId('setup-award').selectOption('high-card-takes-all');
+  await setup.getByTestId('setup-save').click();
+  await expect(setup.getByTestId('setup-saved')).toBeVisible();
+  await page.reload();
+  await page.getByTestId('nav-setup').click();
+  await expect(page.getByTestId('setup-award')).toHaveValue('high-card-takes-all');
+  await page.getByTestId('setup-award').selectOption('');
+  await page.getByTestId('setup-save').click();
+  await expect(page.getByTestId('setup-saved')).toBeVisible();
+  await page.reload();
+  await page.getByTestId('nav-setup').click();
+  await expect(page.getByTestId('setup-award')).toHaveValue('');
+  await page.getByTestId('nav-race').click();
+  await expect(page.getByTestId('counts-house-rules')).toContainText('one chip a player at most');
+});
