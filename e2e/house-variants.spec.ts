@@ -55,6 +55,9 @@ for (const language of ['en', 'fi', 'ru'] as const) {
     await expect(result.getByTestId('winner-1')).toHaveAttribute('data-card', 'Ah');
     await expect(result.getByTestId('winner-1')).toContainText('2');
     await expect(result.getByTestId('value-delta')).toHaveText('+25');
+    // The history says it once, with how many.
+    await page.getByTestId('confirm-race').click();
+    await expect(page.getByTestId('history-row').first()).toContainText('(A♥) × 2');
   });
 }
 
