@@ -81,3 +81,32 @@ test('a setting given back to the rule set is saved so: the rule set again, afte
   await page.getByTestId('nav-race').click();
   await expect(page.getByTestId('counts-house-rules')).toContainText('one chip a player at most');
 });
+
+test('what would the other rules say: one tap on the result, each rule set on the same counts and cards, those that differ marked, in English, Finnish and Russian', async ({ page }) => {
+  app = await startConsole();
+  await page.setViewportSize({ width: 1024, height: 600 });
+  await openConsole(page, app.url);
+  await setUpTable(page, FINNISH_TABLE);
+  await enterCounts(page, FINNISH_COUNTS);
+  await startRace(page);
+  for (const card of ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td', 'Tc']) await enterCard(page, card);
+  const result = page.getByTestId('view-result');
+  await expect(result).toBeVisible();
+  const whatIf = result.getByTestId('what-if');
+  await expect(whatIf).not.toHaveAttribute('open');
+  await whatIf.locator('summary').click();
+  await expect(whatIf).toHaveAttribute('open');
+  await expect(whatIf.locator('li')).toHaveCount(5);
+  // The house plays classic unchanged: its line and classic's say the same, neither differs.
+  await expect(whatIf.getByTestId('what-if-house')).toHaveAttribute('data-differs', 'false');
+  await expect(whatIf.getByTestId('what-if-classic')).toHaveAttribute('data-differs', 'false');
+  // With no race, every player's own odd chips round up: three chips, +125.
+  await expect(whatIf.getByTestId('what-if-round')).toHaveAttribute('data-differs', 'true');
+  await expect(whatIf.getByTestId('what-if-round')).toContainText('+125');
+  const said = new Set<string>();
+  for (const language of ['en', 'fi', 'ru'] as const) {
+    await chooseLanguage(page, language);
+    said.add((await whatIf.getByTestId('what-if-round').textContent()) ?? '');
+  }
+  expect(said.size).toBe(3);
+});

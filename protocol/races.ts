@@ -3,6 +3,7 @@ import type { Message } from '../engine/messages';
 import type { SeatCountShape } from './argumentChecks';
 import type { GameName } from '../engine/poker/rules';
 import type { RaceSummary } from '../engine/race/summary';
+import type { WhatIf } from '../engine/race/whatIf';
 import type { ChipExchange, ChipExchangeResult } from '../engine/race/exchange';
 import type { ChainStatus, JournalFinding } from '../journal/findings';
 
@@ -26,6 +27,11 @@ export interface RaceView {
   readonly names: Readonly<Record<number, string>>;
   readonly summary: RaceSummary;
   readonly corrections: number;
+  /**
+   * Once the race is complete: what each rule set, and the house's own settings, would have given
+   * with these counts and the seats' own cards (engine/race/whatIf.ts); absent or null before.
+   */
+  readonly whatIf?: WhatIf | null;
 }
 
 /** A voided card, kept on record with why (see the engine's Correction). */

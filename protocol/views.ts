@@ -6,6 +6,7 @@
 import { planColorUps, proposeColorUp } from '../engine/plan/planner';
 import type { RaceState } from '../engine/race/race';
 import { raceSummary, type RaceSummary } from '../engine/race/summary';
+import { whatOtherRulesSay } from '../engine/race/whatIf';
 import type { PlanView, RaceView, SeatCount, TournamentSettings } from './contract';
 
 /** What a race view is made of: the race as the session holds it (replay/session.ts's ActiveRace). */
@@ -28,7 +29,16 @@ export function raceViewSummary(state: RaceState): RaceSummary {
 
 /** The race as the screens show it: its counts and names, the engine's summary, and how many cards were voided. */
 export function raceView(race: RaceViewSource): RaceView {
-  return { id: race.id, startedAt: race.startedAt, counts: race.counts, names: race.names, summary: raceViewSummary(race.state), corrections: race.state.corrections.length };
+  return {
+    id: race.id,
+    startedAt: race.startedAt,
+    counts: race.counts,
+    names: race.names,
+    summary: raceViewSummary(race.state),
+    corrections: race.state.corrections.length,
+    // "What would the other rules say?" for the result screen: complete races only (null before).
+    whatIf: whatOtherRulesSay(race.state),
+  };
 }
 
 /** The saved structure's plan, and the colour-up proposed at the break the tournament is on. */
