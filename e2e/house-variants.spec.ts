@@ -109,4 +109,10 @@ test('what would the other rules say: one tap on the result, each rule set on th
     said.add((await whatIf.getByTestId('what-if-round').textContent()) ?? '');
   }
   expect(said.size).toBe(3);
+  // On the race's record too, the slip a floor supervisor signs.
+  await page.getByTestId('confirm-race').click();
+  await page.getByTestId('history-open-record').click();
+  const lines = page.getByTestId('record-what-if').locator('li');
+  await expect(lines).toHaveCount(5);
+  await expect(lines.nth(4)).toContainText('+125');
 });

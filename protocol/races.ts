@@ -145,6 +145,8 @@ export interface RaceRecord extends RacePlace {
   readonly floorDecisions?: readonly FloorDecisionNote[];
   /** Chips of the race found after it and exchanged (TDA 24C), oldest first: absent when none. */
   readonly chipExchanges?: readonly ChipExchangeNote[];
+  /** Once its deal is complete: what each rule set, and the house's own, would have given (engine/race/whatIf.ts); null before. */
+  readonly whatIf?: WhatIf | null;
 }
 
 export interface GameHistoryEntry {

@@ -1,6 +1,7 @@
 import { applyRaceEvent, startRace, type RaceState } from '../engine/race/race';
 import { isSayableMessage } from '../engine/messages/stored';
 import { raceSummary } from '../engine/race/summary';
+import { whatOtherRulesSay } from '../engine/race/whatIf';
 import type { RaceRecord, RaceRecordEvent, SeatCount, VoidedCard } from '../protocol/contract';
 import { chainOf, type ChainReport } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
@@ -74,6 +75,8 @@ export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: Journal
     counts: start.counts as readonly SeatCount[],
     names: start.names,
     summary: raceSummary(state),
+    // The slip's and the floor page's "What the other rules would have said" (complete deals only).
+    whatIf: whatOtherRulesSay(state),
     events,
     seqs,
     lastSeal: last.seal,

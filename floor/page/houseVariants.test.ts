@@ -30,3 +30,24 @@ describe('a race’s page: a seat taking several chips (high card takes all)', (
     expect(page).toContain('Seat 1 — Matti (<span class="card">A♥</span>) × 2</dd>');
   });
 });
+
+describe('a race’s page: what the other rules would have said (issue 25)', () => {
+  it('lists the house’s own and each rule set on the same counts and cards, in the page’s language, the ones that differ marked', async () => {
+    const { whatOtherRulesSay } = await import('../../engine/race/whatIf');
+    const race = { rules: 'classic', removed: 25, next: 100, button: 3, seats: [{ seat: 1, name: 'Matti', chips: 7, other: 5000 }, { seat: 2, name: 'Teppo', chips: 2, other: 3000 }, { seat: 3, name: 'Johanna', chips: 2, other: 4000 }], cards: ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td', 'Tc'] };
+    const state = raceFromInput(race);
+    const record = { id: 'race-1', status: 'confirmed', startedAt: '2026-12-05T12:00:00Z', counts: [], names: { 1: 'Matti' }, summary: raceSummary(state), events: [], seqs: { first: 2, last: 5 }, lastSeal: null, chain: 'intact', findings: [], whatIf: whatOtherRulesSay(state) };
+    const pages = (['en', 'fi', 'ru'] as const).map((language) => renderRaceRecord('7', record as never, language));
+    for (const page of pages) {
+      expect(page).toContain('data-testid="race-what-if"');
+      expect(page.match(/<li data-name="/g)).toHaveLength(5);
+      expect(page).toContain('<li data-name="house" data-differs="false">');
+      expect(page).toContain('<li data-name="round" data-differs="true" class="differs">');
+    }
+    expect(pages[0]).toContain('<h2>What the other rules would have said</h2>');
+    expect(pages[1]).toContain('<h2>Mitä muut säännöt olisivat sanoneet</h2>');
+    expect(pages[2]).toContain('<h2>Что сказали бы другие правила</h2>');
+    // A race still being dealt has nothing to compare yet.
+    expect(renderRaceRecord('7', { ...record, whatIf: null } as never, 'en')).not.toContain('race-what-if');
+  });
+});

@@ -490,8 +490,22 @@ ${record.counts.map((count) => `<tr><td>${escapeHtml(sayMessage(language, { key:
 <thead><tr><th scope="col">${w('record.columns.seq')}</th><th scope="col">${w('record.columns.time')}</th><th scope="col">${w('record.columns.what')}</th><th scope="col">${w('record.columns.from')}</th></tr></thead><tbody>
 ${events.join('\n')}
 </tbody></table>
+${whatIfSection(language, record)}
 </main>`;
   return page(language, title, body, false);
+}
+
+/** "What the other rules would have said": a line a rule set and the house's own, the ones that differ from the house marked. */
+function whatIfSection(language: FloorLanguage, record: RaceRecord): string {
+  const whatIf = record.whatIf ?? null;
+  if (whatIf === null) return '';
+  const lines = whatIf.outcomes.map((outcome) => {
+    const note = outcome.note === null ? '' : ` (${escapeHtml(sayMessage(language, outcome.note))})`;
+    return `<li data-name="${outcome.name}" data-differs="${outcome.differs.any === null ? 'unknown' : String(outcome.differs.any)}"${outcome.differs.any === true ? ' class="differs"' : ''}>${escapeHtml(sayMessage(language, outcome.said))}${note}</li>`;
+  });
+  return `<h2>${wordsOf(language)('record.whatIf')}</h2>
+<ul class="what-if" data-testid="race-what-if">${lines.join('')}</ul>
+<p class="note">${escapeHtml(sayMessage(language, whatIf.how))}</p>`;
 }
 
 export function renderLogin(language: FloorLanguage, wrong: boolean): string {
@@ -559,6 +573,7 @@ tr.flagged{background:#ffe2c2}
 .card{font-weight:700;white-space:nowrap}
 .seal{font-size:.7rem;overflow-wrap:anywhere}
 tr.void td,tr.refused td{color:#8a5a00}
+.what-if li.differs{font-weight:700;color:#8a5a00}
 h2{font-size:1.05rem;margin:8px 0 4px}
 .counts{max-width:640px}
 .record .c-seq{width:4.5em}.record .c-at{width:11em}.record .c-what{width:14em}

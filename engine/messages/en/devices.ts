@@ -121,6 +121,7 @@ export const enDevices = {
     decisions: 'Floor decisions',
     decisionLine: '{time}, {by}: {decision} — {note}',
     /** The race's chips found after it and exchanged (TDA 24C, kept on the station's journal). */
+    whatIf: 'What the other rules would have said',
     lateFound: 'Late-found chips',
     lateFoundAdd: 'Late-found chips…',
     lateFoundLine: '{time}: {count} × {removed} found — {gives}',

@@ -123,6 +123,7 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
     /** The director's decisions on the race (the floor's, kept on the station's journal). */
     decisions: 'Salin päätökset',
     decisionLine: '{time}, {by}: {decision} — {note}',
+    whatIf: 'Mitä muut säännöt olisivat sanoneet',
     lateFound: 'Myöhemmin löytyneet merkit',
     lateFoundAdd: 'Myöhemmin löytyneet merkit…',
     lateFoundLine: '{time}: löytyi {count} × {removed} — {gives}',

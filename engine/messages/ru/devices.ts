@@ -123,6 +123,7 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
     /** The director's decisions on the race (the floor's, kept on the station's journal). */
     decisions: 'Решения зала',
     decisionLine: '{time}, {by}: {decision} — {note}',
+    whatIf: 'Что сказали бы другие правила',
     lateFound: 'Найденные позже фишки',
     lateFoundAdd: 'Найденные позже фишки…',
     lateFoundLine: '{time}: найдено {count} × {removed} — {gives}',
