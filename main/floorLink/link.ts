@@ -261,8 +261,13 @@ export class FloorLink {
   private failed(error: unknown): void {
     this.dropClient();
     const since = this.state.state === 'offline' ? this.state.since : (this.options.now?.() ?? new Date()).toISOString();
-    this.setState({ state: 'offline', floor: this.target, since, ...offlineReasonOf(error), records: this.toSend() });
-    const wait = this.retryMs;
+    const why = offlineReasonOf(error);
+    this.setState({ state: 'offline', floor: this.target, since, ...why, records: this.toSend() });
+    // A full floor is asked again only after the longest wait: each try costs its server a backend
+    // (forked and authenticated before it is refused), and a room of them trying at once took the
+    // superuser's reserved slots, refusing the director's psql that makes room (system/floorFull).
+    // Each wait is jittered, half to all of it: stations dropped together come back spread out.
+    const wait = Math.round((why.reason === 'full' ? this.timing.retryMaxMs : this.retryMs) * (0.5 + Math.random() / 2));
     this.retryMs = Math.min(this.retryMs * 2, this.timing.retryMaxMs);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
