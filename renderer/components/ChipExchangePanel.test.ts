@@ -99,9 +99,12 @@ describe('a colour-up of a player', () => {
     return { ...prepared, wrapper };
   }
 
-  it('is offered at a break only', async () => {
-    const { wrapper } = await counts(null);
-    expect(wrapper.find('[data-testid="colour-up-player"]').exists()).toBe(false);
+  it("is offered at any time (TDA 25B, issue 25: it was at a break only): outside a break with the table's own chips", async () => {
+    const { wrapper, store } = await counts(null);
+    await wrapper.get('[data-testid="colour-up-player"]').trigger('click');
+    const table = store.settings?.table;
+    expect(wrapper.get('[data-testid="chip-exchange-chips"]').text()).toContain(String(table?.removed));
+    expect(wrapper.get('[data-testid="chip-exchange-chips"]').text()).toContain(String(table?.next));
     wrapper.unmount();
   });
 
