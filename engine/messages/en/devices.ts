@@ -122,6 +122,8 @@ export const enDevices = {
     decisionLine: '{time}, {by}: {decision} — {note}',
     /** The race's chips found after it and exchanged (TDA 24C, kept on the station's journal). */
     whatIf: 'What the other rules would have said',
+    whatIfSame: 'The same result: {rules}',
+    whatIfChips: '{rules}: {n} race chip ({delta}) — differs | {rules}: {n} race chips ({delta}) — differs',
     lateFound: 'Late-found chips',
     lateFoundAdd: 'Late-found chips…',
     lateFoundLine: '{time}: {count} × {removed} found — {gives}',

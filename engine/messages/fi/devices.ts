@@ -124,6 +124,8 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
     decisions: 'Salin päätökset',
     decisionLine: '{time}, {by}: {decision} — {note}',
     whatIf: 'Mitä muut säännöt olisivat sanoneet',
+    whatIfSame: 'Sama tulos: {rules}',
+    whatIfChips: '{rules}: {n} pelimerkki ({delta}) — eroaa | {rules}: {n} pelimerkkiä ({delta}) — eroaa',
     lateFound: 'Myöhemmin löytyneet merkit',
     lateFoundAdd: 'Myöhemmin löytyneet merkit…',
     lateFoundLine: '{time}: löytyi {count} × {removed} — {gives}',

@@ -124,6 +124,8 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
     decisions: 'Решения зала',
     decisionLine: '{time}, {by}: {decision} — {note}',
     whatIf: 'Что сказали бы другие правила',
+    whatIfSame: 'Тот же результат: {rules}',
+    whatIfChips: '{rules}: {n} фишка ({delta}) — иначе | {rules}: {n} фишки ({delta}) — иначе | {rules}: {n} фишек ({delta}) — иначе',
     lateFound: 'Найденные позже фишки',
     lateFoundAdd: 'Найденные позже фишки…',
     lateFoundLine: '{time}: найдено {count} × {removed} — {gives}',
