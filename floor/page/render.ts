@@ -5,6 +5,7 @@ import { readStructure } from '../../engine/plan/structure';
 import { voidReasonParam } from '../../engine/race/explain';
 import { RULE_NAMES, SETTING_NAMES, type SettingName } from '../../engine/race/rules';
 import type { FloorClock } from '../../protocol/clock';
+import { chipsWonBySeat } from '../../protocol/views';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { COLOUR_UP_STATUSES, isFinished, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
@@ -452,9 +453,8 @@ export function renderRaceRecord(table: string, record: RaceRecord, language: Fl
   });
   const { summary } = record;
   // A seat once, with the chips it won when more than one (high card takes all: awards lists it once a chip).
-  const winners = [...new Set(summary.awards)].map((number) => {
+  const winners = chipsWonBySeat(summary.awards).map(({ seat: number, chips }) => {
     const card = summary.winningCards.find((winning) => winning.seat === number)?.card;
-    const chips = summary.awards.filter((won) => won === number).length;
     return `${escapeHtml(sayMessage(language, { key: 'race.next.seat', params: { seat: seat(number) } }))}${card ? ` (<span class="card">${escapeHtml(cardText(card))}</span>)` : ''}${chips > 1 ? ` × ${n(chips)}` : ''}`;
   });
   const status = record.status === 'open' ? (summary.status === 'complete' ? RACE_STATUS['waiting-to-confirm'] : RACE_STATUS.racing) : RACE_STATUS[record.status];
