@@ -1,3 +1,4 @@
+import { InputError } from '../../engine/errors';
 import type { Message } from '../../engine/messages';
 import { custom, isWhole, list, literal, object, refine, refuse, whenGiven, withDefault, type Infer, type RefuseAt, type Schema } from '../../engine/schema';
 import { choiceOf, kindOptions, wholeIn } from '../deviceKind';
@@ -322,7 +323,9 @@ export function binaryFramer(config: BinaryFraming): Framer {
 
 /** One message as a device of this framing sends it: the header's fixed bytes, the length field and the checksums filled in. */
 function wrapBinary(payload: Buffer, config: BinaryFraming): Buffer {
-  const message = config.message.as === 'hex' ? bytesOf(payload.toString('latin1').replace(/[\s:]/g, '').toUpperCase()) : [...payload];
+  const digits = payload.toString('latin1').replace(/[\s:]/g, '').toUpperCase();
+  if (config.message.as === 'hex' && !/^(?:[0-9A-F]{2})+$/.test(digits)) throw new InputError('framing.message', `carries bytes written in hex: "${payload.toString('latin1')}" cannot be sent`);
+  const message = config.message.as === 'hex' ? bytesOf(digits) : [...payload];
   const start = bytesOf(config.start ?? '');
   const end = bytesOf(config.end ?? '');
   let length: number;
