@@ -117,6 +117,8 @@ export const BINARY_PROFILES: Readonly<Record<string, DeviceProfile>> = (() => {
       checksums: [{ kind: 'negated-sum', size: 2, order: 'big', over: { from: 0, to: -2 }, at: -2 }],
       match: [{ at: 1, bytes: 'F3' }],
       message: { from: 5, to: -2, as: 'text' },
+      // A length byte of 255 and the two checksum bytes.
+      maxLength: 257,
     }), { kind: 'text' }),
     builtIn('pn532-uart', readFraming({
       kind: 'binary', start: '0000FF', length: { at: 3, size: 1, counts: { from: 5, to: -2 } }, end: '00',

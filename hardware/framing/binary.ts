@@ -251,8 +251,10 @@ export function binaryFramer(config: BinaryFraming): Framer {
     const frames: Frame[] = [];
     const refuse = (from: number, to: number, said: Message) => {
       frames.push(...stray(from));
-      if (from >= reportedTo) frames.push({ bytes: Buffer.from(buffer.slice(from, to)), shown: hex(buffer.slice(from, to)), error: said });
-      reportedTo = Math.max(reportedTo, to);
+      // A candidate inside a refusal already reported (the scan one byte on) is passed over in silence, and reports nothing further.
+      if (from < reportedTo) return;
+      frames.push({ bytes: Buffer.from(buffer.slice(from, to)), shown: hex(buffer.slice(from, to)), error: said });
+      reportedTo = to;
     };
     /** Reports the stray bytes up to `to`, as one refusal. */
     const stray = (to: number): Frame[] => {
