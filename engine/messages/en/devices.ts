@@ -20,6 +20,12 @@ export const enDevices = {
       cardGroups: 'needs named groups (?<rank>…) and (?<suit>…), or (?<card>…)',
       uidGroups: 'needs a named group (?<uid>…) for the tag ID (and may have (?<reader>…))',
     },
+    /** A profile's seat map (`readers`): each reader or antenna's seat. */
+    readers: {
+      notObject: 'must map reader names to seat numbers, e.g. {example}',
+      blankName: 'a reader name must not be blank',
+      seat: 'must be a seat from 1 to {max} (got {got})',
+    },
     decoder: {
       notACardCode: 'not a card code',
       notSuitNumber: 'not a suit letter and rank number (e.g. S01, D12)',

@@ -23,6 +23,12 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       cardGroups: 'tarvitsee nimetyt ryhmät (?<rank>…) ja (?<suit>…) tai (?<card>…)',
       uidGroups: 'tarvitsee nimetyn ryhmän (?<uid>…) tunnisteen ID:lle (ja voi sisältää ryhmän (?<reader>…))',
     },
+    /** A profile's seat map (`readers`): each reader or antenna's seat. */
+    readers: {
+      notObject: 'on annettava lukijoiden nimet ja paikkojen numerot, esim. {example}',
+      blankName: 'lukijan nimi ei saa olla tyhjä',
+      seat: 'on oltava paikka 1–{max} (saatiin {got})',
+    },
     decoder: {
       notACardCode: 'ei ole korttikoodi',
       notSuitNumber: 'ei ole maan kirjain ja arvon numero (esim. S01, D12)',

@@ -23,6 +23,12 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       cardGroups: 'нужны именованные группы (?<rank>…) и (?<suit>…) или (?<card>…)',
       uidGroups: 'нужна именованная группа (?<uid>…) для ID метки (и может быть (?<reader>…))',
     },
+    /** A profile's seat map (`readers`): each reader or antenna's seat. */
+    readers: {
+      notObject: 'должна сопоставлять имена считывателей номерам мест, например {example}',
+      blankName: 'имя считывателя не может быть пустым',
+      seat: 'должно быть место от 1 до {max} (получено {got})',
+    },
     decoder: {
       notACardCode: 'это не код карты',
       notSuitNumber: 'это не буква масти с номером достоинства (например, S01, D12)',
