@@ -157,9 +157,10 @@ export function readLineSettings(value: Readonly<Record<string, unknown>>, base:
  */
 export const readProfile = (value: unknown): DeviceProfile => parse(PROFILE, value);
 
-/** A seat map in words: `reader 0 at seat 1, reader 1 at seat 2`. */
+/** A seat map in words, by seat: `reader 0 at seat 1, reader 1 at seat 2`. */
 function describeReaders(readers: ReaderSeats): string {
-  const entries = Object.entries(readers);
+  // By seat (an object's integer-like names come in number order, not the order they were mapped in).
+  const entries = Object.entries(readers).sort(([readerA, seatA], [readerB, seatB]) => seatA - seatB || readerA.localeCompare(readerB));
   if (entries.length === 0) return 'no reader mapped to a seat';
   return entries.map(([reader, seat]) => `reader ${reader} at seat ${seat}`).join(', ');
 }

@@ -54,6 +54,21 @@ export const enConsole = {
       undecidedRace: 'read while the line was noisy and not decided before the race ended: not dealt',
       undecidedGame: 'read while the line was noisy and not decided before the game ended: not dealt',
     },
+    /** A reader per seat (issue 26): cards read at another seat's antenna, and mapping the antennas to seats. */
+    seatMap: {
+      discarded: "discarded by the dealer: read at seat {readAt}'s antenna while the deal was at seat {seat}",
+      undecided: "read at seat {readAt}'s antenna and not decided before the race ended: not dealt",
+      raceOpen: 'race {race} is open: map the antennas between races',
+      gameOpen: 'game {game} is open: map the antennas between games',
+      noReader: 'map the antennas with the reader connected: choose the serial card source and its port first',
+      notRfid: 'the profile {name} does not read RFID tags: choose a profile that reads tag IDs first',
+      builtIn: 'the profile {name} is built in: register the deck (or import its profile) first, then map its antennas',
+      noSeats: 'the table has no seats: choose its seats first',
+      noAntenna: 'the reader named no antenna: its profile needs a pattern with a (?<reader>…) group',
+      antennaTaken: 'antenna {reader} is already seat {seat}',
+      registering: 'a deck is being registered: finish or stop the registration first',
+      mapping: 'the antennas are being mapped to seats on this card source: finish or stop the mapping first',
+    },
     /** Refusals too many to record one by one: one record says how many. */
     refusals: {
       counted: '{n} distinct refusal from the {source} in quick succession, counted and not recorded one by one ({burst} in a row at most, then one each {seconds} s) | {n} distinct refusals from the {source} in quick succession, counted and not recorded one by one ({burst} in a row at most, then one each {seconds} s)',

@@ -123,6 +123,10 @@ export const enDevices = {
       held: 'shoe, taken by the dealer after a noisy read',
       scanner: 'scanner',
     },
+    /** A card taken after it was read at another seat's antenna (issue 26). */
+    seatMap: {
+      taken: "shoe, read at seat {readAt}'s antenna, taken by the dealer",
+    },
     /** The director's decisions on the race (the floor's, kept on the station's journal). */
     decisions: 'Floor decisions',
     decisionLine: '{time}, {by}: {decision} — {note}',

@@ -57,6 +57,21 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       undecidedRace: 'luettiin, kun linjalla oli häiriöitä, eikä siitä päätetty ennen arvonnan loppua: ei jaettu',
       undecidedGame: 'luettiin, kun linjalla oli häiriöitä, eikä siitä päätetty ennen pelin loppua: ei jaettu',
     },
+    /** A reader per seat (issue 26): cards read at another seat's antenna, and mapping the antennas to seats. */
+    seatMap: {
+      discarded: 'jakaja hylkäsi: luettiin paikan {readAt} antennilla, kun jako oli paikalla {seat}',
+      undecided: 'luettiin paikan {readAt} antennilla eikä siitä päätetty ennen kilpailun loppua: ei jaettu',
+      raceOpen: 'kilpailu {race} on auki: yhdistä antennit paikkoihin kilpailujen välillä',
+      gameOpen: 'peli {game} on auki: yhdistä antennit paikkoihin pelien välillä',
+      noReader: 'yhdistä antennit lukijan ollessa kytkettynä: valitse ensin sarjaporttilähde ja sen portti',
+      notRfid: 'profiili {name} ei lue RFID-tunnisteita: valitse ensin profiili, joka lukee tunnisteiden ID:t',
+      builtIn: 'profiili {name} on sisäänrakennettu: rekisteröi ensin pakka (tai tuo sen profiili), sitten yhdistä antennit',
+      noSeats: 'pöydällä ei ole paikkoja: valitse ensin sen paikat',
+      noAntenna: 'lukija ei nimennyt antennia: sen profiili tarvitsee mallin, jossa on ryhmä (?<reader>…)',
+      antennaTaken: 'antenni {reader} on jo paikka {seat}',
+      registering: 'pakkaa rekisteröidään: lopeta tai keskeytä rekisteröinti ensin',
+      mapping: 'tämän korttilähteen antenneja yhdistetään paikkoihin: lopeta tai keskeytä yhdistäminen ensin',
+    },
     /** Refusals too many to record one by one: one record says how many. */
     refusals: {
       counted: '{source}: {n} eri hylkäys nopeasti peräkkäin, laskettu eikä kirjattu yksitellen (enintään {burst} peräkkäin, sitten yksi {seconds} s välein) | {source}: {n} eri hylkäystä nopeasti peräkkäin, laskettu eikä kirjattu yksitellen (enintään {burst} peräkkäin, sitten yksi {seconds} s välein)',

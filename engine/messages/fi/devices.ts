@@ -126,6 +126,10 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       held: 'kenkä, jakajan hyväksymä häiriöisen lukeman jälkeen',
       scanner: 'viivakoodinlukija',
     },
+    /** A card taken after it was read at another seat's antenna (issue 26). */
+    seatMap: {
+      taken: 'kenkä, luettu paikan {readAt} antennilla, jakajan hyväksymä',
+    },
     /** The director's decisions on the race (the floor's, kept on the station's journal). */
     decisions: 'Salin päätökset',
     decisionLine: '{time}, {by}: {decision} — {note}',

@@ -126,6 +126,10 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       held: 'шуз, принято дилером после чтения с помехами',
       scanner: 'сканер',
     },
+    /** A card taken after it was read at another seat's antenna (issue 26). */
+    seatMap: {
+      taken: 'шуз, прочитана антенной места {readAt}, принята дилером',
+    },
     /** The director's decisions on the race (the floor's, kept on the station's journal). */
     decisions: 'Решения зала',
     decisionLine: '{time}, {by}: {decision} — {note}',
