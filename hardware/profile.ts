@@ -39,14 +39,15 @@ export type ReaderSeats = Readonly<Record<string, number>>;
  * it (the uid decoder's `reader` group). Left out: no seat map. Two readers may share a seat (a
  * seat with two antennas, or a reader replaced and both names kept): each read still names one
  * seat. A reader cannot lie under two seats (an object has each name once). Refused at `readers`
- * when not an object, at `readers.<name>` for a seat out of range.
+ * when not an object (or a name is blank), at `readers.<name>` for a seat out of range.
  */
 const READERS: Schema<ReaderSeats | undefined> = whenGiven(
   custom((value): ReaderSeats => {
-    if (!isRecord(value) || Array.isArray(value)) return refuseAt(null, { key: 'hardware.readers.notObject', params: { example: '{"0": 1, "1": 2}' } });
+    const notObject = { key: 'hardware.readers.notObject', params: { example: '{"0": 1, "1": 2}' } } as const;
+    if (!isRecord(value) || Array.isArray(value)) return refuseAt(null, notObject);
     const seats: Record<string, number> = {};
     for (const [reader, seat] of Object.entries(value)) {
-      if (reader.trim() === '') refuseAt(null, { key: 'hardware.readers.blankName' });
+      if (reader.trim() === '') refuseAt(null, notObject);
       if (!isWhole(seat, 1, MAX_READER_SEAT)) refuseAt(reader, { key: 'hardware.readers.seat', params: { max: MAX_READER_SEAT, got: String(JSON.stringify(seat)) } });
       seats[reader] = seat as number;
     }

@@ -38,7 +38,7 @@ describe('a profile\'s seat map (readers)', () => {
     expect(refusal({ ...base, readers: { '0': 0 } })).toEqual({ field: 'readers.0', reason: 'must be a seat from 1 to 10 (got 0)' });
     expect(refusal({ ...base, readers: { a: 1.5 } })).toEqual({ field: 'readers.a', reason: 'must be a seat from 1 to 10 (got 1.5)' });
     expect(refusal({ ...base, readers: { a: '2' } })).toEqual({ field: 'readers.a', reason: 'must be a seat from 1 to 10 (got "2")' });
-    expect(refusal({ ...base, readers: { ' ': 2 } })).toEqual({ field: 'readers', reason: 'a reader name must not be blank' });
+    expect(refusal({ ...base, readers: { ' ': 2 } })).toEqual({ field: 'readers', reason: 'must map reader names to seat numbers, e.g. {"0": 1, "1": 2}' });
   });
 
   it('reads back to itself, and profileSummary says the map', () => {

@@ -139,16 +139,16 @@ export class ProfileCommands {
         return ok(null);
       }
       const { race, game } = this.hooks.session();
-      if (race) return refused('race', { key: 'service.seatMap.raceOpen', params: { race: race.id } });
-      if (game) return refused('game', { key: 'service.seatMap.gameOpen', params: { game: game.id } });
-      if (this.registering !== null) return refused('registration', { key: 'service.seatMap.registering' });
+      const open = race ?? game;
+      if (open) return refused(race ? 'race' : 'game', { key: 'service.seatMap.open', params: { open: open.id } });
+      if (this.registering !== null) return refused('registration', { key: 'service.registering' });
       const { source, table } = this.settings.current;
       if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.seatMap.noReader' });
       const base = this.profiles.get(source.decoder);
-      if (base === undefined || base.decoder.kind !== 'uid') return refused('source.decoder', { key: 'service.seatMap.notRfid', params: { name: source.decoder } });
-      if (Object.hasOwn(ALL_BUILT_IN_PROFILES, source.decoder)) return refused('source.decoder', { key: 'service.seatMap.builtIn', params: { name: source.decoder } });
+      // The map is saved into the source's own stored profile: one that reads tag IDs (a registered deck's, or one imported).
+      if (base === undefined || base.decoder.kind !== 'uid' || Object.hasOwn(ALL_BUILT_IN_PROFILES, source.decoder)) return refused('source.decoder', { key: 'service.seatMap.notDeck', params: { name: source.decoder } });
+      // A table set up keeps a seat in play (settingsCommands' requireSeats), and a serial source is set up with it.
       const seats = table.seats.map(({ seat }) => seat).sort((a, b) => a - b);
-      if (seats.length === 0) return refused('table.seats', { key: 'service.seatMap.noSeats' });
       this.mapping = { base, view: { name: base.name, seats, readers: {}, next: seats[0] ?? null, problem: null } };
       this.kernel.publish();
       return ok(null);

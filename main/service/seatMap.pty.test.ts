@@ -197,13 +197,13 @@ describe('an RFID table with four antennas (a reader per seat)', () => {
   it('mapping is refused with a race open, without a reader, or on a built-in profile; stopped, nothing is saved', async () => {
     const { service, table, dataDir } = await tableConsole(undefined);
     expect(await service.startRace(COUNTS)).toEqual(OK);
-    expect(await service.mapSeats(true)).toMatchObject({ ok: false, error: { field: 'race', said: { key: 'service.seatMap.raceOpen', params: { race: 'race-1' } } } });
+    expect(await service.mapSeats(true)).toMatchObject({ ok: false, error: { field: 'race', said: { key: 'service.seatMap.open', params: { open: 'race-1' } } } });
     expect(await service.abandonRace('race-1', 'test')).toEqual(OK);
     const { settings } = service.getState();
     expect(await service.saveSettings({ ...settings, source: { ...settings.source, decoder: 'rfid' } })).toEqual(OK);
-    expect(await service.mapSeats(true)).toMatchObject({ ok: false, error: { field: 'source.decoder', said: { key: 'service.seatMap.builtIn', params: { name: 'rfid' } } } });
+    expect(await service.mapSeats(true)).toMatchObject({ ok: false, error: { field: 'source.decoder', said: { key: 'service.seatMap.notDeck', params: { name: 'rfid' } } } });
     expect(await service.saveSettings({ ...settings, source: { ...settings.source, decoder: 'text' } })).toEqual(OK);
-    expect(await service.mapSeats(true)).toMatchObject({ ok: false, error: { field: 'source.decoder', said: { key: 'service.seatMap.notRfid', params: { name: 'text' } } } });
+    expect(await service.mapSeats(true)).toMatchObject({ ok: false, error: { field: 'source.decoder', said: { key: 'service.seatMap.notDeck', params: { name: 'text' } } } });
     expect(await service.saveSettings(settings)).toEqual(OK);
     await waitFor(() => service.getState().source.state === 'connected', 'the port to open again');
     expect(await service.mapSeats(true)).toEqual(OK);

@@ -197,12 +197,14 @@ describe('settings: register deck', () => {
     api.push({ ...api.current, seatMapping: { name: 'table-4', seats, readers: { '2': seats[0] ?? 1 }, next: seats[1] ?? null, problem: { key: 'service.seatMap.antennaTaken', params: { reader: '2', seat: seats[0] ?? 1 } } } });
     await settle();
     expect(wrapper.get('[data-testid="seat-map-progress"]').attributes('data-next')).toBe(String(seats[1]));
-    expect(wrapper.get('[data-testid="seat-map-problem"]').text()).toBe(`Not taken for seat ${seats[1] ?? ''}: antenna 2 is already seat ${seats[0] ?? ''}`);
+    expect(wrapper.get('[data-testid="seat-map-progress"]').text()).toBe(`1 of ${seats.length}, next: seat ${seats[1] ?? ''}`);
+    expect(wrapper.get('[data-testid="seat-map-problem"]').text()).toBe(`That read was not taken: antenna 2 is already seat ${seats[0] ?? ''}`);
+    // The last seat read: the service stores the map in the profile and says it is done.
     const readers = Object.fromEntries(seats.map((seat, index) => [String(seats.length - 1 - index), seat]));
-    api.push({ ...api.current, seatMapping: { name: 'table-4', seats, readers, next: null, problem: null } });
+    api.push({ ...api.current, profiles: [...makeState().profiles, { ...table, profile: { ...table.profile, readers } }], seatMapping: { name: 'table-4', seats, readers, next: null, problem: null } });
     await settle();
     expect(wrapper.get('[data-testid="seat-map"]').attributes('data-state')).toBe('done');
-    expect(wrapper.get('[data-testid="seat-map-done"]').text()).toContain(`Antennas mapped in table-4: antenna ${seats.length - 1} → seat ${seats[0] ?? ''}`);
+    expect(wrapper.get('[data-testid="seat-map-saved"]').text()).toContain(`Saved in table-4: ${seats.length - 1} → ${seats[0] ?? ''}`);
     await wrapper.get('[data-testid="seat-map-start"]').trigger('click');
     await settle();
     expect(api.callsOf('mapSeats')).toEqual([[true], [true]]);
@@ -210,6 +212,7 @@ describe('settings: register deck', () => {
     await settle();
     expect(api.callsOf('mapSeats')).toEqual([[true], [true], [false]]);
     expect(wrapper.get('[data-testid="seat-map"]').attributes('data-state')).toBe('ready');
+    expect(wrapper.get('[data-testid="seat-map-saved"]').text()).toContain('Saved in table-4');
     wrapper.unmount();
   });
 

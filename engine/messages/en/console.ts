@@ -58,16 +58,12 @@ export const enConsole = {
     seatMap: {
       discarded: "discarded by the dealer: read at seat {readAt}'s antenna while the deal was at seat {seat}",
       undecided: "read at seat {readAt}'s antenna and not decided before the race ended: not dealt",
-      raceOpen: 'race {race} is open: map the antennas between races',
-      gameOpen: 'game {game} is open: map the antennas between games',
-      noReader: 'map the antennas with the reader connected: choose the serial card source and its port first',
-      notRfid: 'the profile {name} does not read RFID tags: choose a profile that reads tag IDs first',
-      builtIn: 'the profile {name} is built in: register the deck (or import its profile) first, then map its antennas',
-      noSeats: 'the table has no seats: choose its seats first',
-      noAntenna: 'the reader named no antenna: its profile needs a pattern with a (?<reader>…) group',
+      open: '{open} is open: map the antennas between races and games',
+      noReader: 'choose the serial card source and its port first',
+      notDeck: 'the profile {name} is no registered deck: register the deck first',
+      noAntenna: 'the reader named no antenna: its pattern needs (?<reader>…)',
       antennaTaken: 'antenna {reader} is already seat {seat}',
-      registering: 'a deck is being registered: finish or stop the registration first',
-      mapping: 'the antennas are being mapped to seats on this card source: finish or stop the mapping first',
+      mapping: 'the antennas are being mapped to seats: finish or stop that first',
     },
     /** Refusals too many to record one by one: one record says how many. */
     refusals: {

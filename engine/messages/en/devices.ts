@@ -23,7 +23,6 @@ export const enDevices = {
     /** A profile's seat map (`readers`): each reader or antenna's seat. */
     readers: {
       notObject: 'must map reader names to seat numbers, e.g. {example}',
-      blankName: 'a reader name must not be blank',
       seat: 'must be a seat from 1 to {max} (got {got})',
     },
     decoder: {

@@ -61,16 +61,12 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     seatMap: {
       discarded: 'jakaja hylkäsi: luettiin paikan {readAt} antennilla, kun jako oli paikalla {seat}',
       undecided: 'luettiin paikan {readAt} antennilla eikä siitä päätetty ennen kilpailun loppua: ei jaettu',
-      raceOpen: 'kilpailu {race} on auki: yhdistä antennit paikkoihin kilpailujen välillä',
-      gameOpen: 'peli {game} on auki: yhdistä antennit paikkoihin pelien välillä',
-      noReader: 'yhdistä antennit lukijan ollessa kytkettynä: valitse ensin sarjaporttilähde ja sen portti',
-      notRfid: 'profiili {name} ei lue RFID-tunnisteita: valitse ensin profiili, joka lukee tunnisteiden ID:t',
-      builtIn: 'profiili {name} on sisäänrakennettu: rekisteröi ensin pakka (tai tuo sen profiili), sitten yhdistä antennit',
-      noSeats: 'pöydällä ei ole paikkoja: valitse ensin sen paikat',
-      noAntenna: 'lukija ei nimennyt antennia: sen profiili tarvitsee mallin, jossa on ryhmä (?<reader>…)',
+      open: '{open} on auki: yhdistä antennit kilpailujen ja pelien välillä',
+      noReader: 'valitse ensin sarjaporttilähde ja sen portti',
+      notDeck: 'profiili {name} ei ole rekisteröity pakka: rekisteröi ensin pakka',
+      noAntenna: 'lukija ei nimennyt antennia: sen malli tarvitsee ryhmän (?<reader>…)',
       antennaTaken: 'antenni {reader} on jo paikka {seat}',
-      registering: 'pakkaa rekisteröidään: lopeta tai keskeytä rekisteröinti ensin',
-      mapping: 'tämän korttilähteen antenneja yhdistetään paikkoihin: lopeta tai keskeytä yhdistäminen ensin',
+      mapping: 'antenneja yhdistetään paikkoihin: lopeta tai keskeytä se ensin',
     },
     /** Refusals too many to record one by one: one record says how many. */
     refusals: {

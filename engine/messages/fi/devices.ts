@@ -26,7 +26,6 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
     /** A profile's seat map (`readers`): each reader or antenna's seat. */
     readers: {
       notObject: 'on annettava lukijoiden nimet ja paikkojen numerot, esim. {example}',
-      blankName: 'lukijan nimi ei saa olla tyhjä',
       seat: 'on oltava paikka 1–{max} (saatiin {got})',
     },
     decoder: {

@@ -26,7 +26,6 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
     /** A profile's seat map (`readers`): each reader or antenna's seat. */
     readers: {
       notObject: 'должна сопоставлять имена считывателей номерам мест, например {example}',
-      blankName: 'имя считывателя не может быть пустым',
       seat: 'должно быть место от 1 до {max} (получено {got})',
     },
     decoder: {
