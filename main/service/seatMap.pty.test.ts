@@ -119,6 +119,31 @@ describe('an RFID table with four antennas (a reader per seat)', () => {
     ]);
   }, 30_000);
 
+  it('a card that waited behind a held one is checked when its turn comes: read at another seat\'s antenna, it is held in its turn', async () => {
+    const { service, table } = await tableConsole(READERS);
+    expect(await service.startRace(COUNTS)).toEqual(OK);
+    // Seat 3's antenna, then seat 4's, while the deal is at seat 1: the first held, the second queued behind it.
+    await table.write(read(antennaOf(3), 'As') + read(antennaOf(4), 'Kd'));
+    await reads(service, 2);
+    expect(service.getState().held.map(({ card, why }) => [card, why])).toEqual([['As', 'seat'], ['Kd', 'queued']]);
+    const [first, second] = service.getState().held as [{ id: number }, { id: number }];
+    expect(await service.takeHeldCard('race-1', first.id)).toEqual(OK);
+    // As went to seat 1; Kd, read at seat 4's antenna, now waits for its say with the deal at seat 2 (same id: the screen names it).
+    expect(dealt(service)).toEqual([{ card: 'As', seat: 1 }]);
+    expect(service.getState().held).toMatchObject([{ id: second.id, card: 'Kd', why: 'seat', readAt: 4, seat: 2 }]);
+    expect(await service.takeHeldCard('race-1', second.id)).toEqual(OK);
+    expect(dealt(service)).toEqual([{ card: 'As', seat: 1 }, { card: 'Kd', seat: 2 }]);
+  }, 30_000);
+
+  it('a points game has no seats to check: a card at any antenna goes to it as today', async () => {
+    const { service, table } = await tableConsole(READERS);
+    expect(await service.startGame('chicago', ['Anna', 'Ville'])).toEqual(OK);
+    await table.write(read(antennaOf(4), 'As'));
+    await reads(service, 1);
+    expect(service.getState().held).toEqual([]);
+    expect(JSON.stringify(service.getState().game?.hands)).toContain('"As"');
+  }, 30_000);
+
   it('with no seat map, a card at any antenna is dealt as today', async () => {
     const { service, table } = await tableConsole(undefined);
     expect(await service.startRace(COUNTS)).toEqual(OK);
