@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { PtyPair, PtyWriter } from '../hardware/testing/ptyPair';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
@@ -101,4 +102,38 @@ test("a card at another seat's antenna held: discarded, then one taken for the s
   await expect(taken).toContainText("shoe, read at seat 2's antenna, taken by the dealer");
   await chooseLanguage(page, 'fi');
   await expect(taken).toContainText('kenkä, luettu paikan 2 antennilla, jakajan hyväksymä');
+});
+
+test('the antennas mapped to seats from the settings screen: one card dealt onto each seat in order, an antenna read twice said, the map saved in the profile', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 600 });
+  await openConsole(page, app.url);
+  await chooseLanguage(page, 'en');
+  await page.getByTestId('nav-settings').click();
+  const panel = page.getByTestId('seat-map');
+  await expect(panel).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('seat-map-saved')).toContainText('Saved in table-4: 0 → 1, 1 → 2, 2 → 3, 3 → 4');
+  await expectSourceConnected(page);
+  await panel.getByRole('button', { name: 'Map the antennas to seats' }).click();
+  await expect(panel).toHaveAttribute('data-state', 'mapping');
+  const progress = page.getByTestId('seat-map-progress');
+  await expect(progress).toHaveAttribute('data-next', '1');
+  const table = await PtyWriter.open(pair.a);
+  try {
+    // The antennas lie under seats 1–3 in the order 2, 0, 1 (a reader wired another way round).
+    await table.write(`2|${tagOf('Ah')}\r\n`);
+    await expect(progress).toHaveAttribute('data-next', '2');
+    await expect(progress).toContainText('1 of 3, next: seat 2');
+    await table.write(`0|${tagOf('Kc')}\r\n`);
+    await expect(progress).toHaveAttribute('data-next', '3');
+    await table.write(`2|${tagOf('2d')}\r\n`);
+    await expect(page.getByTestId('seat-map-problem')).toContainText('antenna 2 is already seat 1');
+    await expectUnclipped(panel, 'the seat map panel', { pageScrolls: true });
+    const results = await new AxeBuilder({ page }).include('[data-testid="seat-map"]').analyze();
+    expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+    await table.write(`1|${tagOf('Ts')}\r\n`);
+    await expect(panel).toHaveAttribute('data-state', 'done');
+    await expect(page.getByTestId('seat-map-saved')).toContainText('Saved in table-4: 2 → 1, 0 → 2, 1 → 3');
+  } finally {
+    await table.close();
+  }
 });
