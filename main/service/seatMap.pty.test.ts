@@ -126,7 +126,7 @@ describe('an RFID table with four antennas (a reader per seat)', () => {
     await table.write(read(antennaOf(3), 'As') + read(antennaOf(4), 'Kd'));
     await reads(service, 2);
     expect(service.getState().held.map(({ card, why }) => [card, why])).toEqual([['As', 'seat'], ['Kd', 'queued']]);
-    const [first, second] = service.getState().held as [{ id: number }, { id: number }];
+    const [first, second] = service.getState().held as unknown as [{ id: number }, { id: number }];
     expect(await service.takeHeldCard('race-1', first.id)).toEqual(OK);
     // As went to seat 1; Kd, read at seat 4's antenna, now waits for its say with the deal at seat 2 (same id: the screen names it).
     expect(dealt(service)).toEqual([{ card: 'As', seat: 1 }]);
