@@ -1,4 +1,4 @@
-import { custom, is, isRecord, object, parse, refuseAt, whenGiven, withDefault, type Infer } from '../engine/schema';
+import { custom, is, isRecord, isWhole, object, parse, refuseAt, whenGiven, withDefault, type Infer, type Schema } from '../engine/schema';
 import { BOOLEAN, choiceOf, flag, orSaid, wholeIn } from './deviceKind';
 import { DEVICE_MESSAGES, type DeviceMessage } from './events';
 import { DEFAULT_INDEX_OPTIONS } from './decoding/indexed';
@@ -27,6 +27,40 @@ const lineFields = (base: LineSettings) => ({
   stopBits: choiceOf(STOP_BITS, base.stopBits),
   rtscts: whenGiven(BOOLEAN, base.rtscts),
 });
+
+/** The highest seat a profile's `readers` may name: a table's seats are 1 … 10 (the console's MAX_SEATS). */
+export const MAX_READER_SEAT = 10;
+
+/** A table's reader or antenna names, each with the seat it lies under (`{"0": 1, "1": 2}`). */
+export type ReaderSeats = Readonly<Record<string, number>>;
+
+/**
+ * A profile's `readers`: which seat each reader or antenna lies under, by the name the device gives
+ * it (the uid decoder's `reader` group). Left out: no seat map. Two readers may share a seat (a
+ * seat with two antennas, or a reader replaced and both names kept): each read still names one
+ * seat. A reader cannot lie under two seats (an object has each name once). Refused at `readers`
+ * when not an object (or a name is blank), at `readers.<name>` for a seat out of range.
+ */
+const READERS: Schema<ReaderSeats | undefined> = whenGiven(
+  custom((value): ReaderSeats => {
+    const notObject = { key: 'hardware.readers.notObject', params: { example: '{"0": 1, "1": 2}' } } as const;
+    if (!isRecord(value) || Array.isArray(value)) return refuseAt(null, notObject);
+    const seats: Record<string, number> = {};
+    for (const [reader, seat] of Object.entries(value)) {
+      if (reader.trim() === '') refuseAt(null, notObject);
+      if (!isWhole(seat, 1, MAX_READER_SEAT)) refuseAt(reader, { key: 'hardware.readers.seat', params: { max: MAX_READER_SEAT, got: String(JSON.stringify(seat)) } });
+      seats[reader] = seat as number;
+    }
+    return seats;
+  }),
+  undefined,
+);
+
+/** The seat a reader lies under by a profile's `readers`, or null: no reader named, no map, or a reader the map does not name. */
+export function seatOfReader(readers: ReaderSeats | undefined, reader: string | undefined): number | null {
+  if (readers === undefined || reader === undefined || !Object.hasOwn(readers, reader)) return null;
+  return readers[reader] ?? null;
+}
 
 /** How one kind of device talks: everything needed to read it, as data, so a new shoe needs no code. */
 const PROFILE_FIELDS = object(
@@ -62,6 +96,8 @@ const PROFILE_FIELDS = object(
     dtr: flag,
     /** The scanner puts a one-letter Code ID before everything it sends: strip it (see stripCodeId). */
     codeId: whenGiven(BOOLEAN, false),
+    /** RFID tables with an antenna per seat: each reader's seat (READERS). Absent: no seat map. */
+    readers: READERS,
   },
   { key: 'hardware.profile.notObject' },
   // The messages and DTR were read first by the hand-written reader this replaces: the first refusal of a file stays the one it named.
@@ -169,6 +205,14 @@ export function readLineSettings(value: Readonly<Record<string, unknown>>, base:
  */
 export const readProfile = (value: unknown): DeviceProfile => parse(PROFILE, value);
 
+/** A seat map in words, by seat: `reader 0 at seat 1, reader 1 at seat 2`. */
+function describeReaders(readers: ReaderSeats): string {
+  // By seat (an object's integer-like names come in number order, not the order they were mapped in).
+  const entries = Object.entries(readers).sort(([readerA, seatA], [readerB, seatB]) => seatA - seatB || readerA.localeCompare(readerB));
+  if (entries.length === 0) return 'no reader mapped to a seat';
+  return entries.map(([reader, seat]) => `reader ${reader} at seat ${seat}`).join(', ');
+}
+
 /**
  * The profile in one English sentence, for a person checking a setting (the console translates
  * its own summary from the same fields).
@@ -179,6 +223,7 @@ export function profileSummary(profile: DeviceProfile): string {
     profile.repeatMs > 0 ? `the same read within ${profile.repeatMs} ms counted once` : '',
     profile.graceMs > 0 ? `the first ${profile.graceMs} ms after opening skipped` : '',
     profile.dtr === undefined ? '' : `DTR set ${profile.dtr ? 'on' : 'off'} after opening`,
+    profile.readers === undefined ? '' : describeReaders(profile.readers),
   ].filter((extra) => extra !== '');
   return `${profile.name}: ${profile.baud} baud, ${describeLine(profile)}; ${describeFraming(profile.framing)}; ${describeDecoder(profile.decoder)}${extras.length > 0 ? `; ${extras.join('; ')}` : ''}`;
 }

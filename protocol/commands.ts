@@ -134,6 +134,8 @@ export const COMMANDS = {
   importProfile: command(arg('profile', objectOfSize<unknown>(PROFILE_MAX_CHARS, { key: 'command.profile', params: { kb: PROFILE_MAX_CHARS / 1024 } }))).returns<CommandResult<DeviceProfileInfo>>(),
   /** Starts registering an RFID deck into a profile of this name (the card source must read tag IDs), or stops it (null). */
   registerDeck: command(arg('name', nullable(textOf(NAME_MAX)))).returns<CommandResult>(),
+  /** Starts mapping the RFID table's antennas to its seats, one card dealt onto each seat in order (true), or stops it (false). */
+  mapSeats: command(arg('start', boolean({ key: 'command.notBoolean' }))).returns<CommandResult>(),
 } as const satisfies Readonly<Record<string, Command>>;
 
 type CallOf<Entry> = Entry extends Command<infer Call> ? Call : never;

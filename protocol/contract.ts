@@ -49,6 +49,24 @@ export interface DeckRegistration {
   readonly problemSaid?: Message;
 }
 
+/**
+ * "Map the antennas to seats" under way (a reader per seat, issue 26): one card dealt onto each of
+ * the table's seats in order, the antenna that reads it becoming that seat; once the last seat is
+ * read the map is saved as the profile's `readers` (`next` null: done, the map as saved).
+ */
+export interface SeatMapping {
+  /** The card source's profile the map is saved into. */
+  readonly name: string;
+  /** The table's seats, in the order they are mapped. */
+  readonly seats: readonly number[];
+  /** The antennas mapped so far (all of them once done), each with its seat. */
+  readonly readers: Readonly<Record<string, number>>;
+  /** The seat whose card is to be read next; null once the map is saved. */
+  readonly next: number | null;
+  /** Why the last read was not taken for `next`, until the next one is. */
+  readonly problem: Message | null;
+}
+
 /** The colour-ups planned from the structure, and the one proposed now (at the break the tournament is on). */
 export interface PlanView {
   readonly colorUps: readonly ColorUp[];
@@ -88,14 +106,23 @@ export interface ColorUpProgress {
 export type SeatCountDraft = SeatCountDraftShape;
 
 
-/** A card from the shoe held for the dealer's say (read while the line was noisy, or behind such a card). */
+/**
+ * A card from the shoe held for the dealer's say: read while the line was noisy, read at another
+ * seat's antenna than the one the deal is at (`seat`, issue 26), or behind such a card.
+ */
 export interface HeldCard {
   readonly id: number;
   /** The race or game it was read for. */
   readonly target: string;
   readonly card: string;
   readonly raw: string;
-  readonly why: 'noise' | 'queued';
+  readonly why: 'noise' | 'queued' | 'seat';
+  /** The reader or antenna that read it, when the device named one. */
+  readonly reader?: string;
+  /** `seat`: the seat whose antenna read it. */
+  readonly readAt?: number;
+  /** `seat`: the seat the deal was at when it was held (taking it deals it to the seat the deal is at then). */
+  readonly seat?: number;
 }
 
 export interface SourceStatus {
@@ -176,6 +203,7 @@ export interface ConsoleState {
   readonly profiles: readonly DeviceProfileInfo[];
   /** The RFID deck being registered, if any. */
   readonly registration: DeckRegistration | null;
+  readonly seatMapping: SeatMapping | null;
   /** The points game in progress (Pistepokeri or Chicago), if any; a race and a game never run at once. */
   readonly game: GameView | null;
   readonly games: readonly GameHistoryEntry[];
@@ -253,6 +281,7 @@ const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: Schema<ConsoleStat
   held: parts(part({ id: [isWholeNumber, SAID.whole], target: [isText, SAID.text], card: [isText, SAID.text] })),
   profiles: parts(part({ name: [isText, SAID.text], profile: [isRecord, SAID.object] })),
   registration: part({ name: [isText, SAID.text] }, true),
+  seatMapping: part({ name: [isText, SAID.text], seats: [Array.isArray, SAID.list], readers: [isRecord, SAID.object] }, true),
   game: part({}, true),
   games: parts(part()),
   plan: part({}, true),

@@ -119,7 +119,7 @@ export type InputSource = 'manual' | 'shoe' | 'scanner';
 /** One line of a race's record, as the floor reads it: what happened, when, from where. */
 export type RaceRecordEvent =
   | { readonly seq: number; readonly at: string; readonly type: 'start' }
-  | { readonly seq: number; readonly at: string; readonly type: 'card'; readonly card: string; readonly seat: number; readonly round: number; readonly source: InputSource; readonly held: boolean }
+  | { readonly seq: number; readonly at: string; readonly type: 'card'; readonly card: string; readonly seat: number; readonly round: number; readonly source: InputSource; readonly held: boolean; readonly readAt?: number }
   | { readonly seq: number; readonly at: string; readonly type: 'void'; readonly voided: readonly VoidedCard[] }
   /** `reason` in English; `said` the same in keys, when the station recorded it and this version can say it. */
   | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource; readonly count: number }

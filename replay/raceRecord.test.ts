@@ -38,6 +38,22 @@ describe('a refusal on the record slip', () => {
   });
 });
 
+describe('a card read at another seat\'s antenna and taken by the dealer (issue 26)', () => {
+  it('keeps the seat whose antenna read it on the record, beside the seat it was dealt to', () => {
+    const taken: SessionRecord = { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card: 'Ah' }, source: 'shoe', held: true, readAt: 2 };
+    expect(isSessionRecord(taken)).toBe(true);
+    expect(buildRecord('race-1', lines(taken), REPORT)?.events.at(-1)).toEqual({ seq: 2, at: '2024-05-04T18:30:01.000Z', type: 'card', card: 'Ah', seat: 2, round: 0, source: 'shoe', held: true, readAt: 2 });
+    const plain: SessionRecord = { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card: 'Ah' }, source: 'shoe' };
+    expect(buildRecord('race-1', lines(plain), REPORT)?.events.at(-1)).not.toHaveProperty('readAt');
+  });
+
+  it('is no record when `readAt` is no seat, or comes without `held`', () => {
+    const base = { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card: 'Ah' }, source: 'shoe' };
+    for (const readAt of [0, 11, 2.5, '2', null]) expect(isSessionRecord({ ...base, held: true, readAt }), String(readAt)).toBe(false);
+    expect(isSessionRecord({ ...base, readAt: 2 })).toBe(false);
+  });
+});
+
 describe('a Message read back from a file', () => {
   it('is sayable when every key in it is known and every parameter of a Message’s shapes', () => {
     expect(isSayableMessage({ key: 'service.scan.refused', params: { raw: '"X9"', reason: { message: { key: 'hardware.decoder.notACardCode' } }, decoder: 'text' } })).toBe(true);

@@ -34,7 +34,7 @@ export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: Journal
         }
         if (record.event.type === 'card') {
           const dealt = next.cards.at(-1);
-          if (dealt) events.push({ seq, at, type: 'card', card: dealt.card, seat: dealt.seat, round: dealt.round, source: record.source, held: record.held === true });
+          if (dealt) events.push({ seq, at, type: 'card', card: dealt.card, seat: dealt.seat, round: dealt.round, source: record.source, held: record.held === true, ...(record.readAt === undefined ? {} : { readAt: record.readAt }) });
         } else {
           const voided: VoidedCard[] = next.corrections.slice(state.corrections.length).map(({ voided: card, reason }) => ({ card: card.card, seat: card.seat, round: card.round, reason }));
           events.push({ seq, at, type: 'void', voided });

@@ -1,7 +1,7 @@
 import type { Message } from '../engine/messages';
 import type { RaceEvent } from '../engine/race/race';
 import type { MatchEvent } from '../engine/poker/match';
-import { TABLE_NAME_MAX, type InputSource, type RacePlace, type SeatCount } from '../protocol/contract';
+import { MAX_SEATS, TABLE_NAME_MAX, type InputSource, type RacePlace, type SeatCount } from '../protocol/contract';
 import { isColorUpRecord, type ColorUpRecord } from './colorUps';
 import { isClockRecord, type ClockRecord } from './clockRecord';
 import { isFloorRecord, type FloorRecord } from './floorRecords';
@@ -11,8 +11,11 @@ import { isChipExchangeRecord, type ChipExchangeRecord } from './chipExchange';
 export type SessionRecord =
   /** With where it ran (RacePlace: the table's name, the station, the colour-up level), each when known. */
   | ({ readonly kind: 'race-start'; readonly raceId: string; readonly race: unknown; readonly counts: readonly SeatCount[]; readonly names: Readonly<Record<number, string>> } & RacePlace)
-  /** `held`: a shoe card held for the dealer's say (a noisy line) and taken by the dealer. */
-  | { readonly kind: 'race-event'; readonly raceId: string; readonly event: RaceEvent; readonly source: InputSource; readonly held?: true }
+  /**
+   * `held`: a shoe card held for the dealer's say (a noisy line, or read at another seat's antenna)
+   * and taken by the dealer; `readAt`: the seat whose antenna read it, when that was why (issue 26).
+   */
+  | { readonly kind: 'race-event'; readonly raceId: string; readonly event: RaceEvent; readonly source: InputSource; readonly held?: true; readonly readAt?: number }
   /**
    * A card or correction the engine refused: not applied, kept for the floor supervisor. `reason`
    * in English (the command line, the exports, older consoles); `said`, when the station wrote it,
@@ -129,7 +132,12 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
       // The race itself goes through the engine's own checks (readRaceSetup) when replayed.
       return isObject(record.race) && JSON.stringify(record.race).length <= 10_000 && isSeatCounts(record.counts) && isNames(record.names) && isPlace(record);
     case 'race-event':
-      return isRaceEvent(record.event) && SOURCES.has(record.source) && (record.held === undefined || record.held === true);
+      return (
+        isRaceEvent(record.event) &&
+        SOURCES.has(record.source) &&
+        (record.held === undefined || record.held === true) &&
+        (record.readAt === undefined || (record.held === true && Number.isInteger(record.readAt) && (record.readAt as number) >= 1 && (record.readAt as number) <= MAX_SEATS))
+      );
     case 'refused':
     case 'game-refused':
       return isText(record.input, REFUSAL_LIMITS.input) && isText(record.reason, REFUSAL_LIMITS.reason) && SOURCES.has(record.source) && (record.said === undefined || isStoredSaid(record.said));

@@ -421,7 +421,7 @@ function eventCells(language: FloorLanguage, event: RaceRecordEvent, seat: (numb
     case 'card':
       return {
         what: event.round === 0 ? w('record.event.card', { card: card(event.card), seat: seat(event.seat) }) : w('record.event.cardTiebreak', { card: card(event.card), seat: seat(event.seat), round: event.round }),
-        from: w(SOURCE[event.held ? 'held' : event.source]),
+        from: event.readAt === undefined ? w(SOURCE[event.held ? 'held' : event.source]) : w('record.seatMap.taken', { readAt: event.readAt }),
       };
     case 'void': {
       const cards = event.voided.map((voided): Message => (voided.reason === '' ? { key: 'record.event.voided', params: { card: card(voided.card), seat: seat(voided.seat) } } : { key: 'record.event.voidReason', params: { card: card(voided.card), seat: seat(voided.seat), reason: voidReasonParam(voided.reason) } }));

@@ -1,5 +1,6 @@
 import { englishText, type Message } from '../../engine/messages';
 import type { ShoeEvent } from '../../hardware/events';
+import { seatOfReader } from '../../hardware/profile';
 import { decodeScan } from '../../hardware/scan';
 import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ScanReading, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
 import type { ActiveRace, Session, SessionRecord } from '../../replay/session';
@@ -19,11 +20,27 @@ export const MAX_HELD_CARDS = 10;
 export const HELD_DISCARD_SAID: Message = { key: 'service.held.discarded' };
 export const HELD_DISCARD_REASON = englishText(HELD_DISCARD_SAID);
 
+/** How a held card was taken, as the race's record keeps it: `true`, or read at another seat's antenna (`readAt`). */
+export type HeldTaken = boolean | { readonly readAt: number };
+
+/** A card read at one seat's antenna while the deal is at another (the profile's `readers`, issue 26). */
+export interface WrongSeat {
+  /** The seat whose antenna read it. */
+  readonly readAt: number;
+  /** The seat the deal is at. */
+  readonly seat: number;
+}
+
 /** What the card inputs need of the rest of the console. */
 export interface CardInputHooks {
   session(): Session;
   /** A card to whatever `target` names (the open race or game). */
-  deal(target: string, code: string, source: InputSource, held?: boolean): Promise<CommandResult>;
+  deal(target: string, code: string, source: InputSource, held?: HeldTaken): Promise<CommandResult>;
+  /**
+   * Told of every card as it becomes held for the dealer's say (noise, another seat's antenna, or
+   * queued behind such a card): the one place, for counters (reader health).
+   */
+  held?(card: HeldCard): void;
 }
 
 /**
@@ -85,7 +102,7 @@ export class CardInputs {
     return this.kernel.serial(async () => {
       const first = this.firstHeld(target, heldId);
       if ('ok' in first) return first;
-      const result = await this.dealHeld(first, true);
+      const result = await this.dealHeld(first, first.why === 'seat' && first.readAt !== undefined ? { readAt: first.readAt } : true);
       if (!result.ok) this.shoeRefusal = { card: first.card, ...result.error };
       await this.releaseQueued();
       this.kernel.publish();
@@ -99,7 +116,8 @@ export class CardInputs {
       if ('ok' in first) return first;
       // A held card waits only for the race or game open (dropStaleHeld): it names one.
       const waitsFor = refusalTarget(this.hooks.session(), first.target);
-      if (waitsFor !== null) await this.refusals.refuse(refusalFor(waitsFor, first.card, HELD_DISCARD_REASON, 'shoe', HELD_DISCARD_SAID));
+      const said = first.why === 'seat' ? this.seatDiscardSaid(first) : HELD_DISCARD_SAID;
+      if (waitsFor !== null) await this.refusals.refuse(refusalFor(waitsFor, first.card, englishText(said), 'shoe', said));
       this.held = this.held.slice(1);
       await this.releaseQueued();
       this.kernel.publish();
@@ -107,10 +125,53 @@ export class CardInputs {
     });
   }
 
-  /** Clean cards that only waited behind a held one go on, in the order they came. */
+  /** A card held as read at another seat's antenna, discarded: its refusal as the record says it. */
+  private seatDiscardSaid(card: HeldCard): Message {
+    const seat = this.hooks.session().race?.state.progress.awaiting?.seat ?? card.seat;
+    return { key: 'service.seatMap.discarded', params: { readAt: card.readAt ?? 0, seat: seat ?? 0 } };
+  }
+
+  /**
+   * Where a card becomes held for the dealer's say: the one place (a new hold, or a queued card
+   * found read at another seat's antenna when its turn comes). `replacing`: the queued card it was.
+   */
+  private hold(card: Omit<HeldCard, 'id'>, replacing?: HeldCard): HeldCard {
+    let made: HeldCard;
+    if (replacing === undefined) {
+      this.heldCount += 1;
+      made = { id: this.heldCount, ...card };
+      this.held = [...this.held, made];
+    } else {
+      made = { ...card, id: replacing.id };
+      this.held = this.held.map((waiting) => (waiting === replacing ? made : waiting));
+    }
+    this.hooks.held?.(made);
+    return made;
+  }
+
+  /**
+   * A card read at one seat's antenna while the race's deal is at another (the source profile's
+   * `readers`): where it was read and where the deal is. Null when it goes to the seat dealt to:
+   * read there, no reader named, no seat map, a reader the map does not name, no race dealing.
+   */
+  private wrongSeat(target: string, reader: string | undefined): WrongSeat | null {
+    const { source } = this.settings.current;
+    if (source.kind !== 'serial' || reader === undefined) return null;
+    const readAt = seatOfReader(effectiveProfile(source, this.profiles).readers, reader);
+    const race = this.hooks.session().race;
+    const seat = race?.id === target ? (race.state.progress.awaiting?.seat ?? null) : null;
+    return readAt === null || seat === null || readAt === seat ? null : { readAt, seat };
+  }
+
+  /** Clean cards that only waited behind a held one go on, in the order they came; one read at another seat's antenna is held there. */
   private async releaseQueued(): Promise<void> {
     while (this.held[0]?.why === 'queued') {
       const next = this.held[0];
+      const wrong = this.wrongSeat(next.target, next.reader);
+      if (wrong !== null) {
+        this.hold({ ...next, why: 'seat', ...wrong }, next);
+        return;
+      }
       const result = await this.dealHeld(next, false);
       if (!result.ok) this.shoeRefusal = { card: next.card, ...result.error };
     }
@@ -120,7 +181,7 @@ export class CardInputs {
    * Deals the first held card: it leaves the queue once dealt, or refused by the race (and kept
    * on record as refused). A write the disk refuses leaves it first in the queue, to try again.
    */
-  private async dealHeld(card: HeldCard, taken: boolean): Promise<CommandResult> {
+  private async dealHeld(card: HeldCard, taken: HeldTaken): Promise<CommandResult> {
     const result = await this.hooks.deal(card.target, card.card, 'shoe', taken);
     this.held = this.held.filter((waiting) => waiting !== card);
     return result;
@@ -132,7 +193,8 @@ export class CardInputs {
    */
   async refuseHeldFor(target: string, kind: 'race' | 'game'): Promise<void> {
     for (const card of this.held.filter((waiting) => waiting.target === target)) {
-      const said: Message = { key: kind === 'race' ? 'service.held.undecidedRace' : 'service.held.undecidedGame' };
+      const said: Message =
+        card.why === 'seat' ? { key: 'service.seatMap.undecided', params: { readAt: card.readAt ?? 0 } } : { key: kind === 'race' ? 'service.held.undecidedRace' : 'service.held.undecidedGame' };
       await this.kernel.save(refusalFor(kind === 'race' ? { raceId: target } : { gameId: target }, card.card, englishText(said), 'shoe', said));
       this.held = this.held.filter((waiting) => waiting !== card);
     }
@@ -194,6 +256,13 @@ export class CardInputs {
     this.lastInput = event;
     const at = (this.options.clock?.() ?? new Date()).toISOString();
     this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, at, event }].slice(-RECENT_INPUTS_MAX);
+    if (this.registration.mappingSeats && (event.type === 'card' || event.type === 'unknown')) {
+      void this.kernel.serial(async () => {
+        await this.registration.mappedSeat(event);
+        return ok(null);
+      });
+      return;
+    }
     if (this.registration.registrationDecoder !== null && (event.type === 'card' || event.type === 'unknown')) {
       void this.kernel.serial(async () => {
         await this.registration.registered(event);
@@ -219,9 +288,15 @@ export class CardInputs {
             await this.refusals.refuse(refusalFor(this.hooks.session().race ? { raceId: target } : { gameId: target }, event.card, reason, 'shoe', said), true);
             this.shoeRefusal = { card: event.card, field: 'card', message: reason, said };
           } else {
-            this.heldCount += 1;
-            this.held = [...this.held, { id: this.heldCount, target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued' }];
+            this.hold({ target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued', ...(event.reader === undefined ? {} : { reader: event.reader }) });
           }
+          this.kernel.publish();
+          return ok(null);
+        }
+        // Read at another seat's antenna than the one the deal is at: the dealer decides (issue 26).
+        const wrong = this.wrongSeat(target, event.reader);
+        if (wrong !== null) {
+          this.hold({ target, card: event.card, raw: event.raw, why: 'seat', reader: event.reader as string, ...wrong });
           this.kernel.publish();
           return ok(null);
         }

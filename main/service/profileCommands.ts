@@ -1,8 +1,9 @@
 import { isInputError } from '../../engine/errors';
 import { REGISTRATION_ORDER, UidDecoder } from '../../hardware/decoding/uid';
 import type { ShoeEvent } from '../../hardware/events';
-import { readProfile, type DeviceProfile } from '../../hardware/profile';
-import type { CommandResult, DeckRegistration, DeviceProfileInfo } from '../../protocol/contract';
+import { ALL_BUILT_IN_PROFILES, readProfile, type DeviceProfile } from '../../hardware/profile';
+import type { Message } from '../../engine/messages';
+import type { CommandResult, DeckRegistration, DeviceProfileInfo, SeatMapping } from '../../protocol/contract';
 import type { Session } from '../../replay/session';
 import { ok, refused, SaveError } from './failures';
 import type { Kernel } from './kernel';
@@ -25,6 +26,8 @@ export class ProfileCommands {
   private listed: readonly DeviceProfileInfo[];
   /** The deck being registered; `finishing` once the last tag is read, while its profile is stored and chosen (reads then are ignored). */
   private registering: { readonly decoder: UidDecoder; readonly base: DeviceProfile; view: DeckRegistration; finishing?: boolean } | null = null;
+  /** The antennas being mapped to seats (`base`: the stored profile the map goes into), or the map just saved (`base` null). */
+  private mapping: { readonly base: DeviceProfile | null; view: SeatMapping; last?: string } | null = null;
 
   constructor(
     private readonly kernel: Kernel,
@@ -42,6 +45,16 @@ export class ProfileCommands {
   /** The registration under way, as the screens show it. */
   get registration(): DeckRegistration | null {
     return this.registering?.view ?? null;
+  }
+
+  /** The antennas being mapped to seats, or the map just saved, as the screens show it. */
+  get seatMapping(): SeatMapping | null {
+    return this.mapping?.view ?? null;
+  }
+
+  /** Whether the card source's reads map antennas to seats now (not dealt, not registered). */
+  get mappingSeats(): boolean {
+    return this.mapping !== null && this.mapping.base !== null;
   }
 
   /** The decoder reading a deck's tags, while one is registered. */
@@ -87,6 +100,7 @@ export class ProfileCommands {
         return ok(null);
       }
       const { race, game } = this.hooks.session();
+      if (this.mappingSeats) return refused('seatMapping', { key: 'service.seatMap.mapping' });
       if (race) return refused('race', { key: 'service.register.raceOpen', params: { race: race.id } });
       if (game) return refused('game', { key: 'service.register.gameOpen', params: { game: game.id } });
       const { source } = this.settings.current;
@@ -107,6 +121,72 @@ export class ProfileCommands {
       this.kernel.publish();
       return ok(null);
     });
+  }
+
+  /**
+   * "Map the antennas to seats" (a reader per seat, issue 26): the card source's next reads, one
+   * card dealt onto each of the table's seats in order, give each antenna the seat it read at;
+   * after the last seat the map is stored as the profile's `readers` (the source's own profile,
+   * stored, reading tag IDs: a registered deck's). False stops it (nothing saved) or puts away
+   * the map just saved.
+   */
+  mapSeats(start: boolean): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      if (!start) {
+        if (this.mapping === null) return ok(null);
+        this.mapping = null;
+        this.kernel.publish();
+        return ok(null);
+      }
+      const { race, game } = this.hooks.session();
+      const open = race ?? game;
+      if (open) return refused(race ? 'race' : 'game', { key: 'service.seatMap.open', params: { open: open.id } });
+      if (this.registering !== null) return refused('registration', { key: 'service.registering' });
+      const { source, table } = this.settings.current;
+      if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.seatMap.noReader' });
+      const base = this.profiles.get(source.decoder);
+      // The map is saved into the source's own stored profile: one that reads tag IDs (a registered deck's, or one imported).
+      if (base === undefined || base.decoder.kind !== 'uid' || Object.hasOwn(ALL_BUILT_IN_PROFILES, source.decoder)) return refused('source.decoder', { key: 'service.seatMap.notDeck', params: { name: source.decoder } });
+      // A table set up keeps a seat in play (settingsCommands' requireSeats), and a serial source is set up with it.
+      const seats = table.seats.map(({ seat }) => seat).sort((a, b) => a - b);
+      this.mapping = { base, view: { name: base.name, seats, readers: {}, next: seats[0] ?? null, problem: null } };
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  /** A read while mapping the antennas: its antenna becomes the next seat, or why not; after the last, the map stored in the profile. */
+  async mappedSeat(event: ShoeEvent): Promise<void> {
+    const mapping = this.mapping;
+    if (mapping === null || mapping.base === null) return;
+    const { view } = mapping;
+    const seat = view.next;
+    if (seat === null) return;
+    const problem = (said: Message) => {
+      mapping.view = { ...view, problem: said };
+      this.kernel.publish();
+    };
+    if (event.type === 'unknown') return problem(event.said);
+    if (event.type !== 'card') return;
+    const { reader } = event;
+    if (reader === undefined) return problem({ key: 'service.seatMap.noAntenna' });
+    const taken = view.readers[reader];
+    if (taken !== undefined) {
+      // The card just mapped, still lying on its antenna and read again: nothing new.
+      if (reader === mapping.last) return;
+      return problem({ key: 'service.seatMap.antennaTaken', params: { reader, seat: taken } });
+    }
+    const readers = { ...view.readers, [reader]: seat };
+    const next = view.seats[view.seats.indexOf(seat) + 1] ?? null;
+    mapping.last = reader;
+    mapping.view = { ...view, readers, next, problem: null };
+    if (next === null) {
+      const profile: DeviceProfile = { ...mapping.base, readers };
+      // Done once stored: the screen sees the map saved, never the old profile after "done".
+      await this.storeProfile(profile);
+      this.mapping = { base: null, view: mapping.view };
+    }
+    this.kernel.publish();
   }
 
   /** A read while registering: the next card's tag, or why not; after the last, the profile stored and chosen. */

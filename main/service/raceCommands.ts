@@ -6,6 +6,7 @@ import { raceSummary } from '../../engine/race/summary';
 import { colorUpStepOf } from '../../protocol/colorUp';
 import { REASON_MAX } from '../../protocol/constants';
 import { settingChoicesOf, type CommandResult, type InputSource, type SeatCount } from '../../protocol/contract';
+import type { HeldTaken } from './cardInputs';
 import { STATION_MAX, type ActiveRace } from '../../replay/session';
 import { stillOpen, type CommandContext } from './commandContext';
 import { failure, ok, refused } from './failures';
@@ -93,9 +94,10 @@ export class RaceCommands {
     return { race };
   }
 
-  async applyToRace(race: ActiveRace, event: RaceEvent, input: string, source: InputSource, held = false): Promise<CommandResult> {
+  /** `held`: taken by the dealer after it was held (`readAt`: read at that seat's antenna, not the one dealt to). */
+  async applyToRace(race: ActiveRace, event: RaceEvent, input: string, source: InputSource, held: HeldTaken = false): Promise<CommandResult> {
     try {
-      await this.ctx.commit({ kind: 'race-event', raceId: race.id, event, source, ...(held ? { held: true as const } : {}) });
+      await this.ctx.commit({ kind: 'race-event', raceId: race.id, event, source, ...(held === false ? {} : { held: true as const, ...(held === true ? {} : { readAt: held.readAt }) }) });
     } catch (error) {
       if (!isInputError(error)) throw error;
       await this.ctx.refusals.refuse(refusalFor({ raceId: race.id }, input, error.reason, source, error.said));

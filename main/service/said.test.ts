@@ -140,6 +140,14 @@ type Row = [string, () => Promise<Refusal> | Refusal, string];
 
 const STALE = 'this screen was out of date, so nothing was done; look again';
 
+/** A console whose card source reads an RFID table with its own stored profile (a reader per seat, issue 26). */
+async function onTable(): Promise<ConsoleService> {
+  const { service } = await consoleWith(RFID);
+  expect(await service.importProfile({ name: 'table-4', framing: { kind: 'lines' }, decoder: { kind: 'uid', pattern: '^(?<reader>\\d)\\|(?<uid>.+)$' } })).toMatchObject({ ok: true });
+  expect(await service.saveSettings({ ...RFID, source: { ...RFID.source, decoder: 'table-4' } })).toEqual({ ok: true, value: null });
+  return service;
+}
+
 const ROWS: Row[] = [
   // ConsoleService's own refusals.
   ['service.seatNotAtTable', async () => refusalOf(await (await consoleWith()).service.startRace([{ seat: 4, chips: 7, hasOther: true }])), 'seat 4 is not at the table (seats 1, 2, 3): add it in the settings first'],
@@ -226,6 +234,20 @@ const ROWS: Row[] = [
   }, 'game game-1 is open: register the deck between games'],
   ['service.register.noReader', async () => refusalOf(await (await consoleWith()).service.registerDeck('deck-1')), 'register the deck with the reader connected: choose the serial card source and its port first'],
   ['service.register.notRfid', async () => refusalOf(await (await consoleWith({ ...RFID, source: { ...RFID.source, decoder: 'text' } })).service.registerDeck('deck-1')), 'the profile text does not read RFID tags: choose rfid (or a profile that reads tag IDs) first'],
+  // Mapping the antennas to seats (issue 26): on a stored profile that reads tag IDs (seatMap.pty.test.ts maps one through a pty).
+  ['service.seatMap.open', async () => {
+    const service = await onTable();
+    expect(await service.startGame(...GAME)).toEqual({ ok: true, value: null });
+    return refusalOf(await service.mapSeats(true));
+  }, 'game-1 is open: map the antennas between races and games'],
+  ['service.seatMap.noReader', async () => refusalOf(await (await consoleWith()).service.mapSeats(true)), 'choose the serial card source and its port first'],
+  ['service.seatMap.notDeck', async () => refusalOf(await (await consoleWith(RFID)).service.mapSeats(true)), 'the profile rfid is no registered deck: register the deck first'],
+  ['service.seatMap.mapping', async () => {
+    const service = await onTable();
+    expect(await service.mapSeats(true)).toEqual({ ok: true, value: null });
+    expect(refusalOf(await service.registerDeck('deck-1')).field).toBe('seatMapping');
+    return refusalOf(await service.saveSettings(TABLE));
+  }, 'the antennas are being mapped to seats: finish or stop that first'],
   ['service.profile.badName', async () => refusalOf(await (await consoleWith(RFID)).service.registerDeck('my deck')), 'must be 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit (got "my deck")'],
   ['service.profile.builtIn', async () => refusalOf(await (await consoleWith()).service.importProfile({ name: 'rfid', framing: { kind: 'lines' }, decoder: { kind: 'uid' } })), '"rfid" is the name of a built-in profile: give yours another'],
   ['service.draftsRaceOpen', async () => {
@@ -385,7 +407,7 @@ describe("the console's own refusals carry said, in every language, their Englis
    */
   const CLOCK_WORDS = ['label', 'level', 'break', 'idle', 'finished', 'left', 'nextBreak', 'paused', 'floorClock', 'start', 'pause', 'resume', 'back', 'forward', 'minutesHint'];
   const isNoRefusal = (key: string): boolean =>
-    /^service\.held\.(discarded|undecidedRace|undecidedGame)$|^service\.refusals\.|^settings\.file\./.test(key) || CLOCK_WORDS.some((word) => key === `clock.${word}`);
+    /^service\.held\.(discarded|undecidedRace|undecidedGame)$|^service\.seatMap\.(discarded|undecided|noAntenna|antennaTaken)$|^service\.refusals\.|^settings\.file\./.test(key) || CLOCK_WORDS.some((word) => key === `clock.${word}`);
 
   it('provokes every key of the service.*, settings.*, command.* and clock.* families but those no test can reach by a command', () => {
     // A full disk is provoked in badInput.test.ts (a tmpfs of its own, which checks the journal's and

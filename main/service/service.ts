@@ -9,7 +9,7 @@ import {
 } from '../../protocol/contract';
 import type { Session, SessionRecord } from '../../replay/session';
 import type { JournalWriter } from '../journal/journal';
-import { CardInputs } from './cardInputs';
+import { CardInputs, type HeldTaken } from './cardInputs';
 import { ClockCommands } from './clockCommands';
 import type { CommandContext } from './commandContext';
 import { CountDrafts } from './countDrafts';
@@ -120,6 +120,7 @@ export class ConsoleService {
       plan: () => this.state.planOf(this.settings.tournament),
       hasProfile: (name) => this.profiles.has(name),
       registering: () => this.profileCommands.registrationDecoder !== null,
+      mappingSeats: () => this.profileCommands.mappingSeats,
       reopenSource,
       followFloor: () => this.floor.follow(),
     });
@@ -279,6 +280,7 @@ export class ConsoleService {
   readonly discardHeldCard = (target: string, heldId: number): Promise<CommandResult> => this.cardInputs.discardHeldCard(target, heldId);
   readonly importProfile = (value: unknown): Promise<CommandResult<DeviceProfileInfo>> => this.profileCommands.importProfile(value);
   readonly registerDeck = (name: string | null): Promise<CommandResult> => this.profileCommands.registerDeck(name);
+  readonly mapSeats = (start: boolean): Promise<CommandResult> => this.profileCommands.mapSeats(start);
   readonly exportHistory = (format: ExportFormat): Promise<CommandResult<ExportSaved>> => this.historyCommands.exportHistory(format);
   /** The history's export streamed, a page of races at a time (browser mode's download, main/web/exportRoute.ts). */
   readonly historyExport = (format: ExportFormat, separator?: CsvSeparator): Promise<HistoryExport> => this.historyCommands.historyExport(format, separator);
@@ -291,7 +293,7 @@ export class ConsoleService {
   }
 
   /** A card to whatever `target` names (the open race or game), from the keyboard or the shoe. */
-  private async deal(target: string, code: string, source: InputSource, held = false): Promise<CommandResult> {
+  private async deal(target: string, code: string, source: InputSource, held: HeldTaken = false): Promise<CommandResult> {
     const { race, game } = this.session;
     if (game && game.id === target) return this.games.applyToGame(game, { type: 'card', card: code }, code, source);
     if (race && race.id === target) return this.races.applyToRace(race, { type: 'card', card: code }, code, source, held);

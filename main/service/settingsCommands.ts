@@ -39,6 +39,8 @@ export interface SettingsHooks {
   hasProfile(name: string): boolean;
   /** Whether a deck is being registered (the card source stays as it is meanwhile). */
   registering(): boolean;
+  /** Whether the card source's antennas are being mapped to seats (its reads taken for that). */
+  mappingSeats?(): boolean;
   /** The card source closed and opened again on the settings' source. */
   reopenSource(): Promise<void>;
   /** The floor link started, restarted or stopped as the settings now say. */
@@ -72,6 +74,7 @@ export class SettingsCommands {
       if (this.hooks.registering() && sourceChanged) {
         return refused('source', { key: 'service.registering' });
       }
+      if (this.hooks.mappingSeats?.() === true && sourceChanged) return refused('source', { key: 'service.seatMap.mapping' });
       await this.settings.store(settings);
       if (sourceChanged) {
         await this.hooks.reopenSource();

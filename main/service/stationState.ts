@@ -59,6 +59,7 @@ export class StationState {
       held: inputs.held,
       profiles: this.parts.profiles.list,
       registration: this.parts.profiles.registration,
+      seatMapping: this.parts.profiles.seatMapping,
       game: this.gameViewOf(session.game),
       games: session.games,
       plan: this.planOf(settings.tournament),

@@ -6,7 +6,7 @@ import { makeProfileInfo } from './fixtures';
 const STORED_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 const nameRule = (name: string) => `must be 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(name)})`;
 
-export function deviceCommands(station: FakeStation): FakeHandlers<'listPorts' | 'importProfile' | 'registerDeck'> {
+export function deviceCommands(station: FakeStation): FakeHandlers<'listPorts' | 'importProfile' | 'registerDeck' | 'mapSeats'> {
   return {
     listPorts: () => ({ ok: true, value: station.options.ports ?? [] }),
     importProfile: (profile: unknown) => {
@@ -42,6 +42,20 @@ export function deviceCommands(station: FakeStation): FakeHandlers<'listPorts' |
       }
       if (!STORED_NAME.test(name)) return { ok: false, error: { field: 'name', message: nameRule(name) } };
       push(station, { ...current, registration: { name, registered: 0, total: 52, next: 'As', problem: null } });
+      return { ok: true, value: null };
+    },
+    mapSeats: (start: boolean) => {
+      // As the service checks it (main/service/profileCommands.ts), on the saved card source.
+      const { current } = station;
+      if (!start) {
+        if (current.seatMapping !== null) push(station, { ...current, seatMapping: null });
+        return { ok: true, value: null };
+      }
+      if (station.race !== null) return { ok: false, error: { field: 'race', message: `race ${current.race?.id ?? ''} is open: map the antennas between races` } };
+      const { source, table } = current.settings;
+      if (source.kind !== 'serial' || source.path === '') return { ok: false, error: { field: 'source', message: 'map the antennas with the reader connected: choose the serial card source and its port first' } };
+      const seats = table.seats.map(({ seat }) => seat).sort((a, b) => a - b);
+      push(station, { ...current, seatMapping: { name: source.decoder, seats, readers: {}, next: seats[0] ?? null, problem: null } });
       return { ok: true, value: null };
     },
   };

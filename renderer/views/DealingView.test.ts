@@ -236,6 +236,21 @@ describe('dealing screen', () => {
     wrapper.unmount();
   });
 
+  it('a card read at another seat\'s antenna waits for the dealer: said with both seats, taken for the seat dealt to (issue 26)', async () => {
+    const held = [{ id: 1, target: 'race-1', card: 'Kd', raw: '3|04A2B3C4', why: 'seat' as const, reader: '3', readAt: 4, seat: 1 }];
+    const { wrapper, api } = await dealing({ race: {}, state: makeState({ held }) });
+    const panel = wrapper.get('[data-testid="held-card"]');
+    expect([panel.attributes('data-why'), panel.attributes('data-read-at')]).toEqual(['seat', '4']);
+    const seat = wrapper.find('[data-testid^="seat-cards-"][aria-current="step"]').attributes('data-testid')?.replace('seat-cards-', '');
+    expect(panel.text()).toContain(`Read K♦ at seat 4’s antenna; the deal is at seat ${seat ?? ''}.`);
+    expect(wrapper.get('[data-testid="held-take"]').text()).toBe(`Take K♦ for seat ${seat ?? ''}`);
+    expect(wrapper.get('[data-testid="held-discard"]').text()).toBe('Discard K♦');
+    await wrapper.get('[data-testid="held-take"]').trigger('click');
+    await settle();
+    expect(api.callsOf('takeHeldCard')).toEqual([['race-1', 1]]);
+    wrapper.unmount();
+  });
+
   it('deals the Finnish example to its result', async () => {
     const { wrapper } = await dealing();
     const input = wrapper.get('[data-testid="manual-input"]');

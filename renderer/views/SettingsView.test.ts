@@ -5,7 +5,7 @@ import { usePreferences } from '../composables/preferences';
 import { createFakeApi } from '../testing/fakeApi';
 import type { ConsoleState, SourceSettings } from '../../protocol/contract';
 import type { Locale } from '../i18n';
-import { DECK_PROFILE_INFO, makeSettings, makeSource, makeState } from '../testing/fixtures';
+import { DECK_PROFILE_INFO, makeProfileInfo, makeSettings, makeSource, makeState } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import SettingsView from './SettingsView.vue';
 
@@ -181,6 +181,40 @@ describe('settings: register deck', () => {
     await settle();
     return { ...prepared, wrapper };
   }
+
+  it('maps the antennas to seats on a stored RFID profile: started (the form saved first), its progress and a read not taken said, the map saved shown (issue 26)', async () => {
+    const table = makeProfileInfo({ name: 'table-4', decoder: { kind: 'uid', pattern: '^(?<reader>\\d)\\|(?<uid>.+)$', cards: {} } });
+    const { wrapper, api } = await settings({ source: rfid, profiles: [...makeState().profiles, table] });
+    expect(wrapper.find('[data-testid="seat-map"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="source-decoder"]').setValue('table-4');
+    expect(wrapper.get('[data-testid="seat-map"]').attributes('data-state')).toBe('ready');
+    await wrapper.get('[data-testid="seat-map-start"]').trigger('click');
+    await settle();
+    expect(api.calls.map((call) => call.method).filter((method) => method === 'saveSettings' || method === 'mapSeats')).toEqual(['saveSettings', 'mapSeats']);
+    expect(api.callsOf('mapSeats')).toEqual([[true]]);
+    const seats = api.current.settings.table.seats.map(({ seat }) => seat);
+    expect(wrapper.get('[data-testid="seat-map"]').attributes('data-state')).toBe('mapping');
+    api.push({ ...api.current, seatMapping: { name: 'table-4', seats, readers: { '2': seats[0] ?? 1 }, next: seats[1] ?? null, problem: { key: 'service.seatMap.antennaTaken', params: { reader: '2', seat: seats[0] ?? 1 } } } });
+    await settle();
+    expect(wrapper.get('[data-testid="seat-map-progress"]').attributes('data-next')).toBe(String(seats[1]));
+    expect(wrapper.get('[data-testid="seat-map-progress"]').text()).toBe(`1 of ${seats.length}, next: seat ${seats[1] ?? ''}`);
+    expect(wrapper.get('[data-testid="seat-map-problem"]').text()).toBe(`That read was not taken: antenna 2 is already seat ${seats[0] ?? ''}`);
+    // The last seat read: the service stores the map in the profile and says it is done.
+    const readers = Object.fromEntries(seats.map((seat, index) => [String(seats.length - 1 - index), seat]));
+    api.push({ ...api.current, profiles: [...makeState().profiles, { ...table, profile: { ...table.profile, readers } }], seatMapping: { name: 'table-4', seats, readers, next: null, problem: null } });
+    await settle();
+    expect(wrapper.get('[data-testid="seat-map"]').attributes('data-state')).toBe('done');
+    expect(wrapper.get('[data-testid="seat-map-saved"]').text()).toContain(`Saved in table-4: ${seats.length - 1} → ${seats[0] ?? ''}`);
+    await wrapper.get('[data-testid="seat-map-start"]').trigger('click');
+    await settle();
+    expect(api.callsOf('mapSeats')).toEqual([[true], [true]]);
+    await wrapper.get('[data-testid="seat-map-stop"]').trigger('click');
+    await settle();
+    expect(api.callsOf('mapSeats')).toEqual([[true], [true], [false]]);
+    expect(wrapper.get('[data-testid="seat-map"]').attributes('data-state')).toBe('ready');
+    expect(wrapper.get('[data-testid="seat-map-saved"]').text()).toContain('Saved in table-4');
+    wrapper.unmount();
+  });
 
   it('is offered for a serial source whose profile reads tag IDs, and not otherwise', async () => {
     const { wrapper } = await settings({ source: makeSource() });

@@ -54,6 +54,17 @@ export const enConsole = {
       undecidedRace: 'read while the line was noisy and not decided before the race ended: not dealt',
       undecidedGame: 'read while the line was noisy and not decided before the game ended: not dealt',
     },
+    /** A reader per seat (issue 26): cards read at another seat's antenna, and mapping the antennas to seats. */
+    seatMap: {
+      discarded: "discarded by the dealer: read at seat {readAt}'s antenna while the deal was at seat {seat}",
+      undecided: "read at seat {readAt}'s antenna and not decided before the race ended: not dealt",
+      open: '{open} is open: map the antennas between races and games',
+      noReader: 'choose the serial card source and its port first',
+      notDeck: 'the profile {name} is no registered deck: register the deck first',
+      noAntenna: 'the reader named no antenna: its pattern needs (?<reader>…)',
+      antennaTaken: 'antenna {reader} is already seat {seat}',
+      mapping: 'the antennas are being mapped to seats: finish or stop that first',
+    },
     /** Refusals too many to record one by one: one record says how many. */
     refusals: {
       counted: '{n} distinct refusal from the {source} in quick succession, counted and not recorded one by one ({burst} in a row at most, then one each {seconds} s) | {n} distinct refusals from the {source} in quick succession, counted and not recorded one by one ({burst} in a row at most, then one each {seconds} s)',

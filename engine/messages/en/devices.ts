@@ -29,6 +29,11 @@ export const enDevices = {
       skipList: 'must be a list of at most 8 frames in hex',
       lengthOrEnd: 'needs a length (fixed or a length field) or "end" bytes to tell where a frame ends',
     },
+    /** A profile's seat map (`readers`): each reader or antenna's seat. */
+    readers: {
+      notObject: 'must map reader names to seat numbers, e.g. {example}',
+      seat: 'must be a seat from 1 to {max} (got {got})',
+    },
     decoder: {
       notACardCode: 'not a card code',
       notSuitNumber: 'not a suit letter and rank number (e.g. S01, D12)',
@@ -135,6 +140,10 @@ export const enDevices = {
       shoe: 'shoe',
       held: 'shoe, taken by the dealer after a noisy read',
       scanner: 'scanner',
+    },
+    /** A card taken after it was read at another seat's antenna (issue 26). */
+    seatMap: {
+      taken: "shoe, read at seat {readAt}'s antenna, taken by the dealer",
     },
     /** The director's decisions on the race (the floor's, kept on the station's journal). */
     decisions: 'Floor decisions',

@@ -57,6 +57,17 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       undecidedRace: 'luettiin, kun linjalla oli häiriöitä, eikä siitä päätetty ennen arvonnan loppua: ei jaettu',
       undecidedGame: 'luettiin, kun linjalla oli häiriöitä, eikä siitä päätetty ennen pelin loppua: ei jaettu',
     },
+    /** A reader per seat (issue 26): cards read at another seat's antenna, and mapping the antennas to seats. */
+    seatMap: {
+      discarded: 'jakaja hylkäsi: luettiin paikan {readAt} antennilla, kun jako oli paikalla {seat}',
+      undecided: 'luettiin paikan {readAt} antennilla eikä siitä päätetty ennen kilpailun loppua: ei jaettu',
+      open: '{open} on auki: yhdistä antennit kilpailujen ja pelien välillä',
+      noReader: 'valitse ensin sarjaporttilähde ja sen portti',
+      notDeck: 'profiili {name} ei ole rekisteröity pakka: rekisteröi ensin pakka',
+      noAntenna: 'lukija ei nimennyt antennia: sen malli tarvitsee ryhmän (?<reader>…)',
+      antennaTaken: 'antenni {reader} on jo paikka {seat}',
+      mapping: 'antenneja yhdistetään paikkoihin: lopeta tai keskeytä se ensin',
+    },
     /** Refusals too many to record one by one: one record says how many. */
     refusals: {
       counted: '{source}: {n} eri hylkäys nopeasti peräkkäin, laskettu eikä kirjattu yksitellen (enintään {burst} peräkkäin, sitten yksi {seconds} s välein) | {source}: {n} eri hylkäystä nopeasti peräkkäin, laskettu eikä kirjattu yksitellen (enintään {burst} peräkkäin, sitten yksi {seconds} s välein)',

@@ -32,6 +32,11 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       skipList: 'pitää olla enintään 8 heksakehyksen luettelo',
       lengthOrEnd: 'tarvitsee pituuden (kiinteän tai pituuskentän) tai ”end”-tavut, jotta kehyksen loppu tiedetään',
     },
+    /** A profile's seat map (`readers`): each reader or antenna's seat. */
+    readers: {
+      notObject: 'on annettava lukijoiden nimet ja paikkojen numerot, esim. {example}',
+      seat: 'on oltava paikka 1–{max} (saatiin {got})',
+    },
     decoder: {
       notACardCode: 'ei ole korttikoodi',
       notSuitNumber: 'ei ole maan kirjain ja arvon numero (esim. S01, D12)',
@@ -138,6 +143,10 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       shoe: 'kenkä',
       held: 'kenkä, jakajan hyväksymä häiriöisen lukeman jälkeen',
       scanner: 'viivakoodinlukija',
+    },
+    /** A card taken after it was read at another seat's antenna (issue 26). */
+    seatMap: {
+      taken: 'kenkä, luettu paikan {readAt} antennilla, jakajan hyväksymä',
     },
     /** The director's decisions on the race (the floor's, kept on the station's journal). */
     decisions: 'Salin päätökset',

@@ -32,6 +32,11 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       skipList: 'должен быть список не более чем из 8 кадров в шестнадцатеричном виде',
       lengthOrEnd: 'нужна длина (постоянная или поле длины) или байты «end», чтобы знать, где кончается кадр',
     },
+    /** A profile's seat map (`readers`): each reader or antenna's seat. */
+    readers: {
+      notObject: 'должна сопоставлять имена считывателей номерам мест, например {example}',
+      seat: 'должно быть место от 1 до {max} (получено {got})',
+    },
     decoder: {
       notACardCode: 'это не код карты',
       notSuitNumber: 'это не буква масти с номером достоинства (например, S01, D12)',
@@ -138,6 +143,10 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       shoe: 'шуз',
       held: 'шуз, принято дилером после чтения с помехами',
       scanner: 'сканер',
+    },
+    /** A card taken after it was read at another seat's antenna (issue 26). */
+    seatMap: {
+      taken: 'шуз, прочитана антенной места {readAt}, принята дилером',
     },
     /** The director's decisions on the race (the floor's, kept on the station's journal). */
     decisions: 'Решения зала',
