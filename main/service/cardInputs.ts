@@ -1,7 +1,7 @@
 import { englishText, type Message } from '../../engine/messages';
 import type { ShoeEvent } from '../../hardware/events';
 import { decodeScan } from '../../hardware/scan';
-import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ScanReading, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
+import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ReaderHealthView, type ScanReading, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
 import type { ActiveRace, Session, SessionRecord } from '../../replay/session';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 import { ok, refused } from './failures';
@@ -12,12 +12,17 @@ import { openRefusalTarget, refusalFor, refusalTarget, type RefusalRuns } from '
 import { simulatedSource } from './simulatedSource';
 import type { StationSettings } from './stationSettings';
 import { lastOf } from './memo';
+import { EMPTY_HEALTH, foldHealth, healthView, tickOf, type HealthState, type HealthTick } from './readerHealth';
 
 /** The most cards read from noise held for the dealer's say at once; more are refused (kept on record as one run). */
 export const MAX_HELD_CARDS = 10;
 /** A held card the dealer discarded, as its refusal record says it (in keys, and its English). */
 export const HELD_DISCARD_SAID: Message = { key: 'service.held.discarded' };
 export const HELD_DISCARD_REASON = englishText(HELD_DISCARD_SAID);
+/** How often the reader health's verdict is looked at again with no frame coming (a warning ends after quiet minutes). */
+export const HEALTH_REFRESH_MS = 30_000;
+/** Repeats dropped by the repeat window are published at most this often (an RFID reader repeats a tag lying on it many times a second). */
+const REPEAT_PUBLISH_MS = 1_000;
 
 /** What the card inputs need of the rest of the console. */
 export interface CardInputHooks {
@@ -41,6 +46,11 @@ export class CardInputs {
   private shoeRefusal: ShoeRefusal | null = null;
   private held: readonly HeldCard[] = [];
   private heldCount = 0;
+  /** The card sources' health (readerHealth.ts), and its view as the state last carried it. */
+  private health: HealthState = EMPTY_HEALTH;
+  private healthShown: ReaderHealthView = { current: null, sources: [] };
+  private healthTimer: NodeJS.Timeout | undefined;
+  private repeatPublish: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly kernel: Kernel,
@@ -53,6 +63,59 @@ export class CardInputs {
   ) {
     const { source } = settings.current;
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
+  }
+
+  /** The card sources' frames counted per hour and the verdict on the last minutes (protocol/readerHealth.ts). */
+  get readerHealth(): ReaderHealthView {
+    return this.healthShown;
+  }
+
+  /** The card source in use as reader health names it: `serial /dev/ttyUSB0`, `simulator`; null for manual entry or no port. */
+  private get sourceName(): string | null {
+    const { kind, path } = this.settings.current.source;
+    if (kind === 'simulator') return 'simulator';
+    return kind === 'serial' && path !== '' ? `serial ${path}` : null;
+  }
+
+  private get nowMs(): number {
+    return (this.options.clock?.() ?? new Date()).getTime();
+  }
+
+  /** Counts one thing of the card source in use for its health (the view is made again; the caller publishes). */
+  countHealth(tick: HealthTick): void {
+    const source = this.sourceName;
+    if (source === null) return;
+    this.health = foldHealth(this.health, source, tick, this.nowMs);
+    this.healthShown = healthView(this.health, source, this.nowMs);
+  }
+
+  /** The verdict looked at again with time gone by: published only when the view changed. */
+  private refreshHealth(): void {
+    const next = healthView(this.health, this.sourceName, this.nowMs);
+    if (JSON.stringify(next) === JSON.stringify(this.healthShown)) return;
+    this.healthShown = next;
+    this.kernel.publish();
+  }
+
+  /** A read the repeat window dropped: counted, and published within REPEAT_PUBLISH_MS. */
+  private repeated(): void {
+    this.countHealth('repeat');
+    if (this.repeatPublish !== undefined) return;
+    this.repeatPublish = setTimeout(() => {
+      this.repeatPublish = undefined;
+      this.kernel.publish();
+    }, REPEAT_PUBLISH_MS);
+    this.repeatPublish.unref();
+  }
+
+  /**
+   * A card held for the dealer's say, last in the queue: the one path every hold takes. Counted in
+   * the reader's health (a card only waiting behind another, `queued`, is no fault of the reader).
+   */
+  private hold(card: Omit<HeldCard, 'id'>): void {
+    this.heldCount += 1;
+    this.held = [...this.held, { ...card, id: this.heldCount }];
+    if (card.why !== 'queued') this.countHealth('held');
   }
 
   /** What the state carries of the inputs. */
@@ -192,6 +255,8 @@ export class CardInputs {
       return;
     }
     this.lastInput = event;
+    const tick = tickOf(event);
+    if (tick !== null) this.countHealth(tick);
     const at = (this.options.clock?.() ?? new Date()).toISOString();
     this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, at, event }].slice(-RECENT_INPUTS_MAX);
     if (this.registration.registrationDecoder !== null && (event.type === 'card' || event.type === 'unknown')) {
@@ -219,8 +284,7 @@ export class CardInputs {
             await this.refusals.refuse(refusalFor(this.hooks.session().race ? { raceId: target } : { gameId: target }, event.card, reason, 'shoe', said), true);
             this.shoeRefusal = { card: event.card, field: 'card', message: reason, said };
           } else {
-            this.heldCount += 1;
-            this.held = [...this.held, { id: this.heldCount, target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued' }];
+            this.hold({ target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued' });
           }
           this.kernel.publish();
           return ok(null);
@@ -256,12 +320,17 @@ export class CardInputs {
   openSource(): void {
     const { source } = this.settings.current;
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
+    this.healthShown = healthView(this.health, this.sourceName, this.nowMs);
+    clearInterval(this.healthTimer);
+    this.healthTimer = setInterval(() => this.refreshHealth(), HEALTH_REFRESH_MS);
+    this.healthTimer.unref();
     const emit = (event: ShoeEvent) => this.handle(event);
+    const onRepeat = () => this.repeated();
     if (source.kind === 'simulator') this.source = simulatedSource({ emit, awaited: this.awaited, decks: this.settings.current.table.decks, intervalMs: this.options.simulatedCardMs });
     else if (source.kind === 'serial') {
       const request = { kind: source.kind, path: source.path, profile: effectiveProfile(source, this.profiles) };
       const decoder = this.registration.registrationDecoder;
-      this.source = this.options.cardSources?.(decoder === null ? request : { ...request, decoder }, emit) ?? null;
+      this.source = this.options.cardSources?.(decoder === null ? request : { ...request, decoder }, emit, onRepeat) ?? null;
     }
     else this.source = null;
   }
@@ -269,6 +338,10 @@ export class CardInputs {
   async closeSource(): Promise<void> {
     const source = this.source;
     this.source = null;
+    clearInterval(this.healthTimer);
+    clearTimeout(this.repeatPublish);
+    this.healthTimer = undefined;
+    this.repeatPublish = undefined;
     await source?.stop();
   }
 }
