@@ -58,16 +58,16 @@ export type ReaderHealthVerdict = (typeof READER_HEALTH_VERDICTS)[number];
 /** The most any count may say on the floor: PostgreSQL's integer. */
 export const READER_HEALTH_COUNT_MAX = 2_147_483_647;
 
-const count = whole(0, READER_HEALTH_COUNT_MAX, { key: 'stateMessage.whole' });
+const count = /* @__PURE__ */ whole(0, READER_HEALTH_COUNT_MAX, { key: 'stateMessage.whole' });
 
 /**
  * The verdict on the last READER_HEALTH_WINDOW_MINUTES and the counts it was given on: what the
  * station's warning says and what the floor is told (read there by this schema: a station may send
  * anything).
  */
-export const READER_HEALTH_SUMMARY = object(
+export const READER_HEALTH_SUMMARY = /* @__PURE__ */ object(
   {
-    verdict: oneOf(READER_HEALTH_VERDICTS, { key: 'stateMessage.oneOf', params: { options: READER_HEALTH_VERDICTS.join(', ') } }),
+    verdict: /* @__PURE__ */ oneOf(READER_HEALTH_VERDICTS, { key: 'stateMessage.oneOf', params: { options: READER_HEALTH_VERDICTS.join(', ') } }),
     frames: count,
     unknown: count,
     checksum: count,

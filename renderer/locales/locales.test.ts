@@ -4,7 +4,7 @@ import { HAND_CATEGORIES } from '../../engine/poker/hands';
 import { GAMES } from '../../engine/poker/rules';
 import { PARITY_CHOICES } from '../composables/deviceProfiles';
 import { SOURCE_KINDS } from '../../protocol/constants';
-import { FLOOR_OFFLINE_REASONS, FLOOR_REFUSAL_REASONS, READER_HEALTH_VERDICTS } from '../../protocol/contract';
+import { FLOOR_OFFLINE_REASONS, FLOOR_REFUSAL_REASONS } from '../../protocol/contract';
 import { CHAIN_STATUSES, FINDING_KEYS } from '../composables/journalText';
 import { LOCALE_MESSAGES } from '../i18n';
 import screensEn from './en.json';
@@ -82,9 +82,8 @@ const DYNAMIC_KEYS = [
   ...['connecting', 'connected'].map((state) => `floorLink.${state}`),
   ...FLOOR_OFFLINE_REASONS.map((reason) => `floorLink.reasons.${reason}`),
   ...FLOOR_REFUSAL_REASONS.map((reason) => `floorLink.chain.${reason}`),
-  // Reader health's table (components/ReaderHealthTable.vue): its columns and each verdict.
-  ...['hour', 'frames', 'unknown', 'checksum', 'repeats', 'held'].map((column) => `readerHealth.columns.${column}`),
-  ...READER_HEALTH_VERDICTS.map((verdict) => `readerHealth.verdicts.${verdict}`),
+  // Reader health's table (components/ReaderHealthTable.vue): its columns.
+  ...['frames', 'unknown', 'checksum', 'repeats', 'held'].map((column) => `readerHealth.columns.${column}`),
 ];
 
 describe('locale files', () => {
