@@ -1,7 +1,7 @@
 import { englishText, type Message } from '../../engine/messages';
 import type { ShoeEvent } from '../../hardware/events';
 import { decodeScan } from '../../hardware/scan';
-import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ReaderHealthView, type ScanReading, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
+import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ReaderHealthSummary, type ReaderHealthView, type ScanReading, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
 import type { ActiveRace, Session, SessionRecord } from '../../replay/session';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 import { ok, refused } from './failures';
@@ -12,7 +12,7 @@ import { openRefusalTarget, refusalFor, refusalTarget, type RefusalRuns } from '
 import { simulatedSource } from './simulatedSource';
 import type { StationSettings } from './stationSettings';
 import { lastOf } from './memo';
-import { EMPTY_HEALTH, foldHealth, healthView, tickOf, type HealthState, type HealthTick } from './readerHealth';
+import { EMPTY_HEALTH, foldHealth, healthView, recentHealth, tickOf, type HealthState, type HealthTick } from './readerHealth';
 
 /** The most cards read from noise held for the dealer's say at once; more are refused (kept on record as one run). */
 export const MAX_HELD_CARDS = 10;
@@ -68,6 +68,12 @@ export class CardInputs {
   /** The card sources' frames counted per hour and the verdict on the last minutes (protocol/readerHealth.ts). */
   get readerHealth(): ReaderHealthView {
     return this.healthShown;
+  }
+
+  /** The card source in use's verdict on the last minutes, as the floor is told of it; null for manual entry. */
+  get floorHealth(): ReaderHealthSummary | null {
+    const source = this.sourceName;
+    return source === null ? null : recentHealth(this.health, source, this.nowMs);
   }
 
   /** The card source in use as reader health names it: `serial /dev/ttyUSB0`, `simulator`; null for manual entry or no port. */

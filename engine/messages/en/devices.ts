@@ -159,6 +159,13 @@ export const enDevices = {
   },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
+    /** A table's card reader as its station last reported it (protocol/readerHealth.ts), beside its link on the floor page. */
+    readerHealth: {
+      label: 'Card reader',
+      ok: 'reader reads cleanly',
+      warn: 'reader: {bad} of {frames} frames bad in the last {minutes} min',
+      quiet: 'reader quiet',
+    },
     /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */
     decision: {
       heading: "Director's decisions",

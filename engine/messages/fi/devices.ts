@@ -161,6 +161,12 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
   },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
+    readerHealth: {
+      label: 'Kortinlukija',
+      ok: 'lukija lukee puhtaasti',
+      warn: 'lukija: {bad}/{frames} kehystä virheellisiä viimeisen {minutes} min aikana',
+      quiet: 'lukija hiljaa',
+    },
     /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */
     decision: {
       heading: 'Turnauksenjohtajan päätökset',
