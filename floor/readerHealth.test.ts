@@ -53,15 +53,15 @@ describe.runIf(run)('reader health on the floor (a real PostgreSQL server)', () 
     const status = await readFloorStatus(admin);
     const page = renderOverview(status, 'en', NOW);
     const row = /<tr[^>]*data-table="one"[\s\S]*?<\/tr>/.exec(page)?.[0] ?? '';
-    expect(row).toContain('<small class="reader reader--warn" data-testid="reader-health" data-verdict="warn">reader: 8 of 40 frames bad in the last 10 min</small>');
+    expect(row).toContain('<small class="reader reader--warn" data-testid="reader-health" data-verdict="warn">Card reader: 8 of 40 frames bad in the last 10 min. Check the cable and the reader.</small>');
     expect(/<tr[^>]*data-table="two"[\s\S]*?<\/tr>/.exec(page)?.[0]).not.toContain('reader-health');
-    expect(renderOverview(status, 'fi', NOW)).toContain('lukija: 8/40 kehystä virheellisiä viimeisen 10 min aikana');
-    expect(renderOverview(status, 'ru', NOW)).toContain('считыватель: кадры с ошибками — 8 из 40 за последние 10 мин');
+    expect(renderOverview(status, 'fi', NOW)).toContain('Kortinlukija: 8/40 kehystä virheellisiä viimeisen 10 min aikana');
+    expect(renderOverview(status, 'ru', NOW)).toContain('Считыватель карт: кадры с ошибками — 8 из 40 за последние 10 мин');
     const table = status.tables.find((entry) => entry.table === 'one');
     expect(table && renderTable(table, [], 'en', NOW)).toContain('<dt>Card reader</dt>');
     // A reader put right: the next report replaces it; none in use (null) clears it.
     await reportReaderHealth(station, 'one', { ...WARN, verdict: 'ok', unknown: 0, checksum: 0 });
-    expect(renderOverview(await readFloorStatus(admin), 'en', NOW)).toContain('reader reads cleanly');
+    expect(renderOverview(await readFloorStatus(admin), 'en', NOW)).toContain('Card reader: reads cleanly');
     await reportReaderHealth(station, 'one', null);
     expect(await healthOf('one')).toBeNull();
   });

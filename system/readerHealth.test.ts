@@ -59,7 +59,7 @@ describe.runIf(run)('reader health from the reader to the floor page', () => {
     const tableRow = async () => (await readFloorStatus(admin)).tables.find((table) => table.table === '12');
     expect((await until('the floor told of the reader', async () => (await tableRow())?.readerHealth))).toEqual(recent);
     const page = renderOverview(await readFloorStatus(admin), 'en', now);
-    expect(/<tr[^>]*data-table="12"[\s\S]*?<\/tr>/.exec(page)?.[0]).toContain('reader: 10 of 30 frames bad in the last 10 min');
+    expect(/<tr[^>]*data-table="12"[\s\S]*?<\/tr>/.exec(page)?.[0]).toContain('Card reader: 10 of 30 frames bad in the last 10 min');
     // Reseated: clean frames only, later than the window.
     now += 11 * 60_000;
     for (let i = 0; i < 25; i += 1) emit(CLEAN);

@@ -136,7 +136,7 @@ export function linkState(language: FloorLanguage, table: Pick<TableStatus, 'las
 export function readerHealthText(language: FloorLanguage, table: Pick<TableStatus, 'readerHealth'>): string {
   const health = table.readerHealth;
   if (health === undefined || health === null) return '';
-  const text = say(language, `floor.readerHealth.${health.verdict}`, { bad: health.unknown + health.checksum, frames: health.frames, minutes: READER_HEALTH_WINDOW_MINUTES });
+  const text = say(language, health.verdict === 'warn' ? 'readerHealth.warning' : `readerHealth.${health.verdict}`, { bad: health.unknown + health.checksum, frames: health.frames, minutes: READER_HEALTH_WINDOW_MINUTES });
   return `<small class="reader reader--${health.verdict}" data-testid="reader-health" data-verdict="${health.verdict}">${escapeHtml(text)}</small>`;
 }
 
@@ -392,7 +392,7 @@ ${languageLinks(language, '/table', { table: table.table })}
 </header>
 <dl class="totals" data-testid="totals">
 <div><dt>${w('floor.page.link')}</dt><dd class="link--${link.kind}">${escapeHtml(link.text)}</dd></div>
-${table.readerHealth == null ? '' : `<div><dt>${w('floor.readerHealth.label')}</dt><dd>${readerHealthText(language, table)}</dd></div>`}
+${table.readerHealth == null ? '' : `<div><dt>${w('readerHealth.label')}</dt><dd>${readerHealthText(language, table)}</dd></div>`}
 <div><dt>${w('floor.page.colourUp')}</dt><dd>${w(COLOUR_UP_STATUS[table.colourUp])}</dd></div>
 <div><dt>${w('floor.page.races')}</dt><dd>${n(table.races)}</dd></div>
 <div><dt>${w('floor.page.valueChange')}</dt><dd>${n(table.valueDelta, true)}</dd></div>

@@ -159,14 +159,14 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       'bad-time': 'sen aikaa ei voi lukea',
     },
   },
+  readerHealth: {
+    label: 'Kortinlukija',
+    warning: 'Kortinlukija: {bad}/{frames} kehystä virheellisiä viimeisen {minutes} min aikana. Tarkista kaapeli ja lukija.',
+    ok: 'Kortinlukija: lukee puhtaasti',
+    quiet: 'Kortinlukija: hiljaa',
+  },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
-    readerHealth: {
-      label: 'Kortinlukija',
-      ok: 'lukija lukee puhtaasti',
-      warn: 'lukija: {bad}/{frames} kehystä virheellisiä viimeisen {minutes} min aikana',
-      quiet: 'lukija hiljaa',
-    },
     /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */
     decision: {
       heading: 'Turnauksenjohtajan päätökset',
