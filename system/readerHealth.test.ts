@@ -54,7 +54,7 @@ describe.runIf(run)('reader health from the reader to the floor page', () => {
     });
     expect(await service.saveSettings(SETTINGS)).toEqual({ ok: true, value: null });
     for (let i = 0; i < 30; i += 1) emit(i % 3 === 0 ? BAD : CLEAN);
-    const recent = service.getState().readerHealth.sources[0]?.recent;
+    const recent = await until('the station’s view', () => (service.getState().readerHealth.sources[0]?.recent.frames === 30 ? service.getState().readerHealth.sources[0]?.recent : null));
     expect(recent).toEqual({ verdict: 'warn', frames: 30, unknown: 0, checksum: 10, repeats: 0, held: 0 });
     const tableRow = async () => (await readFloorStatus(admin)).tables.find((table) => table.table === '12');
     expect((await until('the floor told of the reader', async () => (await tableRow())?.readerHealth))).toEqual(recent);
@@ -63,7 +63,7 @@ describe.runIf(run)('reader health from the reader to the floor page', () => {
     // Reseated: clean frames only, later than the window.
     now += 11 * 60_000;
     for (let i = 0; i < 25; i += 1) emit(CLEAN);
-    expect(service.getState().readerHealth.sources[0]?.recent.verdict).toBe('ok');
+    await until('the station’s view', () => service.getState().readerHealth.sources[0]?.recent.verdict === 'ok');
     expect(await until('the floor told the reader is right', async () => (await tableRow())?.readerHealth?.verdict === 'ok')).toBe(true);
   }, 60_000);
 });

@@ -21,8 +21,12 @@ export const HELD_DISCARD_SAID: Message = { key: 'service.held.discarded' };
 export const HELD_DISCARD_REASON = englishText(HELD_DISCARD_SAID);
 /** How often the reader health's verdict is looked at again with no frame coming (a warning ends after quiet minutes). */
 export const HEALTH_REFRESH_MS = 30_000;
-/** Repeats dropped by the repeat window are published at most this often (an RFID reader repeats a tag lying on it many times a second). */
-const REPEAT_PUBLISH_MS = 1_000;
+/**
+ * The reader health's view is made again at most this often, a count in between shown when the time
+ * is up: a noisy line reads thousands of frames a second, an RFID reader repeats a tag lying on it
+ * many times a second, and the view (4 sources × 24 hours at most) is up to some 9 KB of every patch.
+ */
+export const HEALTH_VIEW_MS = 1_000;
 
 /** What the card inputs need of the rest of the console. */
 export interface CardInputHooks {
@@ -50,7 +54,9 @@ export class CardInputs {
   private health: HealthState = EMPTY_HEALTH;
   private healthShown: ReaderHealthView = { current: null, sources: [] };
   private healthTimer: NodeJS.Timeout | undefined;
-  private repeatPublish: NodeJS.Timeout | undefined;
+  /** When the view was last made (this computer's clock), and the timer that makes it once HEALTH_VIEW_MS is up. */
+  private healthViewAt = Number.NEGATIVE_INFINITY;
+  private healthPending: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly kernel: Kernel,
@@ -87,12 +93,30 @@ export class CardInputs {
     return (this.options.clock?.() ?? new Date()).getTime();
   }
 
-  /** Counts one thing of the card source in use for its health (the view is made again; the caller publishes). */
-  countHealth(tick: HealthTick): void {
+  /**
+   * Counts one thing of the card source in use for its health. The view is made again now when
+   * HEALTH_VIEW_MS has passed since the last (true: the caller publishes), else once it has (published then).
+   */
+  countHealth(tick: HealthTick): boolean {
     const source = this.sourceName;
-    if (source === null) return;
+    if (source === null) return false;
     this.health = foldHealth(this.health, source, tick, this.nowMs);
-    this.healthShown = healthView(this.health, source, this.nowMs);
+    const wait = this.healthViewAt + HEALTH_VIEW_MS - Date.now();
+    if (wait <= 0) {
+      this.healthViewAt = Date.now();
+      this.healthShown = healthView(this.health, source, this.nowMs);
+      return true;
+    }
+    if (this.healthPending === undefined) {
+      this.healthPending = setTimeout(() => {
+        this.healthPending = undefined;
+        this.healthViewAt = Date.now();
+        this.healthShown = healthView(this.health, this.sourceName, this.nowMs);
+        this.kernel.publish();
+      }, wait);
+      this.healthPending.unref();
+    }
+    return false;
   }
 
   /** The verdict looked at again with time gone by: published only when the view changed. */
@@ -103,15 +127,9 @@ export class CardInputs {
     this.kernel.publish();
   }
 
-  /** A read the repeat window dropped: counted, and published within REPEAT_PUBLISH_MS. */
+  /** A read the repeat window dropped (no event comes for it): counted. */
   private repeated(): void {
-    this.countHealth('repeat');
-    if (this.repeatPublish !== undefined) return;
-    this.repeatPublish = setTimeout(() => {
-      this.repeatPublish = undefined;
-      this.kernel.publish();
-    }, REPEAT_PUBLISH_MS);
-    this.repeatPublish.unref();
+    if (this.countHealth('repeat')) this.kernel.publish();
   }
 
   /**
@@ -345,9 +363,9 @@ export class CardInputs {
     const source = this.source;
     this.source = null;
     clearInterval(this.healthTimer);
-    clearTimeout(this.repeatPublish);
+    clearTimeout(this.healthPending);
     this.healthTimer = undefined;
-    this.repeatPublish = undefined;
+    this.healthPending = undefined;
     await source?.stop();
   }
 }

@@ -54,6 +54,8 @@ describe('reader health at the station', () => {
     emit(unknownEvent('banner', { key: 'hardware.frame.grace', params: { n: 1, ms: 500 } }));
     emit({ type: 'status', state: 'connected' });
     await settle(service);
+    // The view is made again at most every HEALTH_VIEW_MS: the counts after the first come with the next.
+    await vi.waitFor(() => expect(service.getState().readerHealth.sources[0]?.recent.frames).toBe(23), { timeout: 5_000 });
     const health = service.getState().readerHealth;
     expect(health.current).toBe('serial /dev/ttyUSB0');
     expect(health.sources).toHaveLength(1);
@@ -71,7 +73,7 @@ describe('reader health at the station', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const { service, emit } = await fedByShoe();
     for (let i = 0; i < 20; i += 1) emit(i < 5 ? BAD_CHECKSUM : { type: 'device', message: 'new-shoe', raw: 'NEW' });
-    expect(service.getState().readerHealth.sources[0]?.recent.verdict).toBe('warn');
+    await vi.waitFor(() => expect(service.getState().readerHealth.sources[0]?.recent.verdict).toBe('warn'), { timeout: 5_000 });
     now += 11 * 60_000;
     vi.advanceTimersByTime(HEALTH_REFRESH_MS);
     vi.useRealTimers();

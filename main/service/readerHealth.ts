@@ -13,6 +13,7 @@ import {
   READER_HEALTH_SOURCES_KEPT,
   READER_HEALTH_WINDOW_MINUTES,
   type ReaderHealthCounts,
+  type ReaderHealthHour,
   type ReaderHealthSource,
   type ReaderHealthSummary,
   type ReaderHealthView,
@@ -121,6 +122,14 @@ export function recentHealth(state: HealthState, source: string, now: number): R
   return { verdict: healthWarns(counts), ...counts };
 }
 
+/** Each source's hours as the view has them, by the fold's list (unchanged for a source not counted since: not made again). */
+const hoursShown = new WeakMap<readonly Bucket[], readonly ReaderHealthHour[]>();
+function hoursOf(buckets: readonly Bucket[]): readonly ReaderHealthHour[] {
+  let hours = hoursShown.get(buckets);
+  if (hours === undefined) hoursShown.set(buckets, (hours = buckets.map(({ start, ...counts }) => ({ hour: new Date(start).toISOString(), ...counts }))));
+  return hours;
+}
+
 /** The state as the screens show it at `now`: the source in use first, then the others, most recent first; hours oldest first. */
 export function healthView(state: HealthState, current: string | null, now: number): ReaderHealthView {
   const sources = [...state.sources].reverse();
@@ -130,7 +139,7 @@ export function healthView(state: HealthState, current: string | null, now: numb
     sources: ordered.map(
       (entry): ReaderHealthSource => ({
         source: entry.source,
-        hours: entry.hours.map(({ start, ...counts }) => ({ hour: new Date(start).toISOString(), ...counts })),
+        hours: hoursOf(entry.hours),
         recent: recentHealth(state, entry.source, now),
       }),
     ),
