@@ -2,6 +2,8 @@ import type { ClientBase, QueryResult } from 'pg';
 import { exchangeAtEqualValue, type ChipExchange, type ChipExchangeResult } from '../engine/race/exchange';
 import { addChips, raceChipSheet, raceSummary, type ChipsByDenomination, type RaceChipSheet } from '../engine/race/summary';
 import type { HistoryEntry, RaceRecord, SeatCount } from '../protocol/contract';
+import { READER_HEALTH_SUMMARY, type ReaderHealthSummary } from '../protocol/readerHealth';
+import { parse } from '../protocol/schema';
 import type { ChainReport, ChainStatus, JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import { COLOR_UP_LOG_KINDS, ColorUpLog } from '../replay/colorUps';
@@ -719,6 +721,18 @@ export interface TableStatus {
   readonly sheetAfterLevel: number | null;
   /** The chips exchanged outside a race on that sheet (its break's: FoldedExchange), in the order recorded: the sheet lists each. */
   readonly exchanges?: readonly FoldedExchange[];
+  /** The station's card reader, as it last reported it (protocol/readerHealth.ts): null when it never did, has no reader in use, or sent what does not read. */
+  readonly readerHealth?: ReaderHealthSummary | null;
+}
+
+/** A station's reader health as its contact row holds it, read again by the one schema (the database's checks aside, a station may send anything): null when none, or when it does not read. */
+export function readerHealthOf(row: { readonly reader_verdict: unknown; readonly reader_frames: unknown; readonly reader_unknown: unknown; readonly reader_checksum: unknown; readonly reader_repeats: unknown; readonly reader_held: unknown }): ReaderHealthSummary | null {
+  if (row.reader_verdict === null || row.reader_verdict === undefined) return null;
+  try {
+    return parse(READER_HEALTH_SUMMARY, { verdict: row.reader_verdict, frames: row.reader_frames, unknown: row.reader_unknown, checksum: row.reader_checksum, repeats: row.reader_repeats, held: row.reader_held });
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -767,8 +781,9 @@ const chipsList = (chips: Map<number, { collect: number; bring: number }>): Deno
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
   await noJit(client);
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; decided_through: string | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[] }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; decided_through: string | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
+       c.reader_verdict, c.reader_frames, c.reader_unknown, c.reader_checksum, c.reader_repeats, c.reader_held,
        coalesce(a.races, 0)::int AS races, (coalesce(a.value_delta, 0) + coalesce((SELECT sum(value_delta) FROM floor_exchanges WHERE table_name = t.table_name), 0))::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
        greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
@@ -837,6 +852,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         collect: addChips(...sheets.map((sheet) => sheet.collect)),
         sheetAfterLevel: row.sheet_break,
         exchanges: row.exchanges,
+        readerHealth: readerHealthOf(row),
       };
     })
     .sort((a, b) => byTableName(a.table, b.table));

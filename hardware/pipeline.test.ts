@@ -83,6 +83,22 @@ describe('the decode stream', () => {
     expect(Buffer.concat(seen).toString()).toBe('As\r\nKd\n');
   });
 
+  it('tells onRepeat of each read the repeat window drops, and emits nothing for it', async () => {
+    let now = 0;
+    let repeats = 0;
+    const stream = createDecodeStream({ ...DEFAULT_PROFILE, repeatMs: 500 }, { clock: () => now, onRepeat: () => (repeats += 1) });
+    const events: ShoeEvent[] = [];
+    stream.on('data', (event: ShoeEvent) => events.push(event));
+    stream.write(Buffer.from('As\n'));
+    now = 100;
+    stream.write(Buffer.from('As\nAs\n'));
+    now = 2000;
+    stream.end(Buffer.from('As\n'));
+    await new Promise((resolve) => stream.on('end', resolve));
+    expect(cardsOf(events)).toEqual(['As', 'As']);
+    expect(repeats).toBe(2);
+  });
+
   it('ends a silence-framed burst after the pause', async () => {
     const stream = createDecodeStream({ ...profile('barcode'), framing: { kind: 'silence', idleMs: 20 } });
     const events: ShoeEvent[] = [];

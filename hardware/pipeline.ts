@@ -101,6 +101,8 @@ export class FrameDecoder {
   constructor(
     private readonly profile: DeviceProfile,
     readonly decoder: Decoder = createDecoder(profile.decoder),
+    /** Told of each read the repeat window dropped (it gives no event): for reader health's count of repeats. */
+    private readonly onRepeat?: () => void,
   ) {
     this.messages = new Map(Object.entries(profile.messages).map(([text, message]) => [text.toUpperCase(), message]));
   }
@@ -200,7 +202,9 @@ export class FrameDecoder {
         this.lastRead.delete(old);
       }
     }
-    return last !== undefined && at - last < window;
+    const repeat = last !== undefined && at - last < window;
+    if (repeat) this.onRepeat?.();
+    return repeat;
   }
 
   private warning(): ShoeEvent {
@@ -259,6 +263,8 @@ export interface DecodeStreamOptions {
   readonly decoder?: Decoder;
   /** Milliseconds, for the start-up grace and the repeat window (tests pass their own). */
   readonly clock?: () => number;
+  /** Told of each read the repeat window dropped (see FrameDecoder): no event is emitted for it. */
+  readonly onRepeat?: () => void;
 }
 
 /**
@@ -273,7 +279,7 @@ export interface DecodeStream extends Transform {
 
 export function createDecodeStream(profile: DeviceProfile, options: DecodeStreamOptions = {}): DecodeStream {
   const framer: Framer = createFramer(profile.framing);
-  const frameDecoder = new FrameDecoder(profile, options.decoder);
+  const frameDecoder = new FrameDecoder(profile, options.decoder, options.onRepeat);
   const clock = options.clock ?? Date.now;
   const openedAt = clock();
   let idle: NodeJS.Timeout | undefined;

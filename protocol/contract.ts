@@ -15,6 +15,7 @@ import type { ShoeEvent, StatusCode, StatusState } from '../hardware/events';
 import type { ChainStatus, JournalFinding } from '../journal/findings';
 import type { ClockView } from './clock';
 import type { FloorLinkState } from './floorLink';
+import type { ReaderHealthView } from './readerHealth';
 import type { ChipExchangesView, FloorCallsView, GameHistoryEntry, HistorySummary, RaceView } from './races';
 import type { ConsoleSettings, SourceKind } from './settings';
 import { LANGUAGES, MAX_SEATS, SOURCE_KINDS } from './constants';
@@ -24,6 +25,7 @@ import type { GameActionShape, SeatCountDraftShape } from './argumentChecks';
 export type { ChainStatus, JournalFinding } from '../journal/findings';
 export * from './constants';
 export * from './floorLink';
+export * from './readerHealth';
 export * from './races';
 export * from './settings';
 
@@ -222,6 +224,8 @@ export interface ConsoleState {
   readonly floorCalls: FloorCallsView;
   /** Chips exchanged outside a race: late-found chips, colour-ups of a player (main/service/chipExchanges.ts). */
   readonly chipExchanges: ChipExchangesView;
+  /** The card sources' frames counted per hour, and the verdict on the last minutes (protocol/readerHealth.ts). */
+  readonly readerHealth: ReaderHealthView;
 }
 
 /** A refusal: the field at fault, its English and its key (protocol/schema.ts, the one mapping from a schema's refusals). */
@@ -292,6 +296,7 @@ const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: Schema<ConsoleStat
   floorLink: part({ state: [isText, SAID.text] }),
   floorCalls: part({ decisions: [Array.isArray, SAID.list] }),
   chipExchanges: part({ exchanges: [Array.isArray, SAID.list], valueDelta: [isWholeNumber, SAID.whole] }),
+  readerHealth: part({ sources: [Array.isArray, SAID.list] }),
 };
 
 /** A patch's parts: each may be left out (absent stays absent; null is a value: the race ended). */

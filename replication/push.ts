@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import type { ReaderHealthSummary } from '../protocol/readerHealth';
 
 /** One journal record as the station sends it: its line byte for byte, with the header lines written just before it. */
 export interface OutgoingRecord {
@@ -86,4 +87,20 @@ export async function lastStoredSeq(client: ClientBase, table: string): Promise<
 /** The station reports that it is there and how many records it has still to send. */
 export async function reportContact(client: ClientBase, table: string, behind: number): Promise<void> {
   await client.query('SELECT station_seen($1, $2)', [table, Math.min(Math.max(0, Math.trunc(behind)), 2_000_000_000)]);
+}
+
+/**
+ * The station reports its card reader's health (the verdict on the last minutes and the counts it
+ * was given on: protocol/readerHealth.ts; null: none in use), for its own table only (migration 14's definer). False
+ * when the floor is older and has no place for it.
+ */
+export async function reportReaderHealth(client: ClientBase, table: string, health: ReaderHealthSummary | null): Promise<boolean> {
+  try {
+    // null (no reader in use): the floor's row cleared.
+    await client.query('SELECT station_reader_health($1, $2, $3, $4, $5, $6, $7)', [table, health?.verdict ?? null, health?.frames ?? null, health?.unknown ?? null, health?.checksum ?? null, health?.repeats ?? null, health?.held ?? null]);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '42883') return false;
+    throw error;
+  }
 }

@@ -6,7 +6,7 @@ import { voidReasonParam } from '../../engine/race/explain';
 import { RULE_NAMES, SETTING_NAMES, type SettingName } from '../../engine/race/rules';
 import type { FloorClock } from '../../protocol/clock';
 import { chipsWonBySeat } from '../../protocol/views';
-import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
+import { FLOOR_REFUSAL_REASONS, READER_HEALTH_WINDOW_MINUTES, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { COLOUR_UP_STATUSES, isFinished, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
 import type { TableSeating } from '../seating';
@@ -130,6 +130,14 @@ export function linkState(language: FloorLanguage, table: Pick<TableStatus, 'las
   if (age > CONNECTED_WITHIN_MS) return { text: say(language, 'floor.page.offlineSince', { time: formatTime(language, table.lastSeen) }), kind: 'offline' };
   if (table.behind > 0) return { text: say(language, 'floor.page.behind', { n: table.behind }), kind: 'behind' };
   return { text: say(language, 'floor.page.connected'), kind: 'connected' };
+}
+
+/** A table's card reader as its station last reported it, beside its link ('' when it never did, or has none in use). */
+export function readerHealthText(language: FloorLanguage, table: Pick<TableStatus, 'readerHealth'>): string {
+  const health = table.readerHealth;
+  if (health === undefined || health === null) return '';
+  const text = say(language, health.verdict === 'warn' ? 'readerHealth.warning' : `readerHealth.${health.verdict}`, { bad: health.unknown + health.checksum, frames: health.frames, minutes: READER_HEALTH_WINDOW_MINUTES });
+  return `<small class="reader reader--${health.verdict}" data-testid="reader-health" data-verdict="${health.verdict}">${escapeHtml(text)}</small>`;
 }
 
 /** The chip runner's sheet, one side of it: `100 × 3` per denomination, smallest first (— when none). */
@@ -289,11 +297,12 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
   }${foldBehindNote(language, status.foldBehind)}`;
   const rows = status.tables.map((table) => {
     const link = linkState(language, table, now);
+    const reader = readerHealthText(language, table);
     const closed = table.openRaceClosed == null ? '' : ` <strong class="closed" data-testid="open-race-closed">${w('floor.decision.closedOnFloor')}</strong>`;
     const open = table.openRace === null ? '—' : `<a href="${href('/race', { table: table.table, race: table.openRace.raceId }, language)}">${escapeHtml(table.openRace.raceId)}</a> (${w(RACE_STATUS[table.openRace.status])})${closed}`;
     return `<tr class="${rowClass(table)}" data-table="${escapeHtml(table.table)}">
 <th scope="row"><a href="${href('/table', { table: table.table }, language)}">${escapeHtml(table.table)}</a></th>
-<td class="link link--${link.kind}">${escapeHtml(link.text)}<br><small>${table.lastSeen === null ? '—' : escapeHtml(formatTime(language, table.lastSeen))}</small></td>
+<td class="link link--${link.kind}">${escapeHtml(link.text)}<br><small>${table.lastSeen === null ? '—' : escapeHtml(formatTime(language, table.lastSeen))}</small>${reader === '' ? '' : `<br>${reader}`}</td>
 <td class="colour colour--${table.colourUp}">${w(COLOUR_UP_STATUS[table.colourUp])}</td>
 <td class="num">${n(table.races)}</td>
 <td class="num">${n(table.valueDelta, true)}</td>
@@ -383,6 +392,7 @@ ${languageLinks(language, '/table', { table: table.table })}
 </header>
 <dl class="totals" data-testid="totals">
 <div><dt>${w('floor.page.link')}</dt><dd class="link--${link.kind}">${escapeHtml(link.text)}</dd></div>
+${table.readerHealth == null ? '' : `<div><dt>${w('readerHealth.label')}</dt><dd>${readerHealthText(language, table)}</dd></div>`}
 <div><dt>${w('floor.page.colourUp')}</dt><dd>${w(COLOUR_UP_STATUS[table.colourUp])}</dd></div>
 <div><dt>${w('floor.page.races')}</dt><dd>${n(table.races)}</dd></div>
 <div><dt>${w('floor.page.valueChange')}</dt><dd>${n(table.valueDelta, true)}</dd></div>
@@ -566,7 +576,7 @@ tr.failed th,tr.failed td{color:#7a0014}
 tr.damaged{background:#fff4d6}
 tr.flagged{background:#ffe2c2}
 .decision label{display:inline-block;margin:4px 10px 4px 0}.decision input,.decision select,.decision button{font-size:1rem;min-height:36px}.decisions li{margin:2px 0}
-.link--connected{color:#05620c}.link--behind{color:#8a5a00}.link--offline,.link--never{color:#7a0014}
+.reader--warn{color:#8a5a00;font-weight:bold}.link--connected{color:#05620c}.link--behind{color:#8a5a00}.link--offline,.link--never{color:#7a0014}
 .colour--disputed,.colour--floor-called{color:#b00020;font-weight:700}.closed{color:#8a5a00}.colour--waiting-to-confirm{color:#8a5a00;font-weight:600}.colour--done,.colour--closed{color:#05620c}
 .chain--broken{color:#b00020}
 .chips{white-space:nowrap;display:inline-block;margin-right:6px}

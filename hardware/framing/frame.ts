@@ -56,3 +56,10 @@ export const FRAME_MAX_LENGTH: Schema<number | undefined> = wholeIn(1, 65536, DE
 
 /** The refusals of a frame that ran past its length with no end in sight: on a noisy line, as noise. */
 export const OVERLONG_FRAME_KEYS: ReadonlySet<Message['key']> = new Set(['hardware.frame.noLineEnd', 'hardware.frame.noPause', 'hardware.frame.noEtx', 'hardware.frame.noEndAfter']);
+
+/**
+ * The refusals of a frame whose checksum did not match: a byte (`badChecksumByte`), two hex
+ * digits (`badChecksumHex`), a binary frame's (`badChecksum`). Reader health counts them apart
+ * from other unknown frames (a loose cable or a dying reader corrupts bytes in flight).
+ */
+export const CHECKSUM_REFUSAL_KEYS: ReadonlySet<Message['key']> = new Set(['hardware.frame.badChecksumByte', 'hardware.frame.badChecksumHex', 'hardware.frame.badChecksum']);

@@ -25,6 +25,8 @@ export interface SerialSourceOptions extends ConnectionOptions {
   readonly rawLog?: RawLog;
   /** One decoder for every connection, for decoders with state (an RFID table being registered). */
   readonly decoder?: Decoder;
+  /** Told of each read the repeat window dropped (no event is emitted for it): reader health counts them. */
+  readonly onRepeat?: () => void;
 }
 
 const ignore = (): void => {};
@@ -51,6 +53,7 @@ const ignore = (): void => {};
 export class SerialSource {
   readonly rawLog: RawLog;
   private readonly decoder: Decoder | undefined;
+  private readonly onRepeat: (() => void) | undefined;
   private readonly listeners = new Set<ShoeListener>();
   private readonly connection: PortConnection;
   private profile: DeviceProfile | undefined;
@@ -59,6 +62,7 @@ export class SerialSource {
   constructor(options: SerialSourceOptions = {}) {
     this.rawLog = options.rawLog ?? new RawLog();
     this.decoder = options.decoder;
+    this.onRepeat = options.onRepeat;
     this.connection = new PortConnection(
       {
         begun: () => this.startDecoding(),
@@ -131,7 +135,7 @@ export class SerialSource {
 
   /** A connection is made: a decode stream of its own, timed from now (the start-up grace, the repeat window). */
   private startDecoding(): void {
-    const decode = createDecodeStream(this.profile as DeviceProfile, { onBytes: (chunk) => this.rawLog.record(chunk), ...(this.decoder ? { decoder: this.decoder } : {}) });
+    const decode = createDecodeStream(this.profile as DeviceProfile, { onBytes: (chunk) => this.rawLog.record(chunk), ...(this.decoder ? { decoder: this.decoder } : {}), ...(this.onRepeat ? { onRepeat: this.onRepeat } : {}) });
     this.decode = decode;
     decode.on('data', (event: ShoeEvent) => {
       if (this.decode === decode) this.emit(event);

@@ -2,8 +2,8 @@ import { Socket } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
 
 type Driver = (typeof import('pg'))['default'];
-import type { FloorLinkState, FloorOfflineReason, FloorTarget } from '../../protocol/contract';
-import { lastStoredSeq, pushRecords, reportContact } from '../../replication/push';
+import type { FloorLinkState, FloorOfflineReason, FloorTarget, ReaderHealthSummary } from '../../protocol/contract';
+import { lastStoredSeq, pushRecords, reportContact, reportReaderHealth } from '../../replication/push';
 import { nextBatch, writeCursor, type OutboxCursor } from '../../replication/outbox';
 import { floorMismatch, resumePoint } from '../../replication/sync';
 import { floorTargetOf } from './target';
@@ -62,6 +62,11 @@ export interface FloorLinkOptions {
    */
   readonly onFloorDecisions?: (decisions: readonly FloorDecisionRow[]) => void;
   readonly decisionsAfter?: () => number;
+  /**
+   * The card reader's health now (protocol/readerHealth.ts; null: no reader in use), reported with
+   * the contact when it changed since last reported on this connection.
+   */
+  readonly readerHealth?: () => ReaderHealthSummary | null;
   readonly timing?: Partial<FloorLinkTiming>;
   readonly now?: () => Date;
 }
@@ -175,6 +180,8 @@ export class FloorLink {
   /** The version and broken mark of this table's seating last handed on ("none": the floor seats it not). */
   private seatsSeen: string | undefined;
   private offsetSeen = 0;
+  /** The reader health last reported on this connection (JSON), so an unchanged one is not written again. */
+  private healthSent: string | undefined;
   private closed = false;
   /** The cursor moved since it was last written; when it was written; the timer that writes the last move. */
   private cursorUnsaved = false;
@@ -308,6 +315,7 @@ export class FloorLink {
       throw new Error('closed');
     }
     this.client = client;
+    this.healthSent = undefined;
     const resumed = await resumePoint(client, this.options.table, this.options.dataDir);
     this.floorHas = resumed.floorHas;
     this.cursor = resumed.cursor;
@@ -346,10 +354,21 @@ export class FloorLink {
     if (this.pollDue) {
       this.pollDue = false;
       await reportContact(client, this.options.table, this.toSend());
+      await this.reportHealth(client);
       await this.readClock(client);
       await this.readSeats(client);
       await this.readDecisions(client);
     }
+  }
+
+  private async reportHealth(client: Client): Promise<void> {
+    if (this.options.readerHealth === undefined) return;
+    const health = this.options.readerHealth();
+    const seen = JSON.stringify(health);
+    if (seen === this.healthSent) return;
+    // A floor without a place for it (before migration 14) is not asked again on this connection.
+    await reportReaderHealth(client, this.options.table, health);
+    this.healthSent = seen;
   }
 
   private async readDecisions(client: Client): Promise<void> {

@@ -2,7 +2,7 @@ import { englishText, type Message } from '../../engine/messages';
 import type { ShoeEvent } from '../../hardware/events';
 import { seatOfReader } from '../../hardware/profile';
 import { decodeScan } from '../../hardware/scan';
-import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ScanReading, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
+import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ReaderHealthSummary, type ReaderHealthView, type ScanReading, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
 import type { ActiveRace, Session, SessionRecord } from '../../replay/session';
 import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
 import { ok, refused } from './failures';
@@ -13,12 +13,21 @@ import { openRefusalTarget, refusalFor, refusalTarget, type RefusalRuns } from '
 import { simulatedSource } from './simulatedSource';
 import type { StationSettings } from './stationSettings';
 import { lastOf } from './memo';
+import { EMPTY_HEALTH, foldHealth, healthView, recentHealth, tickOf, type HealthState, type HealthTick } from './readerHealth';
 
 /** The most cards read from noise held for the dealer's say at once; more are refused (kept on record as one run). */
 export const MAX_HELD_CARDS = 10;
 /** A held card the dealer discarded, as its refusal record says it (in keys, and its English). */
 export const HELD_DISCARD_SAID: Message = { key: 'service.held.discarded' };
 export const HELD_DISCARD_REASON = englishText(HELD_DISCARD_SAID);
+/** How often the reader health's verdict is looked at again with no frame coming (a warning ends after quiet minutes). */
+export const HEALTH_REFRESH_MS = 30_000;
+/**
+ * The reader health's view is made again at most this often, a count in between shown when the time
+ * is up: a noisy line reads thousands of frames a second, an RFID reader repeats a tag lying on it
+ * many times a second, and the view (4 sources × 24 hours at most) is up to some 9 KB of every patch.
+ */
+export const HEALTH_VIEW_MS = 1_000;
 
 /** How a held card was taken, as the race's record keeps it: `true`, or read at another seat's antenna (`readAt`). */
 export type HeldTaken = boolean | { readonly readAt: number };
@@ -36,11 +45,6 @@ export interface CardInputHooks {
   session(): Session;
   /** A card to whatever `target` names (the open race or game). */
   deal(target: string, code: string, source: InputSource, held?: HeldTaken): Promise<CommandResult>;
-  /**
-   * Told of every card as it becomes held for the dealer's say (noise, another seat's antenna, or
-   * queued behind such a card): the one place, for counters (reader health).
-   */
-  held?(card: HeldCard): void;
 }
 
 /**
@@ -58,6 +62,13 @@ export class CardInputs {
   private shoeRefusal: ShoeRefusal | null = null;
   private held: readonly HeldCard[] = [];
   private heldCount = 0;
+  /** The card sources' health (readerHealth.ts), and its view as the state last carried it. */
+  private health: HealthState = EMPTY_HEALTH;
+  private healthShown: ReaderHealthView = { current: null, sources: [] };
+  private healthTimer: NodeJS.Timeout | undefined;
+  /** When the view was last made (this computer's clock), and the timer that makes it once HEALTH_VIEW_MS is up. */
+  private healthViewAt = Number.NEGATIVE_INFINITY;
+  private healthPending: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly kernel: Kernel,
@@ -70,6 +81,67 @@ export class CardInputs {
   ) {
     const { source } = settings.current;
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
+  }
+
+  /** The card sources' frames counted per hour and the verdict on the last minutes (protocol/readerHealth.ts). */
+  get readerHealth(): ReaderHealthView {
+    return this.healthShown;
+  }
+
+  /** The card source in use's verdict on the last minutes, as the floor is told of it; null for manual entry. */
+  get floorHealth(): ReaderHealthSummary | null {
+    const source = this.sourceName;
+    return source === null ? null : recentHealth(this.health, source, this.nowMs);
+  }
+
+  /** The card source in use as reader health names it: `serial /dev/ttyUSB0`, `simulator`; null for manual entry or no port. */
+  private get sourceName(): string | null {
+    const { kind, path } = this.settings.current.source;
+    if (kind === 'simulator') return 'simulator';
+    return kind === 'serial' && path !== '' ? `serial ${path}` : null;
+  }
+
+  private get nowMs(): number {
+    return (this.options.clock?.() ?? new Date()).getTime();
+  }
+
+  /**
+   * Counts one thing of the card source in use for its health. The view is made again now when
+   * HEALTH_VIEW_MS has passed since the last (true: the caller publishes), else once it has (published then).
+   */
+  countHealth(tick: HealthTick): boolean {
+    const source = this.sourceName;
+    if (source === null) return false;
+    this.health = foldHealth(this.health, source, tick, this.nowMs);
+    const wait = this.healthViewAt + HEALTH_VIEW_MS - Date.now();
+    if (wait <= 0) {
+      this.healthViewAt = Date.now();
+      this.healthShown = healthView(this.health, source, this.nowMs);
+      return true;
+    }
+    if (this.healthPending === undefined) {
+      this.healthPending = setTimeout(() => {
+        this.healthPending = undefined;
+        this.healthViewAt = Date.now();
+        this.healthShown = healthView(this.health, this.sourceName, this.nowMs);
+        this.kernel.publish();
+      }, wait);
+      this.healthPending.unref();
+    }
+    return false;
+  }
+
+  /** The verdict looked at again with time gone by: published only when the view changed. */
+  private refreshHealth(): void {
+    const next = healthView(this.health, this.sourceName, this.nowMs);
+    if (JSON.stringify(next) === JSON.stringify(this.healthShown)) return;
+    this.healthShown = next;
+    this.kernel.publish();
+  }
+
+  /** A read the repeat window dropped (no event comes for it): counted. */
+  private repeated(): void {
+    if (this.countHealth('repeat')) this.kernel.publish();
   }
 
   /** What the state carries of the inputs. */
@@ -145,7 +217,8 @@ export class CardInputs {
       made = { ...card, id: replacing.id };
       this.held = this.held.map((waiting) => (waiting === replacing ? made : waiting));
     }
-    this.hooks.held?.(made);
+    // Counted in the reader's health: a card only waiting behind another (`queued`) is no fault of the reader.
+    if (made.why !== 'queued') this.countHealth('held');
     return made;
   }
 
@@ -254,6 +327,8 @@ export class CardInputs {
       return;
     }
     this.lastInput = event;
+    const tick = tickOf(event);
+    if (tick !== null) this.countHealth(tick);
     const at = (this.options.clock?.() ?? new Date()).toISOString();
     this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, at, event }].slice(-RECENT_INPUTS_MAX);
     if (this.registration.mappingSeats && (event.type === 'card' || event.type === 'unknown')) {
@@ -331,12 +406,17 @@ export class CardInputs {
   openSource(): void {
     const { source } = this.settings.current;
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
+    this.healthShown = healthView(this.health, this.sourceName, this.nowMs);
+    clearInterval(this.healthTimer);
+    this.healthTimer = setInterval(() => this.refreshHealth(), HEALTH_REFRESH_MS);
+    this.healthTimer.unref();
     const emit = (event: ShoeEvent) => this.handle(event);
+    const onRepeat = () => this.repeated();
     if (source.kind === 'simulator') this.source = simulatedSource({ emit, awaited: this.awaited, decks: this.settings.current.table.decks, intervalMs: this.options.simulatedCardMs });
     else if (source.kind === 'serial') {
       const request = { kind: source.kind, path: source.path, profile: effectiveProfile(source, this.profiles) };
       const decoder = this.registration.registrationDecoder;
-      this.source = this.options.cardSources?.(decoder === null ? request : { ...request, decoder }, emit) ?? null;
+      this.source = this.options.cardSources?.(decoder === null ? request : { ...request, decoder }, emit, onRepeat) ?? null;
     }
     else this.source = null;
   }
@@ -344,6 +424,10 @@ export class CardInputs {
   async closeSource(): Promise<void> {
     const source = this.source;
     this.source = null;
+    clearInterval(this.healthTimer);
+    clearTimeout(this.healthPending);
+    this.healthTimer = undefined;
+    this.healthPending = undefined;
     await source?.stop();
   }
 }

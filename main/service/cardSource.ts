@@ -20,7 +20,8 @@ export interface CardSourceRequest {
   readonly decoder?: Decoder;
 }
 
-export type CardSourceFactory = (request: CardSourceRequest, emit: (event: ShoeEvent) => void) => CardSource | null;
+/** `onRepeat`: told of each read the profile's repeat window dropped (no event comes for it), for reader health. */
+export type CardSourceFactory = (request: CardSourceRequest, emit: (event: ShoeEvent) => void, onRepeat?: () => void) => CardSource | null;
 
 /**
  * A race waiting for a card, as a shoe that deals on demand needs to know it. The port hands out

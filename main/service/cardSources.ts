@@ -7,9 +7,9 @@ import type { CardSourceFactory } from './cardSource';
  * The real card sources: a serial shoe or barcode reader, reconnecting by itself after an unplug.
  * (The simulated shoe reaches the console the same way, over a serial port: `npm run shoe`.)
  */
-export const serialCardSources: CardSourceFactory = ({ kind, path, profile, decoder }, emit) => {
+export const serialCardSources: CardSourceFactory = ({ kind, path, profile, decoder }, emit, onRepeat) => {
   if (kind === 'manual' || path === '') return null;
-  const source = new SerialSource(decoder === undefined ? {} : { decoder });
+  const source = new SerialSource({ ...(decoder === undefined ? {} : { decoder }), ...(onRepeat === undefined ? {} : { onRepeat }) });
   source.on(emit);
   void source.open(path, profile.baud, profile);
   return { stop: () => source.close() };

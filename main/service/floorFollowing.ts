@@ -1,5 +1,5 @@
 import type { FloorClock } from '../../protocol/clock';
-import type { CommandResult, FloorLinkState, FloorTarget } from '../../protocol/contract';
+import type { CommandResult, FloorLinkState, FloorTarget, ReaderHealthSummary } from '../../protocol/contract';
 import type { FloorDecisionRow, FloorLink, FloorLinkTiming, FloorSeatsRow } from '../floorLink/link';
 import { isInputError } from '../../engine/errors';
 import { ok } from './failures';
@@ -38,6 +38,8 @@ export class FloorFollowing {
     private readonly followSeats: (seats: FloorSeatsRow | null) => Promise<CommandResult> = async () => ok(null),
     /** The director's decisions read (journaled once each, as a command in its turn), and the last one journaled. */
     private readonly decisions?: { readonly take: (rows: readonly FloorDecisionRow[]) => Promise<CommandResult>; readonly after: () => number },
+    /** The card reader's health as the floor is told of it (null: no reader in use). */
+    private readonly readerHealth?: () => ReaderHealthSummary | null,
   ) {}
 
   /** The link's state, as the screens show it. */
@@ -124,6 +126,7 @@ export class FloorFollowing {
       onFloorSeats: (seats) => {
         void this.followSeats(seats);
       },
+      ...(this.readerHealth === undefined ? {} : { readerHealth: this.readerHealth }),
       ...(this.decisions === undefined
         ? {}
         : {

@@ -91,6 +91,7 @@ export class ConsoleService {
       (clock) => this.followFloorClock(clock),
       (seats) => this.followFloorSeats(seats),
       { take: (rows) => this.takeFloorDecisions(rows), after: () => this.followers.floorDecisions.lastId },
+      () => this.cardInputs.floorHealth,
     );
     this.kernel.appended = (seq) => this.floor.appended(seq);
     const commands: CommandContext = {

@@ -70,6 +70,7 @@ export class StationState {
       floorLink: this.parts.floor.current,
       floorCalls: this.parts.kernel.followers.floorDecisions.view,
       chipExchanges: this.parts.kernel.followers.chipExchanges.view,
+      readerHealth: this.parts.inputs.readerHealth,
     };
   }
 }

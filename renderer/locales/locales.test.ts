@@ -82,6 +82,8 @@ const DYNAMIC_KEYS = [
   ...['connecting', 'connected'].map((state) => `floorLink.${state}`),
   ...FLOOR_OFFLINE_REASONS.map((reason) => `floorLink.reasons.${reason}`),
   ...FLOOR_REFUSAL_REASONS.map((reason) => `floorLink.chain.${reason}`),
+  // Reader health's table (components/ReaderHealthTable.vue): its columns.
+  ...['frames', 'unknown', 'checksum', 'repeats', 'held'].map((column) => `readerHealth.columns.${column}`),
 ];
 
 describe('locale files', () => {

@@ -252,6 +252,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     floorLink: { state: 'off' },
     floorCalls: { called: null, decisions: [] },
     chipExchanges: { exchanges: [], valueDelta: 0 },
+    readerHealth: { current: null, sources: [] },
     ...overrides,
   };
 }

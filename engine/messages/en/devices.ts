@@ -185,6 +185,13 @@ export const enDevices = {
       'bad-time': 'its time cannot be read',
     },
   },
+  /** A card reader's health (protocol/readerHealth.ts): the station's warning under its card source, and each table's beside its link on the floor page. */
+  readerHealth: {
+    label: 'Card reader',
+    warning: 'Card reader: {bad} of {frames} frames bad in the last {minutes} min. Check the cable and the reader.',
+    ok: 'Card reader: reads cleanly',
+    quiet: 'Card reader: quiet',
+  },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
     /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */

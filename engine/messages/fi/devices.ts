@@ -187,6 +187,12 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       'bad-time': 'sen aikaa ei voi lukea',
     },
   },
+  readerHealth: {
+    label: 'Kortinlukija',
+    warning: 'Kortinlukija: {bad}/{frames} kehystä virheellisiä viimeisen {minutes} min aikana. Tarkista kaapeli ja lukija.',
+    ok: 'Kortinlukija: lukee puhtaasti',
+    quiet: 'Kortinlukija: hiljaa',
+  },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
     /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */

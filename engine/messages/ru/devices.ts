@@ -187,6 +187,12 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       'bad-time': 'её время не читается',
     },
   },
+  readerHealth: {
+    label: 'Считыватель карт',
+    warning: 'Считыватель карт: кадры с ошибками — {bad} из {frames} за последние {minutes} мин. Проверьте кабель и считыватель.',
+    ok: 'Считыватель карт: читает чисто',
+    quiet: 'Считыватель карт: молчит',
+  },
   /** The floor console: the tournament clock it runs for every table. */
   floor: {
     /** The director's decisions on a table (floor/decisions.ts): the floor page's form and list, the station's notice. */
