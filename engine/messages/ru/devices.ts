@@ -81,6 +81,13 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       simulated: 'Имитация шуза (зерно {seed})',
     },
     parities: { none: 'нет', even: 'чётная', odd: 'нечётная', mark: 'всегда 1 (mark)', space: 'всегда 0 (space)' },
+    detect: {
+      trying: 'Прослушивание на {setting} ({n} из {total}): положите на считыватель несколько карт',
+      found: 'Найден {n} профиль, который читает считыватель без ошибок | Найдено {n} профиля, которые читают считыватель без ошибок | Найдено {n} профилей, которые читают считыватель без ошибок',
+      best: 'Лучший: {summary}',
+      nothing: 'Ничего не прочитано без ошибок на опробованных настройках ({n}): положите несколько карт во время прослушивания и проверьте кабель и питание',
+      saved: 'Лучший профиль сохранён в {path}: используйте --decoder {path}',
+    },
   },
   /** A race's record (the slip the station prints, the floor's race page): one vocabulary for both. */
   record: {
