@@ -134,6 +134,12 @@ export const COMMANDS = {
   importProfile: command(arg('profile', objectOfSize<unknown>(PROFILE_MAX_CHARS, { key: 'command.profile', params: { kb: PROFILE_MAX_CHARS / 1024 } }))).returns<CommandResult<DeviceProfileInfo>>(),
   /** Starts registering an RFID deck into a profile of this name (the card source must read tag IDs), or stops it (null). */
   registerDeck: command(arg('name', nullable(textOf(NAME_MAX)))).returns<CommandResult>(),
+  /**
+   * "Find the settings for this reader": true starts listening on the card source's port (the
+   * state's `detection` shows how far it has come and what it found); false stops it, or clears
+   * what it found.
+   */
+  detectReader: command(arg('start', boolean({ key: 'command.notBoolean' }))).returns<CommandResult>(),
 } as const satisfies Readonly<Record<string, Command>>;
 
 type CallOf<Entry> = Entry extends Command<infer Call> ? Call : never;

@@ -24,6 +24,8 @@ export interface CardInputHooks {
   session(): Session;
   /** A card to whatever `target` names (the open race or game). */
   deal(target: string, code: string, source: InputSource, held?: boolean): Promise<CommandResult>;
+  /** A reader's settings are being found on the port: the card source is not opened meanwhile. */
+  detecting?(): boolean;
 }
 
 /**
@@ -256,6 +258,7 @@ export class CardInputs {
   openSource(): void {
     const { source } = this.settings.current;
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
+    if (this.hooks.detecting?.() === true) return;
     const emit = (event: ShoeEvent) => this.handle(event);
     if (source.kind === 'simulator') this.source = simulatedSource({ emit, awaited: this.awaited, decks: this.settings.current.table.decks, intervalMs: this.options.simulatedCardMs });
     else if (source.kind === 'serial') {

@@ -65,6 +65,12 @@ export const enConsole = {
       exportRefused: 'the export could not be saved to {file}: {why}',
     },
     notInJournal: '{race} is not in the journal',
+    detect: {
+      running: 'the reader is being listened to already: stop it first, or wait for what it finds',
+      raceOpen: 'race {race} is open: find the reader\'s settings between races',
+      gameOpen: 'game {game} is open: find the reader\'s settings between games',
+      noReader: 'find the settings with the reader connected: choose the serial card source and its port first',
+    },
     register: {
       raceOpen: 'race {race} is open: register the deck between races',
       gameOpen: 'game {game} is open: register the deck between games',

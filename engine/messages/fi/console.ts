@@ -68,6 +68,12 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       exportRefused: 'vientiä ei voitu tallentaa tiedostoon {file}: {why}',
     },
     notInJournal: '{race} ei ole tapahtumalokissa',
+    detect: {
+      running: 'lukijaa kuunnellaan jo: pysäytä se ensin tai odota, mitä se löytää',
+      raceOpen: 'arvonta {race} on auki: etsi lukijan asetukset arvontojen välillä',
+      gameOpen: 'peli {game} on auki: etsi lukijan asetukset pelien välillä',
+      noReader: 'etsi asetukset lukija kytkettynä: valitse ensin sarjaportin korttilähde ja sen portti',
+    },
     register: {
       raceOpen: 'arvonta {race} on auki: rekisteröi pakka arvontojen välillä',
       gameOpen: 'peli {game} on auki: rekisteröi pakka pelien välillä',
