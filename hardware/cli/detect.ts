@@ -60,8 +60,7 @@ export async function detectMain(args: DetectArgs, io: CardsIo): Promise<number>
     }
     result.found.forEach((found, index) => io.out(`${foundLine(found, index + 1)}\n`));
     const best = result.found[0] as Found;
-    io.err(`cards: ${englishText({ key: 'hardware.detect.found', params: { n: result.found.length } })}\n`);
-    io.err(`cards: ${englishText({ key: 'hardware.detect.best', params: { summary: best.summary } })}\n`);
+    io.err(`cards: ${englishText({ key: 'hardware.detect.found', params: { n: result.found.length, summary: best.summary } })}\n`);
     if (args.save !== undefined) {
       writeFileSync(args.save, `${JSON.stringify(best.profile, null, 2)}\n`);
       io.err(`cards: ${englishText({ key: 'hardware.detect.saved', params: { path: args.save } })}\n`);

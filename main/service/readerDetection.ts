@@ -62,10 +62,11 @@ export class ReaderDetections {
         }
         return ok(null);
       }
-      if (this.running !== null) return refused('detection', { key: 'service.detect.running' });
+      // Listening already: it goes on.
+      if (this.running !== null) return ok(null);
       const { race, game } = this.hooks.session();
-      if (race) return refused('race', { key: 'service.detect.raceOpen', params: { race: race.id } });
-      if (game) return refused('game', { key: 'service.detect.gameOpen', params: { game: game.id } });
+      if (race) return refused('race', { key: 'service.detect.open', params: { open: race.id } });
+      if (game) return refused('game', { key: 'service.detect.open', params: { open: game.id } });
       if (this.hooks.registering()) return refused('source', { key: 'service.registering' });
       const source = this.hooks.source();
       if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.detect.noReader' });

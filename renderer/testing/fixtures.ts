@@ -241,6 +241,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     held: [],
     profiles: BUILT_IN_PROFILE_INFOS,
     registration: null,
+    detection: null,
     game: null,
     games: [],
     plan: null,

@@ -66,10 +66,8 @@ export const enConsole = {
     },
     notInJournal: '{race} is not in the journal',
     detect: {
-      running: 'the reader is being listened to already: stop it first, or wait for what it finds',
-      raceOpen: 'race {race} is open: find the reader\'s settings between races',
-      gameOpen: 'game {game} is open: find the reader\'s settings between games',
-      noReader: 'find the settings with the reader connected: choose the serial card source and its port first',
+      open: '{open} is open: find the reader\'s settings between races and games',
+      noReader: 'choose the serial card source and its port first',
     },
     register: {
       raceOpen: 'race {race} is open: register the deck between races',

@@ -69,10 +69,8 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     },
     notInJournal: '{race} ei ole tapahtumalokissa',
     detect: {
-      running: 'lukijaa kuunnellaan jo: pysäytä se ensin tai odota, mitä se löytää',
-      raceOpen: 'arvonta {race} on auki: etsi lukijan asetukset arvontojen välillä',
-      gameOpen: 'peli {game} on auki: etsi lukijan asetukset pelien välillä',
-      noReader: 'etsi asetukset lukija kytkettynä: valitse ensin sarjaportin korttilähde ja sen portti',
+      open: '{open} on auki: etsi lukijan asetukset arvontojen ja pelien välillä',
+      noReader: 'valitse ensin sarjaportin korttien lähde ja sen portti',
     },
     register: {
       raceOpen: 'arvonta {race} on auki: rekisteröi pakka arvontojen välillä',
