@@ -82,7 +82,7 @@ test('a profile file imported on the settings screen is checked, stored, chosen 
     await expect(error).toHaveAttribute('data-field', 'profile.framing.kind');
     await expect(error).toContainText('morse.json was not imported:');
     // Said in the dealer's words now that the profile reader's reasons come in keys: no English marker left.
-    await expect(error).toContainText('unknown framing "morse"; choose lines, stx-etx or silence');
+    await expect(error).toContainText('unknown framing "morse"; choose lines, stx-etx, silence or binary');
     await expect(error.locator('[lang="en"]')).toHaveCount(0);
     await expect(view.getByTestId('source-decoder')).toHaveValue('text');
     await expectAccessible(page);

@@ -11,7 +11,7 @@ import { encodeCard, encodeText, framed } from './encoding';
 import type { ShoeEvent } from './events';
 import { STX } from './framing/stxEtx';
 import { decodeRecording, GRACE_RAW_LIMIT, NOISE_FRAMES_FOR_BAUD_WARNING, type TimedChunk } from './pipeline';
-import { ALL_BUILT_IN_PROFILES, BUILT_IN_PROFILES, createFramer, describeLine, profileSummary, readProfile, type DeviceProfile } from './profile';
+import { ALL_BUILT_IN_PROFILES, BINARY_PROFILES, BUILT_IN_PROFILES, createFramer, describeLine, profileSummary, readProfile, type DeviceProfile } from './profile';
 import './testing/saidInEnglish';
 
 const hex = (text: string) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
@@ -144,10 +144,11 @@ describe('the repeat window (repeatMs)', () => {
     ]);
   });
 
-  it('is off (0) for every built-in but rfid; unknown frames are never dropped as repeats', () => {
+  it('is off (0) for every built-in but the tag readers (rfid, and the binary ones reading tags); unknown frames are never dropped as repeats', () => {
     expect(Object.entries(ALL_BUILT_IN_PROFILES).map(([name, entry]) => [name, entry.repeatMs])).toEqual(
-      Object.keys(ALL_BUILT_IN_PROFILES).map((name) => [name, name === 'rfid' ? 1500 : 0]),
+      Object.entries(ALL_BUILT_IN_PROFILES).map(([name, entry]) => [name, entry.decoder.kind === 'uid' ? 1500 : 0]),
     );
+    expect(Object.values(ALL_BUILT_IN_PROFILES).filter((entry) => entry.decoder.kind === 'uid').map((entry) => entry.name)).toEqual(['rfid', 'rdm6300', 'id12la', 'pn532-uart', 'uhf-r200', 'uhf-a0']);
     expect(decodeRecording(builtIn('text'), [at(0, 'As\r\nAs\r\n')])).toHaveLength(2);
     expect(decodeRecording(profile({ repeatMs: 1000 }), [at(0, 'A?\r\nA?\r\n')])).toHaveLength(2);
   });
@@ -484,13 +485,23 @@ describe('the README samples', () => {
   const profiles = blocks.flatMap((block, index) => (block.lang === 'json' ? [{ json: block.body, sample: blocks[index - 1] }] : []));
 
   it('has a profile for every kind of device, each valid', () => {
-    expect(profiles.length).toBeGreaterThanOrEqual(9);
+    expect(profiles.length).toBeGreaterThanOrEqual(15);
     for (const { json } of profiles) expect(() => readProfile(JSON.parse(json)), json).not.toThrow();
+  });
+
+  it('the file of each binary reader (issue 26) is its built-in profile, with a tag table', () => {
+    const named = new Map(profiles.map(({ json }) => readProfile(JSON.parse(json))).map((device) => [device.name, device]));
+    for (const [name, builtInProfile] of Object.entries(BINARY_PROFILES)) {
+      const file = named.get(name);
+      expect(file, name).toBeDefined();
+      const decoder = builtInProfile.decoder.kind === 'uid' ? { ...builtInProfile.decoder, cards: (file?.decoder as { cards?: unknown }).cards } : builtInProfile.decoder;
+      expect(file).toEqual({ ...builtInProfile, decoder });
+    }
   });
 
   it('each sample decodes, message by message, to cards or device messages with the profile after it', () => {
     const samples = profiles.filter(({ sample }) => sample?.lang === 'text' || sample?.lang === 'hex');
-    expect(samples.length).toBeGreaterThanOrEqual(8);
+    expect(samples.length).toBeGreaterThanOrEqual(14);
     for (const { json, sample } of samples) {
       const device = readProfile(JSON.parse(json));
       const messages = (sample as { body: string }).body.split('\n').filter((line) => line.trim() !== '');

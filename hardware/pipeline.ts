@@ -115,7 +115,7 @@ export class FrameDecoder {
     const early: ShoeEvent[] = [];
     if (at !== undefined) {
       if (at < this.profile.graceMs && !this.graceOver) {
-        this.skipped.push(printableOf(frame.bytes));
+        this.skipped.push(frame.shown ?? printableOf(frame.bytes));
         return [];
       }
       early.push(...this.endGrace());
@@ -167,7 +167,7 @@ export class FrameDecoder {
   /** The frame's event, or null for a read repeated within the repeat window (no event). */
   private eventOf(frame: Frame, at: number | undefined): FrameEvent | null {
     const text = frameText(frame.bytes);
-    const raw = text ?? printableRaw(frame.bytes);
+    const raw = frame.shown ?? text ?? printableRaw(frame.bytes);
     if (frame.error !== undefined) return unknownEvent(raw, frame.error);
     if (text === null) return unknownEvent(raw, { key: 'hardware.frame.notText' });
     // A Code ID comes before an AIM identifier when a scanner sends both (Honeywell's order).

@@ -3,7 +3,7 @@ import { BOOLEAN, choiceOf, flag, orSaid, wholeIn } from './deviceKind';
 import { DEVICE_MESSAGES, type DeviceMessage } from './events';
 import { DEFAULT_INDEX_OPTIONS } from './decoding/indexed';
 import { DATA_BITS, DEFAULT_LINE_SETTINGS, describeLine, PARITIES, STOP_BITS, type LineSettings } from './lineSettings';
-import { DECODER, describeDecoder, describeFraming, FRAMING, type DecoderConfig, type FramingConfig } from './registry';
+import { DECODER, describeDecoder, describeFraming, FRAMING, readFraming, type DecoderConfig, type FramingConfig } from './registry';
 
 // The framers and decoders are listed, read and built by the registry; these stay importable from here.
 export { createDecoder, createFramer, type DecoderConfig, type FramingConfig } from './registry';
@@ -97,12 +97,59 @@ export const BUILT_IN_PROFILES: Readonly<Record<string, DeviceProfile>> = {
 };
 
 /**
+ * Readers that send binary or checksummed frames (issue 26), each described by the `binary`
+ * framing alone: the README shows each as a file with a sample of what the device sends. RFID
+ * readers re-report a tag lying on the antenna, hence their repeat window (as the `rfid` profile's).
+ */
+export const BINARY_PROFILES: Readonly<Record<string, DeviceProfile>> = (() => {
+  const tagReader = { repeatMs: 1500 };
+  const uid: DecoderConfig = { kind: 'uid', cards: {} };
+  const emTag = (length: number, end: string): FramingConfig => readFraming({
+    kind: 'binary', start: '02', length, end,
+    checksums: [{ kind: 'xor', over: { from: 1, to: 11 }, overHex: true, at: 11, sent: 'hex' }],
+    message: { from: 1, to: 11, as: 'text' },
+  });
+  const profiles: DeviceProfile[] = [
+    builtIn('rdm6300', emTag(14, '03'), uid, tagReader),
+    builtIn('id12la', emTag(16, '0D0A03'), uid, tagReader),
+    builtIn('zebra-ssi', readFraming({
+      kind: 'binary', length: { at: 0, size: 1, counts: { from: 0, to: -2 } },
+      checksums: [{ kind: 'negated-sum', size: 2, order: 'big', over: { from: 0, to: -2 }, at: -2 }],
+      match: [{ at: 1, bytes: 'F3' }],
+      message: { from: 5, to: -2, as: 'text' },
+      // A length byte of 255 and the two checksum bytes.
+      maxLength: 257,
+    }), { kind: 'text' }),
+    builtIn('pn532-uart', readFraming({
+      kind: 'binary', start: '0000FF', length: { at: 3, size: 1, counts: { from: 5, to: -2 } }, end: '00',
+      checksums: [{ kind: 'negated-sum', over: { from: 3, to: 4 }, at: 4 }, { kind: 'negated-sum', over: { from: 5, to: -2 }, at: -2 }],
+      match: [{ at: 5, bytes: 'D54B' }],
+      skip: ['0000FF00FF00', '0000FFFF0000'],
+      message: { from: 13, to: -2, as: 'hex' },
+    }), uid, { ...tagReader, baud: 115200 }),
+    builtIn('uhf-r200', readFraming({
+      kind: 'binary', start: 'BB', length: { at: 3, size: 2, order: 'big', counts: { from: 5, to: -2 } }, end: '7E',
+      checksums: [{ kind: 'sum', over: { from: 1, to: -2 }, at: -2 }],
+      match: [{ at: 1, bytes: '0222' }],
+      message: { from: 8, to: -4, as: 'hex' },
+    }), uid, { ...tagReader, baud: 115200 }),
+    builtIn('uhf-a0', readFraming({
+      kind: 'binary', start: 'A0', length: { at: 1, size: 1, counts: { from: 0 } }, end: 'C0',
+      checksums: [{ kind: 'sum', over: { from: 1, to: -2 }, at: -2 }],
+      message: { from: 5, to: -2, as: 'hex' },
+    }), uid, { ...tagReader, baud: 115200 }),
+  ];
+  return Object.fromEntries(profiles.map((profile) => [profile.name, profile]));
+})();
+
+/**
  * Every built-in profile, by the name `cards --decoder` and `shoe --format` take. `stx-plain`
  * (STX…ETX without a checksum) is not in the console's list yet: it has no label there.
  */
 export const ALL_BUILT_IN_PROFILES: Readonly<Record<string, DeviceProfile>> = {
   ...BUILT_IN_PROFILES,
   'stx-plain': builtIn('stx-plain', { kind: 'stx-etx', checksum: 'none' }, { kind: 'text' }),
+  ...BINARY_PROFILES,
 };
 
 export const DEFAULT_PROFILE = BUILT_IN_PROFILES.text as DeviceProfile;

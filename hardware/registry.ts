@@ -7,6 +7,7 @@ import { PATTERN_DECODING, type PatternDecoding } from './decoding/pattern';
 import { SUIT_NUMBER_DECODING, type SuitNumberDecoding } from './decoding/suitNumber';
 import { TEXT_DECODING, type TextDecoding } from './decoding/text';
 import { UID_DECODING, type UidDecoding } from './decoding/uid';
+import { BINARY_FRAMING, type BinaryFraming } from './framing/binary';
 import { FRAME_MAX_LENGTH, type Framer, type FramingKind } from './framing/frame';
 import { LINES_FRAMING, type LinesFraming } from './framing/lines';
 import { SILENCE_FRAMING, type SilenceFraming } from './framing/silence';
@@ -21,7 +22,7 @@ import { STX_ETX_FRAMING, type StxEtxFraming } from './framing/stxEtx';
  */
 
 /** A profile's `framing`: how the bytes are cut into messages. */
-export type FramingConfig = LinesFraming | StxEtxFraming | SilenceFraming;
+export type FramingConfig = LinesFraming | StxEtxFraming | SilenceFraming | BinaryFraming;
 
 /** A profile's `decoder`: how a message's text becomes a card. */
 export type DecoderConfig = TextDecoding | SuitNumberDecoding | IndexDecoding | PatternDecoding | UidDecoding;
@@ -34,6 +35,7 @@ export const FRAMINGS: FramingTable = {
   lines: LINES_FRAMING,
   'stx-etx': STX_ETX_FRAMING,
   silence: SILENCE_FRAMING,
+  binary: BINARY_FRAMING,
 };
 
 export const DECODERS: DecoderTable = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../engine/errors';
-import { ALL_BUILT_IN_PROFILES, BUILT_IN_PROFILES, DEFAULT_PROFILE, readProfile } from '../profile';
+import { ALL_BUILT_IN_PROFILES, BINARY_PROFILES, BUILT_IN_PROFILES, DEFAULT_PROFILE, readProfile } from '../profile';
 import { builtInProfile, LINE_OPTION_SPECS, parseOptions, profileArgument, withLineOptions } from './args';
 
 const SPEC = {
@@ -50,7 +50,7 @@ describe('parseOptions', () => {
 
 describe('profiles from arguments', () => {
   it('takes every built-in name, the console\'s and the others', () => {
-    expect(Object.keys(ALL_BUILT_IN_PROFILES)).toEqual([...Object.keys(BUILT_IN_PROFILES), 'stx-plain']);
+    expect(Object.keys(ALL_BUILT_IN_PROFILES)).toEqual([...Object.keys(BUILT_IN_PROFILES), 'stx-plain', ...Object.keys(BINARY_PROFILES)]);
     for (const [name, profile] of Object.entries(ALL_BUILT_IN_PROFILES)) {
       expect(builtInProfile(name, '--format')).toBe(profile);
       expect(profileArgument(name, '--decoder')).toBe(profile);
@@ -59,7 +59,7 @@ describe('profiles from arguments', () => {
       field: '--format',
       reason: `unknown format "morse"; choose ${Object.keys(ALL_BUILT_IN_PROFILES).join(', ')}`,
     });
-    expect(refusal(() => profileArgument('morse', '--format')).reason).toMatch(/^unknown format "morse"; choose text, .*, stx-plain or give the path of a JSON profile file$/);
+    expect(refusal(() => profileArgument('morse', '--format')).reason).toMatch(/^unknown format "morse"; choose text, .*, stx-plain, rdm6300, .*, uhf-a0 or give the path of a JSON profile file$/);
   });
 
   it('reads and validates a JSON profile file', () => {
@@ -80,7 +80,7 @@ describe('profiles from arguments', () => {
     expect(profileArgument('vendor.json', '--decoder', readFile)).toMatchObject({ name: 'vendor', baud: 19200 });
     expect(refusal(() => profileArgument('bad.json', '--decoder', readFile))).toEqual({
       field: '--decoder',
-      reason: 'bad.json: framing.kind: unknown framing "morse"; choose lines, stx-etx or silence',
+      reason: 'bad.json: framing.kind: unknown framing "morse"; choose lines, stx-etx, silence or binary',
     });
     expect(refusal(() => profileArgument('broken.json', '--decoder', readFile)).reason).toMatch(/^broken\.json: not valid JSON/);
     expect(refusal(() => profileArgument('missing.json', '--decoder', readFile)).reason).toBe('missing.json: no such file');

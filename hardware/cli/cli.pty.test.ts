@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { SerialPort } from 'serialport';
 import { REGISTRATION_ORDER } from '../decoding/uid';
 import { encodeCard } from '../encoding';
-import { DEFAULT_PROFILE, readProfile } from '../profile';
+import { BINARY_PROFILES, DEFAULT_PROFILE, readProfile } from '../profile';
 import { shuffledShoe } from '../simulator/shoe';
 import { PtyPair, PtyWriter, requireSocat, waitFor } from '../testing/ptyPair';
 import type { PortFactory } from '../transport/serialSource';
@@ -374,5 +374,35 @@ describe('shoe simulator and cards CLI over a real port pair (socat)', () => {
     await writer.write('1|4 161 13 127\r\n');
     expect(await read.exit).toBe(0);
     expect(read.lines().at(-1)).toEqual({ type: 'card', card: 'Ah', raw: '1|4 161 13 127', reader: '1' });
+  });
+  it('binary frames (issue 26): a Zebra SSI scanner and a PN532 send through `shoe`, `cards` reads the same cards; a damaged frame is refused with its bytes in hex', { timeout: 90_000 }, async () => {
+    // The PN532's deck: a tag per card, as "register deck" would have filled it.
+    const tags = Object.fromEntries(REGISTRATION_ORDER.map((card, index) => [`04A2${index.toString(16).toUpperCase().padStart(2, '0')}C4`, card]));
+    const pn532 = profileFile({ ...BINARY_PROFILES['pn532-uart'], decoder: { kind: 'uid', cards: tags } });
+    for (const format of ['zebra-ssi', pn532]) {
+      const ports = await pair('cli-binary');
+      const cards = npmRun('cards', ['--port', ports.b, '--decoder', format, '--count', '52']);
+      await waitFor(() => connectedCount(cards) === 1, 'the cards CLI to connect', 15_000);
+      const shoe = npmRun('shoe', ['--port', ports.a, '--seed', '7', '--rate', '400', '--format', format]);
+      expect(await shoe.exit).toBe(0);
+      expect(await cards.exit).toBe(0);
+      expect(shoe.stderr()).toBe('');
+      const read = cards.lines().filter((line) => line.type !== 'status');
+      expect(read.map((line) => line.card)).toEqual(shuffledShoe(7));
+      // Each read shown whole, in hex, as it came over the wire.
+      for (const line of read) expect(line.raw).toMatch(/^(?:[0-9A-F]{2} )+[0-9A-F]{2}$/);
+    }
+    const ports = await pair('cli-binary-damaged');
+    const cards = npmRun('cards', ['--port', ports.b, '--decoder', 'zebra-ssi', '--count', '1']);
+    await waitFor(() => connectedCount(cards) === 1, 'the cards CLI to connect', 15_000);
+    const scanner = await PtyWriter.open(ports.a);
+    cleanups.push(() => scanner.close());
+    // `AS` with its checksum's last byte damaged, then sent again whole.
+    await scanner.write(Buffer.from('07F30000034153FE6E07F30000034153FE6F', 'hex'));
+    expect(await cards.exit).toBe(0);
+    expect(cards.lines().filter((line) => line.type !== 'status')).toEqual([
+      { type: 'unknown', raw: '07 F3 00 00 03 41 53 FE 6E', reason: 'bad negated-sum checksum at byte 7: got FE 6E, expected FE 6F' },
+      { type: 'card', card: 'As', raw: '07 F3 00 00 03 41 53 FE 6F' },
+    ]);
   });
 });

@@ -72,8 +72,19 @@ async function main(args: readonly string[]): Promise<number> {
       out(`${index + 1} ${card}`);
       await sleep(interval);
     }
-    await send(port, encodeText('EMPTY', profile));
-    out('EMPTY');
+    // A tag reader whose frames carry tag IDs in hex has no way to say "empty": it sends none.
+    const empty = (() => {
+      try {
+        return encodeText('EMPTY', profile);
+      } catch (error) {
+        if (error instanceof InputError) return null;
+        throw error;
+      }
+    })();
+    if (empty !== null) {
+      await send(port, empty);
+      out('EMPTY');
+    }
   } catch (error) {
     process.stderr.write(`shoe: ${describePortError(error, path, 'connected').message}\n`);
     return 1;

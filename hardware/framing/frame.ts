@@ -5,6 +5,11 @@ import { wholeIn, type DeviceKind } from '../deviceKind';
 /** One framed message from the device, or the bytes of a message the framing refused. */
 export interface Frame {
   readonly bytes: Buffer;
+  /**
+   * How the log shows the frame when not as its bytes' text: a binary frame's every byte in hex
+   * (`bytes` is then its message alone, as the decoder reads it).
+   */
+  readonly shown?: string;
   /** Set when the framing refused these bytes (bad checksum, overlong, bytes outside a frame): why, in keys. */
   readonly error?: Message;
 }
@@ -50,4 +55,4 @@ export function cutOffFrame(pending: readonly number[]): Frame[] {
 export const FRAME_MAX_LENGTH: Schema<number | undefined> = wholeIn(1, 65536, DEFAULT_MAX_FRAME);
 
 /** The refusals of a frame that ran past its length with no end in sight: on a noisy line, as noise. */
-export const OVERLONG_FRAME_KEYS: ReadonlySet<Message['key']> = new Set(['hardware.frame.noLineEnd', 'hardware.frame.noPause', 'hardware.frame.noEtx']);
+export const OVERLONG_FRAME_KEYS: ReadonlySet<Message['key']> = new Set(['hardware.frame.noLineEnd', 'hardware.frame.noPause', 'hardware.frame.noEtx', 'hardware.frame.noEndAfter']);

@@ -75,11 +75,13 @@ describe('SerialSource over a real pseudo-terminal pair (socat)', { timeout: 20_
       await device.write(encodeText('EMPTY', profile));
       await waitFor(() => events.some(({ event }) => event.type === 'device'), `the shoe-empty message (${name})`);
       const decoded = events.flatMap(({ event }) => (event.type === 'status' ? [] : [event]));
+      // A binary frame is shown whole, in hex; a text one as its text.
+      const rawOf = (text: string, bytes: Buffer) => (profile.framing.kind === 'binary' ? [...bytes].map((byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join(' ') : text);
       expect({ name, decoded }).toEqual({
         name,
         decoded: [
-          ...sent.map((card) => ({ type: 'card', card, raw: cardText(card, profile.decoder) })),
-          { type: 'device', message: 'shoe-empty', raw: 'EMPTY' },
+          ...sent.map((card) => ({ type: 'card', card, raw: rawOf(cardText(card, profile.decoder), encodeCard(card, profile)) })),
+          { type: 'device', message: 'shoe-empty', raw: rawOf('EMPTY', encodeText('EMPTY', profile)) },
         ],
       });
       await serial.close();

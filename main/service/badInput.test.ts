@@ -108,7 +108,7 @@ const COMMANDS: CommandRow[] = [
   ['9 data bits', 'no race', 'saveSettings', [source({ dataBits: 9 })], 'source.dataBits', 'must be 5, 6, 7 or 8 (got 9)'],
   ['a parity of no kind', 'no race', 'saveSettings', [source({ parity: 'evn' })], 'source.parity', 'choose one of none, even, odd, mark, space (got "evn")'],
   ['a repeat window of an hour', 'no race', 'saveSettings', [source({ repeatMs: 3_600_000 })], 'source.repeatMs', 'must be a whole number from 0 to 60000 (got 3600000)'],
-  ['a device profile that is no profile', 'no race', 'importProfile', [{ name: 'x', framing: { kind: 'morse' } }], 'profile.framing.kind', 'unknown framing "morse"; choose lines, stx-etx or silence'],
+  ['a device profile that is no profile', 'no race', 'importProfile', [{ name: 'x', framing: { kind: 'morse' } }], 'profile.framing.kind', 'unknown framing "morse"; choose lines, stx-etx, silence or binary'],
   ['a device profile named as a built-in one', 'no race', 'importProfile', [{ name: 'rfid', framing: { kind: 'lines' }, decoder: { kind: 'uid' } }], 'profile.name', '"rfid" is the name of a built-in profile: give yours another'],
   ['registering a deck without a reader', 'no race', 'registerDeck', ['deck-1'], 'source', 'register the deck with the reader connected: choose the serial card source and its port first'],
   ['a port path of 4097 characters', 'no race', 'saveSettings', [source({ path: '/'.repeat(4097) })], 'source.path', 'at most 4096 characters'],

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REGISTRATION_ORDER } from '../../hardware/decoding/uid';
+import { framed } from '../../hardware/encoding';
+import { BINARY_PROFILES, type DeviceProfile } from '../../hardware/profile';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { serialCardSources } from './cardSources';
@@ -127,6 +129,38 @@ describe('device profiles in the console', () => {
     await device.write(Buffer.concat([frame('QS'), frame('JD')]));
     await waitFor(() => service.getState().race?.summary.cards.length === 2, 'two framed cards');
     expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Qs', 'Jd']);
+  }, 30_000);
+
+  it('binary frames (issue 26): a Zebra SSI scanner and a PN532 through the console; a damaged frame is refused, shown in hex, never dealt', async () => {
+    const { service, device } = await consoleOnPort('text');
+    const use = async (profile: unknown, name: string) => {
+      expect((await service.importProfile(profile)).ok).toBe(true);
+      const { settings } = service.getState();
+      expect(await service.saveSettings({ ...settings, source: { ...settings.source, decoder: name } })).toEqual({ ok: true, value: null });
+      await waitFor(() => service.getState().source.state === 'connected', 'the port to open');
+    };
+    await use({ ...BINARY_PROFILES['zebra-ssi'], name: 'ssi-scanner' }, 'ssi-scanner');
+    expect(await service.startRace(COUNTS)).toEqual({ ok: true, value: null });
+    // DECODE_DATA "QS", then "JD" with its checksum damaged, then "JD" whole.
+    const ssi = (text: string) => framed(text, (BINARY_PROFILES['zebra-ssi'] as DeviceProfile).framing);
+    const damaged = Buffer.from(ssi('JD'));
+    damaged[damaged.length - 1] = (damaged[damaged.length - 1] as number) ^ 0x01;
+    await device.write(Buffer.concat([ssi('QS'), damaged]));
+    await waitFor(() => service.getState().lastInput?.type === 'unknown' && service.getState().race?.summary.cards.length === 1, 'QS dealt and the damaged frame refused');
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Qs']);
+    expect(service.getState().lastInput).toMatchObject({ type: 'unknown', raw: [...damaged].map((byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join(' ') });
+    await device.write(ssi('JD'));
+    await waitFor(() => service.getState().race?.summary.cards.length === 2, 'the frame sent again');
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Qs', 'Jd']);
+    expect(await service.abandonRace('race-1', 'next device')).toEqual({ ok: true, value: null });
+
+    await use({ ...BINARY_PROFILES['pn532-uart'], name: 'pn532', baud: 9600, decoder: { kind: 'uid', cards: { '04A2B3C4': 'Ah', '04A2B3C5': 'Kc' } } }, 'pn532');
+    expect(await service.startRace(COUNTS)).toEqual({ ok: true, value: null });
+    const pn532 = (tag: string) => framed(tag, (BINARY_PROFILES['pn532-uart'] as DeviceProfile).framing);
+    // An ACK (skipped), a tag, the other tag.
+    await device.write(Buffer.concat([Buffer.from('0000FF00FF00', 'hex'), pn532('04A2B3C4'), pn532('04A2B3C5')]));
+    await waitFor(() => service.getState().race?.summary.cards.length === 2, 'two tags dealt');
+    expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Ah', 'Kc']);
   }, 30_000);
 
   it('register deck is refused for a card source that reads no tags, and while a race is open', async () => {

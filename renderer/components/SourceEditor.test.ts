@@ -129,7 +129,7 @@ describe('the card source editor: device profiles', () => {
     const error = wrapper.get('[data-testid="source-import-error"]');
     expect(error.attributes('data-field')).toBe('profile.framing.kind');
     expect(error.text()).toContain('Tiedostoa morse.json ei tuotu:');
-    expect(error.get('[lang="en"]').text()).toBe('profile.framing.kind: unknown framing "morse"; choose lines, stx-etx or silence');
+    expect(error.get('[lang="en"]').text()).toBe('profile.framing.kind: unknown framing "morse"; choose lines, stx-etx, silence or binary');
     expect(model().decoder).toBe('text');
     expect(options(wrapper)).not.toContain('morse');
     // The next file tried clears it.

@@ -14,9 +14,9 @@ export function deviceCommands(station: FakeStation): FakeHandlers<'listPorts' |
       if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) return { ok: false, error: { field: 'profile', message: 'must be a JSON object with "framing" and "decoder"' } };
       const file = profile as Record<string, unknown>;
       const framing = file.framing as { kind?: unknown } | undefined;
-      if (typeof framing !== 'object' || framing === null) return { ok: false, error: { field: 'profile.framing', message: 'must be an object with a "kind": lines, stx-etx or silence' } };
+      if (typeof framing !== 'object' || framing === null) return { ok: false, error: { field: 'profile.framing', message: 'must be an object with a "kind": lines, stx-etx, silence or binary' } };
       if (!['lines', 'stx-etx', 'silence'].includes(String(framing.kind))) {
-        return { ok: false, error: { field: 'profile.framing.kind', message: `unknown framing ${JSON.stringify(framing.kind)}; choose lines, stx-etx or silence` } };
+        return { ok: false, error: { field: 'profile.framing.kind', message: `unknown framing ${JSON.stringify(framing.kind)}; choose lines, stx-etx, silence or binary` } };
       }
       const name = typeof file.name === 'string' ? file.name.trim() : 'custom';
       if (!STORED_NAME.test(name)) return { ok: false, error: { field: 'profile.name', message: nameRule(name) } };
