@@ -5,7 +5,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../engine/cards';
-import { encodeCard } from '../encoding';
+import { encodeCard, framed } from '../encoding';
 import { ALL_BUILT_IN_PROFILES, readProfile, type DeviceProfile } from '../profile';
 import { shuffledShoe } from '../simulator/shoe';
 import { PtyPair, PtyWriter, requireSocat, waitFor } from '../testing/ptyPair';
@@ -111,14 +111,36 @@ describe('cards --detect over a real port pair (socat)', () => {
     expect(tried.slice(0, 3)).toEqual(['9600 8N1', '9600 7E1', '9600 7O1']);
     expect(tried.slice(-3)).toEqual(['2400 8N1', '2400 7E1', '2400 7O1']);
     const found = lines(run);
-    expect(found[0]).toMatchObject({ rank: 1, setting: '2400 7E1', profile: { name: 'text', baud: 2400, dataBits: 7, parity: 'even', stopBits: 1, framing: { kind: 'lines' }, decoder: { kind: 'text' } } });
+    expect(found[0]).toMatchObject({ rank: 1, setting: '2400 7E1', profile: { name: 'text-2400-7e1', baud: 2400, dataBits: 7, parity: 'even', stopBits: 1, framing: { kind: 'lines' }, decoder: { kind: 'text' } } });
     expect(dealt.slice(0, found[0]?.cards.length)).toEqual(found[0]?.cards);
     expect(found[0]?.frames).toBeGreaterThanOrEqual(4);
     expect(found.every((entry) => entry.profile.baud === 2400)).toBe(true);
     const saved = readProfile(JSON.parse(readFileSync(file, 'utf8')));
     expect(saved).toEqual(found[0]?.profile);
-    expect(run.stderr()).toContain(`cards: Read cleanly by ${found.length} profile${found.length === 1 ? '' : 's'}; the best: text: 2400 baud, 7 data bits, even parity, 1 stop bit; one message per line (CR, LF or CRLF); card codes such as As or 10h\n`);
+    expect(run.stderr()).toContain(`cards: Read cleanly by ${found.length} profile${found.length === 1 ? '' : 's'}; the best: text-2400-7e1: 2400 baud, 7 data bits, even parity, 1 stop bit; one message per line (CR, LF or CRLF); card codes such as As or 10h\n`);
     expect(run.stderr()).toContain(`cards: Saved in ${file}: use --decoder ${file}\n`);
+  });
+
+  it.each([
+    ['an RDM6300 at 9600: rdm6300, with the tags read', 'rdm6300', ['1A00A1B2C3', '1A00A1B2C4', '1A00A1B2C5', '0F0011AA55', '0F0011AA56'], { tags: ['1A00A1B2C3', '1A00A1B2C4', '1A00A1B2C5', '0F0011AA55', '0F0011AA56'] }],
+    ['a Zebra SSI scanner at 9600: zebra-ssi, with the barcodes read as cards', 'zebra-ssi', ['As', 'Kd', 'Qh', 'Tc', '2s'], { cards: ['As', 'Kd', 'Qh', 'Tc', '2s'] }],
+  ] as const)('%s', { timeout: 60_000 }, async (_title, name, messages, read) => {
+    const ports = await pair('detect-binary');
+    const profile = ALL_BUILT_IN_PROFILES[name] as DeviceProfile;
+    const run = cards(['--port', ports.b, '--detect', '--listen-ms', '500']);
+    await waitFor(() => PROGRESS.test(run.stderr()), 'the detector to listen', 20_000);
+    const tried = await fakeDevice(run, ports.a, uartSetting(9600, '8N1'), messages.map((message) => framed(message, profile.framing)));
+    expect(await run.exit).toBe(0);
+    // 9600 comes first; its three formats tried, and no other baud.
+    expect(tried).toEqual(['9600 8N1', '9600 7E1', '9600 7O1']);
+    const found = lines(run);
+    expect(found[0]).toMatchObject({ rank: 1, setting: '9600 8N1', profile: { name: `${name}-9600-8n1`, baud: 9600, dataBits: 8, parity: 'none', framing: profile.framing, decoder: { kind: profile.decoder.kind } } });
+    const got = 'tags' in read ? found[0]?.tags : found[0]?.cards;
+    const wanted = 'tags' in read ? read.tags : read.cards;
+    // Listening at a setting ends once enough was read: what was read is the first of what was sent.
+    expect(got).toEqual(wanted.slice(0, got?.length));
+    expect(got?.length).toBeGreaterThanOrEqual(4);
+    expect(readProfile(found[0]?.profile)).toEqual(found[0]?.profile);
   });
 
   it('a silent device: nothing read, said on stderr, exit 1', { timeout: 30_000 }, async () => {

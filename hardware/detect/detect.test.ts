@@ -67,7 +67,7 @@ describe('ranking what was heard at every setting', () => {
   it('a 7E1 text shoe at 2400: 2400 7E1, lines, text first, with the cards dealt', () => {
     const dealt = shuffledShoe(5).slice(0, 8);
     const found = rankRecordings(candidates, recordings(cardsOf(ALL_BUILT_IN_PROFILES.text as DeviceProfile, dealt), uartSetting(2400, '7E1')));
-    expect(found[0]).toMatchObject({ setting: '2400 7E1', profile: { name: 'text', baud: 2400, dataBits: 7, parity: 'even', framing: { kind: 'lines' }, decoder: { kind: 'text' } } });
+    expect(found[0]).toMatchObject({ setting: '2400 7E1', profile: { name: 'text-2400-7e1', baud: 2400, dataBits: 7, parity: 'even', framing: { kind: 'lines' }, decoder: { kind: 'text' } } });
     expect(found[0]?.reading.cards).toEqual(dealt);
     expect(readProfile(JSON.parse(JSON.stringify(found[0]?.profile)))).toEqual(found[0]?.profile);
     // Nothing at another baud reads it.
@@ -85,8 +85,31 @@ describe('ranking what was heard at every setting', () => {
   it('an RFID line reader: the tags read, in the order read', () => {
     const tags = ['04A2B3C4', '04A2B3C5', '04A2B3C6'];
     const found = rankRecordings(candidates, recordings(tags.map((tag) => framed(tag, { kind: 'lines' })), uartSetting(9600, '8N1'), [9600]));
-    expect(found[0]).toMatchObject({ setting: '9600 8N1', profile: { name: 'rfid', decoder: { kind: 'uid', cards: {} } } });
+    expect(found[0]).toMatchObject({ setting: '9600 8N1', profile: { name: 'rfid-9600-8n1', decoder: { kind: 'uid', cards: {} } } });
     expect(found[0]?.reading.tags).toEqual(tags);
+  });
+
+  const profileNamed = (name: string) => ALL_BUILT_IN_PROFILES[name] as DeviceProfile;
+
+  it('an RDM6300 at 9600 (ASCII hex between STX and ETX, an XOR of the tag bytes): rdm6300 first, its tags without the checksum digits', () => {
+    const tags = ['1A00A1B2C3', '1A00A1B2C4', '0F0011AA55'];
+    const sent = tags.map((tag) => framed(tag, profileNamed('rdm6300').framing));
+    // The datasheet's sample, byte for byte.
+    expect(sent[0]).toEqual(Buffer.from('0231413030413142324333434103', 'hex'));
+    const found = rankRecordings(candidates, recordings(sent, uartSetting(9600, '8N1'), [9600, 19200]));
+    expect(found[0]).toMatchObject({ setting: '9600 8N1', profile: { name: 'rdm6300-9600-8n1', baud: 9600, dataBits: 8, parity: 'none' } });
+    expect(found[0]?.reading.tags).toEqual(tags);
+    // Plain STX…ETX reads the same frames as longer tags (the checksum digits on): offered, after it.
+    expect(found.findIndex((entry) => entry.profile.framing.kind === 'stx-etx')).toBeGreaterThan(0);
+  });
+
+  it('a Zebra SSI scanner at 9600 (binary DECODE_DATA frames, a 16-bit checksum): zebra-ssi first, the barcodes as cards; nothing at 7 bits reads it', () => {
+    const dealt: Card[] = ['As', 'Kd', 'Qh', 'Tc'];
+    const sent = dealt.map((card) => framed(card, profileNamed('zebra-ssi').framing));
+    const found = rankRecordings(candidates, recordings(sent, uartSetting(9600, '8N1'), [9600, 115200]));
+    expect(found[0]).toMatchObject({ setting: '9600 8N1', profile: { name: 'zebra-ssi-9600-8n1', baud: 9600, framing: { kind: 'binary' }, decoder: { kind: 'text' } } });
+    expect(found[0]?.reading.cards).toEqual(dealt);
+    expect(found.every((entry) => entry.setting === '9600 8N1')).toBe(true);
   });
 
   it('property: a text shoe at any trial setting is found at its own setting (7-bit formats told apart by the parity evidence), reading what it dealt', () => {

@@ -64,9 +64,14 @@ export function readingOf(profile: DeviceProfile, chunks: readonly TimedChunk[])
 
 export const readsCleanly = (reading: Reading): boolean => reading.bad === 0 && reading.clean >= MIN_CLEAN_FRAMES;
 
-/** A candidate with its line settings set to the trial's, checked by the one validator of profiles. */
+/**
+ * A candidate with its line settings set to the trial's, checked by the one validator of profiles.
+ * Named after the candidate and the setting (`text-2400-7e1`, `detected-9600-8n1`): no built-in's
+ * name, so the console stores it as it is.
+ */
 export function profileAt(candidate: DeviceProfile, setting: TrialSetting): DeviceProfile {
-  return readProfile({ ...candidate, baud: setting.baud, dataBits: setting.dataBits, parity: setting.parity, stopBits: 1, rtscts: false });
+  const name = `${candidate.name}-${settingName(setting).replace(' ', '-').toLowerCase()}`;
+  return readProfile({ ...candidate, name, baud: setting.baud, dataBits: setting.dataBits, parity: setting.parity, stopBits: 1, rtscts: false });
 }
 
 /** Every candidate's reading of one recording (the profiles already at its setting). */
@@ -125,12 +130,24 @@ export function parityEvidence(chunks: readonly TimedChunk[]): 'even' | 'odd' | 
 }
 
 /**
+ * How much a profile's framing checks of each frame beyond where it ends: its checksums and fixed
+ * bytes. Of two profiles that read a recording equally, the one that checked more is the likelier
+ * (an RDM6300's frames read by plain STX…ETX give its tags with the checksum digits on).
+ */
+export function framingChecks(profile: DeviceProfile): number {
+  const framing = profile.framing as { readonly kind: string; readonly checksum?: string; readonly checksums?: readonly unknown[]; readonly match?: readonly unknown[]; readonly start?: string; readonly end?: string };
+  if (framing.kind === 'stx-etx') return framing.checksum === undefined || framing.checksum === 'none' ? 0 : 1;
+  return (framing.checksums?.length ?? 0) + (framing.match?.length ?? 0) + (framing.start === undefined ? 0 : 1) + (framing.end === undefined ? 0 : 1);
+}
+
+/**
  * The profiles that read their recording cleanly, best first: at each baud the format the parity
- * evidence points to first (8N1 without evidence), then the most frames read, then the bauds and
- * the candidates in the order they are tried. At most `limit`.
+ * evidence points to first (8N1 without evidence), then the most frames read, then the framing
+ * that checks the most (framingChecks), then the bauds and the candidates in the order they are
+ * tried. At most `limit`.
  */
 export function rankRecordings(candidates: readonly DeviceProfile[], recordings: readonly Recording[], limit = 12): Found[] {
-  const found: { found: Found; preferred: boolean; baudOrder: number; order: number }[] = [];
+  const found: { found: Found; preferred: boolean; checks: number; baudOrder: number; order: number }[] = [];
   for (const recording of recordings) {
     const { setting } = recording;
     const eightN1 = recordings.find((other) => other.setting.baud === setting.baud && other.setting.dataBits === 8 && other.setting.parity === 'none');
@@ -139,9 +156,9 @@ export function rankRecordings(candidates: readonly DeviceProfile[], recordings:
     const baudOrder = (TRIAL_BAUDS as readonly number[]).indexOf(setting.baud);
     scoreRecording(candidates, setting, recording.chunks).forEach(({ profile, reading }, order) => {
       if (!readsCleanly(reading)) return;
-      found.push({ found: { profile, summary: profileSummary(profile), setting: settingName(setting), reading }, preferred, baudOrder, order });
+      found.push({ found: { profile, summary: profileSummary(profile), setting: settingName(setting), reading }, preferred, checks: framingChecks(profile), baudOrder, order });
     });
   }
-  found.sort((a, b) => Number(b.preferred) - Number(a.preferred) || b.found.reading.clean - a.found.reading.clean || a.baudOrder - b.baudOrder || a.order - b.order);
+  found.sort((a, b) => Number(b.preferred) - Number(a.preferred) || b.found.reading.clean - a.found.reading.clean || b.checks - a.checks || a.baudOrder - b.baudOrder || a.order - b.order);
   return found.slice(0, limit).map((entry) => entry.found);
 }

@@ -75,15 +75,15 @@ describe('finding a reader\'s settings in the console', () => {
     expect(settingsSeen).toEqual(['9600 8N1', '9600 7E1', '9600 7O1', '2400 8N1', '2400 7E1', '2400 7O1']);
     const detection = service.getState().detection;
     expect(detection).toMatchObject({ state: 'done', tried: 6, total: 6, setting: null, problem: null });
-    expect(detection?.found[0]).toMatchObject({ setting: '2400 7E1', cards: expect.arrayContaining(['As', 'Kd']), profile: { name: 'text', baud: 2400, dataBits: 7, parity: 'even', framing: { kind: 'lines' }, decoder: { kind: 'text' } } });
+    expect(detection?.found[0]).toMatchObject({ setting: '2400 7E1', cards: expect.arrayContaining(['As', 'Kd']), profile: { name: 'text-2400-7e1', baud: 2400, dataBits: 7, parity: 'even', framing: { kind: 'lines' }, decoder: { kind: 'text' } } });
     // The card source is back as the settings have it.
     await waitFor(() => service.getState().source.state === 'connected', 'the card source to open again');
 
-    // Chosen as the screen does it: stored under a name of its own, then the card source's profile.
-    const stored = await service.importProfile({ ...detection?.found[0]?.profile, name: 'reader-1' });
-    expect(stored).toMatchObject({ ok: true, value: { name: 'reader-1' } });
+    // Chosen as the screen does it: stored under its name (no built-in's), then the card source's profile.
+    const stored = await service.importProfile(detection?.found[0]?.profile);
+    expect(stored).toMatchObject({ ok: true, value: { name: 'text-2400-7e1' } });
     const { settings } = service.getState();
-    expect(await service.saveSettings({ ...settings, source: { ...settings.source, baud: 2400, decoder: 'reader-1' } })).toEqual({ ok: true, value: null });
+    expect(await service.saveSettings({ ...settings, source: { ...settings.source, baud: 2400, decoder: 'text-2400-7e1' } })).toEqual({ ok: true, value: null });
     await waitFor(() => service.getState().source.state === 'connected' && (service.getState().source.message ?? '').includes('2400 baud'), 'the port at 2400 7E1');
     expect(service.getState().source.message).toContain('7 data bits, even parity');
     await device.write(uartReceive(Buffer.from('Jh\r\n'), DEVICE, DEVICE));

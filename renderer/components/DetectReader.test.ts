@@ -14,11 +14,11 @@ const serial = makeSource({ kind: 'serial', path: '/dev/ttyUSB0', decoder: 'text
 
 const FOUND: DetectedProfile = {
   setting: '2400 7E1',
-  summary: 'text: 2400 baud, 7 data bits, even parity, 1 stop bit; one message per line (CR, LF or CRLF); card codes such as As or 10h',
+  summary: 'text-2400-7e1: 2400 baud, 7 data bits, even parity, 1 stop bit; one message per line (CR, LF or CRLF); card codes such as As or 10h',
   frames: 5,
   cards: ['As', 'Kd'],
   tags: [],
-  profile: { name: 'text', baud: 2400, dataBits: 7, parity: 'even', stopBits: 1, rtscts: false, framing: { kind: 'lines', maxLength: 256 }, decoder: { kind: 'text' }, messages: {}, repeatMs: 0, graceMs: 0, codeId: false },
+  profile: { name: 'text-2400-7e1', baud: 2400, dataBits: 7, parity: 'even', stopBits: 1, rtscts: false, framing: { kind: 'lines', maxLength: 256 }, decoder: { kind: 'text' }, messages: {}, repeatMs: 0, graceMs: 0, codeId: false },
 };
 
 const listening = (tried: number, setting: string): ReaderDetection => ({ state: 'listening', path: '/dev/ttyUSB0', tried, total: 24, setting, found: [], problem: null });
@@ -42,7 +42,7 @@ describe('find the settings for this reader', () => {
     wrapper.unmount();
   });
 
-  it('starts, shows a progress bar with the setting tried, then offers what it found; one used is stored under a name of its own and chosen at its speed', async () => {
+  it('starts, shows a progress bar with the setting tried, then offers what it found; one used is stored under its name and chosen at its speed', async () => {
     const { wrapper, api } = await settings();
     await wrapper.get('[data-testid="detect-start"]').trigger('click');
     await settle();
@@ -65,12 +65,12 @@ describe('find the settings for this reader', () => {
 
     await wrapper.get('[data-testid="detect-use-0"]').trigger('click');
     await settle();
-    expect(api.callsOf('importProfile')).toEqual([[{ ...FOUND.profile, name: 'reader-1' }]]);
-    expect(api.current.settings.source).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', baud: 2400, decoder: 'reader-1' });
+    expect(api.callsOf('importProfile')).toEqual([[FOUND.profile]]);
+    expect(api.current.settings.source).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', baud: 2400, decoder: 'text-2400-7e1' });
     expect(api.callsOf('detectReader')).toEqual([[true], [false]]);
     // The outcome is cleared; the card source's profile shows what was chosen.
     expect(api.current.detection).toBeNull();
-    expect((wrapper.get('[data-testid="source-decoder"]').element as HTMLSelectElement).value).toBe('reader-1');
+    expect((wrapper.get('[data-testid="source-decoder"]').element as HTMLSelectElement).value).toBe('text-2400-7e1');
     wrapper.unmount();
   });
 
