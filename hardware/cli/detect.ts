@@ -3,7 +3,7 @@ import { InputError } from '../../engine/errors';
 import { englishText } from '../../engine/messages';
 import { detectSettings } from '../detect/listen';
 import type { Found } from '../detect/score';
-import type { CardsIo } from './cardsMain';
+import type { PortFactory } from '../transport/portHandle';
 
 /** What `cards --detect` is given: the port, how long to listen at each setting, a file for the best profile, a baud to keep to. */
 export interface DetectArgs {
@@ -11,6 +11,15 @@ export interface DetectArgs {
   readonly listenMs?: number;
   readonly save?: string;
   readonly baud?: number;
+}
+
+/** Where `cards --detect` writes and where its signals come from (the command's CardsIo fits). */
+export interface DetectIo {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly signals: Pick<NodeJS.EventEmitter, 'on' | 'off'>;
+  readonly onOutputGone: (listener: () => void) => void;
+  readonly source?: { readonly createPort?: PortFactory };
 }
 
 /** The options of `cards` that say how to read a known device: they mean nothing while finding one. */
@@ -35,7 +44,7 @@ export function foundLine(found: Found, rank: number): string {
  * when one was found, 1 when none was (or the port cannot be opened). A signal stops the
  * listening and ranks what was heard so far.
  */
-export async function detectMain(args: DetectArgs, io: CardsIo): Promise<number> {
+export async function detectMain(args: DetectArgs, io: DetectIo): Promise<number> {
   const aborter = new AbortController();
   const stop = () => aborter.abort();
   io.signals.on('SIGINT', stop);
