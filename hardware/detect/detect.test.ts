@@ -112,6 +112,16 @@ describe('ranking what was heard at every setting', () => {
     expect(found.every((entry) => entry.setting === '9600 8N1')).toBe(true);
   });
 
+  it.each(['rdm6300', 'id12la', 'pn532-uart', 'uhf-r200', 'uhf-a0'])('every built-in tag reader is found as itself at its own speed: %s', (name) => {
+    const profile = profileNamed(name);
+    const tags = name.startsWith('uhf') ? ['300833B2DDD9014000000001', '300833B2DDD9014000000002', '300833B2DDD9014000000003'] : ['04A2B3C4', '04A2B3C5', '04A2B3C6'];
+    const message = (tag: string) => (name === 'rdm6300' || name === 'id12la' ? `${tag}00` : tag);
+    const sent = tags.map((tag) => framed(message(tag), profile.framing));
+    const found = rankRecordings(candidates, recordings(sent, uartSetting(profile.baud, '8N1'), [9600, profile.baud]));
+    expect(found[0]).toMatchObject({ setting: `${profile.baud} 8N1`, profile: { name: `${name}-${profile.baud}-8n1`, framing: profile.framing } });
+    expect(found[0]?.reading.tags).toEqual(tags.map(message));
+  });
+
   it('property: a text shoe at any trial setting is found at its own setting (7-bit formats told apart by the parity evidence), reading what it dealt', () => {
     fc.assert(
       fc.property(fc.constantFrom(...trialSettings([1200, 9600, 115200])), fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 3 }), (device, seed, cut) => {
