@@ -136,6 +136,12 @@ export const COMMANDS = {
   registerDeck: command(arg('name', nullable(textOf(NAME_MAX)))).returns<CommandResult>(),
   /** Starts mapping the RFID table's antennas to its seats, one card dealt onto each seat in order (true), or stops it (false). */
   mapSeats: command(arg('start', boolean({ key: 'command.notBoolean' }))).returns<CommandResult>(),
+  /**
+   * "Find the settings for this reader": true starts listening on the card source's port (the
+   * state's `detection` shows how far it has come and what it found); false stops it, or clears
+   * what it found.
+   */
+  detectReader: command(arg('start', boolean({ key: 'command.notBoolean' }))).returns<CommandResult>(),
 } as const satisfies Readonly<Record<string, Command>>;
 
 type CallOf<Entry> = Entry extends Command<infer Call> ? Call : never;

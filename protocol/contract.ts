@@ -69,6 +69,39 @@ export interface SeatMapping {
   readonly problem: Message | null;
 }
 
+/** A profile "Find the settings for this reader" found: what it read, and the profile (complete, as a file has it) to store and choose. */
+export interface DetectedProfile {
+  /** `2400 7E1`. */
+  readonly setting: string;
+  /** The profile in one English sentence. */
+  readonly summary: string;
+  /** Frames it read cleanly. */
+  readonly frames: number;
+  readonly cards: readonly string[];
+  /** Tag IDs read (none of them registered yet). */
+  readonly tags: readonly string[];
+  readonly profile: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * "Find the settings for this reader" (what `cards --detect` does, in the console): the card
+ * source's port listened to at each common line setting in turn, then the profiles that read it
+ * cleanly, best first. The card source is closed meanwhile and opened again after.
+ */
+export interface ReaderDetection {
+  readonly state: 'listening' | 'done' | 'failed';
+  readonly path: string;
+  /** Settings listened to so far (the one under way included), of `total`; `total` when done. */
+  readonly tried: number;
+  readonly total: number;
+  /** The setting listened to now (`2400 7E1`); null before the first. */
+  readonly setting: string | null;
+  readonly found: readonly DetectedProfile[];
+  /** Why it failed (the port could not be opened), in English, and in keys (`problemSaid`) for the screens. */
+  readonly problem: string | null;
+  readonly problemSaid?: Message;
+}
+
 /** The colour-ups planned from the structure, and the one proposed now (at the break the tournament is on). */
 export interface PlanView {
   readonly colorUps: readonly ColorUp[];
@@ -206,6 +239,8 @@ export interface ConsoleState {
   /** The RFID deck being registered, if any. */
   readonly registration: DeckRegistration | null;
   readonly seatMapping: SeatMapping | null;
+  /** "Find the settings for this reader" under way or its outcome, until dismissed; null otherwise. */
+  readonly detection: ReaderDetection | null;
   /** The points game in progress (Pistepokeri or Chicago), if any; a race and a game never run at once. */
   readonly game: GameView | null;
   readonly games: readonly GameHistoryEntry[];
@@ -286,6 +321,7 @@ const STATE_PARTS: { readonly [Part in keyof ConsoleState]-?: Schema<ConsoleStat
   profiles: parts(part({ name: [isText, SAID.text], profile: [isRecord, SAID.object] })),
   registration: part({ name: [isText, SAID.text] }, true),
   seatMapping: part({ name: [isText, SAID.text], seats: [Array.isArray, SAID.list], readers: [isRecord, SAID.object] }, true),
+  detection: part({ state: oneOfTest(['listening', 'done', 'failed']), found: [Array.isArray, SAID.list] }, true),
   game: part({}, true),
   games: parts(part()),
   plan: part({}, true),

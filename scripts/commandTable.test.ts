@@ -26,7 +26,7 @@ const EXPECTED_COMMANDS = [
   'clockStart', 'clockPause', 'clockResume', 'clockAdjust', 'previewRace', 'startRace', 'saveCountDrafts',
   'dealCard', 'dealScan', 'readScan', 'voidCards', 'confirmRace', 'abandonRace', 'recordChipExchange', 'callFloor', 'takeHeldCard', 'discardHeldCard',
   'listPorts', 'startGame', 'gameAction', 'closeGame', 'exportHistory', 'historyPage', 'raceRecord',
-  'importProfile', 'registerDeck', 'mapSeats',
+  'importProfile', 'registerDeck', 'mapSeats', 'detectReader',
 ] as const;
 
 /**

@@ -5,6 +5,7 @@ import { REGISTRATION_ORDER, UidDecoder } from '../decoding/uid';
 import { BUILT_IN_PROFILES, DEFAULT_PROFILE, type DeviceProfile } from '../profile';
 import { SerialSource, type SerialSourceOptions } from '../transport/serialSource';
 import { LINE_OPTION_SPECS, parseOptions, profileArgument, withLineOptions } from './args';
+import { detectMain, refuseWithDetect } from './detect';
 import { eventLine } from './eventLine';
 
 /**
@@ -15,7 +16,8 @@ import { eventLine } from './eventLine';
  * cards, or on SIGINT/SIGTERM once the port is closed; 1 when the port cannot be opened at all
  * (the error status line is printed, and its message on stderr); 2 for bad arguments (one line
  * on stderr, nothing on stdout). With --register, the deck's RFID tags are read in
- * REGISTRATION_ORDER and the table is saved to FILE as a profile for --decoder.
+ * REGISTRATION_ORDER and the table is saved to FILE as a profile for --decoder. With --detect
+ * [--listen-ms N] [--save FILE] it finds the reader's settings instead (see detectMain).
  */
 export const CARDS_OPTIONS = {
   port: { kind: 'text', required: true },
@@ -24,6 +26,9 @@ export const CARDS_OPTIONS = {
   ...LINE_OPTION_SPECS,
   count: { kind: 'whole', min: 1, max: 1_000_000_000 },
   register: { kind: 'text' },
+  detect: { kind: 'flag' },
+  'listen-ms': { kind: 'whole', min: 200, max: 60_000 },
+  save: { kind: 'text' },
 } as const;
 
 /** Where the command writes and where its signals come from: the process, or a test's stand-ins. */
@@ -51,6 +56,11 @@ const PROCESS_IO: CardsIo = {
 export async function cardsMain(args: readonly string[], io: CardsIo = PROCESS_IO): Promise<number> {
   const options = parseOptions(args, CARDS_OPTIONS);
   const path = options.port as string;
+  if (options.detect === true) {
+    refuseWithDetect(options);
+    return detectMain({ port: path, listenMs: options['listen-ms'], save: options.save, baud: options.baud }, io);
+  }
+  for (const name of ['listen-ms', 'save'] as const) if (options[name] !== undefined) throw new InputError(`--${name}`, 'only goes with --detect');
   let profile: DeviceProfile;
   if (options.decoder !== undefined) profile = profileArgument(options.decoder, '--decoder');
   // "Register deck" without a decoder reads tags with the built-in RFID profile.

@@ -45,6 +45,8 @@ export interface CardInputHooks {
   session(): Session;
   /** A card to whatever `target` names (the open race or game). */
   deal(target: string, code: string, source: InputSource, held?: HeldTaken): Promise<CommandResult>;
+  /** A reader's settings are being found on the port: the card source is not opened meanwhile. */
+  detecting?(): boolean;
 }
 
 /**
@@ -410,6 +412,7 @@ export class CardInputs {
     clearInterval(this.healthTimer);
     this.healthTimer = setInterval(() => this.refreshHealth(), HEALTH_REFRESH_MS);
     this.healthTimer.unref();
+    if (this.hooks.detecting?.() === true) return;
     const emit = (event: ShoeEvent) => this.handle(event);
     const onRepeat = () => this.repeated();
     if (source.kind === 'simulator') this.source = simulatedSource({ emit, awaited: this.awaited, decks: this.settings.current.table.decks, intervalMs: this.options.simulatedCardMs });

@@ -27,6 +27,7 @@ import { ExchangeCommands } from './exchangeCommands';
 import { HistoryCommands, type ExportFormat, type ExportSaved, type HistoryExport } from './historyCommands';
 import { Kernel } from './kernel';
 import { ProfileCommands } from './profileCommands';
+import { ReaderDetections } from './readerDetection';
 import type { ProfileStore } from './profiles';
 import { RaceCommands } from './raceCommands';
 import { RefusalRuns } from './refusalRuns';
@@ -64,6 +65,7 @@ export class ConsoleService {
   private readonly clockCommands: ClockCommands;
   private readonly settingsCommands: SettingsCommands;
   private readonly profileCommands: ProfileCommands;
+  private readonly readerDetections: ReaderDetections;
   private readonly historyCommands: HistoryCommands;
 
   private constructor(
@@ -115,7 +117,20 @@ export class ConsoleService {
     this.cardInputs = new CardInputs(this.kernel, this.refusals, this.stationSettings, profiles, this.profileCommands, options, {
       session: () => this.session,
       deal: (target, code, source, held) => this.deal(target, code, source, held),
+      // While a reader's settings are being found its port is listened to: the card source waits.
+      detecting: () => this.readerDetections.listening,
     });
+    this.readerDetections = new ReaderDetections(
+      this.kernel,
+      {
+        session: () => this.session,
+        source: () => this.settings.source,
+        registering: () => this.profileCommands.registrationDecoder !== null,
+        closeSource: () => this.cardInputs.closeSource(),
+        openSource: () => this.cardInputs.openSource(),
+      },
+      options.detectReader,
+    );
     this.settingsCommands = new SettingsCommands(this.kernel, this.stationSettings, {
       session: () => this.session,
       plan: () => this.state.planOf(this.settings.tournament),
@@ -134,7 +149,7 @@ export class ConsoleService {
     this.exchanges = new ExchangeCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
     this.clockCommands = new ClockCommands(this.kernel, followers.clock, this.stationSettings, options.clock);
-    this.state = new StationState({ kernel: this.kernel, session: () => this.session, settings: () => this.settings, inputs: this.cardInputs, profiles: this.profileCommands, countDrafts: this.countDrafts, floor: this.floor });
+    this.state = new StationState({ kernel: this.kernel, session: () => this.session, settings: () => this.settings, inputs: this.cardInputs, profiles: this.profileCommands, detection: this.readerDetections, countDrafts: this.countDrafts, floor: this.floor });
   }
 
   private get session(): Session {
@@ -282,6 +297,8 @@ export class ConsoleService {
   readonly importProfile = (value: unknown): Promise<CommandResult<DeviceProfileInfo>> => this.profileCommands.importProfile(value);
   readonly registerDeck = (name: string | null): Promise<CommandResult> => this.profileCommands.registerDeck(name);
   readonly mapSeats = (start: boolean): Promise<CommandResult> => this.profileCommands.mapSeats(start);
+  /** "Find the settings for this reader" (main/service/readerDetection.ts). */
+  readonly detectReader = (start: boolean): Promise<CommandResult> => this.readerDetections.detectReader(start);
   readonly exportHistory = (format: ExportFormat): Promise<CommandResult<ExportSaved>> => this.historyCommands.exportHistory(format);
   /** The history's export streamed, a page of races at a time (browser mode's download, main/web/exportRoute.ts). */
   readonly historyExport = (format: ExportFormat, separator?: CsvSeparator): Promise<HistoryExport> => this.historyCommands.historyExport(format, separator);
@@ -305,6 +322,7 @@ export class ConsoleService {
 
   async close(): Promise<void> {
     this.followers.clock.close();
+    await this.readerDetections.close();
     await this.cardInputs.closeSource();
     await this.kernel.idle();
     await this.floor.close();

@@ -4,6 +4,7 @@ import type { FloorLinkTiming } from '../floorLink/link';
 import type { CardSourceFactory } from './cardSource';
 import type { ClockTimers } from './clock';
 import type { ChooseExportFile } from './historyCommands';
+import type { ReaderDetector } from './readerDetection';
 
 /** How a station is started: its data folder, and what tests and the app set otherwise. */
 export interface ServiceOptions {
@@ -24,6 +25,8 @@ export interface ServiceOptions {
   readonly refusalRefillMs?: number;
   readonly cardSources?: CardSourceFactory;
   readonly listPorts?: () => Promise<readonly PortInfo[]>;
+  /** "Find the settings for this reader" (hardware/detect's listening on the real port unless given). */
+  readonly detectReader?: ReaderDetector;
   /** Pace of the simulated shoe (tests deal faster). */
   readonly simulatedCardMs?: number;
   /** The station's name kept with each race (the dealer's station in the history): the computer's host name unless given. */

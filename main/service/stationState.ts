@@ -8,6 +8,7 @@ import { gameView } from './gameView';
 import type { Kernel } from './kernel';
 import { lastOf } from './memo';
 import type { ProfileCommands } from './profileCommands';
+import type { ReaderDetections } from './readerDetection';
 import { shownFloor } from './settings';
 
 /** Where the state's parts come from. */
@@ -17,6 +18,7 @@ export interface StateParts {
   settings(): ConsoleSettings;
   readonly inputs: CardInputs;
   readonly profiles: ProfileCommands;
+  readonly detection: ReaderDetections;
   readonly countDrafts: CountDrafts;
   readonly floor: FloorFollowing;
 }
@@ -60,6 +62,7 @@ export class StationState {
       profiles: this.parts.profiles.list,
       registration: this.parts.profiles.registration,
       seatMapping: this.parts.profiles.seatMapping,
+      detection: this.parts.detection.current,
       game: this.gameViewOf(session.game),
       games: session.games,
       plan: this.planOf(settings.tournament),

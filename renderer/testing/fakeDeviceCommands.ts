@@ -1,4 +1,4 @@
-/** The fake service's card-source commands (fakeApi.ts): ports listed, a profile file imported, an RFID deck registered. */
+/** The fake service's card-source commands (fakeApi.ts): ports listed, a profile file imported, an RFID deck registered, a reader's settings looked for. */
 import { push, type FakeHandlers, type FakeStation } from './fakeStation';
 import { makeProfileInfo } from './fixtures';
 
@@ -6,7 +6,7 @@ import { makeProfileInfo } from './fixtures';
 const STORED_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 const nameRule = (name: string) => `must be 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(name)})`;
 
-export function deviceCommands(station: FakeStation): FakeHandlers<'listPorts' | 'importProfile' | 'registerDeck' | 'mapSeats'> {
+export function deviceCommands(station: FakeStation): FakeHandlers<'listPorts' | 'importProfile' | 'registerDeck' | 'mapSeats' | 'detectReader'> {
   return {
     listPorts: () => ({ ok: true, value: station.options.ports ?? [] }),
     importProfile: (profile: unknown) => {
@@ -56,6 +56,18 @@ export function deviceCommands(station: FakeStation): FakeHandlers<'listPorts' |
       if (source.kind !== 'serial' || source.path === '') return { ok: false, error: { field: 'source', message: 'map the antennas with the reader connected: choose the serial card source and its port first' } };
       const seats = table.seats.map(({ seat }) => seat).sort((a, b) => a - b);
       push(station, { ...current, seatMapping: { name: source.decoder, seats, readers: {}, next: seats[0] ?? null, problem: null } });
+      return { ok: true, value: null };
+    },
+    detectReader: (start: boolean) => {
+      // As the service checks it; how far it comes and what it finds, a test pushes itself.
+      const { current } = station;
+      if (!start) {
+        if (current.detection !== null) push(station, { ...current, detection: current.detection.state === 'listening' ? { ...current.detection, state: 'done', setting: null } : null });
+        return { ok: true, value: null };
+      }
+      const { source } = current.settings;
+      if (source.kind !== 'serial' || source.path === '') return { ok: false, error: { field: 'source', message: 'choose the serial card source and its port first' } };
+      push(station, { ...current, detection: { state: 'listening', path: source.path, tried: 0, total: 0, setting: null, found: [], problem: null } });
       return { ok: true, value: null };
     },
   };

@@ -242,6 +242,7 @@ export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {
     profiles: BUILT_IN_PROFILE_INFOS,
     registration: null,
     seatMapping: null,
+    detection: null,
     game: null,
     games: [],
     plan: null,

@@ -76,6 +76,10 @@ export const enConsole = {
       exportRefused: 'the export could not be saved to {file}: {why}',
     },
     notInJournal: '{race} is not in the journal',
+    detect: {
+      open: '{open} is open: find the reader\'s settings between races and games',
+      noReader: 'choose the serial card source and its port first',
+    },
     register: {
       raceOpen: 'race {race} is open: register the deck between races',
       gameOpen: 'game {game} is open: register the deck between games',

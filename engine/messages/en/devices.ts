@@ -102,6 +102,12 @@ export const enDevices = {
       simulated: 'Simulated shoe (seed {seed})',
     },
     parities: { none: 'none', even: 'even', odd: 'odd', mark: 'mark', space: 'space' },
+    detect: {
+      trying: 'Listening at {setting} ({n} of {total}): deal a few cards onto the reader',
+      found: 'Read cleanly by {n} profile; the best: {summary} | Read cleanly by {n} profiles; the best: {summary}',
+      nothing: 'Nothing read cleanly at the settings tried ({n}): deal a few cards while it listens, and check the cable',
+      saved: 'Saved in {path}: use --decoder {path}',
+    },
   },
   /** A race's record (the slip the station prints, the floor's race page): one vocabulary for both. */
   record: {

@@ -79,6 +79,10 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       exportRefused: 'vientiä ei voitu tallentaa tiedostoon {file}: {why}',
     },
     notInJournal: '{race} ei ole tapahtumalokissa',
+    detect: {
+      open: '{open} on auki: etsi lukijan asetukset arvontojen ja pelien välillä',
+      noReader: 'valitse ensin sarjaportin korttien lähde ja sen portti',
+    },
     register: {
       raceOpen: 'arvonta {race} on auki: rekisteröi pakka arvontojen välillä',
       gameOpen: 'peli {game} on auki: rekisteröi pakka pelien välillä',

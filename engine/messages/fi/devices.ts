@@ -105,6 +105,12 @@ export const fiDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       simulated: 'Simuloitu kenkä (siemen {seed})',
     },
     parities: { none: 'ei pariteettia', even: 'parillinen', odd: 'pariton', mark: 'aina 1 (mark)', space: 'aina 0 (space)' },
+    detect: {
+      trying: 'Kuunnellaan asetuksella {setting} ({n}/{total}): jaa lukijalle muutama kortti',
+      found: '{n} profiili lukee virheettä; paras: {summary} | {n} profiilia lukee virheettä; paras: {summary}',
+      nothing: 'Mitään ei luettu virheettä kokeilluilla asetuksilla ({n}): jaa muutama kortti kuuntelun aikana ja tarkista kaapeli',
+      saved: 'Tallennettu tiedostoon {path}: käytä --decoder {path}',
+    },
   },
   /** A race's record (the slip the station prints, the floor's race page): one vocabulary for both. */
   record: {

@@ -79,6 +79,10 @@ export const ruConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       exportRefused: 'не удалось сохранить экспорт в {file}: {why}',
     },
     notInJournal: '{race} нет в журнале',
+    detect: {
+      open: '{open} открыт: ищите настройки считывателя между чип-рейсами и играми',
+      noReader: 'сначала выберите последовательный источник карт и его порт',
+    },
     register: {
       raceOpen: 'открыт чип-рейс {race}: регистрируйте колоду между чип-рейсами',
       gameOpen: 'открыта игра {game}: регистрируйте колоду между играми',

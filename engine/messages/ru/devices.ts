@@ -105,6 +105,12 @@ export const ruDevices: Pick<EngineCatalog, keyof typeof enDevices> = {
       simulated: 'Имитация шуза (зерно {seed})',
     },
     parities: { none: 'нет', even: 'чётная', odd: 'нечётная', mark: 'всегда 1 (mark)', space: 'всегда 0 (space)' },
+    detect: {
+      trying: 'Прослушивание на {setting} ({n} из {total}): положите на считыватель несколько карт',
+      found: 'Без ошибок читает {n} профиль; лучший: {summary} | Без ошибок читают {n} профиля; лучший: {summary} | Без ошибок читают {n} профилей; лучший: {summary}',
+      nothing: 'Ничего не прочитано без ошибок на опробованных настройках ({n}): положите несколько карт во время прослушивания и проверьте кабель',
+      saved: 'Сохранено в {path}: используйте --decoder {path}',
+    },
   },
   /** A race's record (the slip the station prints, the floor's race page): one vocabulary for both. */
   record: {

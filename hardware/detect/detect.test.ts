@@ -1,0 +1,139 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Card } from '../../engine/cards';
+import { encodeCard, framed } from '../encoding';
+import type { TimedChunk } from '../pipeline';
+import { ALL_BUILT_IN_PROFILES, readProfile, type DeviceProfile } from '../profile';
+import { shuffledShoe } from '../simulator/shoe';
+import { uartReceive, uartSetting, type UartSetting } from '../testing/uart';
+import { candidateProfiles, settingName, trialSettings, type TrialSetting } from './candidates';
+import { parityEvidence, rankRecordings, readingOf, type Recording } from './score';
+
+/** Scoring what was heard, on recorded bytes: what a device sends, as each trial setting would have received it. */
+
+const candidates = candidateProfiles();
+const chunk = (bytes: Uint8Array, at = 0): TimedChunk => ({ at, bytes });
+const uartOf = (setting: TrialSetting): UartSetting => ({ baud: setting.baud, dataBits: setting.dataBits, parity: setting.parity, stopBits: 1 });
+
+/** What a device at `device` sending `sent` (one chunk per message, `gapMs` apart) is heard as at every trial setting. */
+function recordings(sent: readonly Uint8Array[], device: UartSetting, bauds?: readonly number[], gapMs = 100): Recording[] {
+  return trialSettings(bauds).map((setting) => ({ setting, chunks: sent.map((message, index) => chunk(uartReceive(message, device, uartOf(setting)), index * gapMs)) }));
+}
+
+const cardsOf = (profile: DeviceProfile, cards: readonly Card[]) => cards.map((card) => encodeCard(card, profile));
+
+describe('candidates', () => {
+  it('are every built-in and more, each a valid profile, built-ins by their names first', () => {
+    const builtIns = Object.keys(ALL_BUILT_IN_PROFILES);
+    expect(candidates.slice(0, builtIns.length).map((profile) => profile.name)).toEqual(builtIns);
+    expect(candidates.length).toBeGreaterThan(40);
+    for (const candidate of candidates) expect(readProfile(candidate)).toMatchObject({ framing: candidate.framing, decoder: candidate.decoder });
+    const framings = new Set(candidates.map((profile) => JSON.stringify(profile.framing)));
+    for (const checksum of ['xor', 'sum', 'xor-hex', 'sum-hex']) expect(framings).toContain(JSON.stringify({ kind: 'stx-etx', checksum, checksumIncludesStx: true }));
+  });
+
+  it('24 trial settings, 9600 8N1 first, each baud with 8N1, 7E1 and 7O1', () => {
+    const settings = trialSettings();
+    expect(settings).toHaveLength(24);
+    expect(settings.slice(0, 3).map(settingName)).toEqual(['9600 8N1', '9600 7E1', '9600 7O1']);
+  });
+});
+
+describe('scoring a recording', () => {
+  const text = ALL_BUILT_IN_PROFILES.text as DeviceProfile;
+
+  it('counts cards, device messages and unknown tags as clean, anything else as bad; a frame cut by the start or the end is forgiven', () => {
+    const stream = Buffer.from('s\r\nAs\r\nKd\r\nEMPTY\r\nzz\r\nQh\r\n1');
+    const reading = readingOf(text, [chunk(stream)]);
+    expect(reading).toEqual({ clean: 4, bad: 1, forgiven: 2, cards: ['As', 'Kd', 'Qh'], tags: [], devices: ['shoe-empty'] });
+    const rfid = readingOf(ALL_BUILT_IN_PROFILES.rfid as DeviceProfile, [chunk(Buffer.from('04A2B3C4\r\n04A2B3C5\r\n'))]);
+    expect(rfid).toMatchObject({ clean: 2, bad: 0, tags: ['04A2B3C4', '04A2B3C5'] });
+  });
+
+  it('a lone unknown frame is bad, not forgiven', () => {
+    expect(readingOf(text, [chunk(Buffer.from('zz\r\n'))])).toMatchObject({ clean: 0, bad: 1, forgiven: 0 });
+  });
+
+  it('the parity evidence: a 7E1 device heard at 8N1 has even parity in every byte, 7O1 odd, ASCII at 8N1 none', () => {
+    const sent = Buffer.concat(cardsOf(text, shuffledShoe(3).slice(0, 10)));
+    const at8N1 = (format: string) => [chunk(uartReceive(sent, uartSetting(2400, format), uartSetting(2400, '8N1')))];
+    expect(parityEvidence(at8N1('7E1'))).toBe('even');
+    expect(parityEvidence(at8N1('7O1'))).toBe('odd');
+    expect(parityEvidence(at8N1('8N1'))).toBe('none');
+  });
+});
+
+describe('ranking what was heard at every setting', () => {
+  it('a 7E1 text shoe at 2400: 2400 7E1, lines, text first, with the cards dealt', () => {
+    const dealt = shuffledShoe(5).slice(0, 8);
+    const found = rankRecordings(candidates, recordings(cardsOf(ALL_BUILT_IN_PROFILES.text as DeviceProfile, dealt), uartSetting(2400, '7E1')));
+    expect(found[0]).toMatchObject({ setting: '2400 7E1', profile: { name: 'text-2400-7e1', baud: 2400, dataBits: 7, parity: 'even', framing: { kind: 'lines' }, decoder: { kind: 'text' } } });
+    expect(found[0]?.reading.cards).toEqual(dealt);
+    expect(readProfile(JSON.parse(JSON.stringify(found[0]?.profile)))).toEqual(found[0]?.profile);
+    // Nothing at another baud reads it.
+    expect(found.every((entry) => entry.profile.baud === 2400)).toBe(true);
+  });
+
+  it('an STX…ETX reader with an XOR checksum counting the STX, 8N1 at 19200: that framing, not one without the checksum', () => {
+    const profile = readProfile({ name: 'x', baud: 19200, framing: { kind: 'stx-etx', checksum: 'xor', checksumIncludesStx: true }, decoder: { kind: 'suit-number' } });
+    const dealt = shuffledShoe(9).slice(0, 6);
+    const found = rankRecordings(candidates, recordings(cardsOf(profile, dealt), uartSetting(19200, '8N1'), [9600, 19200]));
+    expect(found[0]).toMatchObject({ setting: '19200 8N1', profile: { framing: { kind: 'stx-etx', checksum: 'xor', checksumIncludesStx: true }, decoder: { kind: 'suit-number' } } });
+    expect(found.some((entry) => entry.profile.framing.kind === 'stx-etx' && entry.profile.framing.checksum === 'none')).toBe(false);
+  });
+
+  it('an RFID line reader: the tags read, in the order read', () => {
+    const tags = ['04A2B3C4', '04A2B3C5', '04A2B3C6'];
+    const found = rankRecordings(candidates, recordings(tags.map((tag) => framed(tag, { kind: 'lines' })), uartSetting(9600, '8N1'), [9600]));
+    expect(found[0]).toMatchObject({ setting: '9600 8N1', profile: { name: 'rfid-9600-8n1', decoder: { kind: 'uid', cards: {} } } });
+    expect(found[0]?.reading.tags).toEqual(tags);
+  });
+
+  const profileNamed = (name: string) => ALL_BUILT_IN_PROFILES[name] as DeviceProfile;
+
+  it('an RDM6300 at 9600 (ASCII hex between STX and ETX, an XOR of the tag bytes): rdm6300 first, its tags without the checksum digits', () => {
+    const tags = ['1A00A1B2C3', '1A00A1B2C4', '0F0011AA55'];
+    const sent = tags.map((tag) => framed(tag, profileNamed('rdm6300').framing));
+    // The datasheet's sample, byte for byte.
+    expect(sent[0]).toEqual(Buffer.from('0231413030413142324333434103', 'hex'));
+    const found = rankRecordings(candidates, recordings(sent, uartSetting(9600, '8N1'), [9600, 19200]));
+    expect(found[0]).toMatchObject({ setting: '9600 8N1', profile: { name: 'rdm6300-9600-8n1', baud: 9600, dataBits: 8, parity: 'none' } });
+    expect(found[0]?.reading.tags).toEqual(tags);
+    // Plain STX…ETX reads the same frames as longer tags (the checksum digits on): offered, after it.
+    expect(found.findIndex((entry) => entry.profile.framing.kind === 'stx-etx')).toBeGreaterThan(0);
+  });
+
+  it('a Zebra SSI scanner at 9600 (binary DECODE_DATA frames, a 16-bit checksum): zebra-ssi first, the barcodes as cards; nothing at 7 bits reads it', () => {
+    const dealt: Card[] = ['As', 'Kd', 'Qh', 'Tc'];
+    const sent = dealt.map((card) => framed(card, profileNamed('zebra-ssi').framing));
+    const found = rankRecordings(candidates, recordings(sent, uartSetting(9600, '8N1'), [9600, 115200]));
+    expect(found[0]).toMatchObject({ setting: '9600 8N1', profile: { name: 'zebra-ssi-9600-8n1', baud: 9600, framing: { kind: 'binary' }, decoder: { kind: 'text' } } });
+    expect(found[0]?.reading.cards).toEqual(dealt);
+    expect(found.every((entry) => entry.setting === '9600 8N1')).toBe(true);
+  });
+
+  it.each(['rdm6300', 'id12la', 'pn532-uart', 'uhf-r200', 'uhf-a0'])('every built-in tag reader is found as itself at its own speed: %s', (name) => {
+    const profile = profileNamed(name);
+    const tags = name.startsWith('uhf') ? ['300833B2DDD9014000000001', '300833B2DDD9014000000002', '300833B2DDD9014000000003'] : ['04A2B3C4', '04A2B3C5', '04A2B3C6'];
+    const message = (tag: string) => (name === 'rdm6300' || name === 'id12la' ? `${tag}00` : tag);
+    const sent = tags.map((tag) => framed(message(tag), profile.framing));
+    const found = rankRecordings(candidates, recordings(sent, uartSetting(profile.baud, '8N1'), [9600, profile.baud]));
+    expect(found[0]).toMatchObject({ setting: `${profile.baud} 8N1`, profile: { name: `${name}-${profile.baud}-8n1`, framing: profile.framing } });
+    expect(found[0]?.reading.tags).toEqual(tags.map(message));
+  });
+
+  it('property: a text shoe at any trial setting is found at its own setting (7-bit formats told apart by the parity evidence), reading what it dealt', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...trialSettings([1200, 9600, 115200])), fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 3 }), (device, seed, cut) => {
+        const dealt = shuffledShoe(seed).slice(0, 6);
+        const sent = cardsOf(ALL_BUILT_IN_PROFILES.text as DeviceProfile, dealt);
+        // Listening began partway into the first card.
+        sent[0] = sent[0]?.subarray(Math.min(cut, (sent[0]?.length ?? 1) - 1)) as Buffer;
+        const found = rankRecordings(candidates, recordings(sent, uartOf(device), [1200, 9600, 115200]));
+        expect(found[0]?.setting).toBe(settingName(device));
+        expect(found[0]?.reading.cards).toEqual(cut === 0 ? dealt : expect.arrayContaining(dealt.slice(1)));
+      }),
+      { numRuns: 25 },
+    );
+  });
+});

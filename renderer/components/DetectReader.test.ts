@@ -1,0 +1,107 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import type { DetectedProfile, ReaderDetection, SourceSettings } from '../../protocol/contract';
+import type { Locale } from '../i18n';
+import { createFakeApi } from '../testing/fakeApi';
+import { makeSettings, makeSource, makeState } from '../testing/fixtures';
+import { prepare, settle } from '../testing/setup';
+import SettingsView from '../views/SettingsView.vue';
+
+/** "Find the settings for this reader" on the settings screen (DetectReader.vue), over the fake service. */
+
+const serial = makeSource({ kind: 'serial', path: '/dev/ttyUSB0', decoder: 'text' });
+
+const FOUND: DetectedProfile = {
+  setting: '2400 7E1',
+  summary: 'text-2400-7e1: 2400 baud, 7 data bits, even parity, 1 stop bit; one message per line (CR, LF or CRLF); card codes such as As or 10h',
+  frames: 5,
+  cards: ['As', 'Kd'],
+  tags: [],
+  profile: { name: 'text-2400-7e1', baud: 2400, dataBits: 7, parity: 'even', stopBits: 1, rtscts: false, framing: { kind: 'lines', maxLength: 256 }, decoder: { kind: 'text' }, messages: {}, repeatMs: 0, graceMs: 0, codeId: false },
+};
+
+const listening = (tried: number, setting: string): ReaderDetection => ({ state: 'listening', path: '/dev/ttyUSB0', tried, total: 24, setting, found: [], problem: null });
+
+async function settings(options: { source?: SourceSettings; locale?: Locale } = {}) {
+  const api = createFakeApi({ state: makeState({ settings: makeSettings({ source: options.source ?? serial }) }) });
+  const prepared = await prepare({ api, locale: options.locale });
+  const wrapper = mount(SettingsView, { global: { plugins: prepared.plugins } });
+  await settle();
+  return { ...prepared, wrapper };
+}
+
+describe('find the settings for this reader', () => {
+  it('is offered for a serial card source only', async () => {
+    const { wrapper } = await settings({ source: makeSource() });
+    expect(wrapper.find('[data-testid="detect-reader"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
+    expect(wrapper.get('[data-testid="detect-reader"]').attributes('data-state')).toBe('ready');
+    // No port yet: nothing to listen to.
+    expect(wrapper.get('[data-testid="detect-start"]').attributes('disabled')).toBeDefined();
+    wrapper.unmount();
+  });
+
+  it('starts, shows a progress bar with the setting tried, then offers what it found; one used is stored under its name and chosen at its speed', async () => {
+    const { wrapper, api } = await settings();
+    await wrapper.get('[data-testid="detect-start"]').trigger('click');
+    await settle();
+    expect(api.callsOf('detectReader')).toEqual([[true]]);
+    expect(wrapper.get('[data-testid="detect-reader"]').attributes('data-state')).toBe('listening');
+    expect(wrapper.get('[data-testid="detect-start"]').text()).toBe('Stop');
+
+    api.push({ ...api.current, detection: listening(20, '2400 7E1') });
+    await settle();
+    const bar = wrapper.get('[data-testid="detect-bar"]').element as HTMLProgressElement;
+    expect([bar.getAttribute('value'), bar.getAttribute('max')]).toEqual(['20', '24']);
+    expect(wrapper.get('[data-testid="detect-progress"]').text()).toBe('Listening at 2400 7E1 (20 of 24): deal a few cards onto the reader');
+
+    api.push({ ...api.current, detection: { ...listening(24, '2400 7O1'), state: 'done', setting: null, found: [FOUND] } });
+    await settle();
+    const found = wrapper.get('[data-testid="detect-found"] li');
+    expect(found.attributes('data-setting')).toBe('2400 7E1');
+    expect(found.get('[lang="en"]').text()).toBe(FOUND.summary);
+    expect(found.text()).toContain('read: A♠ K♦');
+
+    await wrapper.get('[data-testid="detect-use-0"]').trigger('click');
+    await settle();
+    expect(api.callsOf('importProfile')).toEqual([[FOUND.profile]]);
+    expect(api.current.settings.source).toEqual({ kind: 'serial', path: '/dev/ttyUSB0', baud: 2400, decoder: 'text-2400-7e1' });
+    expect(api.callsOf('detectReader')).toEqual([[true], [false]]);
+    // The outcome is cleared; the card source's profile shows what was chosen.
+    expect(api.current.detection).toBeNull();
+    expect((wrapper.get('[data-testid="source-decoder"]').element as HTMLSelectElement).value).toBe('text-2400-7e1');
+    wrapper.unmount();
+  });
+
+  it.each([
+    ['en', 'Nothing read cleanly at the settings tried (24): deal a few cards while it listens, and check the cable'],
+    ['fi', 'Mitään ei luettu virheettä kokeilluilla asetuksilla (24): jaa muutama kortti kuuntelun aikana ja tarkista kaapeli'],
+    ['ru', 'Ничего не прочитано без ошибок на опробованных настройках (24): положите несколько карт во время прослушивания и проверьте кабель'],
+  ] as const)('says when nothing was read (%s), and a port that could not be opened in the dealer\'s language', async (locale, none) => {
+    const { wrapper, api } = await settings({ locale });
+    api.push({ ...api.current, detection: { ...listening(24, '1200 7O1'), state: 'done', setting: null } });
+    await settle();
+    expect(wrapper.get('[data-testid="detect-none"]').text()).toBe(none);
+    api.push({
+      ...api.current,
+      detection: { ...listening(1, '9600 8N1'), state: 'failed', setting: null, problem: 'No serial port at /dev/ttyUSB0: check the path and that the device is plugged in and switched on', problemSaid: { key: 'hardware.port.noSuchPort', params: { path: '/dev/ttyUSB0' } } },
+    });
+    await settle();
+    expect(wrapper.get('[data-testid="detect-problem"]').text()).toContain('/dev/ttyUSB0');
+    if (locale === 'en') expect(wrapper.get('[data-testid="detect-problem"]').text()).toBe('No serial port at /dev/ttyUSB0: check the path and that the device is plugged in and switched on');
+    wrapper.unmount();
+  });
+
+  it('saves an edited card source before it listens', async () => {
+    const { wrapper, api } = await settings({ source: makeSource() });
+    await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
+    await wrapper.get('[data-testid="source-path"]').setValue('/dev/ttyUSB3');
+    expect(wrapper.get('[data-testid="detect-start"]').text()).toBe('Find the settings');
+    await wrapper.get('[data-testid="detect-start"]').trigger('click');
+    await settle();
+    expect(api.calls.map((call) => call.method).filter((method) => method === 'saveSettings' || method === 'detectReader')).toEqual(['saveSettings', 'detectReader']);
+    expect(api.current.detection).toMatchObject({ state: 'listening', path: '/dev/ttyUSB3' });
+    wrapper.unmount();
+  });
+});
