@@ -143,7 +143,7 @@ export class ProfileCommands {
       if (open) return refused(race ? 'race' : 'game', { key: 'service.seatMap.open', params: { open: open.id } });
       if (this.registering !== null) return refused('registration', { key: 'service.registering' });
       const { source, table } = this.settings.current;
-      if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.seatMap.noReader' });
+      if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.noSerialPort' });
       const base = this.profiles.get(source.decoder);
       // The map is saved into the source's own stored profile: one that reads tag IDs (a registered deck's, or one imported).
       if (base === undefined || base.decoder.kind !== 'uid' || Object.hasOwn(ALL_BUILT_IN_PROFILES, source.decoder)) return refused('source.decoder', { key: 'service.seatMap.notDeck', params: { name: source.decoder } });

@@ -69,7 +69,7 @@ export class ReaderDetections {
       if (game) return refused('game', { key: 'service.detect.open', params: { open: game.id } });
       if (this.hooks.registering()) return refused('source', { key: 'service.registering' });
       const source = this.hooks.source();
-      if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.detect.noReader' });
+      if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.noSerialPort' });
       await this.hooks.closeSource();
       const aborter = new AbortController();
       this.aborter = aborter;

@@ -240,7 +240,13 @@ const ROWS: Row[] = [
     expect(await service.startGame(...GAME)).toEqual({ ok: true, value: null });
     return refusalOf(await service.mapSeats(true));
   }, 'game-1 is open: map the antennas between races and games'],
-  ['service.seatMap.noReader', async () => refusalOf(await (await consoleWith()).service.mapSeats(true)), 'choose the serial card source and its port first'],
+  ['service.noSerialPort', async () => refusalOf(await (await consoleWith()).service.mapSeats(true)), 'choose the serial card source and its port first'],
+  // Finding a reader's settings (issue 26): between races and games (readerDetection.pty.test.ts listens through a pty).
+  ['service.detect.open', async () => {
+    const service = await onTable();
+    expect(await service.startGame(...GAME)).toEqual({ ok: true, value: null });
+    return refusalOf(await service.detectReader(true));
+  }, "game-1 is open: find the reader's settings between races and games"],
   ['service.seatMap.notDeck', async () => refusalOf(await (await consoleWith(RFID)).service.mapSeats(true)), 'the profile rfid is no registered deck: register the deck first'],
   ['service.seatMap.mapping', async () => {
     const service = await onTable();

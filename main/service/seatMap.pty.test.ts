@@ -238,6 +238,6 @@ describe('an RFID table with four antennas (a reader per seat)', () => {
     expect(service.getState().seatMapping).toBeNull();
     expect((JSON.parse(readFileSync(join(dataDir, 'profiles', 'table-4.json'), 'utf8')) as { readers?: unknown }).readers).toBeUndefined();
     expect(await service.saveSettings({ ...settings, source: { kind: 'manual', path: '', baud: 9600, decoder: 'table-4' } })).toEqual(OK);
-    expect(await service.mapSeats(true)).toMatchObject({ ok: false, error: { field: 'source', said: { key: 'service.seatMap.noReader' } } });
+    expect(await service.mapSeats(true)).toMatchObject({ ok: false, error: { field: 'source', said: { key: 'service.noSerialPort' } } });
   }, 30_000);
 });

@@ -13,7 +13,7 @@ import { fromPreload } from './index';
 type Part = keyof ConsoleState;
 const PARTS = Object.keys(makeState()) as Part[];
 /** The parts that may be null, and those that are lists; the rest are objects. */
-const NULLABLE: readonly Part[] = ['race', 'lastInput', 'shoeRefusal', 'registration', 'game', 'plan', 'colorUp'];
+const NULLABLE: readonly Part[] = ['race', 'lastInput', 'shoeRefusal', 'registration', 'seatMapping', 'detection', 'game', 'plan', 'colorUp'];
 const LISTS: readonly Part[] = ['inputs', 'held', 'profiles', 'games', 'countDrafts'];
 
 const card = fc.constantFrom('As', 'Kc', '2d', 'Th');

@@ -59,7 +59,6 @@ export const enConsole = {
       discarded: "discarded by the dealer: read at seat {readAt}'s antenna while the deal was at seat {seat}",
       undecided: "read at seat {readAt}'s antenna and not decided before the race ended: not dealt",
       open: '{open} is open: map the antennas between races and games',
-      noReader: 'choose the serial card source and its port first',
       notDeck: 'the profile {name} is no registered deck: register the deck first',
       noAntenna: 'the reader named no antenna: its pattern needs (?<reader>…)',
       antennaTaken: 'antenna {reader} is already seat {seat}',
@@ -76,9 +75,10 @@ export const enConsole = {
       exportRefused: 'the export could not be saved to {file}: {why}',
     },
     notInJournal: '{race} is not in the journal',
+    /** Mapping the antennas and finding a reader's settings both need the reader's port. */
+    noSerialPort: 'choose the serial card source and its port first',
     detect: {
       open: '{open} is open: find the reader\'s settings between races and games',
-      noReader: 'choose the serial card source and its port first',
     },
     register: {
       raceOpen: 'race {race} is open: register the deck between races',

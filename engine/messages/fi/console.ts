@@ -62,7 +62,6 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       discarded: 'jakaja hylkäsi: luettiin paikan {readAt} antennilla, kun jako oli paikalla {seat}',
       undecided: 'luettiin paikan {readAt} antennilla eikä siitä päätetty ennen kilpailun loppua: ei jaettu',
       open: '{open} on auki: yhdistä antennit kilpailujen ja pelien välillä',
-      noReader: 'valitse ensin sarjaporttilähde ja sen portti',
       notDeck: 'profiili {name} ei ole rekisteröity pakka: rekisteröi ensin pakka',
       noAntenna: 'lukija ei nimennyt antennia: sen malli tarvitsee ryhmän (?<reader>…)',
       antennaTaken: 'antenni {reader} on jo paikka {seat}',
@@ -79,9 +78,10 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       exportRefused: 'vientiä ei voitu tallentaa tiedostoon {file}: {why}',
     },
     notInJournal: '{race} ei ole tapahtumalokissa',
+    /** Mapping the antennas and finding a reader's settings both need the reader's port. */
+    noSerialPort: 'valitse ensin sarjaporttilähde ja sen portti',
     detect: {
       open: '{open} on auki: etsi lukijan asetukset arvontojen ja pelien välillä',
-      noReader: 'valitse ensin sarjaportin korttien lähde ja sen portti',
     },
     register: {
       raceOpen: 'arvonta {race} on auki: rekisteröi pakka arvontojen välillä',

@@ -62,7 +62,6 @@ export const ruConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       discarded: 'отброшена дилером: прочитана антенной места {readAt}, когда сдача шла на место {seat}',
       undecided: 'прочитана антенной места {readAt}, и решения не было до конца гонки: не сдана',
       open: '{open} открыта: сопоставляйте антенны между гонками и играми',
-      noReader: 'сначала выберите последовательный источник карт и его порт',
       notDeck: 'профиль {name} — не зарегистрированная колода: сначала зарегистрируйте колоду',
       noAntenna: 'считыватель не назвал антенну: шаблону нужна группа (?<reader>…)',
       antennaTaken: 'антенна {reader} уже место {seat}',
@@ -79,9 +78,10 @@ export const ruConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       exportRefused: 'не удалось сохранить экспорт в {file}: {why}',
     },
     notInJournal: '{race} нет в журнале',
+    /** Mapping the antennas and finding a reader's settings both need the reader's port. */
+    noSerialPort: 'сначала выберите последовательный источник карт и его порт',
     detect: {
       open: '{open} открыт: ищите настройки считывателя между чип-рейсами и играми',
-      noReader: 'сначала выберите последовательный источник карт и его порт',
     },
     register: {
       raceOpen: 'открыт чип-рейс {race}: регистрируйте колоду между чип-рейсами',
