@@ -8,6 +8,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { en } from '../engine/messages/en';
+import { enFloorPages } from '../engine/messages/en/floorPages';
+import { fi } from '../engine/messages/fi';
+import { fiFloorPages } from '../engine/messages/fi/floorPages';
+import { ru } from '../engine/messages/ru';
+import { ruFloorPages } from '../engine/messages/ru/floorPages';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
@@ -70,5 +76,23 @@ describe('electron-vite build', () => {
       expect(read('renderer', 'assets', script)).not.toMatch(/\bnew Function\(|\beval\(/);
     }
     expect(existsSync(join(outDir, 'renderer', 'index.html'))).toBe(true);
+  });
+
+  it("ships the station's words in every language and none of the floor's own pages' (only the floor says those)", () => {
+    const shipped = readdirSync(join(outDir, 'renderer', 'assets'))
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => read('renderer', 'assets', file))
+      .join('\n');
+    const leaves = (tree: object): string[] => Object.values(tree).flatMap((value: unknown) => (typeof value === 'string' ? [value] : leaves(value as object)));
+    // Words long enough to be no one else's, quoted as the bundle quotes them.
+    const telling = (tree: object) => leaves(tree).filter((words) => words.length > 30 && !/["'`\\]/.test(words));
+    for (const pages of [enFloorPages, fiFloorPages, ruFloorPages]) {
+      const words = telling(pages);
+      expect(words.length).toBeGreaterThan(20);
+      for (const text of words) expect(shipped.includes(text), text).toBe(false);
+    }
+    for (const station of [en.floorLink, fi.floorLink, ru.floorLink, en.floor.decision, fi.floor.decision, ru.floor.decision]) {
+      for (const text of telling(station)) expect(shipped.includes(text), text).toBe(true);
+    }
   });
 });

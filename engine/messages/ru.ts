@@ -1,7 +1,8 @@
 import { ruEngine } from './ru/engine';
 import { ruConsole } from './ru/console';
 import { ruDevices } from './ru/devices';
+import { ruFloorPages } from './ru/floorPages';
 import type { EngineCatalog } from './en';
 
 /** What the engine says, in Russian (the keys of en.ts; plurals `one | few | many`). */
-export const ru: EngineCatalog = { ...ruEngine, ...ruConsole, ...ruDevices };
+export const ru: EngineCatalog = { ...ruEngine, ...ruConsole, ...ruDevices, floor: { ...ruDevices.floor, ...ruFloorPages } };

@@ -1,0 +1,30 @@
+// The renderer is built without the floor's own pages' words (electron.vite.config.ts,
+// floorPagesLeftOut): so no code whose messages reach the station's screens may name one of
+// their keys. Only floor/ (and the catalogs themselves) say them.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { enFloorPages } from '../engine/messages/en/floorPages';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Where the station's code lives: what its screens are sent is said from here. */
+const STATION_FOLDERS = ['engine', 'protocol', 'hardware', 'journal', 'replay', 'replication', 'net', 'main', 'renderer'];
+
+function sources(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.(ts|vue)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((path) => !relative(ROOT, path).startsWith(join('engine', 'messages')));
+}
+
+describe("the floor's own pages' words", () => {
+  it('are named by no station code (the screens are built without them)', () => {
+    const namespaces = Object.keys(enFloorPages);
+    expect(namespaces).toEqual(['seating', 'tournament', 'page', 'capacity', 'http']);
+    const named = new RegExp(`floor\\.(${namespaces.join('|')})\\b`);
+    const files = STATION_FOLDERS.flatMap(sources);
+    expect(files.length).toBeGreaterThan(300);
+    expect(files.filter((file) => named.test(readFileSync(file, 'utf8'))).map((file) => relative(ROOT, file))).toEqual([]);
+  });
+});
