@@ -144,9 +144,9 @@ describe('the repeat window (repeatMs)', () => {
     ]);
   });
 
-  it('is off (0) for every built-in but the tag readers (rfid, and the binary ones reading tags); unknown frames are never dropped as repeats', () => {
+  it('is off (0) for every built-in but the tag readers (rfid, and the binary ones reading tags) and the SSI scanner (its resends); unknown frames are never dropped as repeats', () => {
     expect(Object.entries(ALL_BUILT_IN_PROFILES).map(([name, entry]) => [name, entry.repeatMs])).toEqual(
-      Object.entries(ALL_BUILT_IN_PROFILES).map(([name, entry]) => [name, entry.decoder.kind === 'uid' ? 1500 : 0]),
+      Object.entries(ALL_BUILT_IN_PROFILES).map(([name, entry]) => [name, entry.decoder.kind === 'uid' ? 1500 : name === 'zebra-ssi' ? 1000 : 0]),
     );
     expect(Object.values(ALL_BUILT_IN_PROFILES).filter((entry) => entry.decoder.kind === 'uid').map((entry) => entry.name)).toEqual(['rfid', 'rdm6300', 'id12la', 'pn532-uart', 'uhf-r200', 'uhf-a0']);
     expect(decodeRecording(builtIn('text'), [at(0, 'As\r\nAs\r\n')])).toHaveLength(2);

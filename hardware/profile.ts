@@ -155,7 +155,11 @@ export const BINARY_PROFILES: Readonly<Record<string, DeviceProfile>> = (() => {
       message: { from: 5, to: -2, as: 'text' },
       // A length byte of 255 and the two checksum bytes.
       maxLength: 257,
-    }), { kind: 'text' }),
+    }), { kind: 'text' }, {
+      // A scanner left in its ACK/NAK handshake resends a decode nobody acknowledged (status bit 0
+      // set) within its timeout: the resend of a decode read is the same read; that of one lost is read.
+      repeatMs: 1000,
+    }),
     builtIn('pn532-uart', readFraming({
       kind: 'binary', start: '0000FF', length: { at: 3, size: 1, counts: { from: 5, to: -2 } }, end: '00',
       checksums: [{ kind: 'negated-sum', over: { from: 3, to: 4 }, at: 4 }, { kind: 'negated-sum', over: { from: 5, to: -2 }, at: -2 }],
@@ -172,6 +176,8 @@ export const BINARY_PROFILES: Readonly<Record<string, DeviceProfile>> = (() => {
     builtIn('uhf-a0', readFraming({
       kind: 'binary', start: 'A0', length: { at: 1, size: 1, counts: { from: 0 } }, end: 'C0',
       checksums: [{ kind: 'sum', over: { from: 1, to: -2 }, at: -2 }],
+      // STATUS 00: an error answer carries no tag (it must never be registered as one).
+      match: [{ at: 4, bytes: '00' }],
       message: { from: 5, to: -2, as: 'hex' },
     }), uid, { ...tagReader, baud: 115200 }),
   ];

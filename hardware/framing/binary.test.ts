@@ -65,6 +65,25 @@ describe('the six devices, on recorded bytes', () => {
     expect(framed('1A00A1B2C3', (BINARY_PROFILES.id12la as DeviceProfile).framing)).toEqual(hex(SAMPLES.id12la.bytes));
   });
 
+  it('a Zebra SSI resend (status bit 0 set) of a decode read is the same read; of one lost, it is read; an A0 error answer is no tag', () => {
+    const ssi = BINARY_PROFILES['zebra-ssi'] as DeviceProfile;
+    const resend = (frame: Buffer) => {
+      const copy = Buffer.from(frame);
+      copy[3] = 0x01;
+      const sum = [...copy.subarray(0, -2)].reduce((total, byte) => total + byte, 0);
+      copy.writeUInt16BE((0x10000 - sum) & 0xffff, copy.length - 2);
+      return copy;
+    };
+    const as = hex(SAMPLES['zebra-ssi'].bytes);
+    expect(cardsOf(decodeRecording(ssi, [{ at: 0, bytes: as }, { at: 300, bytes: resend(as) }, { at: 600, bytes: resend(as) }]))).toEqual(['As']);
+    const damaged = Buffer.from(as);
+    damaged[5] = 0x40;
+    expect(cardsOf(decodeRecording(ssi, [{ at: 0, bytes: damaged }, { at: 300, bytes: resend(as) }]))).toEqual(['As']);
+    // "A0…C0": STATUS 0x10 (an error) with a checksum that holds.
+    const error = hex('A0 09 01 01 10 01 02 1E C0');
+    expect(unknownsOf(decodeRecording(withTags('uhf-a0', { '0102': 'Jh' }), [error]))).toEqual([{ raw: 'A0 09 01 01 10 01 02 1E C0', reason: 'a frame of another kind: 10 at byte 4, not 00' }]);
+  });
+
   it('a PN532 ACK is skipped in silence; an answer of another command is another kind of frame, refused', () => {
     const profile = withTags('pn532-uart', { '04A2B3C4': 'Qh' });
     const ack = '00 00 FF 00 FF 00';
@@ -96,6 +115,20 @@ describe('refused, never a card: the reason and the bytes in hex', () => {
     const long = decodeRecording(capped, [hex(`A0 FF 01 01 00 01 02 0E C0 ${good}`)]);
     expect(cardsOf(long)).toEqual(['Qh']);
     expect(unknownsOf(long)[0]).toEqual({ raw: 'A0 FF', reason: 'its length field says 255 bytes, more than the 64 a frame may have' });
+  });
+
+  it('a length field damaged so that the claimed end lands on the next frame\'s end byte: the next frame is still read', () => {
+    // R200: LEN 00 09 → 00 19 puts the claimed end on the next frame's 7E.
+    const r200 = withTags('uhf-r200', { '03269201': 'Qh', '03269202': 'Kd' });
+    const second = framed('03269202', r200.framing);
+    const first = Buffer.from(framed('03269201', r200.framing));
+    first[4] = 0x19;
+    expect(cardsOf(decodeRecording(r200, [Buffer.concat([first, second])]))).toEqual(['Kd']);
+    // PN532: LEN 0C → 0D puts the claimed end on the next frame's first 00 (its LCS then fails).
+    const pn532 = withTags('pn532-uart', { '04A2B3C4': 'Qh', '04A2B3C5': 'Kd' });
+    const damaged = Buffer.from(framed('04A2B3C4', pn532.framing));
+    damaged[3] = 0x0d;
+    expect(cardsOf(decodeRecording(pn532, [Buffer.concat([damaged, framed('04A2B3C5', pn532.framing)])]))).toEqual(['Kd']);
   });
 
   it('a frame cut off by silence, and by a disconnect', () => {
@@ -206,6 +239,9 @@ describe('properties', () => {
         // Then the device goes on: after a pause, the next frame reads (a flipped length may have made the framer wait).
         const after = decodeRecording({ ...profile, repeatMs: 0 }, [{ at: 0, bytes: frame }, { at: 1000, bytes: frames[0] as Buffer }]);
         expect(cardsOf(after)).toEqual([cards[0]]);
+        // And with no pause, the frames that come right behind it are read all the same: a length that lied hides none of them.
+        const behind = decodeRecording({ ...profile, repeatMs: 0 }, [Buffer.concat([frame, ...frames])]);
+        expect(cardsOf(behind)).toEqual(cards);
       }),
       { numRuns: 300 },
     );

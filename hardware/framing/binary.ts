@@ -193,6 +193,14 @@ export function binaryFramer(config: BinaryFraming): Framer {
     return 'yes';
   };
 
+  /**
+   * Whether a frame whose checksum fails still has the length it seems to: a fixed length, or one
+   * ended by its end bytes. A length field may be the byte that was damaged, and a frame passed
+   * over by a length that lied would take the next good frame with it: the scan looks again one
+   * byte on instead (what it passes over is reported once).
+   */
+  const lengthTrusted = typeof config.length !== 'object';
+
   /** The frame of `length` bytes at `at`, checked. */
   function check(at: number, length: number): Parsed {
     const frame = buffer.slice(at, at + length);
@@ -208,7 +216,7 @@ export function binaryFramer(config: BinaryFraming): Framer {
       const got = frame.slice(sentAt, sentAt + expected.length);
       if (got.some((byte, index) => byte !== expected[index])) {
         const shown = (values: number[]) => (checksum.sent === 'hex' ? `"${String.fromCharCode(...values)}"` : hex(values));
-        return { kind: 'bad', length, whole: end.length > 0, said: { key: 'hardware.frame.badChecksum', params: { checksum: checksum.kind, at: sentAt, got: shown(got), expected: shown(expected) } } };
+        return { kind: 'bad', length, whole: lengthTrusted, said: { key: 'hardware.frame.badChecksum', params: { checksum: checksum.kind, at: sentAt, got: shown(got), expected: shown(expected) } } };
       }
     }
     for (const match of matches) {
