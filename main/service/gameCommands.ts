@@ -36,7 +36,7 @@ export class GameCommands {
    */
   startGame(game: GameName, players: readonly string[], options?: Partial<HouseOptions>): Promise<CommandResult> {
     return this.ctx.kernel.serial(async () => {
-      const busy = stillOpen(this.ctx.session());
+      const busy = stillOpen(this.ctx.session()) ?? this.ctx.readerSetUp();
       if (busy !== null) return busy;
       const event: MatchEvent = { type: 'start', game, players, ...(options === undefined ? {} : { options }) };
       await this.ctx.commit({ kind: 'game-event', gameId: `game-${this.ctx.session().gamesStarted + 1}`, event, source: 'manual' });

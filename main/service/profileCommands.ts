@@ -15,6 +15,8 @@ export interface ProfileHooks {
   session(): Session;
   /** The card source closed and opened again (on the registration's decoder while a deck is registered). */
   reopenSource(): Promise<void>;
+  /** The reader's settings are being found (its port listened to): no registration or mapping meanwhile. */
+  detecting(): boolean;
 }
 
 /**
@@ -101,6 +103,7 @@ export class ProfileCommands {
       }
       const { race, game } = this.hooks.session();
       if (this.mappingSeats) return refused('seatMapping', { key: 'service.seatMap.mapping' });
+      if (this.hooks.detecting()) return refused('detection', { key: 'service.detecting' });
       if (race) return refused('race', { key: 'service.register.raceOpen', params: { race: race.id } });
       if (game) return refused('game', { key: 'service.register.gameOpen', params: { game: game.id } });
       const { source } = this.settings.current;
@@ -142,6 +145,7 @@ export class ProfileCommands {
       const open = race ?? game;
       if (open) return refused(race ? 'race' : 'game', { key: 'service.seatMap.open', params: { open: open.id } });
       if (this.registering !== null) return refused('registration', { key: 'service.registering' });
+      if (this.hooks.detecting()) return refused('detection', { key: 'service.detecting' });
       const { source, table } = this.settings.current;
       if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.noSerialPort' });
       const base = this.profiles.get(source.decoder);

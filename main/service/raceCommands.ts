@@ -67,7 +67,7 @@ export class RaceCommands {
 
   startRace(counts: readonly SeatCount[]): Promise<CommandResult> {
     return this.ctx.kernel.serial(async () => {
-      const busy = stillOpen(this.ctx.session());
+      const busy = stillOpen(this.ctx.session()) ?? this.ctx.readerSetUp();
       if (busy !== null) return busy;
       const { race, names } = this.raceInput(counts);
       startRace(race); // refuses bad counts before anything is journaled

@@ -12,6 +12,7 @@ export interface ReaderDetectionHooks {
   session(): Session;
   source(): ConsoleSettings['source'];
   registering(): boolean;
+  mappingSeats(): boolean;
   closeSource(): Promise<void>;
   /** Opens the card source as the settings have it now. */
   openSource(): void;
@@ -68,6 +69,7 @@ export class ReaderDetections {
       if (race) return refused('race', { key: 'service.detect.open', params: { open: race.id } });
       if (game) return refused('game', { key: 'service.detect.open', params: { open: game.id } });
       if (this.hooks.registering()) return refused('source', { key: 'service.registering' });
+      if (this.hooks.mappingSeats()) return refused('source', { key: 'service.seatMap.mapping' });
       const source = this.hooks.source();
       if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.noSerialPort' });
       await this.hooks.closeSource();

@@ -155,6 +155,10 @@ const ROWS: Row[] = [
   ['service.registering', async () => {
     const { service } = await consoleWith(RFID);
     expect(await service.registerDeck('deck-1')).toEqual({ ok: true, value: null });
+    // Nothing that needs the reader's reads starts meanwhile (the set-up would take a race's cards).
+    expect(refusalOf(await service.startRace(COUNTS)).field).toBe('registration');
+    expect(refusalOf(await service.startGame(...GAME)).field).toBe('registration');
+    expect(refusalOf(await service.detectReader(true)).field).toBe('source');
     return refusalOf(await service.saveSettings(TABLE));
   }, 'a deck is being registered on this card source: finish or stop the registration first'],
   ['service.noStructure', async () => refusalOf(await (await consoleWith()).service.markBreak(2)), 'no tournament structure is saved: save the structure first'],
@@ -241,6 +245,23 @@ const ROWS: Row[] = [
     return refusalOf(await service.mapSeats(true));
   }, 'game-1 is open: map the antennas between races and games'],
   ['service.noSerialPort', async () => refusalOf(await (await consoleWith()).service.mapSeats(true)), 'choose the serial card source and its port first'],
+  // While the card reader is being set up, nothing that needs its reads starts (issue 26's review: a race's shoe cards went to the set-up).
+  ['service.detecting', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'said-'));
+    // A search that listens until it is stopped.
+    const service = await ConsoleService.start({
+      dataDir,
+      clock,
+      cardSources: () => ({ stop: async () => undefined }),
+      detectReader: ({ signal }) => new Promise((resolve) => signal?.addEventListener('abort', () => resolve({ ok: true, found: [], tried: 0, total: 24 }))),
+    });
+    services.push(service);
+    expect(await service.saveSettings(RFID)).toEqual({ ok: true, value: null });
+    expect(await service.detectReader(true)).toEqual({ ok: true, value: null });
+    expect(refusalOf(await service.startGame(...GAME)).field).toBe('detection');
+    expect(refusalOf(await service.registerDeck('deck-1')).field).toBe('detection');
+    return refusalOf(await service.startRace(COUNTS));
+  }, "the reader's settings are being found on this card source: wait for the search to end or stop it first"],
   // Finding a reader's settings (issue 26): between races and games (readerDetection.pty.test.ts listens through a pty).
   ['service.detect.open', async () => {
     const service = await onTable();
@@ -252,6 +273,9 @@ const ROWS: Row[] = [
     const service = await onTable();
     expect(await service.mapSeats(true)).toEqual({ ok: true, value: null });
     expect(refusalOf(await service.registerDeck('deck-1')).field).toBe('seatMapping');
+    expect(refusalOf(await service.startRace(COUNTS)).field).toBe('seatMapping');
+    expect(refusalOf(await service.startGame(...GAME)).field).toBe('seatMapping');
+    expect(refusalOf(await service.detectReader(true)).field).toBe('source');
     return refusalOf(await service.saveSettings(TABLE));
   }, 'the antennas are being mapped to seats: finish or stop that first'],
   ['service.profile.badName', async () => refusalOf(await (await consoleWith(RFID)).service.registerDeck('my deck')), 'must be 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit (got "my deck")'],

@@ -11,7 +11,7 @@ import type { Session, SessionRecord } from '../../replay/session';
 import type { JournalWriter } from '../journal/journal';
 import { CardInputs, type HeldTaken } from './cardInputs';
 import { ClockCommands } from './clockCommands';
-import type { CommandContext } from './commandContext';
+import { readerSetUpRefusal, type CommandContext, type ReaderSetUp } from './commandContext';
 import { CountDrafts } from './countDrafts';
 import { prepareDataFolder } from './dataFolder';
 import { lockDataFolder } from './dataLock';
@@ -105,6 +105,7 @@ export class ConsoleService {
       refuseHeldFor: (target, kind) => this.cardInputs.refuseHeldFor(target, kind),
       plan: () => this.state.planOf(this.settings.tournament),
       station: options.station,
+      readerSetUp: () => readerSetUpRefusal(this.readerSetUp()),
     };
     const reopenSource = async () => {
       await this.cardInputs.closeSource();
@@ -113,6 +114,7 @@ export class ConsoleService {
     this.profileCommands = new ProfileCommands(this.kernel, profiles, this.stationSettings, {
       session: () => this.session,
       reopenSource,
+      detecting: () => this.readerDetections.listening,
     });
     this.cardInputs = new CardInputs(this.kernel, this.refusals, this.stationSettings, profiles, this.profileCommands, options, {
       session: () => this.session,
@@ -126,6 +128,7 @@ export class ConsoleService {
         session: () => this.session,
         source: () => this.settings.source,
         registering: () => this.profileCommands.registrationDecoder !== null,
+        mappingSeats: () => this.profileCommands.mappingSeats,
         closeSource: () => this.cardInputs.closeSource(),
         openSource: () => this.cardInputs.openSource(),
       },
@@ -150,6 +153,11 @@ export class ConsoleService {
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
     this.clockCommands = new ClockCommands(this.kernel, followers.clock, this.stationSettings, options.clock);
     this.state = new StationState({ kernel: this.kernel, session: () => this.session, settings: () => this.settings, inputs: this.cardInputs, profiles: this.profileCommands, detection: this.readerDetections, countDrafts: this.countDrafts, floor: this.floor });
+  }
+
+  /** What of the card reader's set-up is under way (commandContext's readerSetUpRefusal says why nothing may start meanwhile). */
+  private readerSetUp(): ReaderSetUp {
+    return { registering: this.profileCommands.registrationDecoder !== null, mappingSeats: this.profileCommands.mappingSeats, detecting: this.readerDetections.listening };
   }
 
   private get session(): Session {

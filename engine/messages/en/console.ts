@@ -16,6 +16,7 @@ export const enConsole = {
     seatNotAtTable: 'seat {seat} is not at the table (seats {seats}): add it in the settings first',
     noProfile: 'there is no device profile "{name}": choose a built-in one, or import the profile file first',
     registering: 'a deck is being registered on this card source: finish or stop the registration first',
+    detecting: 'the reader\'s settings are being found on this card source: wait for the search to end or stop it first',
     noStructure: 'no tournament structure is saved: save the structure first',
     fromFloor: {
       tournament: "the tournament's structure, chip set and house rules are the floor's while this station is linked to it: change them on the floor",

@@ -19,6 +19,7 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     seatNotAtTable: 'paikka {seat} ei ole pöydässä (paikat {seats}): lisää se ensin asetuksissa',
     noProfile: 'laiteprofiilia "{name}" ei ole: valitse valmis profiili tai tuo ensin profiilitiedosto',
     registering: 'tällä korttien lähteellä rekisteröidään pakkaa: vie rekisteröinti loppuun tai lopeta se ensin',
+    detecting: 'tämän korttilähteen lukijan asetuksia etsitään: odota haun loppuun tai pysäytä se ensin',
     noStructure: 'turnausrakennetta ei ole tallennettu: tallenna rakenne ensin',
     fromFloor: {
       tournament: 'turnauksen rakenne, pelimerkit ja talon säännöt tulevat salista niin kauan kuin tämä pöytä on linkitetty siihen: muuta niitä salissa',
