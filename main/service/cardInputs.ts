@@ -176,7 +176,9 @@ export class CardInputs {
     return this.kernel.serial(async () => {
       const first = this.firstHeld(target, heldId);
       if ('ok' in first) return first;
-      const result = await this.dealHeld(first, first.why === 'seat' && first.readAt !== undefined ? { readAt: first.readAt } : true);
+      // Read at another seat's antenna (held for that, or for noise and only now taken): the record says where it was read.
+      const readAt = first.why === 'seat' ? first.readAt : this.wrongSeat(first.target, first.reader)?.readAt;
+      const result = await this.dealHeld(first, readAt === undefined ? true : { readAt });
       if (!result.ok) this.shoeRefusal = { card: first.card, ...result.error };
       await this.releaseQueued();
       this.kernel.publish();
