@@ -231,29 +231,55 @@ export interface TimedChunk {
 }
 
 /**
+ * A recorded byte stream decoded as it is read, chunk by chunk: `push` gives the events of each
+ * chunk, `end` those of the end of the recording (the framer flushed, the start-up grace ended).
+ * The events of every push and of the end, in order, are decodeRecording's: each byte is framed
+ * and decoded once (`cards --detect` scores a recording while it is still being heard).
+ */
+export interface RecordingDecoder {
+  push(chunk: Uint8Array | TimedChunk): ShoeEvent[];
+  /** The recording is over; nothing may be pushed after. */
+  end(): ShoeEvent[];
+}
+
+export function recordingDecoder(profile: DeviceProfile): RecordingDecoder {
+  const framer = createFramer(profile.framing);
+  const decoder = new FrameDecoder(profile);
+  let at = 0;
+  const decode = (events: ShoeEvent[], frames: readonly Frame[]) => {
+    for (const frame of frames) events.push(...decoder.decode(frame, { at }));
+  };
+  return {
+    push(chunk) {
+      const events: ShoeEvent[] = [];
+      const timed = chunk instanceof Uint8Array ? undefined : chunk;
+      const next = timed?.at ?? at;
+      if (framer.idleMs !== undefined && next - at >= framer.idleMs) decode(events, framer.flush());
+      at = next;
+      if (at >= profile.graceMs) events.push(...decoder.endGrace());
+      decode(events, framer.push(timed?.bytes ?? (chunk as Uint8Array)));
+      return events;
+    },
+    end() {
+      const events: ShoeEvent[] = [];
+      decode(events, framer.flush());
+      events.push(...decoder.endGrace());
+      return events;
+    },
+  };
+}
+
+/**
  * Decodes a recorded byte stream, chunk by chunk as it was read. Chunks may say when they were
  * read (a chunk without a time was read when the one before it was; the first at 0, when the
  * port opened): that is what the start-up grace, the repeat window and silence framing see.
  * Silence is a gap of at least the framing's idleMs between two chunks, and the end.
  */
 export function decodeRecording(profile: DeviceProfile, chunks: readonly (Uint8Array | TimedChunk)[]): ShoeEvent[] {
-  const framer = createFramer(profile.framing);
-  const decoder = new FrameDecoder(profile);
+  const recording = recordingDecoder(profile);
   const events: ShoeEvent[] = [];
-  let at = 0;
-  const decode = (frames: readonly Frame[]) => {
-    for (const frame of frames) events.push(...decoder.decode(frame, { at }));
-  };
-  for (const chunk of chunks) {
-    const timed = chunk instanceof Uint8Array ? undefined : chunk;
-    const next = timed?.at ?? at;
-    if (framer.idleMs !== undefined && next - at >= framer.idleMs) decode(framer.flush());
-    at = next;
-    if (at >= profile.graceMs) events.push(...decoder.endGrace());
-    decode(framer.push(timed?.bytes ?? (chunk as Uint8Array)));
-  }
-  decode(framer.flush());
-  events.push(...decoder.endGrace());
+  for (const chunk of chunks) events.push(...recording.push(chunk));
+  events.push(...recording.end());
   return events;
 }
 

@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Card } from '../../engine/cards';
 import { encodeCard, framed } from '../encoding';
-import type { TimedChunk } from '../pipeline';
+import { decodeRecording, type TimedChunk } from '../pipeline';
 import { ALL_BUILT_IN_PROFILES, readProfile, type DeviceProfile } from '../profile';
 import { shuffledShoe } from '../simulator/shoe';
 import { uartReceive, uartSetting, type UartSetting } from '../testing/uart';
 import { candidateProfiles, settingName, trialSettings, type TrialSetting } from './candidates';
-import { parityEvidence, rankRecordings, readingOf, type Recording } from './score';
+import { ENOUGH_CLEAN_FRAMES, parityEvidence, rankRecordings, rankScored, readingOf, scoreRecording, SettingScorer, type Recording } from './score';
 
 /** Scoring what was heard, on recorded bytes: what a device sends, as each trial setting would have received it. */
 
@@ -135,5 +135,128 @@ describe('ranking what was heard at every setting', () => {
       }),
       { numRuns: 25 },
     );
+  });
+});
+
+describe('scoring while listening (SettingScorer): each byte decoded once per candidate', () => {
+  const at9600: TrialSetting = { baud: 9600, dataBits: 8, parity: 'none' };
+  const profileNamed = (name: string) => ALL_BUILT_IN_PROFILES[name] as DeviceProfile;
+  /** What a reader might send: frames of a few kinds, and stray bytes. */
+  const piece = fc.oneof(
+    fc.constantFrom(...shuffledShoe(1).slice(0, 8)).map((card) => encodeCard(card, profileNamed('text'))),
+    fc.constantFrom('As', 'Kd', 'Qh').map((card) => framed(card, profileNamed('zebra-ssi').framing)),
+    fc.constantFrom('1A00A1B2C3', '0F0011AA55').map((tag) => framed(tag, profileNamed('rdm6300').framing)),
+    fc.constantFrom('S01', 'D12').map((code) => framed(code, { kind: 'stx-etx', checksum: 'xor' })),
+    fc.uint8Array({ minLength: 1, maxLength: 12 }).map((bytes) => Buffer.from(bytes)),
+  );
+  /** The stream cut anywhere, each chunk some milliseconds after the one before (pauses long enough to end a silence-framed burst too). */
+  const heard = fc
+    .tuple(fc.array(piece, { minLength: 0, maxLength: 10 }), fc.array(fc.tuple(fc.integer({ min: 1, max: 40 }), fc.constantFrom(0, 1, 20, 60, 250), fc.boolean()), { minLength: 1, maxLength: 30 }))
+    .map(([pieces, cuts]) => {
+      const stream = Buffer.concat(pieces);
+      const chunks: { chunk: TimedChunk; check: boolean }[] = [];
+      let from = 0;
+      let at = 0;
+      for (const [length, gap, check] of cuts) {
+        if (from >= stream.length) break;
+        at += gap;
+        chunks.push({ chunk: chunk(stream.subarray(from, from + length), at), check });
+        from += length;
+      }
+      if (from < stream.length) chunks.push({ chunk: chunk(stream.subarray(from), at + 5), check: false });
+      return chunks;
+    });
+
+  /** readingOf as first written, on the list of events: the reference the counting Tally is held to. */
+  const reference = (profile: DeviceProfile, chunks: readonly TimedChunk[]) => {
+    const events = decodeRecording(profile, chunks).filter((event) => event.type !== 'status');
+    const clean = events.filter((event) => event.type === 'card' || event.type === 'device' || event.said.key === 'hardware.decoder.tagUnknown').length;
+    const unknownAt = events.flatMap((event, index) => (event.type === 'unknown' && event.said.key !== 'hardware.decoder.tagUnknown' ? [index] : []));
+    const forgiven = unknownAt.filter((index) => index === 0 || index === events.length - 1).length;
+    return clean === 0 ? { clean, bad: unknownAt.length, forgiven: 0 } : { clean, bad: unknownAt.length - forgiven, forgiven };
+  };
+
+  /** Records the chunks, checking (decoding what came since, asking whether it is enough) where told. */
+  const listened = (heardChunks: readonly { chunk: TimedChunk; check: boolean }[], prune: boolean) => {
+    const scorer = new SettingScorer(candidates, at9600, { prune });
+    for (const { chunk: timed, check } of heardChunks) {
+      scorer.record(timed);
+      if (check) {
+        scorer.catchUp();
+        scorer.enough();
+      }
+    }
+    return scorer.finish();
+  };
+
+  it('property: however the recording is chunked and checked, the readings are those of the whole recording', () => {
+    fc.assert(
+      fc.property(heard, (heardChunks) => {
+        const chunks = heardChunks.map(({ chunk: timed }) => timed);
+        const whole = scoreRecording(candidates, at9600, chunks);
+        for (const { profile, reading } of whole) expect(reading).toMatchObject(reference(profile, chunks));
+        expect(listened(heardChunks, false).scores).toEqual(whole);
+        // Pruned: the candidates left read it as the whole recording does, and every one that read it cleanly is left.
+        const pruned = listened(heardChunks, true);
+        for (const scored of pruned.scores) expect(scored).toEqual(whole[scored.order]);
+        const kept = new Set(pruned.scores.map((scored) => scored.order));
+        for (const scored of whole) if (scored.reading.bad === 0) expect(kept).toContain(scored.order);
+        expect(rankScored([pruned])).toEqual(rankRecordings(candidates, [{ setting: at9600, chunks }]));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  /** 34 KiB of seeded noise, as 115200 8N1 delivers it in 100 ms: 1152 bytes a check. */
+  const noise = (() => {
+    let seed = 26;
+    const byte = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 0xff;
+    return Array.from({ length: 30 }, (_, index) => chunk(Uint8Array.from({ length: 1152 }, byte), index * 100));
+  })();
+
+  it('a check decodes only the bytes heard since the one before, once per candidate', () => {
+    const scorer = new SettingScorer(candidates, { baud: 115200, dataBits: 8, parity: 'none' }, { prune: false });
+    for (const timed of noise) {
+      const before = scorer.decodedBytes;
+      scorer.record(timed);
+      scorer.catchUp();
+      expect(scorer.decodedBytes - before).toBe(timed.bytes.length * candidates.length);
+      scorer.catchUp();
+      expect(scorer.decodedBytes - before).toBe(timed.bytes.length * candidates.length);
+    }
+    expect(scorer.decodedBytes).toBe(scorer.recordedBytes * candidates.length);
+  });
+
+  it('on noise every candidate soon reads a refused frame between two others and is no longer decoded: the rest of the window costs nothing', () => {
+    const scorer = new SettingScorer(candidates, { baud: 115200, dataBits: 8, parity: 'none' });
+    const decodingAfter: number[] = [];
+    for (const timed of noise) {
+      scorer.record(timed);
+      scorer.catchUp();
+      expect(scorer.enough()).toBe(false);
+      decodingAfter.push(scorer.decoding);
+    }
+    expect(decodingAfter.slice(3)).toEqual(Array<number>(noise.length - 3).fill(0));
+    expect(scorer.decodedBytes).toBeLessThanOrEqual(3 * 1152 * candidates.length);
+    expect(rankScored([scorer.finish()])).toEqual([]);
+  });
+
+  it('enough to stop listening: ENOUGH_CLEAN_FRAMES frames read cleanly, none refused but the first (cut by the start)', () => {
+    const text = profileNamed('text');
+    const scorer = new SettingScorer([text], at9600);
+    scorer.record(chunk(Buffer.from('s\r\n')));
+    shuffledShoe(2)
+      .slice(0, ENOUGH_CLEAN_FRAMES)
+      .forEach((card, index) => {
+        scorer.catchUp();
+        expect(scorer.enough()).toBe(false);
+        scorer.record(chunk(encodeCard(card, text), index * 100));
+      });
+    scorer.catchUp();
+    expect(scorer.enough()).toBe(true);
+    // A refused frame last is not forgiven while listening: more is coming, or the framer's rest would follow it.
+    scorer.record(chunk(Buffer.from('zz\r\n'), 1000));
+    scorer.catchUp();
+    expect(scorer.enough()).toBe(false);
   });
 });

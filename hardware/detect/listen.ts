@@ -1,11 +1,10 @@
 import type { Message } from '../../engine/messages';
 import { englishText } from '../../engine/messages';
-import type { TimedChunk } from '../pipeline';
 import type { DeviceProfile } from '../profile';
 import { describePortError, type PortProblem } from '../transport/portErrors';
 import { closePort, defaultCreatePort, type PortFactory, type PortHandle } from '../transport/portHandle';
 import { candidateProfiles, settingName, TRIAL_BAUDS, trialSettings, type TrialSetting } from './candidates';
-import { enoughHeard, rankRecordings, type Found, type Recording } from './score';
+import { rankScored, SettingScorer, type Found, type ScoredRecording } from './score';
 
 /**
  * `cards --detect` and the console's "Find the settings for this reader": opens the port at each
@@ -15,8 +14,10 @@ import { enoughHeard, rankRecordings, type Found, type Recording } from './score
 
 /** How long each setting is listened to when not told (ended early once enough is read cleanly). */
 export const DEFAULT_LISTEN_MS = 3000;
-/** How often the recording so far is scored, to end a setting's window early. */
+/** How often what was heard since is scored, to end a setting's window early. */
 const CHECK_MS = 100;
+/** The longest the scoring keeps the event loop before yielding it (between two candidates). */
+const SLICE_MS = 10;
 
 export interface DetectOptions {
   readonly path: string;
@@ -56,38 +57,69 @@ function openPort(createPort: PortFactory, path: string, setting: TrialSetting):
   return new Promise((resolve, reject) => port.open((error) => (error ? reject(error) : resolve(port))));
 }
 
-/** Listens at one setting until the window ends, enough is read cleanly, or the signal aborts. */
-async function listenAt(port: PortHandle, setting: TrialSetting, options: DetectOptions, candidates: readonly DeviceProfile[]): Promise<TimedChunk[]> {
-  const chunks: TimedChunk[] = [];
-  const openedAt = Date.now();
-  port.on('data', (bytes: Buffer) => chunks.push({ at: Date.now() - openedAt, bytes: Buffer.from(bytes) }));
-  const listenMs = options.listenMs ?? DEFAULT_LISTEN_MS;
-  await new Promise<void>((resolve) => {
-    let checked = 0;
-    const stop = () => {
-      clearInterval(timer);
-      options.signal?.removeEventListener('abort', stop);
+/** Resolves after `ms`, or at once when the signal aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setInterval(() => {
-      if (Date.now() - openedAt >= listenMs) return stop();
-      if (chunks.length === checked) return;
-      checked = chunks.length;
-      if (enoughHeard(candidates, setting, chunks)) stop();
-    }, Math.min(CHECK_MS, listenMs));
-    options.signal?.addEventListener('abort', stop);
-    if (options.signal?.aborted === true) stop();
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done);
+    if (signal?.aborted === true) done();
   });
+}
+
+/** Lets the event loop run (the console's progress, its floor link) between candidates. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Decodes what was heard since the last check, candidate by candidate, yielding to the event loop
+ * whenever SLICE_MS have gone by: each byte is decoded once per candidate (SettingScorer), and
+ * candidates that can no longer read cleanly are left out, so noise costs little.
+ */
+async function catchUp(scorer: SettingScorer): Promise<void> {
+  let since = Date.now();
+  for (const step of scorer.steps()) {
+    void step;
+    if (Date.now() - since >= SLICE_MS) {
+      await yieldToEventLoop();
+      since = Date.now();
+    }
+  }
+}
+
+/** Listens at one setting until the window ends, enough is read cleanly, or the signal aborts. */
+async function listenAt(port: PortHandle, setting: TrialSetting, options: DetectOptions, candidates: readonly DeviceProfile[]): Promise<ScoredRecording> {
+  const scorer = new SettingScorer(candidates, setting);
+  const openedAt = Date.now();
+  let heard = 0;
+  port.on('data', (bytes: Buffer) => {
+    scorer.record({ at: Date.now() - openedAt, bytes: Buffer.from(bytes) });
+    heard += 1;
+  });
+  const listenMs = options.listenMs ?? DEFAULT_LISTEN_MS;
+  let checked = 0;
+  for (;;) {
+    await pause(Math.min(CHECK_MS, Math.max(0, listenMs - (Date.now() - openedAt))), options.signal);
+    if (options.signal?.aborted === true || Date.now() - openedAt >= listenMs) break;
+    if (heard === checked) continue;
+    checked = heard;
+    await catchUp(scorer);
+    if (scorer.enough()) break;
+  }
   port.removeAllListeners();
   port.on('error', () => {});
-  return chunks;
+  await catchUp(scorer);
+  return scorer.finish();
 }
 
 export async function detectSettings(options: DetectOptions): Promise<DetectResult> {
   const createPort = options.createPort ?? defaultCreatePort;
   const candidates = options.candidates ?? candidateProfiles();
   const settings = trialSettings(options.bauds ?? TRIAL_BAUDS);
-  const recordings: Recording[] = [];
+  const recordings: ScoredRecording[] = [];
   for (const [index, setting] of settings.entries()) {
     if (options.signal?.aborted === true) break;
     let port: PortHandle;
@@ -99,15 +131,15 @@ export async function detectSettings(options: DetectOptions): Promise<DetectResu
     try {
       const said: Message = { key: 'hardware.detect.trying', params: { setting: settingName(setting), n: index + 1, total: settings.length } };
       options.onProgress?.({ index: index + 1, total: settings.length, setting, name: settingName(setting), said, message: englishText(said) });
-      recordings.push({ setting, chunks: await listenAt(port, setting, options, candidates) });
+      recordings.push(await listenAt(port, setting, options, candidates));
     } finally {
       await closePort(port);
     }
     // A baud's three formats tried and something read cleanly: the bauds after it are not needed.
     const lastOfBaud = settings[index + 1]?.baud !== setting.baud;
-    if (lastOfBaud && options.all !== true && rankRecordings(candidates, recordings.filter((recording) => recording.setting.baud === setting.baud), 1).length > 0) {
-      return { ok: true, found: rankRecordings(candidates, recordings), tried: index + 1, total: settings.length };
+    if (lastOfBaud && options.all !== true && rankScored(recordings.filter((recording) => recording.setting.baud === setting.baud), 1).length > 0) {
+      return { ok: true, found: rankScored(recordings), tried: index + 1, total: settings.length };
     }
   }
-  return { ok: true, found: rankRecordings(candidates, recordings), tried: recordings.length, total: settings.length };
+  return { ok: true, found: rankScored(recordings), tried: recordings.length, total: settings.length };
 }

@@ -1,12 +1,14 @@
 import type { Card } from '../../engine/cards';
 import type { DeviceMessage, ShoeEvent } from '../events';
-import { decodeRecording, type TimedChunk } from '../pipeline';
+import { decodeRecording, recordingDecoder, type RecordingDecoder, type TimedChunk } from '../pipeline';
 import { profileSummary, readProfile, type DeviceProfile } from '../profile';
 import { settingName, TRIAL_BAUDS, type TrialSetting } from './candidates';
 
 /**
  * Scoring what was heard at one line setting, by every candidate profile: pure (a function of the
- * recorded chunks), so it is tested on recorded bytes; `listen.ts` does the listening.
+ * recorded chunks), so it is tested on recorded bytes; `listen.ts` does the listening. While it
+ * listens, a SettingScorer decodes each chunk once per candidate as it arrives (and stops decoding
+ * the candidates that can no longer read cleanly), with the readings of the whole recording.
  */
 
 /** What one candidate read at one setting. */
@@ -35,31 +37,73 @@ function tagOf(event: ShoeEvent): string | undefined {
   return typeof uid === 'string' ? uid : undefined;
 }
 
+/**
+ * A reading counted event by event, without keeping the events: what readingOf counts, so a
+ * recording can be scored while it is still being heard (SettingScorer).
+ */
+class Tally {
+  private events = 0;
+  private clean = 0;
+  private unknowns = 0;
+  private firstUnknown = false;
+  private lastUnknown = false;
+  private readonly cards: Card[] = [];
+  private readonly tags: string[] = [];
+  private readonly tagsSeen = new Set<string>();
+  private readonly devices: DeviceMessage[] = [];
+
+  add(event: ShoeEvent): void {
+    if (event.type === 'status') return;
+    const tag = tagOf(event);
+    let unknown = false;
+    if (event.type === 'card') this.cards.push(event.card);
+    else if (event.type === 'device') this.devices.push(event.message);
+    else if (tag !== undefined) {
+      if (!this.tagsSeen.has(tag)) {
+        this.tagsSeen.add(tag);
+        this.tags.push(tag);
+      }
+    } else unknown = true;
+    if (unknown) this.unknowns += 1;
+    else this.clean += 1;
+    if (this.events === 0) this.firstUnknown = unknown;
+    this.lastUnknown = unknown;
+    this.events += 1;
+  }
+
+  /** The unknown frames neither first nor last: bad whatever comes after (one more event can only add to them). */
+  private interior(): number {
+    return this.unknowns - (this.firstUnknown ? 1 : 0) - (this.lastUnknown && this.events > 1 ? 1 : 0);
+  }
+
+  /** An unknown frame with frames on both sides: the recording can no longer read cleanly. */
+  get hopeless(): boolean {
+    return this.interior() > 0;
+  }
+
+  /**
+   * Enough read cleanly to stop listening: ENOUGH_CLEAN_FRAMES clean frames and no unknown one
+   * but the first. The last is not forgiven here, as the recording goes on (or ends with what the
+   * framer still holds) and would make it bad.
+   */
+  get enough(): boolean {
+    return this.clean >= ENOUGH_CLEAN_FRAMES && this.unknowns === (this.firstUnknown ? 1 : 0);
+  }
+
+  reading(): Reading {
+    const { clean, cards, tags, devices } = this;
+    const forgiven = this.unknowns - this.interior();
+    // A forgiven frame must have clean ones beside it: a lone unknown frame is no reading.
+    if (clean === 0) return { clean, bad: this.unknowns, forgiven: 0, cards: [...cards], tags: [...tags], devices: [...devices] };
+    return { clean, bad: this.interior(), forgiven, cards: [...cards], tags: [...tags], devices: [...devices] };
+  }
+}
+
 /** How a candidate profile reads the recorded chunks. */
 export function readingOf(profile: DeviceProfile, chunks: readonly TimedChunk[]): Reading {
-  const events = decodeRecording(profile, chunks).filter((event) => event.type !== 'status');
-  const cards: Card[] = [];
-  const tags: string[] = [];
-  const devices: DeviceMessage[] = [];
-  let clean = 0;
-  let bad = 0;
-  let forgiven = 0;
-  events.forEach((event, index) => {
-    const tag = tagOf(event);
-    if (event.type === 'card') cards.push(event.card);
-    else if (event.type === 'device') devices.push(event.message);
-    else if (tag !== undefined) {
-      if (!tags.includes(tag)) tags.push(tag);
-    } else {
-      if (index === 0 || index === events.length - 1) forgiven += 1;
-      else bad += 1;
-      return;
-    }
-    clean += 1;
-  });
-  // A forgiven frame must have clean ones beside it: a lone unknown frame is no reading.
-  if (clean === 0) return { clean, bad: bad + forgiven, forgiven: 0, cards, tags, devices };
-  return { clean, bad, forgiven, cards, tags, devices };
+  const tally = new Tally();
+  for (const event of decodeRecording(profile, chunks)) tally.add(event);
+  return tally.reading();
 }
 
 export const readsCleanly = (reading: Reading): boolean => reading.bad === 0 && reading.clean >= MIN_CLEAN_FRAMES;
@@ -74,23 +118,151 @@ export function profileAt(candidate: DeviceProfile, setting: TrialSetting): Devi
   return readProfile({ ...candidate, name, baud: setting.baud, dataBits: setting.dataBits, parity: setting.parity, stopBits: 1, rtscts: false });
 }
 
-/** Every candidate's reading of one recording (the profiles already at its setting). */
-export function scoreRecording(candidates: readonly DeviceProfile[], setting: TrialSetting, chunks: readonly TimedChunk[]): { readonly profile: DeviceProfile; readonly reading: Reading }[] {
-  return candidates.map((candidate) => {
-    const profile = profileAt(candidate, setting);
-    return { profile, reading: readingOf(profile, chunks) };
-  });
+/** A candidate at a setting and what it read; `order`: its place among the candidates (ties are ranked by it). */
+export interface Scored {
+  readonly profile: DeviceProfile;
+  readonly reading: Reading;
+  readonly order: number;
 }
 
-/** Whether some candidate has read enough of this recording cleanly to stop listening at its setting. */
-export function enoughHeard(candidates: readonly DeviceProfile[], setting: TrialSetting, chunks: readonly TimedChunk[]): boolean {
-  return scoreRecording(candidates, setting, chunks).some(({ reading }) => reading.bad === 0 && reading.clean >= ENOUGH_CLEAN_FRAMES);
+/** Every candidate's reading of one whole recording (the profiles at its setting). */
+export function scoreRecording(candidates: readonly DeviceProfile[], setting: TrialSetting, chunks: readonly TimedChunk[]): Scored[] {
+  return candidates.map((candidate, order) => {
+    const profile = profileAt(candidate, setting);
+    return { profile, reading: readingOf(profile, chunks), order };
+  });
 }
 
 /** What was heard at one setting. */
 export interface Recording {
   readonly setting: TrialSetting;
   readonly chunks: readonly TimedChunk[];
+}
+
+/** A recording and its candidates' readings (SettingScorer leaves out those that could not read it cleanly). */
+export interface ScoredRecording extends Recording {
+  readonly scores: readonly Scored[];
+}
+
+/** One candidate reading a recording chunk by chunk as it is heard: each byte framed and decoded once. */
+class CandidateScorer {
+  private readonly decoder: RecordingDecoder;
+  private readonly tally = new Tally();
+  /** How many of the setting's chunks it has read. */
+  fed = 0;
+  /** How many bytes it has framed and decoded. */
+  bytes = 0;
+
+  constructor(
+    readonly profile: DeviceProfile,
+    readonly order: number,
+  ) {
+    this.decoder = recordingDecoder(profile);
+  }
+
+  feed(chunks: readonly TimedChunk[]): void {
+    for (; this.fed < chunks.length; this.fed += 1) {
+      const chunk = chunks[this.fed] as TimedChunk;
+      for (const event of this.decoder.push(chunk)) this.tally.add(event);
+      this.bytes += chunk.bytes.length;
+    }
+  }
+
+  get hopeless(): boolean {
+    return this.tally.hopeless;
+  }
+
+  get enough(): boolean {
+    return this.tally.enough;
+  }
+
+  finish(): Reading {
+    for (const event of this.decoder.end()) this.tally.add(event);
+    return this.tally.reading();
+  }
+}
+
+export interface ScoringOptions {
+  /**
+   * Stop decoding a candidate once it can no longer read the recording cleanly (an unknown frame
+   * with frames on both sides): on noise every candidate soon stops. True when left out.
+   */
+  readonly prune?: boolean;
+}
+
+/**
+ * Every candidate's reading of one setting's recording, kept up to date while it is heard: each
+ * candidate keeps its own framer and decoder (pipeline's recordingDecoder), so a chunk is decoded
+ * once per candidate, whenever the recording is checked. `record` keeps a chunk; `steps` decodes
+ * what was recorded since, one candidate per step (listen.ts yields to the event loop between
+ * them); `finish` ends the recording. Its readings are readingOf's on the whole recording, however
+ * it was chunked and checked (detect.test.ts), apart from the candidates pruned (ScoringOptions).
+ */
+export class SettingScorer {
+  private readonly chunks: TimedChunk[] = [];
+  private readonly scorers: CandidateScorer[];
+  private readonly prune: boolean;
+
+  constructor(
+    candidates: readonly DeviceProfile[],
+    readonly setting: TrialSetting,
+    options: ScoringOptions = {},
+  ) {
+    this.scorers = candidates.map((candidate, order) => new CandidateScorer(profileAt(candidate, setting), order));
+    this.prune = options.prune ?? true;
+  }
+
+  record(chunk: TimedChunk): void {
+    this.chunks.push(chunk);
+  }
+
+  /** The candidates still being decoded. */
+  private live(): CandidateScorer[] {
+    return this.prune ? this.scorers.filter((scorer) => !scorer.hopeless) : this.scorers;
+  }
+
+  /** Decodes what was recorded since, one candidate at each step. */
+  *steps(): Generator<void, void, void> {
+    for (const scorer of this.live()) {
+      scorer.feed(this.chunks);
+      yield;
+    }
+  }
+
+  /** Decodes what was recorded since, all at once. */
+  catchUp(): void {
+    for (const step of this.steps()) void step;
+  }
+
+  /**
+   * Whether some candidate has read enough of what it has decoded to stop listening: at least
+   * ENOUGH_CLEAN_FRAMES frames cleanly and none badly (an unknown last one counted bad).
+   */
+  enough(): boolean {
+    return this.live().some((scorer) => scorer.enough);
+  }
+
+  /** How many candidates are still being decoded (all, unless pruned). */
+  get decoding(): number {
+    return this.live().length;
+  }
+
+  /** How many bytes every candidate has decoded, together (each chunk is decoded once by each live candidate). */
+  get decodedBytes(): number {
+    return this.scorers.reduce((sum, scorer) => sum + scorer.bytes, 0);
+  }
+
+  /** How many bytes were recorded. */
+  get recordedBytes(): number {
+    return this.chunks.reduce((sum, chunk) => sum + chunk.bytes.length, 0);
+  }
+
+  /** The recording is over: decodes the rest and each candidate's end. */
+  finish(): ScoredRecording {
+    this.catchUp();
+    const scores = this.live().map((scorer) => ({ profile: scorer.profile, reading: scorer.finish(), order: scorer.order }));
+    return { setting: this.setting, chunks: this.chunks, scores };
+  }
 }
 
 /** One profile that read the traffic cleanly: complete (readProfile-valid), ready to save as a file. */
@@ -146,19 +318,31 @@ export function framingChecks(profile: DeviceProfile): number {
  * that checks the most (framingChecks), then the bauds and the candidates in the order they are
  * tried. At most `limit`.
  */
-export function rankRecordings(candidates: readonly DeviceProfile[], recordings: readonly Recording[], limit = 12): Found[] {
+export function rankScored(recordings: readonly ScoredRecording[], limit = 12): Found[] {
   const found: { found: Found; preferred: boolean; checks: number; baudOrder: number; order: number }[] = [];
+  const evidenceAt = new Map<number, 'even' | 'odd' | 'none'>();
   for (const recording of recordings) {
     const { setting } = recording;
-    const eightN1 = recordings.find((other) => other.setting.baud === setting.baud && other.setting.dataBits === 8 && other.setting.parity === 'none');
-    const evidence = eightN1 === undefined ? 'none' : parityEvidence(eightN1.chunks);
+    if (!evidenceAt.has(setting.baud)) {
+      const eightN1 = recordings.find((other) => other.setting.baud === setting.baud && other.setting.dataBits === 8 && other.setting.parity === 'none');
+      evidenceAt.set(setting.baud, eightN1 === undefined ? 'none' : parityEvidence(eightN1.chunks));
+    }
+    const evidence = evidenceAt.get(setting.baud);
     const preferred = evidence === 'none' ? setting.dataBits === 8 : setting.dataBits === 7 && setting.parity === evidence;
     const baudOrder = (TRIAL_BAUDS as readonly number[]).indexOf(setting.baud);
-    scoreRecording(candidates, setting, recording.chunks).forEach(({ profile, reading }, order) => {
-      if (!readsCleanly(reading)) return;
+    for (const { profile, reading, order } of recording.scores) {
+      if (!readsCleanly(reading)) continue;
       found.push({ found: { profile, summary: profileSummary(profile), setting: settingName(setting), reading }, preferred, checks: framingChecks(profile), baudOrder, order });
-    });
+    }
   }
   found.sort((a, b) => Number(b.preferred) - Number(a.preferred) || b.found.reading.clean - a.found.reading.clean || b.checks - a.checks || a.baudOrder - b.baudOrder || a.order - b.order);
   return found.slice(0, limit).map((entry) => entry.found);
+}
+
+/** rankScored on whole recordings. */
+export function rankRecordings(candidates: readonly DeviceProfile[], recordings: readonly Recording[], limit = 12): Found[] {
+  return rankScored(
+    recordings.map((recording) => ({ ...recording, scores: scoreRecording(candidates, recording.setting, recording.chunks) })),
+    limit,
+  );
 }
