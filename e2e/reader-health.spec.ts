@@ -35,13 +35,14 @@ test('a shoe going bad: the warning under the card source in English, Finnish an
   const shoe = await Shoe.open(pair.a);
   try {
     for (const card of CARDS) await shoe.send(card);
-    await expect(page.getByTestId('reader-health')).toHaveAttribute('data-verdict', 'quiet');
+    // Clean reads: the verdict is given on whatever frames the last hour holds (a race's few cards).
+    await expect(page.getByTestId('reader-health')).toHaveAttribute('data-verdict', 'ok');
     await expect(warning).toHaveCount(0);
     for (let i = 0; i < 4; i += 1) await shoe.sendLine(`Z7${i}`);
   } finally {
     await shoe.close();
   }
-  await expect(warning).toHaveText('Card reader: 4 of 21 frames bad in the last 10 min. Check the cable and the reader.');
+  await expect(warning).toHaveText('Card reader: 4 of the last 21 frames bad. Check the cable and the reader.');
   await expect(page.getByTestId('reader-health')).toHaveAttribute('data-verdict', 'warn');
   const hour = page.getByTestId('reader-health-hour');
   await expect(hour).toHaveCount(1);

@@ -53,10 +53,10 @@ describe.runIf(run)('reader health on the floor (a real PostgreSQL server)', () 
     const status = await readFloorStatus(admin);
     const page = renderOverview(status, 'en', NOW);
     const row = /<tr[^>]*data-table="one"[\s\S]*?<\/tr>/.exec(page)?.[0] ?? '';
-    expect(row).toContain('<small class="reader reader--warn" data-testid="reader-health" data-verdict="warn">Card reader: 8 of 40 frames bad in the last 10 min. Check the cable and the reader.</small>');
+    expect(row).toContain('<small class="reader reader--warn" data-testid="reader-health" data-verdict="warn">Card reader: 8 of the last 40 frames bad. Check the cable and the reader.</small>');
     expect(/<tr[^>]*data-table="two"[\s\S]*?<\/tr>/.exec(page)?.[0]).not.toContain('reader-health');
-    expect(renderOverview(status, 'fi', NOW)).toContain('Kortinlukija: 8/40 kehystä virheellisiä viimeisen 10 min aikana');
-    expect(renderOverview(status, 'ru', NOW)).toContain('Считыватель карт: кадры с ошибками — 8 из 40 за последние 10 мин');
+    expect(renderOverview(status, 'fi', NOW)).toContain('Kortinlukija: 8 viimeisistä 40 kehyksestä virheellisiä.');
+    expect(renderOverview(status, 'ru', NOW)).toContain('Считыватель карт: кадры с ошибками — 8 из последних 40.');
     const table = status.tables.find((entry) => entry.table === 'one');
     expect(table && renderTable(table, [], 'en', NOW)).toContain('<dt>Card reader</dt>');
     // A reader put right: the next report replaces it; none in use (null) clears it.

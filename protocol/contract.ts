@@ -259,7 +259,7 @@ export interface ConsoleState {
   readonly floorCalls: FloorCallsView;
   /** Chips exchanged outside a race: late-found chips, colour-ups of a player (main/service/chipExchanges.ts). */
   readonly chipExchanges: ChipExchangesView;
-  /** The card sources' frames counted per hour, and the verdict on the last minutes (protocol/readerHealth.ts). */
+  /** The card sources' frames counted per hour, and the verdict on the last frames (protocol/readerHealth.ts). */
   readonly readerHealth: ReaderHealthView;
 }
 

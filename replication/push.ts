@@ -90,7 +90,7 @@ export async function reportContact(client: ClientBase, table: string, behind: n
 }
 
 /**
- * The station reports its card reader's health (the verdict on the last minutes and the counts it
+ * The station reports its card reader's health (the verdict on its last frames and the counts it
  * was given on: protocol/readerHealth.ts; null: none in use), for its own table only (migration 14's definer). False
  * when the floor is older and has no place for it.
  */

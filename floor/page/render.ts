@@ -6,7 +6,7 @@ import { voidReasonParam } from '../../engine/race/explain';
 import { RULE_NAMES, SETTING_NAMES, type SettingName } from '../../engine/race/rules';
 import type { FloorClock } from '../../protocol/clock';
 import { chipsWonBySeat } from '../../protocol/views';
-import { FLOOR_REFUSAL_REASONS, READER_HEALTH_WINDOW_MINUTES, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
+import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { COLOUR_UP_STATUSES, isFinished, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
 import type { TableSeating } from '../seating';
@@ -136,7 +136,7 @@ export function linkState(language: FloorLanguage, table: Pick<TableStatus, 'las
 export function readerHealthText(language: FloorLanguage, table: Pick<TableStatus, 'readerHealth'>): string {
   const health = table.readerHealth;
   if (health === undefined || health === null) return '';
-  const text = say(language, health.verdict === 'warn' ? 'readerHealth.warning' : `readerHealth.${health.verdict}`, { bad: health.unknown + health.checksum, frames: health.frames, minutes: READER_HEALTH_WINDOW_MINUTES });
+  const text = say(language, health.verdict === 'warn' ? 'readerHealth.warning' : `readerHealth.${health.verdict}`, { bad: health.unknown + health.checksum, frames: health.frames });
   return `<small class="reader reader--${health.verdict}" data-testid="reader-health" data-verdict="${health.verdict}">${escapeHtml(text)}</small>`;
 }
 

@@ -20,7 +20,7 @@ export const MAX_HELD_CARDS = 10;
 /** A held card the dealer discarded, as its refusal record says it (in keys, and its English). */
 export const HELD_DISCARD_SAID: Message = { key: 'service.held.discarded' };
 export const HELD_DISCARD_REASON = englishText(HELD_DISCARD_SAID);
-/** How often the reader health's verdict is looked at again with no frame coming (a warning ends after quiet minutes). */
+/** How often the reader health's verdict is looked at again with no frame coming (a warning is forgotten, and the reader quiet, after an hour with no frame). */
 export const HEALTH_REFRESH_MS = 30_000;
 /**
  * The reader health's view is made again at most this often, a count in between shown when the time
@@ -85,12 +85,12 @@ export class CardInputs {
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
   }
 
-  /** The card sources' frames counted per hour and the verdict on the last minutes (protocol/readerHealth.ts). */
+  /** The card sources' frames counted per hour and the verdict on the last frames (protocol/readerHealth.ts). */
   get readerHealth(): ReaderHealthView {
     return this.healthShown;
   }
 
-  /** The card source in use's verdict on the last minutes, as the floor is told of it; null for manual entry. */
+  /** The card source in use's verdict on its last frames, as the floor is told of it; null for manual entry. */
   get floorHealth(): ReaderHealthSummary | null {
     const source = this.sourceName;
     return source === null ? null : recentHealth(this.health, source, this.nowMs);

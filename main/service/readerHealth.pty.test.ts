@@ -39,7 +39,8 @@ describe('reader health over a pty', () => {
     const source = `serial ${pair.b}`;
     const counts = () => service.getState().readerHealth.sources.find((entry) => entry.source === source)?.recent;
     await waitFor(() => counts()?.frames === 4 && counts()?.repeats === 1, 'the reads to be counted', 10_000);
-    expect(counts()).toEqual({ verdict: 'quiet', frames: 4, unknown: 0, checksum: 2, repeats: 1, held: 0 });
+    // Two bad frames of four: a verdict on so few frames (a race's), but under the three that warn.
+    expect(counts()).toEqual({ verdict: 'ok', frames: 4, unknown: 0, checksum: 2, repeats: 1, held: 0 });
     expect(service.getState().readerHealth.current).toBe(source);
     expect(service.getState().readerHealth.sources[0]?.hours).toHaveLength(1);
   }, 30_000);

@@ -1,9 +1,10 @@
 /**
  * Reader health (issue 26): a pure fold of what the card source reads, per source and per hour, and
- * the verdict on the last few minutes (protocol/readerHealth.ts holds the shapes and thresholds).
+ * the verdict on its last frames (protocol/readerHealth.ts holds the shapes, thresholds and why).
  * No clock of its own: every count comes with its time (ms since the epoch), the view is made for
- * a given `now`. Memory is bounded whatever comes: READER_HEALTH_HOURS_KEPT hour buckets and
- * READER_HEALTH_WINDOW_MINUTES minute buckets per source, READER_HEALTH_SOURCES_KEPT sources.
+ * a given `now`. Memory is bounded whatever comes: per source READER_HEALTH_HOURS_KEPT hour
+ * buckets, the last READER_HEALTH_WINDOW_FRAMES frames and an hour's minute buckets of repeats and
+ * held cards; READER_HEALTH_SOURCES_KEPT sources.
  */
 import type { ShoeEvent } from '../../hardware/events';
 import { CHECKSUM_REFUSAL_KEYS } from '../../hardware/framing/frame';
@@ -11,7 +12,8 @@ import {
   healthWarns,
   READER_HEALTH_HOURS_KEPT,
   READER_HEALTH_SOURCES_KEPT,
-  READER_HEALTH_WINDOW_MINUTES,
+  READER_HEALTH_WINDOW_FRAMES,
+  READER_HEALTH_WINDOW_HOURS,
   type ReaderHealthCounts,
   type ReaderHealthHour,
   type ReaderHealthSource,
@@ -21,6 +23,10 @@ import {
 
 export const HOUR_MS = 3_600_000;
 export const MINUTE_MS = 60_000;
+/** The verdict's window's age limit, in ms. */
+export const WINDOW_MS = READER_HEALTH_WINDOW_HOURS * HOUR_MS;
+/** Minute buckets of repeats and held cards kept: the window's hour. */
+const ASIDE_MINUTES = WINDOW_MS / MINUTE_MS;
 
 /** One thing counted: a frame decoded (clean, unknown or failing its checksum), a repeat dropped, a card held. */
 export type HealthTick = 'frame' | 'unknown' | 'checksum' | 'repeat' | 'held';
@@ -34,8 +40,18 @@ interface SourceHealth {
   readonly source: string;
   /** Oldest first, at most READER_HEALTH_HOURS_KEPT, all within that many hours of the newest. */
   readonly hours: readonly Bucket[];
-  /** Oldest first, at most READER_HEALTH_WINDOW_MINUTES, all within that many minutes of the newest. */
-  readonly minutes: readonly Bucket[];
+  /** The last frames, in the order counted, at most READER_HEALTH_WINDOW_FRAMES, none older than WINDOW_MS before the last. */
+  readonly frames: readonly RecentFrame[];
+  /** Whether a warning stood after the last frame (the hysteresis: healthWarns). */
+  readonly warning: boolean;
+  /** Repeats and held cards per minute (they are no frames), oldest first, the last hour's minutes. */
+  readonly asides: readonly Bucket[];
+}
+
+/** A frame of the window: when, and whether clean (`frame`) or bad. */
+interface RecentFrame {
+  readonly at: number;
+  readonly tick: 'frame' | 'unknown' | 'checksum';
 }
 
 /** The fold's state: the sources, the one counted last at the end. */
@@ -87,15 +103,34 @@ function bucketed(buckets: readonly Bucket[], tick: HealthTick, at: number, size
   return next.filter((bucket) => bucket.start >= oldestKept);
 }
 
+/** The frames of the window at `at`: the last ones kept, none an hour old or older. */
+function windowAt(frames: readonly RecentFrame[], at: number): readonly RecentFrame[] {
+  const oldest = frames.findIndex((frame) => frame.at > at - WINDOW_MS);
+  return oldest < 0 ? [] : oldest === 0 ? frames : frames.slice(oldest);
+}
+
+function frameCounts(frames: readonly RecentFrame[]): ReaderHealthCounts {
+  let counts = ZERO;
+  for (const frame of frames) counts = added(counts, frame.tick);
+  return counts;
+}
+
+/** Whether a warning stands over `frames` (a window), given the one after the last frame: the hour passing or clean frames clear it, nothing warns anew without a frame. */
+const warnsOver = (warning: boolean, frames: readonly RecentFrame[]): boolean => warning && healthWarns(true, frameCounts(frames));
+
 /** The state with one tick of `source` counted at `at` (ms since the epoch). */
 export function foldHealth(state: HealthState, source: string, tick: HealthTick, at: number): HealthState {
   if (!Number.isFinite(at)) return state;
-  const before = state.sources.find((entry) => entry.source === source) ?? { source, hours: [], minutes: [] };
-  const after: SourceHealth = {
-    source,
-    hours: bucketed(before.hours, tick, at, HOUR_MS, READER_HEALTH_HOURS_KEPT),
-    minutes: bucketed(before.minutes, tick, at, MINUTE_MS, READER_HEALTH_WINDOW_MINUTES),
-  };
+  const before: SourceHealth = state.sources.find((entry) => entry.source === source) ?? { source, hours: [], frames: [], warning: false, asides: [] };
+  const hours = bucketed(before.hours, tick, at, HOUR_MS, READER_HEALTH_HOURS_KEPT);
+  let after: SourceHealth;
+  if (tick === 'repeat' || tick === 'held') after = { ...before, hours, asides: bucketed(before.asides, tick, at, MINUTE_MS, ASIDE_MINUTES) };
+  else {
+    // The warning as it stood just before this frame (an hour passed, it is gone), then this frame judged with the window.
+    const aged = windowAt(before.frames, at);
+    const frames = [...aged, { at, tick }].slice(-READER_HEALTH_WINDOW_FRAMES);
+    after = { ...before, hours, frames, warning: healthWarns(warnsOver(before.warning, aged), frameCounts(frames)) };
+  }
   const others = state.sources.filter((entry) => entry.source !== source);
   return { sources: [...others.slice(Math.max(0, others.length - (READER_HEALTH_SOURCES_KEPT - 1))), after] };
 }
@@ -114,12 +149,19 @@ function sum(buckets: readonly Bucket[]): ReaderHealthCounts {
   return counts;
 }
 
-/** The counts of the READER_HEALTH_WINDOW_MINUTES minutes up to `now` (its own minute included), and their verdict. */
+/**
+ * The verdict at `now` and the counts it was given on: the window's frames (the last
+ * READER_HEALTH_WINDOW_FRAMES of the last hour), and the repeats and held cards of the hour's
+ * minutes up to `now` (its own included). No frame in the hour: quiet.
+ */
 export function recentHealth(state: HealthState, source: string, now: number): ReaderHealthSummary {
-  const minutes = state.sources.find((entry) => entry.source === source)?.minutes ?? [];
+  const entry = state.sources.find((one) => one.source === source);
+  const frames = windowAt(entry?.frames ?? [], now);
   const current = Math.floor(now / MINUTE_MS) * MINUTE_MS;
-  const counts = sum(minutes.filter((bucket) => bucket.start <= current && bucket.start > current - READER_HEALTH_WINDOW_MINUTES * MINUTE_MS));
-  return { verdict: healthWarns(counts), ...counts };
+  const asides = sum((entry?.asides ?? []).filter((bucket) => bucket.start <= current && bucket.start > current - WINDOW_MS));
+  const counts = frameCounts(frames);
+  const verdict = frames.length === 0 ? 'quiet' : warnsOver(entry?.warning ?? false, frames) ? 'warn' : 'ok';
+  return { verdict, ...counts, repeats: asides.repeats, held: asides.held };
 }
 
 /** Each source's hours as the view has them, by the fold's list (unchanged for a source not counted since: not made again). */

@@ -44,10 +44,10 @@ describe('reader health beside the source', () => {
     sources: [{ source: 'serial /dev/ttyUSB0', hours: [{ hour: '2026-12-05T20:00:00.000Z', ...recent }, { hour: '2026-12-05T21:00:00.000Z', ...recent, frames: 41 }], recent: { verdict, ...recent } }],
   });
 
-  it('warns in the dealer’s language when the bad frames of the last minutes rose, and says nothing otherwise', async () => {
+  it('warns in the dealer’s language when the bad frames among the last ones rose, and says nothing otherwise', async () => {
     const { plugins } = await prepare();
     const warned = mount(SourceStatus, { props: { source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'connected' }, lastInput: null, health: health('warn') }, global: { plugins } });
-    expect(warned.get('[data-testid="reader-health-warning"]').text()).toBe('Card reader: 8 of 40 frames bad in the last 10 min. Check the cable and the reader.');
+    expect(warned.get('[data-testid="reader-health-warning"]').text()).toBe('Card reader: 8 of the last 40 frames bad. Check the cable and the reader.');
     warned.unmount();
     for (const verdict of ['ok', 'quiet'] as const) {
       const quiet = mount(SourceStatus, { props: { source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'connected' }, lastInput: null, health: health(verdict) }, global: { plugins } });

@@ -194,7 +194,7 @@ export const enDevices = {
   /** A card reader's health (protocol/readerHealth.ts): the station's warning under its card source, and each table's beside its link on the floor page. */
   readerHealth: {
     label: 'Card reader',
-    warning: 'Card reader: {bad} of {frames} frames bad in the last {minutes} min. Check the cable and the reader.',
+    warning: 'Card reader: {bad} of the last {frames} frames bad. Check the cable and the reader.',
     ok: 'Card reader: reads cleanly',
     quiet: 'Card reader: quiet',
   },

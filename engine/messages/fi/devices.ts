@@ -195,7 +195,7 @@ export const fiDevices: DeepStrings<typeof enDevices> = {
   },
   readerHealth: {
     label: 'Kortinlukija',
-    warning: 'Kortinlukija: {bad}/{frames} kehystä virheellisiä viimeisen {minutes} min aikana. Tarkista kaapeli ja lukija.',
+    warning: 'Kortinlukija: {bad} viimeisistä {frames} kehyksestä virheellisiä. Tarkista kaapeli ja lukija.',
     ok: 'Kortinlukija: lukee puhtaasti',
     quiet: 'Kortinlukija: hiljaa',
   },
