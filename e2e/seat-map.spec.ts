@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { PtyPair, PtyWriter } from '../hardware/testing/ptyPair';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { expectUnclipped } from './harness/fit';
-import { allDealt, enterCounts, expectFinnishResult, expectSourceConnected, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';
+import { allDealt, enterCounts, confirmAndOpenRecord, expectSourceConnected, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';
 import { chooseLanguage } from './harness/tour';
 
 // A reader per seat (issue 26): an RFID table with four antennas, one under each seat (`3|04A2…`:
@@ -89,12 +89,7 @@ test("a card at another seat's antenna held: discarded, then one taken for the s
   } finally {
     await table.close();
   }
-  await expectFinnishResult(page);
-  await page.getByTestId('confirm-race').click();
-  await expect(page.getByTestId('view-history')).toBeVisible();
-  await page.getByTestId('history-open-record').click();
-  const record = page.getByTestId('race-record');
-  await expect(record).toHaveAttribute('data-chain', 'intact');
+  const record = await confirmAndOpenRecord(page);
   const refused = record.locator('[data-testid="record-event"][data-type="refused"]');
   await expect(refused).toHaveCount(1);
   await expect(refused).toContainText("discarded by the dealer: read at seat 4's antenna while the deal was at seat 1");

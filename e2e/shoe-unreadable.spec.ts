@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { PtyPair } from '../hardware/testing/ptyPair';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
-import { allDealt, expectFinnishResult, expectSourceConnected, FINNISH_DEAL, FINNISH_TABLE, openConsole, setUpTable, Shoe, enterCounts, FINNISH_COUNTS, startRace } from './harness/flows';
+import { allDealt, confirmAndOpenRecord, expectSourceConnected, FINNISH_DEAL, FINNISH_TABLE, openConsole, setUpTable, Shoe, enterCounts, FINNISH_COUNTS, startRace } from './harness/flows';
 import { chooseLanguage } from './harness/tour';
 
 // Every read is seen and kept (issue 24): a line from the shoe that is no card (`Z77`) is said in
@@ -48,12 +48,7 @@ test("an unreadable shoe read: in the headline until the next card, then on the 
   } finally {
     await shoe.close();
   }
-  await expectFinnishResult(page);
-  await page.getByTestId('confirm-race').click();
-  await expect(page.getByTestId('view-history')).toBeVisible();
-  await page.getByTestId('history-open-record').click();
-  const record = page.getByTestId('race-record');
-  await expect(record).toHaveAttribute('data-chain', 'intact');
+  const record = await confirmAndOpenRecord(page);
   const texts: string[] = [];
   for (const language of ['en', 'fi', 'ru'] as const) {
     await chooseLanguage(page, language);

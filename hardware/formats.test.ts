@@ -13,6 +13,7 @@ import { STX } from './framing/stxEtx';
 import { decodeRecording, GRACE_RAW_LIMIT, NOISE_FRAMES_FOR_BAUD_WARNING, type TimedChunk } from './pipeline';
 import { ALL_BUILT_IN_PROFILES, BINARY_PROFILES, BUILT_IN_PROFILES, createFramer, describeLine, profileSummary, readProfile, type DeviceProfile } from './profile';
 import './testing/saidInEnglish';
+import { profileRefusal as refusal } from './testing/profileRefusal';
 
 const hex = (text: string) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 const text = (value: string) => Buffer.from(value, 'utf8');
@@ -20,16 +21,6 @@ const at = (ms: number, bytes: string | Buffer): TimedChunk => ({ at: ms, bytes:
 const cardsOf = (events: readonly ShoeEvent[]) => events.flatMap((event) => (event.type === 'card' ? [event.card] : []));
 const profile = (json: Record<string, unknown>) => readProfile({ framing: { kind: 'lines' }, decoder: { kind: 'text' }, ...json });
 const builtIn = (name: string) => ALL_BUILT_IN_PROFILES[name] as DeviceProfile;
-
-function refusal(value: unknown): { field: string; reason: string } {
-  try {
-    readProfile(value);
-  } catch (error) {
-    const { field, reason } = error as { field: string; reason: string };
-    return { field, reason };
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-}
 
 describe('line settings', () => {
   it('default to 8 data bits, no parity, 1 stop bit, no flow control, in every built-in and in a profile that names none', () => {

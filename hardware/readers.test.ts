@@ -3,20 +3,11 @@ import fc from 'fast-check';
 import { decodeRecording, type TimedChunk } from './pipeline';
 import { MAX_READER_SEAT, profileSummary, readProfile, seatOfReader } from './profile';
 import './testing/saidInEnglish';
+import { profileRefusal as refusal } from './testing/profileRefusal';
 
 /** A reader per seat (issue 26): a profile's `readers` maps the antennas a table's reader names to its seats. */
 const rfidTable = (readers: unknown) =>
   readProfile({ name: 'table-7', framing: { kind: 'lines' }, decoder: { kind: 'uid', pattern: '^(?<reader>\\d+)\\|(?<uid>[0-9A-F]+)$', cards: { '04A2B3C4': 'As', '04A2B3C5': 'Kd' } }, readers });
-
-function refusal(value: unknown): { field: string; reason: string } {
-  try {
-    readProfile(value);
-  } catch (error) {
-    const { field, reason } = error as { field: string; reason: string };
-    return { field, reason };
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-}
 
 describe('a profile\'s seat map (readers)', () => {
   it('reads a map of reader names to seats, and leaves it out when not given', () => {

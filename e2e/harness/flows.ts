@@ -252,6 +252,17 @@ export async function expectFinnishResult(page: Page): Promise<void> {
   await expect(view.getByTestId('protected').locator('[data-testid^="protected-"]')).toHaveCount(0);
 }
 
+/** Confirms the Finnish example's race, opens its record from the history and sees its chain intact: the record, to read on. */
+export async function confirmAndOpenRecord(page: Page): Promise<Locator> {
+  await expectFinnishResult(page);
+  await page.getByTestId('confirm-race').click();
+  await expect(page.getByTestId('view-history')).toBeVisible();
+  await page.getByTestId('history-open-record').click();
+  const record = page.getByTestId('race-record');
+  await expect(record).toHaveAttribute('data-chain', 'intact');
+  return record;
+}
+
 /** Confirms the race on the result screen; the history then shows it as its newest row. */
 export async function confirmAndExpectHistory(page: Page, rows: number, winners: string, value: string): Promise<void> {
   await page.getByTestId('confirm-race').click();

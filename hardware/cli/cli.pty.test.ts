@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,57 +8,22 @@ import { REGISTRATION_ORDER } from '../decoding/uid';
 import { encodeCard } from '../encoding';
 import { BINARY_PROFILES, DEFAULT_PROFILE, readProfile } from '../profile';
 import { shuffledShoe } from '../simulator/shoe';
+import { npmRun as runCommandNpm, runCommand, type CommandRun } from '../testing/commandRun';
 import { PtyPair, PtyWriter, requireSocat, waitFor } from '../testing/ptyPair';
 import type { PortFactory } from '../transport/serialSource';
 import { cardsMain, type CardsIo } from './cardsMain';
 
 /** The simulated shoe and the diagnostics CLI, run as a dealer runs them, over a socat port pair. */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-interface Run {
-  readonly child: ChildProcess;
-  readonly stdout: () => string;
-  readonly stderr: () => string;
-  readonly lines: () => Record<string, unknown>[];
-  readonly exit: Promise<number | null>;
-}
-
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function run(command: string, args: readonly string[]): Run {
-  // Its own process group, so cleanup reaches npm's children (sh, tsx, node) too.
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-      await exit;
-    }
-  });
-  const lines = (): Record<string, unknown>[] =>
-    stdout
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { child, stdout: () => stdout, stderr: () => stderr, lines, exit };
-}
-
+type Run = CommandRun;
+const run = (command: string, args: readonly string[]): Run => runCommand(command, args, cleanups);
 /** As documented: `npm run --silent NAME -- ARGS`. */
-function npmRun(script: string, args: readonly string[]): Run {
-  return run('npm', ['run', '--silent', script, '--', ...args]);
-}
+const npmRun = (script: string, args: readonly string[]): Run => runCommandNpm(script, args, cleanups);
 
 async function pair(label: string): Promise<PtyPair> {
   const created = await PtyPair.create(label);

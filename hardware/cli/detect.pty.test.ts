@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import process from 'node:process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../engine/cards';
 import { encodeCard, framed } from '../encoding';
 import { ALL_BUILT_IN_PROFILES, readProfile, type DeviceProfile } from '../profile';
 import { shuffledShoe } from '../simulator/shoe';
+import { npmRun, type CommandRun } from '../testing/commandRun';
 import { PtyPair, PtyWriter, requireSocat, waitFor } from '../testing/ptyPair';
 import { uartReceive, uartSetting, type UartSetting } from '../testing/uart';
 
@@ -17,39 +15,12 @@ import { uartReceive, uartSetting, type UartSetting } from '../testing/uart';
  * from a device at its own setting would deliver at that one (testing/uart.ts).
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-interface Run {
-  readonly child: ChildProcess;
-  readonly stdout: () => string;
-  readonly stderr: () => string;
-  readonly exit: Promise<number | null>;
-}
-
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function cards(args: readonly string[]): Run {
-  const child = spawn('npm', ['run', '--silent', 'cards', '--', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-      await exit;
-    }
-  });
-  return { child, stdout: () => stdout, stderr: () => stderr, exit };
-}
+const cards = (args: readonly string[]): CommandRun => npmRun('cards', args, cleanups);
 
 async function pair(label: string): Promise<PtyPair> {
   const created = await PtyPair.create(label);
@@ -64,7 +35,7 @@ const PROGRESS = /^cards: Listening at (\d+) ([78][NEO]1) \(\d+ of \d+\)/m;
  * setting, it sends its messages (`gapMs` apart) as that setting would receive them, and stops
  * as soon as the detector moves on. Resolves when the detector exits.
  */
-async function fakeDevice(run: Run, path: string, device: UartSetting, messages: readonly Buffer[], gapMs = 30): Promise<string[]> {
+async function fakeDevice(run: CommandRun, path: string, device: UartSetting, messages: readonly Buffer[], gapMs = 30): Promise<string[]> {
   const writer = await PtyWriter.open(path);
   cleanups.push(() => writer.close());
   const heard: string[] = [];
@@ -89,7 +60,7 @@ async function fakeDevice(run: Run, path: string, device: UartSetting, messages:
   return heard;
 }
 
-const lines = (run: Run) =>
+const lines = (run: CommandRun) =>
   run
     .stdout()
     .split('\n')

@@ -10,6 +10,7 @@ import { decodeRecording } from '../pipeline';
 import { BINARY_PROFILES, readProfile, type DeviceProfile } from '../profile';
 import { readFraming } from '../registry';
 import '../testing/saidInEnglish';
+import { profileRefusal } from '../testing/profileRefusal';
 import { binaryChecksumOf, type BinaryFraming } from './binary';
 
 const hex = (text: string) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
@@ -150,15 +151,7 @@ describe('refused, never a card: the reason and the bytes in hex', () => {
 
 describe('profiles', () => {
   const framing = (fields: Record<string, unknown>) => ({ kind: 'binary', start: '02', end: '03', message: { from: 1, to: -1 }, ...fields });
-  const refusal = (value: Record<string, unknown>) => {
-    try {
-      readFraming(value);
-    } catch (error) {
-      const { field, reason } = error as { field: string; reason: string };
-      return { field, reason };
-    }
-    throw new Error('accepted');
-  };
+  const refusal = (value: Record<string, unknown>) => profileRefusal(value, readFraming);
 
   it.each<[Record<string, unknown>, string, string]>([
     [{ start: '0G' }, 'framing.start', 'must be bytes in hex, 1 to 16 of them, e.g. "00 00 FF"'],
