@@ -165,7 +165,7 @@ export const BINARY_PROFILES: Readonly<Record<string, DeviceProfile>> = (() => {
       checksums: [{ kind: 'negated-sum', over: { from: 3, to: 4 }, at: 4 }, { kind: 'negated-sum', over: { from: 5, to: -2 }, at: -2 }],
       match: [{ at: 5, bytes: 'D54B' }],
       skip: ['0000FF00FF00', '0000FFFF0000'],
-      message: { from: 13, to: -2, as: 'hex' },
+      message: { from: 13, to: -2, lengthAt: 12, as: 'hex' },
     }), uid, { ...tagReader, baud: 115200 }),
     builtIn('uhf-r200', readFraming({
       kind: 'binary', start: 'BB', length: { at: 3, size: 2, order: 'big', counts: { from: 5, to: -2 } }, end: '7E',

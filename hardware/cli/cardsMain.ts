@@ -88,7 +88,7 @@ export async function cardsMain(args: readonly string[], io: CardsIo = PROCESS_I
   let cards = 0;
   source.on((event) => {
     if (finished) return;
-    io.out(`${eventLine(event)}\n`);
+    io.out(`${eventLine(event, profile.readers)}\n`);
     if (event.type === 'card' && options.count !== undefined && ++cards >= options.count) finish(0);
     if (event.type === 'card' && registering && !registering.registering && profile.decoder.kind === 'uid') {
       // The reader's pattern and byte notation are kept: the table is read back the same way.

@@ -338,6 +338,22 @@ describe('shoe simulator and cards CLI over a real port pair (socat)', () => {
     expect(await read.exit).toBe(0);
     expect(read.lines().at(-1)).toEqual({ type: 'card', card: 'Ah', raw: '1|4 161 13 127', reader: '1' });
   });
+  it('a reader per seat: a card line names the seat its antenna lies under (the profile\'s readers)', { timeout: 30_000 }, async () => {
+    const ports = await pair('cli-readers');
+    const table = profileFile({ name: 'table-4', framing: { kind: 'lines' }, decoder: { kind: 'uid', pattern: '^(?<reader>\\d)\\|(?<uid>[0-9A-F]+)$', cards: { '04A2B3C4': 'As', '04A2B3C5': 'Kd' } }, readers: { '0': 1, '2': 3 } });
+    const read = npmRun('cards', ['--port', ports.b, '--decoder', table, '--count', '2']);
+    await waitFor(() => connectedCount(read) === 1, 'the cards CLI to connect', 15_000);
+    const writer = await PtyWriter.open(ports.a);
+    cleanups.push(() => writer.close());
+    await writer.write('2|04A2B3C4\r\n7|04A2B3C5\r\n');
+    expect(await read.exit).toBe(0);
+    expect(read.lines().filter((line) => line.type === 'card')).toEqual([
+      { type: 'card', card: 'As', raw: '2|04A2B3C4', reader: '2', seat: 3 },
+      // An antenna the map does not name: no seat.
+      { type: 'card', card: 'Kd', raw: '7|04A2B3C5', reader: '7' },
+    ]);
+  });
+
   it('binary frames (issue 26): a Zebra SSI scanner and a PN532 send through `shoe`, `cards` reads the same cards; a damaged frame is refused with its bytes in hex', { timeout: 90_000 }, async () => {
     // The PN532's deck: a tag per card, as "register deck" would have filled it.
     const tags = Object.fromEntries(REGISTRATION_ORDER.map((card, index) => [`04A2${index.toString(16).toUpperCase().padStart(2, '0')}C4`, card]));

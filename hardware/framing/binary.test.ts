@@ -85,6 +85,21 @@ describe('the six devices, on recorded bytes', () => {
     expect(unknownsOf(decodeRecording(withTags('uhf-a0', { '0102': 'Jh' }), [error]))).toEqual([{ raw: 'A0 09 01 01 10 01 02 1E C0', reason: 'a frame of another kind: 10 at byte 4, not 00' }]);
   });
 
+  it('a PN532 answer for an ISO-DEP card: the UID is the NFCIDLength bytes, not the ATS after them; a length past the frame is refused', () => {
+    /** A PN532 frame around TFI and data, its LEN, LCS and DCS worked out. */
+    const pn532Frame = (body: string) => {
+      const data = [...hex(body)];
+      const sum = data.reduce((total, byte) => total + byte, 0);
+      return Buffer.from([0x00, 0x00, 0xff, data.length, (0x100 - data.length) & 0xff, ...data, (0x100 - (sum & 0xff)) & 0xff, 0x00]);
+    };
+    const profile = withTags('pn532-uart', { '04A2B3C4': 'Qh' });
+    // D5 4B, one target: SENS_RES 00 04, SEL_RES 20 (ISO-DEP), NFCIDLength 4, the UID, then the ATS.
+    const withAts = pn532Frame('D5 4B 01 01 00 04 20 04 04 A2 B3 C4 05 78 80 70 02');
+    expect(cardsOf(decodeRecording(profile, [withAts]))).toEqual(['Qh']);
+    const tooLong = pn532Frame('D5 4B 01 01 00 04 08 09 04 A2 B3 C4');
+    expect(unknownsOf(decodeRecording(profile, [tooLong]))).toEqual([{ raw: [...tooLong].map((byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join(' '), reason: 'its message length says 9 bytes, more than the 4 the frame holds' }]);
+  });
+
   it('a PN532 ACK is skipped in silence; an answer of another command is another kind of frame, refused', () => {
     const profile = withTags('pn532-uart', { '04A2B3C4': 'Qh' });
     const ack = '00 00 FF 00 FF 00';

@@ -104,8 +104,12 @@ const BINARY_OPTIONS = refine(
     match: withDefault(list(object({ at: POSITION(-65535), bytes: HEX_BYTES }, { key: 'hardware.profile.notObject' }), { max: 4, said: { key: 'hardware.profile.matchList' } }), []),
     /** Whole frames that carry nothing and are skipped in silence (a PN532's ACK `00 00 FF 00 FF 00`). */
     skip: withDefault(list(HEX_BYTES, { max: 8, said: { key: 'hardware.profile.skipList' } }), []),
-    /** The message: text (what the text decoders read) or hex (each byte as two hex digits, for the `uid` decoder). */
-    message: refine(object({ ...RANGE_FIELDS, as: choiceOf(['text', 'hex'] as const, 'text') }, { key: 'hardware.profile.notObject' }), inOrder),
+    /**
+     * The message: text (what the text decoders read) or hex (each byte as two hex digits, for the
+     * `uid` decoder). `lengthAt`: a byte that says how many of the range's bytes are the message,
+     * from its start (a PN532's NFCIDLength: the UID, not the ATS after it).
+     */
+    message: refine(object({ ...RANGE_FIELDS, lengthAt: whenGiven(POSITION(-65535), undefined), as: choiceOf(['text', 'hex'] as const, 'text') }, { key: 'hardware.profile.notObject' }), inOrder),
     maxLength: FRAME_MAX_LENGTH,
   }),
   (read, at) => {
@@ -228,6 +232,12 @@ export function binaryFramer(config: BinaryFraming): Framer {
     }
     const messageSpan = span(config.message, length);
     if (messageSpan === null) return { kind: 'bad', length, whole: false, said: { key: 'hardware.frame.tooShort', params: { n: length } } };
+    if (config.message.lengthAt !== undefined) {
+      const said = frame[resolve(config.message.lengthAt, length)];
+      const room = messageSpan[1] - messageSpan[0];
+      if (said === undefined || said > room) return { kind: 'bad', length, whole: true, said: { key: 'hardware.frame.messageTooLong', params: { n: said ?? 0, room } } };
+      messageSpan[1] = messageSpan[0] + said;
+    }
     const message = frame.slice(...messageSpan);
     const bytes = config.message.as === 'hex' ? Buffer.from(hex(message).replace(/ /g, ''), 'latin1') : Buffer.from(message);
     return { kind: 'frame', length, frame: { bytes, shown: hex(frame) } };
@@ -352,6 +362,7 @@ function wrapBinary(payload: Buffer, config: BinaryFraming): Buffer {
   const messageSpan = span(config.message, length);
   if (messageSpan === null || messageSpan[1] - messageSpan[0] !== message.length) throw new Error(`the message does not fit a frame of ${length} bytes`);
   put(messageSpan[0], message);
+  if (config.message.lengthAt !== undefined) put(config.message.lengthAt, [message.length]);
   if (typeof config.length === 'object') {
     const counted = span(config.length.counts, length) as [number, number];
     const value = counted[1] - counted[0];

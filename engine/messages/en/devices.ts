@@ -64,6 +64,7 @@ export const enDevices = {
       noEndWhere: 'no end bytes {end} at byte {at}, where its length says the frame ends',
       noEndAfter: 'no end bytes {end} after {n} bytes',
       tooShort: 'too short for this kind of frame ({n} bytes)',
+      messageTooLong: 'its message length says {n} bytes, more than the {room} the frame holds',
       lengthTooLong: 'its length field says {n} bytes, more than the {max} a frame may have',
       incomplete: 'cut off: {got} bytes of {n}, then silence',
       incompleteAfter: 'cut off after {got} bytes, then silence',

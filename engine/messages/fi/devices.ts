@@ -67,6 +67,7 @@ export const fiDevices: DeepStrings<typeof enDevices> = {
       noEndWhere: 'lopputavuja {end} ei ole tavussa {at}, johon pituus sanoo kehyksen päättyvän',
       noEndAfter: 'lopputavuja {end} ei tullut {n} tavun jälkeen',
       tooShort: 'liian lyhyt tällaiseksi kehykseksi ({n} tavua)',
+      messageTooLong: 'viestin pituus sanoo {n} tavua, enemmän kuin kehyksessä on ({room})',
       lengthTooLong: 'pituuskenttä sanoo {n} tavua, enemmän kuin kehyksen sallitut {max}',
       incomplete: 'katkennut: {got}/{n} tavua, sitten hiljaisuus',
       incompleteAfter: 'katkennut {got} tavun jälkeen, sitten hiljaisuus',

@@ -67,6 +67,7 @@ export const ruDevices: DeepStrings<typeof enDevices> = {
       noEndWhere: 'нет конечных байт {end} в байте {at}, где по длине кончается кадр',
       noEndAfter: 'нет конечных байт {end} после {n} байт',
       tooShort: 'слишком короткий для такого кадра ({n} байт)',
+      messageTooLong: 'длина сообщения — {n} байт, больше, чем вмещает кадр ({room})',
       lengthTooLong: 'поле длины говорит {n} байт, больше допустимых {max}',
       incomplete: 'оборвано: {got} байт из {n}, затем тишина',
       incompleteAfter: 'оборвано после {got} байт, затем тишина',
