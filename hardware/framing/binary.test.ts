@@ -11,7 +11,7 @@ import { BINARY_PROFILES, readProfile, type DeviceProfile } from '../profile';
 import { readFraming } from '../registry';
 import '../testing/saidInEnglish';
 import { profileRefusal } from '../testing/profileRefusal';
-import { binaryChecksumOf, type BinaryFraming } from './binary';
+import { binaryChecksumOf, bytesInHex, type BinaryFraming } from './binary';
 
 const hex = (text: string) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 const cardsOf = (events: readonly ShoeEvent[]) => events.flatMap((event) => (event.type === 'card' ? [event.card] : []));
@@ -97,7 +97,7 @@ describe('the six devices, on recorded bytes', () => {
     const withAts = pn532Frame('D5 4B 01 01 00 04 20 04 04 A2 B3 C4 05 78 80 70 02');
     expect(cardsOf(decodeRecording(profile, [withAts]))).toEqual(['Qh']);
     const tooLong = pn532Frame('D5 4B 01 01 00 04 08 09 04 A2 B3 C4');
-    expect(unknownsOf(decodeRecording(profile, [tooLong]))).toEqual([{ raw: [...tooLong].map((byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join(' '), reason: 'its message length says 9 bytes, more than the 4 the frame holds' }]);
+    expect(unknownsOf(decodeRecording(profile, [tooLong]))).toEqual([{ raw: bytesInHex(tooLong), reason: 'its message length says 9 bytes, more than the 4 the frame holds' }]);
   });
 
   it('a PN532 ACK is skipped in silence; an answer of another command is another kind of frame, refused', () => {

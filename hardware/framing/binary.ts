@@ -119,7 +119,8 @@ const BINARY_OPTIONS = refine(
 export type BinaryFraming = Infer<typeof BINARY_OPTIONS>;
 type LengthField = Exclude<BinaryFraming['length'], number | undefined>;
 
-const hex = (bytes: ArrayLike<number>): string => Array.from(bytes, (byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join(' ');
+/** Bytes as a binary frame's log shows them: upper-case hex pairs, a space between (`07 F3 00`). */
+export const bytesInHex = (bytes: ArrayLike<number>): string => Array.from(bytes, (byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join(' ');
 const bytesOf = (digits: string): number[] => (digits.match(/../g) ?? []).map((pair) => parseInt(pair, 16));
 
 /** A position of a frame of `length` bytes: negative ones count back from its end. */
@@ -209,17 +210,17 @@ export function binaryFramer(config: BinaryFraming): Framer {
   function check(at: number, length: number): Parsed {
     const frame = buffer.slice(at, at + length);
     const endOk = end.every((byte, index) => frame[length - end.length + index] === byte);
-    if (!endOk) return { kind: 'bad', length, whole: false, said: { key: 'hardware.frame.noEndWhere', params: { end: hex(end), at: length - end.length } } };
+    if (!endOk) return { kind: 'bad', length, whole: false, said: { key: 'hardware.frame.noEndWhere', params: { end: bytesInHex(end), at: length - end.length } } };
     for (const checksum of config.checksums) {
       const over = span(checksum.over, length);
       const sentAt = resolve(checksum.at, length);
       if (over === null || sentAt < 0 || sentAt + sentLength(checksum) > length) return { kind: 'bad', length, whole: false, said: { key: 'hardware.frame.tooShort', params: { n: length } } };
       const bytes = covered(frame, over, checksum.overHex);
-      if (bytes === null) return { kind: 'bad', length, whole: true, said: { key: 'hardware.frame.notHexDigits', params: { got: hex(frame.slice(...over)) } } };
+      if (bytes === null) return { kind: 'bad', length, whole: true, said: { key: 'hardware.frame.notHexDigits', params: { got: bytesInHex(frame.slice(...over)) } } };
       const expected = checksumSent(checksum, binaryChecksumOf(checksum.kind, bytes, checksum.size));
       const got = frame.slice(sentAt, sentAt + expected.length);
       if (got.some((byte, index) => byte !== expected[index])) {
-        const shown = (values: number[]) => (checksum.sent === 'hex' ? `"${String.fromCharCode(...values)}"` : hex(values));
+        const shown = (values: number[]) => (checksum.sent === 'hex' ? `"${String.fromCharCode(...values)}"` : bytesInHex(values));
         return { kind: 'bad', length, whole: lengthTrusted, said: { key: 'hardware.frame.badChecksum', params: { checksum: checksum.kind, at: sentAt, got: shown(got), expected: shown(expected) } } };
       }
     }
@@ -227,7 +228,7 @@ export function binaryFramer(config: BinaryFraming): Framer {
       const from = resolve(match.at, length);
       const got = frame.slice(from, from + match.bytes.length);
       if (from < 0 || got.length < match.bytes.length || got.some((byte, index) => byte !== match.bytes[index])) {
-        return { kind: 'bad', length, whole: true, said: { key: 'hardware.frame.otherKind', params: { at: from, got: hex(got), expected: hex(match.bytes) } } };
+        return { kind: 'bad', length, whole: true, said: { key: 'hardware.frame.otherKind', params: { at: from, got: bytesInHex(got), expected: bytesInHex(match.bytes) } } };
       }
     }
     const messageSpan = span(config.message, length);
@@ -239,8 +240,8 @@ export function binaryFramer(config: BinaryFraming): Framer {
       messageSpan[1] = messageSpan[0] + said;
     }
     const message = frame.slice(...messageSpan);
-    const bytes = config.message.as === 'hex' ? Buffer.from(hex(message).replace(/ /g, ''), 'latin1') : Buffer.from(message);
-    return { kind: 'frame', length, frame: { bytes, shown: hex(frame) } };
+    const bytes = config.message.as === 'hex' ? Buffer.from(bytesInHex(message).replace(/ /g, ''), 'latin1') : Buffer.from(message);
+    return { kind: 'frame', length, frame: { bytes, shown: bytesInHex(frame) } };
   }
 
   /** The frame that starts at `at`, or what keeps it from being one. */
@@ -260,7 +261,7 @@ export function binaryFramer(config: BinaryFraming): Framer {
     for (let total = start.length + end.length; total <= Math.min(available, maxLength); total += 1) {
       if (end.every((byte, index) => buffer[at + total - end.length + index] === byte)) return check(at, total);
     }
-    if (available >= maxLength) return { kind: 'bad', length: maxLength, whole: true, said: { key: 'hardware.frame.noEndAfter', params: { end: hex(end), n: maxLength } } };
+    if (available >= maxLength) return { kind: 'bad', length: maxLength, whole: true, said: { key: 'hardware.frame.noEndAfter', params: { end: bytesInHex(end), n: maxLength } } };
     return { kind: 'wait' };
   }
 
@@ -271,7 +272,7 @@ export function binaryFramer(config: BinaryFraming): Framer {
       frames.push(...stray(from));
       // A candidate inside a refusal already reported (the scan one byte on) is passed over in silence, and reports nothing further.
       if (from < reportedTo) return;
-      frames.push({ bytes: Buffer.from(buffer.slice(from, to)), shown: hex(buffer.slice(from, to)), error: said });
+      frames.push({ bytes: Buffer.from(buffer.slice(from, to)), shown: bytesInHex(buffer.slice(from, to)), error: said });
       reportedTo = to;
     };
     /** Reports the stray bytes up to `to`, as one refusal. */
@@ -281,7 +282,7 @@ export function binaryFramer(config: BinaryFraming): Framer {
       strayFrom = -1;
       if (from >= to) return [];
       reportedTo = Math.max(reportedTo, to);
-      return [{ bytes: Buffer.from(buffer.slice(from, to)), shown: hex(buffer.slice(from, to)), error: { key: 'hardware.frame.outsideFrame', params: { n: to - from } } }];
+      return [{ bytes: Buffer.from(buffer.slice(from, to)), shown: bytesInHex(buffer.slice(from, to)), error: { key: 'hardware.frame.outsideFrame', params: { n: to - from } } }];
     };
     let at = 0;
     while (at < buffer.length) {
@@ -383,9 +384,9 @@ export const BINARY_FRAMING: FramingKind<BinaryFraming> = {
   create: (config) => binaryFramer(config),
   describe(config) {
     const parts = [
-      config.start === undefined ? 'no start bytes' : `starting ${hex(bytesOf(config.start))}`,
+      config.start === undefined ? 'no start bytes' : `starting ${bytesInHex(bytesOf(config.start))}`,
       typeof config.length === 'number' ? `${config.length} bytes long` : config.length === undefined ? '' : `a ${config.length.size}-byte length at byte ${config.length.at}`,
-      config.end === undefined ? '' : `ending ${hex(bytesOf(config.end))}`,
+      config.end === undefined ? '' : `ending ${bytesInHex(bytesOf(config.end))}`,
       ...config.checksums.map((checksum) => `a ${checksum.size}-byte ${checksum.kind} checksum at byte ${checksum.at}${checksum.sent === 'hex' ? ' as hex' : ''}`),
       `the message as ${config.message.as}`,
     ].filter((part) => part !== '');

@@ -2,6 +2,7 @@ import { SerialPort } from 'serialport';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../engine/cards';
 import { cardText, encodeCard, encodeText } from '../encoding';
+import { bytesInHex } from '../framing/binary';
 import type { ShoeEvent } from '../events';
 import { ALL_BUILT_IN_PROFILES, DEFAULT_PROFILE, readProfile } from '../profile';
 import { cardInterval, shuffledShoe } from '../simulator/shoe';
@@ -76,7 +77,7 @@ describe('SerialSource over a real pseudo-terminal pair (socat)', { timeout: 20_
       await waitFor(() => events.some(({ event }) => event.type === 'device'), `the shoe-empty message (${name})`);
       const decoded = events.flatMap(({ event }) => (event.type === 'status' ? [] : [event]));
       // A binary frame is shown whole, in hex; a text one as its text.
-      const rawOf = (text: string, bytes: Buffer) => (profile.framing.kind === 'binary' ? [...bytes].map((byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join(' ') : text);
+      const rawOf = (text: string, bytes: Buffer) => (profile.framing.kind === 'binary' ? bytesInHex(bytes) : text);
       expect({ name, decoded }).toEqual({
         name,
         decoded: [

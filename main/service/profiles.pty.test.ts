@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REGISTRATION_ORDER } from '../../hardware/decoding/uid';
 import { framed } from '../../hardware/encoding';
+import { bytesInHex } from '../../hardware/framing/binary';
 import { BINARY_PROFILES, type DeviceProfile } from '../../hardware/profile';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
 import type { ConsoleSettings } from '../../protocol/contract';
@@ -148,7 +149,7 @@ describe('device profiles in the console', () => {
     await device.write(Buffer.concat([ssi('QS'), damaged]));
     await waitFor(() => service.getState().lastInput?.type === 'unknown' && service.getState().race?.summary.cards.length === 1, 'QS dealt and the damaged frame refused');
     expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Qs']);
-    expect(service.getState().lastInput).toMatchObject({ type: 'unknown', raw: [...damaged].map((byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join(' ') });
+    expect(service.getState().lastInput).toMatchObject({ type: 'unknown', raw: bytesInHex(damaged) });
     await device.write(ssi('JD'));
     await waitFor(() => service.getState().race?.summary.cards.length === 2, 'the frame sent again');
     expect(service.getState().race?.summary.cards.map((card) => card.card)).toEqual(['Qs', 'Jd']);
