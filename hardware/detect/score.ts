@@ -19,9 +19,11 @@ export interface Reading {
   readonly bad: number;
   /** An unknown first frame (cut by the start of listening) or last frame (cut by its end): not counted. */
   readonly forgiven: number;
+  /** Cards read, in order: one read sent again with nothing between (a scanner's resend) is one card. */
   readonly cards: readonly Card[];
   /** Tag IDs read, in the order first read (the `uid` decoder's keys). */
   readonly tags: readonly string[];
+  /** Device messages read, as the cards are. */
   readonly devices: readonly DeviceMessage[];
   /**
    * How often the device was heard sending a read again with nothing between (a tag resting on
@@ -68,11 +70,16 @@ class Tally {
     if (event.type === 'status') return;
     const tag = tagOf(event);
     const key = event.type === 'card' ? `card ${event.card}${event.reader === undefined ? '' : ` @${event.reader}`}` : event.type === 'device' ? `device ${event.message}` : tag === undefined ? undefined : `tag ${tag}`;
-    if (key !== undefined && this.previous?.key === key) this.repeatGaps.push(at - this.previous.at);
+    const repeat = key !== undefined && this.previous?.key === key;
+    if (repeat) this.repeatGaps.push(at - (this.previous?.at ?? at));
     this.previous = key === undefined ? undefined : { key, at };
     let unknown = false;
-    if (event.type === 'card') this.cards.push(event.card);
-    else if (event.type === 'device') this.devices.push(event.message);
+    // A read sent again with nothing between is a frame read, not another card.
+    if (event.type === 'card') {
+      if (!repeat) this.cards.push(event.card);
+    } else if (event.type === 'device') {
+      if (!repeat) this.devices.push(event.message);
+    }
     else if (tag !== undefined) {
       if (!this.tagsSeen.has(tag)) {
         this.tagsSeen.add(tag);
