@@ -85,3 +85,56 @@ test('a Zebra SSI scanner at 9600: found with a progress bar, used, and it reads
   await expect(view.getByTestId('input-log-entry').first()).toHaveAttribute('data-type', 'card');
   await expect(view.getByTestId('input-log')).toContainText('J♥');
 });
+
+// Issue 41: an RDM6300 whose tag rests on the antenna sends its frame again every ~100 ms, while
+// the screen listens too. The checksummed built-in is found first and used with its repeat window,
+// so the resting tag is then read once, not ten times.
+const RDM6300 = ALL_BUILT_IN_PROFILES.rdm6300 as DeviceProfile;
+
+test('an RDM6300 with a tag resting on it: rdm6300 found first and used with its repeat window; the resting tag then read once', async ({ page }) => {
+  if (app === undefined || pair === undefined) throw new Error('no console');
+  await page.setViewportSize({ width: 1024, height: 600 });
+  await openConsole(page, app.url);
+  await setUpTable(page, { ...FINNISH_TABLE, source: { kind: 'serial', path: pair.b, baud: 9600, decoder: 'text' } });
+  await page.getByTestId('nav-settings').click();
+  const view = page.getByTestId('view-settings');
+  await expectSourceConnected(page);
+  const writer = await PtyWriter.open(pair.a);
+  scanner = writer;
+  const section = view.getByTestId('detect-reader');
+  await section.getByTestId('detect-start').click();
+  await expect(section).toHaveAttribute('data-state', 'listening');
+  // The tag lies on the reader: its frame every 100 ms, as the setting listened at receives it.
+  for (;;) {
+    const state = await section.getAttribute('data-state');
+    if (state === 'done' || state === 'failed') break;
+    const text = (await page.getByTestId('detect-progress').textContent({ timeout: 1000 }).catch(() => '')) ?? '';
+    const setting = /at (\d+) ([78][NEO]1) \(/.exec(text);
+    if (setting !== null) await writer.write(uartReceive(framed('1A00A1B2C3', RDM6300.framing), uartSetting(9600, '8N1'), uartSetting(Number(setting[1]), setting[2] as string)));
+    await page.waitForTimeout(100);
+  }
+  await expect(section).toHaveAttribute('data-state', 'done');
+  const found = section.getByTestId('detect-found').locator('li');
+  await expect(found.first()).toHaveAttribute('data-setting', '9600 8N1');
+  await expect(found.first()).toContainText('rdm6300-9600-8n1');
+  await expect(found.first()).toContainText('1A00A1B2C3');
+  await expect(found.first()).toContainText('the same read within 1500 ms counted once');
+  // Plain STX…ETX reads the checksum digits into the tag: offered below it.
+  await expect(found.filter({ hasText: '1A00A1B2C3CA' })).not.toHaveCount(0);
+
+  await section.getByTestId('detect-use-0').click();
+  await expect(view.getByTestId('source-decoder')).toHaveValue('rdm6300-9600-8n1');
+  await expect(view.getByTestId('source-repeat-ms')).toHaveValue('1500');
+  await expectSourceConnected(page);
+  for (let frame = 0; frame < 10; frame += 1) {
+    await writer.write(framed('1A00A1B2C3', RDM6300.framing));
+    await page.waitForTimeout(100);
+  }
+  await writer.write(framed('0F0011AA55', RDM6300.framing));
+  // Tags no deck has registered yet: each read is said as such. (A frame the text profile was
+  // reading when the search ended may be said too, cut off when the profile changed.)
+  const tagRead = (tag: string) => view.locator('[data-testid="input-log-entry"][data-type="unknown"]').filter({ hasText: `tag ${tag} is not registered` });
+  // The second tag's read comes after every frame of the first: the resting tag was one read.
+  await expect(tagRead('0F0011AA55')).toHaveCount(1);
+  await expect(tagRead('1A00A1B2C3')).toHaveCount(1);
+});

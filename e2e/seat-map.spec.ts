@@ -16,8 +16,10 @@ import { chooseLanguage } from './harness/tour';
 
 const CARDS = ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td', 'Tc', 'Qs'] as const;
 const tagOf = (card: (typeof CARDS)[number]) => `04A2B3${(CARDS.indexOf(card) + 16).toString(16).toUpperCase()}`;
+// A registered deck, as "Register deck" stores it from the `rfid` profile: its 1.5 s repeat window too.
 const PROFILE = {
   name: 'table-4',
+  repeatMs: 1500,
   framing: { kind: 'lines' },
   decoder: { kind: 'uid', pattern: '^(?<reader>\\d+)\\|(?<uid>[0-9A-F]+)$', cards: Object.fromEntries(CARDS.map((card) => [tagOf(card), card])) },
   readers: { '0': 1, '1': 2, '2': 3, '3': 4 },
@@ -99,7 +101,7 @@ test("a card at another seat's antenna held: discarded, then one taken for the s
   await expect(taken).toContainText('kenkä, luettu paikan 2 antennilla, jakajan hyväksymä');
 });
 
-test('the antennas mapped to seats from the settings screen: one card dealt onto each seat in order, an antenna read twice said, the map saved in the profile', async ({ page }) => {
+test('the antennas mapped to seats from the settings screen: one card dealt onto each seat in order, an antenna read twice said (the next card dealt onto the antenna just mapped, cards resting and read again as readers do), the map saved in the profile', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 600 });
   await openConsole(page, app.url);
   await chooseLanguage(page, 'en');
@@ -113,19 +115,32 @@ test('the antennas mapped to seats from the settings screen: one card dealt onto
   const progress = page.getByTestId('seat-map-progress');
   await expect(progress).toHaveAttribute('data-next', '1');
   const table = await PtyWriter.open(pair.a);
+  /** A round of the reader polling its antennas: every card lying on one read again (the profile's repeat window makes each one read). */
+  const poll = async (lying: readonly [number, (typeof CARDS)[number]][]) => {
+    for (let round = 0; round < 3; round += 1) {
+      for (const [antenna, card] of lying) await table.write(`${antenna}|${tagOf(card)}\r\n`);
+      await page.waitForTimeout(100);
+    }
+  };
   try {
     // The antennas lie under seats 1–3 in the order 2, 0, 1 (a reader wired another way round).
-    await table.write(`2|${tagOf('Ah')}\r\n`);
+    await poll([[2, 'Ah']]);
     await expect(progress).toHaveAttribute('data-next', '2');
     await expect(progress).toContainText('1 of 3, next: seat 2');
-    await table.write(`0|${tagOf('Kc')}\r\n`);
-    await expect(progress).toHaveAttribute('data-next', '3');
-    await table.write(`2|${tagOf('2d')}\r\n`);
+    // Seat 2's card dealt onto antenna 2 too, where Ah still lies: the antenna read twice, said.
+    await poll([[2, 'Ah'], [2, 'Kc']]);
     await expect(page.getByTestId('seat-map-problem')).toContainText('antenna 2 is already seat 1');
+    await expect(progress).toHaveAttribute('data-next', '2');
+    // Moved onto its own antenna: mapped, and Ah lying on antenna 2 says nothing.
+    await poll([[2, 'Ah'], [0, 'Kc']]);
+    await expect(progress).toHaveAttribute('data-next', '3');
+    await expect(page.getByTestId('seat-map-problem')).toHaveCount(0);
+    await poll([[2, 'Ah'], [0, 'Kc'], [0, '2d']]);
+    await expect(page.getByTestId('seat-map-problem')).toContainText('antenna 0 is already seat 2');
     await expectUnclipped(panel, 'the seat map panel', { pageScrolls: true });
     const results = await new AxeBuilder({ page }).include('[data-testid="seat-map"]').analyze();
     expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-    await table.write(`1|${tagOf('Ts')}\r\n`);
+    await poll([[2, 'Ah'], [0, 'Kc'], [1, 'Ts']]);
     await expect(panel).toHaveAttribute('data-state', 'done');
     await expect(page.getByTestId('seat-map-saved')).toContainText('Saved in table-4: 2 → 1, 0 → 2, 1 → 3');
   } finally {

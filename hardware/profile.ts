@@ -111,6 +111,14 @@ export const PROFILE = custom((value, parent) => (isRecord(value) ? PROFILE_FIEL
 export type DeviceProfile = Infer<typeof PROFILE>;
 
 const lines: FramingConfig = { kind: 'lines' };
+
+/**
+ * The repeat window of the built-in tag readers. A reader reports a tag for as long as it lies on
+ * the antenna; 1.5 s covers the usual re-report intervals (100–1000 ms) while a card dealt onto
+ * the reader takes longer to replace.
+ */
+export const TAG_REPEAT_MS = 1500;
+
 function builtIn(name: string, framing: FramingConfig, decoder: DecoderConfig, extra: Partial<DeviceProfile> = {}): DeviceProfile {
   return { name, baud: 9600, ...DEFAULT_LINE_SETTINGS, framing, decoder, messages: DEFAULT_MESSAGES, repeatMs: 0, graceMs: 0, codeId: false, ...extra };
 }
@@ -127,9 +135,7 @@ export const BUILT_IN_PROFILES: Readonly<Record<string, DeviceProfile>> = {
   'stx-text': builtIn('stx-text', { kind: 'stx-etx', checksum: 'xor' }, { kind: 'text' }),
   'stx-sum': builtIn('stx-sum', { kind: 'stx-etx', checksum: 'sum' }, { kind: 'text' }),
   barcode: builtIn('barcode', { kind: 'silence', idleMs: 50 }, { kind: 'text' }),
-  // A reader reports a tag for as long as it lies on the antenna; 1.5 s covers the usual
-  // re-report intervals (100–1000 ms) while a card dealt onto the reader takes longer to replace.
-  rfid: builtIn('rfid', lines, { kind: 'uid' }, { repeatMs: 1500 }),
+  rfid: builtIn('rfid', lines, { kind: 'uid' }, { repeatMs: TAG_REPEAT_MS }),
 };
 
 /**
@@ -138,7 +144,7 @@ export const BUILT_IN_PROFILES: Readonly<Record<string, DeviceProfile>> = {
  * readers re-report a tag lying on the antenna, hence their repeat window (as the `rfid` profile's).
  */
 export const BINARY_PROFILES: Readonly<Record<string, DeviceProfile>> = (() => {
-  const tagReader = { repeatMs: 1500 };
+  const tagReader = { repeatMs: TAG_REPEAT_MS };
   const uid: DecoderConfig = { kind: 'uid', cards: {} };
   const emTag = (length: number, end: string): FramingConfig => readFraming({
     kind: 'binary', start: '02', length, end,

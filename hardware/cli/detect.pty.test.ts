@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../engine/cards';
 import { encodeCard, framed } from '../encoding';
-import { ALL_BUILT_IN_PROFILES, readProfile, type DeviceProfile } from '../profile';
+import { REGISTRATION_ORDER } from '../decoding/uid';
+import { REPEAT_MARGIN } from '../detect/score';
+import { ALL_BUILT_IN_PROFILES, BINARY_PROFILES, readProfile, TAG_REPEAT_MS, type DeviceProfile } from '../profile';
 import { shuffledShoe } from '../simulator/shoe';
 import { npmRun, type CommandRun } from '../testing/commandRun';
 import { PtyPair, PtyWriter, requireSocat, waitFor } from '../testing/ptyPair';
@@ -36,8 +38,17 @@ const PROGRESS = /^cards: Listening at (\d+) ([78][NEO]1) \(\d+ of \d+\)/m;
  * as soon as the detector moves on. Resolves when the detector exits.
  */
 async function fakeDevice(run: CommandRun, path: string, device: UartSetting, messages: readonly Buffer[], gapMs = 30): Promise<string[]> {
+  return fakeDeviceOn(await openWriter(path), run, device, messages, gapMs);
+}
+
+async function openWriter(path: string): Promise<PtyWriter> {
   const writer = await PtyWriter.open(path);
   cleanups.push(() => writer.close());
+  return writer;
+}
+
+/** fakeDevice on a writer already open (the test goes on writing to the port after the detector exits). */
+async function fakeDeviceOn(writer: PtyWriter, run: CommandRun, device: UartSetting, messages: readonly Buffer[], gapMs: number): Promise<string[]> {
   const heard: string[] = [];
   let exited = false;
   void run.exit.then(() => (exited = true));
@@ -65,7 +76,21 @@ const lines = (run: CommandRun) =>
     .stdout()
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as { rank: number; setting: string; frames: number; cards: Card[]; tags: string[]; profile: DeviceProfile });
+    .map((line) => JSON.parse(line) as { rank: number; setting: string; frames: number; repeatEveryMs: number; cards: Card[]; tags: string[]; profile: DeviceProfile });
+
+/** What each built-in binary reader sends, by the messages of its frames: tag IDs (the zebra-ssi: barcodes, as cards). */
+const READER_MESSAGES: Readonly<Record<string, readonly string[]>> = {
+  rdm6300: ['1A00A1B2C3', '1A00A1B2C4', '0F0011AA55', '0F0011AA56'],
+  id12la: ['1A00A1B2C3', '1A00A1B2C4', '0F0011AA55', '0F0011AA56'],
+  'pn532-uart': ['04A2B3C4', '04A2B3C5', '04A2B3C6', '04A2B3C7'],
+  'uhf-r200': ['300833B2DDD9014000000001', '300833B2DDD9014000000002', '300833B2DDD9014000000003', '300833B2DDD9014000000004'],
+  'uhf-a0': ['300833B2DDD9014000000001', '300833B2DDD9014000000002', '300833B2DDD9014000000003', '300833B2DDD9014000000004'],
+  'zebra-ssi': ['As', 'Kd', 'Qh', 'Tc'],
+};
+/** How often a reader sends a resting tag's frame again (a scanner's unacknowledged decode: as often). */
+const REPEAT_EVERY_MS = 100;
+/** How many times each tag's frame comes while it rests (the last tag: once, its card the sign that all before it were read). */
+const REPEATS = 8;
 
 describe('cards --detect over a real port pair (socat)', () => {
   beforeAll(() => requireSocat());
@@ -112,6 +137,49 @@ describe('cards --detect over a real port pair (socat)', () => {
     expect(got).toEqual(wanted.slice(0, got?.length));
     expect(got?.length).toBeGreaterThanOrEqual(4);
     expect(readProfile(found[0]?.profile)).toEqual(found[0]?.profile);
+  });
+
+  // Issue 41: real readers send a resting tag's frame again every ~100 ms. Found as the README
+  // says (`--detect --save`), then the saved profile read (`--decoder FILE --register DECK`, or
+  // `--decoder FILE`): a resting tag is one card, as its repeat window makes it.
+  it.each(Object.keys(BINARY_PROFILES))('%s, its tags resting on the antenna: found and saved as itself with its repeat window; the saved profile then reads a resting tag as ONE card', { timeout: 90_000 }, async (name) => {
+    const builtIn = BINARY_PROFILES[name] as DeviceProfile;
+    const messages = READER_MESSAGES[name] as readonly string[];
+    const frameOf = (message: string) => framed(message, builtIn.framing);
+    const resting = messages.slice(0, 3).flatMap((message) => Array<Buffer>(REPEATS).fill(frameOf(message)));
+    const ports = await pair(`detect-resting-${name}`);
+    const file = join(ports.dir, 'reader.json');
+    const detect = cards(['--port', ports.b, '--detect', '--listen-ms', '1000', '--save', file]);
+    await waitFor(() => PROGRESS.test(detect.stderr()), 'the detector to listen', 20_000);
+    const writer = await openWriter(ports.a);
+    await fakeDeviceOn(writer, detect, uartSetting(builtIn.baud, '8N1'), resting, REPEAT_EVERY_MS);
+    expect(await detect.exit).toBe(0);
+    const best = lines(detect)[0];
+    expect(best).toMatchObject({ rank: 1, setting: `${builtIn.baud} 8N1`, profile: { name: `${name}-${builtIn.baud}-8n1`, framing: builtIn.framing, decoder: { kind: builtIn.decoder.kind } } });
+    // The repeats were heard (how often depends on when the port delivered them), and the window
+    // covers them: the built-in's, or more if they came slower.
+    expect(best?.repeatEveryMs).toBeGreaterThan(0);
+    const window = Math.max(builtIn.repeatMs, Math.ceil((best?.repeatEveryMs ?? 0) * REPEAT_MARGIN));
+    expect(best?.profile.repeatMs).toBe(window);
+    expect(window).toBeGreaterThanOrEqual(builtIn.decoder.kind === 'uid' ? TAG_REPEAT_MS : builtIn.repeatMs);
+    if (builtIn.decoder.kind === 'uid') expect(best?.tags).toEqual(messages.slice(0, best?.tags.length));
+    else expect(best?.cards).toEqual(messages.slice(0, best?.cards.length));
+    const saved = readProfile(JSON.parse(readFileSync(file, 'utf8')));
+    expect(saved).toEqual(best?.profile);
+
+    // The saved profile in use: three tags resting (each frame eight times, 100 ms apart), then a fourth read once.
+    const tagReader = builtIn.decoder.kind === 'uid';
+    const deck = join(ports.dir, 'deck.json');
+    const read = cards(['--port', ports.b, '--decoder', file, '--count', '4', ...(tagReader ? ['--register', deck] : [])]);
+    await waitFor(() => read.lines().some((line) => line.type === 'status' && line.state === 'connected'), 'cards to connect', 20_000);
+    for (const frame of [...resting, frameOf(messages[3] as string)]) {
+      await writer.write(frame);
+      await new Promise((resolve) => setTimeout(resolve, REPEAT_EVERY_MS));
+    }
+    const wanted = tagReader ? REGISTRATION_ORDER.slice(0, 4) : messages;
+    // It stops at the fourth card: each resting tag was one card, or the repeats made the four.
+    expect(await read.exit).toBe(0);
+    expect(read.lines().filter((line) => line.type === 'card').map((line) => line.card)).toEqual(wanted);
   });
 
   it('a silent device: nothing read, said on stderr, exit 1', { timeout: 30_000 }, async () => {

@@ -31,10 +31,14 @@ export function refuseWithDetect(options: Readonly<Record<string, unknown>>): vo
   }
 }
 
-/** One found profile as the JSON line `cards --detect` prints: its rank, what it read, the profile to save. */
+/**
+ * One found profile as the JSON line `cards --detect` prints: its rank, what it read (`frames`
+ * with their repeats; `repeatEveryMs`: how often the reader was heard sending a read again, 0 if
+ * never), the profile to save (its repeat window chosen from that).
+ */
 export function foundLine(found: Found, rank: number): string {
   const { reading } = found;
-  return JSON.stringify({ rank, setting: found.setting, summary: found.summary, frames: reading.clean, cards: reading.cards, tags: reading.tags, devices: reading.devices, profile: found.profile });
+  return JSON.stringify({ rank, setting: found.setting, summary: found.summary, frames: reading.clean, repeatEveryMs: reading.repeatEveryMs, cards: reading.cards, tags: reading.tags, devices: reading.devices, profile: found.profile });
 }
 
 /**

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { Card } from '../../engine/cards';
 import { encodeCard, framed } from '../encoding';
 import { decodeRecording, type TimedChunk } from '../pipeline';
-import { ALL_BUILT_IN_PROFILES, readProfile, type DeviceProfile } from '../profile';
+import { ALL_BUILT_IN_PROFILES, BINARY_PROFILES, readProfile, TAG_REPEAT_MS, type DeviceProfile } from '../profile';
 import { shuffledShoe } from '../simulator/shoe';
 import { uartReceive, uartSetting, type UartSetting } from '../testing/uart';
 import { candidateProfiles, settingName, trialSettings, type TrialSetting } from './candidates';
-import { ENOUGH_CLEAN_FRAMES, parityEvidence, rankRecordings, rankScored, readingOf, scoreRecording, SettingScorer, type Recording } from './score';
+import { compareRank, ENOUGH_CLEAN_FRAMES, framingChecks, parityEvidence, rankRecordings, rankScored, readingOf, REPEAT_MARGIN, scoreRecording, SettingScorer, type RankKey, type Recording } from './score';
 
 /** Scoring what was heard, on recorded bytes: what a device sends, as each trial setting would have received it. */
 
@@ -45,7 +45,7 @@ describe('scoring a recording', () => {
   it('counts cards, device messages and unknown tags as clean, anything else as bad; a frame cut by the start or the end is forgiven', () => {
     const stream = Buffer.from('s\r\nAs\r\nKd\r\nEMPTY\r\nzz\r\nQh\r\n1');
     const reading = readingOf(text, [chunk(stream)]);
-    expect(reading).toEqual({ clean: 4, bad: 1, forgiven: 2, cards: ['As', 'Kd', 'Qh'], tags: [], devices: ['shoe-empty'] });
+    expect(reading).toEqual({ clean: 4, bad: 1, forgiven: 2, cards: ['As', 'Kd', 'Qh'], tags: [], devices: ['shoe-empty'], repeatEveryMs: 0 });
     const rfid = readingOf(ALL_BUILT_IN_PROFILES.rfid as DeviceProfile, [chunk(Buffer.from('04A2B3C4\r\n04A2B3C5\r\n'))]);
     expect(rfid).toMatchObject({ clean: 2, bad: 0, tags: ['04A2B3C4', '04A2B3C5'] });
   });
@@ -138,6 +138,119 @@ describe('ranking what was heard at every setting', () => {
   });
 });
 
+/**
+ * Tags resting on the antenna, as real readers send them (issue 41): each tag's frame again every
+ * `everyMs` for as long as it lies there, then the next tag after a pause; listening may begin
+ * inside a frame (`cut` bytes of it missed), and the port delivers a frame in one or two chunks.
+ */
+interface Resting {
+  readonly name: string;
+  /** What the reader sends for each tag, in order. */
+  readonly messages: readonly string[];
+  readonly repeats: number;
+  readonly everyMs: number;
+  readonly pauseMs: number;
+  readonly cut: number;
+  readonly split: boolean;
+}
+
+/** The messages of each built-in binary reader: tag IDs as it sends them (the zebra-ssi: barcodes, its resends the repeats). */
+const READER_MESSAGES: Readonly<Record<string, readonly string[]>> = {
+  rdm6300: ['1A00A1B2C3', '1A00A1B2C4', '0F0011AA55'],
+  id12la: ['1A00A1B2C3', '1A00A1B2C4', '0F0011AA55'],
+  'pn532-uart': ['04A2B3C4', '04A2B3C5', '04A2B3C6'],
+  'uhf-r200': ['300833B2DDD9014000000001', '300833B2DDD9014000000002', '300833B2DDD9014000000003'],
+  'uhf-a0': ['300833B2DDD9014000000001', '300833B2DDD9014000000002', '300833B2DDD9014000000003'],
+  'zebra-ssi': ['As', 'Kd', 'Qh'],
+};
+
+function restingRecording(resting: Resting): TimedChunk[] {
+  const profile = ALL_BUILT_IN_PROFILES[resting.name] as DeviceProfile;
+  const chunks: TimedChunk[] = [];
+  let at = 0;
+  for (const message of resting.messages) {
+    for (let repeat = 0; repeat < resting.repeats; repeat += 1) {
+      let frame: Uint8Array = framed(message, profile.framing);
+      if (chunks.length === 0) frame = frame.subarray(Math.min(resting.cut, frame.length - 1));
+      const half = resting.split ? Math.floor(frame.length / 2) : 0;
+      if (half > 0) chunks.push(chunk(frame.subarray(0, half), at));
+      chunks.push(chunk(frame.subarray(half), at));
+      at += resting.everyMs;
+    }
+    at += resting.pauseMs;
+  }
+  return chunks;
+}
+
+const resting = (name: string) =>
+  fc.record({
+    name: fc.constant(name),
+    messages: fc.constant(READER_MESSAGES[name] as readonly string[]),
+    repeats: fc.integer({ min: 1, max: 12 }),
+    everyMs: fc.integer({ min: 50, max: 1000 }),
+    pauseMs: fc.integer({ min: 300, max: 3000 }),
+    cut: fc.integer({ min: 0, max: 12 }),
+    split: fc.boolean(),
+  });
+
+describe('readers whose tags rest on the antenna (each frame sent again every ~100 ms)', () => {
+  const at9600: TrialSetting = { baud: 9600, dataBits: 8, parity: 'none' };
+
+  it.each(['rdm6300', 'id12la'])('%s: the checksummed built-in first with its repeat window, its tags without the checksum digits; no tag reader offered with a window of 0', (name) => {
+    const chunks = restingRecording({ name, messages: READER_MESSAGES[name] as string[], repeats: 8, everyMs: 100, pauseMs: 800, cut: 0, split: false });
+    const found = rankRecordings(candidates, [{ setting: at9600, chunks }]);
+    expect(found[0]).toMatchObject({ setting: '9600 8N1', profile: { name: `${name}-9600-8n1`, repeatMs: TAG_REPEAT_MS }, reading: { clean: 24, tags: READER_MESSAGES[name], repeatEveryMs: 100 } });
+    // The looser framings read the same frames, as tags with the checksum digits on: offered, after it.
+    expect(found.slice(1).some((entry) => entry.reading.tags.includes('1A00A1B2C3CA'))).toBe(true);
+    for (const entry of found) if (entry.profile.decoder.kind === 'uid') expect(entry.profile.repeatMs).toBeGreaterThanOrEqual(TAG_REPEAT_MS);
+  });
+
+  it('a reader heard repeating more slowly than the built-in window covers gets a window covering what it was heard to use', () => {
+    const chunks = restingRecording({ name: 'rdm6300', messages: READER_MESSAGES.rdm6300 as string[], repeats: 4, everyMs: 2000, pauseMs: 5000, cut: 0, split: false });
+    const found = rankRecordings(candidates, [{ setting: at9600, chunks }]);
+    expect(found[0]?.profile).toMatchObject({ name: 'rdm6300-9600-8n1', repeatMs: 2000 * REPEAT_MARGIN });
+    expect(found.every((entry) => entry.profile.decoder.kind !== 'uid' || entry.profile.repeatMs >= 2000 * REPEAT_MARGIN)).toBe(true);
+  });
+
+  it('property: every built-in binary reader, its tags resting (any interval, listening begun inside a frame, frames in one or two chunks), is found as itself with a window covering its repeats; a looser framing never ranks above one that checks more', { timeout: 60_000 }, () => {
+    fc.assert(
+      fc.property(fc.oneof(...Object.keys(BINARY_PROFILES).map(resting)), (rest) => {
+        const builtIn = ALL_BUILT_IN_PROFILES[rest.name] as DeviceProfile;
+        const setting: TrialSetting = { baud: builtIn.baud, dataBits: 8, parity: 'none' };
+        const found = rankRecordings(candidates, [{ setting, chunks: restingRecording(rest) }]);
+        // Too few frames heard (one tag, once, cut): nothing need be found, but nothing else may be.
+        if (found.length === 0) return;
+        expect(found[0]?.profile.name).toBe(`${rest.name}-${builtIn.baud}-8n1`);
+        const heard = rest.repeats > 1 ? Math.ceil(rest.everyMs * REPEAT_MARGIN) : 0;
+        expect(found[0]?.profile.repeatMs).toBe(Math.max(builtIn.repeatMs, heard));
+        for (const entry of found) if (entry.profile.decoder.kind === 'uid') expect(entry.profile.repeatMs).toBeGreaterThanOrEqual(Math.max(TAG_REPEAT_MS, heard));
+        const checks = found.map((entry) => framingChecks(entry.profile));
+        expect(checks).toEqual([...checks].sort((a, b) => b - a));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('property: the ranking rule: the setting the evidence points to, then the framing that checks more (whatever the frames read), then the frames read, then the order tried', () => {
+    const key = fc.record({ preferred: fc.boolean(), checks: fc.integer({ min: 0, max: 6 }), frames: fc.integer({ min: 2, max: 200 }), baudOrder: fc.integer({ min: 0, max: 7 }), order: fc.integer({ min: 0, max: 80 }) });
+    fc.assert(
+      fc.property(fc.array(key, { minLength: 2, maxLength: 30 }), (keys: RankKey[]) => {
+        const ranked = [...keys].sort(compareRank);
+        for (const [index, a] of ranked.entries()) {
+          for (const b of ranked.slice(index + 1)) {
+            // Nothing ranked below another is better than it by the rule's first difference.
+            if (a.preferred !== b.preferred) expect(a.preferred).toBe(true);
+            else if (a.checks !== b.checks) expect(a.checks).toBeGreaterThan(b.checks);
+            else if (a.frames !== b.frames) expect(a.frames).toBeGreaterThan(b.frames);
+            else if (a.baudOrder !== b.baudOrder) expect(a.baudOrder).toBeLessThan(b.baudOrder);
+            else expect(a.order).toBeLessThanOrEqual(b.order);
+          }
+        }
+      }),
+    );
+  });
+});
+
 describe('scoring while listening (SettingScorer): each byte decoded once per candidate', () => {
   const at9600: TrialSetting = { baud: 9600, dataBits: 8, parity: 'none' };
   const profileNamed = (name: string) => ALL_BUILT_IN_PROFILES[name] as DeviceProfile;
@@ -169,7 +282,8 @@ describe('scoring while listening (SettingScorer): each byte decoded once per ca
 
   /** readingOf as first written, on the list of events: the reference the counting Tally is held to. */
   const reference = (profile: DeviceProfile, chunks: readonly TimedChunk[]) => {
-    const events = decodeRecording(profile, chunks).filter((event) => event.type !== 'status');
+    // Scoring listens without the repeat window: every frame heard counts.
+    const events = decodeRecording({ ...profile, repeatMs: 0 }, chunks).filter((event) => event.type !== 'status');
     const clean = events.filter((event) => event.type === 'card' || event.type === 'device' || event.said.key === 'hardware.decoder.tagUnknown').length;
     const unknownAt = events.flatMap((event, index) => (event.type === 'unknown' && event.said.key !== 'hardware.decoder.tagUnknown' ? [index] : []));
     const forgiven = unknownAt.filter((index) => index === 0 || index === events.length - 1).length;

@@ -1,7 +1,7 @@
 import type { Card } from '../../engine/cards';
 import type { DeviceMessage, ShoeEvent } from '../events';
-import { decodeRecording, recordingDecoder, type RecordingDecoder, type TimedChunk } from '../pipeline';
-import { profileSummary, readProfile, type DeviceProfile } from '../profile';
+import { recordingDecoder, type RecordingDecoder, type TimedChunk } from '../pipeline';
+import { MAX_WINDOW_MS, profileSummary, readProfile, TAG_REPEAT_MS, type DeviceProfile } from '../profile';
 import { settingName, TRIAL_BAUDS, type TrialSetting } from './candidates';
 
 /**
@@ -19,10 +19,19 @@ export interface Reading {
   readonly bad: number;
   /** An unknown first frame (cut by the start of listening) or last frame (cut by its end): not counted. */
   readonly forgiven: number;
+  /** Cards read, in order: one read sent again with nothing between (a scanner's resend) is one card. */
   readonly cards: readonly Card[];
   /** Tag IDs read, in the order first read (the `uid` decoder's keys). */
   readonly tags: readonly string[];
+  /** Device messages read, as the cards are. */
   readonly devices: readonly DeviceMessage[];
+  /**
+   * How often the device was heard sending a read again with nothing between (a tag resting on
+   * the antenna, a scanner resending an unacknowledged decode): the median gap in milliseconds
+   * between two such identical reads, 0 when none was heard. The repeat window is chosen from it
+   * (repeatWindowFor).
+   */
+  readonly repeatEveryMs: number;
 }
 
 /** What the recording must hold for a candidate to be offered: this many clean frames and no bad one. */
@@ -51,13 +60,26 @@ class Tally {
   private readonly tags: string[] = [];
   private readonly tagsSeen = new Set<string>();
   private readonly devices: DeviceMessage[] = [];
+  /** The read before (`tag 1A00A1B2C3`, `card As`), and when it was heard: undefined after an unknown frame. */
+  private previous: { readonly key: string; readonly at: number } | undefined;
+  /** The gaps between two identical reads in a row. */
+  private readonly repeatGaps: number[] = [];
 
-  add(event: ShoeEvent): void {
+  /** `at`: when the chunk the event was decoded from was heard, in milliseconds since listening began. */
+  add(event: ShoeEvent, at: number): void {
     if (event.type === 'status') return;
     const tag = tagOf(event);
+    const key = event.type === 'card' ? `card ${event.card}${event.reader === undefined ? '' : ` @${event.reader}`}` : event.type === 'device' ? `device ${event.message}` : tag === undefined ? undefined : `tag ${tag}`;
+    const repeat = key !== undefined && this.previous?.key === key;
+    if (repeat) this.repeatGaps.push(at - (this.previous?.at ?? at));
+    this.previous = key === undefined ? undefined : { key, at };
     let unknown = false;
-    if (event.type === 'card') this.cards.push(event.card);
-    else if (event.type === 'device') this.devices.push(event.message);
+    // A read sent again with nothing between is a frame read, not another card.
+    if (event.type === 'card') {
+      if (!repeat) this.cards.push(event.card);
+    } else if (event.type === 'device') {
+      if (!repeat) this.devices.push(event.message);
+    }
     else if (tag !== undefined) {
       if (!this.tagsSeen.has(tag)) {
         this.tagsSeen.add(tag);
@@ -90,20 +112,57 @@ class Tally {
     return this.clean >= ENOUGH_CLEAN_FRAMES && this.unknowns === (this.firstUnknown ? 1 : 0);
   }
 
+  /** The median of the gaps between identical reads in a row (the lower middle one), 0 without any. */
+  private repeatEveryMs(): number {
+    const gaps = [...this.repeatGaps].sort((a, b) => a - b);
+    return gaps[Math.floor((gaps.length - 1) / 2)] ?? 0;
+  }
+
   reading(): Reading {
     const { clean, cards, tags, devices } = this;
     const forgiven = this.unknowns - this.interior();
+    const read = { cards: [...cards], tags: [...tags], devices: [...devices], repeatEveryMs: this.repeatEveryMs() };
     // A forgiven frame must have clean ones beside it: a lone unknown frame is no reading.
-    if (clean === 0) return { clean, bad: this.unknowns, forgiven: 0, cards: [...cards], tags: [...tags], devices: [...devices] };
-    return { clean, bad: this.interior(), forgiven, cards: [...cards], tags: [...tags], devices: [...devices] };
+    if (clean === 0) return { clean, bad: this.unknowns, forgiven: 0, ...read };
+    return { clean, bad: this.interior(), forgiven, ...read };
   }
 }
 
-/** How a candidate profile reads the recorded chunks. */
+/**
+ * The profile as it is listened with: no repeat window, so every frame heard counts (a resting
+ * tag's repeats are read, not dropped) and how often the device repeats itself is heard; the
+ * window it is proposed with is chosen from that (repeatWindowFor).
+ */
+const listening = (profile: DeviceProfile): DeviceProfile => ({ ...profile, repeatMs: 0 });
+
+/** How a candidate profile reads the recorded chunks (every frame, repeats included: see `listening`). */
 export function readingOf(profile: DeviceProfile, chunks: readonly TimedChunk[]): Reading {
   const tally = new Tally();
-  for (const event of decodeRecording(profile, chunks)) tally.add(event);
+  const decoder = recordingDecoder(listening(profile));
+  let at = 0;
+  for (const chunk of chunks) {
+    at = chunk.at;
+    for (const event of decoder.push(chunk)) tally.add(event, at);
+  }
+  for (const event of decoder.end()) tally.add(event, at);
   return tally.reading();
+}
+
+/** How much longer than the interval heard between a device's repeats its repeat window is: room for a late one. */
+export const REPEAT_MARGIN = 1.5;
+
+/**
+ * The repeat window a found profile is proposed with. A tag reader (the `uid` decoder) reports a
+ * tag for as long as it lies on the antenna, so it never gets 0: at least its own window, or the
+ * built-in tag readers' (TAG_REPEAT_MS) when it has none. A profile with a window of its own (a
+ * scanner that resends) keeps it. Either gets more when the device was heard repeating a read
+ * at a longer interval (REPEAT_MARGIN over it). A card reader without a window of its own keeps
+ * 0: a shoe of several decks can deal the same card twice in a row.
+ */
+export function repeatWindowFor(profile: DeviceProfile, reading: Pick<Reading, 'repeatEveryMs'>): number {
+  const own = profile.decoder.kind === 'uid' ? Math.max(profile.repeatMs, TAG_REPEAT_MS) : profile.repeatMs;
+  if (own === 0) return 0;
+  return Math.min(MAX_WINDOW_MS, Math.max(own, Math.ceil(reading.repeatEveryMs * REPEAT_MARGIN)));
 }
 
 export const readsCleanly = (reading: Reading): boolean => reading.bad === 0 && reading.clean >= MIN_CLEAN_FRAMES;
@@ -157,13 +216,17 @@ class CandidateScorer {
     readonly profile: DeviceProfile,
     readonly order: number,
   ) {
-    this.decoder = recordingDecoder(profile);
+    this.decoder = recordingDecoder(listening(profile));
   }
+
+  /** When the last chunk fed was heard. */
+  private at = 0;
 
   feed(chunks: readonly TimedChunk[]): void {
     for (; this.fed < chunks.length; this.fed += 1) {
       const chunk = chunks[this.fed] as TimedChunk;
-      for (const event of this.decoder.push(chunk)) this.tally.add(event);
+      this.at = chunk.at;
+      for (const event of this.decoder.push(chunk)) this.tally.add(event, this.at);
       this.bytes += chunk.bytes.length;
     }
   }
@@ -177,7 +240,7 @@ class CandidateScorer {
   }
 
   finish(): Reading {
-    for (const event of this.decoder.end()) this.tally.add(event);
+    for (const event of this.decoder.end()) this.tally.add(event, this.at);
     return this.tally.reading();
   }
 }
@@ -302,24 +365,52 @@ export function parityEvidence(chunks: readonly TimedChunk[]): 'even' | 'odd' | 
 }
 
 /**
- * How much a profile's framing checks of each frame beyond where it ends: its checksums and fixed
- * bytes. Of two profiles that read a recording equally, the one that checked more is the likelier
- * (an RDM6300's frames read by plain STX…ETX give its tags with the checksum digits on).
+ * How much a profile's framing checks of each frame beyond where it ends: its fixed bytes (STX
+ * and ETX, a binary frame's start, end and `match` bytes) and its checksums. Lines and silence
+ * check nothing.
  */
 export function framingChecks(profile: DeviceProfile): number {
   const framing = profile.framing as { readonly kind: string; readonly checksum?: string; readonly checksums?: readonly unknown[]; readonly match?: readonly unknown[]; readonly start?: string; readonly end?: string };
-  if (framing.kind === 'stx-etx') return framing.checksum === undefined || framing.checksum === 'none' ? 0 : 1;
+  if (framing.kind === 'stx-etx') return 2 + (framing.checksum === undefined || framing.checksum === 'none' ? 0 : 1);
   return (framing.checksums?.length ?? 0) + (framing.match?.length ?? 0) + (framing.start === undefined ? 0 : 1) + (framing.end === undefined ? 0 : 1);
 }
 
+/** What the ranking compares of one profile that read its recording cleanly. */
+export interface RankKey {
+  /** Its setting is the one the parity evidence points to (8N1 without evidence). */
+  readonly preferred: boolean;
+  /** framingChecks of its profile. */
+  readonly checks: number;
+  /** Frames read cleanly, repeats included. */
+  readonly frames: number;
+  /** Its baud's place in TRIAL_BAUDS. */
+  readonly baudOrder: number;
+  /** Its place among the candidates: the built-ins first. */
+  readonly order: number;
+}
+
 /**
- * The profiles that read their recording cleanly, best first: at each baud the format the parity
- * evidence points to first (8N1 without evidence), then the most frames read, then the framing
- * that checks the most (framingChecks), then the bauds and the candidates in the order they are
- * tried. At most `limit`.
+ * The ranking rule, best first: (1) the setting the parity evidence points to; (2) the framing
+ * that checks more; (3) more frames read; (4) the bauds, then the candidates, in the order tried.
+ * Checking comes before the frames read: a profile is offered only when it read the recording
+ * with no refused frame between two others, so a framing that checks more and was offered has
+ * checked every frame a looser one read, and its reading is the likelier; the rule does not rest
+ * on two framings counting the same bytes alike (a frame cut by the start or end of listening is
+ * read by one and forgiven by another). An RDM6300's frames read by plain STX…ETX give its tags
+ * with the checksum digits on (`1A00A1B2C3CA`): that never ranks above `rdm6300`. Frames are
+ * counted with their repeats (the listening has no repeat window), so a built-in's window does
+ * not cost it frames either.
+ */
+export function compareRank(a: RankKey, b: RankKey): number {
+  return Number(b.preferred) - Number(a.preferred) || b.checks - a.checks || b.frames - a.frames || a.baudOrder - b.baudOrder || a.order - b.order;
+}
+
+/**
+ * The profiles that read their recording cleanly, best first (compareRank), each with the repeat
+ * window it is proposed with (repeatWindowFor). At most `limit`.
  */
 export function rankScored(recordings: readonly ScoredRecording[], limit = 12): Found[] {
-  const found: { found: Found; preferred: boolean; checks: number; baudOrder: number; order: number }[] = [];
+  const found: { found: Found; key: RankKey }[] = [];
   const evidenceAt = new Map<number, 'even' | 'odd' | 'none'>();
   for (const recording of recordings) {
     const { setting } = recording;
@@ -330,12 +421,13 @@ export function rankScored(recordings: readonly ScoredRecording[], limit = 12): 
     const evidence = evidenceAt.get(setting.baud);
     const preferred = evidence === 'none' ? setting.dataBits === 8 : setting.dataBits === 7 && setting.parity === evidence;
     const baudOrder = (TRIAL_BAUDS as readonly number[]).indexOf(setting.baud);
-    for (const { profile, reading, order } of recording.scores) {
+    for (const { profile: candidate, reading, order } of recording.scores) {
       if (!readsCleanly(reading)) continue;
-      found.push({ found: { profile, summary: profileSummary(profile), setting: settingName(setting), reading }, preferred, checks: framingChecks(profile), baudOrder, order });
+      const profile = { ...candidate, repeatMs: repeatWindowFor(candidate, reading) };
+      found.push({ found: { profile, summary: profileSummary(profile), setting: settingName(setting), reading }, key: { preferred, checks: framingChecks(profile), frames: reading.clean, baudOrder, order } });
     }
   }
-  found.sort((a, b) => Number(b.preferred) - Number(a.preferred) || b.found.reading.clean - a.found.reading.clean || b.checks - a.checks || a.baudOrder - b.baudOrder || a.order - b.order);
+  found.sort((a, b) => compareRank(a.key, b.key));
   return found.slice(0, limit).map((entry) => entry.found);
 }
 

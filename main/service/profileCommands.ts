@@ -28,8 +28,11 @@ export class ProfileCommands {
   private listed: readonly DeviceProfileInfo[];
   /** The deck being registered; `finishing` once the last tag is read, while its profile is stored and chosen (reads then are ignored). */
   private registering: { readonly decoder: UidDecoder; readonly base: DeviceProfile; view: DeckRegistration; finishing?: boolean } | null = null;
-  /** The antennas being mapped to seats (`base`: the stored profile the map goes into), or the map just saved (`base` null). */
-  private mapping: { readonly base: DeviceProfile | null; view: SeatMapping; last?: string } | null = null;
+  /**
+   * The antennas being mapped to seats (`base`: the stored profile the map goes into), or the map
+   * just saved (`base` null); `mappedBy`: the card that mapped each antenna.
+   */
+  private mapping: { readonly base: DeviceProfile | null; view: SeatMapping; mappedBy: Record<string, string> } | null = null;
 
   constructor(
     private readonly kernel: Kernel,
@@ -153,7 +156,7 @@ export class ProfileCommands {
       if (base === undefined || base.decoder.kind !== 'uid' || Object.hasOwn(ALL_BUILT_IN_PROFILES, source.decoder)) return refused('source.decoder', { key: 'service.seatMap.notDeck', params: { name: source.decoder } });
       // A table set up keeps a seat in play (settingsCommands' requireSeats), and a serial source is set up with it.
       const seats = table.seats.map(({ seat }) => seat).sort((a, b) => a - b);
-      this.mapping = { base, view: { name: base.name, seats, readers: {}, next: seats[0] ?? null, problem: null } };
+      this.mapping = { base, view: { name: base.name, seats, readers: {}, next: seats[0] ?? null, problem: null }, mappedBy: {} };
       this.kernel.publish();
       return ok(null);
     });
@@ -176,19 +179,21 @@ export class ProfileCommands {
     if (reader === undefined) return problem({ key: 'service.seatMap.noAntenna' });
     const taken = view.readers[reader];
     if (taken !== undefined) {
-      // The card just mapped, still lying on its antenna and read again: nothing new.
-      if (reader === mapping.last) return;
+      // The card that mapped the antenna, still lying on it and read again (a resting tag repeats
+      // its frame, and a repeat window may let it through): nothing new. Another card there is
+      // the antenna read twice, even right after it was mapped (the next seat's card dealt onto it).
+      if (mapping.mappedBy[reader] === event.card) return;
       return problem({ key: 'service.seatMap.antennaTaken', params: { reader, seat: taken } });
     }
     const readers = { ...view.readers, [reader]: seat };
     const next = view.seats[view.seats.indexOf(seat) + 1] ?? null;
-    mapping.last = reader;
+    mapping.mappedBy[reader] = event.card;
     mapping.view = { ...view, readers, next, problem: null };
     if (next === null) {
       const profile: DeviceProfile = { ...mapping.base, readers };
       // Done once stored: the screen sees the map saved, never the old profile after "done".
       await this.storeProfile(profile);
-      this.mapping = { base: null, view: mapping.view };
+      this.mapping = { base: null, view: mapping.view, mappedBy: mapping.mappedBy };
     }
     this.kernel.publish();
   }

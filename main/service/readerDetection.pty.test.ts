@@ -6,7 +6,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REGISTRATION_ORDER } from '../../hardware/decoding/uid';
 import { detectSettings } from '../../hardware/detect/listen';
+import { framed } from '../../hardware/encoding';
+import { BINARY_PROFILES, TAG_REPEAT_MS, type DeviceProfile } from '../../hardware/profile';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
 import { uartReceive, uartSetting } from '../../hardware/testing/uart';
 import type { ConsoleSettings } from '../../protocol/contract';
@@ -93,6 +96,57 @@ describe('finding a reader\'s settings in the console', () => {
     // Dismissed: the outcome goes.
     expect(await service.detectReader(false)).toEqual({ ok: true, value: null });
     expect(service.getState().detection).toBeNull();
+  }, 60_000);
+
+  // Issue 41: an RDM6300 whose tag rests on the antenna sends its frame again every ~100 ms.
+  it('an RDM6300 with a tag resting on it: rdm6300 found first with its repeat window; used, a deck registered with it takes each resting tag once', async () => {
+    const { service, device } = await consoleOnPort();
+    const RDM6300 = BINARY_PROFILES.rdm6300 as DeviceProfile;
+    const frameOf = (tag: string) => framed(tag, RDM6300.framing);
+    let stopped = false;
+    cleanups.push(async () => {
+      stopped = true;
+    });
+    // The tag lies on the antenna while the console listens: its frame every 100 ms, at 9600 8N1
+    // as the reader sends it, at any other setting as that setting receives it.
+    const reader = (async () => {
+      while (!stopped) {
+        const detection = service.getState().detection;
+        if (detection?.state === 'done' || detection?.state === 'failed') return;
+        const setting = detection?.state === 'listening' ? detection.setting : null;
+        if (setting !== null) {
+          const [baud, format] = setting.split(' ') as [string, string];
+          await device.write(uartReceive(frameOf('1A00A1B2C3'), uartSetting(9600, '8N1'), uartSetting(Number(baud), format)));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    expect(await service.detectReader(true)).toEqual({ ok: true, value: null });
+    await waitFor(() => service.getState().detection?.state === 'done', 'the detection to finish', 20_000);
+    await reader;
+    const found = service.getState().detection?.found ?? [];
+    expect(found[0]).toMatchObject({ setting: '9600 8N1', tags: ['1A00A1B2C3'], profile: { name: 'rdm6300-9600-8n1', framing: RDM6300.framing, repeatMs: TAG_REPEAT_MS } });
+    // Plain STX…ETX reads the same frames with the checksum digits in the tag: after it, and with a window too.
+    expect(found.findIndex((entry) => entry.tags.includes('1A00A1B2C3CA'))).toBeGreaterThan(0);
+    for (const entry of found) if ((entry.profile.decoder as { kind: string }).kind === 'uid') expect(entry.profile.repeatMs).toBeGreaterThanOrEqual(TAG_REPEAT_MS);
+
+    // Used as the screen does it, then a deck registered: three tags, two of them resting.
+    expect(await service.importProfile(found[0]?.profile)).toMatchObject({ ok: true, value: { name: 'rdm6300-9600-8n1' } });
+    const { settings } = service.getState();
+    expect(await service.saveSettings({ ...settings, source: { ...settings.source, decoder: 'rdm6300-9600-8n1' } })).toEqual({ ok: true, value: null });
+    await waitFor(() => service.getState().source.state === 'connected', 'the card source to open again');
+    expect(await service.registerDeck('deck-1')).toEqual({ ok: true, value: null });
+    await waitFor(() => service.getState().source.state === 'connected', 'the card source on the registration');
+    const firstInput = (service.getState().inputs.at(-1)?.id ?? 0) + 1;
+    for (const tag of [...Array<string>(8).fill('1A00A1B2C3'), ...Array<string>(8).fill('1A00A1B2C4'), '0F0011AA55']) {
+      await device.write(frameOf(tag));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const cardsRead = () => service.getState().inputs.filter((input) => input.id >= firstInput && input.event.type === 'card').map((input) => (input.event as { card: string }).card);
+    // The last tag is sent once: its card comes after every frame before it.
+    await waitFor(() => cardsRead().includes(REGISTRATION_ORDER[2] as string), 'the third tag');
+    expect(cardsRead()).toEqual(REGISTRATION_ORDER.slice(0, 3));
+    expect(service.getState().registration).toMatchObject({ registered: 3, next: REGISTRATION_ORDER[3] });
   }, 60_000);
 
   it('stopped while listening: the card source opens again; without a serial port it is refused', async () => {

@@ -35,13 +35,13 @@ const TABLE_PROFILE = {
 const read = (reader: string, card: (typeof CARDS)[number]) => `${reader}|${tagOf(CARDS.indexOf(card))}\r\n`;
 const antennaOf = (seat: number) => String(seat - 1);
 
-async function tableConsole(readers: Record<string, number> | undefined): Promise<{ service: ConsoleService; table: PtyWriter; dataDir: string }> {
+async function tableConsole(readers: Record<string, number> | undefined, repeatMs = 0): Promise<{ service: ConsoleService; table: PtyWriter; dataDir: string }> {
   const pair = await PtyPair.create('seatmap');
   cleanups.push(() => pair.dispose());
   const dataDir = mkdtempSync(join(tmpdir(), 'seatmap-'));
   const service = await ConsoleService.start({ dataDir, cardSources: serialCardSources });
   cleanups.push(() => service.close());
-  expect(await service.importProfile({ ...TABLE_PROFILE, ...(readers === undefined ? {} : { readers }) })).toMatchObject({ ok: true });
+  expect(await service.importProfile({ ...TABLE_PROFILE, repeatMs, ...(readers === undefined ? {} : { readers }) })).toMatchObject({ ok: true });
   const settings: ConsoleSettings = { ...DEFAULT_SETTINGS, table: { ...DEFAULT_SETTINGS.table, seats: SEATS, button: 4 }, source: { kind: 'serial', path: pair.b, baud: 9600, decoder: 'table-4' } };
   expect(await service.saveSettings(settings)).toEqual(OK);
   await waitFor(() => service.getState().source.state === 'connected', 'the port to open');
@@ -216,6 +216,46 @@ describe('an RFID table with four antennas (a reader per seat)', () => {
     await table.write(read('2', 'As'));
     await reads(service, 9);
     expect(dealt(service)).toEqual([{ card: 'As', seat: 1 }]);
+  }, 30_000);
+
+  // Issue 41: as the hardware behaves, a tag lying on an antenna has its frame sent again every
+  // ~100 ms, the reader taking its antennas in turn. A registered deck has the `rfid` profile's
+  // 1.5 s repeat window, which makes each resting tag one read.
+  /** `frames` rounds of the reader polling its antennas, 100 ms apart: each round, every card lying on one is read. */
+  async function resting(table: PtyWriter, lying: readonly [string, (typeof CARDS)[number]][], frames: number): Promise<void> {
+    for (let round = 0; round < frames; round += 1) {
+      for (const [reader, card] of lying) await table.write(read(reader, card));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('an antenna read twice is said when the next seat\'s card is dealt onto the antenna just mapped, its first card still lying there (a registered deck\'s 1.5 s repeat window)', async () => {
+    const { service, table } = await tableConsole(undefined, 1500);
+    expect(await service.mapSeats(true)).toEqual(OK);
+    await resting(table, [['2', 'As']], 5);
+    await waitFor(() => service.getState().seatMapping?.next === 2, 'seat 1 mapped');
+    // Seat 2's card dealt onto antenna 2 as well: the reader reads both cards lying there.
+    await resting(table, [['2', 'As'], ['2', 'Kd']], 5);
+    await waitFor(() => service.getState().seatMapping?.problem !== null, 'the antenna read twice said');
+    expect(service.getState().seatMapping).toMatchObject({ readers: { '2': 1 }, next: 2, problem: { key: 'service.seatMap.antennaTaken', params: { reader: '2', seat: 1 } } });
+    // Moved onto seat 2's antenna: mapped, the problem gone; As still lying on antenna 2 says nothing.
+    await resting(table, [['2', 'As'], ['0', 'Kd']], 5);
+    await waitFor(() => service.getState().seatMapping?.next === 3, 'seat 2 mapped');
+    await resting(table, [['2', 'As'], ['0', 'Kd'], ['3', 'Qh']], 5);
+    await waitFor(() => service.getState().seatMapping?.next === 4, 'seat 3 mapped');
+    expect(service.getState().seatMapping).toMatchObject({ readers: { '2': 1, '0': 2, '3': 3 }, problem: null });
+  }, 30_000);
+
+  it('without a repeat window a resting card mapped earlier says nothing when read again after another antenna was mapped; a second card on its antenna is said', async () => {
+    const { service, table } = await tableConsole(undefined, 0);
+    expect(await service.mapSeats(true)).toEqual(OK);
+    await resting(table, [['2', 'As']], 2);
+    await resting(table, [['2', 'As'], ['0', 'Kd']], 3);
+    await reads(service, 8);
+    expect(service.getState().seatMapping).toMatchObject({ readers: { '2': 1, '0': 2 }, next: 3, problem: null });
+    await resting(table, [['2', 'As'], ['0', 'Kd'], ['0', 'Qh']], 1);
+    await reads(service, 11);
+    expect(service.getState().seatMapping).toMatchObject({ readers: { '2': 1, '0': 2 }, next: 3, problem: { key: 'service.seatMap.antennaTaken', params: { reader: '0', seat: 2 } } });
   }, 30_000);
 
   it('mapping is refused with a race open, without a reader, or on a built-in profile; stopped, nothing is saved', async () => {

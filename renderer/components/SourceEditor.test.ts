@@ -6,7 +6,9 @@ import type { Locale } from '../i18n';
 import { createFakeApi } from '../testing/fakeApi';
 import { BUILT_IN_PROFILE_INFOS, DECK_PROFILE_INFO, makeProfileInfo, makeSettings, makeSource, makeState, VENDOR_PROFILE } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
+import en from '../locales/en.json';
 import fi from '../locales/fi.json';
+import ru from '../locales/ru.json';
 import SourceEditor from './SourceEditor.vue';
 
 const VENDOR_INFO = makeProfileInfo({ ...VENDOR_PROFILE });
@@ -65,6 +67,31 @@ describe('the card source editor: device profiles', () => {
     expect(summary.find('[lang="en"]').exists()).toBe(false);
     await wrapper.get('[data-testid="source-decoder"]').setValue('stx-plain');
     expect(wrapper.get('[data-testid="source-decoder-summary"]').text()).toBe(fi.source.decoders['stx-plain']);
+    wrapper.unmount();
+  });
+
+  // Issue 41: the binary readers' built-in profiles (hardware/profile.ts's BINARY_PROFILES) had
+  // neither a label in the picker nor a description under it.
+  const BINARY_READERS = ['rdm6300', 'id12la', 'zebra-ssi', 'pn532-uart', 'uhf-r200', 'uhf-a0'] as const;
+  it.each([
+    ['en', en],
+    ['fi', fi],
+    ['ru', ru],
+  ] as const)('labels and describes every binary reader’s built-in profile in the picker (%s), as the other built-ins', async (locale, words) => {
+    const binary = BINARY_READERS.map((name) => makeProfileInfo({ name, decoder: { kind: name === 'zebra-ssi' ? 'text' : 'uid' } }, true));
+    const { wrapper } = await editor({ source: { decoder: 'rdm6300' }, state: { profiles: [...BUILT_IN_PROFILE_INFOS, ...binary] }, locale });
+    for (const name of BINARY_READERS) {
+      const label = words.source.profileNames[name];
+      const description = words.source.decoders[name];
+      expect(label).toMatch(/\S/);
+      expect(wrapper.get(`[data-testid="source-decoder"] option[value="${name}"]`).text()).toBe(`${name} — ${label}`);
+      await wrapper.get('[data-testid="source-decoder"]').setValue(name);
+      const summary = wrapper.get('[data-testid="source-decoder-summary"]');
+      // The description in the dealer's language, not the service's English summary.
+      expect(summary.text()).toBe(description);
+      expect(summary.find('[lang="en"]').exists()).toBe(false);
+      if (locale !== 'en') expect(description).not.toBe(en.source.decoders[name]);
+    }
     wrapper.unmount();
   });
 

@@ -69,7 +69,8 @@ const DYNAMIC_KEYS = [
   ...SOURCE_KINDS.flatMap((kind: string) => [`source.kinds.${kind}`, `source.kindShort.${kind}`]),
   ...['idle', 'connecting', 'connected', 'disconnected', 'reconnecting', 'error'].map((state) => `source.states.${state}`),
   ...['no-such-port', 'permission-denied', 'port-busy', 'wrong-baud', 'unplugged', 'open-failed', 'io-error'].map((code) => `source.codes.${code}`),
-  ...['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid', 'stx-plain'].flatMap((name) => [`source.decoders.${name}`, `source.profileNames.${name}`]),
+  // Every built-in profile (hardware/profile.ts's ALL_BUILT_IN_PROFILES: system/builtInProfileWords.test.ts holds the two lists together).
+  ...['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid', 'stx-plain', 'rdm6300', 'id12la', 'zebra-ssi', 'pn532-uart', 'uhf-r200', 'uhf-a0'].flatMap((name) => [`source.decoders.${name}`, `source.profileNames.${name}`]),
   ...PARITY_CHOICES.map((parity) => `source.line.parities.${parity}`),
   ...['shoe-empty', 'new-shoe'].map((message) => `input.device.${message}`),
   ...['setup', 'structure', 'points', 'history', 'settings'].map((view) => `nav.${view}`),
