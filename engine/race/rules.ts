@@ -56,9 +56,12 @@ export interface RaceSettings {
 /** The award every rule set has, and every race set up without one. */
 export const DEFAULT_AWARD: Award = 'one-chip-each';
 
+/** The rounding under which nothing is raced: each player rounds their own odd chips, no card is dealt. */
+export const NO_RACE_ROUNDING: Rounding = 'per-player-half-up';
+
 /** Whether the best card takes all the race chips: high-card-takes-all, where the rounding races at all. */
 export function takesAll(settings: RaceSettings): boolean {
-  return settings.award === 'high-card-takes-all' && settings.rounding !== 'per-player-half-up';
+  return settings.award === 'high-card-takes-all' && settings.rounding !== NO_RACE_ROUNDING;
 }
 
 export const RULE_SETS: Readonly<Record<RuleSetName, RaceSettings>> = {

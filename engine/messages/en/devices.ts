@@ -159,6 +159,8 @@ export const enDevices = {
     whatIf: 'What the other rules would have said',
     whatIfSame: 'The same result: {rules}',
     whatIfChips: '{rules}: {n} race chip ({delta}) — differs | {rules}: {n} race chips ({delta}) — differs',
+    /** A rule set that races nothing (`round`): the chips its rounding gives. */
+    whatIfRounded: '{rules}: {n} chip rounded up ({delta}) — differs | {rules}: {n} chips rounded up ({delta}) — differs',
     lateFound: 'Late-found chips',
     lateFoundAdd: 'Late-found chips…',
     lateFoundLine: '{time}: {count} × {removed} found — {gives}',

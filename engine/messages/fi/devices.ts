@@ -161,6 +161,7 @@ export const fiDevices: DeepStrings<typeof enDevices> = {
     whatIf: 'Mitä muut säännöt olisivat sanoneet',
     whatIfSame: 'Sama tulos: {rules}',
     whatIfChips: '{rules}: {n} pelimerkki ({delta}) — eroaa | {rules}: {n} pelimerkkiä ({delta}) — eroaa',
+    whatIfRounded: '{rules}: {n} pelimerkki pyöristämällä ({delta}) — eroaa | {rules}: {n} pelimerkkiä pyöristämällä ({delta}) — eroaa',
     lateFound: 'Myöhemmin löytyneet merkit',
     lateFoundAdd: 'Myöhemmin löytyneet merkit…',
     lateFoundLine: '{time}: löytyi {count} × {removed} — {gives}',

@@ -117,6 +117,7 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       how: 'Sama laskenta ja kunkin paikan omat kortit siinä järjestyksessä kuin paikka ne sai (jaossa, sitten uusintajaon ratkaisukortit) kunkin säännön mukaan; jos sääntö jakaisi paikalle enemmän kortteja kuin se sai, olisi tarvittu muita kortteja, eikä kortteja keksitä',
       decided: '{rules}: {given} ({delta})',
       winners: 'arvotut pelimerkit: {seats}',
+      roundedUp: 'yksi {next} pyöristämällä: {seats}',
       seatChips: '{seat} × {n}',
       nobody: 'pelimerkkejä ei anneta',
       otherCards: '{rules}: olisi tarvinnut muita kortteja ({seat} sai {n} kortin) | {rules}: olisi tarvinnut muita kortteja ({seat} sai {n} korttia)',
@@ -176,6 +177,25 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
         nobodyWins: 'kukaan ei voita',
         nobodyElseWins: 'kukaan muu ei voita',
       },
+    },
+  },
+  /** Each rule set as the dealer knows it (the setup screen, the race record, "what would the other rules say"): its name and one line. */
+  rules: {
+    classic: {
+      name: 'Klassinen (kotipelit, Wikipedia)',
+      summary: 'Yhteiset ylijäämämerkit pyöristetään puolesta ylöspäin; jako alkaa jakajanapista vasemmalle; pelaaja, jolla on jäljellä vain ylijäämämerkkejä, saa pelimerkin ilman arvontaa.',
+    },
+    tda: {
+      name: 'TDA-sääntö',
+      summary: 'Yhteiset ylijäämämerkit pyöristetään puolesta ylöspäin; jako alkaa paikasta 1; arvonnassa kaiken menettänyt saa jälkikäteen yhden pelimerkin.',
+    },
+    roberts: {
+      name: "Robert's Rules (DD Poker)",
+      summary: 'Pelimerkkejä annetaan niin kauan kuin potissa on kokonainen merkki; sen jälkeen seuraava pelaaja voittaa vain, jos hänellä itsellään on vähintään puolikas merkki; pelkillä ylijäämämerkeillä olevat palvellaan ensin.',
+    },
+    round: {
+      name: 'Pyöristys (ei arvontaa)',
+      summary: 'Ei arvontaa: jokainen pelaaja, jonka ylijäämämerkit ovat vähintään puolet uudesta pelimerkistä, saa yhden.',
     },
   },
   value: {

@@ -161,6 +161,7 @@ export const ruDevices: DeepStrings<typeof enDevices> = {
     whatIf: 'Что сказали бы другие правила',
     whatIfSame: 'Тот же результат: {rules}',
     whatIfChips: '{rules}: {n} фишка ({delta}) — иначе | {rules}: {n} фишки ({delta}) — иначе | {rules}: {n} фишек ({delta}) — иначе',
+    whatIfRounded: '{rules}: {n} фишка округлением ({delta}) — иначе | {rules}: {n} фишки округлением ({delta}) — иначе | {rules}: {n} фишек округлением ({delta}) — иначе',
     lateFound: 'Найденные позже фишки',
     lateFoundAdd: 'Найденные позже фишки…',
     lateFoundLine: '{time}: найдено {count} × {removed} — {gives}',
