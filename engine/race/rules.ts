@@ -113,6 +113,11 @@ export const SETTING_OPTIONS = {
 export type SettingName = keyof typeof SETTING_OPTIONS;
 export const SETTING_NAMES = Object.keys(SETTING_OPTIONS) as readonly SettingName[];
 
+/** The settings a race ran that its rule set does not have (the house variants that ran), in SETTING_NAMES order. */
+export function houseVariants(rules: RuleSetName, settings: RaceSettings): SettingName[] {
+  return SETTING_NAMES.filter((name) => settings[name] !== RULE_SETS[rules][name]);
+}
+
 export interface RuleChoice {
   readonly rules: RuleSetName;
   readonly settings: RaceSettings;
