@@ -139,7 +139,7 @@ export const enEngine = {
       notOverHalf: '{over} over, not more than half of {next}',
       overDropped: '{over} over (pooled-down)',
       overMakesChip: '{over} over (pooled-up)',
-      poolHalf: 'Pool: {chips} odd chips; a chip per full {k}, then the next player wins only with at least {half} odd chips of their own',
+      poolHalf: 'Pool: {chips} odd chip; a chip per full {k}, then the next player wins only if their own odd chips number at least {half} | Pool: {chips} odd chips; a chip per full {k}, then the next player wins only if their own odd chips number at least {half}',
       perPlayer: 'No race: each player with at least {half} in odd chips gets one {next}',
       noCards: 'No card can change the outcome: no cards are dealt',
       deal: 'Deal {n} card: {runs} | Deal {n} cards: {runs}',

@@ -142,7 +142,7 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       notOverHalf: 'yli jää {over}, ei yli puolta arvosta {next}',
       overDropped: 'yli jää {over} (pyöristys alaspäin)',
       overMakesChip: 'yli jää {over} (pyöristys ylöspäin)',
-      poolHalf: 'Ylijäämät yhteensä: {chips} merkkiä; pelimerkki jokaisesta täydestä {k} merkin erästä, sitten seuraava pelaaja voittaa vain, jos hänellä itsellään on vähintään {half} ylijäämämerkkiä',
+      poolHalf: 'Ylijäämämerkkejä yhteensä: {chips}; pelimerkki jokaisesta täydestä {k} merkin erästä, sitten seuraava pelaaja voittaa vain, jos hänen omia ylijäämämerkkejään on vähintään {half} | Ylijäämämerkkejä yhteensä: {chips}; pelimerkki jokaisesta täydestä {k} merkin erästä, sitten seuraava pelaaja voittaa vain, jos hänen omia ylijäämämerkkejään on vähintään {half}',
       perPlayer: 'Ei arvontaa: jokainen, jonka ylijäämämerkkien arvo on vähintään {half}, saa pelimerkin ({next})',
       noCards: 'Mikään kortti ei voi muuttaa lopputulosta: kortteja ei jaeta',
       deal: 'Jaetaan {n} kortti: {runs} | Jaetaan {n} korttia: {runs}',
