@@ -115,7 +115,7 @@ export const fiDevices: DeepStrings<typeof enDevices> = {
   },
   /** A race's record (the slip the station prints, the floor's race page): one vocabulary for both. */
   record: {
-    title: 'Chip racen pöytäkirja: {id}',
+    title: 'Arvonnan pöytäkirja: {id}',
     status: {
       open: 'Kesken',
       confirmed: 'Vahvistettu',
@@ -160,7 +160,7 @@ export const fiDevices: DeepStrings<typeof enDevices> = {
     decisionLine: '{time}, {by}: {decision} — {note}',
     whatIf: 'Mitä muut säännöt olisivat sanoneet',
     whatIfSame: 'Sama tulos: {rules}',
-    whatIfChips: '{rules}: {n} pelimerkki ({delta}) — eroaa | {rules}: {n} pelimerkkiä ({delta}) — eroaa',
+    whatIfChips: '{rules}: {n} arvottava pelimerkki ({delta}) — eroaa | {rules}: {n} arvottavaa pelimerkkiä ({delta}) — eroaa',
     whatIfRounded: '{rules}: {n} pelimerkki pyöristämällä ({delta}) — eroaa | {rules}: {n} pelimerkkiä pyöristämällä ({delta}) — eroaa',
     lateFound: 'Myöhemmin löytyneet merkit',
     lateFoundAdd: 'Myöhemmin löytyneet merkit…',

@@ -70,8 +70,8 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       what: { count: 'vaihdettujen {removed}-merkkien määrä' },
       noteNotText: 'huomautuksen on oltava tekstiä (saatiin {value})',
       noteTooLong: 'huomautus on liian pitkä (enintään {max} merkkiä)',
-      raceNeeded: 'myöhemmin löytyneet merkit kuuluvat kisaan: nimeä se (saatiin {value})',
-      reasonNeeded: 'pelimerkkien vaihto kisan ulkopuolella tarvitsee syyn, joka kuulutetaan',
+      raceNeeded: 'myöhemmin löytyneet merkit kuuluvat arvontaan: nimeä se (saatiin {value})',
+      reasonNeeded: 'pelimerkkien vaihto arvonnan ulkopuolella tarvitsee syyn, joka kuulutetaan',
     },
     next: {
       deal: 'Jaa {n} kortti: {seat} | Jaa {n} korttia: {seat}',
@@ -288,7 +288,7 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       largerLeaves: '{chip} ei voi jäädä peliin tason {level} jälkeiseen aikaan, kun suurempi {larger} poistuu tason {early} jälkeen; merkit poistuvat pienimmästä alkaen',
     },
     warning: {
-      notMultiple: 'tason {level} jälkeen: {next} ei ole arvon {removed} monikerta, joten {removed}-merkkejä ei voi vaihtaa {next}-merkkeihin kisassa',
+      notMultiple: 'tason {level} jälkeen: {next} ei ole arvon {removed} monikerta, joten {removed}-merkkejä ei voi vaihtaa {next}-merkkeihin arvonnassa',
     },
     file: {
       notJson: 'ei JSONia: tiedosto ei ole JSON-asiakirja',
