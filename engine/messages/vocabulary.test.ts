@@ -25,11 +25,6 @@ const english = texts(en, 'en');
 const finnish = texts(fi, 'fi');
 const russian = texts(ru, 'ru');
 
-/** The keys whose English says `pattern`, with what another language says there. */
-function whereEnglishSays(pattern: RegExp, other: Map<string, string>): [string, string][] {
-  return [...english].filter(([, text]) => pattern.test(text)).map(([key]) => [key, other.get(key) ?? '']);
-}
-
 /** A row of docs/glossary.md's table: the English that names the concept, each language's term and the words it never uses. */
 interface Concept {
   readonly concept: string;
