@@ -20,8 +20,8 @@ interface Measured {
 }
 
 /** The corner index's suit glyph (the text's last character) against its card's box, for every 10 on the page. */
-function measureTens(page: Page): Promise<Measured[]> {
-  return page.locator('.playing-card[data-card^="T"]').evaluateAll((cards, marginEm) =>
+function measureTens(page: Page, selector = '.playing-card[data-card^="T"]'): Promise<Measured[]> {
+  return page.locator(selector).evaluateAll((cards, marginEm) =>
     cards.filter((card) => (card as HTMLElement).offsetParent !== null).map((card) => {
       const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
       const texts: Text[] = [];
@@ -71,8 +71,9 @@ test('a 10\'s suit is inside its card face with room to spare, at 1024×600, dea
   await openConsole(display, app.displayUrl);
 
   for (const card of FINNISH_CARDS.slice(0, -1)) await typeCard(page, card);
-  await test.step('dealing: the seats\' cards, and the player display\'s', async () => {
+  await test.step('dealing: the seats\' cards, the 52-card grid\'s four 10s, and the player display\'s', async () => {
     expectRoom(await measureTens(page), 2);
+    expectRoom(await measureTens(page, '[data-testid^="grid-card-T"]'), 4);
     await expect(display.getByTestId('player-display')).toHaveAttribute('data-showing', 'dealing');
     expectRoom(await measureTens(display), 2);
   });
