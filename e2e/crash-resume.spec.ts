@@ -33,7 +33,7 @@ async function expectMidDeal(page: Page): Promise<void> {
   await expectDealt(page, 3, []);
   expect(await allDealt(page)).toEqual(['Ah', 'Kc', '2d', 'Ts']);
   await expect(page.getByTestId('next-step')).toHaveText('Deal 1 card to seat 2 — Teppo');
-  await expect(page.getByTestId('deal-progress')).toContainText('4 of 7 cards dealt');
+  await expect(page.getByTestId('deal-progress')).toContainText('Cards dealt: 4 of 7');
   await expect(page.getByTestId('seat-cards-2')).toHaveAttribute('aria-current', 'step');
 }
 

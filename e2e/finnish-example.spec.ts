@@ -66,7 +66,7 @@ test('the Finnish example: cards from a serial shoe, Matti and Teppo win, value 
       await expectDealt(page, seat, shown.get(seat) ?? []);
       if (index < FINNISH_DEAL.length - 1) {
         await expect(page.getByTestId('last-input')).toHaveAttribute('data-type', 'card');
-        await expect(page.getByTestId('deal-progress')).toContainText(`${index + 1} of 7 cards dealt`);
+        await expect(page.getByTestId('deal-progress')).toContainText(`Cards dealt: ${index + 1} of 7`);
       }
       if (index === 0) {
         // The shoe reads the same card again (one deck: a misread): refused, said why, nothing dealt.
@@ -75,7 +75,7 @@ test('the Finnish example: cards from a serial shoe, Matti and Teppo win, value 
         await expect(page.getByTestId('deal-error')).toHaveText(
           'Card not accepted: A♥ was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card',
         );
-        await expect(page.getByTestId('deal-progress')).toContainText('1 of 7 cards dealt');
+        await expect(page.getByTestId('deal-progress')).toContainText('Cards dealt: 1 of 7');
         await expect(page.getByTestId('next-step')).toHaveAttribute('data-refused', 'shoe');
       }
       // The next card taken settles the refusal.
@@ -92,7 +92,7 @@ test('the Finnish example: cards from a serial shoe, Matti and Teppo win, value 
     await expect(page.getByTestId('view-result').getByTestId('next-step')).toHaveText(
       'Give one 100 chip each — race: seat 1 — Matti (A♥), seat 2 — Teppo (10♠); remove all odd 25 chips',
     );
-    await expect(page.getByTestId('remove-chips')).toHaveText('Remove all odd 25 chips: 7 chips, value 175.');
+    await expect(page.getByTestId('remove-chips')).toHaveText('Remove all odd 25 chips: 7 × 25 = 175.');
   });
 
   await test.step('confirm: the race is in the history', async () => {

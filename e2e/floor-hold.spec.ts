@@ -83,10 +83,10 @@ test('the break held until the last table confirms: said on the floor and the st
   expect(await other.confirmRace(other.getState().race?.id as string)).toMatchObject({ ok: true });
 
   // The break's end passes with table 1 not done: held, and said so at the station and on the floor.
-  await expect(station.getByTestId('color-up-held')).toHaveText(/Break held by the floor: 1 tables still colouring up/, { timeout: 30_000 });
+  await expect(station.getByTestId('color-up-held')).toHaveText(/Break held by the floor: 1 table still colouring up/, { timeout: 30_000 });
   const floorPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await floorPage.goto(`${floor.url}?lang=en`);
-  await expect(floorPage.getByTestId('clock-held')).toContainText('1 tables not done yet');
+  await expect(floorPage.getByTestId('clock-held')).toContainText('1 table not done yet');
   await expect(floorPage.getByTestId('floor-clock')).toHaveAttribute('data-status', 'paused');
   mkdirSync(join(shots, '1280x800'), { recursive: true });
   await floorPage.screenshot({ path: join(shots, '1280x800', 'floor-held-break.png') });

@@ -117,6 +117,7 @@ test('what would the other rules say: one tap on the result, each rule set on th
   // chips and value change, those that agree are named in one line.
   const lines = page.getByTestId('record-what-if').locator('li');
   await expect(lines).toHaveCount(2);
-  await expect(lines.nth(0)).toHaveText('round: 3 race chips (+125) — differs');
-  await expect(lines.nth(1)).toHaveText('The same result: classic, tda, roberts');
+  // Each rule set by its own name; the one with no race by what its rounding gives (issue 41).
+  await expect(lines.nth(0)).toHaveText('Round (no race): 3 chips rounded up (+125) — differs');
+  await expect(lines.nth(1)).toHaveText("The same result: Classic (home game, Wikipedia), TDA rule, Robert's Rules (DD Poker)");
 });

@@ -60,7 +60,7 @@ test('manual entry by keyboard: a voided card, a refused duplicate, one card fro
     await expect(step).toHaveText('Deal 2 cards to seat 1 — Matti');
     await expect(page.getByTestId('corrections')).toHaveText('1 card voided in this race');
     await expect(page.getByTestId('grid-card-Qc')).toBeEnabled();
-    await expect(page.getByTestId('deal-progress')).toContainText('1 of 7 cards dealt');
+    await expect(page.getByTestId('deal-progress')).toContainText('Cards dealt: 1 of 7');
   });
 
   await test.step('the right cards: "kc", "2d" (any notation: "10s" for Ts)', async () => {

@@ -72,7 +72,7 @@ test('a two-deck tie is resolved by tie-break cards from the shoe', async ({ pag
     await expect(page.getByRole('heading', { level: 2 })).toHaveText('Tie-break');
     await expect(step).toHaveText('Tie-break: deal 1 card to seat 1');
     await expect(page.getByTestId('seat-cards-1')).toHaveAttribute('aria-current', 'step');
-    await expect(page.getByTestId('deal-progress')).toContainText('3 of 3 cards dealt');
+    await expect(page.getByTestId('deal-progress')).toContainText('Cards dealt: 3 of 3');
     await deal('Kd', 1, ['As', 'Kd']);
     await expect(page.getByTestId('tiebreak-round')).toHaveText('Tie-break round 1');
     await expect(step).toHaveText('Tie-break: deal 1 card to seat 3');

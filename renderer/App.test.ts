@@ -147,7 +147,7 @@ describe('App', () => {
     expect(banner.attributes('data-chain')).toBe('broken');
     expect(banner.get('[data-testid="journal-chain"]').text()).toBe('Kirjanpitoa on muutettu jälkikäteen: katso havainnot. Kerro salivalvojalle.');
     expect(banner.findAll('li').map((item) => item.text())).toEqual([
-      'Viimeinen kirjaus katkesi kaatumisessa (40 tavua) ja jätettiin pois; sen tavut on tallessa tiedostossa journal.jsonl.torn-1.',
+      'Viimeinen kirjaus katkesi kaatumisessa (40 B) ja jätettiin pois; sen tavut on tallessa tiedostossa journal.jsonl.torn-1.',
       'Kirjausta 7 on muutettu kirjoittamisen jälkeen: sen sinetti ei täsmää.',
     ]);
     wrapper.unmount();

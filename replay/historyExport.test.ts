@@ -186,6 +186,15 @@ describe('the history exports, streamed', () => {
     }
   });
 
+  it("name the house settings a race ran beside its rule set in the rules column (issue 41: left out)", () => {
+    const [plain, house] = histories(journalOf(fc.sample(race, { numRuns: 2, seed: 5 }).map((one) => ({ ...one, rules: 'classic' as const, voids: 0 })), 5)).made as [HistoryEntry, HistoryEntry];
+    const ran = { ...house, summary: { ...house.summary, settings: { ...house.summary.settings, dealStart: 'seat-1', award: 'high-card-takes-all' } } } as HistoryEntry;
+    const report: JournalReport = { path: '', records: 0, findings: [], chain: 'intact', unchained: 0, unchainedThrough: 0, readOnly: null };
+    const rulesAt = HISTORY_CSV_COLUMNS.indexOf('rules');
+    expect(historyCsvCells(plain, report, PINNED)[rulesAt]).toBe('classic');
+    expect(historyCsvCells(ran, report, PINNED)[rulesAt]).toBe('classic (dealStart: seat-1; award: high-card-takes-all)');
+  });
+
   it('come a piece at a time: the header first, then one piece per race, before the history is read to its end', () => {
     const { lazy } = histories(journalOf(fc.sample(race, { numRuns: 3, seed: 7 }), 7));
     const report: JournalReport = { path: '', records: 0, findings: [], chain: 'intact', unchained: 0, unchainedThrough: 0, readOnly: null };

@@ -1,6 +1,7 @@
 import { formatCard, type Card } from '../engine/cards';
 import type { ChipExchangeNote, FloorDecisionNote, HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf, findingText } from '../journal/findings';
+import { houseVariants } from '../engine/race/rules';
 import type { RaceSummary } from '../engine/race/summary';
 import { summaryOnce } from './sessionState';
 import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from './csv';
@@ -16,6 +17,12 @@ function seatLabel(entry: HistoryEntry, seat: number): string {
 }
 
 const shown = (card: string) => formatCard(card as Card, 'pips');
+
+/** The rule set, and the house settings the race ran over it by the rules page's names: `classic (dealStart: seat-1; award: high-card-takes-all)`. */
+function rulesCell(summary: RaceSummary): string {
+  const variants = houseVariants(summary.rules, summary.settings);
+  return variants.length === 0 ? summary.rules : `${summary.rules} (${variants.map((name) => `${name}: ${summary.settings[name]}`).join('; ')})`;
+}
 
 /** Each seat's cards in deal order, tie-break cards marked with their round: `1 Matti: A♠ K♥; 3 Johanna: 2♦ (tie-break 1: 9♥)`. */
 function cardsBySeat(entry: HistoryEntry, summary: RaceSummary): string {
@@ -82,7 +89,7 @@ export function historyCsvCells(entry: HistoryEntry, journal: JournalReport, opt
     return card ? `${seatLabel(entry, seat)} (${shown(card)})` : seatLabel(entry, seat);
   });
   return [
-    entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, localTime(entry.startedAt, options.offsetOf), entry.confirmedAt, localTime(entry.confirmedAt, options.offsetOf), entry.confirmedBy ?? '', summary.rules, summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
+    entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, localTime(entry.startedAt, options.offsetOf), entry.confirmedAt, localTime(entry.confirmedAt, options.offsetOf), entry.confirmedBy ?? '', rulesCell(summary), summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
     winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), summary.valueDelta ?? '', lateFoundCell(entry.chipExchanges ?? []),
     cardsBySeat(entry, summary), voided(entry), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, chainCell(entry, journal),
     floorDecisionsCell(entry.floorDecisions ?? []),

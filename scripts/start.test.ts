@@ -112,4 +112,30 @@ describe('npm start without the Electron runtime', () => {
       process.kill(-(run.pid as number), 'SIGTERM');
     }
   }, 90_000);
+
+  it.skipIf(hasRuntime)('builds only when the sources changed: a second start with nothing changed is not rebuilt (issue 41: 8–10 s at every start)', async () => {
+    const script = fileURLToPath(new URL('./start.mjs', import.meta.url));
+    const data = mkdtempSync(join(tmpdir(), 'start-data-'));
+    dirs.push(data);
+    /** Starts npm start until browser mode prints its address; what it printed before that. */
+    const startUntilServing = () => {
+      const run = spawn(process.execPath, [script], { env: { ...process.env, CHIP_RACE_PORT: '0', CHIP_RACE_DATA_DIR: data }, detached: true });
+      let stdout = '';
+      let stderr = '';
+      run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      return new Promise<string>((resolve, reject) => {
+        run.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes('Chip Race Console (browser mode): ')) {
+            process.kill(-(run.pid as number), 'SIGTERM');
+            resolve(stdout);
+          }
+        });
+        run.on('close', () => reject(new Error(`exited early: ${stderr}`)));
+      });
+    };
+    await startUntilServing();
+    const second = await startUntilServing();
+    expect(second.split('\n')[0]).toBe('Chip Race Console: the build is up to date with the sources; not rebuilt.');
+  }, 120_000);
 });

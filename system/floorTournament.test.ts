@@ -140,7 +140,7 @@ describe.runIf(run)('the tournament taken from the floor (a real PostgreSQL serv
       const shown = await ask(page.port, '/tournament?lang=en', { headers: signedIn });
       expect(shown.body).not.toContain('http-equiv="refresh"');
       expect(shown.body).toContain('<tr data-level="4"><th scope="row">4</th><td class="num">1,000</td><td class="num">2,000</td><td class="num">—</td><td class="num">30</td></tr>');
-      expect(shown.body).toContain('data-testid="tournament-rules">tda<');
+      expect(shown.body).toContain('data-testid="tournament-rules">TDA rule<');
 
       // A bad sheet: refused in the form's language naming the line, the tournament and the station's as they were.
       const refused = await post(upload(SHEET.replace('level,500,1000,,30', 'level,500,tuhat,,30'), 'fi'));

@@ -111,7 +111,7 @@ export const ROUNDING_RULES: Readonly<Record<Rounding, RoundingRule>> = {
     },
     positionAt: (positions, index) => positions[index],
     range: positionsRange,
-    explainPool: ({ poolChips, ratio }) => ({ key: 'race.explain.poolHalf', params: { chips: poolChips, k: ratio, half: ratio / 2 } }),
+    explainPool: ({ poolChips, ratio }) => ({ key: 'race.explain.poolHalf', params: { chips: poolChips, n: poolChips, k: ratio, half: ratio / 2 } }),
   },
   // No cards: each player rounds their own odd chips, as if on the next player's half chip.
   'per-player-half-up': {

@@ -56,9 +56,12 @@ export interface RaceSettings {
 /** The award every rule set has, and every race set up without one. */
 export const DEFAULT_AWARD: Award = 'one-chip-each';
 
+/** The rounding under which nothing is raced: each player rounds their own odd chips, no card is dealt. */
+export const NO_RACE_ROUNDING: Rounding = 'per-player-half-up';
+
 /** Whether the best card takes all the race chips: high-card-takes-all, where the rounding races at all. */
 export function takesAll(settings: RaceSettings): boolean {
-  return settings.award === 'high-card-takes-all' && settings.rounding !== 'per-player-half-up';
+  return settings.award === 'high-card-takes-all' && settings.rounding !== NO_RACE_ROUNDING;
 }
 
 export const RULE_SETS: Readonly<Record<RuleSetName, RaceSettings>> = {
@@ -109,6 +112,11 @@ export const SETTING_OPTIONS = {
 
 export type SettingName = keyof typeof SETTING_OPTIONS;
 export const SETTING_NAMES = Object.keys(SETTING_OPTIONS) as readonly SettingName[];
+
+/** The settings a race ran that its rule set does not have (the house variants that ran), in SETTING_NAMES order. */
+export function houseVariants(rules: RuleSetName, settings: RaceSettings): SettingName[] {
+  return SETTING_NAMES.filter((name) => settings[name] !== RULE_SETS[rules][name]);
+}
 
 export interface RuleChoice {
   readonly rules: RuleSetName;

@@ -32,8 +32,9 @@ describe('what would the other rules say: the rules page’s cases', () => {
     expect(roberts).toMatchObject({ status: 'decided', awards: [1, 2], valueDelta: 25, differs: { any: false } });
     expect(round).toMatchObject({ status: 'decided', awards: [1, 2, 3], valueDelta: 125, cardsUsed: 0, cardsUnused: 7, differs: { awards: true, raceChips: true, valueDelta: true, protected: false, any: true } });
     expect(englishText(house?.said as never)).toBe("This table's rules: race chips: seat 1 — Matti, seat 2 — Teppo (+25)");
-    expect(englishText(round?.said as never)).toBe('round: race chips: seat 1 — Matti, seat 2 — Teppo, seat 3 — Johanna (+125)');
-    expect(englishText(round?.note as never)).toBe('with the first cards each player received: 7 cards dealt not used');
+    // Issue 41: the rule set by its own name, and no race chips or unused cards where nothing is raced.
+    expect(round).toMatchObject({ races: false, note: null });
+    expect(englishText(round?.said as never)).toBe('Round (no race): rounded up to one 100: seat 1 — Matti, seat 2 — Teppo, seat 3 — Johanna (+125)');
   });
 
   it('high card takes all at the house: one card each, so a rule set dealing one card per odd chip would have needed other cards', () => {
@@ -45,7 +46,7 @@ describe('what would the other rules say: the rules page’s cases', () => {
       expect(outcome).toMatchObject({ status: 'otherCards', awards: null, short: { seat: 1, dealt: 1 }, raceChips: 2, protected: [], valueDelta: 25 });
       expect(outcome?.differs).toEqual({ awards: null, protected: false, raceChips: false, valueDelta: false, any: null });
     }
-    expect(englishText(classic?.said as never)).toBe('classic: would have needed other cards (seat 1 — Matti was dealt 1 card)');
+    expect(englishText(classic?.said as never)).toBe('Classic (home game, Wikipedia): would have needed other cards (seat 1 — Matti was dealt 1 card)');
     expect(round).toMatchObject({ status: 'decided', awards: [1, 2, 3], differs: { awards: true, any: true } });
     expect(englishText(house?.said as never)).toBe("This table's rules: race chips: seat 1 — Matti × 2 (+25)");
   });
@@ -65,7 +66,7 @@ describe('what would the other rules say: the rules page’s cases', () => {
     const whatIf = whatOtherRulesSay(dealAll(startRace({ ...FINNISH, rules: 'tda', button: undefined }), ['Ah', 'Kc', '2d', '10♠', '4h', '10♦', '10♣']));
     const { classic } = byName(whatIf?.outcomes ?? []);
     expect(classic).toMatchObject({ status: 'refused', awards: null, protected: null, valueDelta: null, settings: RULE_SETS.classic });
-    expect(englishText(classic?.said as never)).toBe('classic: cannot be run at this table — missing: this rule set deals from the left of the button, so the button seat is needed');
+    expect(englishText(classic?.said as never)).toBe('Classic (home game, Wikipedia): cannot be run at this table — missing: this rule set deals from the left of the button, so the button seat is needed');
   });
 
   it('says nothing before the race is complete', () => {

@@ -4,7 +4,7 @@ import type { ListParam, Message, MessageKey } from '../messages';
 import { seatOf } from './next';
 import { applyRaceEvent, startRace, type RaceResult, type RaceState } from './race';
 import { PROTECTION_RULES } from './roundings';
-import { RULE_NAMES, RULE_SET_NAMES, RULE_SETS, type RaceSettings, type RuleSetName } from './rules';
+import { NO_RACE_ROUNDING, RULE_SET_NAMES, RULE_SETS, type RaceSettings, type RuleSetName } from './rules';
 
 /**
  * "What would the other rules say?" — for the same counts and the same dealt cards, what each rule
@@ -46,9 +46,11 @@ export interface WhatIfDiffers {
 
 export interface WhatIfOutcome {
   readonly name: WhatIfName;
-  /** How the screens name it: `race.whatIf.house`, or the rule set's `race.names.*`. */
+  /** How the screens name it: `race.whatIf.house`, or the rule set's own name (`rules.<name>.name`, "Round (no race)"). */
   readonly label: MessageKey;
   readonly settings: RaceSettings;
+  /** Whether it races at all: false where each player's odd chips are rounded and no card is dealt (`round`). */
+  readonly races: boolean;
   /** Exactly the house's settings (a rule set the house runs unchanged): its outcome is the house's. */
   readonly sameSettings: boolean;
   /**
@@ -76,7 +78,7 @@ export interface WhatIfOutcome {
   readonly differs: WhatIfDiffers;
   /** One line, in keys: `classic: winners: seat 1, seat 2 (+25)`, or why there is no result. */
   readonly said: Message;
-  /** A note to the line: fewer cards used than were dealt; null when none. */
+  /** A note to the line: fewer cards used than were dealt; null when none, and where it deals no card at all. */
   readonly note: Message | null;
 }
 
@@ -190,6 +192,8 @@ function differsFrom(house: Pick<WhatIfOutcome, 'awards' | 'protected' | 'raceCh
 
 /** The outcome's line in keys: its name, who gets chips (a seat × n for several), the value change. */
 function lineOf(state: RaceState, label: MessageKey, outcome: Omit<WhatIfOutcome, 'said' | 'note' | 'name' | 'label' | 'settings' | 'sameSettings' | 'differs'>, refusal: Message | null): Message {
+  // Without a race no chip is raced for: the players given one rounded their own odd chips up.
+  const awarded: MessageKey = outcome.races ? 'race.whatIf.winners' : 'race.whatIf.roundedUp';
   const rules = { message: { key: label } };
   if (outcome.status === 'refused') return { key: 'race.whatIf.refused', params: { rules, reason: { message: refusal ?? { key: 'race.whatIf.cannotRun' } } } };
   if (outcome.status === 'otherCards' || outcome.awards === null || outcome.protected === null || outcome.valueDelta === null) {
@@ -205,7 +209,7 @@ function lineOf(state: RaceState, label: MessageKey, outcome: Omit<WhatIfOutcome
     return { items, join: ',' };
   };
   const given: Message[] = [];
-  if (outcome.awards.length > 0) given.push({ key: 'race.whatIf.winners', params: { seats: seatsOf(outcome.awards, true) } });
+  if (outcome.awards.length > 0) given.push({ key: awarded, params: { seats: seatsOf(outcome.awards, true), next: state.setup.next } });
   if (outcome.protected.length > 0) given.push({ key: 'race.next.protected', params: { seats: seatsOf(outcome.protected, false) } });
   if (given.length === 0) given.push({ key: 'race.whatIf.nobody' });
   const delta = `${outcome.valueDelta >= 0 ? '+' : ''}${outcome.valueDelta}`;
@@ -224,7 +228,7 @@ export function whatOtherRulesSay(state: RaceState): WhatIf | null {
   const { setup } = state;
   const candidates: Array<{ name: WhatIfName; label: MessageKey; input: unknown }> = [
     { name: 'house', label: 'race.whatIf.house', input: inputFor(state, setup.rules, setup.settings) },
-    ...RULE_SET_NAMES.map((rules) => ({ name: rules, label: RULE_NAMES.rules[rules] as MessageKey, input: inputFor(state, rules, {}) })),
+    ...RULE_SET_NAMES.map((rules) => ({ name: rules, label: `rules.${rules}.name` as const satisfies MessageKey, input: inputFor(state, rules, {}) })),
   ];
   const played = candidates.map((candidate) => ({ candidate, played: play(candidate.input, bySeat) }));
   const houseFigures = figures((played[0] as (typeof played)[number]).played);
@@ -232,7 +236,8 @@ export function whatOtherRulesSay(state: RaceState): WhatIf | null {
     const known = figures(run);
     const settings = run.state?.setup.settings ?? (candidate.name === 'house' ? setup.settings : RULE_SETS[candidate.name]);
     const cardsUnused = run.status === 'decided' ? dealt - run.cardsUsed : 0;
-    const body = { status: run.status, ...known, cardsUsed: run.cardsUsed, cardsUnused, short: run.short };
+    const races = settings.rounding !== NO_RACE_ROUNDING;
+    const body = { status: run.status, races, ...known, cardsUsed: run.cardsUsed, cardsUnused, short: run.short };
     return {
       name: candidate.name,
       label: candidate.label,
@@ -241,7 +246,7 @@ export function whatOtherRulesSay(state: RaceState): WhatIf | null {
       ...body,
       differs: differsFrom(houseFigures, known),
       said: lineOf(state, candidate.label, body, run.refusal),
-      note: cardsUnused > 0 ? { key: 'race.whatIf.fewerCards', params: { n: cardsUnused } } : null,
+      note: races && cardsUnused > 0 ? { key: 'race.whatIf.fewerCards', params: { n: cardsUnused } } : null,
     };
   });
   return { outcomes, how: { key: 'race.whatIf.how' } };

@@ -8,7 +8,7 @@ const structure = { chips: [25, 100], levels: [{ sb: 25, bb: 50, minutes: 20 }, 
 describe('the tournament page: the house’s race settings (issue 25)', () => {
   it('shows each race setting the house chooses by its name in the page’s language, none when it gives none', () => {
     const plain = renderTournament({ structure, events: [], house: { rules: 'tda' }, held: null } as never, 'en');
-    expect(plain).toContain('data-testid="tournament-rules">tda<');
+    expect(plain).toContain('data-testid="tournament-rules">TDA rule<');
     expect(plain).not.toContain('tournament-award');
     const house = { rules: 'classic', award: 'high-card-takes-all', dealStart: 'button', rounding: 'pooled-more-than-half' };
     const shown = renderTournament({ structure, events: [], house, held: null } as never, 'en');

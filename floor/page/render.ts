@@ -669,7 +669,7 @@ export function renderTournament(clock: FloorClock | null, language: FloorLangua
     });
     shown = `<dl class="totals" data-testid="tournament-house">
 <div><dt>${w('floor.page.tournament.chips')}</dt><dd data-testid="tournament-chips">${structure.chips.map((chip) => n(chip)).join(' · ')}</dd></div>
-<div><dt>${w('floor.page.tournament.rules')}</dt><dd data-testid="tournament-rules">${house.rules === undefined ? w('floor.page.tournament.tableOwn') : w(RULE_NAMES.rules[house.rules])}</dd></div>
+<div><dt>${w('floor.page.tournament.rules')}</dt><dd data-testid="tournament-rules">${house.rules === undefined ? w('floor.page.tournament.tableOwn') : w(`rules.${house.rules}.name`)}</dd></div>
 <div><dt>${w('floor.page.tournament.decks')}</dt><dd data-testid="tournament-decks">${house.decks === undefined ? w('floor.page.tournament.tableOwn') : n(house.decks)}</dd></div>
 ${houseSettings(house, w)}</dl>
 <table class="races" data-testid="tournament-levels"><thead><tr><th scope="col">${w('floor.page.level')}</th><th scope="col">${w('floor.page.tournament.smallBlind')}</th><th scope="col">${w('floor.page.tournament.bigBlind')}</th><th scope="col">${w('floor.page.tournament.ante')}</th><th scope="col">${w('floor.page.tournament.minutes')}</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;

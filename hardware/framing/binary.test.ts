@@ -151,7 +151,7 @@ describe('refused, never a card: the reason and the bytes in hex', () => {
     const ssi = BINARY_PROFILES['zebra-ssi'] as DeviceProfile;
     const events = decodeRecording(ssi, [{ at: 0, bytes: hex('07 F3 00 00') }, { at: 500, bytes: hex(SAMPLES['zebra-ssi'].bytes) }]);
     expect(cardsOf(events)).toEqual(['As']);
-    expect(unknownsOf(events)[0]).toEqual({ raw: '07 F3 00 00', reason: 'cut off: 4 bytes of 9, then silence' });
+    expect(unknownsOf(events)[0]).toEqual({ raw: '07 F3 00 00', reason: 'cut off: 4 of 9 bytes, then silence' });
   });
 
   it('bytes between frames are reported once, as bytes outside any frame', () => {

@@ -3,6 +3,7 @@
 // with a journal key kept inside the data folder.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -17,7 +18,17 @@ function web(env: Record<string, string>, wrap: (command: string[]) => string[] 
   return spawnSync(program, args, { cwd: root, encoding: 'utf8', env: { ...process.env, CHIP_RACE_PORT: '0', ...env }, timeout: 60_000 });
 }
 
-function expectOneLine(run: ReturnType<typeof web>, message: RegExp): void {
+/** As `web`, without blocking this process (a port it holds must go on answering). */
+function webAsync(env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, start, { cwd: root, env: { ...process.env, CHIP_RACE_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+function expectOneLine(run: { status: number | null; stdout: string; stderr: string }, message: RegExp): void {
   expect(run.status).toBe(2);
   expect(run.stdout).toBe('');
   expect(run.stderr).toMatch(/^web: [^\n]+\n$/);
@@ -38,6 +49,20 @@ describe('browser mode that cannot start', () => {
     const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
     const readOnly = (command: string[]) => ['unshare', ...user, '--mount', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o ro,size=65536 chip-race-ro "$0" && exec "$@"', dir, ...command];
     expectOneLine(web({ CHIP_RACE_DATA_DIR: join(dir, 'console') }, readOnly), /cannot be written \(read-only file system, EROFS\): choose another with CHIP_RACE_DATA_DIR or make it writable\n$/);
+  }, 60_000);
+
+  it('a port another program holds: the port and CHIP_RACE_PORT named (issue 41: `listen EADDRINUSE` alone)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'web-start-port-'));
+      const run = await webAsync({ CHIP_RACE_DATA_DIR: join(dir, 'data'), CHIP_RACE_PORT: String(port) });
+      expectOneLine(run, new RegExp(`^web: port ${port} on 127\\.0\\.0\\.1 is already in use \\(is the console already running\\?\\): stop what holds it, or choose another port with CHIP_RACE_PORT \\(CHIP_RACE_PORT=${port + 1} npm start\\)\n$`));
+      expect(run.stderr).not.toContain('EADDRINUSE');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   }, 60_000);
 
   it('a journal key kept inside the data folder', () => {

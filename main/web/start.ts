@@ -11,6 +11,7 @@ import { ConsoleService } from '../service/service';
 import { consoleServiceOptions } from '../service/options';
 import { startFailureMessage } from '../service/startFailure';
 import { DISPLAY_KEY_FILE, KEY_FILE, loadBrowserKey, loadDisplayKey } from './key';
+import { portTakenMessage } from './portTaken';
 import { startWebServer } from './server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,10 +29,6 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`CHIP_RACE_PORT mu
 
 // A data folder it cannot write, or a journal key it cannot use: one line saying why, never a stack.
 const service = await ConsoleService.start(consoleServiceOptions(dataDir)).catch((error: unknown) => fail(startFailureMessage(error)));
-if (!existsSync(join(rendererDir, 'index.html'))) {
-  await service.close();
-  fail('the console is not built yet: run `npm run build` first (npm run web does it for you)');
-}
 let key: string;
 let displayKey: string;
 try {
@@ -47,12 +44,19 @@ try {
   await service.close();
   fail(`the player display's key in ${join(dataDir, DISPLAY_KEY_FILE)} could not be read or made: ${(error as Error).message}`);
 }
+const host = env.CHIP_RACE_HOST ?? '127.0.0.1';
 let server;
 try {
-  server = await startWebServer({ service, rendererDir, key, displayKey, host: env.CHIP_RACE_HOST ?? '127.0.0.1', port, allowNonLoopback: env.CHIP_RACE_ALLOW_REMOTE === '1' });
+  server = await startWebServer({ service, rendererDir, key, displayKey, host, port, allowNonLoopback: env.CHIP_RACE_ALLOW_REMOTE === '1' });
 } catch (error) {
   await service.close();
-  fail((error as Error).message);
+  fail((error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portTakenMessage(host, port) : (error as Error).message);
+}
+// Checked once the port is held, so a port in use is said as such with or without a build.
+if (!existsSync(join(rendererDir, 'index.html'))) {
+  await server.close();
+  await service.close();
+  fail('the console is not built yet: run `npm run build` first (npm run web does it for you)');
 }
 // The address carries the key: opening it lets that browser in (the page then drops it from the address bar).
 // The display's address carries the display's own key: the room's TV gets the display and nothing else.

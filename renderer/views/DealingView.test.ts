@@ -38,7 +38,7 @@ describe('dealing screen', () => {
     const { wrapper } = await dealing();
     expect(wrapper.find('[data-testid="view-dealing"]').exists()).toBe(true);
     expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Deal 3 cards to seat 1 — Matti');
-    expect(wrapper.get('[data-testid="deal-progress"]').text()).toContain('0 of 7 cards dealt');
+    expect(wrapper.get('[data-testid="deal-progress"]').text()).toContain('Cards dealt: 0 of 7');
     wrapper.unmount();
   });
 

@@ -244,3 +244,30 @@ describe('a race’s record slip: where the race ran', () => {
     wrapper.unmount();
   });
 });
+
+describe('history: the rules a race ran (issue 41: the house settings were left out)', () => {
+  /** The Finnish example as a house ran it: classic, with the deal from seat 1 and high card takes all. */
+  function houseRace() {
+    const entry = makeHistoryEntry({ id: 'h', confirmedAt: '2024-05-04T19:00:00.000Z' });
+    return { ...entry, summary: { ...entry.summary, settings: { ...entry.summary.settings, dealStart: 'seat-1', award: 'high-card-takes-all' } } } as typeof entry;
+  }
+
+  it.each([
+    ['en', 'Classic (home game, Wikipedia)', 'house rules: deal from seat 1; high card takes all the chips (more than one a player)'],
+    ['fi', 'Klassinen (kotipelit, Wikipedia)', 'talon säännöt: '],
+    ['ru', 'Классические (домашние игры, Википедия)', 'правила стола: '],
+  ] as const)('%s: beside the rule set, the settings it ran on its own; none beside a race run by the rule set as it is', async (locale, rules, house) => {
+    const plain = makeHistoryEntry({ id: 'p', confirmedAt: '2024-05-04T18:00:00.000Z' });
+    const { plugins, missing } = await prepare({ api: createFakeApi({ history: [plain, houseRace()] }), locale });
+    const wrapper = mount(HistoryView, { global: { plugins } });
+    await settle();
+    const [ran, asIs] = wrapper.findAll('[data-testid="history-row"]');
+    expect(ran?.get('[data-testid="history-rules"]').text()).toContain(rules);
+    expect(ran?.get('[data-testid="history-house"]').text()).toContain(house);
+    expect(ran?.get('[data-testid="history-house"]').text().split('; ')).toHaveLength(2);
+    expect(asIs?.get('[data-testid="history-rules"]').text()).toBe(rules);
+    expect(asIs?.find('[data-testid="history-house"]').exists()).toBe(false);
+    expect(missing).toEqual([]);
+    wrapper.unmount();
+  });
+});

@@ -39,7 +39,7 @@ describe('result screen', () => {
     expect(wrapper.get('[data-testid="winner-2"]').text()).toContain('Seat 2 — Teppo');
     expect(wrapper.get('[data-testid="winner-2"]').attributes('data-card')).toBe('Ts');
     expect(wrapper.get('[data-testid="value-delta"]').text()).toBe('+25');
-    expect(wrapper.get('[data-testid="remove-chips"]').text()).toBe('Remove all odd 25 chips: 7 chips, value 175.');
+    expect(wrapper.get('[data-testid="remove-chips"]').text()).toBe('Remove all odd 25 chips: 7 × 25 = 175.');
     expect(wrapper.get('[data-testid="next-step"]').text()).toBe('Give one 100 chip each — race: seat 1 — Matti (A♥), seat 2 — Teppo (10♠); remove all odd 25 chips');
     // The heading has the focus, not the confirm button: no stray Enter confirms the race.
     expect(document.activeElement).toBe(wrapper.get('#result-title').element);

@@ -346,10 +346,10 @@ describe('settings: the status shown live', () => {
     const { plugins, api } = await prepare();
     const wrapper = mount(SettingsView, { global: { plugins } });
     await settle();
-    expect(wrapper.get('[data-testid="journal-info"]').text()).toContain('Journal: 0 records on disk.');
+    expect(wrapper.get('[data-testid="journal-info"]').text()).toContain('Records in the journal on disk: 0.');
     api.push({ ...api.current, journal: { ...api.current.journal, records: 3, chain: 'intact' } });
     await settle();
-    expect(wrapper.get('[data-testid="journal-info"]').text()).toContain('Journal: 3 records on disk.');
+    expect(wrapper.get('[data-testid="journal-info"]').text()).toContain('Records in the journal on disk: 3.');
     wrapper.unmount();
   });
 });

@@ -286,7 +286,7 @@ describe('the structure screen', () => {
     const prepared = await prepare({ api: createFakeApi({ state: makeTournamentState({ structure, table: { chipSet: [20, 50, 100], removed: 50, next: 100 } }) }), locale: 'fi' });
     const finnish = mount(StructureView, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
-    expect(finnish.get('[data-testid="plan-warning"]').text()).toBe('tason 1 jälkeen: 50 ei ole arvon 20 monikerta, joten 20-merkkejä ei voi vaihtaa 50-merkkeihin kisassa');
+    expect(finnish.get('[data-testid="plan-warning"]').text()).toBe('tason 1 jälkeen: 50 ei ole arvon 20 monikerta, joten 20-merkkejä ei voi vaihtaa 50-merkkeihin arvonnassa');
     finnish.unmount();
   });
 });

@@ -114,6 +114,7 @@ export const enEngine = {
       how: "The same counts, and each player's own cards in the order they received them (their run of the deal, then their tie-break draws), under each rule set; a rule set that would deal a player more cards than they got would have needed other cards, and no card is made up",
       decided: '{rules}: {given} ({delta})',
       winners: 'race chips: {seats}',
+      roundedUp: 'rounded up to one {next}: {seats}',
       seatChips: '{seat} × {n}',
       nobody: 'no chip given',
       otherCards: '{rules}: would have needed other cards ({seat} was dealt {n} card) | {rules}: would have needed other cards ({seat} was dealt {n} cards)',
@@ -138,7 +139,7 @@ export const enEngine = {
       notOverHalf: '{over} over, not more than half of {next}',
       overDropped: '{over} over (pooled-down)',
       overMakesChip: '{over} over (pooled-up)',
-      poolHalf: 'Pool: {chips} odd chips; a chip per full {k}, then the next player wins only with at least {half} odd chips of their own',
+      poolHalf: 'Pool: {chips} odd chip; a chip per full {k}, then the next player wins only if their own odd chips number at least {half} | Pool: {chips} odd chips; a chip per full {k}, then the next player wins only if their own odd chips number at least {half}',
       perPlayer: 'No race: each player with at least {half} in odd chips gets one {next}',
       noCards: 'No card can change the outcome: no cards are dealt',
       deal: 'Deal {n} card: {runs} | Deal {n} cards: {runs}',
@@ -173,6 +174,25 @@ export const enEngine = {
         nobodyWins: 'nobody wins',
         nobodyElseWins: 'nobody else wins',
       },
+    },
+  },
+  /** Each rule set as the dealer knows it (the setup screen, the race record, "what would the other rules say"): its name and one line. */
+  rules: {
+    classic: {
+      name: 'Classic (home game, Wikipedia)',
+      summary: 'Pool rounded half up; deal from the left of the button; a broke player gets a chip without racing.',
+    },
+    tda: {
+      name: 'TDA rule',
+      summary: 'Pool rounded half up; deal from seat 1; anyone raced out gets one chip afterwards.',
+    },
+    roberts: {
+      name: "Robert's Rules (DD Poker)",
+      summary: 'Chips while the pool holds a full one, then the next player wins with half a chip of their own; broke players served first.',
+    },
+    round: {
+      name: 'Round (no race)',
+      summary: 'No race: each player with at least half a new chip in odd chips gets one.',
     },
   },
   value: {

@@ -9,7 +9,7 @@ export const enFloorPages = {
     tooLarge: 'the seat list is larger than a seat list can be ({n} KB)',
     empty: 'the seat list holds no seats: one line per seat, table, seat and player',
     quote: 'line {line}: a quoted cell is not closed, or text follows its closing quote',
-    columns: 'line {line}: {n} cells; a seat list has three: table, seat, player',
+    columns: 'line {line}: {n} cell; a seat list has three: table, seat, player | line {line}: {n} cells; a seat list has three: table, seat, player',
     table: 'line {line}: "{table}" is not a table name (1 to {n} characters, no control characters, no spaces around it)',
     seat: 'line {line}: seat "{seat}" is not a seat number from 1 to {n}',
     player: "line {line}: the player's name is longer than {n} characters or holds control characters",
@@ -171,7 +171,7 @@ export const enFloorPages = {
     clock: {
       status: '{clock}: {status}',
       states: { idle: 'not started', running: 'running', paused: 'paused', finished: 'finished' },
-      held: 'Held at the end of the break after level {level}: {n} tables not done yet. The next level starts when the last one confirms; Resume starts it now (recorded as your override).',
+      held: 'Held at the end of the break after level {level}: {n} table not done yet. The next level starts when it confirms; Resume starts it now (recorded as your override). | Held at the end of the break after level {level}: {n} tables not done yet. The next level starts when the last one confirms; Resume starts it now (recorded as your override).',
       holdOn: 'Hold breaks',
       holdOff: 'Stop holding breaks',
       holdIsOn: 'Breaks with a colour-up are held: the next level waits until every table is done.',
@@ -182,7 +182,7 @@ export const enFloorPages = {
   },
   /** `floor serve` and `add-table` when PostgreSQL has fewer connection slots than the tables need (floor/db/capacity.ts). */
   capacity: {
-    short: 'PostgreSQL allows {max} connections (max_connections), {tables} tables need {needed}: one for each station, {pool} for the floor, {reserved} kept for the superuser and {margin} to spare. Stations past the limit say "the floor is full".',
+    short: 'PostgreSQL allows {max} connections (max_connections), and the tables ({tables}) need {needed}: one for each station, {pool} for the floor, {reserved} kept for the superuser and {margin} to spare. Stations past the limit say "the floor is full".',
     fix: 'Change it on the database server: sudo -u postgres psql -c "ALTER SYSTEM SET max_connections = {suggested};" then restart the cluster (sudo systemctl restart postgresql), as the README\'s cardroom set-up says.',
   },
   /** What the floor answers a request it will not serve, as plain text in the asker's language. */

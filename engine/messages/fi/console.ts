@@ -22,7 +22,7 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     detecting: 'tämän korttilähteen lukijan asetuksia etsitään: odota haun loppuun tai pysäytä se ensin',
     noStructure: 'turnausrakennetta ei ole tallennettu: tallenna rakenne ensin',
     fromFloor: {
-      tournament: 'turnauksen rakenne, pelimerkit ja talon säännöt tulevat salista niin kauan kuin tämä pöytä on linkitetty siihen: muuta niitä salissa',
+      tournament: 'turnauksen rakenne, pelimerkit ja talon säännöt tulevat salista niin kauan kuin tämä asema on linkitetty siihen: muuta niitä salissa',
       seats: 'pelissä olevat paikat ja pelaajien nimet ovat salin istumajärjestys niin kauan kuin tämä asema on linkitetty siihen: pudonnut tai siirretty pelaaja muutetaan salissa',
     },
     exchange: {
@@ -37,7 +37,7 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       noRace: 'tason {level} jälkeisessä pelimerkkien vaihdossa ei ole arvontaa, joka poistaisi merkit {removed}',
       racedOff: 'merkit {removed} on jo arvottu pois tällä tauolla (tason {level} jälkeen) arvonnassa {race}, joka vahvistettiin kello {time}: niitä ei voi arpoa toista kertaa samalla tauolla',
     },
-    raceStillOpen: 'arvonta {race} on yhä auki: vahvista tai hylkää se ensin',
+    raceStillOpen: 'arvonta {race} on yhä auki: vahvista tai keskeytä se ensin',
     gameStillOpen: 'peli {game} on yhä auki: sulje se ensin',
     noRace: 'yhtään arvontaa ei ole auki',
     noRaceStart: 'yhtään arvontaa ei ole auki: aloita arvonta laskentanäkymästä',
@@ -61,8 +61,8 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     /** A reader per seat (issue 26): cards read at another seat's antenna, and mapping the antennas to seats. */
     seatMap: {
       discarded: 'jakaja hylkäsi: luettiin paikan {readAt} antennilla, kun jako oli paikalla {seat}',
-      undecided: 'luettiin paikan {readAt} antennilla eikä siitä päätetty ennen kilpailun loppua: ei jaettu',
-      open: '{open} on auki: yhdistä antennit kilpailujen ja pelien välillä',
+      undecided: 'luettiin paikan {readAt} antennilla eikä siitä päätetty ennen arvonnan loppua: ei jaettu',
+      open: '{open} on auki: yhdistä antennit arvontojen ja pelien välillä',
       notDeck: 'profiili {name} ei ole rekisteröity pakka: rekisteröi ensin pakka',
       noAntenna: 'lukija ei nimennyt antennia: sen malli tarvitsee ryhmän (?<reader>…)',
       antennaTaken: 'antenni {reader} on jo paikka {seat}',

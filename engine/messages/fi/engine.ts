@@ -70,8 +70,8 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       what: { count: 'vaihdettujen {removed}-merkkien määrä' },
       noteNotText: 'huomautuksen on oltava tekstiä (saatiin {value})',
       noteTooLong: 'huomautus on liian pitkä (enintään {max} merkkiä)',
-      raceNeeded: 'myöhemmin löytyneet merkit kuuluvat kisaan: nimeä se (saatiin {value})',
-      reasonNeeded: 'pelimerkkien vaihto kisan ulkopuolella tarvitsee syyn, joka kuulutetaan',
+      raceNeeded: 'myöhemmin löytyneet merkit kuuluvat arvontaan: nimeä se (saatiin {value})',
+      reasonNeeded: 'pelimerkkien vaihto arvonnan ulkopuolella tarvitsee syyn, joka kuulutetaan',
     },
     next: {
       deal: 'Jaa {n} kortti: {seat} | Jaa {n} korttia: {seat}',
@@ -117,6 +117,7 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       how: 'Sama laskenta ja kunkin paikan omat kortit siinä järjestyksessä kuin paikka ne sai (jaossa, sitten uusintajaon ratkaisukortit) kunkin säännön mukaan; jos sääntö jakaisi paikalle enemmän kortteja kuin se sai, olisi tarvittu muita kortteja, eikä kortteja keksitä',
       decided: '{rules}: {given} ({delta})',
       winners: 'arvotut pelimerkit: {seats}',
+      roundedUp: 'yksi {next} pyöristämällä: {seats}',
       seatChips: '{seat} × {n}',
       nobody: 'pelimerkkejä ei anneta',
       otherCards: '{rules}: olisi tarvinnut muita kortteja ({seat} sai {n} kortin) | {rules}: olisi tarvinnut muita kortteja ({seat} sai {n} korttia)',
@@ -141,7 +142,7 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       notOverHalf: 'yli jää {over}, ei yli puolta arvosta {next}',
       overDropped: 'yli jää {over} (pyöristys alaspäin)',
       overMakesChip: 'yli jää {over} (pyöristys ylöspäin)',
-      poolHalf: 'Ylijäämät yhteensä: {chips} merkkiä; pelimerkki jokaisesta täydestä {k} merkin erästä, sitten seuraava pelaaja voittaa vain, jos hänellä itsellään on vähintään {half} ylijäämämerkkiä',
+      poolHalf: 'Ylijäämämerkkejä yhteensä: {chips}; pelimerkki jokaisesta täydestä {k} merkin erästä, sitten seuraava pelaaja voittaa vain, jos hänen omia ylijäämämerkkejään on vähintään {half} | Ylijäämämerkkejä yhteensä: {chips}; pelimerkki jokaisesta täydestä {k} merkin erästä, sitten seuraava pelaaja voittaa vain, jos hänen omia ylijäämämerkkejään on vähintään {half}',
       perPlayer: 'Ei arvontaa: jokainen, jonka ylijäämämerkkien arvo on vähintään {half}, saa pelimerkin ({next})',
       noCards: 'Mikään kortti ei voi muuttaa lopputulosta: kortteja ei jaeta',
       deal: 'Jaetaan {n} kortti: {runs} | Jaetaan {n} korttia: {runs}',
@@ -176,6 +177,25 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
         nobodyWins: 'kukaan ei voita',
         nobodyElseWins: 'kukaan muu ei voita',
       },
+    },
+  },
+  /** Each rule set as the dealer knows it (the setup screen, the race record, "what would the other rules say"): its name and one line. */
+  rules: {
+    classic: {
+      name: 'Klassinen (kotipelit, Wikipedia)',
+      summary: 'Yhteiset ylijäämämerkit pyöristetään puolesta ylöspäin; jako alkaa jakajanapista vasemmalle; pelaaja, jolla on jäljellä vain ylijäämämerkkejä, saa pelimerkin ilman arvontaa.',
+    },
+    tda: {
+      name: 'TDA-sääntö',
+      summary: 'Yhteiset ylijäämämerkit pyöristetään puolesta ylöspäin; jako alkaa paikasta 1; arvonnassa kaiken menettänyt saa jälkikäteen yhden pelimerkin.',
+    },
+    roberts: {
+      name: "Robert's Rules (DD Poker)",
+      summary: 'Pelimerkkejä annetaan niin kauan kuin potissa on kokonainen merkki; sen jälkeen seuraava pelaaja voittaa vain, jos hänellä itsellään on vähintään puolikas merkki; pelkillä ylijäämämerkeillä olevat palvellaan ensin.',
+    },
+    round: {
+      name: 'Pyöristys (ei arvontaa)',
+      summary: 'Ei arvontaa: jokainen pelaaja, jonka ylijäämämerkit ovat vähintään puolet uudesta pelimerkistä, saa yhden.',
     },
   },
   value: {
@@ -268,7 +288,7 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       largerLeaves: '{chip} ei voi jäädä peliin tason {level} jälkeiseen aikaan, kun suurempi {larger} poistuu tason {early} jälkeen; merkit poistuvat pienimmästä alkaen',
     },
     warning: {
-      notMultiple: 'tason {level} jälkeen: {next} ei ole arvon {removed} monikerta, joten {removed}-merkkejä ei voi vaihtaa {next}-merkkeihin kisassa',
+      notMultiple: 'tason {level} jälkeen: {next} ei ole arvon {removed} monikerta, joten {removed}-merkkejä ei voi vaihtaa {next}-merkkeihin arvonnassa',
     },
     file: {
       notJson: 'ei JSONia: tiedosto ei ole JSON-asiakirja',

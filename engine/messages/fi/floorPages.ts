@@ -8,7 +8,7 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
     tooLarge: 'paikkalista on suurempi kuin paikkalista voi olla ({n} kt)',
     empty: 'paikkalistassa ei ole paikkoja: yksi rivi paikkaa kohden, pöytä, paikka ja pelaaja',
     quote: 'rivi {line}: lainausmerkeissä olevaa solua ei suljeta, tai loppulainausmerkin jälkeen on tekstiä',
-    columns: 'rivi {line}: {n} solua; paikkalistassa niitä on kolme: pöytä, paikka, pelaaja',
+    columns: 'rivi {line}: {n} solu; paikkalistassa niitä on kolme: pöytä, paikka, pelaaja | rivi {line}: {n} solua; paikkalistassa niitä on kolme: pöytä, paikka, pelaaja',
     table: 'rivi {line}: "{table}" ei ole pöydän nimi (pituus 1–{n}, ei ohjausmerkkejä, ei välilyöntejä ympärillä)',
     seat: 'rivi {line}: paikka "{seat}" ei ole paikan numero 1–{n}',
     player: 'rivi {line}: pelaajan nimi on yli {n} kirjaimen mittainen tai siinä on ohjausmerkkejä',
@@ -168,7 +168,7 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
     clock: {
       status: '{clock}: {status}',
       states: { idle: 'ei käynnissä', running: 'käy', paused: 'pysäytetty', finished: 'päättynyt' },
-      held: 'Pysäytetty tason {level} jälkeisen tauon lopussa: {n} pöytää ei ole vielä valmiina. Seuraava taso alkaa, kun viimeinen vahvistaa; Jatka aloittaa sen nyt (kirjataan ohitukseksi).',
+      held: 'Pysäytetty tason {level} jälkeisen tauon lopussa: {n} pöytä ei ole vielä valmis. Seuraava taso alkaa, kun se vahvistaa; Jatka aloittaa sen nyt (kirjataan ohitukseksi). | Pysäytetty tason {level} jälkeisen tauon lopussa: {n} pöytää ei ole vielä valmiina. Seuraava taso alkaa, kun viimeinen vahvistaa; Jatka aloittaa sen nyt (kirjataan ohitukseksi).',
       holdOn: 'Pidä tauot',
       holdOff: 'Älä pidä taukoja',
       holdIsOn: 'Tauot, joilla on pelimerkkien vaihto, pidetään: seuraava taso odottaa, kunnes kaikki pöydät ovat valmiina.',
@@ -179,7 +179,7 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
   },
   /** `floor serve` and `add-table` when PostgreSQL has fewer connection slots than the tables need (floor/db/capacity.ts). */
   capacity: {
-    short: 'PostgreSQL sallii {max} yhteyttä (max_connections), {tables} pöytää tarvitsee {needed}: yhden kullekin asemalle, {pool} salille, {reserved} pääkäyttäjälle varattua ja {margin} varaa. Rajan yli jäävät asemat sanovat "sali on täynnä".',
+    short: 'PostgreSQL sallii {max} yhteyttä (max_connections), ja pöydät ({tables}) tarvitsevat {needed}: yhden kullekin asemalle, {pool} salille, {reserved} pääkäyttäjälle varattua ja {margin} varaa. Rajan yli jäävät asemat sanovat "sali on täynnä".',
     fix: 'Muuta se tietokantapalvelimella: sudo -u postgres psql -c "ALTER SYSTEM SET max_connections = {suggested};" ja käynnistä klusteri uudelleen (sudo systemctl restart postgresql), kuten READMEn salin asennusohje sanoo.',
   },
   /** What the floor answers a request it will not serve, as plain text in the asker's language. */
