@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readStructure } from '../plan/structure';
-import { breakMarkDue, clockBreak, clockSaidOtherSince, type StationBreak } from './breaks';
+import { breakMarkDue, clockBreak, clockSaidOtherSince, floorMayHoldUntil, type StationBreak } from './breaks';
+import { HOLD_GRACE_MS } from './hold';
 import { applyClockEvent, clockSchedule, foldClock, nextClockChange, type ClockEvent, type ClockSchedule } from './clock';
 
 const MIN = 60_000;
@@ -39,11 +40,15 @@ const presses = (back: boolean) =>
 class FollowingStation {
   readonly events: ClockEvent[] = [];
   private run = foldClock([], 0);
-  readonly station: { current: number | null; markedAt: number | null; markedAfterEvents: number; marks: Map<number, number> } = { current: null, markedAt: null, markedAfterEvents: 0, marks: new Map() };
+  readonly station: { current: number | null; markedAt: number | null; markedAfterEvents: number; marks: Map<number, number>; floorHolds: boolean };
   readonly marked: { readonly afterLevel: number | null; readonly at: number }[] = [];
 
-  constructor(private readonly schedule: ClockSchedule) {
+  constructor(
+    private readonly schedule: ClockSchedule,
+    floorHolds = false,
+  ) {
     this.run = foldClock([], schedule.totalMs);
+    this.station = { current: null, markedAt: null, markedAfterEvents: 0, marks: new Map(), floorHolds };
   }
 
   /** The time the station has come to. */
@@ -55,10 +60,18 @@ class FollowingStation {
     this.follow(event.at);
   }
 
-  /** Time passes to `until`: the timer fires at every period change on the way. */
+  /** Time passes to `until`: the timer fires at every period change on the way (and, on the floor's clock, where a hold can come no more). */
   wait(from: number, until: number): void {
-    for (let next = nextClockChange(this.schedule, this.events, from); next !== null && next <= until; next = nextClockChange(this.schedule, this.events, next)) this.follow(next);
+    for (let next = this.timer(from); next !== null && next <= until; next = this.timer(next)) this.follow(next);
     this.follow(until);
+  }
+
+  private timer(now: number): number | null {
+    const change = nextClockChange(this.schedule, this.events, now);
+    const current = this.station.current;
+    const hold = this.station.floorHolds && current !== null ? floorMayHoldUntil(this.schedule, this.events, now, current) : null;
+    const at = Math.min(change ?? Infinity, hold ?? Infinity);
+    return Number.isFinite(at) ? at : null;
   }
 
   follow(now: number): void {
@@ -202,5 +215,43 @@ describe("a station's break follows its clock", () => {
     expect(breakMarkDue(SCHEDULE, [], T0, none)).toBeNull();
     expect(breakMarkDue(SCHEDULE, [{ type: 'start', at: T0 }, { type: 'pause', at: T0 + 50 * MIN + 3 }], T0 + 52 * MIN, none, 2)).toEqual({ afterLevel: 2 });
     expect(breakMarkDue(SCHEDULE, [{ type: 'start', at: T0 }, { type: 'pause', at: T0 + 50 * MIN + 3 }], T0 + 52 * MIN, { current: 2, markedAt: T0 + 40 * MIN, marks: new Map([[2, T0 + 40 * MIN]]) }, 2)).toBeNull();
+  });
+});
+
+describe("a station on the floor's clock leaves a break only once the floor can no longer hold it", () => {
+  const onBreak: StationBreak = { current: 2, markedAt: T0 + 40 * MIN, marks: new Map([[2, T0 + 40 * MIN]]), floorHolds: true };
+  const running: ClockEvent[] = [{ type: 'start', at: T0 }];
+
+  it('within the grace after the break’s end it stays (the timer set for the grace’s end); past it, play', () => {
+    expect(floorMayHoldUntil(SCHEDULE, running, T0 + 50 * MIN - 1, 2)).toBeNull();
+    expect(floorMayHoldUntil(SCHEDULE, running, T0 + 50 * MIN, 2)).toBe(T0 + 50 * MIN + HOLD_GRACE_MS + 1);
+    expect(breakMarkDue(SCHEDULE, running, T0 + 50 * MIN + HOLD_GRACE_MS, onBreak)).toBeNull();
+    expect(breakMarkDue(SCHEDULE, running, T0 + 50 * MIN + HOLD_GRACE_MS + 1, onBreak)).toEqual({ afterLevel: null });
+    // The station's own clock is held by no floor: play at the end.
+    expect(breakMarkDue(SCHEDULE, running, T0 + 50 * MIN, { ...onBreak, floorHolds: false })).toEqual({ afterLevel: null });
+    // Stood still within the grace (the director's pause): a resume may bring the hold.
+    expect(floorMayHoldUntil(SCHEDULE, [...running, { type: 'pause', at: T0 + 50 * MIN + 5 }], T0 + 60 * MIN, 2)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('a hold let go (the clock stood at the break’s very end, then resumed) leaves at once; a director’s move past the grace too', () => {
+    const released: ClockEvent[] = [...running, { type: 'pause', at: T0 + 50 * MIN }, { type: 'resume', at: T0 + 53 * MIN }];
+    expect(floorMayHoldUntil(SCHEDULE, released, T0 + 53 * MIN + 1, 2)).toBeNull();
+    expect(breakMarkDue(SCHEDULE, released, T0 + 53 * MIN + 1, onBreak)).toEqual({ afterLevel: null });
+    const moved: ClockEvent[] = [...running, { type: 'adjust', at: T0 + 45 * MIN, by: 6 * MIN + 1 }];
+    expect(breakMarkDue(SCHEDULE, moved, T0 + 45 * MIN, onBreak)).toEqual({ afterLevel: null });
+  });
+
+  it('for any presses on the floor’s clock, the station is on the clock’s break, or on the one just ended while the floor may hold it', () => {
+    fc.assert(
+      fc.property(schedules, presses(false), (schedule, list) => {
+        const station = new FollowingStation(schedule, true);
+        station.play(list, (now) => {
+          const current = station.station.current;
+          const said = clockBreak(schedule, station.events, now);
+          expect(current === said || (current !== null && floorMayHoldUntil(schedule, station.events, now, current) !== null)).toBe(true);
+        });
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { applyClockEvent, clockTimeAt, foldClock, type ClockEvent, type ClockRun, type ClockSchedule } from './clock';
+import { HOLD_GRACE_MS } from './hold';
 
 /**
  * Which break the clock says the tournament is on, and when a station's "this break" must follow
@@ -73,6 +74,31 @@ export function clockSaidOtherSince(schedule: ClockSchedule, events: readonly Cl
   return passes(to);
 }
 
+/**
+ * Until when the floor may still hold the break after `afterLevel` (engine/clock/hold.ts): its
+ * clock has run past the break's end by at most `graceMs`, and has not stood at that very end (a
+ * hold the floor has let go). Epoch ms, or Infinity while the clock stands within the grace
+ * (a resume may bring the hold); null when the floor can no longer hold it.
+ */
+export function floorMayHoldUntil(schedule: ClockSchedule, events: readonly ClockEvent[], now: number, afterLevel: number, graceMs = HOLD_GRACE_MS): number | null {
+  const period = schedule.periods.find((each) => each.kind === 'break' && each.afterLevel === afterLevel);
+  if (period === undefined) return null;
+  const end = period.startMs + period.ms;
+  const total = schedule.totalMs;
+  let run = foldClock([], total);
+  for (const event of events) {
+    run = applyClockEvent(run, event, total);
+    // Paused at the break's very end: the floor's hold (let go since, or the clock would not be past it).
+    if (event.type === 'pause' && run.base === end) return null;
+  }
+  const elapsed = clockTimeAt(run, now, total);
+  // Finished, the clock stands for good: nothing for a hold to wait for.
+  if (!run.started || elapsed >= total) return null;
+  const past = elapsed - end;
+  if (past < 0 || past > graceMs) return null;
+  return run.running ? now + (graceMs - past) + 1 : Number.POSITIVE_INFINITY;
+}
+
 /** The station's "this break", as the clock's follower sees it. */
 export interface StationBreak {
   /** The break the station is on now (null: playing). */
@@ -87,6 +113,12 @@ export interface StationBreak {
   readonly markedAfterEvents?: number;
   /** When each break was last marked, by the level it follows (epoch ms). */
   readonly marks: ReadonlyMap<number, number>;
+  /**
+   * The clock is the floor's, which may hold a break at its end (with the option on, for a break
+   * with a colour-up): the station leaves its break only once the floor can no longer hold it
+   * (`floorMayHoldUntil`), so the floor counts this table done with the break when it looks.
+   */
+  readonly floorHolds?: boolean;
 }
 
 /**
@@ -107,6 +139,7 @@ export function breakMarkDue(schedule: ClockSchedule, events: readonly ClockEven
   // A break the clock marked once already since its start (or the dealer did) is not begun again: play, then.
   const target = said !== null && (station.marks.get(said) ?? -Infinity) >= start.at ? null : said;
   if (target === station.current) return null;
+  if (station.floorHolds === true && station.current !== null && floorMayHoldUntil(schedule, events, now, station.current) !== null) return null;
   // Since the mark, or since the clock's start when the mark came before it.
   const known = station.markedAfterEvents;
   const sinceStart = station.markedAt === null || (known === undefined ? station.markedAt < start.at : known === 0);

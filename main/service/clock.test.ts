@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StructureInput } from '../../engine/plan/csv';
 import { CLOCK_EVENTS_KEPT, readClock, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
+import { HOLD_GRACE_MS } from '../../engine/clock/hold';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import { isColorUpRecord } from '../../replay/colorUps';
@@ -383,6 +384,23 @@ describe("the floor's clock on a station", () => {
     await settled(service);
     expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
     expect(breakMarks(dataDir)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }, { kind: 'break-marked', afterLevel: null, by: 'clock' }]);
+  });
+
+  it("leaves the floor's break a minute after its end, when the floor can hold it no more (it counts the table done then)", async () => {
+    const { service, time, timers } = await station();
+    expect(await service.followFloorClock(floorAt([{ type: 'start', at: T0 - 45 * MIN }]))).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(2);
+    expect(timers.pending().map((timer) => timer.ms)).toEqual([5 * MIN]);
+    time.set(5 * MIN);
+    timers.fire();
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(2);
+    expect(timers.pending().map((timer) => timer.ms)).toEqual([HOLD_GRACE_MS + 1]);
+    time.set(5 * MIN + HOLD_GRACE_MS + 1);
+    timers.fire();
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
   });
 
   it('refuses malformed floor events (keeping the clock it had); a floor structure without minutes is shown as the problem', async () => {

@@ -1,5 +1,5 @@
 import { InputError } from '../../engine/errors';
-import { breakMarkDue } from '../../engine/clock/breaks';
+import { breakMarkDue, floorMayHoldUntil } from '../../engine/clock/breaks';
 import { adjustForMinutesLeft, applyClockEvent, CLOCK_EVENTS_KEPT, compactClock, foldClock, nextClockChange, readClock, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
 import type { JournalLine } from '../../journal/read';
 import { FLOOR_CLOCK, scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
@@ -192,7 +192,7 @@ export class StationClock implements JournalFollower {
     // The own clock's every event since its start (the journal's, in order with the marks), or the floor's.
     const own = view.source === 'local';
     const mark = this.lastMark;
-    const station = { current, markedAt: mark?.at ?? null, marks: this.marked, ...(own && mark !== null ? { markedAfterEvents: mark.localEvents } : {}) };
+    const station = { current, markedAt: mark?.at ?? null, marks: this.marked, floorHolds: !own, ...(own && mark !== null ? { markedAfterEvents: mark.localEvents } : {}) };
     try {
       return breakMarkDue(view.schedule, own ? this.local : view.events, now, station, view.held?.afterLevel ?? null);
     } catch {
@@ -201,14 +201,25 @@ export class StationClock implements JournalFollower {
     }
   }
 
-  /** Sets the one timer for the moment the clock next enters a period (cleared first); none while it stands. */
-  arm(structure: unknown, now: number, fire: () => void): void {
+  /**
+   * Sets the one timer for the moment the clock next enters a period, or, on the floor's clock,
+   * the floor can no longer hold the station's break (`current`) it has passed the end of, if that
+   * comes first (cleared first); none while it stands.
+   */
+  arm(structure: unknown, now: number, fire: () => void, current: number | null = null): void {
     this.timers.clear(this.timer);
     this.timer = undefined;
     const clock = this.running(structure);
     if (this.closed || clock === null) return;
     const next = nextClockChange(clock.schedule, clock.events, now);
-    if (next !== null) this.timer = this.timers.set(fire, Math.min(TIMER_MAX_MS, Math.max(0, next - now)));
+    let holdEnds: number | null = null;
+    try {
+      holdEnds = clock.source === 'floor' && current !== null ? floorMayHoldUntil(clock.schedule, clock.events, now, current) : null;
+    } catch {
+      // Events this schedule reads out of order: no hold to wait for.
+    }
+    const at = Math.min(next ?? Infinity, holdEnds ?? Infinity);
+    if (Number.isFinite(at)) this.timer = this.timers.set(fire, Math.min(TIMER_MAX_MS, Math.max(0, at - now)));
   }
 
   close(): void {

@@ -87,8 +87,9 @@ export class ClockCommands {
     const tournament = this.settings.current.tournament;
     const structure = tournament?.structure ?? null;
     this.followed = this.clock.view(structure);
-    this.clock.arm(structure, this.now(), () => this.follow());
-    if (this.clock.markDue(structure, tournament?.atBreakAfter ?? null, this.now()) !== null) void this.kernel.serial(() => this.markBreakByClock());
+    const current = tournament?.atBreakAfter ?? null;
+    this.clock.arm(structure, this.now(), () => this.follow(), current);
+    if (this.clock.markDue(structure, current, this.now()) !== null) void this.kernel.serial(() => this.markBreakByClock());
   }
 
   /**
