@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import type pg from 'pg';
 import { actOnFloorClock, setFloorStructure } from '../floor/clock';
