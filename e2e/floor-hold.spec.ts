@@ -112,4 +112,6 @@ test('the break held until the last table confirms: said on the floor and the st
   await expect(floorPage.getByTestId('clock-held')).toHaveCount(0);
   await expect(floorPage.getByTestId('clock-period')).toHaveText('Level 3');
   await expect(station.getByTestId('color-up-held')).toHaveCount(0, { timeout: 15_000 });
+  // The break let go ends on the station at once (issue 41): its banner leaves with it.
+  await expect(station.getByTestId('color-up-banner')).toHaveCount(0, { timeout: 15_000 });
 });

@@ -138,7 +138,7 @@ export interface ClockRun {
 const NOT_STARTED: ClockRun = { started: false, running: false, base: 0, since: 0 };
 
 /** The clock time at `at`: running time counts from `since`, never past the schedule's end, never back. */
-function clockTimeAt(run: ClockRun, at: number, totalMs: number): number {
+export function clockTimeAt(run: ClockRun, at: number, totalMs: number): number {
   return Math.min(totalMs, run.base + (run.running ? Math.max(0, at - run.since) : 0));
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StructureInput } from '../../engine/plan/csv';
 import { CLOCK_EVENTS_KEPT, readClock, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
+import { HOLD_GRACE_MS } from '../../engine/clock/hold';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { dispatch } from '../ipc/validate';
 import { isColorUpRecord } from '../../replay/colorUps';
@@ -230,6 +231,105 @@ describe("the station's own clock", () => {
   });
 });
 
+/** Seat 1 holds exactly one `next` chip's worth of the leaving chips, the others none: the race complete at once. */
+const evenCounts = (ratio: number) => [{ seat: 1, chips: ratio, hasOther: true }, { seat: 2, chips: 0, hasOther: true }, { seat: 3, chips: 0, hasOther: true }];
+
+async function raceConfirmed(service: ConsoleService, ratio: number): Promise<void> {
+  expect(await service.startRace(evenCounts(ratio))).toEqual(ok);
+  expect(await service.confirmRace(service.getState().race?.id ?? '')).toEqual(ok);
+}
+
+describe("the station's break ends with the clock's (issue 41)", () => {
+  it('an evening on the own clock: break 1 raced and left (banner gone, nothing of it refused), break 2 marked and its 100 → 500 race run', async () => {
+    const { service, dataDir, time, timers } = await station();
+    expect(await service.clockStart()).toEqual(ok);
+    time.set(40 * MIN);
+    timers.fire();
+    await settled(service);
+    expect(service.getState().plan?.proposal).toMatchObject({ afterLevel: 2, remove: [25], next: 100 });
+    expect(await service.startColorUp(2, 25)).toEqual(ok);
+    time.set(44 * MIN);
+    await raceConfirmed(service, 4);
+    expect(service.getState().colorUp).toMatchObject({ afterLevel: 2, done: [{ removed: 25 }] });
+
+    // The break's end: play marked by the clock, the banner's proposal and the colour-up gone.
+    expect(timers.pending().map((timer) => timer.ms)).toEqual([10 * MIN]);
+    time.set(50 * MIN);
+    timers.fire();
+    await settled(service);
+    expect(breakMarks(dataDir)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }, { kind: 'break-marked', afterLevel: null, by: 'clock' }]);
+    const playing = service.getState();
+    expect(playing.settings.tournament?.atBreakAfter).toBeNull();
+    expect(playing.plan?.proposal).toBeNull();
+    expect(playing.colorUp).toBeNull();
+    // While playing, no race is "already raced at this break": a player's 25s come up as a race of their own.
+    time.set(60 * MIN);
+    expect(await service.startRace(evenCounts(4))).toEqual(ok);
+    expect(await service.abandonRace(service.getState().race?.id ?? '', 'a test')).toEqual(ok);
+
+    // Break 2 (after level 4): marked afresh, its 100 → 500 race allowed and run.
+    time.set(110 * MIN);
+    timers.fire();
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(4);
+    expect(service.getState().plan?.proposal).toMatchObject({ afterLevel: 4, remove: [100], next: 500 });
+    expect(await service.startColorUp(4, 100)).toEqual(ok);
+    expect(service.getState().settings.table).toMatchObject({ removed: 100, next: 500 });
+    time.set(112 * MIN);
+    await raceConfirmed(service, 5);
+    expect(service.getState().colorUp).toMatchObject({ afterLevel: 4, done: [{ removed: 100, next: 500 }] });
+    expect(breakMarks(dataDir).map((record) => (record as { afterLevel: number | null }).afterLevel)).toEqual([2, null, 4]);
+
+    // A restart in level 5 after break 2 ended (the station was off at its end): play marked once, not break 2 again.
+    time.set(130 * MIN);
+    const again = await restart(service, dataDir, { clock: time.clock, timers: timers.timers });
+    await settled(again);
+    expect(again.getState().settings.tournament?.atBreakAfter).toBeNull();
+    expect(again.getState().colorUp).toBeNull();
+    expect(breakMarks(dataDir).map((record) => (record as { afterLevel: number | null }).afterLevel)).toEqual([2, null, 4, null]);
+    expect(again.getState().journal.findings).toEqual([]);
+  });
+
+  it('an adjust out of the break ends it at once; an adjust back into it does not begin its colour-up again', async () => {
+    const { service, dataDir, time } = await station();
+    expect(await service.clockStart()).toEqual(ok);
+    expect(await service.clockAdjust(-41)).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(2);
+    await raceConfirmed(service, 4);
+    // "−10 min" in the same millisecond: out of the break into level 3.
+    expect(await service.clockAdjust(-10)).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
+    time.set(MIN);
+    expect(await service.clockAdjust(5)).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
+    expect(breakMarks(dataDir).map((record) => (record as { afterLevel: number | null }).afterLevel)).toEqual([2, null]);
+  });
+
+  it("a break marked by hand before the clock's break ends with it; a mark by hand after the end stands", async () => {
+    const { service, dataDir, time, timers } = await station();
+    expect(await service.clockStart()).toEqual(ok);
+    time.set(30 * MIN);
+    expect(await service.markBreak(2)).toEqual(ok);
+    time.set(40 * MIN);
+    timers.fire();
+    await settled(service);
+    time.set(50 * MIN);
+    timers.fire();
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
+    time.set(55 * MIN);
+    expect(await service.markBreak(2)).toEqual(ok);
+    time.set(56 * MIN);
+    expect(await service.clockAdjust(-1)).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(2);
+    expect(breakMarks(dataDir)).toEqual([{ kind: 'break-marked', afterLevel: 2 }, { kind: 'break-marked', afterLevel: null, by: 'clock' }, { kind: 'break-marked', afterLevel: 2 }]);
+  });
+});
+
 describe("the floor's clock on a station", () => {
   const floorAt = (events: ClockEvent[]) => ({ structure: STRUCTURE, events });
 
@@ -266,6 +366,41 @@ describe("the floor's clock on a station", () => {
     await settled(service);
     expect(breakMarks(dataDir)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }]);
     expect(service.getState().colorUp).toEqual({ afterLevel: 2, done: [], running: null });
+  });
+
+  it("stays on the break the floor holds, and leaves it when the floor lets the clock go", async () => {
+    const { service, dataDir, time } = await station();
+    const start = { type: 'start' as const, at: T0 - 45 * MIN };
+    expect(await service.followFloorClock(floorAt([start]))).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(2);
+    // The floor holds the break: its pause dated at the break's end, `held` on the row.
+    time.set(6 * MIN);
+    expect(await service.followFloorClock({ ...floorAt([start, { type: 'pause', at: T0 + 5 * MIN }]), held: { afterLevel: 2, tables: 1 } })).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(2);
+    time.set(8 * MIN);
+    expect(await service.followFloorClock(floorAt([start, { type: 'pause', at: T0 + 5 * MIN }, { type: 'resume', at: T0 + 7 * MIN }]))).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
+    expect(breakMarks(dataDir)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }, { kind: 'break-marked', afterLevel: null, by: 'clock' }]);
+  });
+
+  it("leaves the floor's break a minute after its end, when the floor can hold it no more (it counts the table done then)", async () => {
+    const { service, time, timers } = await station();
+    expect(await service.followFloorClock(floorAt([{ type: 'start', at: T0 - 45 * MIN }]))).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(2);
+    expect(timers.pending().map((timer) => timer.ms)).toEqual([5 * MIN]);
+    time.set(5 * MIN);
+    timers.fire();
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(2);
+    expect(timers.pending().map((timer) => timer.ms)).toEqual([HOLD_GRACE_MS + 1]);
+    time.set(5 * MIN + HOLD_GRACE_MS + 1);
+    timers.fire();
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
   });
 
   it('refuses malformed floor events (keeping the clock it had); a floor structure without minutes is shown as the problem', async () => {

@@ -1,4 +1,5 @@
 import { InputError } from '../../engine/errors';
+import { breakMarkDue, floorMayHoldUntil } from '../../engine/clock/breaks';
 import { adjustForMinutesLeft, applyClockEvent, CLOCK_EVENTS_KEPT, compactClock, foldClock, nextClockChange, readClock, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
 import type { JournalLine } from '../../journal/read';
 import { FLOOR_CLOCK, scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
@@ -8,10 +9,12 @@ import type { FollowerCheckpoint, JournalFollower } from '../../replay/follower'
 
 /**
  * The station's tournament clock: its own (a home game), journaled as `clock` records, or the
- * floor's, handed over by the floor link (ConsoleService.followFloorClock). Whichever runs it, when
- * it enters the break after level L the service marks that break as the dealer's "mark break"
- * does, so the colour-up banner comes up with the planned races. One timer, set for the moment the
- * clock next enters a period; nothing polls.
+ * floor's, handed over by the floor link (ConsoleService.followFloorClock). Whichever runs it, the
+ * station's "this break" follows it (engine/clock/breaks.ts): when it enters the break after level
+ * L the service marks that break as the dealer's "mark break" does, so the colour-up banner comes
+ * up with the planned races, and when it leaves the break it marks play, so the banner, the
+ * break's races raced off and the floor's decisions of that break leave the screens. One timer,
+ * set for the moment the clock next enters a period; nothing polls.
  */
 
 /** The clock's commands as the screens give them (`minutes`: that many more minutes left, "+1 min"; fewer when negative). */
@@ -52,6 +55,12 @@ export class StationClock implements JournalFollower {
   private localRun = foldClock([], Number.MAX_SAFE_INTEGER);
   /** When each break was marked last (epoch ms of its `break-marked` line), by the level it follows. */
   private marked = new Map<number, number>();
+  /**
+   * The last `break-marked` line, of a break or of play: when, and how many of the own clock's
+   * events came before it (0: before its start), so a clock's press and a mark in the same
+   * millisecond keep their order.
+   */
+  private lastMark: { readonly at: number; readonly localEvents: number } | null = null;
   private floor: FloorClock | null = null;
   private floorSchedule: ReturnType<typeof scheduleOf> = { schedule: null, problem: null };
   private viewKey: { structure: unknown; local: number; floor: FloorClock | null } | null = null;
@@ -62,10 +71,12 @@ export class StationClock implements JournalFollower {
   /** What the journal made of it (the floor's clock and the timer are the moment's, never kept). */
   readonly checkpoint: FollowerCheckpoint = {
     name: 'clock',
-    snapshot: () => ({ local: this.local, localVersion: this.localVersion, localRun: this.localRun, marked: [...this.marked] }),
+    snapshot: () => ({ local: this.local, localVersion: this.localVersion, localRun: this.localRun, marked: [...this.marked], lastMark: this.lastMark }),
     restore: (state) => {
-      const { local, localVersion, localRun, marked } = state as { local: ClockEvent[]; localVersion: number; localRun: StationClock['localRun']; marked: [number, number][] };
-      if (!Array.isArray(local) || !Array.isArray(marked) || typeof localVersion !== 'number') throw new Error('clock: not a clock');
+      const { local, localVersion, localRun, marked, lastMark } = state as { local: ClockEvent[]; localVersion: number; localRun: StationClock['localRun']; marked: [number, number][]; lastMark?: StationClock['lastMark'] };
+      // A checkpoint written before the last mark was kept has none: the start replays the journal.
+      if (!Array.isArray(local) || !Array.isArray(marked) || typeof localVersion !== 'number' || lastMark === undefined) throw new Error('clock: not a clock');
+      this.lastMark = lastMark;
       this.local = local;
       this.localVersion = localVersion;
       this.localRun = localRun;
@@ -86,12 +97,16 @@ export class StationClock implements JournalFollower {
         this.localRun = applyClockEvent(fresh ? foldClock([], Number.MAX_SAFE_INTEGER) : this.localRun, record.event, Number.MAX_SAFE_INTEGER);
         if (fresh) this.local = [record.event];
         else this.local.push(record.event);
+        // A mark before a fresh start came before all of this clock's events.
+        if (fresh && this.lastMark !== null) this.lastMark = { at: this.lastMark.at, localEvents: 0 };
         this.localVersion += 1;
       } catch {
         // kept as it was
       }
-    } else if (record.kind === 'break-marked' && typeof record.afterLevel === 'number') {
-      this.marked.set(record.afterLevel, Date.parse(line.at));
+    } else if (record.kind === 'break-marked' && (typeof record.afterLevel === 'number' || record.afterLevel === null)) {
+      const at = Date.parse(line.at);
+      if (record.afterLevel !== null) this.marked.set(record.afterLevel, at);
+      this.lastMark = { at, localEvents: this.local.length };
     }
   }
 
@@ -166,28 +181,45 @@ export class StationClock implements JournalFollower {
   }
 
   /**
-   * The break the clock is in at `now` that is still to be marked, by the level it follows: not
-   * marked since the clock's start (by the clock before a restart, or by hand), so each break is
-   * marked once and a mark by hand is never undone. Null when there is none.
+   * The break the station marks now to follow its clock (`afterLevel` null: play), given the break
+   * it is on (`current`, the settings' `tournament.atBreakAfter`); null when nothing is due: the
+   * clock entered a break not marked since its start, or left the break the station is on, since
+   * the station's last mark (breakMarkDue). Marks by hand stand until the clock moves on.
    */
-  breakDue(structure: unknown, now: number): number | null {
-    const clock = this.running(structure);
-    const start = clock?.events[0];
-    if (clock === null || start === undefined) return null;
-    const reading = readClock(clock.schedule, clock.events, now);
-    if (reading.period?.kind !== 'break' || (reading.status !== 'running' && reading.status !== 'paused')) return null;
-    const level = reading.period.afterLevel;
-    return (this.marked.get(level) ?? -Infinity) >= start.at ? null : level;
+  markDue(structure: unknown, current: number | null, now: number): { readonly afterLevel: number | null } | null {
+    const view = this.view(structure);
+    if (view.schedule === null) return null;
+    // The own clock's every event since its start (the journal's, in order with the marks), or the floor's.
+    const own = view.source === 'local';
+    const mark = this.lastMark;
+    const station = { current, markedAt: mark?.at ?? null, marks: this.marked, floorHolds: !own, ...(own && mark !== null ? { markedAfterEvents: mark.localEvents } : {}) };
+    try {
+      return breakMarkDue(view.schedule, own ? this.local : view.events, now, station, view.held?.afterLevel ?? null);
+    } catch {
+      // Events this schedule reads out of order: the screens show the clock's problem; nothing is marked.
+      return null;
+    }
   }
 
-  /** Sets the one timer for the moment the clock next enters a period (cleared first); none while it stands. */
-  arm(structure: unknown, now: number, fire: () => void): void {
+  /**
+   * Sets the one timer for the moment the clock next enters a period, or, on the floor's clock,
+   * the floor can no longer hold the station's break (`current`) it has passed the end of, if that
+   * comes first (cleared first); none while it stands.
+   */
+  arm(structure: unknown, now: number, fire: () => void, current: number | null = null): void {
     this.timers.clear(this.timer);
     this.timer = undefined;
     const clock = this.running(structure);
     if (this.closed || clock === null) return;
     const next = nextClockChange(clock.schedule, clock.events, now);
-    if (next !== null) this.timer = this.timers.set(fire, Math.min(TIMER_MAX_MS, Math.max(0, next - now)));
+    let holdEnds: number | null = null;
+    try {
+      holdEnds = clock.source === 'floor' && current !== null ? floorMayHoldUntil(clock.schedule, clock.events, now, current) : null;
+    } catch {
+      // Events this schedule reads out of order: no hold to wait for.
+    }
+    const at = Math.min(next ?? Infinity, holdEnds ?? Infinity);
+    if (Number.isFinite(at)) this.timer = this.timers.set(fire, Math.min(TIMER_MAX_MS, Math.max(0, at - now)));
   }
 
   close(): void {

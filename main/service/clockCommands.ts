@@ -10,8 +10,8 @@ import type { StationSettings } from './stationSettings';
 
 /**
  * The tournament clock's commands (the station's own clock, or the floor's followed) and its
- * following: the break the clock enters is marked (`by: 'clock'`), and the clock's next change
- * armed, whenever the clock the screens are shown changes.
+ * following: the break the clock enters is marked (`by: 'clock'`), play marked when it leaves it,
+ * and the clock's next change armed, whenever the clock the screens are shown changes.
  */
 export class ClockCommands {
   /** The clock last followed (a new one is armed when the state's differs). */
@@ -82,28 +82,33 @@ export class ClockCommands {
     return (this.wallClock?.() ?? new Date()).getTime();
   }
 
-  /** Marks the break the clock has entered, if not yet marked, and sets the timer for the clock's next change. */
+  /** Follows the clock's break (entered: marked; left: play marked), if due, and sets the timer for the clock's next change. */
   follow(): void {
-    const structure = this.settings.current.tournament?.structure ?? null;
+    const tournament = this.settings.current.tournament;
+    const structure = tournament?.structure ?? null;
     this.followed = this.clock.view(structure);
-    this.clock.arm(structure, this.now(), () => this.follow());
-    if (this.clock.breakDue(structure, this.now()) !== null) void this.kernel.serial(() => this.markBreakByClock());
+    const current = tournament?.atBreakAfter ?? null;
+    this.clock.arm(structure, this.now(), () => this.follow(), current);
+    if (this.clock.markDue(structure, current, this.now()) !== null) void this.kernel.serial(() => this.markBreakByClock());
   }
 
-  /** The break the clock is in, marked as markBreak does (`by: 'clock'`); nothing when it was marked meanwhile. */
+  /**
+   * The break the clock is in marked as markBreak does (`by: 'clock'`), or play marked when it has
+   * left the station's break; nothing when what is due changed meanwhile.
+   */
   private async markBreakByClock(): Promise<CommandResult> {
     const tournament = this.settings.current.tournament;
-    const level = this.clock.breakDue(tournament?.structure ?? null, this.now());
-    if (level === null || !tournament?.structure) return ok(null);
+    const due = this.clock.markDue(tournament?.structure ?? null, tournament?.atBreakAfter ?? null, this.now());
+    if (due === null || !tournament?.structure) return ok(null);
     let settings: ConsoleSettings;
     try {
-      settings = readSettings({ ...this.settings.current, tournament: { ...tournament, atBreakAfter: level } });
+      settings = readSettings({ ...this.settings.current, tournament: { ...tournament, atBreakAfter: due.afterLevel } });
     } catch (error) {
       // The floor's structure has a break the station's has not: no colour-up of this station's is due there.
       if (isInputError(error)) return ok(null);
       throw error;
     }
-    await this.kernel.save({ kind: 'break-marked', afterLevel: level, by: 'clock' });
+    await this.kernel.save({ kind: 'break-marked', afterLevel: due.afterLevel, by: 'clock' });
     await this.settings.store(settings);
     this.kernel.publish();
     return ok(null);

@@ -145,3 +145,43 @@ it('closes a race by a decision journaled after its start only, the same from it
   expect(resumed.closing('race-1', 5)).toEqual(kept.closing('race-1', 5));
   expect(() => new FloorDecisions().checkpoint.restore({ decisions: [], called: null })).toThrow(/not a list of decisions/);
 });
+
+it("shows the floor's decisions of the break the station is on: they leave the screens with the break, and stay on the race's slip (issue 41)", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'floor-decisions-break-'));
+  const service = await serviceIn(dataDir);
+  expect(await service.saveSettings(FINNISH_TABLE)).toEqual(ok);
+  const structure = { chips: [25, 100, 500, 1000], levels: [{ sb: 25, bb: 50, minutes: 20 }, { sb: 50, bb: 100, minutes: 20 }, { break: 10 }, { sb: 100, bb: 200, minutes: 30 }, { break: 15 }, { sb: 200, bb: 400, minutes: 30 }] };
+  expect(await service.saveStructure(structure)).toEqual(ok);
+  expect(await service.markBreak(2)).toEqual(ok);
+  expect(await service.startRace(FINNISH_COUNTS)).toEqual(ok);
+  expect(await service.callFloor('seat 3 disputes the count')).toEqual(ok);
+  for (const card of FINNISH_CARDS) expect(await service.dealCard('race-1', card)).toEqual(ok);
+  expect(await service.confirmRace('race-1')).toEqual(ok);
+  expect(await service.takeFloorDecisions([STANDS])).toEqual(ok);
+  expect(service.getState().floorCalls.decisions.map((decision) => decision.id)).toEqual([7]);
+
+  // Play again (as the clock marks it at the break's end): the break's decision leaves the screens.
+  expect(await service.markBreak(null)).toEqual(ok);
+  expect(service.getState().floorCalls).toEqual({ called: null, decisions: [] });
+  const slip = await service.raceRecord('race-1');
+  expect(slip.ok && slip.value.floorDecisions?.map((decision) => decision.id)).toEqual([7]);
+  // A call while playing, answered: shown until the next break is marked.
+  expect(await service.callFloor('')).toEqual(ok);
+  expect(service.getState().floorCalls.called).toMatchObject({ note: '' });
+  const later = { ...STANDS, id: 9, decision: 'chips-adjusted' as const, note: 'seat 2 given one 100', raceId: null };
+  expect(await service.takeFloorDecisions([later])).toEqual(ok);
+  expect(service.getState().floorCalls).toMatchObject({ called: null, decisions: [{ id: 9 }] });
+  const again = await restart(service, dataDir);
+  expect(again.getState().floorCalls).toMatchObject({ called: null, decisions: [{ id: 9 }] });
+  expect(await again.markBreak(3)).toEqual(ok);
+  expect(again.getState().floorCalls.decisions).toEqual([]);
+  // From a checkpoint: the same.
+  const kept = new FloorDecisions();
+  const line = (seq: number, record: unknown) => ({ seq, at: '2026-12-04T21:06:00.000Z', record });
+  kept.add(line(1, { kind: 'floor-decision', ...STANDS }));
+  kept.add(line(2, { kind: 'break-marked', afterLevel: null, by: 'clock' }));
+  const resumed = new FloorDecisions();
+  resumed.checkpoint.restore(JSON.parse(JSON.stringify(kept.checkpoint.snapshot())));
+  expect(resumed.view).toEqual({ called: null, decisions: [] });
+  expect(() => new FloorDecisions().checkpoint.restore({ decisions: [], called: null, closings: [] })).toThrow(/not a list of decisions/);
+});

@@ -10,7 +10,7 @@ export interface FloorClosing {
   readonly seq: number;
 }
 
-/** The decisions the state carries: the latest few (the record slip and the exports read them all from here). */
+/** The decisions the state carries: the latest few of the break (the record slip and the exports read them all from here). */
 export const DECISIONS_SHOWN = 5;
 
 /**
@@ -18,12 +18,17 @@ export const DECISIONS_SHOWN = 5;
  * last call of the floor not yet answered, and every decision of the director on this table, once
  * each (by the floor's id: a decision read again after a restart is not journaled twice). What the
  * screens show (the counts screen's notice), the record slip's decisions on a race and the
- * history export's `floor decision` column come from here.
+ * history export's `floor decision` column come from here. The screens are shown the decisions
+ * journaled since the station's break was last marked (`break-marked`: a break entered, or play
+ * when the clock left it), so a decision about a break leaves the screens with that break; the
+ * dealer's call not yet answered stays until a decision answers it.
  */
 export class FloorDecisions implements JournalFollower {
-  readonly kinds = FLOOR_RECORD_KINDS;
+  readonly kinds: readonly string[] = [...FLOOR_RECORD_KINDS, 'break-marked'];
   private decisions: FloorDecisionNote[] = [];
   private called: FloorCallsView['called'] = null;
+  /** How many decisions there were when the station's break was last marked: those after it are the screens'. */
+  private breakFrom = 0;
   private shown: FloorCallsView | null = null;
   /**
    * The `race-closed` decisions and where each was journaled: only one journaled after its race
@@ -34,10 +39,12 @@ export class FloorDecisions implements JournalFollower {
 
   readonly checkpoint: FollowerCheckpoint = {
     name: 'floorDecisions',
-    snapshot: () => ({ decisions: this.decisions, called: this.called, closings: this.closings }),
+    snapshot: () => ({ decisions: this.decisions, called: this.called, closings: this.closings, breakFrom: this.breakFrom }),
     restore: (state) => {
-      const { decisions, called, closings } = (state ?? {}) as { decisions?: unknown; called?: unknown; closings?: unknown };
-      if (!Array.isArray(decisions) || !Array.isArray(closings) || (called !== null && typeof called !== 'object')) throw new Error('floor decisions: not a list of decisions');
+      const { decisions, called, closings, breakFrom } = (state ?? {}) as { decisions?: unknown; called?: unknown; closings?: unknown; breakFrom?: unknown };
+      // A checkpoint from before the break's decisions were told apart has no breakFrom: the start replays the journal.
+      if (!Array.isArray(decisions) || !Array.isArray(closings) || (called !== null && typeof called !== 'object') || typeof breakFrom !== 'number') throw new Error('floor decisions: not a list of decisions');
+      this.breakFrom = breakFrom;
       this.decisions = decisions as FloorDecisionNote[];
       this.called = called as FloorCallsView['called'];
       this.closings = closings as FloorClosing[];
@@ -47,6 +54,11 @@ export class FloorDecisions implements JournalFollower {
 
   add(line: JournalLine<unknown>): void {
     const record = line.record;
+    if ((record as { kind?: unknown } | null)?.kind === 'break-marked') {
+      this.breakFrom = this.decisions.length;
+      this.shown = null;
+      return;
+    }
     if (!isFloorRecord(record)) return;
     if (record.kind === 'floor-called') {
       this.called = { at: line.at, note: record.note, raceId: record.raceId ?? null };
@@ -79,9 +91,9 @@ export class FloorDecisions implements JournalFollower {
     return this.closings.findLast((closing) => closing.raceId === raceId && closing.seq > startedSeq) ?? null;
   }
 
-  /** What the state carries: the same object until a call or a decision is journaled. */
+  /** What the state carries (the latest decisions since the break was marked): the same object until a call, a decision or a mark is journaled. */
   get view(): FloorCallsView {
-    this.shown ??= { called: this.called, decisions: this.decisions.slice(-DECISIONS_SHOWN) };
+    this.shown ??= { called: this.called, decisions: this.decisions.slice(Math.max(this.breakFrom, this.decisions.length - DECISIONS_SHOWN)) };
     return this.shown;
   }
 }

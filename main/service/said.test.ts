@@ -435,7 +435,7 @@ describe("the console's own refusals carry said, in every language, their Englis
    * (settings.file.*, settings.test.ts), and the clock's words the screens and the floor page show
    * (TournamentClock.test.ts, floor/page).
    */
-  const CLOCK_WORDS = ['label', 'level', 'break', 'idle', 'finished', 'left', 'nextBreak', 'paused', 'floorClock', 'start', 'pause', 'resume', 'back', 'forward', 'minutesHint'];
+  const CLOCK_WORDS = ['label', 'level', 'break', 'levelShort', 'breakShort', 'idle', 'finished', 'left', 'nextBreak', 'paused', 'floorClock', 'start', 'pause', 'resume', 'back', 'forward', 'minutesHint'];
   const isNoRefusal = (key: string): boolean =>
     /^service\.held\.(discarded|undecidedRace|undecidedGame)$|^service\.seatMap\.(discarded|undecided|noAntenna|antennaTaken)$|^service\.refusals\.|^settings\.file\./.test(key) || CLOCK_WORDS.some((word) => key === `clock.${word}`);
 

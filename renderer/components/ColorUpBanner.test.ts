@@ -127,6 +127,22 @@ describe('the colour-up at the break', () => {
     other.wrapper.unmount();
   });
 
+  it('held by the floor: over the race screens one line (the hold said short, no running line), elsewhere in full (issue 41)', async () => {
+    const state = makeTournamentState({ atBreakAfter: 2 });
+    const api = createFakeApi({ state: { ...state, clock: { ...state.clock, held: { afterLevel: 2, tables: 3 } } }, race: { cards: ['Ah'] } });
+    const { wrapper, store } = await mountApp(api);
+    store.view = 'race';
+    await settle();
+    expect(banner(wrapper).classes()).toContain('color-up-banner--held');
+    expect(wrapper.get('[data-testid="color-up-held"]').text()).toBe('Held by the floor: 3 tables not done');
+    expect(wrapper.find('[data-testid="color-up-running"]').exists()).toBe(false);
+    store.view = 'setup';
+    await settle();
+    expect(banner(wrapper).classes()).not.toContain('color-up-banner--held');
+    expect(wrapper.get('[data-testid="color-up-held"]').text()).toBe('Break held by the floor: 3 tables still colouring up. The next level starts when the last one is done.');
+    expect(wrapper.get('[data-testid="color-up-running"]').text()).toBe('Race 1 of 1 in progress: 25 → 100.');
+  });
+
   it("says when the floor's override decided it, and shows a refused start", async () => {
     const structure = { ...TOURNAMENT_STRUCTURE, overrides: { '6': [25, 100, 500] } };
     const api = createFakeApi({ state: makeTournamentState({ structure, atBreakAfter: 6 }) });

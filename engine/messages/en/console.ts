@@ -179,6 +179,9 @@ export const enConsole = {
     label: 'Tournament clock',
     level: 'Level {level}',
     break: 'Break after level {level}',
+    /** The level and the break said short, in the top bar where the period has no room (1024 and 1280 px). */
+    levelShort: 'Lvl {level}',
+    breakShort: 'Break',
     idle: '{period}: not started',
     finished: 'Clock finished',
     left: '{time} left',

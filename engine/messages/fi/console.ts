@@ -181,6 +181,8 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     label: 'Turnauskello',
     level: 'Taso {level}',
     break: 'Tauko tason {level} jälkeen',
+    levelShort: 'Taso {level}',
+    breakShort: 'Tauko',
     idle: '{period}: ei käynnistetty',
     finished: 'Kello on päättynyt',
     left: '{time} jäljellä',

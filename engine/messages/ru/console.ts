@@ -181,6 +181,8 @@ export const ruConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     label: 'Часы турнира',
     level: 'Уровень {level}',
     break: 'Перерыв после уровня {level}',
+    levelShort: 'Ур. {level}',
+    breakShort: 'Перерыв',
     idle: '{period}: не запущены',
     finished: 'Часы завершены',
     left: 'осталось {time}',
