@@ -133,10 +133,10 @@ describe('a count far past a stack is asked about once before the race starts', 
     wrapper.unmount();
   });
 
-  it('asks nothing of counts within a stack', async () => {
+  it('asks nothing of counts within two stacks (40 at 25 → 100)', async () => {
     const api = createFakeApi();
     const { wrapper } = await counts(api);
-    await enter(wrapper, { 1: 20, 2: 2, 3: 2 });
+    await enter(wrapper, { 1: 40, 2: 2, 3: 2 });
     await key(wrapper, 'start-race');
     expect(wrapper.find('[data-testid="counts-unlikely"]').exists()).toBe(false);
     expect(api.callsOf('startRace')).toHaveLength(1);
