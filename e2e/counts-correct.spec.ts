@@ -118,6 +118,8 @@ for (const language of ['en', 'fi', 'ru'] as const) {
     await expectUnclipped(view.getByTestId('counts-unlikely-confirm'), `the question's confirm at 1024x600 in ${language}`);
     await expectUnclipped(view.getByTestId('counts-unlikely-correct'), `the question's correct at 1024x600 in ${language}`);
     await expectNoScroll(page, `the counts asking at 1024x600 in ${language}`, true);
+    // The question stands where Start race stood: every count stays in view to be corrected.
+    for (const seat of [1, 5, 6, 10]) await expectUnclipped(view.getByTestId(`counts-seat-${seat}-chips`), `seat ${seat}'s count while asking, in ${language}`);
     await expect(page.getByTestId('view-dealing')).toHaveCount(0);
     // Corrected: back to seat 2's count, selected, 4 typed over 44; started, nothing asked.
     await tapAtCentre(page, view.getByTestId('counts-unlikely-correct'), 'Correct it');
@@ -192,6 +194,9 @@ test('the result abandoned with a reason, one tap away: the counts screen shows 
   await expect(page.getByTestId('view-counts')).toBeVisible();
   expect(await shown(page.getByTestId('view-counts'), 3)).toEqual(['7', '2', '2']);
   await expect(page.getByTestId('notice')).toContainText('Its counts are back');
+  // The counts screen opens at its top, wherever Abandon was scrolled to: Start race and the notice in view.
+  await expectInView(page.getByTestId('start-race'), 'Start race after the abandon');
+  await expectInView(page.getByTestId('notice'), 'the notice that the counts are back');
   // Kept by the service: a restart of the console (same data folder and port) shows them too, on a fresh page load.
   await app.kill('SIGTERM');
   const again = await startConsole(app.dataDir, Number(new URL(app.url).port));

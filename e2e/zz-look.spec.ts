@@ -1,0 +1,34 @@
+import { expect, test } from '@playwright/test';
+// eslint-disable-next-line layers/boundaries -- temp
+import { chromiumPath } from '../scripts/systemPackages.mjs';
+import { startConsole, stopConsoles } from './harness/console';
+import { FINNISH_CARDS, FINNISH_TABLE, openConsole, setUpTable, typeCard } from './harness/flows';
+import { markTheBreak } from './harness/tour';
+test.use({ viewport: { width: 1024, height: 600 }, launchOptions: { executablePath: chromiumPath(), args: ['--no-sandbox'], ignoreDefaultArgs: ['--hide-scrollbars'] } });
+test('look', async ({ page }) => {
+  const app = await startConsole();
+  await openConsole(page, app.url);
+  await setUpTable(page, { ...FINNISH_TABLE, seats: ['Matti', 'Teppo', 'Johanna', 'Aino', 'Ville', 'Sanna', 'Olli', 'Kaisa', 'Pekka', 'Liisa'].map((name, index) => ({ seat: index + 1, name })) });
+  await page.screenshot({ path: '/tmp/look-setup.png' });
+  await markTheBreak(page);
+  await page.screenshot({ path: '/tmp/look-incomplete.png' });
+  const view = page.getByTestId('view-counts');
+  for (const [index, chips] of [7, 44, 2, 0, 0, 0, 0, 0, 0, 1].entries()) await view.getByTestId(`counts-seat-${index + 1}-chips`).fill(String(chips));
+  await view.getByTestId('counts-seat-10-other').setChecked(false);
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: '/tmp/look-ready.png' });
+  await view.getByTestId('start-race').click();
+  await page.screenshot({ path: '/tmp/look-ask.png' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: '/tmp/look-ask-1280.png', fullPage: true });
+  await page.setViewportSize({ width: 1024, height: 600 });
+  await page.getByTestId('counts-unlikely-confirm').click();
+  await expect(page.getByTestId('view-dealing')).toBeVisible();
+  void FINNISH_CARDS; void typeCard;
+  await page.getByTestId('abandon-race').click();
+  await page.getByTestId('abandon-reason-misdeal').click();
+  await page.getByTestId('abandon-confirm').click();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: '/tmp/look-abandoned.png' });
+  await stopConsoles(app);
+});
