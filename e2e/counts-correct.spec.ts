@@ -205,3 +205,41 @@ test('the result abandoned with a reason, one tap away: the counts screen shows 
   await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 20_000 });
   expect(await shown(await counts(page), 3)).toEqual(['7', '2', '2']);
 });
+
+test('the protected players are a line of normal type, not the figures’ large type (it took 5 lines at 1280x800)', async ({ page }) => {
+  const app = await startConsole();
+  apps.push(app);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openConsole(page, app.url);
+  // TDA protects after the race: the line is the rule's sentence, the longest it says.
+  await setUpTable(page, { ...FINNISH_TABLE, rules: 'tda' });
+  const view = await counts(page);
+  for (const [index, chips] of [7, 2, 2].entries()) await view.getByTestId(`counts-seat-${index + 1}-chips`).fill(String(chips));
+  const line = view.getByTestId('counts-protected');
+  await expect(line).toContainText('anyone raced out gets one 100 after the race');
+  const look = await line.evaluate((element) => {
+    const style = getComputedStyle(element);
+    const figure = getComputedStyle(document.querySelector('[data-testid="counts-pool"]') as Element);
+    return { size: parseFloat(style.fontSize), body: parseFloat(getComputedStyle(document.body).fontSize), figure: parseFloat(figure.fontSize), lines: Math.round(element.getBoundingClientRect().height / parseFloat(style.lineHeight === 'normal' ? String(parseFloat(style.fontSize) * 1.2) : style.lineHeight)) };
+  });
+  expect(look.size, `the protected players' type: ${JSON.stringify(look)}`).toBe(look.body);
+  expect(look.size).toBeLessThan(look.figure);
+  expect(look.lines, `the protected players on one line: ${JSON.stringify(look)}`).toBe(1);
+});
+
+test("Setup's Saved is in view beside Save at 1024x600, where it was below the fold", async ({ page }) => {
+  const app = await startConsole();
+  apps.push(app);
+  await openConsole(page, app.url);
+  await setUpTable(page, TEN_SEATS);
+  const view = page.getByTestId('view-setup');
+  const save = view.getByTestId('setup-save');
+  const saved = view.getByTestId('setup-saved');
+  await expectUnclipped(save, 'Save');
+  await expectUnclipped(saved, 'Saved');
+  // Beside it: in the same row, not under it.
+  const [saveBox, savedBox] = [await save.boundingBox(), await saved.boundingBox()];
+  if (saveBox === null || savedBox === null) throw new Error('Save or Saved not shown');
+  expect(savedBox.y, 'Saved in the row of Save').toBeLessThan(saveBox.y + saveBox.height);
+  expect(savedBox.y + savedBox.height).toBeGreaterThan(saveBox.y);
+});
