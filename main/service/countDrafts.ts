@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../../engine/errors';
 import { seatCountDrafts, textOf } from '../../protocol/argumentChecks';
-import type { SeatCountDraft, TableSettings } from '../../protocol/contract';
+import type { SeatCount, SeatCountDraft, TableSettings } from '../../protocol/contract';
 import { object, parse, type Infer } from '../../protocol/schema';
 import { writeFileAtomically } from './atomicWrite';
 
@@ -23,7 +23,7 @@ export const countsTableKey = (table: TableSettings): string => JSON.stringify({
  * The counts being typed for the table's next race, empty fields (null) included: kept for every
  * window (the state carries them) and across a restart (COUNT_DRAFTS_FILE, written atomically).
  * They are the dealer's notes, not a record of the race: the journal gets the counts the race
- * starts with, in its race-start. A disk that refuses the file only loses them over a restart.
+ * starts with, in its race-start; a race abandoned gives them back (restore) for its re-race. A disk that refuses the file only loses them over a restart.
  */
 export class CountDrafts {
   private drafts: readonly SeatCountDraft[] = [];
@@ -61,6 +61,16 @@ export class CountDrafts {
     const file: CountDraftsFile = { race: nextRace, table: countsTableKey(table), counts: drafts };
     await writeFileAtomically(join(this.dataDir, COUNT_DRAFTS_FILE), `${JSON.stringify(file)}\n`).catch(() => undefined);
     return true;
+  }
+
+  /**
+   * The counts of a race just abandoned, back as the drafts for its re-race (`nextRace`): the
+   * dealer corrects the one that was wrong instead of typing them all again (issue 41). Seats no
+   * longer at the table are left out. Whether they changed.
+   */
+  async restore(counts: readonly SeatCount[], nextRace: string, table: TableSettings): Promise<boolean> {
+    const atTable = counts.filter((count) => table.seats.some((seat) => seat.seat === count.seat));
+    return this.save(atTable.map(({ seat, chips, hasOther }) => ({ seat, chips, hasOther })), nextRace, table);
   }
 
   /** The counts are a race's now, or another table's: gone, here and on disk. */

@@ -7,6 +7,7 @@ import { colorUpStepOf } from '../../protocol/colorUp';
 import { REASON_MAX } from '../../protocol/constants';
 import { settingChoicesOf, type CommandResult, type InputSource, type SeatCount } from '../../protocol/contract';
 import type { HeldTaken } from './cardInputs';
+import type { CountDrafts } from './countDrafts';
 import { STATION_MAX, type ActiveRace } from '../../replay/session';
 import { stillOpen, type CommandContext } from './commandContext';
 import { failure, ok, refused } from './failures';
@@ -18,7 +19,11 @@ import { refusalFor } from './refusalRuns';
  * voids applied (a card the engine refuses kept on record as refused), confirmed or abandoned.
  */
 export class RaceCommands {
-  constructor(private readonly ctx: CommandContext) {}
+  /** `drafts`: the counts being typed for the next race, which an abandoned race's counts become. */
+  constructor(
+    private readonly ctx: CommandContext,
+    private readonly drafts: CountDrafts,
+  ) {}
 
   private raceInput(counts: readonly SeatCount[]) {
     const { table } = this.ctx.settings();
@@ -138,10 +143,16 @@ export class RaceCommands {
     });
   }
 
-  /** The open race abandoned: its held cards refused first, then the record (in the command queue). */
+  /**
+   * The open race abandoned: its held cards refused first, then the record (in the command queue);
+   * then its counts are the drafts of the re-race (kept across a restart as any drafts are), so
+   * the dealer corrects the wrong one rather than typing every count again.
+   */
   private async abandon(raceId: string, reason: string): Promise<void> {
+    const counts = this.ctx.session().race?.counts ?? [];
     await this.ctx.refuseHeldFor(raceId, 'race');
     await this.ctx.commit({ kind: 'race-abandon', raceId, reason });
+    if (await this.drafts.restore(counts, `race-${this.ctx.session().racesStarted + 1}`, this.ctx.settings().table)) this.ctx.kernel.publish();
   }
 
   /**

@@ -147,7 +147,7 @@ export class ConsoleService {
       decisionsOf: (raceId) => followers.floorDecisions.forRace(raceId),
       exchangesOf: (raceId) => followers.chipExchanges.forRace(raceId),
     });
-    this.races = new RaceCommands(commands);
+    this.races = new RaceCommands(commands, this.countDrafts);
     this.games = new GameCommands(commands);
     this.exchanges = new ExchangeCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).

@@ -145,7 +145,9 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       // As the command's schema: a reason is required, and blank is none.
       if (typeof reason !== 'string' || reason.trim() === '') return { ok: false, error: { field: 'reason', message: englishText(ABANDON_REASON), said: ABANDON_REASON } };
       station.race = null;
-      push(station, { ...station.current, race: null });
+      // As the service: the abandoned race's counts are the drafts of its re-race.
+      const counts = (station.current.race?.counts ?? []).map(({ seat, chips, hasOther }) => ({ seat, chips, hasOther }));
+      push(station, { ...station.current, race: null, countDrafts: counts });
       return { ok: true, value: null };
     },
     // As the service, without its checks against the races: listed with what it gives, the value it took off added up.
