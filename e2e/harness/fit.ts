@@ -239,11 +239,13 @@ export async function untappableControls(page: Page, { essentials = [] }: TapChe
             return `${where} cut off by ${name(parent)} [${[inner.left, inner.top, inner.right, inner.bottom].map(Math.round).join(',')}] (overflow ${style.overflowX}/${style.overflowY})`;
           }
         }
-        const x = (box.left + box.right) / 2;
-        const y = (box.top + box.bottom) / 2;
-        const hit = document.elementFromPoint(x, y);
+        // Its centre, where the finger is aimed, and four points around it (a quarter in from each
+        // edge): a box over the top half of Start race left its centre free (issue 41).
         const label = element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio') ? element.closest('label') : null;
-        if (hit === null || (hit !== element && !element.contains(hit) && !(label !== null && label.contains(hit)))) return `${where}: a tap at its centre hits ${hit === null ? 'nothing' : `${name(hit)} [${round(hit.getBoundingClientRect())}]`}`;
+        for (const [fx, fy, point] of [[0.5, 0.5, 'its centre'], [0.25, 0.25, 'its top left'], [0.75, 0.25, 'its top right'], [0.25, 0.75, 'its bottom left'], [0.75, 0.75, 'its bottom right']] as const) {
+          const hit = document.elementFromPoint(box.left + box.width * fx, box.top + box.height * fy);
+          if (hit === null || (hit !== element && !element.contains(hit) && !(label !== null && label.contains(hit)))) return `${where}: a tap at ${point} hits ${hit === null ? 'nothing' : `${name(hit)} [${round(hit.getBoundingClientRect())}]`}`;
+        }
         return null;
       };
       const found: string[] = [];
