@@ -21,6 +21,10 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     launchOptions: {
       executablePath: chromiumPath(),
+      // Scrollbars drawn as a dealer's PC draws them (15 px classic bars, measured: a scrolling
+      // 200 px box shows 185 px): Playwright's headless default hides them, and a box narrower than
+      // its content by a scrollbar's width (the card grid, issue 41) then passes unseen.
+      ignoreDefaultArgs: ['--hide-scrollbars'],
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
     trace: 'off',

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import type pg from 'pg';
+import { createStationLogin } from '../floor/db/stations';
+import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { PtyPair } from '../hardware/testing/ptyPair';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { allDealt, expectFinnishResult, expectSourceConnected, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, manualInput, openConsole, setUpTable, Shoe, type TableSetup } from './harness/flows';
@@ -11,6 +14,12 @@ import { markTheBreak } from './harness/tour';
 // banner's Start the colour-up) to "race confirmed", each way the counts and the cards can come in,
 // taps and keys counted as the run makes them. The README's table ("Taps and keys at a break") is
 // these figures: each run fails if its row there says otherwise, so the README stays measured.
+// The station is linked to a real floor (a throwaway PostgreSQL, the station started from the
+// environment as the README says), as at a cardroom's break, and each tap is a finger's: the point
+// at the control's centre must be the control (elementFromPoint: nothing laid over it, issue 41),
+// and the mouse is pressed there, not on the element (a forced click would go through a cover).
+
+test.skip(!POSTGRES_AVAILABLE && process.env.CI !== 'true', 'PostgreSQL is not installed');
 
 type Counts = 'typed' | 'keypad';
 type Cards = 'typed' | 'grid' | 'shoe';
@@ -33,9 +42,12 @@ function readmeRows(): Map<string, Hands> {
 
 let pair: PtyPair;
 let app: RunningConsole | undefined;
+let database: ThrowawayPostgres | undefined;
+let admin: pg.Client | undefined;
 
 test.beforeAll(async () => {
   pair = await PtyPair.create('taps');
+  ({ server: database, admin } = await startFloorDatabase());
 });
 
 test.afterEach(async () => {
@@ -45,19 +57,51 @@ test.afterEach(async () => {
 
 test.afterAll(async () => {
   await pair?.dispose();
+  await admin?.end();
+  await database?.remove();
 });
 
+/** A console linked to the floor as table `table`: its login made on the floor, the station started with it in its environment. */
+async function linkedConsole(table: string): Promise<RunningConsole> {
+  if (database === undefined || admin === undefined) throw new Error('no floor');
+  const login = await createStationLogin(admin, table);
+  process.env.CHIP_RACE_DATABASE_URL = database.urlFor(login.role, login.password);
+  process.env.CHIP_RACE_TABLE = table;
+  try {
+    return await startConsole();
+  } finally {
+    delete process.env.CHIP_RACE_DATABASE_URL;
+    delete process.env.CHIP_RACE_TABLE;
+  }
+}
+
+/** Taps `target` where a finger lands: at its centre, which must show the target (or a part of it). */
+async function fingerTap(page: Page, target: Locator): Promise<void> {
+  const at = await target.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const x = (box.left + box.right) / 2;
+    const y = (box.top + box.bottom) / 2;
+    const hit = document.elementFromPoint(x, y);
+    const name = (node: Element | null) => (node === null ? 'nothing' : (node.getAttribute('data-testid') ?? node.tagName.toLowerCase()));
+    return { x, y, hits: hit !== null && (hit === element || element.contains(hit)), hit: name(hit), target: name(element) };
+  });
+  expect(at.hits, `a tap at ${at.target}'s centre (${Math.round(at.x)}, ${Math.round(at.y)}) hits ${at.hit}`).toBe(true);
+  await page.mouse.click(at.x, at.y);
+}
+
 async function run(page: Page, counts: Counts, cards: Cards): Promise<Hands> {
-  app = await startConsole();
+  app = await linkedConsole(`taps-${counts}-${cards}`);
   await page.setViewportSize({ width: 1024, height: 600 });
   await openConsole(page, app.url);
   const table: TableSetup = cards === 'shoe' ? { ...FINNISH_TABLE, source: { kind: 'serial', path: pair.b, baud: 9600, decoder: 'text' } } : FINNISH_TABLE;
   await setUpTable(page, table);
   await markTheBreak(page);
+  await expect(page.getByTestId('floor-link')).toHaveAttribute('data-state', 'connected', { timeout: 20_000 });
 
   const hands: Hands = { taps: 0, keys: 0 };
   const tap = async (target: Locator) => {
-    await target.click();
+    await expect(target).toBeEnabled();
+    await fingerTap(page, target);
     hands.taps += 1;
   };
   /** Keys at a person's pace (a burst would be a scanner's), Enter after. */
@@ -77,8 +121,12 @@ async function run(page: Page, counts: Counts, cards: Cards): Promise<Hands> {
     for (const count of FINNISH_COUNTS) await type(String(count.chips));
   } else {
     await tap(view.getByTestId('counts-seat-1-chips'));
-    for (const count of FINNISH_COUNTS) {
+    for (const [index, count] of FINNISH_COUNTS.entries()) {
       for (const digit of String(count.chips)) await tap(page.getByTestId(`keypad-digit-${digit}`));
+      // Next past the last count gives Start race the focus, which a button still disabled (the
+      // counts' preview not back yet) does not take: a finger as quick as the mouse here left the
+      // focus nowhere, 1 run in 8 (CountsView's moveOn; reported to the counts part of issue 41).
+      if (index === FINNISH_COUNTS.length - 1) await expect(view.getByTestId('start-race')).toBeEnabled();
       await tap(page.getByTestId('keypad-next'));
     }
     await expect(view.getByTestId('start-race')).toBeFocused();

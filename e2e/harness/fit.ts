@@ -183,3 +183,108 @@ export async function expectWithin(locator: Locator, container: Locator, what: s
   const outside = boxes.filter(({ box }) => box.left < edge.left - 0.5 || box.right > edge.right + 0.5 || box.top < edge.top - 0.5 || box.bottom > edge.bottom + 0.5).map(({ name, text, box }) => `${name} "${text}" [${Math.round(box.left)},${Math.round(box.top)},${Math.round(box.right)},${Math.round(box.bottom)}] outside [${Math.round(edge.left)},${Math.round(edge.top)},${Math.round(edge.right)},${Math.round(edge.bottom)}]`);
   expect(outside, `${what}: inside their box`).toEqual([]);
 }
+
+/** Where a screen's controls are looked for: every button, field, select, disclosure and link a finger can tap. */
+const CONTROLS = 'button, input, select, textarea, summary, a[href]';
+
+export interface TapCheck {
+  /**
+   * Selectors of what a race needs (Start race, every count, the entry, every grid card, Void,
+   * Confirm): each match must be tappable where the screen stands, nothing scrolled.
+   */
+  readonly essentials?: readonly string[];
+}
+
+/**
+ * What keeps a finger from the controls of the screen shown, one line a control, [] when none:
+ * for every enabled control (a check box or radio button by itself or its label), scrolled into
+ * view where the screen scrolls (to the middle of each scrolling box, as a finger scrolls it),
+ * the point at its centre must be the control or a part of it (`elementFromPoint`: nothing drawn
+ * over it), and the control wholly inside the window and every box that clips it. First, with
+ * nothing scrolled, every essential the same way where it stands. One evaluate for the whole
+ * screen; the scroll positions are put back after.
+ */
+export async function untappableControls(page: Page, { essentials = [] }: TapCheck = {}): Promise<string[]> {
+  return page.evaluate(
+    ({ controls, essentials }) => {
+      const name = (node: Element) => {
+        const id = node.getAttribute('data-testid');
+        if (id !== null) return id;
+        const text = (node.getAttribute('aria-label') ?? node.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 30);
+        return `${node.tagName.toLowerCase()}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ')[0]}` : ''}${text === '' ? '' : ` "${text}"`}`;
+      };
+      const round = (rect: DOMRect) => [rect.left, rect.top, rect.right, rect.bottom].map((value) => Math.round(value)).join(',');
+      const shown = (element: HTMLElement) => {
+        if (element.closest('.visually-hidden, [hidden]') !== null) return false;
+        if (element instanceof HTMLInputElement && (element.type === 'hidden' || element.type === 'file')) return false;
+        const rect = element.getBoundingClientRect();
+        if (rect.width === 0 || rect.height === 0) return false;
+        const style = getComputedStyle(element);
+        return style.visibility !== 'hidden' && style.display !== 'none';
+      };
+      const enabled = (element: HTMLElement) => !(element as HTMLButtonElement).disabled && element.closest('fieldset:disabled') === null;
+      /** What is wrong with tapping `element` where it stands now, or null. */
+      const problem = (element: HTMLElement, window_: boolean): string | null => {
+        const box = element.getBoundingClientRect();
+        const where = `${name(element)} [${round(box)}]`;
+        if (window_ && (box.top < -0.5 || box.left < -0.5 || box.bottom > innerHeight + 0.5 || box.right > innerWidth + 0.5)) return `${where} not wholly in the ${innerWidth}×${innerHeight} window`;
+        for (let parent = element.parentElement; parent !== null && parent !== document.documentElement && parent !== document.body; parent = parent.parentElement) {
+          const style = getComputedStyle(parent);
+          const clipsX = style.overflowX !== 'visible';
+          const clipsY = style.overflowY !== 'visible';
+          if (!clipsX && !clipsY) continue;
+          const edge = parent.getBoundingClientRect();
+          const inner = { left: edge.left + parent.clientLeft, top: edge.top + parent.clientTop, right: edge.left + parent.clientLeft + parent.clientWidth, bottom: edge.top + parent.clientTop + parent.clientHeight };
+          if ((clipsX && (box.left < inner.left - 0.5 || box.right > inner.right + 0.5)) || (clipsY && (box.top < inner.top - 0.5 || box.bottom > inner.bottom + 0.5))) {
+            return `${where} cut off by ${name(parent)} [${[inner.left, inner.top, inner.right, inner.bottom].map(Math.round).join(',')}] (overflow ${style.overflowX}/${style.overflowY})`;
+          }
+        }
+        // Its centre, where the finger is aimed, and four points around it (a quarter in from each
+        // edge): a box over the top half of Start race left its centre free (issue 41).
+        const label = element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio') ? element.closest('label') : null;
+        for (const [fx, fy, point] of [[0.5, 0.5, 'its centre'], [0.25, 0.25, 'its top left'], [0.75, 0.25, 'its top right'], [0.25, 0.75, 'its bottom left'], [0.75, 0.75, 'its bottom right']] as const) {
+          const hit = document.elementFromPoint(box.left + box.width * fx, box.top + box.height * fy);
+          if (hit === null || (hit !== element && !element.contains(hit) && !(label !== null && label.contains(hit)))) return `${where}: a tap at ${point} hits ${hit === null ? 'nothing' : `${name(hit)} [${round(hit.getBoundingClientRect())}]`}`;
+        }
+        return null;
+      };
+      const found: string[] = [];
+      // What a race needs, where the screen stands: no scrolling.
+      for (const selector of essentials) {
+        const matches = [...document.querySelectorAll<HTMLElement>(selector)];
+        if (matches.length === 0) found.push(`${selector}: not on the screen`);
+        for (const element of matches) {
+          const wrong = problem(element, true);
+          if (wrong !== null) found.push(`without scrolling: ${wrong}`);
+        }
+      }
+      // Every control, scrolled to where a finger reaches it.
+      const scrolled = [document.scrollingElement, ...document.querySelectorAll('*')].filter((element): element is Element => element !== null && (element.scrollTop !== 0 || element.scrollLeft !== 0)).map((element) => [element, element.scrollTop, element.scrollLeft] as const);
+      for (const element of document.querySelectorAll<HTMLElement>(controls)) {
+        if (!shown(element) || !enabled(element)) continue;
+        element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+        // A box that clips without a scrollbar (overflow hidden) scrolls for scrollIntoView, never for a finger.
+        let stuck: Element | null = null;
+        for (let parent = element.parentElement; parent !== null; parent = parent.parentElement) {
+          const style = getComputedStyle(parent);
+          if ((parent.scrollTop !== 0 || parent.scrollLeft !== 0) && [style.overflowX, style.overflowY].some((value) => value === 'hidden' || value === 'clip')) {
+            stuck ??= parent;
+            parent.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+          }
+        }
+        const wrong = stuck === null ? problem(element, true) : `${name(element)} reached only by scrolling ${name(stuck)}, which has no scrollbar`;
+        if (wrong !== null) found.push(wrong);
+      }
+      for (const element of document.querySelectorAll('*')) if (element.scrollTop !== 0 || element.scrollLeft !== 0) element.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+      document.scrollingElement?.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+      for (const [element, top, left] of scrolled) element.scrollTo({ top, left, behavior: 'instant' });
+      return found;
+    },
+    { controls: CONTROLS, essentials },
+  );
+}
+
+/** Expects every control of the screen shown tappable (untappableControls finds none). */
+export async function expectEveryControlTappable(page: Page, what: string, check: TapCheck = {}): Promise<void> {
+  expect(await untappableControls(page, check), `${what}: every control tappable where a finger lands`).toEqual([]);
+}

@@ -4,6 +4,7 @@
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createFakeApi } from '../testing/fakeApi';
+import { FINNISH_CARDS } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import type { Locale } from '../i18n';
 import RaceScreen from '../views/RaceScreen.vue';
@@ -40,6 +41,19 @@ describe('calling the floor', () => {
     expect(api.current.floorCalls.called).toMatchObject({ note: 'seat 3 disputes the deal', raceId: 'race-1' });
     expect(wrapper.find('[data-testid="call-floor-panel"]').exists()).toBe(false);
     wrapper.unmount();
+  });
+
+  it('sits in the floor\'s row with the link\'s state on the counts screen and under the result, never laid over the screen (issue 41)', async () => {
+    for (const [options, where] of [[{}, 'counts'], [{ race: {} }, 'dealing'], [{ race: { cards: FINNISH_CARDS } }, 'result']] as const) {
+      const { wrapper, api } = await screen(options);
+      const row = wrapper.get('[data-testid="floor-row"]');
+      expect(row.get('[data-testid="floor-link"]').text(), where).toBe('Floor: connected');
+      expect(row.find('[data-testid="call-floor"]').exists(), where).toBe(true);
+      api.push({ ...api.current, floorLink: { state: 'offline', since: '2026-12-04T21:04:00.000Z', reason: 'unreachable', detail: '', records: 2, floor: { host: 'floor.local', database: 'chip_race', table: '7', from: 'environment' } } });
+      await settle();
+      expect(wrapper.get('[data-testid="floor-link-text"]').text(), where).toMatch(/^Floor: offline since /);
+      wrapper.unmount();
+    }
   });
 
   it('is on the counts screen, which says the floor was called, then what the floor decided (en, fi, ru)', async () => {
