@@ -91,6 +91,32 @@ describe('a count corrected replaces what it held', () => {
   });
 });
 
+describe('the keypad’s Next past the last count', () => {
+  it('gives Start race the focus once it is enabled, though the counts’ preview came back after the tap', async () => {
+    const api = createFakeApi();
+    const { wrapper } = await counts(api);
+    await enter(wrapper, { 1: 7, 2: 2 });
+    // The preview of the last count held back, as a loaded machine or a slow link holds it.
+    const preview = api.previewRace.bind(api);
+    let release = (): void => undefined;
+    (api as { previewRace: typeof api.previewRace }).previewRace = (...args) => new Promise((resolve) => {
+      release = () => resolve(preview(...args));
+    });
+    await tapCount(wrapper, 3);
+    await key(wrapper, 'keypad-digit-2');
+    await key(wrapper, 'keypad-next');
+    const start = wrapper.get('[data-testid="start-race"]').element as HTMLButtonElement;
+    expect(start.disabled).toBe(true);
+    expect(document.activeElement).not.toBe(start);
+    release();
+    await settle();
+    expect(start.disabled).toBe(false);
+    // Before: the focus was given while Start race was disabled, and so went nowhere.
+    expect(document.activeElement).toBe(start);
+    wrapper.unmount();
+  });
+});
+
 describe('a count far past a stack is asked about once before the race starts', () => {
   it.each([
     ['en', 'More 25 chips than a stack holds: Seat 2 — Teppo: 44. Are these counts right?'],
