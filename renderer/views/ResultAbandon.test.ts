@@ -26,8 +26,8 @@ async function press(wrapper: Wrapper, testid: string) {
 describe('the result screen’s Abandon', () => {
   it.each([
     ['en', 'No, keep the result', 'Race abandoned. Its counts are back: correct what was wrong, then start again.'],
-    ['fi', 'Ei, pidä tulos', 'Keskeytetty. Sen määrät ovat tallella: korjaa väärä ja aloita uudelleen.'],
-    ['ru', 'Нет, оставить результат', 'Прервано. Подсчёт вернулся: исправьте ошибку и начните снова.'],
+    ['fi', 'Ei, pidä tulos', 'Arvonta keskeytetty. Sen laskenta on tallella: korjaa väärä määrä ja aloita uudelleen.'],
+    ['ru', 'Нет, оставить результат', 'Чип-рейс прерван. Его подсчёт сохранён: исправьте ошибку и начните снова.'],
   ] as const)('in %s: asked, a reason tapped, abandoned with it; the counts screen shows the race’s counts again', async (locale, keep, notice) => {
     const { wrapper, api, missing } = await result(locale);
     expect(wrapper.find('[data-testid="view-result"]').exists()).toBe(true);
