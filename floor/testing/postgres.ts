@@ -28,6 +28,13 @@ export interface ThrowawayPostgres {
   crash(): Promise<void>;
   /** Starts it again on the same port. */
   start(): Promise<void>;
+  /**
+   * Stops the server cleanly, keeps a copy of its data folder, and starts it again. The function it
+   * returns stops the server as a power cut would, puts that copy back and starts it: the server
+   * comes back without anything committed after the copy, every time, as one whose commits did not
+   * wait for its disk comes back after a crash (whether a real crash loses them is the WAL writer's timing).
+   */
+  keepDataFolder(): Promise<() => Promise<void>>;
   /** Stops the server and removes the cluster. */
   remove(): Promise<void>;
 }
@@ -128,6 +135,22 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
       if (running) return;
       await start();
       running = true;
+    },
+    async keepDataFolder() {
+      const kept = join(folder, `data-kept-${Date.now()}`);
+      if (running) await stop();
+      running = false;
+      await runAsOwner('cp', ['-a', data, kept]);
+      await start();
+      running = true;
+      return async () => {
+        if (running) await stop('immediate');
+        running = false;
+        await runAsOwner('rm', ['-rf', data]);
+        await runAsOwner('cp', ['-a', kept, data]);
+        await start();
+        running = true;
+      };
     },
     async remove() {
       if (running) await stop().catch(() => undefined);
