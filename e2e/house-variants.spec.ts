@@ -18,7 +18,7 @@ test.afterEach(async () => {
 const LINES = {
   en: 'House rules: the pool rounded up only past half; deal from the button\'s seat; a broke player gets a chip without racing; high card takes all the chips (more than one a player).',
   fi: 'Talon säännöt: yhteiset ylijäämät pyöristetään ylöspäin vasta yli puolen; jako alkaa jakajanapin paikasta; pelimerkitön pelaaja saa pelimerkin ilman arvontaa; korkein kortti vie kaikki pelimerkit (useampi pelaajalle).',
-  ru: 'Правила стола: остаток округляется вверх, только если он больше половины; раздача с места баттона; игрок без других фишек получает фишку без розыгрыша; старшая карта забирает все фишки (больше одной на игрока).',
+  ru: 'Правила стола: остаток округляется вверх, только если он больше половины; раздача с места баттона; игрок без других фишек получает фишку без чип-рейса; старшая карта забирает все фишки (больше одной на игрока).',
 } as const;
 
 for (const language of ['en', 'fi', 'ru'] as const) {
