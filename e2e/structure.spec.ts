@@ -128,11 +128,12 @@ test('a structure edited in the console: planned colour-up, marked at its break,
     await page.getByTestId('abandon-reason-misdeal').click();
     await expect(page.getByTestId('abandon-reason-text')).toHaveValue('Misdeal');
     await page.getByTestId('abandon-confirm').click();
-    await expect(page.getByTestId('notice')).toHaveText('Race abandoned. Enter the counts again to start over.');
+    // Issue 41: the abandoned race's counts come back for the re-race (before: typed again).
+    await expect(page.getByTestId('notice')).toHaveText('Race abandoned. Its counts are back: correct what was wrong, then start again.');
     const counts = page.getByTestId('view-counts');
     for (const count of FINNISH_COUNTS) {
-      await counts.getByTestId(`counts-seat-${count.seat}-chips`).fill(String(count.chips));
-      await counts.getByTestId(`counts-seat-${count.seat}-other`).setChecked(count.hasOther);
+      await expect(counts.getByTestId(`counts-seat-${count.seat}-chips`)).toHaveValue(String(count.chips));
+      await expect(counts.getByTestId(`counts-seat-${count.seat}-other`)).toBeChecked({ checked: count.hasOther });
     }
     await expect(counts.getByTestId('counts-race-chips')).toHaveText('2');
   });
