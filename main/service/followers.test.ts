@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../journal/read';
 import type { JournalFollower } from '../../replay/follower';
 import { ConsoleService } from './service';
-import { DECK, fromJournal, options, play, SETTINGS, step, STRUCTURE } from './testing/evenings';
+import { DECK, fromJournal, options, play, SETTINGS, step, STRUCTURE, type Step } from './testing/evenings';
 
 // The journal's followers are one registry (main/service/followers.ts), fed the same way on start
 // and live: a follower added there sees every record on both, and any evening a console lives
@@ -20,6 +20,19 @@ class Recorder implements JournalFollower {
     this.seen.push({ seq: line.seq, kind: (line.record as { kind: string }).kind });
   }
 }
+
+/** An evening that writes every kind of record the console has: a race with misreads, confirmed, late-found chips, the clock, the break, a colour-up, a race abandoned. */
+const EVERY_KIND: Step[] = [
+  { t: 'deal', card: 0 },
+  { t: 'misread', times: 8 },
+  { t: 'finish' },
+  { t: 'exchange', race: 1, count: 2 },
+  { t: 'clock', press: 'start' },
+  { t: 'break', level: 2 },
+  { t: 'colour-up' },
+  { t: 'start', chips: [3, 3, 3] },
+  { t: 'abandon' },
+];
 
 describe('the journal followers', () => {
   it('feeds a follower added to the registry every record, live and on start alike, and only the kinds it reads', async () => {
@@ -76,7 +89,10 @@ describe('the journal followers', () => {
           rmSync(dir, { recursive: true, force: true });
         }
       }),
-      { numRuns: 40 },
+      // An evening that writes every kind, tried first whatever the seed: the kinds' check below
+      // held only when the random evenings happened to reach them all (a seed that missed one
+      // failed the test: issue 42).
+      { numRuns: 40, examples: [[EVERY_KIND, true]] },
     );
     expect([...kinds].sort()).toEqual(['break-marked', 'chip-exchange', 'clock', 'color-up-race', 'race-abandon', 'race-confirm', 'race-event', 'race-start', 'refused', 'refused-again']);
   }, 240_000);
