@@ -349,19 +349,19 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
     // backend's clock ticks are 10 ms), each beside a bare read of its races timed the same way.
     let statusCpuTotal = 0;
     let bareCpuTotal = 0;
-    const cpuOf = async (work: () => Promise<unknown>): Promise<number> => {
+    const cpuOf = async <T>(work: () => Promise<T>): Promise<{ cpuMs: number; value: T }> => {
       const own = process.cpuUsage();
       const backendBefore = processCpuMs(backend);
-      await work();
-      return ownCpuMsSince(own) + processCpuMs(backend) - backendBefore;
+      const value = await work();
+      return { cpuMs: ownCpuMsSince(own) + processCpuMs(backend) - backendBefore, value };
     };
     for (let index = 0; index < STATUS_QUERIES; index += 1) {
       const queryStarted = performance.now();
-      statusCpuTotal += await cpuOf(async () => {
-        answer = await floorStatus(admin);
-      });
+      const status = await cpuOf(() => floorStatus(admin));
       queries.push(performance.now() - queryStarted);
-      bareCpuTotal += await cpuOf(() => admin.query(BARE_READ_SQL));
+      statusCpuTotal += status.cpuMs;
+      answer = status.value;
+      bareCpuTotal += (await cpuOf(() => admin.query(BARE_READ_SQL))).cpuMs;
     }
     const statusCpuMs = round1(statusCpuTotal / STATUS_QUERIES);
     const bareReadCpuMs = round1(bareCpuTotal / STATUS_QUERIES);

@@ -113,7 +113,7 @@ describe('where the packages are looked for', () => {
  */
 function runPackageScript(script: string, { socat, mayInstall }: { socat: boolean; mayInstall: boolean }): { status: number | null; stdout: string; stderr: string; ran: string[]; env: NodeJS.ProcessEnv } {
   const home = tempDir('run');
-  for (const file of ['scripts/systemPackages.mjs', 'floor/testing/postgresBin.mjs']) {
+  for (const file of ['scripts/systemPackages.mjs', 'scripts/test.mjs', 'floor/testing/postgresBin.mjs']) {
     mkdirSync(join(home, file, '..'), { recursive: true });
     copyFileSync(join(root, file), join(home, file));
   }
@@ -160,7 +160,8 @@ describe('`npm test` and `npm run bench` start with the check', () => {
       const run = runPackageScript(packageScripts[name] as string, { socat: false, mayInstall: false });
       expect(missingPackages(run.env)).toEqual(['socat']);
       expect(run.stderr).toBe('The tests and benchmarks need system packages missing here: socat. Install them with: sudo apt-get install -y socat\n');
-      expect(run.stdout).toBe('');
+      // npm test says how long it took, the check that failed included (scripts/test.mjs).
+      expect(run.stdout).toMatch(name === 'test' ? /^npm test: system packages \d+\.\d min; \d+\.\d min in all; system packages FAILED\n$/ : /^$/);
       expect(run.status).toBe(1);
       // sudo was asked (and refused); nothing after the check started, and nothing was installed.
       expect(run.ran).toEqual(['sudo -n true']);
@@ -185,7 +186,7 @@ describe('`npm test` and `npm run bench` start with the check', () => {
     const run = runPackageScript(packageScripts['test'] as string, { socat: true, mayInstall: false });
     expect(missingPackages(run.env)).toEqual([]);
     expect(run.stderr).toBe('');
-    expect(run.stdout).toBe('');
+    expect(run.stdout).toMatch(/^npm test: system packages [\d.]+ min, lint [\d.]+ min, types [\d.]+ min, vitest [\d.]+ min, Playwright [\d.]+ min; [\d.]+ min in all\n$/);
     expect(run.status).toBe(0);
     expect(run.ran).toEqual(['npm', 'npm', 'vitest', 'npm']);
   });
