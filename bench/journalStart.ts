@@ -157,6 +157,13 @@ function mustHaveRead(report: ReplayReport, what: string, records: number, fromC
 
 const median = (values: readonly number[]) => percentile(values, 50);
 
+/**
+ * The start without a checkpoint, CPU, at most this many times every line's seal checked alone in
+ * the same run (issue 42): measured 4.4×, 6.06× and 6.08× (CPU 4,796–6,140 ms over seals of
+ * 791–1,237 ms) in three runs on 2026-12-06, this version's code; a quarter above the highest.
+ */
+const WHOLE_START_TIMES_SEALS = 7.5;
+
 export async function journalStartBenchmarks(): Promise<{ figures: BenchFigure[]; details: Record<string, unknown> }> {
   const dir = benchDir('journal-start');
   try {
@@ -192,7 +199,15 @@ export async function journalStartBenchmarks(): Promise<{ figures: BenchFigure[]
       // CPU time: what the console spends, not how long a busy machine keeps it waiting (the wall time beside it).
       { name: `journal start from a checkpoint, ${lines}, CPU, median of ${STARTS} cold starts (${resumedMs} ms wall)`, value: resumedCpu, unit: 'ms', target: 1000, better: 'lower' },
       {
-        name: `journal start without a checkpoint ÷ bare read + SHA-256 of the same file, CPU (${Math.round(wholeCpu)} ms ÷ ${Math.round(bareCpu)} ms; ${Math.round(median(whole.map((run) => run.coldMs)))} ms wall; every seal checked and nothing else: ${Math.round(sealsCpu)} ms, ${round1(sealsCpu / bareCpu)}×)`,
+        // Issue 42: gated against the least a start that checks every line pays, measured in the same run (below).
+        name: `journal start without a checkpoint ÷ every line's seal checked and nothing else, CPU (${Math.round(wholeCpu)} ms ÷ ${Math.round(sealsCpu)} ms; ${Math.round(median(whole.map((run) => run.coldMs)))} ms wall)`,
+        value: Math.round((wholeCpu / sealsCpu) * 100) / 100,
+        unit: '×',
+        target: WHOLE_START_TIMES_SEALS,
+        better: 'lower',
+      },
+      {
+        name: `journal start without a checkpoint ÷ bare read + SHA-256 of the same file, CPU (${Math.round(wholeCpu)} ms ÷ ${Math.round(bareCpu)} ms; every seal checked and nothing else: ${round1(sealsCpu / bareCpu)}×)`,
         value: ratio,
         unit: '×',
         target: 3,
@@ -204,8 +219,8 @@ export async function journalStartBenchmarks(): Promise<{ figures: BenchFigure[]
         // call a line, in place, nothing parsed) costs 2.5–3.3× the bare read (details.sealsOnly), and the cover the
         // checkpoint needs hashes the file once more (about 0.9×): over 3× before a record is parsed or replayed. The rest
         // is the records' JSON (all but a dealt card's), the session's replay (about 0.8 s) and the garbage collector.
-        // The checkpoint is the fast path.
-        notGatedYet: "under the floor: checking every line's seal alone costs about 2.7× the bare read (details.sealsOnly) and the checkpoint's cover 0.9× more, before any parse or replay",
+        // The checkpoint is the fast path; the figure above gates.
+        reportOnly: "under the floor: checking every line's seal alone costs about 2.7× the bare read (details.sealsOnly) and the checkpoint's cover 0.9× more, before any parse or replay; gated as a multiple of the seals alone (above)",
       },
       { name: `journal start peak memory (RSS of the start's process), ${lines}`, value: peak, unit: 'MB', target: 300, better: 'lower' },
       ...(huge === null ? [] : [{ name: `journal start on a ${round1(huge.bytes / 1000 ** 3)} GB journal (${huge.events.toLocaleString('en-US')} lines): started (1) in ${Math.round(huge.start.coldMs / 1000)} s, ${Math.round(huge.start.peakRssMb)} MB peak`, value: 1, unit: '', target: 1, better: 'higher' as const }]),
