@@ -141,6 +141,11 @@ export async function latencyBenchmarks(): Promise<LatencyResult> {
     const settings: ConsoleSettings = { ...DEFAULT_SETTINGS, table: TABLE, source: { kind: 'serial', path: pair.b, baud: 9600, decoder: 'text' } };
     await bridgeCall(app.url, 'saveSettings', settings);
 
+    // The console page's own work (its main thread's tasks), read around each race's dealing.
+    const metrics = await consolePath.page.context().newCDPSession(consolePath.page);
+    await metrics.send('Performance.enable');
+    const pageWork = async () => Object.fromEntries((await metrics.send('Performance.getMetrics')).metrics.map(({ name, value }) => [name, value])) as Record<string, number>;
+    const pageWorkMs = { task: 0, script: 0, style: 0, layout: 0 };
     const races: { seed: number; cards: number }[] = [];
     const gaps = seededRandom(20261129);
     const gap = () => sleep(GAP_MS.min + gaps() * (GAP_MS.max - GAP_MS.min));
@@ -157,6 +162,7 @@ export async function latencyBenchmarks(): Promise<LatencyResult> {
       consolePath.arrivals.clear();
       const shown = (await consolePath.page.evaluate(`globalThis.__benchRecorder.seen = document.querySelectorAll('${DEALT}').length`)) as number;
       if (shown !== 0) throw new Error(`bench: a new race shows ${shown} dealt cards`);
+      const workBefore = await pageWork();
       // Card by card, the console's and then the same card down the bare path.
       for (const [index, card] of cards.entries()) {
         await deal(consolePath, index, card);
@@ -166,6 +172,12 @@ export async function latencyBenchmarks(): Promise<LatencyResult> {
       }
       // The race is over only if the service took every card as the engine did: the result screen shows them all.
       await consolePath.page.waitForSelector('[data-testid="view-result"]');
+      const workAfter = await pageWork();
+      const spent = (metric: string) => ((workAfter[metric] ?? 0) - (workBefore[metric] ?? 0)) * 1000;
+      pageWorkMs.task += spent('TaskDuration');
+      pageWorkMs.script += spent('ScriptDuration');
+      pageWorkMs.style += spent('RecalcStyleDuration');
+      pageWorkMs.layout += spent('LayoutDuration');
       const onPage = (await consolePath.page.evaluate(`Array.from(document.querySelectorAll('${DEALT}'), (element) => element.getAttribute('data-card'))`)) as string[];
       if (JSON.stringify([...onPage].sort()) !== JSON.stringify([...cards].sort())) {
         throw new Error(`bench: the page shows other cards than the shoe sent (race ${races.length}: ${onPage.length} shown, ${cards.length} sent)`);
@@ -193,7 +205,8 @@ export async function latencyBenchmarks(): Promise<LatencyResult> {
     const share = spreadOf(ofConsole.stages.toDom);
     const bareToScreen = spreadOf(ofBare.stages.toScreen);
     const cards = consolePath.samples.length;
-    const figures = latencyFigures({ cards, racesInHistory: history.confirmed, bareCards: barePath.samples.length, toScreen, share, bareToScreen });
+    const pageCpuPerCardMs = round2(pageWorkMs.task / cards);
+    const figures = latencyFigures({ cards, racesInHistory: history.confirmed, bareCards: barePath.samples.length, toScreen, share, bareToScreen, pageCpuPerCardMs });
     const stageSpreads = (stages: Stages) => Object.fromEntries(Object.entries(stages).map(([stage, values]: [string, number[]]) => [stage, spreadOf(values)]));
     return {
       figures,
@@ -210,6 +223,8 @@ export async function latencyBenchmarks(): Promise<LatencyResult> {
         // starts → frame rendered; toDom is the first two, the console's share.
         console: { toScreenMs: toScreen, stagesMs: stageSpreads(ofConsole.stages), messageChars: ofConsole.messageChars, clock: ofConsole.clock },
         bare: { toScreenMs: bareToScreen, stagesMs: stageSpreads(ofBare.stages), messageChars: ofBare.messageChars, clock: ofBare.clock },
+        // The console page's main thread over the races' dealing, ms in all (per card: the gated figure).
+        pageWorkMs: Object.fromEntries(Object.entries(pageWorkMs).map(([part, ms]) => [part, round2(ms)])),
         // The console's share beyond the bare path's own pty → DOM (not gated: a reading aid).
         shareBeyondBareP95Ms: round2(share.p95 - spreadOf(ofBare.stages.toDom).p95),
       },
