@@ -236,6 +236,15 @@ describe('the checkpoint of the followers', () => {
         expect(resumed.fromCheckpoint).toBe(true);
         expect(resumed.state).toEqual(expected.state);
       }
+      // The next checkpoint, written by a start that went on from one, covers what one from a whole read covers.
+      const coverIn = (dir: string) => (JSON.parse(readFileSync(checkpointPath(dir), 'utf8')) as { cover: unknown }).cover;
+      const resumedDir = await checkpointedAt(sample.journal, sample.settings, ends[Math.floor(ends.length / 2)] as number, KEY, BLOCK);
+      expect((await opened(resumedDir, KEY, 0, BLOCK)).fromCheckpoint).toBe(true);
+      const wholeDir = wholeJournal(sample.journal, sample.settings);
+      await opened(wholeDir, KEY, 0, BLOCK);
+      expect(coverIn(resumedDir)).toEqual(coverIn(wholeDir));
+      expect((coverIn(wholeDir) as { blocks: unknown[] }).blocks.length).toBe(Math.floor(sample.journal.length / BLOCK));
+
       const { dir, cut } = await checkpointed();
       const service = await start(dir);
       try {
