@@ -21,14 +21,28 @@ export class CoverHash {
   private hash: Hash = createHash('sha256');
   private inBlock = 0;
 
+  /** `blockBytes` other than COVER_BLOCK_BYTES only in tests (a block boundary within a small journal). */
+  constructor(readonly blockBytes: number = COVER_BLOCK_BYTES) {}
+
+  /**
+   * Takes up a cover from a checkpoint's whole-block hashes, as they were written: the start hashes
+   * only the block under way again (fed to `update`), and the whole blocks are checked later
+   * (main/journal/coverCheck.ts), while the console serves.
+   */
+  static resume(blocks: readonly string[], blockBytes: number = COVER_BLOCK_BYTES): CoverHash {
+    const cover = new CoverHash(blockBytes);
+    cover.blocks.push(...blocks);
+    return cover;
+  }
+
   update(bytes: Uint8Array): void {
     let start = 0;
     while (start < bytes.length) {
-      const take = Math.min(bytes.length - start, COVER_BLOCK_BYTES - this.inBlock);
+      const take = Math.min(bytes.length - start, this.blockBytes - this.inBlock);
       this.hash.update(bytes.subarray(start, start + take));
       this.inBlock += take;
       start += take;
-      if (this.inBlock === COVER_BLOCK_BYTES) {
+      if (this.inBlock === this.blockBytes) {
         this.blocks.push(this.hash.digest('hex'));
         this.hash = createHash('sha256');
         this.inBlock = 0;
@@ -37,7 +51,7 @@ export class CoverHash {
   }
 
   get bytes(): number {
-    return this.blocks.length * COVER_BLOCK_BYTES + this.inBlock;
+    return this.blocks.length * this.blockBytes + this.inBlock;
   }
 
   cover(): Cover {

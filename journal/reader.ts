@@ -67,11 +67,11 @@ export class JournalReader<T> {
   /** The whole lines read, in blocks (what a checkpoint covers), when asked for. */
   private cover: CoverHash | null;
 
-  constructor(options: ReadOptions<T> & { readonly cover?: boolean }) {
+  constructor(options: ReadOptions<T> & { readonly cover?: boolean; readonly coverBlockBytes?: number }) {
     this.key = options.key ?? null;
     this.check = options.check;
     this.onLine = options.onLine;
-    this.cover = options.cover === true ? new CoverHash() : null;
+    this.cover = options.cover === true ? new CoverHash(options.coverBlockBytes) : null;
   }
 
   /**

@@ -190,7 +190,18 @@ export interface JournalReport {
   readonly unchainedThrough: number;
   /** Why nothing can be recorded (a newer version wrote the journal), or null. */
   readonly readOnly: JournalFinding | null;
+  /** A start from a checkpoint: the check of the journal's bytes before it, made while the console serves (absent: the start read the whole journal). */
+  readonly coverCheck?: CoverCheck;
 }
+
+/**
+ * The check of the journal's bytes a checkpoint covers, after a start from it: `damaged` is tamper
+ * evidence (bytes `from`…`to` changed since the checkpoint was written), as serious as a finding.
+ */
+export type CoverCheck =
+  | { readonly status: 'checking' }
+  | { readonly status: 'ok'; readonly at: string; readonly bytes: number }
+  | { readonly status: 'damaged'; readonly at: string; readonly block: number; readonly from: number; readonly to: number };
 
 /** What a keyboard-wedge scan reads as by the scanner's profile: its card, or null when it names none. */
 export interface ScanReading {

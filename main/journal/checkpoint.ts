@@ -1,6 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CoverHash, sameCover, type Cover } from '../../journal/coverHash';
+import { COVER_BLOCK_BYTES, CoverHash, sameCover, type Cover } from '../../journal/coverHash';
 import type { JournalFinding } from '../../journal/findings';
 import { JournalReader, type ReaderState, type ReadOptions } from '../../journal/read';
 import { Sealer, sealIn } from '../../journal/seal';
@@ -61,18 +61,36 @@ function isBody(value: unknown): value is CheckpointBody {
 }
 
 /**
+ * The bytes a start from a checkpoint took on trust: the cover's whole blocks, before the block
+ * the anchored line ends in, whose hashes the checkpoint holds. checkCover (main/journal/coverCheck.ts)
+ * reads and compares them once the console is serving.
+ */
+export interface CoverToCheck {
+  readonly journal: string;
+  readonly blocks: readonly string[];
+  readonly blockBytes: number;
+}
+
+/**
  * The checkpoint beside the journal, checked: its seal, its key, the anchored line's seal at its
- * place, and every byte before it the same as when it was written (read once, a chunk at a time:
- * the reader goes on from the hash this makes). No file: nothing to say. Anything else wrong: a
+ * place, and the bytes of the cover's last block (the one under way, up to the anchor) the same as
+ * when it was written. The reader goes on from the cover taken up with the checkpoint's whole-block
+ * hashes; those blocks' bytes are read and compared after the start (`toCheck`), so that a long
+ * journal's start does not wait on hashing it all. No file: nothing to say. Anything else wrong: a
  * finding, and no resume.
  */
-export async function loadCheckpoint<T>(path: string, journal: string, options: ReadOptions<T>): Promise<{ readonly resume: Resume<T> | null; readonly finding: JournalFinding | null }> {
+export async function loadCheckpoint<T>(
+  path: string,
+  journal: string,
+  options: ReadOptions<T> & { readonly coverBlockBytes?: number },
+): Promise<{ readonly resume: Resume<T> | null; readonly finding: JournalFinding | null; readonly toCheck: CoverToCheck | null }> {
+  const refused = (finding: JournalFinding | null) => ({ resume: null, finding, toCheck: null });
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { resume: null, finding: null };
-    return { resume: null, finding: damaged() };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return refused(null);
+    return refused(damaged());
   }
   const sealer = new Sealer(options.key ?? null);
   const end = bytes.length - 1;
@@ -81,19 +99,28 @@ export async function loadCheckpoint<T>(path: string, journal: string, options: 
   try {
     body = JSON.parse(bytes.toString('utf8'));
   } catch {
-    return { resume: null, finding: damaged() };
+    return refused(damaged());
   }
-  if (seal === null || !isBody(body)) return { resume: null, finding: damaged() };
+  if (seal === null || !isBody(body)) return refused(damaged());
   // Another key (or none now): its seal cannot be checked here, and the state it holds is another reader's.
-  if (body.keyId !== sealer.keyId || body.format !== CHECKPOINT_FORMAT) return { resume: null, finding: stale() };
-  if (sealer.hash(bytes.subarray(0, seal.bodyEnd)) !== seal.stored) return { resume: null, finding: damaged() };
-  const cover = await coverOf(journal, body.anchor);
-  if (cover === null || !sameCover(cover.cover(), body.cover)) return { resume: null, finding: stale() };
-  return { resume: { reader: JournalReader.resume(body.reader, cover, options), from: body.anchor.end, followers: body.followers }, finding: null };
+  if (body.keyId !== sealer.keyId || body.format !== CHECKPOINT_FORMAT) return refused(stale());
+  if (sealer.hash(bytes.subarray(0, seal.bodyEnd)) !== seal.stored) return refused(damaged());
+  const blockBytes = options.coverBlockBytes ?? COVER_BLOCK_BYTES;
+  const cover = await coverOf(journal, body.anchor, body.cover, blockBytes);
+  if (cover === null || !sameCover(cover.cover(), body.cover)) return refused(stale());
+  const toCheck = body.cover.blocks.length === 0 ? null : { journal, blocks: body.cover.blocks, blockBytes };
+  return { resume: { reader: JournalReader.resume(body.reader, cover, options), from: body.anchor.end, followers: body.followers }, finding: null, toCheck };
 }
 
-/** The journal's bytes up to the anchor hashed, when the anchored line is there with its seal (else null). */
-async function coverOf(journal: string, anchor: CheckpointBody['anchor']): Promise<CoverHash | null> {
+/**
+ * The cover taken up from the checkpoint's whole blocks and the journal's bytes of the block under
+ * way (to the anchor) hashed again, when the anchored line is there with its seal and the cover's
+ * shape fits the anchor (else null).
+ */
+async function coverOf(journal: string, anchor: CheckpointBody['anchor'], stored: Cover, blockBytes: number): Promise<CoverHash | null> {
+  const { start, end } = anchor;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end <= start) return null;
+  if (stored.bytes !== end || !Array.isArray(stored.blocks) || stored.blocks.length !== Math.floor(end / blockBytes) || !stored.blocks.every((block) => typeof block === 'string')) return null;
   let file;
   try {
     file = await open(journal, 'r');
@@ -101,13 +128,12 @@ async function coverOf(journal: string, anchor: CheckpointBody['anchor']): Promi
     return null;
   }
   try {
-    const { start, end } = anchor;
-    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end <= start || (await file.stat()).size < end) return null;
+    if ((await file.stat()).size < end) return null;
     const line = Buffer.alloc(end - start);
     await file.read(line, 0, line.length, start);
     if (line[line.length - 1] !== 0x0a || sealIn(line, 0, line.length - 1)?.stored !== anchor.seal) return null;
-    const cover = new CoverHash();
-    await readChunks(file, (chunk) => cover.update(chunk), 0, end);
+    const cover = CoverHash.resume(stored.blocks, blockBytes);
+    await readChunks(file, (chunk) => cover.update(chunk), stored.blocks.length * blockBytes, end);
     return cover.bytes === end ? cover : null;
   } finally {
     await file.close();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalPath } from '../../journal/location';
+import type { JournalReport } from '../../protocol/contract';
 import { checkpointPath } from '../journal/checkpoint';
 import { ConsoleService } from './service';
 import type { ServiceOptions } from './serviceOptions';
@@ -26,11 +27,11 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-const stationOptions = (dataDir: string, key: Buffer | null, checkpointEvery = 0): ServiceOptions => ({ ...options(dataDir, []), journalKey: key, checkpointEvery });
+const stationOptions = (dataDir: string, key: Buffer | null, checkpointEvery = 0, coverBlockBytes?: number): ServiceOptions => ({ ...options(dataDir, []), journalKey: key, checkpointEvery, ...(coverBlockBytes === undefined ? {} : { coverBlockBytes }) });
 
 /** Everything a start makes of the journal: each follower's state, exactly, and the journal's report and numbers. */
-async function opened(dataDir: string, key: Buffer | null, checkpointEvery = Number.MAX_SAFE_INTEGER): Promise<{ state: unknown; findings: string[]; fromCheckpoint: boolean }> {
-  const station: OpenedStation = await openStation(stationOptions(dataDir, key, checkpointEvery));
+async function opened(dataDir: string, key: Buffer | null, checkpointEvery = Number.MAX_SAFE_INTEGER, coverBlockBytes?: number): Promise<{ state: unknown; findings: string[]; fromCheckpoint: boolean }> {
+  const station: OpenedStation = await openStation(stationOptions(dataDir, key, checkpointEvery, coverBlockBytes));
   try {
     const { report, lastSeq, followers } = station;
     const state = JSON.parse(JSON.stringify({ followers: followers.registry.snapshot(), report: { ...report, path: undefined }, lastSeq, clock: followers.clock.view(null) })) as unknown;
@@ -60,11 +61,11 @@ const lineEnds = (bytes: Buffer) => [...bytes.entries()].filter(([, byte]) => by
  * A data folder whose checkpoint was taken after the first `cut` bytes of `journal` (a start on
  * them, writing it), then the rest of the journal appended as a later evening would have.
  */
-async function checkpointedAt(journal: Buffer, settings: Buffer, cut: number, key: Buffer | null): Promise<string> {
+async function checkpointedAt(journal: Buffer, settings: Buffer, cut: number, key: Buffer | null, coverBlockBytes?: number): Promise<string> {
   const dir = folder('cut');
   writeFileSync(join(dir, SETTINGS_FILE), settings);
   writeFileSync(journalPath(dir), journal.subarray(0, cut));
-  await opened(dir, key, 0);
+  await opened(dir, key, 0, coverBlockBytes);
   // The start wrote nothing to the journal (else the rest would not follow it).
   expect(readFileSync(journalPath(dir))).toEqual(journal.subarray(0, cut));
   appendFileSync(journalPath(dir), journal.subarray(cut));
@@ -193,4 +194,122 @@ describe('the checkpoint of the followers', () => {
       await again.close();
     }
   }, 60_000);
+
+  describe('whose cover is checked in whole blocks after the start, the block under way before it', () => {
+    // Blocks of 1 KiB, so that a short evening's journal has whole blocks before its checkpoint (a
+    // real one's are 64 MiB: a journal of about 190,000 lines to have one).
+    const BLOCK = 1024;
+    const start = (dir: string) => ConsoleService.start(stationOptions(dir, KEY, Number.MAX_SAFE_INTEGER, BLOCK));
+    /** The journal's report once the check has said what it found (told as any change of state is). */
+    const checked = (service: ConsoleService) =>
+      new Promise<JournalReport>((resolve) => {
+        const now = service.getState().journal;
+        if (now.coverCheck?.status !== 'checking') resolve(now);
+        const stop = service.onState((state) => {
+          if (state.journal.coverCheck?.status === 'checking') return;
+          stop();
+          resolve(state.journal);
+        });
+      });
+    /** A checkpoint after the evening's third line from the end, with at least `blocks` whole blocks before it. */
+    async function checkpointed(): Promise<{ dir: string; cut: number }> {
+      const ends = lineEnds(sample.journal);
+      const cut = ends[ends.length - 3] as number;
+      expect(Math.floor(cut / BLOCK)).toBeGreaterThanOrEqual(3);
+      return { dir: await checkpointedAt(sample.journal, sample.settings, cut, KEY, BLOCK), cut };
+    }
+    /** The journal with one byte of a record's digits changed at `at` or after it (a seal no longer matches its line). */
+    function changeDigitAfter(dir: string, at: number): number {
+      const bytes = readFileSync(journalPath(dir));
+      const index = bytes.indexOf('"seq":', at) + '"seq":'.length;
+      bytes[index] = bytes[index] === 0x31 ? 0x32 : 0x31;
+      writeFileSync(journalPath(dir), bytes);
+      return index;
+    }
+
+    it('gives the state the whole journal gives, wherever the checkpoint is, and finds every block unchanged', async () => {
+      const expected = await opened(wholeJournal(sample.journal, sample.settings), KEY, Number.MAX_SAFE_INTEGER, BLOCK);
+      const ends = lineEnds(sample.journal).slice(1);
+      for (const cut of [ends[0], ends[Math.floor(ends.length / 2)], ends[ends.length - 1]] as number[]) {
+        const dir = await checkpointedAt(sample.journal, sample.settings, cut, KEY, BLOCK);
+        const resumed = await opened(dir, KEY, Number.MAX_SAFE_INTEGER, BLOCK);
+        expect(resumed.fromCheckpoint).toBe(true);
+        expect(resumed.state).toEqual(expected.state);
+      }
+      // The next checkpoint, written by a start that went on from one, covers what one from a whole read covers.
+      const coverIn = (dir: string) => (JSON.parse(readFileSync(checkpointPath(dir), 'utf8')) as { cover: unknown }).cover;
+      const resumedDir = await checkpointedAt(sample.journal, sample.settings, ends[Math.floor(ends.length / 2)] as number, KEY, BLOCK);
+      expect((await opened(resumedDir, KEY, 0, BLOCK)).fromCheckpoint).toBe(true);
+      const wholeDir = wholeJournal(sample.journal, sample.settings);
+      await opened(wholeDir, KEY, 0, BLOCK);
+      expect(coverIn(resumedDir)).toEqual(coverIn(wholeDir));
+      expect((coverIn(wholeDir) as { blocks: unknown[] }).blocks.length).toBe(Math.floor(sample.journal.length / BLOCK));
+
+      const { dir, cut } = await checkpointed();
+      const service = await start(dir);
+      try {
+        expect(service.getState().journal.coverCheck).toEqual({ status: 'checking' });
+        const report = await checked(service);
+        expect(report.coverCheck).toMatchObject({ status: 'ok', bytes: Math.floor(cut / BLOCK) * BLOCK });
+        expect(report.findings).toEqual([]);
+      } finally {
+        await service.close();
+      }
+      // A start reading the whole journal checked every byte itself: nothing to check after it.
+      const whole = await start(wholeJournal(sample.journal, sample.settings));
+      try {
+        expect(whole.getState().journal.coverCheck).toBeUndefined();
+      } finally {
+        await whole.close();
+      }
+    }, 60_000);
+
+    it('finds a byte changed in a whole block before the checkpoint once the console serves, and says which bytes', async () => {
+      const { dir } = await checkpointed();
+      const changed = changeDigitAfter(dir, BLOCK);
+      const block = Math.floor(changed / BLOCK);
+      const service = await start(dir);
+      try {
+        // The start went on from the checkpoint: only the check after it can see the change.
+        expect(service.getState().journal.findings).toEqual([]);
+        expect(service.getState().journal.coverCheck).toEqual({ status: 'checking' });
+        const report = await checked(service);
+        expect(report.coverCheck).toMatchObject({ status: 'damaged', block, from: block * BLOCK, to: (block + 1) * BLOCK });
+      } finally {
+        await service.close();
+      }
+    }, 60_000);
+
+    it('still finds a byte changed in the block under way at the start: the checkpoint is stale and the whole journal is read', async () => {
+      const { dir, cut } = await checkpointed();
+      const tailFrom = Math.floor(cut / BLOCK) * BLOCK;
+      const changed = changeDigitAfter(dir, tailFrom);
+      // Before the anchored line (whose own seal is checked at its place anyway).
+      expect(changed).toBeLessThan(lineEnds(sample.journal)[lineEnds(sample.journal).indexOf(cut) - 1] as number);
+      const resumed = await opened(dir, KEY, Number.MAX_SAFE_INTEGER, BLOCK);
+      expect(resumed.fromCheckpoint).toBe(false);
+      expect(resumed.findings[0]).toBe('checkpoint-stale');
+      expect(resumed.findings).toContain('altered');
+    }, 60_000);
+
+    it('is stopped by closing the console mid-check, which neither hangs nor throws, and writes nothing', async () => {
+      const { dir } = await checkpointed();
+      const before = [readFileSync(journalPath(dir)), readFileSync(checkpointPath(dir))];
+      const service = await start(dir);
+      const told: (string | undefined)[] = [];
+      service.onState((state) => told.push(state.journal.coverCheck?.status));
+      expect(service.getState().journal.coverCheck).toEqual({ status: 'checking' });
+      await service.close();
+      // Stopped before its end: it never said what it found.
+      expect(told.filter((status) => status !== 'checking')).toEqual([]);
+      expect([readFileSync(journalPath(dir)), readFileSync(checkpointPath(dir))]).toEqual(before);
+      // And the next start checks again, from the start.
+      const again = await start(dir);
+      try {
+        expect((await checked(again)).coverCheck?.status).toBe('ok');
+      } finally {
+        await again.close();
+      }
+    }, 60_000);
+  });
 });

@@ -1,5 +1,5 @@
 import type { JournalLine, JournalNote } from '../../journal/read';
-import type { CommandResult, ConsoleState, JournalReport } from '../../protocol/contract';
+import type { CommandResult, ConsoleState, CoverCheck, JournalReport } from '../../protocol/contract';
 import type { SessionRecord } from '../../replay/session';
 import type { JournalWriter } from '../journal/journal';
 import { failure, ReadOnlyError, SaveError } from './failures';
@@ -45,6 +45,11 @@ export class Kernel {
 
   get journalReport(): JournalReport {
     return this.report;
+  }
+
+  /** What the check of the checkpoint's cover found so far (main/service/coverCheck.ts), said with the journal's report. */
+  set coverCheck(check: CoverCheck) {
+    this.report = { ...this.report, coverCheck: check };
   }
 
   /** The journal's last seq. */

@@ -13,6 +13,7 @@ import { CardInputs, type HeldTaken } from './cardInputs';
 import { ClockCommands } from './clockCommands';
 import { readerSetUpRefusal, type CommandContext, type ReaderSetUp } from './commandContext';
 import { CountDrafts } from './countDrafts';
+import { CoverChecking } from './coverCheck';
 import { prepareDataFolder } from './dataFolder';
 import { lockDataFolder } from './dataLock';
 import { ok, refused } from './failures';
@@ -67,6 +68,7 @@ export class ConsoleService {
   private readonly profileCommands: ProfileCommands;
   private readonly readerDetections: ReaderDetections;
   private readonly historyCommands: HistoryCommands;
+  private readonly coverChecking: CoverChecking;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -83,6 +85,7 @@ export class ConsoleService {
     this.countDrafts = new CountDrafts(options.dataDir);
     this.stationSettings = new StationSettings(options.dataDir, settings, () => this.countDrafts.clear());
     this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
+    this.coverChecking = new CoverChecking(this.kernel, options.clock ?? (() => new Date()));
     this.refusals = new RefusalRuns(this.kernel, { ...options, monotonic });
     this.kernel.order = this.refusals;
     this.floorSeats = new FloorSeatsFollowing(this.kernel, this.stationSettings, () => this.session);
@@ -200,6 +203,8 @@ export class ConsoleService {
     service.cardInputs.openSource();
     service.clockCommands.follow();
     await service.floor.follow();
+    // The bytes the checkpoint covers, read while the console serves: its start did not wait on them.
+    if (opened.coverToCheck !== null) service.coverChecking.start(opened.coverToCheck);
     return service;
   }
 
@@ -329,6 +334,7 @@ export class ConsoleService {
   }
 
   async close(): Promise<void> {
+    await this.coverChecking.close();
     this.followers.clock.close();
     await this.readerDetections.close();
     await this.cardInputs.closeSource();

@@ -41,6 +41,8 @@ export interface ServiceOptions {
   readonly followers?: readonly JournalFollower[];
   /** Lines between two checkpoints of the followers (main/journal/checkpoint.ts; tests make it small). */
   readonly checkpointEvery?: number;
+  /** The bytes one hash of a checkpoint's cover covers (journal/coverHash.ts): tests make it small, to have whole blocks in a small journal. */
+  readonly coverBlockBytes?: number;
   /** Where the dealer saves an export (Electron's save dialog, main/index.ts); none (browser mode): the page downloads it instead. */
   readonly chooseExportFile?: ChooseExportFile;
 }

@@ -9,7 +9,7 @@ import { isSessionRecord, type SessionRecord } from '../../replay/session';
 import { floorTargetOf } from '../floorLink/target';
 import { loadJournalKey } from '../journal/key';
 import { JournalWriter, scanJournal } from '../journal/journal';
-import { Checkpoints, checkpointPath, loadCheckpoint } from '../journal/checkpoint';
+import { Checkpoints, checkpointPath, loadCheckpoint, type CoverToCheck } from '../journal/checkpoint';
 import { COUNT_DRAFTS_FILE } from './countDrafts';
 import { tightenDataFolder } from './dataFolder';
 import { LOCK_FILE } from './dataLock';
@@ -34,6 +34,8 @@ export interface OpenedStation {
   readonly key: Buffer | null;
   /** Whether the start read on from a checkpoint (main/journal/checkpoint.ts) rather than from the journal's first line. */
   readonly fromCheckpoint: boolean;
+  /** The checkpoint's whole blocks the start took on trust, to check while the console serves (main/journal/coverCheck.ts); null: none. */
+  readonly coverToCheck: CoverToCheck | null;
 }
 
 /**
@@ -43,7 +45,7 @@ export interface OpenedStation {
  */
 async function readJournalInto(options: ServiceOptions, path: string, key: Buffer | null) {
   let followers = stationFollowers(path, options.timers, options.followers);
-  const read = { key, check: isSessionRecord, onLine: (line: JournalLine<SessionRecord>, _seal: string | null, span: { readonly start: number; readonly end: number }) => followers.registry.add(line, span) };
+  const read = { key, coverBlockBytes: options.coverBlockBytes, check: isSessionRecord, onLine: (line: JournalLine<SessionRecord>, _seal: string | null, span: { readonly start: number; readonly end: number }) => followers.registry.add(line, span) };
   const loaded = await loadCheckpoint(checkpointPath(options.dataDir), path, read);
   let checkpointFinding = loaded.finding;
   let resume = loaded.resume;
@@ -58,7 +60,7 @@ async function readJournalInto(options: ServiceOptions, path: string, key: Buffe
   }
   const resumedAtLine = resume?.reader.lines ?? 0;
   const scan = await scanJournal(path, { ...read, cover: true }, resume ?? undefined);
-  return { followers, scan: { ...scan, resumedAtLine }, checkpointFinding, fromCheckpoint: resume !== null };
+  return { followers, scan: { ...scan, resumedAtLine }, checkpointFinding, fromCheckpoint: resume !== null, coverToCheck: resume === null ? null : loaded.toCheck };
 }
 
 /**
@@ -75,7 +77,7 @@ export async function openStation(options: ServiceOptions): Promise<OpenedStatio
     }
     const path = journalPath(options.dataDir);
     const key = options.journalKey ?? (options.journalKeyFile === undefined ? null : await loadJournalKey(options.journalKeyFile, options.dataDir));
-    const { followers, scan, checkpointFinding, fromCheckpoint } = await readJournalInto(options, path, key);
+    const { followers, scan, checkpointFinding, fromCheckpoint, coverToCheck } = await readJournalInto(options, path, key);
     const problems = followers.session.started();
     const { settings, problem, problemSaid } = await loadSettings(join(options.dataDir, SETTINGS_FILE));
     const profiles = await ProfileStore.load(options.dataDir);
@@ -103,5 +105,5 @@ export async function openStation(options: ServiceOptions): Promise<OpenedStatio
       ...(profiles.has(settings.source.decoder) ? [] : [profileMissing(settings.source.decoder)]),
     ];
     const report: JournalReport = { path, records: scan.records, findings, chain: scan.chain, unchained: scan.unchained, unchainedThrough: scan.unchainedThrough, readOnly };
-    return { journal, followers, settings, report, lastSeq: scan.lastSeq, profiles, tornNote: scan.tornNote, key, fromCheckpoint };
+    return { journal, followers, settings, report, lastSeq: scan.lastSeq, profiles, tornNote: scan.tornNote, key, fromCheckpoint, coverToCheck };
 }
