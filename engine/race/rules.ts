@@ -141,9 +141,23 @@ export function readSetting<K extends SettingName>(name: K, value: unknown, fiel
 export function readRuleChoice(rules: unknown, overrides: Readonly<Record<string, unknown>>): RuleChoice {
   const name = readOption(rules, RULE_SET_NAMES, 'rules');
   const base = RULE_SETS[name];
-  const pick = <K extends SettingName>(setting: K): RaceSettings[K] => (overrides[setting] === undefined ? base[setting] : readSetting(setting, overrides[setting]));
   return {
     rules: name,
-    settings: { rounding: pick('rounding'), dealStart: pick('dealStart'), protection: pick('protection'), award: pick('award') },
+    settings: {
+      rounding: chosenSetting('rounding', base, overrides),
+      dealStart: chosenSetting('dealStart', base, overrides),
+      protection: chosenSetting('protection', base, overrides),
+      award: chosenSetting('award', base, overrides),
+    },
   };
+}
+
+/**
+ * The setting `overrides` chooses, or the rule set's. A module-level function, not a closure made in
+ * readRuleChoice: that runs once a race, and under tsx (the benchmark, browser mode) every named
+ * closure is given its name with Object.defineProperty each time it is made, which cost the `round`
+ * races (setup is all they do) about a sixth of their time (issue 42's profile).
+ */
+function chosenSetting<K extends SettingName>(setting: K, base: RaceSettings, overrides: Readonly<Record<string, unknown>>): RaceSettings[K] {
+  return overrides[setting] === undefined ? base[setting] : readSetting(setting, overrides[setting]);
 }
