@@ -141,23 +141,18 @@ export function readSetting<K extends SettingName>(name: K, value: unknown, fiel
 export function readRuleChoice(rules: unknown, overrides: Readonly<Record<string, unknown>>): RuleChoice {
   const name = readOption(rules, RULE_SET_NAMES, 'rules');
   const base = RULE_SETS[name];
+  // Each setting read by its own name, not by a closure or helper taking the name: this runs once
+  // a race, and under tsx (the benchmark, browser mode) a named closure made here is given its name
+  // with Object.defineProperty each time (esbuild's keepNames), which with a keyed read per setting
+  // cost the `round` races (setup is all they do) about a fifth of their time (issue 42's profile).
+  const { rounding, dealStart, protection, award } = overrides;
   return {
     rules: name,
     settings: {
-      rounding: chosenSetting('rounding', base, overrides),
-      dealStart: chosenSetting('dealStart', base, overrides),
-      protection: chosenSetting('protection', base, overrides),
-      award: chosenSetting('award', base, overrides),
+      rounding: rounding === undefined ? base.rounding : readSetting('rounding', rounding),
+      dealStart: dealStart === undefined ? base.dealStart : readSetting('dealStart', dealStart),
+      protection: protection === undefined ? base.protection : readSetting('protection', protection),
+      award: award === undefined ? base.award : readSetting('award', award),
     },
   };
-}
-
-/**
- * The setting `overrides` chooses, or the rule set's. A module-level function, not a closure made in
- * readRuleChoice: that runs once a race, and under tsx (the benchmark, browser mode) every named
- * closure is given its name with Object.defineProperty each time it is made, which cost the `round`
- * races (setup is all they do) about a sixth of their time (issue 42's profile).
- */
-function chosenSetting<K extends SettingName>(setting: K, base: RaceSettings, overrides: Readonly<Record<string, unknown>>): RaceSettings[K] {
-  return overrides[setting] === undefined ? base[setting] : readSetting(setting, overrides[setting]);
 }
