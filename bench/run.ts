@@ -32,7 +32,7 @@ const GROUPS: readonly Group[] = [
   // The whole history of a 1,000,000-line journal exported (CSV and JSON, downloaded and saved), streaming: memory flat.
   { name: 'historyExport', run: async () => (await import('./historyExport')).historyExportBenchmarks() },
   { name: 'service', run: async () => (await import('./service')).serviceBenchmarks() },
-  { name: 'engine', run: async () => ({ figures: engineBenchmarks() }) },
+  { name: 'engine', run: async () => ({ figures: await engineBenchmarks() }) },
   { name: 'poker', run: async () => ({ figures: (await import('./poker')).pokerBenchmarks() }) },
   // Last: a PostgreSQL server of its own and 100 stations' journals. The machine stays slower for
   // minutes after it (measured: the engine group right after it missed 100,000 races/s on three
