@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineFigures, REFERENCE_RATIO_TARGET } from './engine';
+import { engineFigures, engineFiguresAlone, REFERENCE_RATIO_TARGET } from './engine';
 import { failsGate } from './report';
 
 describe('the engine figures', () => {
@@ -26,5 +26,15 @@ describe('the engine figures', () => {
     const current = [250_000, 240_000, 90_000, 250_000, 255_000];
     const slowed = [250_000, 240_000, 100_000, 250_000, 255_000];
     expect(engineFigures({ rules: 'tda', cardsPerRace: 30, current, reference: slowed })[1]?.value).toBe(1);
+  });
+
+  it('without a history to build the reference from, the absolute figure still gates and the ratio says it was not measured, and why', () => {
+    const figures = engineFiguresAlone('classic', 15.7, [90_000, 95_000, 99_000], 'no .git here');
+    expect(figures.map((figure) => [figure.value, failsGate(figure)])).toEqual([
+      [95_000, true],
+      [0, false],
+    ]);
+    expect(figures[1]?.name).toMatch(/not measured$/);
+    expect(figures[1]?.reportOnly).toBe('no reference engine here: no .git here');
   });
 });
