@@ -105,6 +105,11 @@ export interface EngineMeasured {
   readonly reference: readonly number[];
 }
 
+/** A rule set's races/s, the median of the current engine's samples, against the absolute target. */
+function racesPerSecondFigure(rules: string, cardsPerRace: number, current: readonly number[]): BenchFigure {
+  return { name: `engine: full 10-seat race, setup to awards (${rules}, ${cardsPerRace.toFixed(1)} cards/race)`, value: Math.round(median(current)), unit: 'races/s', target: RACES_PER_SECOND_TARGET, better: 'higher' };
+}
+
 /**
  * The figures of one rule set: the current engine's races/s (median of its samples) against the
  * absolute target, and its ratio to the reference engine, the median of the ratios of samples
@@ -113,13 +118,7 @@ export interface EngineMeasured {
 export function engineFigures({ rules, cardsPerRace, current, reference }: EngineMeasured): BenchFigure[] {
   const ratios = current.map((perSecond, index) => perSecond / (reference[index] as number));
   return [
-    {
-      name: `engine: full 10-seat race, setup to awards (${rules}, ${cardsPerRace.toFixed(1)} cards/race)`,
-      value: Math.round(median(current)),
-      unit: 'races/s',
-      target: RACES_PER_SECOND_TARGET,
-      better: 'higher',
-    },
+    racesPerSecondFigure(rules, cardsPerRace, current),
     {
       name: `engine: ${rules} races/s ÷ ${REFERENCE_COMMIT}'s engine, interleaved in the same run (reference ${Math.round(median(reference))} races/s)`,
       value: Math.round(median(ratios) * 100) / 100,
@@ -137,7 +136,7 @@ export function engineFigures({ rules, cardsPerRace, current, reference }: Engin
  */
 export function engineFiguresAlone(rules: string, cardsPerRace: number, current: readonly number[], why: string): BenchFigure[] {
   return [
-    { name: `engine: full 10-seat race, setup to awards (${rules}, ${cardsPerRace.toFixed(1)} cards/race)`, value: Math.round(median(current)), unit: 'races/s', target: RACES_PER_SECOND_TARGET, better: 'higher' },
+    racesPerSecondFigure(rules, cardsPerRace, current),
     { name: `engine: ${rules} races/s ÷ ${REFERENCE_COMMIT}'s engine: not measured`, value: 0, unit: '×', target: REFERENCE_RATIO_TARGET, better: 'higher', reportOnly: `no reference engine here: ${why}` },
   ];
 }
