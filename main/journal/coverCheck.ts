@@ -20,7 +20,9 @@ export async function checkCover(toCheck: CoverToCheck, signal: AbortSignal): Pr
     for (const [index, stored] of blocks.entries()) {
       const from = index * blockBytes;
       const hash = createHash('sha256');
-      const read = await readChunks(file, (chunk) => hash.update(chunk), from, from + blockBytes, signal);
+      // A block that cannot be read (an I/O error) cannot be said unchanged: found as a missing
+      // journal is, not thrown into a check nobody awaits until the console closes.
+      const read = await readChunks(file, (chunk) => hash.update(chunk), from, from + blockBytes, signal).catch(() => -1);
       if (signal.aborted) return null;
       if (read !== blockBytes || hash.digest('hex') !== stored) return { same: false, block: index, from, to: from + blockBytes };
     }
