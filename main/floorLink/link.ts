@@ -170,6 +170,8 @@ export class FloorLink {
   private published: { state: FloorLinkState; at: number } | null = null;
   private countTimer: NodeJS.Timeout | undefined;
   private behindTimer: NodeJS.Timeout | undefined;
+  /** Records appended while connected and not yet known taken, oldest first, with when (Date.now()): what makes the link behind once older than countMs. */
+  private unsentSince: Array<{ readonly seq: number; readonly at: number }> = [];
   private pending = false;
   private running: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -223,17 +225,37 @@ export class FloorLink {
   appended(seq: number): void {
     if (seq > this.journalSeq) this.journalSeq = seq;
     // Connected, a record is sent at once: only one still not taken after `countMs` makes the link behind.
-    if (this.state.state === 'connected') this.checkBehindSoon();
-    else if (this.state.state === 'behind' || this.state.state === 'offline' || this.state.state === 'refused') this.setState({ ...this.state, records: this.toSend() });
+    if (this.state.state === 'connected') {
+      this.unsentSince.push({ seq, at: Date.now() });
+      this.checkBehindSoon();
+    } else if (this.state.state === 'behind' || this.state.state === 'offline' || this.state.state === 'refused') this.setState({ ...this.state, records: this.toSend() });
     this.wake();
   }
 
+  /**
+   * Says "behind" once the oldest record appended while connected is still unsent `countMs` after
+   * it was appended; looks again when the next one comes of age. The timer counts from each
+   * record's own append, not from the first of a stream: cards dealt steadily to a floor that takes
+   * each in time never make the link behind.
+   */
   private checkBehindSoon(): void {
     if (this.behindTimer !== undefined) return;
+    while (this.unsentSince.length > 0 && (this.unsentSince[0] as { seq: number }).seq <= this.floorHas) this.unsentSince.shift();
+    const oldest = this.unsentSince[0];
+    if (oldest === undefined || this.state.state !== 'connected') {
+      this.unsentSince = [];
+      return;
+    }
+    const wait = oldest.at + this.timing.countMs - Date.now();
+    if (wait <= 0) {
+      this.unsentSince = [];
+      this.setState({ state: 'behind', floor: this.target, records: this.toSend() });
+      return;
+    }
     this.behindTimer = setTimeout(() => {
       this.behindTimer = undefined;
-      if (this.state.state === 'connected' && this.toSend() > 0) this.setState({ state: 'behind', floor: this.target, records: this.toSend() });
-    }, this.timing.countMs);
+      this.checkBehindSoon();
+    }, wait);
   }
 
   private toSend(): number {
@@ -420,7 +442,12 @@ export class FloorLink {
     }
     this.journalSeq = Math.max(this.journalSeq, this.floorHas);
     const records = this.toSend();
-    this.setState(records === 0 ? { state: 'connected', floor: this.target } : { state: 'behind', floor: this.target, records });
+    if (records === 0) this.setState({ state: 'connected', floor: this.target });
+    // Connected, a record appended while this push was under way is the next round's (appended()
+    // woke it), not a reason to say "behind": only one still unsent after countMs is (checkBehindSoon).
+    // Said at once, a slow floor made the state flicker behind/connected with every push.
+    else if (this.state.state === 'connected') this.checkBehindSoon();
+    else this.setState({ state: 'behind', floor: this.target, records });
   }
 
   /**
