@@ -53,8 +53,8 @@ if (unknown.length > 0) {
 const groups = GROUPS.filter((group) => asked.length === 0 || asked.includes(group.name));
 
 const started = performance.now();
-// The renderer and latency figures run the built app: build it first, as `npm run web` does.
-if (groups.some((group) => group.name === 'renderer' || group.name === 'latency')) buildApp();
+// The renderer, latency and browser-start figures run the built app: build it first, as `npm run web` does.
+if (groups.some((group) => group.name === 'renderer' || group.name === 'latency' || group.name === 'journalStart')) buildApp();
 const loadBefore = loadavg();
 
 const figures: BenchFigure[] = [];

@@ -14,6 +14,8 @@ export interface RunningConsole {
   /** The player display's address browser mode printed, with the display's own key: `http://127.0.0.1:PORT/display?key=KEY#/display`. */
   readonly displayUrl: string;
   readonly dataDir: string;
+  /** The service's process (Node itself, not a wrapper): what a benchmark reads its memory from. */
+  readonly pid: number;
   /** Ends the service process the way a crash or power cut would (SIGKILL by default). */
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -54,6 +56,7 @@ export async function startConsole(dataDir = mkdtempSync(join(tmpdir(), 'e2e-con
     displayUrl: /player display: (http:\/\/\S+)/.exec(output)?.[1] ?? '',
     key: new URL(url).searchParams.get('key') ?? '',
     dataDir,
+    pid: child.pid as number,
     kill(signal = 'SIGKILL') {
       return new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
