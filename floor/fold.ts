@@ -934,17 +934,19 @@ export async function tableChain(client: ClientBase, table: string): Promise<{ r
 
 /**
  * A race's full record (the console's race record slip) from the lines the floor stored: every
- * card with its seat, round and source, the voids, the refusals, the confirmation, and the
- * chain's verdict as the floor checked it on arrival. Null when the floor has no such race.
+ * card with its seat, round and source, the voids, the refusals, the confirmation, the floor
+ * called about it and the decisions on it, and the chain's verdict as the floor checked it on arrival. Null when the floor has no such race.
  */
 export async function floorRaceRecord(client: ClientBase, table: string, raceId: string): Promise<RaceRecord | null> {
   const race = await client.query<{ first_seq: string; last_seq: string; status: string }>('SELECT first_seq, last_seq, status FROM floor_races WHERE table_name = $1 AND race_id = $2', [table, raceId]);
   const row = race.rows[0];
   if (row === undefined) return null;
   const open = row.status === 'racing' || row.status === 'waiting-to-confirm';
+  // A closed race's lines, and the station's records of the floor called about it or the director's
+  // decision on it after its last line (issue 43: the record has no gap where they came).
   const result = await client.query<StoredLine & { hash: string }>(
-    `SELECT seq, ${AT_VERIFIED} AS at, record, hash FROM station_records WHERE table_name = $1 AND seq >= $2 ${open ? '' : 'AND seq <= $3'} ORDER BY seq`,
-    open ? [table, row.first_seq] : [table, row.first_seq, row.last_seq],
+    `SELECT seq, ${AT_VERIFIED} AS at, record, hash FROM station_records WHERE table_name = $1 AND seq >= $2 ${open ? '' : "AND (seq <= $3 OR (record->>'kind' IN ('floor-called', 'floor-decision') AND record->>'raceId' = $4))"} ORDER BY seq`,
+    open ? [table, row.first_seq] : [table, row.first_seq, row.last_seq, raceId],
   );
   const lines: { line: JournalLine<SessionRecord>; seal: string | null }[] = [];
   for (const stored of result.rows) {

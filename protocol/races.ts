@@ -1,5 +1,5 @@
 /** A race as the screens and the floor see it (its counts, its view, its full record read back from the journal), and the history of confirmed races and games, and a race's full record read back from the journal. */
-import type { Message } from '../engine/messages';
+import type { Message, MessageKey } from '../engine/messages';
 import type { SeatCountShape } from './argumentChecks';
 import type { GameName } from '../engine/poker/rules';
 import type { RaceSummary } from '../engine/race/summary';
@@ -87,6 +87,13 @@ export interface FloorCallsView {
 /** What the director may decide on a disputed or called table (the floor's floor_decisions, migration 10). */
 export type FloorDecisionKind = 're-race' | 'race-stands' | 'chips-adjusted' | 'race-closed';
 export const FLOOR_DECISIONS: readonly FloorDecisionKind[] = ['re-race', 'race-stands', 'chips-adjusted', 'race-closed'];
+/** The director's decisions as every screen says them: the floor's pages, the station's notice and its slip. */
+export const DECISION_WORDS: Readonly<Record<FloorDecisionKind, MessageKey>> = {
+  're-race': 'floor.decision.kind.reRace',
+  'race-stands': 'floor.decision.kind.raceStands',
+  'chips-adjusted': 'floor.decision.kind.chipsAdjusted',
+  'race-closed': 'floor.decision.kind.raceClosed',
+};
 
 /** A decision of the floor on this table, as its station keeps it (a `floor-decision` record) and shows it: `at` ISO time, `by` who decided, `raceId` the race it is about (null: none named). */
 export interface FloorDecisionNote {
@@ -122,9 +129,19 @@ export type RaceRecordEvent =
   | { readonly seq: number; readonly at: string; readonly type: 'card'; readonly card: string; readonly seat: number; readonly round: number; readonly source: InputSource; readonly held: boolean; readonly readAt?: number }
   | { readonly seq: number; readonly at: string; readonly type: 'void'; readonly voided: readonly VoidedCard[] }
   /** `reason` in English; `said` the same in keys, when the station recorded it and this version can say it. */
-  | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource; readonly count: number }
+  /** `again`: the records that said it came again (`count` holds their times), each listed with it so the record's numbering has no gap. */
+  | { readonly seq: number; readonly at: string; readonly type: 'refused'; readonly input: string; readonly reason: string; readonly said?: Message; readonly source: InputSource; readonly count: number; readonly again?: readonly number[] }
   | { readonly seq: number; readonly at: string; readonly type: 'confirm'; readonly by?: string }
-  | { readonly seq: number; readonly at: string; readonly type: 'abandon'; readonly reason: string };
+  | { readonly seq: number; readonly at: string; readonly type: 'abandon'; readonly reason: string }
+  /** The dealer called the floor from the station about this race (`note`: what the dealer wrote, '' for none). */
+  | { readonly seq: number; readonly at: string; readonly type: 'floor-called'; readonly note: string }
+  /** The director's decision on this race, as the station's link read it from the floor: `decidedAt` the floor's time of it, `at` when the station wrote it down. */
+  | { readonly seq: number; readonly at: string; readonly type: 'floor-decision'; readonly decision: FloorDecisionKind; readonly by: string; readonly note: string; readonly decidedAt: string };
+
+/** The journal records a line of a race's record stands for: its own, and a refusal's "came again" records with it. */
+export function eventSeqs(event: RaceRecordEvent): readonly number[] {
+  return event.type === 'refused' && event.again !== undefined ? [event.seq, ...event.again] : [event.seq];
+}
 
 /** A race's full record, read back from the journal: what settles a dispute. */
 export interface RaceRecord extends RacePlace {

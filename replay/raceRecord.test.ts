@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSayableMessage } from '../engine/messages/stored';
 import type { JournalLine } from '../journal/read';
+import { eventSeqs, FLOOR_DECISIONS } from '../protocol/races';
 import { buildRecord } from './raceRecord';
 import { isSessionRecord, type SessionRecord } from './session';
 
@@ -8,7 +10,7 @@ const RACE = { rules: 'classic', removed: 25, next: 100, button: 1, decks: 1, se
 const START: SessionRecord = { kind: 'race-start', raceId: 'race-1', race: RACE, counts: [{ seat: 1, chips: 3, hasOther: true }, { seat: 2, chips: 2, hasOther: true }], names: {} };
 
 function lines(...records: SessionRecord[]): { line: JournalLine<SessionRecord>; seal: string | null }[] {
-  return [START, ...records].map((record, index) => ({ line: { seq: index + 1, at: `2024-05-04T18:30:0${index}.000Z`, record }, seal: null }));
+  return [START, ...records].map((record, index) => ({ line: { seq: index + 1, at: `2024-05-04T18:30:${String(index).padStart(2, '0')}.000Z`, record }, seal: null }));
 }
 
 const REPORT = { chain: 'unchained', findings: [], unchainedThrough: 10 } as const;
@@ -64,5 +66,60 @@ describe('a Message read back from a file', () => {
     let deep: unknown = { key: 'hardware.decoder.notACardCode' };
     for (let level = 0; level < 10; level += 1) deep = { key: 'service.scan.refused', params: { reason: { message: deep } } };
     expect(isSayableMessage(deep)).toBe(false);
+  });
+});
+
+describe('every record of a race on its record, in order, with no gap in the numbering (issue 43)', () => {
+  const CALLED: SessionRecord = { kind: 'floor-called', raceId: 'race-1', note: 'seat 2 disputes the count' };
+  const DECIDED: SessionRecord = { kind: 'floor-decision', id: 4, decision: 'race-stands', note: 'the count was right', by: 'Anna', at: '2024-05-04T18:40:00.000Z', raceId: 'race-1' };
+
+  it('lists the floor called about the race and the director\'s decision on it, as the journal has them', () => {
+    const card: SessionRecord = { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card: 'Ah' }, source: 'manual' };
+    const events = buildRecord('race-1', lines(card, CALLED, { kind: 'race-confirm', raceId: 'race-1' }, DECIDED), REPORT)?.events ?? [];
+    expect(events.map((event) => [event.seq, event.type])).toEqual([[1, 'start'], [2, 'card'], [3, 'floor-called'], [4, 'confirm'], [5, 'floor-decision']]);
+    expect(events[2]).toEqual({ seq: 3, at: '2024-05-04T18:30:02.000Z', type: 'floor-called', note: 'seat 2 disputes the count' });
+    expect(events[4]).toEqual({ seq: 5, at: '2024-05-04T18:30:04.000Z', type: 'floor-decision', decision: 'race-stands', by: 'Anna', note: 'the count was right', decidedAt: '2024-05-04T18:40:00.000Z' });
+  });
+
+  it('lists a refusal\'s "came again" records with it', () => {
+    const refused: SessionRecord = { kind: 'refused', raceId: 'race-1', input: 'Z77', reason: 'not a card code', source: 'shoe' };
+    const events = buildRecord('race-1', lines(refused, { kind: 'refused', raceId: 'race-1', input: 'Z78', reason: 'not a card code', source: 'shoe' }, { kind: 'refused-again', raceId: 'race-1', of: 2, count: 4 }), REPORT)?.events ?? [];
+    expect(events.flatMap(eventSeqs)).toEqual([1, 2, 4, 3]);
+    expect(events[1]).toMatchObject({ seq: 2, count: 5, again: [4] });
+  });
+
+  it('for any run of a race\'s records the console writes: each record listed once (fast-check)', () => {
+    const record = fc.oneof(
+      fc.constant<SessionRecord>({ kind: 'refused', raceId: 'race-1', input: 'Z77', reason: 'not a card code', source: 'shoe' }),
+      fc.constant('again' as const),
+      fc.string({ maxLength: 20 }).map((note): SessionRecord => ({ kind: 'floor-called', raceId: 'race-1', note })),
+      fc.constantFrom(...FLOOR_DECISIONS).map((decision): SessionRecord => ({ ...(DECIDED as Extract<SessionRecord, { kind: 'floor-decision' }>), decision })),
+      fc.constant('card' as const),
+    );
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 30 }), fc.boolean(), (drawn, confirmed) => {
+        // As the console writes them: cards while the deal takes them (two here), "again" only after a refusal.
+        const records: SessionRecord[] = [];
+        const cards = ['Ah', 'Kd'];
+        let lastRefusal: number | null = null;
+        for (const next of drawn) {
+          if (next === 'card') {
+            const card = cards.shift();
+            if (card !== undefined) records.push({ kind: 'race-event', raceId: 'race-1', event: { type: 'card', card }, source: 'manual' });
+          } else if (next === 'again') {
+            if (lastRefusal !== null) records.push({ kind: 'refused-again', raceId: 'race-1', of: lastRefusal, count: 1 });
+          } else {
+            records.push(next);
+            // Its seq: the start is 1, the records follow it.
+            if (next.kind === 'refused') lastRefusal = records.length + 1;
+          }
+        }
+        if (confirmed) records.push({ kind: 'race-confirm', raceId: 'race-1' });
+        const built = buildRecord('race-1', lines(...records), REPORT);
+        const listed = (built?.events ?? []).flatMap(eventSeqs);
+        expect([...listed].sort((a, b) => a - b)).toEqual(Array.from({ length: records.length + 1 }, (_, index) => index + 1));
+        expect(built?.seqs).toEqual({ first: 1, last: records.length + 1 });
+      }),
+    );
   });
 });

@@ -10,7 +10,8 @@ import { placeOf, type SessionRecord } from './session';
 /**
  * A race's full record from its lines (its start first), with each line's seal: every card in deal
  * order with its seat, round and source, every void with its reason, every refusal with how often
- * it came, the confirmation, and what the seal chain says about the race's records. The station
+ * it came, the confirmation, the floor called about it and the director's decisions on it, and
+ * what the seal chain says about the race's records. The station
  * builds it from its journal file, the floor from the records its station sent: one record slip.
  */
 export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: JournalLine<SessionRecord>; seal: string | null }>, report: ChainReport): RaceRecord | null {
@@ -49,7 +50,7 @@ export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: Journal
       case 'refused-again': {
         const index = refusalAt.get(record.of);
         const event = index === undefined ? undefined : events[index];
-        if (event?.type === 'refused' && index !== undefined) events[index] = { ...event, count: event.count + record.count };
+        if (event?.type === 'refused' && index !== undefined) events[index] = { ...event, count: event.count + record.count, again: [...(event.again ?? []), seq] };
         break;
       }
       case 'race-confirm':
@@ -59,6 +60,14 @@ export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: Journal
       case 'race-abandon':
         status = 'abandoned';
         events.push({ seq, at, type: 'abandon', reason: record.reason });
+        break;
+      // The floor called about the race and the director's decision on it (issue 43): on the record
+      // with the race's own lines, so "everything that happened" has no gap where they came.
+      case 'floor-called':
+        events.push({ seq, at, type: 'floor-called', note: record.note });
+        break;
+      case 'floor-decision':
+        events.push({ seq, at, type: 'floor-decision', decision: record.decision, by: record.by, note: record.note, decidedAt: record.at });
         break;
       default:
         break;

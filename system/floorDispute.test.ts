@@ -17,7 +17,7 @@ import { migrate } from '../floor/db/migrate';
 import { createStationLogin } from '../floor/db/stations';
 import { recordDecision, tableDecisions } from '../floor/decisions';
 import { floorCsv, floorJson } from '../floor/export';
-import { foldFloor, readFloorStatus, tableRaces } from '../floor/fold';
+import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces } from '../floor/fold';
 import { renderOverview, renderTable } from '../floor/page/render';
 import { ensureTable } from '../floor/db/stations';
 import { syncStation } from '../replication/sync';
@@ -125,6 +125,15 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect(slip.ok && slip.value.floorDecisions).toEqual([{ id: second.id, decision: 'chips-adjusted', note: 'seat 3 given one 1000 back', by: 'Anna', at: second.at, raceId: 'race-2' }]);
     const abandoned = await service.raceRecord('race-1');
     expect(abandoned.ok && abandoned.value.floorDecisions?.map((decision) => decision.decision)).toEqual(['re-race']);
+    // Its record lists the decision, which came after its confirmation, among everything that
+    // happened, numbered with no gap; the floor's race page reads the same from the station's copy (issue 43).
+    if (!slip.ok) throw new Error('no slip');
+    expect(slip.value.events.at(-1)).toMatchObject({ type: 'floor-decision', decision: 'chips-adjusted', by: 'Anna', note: 'seat 3 given one 1000 back', decidedAt: second.at });
+    await until('both decisions on the floor', async () => (await admin.query("SELECT count(*)::int AS n FROM station_records WHERE table_name = '12' AND kind = 'floor-decision'")).rows[0].n === 2);
+    await foldFloor(admin);
+    const onFloor = await floorRaceRecord(admin, '12', 'race-2');
+    expect(onFloor?.events).toEqual(slip.value.events);
+    expect(onFloor?.seqs).toEqual(slip.value.seqs);
     const csv = (await exportText(service, 'csv')).split('\r\n');
     expect(csv[0]).toMatch(/,chain,floor decision$/);
     expect(csv[1]).toMatch(new RegExp(`^race-2,.*,${second.at} Anna: chips-adjusted: seat 3 given one 1000 back$`));

@@ -7,10 +7,11 @@ import { RULE_NAMES, SETTING_NAMES, type SettingName } from '../../engine/race/r
 import type { FloorClock } from '../../protocol/clock';
 import { chipsWonBySeat } from '../../protocol/views';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
+import { DECISION_WORDS, eventSeqs } from '../../protocol/races';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { COLOUR_UP_STATUSES, isFinished, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
 import type { TableSeating } from '../seating';
-import { DECIDED_BY_MAX, DECISION_NOTE_MAX, FLOOR_DECISIONS, type FloorDecision, type FloorDecisionKind } from '../decisions';
+import { DECIDED_BY_MAX, DECISION_NOTE_MAX, FLOOR_DECISIONS, type FloorDecision } from '../decisions';
 import { FLOOR_LANGUAGES, formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
 import type { FoldedExchange } from '../fold';
 
@@ -51,13 +52,6 @@ export const COLOUR_UP_STATUS: Readonly<Record<TableStatus['colourUp'], MessageK
   'floor-called': 'floor.page.colourUpStatus.floorCalled',
 };
 
-/** The director's decisions as the page and the station's screens say them. */
-export const DECISION_WORDS: Readonly<Record<FloorDecisionKind, MessageKey>> = {
-  're-race': 'floor.decision.kind.reRace',
-  'race-stands': 'floor.decision.kind.raceStands',
-  'chips-adjusted': 'floor.decision.kind.chipsAdjusted',
-  'race-closed': 'floor.decision.kind.raceClosed',
-};
 
 type RaceStatus = FoldedRace['status'] | RaceRecord['status'];
 const RACE_STATUS: Readonly<Record<RaceStatus | 'waiting-to-confirm', MessageKey>> = {
@@ -446,6 +440,10 @@ function eventCells(language: FloorLanguage, event: RaceRecordEvent, seat: (numb
       return { what: event.by === undefined ? w('record.event.confirm') : w('record.event.confirmBy', { dealer: event.by }), from: '' };
     case 'abandon':
       return { what: w('record.event.abandon', { reason: event.reason }), from: '' };
+    case 'floor-called':
+      return { what: event.note === '' ? w('record.event.floorCalled') : w('record.event.floorCalledNote', { note: event.note }), from: '' };
+    case 'floor-decision':
+      return { what: w('record.event.floorDecision', { time: formatTime(language, event.decidedAt), by: event.by, decision: { message: { key: DECISION_WORDS[event.decision] } }, note: event.note }), from: '' };
   }
 }
 
@@ -459,7 +457,7 @@ export function renderRaceRecord(table: string, record: RaceRecord, language: Fl
   const events = record.events.map((event) => {
     const { what, from } = eventCells(language, event, seat);
     const kind = event.type === 'void' ? ' class="void"' : event.type === 'refused' || event.type === 'abandon' ? ' class="refused"' : '';
-    return `<tr${kind} data-type="${event.type}"><td class="num">${n(event.seq)}</td><td>${escapeHtml(formatTime(language, event.at))}</td><td>${what}</td><td>${from}</td></tr>`;
+    return `<tr${kind} data-type="${event.type}"><td class="num">${eventSeqs(event).map((seq) => n(seq)).join(', ')}</td><td>${escapeHtml(formatTime(language, event.at))}</td><td>${what}</td><td>${from}</td></tr>`;
   });
   const { summary } = record;
   // A seat once, with the chips it won when more than one (high card takes all: awards lists it once a chip).

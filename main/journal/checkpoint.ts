@@ -22,9 +22,10 @@ export const CHECKPOINT_FILE = 'journal.checkpoint';
 const CHECKPOINT_NAME = 'chip-race-console-checkpoint';
 /**
  * The checkpoint's format; a checkpoint of another is stale (the next one replaces it). 2: the
- * floor decisions' follower keeps the races closed on the floor with their seqs (`closings`).
+ * floor decisions' follower keeps the races closed on the floor with their seqs (`closings`). 3:
+ * the races' spans reach the floor's calls and decisions about them (main/service/raceSpans.ts).
  */
-const CHECKPOINT_FORMAT = 2;
+const CHECKPOINT_FORMAT = 3;
 
 /** At a quiet moment (a race confirmed, a start), a checkpoint is written once this many lines came after the last one. */
 export const CHECKPOINT_EVERY_LINES = 2000;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { dispatch } from '../ipc/validate';
 import type { FloorDecisionRow } from '../floorLink/link';
+import { eventSeqs } from '../../protocol/races';
 import { FloorDecisions } from './floorDecisions';
 import { FINNISH_CARDS, FINNISH_COUNTS, FINNISH_TABLE } from './testing/finnish';
 import { exportText, recordsOfKind, serviceHarness } from './testing/services';
@@ -184,4 +185,29 @@ it("shows the floor's decisions of the break the station is on: they leave the s
   resumed.checkpoint.restore(JSON.parse(JSON.stringify(kept.checkpoint.snapshot())));
   expect(resumed.view).toEqual({ called: null, decisions: [] });
   expect(() => new FloorDecisions().checkpoint.restore({ decisions: [], called: null, closings: [] })).toThrow(/not a list of decisions/);
+});
+
+it("lists every record of the race on its slip, the call during it and the decision after it included, numbered without a gap, after a restart too (issue 43)", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'floor-slip-'));
+  const service = await serviceIn(dataDir);
+  expect(await service.saveSettings(FINNISH_TABLE)).toEqual(ok);
+  expect(await service.startRace(FINNISH_COUNTS)).toEqual(ok);
+  expect(await service.dealCard('race-1', FINNISH_CARDS[0] as string)).toEqual(ok);
+  expect(await service.callFloor('seat 3 disputes the count')).toEqual(ok);
+  for (const card of FINNISH_CARDS.slice(1)) expect(await service.dealCard('race-1', card)).toEqual(ok);
+  expect(await service.confirmRace('race-1')).toEqual(ok);
+  // The table's settings saved between the race and the director's decision: not the race's record.
+  expect(await service.saveSettings({ ...FINNISH_TABLE, table: { ...FINNISH_TABLE.table, name: 'Pöytä 8' } })).toEqual(ok);
+  expect(await service.takeFloorDecisions([STANDS])).toEqual(ok);
+  const ofRace = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n').slice(1)
+    .map((line) => JSON.parse(line) as { seq: number; record: { raceId?: string } })
+    .filter((line) => line.record.raceId === 'race-1')
+    .map((line) => line.seq);
+  for (const shown of [service, await restart(service, dataDir)]) {
+    const slip = await shown.raceRecord('race-1');
+    if (!slip.ok) throw new Error('no slip');
+    expect(slip.value.events.flatMap(eventSeqs)).toEqual(ofRace);
+    expect(slip.value.events.map((event) => event.type)).toEqual(['start', 'card', 'floor-called', ...FINNISH_CARDS.slice(1).map(() => 'card'), 'confirm', 'floor-decision']);
+    expect(slip.value.seqs).toEqual({ first: ofRace[0], last: ofRace.at(-1) });
+  }
 });

@@ -141,6 +141,9 @@ export const enDevices = {
       confirm: 'Confirmed',
       confirmBy: 'Confirmed by {dealer}',
       abandon: 'Abandoned: {reason}',
+      floorCalled: 'Floor called',
+      floorCalledNote: 'Floor called: {note}',
+      floorDecision: "Director's decision ({time}, {by}): {decision} — {note}",
     },
     source: {
       manual: 'typed',

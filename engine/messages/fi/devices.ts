@@ -144,6 +144,9 @@ export const fiDevices: DeepStrings<typeof enDevices> = {
       confirm: 'Vahvistettu',
       confirmBy: 'Vahvisti {dealer}',
       abandon: 'Keskeytetty: {reason}',
+      floorCalled: 'Sali kutsuttu',
+      floorCalledNote: 'Sali kutsuttu: {note}',
+      floorDecision: 'Turnauksenjohtajan päätös ({time}, {by}): {decision} — {note}',
     },
     source: {
       manual: 'näppäilty',

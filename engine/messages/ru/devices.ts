@@ -144,6 +144,9 @@ export const ruDevices: DeepStrings<typeof enDevices> = {
       confirm: 'Подтверждён',
       confirmBy: 'Подтвердил(а) {dealer}',
       abandon: 'Прерван: {reason}',
+      floorCalled: 'Зал вызван',
+      floorCalledNote: 'Зал вызван: {note}',
+      floorDecision: 'Решение директора ({time}, {by}): {decision} — {note}',
     },
     source: {
       manual: 'вручную',
