@@ -492,7 +492,7 @@ const DETAIL_MAX = 200;
  * writes it): never the line's text read again, which may say `"at"` twice. Null when the floor
  * cannot show it (infinity, beyond year 9999).
  */
-const AT_VERIFIED = `CASE WHEN at >= '0001-01-01Z' AND at < '10000-01-01Z' THEN to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
+export const AT_VERIFIED = `CASE WHEN at >= '0001-01-01Z' AND at < '10000-01-01Z' THEN to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
 
 interface StoredLine {
   seq: string;

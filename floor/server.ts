@@ -19,6 +19,7 @@ import { NAME_MAX } from '../protocol/constants';
 import { floorCsv, floorJson } from './export';
 import { summaryCsv, summaryJson, tournamentSummary } from './summary';
 import { parseSeparator, separatorFor } from '../replay/csv';
+import { tableCalls } from './calls';
 import { recordDecision, tableDecisions } from './decisions';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
 import type { FloorClock } from '../protocol/clock';
@@ -223,6 +224,13 @@ function parseTarget(url: string | undefined): { path: string; query: Map<string
   return { path, query };
 }
 
+/** What a table's page shows, read in one connection: its status row, races, seating, the director's decisions and its calls of the floor; null for no such table. */
+async function tablePage(client: pg.ClientBase, table: string) {
+  const row = (await readFloorStatus(client)).tables.find((entry) => entry.table === table);
+  if (row === undefined) return null;
+  return { row, races: await tableRaces(client, table), seating: (await readSeating(client)).find((entry) => entry.table === table), decisions: await tableDecisions(client, table), calls: await tableCalls(client, table) };
+}
+
 export async function startFloorServer(options: FloorServerOptions): Promise<FloorServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token;
@@ -394,12 +402,9 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       if (!isInputError(error) || error.said === undefined) throw error;
       // Refused (no note, nobody named): the table's page again, the refusal in its language.
       const said = error.said;
-      const found = await withClient(async (client) => {
-        const row = (await readFloorStatus(client)).tables.find((entry) => entry.table === decidedTable);
-        return row === undefined ? null : { row, races: await tableRaces(client, decidedTable), seating: (await readSeating(client)).find((entry) => entry.table === decidedTable), decisions: await tableDecisions(client, decidedTable) };
-      });
+      const found = await withClient((client) => tablePage(client, decidedTable));
       if (found === null) send(response, 404, html, renderMessage(formLanguage, 'floor.page.notFound'));
-      else send(response, 400, html, renderTable(found.row, found.races, formLanguage, now(), tableSeatsSection(decidedTable, found.seating, formLanguage), found.decisions, sayMessage(formLanguage, said)));
+      else send(response, 400, html, renderTable(found.row, found.races, formLanguage, now(), tableSeatsSection(decidedTable, found.seating, formLanguage), found.decisions, sayMessage(formLanguage, said), found.calls));
       return;
     }
     send(response, 303, text, '', { Location: `/table?table=${encodeURIComponent(decidedTable)}&lang=${formLanguage}` });
@@ -563,13 +568,9 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       return;
     }
     if (path === '/table') {
-      const found = await withClient(async (client) => {
-        const status = await readFloorStatus(client);
-        const row = status.tables.find((entry) => entry.table === table);
-        return row === undefined ? null : { row, races: await tableRaces(client, table), seating: (await readSeating(client)).find((entry) => entry.table === table), decisions: await tableDecisions(client, table) };
-      });
+      const found = await withClient((client) => tablePage(client, table));
       if (found === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
-      else send(response, 200, html, renderTable(found.row, found.races, language, now(), tableSeatsSection(table, found.seating, language), found.decisions), {}, head);
+      else send(response, 200, html, renderTable(found.row, found.races, language, now(), tableSeatsSection(table, found.seating, language), found.decisions, null, found.calls), {}, head);
       return;
     }
     const race = query.get('race');
@@ -661,9 +662,9 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       if (!isInputError(error) || error.said === undefined) throw error;
       const said = error.said;
       const page = await withClient(async (client) => {
-        const row = (await readFloorStatus(client)).tables.find((entry) => entry.table === table);
-        if (row === undefined) return null;
-        return renderTable(row, await tableRaces(client, table), formLanguage, now(), tableSeatsSection(table, (await readSeating(client)).find((entry) => entry.table === table), formLanguage, sayMessage(formLanguage, said)));
+        const found = await tablePage(client, table);
+        if (found === null) return null;
+        return renderTable(found.row, found.races, formLanguage, now(), tableSeatsSection(table, found.seating, formLanguage, sayMessage(formLanguage, said)), found.decisions, null, found.calls);
       });
       if (page === null) send(response, 404, html, renderMessage(formLanguage, 'floor.page.notFound'));
       else send(response, 409, html, page);

@@ -15,6 +15,7 @@ import type { ConsoleService } from '../main/service/service';
 import { exportText, serviceHarness } from '../main/service/testing/services';
 import { migrate } from '../floor/db/migrate';
 import { createStationLogin } from '../floor/db/stations';
+import { tableCalls } from '../floor/calls';
 import { recordDecision, tableDecisions } from '../floor/decisions';
 import { floorCsv, floorJson } from '../floor/export';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces } from '../floor/fold';
@@ -104,6 +105,19 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     await until('the call on the floor', floorHas('12', 'floor-called'));
     expect(await statusOf('12')).toBe('floor-called');
     expect(journaled(dataDir, 'floor-called')).toEqual([{ kind: 'floor-called', note: 'seat 3 says the count was wrong' }]);
+    // The table page says when the dealer called and what the note said, waiting for a decision (issue 43).
+    const tablePage = async (language: 'en' | 'fi' | 'ru') => {
+      const row = (await readFloorStatus(admin)).tables.find((entry) => entry.table === '12');
+      return renderTable(row as NonNullable<typeof row>, await tableRaces(admin, '12'), language, Date.now(), '', await tableDecisions(admin, '12'), null, await tableCalls(admin, '12'));
+    };
+    const calls = await tableCalls(admin, '12');
+    expect(calls).toEqual([{ seq: expect.any(Number), at: expect.stringMatching(/^2026-/), note: 'seat 3 says the count was wrong', raceId: null }]);
+    for (const [language, waiting] of [['en', 'waiting for a decision'], ['fi', 'odottaa päätöstä'], ['ru', 'ждёт решения']] as const) {
+      const page = await tablePage(language);
+      expect(page).toContain('data-answered="false"');
+      expect(page).toContain('“seat 3 says the count was wrong”');
+      expect(page).toContain(`data-testid="floor-call-waiting">${waiting}<`);
+    }
 
     // The race re-run and confirmed; the director's decision on it settles the call.
     await ok(service.startColorUp(6, 500));
@@ -114,6 +128,10 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect(await statusOf('12')).toBe('done');
     await until('the station has the second decision', decisionsShown(service, 2));
     expect(service.getState().floorCalls.called).toBeNull();
+    // The call answered on the table page: by whom, what (the decision before it answered nothing of it).
+    const answered = await tablePage('en');
+    expect(answered).toContain('data-answered="true"');
+    expect(answered).toMatch(/data-testid="floor-call-answer">answered [^<]+ by Anna: chips adjusted</);
 
     // Each journaled once, as the floor holds it.
     expect(journaled(dataDir, 'floor-decision')).toEqual([

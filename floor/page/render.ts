@@ -8,6 +8,7 @@ import type { FloorClock } from '../../protocol/clock';
 import { chipsWonBySeat } from '../../protocol/views';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '../../protocol/contract';
 import { DECISION_WORDS, eventSeqs } from '../../protocol/races';
+import { answerOf, type FloorCall } from '../calls';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { COLOUR_UP_STATUSES, isFinished, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
 import type { TableSeating } from '../seating';
@@ -345,6 +346,26 @@ function decisionsList(language: FloorLanguage, decisions: readonly FloorDecisio
     .join('')}</ul>`;
 }
 
+/**
+ * The table's calls of the floor (issue 43): when, about which race, the dealer's note, and the
+ * decision that answered each, or that it is still waiting for one. Nothing when it never called.
+ */
+function callsList(language: FloorLanguage, table: string, calls: readonly FloorCall[], decisions: readonly FloorDecision[]): string {
+  if (calls.length === 0) return '';
+  const w = wordsOf(language);
+  const items = calls.map((call) => {
+    const answer = answerOf(call, decisions);
+    const when = call.at === null ? '—' : escapeHtml(formatTime(language, call.at));
+    const about = call.raceId === null ? '' : ` · <a href="${href('/race', { table, race: call.raceId }, language)}">${escapeHtml(call.raceId)}</a>`;
+    const note = call.note === '' ? `<em>${w('floor.decision.callNoNote')}</em>` : `“${escapeHtml(call.note)}”`;
+    const state = answer === null
+      ? `<strong class="waiting" data-testid="floor-call-waiting">${w('floor.decision.callWaiting')}</strong>`
+      : `<span data-testid="floor-call-answer">${w('floor.decision.callAnswered', { time: formatTime(language, answer.at), by: answer.by, decision: { message: { key: DECISION_WORDS[answer.decision] } } })}</span>`;
+    return `<li data-testid="floor-call" data-seq="${call.seq}" data-answered="${answer !== null}"><strong>${when}</strong>${about} · ${note} — ${state}</li>`;
+  });
+  return `<h3>${w('floor.decision.calls')}</h3><ul class="calls" data-testid="floor-calls">${items.join('')}</ul>`;
+}
+
 /** The director's form: what was decided, about which race (the open one first), a note and who decided, both required. Posted with the page's sign-in like the clock's buttons. */
 function decisionForm(language: FloorLanguage, table: TableStatus, races: readonly FoldedRace[], problem: string | null): string {
   const w = wordsOf(language);
@@ -361,7 +382,7 @@ ${problem === null ? '' : `<p class="alert" role="alert" data-testid="decision-p
 </form>`;
 }
 
-export function renderTable(table: TableStatus, races: readonly FoldedRace[], language: FloorLanguage, now: number, seats: string = '', decisions: readonly FloorDecision[] = [], problem: string | null = null): string {
+export function renderTable(table: TableStatus, races: readonly FoldedRace[], language: FloorLanguage, now: number, seats: string = '', decisions: readonly FloorDecision[] = [], problem: string | null = null, calls: readonly FloorCall[] = []): string {
   const w = wordsOf(language);
   const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
   const link = linkState(language, table, now);
@@ -403,6 +424,7 @@ ${seats}
 ${races.length === 0 ? `<p>${w('floor.page.noRaces')}</p>` : `<table class="races"><thead><tr><th scope="col">${w('floor.page.race')}</th><th scope="col">${w('floor.page.colourUp')}</th><th scope="col">${w('floor.page.level')}</th><th scope="col">${w('floor.page.chip')}</th><th scope="col">${w('floor.page.valueChange')}</th><th scope="col">${w('floor.page.winners')}</th><th scope="col">${w('floor.page.started')}</th><th scope="col">${w('floor.page.ended')}</th><th scope="col">${w('floor.page.corrections')} / ${w('floor.page.refusals')}</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`}
 <section data-testid="decisions-section"><h2>${w('floor.decision.heading')}</h2>
+${callsList(language, table.table, calls, decisions)}
 ${decisionsList(language, decisions)}
 ${decisionForm(language, table, races, problem)}
 </section>

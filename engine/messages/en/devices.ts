@@ -210,6 +210,10 @@ export const enDevices = {
     decision: {
       heading: "Director's decisions",
       none: 'No decision recorded for this table.',
+      calls: 'Calls from the table',
+      callWaiting: 'waiting for a decision',
+      callAnswered: 'answered {time} by {by}: {decision}',
+      callNoNote: 'no note',
       what: 'Decision',
       race: 'Race',
       note: 'Note (required)',

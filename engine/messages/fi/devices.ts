@@ -210,6 +210,10 @@ export const fiDevices: DeepStrings<typeof enDevices> = {
     decision: {
       heading: 'Turnauksenjohtajan päätökset',
       none: 'Tälle pöydälle ei ole kirjattu päätöstä.',
+      calls: 'Pöydän kutsut',
+      callWaiting: 'odottaa päätöstä',
+      callAnswered: 'vastattu klo {time}, {by}: {decision}',
+      callNoNote: 'ei viestiä',
       what: 'Päätös',
       race: 'Arvonta',
       note: 'Huomautus (pakollinen)',

@@ -210,6 +210,10 @@ export const ruDevices: DeepStrings<typeof enDevices> = {
     decision: {
       heading: 'Решения директора',
       none: 'Для этого стола решений нет.',
+      calls: 'Вызовы со стола',
+      callWaiting: 'ждёт решения',
+      callAnswered: 'ответ в {time}, {by}: {decision}',
+      callNoNote: 'без записки',
       what: 'Решение',
       race: 'Чип-рейс',
       note: 'Примечание (обязательно)',
