@@ -3,6 +3,7 @@ import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf } from '../journal/findings';
 import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from '../replay/csv';
 import { floorDecisionsCell, HISTORY_CSV_COLUMNS, historyCsvCells } from '../replay/historyExport';
+import { answerOf, tableCalls, type FloorCall } from './calls';
 import { allDecisions, decisionNote, type FloorDecision } from './decisions';
 import { byTableName, tableChain, tableExchanges, tableHistory, type FoldedExchange } from './fold';
 
@@ -27,6 +28,7 @@ interface TableHistory {
   readonly journal: JournalReport;
   readonly failures: readonly { readonly seq: number; readonly reason: string }[];
   readonly decisions: readonly FloorDecision[];
+  readonly calls: readonly FloorCall[];
   readonly exchanges: readonly FoldedExchange[];
 }
 
@@ -42,7 +44,7 @@ async function histories(client: ClientBase): Promise<TableHistory[]> {
       const own = decisions.filter((decision) => decision.raceId === entry.id).map(decisionNote);
       return own.length === 0 ? entry : { ...entry, floorDecisions: own };
     });
-    out.push({ table, history, journal, failures, decisions, exchanges: await tableExchanges(client, table) });
+    out.push({ table, history, journal, failures, decisions, calls: await tableCalls(client, table), exchanges: await tableExchanges(client, table) });
   }
   return out;
 }
@@ -100,6 +102,8 @@ export async function floorJson(client: ClientBase): Promise<string> {
       races: table.history.map((entry) => ({ ...entry, chain: chainOf(table.journal, entry.seqs.first, entry.seqs.last).chain })),
       valueDelta: valueCreated(table),
       decisions: table.decisions.map(decisionNote),
+      // The dealer's calls of the floor (issue 43), each with the id of the decision that answered it (null: waiting).
+      calls: table.calls.map((call) => ({ ...call, answeredBy: answerOf(call, table.decisions)?.id ?? null })),
       exchanges: table.exchanges,
     })),
     totalValueDelta: tables.reduce((sum, table) => sum + valueCreated(table), 0),

@@ -170,8 +170,10 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect(floorRows[0]).toMatch(/^\uFEFFfloor table,race,.*,floor decision$/);
     expect(floorRows.find((row) => row.startsWith('12,race-2,'))).toMatch(/Anna: chips-adjusted: seat 3 given one 1000 back$/);
     expect(floorRows.find((row) => row.startsWith('12,race-1,'))).toMatch(/^12,race-1,(,)+.*Anna: re-race: deal it again$/);
-    const document = JSON.parse(await floorJson(admin)) as { tables: { table: string; decisions: { id: number; decision: string }[] }[] };
+    const document = JSON.parse(await floorJson(admin)) as { tables: { table: string; decisions: { id: number; decision: string }[]; calls: unknown[] }[] };
     expect(document.tables.find((table) => table.table === '12')?.decisions.map((decision) => decision.decision)).toEqual(['re-race', 'chips-adjusted']);
+    // The dealer's call in it too, answered by the second decision (issue 43).
+    expect(document.tables.find((table) => table.table === '12')?.calls).toEqual([{ seq: calls[0]?.seq, at: calls[0]?.at, note: 'seat 3 says the count was wrong', raceId: null, answeredBy: second.id }]);
     await service.close();
   }, 90_000);
 
