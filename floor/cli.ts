@@ -21,17 +21,8 @@ import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } f
 /**
  * `npm run floor -- <subcommand>`: the floor console from the command line.
  *
- *   status    --database URL                              the tournament as one JSON document
- *   sync      --database URL --table NAME --data DIR      one station's journal replicated once
- *   add-table --database URL --table NAME [--rotate]      a station's own least-privilege login, as a URL (--rotate: a new password for a table that has one)
- *   serve     --database URL [--port N] [--host H --token T --tls-cert F --tls-key F] [--name N]…  the floor page (the default)
- *   structure --database URL --file PATH                  the tournament (the planner's CSV with rules, decks and race-setting lines, or JSON): every station takes it
- *             (loaded as the floor page's upload loads it, floor/clock.ts loadFloorTournament: refused in a break, while a race is open, or moving the clock)
- *   clock     start|pause|resume|adjust [--minutes N] --database URL   the tournament clock every station follows (+N: N more minutes left)
- *   seating   --database URL --file PATH                  the seat list (CSV: table, seat, player) every station's seats follow
- *   clock     hold|no-hold --database URL             hold each break with a colour-up until every table is done (floor/hold.ts), or not
- *   summary   --database URL [--format csv|json] [--sep ,|;]   the chip audit's per-tournament summary (floor/summary.ts): CSV with a
- *             byte-order mark, ';' when LANG is Finnish or Russian (else ',') unless --sep says, local times in this machine's zone
+ * Its subcommands and options, and what each does, are HELP below (`floor --help`, and
+ * `floor SUBCOMMAND --help`).
  *
  * CHIP_RACE_DATABASE_URL stands for --database, CHIP_RACE_FLOOR_TOKEN for --token; --database-file
  * and --token-file read them from a file only its owner can read. Either keeps the secret off the
@@ -42,10 +33,10 @@ import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } f
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: floor [status|sync|add-table|serve|structure|seating|clock start|pause|resume|adjust|hold|no-hold|summary] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N] [--format csv|json] [--sep ,|;]';
-const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'seating', 'clock', 'summary'] as const;
+const USAGE = 'usage: floor [status|sync|add-table|serve|structure|seating|clock start|pause|resume|adjust|hold|no-hold|summary] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N] [--format csv|json] [--sep ,|;] (floor --help says what each does)';
+export const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'seating', 'clock', 'summary'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
-const OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes', 'rotate', 'format', 'sep']);
+export const CLI_OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes', 'rotate', 'format', 'sep']);
 /** Options that take no value. */
 const FLAGS = new Set(['rotate']);
 /** Options that may be given more than once, each adding a value. */
@@ -53,8 +44,73 @@ const REPEATABLE = new Set(['name']);
 const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust', 'hold', 'no-hold'] as const;
 type ClockCommand = (typeof CLOCK_COMMANDS)[number];
 
+/** What `--help` says of a subcommand: how it is called, what it does, its options. */
+interface CommandHelp {
+  readonly use: string;
+  readonly what: string;
+  readonly options: readonly (readonly [string, string])[];
+}
+
+/** The floor page's port when --port is not given. */
+const DEFAULT_PORT = 8790;
+
+/** The database options every subcommand takes. Where a port other than 5432 goes: in the URL. */
+const DATABASE_OPTIONS: readonly (readonly [string, string])[] = [
+  ['--database URL', "the floor's database, postgres://ROLE:PASSWORD@HOST:PORT/DATABASE (PORT 5432 when left out; a cluster on another port: :5433); else CHIP_RACE_DATABASE_URL"],
+  ['--database-file F', 'the same URL read from a file only its owner may read (chmod 600): no password on the command line'],
+];
+
+/** Every subcommand's help (`floor SUBCOMMAND --help`); `floor --help` lists them. */
+const HELP: Readonly<Record<Subcommand, CommandHelp>> = {
+  serve: {
+    use: 'floor [serve] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]…',
+    what: `serves the floor page (the default): on loopback port ${DEFAULT_PORT} unless told otherwise; off loopback only with a token and HTTPS`,
+    options: [
+      ['--port N', `the port to listen on (0 to 65535; 0: any free one); default ${DEFAULT_PORT}`],
+      ['--host H', "the address to listen on (default 127.0.0.1; 0.0.0.0: the cardroom's network, which needs the next three)"],
+      ['--token T | --token-file F', "the floor page's password (or CHIP_RACE_FLOOR_TOKEN); the file only its owner may read"],
+      ['--tls-cert F --tls-key F', "the floor's certificate and its key (HTTPS), made with the cardroom's own certificate authority"],
+      ['--name N', 'a host name the floor answers to besides its addresses (such as floor.local); may be given more than once'],
+    ],
+  },
+  status: { use: 'floor status', what: "folds the records that arrived and prints every table's status as JSON", options: [] },
+  sync: { use: 'floor sync --table NAME --data DIR', what: "sends a station's journal from its data folder to the floor (a station that was offline, by hand)", options: [['--table NAME', 'the table the journal is for'], ['--data DIR', "the station's data folder (the one holding journal.jsonl)"]] },
+  'add-table': { use: 'floor add-table --table NAME [--rotate]', what: "makes a table's station login and prints its URL (CHIP_RACE_DATABASE_URL for that station)", options: [['--table NAME', 'the table: 1 to 32 characters'], ['--rotate', 'give a table that has a login a new password (the old one stops working)']] },
+  structure: { use: 'floor structure --file PATH', what: "loads the tournament's structure (levels, breaks, chips) for every table and the clock", options: [['--file PATH', "the structure as JSON, or the planner's CSV"]] },
+  seating: { use: 'floor seating --file PATH', what: 'loads the seating (who sits where) for every table', options: [['--file PATH', 'the seat list as CSV: table, seat, player']] },
+  clock: {
+    use: 'floor clock start|pause|resume|adjust|hold|no-hold [--minutes N]',
+    what: "runs the tournament clock every station follows: start, pause, resume, adjust it; hold the breaks with a colour-up until every table is done, or not",
+    options: [['--minutes N', 'for adjust: N more minutes left in the level (fewer when negative), -600 to 600, not 0']],
+  },
+  summary: { use: 'floor summary [--format csv|json] [--sep ,|;]', what: "prints the chip audit's summary of the whole tournament", options: [['--format csv|json', 'CSV (the default) or JSON'], ['--sep ,|;', "the CSV's separator (default: by the locale, ; where the decimal mark is a comma)"]] },
+};
+
+/** `floor --help` (no subcommand: all of them) or `floor SUBCOMMAND --help`: how to call it, in lines. */
+export function helpText(command: Subcommand | null): string {
+  const optionLines = (options: readonly (readonly [string, string])[]) => options.map(([flag, what]) => `  ${flag.padEnd(28)} ${what}`);
+  if (command === null) {
+    return [
+      'usage: npm run floor -- [SUBCOMMAND] [OPTIONS]   (or: npx tsx floor/cli.ts …)',
+      '',
+      'subcommands:',
+      ...SUBCOMMANDS.map((name) => `  ${name.padEnd(28)} ${HELP[name].what}`),
+      '',
+      'every subcommand:',
+      ...optionLines([...DATABASE_OPTIONS, ['--help, -h', 'this help; floor SUBCOMMAND --help: that subcommand\'s options']]),
+      '',
+    ].join('\n');
+  }
+  const help = HELP[command];
+  return [`usage: ${help.use} --database URL|--database-file F`, '', help.what, '', 'options:', ...optionLines([...help.options, ...DATABASE_OPTIONS]), ''].join('\n');
+}
+
 export interface CliArguments {
   readonly command: Subcommand;
+  /** `--help` (or `-h`) was asked: say how to call the command, and do nothing else. */
+  readonly help?: boolean;
+  /** The help asked with no subcommand: every subcommand listed. */
+  readonly all?: boolean;
   readonly options: Readonly<Record<string, string>>;
   /** What `clock` does. */
   readonly clock?: ClockCommand;
@@ -66,11 +122,14 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   let rest = [...argv];
   let command: Subcommand = 'serve';
   const first = rest[0];
-  if (first !== undefined && !first.startsWith('--')) {
+  if (first === '--help' || first === '-h' || first === 'help') return { command, options: {}, names: [], help: true, all: true };
+  if (first !== undefined && !first.startsWith('-')) {
     if (!(SUBCOMMANDS as readonly string[]).includes(first)) throw new UsageError(`unknown subcommand "${first.slice(0, 40)}": ${USAGE}`);
     command = first as Subcommand;
     rest = rest.slice(1);
   }
+  // Asked anywhere on the line, help is all that is done: nothing else is checked, nothing connects.
+  if (rest.some((arg) => arg === '--help' || arg === '-h')) return { command, options: {}, names: [], help: true };
   let clock: ClockCommand | undefined;
   if (command === 'clock') {
     const action = rest.shift();
@@ -82,7 +141,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   while (rest.length > 0) {
     const flag = rest.shift() as string;
     const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(flag);
-    if (match === null || !OPTIONS.has(match[1] as string)) throw new UsageError(`unknown argument "${flag.slice(0, 40)}": ${USAGE}`);
+    if (match === null || !CLI_OPTIONS.has(match[1] as string)) throw new UsageError(`unknown argument "${flag.slice(0, 40)}": ${USAGE}`);
     const name = match[1] as string;
     if (FLAGS.has(name)) {
       if (match[2] !== undefined) throw new UsageError(`--${name} takes no value`);
@@ -302,7 +361,7 @@ async function serve(options: Readonly<Record<string, string>>, names: readonly 
   }
   const server = await startFloorServer({
     databaseUrl: database,
-    port: options.port === undefined ? 8790 : Number(options.port),
+    port: options.port === undefined ? DEFAULT_PORT : Number(options.port),
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
     ...(tls === undefined ? {} : { tls }),
@@ -384,6 +443,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out:
   try {
     const parsed = parseArguments(argv, env);
     const { command, options } = parsed;
+    if (parsed.help === true) {
+      out(helpText(parsed.all === true ? null : command));
+      return 0;
+    }
     const database = options.database as string;
     const warn = (need: ConnectionNeed) => err(`floor: ${capacityWarning(need, cliLanguage(env))}\n`);
     if (command === 'status') await status(database, out);

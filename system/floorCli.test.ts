@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_OPTIONS, SUBCOMMANDS } from '../floor/cli';
 import type { ConsoleService } from '../main/service/service';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { playStation } from './testing/stations';
@@ -55,6 +56,27 @@ describe('the floor command line: bad arguments', () => {
     expect(outcomes[4]?.stderr).toMatch(/needs --table/);
     // serve is the default; on the LAN without a token it does not start.
     expect(outcomes[9]?.stderr).toMatch(/refusing to serve on 0\.0\.0\.0 without --token/);
+  }, 60_000);
+});
+
+describe('the floor command line: its help (issue 43)', () => {
+  it('says how to call it, as the README runs it: floor --help, -h, help and every subcommand\'s --help, exit 0, on stdout, every option in them and in the README', async () => {
+    const general = await Promise.all([floor(['--help'], {}, true), floor(['-h']), floor(['help'])]);
+    const perCommand = await Promise.all([...SUBCOMMANDS.map((command) => floor([command, '--help'])), floor(['clock', 'adjust', '--help']), floor(['status', '--database', 'not a url', '--help'])]);
+    for (const outcome of [...general, ...perCommand]) {
+      expect(outcome).toMatchObject({ code: 0, stderr: '' });
+      expect(outcome.stdout).toMatch(/^usage: /);
+    }
+    expect(general[1]?.stdout).toBe(general[0]?.stdout);
+    for (const command of SUBCOMMANDS) expect(general[0]?.stdout).toContain(`\n  ${command} `);
+    expect(perCommand[SUBCOMMANDS.indexOf('clock')]?.stdout).toMatch(/--minutes N +for adjust/);
+    expect(general[0]?.stdout).toMatch(/PORT 5432 when left out/);
+    const said = new Set([...general, ...perCommand].flatMap((outcome) => [...outcome.stdout.matchAll(/--([a-z-]+)/g)].map((match) => match[1])));
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    for (const option of CLI_OPTIONS) {
+      expect(said, `--${option} in the help`).toContain(option);
+      expect(readme, `--${option} in the README`).toContain(`--${option}`);
+    }
   }, 60_000);
 });
 
