@@ -51,9 +51,12 @@ describe.runIf(run)("the floor page's seating forms (a real PostgreSQL server)",
     expect(refused.body).toContain('строка 2: место 1 стола 7 указано дважды (впервые в строке 1)');
     const loaded = await post('/seating', upload('7,1,Anna\n7,2,Matti\n8,1,Pekka\n', 'fi'), multipart);
     expect(loaded.status).toBe(303);
-    expect(loaded.headers.location).toBe('/seating?lang=fi');
+    expect(loaded.headers.location).toBe('/seating?lang=fi&loaded=1');
     expect((await readSeating(admin)).map((table) => [table.table, table.seats.length])).toEqual([['7', 2], ['8', 1]]);
+    // The page it returns to says what was loaded, in the form's language (issue 43); the page itself does not.
+    expect((await ask(floor.port, loaded.headers.location as string, { headers: auth })).body).toContain('data-testid="seating-loaded">Ladattu: pelaajia 3, pöytiä 2<');
     const page = await ask(floor.port, '/seating?lang=en', { headers: auth });
+    expect(page.body).not.toContain('seating-loaded');
     expect(page.body).toContain('3 players');
     expect(page.body).not.toContain('http-equiv="refresh"');
     expect((await ask(floor.port, '/seat', { headers: auth })).status).toBe(405);

@@ -122,8 +122,8 @@ const PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   '/login': ['lang'],
   '/clock': [],
   '/runner': ['lang', 'level'],
-  '/seating': ['lang'],
-  '/tournament': ['lang'],
+  '/seating': ['lang', 'loaded'],
+  '/tournament': ['lang', 'loaded'],
   '/seat': [],
   '/decision': [],
 };
@@ -522,12 +522,12 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       return;
     }
     if (path === '/tournament') {
-      const page = await withClient(async (client) => renderTournament(await readFloorClock(client), language));
+      const page = await withClient(async (client) => renderTournament(await readFloorClock(client), language, null, query.get('loaded') === '1'));
       send(response, 200, html, page, {}, head);
       return;
     }
     if (path === '/seating') {
-      const page = await withClient(async (client) => renderSeating(await readFloorStatus(client), await readSeating(client), language));
+      const page = await withClient(async (client) => renderSeating(await readFloorStatus(client), await readSeating(client), language, null, query.get('loaded') === '1'));
       send(response, 200, html, page, {}, head);
       return;
     }
@@ -617,7 +617,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 409, html, page);
       return;
     }
-    send(response, 303, text, '', { Location: `/tournament?lang=${formLanguage}` });
+    send(response, 303, text, '', { Location: `/tournament?lang=${formLanguage}&loaded=1` });
   }
 
   /** The seat list uploaded (multipart): the whole seating replaced, or the seating page again with the refusal naming the line. */
@@ -635,7 +635,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       send(response, 409, html, page);
       return;
     }
-    send(response, 303, text, '', { Location: `/seating?lang=${formLanguage}` });
+    send(response, 303, text, '', { Location: `/seating?lang=${formLanguage}&loaded=1` });
   }
 
   /** A seat's form on a table's page: a player out, moved, or the table broken (ticked to confirm); a refusal shown on the table's page. */

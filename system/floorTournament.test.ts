@@ -131,7 +131,9 @@ describe.runIf(run)('the tournament taken from the floor (a real PostgreSQL serv
 
       const loaded = await post(upload(`\uFEFF${SHEET}`, 'fi'));
       expect(loaded.status).toBe(303);
-      expect(loaded.headers.location).toBe('/tournament?lang=fi');
+      expect(loaded.headers.location).toBe('/tournament?lang=fi&loaded=1');
+      // What was loaded, said on the page it returns to (issue 43).
+      expect((await ask(page.port, loaded.headers.location as string, { headers: signedIn })).body).toMatch(/data-testid="tournament-loaded">Ladattu: tasoja \d+, taukoja \d+</);
       const { structure } = tournamentFromCsv(SHEET);
       expect(await readFloorClock(floor.admin)).toMatchObject({ structure, house: { rules: 'tda', decks: 2 }, events: [] });
       const settings = await until('the floor’s tournament', () => (station.getState().settings.fromFloor ? station.getState().settings : null));

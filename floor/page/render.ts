@@ -617,6 +617,11 @@ function problemOf(problem: string | null, testid: string): string {
   return problem === null ? '' : `<p class="clock__problem" role="alert" data-testid="${testid}">${escapeHtml(problem)}</p>`;
 }
 
+/** What an upload loaded, said on the page it returns to (issue 43: a successful load said nothing). */
+function loadedOf(loaded: string | null, testid: string): string {
+  return loaded === null ? '' : `<p class="loaded" role="status" data-testid="${testid}">${loaded}</p>`;
+}
+
 /**
  * The tables broken while a race of theirs is still open (a colour-up race started and neither
  * confirmed nor abandoned): the overview flags them, so the floor settles that race.
@@ -635,7 +640,7 @@ export function brokenMidColourUp(status: FloorStatus, seating: readonly TableSe
  * it) with a refusal naming the line, and each table's players. No refresh: a file being chosen
  * is not thrown away.
  */
-export function renderSeating(status: FloorStatus, seating: readonly TableSeating[], language: FloorLanguage, problem: string | null = null): string {
+export function renderSeating(status: FloorStatus, seating: readonly TableSeating[], language: FloorLanguage, problem: string | null = null, loaded = false): string {
   const w = wordsOf(language);
   const players = seating.reduce((sum, table) => sum + table.seats.length, 0);
   const rows = seating.map((table) => `<tr data-table="${escapeHtml(table.table)}"><th scope="row"><a href="${href('/table', { table: table.table }, language)}">${escapeHtml(table.table)}</a></th><td>${table.brokenAt === null ? w('floor.page.seats.players', { n: table.seats.length }) : w('floor.page.seats.broken')}</td><td>${table.seats.map((seat) => `${escapeHtml(String(seat.seat))}: ${escapeHtml(seat.player)}`).join(' · ')}</td></tr>`);
@@ -648,7 +653,7 @@ ${languageLinks(language, '/seating', {})}
 ${brokenMidColourUp(status, seating, language)}
 <section class="seating" data-testid="seating">
 <form method="post" action="/seating" enctype="multipart/form-data"><input type="hidden" name="lang" value="${language}"><label>${w('floor.page.seats.upload')} <input type="file" name="file" accept=".csv,.txt,text/csv" required data-testid="seating-file"></label> <button type="submit" data-testid="seating-load">${w('floor.page.seats.load')}</button></form>
-<p class="hint">${w('floor.page.seats.loadHint')}</p>${problemOf(problem, 'seating-problem')}
+<p class="hint">${w('floor.page.seats.loadHint')}</p>${problemOf(problem, 'seating-problem')}${loadedOf(loaded ? w('floor.page.seats.loaded', { players, tables: seating.length }) : null, 'seating-loaded')}
 </section>
 <main>
 ${rows.length === 0 ? '' : `<table class="races" data-testid="seating-tables"><thead><tr><th scope="col">${w('floor.page.table')}</th><th scope="col">${w('floor.page.seats.heading')}</th><th scope="col">${w('floor.page.seats.player')}</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}
@@ -672,7 +677,7 @@ function houseSettings(house: NonNullable<FloorClock['house']>, w: Words): strin
   return SETTING_NAMES.map(row).join('');
 }
 
-export function renderTournament(clock: FloorClock | null, language: FloorLanguage, problem: string | null = null): string {
+export function renderTournament(clock: FloorClock | null, language: FloorLanguage, problem: string | null = null, loaded = false): string {
   const w = wordsOf(language);
   const n = (value: number) => escapeHtml(formatNumber(language, value));
   const title = say(language, 'floor.page.tournament.heading');
@@ -702,7 +707,7 @@ ${languageLinks(language, '/tournament', {})}
 <section class="seating" data-testid="tournament">
 <form method="post" action="/tournament" enctype="multipart/form-data"><input type="hidden" name="lang" value="${language}"><label>${w('floor.page.tournament.upload')} <input type="file" name="file" accept=".csv,.txt,.json,text/csv,application/json" required data-testid="tournament-file"></label> <button type="submit" data-testid="tournament-load">${w('floor.page.tournament.load')}</button></form>
 <p class="hint">${w('floor.page.tournament.loadHint')}</p>
-<p class="hint">${w('floor.page.tournament.command', { command: STRUCTURE_COMMAND })}</p>${problemOf(problem, 'tournament-problem')}
+<p class="hint">${w('floor.page.tournament.command', { command: STRUCTURE_COMMAND })}</p>${problemOf(problem, 'tournament-problem')}${loadedOf(loaded && clock !== null ? w('floor.page.tournament.loaded', { levels: clock.structure.levels.filter((entry) => !('break' in entry)).length, breaks: clock.structure.levels.filter((entry) => 'break' in entry).length }) : null, 'tournament-loaded')}
 </section>
 <main>
 ${shown}

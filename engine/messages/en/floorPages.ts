@@ -124,6 +124,8 @@ export const enFloorPages = {
     },
     /** The seating (floor/seating.ts): the seat list uploaded, each table's seats with a player out, moved, the table broken. */
     seats: {
+      /** Said once the seat list uploaded was loaded (the page after the upload). */
+      loaded: 'Loaded: players {players}, tables {tables}',
       heading: 'Seating',
       upload: 'Seat list (CSV: table, seat, player, as the tournament clock exports it)',
       load: 'Load the seat list',
@@ -147,6 +149,8 @@ export const enFloorPages = {
     },
     /** The tournament page (floor/page/render.ts renderTournament): the sheet uploaded, the structure and house rules the floor holds. */
     tournament: {
+      /** Said once the sheet uploaded was loaded (the page after the upload). */
+      loaded: 'Loaded: levels {levels}, breaks {breaks}',
       heading: 'Tournament',
       link: 'Tournament sheet',
       upload: 'Tournament sheet (CSV: chips, level and break lines, rules and decks, and any of rounding, dealStart, protection, award; or its JSON)',

@@ -121,6 +121,8 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
     },
     /** The seating (floor/seating.ts): the seat list uploaded, each table's seats with a player out, moved, the table broken. */
     seats: {
+      /** Said once the seat list uploaded was loaded (the page after the upload). */
+      loaded: 'Ladattu: pelaajia {players}, pöytiä {tables}',
       heading: 'Istumajärjestys',
       upload: 'Paikkalista (CSV: pöytä, paikka, pelaaja, kuten turnauskello sen vie)',
       load: 'Lataa paikkalista',
@@ -144,6 +146,8 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
     },
     /** The tournament page (floor/page/render.ts renderTournament): the sheet uploaded, the structure and house rules the floor holds. */
     tournament: {
+      /** Said once the sheet uploaded was loaded (the page after the upload). */
+      loaded: 'Ladattu: tasoja {levels}, taukoja {breaks}',
       heading: 'Turnaus',
       link: 'Turnauksen taulukko',
       upload: 'Turnauksen taulukko (CSV: pelimerkit, taso- ja taukorivit, säännöt ja pakat sekä halutessa rounding, dealStart, protection ja award; tai sen JSON)',

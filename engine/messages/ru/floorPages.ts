@@ -121,6 +121,8 @@ export const ruFloorPages: DeepStrings<typeof enFloorPages> = {
     },
     /** The seating (floor/seating.ts): the seat list uploaded, each table's seats with a player out, moved, the table broken. */
     seats: {
+      /** Said once the seat list uploaded was loaded (the page after the upload). */
+      loaded: 'Загружено: игроков {players}, столов {tables}',
       heading: 'Рассадка',
       upload: 'Список рассадки (CSV: стол, место, игрок — как его выгружают турнирные часы)',
       load: 'Загрузить список рассадки',
@@ -144,6 +146,8 @@ export const ruFloorPages: DeepStrings<typeof enFloorPages> = {
     },
     /** The tournament page (floor/page/render.ts renderTournament): the sheet uploaded, the structure and house rules the floor holds. */
     tournament: {
+      /** Said once the sheet uploaded was loaded (the page after the upload). */
+      loaded: 'Загружено: уровней {levels}, перерывов {breaks}',
       heading: 'Турнир',
       link: 'Таблица турнира',
       upload: 'Таблица турнира (CSV: фишки, строки уровней и перерывов, правила и колоды, а также при желании rounding, dealStart, protection, award; или её JSON)',
