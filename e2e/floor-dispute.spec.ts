@@ -88,15 +88,23 @@ test('the dealer calls the floor, the director decides on the floor page, the st
       .toBe('floor called');
     await expect(director.locator(`tr[data-table="${TABLE}"]`)).toHaveClass(/flagged/);
     await director.locator(`tr[data-table="${TABLE}"] th a`).click();
+    // The dealer's call on the table's page: when, the race, the note, waiting (issue 43).
+    const call = director.getByTestId('floor-call');
+    await expect(call).toContainText('race-1');
+    await expect(call).toContainText('“Seat 3 says a card was exposed”');
+    await expect(call.getByTestId('floor-call-waiting')).toHaveText('waiting for a decision');
     const form = director.getByTestId('decision-form');
-    // The open race is the one the decision is about, unless the director says otherwise.
+    // The called race is the one the decision is about, named with its status, unless the director says otherwise.
     await expect(form.locator('select[name="race"]')).toHaveValue('race-1');
+    await expect(form.locator('select[name="race"] option:checked')).toHaveText('race-1 (racing)');
     await form.locator('select[name="decision"]').selectOption('race-stands');
     await form.locator('input[name="note"]').fill('No card was exposed: deal on');
     await form.locator('input[name="by"]').fill('Anna');
     await form.getByRole('button', { name: 'Record the decision' }).click();
     await expect(director.getByTestId('decisions')).toContainText('Anna · race stands (race-1): No card was exposed: deal on');
     await expect(director.getByTestId('totals')).not.toContainText('floor called');
+    await expect(call).toHaveAttribute('data-answered', 'true');
+    await expect(call.getByTestId('floor-call-answer')).toContainText('by Anna: race stands');
     await shoot(director, '1280x800', 'floor-decision');
     await director.goto(`${floor?.url}?lang=fi`);
     await expect(director.locator(`tr[data-table="${TABLE}"]`)).not.toHaveClass(/flagged/);
@@ -115,6 +123,11 @@ test('the dealer calls the floor, the director decides on the floor page, the st
     await page.getByTestId('nav-history').click();
     await page.getByTestId('history-open-record').first().click();
     await expect(page.getByTestId('record-decisions')).toContainText('Anna: race stands — No card was exposed: deal on');
+    // Everything that happened lists the call and the decision in their places, every record numbered (issue 43).
+    await expect(page.locator('[data-testid="record-event"][data-type="floor-called"]')).toContainText('Floor called: Seat 3 says a card was exposed');
+    await expect(page.locator('[data-testid="record-event"][data-type="floor-decision"]')).toContainText("Director's decision");
+    const numbers = (await page.locator('[data-testid="record-event"] td:first-child').allTextContents()).flatMap((cell) => cell.split(', ').map(Number));
+    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, index) => (numbers[0] as number) + index));
   });
 
   await test.step('a table broken mid-race: the director closes its race on the floor, and the station leaves it', async () => {

@@ -74,6 +74,12 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
   };
   const floorHas = (table: string, kind: string) => async () => ((await admin.query('SELECT 1 FROM station_records WHERE table_name = $1 AND kind = $2', [table, kind])).rowCount ?? 0) > 0;
   const decisionsShown = (service: ConsoleService, n: number) => async () => service.getState().floorCalls.decisions.length === n;
+  /** A table's page as the floor's server renders it (its status folded first). */
+  const tablePage = async (language: 'en' | 'fi' | 'ru', table = '12') => {
+    await foldFloor(admin);
+    const row = (await readFloorStatus(admin)).tables.find((entry) => entry.table === table);
+    return renderTable(row as NonNullable<typeof row>, await tableRaces(admin, table), language, Date.now(), '', await tableDecisions(admin, table), null, await tableCalls(admin, table));
+  };
 
   it('flags the table for an abandoned race and for a call, clears it with a decision after it; the station keeps each decision once and carries it on its slip and exports', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'floor-dispute-'));
@@ -91,6 +97,8 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     await ok(service.abandonRace('race-1', 'misdeal'));
     await until('the abandon on the floor', floorHas('12', 'race-abandon'));
     expect(await statusOf('12')).toBe('disputed');
+    // The decision form names each race with its status and has the abandoned one chosen (issue 43).
+    expect(await tablePage('en')).toContain('<option value="race-1" selected>race-1 (abandoned)</option>');
 
     // The director decides: the table clears (the colour-up not started: no race of it confirmed).
     const first = await recordDecision(admin, { table: '12', decision: 're-race', note: 'deal it again', by: 'Anna', raceId: 'race-1' });
@@ -106,10 +114,6 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect(await statusOf('12')).toBe('floor-called');
     expect(journaled(dataDir, 'floor-called')).toEqual([{ kind: 'floor-called', note: 'seat 3 says the count was wrong' }]);
     // The table page says when the dealer called and what the note said, waiting for a decision (issue 43).
-    const tablePage = async (language: 'en' | 'fi' | 'ru') => {
-      const row = (await readFloorStatus(admin)).tables.find((entry) => entry.table === '12');
-      return renderTable(row as NonNullable<typeof row>, await tableRaces(admin, '12'), language, Date.now(), '', await tableDecisions(admin, '12'), null, await tableCalls(admin, '12'));
-    };
     const calls = await tableCalls(admin, '12');
     expect(calls).toEqual([{ seq: expect.any(Number), at: expect.stringMatching(/^2026-/), note: 'seat 3 says the count was wrong', raceId: null }]);
     for (const [language, waiting] of [['en', 'waiting for a decision'], ['fi', 'odottaa päätöstä'], ['ru', 'ждёт решения']] as const) {
@@ -184,11 +188,18 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect(await statusOf('14')).toBe('disputed');
     await recordDecision(admin, { table: '14', decision: 'race-stands', note: 'looked at it', by: 'Anna' });
     expect(await statusOf('14')).toBe('disputed');
+    // A second decision on one race revises the first: both kept, the later saying so (issue 43).
+    await recordDecision(admin, { table: '14', decision: 'race-stands', note: 'first look', by: 'Anna', raceId: 'race-1' });
+    await recordDecision(admin, { table: '14', decision: 're-race', note: 'second look', by: 'Ville', raceId: 'race-1' });
+    const revised = await tablePage('fi', '14');
+    expect(revised.match(/data-testid="decision-revises"/g)).toHaveLength(1);
+    expect(revised).toMatch(/second look <small data-testid="decision-revises">korvaa päätöksen ajalta [^<]+<\/small>/);
+    expect(revised).toContain('first look</li>');
     // A decision with no note, or nobody named, is refused: nothing recorded.
     await expect(recordDecision(admin, { table: '14', decision: 'race-stands', note: ' ', by: 'Anna' })).rejects.toMatchObject({ field: 'note' });
     await expect(recordDecision(admin, { table: '14', decision: 'race-stands', note: 'x', by: '' })).rejects.toMatchObject({ field: 'by' });
     await expect(recordDecision(admin, { table: 'no-such-table', decision: 'race-stands', note: 'x', by: 'Anna' })).rejects.toMatchObject({ field: 'table' });
-    expect((await admin.query("SELECT count(*)::int AS n FROM floor_decisions WHERE table_name = '14'")).rows[0].n).toBe(1);
+    expect((await admin.query("SELECT count(*)::int AS n FROM floor_decisions WHERE table_name = '14'")).rows[0].n).toBe(3);
   });
 
   it('shows a table broken mid-colour-up: its open race on the floor, closed there by the director with a reason', async () => {

@@ -342,7 +342,12 @@ function decisionsList(language: FloorLanguage, decisions: readonly FloorDecisio
   const w = wordsOf(language);
   if (decisions.length === 0) return `<p data-testid="no-decisions">${w('floor.decision.none')}</p>`;
   return `<ul class="decisions" data-testid="decisions">${decisions
-    .map((decision) => `<li data-decision="${decision.decision}"><strong>${escapeHtml(formatTime(language, decision.at))}</strong> · ${escapeHtml(decision.by)} · ${w(DECISION_WORDS[decision.decision])}${decision.raceId === null ? '' : ` (${escapeHtml(decision.raceId)})`}: ${escapeHtml(decision.note)}</li>`)
+    .map((decision, index) => {
+      // A later decision on the same race revises the earlier one; both are kept and shown (issue 43).
+      const revised = decision.raceId === null ? undefined : decisions.slice(0, index).reverse().find((earlier) => earlier.raceId === decision.raceId);
+      const revises = revised === undefined ? '' : ` <small data-testid="decision-revises">${w('floor.decision.revises', { time: formatTime(language, revised.at) })}</small>`;
+      return `<li data-decision="${decision.decision}"><strong>${escapeHtml(formatTime(language, decision.at))}</strong> · ${escapeHtml(decision.by)} · ${w(DECISION_WORDS[decision.decision])}${decision.raceId === null ? '' : ` (${escapeHtml(decision.raceId)})`}: ${escapeHtml(decision.note)}${revises}</li>`;
+    })
     .join('')}</ul>`;
 }
 
@@ -367,15 +372,34 @@ function callsList(language: FloorLanguage, table: string, calls: readonly Floor
 }
 
 /** The director's form: what was decided, about which race (the open one first), a note and who decided, both required. Posted with the page's sign-in like the clock's buttons. */
-function decisionForm(language: FloorLanguage, table: TableStatus, races: readonly FoldedRace[], problem: string | null): string {
+/**
+ * The race a decision is most likely about (issue 43): the race of the latest call not yet
+ * answered, else, on a disputed table, its latest abandoned race, else its open race; null: none.
+ */
+function raceInQuestion(table: TableStatus, races: readonly FoldedRace[], calls: readonly FloorCall[], decisions: readonly FloorDecision[]): string | null {
+  const waiting = [...calls].reverse().find((call) => call.raceId !== null && answerOf(call, decisions) === null);
+  if (waiting !== undefined) return waiting.raceId;
+  if (table.colourUp === 'disputed') {
+    const abandoned = [...races].filter((race) => race.status === 'abandoned').sort((a, b) => b.firstSeq - a.firstSeq)[0];
+    if (abandoned !== undefined) return abandoned.raceId;
+  }
+  return table.openRace?.raceId ?? null;
+}
+
+function decisionForm(language: FloorLanguage, table: TableStatus, races: readonly FoldedRace[], problem: string | null, chosen: string | null): string {
   const w = wordsOf(language);
   const open = table.openRace?.raceId ?? null;
   const raceIds = [...(open === null ? [] : [open]), ...races.map((race) => race.raceId).filter((id) => id !== open).reverse()];
+  // Each race with its status, so an abandoned race is not taken for the one confirmed since.
+  const statusOf = (id: string): string => {
+    const race = races.find((entry) => entry.raceId === id);
+    return race === undefined ? w('floor.page.openRace') : w(RACE_STATUS[race.status]);
+  };
   return `<form method="post" action="/decision" class="decision" data-testid="decision-form">
 <input type="hidden" name="table" value="${escapeHtml(table.table)}"><input type="hidden" name="lang" value="${language}">
 ${problem === null ? '' : `<p class="alert" role="alert" data-testid="decision-problem">${escapeHtml(problem)}</p>`}
 <label>${w('floor.decision.what')} <select name="decision">${FLOOR_DECISIONS.map((kind) => `<option value="${kind}">${w(DECISION_WORDS[kind])}</option>`).join('')}</select></label>
-<label>${w('floor.decision.race')} <select name="race"><option value="">—</option>${raceIds.map((id) => `<option value="${escapeHtml(id)}"${id === open ? ' selected' : ''}>${escapeHtml(id)}${id === open ? ` (${w('floor.page.openRace')})` : ''}</option>`).join('')}</select></label>
+<label>${w('floor.decision.race')} <select name="race" data-testid="decision-race"><option value="">—</option>${raceIds.map((id) => `<option value="${escapeHtml(id)}"${id === chosen ? ' selected' : ''}>${escapeHtml(id)} (${statusOf(id)})</option>`).join('')}</select></label>
 <label>${w('floor.decision.note')} <input name="note" required maxlength="${DECISION_NOTE_MAX}"></label>
 <label>${w('floor.decision.by')} <input name="by" required maxlength="${DECIDED_BY_MAX}"></label>
 <button type="submit">${w('floor.decision.record')}</button>
@@ -426,7 +450,7 @@ ${races.length === 0 ? `<p>${w('floor.page.noRaces')}</p>` : `<table class="race
 <section data-testid="decisions-section"><h2>${w('floor.decision.heading')}</h2>
 ${callsList(language, table.table, calls, decisions)}
 ${decisionsList(language, decisions)}
-${decisionForm(language, table, races, problem)}
+${decisionForm(language, table, races, problem, raceInQuestion(table, races, calls, decisions))}
 </section>
 </main>`;
   // Not refreshed: a refresh would lose a note or a move being typed.

@@ -210,6 +210,7 @@ export const enDevices = {
     decision: {
       heading: "Director's decisions",
       none: 'No decision recorded for this table.',
+      revises: 'revises the decision of {time}',
       calls: 'Calls from the table',
       callWaiting: 'waiting for a decision',
       callAnswered: 'answered {time} by {by}: {decision}',

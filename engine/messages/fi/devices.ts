@@ -210,6 +210,7 @@ export const fiDevices: DeepStrings<typeof enDevices> = {
     decision: {
       heading: 'Turnauksenjohtajan päätökset',
       none: 'Tälle pöydälle ei ole kirjattu päätöstä.',
+      revises: 'korvaa päätöksen ajalta {time}',
       calls: 'Pöydän kutsut',
       callWaiting: 'odottaa päätöstä',
       callAnswered: 'vastattu klo {time}, {by}: {decision}',

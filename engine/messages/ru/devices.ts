@@ -210,6 +210,7 @@ export const ruDevices: DeepStrings<typeof enDevices> = {
     decision: {
       heading: 'Решения директора',
       none: 'Для этого стола решений нет.',
+      revises: 'пересматривает решение от {time}',
       calls: 'Вызовы со стола',
       callWaiting: 'ждёт решения',
       callAnswered: 'ответ в {time}, {by}: {decision}',
