@@ -51,6 +51,8 @@ export const isFinished = (status: ColourUpStatus): boolean => status === 'done'
 export interface TableFlag {
   readonly kind: 'disputed' | 'floor-called';
   readonly seq: number;
+  /** The race it is about (the abandoned race; the race the call named); null: none named. A decision naming another race does not settle it (issue 43). */
+  readonly raceId: string | null;
 }
 
 /**
@@ -61,7 +63,7 @@ export interface TableFlag {
  * naming it) is `closed`, whether or not its station has abandoned it yet; otherwise the
  * colour-up's own status.
  */
-export function settledStatus(base: ColourUpStatus, flag: TableFlag | null, decidedThrough: number | null, chainFailed: boolean, openRaceClosed = false): ColourUpStatus {
+export function settledStatus(base: ColourUpStatus, flag: Pick<TableFlag, 'kind' | 'seq'> | null, decidedThrough: number | null, chainFailed: boolean, openRaceClosed = false): ColourUpStatus {
   if (chainFailed) return 'disputed';
   if (flag !== null && (decidedThrough === null || decidedThrough < flag.seq)) return flag.kind;
   if (openRaceClosed && (base === 'racing' || base === 'waiting-to-confirm')) return 'closed';
@@ -328,8 +330,8 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
   const log = new ColorUpLog();
   let mark: number | null = null;
   let open: string | null = null;
-  let abandonedAt: number | null = null;
-  let calledAt: number | null = null;
+  let abandonedAt: { seq: number; raceId: string } | null = null;
+  let calledAt: { seq: number; raceId: string | null } | null = null;
   // The races the director closed on the floor, as the station kept the decisions (before it abandoned them).
   const closedOnFloor = new Set<string>();
   // The marked break's last race ended was one the floor closed (and none started since).
@@ -337,7 +339,7 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
   for (const line of lines) {
     const record = line.record as { kind?: unknown; raceId?: unknown; afterLevel?: unknown; decision?: unknown };
     if (record.kind === 'floor-called') {
-      calledAt = line.seq;
+      calledAt = { seq: line.seq, raceId: typeof record.raceId === 'string' ? record.raceId : null };
       continue;
     }
     if (record.kind === 'floor-decision') {
@@ -352,7 +354,7 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
     if (record.kind === 'race-abandon' && mark !== null && typeof record.raceId === 'string' && log.progress(mark, record.raceId)?.running?.raceId === record.raceId) {
       // Abandoned as the director decided: nothing more for the director to settle.
       if (closedOnFloor.has(record.raceId)) closedByFloor = true;
-      else abandonedAt = line.seq;
+      else abandonedAt = { seq: line.seq, raceId: record.raceId };
     }
     log.add(line);
     if (record.kind === 'race-start' && typeof record.raceId === 'string') {
@@ -361,8 +363,8 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
     }
     if ((record.kind === 'race-confirm' || record.kind === 'race-abandon') && record.raceId === open) open = null;
   }
-  const abandoned: TableFlag | null = mark !== null && abandonedAt !== null ? { kind: 'disputed', seq: abandonedAt } : null;
-  const called: TableFlag | null = calledAt !== null ? { kind: 'floor-called', seq: calledAt } : null;
+  const abandoned: TableFlag | null = mark !== null && abandonedAt !== null ? { kind: 'disputed', seq: abandonedAt.seq, raceId: abandonedAt.raceId } : null;
+  const called: TableFlag | null = calledAt !== null ? { kind: 'floor-called', seq: calledAt.seq, raceId: calledAt.raceId } : null;
   const flag = abandoned !== null && (called === null || abandoned.seq > called.seq) ? abandoned : called;
   const base = ((): ColourUpStatus => {
     if (mark === null) return 'not-started';
@@ -471,9 +473,10 @@ export function floorChainReport(failures: readonly ChainFailure[], allSealsChec
 
 /**
  * The fold's version. A floor whose fold changed (what it takes from a record, what it keeps) says
- * so here: every table folded by another version is folded again from its first record.
+ * so here: every table folded by another version is folded again from its first record. 6: the
+ * flag keeps the race it is about (`flag_race`, migration 15).
  */
-export const FOLD_VERSION = 5;
+export const FOLD_VERSION = 6;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
 const FOLD_LOCK = 0x666f6c64;
@@ -594,12 +597,12 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
          SELECT $1, e.seq, e.at, e.reason, e.race_id, e.seat, e.removed, e.count, e.next, e.note, e.given, e.lost, e.value_delta, e.after_level
          FROM json_to_recordset($16::json) AS e(seq bigint, at timestamptz, reason text, race_id text, seat integer, removed bigint, count bigint, next bigint, note text, given bigint, lost bigint, value_delta bigint, after_level integer)
          ON CONFLICT (table_name, seq) DO NOTHING)
-       INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged, break_marked, base_colour_up, flag_kind, flag_seq)
-       VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10, $12, $13, $14, $15)
+       INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged, break_marked, base_colour_up, flag_kind, flag_seq, flag_race)
+       VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10, $12, $13, $14, $15, $17)
        ON CONFLICT (table_name) DO UPDATE SET folded_seq = excluded.folded_seq, resume_seq = excluded.resume_seq, failures = excluded.failures, colour_up = excluded.colour_up, open_race = excluded.open_race, folded_at = excluded.folded_at,
          fold_version = excluded.fold_version, replay = excluded.replay, problems = excluded.problems, problem_count = excluded.problem_count, fold_error = NULL, error_seq = NULL, damaged = excluded.damaged, break_marked = excluded.break_marked,
-         base_colour_up = excluded.base_colour_up, flag_kind = excluded.flag_kind, flag_seq = excluded.flag_seq`,
-      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged), racesJson(fold.races), markedBreakOf(colourUpRecords), reading.base, reading.flag?.kind ?? null, reading.flag?.seq ?? null, exchangesJson(fold.exchanges)],
+         base_colour_up = excluded.base_colour_up, flag_kind = excluded.flag_kind, flag_seq = excluded.flag_seq, flag_race = excluded.flag_race`,
+      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged), racesJson(fold.races), markedBreakOf(colourUpRecords), reading.base, reading.flag?.kind ?? null, reading.flag?.seq ?? null, exchangesJson(fold.exchanges), reading.flag?.raceId ?? null],
     );
     await client.query('COMMIT');
     return lines.length === FOLD_BATCH ? 'more' : 'folded';
@@ -788,7 +791,8 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
        greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
        s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged, s.base_colour_up, s.flag_kind, s.flag_seq::text,
-       (SELECT max(settles_seq) FROM floor_decisions WHERE table_name = t.table_name)::text AS decided_through,
+       -- What settles the flag: a decision after it naming its race, or no race (a decision about another race leaves it, issue 43).
+       (SELECT max(settles_seq) FROM floor_decisions WHERE table_name = t.table_name AND (race_id IS NULL OR s.flag_race IS NULL OR race_id = s.flag_race))::text AS decided_through,
        (SELECT jsonb_build_object('by', d.decided_by, 'note', d.note) FROM floor_decisions d WHERE d.table_name = t.table_name AND d.decision = 'race-closed' AND d.race_id = s.open_race ORDER BY d.id DESC LIMIT 1) AS open_closed,
        b.level AS sheet_break,
        coalesce((SELECT jsonb_agg(r.sheet ORDER BY r.first_seq) FROM floor_races r WHERE r.table_name = t.table_name AND r.level = b.level AND r.status <> 'abandoned' AND r.sheet IS NOT NULL), '[]') AS sheets,

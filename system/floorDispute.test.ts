@@ -202,6 +202,34 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect((await admin.query("SELECT count(*)::int AS n FROM floor_decisions WHERE table_name = '14'")).rows[0].n).toBe(3);
   });
 
+  it('settles a flag only by a decision about its race (or none): a decision about the race before leaves the abandoned one disputed (issue 43)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'floor-which-race-'));
+    folders.push(dataDir);
+    const service = await serviceIn(dataDir);
+    await ok(service.saveSettings(tableSettings('19')));
+    await ok(service.saveStructure(STRUCTURE));
+    await ok(service.markBreak(6));
+    // race-1 confirmed, race-2 of the same break (the 100s) abandoned: disputed over race-2.
+    await ok(service.startColorUp(6, 500));
+    await ok(service.startRace(EVEN));
+    await ok(service.confirmRace('race-1'));
+    await ok(service.startColorUp(6, 100));
+    await ok(service.startRace(EVEN));
+    await ok(service.abandonRace('race-2', 'misdeal'));
+    await ensureTable(admin, '19');
+    await syncStation(admin, '19', dataDir);
+    expect(await statusOf('19')).toBe('disputed');
+    // The form has race-2 chosen, each race named with its status.
+    const page = await tablePage('en', '19');
+    expect(page).toContain('<option value="race-2" selected>race-2 (abandoned)</option>');
+    expect(page).toContain('<option value="race-1">race-1 (confirmed)</option>');
+    await recordDecision(admin, { table: '19', decision: 'race-stands', note: 'about the race before', by: 'Anna', raceId: 'race-1' });
+    expect(await statusOf('19')).toBe('disputed');
+    await recordDecision(admin, { table: '19', decision: 're-race', note: 'deal race 2 again', by: 'Anna', raceId: 'race-2' });
+    expect(await statusOf('19')).not.toBe('disputed');
+    await service.close();
+  });
+
   it('shows a table broken mid-colour-up: its open race on the floor, closed there by the director with a reason', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'floor-closed-'));
     folders.push(dataDir);
