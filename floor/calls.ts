@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
 import { FLOOR_CALL_NOTE_MAX } from '../replay/floorRecords';
-import type { FloorDecision } from './decisions';
+import { settlingDecision, type FloorDecision } from './decisions';
 import { AT_VERIFIED } from './fold';
 
 /**
@@ -15,16 +15,25 @@ export interface FloorCall {
   readonly raceId: string | null;
 }
 
-/** A table's calls, oldest first. The note is cut to what a station writes: a hostile one's longer note is not the page's to carry. */
-export async function tableCalls(client: ClientBase, table: string): Promise<FloorCall[]> {
-  const result = await client.query<{ seq: string; at: string | null; note: string | null; race_id: string | null }>(
-    `SELECT seq, ${AT_VERIFIED} AS at, left(record->>'note', ${FLOOR_CALL_NOTE_MAX}) AS note, left(record->>'raceId', 20) AS race_id FROM station_records WHERE table_name = $1 AND kind = 'floor-called' ORDER BY seq`,
-    [table],
+/**
+ * The calls of one table, or of every table (the chip audit's summary), by table then oldest first.
+ * The note is cut to what a station writes: a hostile one's longer note is not the page's to carry.
+ */
+export async function readCalls(client: ClientBase, table?: string): Promise<(FloorCall & { readonly table: string })[]> {
+  const result = await client.query<{ table_name: string; seq: string; at: string | null; note: string | null; race_id: string | null }>(
+    `SELECT table_name, seq, ${AT_VERIFIED} AS at, left(record->>'note', ${FLOOR_CALL_NOTE_MAX}) AS note, left(record->>'raceId', 20) AS race_id
+     FROM station_records WHERE kind = 'floor-called' ${table === undefined ? '' : 'AND table_name = $1'} ORDER BY table_name, seq`,
+    table === undefined ? [] : [table],
   );
-  return result.rows.map((row) => ({ seq: Number(row.seq), at: row.at, note: row.note ?? '', raceId: row.race_id }));
+  return result.rows.map((row) => ({ table: row.table_name, seq: Number(row.seq), at: row.at, note: row.note ?? '', raceId: row.race_id }));
 }
 
-/** The decision that answered a call: the first decided with the call among the records it settles; null while none has. */
+/** A table's calls, oldest first. */
+export async function tableCalls(client: ClientBase, table: string): Promise<FloorCall[]> {
+  return (await readCalls(client, table)).map(({ table: _table, ...call }) => call);
+}
+
+/** The decision that answered a call (settlingDecision: about its race, or none); null while none has. */
 export function answerOf(call: FloorCall, decisions: readonly FloorDecision[]): FloorDecision | null {
-  return decisions.find((decision) => decision.settlesSeq >= call.seq) ?? null;
+  return settlingDecision({ seq: call.seq, race: call.raceId }, decisions);
 }

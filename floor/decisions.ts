@@ -14,6 +14,17 @@ export function isFloorDecisionKind(value: unknown): value is FloorDecisionKind 
   return typeof value === 'string' && (FLOOR_DECISIONS as readonly string[]).includes(value);
 }
 
+/**
+ * The decision that settles a flag of a table (an abandoned race, a call, a record whose chain
+ * failed): the first made with it among the records it settles, about its race or naming none (a
+ * decision about another race leaves it, as readFloorStatus counts them); null while none has.
+ */
+export function settlingDecision(flag: { readonly seq: number | null; readonly race: string | null }, decisions: readonly FloorDecision[]): FloorDecision | null {
+  if (flag.seq === null) return null;
+  const seq = flag.seq;
+  return decisions.find((decision) => decision.settlesSeq >= seq && (decision.raceId === null || flag.race === null || decision.raceId === flag.race)) ?? null;
+}
+
 /** The longest note and name a decision keeps (the table's checks say the same). */
 export const DECISION_NOTE_MAX = 500;
 export const DECIDED_BY_MAX = 80;

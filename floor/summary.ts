@@ -1,18 +1,22 @@
 import type { ClientBase } from 'pg';
 import { addChips, type ChipsByDenomination, type RaceChipSheet } from '../engine/race/summary';
 import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from '../replay/csv';
+import { floorDecisionsCell } from '../replay/historyExport';
+import { readCalls } from './calls';
+import { allDecisions, decisionNote, settlingDecision } from './decisions';
 import { byTableName, EXCHANGE_JSON, exchangeSheet, type FoldedExchange, type FoldedRaceStatus } from './fold';
 
 /**
  * The tournament in one summary for the chip audit (issue 23): per table and in all, the races
  * confirmed and abandoned, the value they created, the chips taken off (removed) and brought on
  * (added) per denomination, and the disputes: every abandoned race with its reason and every
- * record whose chain failed on the floor, each with its decision when one is recorded.
+ * record whose chain failed on the floor, and every call of the floor from a table (issue 43), each
+ * with the director's decision on it when one is recorded.
  *
  * Every figure is the floor's folded races' own (floor_races: the value delta and the chip sheet
  * of each confirmed race, engine/race/summary.ts raceChipSheet), added up, never figures of its
- * own; an abandoned race moves no chips and creates no value. The floor records no director's
- * decision on a dispute yet: `decision` is null until it does (the CSV's cell empty).
+ * own; an abandoned race moves no chips and creates no value. A dispute's `decision` is null until
+ * the director records one (the CSV's cell empty).
  *
  * The chips a station exchanged outside a race (floor_exchanges: late-found, TDA 24C, and
  * discretionary colour-ups, TDA 25B) are chips moved and value created like a race's, and each is
@@ -28,19 +32,20 @@ export interface DenominationMoves {
   readonly added: number;
 }
 
-export type DisputeKind = 'abandoned' | 'chain-failure';
+export type DisputeKind = 'abandoned' | 'chain-failure' | 'floor-called';
 
 export interface SummaryDispute {
   readonly table: string;
   readonly kind: DisputeKind;
-  /** The race abandoned (null: a chain failure, which is a record's). */
+  /** The race abandoned, or the one the call named (null: a chain failure, which is a record's; a call about no race). */
   readonly race: string | null;
-  /** The record: the abandon's, or the one whose chain failed. */
+  /** The record: the abandon's, the call's, or the one whose chain failed. */
   readonly seq: number | null;
   /** When (UTC, ISO), as the station wrote it: null when the floor has no time for it. */
   readonly at: string | null;
+  /** The abandon's reason, the dealer's note of a call, why a chain failed. */
   readonly reason: string;
-  /** The director's decision when one is recorded; none is yet. */
+  /** The director's decision that settles it (floor/decisions.ts settlingDecision) as the exports write one: when, who, what, the note; null while none has. */
   readonly decision: string | null;
 }
 
@@ -139,6 +144,17 @@ export async function tournamentSummary(client: ClientBase): Promise<TournamentS
   for (const row of failures.rows) {
     of(row.table_name).disputes.push({ table: row.table_name, kind: 'chain-failure', race: null, seq: Number(row.seq), at: row.at?.toISOString() ?? null, reason: row.reason, decision: null });
   }
+  for (const call of await readCalls(client)) of(call.table).disputes.push({ table: call.table, kind: 'floor-called', race: call.raceId, seq: call.seq, at: call.at, reason: call.note, decision: null });
+  // Each dispute with the decision that settles it, in the record's order within its table.
+  const decisions = await allDecisions(client);
+  for (const [name, table] of byTable) {
+    const own = decisions.filter((decision) => decision.table === name);
+    table.disputes.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+    table.disputes = table.disputes.map((dispute) => {
+      const settling = settlingDecision(dispute, own);
+      return settling === null ? dispute : { ...dispute, decision: floorDecisionsCell([decisionNote(settling)]) };
+    });
+  }
   const all: Moves = { collect: [], bring: [] };
   const summaries: TableSummary[] = [];
   const disputes: SummaryDispute[] = [];
@@ -175,8 +191,9 @@ export const ALL_TABLES = 'all tables';
 /**
  * The summary as CSV (replay/csv.ts: the byte-order mark, the separator, the quoting), in four
  * blocks a blank line apart, each with its header: the races and value per table (and in all), the
- * chips per denomination per table (and in all), the disputes with their decisions, and the chips
- * exchanged outside a race (their chips and value are in the first two blocks already).
+ * chips per denomination per table (and in all), the disputes (abandoned races, chain failures and
+ * calls of the floor) with their decisions, and the chips exchanged outside a race (their chips and
+ * value are in the first two blocks already).
  */
 export function summaryCsv(summary: TournamentSummary, options: CsvOptions = {}): string {
   const line = (cells: readonly (string | number)[]) => csvLine(cells, options.separator);

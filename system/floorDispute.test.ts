@@ -16,6 +16,7 @@ import { exportText, serviceHarness } from '../main/service/testing/services';
 import { migrate } from '../floor/db/migrate';
 import { createStationLogin } from '../floor/db/stations';
 import { tableCalls } from '../floor/calls';
+import { summaryCsv, tournamentSummary } from '../floor/summary';
 import { recordDecision, tableDecisions } from '../floor/decisions';
 import { floorCsv, floorJson } from '../floor/export';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces } from '../floor/fold';
@@ -176,6 +177,14 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect(floorRows.find((row) => row.startsWith('12,race-1,'))).toMatch(/^12,race-1,(,)+.*Anna: re-race: deal it again$/);
     const document = JSON.parse(await floorJson(admin)) as { tables: { table: string; decisions: { id: number; decision: string }[]; calls: unknown[] }[] };
     expect(document.tables.find((table) => table.table === '12')?.decisions.map((decision) => decision.decision)).toEqual(['re-race', 'chips-adjusted']);
+    // The chip audit's summary: the abandoned race and the call among the disputes, each with the decision that settled it (issue 43).
+    const audit = await tournamentSummary(admin);
+    expect(audit.disputes.filter((dispute) => dispute.table === '12').map((dispute) => [dispute.kind, dispute.race, dispute.reason, dispute.decision])).toEqual([
+      ['abandoned', 'race-1', 'misdeal', `${first.at} Anna: re-race: deal it again`],
+      ['floor-called', null, 'seat 3 says the count was wrong', `${second.at} Anna: chips-adjusted: seat 3 given one 1000 back`],
+    ]);
+    expect(audit.tables.find((table) => table.table === '12')?.disputes).toBe(2);
+    expect(summaryCsv(audit)).toContain(`12,floor-called,,${calls[0]?.seq},`);
     // The dealer's call in it too, answered by the second decision (issue 43).
     expect(document.tables.find((table) => table.table === '12')?.calls).toEqual([{ seq: calls[0]?.seq, at: calls[0]?.at, note: 'seat 3 says the count was wrong', raceId: null, answeredBy: second.id }]);
     await service.close();
