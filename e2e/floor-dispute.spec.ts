@@ -76,6 +76,11 @@ test('the dealer calls the floor, the director decides on the floor page, the st
     await page.getByTestId('call-floor-note').fill('Seat 3 says a card was exposed');
     await page.getByTestId('call-floor-send').click();
     await expect(page.getByTestId('call-floor-panel')).toHaveCount(0);
+    // The station says the call went out, and when, in the place of the button (issue 43), the screen still fitting.
+    await expect(page.getByTestId('call-floor')).toHaveText(/^Floor called \d{1,2}:\d{2}( [AP]M)?$/);
+    await expectNoScroll(page, 'the dealing screen with the floor called at 1024x600');
+    await expectInView(page.getByTestId('call-floor'), 'Floor called');
+    await expectInView(page.getByTestId('manual-input'), 'the card entry, the floor called');
   });
 
   const director = await browser.newPage({ viewport: { width: 1280, height: 800 } });

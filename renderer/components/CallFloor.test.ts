@@ -40,6 +40,14 @@ describe('calling the floor', () => {
     expect(api.callsOf('callFloor')).toEqual([['  seat 3 disputes the deal ']]);
     expect(api.current.floorCalls.called).toMatchObject({ note: 'seat 3 disputes the deal', raceId: 'race-1' });
     expect(wrapper.find('[data-testid="call-floor-panel"]').exists()).toBe(false);
+    // The button says the call went out, and when, until the decision arrives; its title the whole line (issue 43).
+    const button = wrapper.get('[data-testid="call-floor"]');
+    expect(button.text()).toMatch(/^Floor called \d{1,2}:\d{2}( [AP]M)?$/);
+    expect(button.attributes('data-called')).toBe('true');
+    expect(button.attributes('title')).toMatch(/^Floor called at \d{1,2}:\d{2}( [AP]M)? \(seat 3 disputes the deal\): waiting for the director's decision$/);
+    api.push({ ...api.current, floorCalls: { called: null, decisions: [decision] } });
+    await settle();
+    expect(wrapper.get('[data-testid="call-floor"]').text()).toBe('Call the floor');
     wrapper.unmount();
   });
 
