@@ -75,6 +75,16 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
   };
   const floorHas = (table: string, kind: string) => async () => ((await admin.query('SELECT 1 FROM station_records WHERE table_name = $1 AND kind = $2', [table, kind])).rowCount ?? 0) > 0;
   const decisionsShown = (service: ConsoleService, n: number) => async () => service.getState().floorCalls.decisions.length === n;
+  /** A station of its own (not linked), its table set up, the structure loaded and the break after level 6 marked. */
+  const stationAtBreak = async (table: string, folder: string) => {
+    const dataDir = mkdtempSync(join(tmpdir(), folder));
+    folders.push(dataDir);
+    const service = await serviceIn(dataDir);
+    await ok(service.saveSettings(tableSettings(table)));
+    await ok(service.saveStructure(STRUCTURE));
+    await ok(service.markBreak(6));
+    return { dataDir, service };
+  };
   /** A table's page as the floor's server renders it (its status folded first). */
   const tablePage = async (language: 'en' | 'fi' | 'ru', table = '12') => {
     await foldFloor(admin);
@@ -212,12 +222,7 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
   });
 
   it('settles a flag only by a decision about its race (or none): a decision about the race before leaves the abandoned one disputed (issue 43)', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'floor-which-race-'));
-    folders.push(dataDir);
-    const service = await serviceIn(dataDir);
-    await ok(service.saveSettings(tableSettings('19')));
-    await ok(service.saveStructure(STRUCTURE));
-    await ok(service.markBreak(6));
+    const { dataDir, service } = await stationAtBreak('19', 'floor-which-race-');
     // race-1 confirmed, race-2 of the same break (the 100s) abandoned: disputed over race-2.
     await ok(service.startColorUp(6, 500));
     await ok(service.startRace(EVEN));
@@ -240,12 +245,7 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
   });
 
   it('shows a table broken mid-colour-up: its open race on the floor, closed there by the director with a reason', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'floor-closed-'));
-    folders.push(dataDir);
-    const service = await serviceIn(dataDir);
-    await ok(service.saveSettings(tableSettings('17')));
-    await ok(service.saveStructure(STRUCTURE));
-    await ok(service.markBreak(6));
+    const { dataDir, service } = await stationAtBreak('17', 'floor-closed-');
     await ok(service.startColorUp(6, 100));
     await ok(service.startRace([{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }]));
     await ensureTable(admin, '17');
