@@ -17,6 +17,7 @@ import { readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating } from './se
 import { isHostName, startFloorServer } from './server';
 import { syncStation } from '../replication/sync';
 import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } from './db/capacity';
+import { decisionWordIn } from './page/words';
 
 /**
  * `npm run floor -- <subcommand>`: the floor console from the command line.
@@ -432,7 +433,7 @@ async function summary(url: string, format: string | undefined, sep: string | un
     if (current) await foldFloor(client, STATUS_FOLD_BUDGET_MS);
     const made = current ? await tournamentSummary(client) : EMPTY_SUMMARY;
     const separator = (sep === undefined ? null : parseSeparator(sep)) ?? separatorFor(env.LC_ALL || env.LANG);
-    out(format === 'json' ? summaryJson(made) : summaryCsv(made, { separator }));
+    out(format === 'json' ? summaryJson(made) : summaryCsv(made, { separator, decisionWord: decisionWordIn(cliLanguage(env)) }));
   } finally {
     await client.end().catch(() => undefined);
   }

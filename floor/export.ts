@@ -81,7 +81,7 @@ export async function floorCsv(client: ClientBase, options: CsvOptions = {}): Pr
     const confirmed = new Set(table.history.map((entry) => entry.id));
     for (const decision of table.decisions.filter((decision) => decision.raceId === null || !confirmed.has(decision.raceId))) {
       // The race's id first (when it names one), the decision in the last column, the rest empty.
-      const cells = HISTORY_CSV_COLUMNS.map((_, index, all) => (index === 0 ? (decision.raceId ?? '') : index === all.length - 1 ? floorDecisionsCell([decisionNote(decision)]) : ''));
+      const cells = HISTORY_CSV_COLUMNS.map((_, index, all) => (index === 0 ? (decision.raceId ?? '') : index === all.length - 1 ? floorDecisionsCell([decisionNote(decision)], options.decisionWord) : ''));
       rows.push(csvLine([table.table, ...cells], options.separator));
     }
     for (const exchange of table.exchanges) rows.push(csvLine([table.table, ...exchangeCells(exchange, options)], options.separator));

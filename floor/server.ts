@@ -26,7 +26,7 @@ import type { FloorClock } from '../protocol/clock';
 import { multipartBoundary, readMultipart } from './multipart';
 import { breakTable, moveSeat, readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating, unseat } from './seating';
 import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, renderTournament, tableSeatsSection, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
-import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
+import { decisionWordIn, isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
 
 /**
@@ -554,9 +554,9 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       const body = await withClient(async (client) => {
         if (summary) {
           const made = await tournamentSummary(client);
-          return csv ? summaryCsv(made, { separator }) : summaryJson(made);
+          return csv ? summaryCsv(made, { separator, decisionWord: decisionWordIn(language) }) : summaryJson(made);
         }
-        return csv ? floorCsv(client, { separator }) : floorJson(client);
+        return csv ? floorCsv(client, { separator, decisionWord: decisionWordIn(language) }) : floorJson(client);
       });
       const file = `${summary ? 'floor-summary' : 'floor'}.${csv ? 'csv' : 'json'}`;
       send(response, 200, csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', body, { 'Content-Disposition': `attachment; filename="${file}"` }, head);

@@ -1,6 +1,7 @@
 import type { ClientBase } from 'pg';
 import { addChips, type ChipsByDenomination, type RaceChipSheet } from '../engine/race/summary';
 import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from '../replay/csv';
+import type { FloorDecisionNote } from '../protocol/races';
 import { floorDecisionsCell } from '../replay/historyExport';
 import { readCalls } from './calls';
 import { allDecisions, decisionNote, settlingDecision } from './decisions';
@@ -45,8 +46,8 @@ export interface SummaryDispute {
   readonly at: string | null;
   /** The abandon's reason, the dealer's note of a call, why a chain failed. */
   readonly reason: string;
-  /** The director's decision that settles it (floor/decisions.ts settlingDecision) as the exports write one: when, who, what, the note; null while none has. */
-  readonly decision: string | null;
+  /** The director's decision that settles it (floor/decisions.ts settlingDecision): when, who, what, the note; null while none has. */
+  readonly decision: FloorDecisionNote | null;
 }
 
 /** An exchange outside a race on the chip audit's list. */
@@ -152,7 +153,7 @@ export async function tournamentSummary(client: ClientBase): Promise<TournamentS
     table.disputes.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     table.disputes = table.disputes.map((dispute) => {
       const settling = settlingDecision(dispute, own);
-      return settling === null ? dispute : { ...dispute, decision: floorDecisionsCell([decisionNote(settling)]) };
+      return settling === null ? dispute : { ...dispute, decision: decisionNote(settling) };
     });
   }
   const all: Moves = { collect: [], bring: [] };
@@ -205,7 +206,7 @@ export function summaryCsv(summary: TournamentSummary, options: CsvOptions = {})
   }
   lines.push('', line(['table', 'dispute', 'race', 'record', 'at', 'at local', 'reason', 'decision']));
   for (const dispute of summary.disputes) {
-    lines.push(line([dispute.table, dispute.kind, dispute.race ?? '', dispute.seq ?? '', dispute.at ?? '', localTime(dispute.at, options.offsetOf), dispute.reason, dispute.decision ?? '']));
+    lines.push(line([dispute.table, dispute.kind, dispute.race ?? '', dispute.seq ?? '', dispute.at ?? '', localTime(dispute.at, options.offsetOf), dispute.reason, dispute.decision === null ? '' : floorDecisionsCell([dispute.decision], options.decisionWord)]));
   }
   lines.push('', line(['table', 'exchange', 'race', 'race break', 'sheet break', 'seat', 'denomination', 'chips removed', 'next denomination', 'chips added', 'chips lost', 'value created', 'record', 'at', 'at local', 'note']));
   for (const exchange of summary.exchanges) {

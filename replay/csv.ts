@@ -1,3 +1,4 @@
+import type { FloorDecisionKind } from '../protocol/races';
 /**
  * The one CSV writer of the console's exports (the station's history, the floor's races and its
  * per-tournament summary): files the office's spreadsheet opens with its suits and accents intact.
@@ -94,4 +95,6 @@ export function localTime(iso: string | null | undefined, offsetOf: OffsetOf = l
 export interface CsvOptions {
   readonly separator?: CsvSeparator | undefined;
   readonly offsetOf?: OffsetOf | undefined;
+  /** The director's decisions in the reader's words (the floor's exports: the page's language); absent, their keys (`race-stands`). */
+  readonly decisionWord?: ((decision: FloorDecisionKind) => string) | undefined;
 }

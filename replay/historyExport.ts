@@ -60,8 +60,8 @@ function chainCell(entry: HistoryEntry, journal: JournalReport): string {
 export const HISTORY_CSV_COLUMNS: readonly string[] = COLUMNS;
 
 /** The director's decisions on a race, for the spreadsheet: `2026-12-04T21:04:00.000Z Anna: race-stands: the count was right; …`. */
-export function floorDecisionsCell(decisions: readonly FloorDecisionNote[]): string {
-  return decisions.map((decision) => `${decision.at} ${decision.by}: ${decision.decision}: ${decision.note}`).join('; ');
+export function floorDecisionsCell(decisions: readonly FloorDecisionNote[], word: CsvOptions['decisionWord'] = undefined): string {
+  return decisions.map((decision) => `${decision.at} ${decision.by}: ${word === undefined ? decision.decision : word(decision.decision)}: ${decision.note}`).join('; ');
 }
 
 /**
@@ -92,7 +92,7 @@ export function historyCsvCells(entry: HistoryEntry, journal: JournalReport, opt
     entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, localTime(entry.startedAt, options.offsetOf), entry.confirmedAt, localTime(entry.confirmedAt, options.offsetOf), entry.confirmedBy ?? '', rulesCell(summary), summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
     winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), summary.valueDelta ?? '', lateFoundCell(entry.chipExchanges ?? []),
     cardsBySeat(entry, summary), voided(entry), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, chainCell(entry, journal),
-    floorDecisionsCell(entry.floorDecisions ?? []),
+    floorDecisionsCell(entry.floorDecisions ?? [], options.decisionWord),
   ];
 }
 

@@ -17,6 +17,7 @@ import { migrate } from '../floor/db/migrate';
 import { createStationLogin } from '../floor/db/stations';
 import { tableCalls } from '../floor/calls';
 import { summaryCsv, tournamentSummary } from '../floor/summary';
+import { decisionWordIn } from '../floor/page/words';
 import { recordDecision, tableDecisions } from '../floor/decisions';
 import { floorCsv, floorJson } from '../floor/export';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces } from '../floor/fold';
@@ -189,12 +190,16 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect(document.tables.find((table) => table.table === '12')?.decisions.map((decision) => decision.decision)).toEqual(['re-race', 'chips-adjusted']);
     // The chip audit's summary: the abandoned race and the call among the disputes, each with the decision that settled it (issue 43).
     const audit = await tournamentSummary(admin);
-    expect(audit.disputes.filter((dispute) => dispute.table === '12').map((dispute) => [dispute.kind, dispute.race, dispute.reason, dispute.decision])).toEqual([
-      ['abandoned', 'race-1', 'misdeal', `${first.at} Anna: re-race: deal it again`],
-      ['floor-called', null, 'seat 3 says the count was wrong', `${second.at} Anna: chips-adjusted: seat 3 given one 1000 back`],
+    expect(audit.disputes.filter((dispute) => dispute.table === '12').map((dispute) => [dispute.kind, dispute.race, dispute.reason, dispute.decision?.id])).toEqual([
+      ['abandoned', 'race-1', 'misdeal', first.id],
+      ['floor-called', null, 'seat 3 says the count was wrong', second.id],
     ]);
     expect(audit.tables.find((table) => table.table === '12')?.disputes).toBe(2);
+    // In the CSV, the decision in the reader's words (the page's language; keys when none is given).
     expect(summaryCsv(audit)).toContain(`12,floor-called,,${calls[0]?.seq},`);
+    expect(summaryCsv(audit)).toContain(`${second.at} Anna: chips-adjusted: seat 3 given one 1000 back`);
+    expect(summaryCsv(audit, { decisionWord: decisionWordIn('fi') })).toContain(`${first.at} Anna: uusi arvonta: deal it again`);
+    expect(await floorCsv(admin, { decisionWord: decisionWordIn('ru') })).toContain(`${second.at} Anna: фишки исправлены: seat 3 given one 1000 back`);
     // The dealer's call in it too, answered by the second decision (issue 43).
     expect(document.tables.find((table) => table.table === '12')?.calls).toEqual([{ seq: calls[0]?.seq, at: calls[0]?.at, note: 'seat 3 says the count was wrong', raceId: null, answeredBy: second.id }]);
     await service.close();
