@@ -4,13 +4,15 @@
 // journal a line a kind (the refusal runs), or the shoe's allowance of distinct refusals
 // (refusalRuns.ts), never a line a read; every one is counted on the race's record, and the race
 // goes on. Real serial lines: socat pseudo-terminals.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PtyPair, PtyWriter, waitFor } from '../../hardware/testing/ptyPair';
 import { findingText } from '../../journal/findings';
+import { journalPath } from '../../journal/location';
 import type { CommandResult, ConsoleSettings, RaceRecord, RaceRecordEvent } from '../../protocol/contract';
+import { eventSeqs } from '../../protocol/races';
 import { serialCardSources } from './cardSources';
 import { REFUSAL_BURST, REFUSAL_REFILL_MS, REPEAT_FLUSH_MS } from './refusalRuns';
 import type { ConsoleService } from './service';
@@ -57,9 +59,24 @@ async function read(service: ConsoleService, reads: number): Promise<void> {
 
 type Refused = Extract<RaceRecordEvent, { type: 'refused' }>;
 /** A race's refusals as its record slip lists them, without their lines' numbers and times. */
-function refusalsOf(record: CommandResult<RaceRecord>): Omit<Refused, 'seq' | 'at'>[] {
+/**
+ * A race's refusals without where they stand in the journal (`seq`, `at`, and `again`: the seqs of
+ * their "came again" records, listed so the record's numbering has no gap, issue 43); that every
+ * record of the race is listed is checked by `listsEveryRecord`.
+ */
+function refusalsOf(record: CommandResult<RaceRecord>): Omit<Refused, 'seq' | 'at' | 'again'>[] {
   if (!record.ok) throw new Error(record.error.message);
-  return record.value.events.filter((event): event is Refused => event.type === 'refused').map(({ seq: _seq, at: _at, ...refusal }) => refusal);
+  return record.value.events.filter((event): event is Refused => event.type === 'refused').map(({ seq: _seq, at: _at, again: _again, ...refusal }) => refusal);
+}
+
+/** Every journal record of the race, and nothing else, listed on its record: its numbering has no gap however many refusals came again. */
+function listsEveryRecord(record: CommandResult<RaceRecord>, dataDir: string): void {
+  if (!record.ok) throw new Error(record.error.message);
+  const ofRace = readFileSync(journalPath(dataDir), 'utf8').trim().split('\n').slice(1)
+    .map((line) => JSON.parse(line) as { seq: number; record: { raceId?: string } })
+    .filter((line) => line.record.raceId === record.value.id)
+    .map((line) => line.seq);
+  expect([...record.value.events.flatMap(eventSeqs)].sort((a, b) => a - b)).toEqual(ofRace);
 }
 const countOf = (refusals: readonly { count: number }[]) => refusals.reduce((sum, refusal) => sum + refusal.count, 0);
 
@@ -125,6 +142,7 @@ describe('thousands of reads that are no card, during a race', () => {
         { type: 'refused', input: 'Ah', reason: 'Ah was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card', said: { key: 'race.refused.duplicate', params: expect.any(Object) }, source: 'shoe', count: READS / 2 },
       ];
       expect(refusalsOf(await service.raceRecord('race-1'))).toEqual(refusals);
+      listsEveryRecord(await service.raceRecord('race-1'), dataDir);
       console.info(`a stuck shoe: ${READS} reads in turn in ${seconds.toFixed(1)} s, ${lines} journal lines while they came, ${service.getState().journal.records - before - 1} with their counts`);
       // Two refusals, and each one's count at most every REPEAT_FLUSH_MS while they came.
       expect(lines).toBeLessThanOrEqual(2 + 2 * Math.ceil((seconds * 1000) / REPEAT_FLUSH_MS));
