@@ -197,7 +197,9 @@ test('the seat list uploaded on the floor page, a player busted and moved, a tab
   const list = '\uFEFF"Table","Seat","Player"\r\n7,1,"Virtanen, Anna"\r\n7,2,Korhonen Matti\r\n7,3,Ольга Петрова\r\nPöytä 12,1,Liisa\r\n';
   await page.getByTestId('seating-file').setInputFiles({ name: 'seats.csv', mimeType: 'text/csv', buffer: Buffer.from(list) });
   await page.getByTestId('seating-load').click();
-  await expect(page).toHaveURL(/\/seating\?lang=en$/);
+  // The page it returns to says what was loaded (issue 43).
+  await expect(page).toHaveURL(/\/seating\?lang=en&loaded=1$/);
+  await expect(page.getByTestId('seating-loaded')).toHaveText('Loaded: players 4, tables 2');
   await expect(page.getByTestId('seating-players')).toHaveText('4 players');
   await expect(page.locator('tr[data-table="7"]')).toContainText('Virtanen, Anna');
 
@@ -265,7 +267,8 @@ test('the tournament sheet uploaded on the floor page: refused while a table rac
     await expect(page.getByTestId('tournament-none')).toBeVisible();
     await page.getByTestId('tournament-file').setInputFiles(file(sheet));
     await page.getByTestId('tournament-load').click();
-    await expect(page).toHaveURL(/\/tournament\?lang=fi$/);
+    await expect(page).toHaveURL(/\/tournament\?lang=fi&loaded=1$/);
+    await expect(page.getByTestId('tournament-loaded')).toHaveText('Ladattu: tasoja 3, taukoja 1');
     await expect(page.getByTestId('tournament-problem')).toHaveCount(0);
     await expect(page.getByTestId('tournament-chips')).toHaveText(/^100 · 500 · 1\s000$/u);
     await expect(page.getByTestId('tournament-decks')).toHaveText('2');
