@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
 import { FLOOR_CALL_NOTE_MAX } from '../replay/floorRecords';
-import { settlingDecision, type FloorDecision } from './decisions';
+import { DECISION_RACE_MAX, settlingDecision, type FloorDecision } from './decisions';
 import { AT_VERIFIED } from './fold';
 
 /**
@@ -21,7 +21,7 @@ export interface FloorCall {
  */
 export async function readCalls(client: ClientBase, table?: string): Promise<(FloorCall & { readonly table: string })[]> {
   const result = await client.query<{ table_name: string; seq: string; at: string | null; note: string | null; race_id: string | null }>(
-    `SELECT table_name, seq, ${AT_VERIFIED} AS at, left(record->>'note', ${FLOOR_CALL_NOTE_MAX}) AS note, left(record->>'raceId', 20) AS race_id
+    `SELECT table_name, seq, ${AT_VERIFIED} AS at, left(record->>'note', ${FLOOR_CALL_NOTE_MAX}) AS note, left(record->>'raceId', ${DECISION_RACE_MAX}) AS race_id
      FROM station_records WHERE kind = 'floor-called' ${table === undefined ? '' : 'AND table_name = $1'} ORDER BY table_name, seq`,
     table === undefined ? [] : [table],
   );
