@@ -12,12 +12,11 @@ import { createStationLogin, ensureTable, StationLoginExists, type StationLogin 
 import { setHoldBreaks } from './hold';
 import { breakProgress, floorStatus, foldFloor, STATUS_FOLD_BUDGET_MS } from './fold';
 import { EMPTY_SUMMARY, summaryCsv, summaryJson, tournamentSummary } from './summary';
-import { parseSeparator, separatorFor } from '../replay/csv';
+import { decisionWordIn, parseSeparator, separatorFor } from '../replay/csv';
 import { readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating } from './seating';
 import { isHostName, startFloorServer } from './server';
 import { syncStation } from '../replication/sync';
 import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } from './db/capacity';
-import { decisionWordIn } from './page/words';
 
 /**
  * `npm run floor -- <subcommand>`: the floor console from the command line.

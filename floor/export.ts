@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
 import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf } from '../journal/findings';
-import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from '../replay/csv';
+import { CSV_BOM, CSV_EOL, csvLine, decisionForJson, localTime, type CsvOptions } from '../replay/csv';
 import { floorDecisionsCell, HISTORY_CSV_COLUMNS, historyCsvCells } from '../replay/historyExport';
 import { answerOf, tableCalls, type FloorCall } from './calls';
 import { allDecisions, decisionNote, type FloorDecision } from './decisions';
@@ -40,11 +40,14 @@ async function histories(client: ClientBase): Promise<TableHistory[]> {
     const { report, failures } = await tableChain(client, table);
     const journal: JournalReport = { path: `floor:${table}`, records: 0, findings: report.findings, chain: report.chain, unchained: 0, unchainedThrough: 0, readOnly: null };
     const decisions = decided.filter((decision) => decision.table === table);
+    const exchanges = await tableExchanges(client, table);
     const history = (await tableHistory(client, table)).map((entry) => {
       const own = decisions.filter((decision) => decision.raceId === entry.id).map(decisionNote);
-      return own.length === 0 ? entry : { ...entry, floorDecisions: own };
+      // Its late-found chips (TDA 24C) in its row's own column, as the station's export has them (main/service/chipExchanges.ts forRace); each also has its row below.
+      const found = exchanges.filter((exchange) => exchange.reason === 'late-found' && exchange.raceId === entry.id).map(({ afterLevel: _level, ...note }) => note);
+      return { ...entry, ...(own.length === 0 ? {} : { floorDecisions: own }), ...(found.length === 0 ? {} : { chipExchanges: found }) };
     });
-    out.push({ table, history, journal, failures, decisions, calls: await tableCalls(client, table), exchanges: await tableExchanges(client, table) });
+    out.push({ table, history, journal, failures, decisions, calls: await tableCalls(client, table), exchanges });
   }
   return out;
 }
@@ -99,9 +102,9 @@ export async function floorJson(client: ClientBase): Promise<string> {
       table: table.table,
       chain: table.journal.chain,
       chainFailures: table.failures,
-      races: table.history.map((entry) => ({ ...entry, chain: chainOf(table.journal, entry.seqs.first, entry.seqs.last).chain })),
+      races: table.history.map((entry) => ({ ...entry, ...(entry.floorDecisions === undefined ? {} : { floorDecisions: entry.floorDecisions.map(decisionForJson) }), chain: chainOf(table.journal, entry.seqs.first, entry.seqs.last).chain })),
       valueDelta: valueCreated(table),
-      decisions: table.decisions.map(decisionNote),
+      decisions: table.decisions.map((decision) => decisionForJson(decisionNote(decision))),
       // The dealer's calls of the floor (issue 43), each with the id of the decision that answered it (null: waiting).
       calls: table.calls.map((call) => ({ ...call, answeredBy: answerOf(call, table.decisions)?.id ?? null })),
       exchanges: table.exchanges,

@@ -18,7 +18,7 @@ import { isTableName } from '../protocol/tableName';
 import { NAME_MAX } from '../protocol/constants';
 import { floorCsv, floorJson } from './export';
 import { summaryCsv, summaryJson, tournamentSummary } from './summary';
-import { parseSeparator, separatorFor } from '../replay/csv';
+import { decisionWordIn, parseSeparator, separatorFor } from '../replay/csv';
 import { tableCalls } from './calls';
 import { recordDecision, tableDecisions } from './decisions';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
@@ -26,7 +26,7 @@ import type { FloorClock } from '../protocol/clock';
 import { multipartBoundary, readMultipart } from './multipart';
 import { breakTable, moveSeat, readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating, unseat } from './seating';
 import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, renderTournament, tableSeatsSection, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
-import { decisionWordIn, isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
+import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
 
 /**

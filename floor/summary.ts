@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
 import { addChips, type ChipsByDenomination, type RaceChipSheet } from '../engine/race/summary';
-import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from '../replay/csv';
+import { CSV_BOM, CSV_EOL, csvLine, decisionForJson, localTime, type CsvOptions } from '../replay/csv';
 import type { FloorDecisionNote } from '../protocol/races';
 import { floorDecisionsCell } from '../replay/historyExport';
 import { readCalls } from './calls';
@@ -220,5 +220,7 @@ export function summaryCsv(summary: TournamentSummary, options: CsvOptions = {})
 
 /** The summary as JSON (the document itself, two-space indented). */
 export function summaryJson(summary: TournamentSummary): string {
-  return `${JSON.stringify(summary, null, 2)}\n`;
+  // Each dispute's decision with its words beside its key, as the other JSON exports write it.
+  const disputes = summary.disputes.map((dispute) => (dispute.decision === null ? dispute : { ...dispute, decision: decisionForJson(dispute.decision) }));
+  return `${JSON.stringify({ ...summary, disputes }, null, 2)}\n`;
 }

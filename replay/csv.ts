@@ -1,4 +1,5 @@
-import type { FloorDecisionKind } from '../protocol/races';
+import { DECISION_WORDS, type FloorDecisionKind } from '../protocol/races';
+import { ENGINE_CATALOGS, formatMessage, type MessageLanguage } from '../engine/messages';
 /**
  * The one CSV writer of the console's exports (the station's history, the floor's races and its
  * per-tournament summary): files the office's spreadsheet opens with its suits and accents intact.
@@ -23,10 +24,25 @@ export const CSV_BOM = '\uFEFF';
 /** The end of every CSV line. */
 export const CSV_EOL = '\r\n';
 
+/** The director's decisions in a language's words, for the exports' decision cells (the station's CSV in its language, the floor's in the page's). */
+export function decisionWordIn(language: MessageLanguage): (decision: FloorDecisionKind) => string {
+  return (decision) => formatMessage({ key: DECISION_WORDS[decision] }, language, ENGINE_CATALOGS[language]);
+}
+
+/** A decision as the JSON exports write it: its key (`decision`, `race-stands`) for programs, and its words in each language (`decisionWords`) for people. */
+export function decisionForJson<T extends { readonly decision: FloorDecisionKind }>(note: T): T & { readonly decisionWords: Readonly<Record<MessageLanguage, string>> } {
+  return { ...note, decisionWords: { en: decisionWordIn('en')(note.decision), fi: decisionWordIn('fi')(note.decision), ru: decisionWordIn('ru')(note.decision) } };
+}
+
+/** The language of the words a CSV is written in: the station's or the page's, English when it names none the catalogs hold. */
+export function csvLanguage(language: string | null | undefined): MessageLanguage {
+  const base = (language ?? '').toLowerCase().split(/[-_]/)[0];
+  return base === 'fi' || base === 'ru' ? base : 'en';
+}
+
 /** The separator a spreadsheet in this language's locale expects: ';' for Finnish and Russian, ',' otherwise. */
 export function separatorFor(language: string | null | undefined): CsvSeparator {
-  const base = (language ?? '').toLowerCase().split(/[-_]/)[0];
-  return base === 'fi' || base === 'ru' ? ';' : ',';
+  return csvLanguage(language) === 'en' ? ',' : ';';
 }
 
 /** A separator as a request names it (`?sep=;`, `?sep=semicolon`, `comma`, …), or null when it names none the exports write. */

@@ -4,7 +4,7 @@ import { chainOf, findingText } from '../journal/findings';
 import { houseVariants } from '../engine/race/rules';
 import type { RaceSummary } from '../engine/race/summary';
 import { summaryOnce } from './sessionState';
-import { CSV_BOM, CSV_EOL, csvLine, localTime, type CsvOptions } from './csv';
+import { CSV_BOM, CSV_EOL, csvLine, decisionForJson, localTime, type CsvOptions } from './csv';
 
 const COLUMNS = [
   'race', 'table', 'level', 'station', 'started', 'started local', 'confirmed', 'confirmed local', 'confirmed by', 'rules', 'removed', 'next', 'odd chips', 'race chips', 'winners', 'protected', 'value delta', 'late-found chips',
@@ -122,6 +122,7 @@ function exportedRace(entry: HistoryEntry, journal: JournalReport, summary: Race
   // Field by field rather than spread: spreading would read the summary and keep it on the entry.
   const fields: Record<string, unknown> = {};
   for (const key of Object.keys(entry)) fields[key] = key === 'summary' ? summary : entry[key as keyof HistoryEntry];
+  if (entry.floorDecisions !== undefined) fields['floorDecisions'] = entry.floorDecisions.map(decisionForJson);
   fields['chain'] = chainOf(journal, entry.seqs.first, entry.seqs.last).chain;
   return fields;
 }

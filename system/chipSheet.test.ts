@@ -437,6 +437,8 @@ describe.runIf(run)('the chip runner\'s sheet in `floor status`, against a real 
         ['race-1', '2', '2026-12-01T20:30:00.000Z', '25', '100', '-25', 'late-found race-1, seat 1: 5 × 25 for 1 × 100, 1 × 25 removed: under the rail'],
         ['', '2', '2026-12-01T20:30:00.000Z', '25', '100', '-50', 'discretionary, seat 3: 6 × 25 for 1 × 100, 2 × 25 removed: Johanna asked'],
       ]);
+      // The race's own row names its late-found chips in the station's column, as the station's export does (issue 43).
+      expect(rows.map(cellsOf).find((row) => row['floor table'] === '8' && row.race === 'race-1' && row.rules !== '')?.['late-found chips']).toBe('5 × 25 → 1 × 100, 1 × 25 taken off (-25), seat 1: under the rail');
       const exported = (JSON.parse(await floorJson(client)) as { tables: { table: string; valueDelta: number; exchanges: unknown[] }[] }).tables.find((table) => table.table === '8');
       expect([exported?.valueDelta, exported?.exchanges.length]).toEqual([-25, 2]);
       expect(summaryCsv(audit, { separator: ',' })).toMatch(/\r\n8,late-found,race-1,2,2,1,25,5,100,1,1,-25,\d+,2026-12-01T20:30:00.000Z,[^,]+,under the rail\r\n/);

@@ -16,8 +16,8 @@ import { exportText, serviceHarness } from '../main/service/testing/services';
 import { migrate } from '../floor/db/migrate';
 import { createStationLogin } from '../floor/db/stations';
 import { tableCalls } from '../floor/calls';
-import { summaryCsv, tournamentSummary } from '../floor/summary';
-import { decisionWordIn } from '../floor/page/words';
+import { summaryCsv, summaryJson, tournamentSummary } from '../floor/summary';
+import { decisionWordIn } from '../replay/csv';
 import { recordDecision, tableDecisions } from '../floor/decisions';
 import { floorCsv, floorJson } from '../floor/export';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces } from '../floor/fold';
@@ -170,7 +170,7 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect(onFloor?.seqs).toEqual(slip.value.seqs);
     const csv = (await exportText(service, 'csv')).split('\r\n');
     expect(csv[0]).toMatch(/,chain,floor decision$/);
-    expect(csv[1]).toMatch(new RegExp(`^race-2,.*,${second.at} Anna: chips-adjusted: seat 3 given one 1000 back$`));
+    expect(csv[1]).toMatch(new RegExp(`^race-2,.*,${second.at} Anna: chips adjusted: seat 3 given one 1000 back$`));
     const json = JSON.parse(await exportText(service, 'json')) as { races: { id: string; floorDecisions?: unknown[] }[] };
     expect(json.races.find((race) => race.id === 'race-2')?.floorDecisions).toHaveLength(1);
 
@@ -188,6 +188,11 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect(floorRows.find((row) => row.startsWith('12,race-1,'))).toMatch(/^12,race-1,(,)+.*Anna: re-race: deal it again$/);
     const document = JSON.parse(await floorJson(admin)) as { tables: { table: string; decisions: { id: number; decision: string }[]; calls: unknown[] }[] };
     expect(document.tables.find((table) => table.table === '12')?.decisions.map((decision) => decision.decision)).toEqual(['re-race', 'chips-adjusted']);
+    // Keys for programs, words for people (issue 43): each decision's words in the three languages beside its key, in the races, the list and the audit's JSON.
+    const chipsAdjusted = { en: 'chips adjusted', fi: 'pelimerkkejä korjattu', ru: 'фишки исправлены' };
+    const table12 = (JSON.parse(await floorJson(admin)) as { tables: { table: string; decisions: { id: number }[]; races: { id: string; floorDecisions?: unknown[] }[] }[] }).tables.find((table) => table.table === '12');
+    expect(table12?.decisions.find((decision) => decision.id === second.id)).toMatchObject({ decision: 'chips-adjusted', note: 'seat 3 given one 1000 back', decisionWords: chipsAdjusted });
+    expect(table12?.races.find((race) => race.id === 'race-2')?.floorDecisions).toEqual([expect.objectContaining({ id: second.id, decision: 'chips-adjusted', decisionWords: chipsAdjusted })]);
     // The chip audit's summary: the abandoned race and the call among the disputes, each with the decision that settled it (issue 43).
     const audit = await tournamentSummary(admin);
     expect(audit.disputes.filter((dispute) => dispute.table === '12').map((dispute) => [dispute.kind, dispute.race, dispute.reason, dispute.decision?.id])).toEqual([
@@ -197,6 +202,8 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
     expect(audit.tables.find((table) => table.table === '12')?.disputes).toBe(2);
     // In the CSV, the decision in the reader's words (the page's language; keys when none is given).
     expect(summaryCsv(audit)).toContain(`12,floor-called,,${calls[0]?.seq},`);
+    const auditJson = JSON.parse(summaryJson(audit)) as { disputes: { table: string; kind: string; decision: { decision: string; decisionWords: unknown } | null }[] };
+    expect(auditJson.disputes.find((dispute) => dispute.table === '12' && dispute.kind === 'floor-called')?.decision).toMatchObject({ decision: 'chips-adjusted', decisionWords: chipsAdjusted });
     expect(summaryCsv(audit)).toContain(`${second.at} Anna: chips-adjusted: seat 3 given one 1000 back`);
     expect(summaryCsv(audit, { decisionWord: decisionWordIn('fi') })).toContain(`${first.at} Anna: uusi arvonta: deal it again`);
     expect(await floorCsv(admin, { decisionWord: decisionWordIn('ru') })).toContain(`${second.at} Anna: фишки исправлены: seat 3 given one 1000 back`);

@@ -1,4 +1,3 @@
-import { DECISION_WORDS, type FloorDecisionKind } from '../../protocol/races';
 import { ENGINE_CATALOGS, formatMessage, groupedDelta, groupedNumber, type Message, type MessageKey, type MessageParam } from '../../engine/messages';
 
 /**
@@ -21,11 +20,6 @@ export function sayMessage(language: FloorLanguage, message: Message): string {
 }
 
 /** The words of `key` in the language. */
-/** The director's decisions in a language's words, for the exports' cells (the CSV's decision column). */
-export function decisionWordIn(language: FloorLanguage): (decision: FloorDecisionKind) => string {
-  return (decision) => say(language, DECISION_WORDS[decision]);
-}
-
 export function say(language: FloorLanguage, key: MessageKey, params?: Readonly<Record<string, MessageParam>>): string {
   return sayMessage(language, params === undefined ? { key } : { key, params });
 }

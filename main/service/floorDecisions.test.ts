@@ -45,8 +45,15 @@ it('journals a call of the floor with its note and the open race, and each decis
   expect(service.getState().floorCalls).toEqual({ called: null, decisions: [decision] });
   const slip = await service.raceRecord('race-1');
   expect(slip.ok && slip.value.floorDecisions).toEqual([decision]);
-  expect((await exportText(service, 'csv')).split('\r\n')[1]).toMatch(/,2026-12-04T21:04:00\.000Z Anna: race-stands: the count was right$/);
-  expect((JSON.parse(await exportText(service, 'json')) as { races: { floorDecisions?: unknown }[] }).races[0]?.floorDecisions).toEqual([decision]);
+  // The export words the decision in the station's language (issue 43); the JSON keeps the key, its words beside it in each language.
+  expect((await exportText(service, 'csv')).split('\r\n')[1]).toMatch(/,2026-12-04T21:04:00\.000Z Anna: race stands: the count was right$/);
+  const decisionWords = { en: 'race stands', fi: 'arvonta pysyy', ru: 'чип-рейс в силе' };
+  expect((JSON.parse(await exportText(service, 'json')) as { races: { floorDecisions?: unknown }[] }).races[0]?.floorDecisions).toEqual([{ ...decision, decisionWords }]);
+  expect(await service.saveSettings({ ...FINNISH_TABLE, language: 'fi' })).toEqual(ok);
+  expect((await exportText(service, 'csv')).split('\r\n')[1]).toMatch(/;2026-12-04T21:04:00\.000Z Anna: arvonta pysyy: the count was right$/);
+  expect(await service.saveSettings({ ...FINNISH_TABLE, language: 'ru' })).toEqual(ok);
+  expect((await exportText(service, 'csv')).split('\r\n')[1]).toMatch(/;2026-12-04T21:04:00\.000Z Anna: чип-рейс в силе: the count was right$/);
+  expect(await service.saveSettings(FINNISH_TABLE)).toEqual(ok);
 
   // Restarted: the same, and the decision read again is not journaled again.
   const again = await restart(service, dataDir);

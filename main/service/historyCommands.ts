@@ -1,7 +1,7 @@
 import { journalPath } from '../../journal/location';
 import { HISTORY_PAGE_MAX, type ChipExchangeNote, type CommandResult, type FloorDecisionNote, type HistoryEntry, type HistoryPage, type RaceRecord } from '../../protocol/contract';
 import { historyCsvChunks, historyJsonChunks } from '../../replay/historyExport';
-import { separatorFor, type CsvSeparator, type OffsetOf } from '../../replay/csv';
+import { csvLanguage, decisionWordIn, separatorFor, type CsvSeparator, type OffsetOf } from '../../replay/csv';
 import type { RaceSpans } from './raceSpans';
 import type { Session } from '../../replay/session';
 import { writeChunksAtomically } from './atomicWrite';
@@ -107,7 +107,9 @@ export class HistoryCommands {
       const races = this.withBeside(firstOf(history, history.length));
       const journal = this.kernel.journalReport;
       const stamp = (this.exports.clock?.() ?? new Date()).toISOString().slice(0, 10);
-      const csv = { separator: separator ?? separatorFor(this.exports.language?.()), offsetOf: this.exports.offsetOf };
+      const language = this.exports.language?.();
+      // The decisions in the station's words, as its screens and slip say them (the JSON keeps the keys beside words: historyJsonChunks).
+      const csv = { separator: separator ?? separatorFor(language), offsetOf: this.exports.offsetOf, decisionWord: decisionWordIn(csvLanguage(language)) };
       made = { file: `chip-races-${stamp}.${format}`, pieces: paged(format === 'csv' ? historyCsvChunks(races, journal, csv) : historyJsonChunks(races, journal)) };
       return ok(undefined);
     });
