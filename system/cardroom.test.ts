@@ -2,9 +2,9 @@
 // database and nothing more (no superuser, no CREATEROLE: it cannot reach the server's programs or
 // files), the floor started on it, a table registered, its station replicating with the login it
 // was given, the floor's status reading it.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,4 +143,83 @@ describe.runIf(run)("a cardroom's floor set up as the README says (a real Postgr
       await floorRole.end();
     }
   });
+});
+
+/** The README's lines for a cluster not at Debian's defaults (`cardroom-other-cluster:begin` … `end`), as written there. */
+function readmeOtherCluster(): string[] {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = /<!-- cardroom-other-cluster:begin[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- cardroom-other-cluster:end -->/.exec(readme)?.[1];
+  if (block === undefined) throw new Error('README.md has no cardroom-other-cluster:begin … end block');
+  return block.split('\n').filter((line) => line.trim() !== '');
+}
+
+/** The environment a director's root shell has: none of libpq's variables nor the floor's, PGDATA the cluster's folder as the README says. */
+function directorShell(dataDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!/^(PG|CHIP_RACE_)/.test(name)) env[name] = value;
+  return { ...env, PGDATA: dataDir };
+}
+
+const asRoot = userInfo().uid === 0;
+
+// Issue 43: `sudo -u postgres` failed in a root shell without sudo, and nothing said where another
+// port goes or how to restart a cluster started with pg_ctl. The README's lines for that, each run
+// by `sh` exactly as written, as root, on a cluster laid out as Debian's package lays one out (its
+// superuser `postgres` by peer authentication on /var/run/postgresql) at port 5433.
+describe.runIf(run && asRoot)('the README\'s commands for a cluster at another port, from a root shell without sudo, restarted with pg_ctl (a real PostgreSQL server)', () => {
+  let server: ThrowawayPostgres;
+  const CLUSTER_PORT = 5433;
+  const PAGE_PORT = 8791;
+
+  beforeAll(async () => {
+    server = await startThrowawayPostgres([], undefined, { port: CLUSTER_PORT });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.remove();
+  });
+
+  it('sets the cardroom up, raises its connections, restarts it and serves the floor, each line as written', async () => {
+    const lines = readmeOtherCluster();
+    expect(lines).toHaveLength(4);
+    const [setUp, connections, restart, serve] = lines as [string, string, string, string];
+    expect(serve).toMatch(/npm run floor -- --port 8791$/);
+    const shell = (line: string) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile('sh', ['-c', line], { cwd: root, env: directorShell(server.dataDir), timeout: 120_000 }, (error, stdout, stderr) => {
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+        });
+      });
+    for (const line of [setUp, connections, restart]) {
+      const done = await shell(line);
+      expect({ line, code: done.code, stderr: done.stderr }).toEqual({ line, code: 0, stderr: '' });
+    }
+    // The restart took the new limit, on the same port.
+    const superuser = new pg.Client({ connectionString: server.url });
+    superuser.on('error', () => undefined);
+    await superuser.connect();
+    try {
+      expect((await superuser.query('SHOW max_connections')).rows).toEqual([{ max_connections: '600' }]);
+    } finally {
+      await superuser.end();
+    }
+    // The floor as written: it migrates as the floor's role and serves its page on 8791.
+    const floorProcess = spawn('sh', ['-c', serve], { cwd: root, env: directorShell(server.dataDir), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let said = '';
+    floorProcess.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    floorProcess.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    const ended = new Promise<void>((resolve) => floorProcess.once('exit', () => resolve()));
+    try {
+      let page: Response | null = null;
+      for (const by = Date.now() + 90_000; page === null && Date.now() < by && floorProcess.exitCode === null; ) {
+        page = await fetch(`http://127.0.0.1:${PAGE_PORT}/`).catch(() => null);
+        if (page === null) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(page?.status, said).toBe(200);
+      expect(await page?.text()).toContain('data-testid="floor-clock"');
+    } finally {
+      if (floorProcess.pid !== undefined) process.kill(-floorProcess.pid, 'SIGTERM');
+      await ended;
+    }
+  }, 240_000);
 });

@@ -20,6 +20,8 @@ export interface ThrowawayPostgres {
   /** The superuser's URL (password authentication over TCP on 127.0.0.1). */
   readonly url: string;
   readonly port: number;
+  /** The cluster's data folder (what `pg_ctl -D` names). */
+  readonly dataDir: string;
   /** The URL of another role (or database) on the same server. */
   urlFor(user: string, password: string, database?: string): string;
   /** Stops the server (the cluster stays): a station's database going away. */
@@ -74,7 +76,18 @@ export interface ThrowawayTls {
   readonly only?: boolean;
 }
 
-export async function startThrowawayPostgres(settings: readonly string[] = [], tls?: ThrowawayTls): Promise<ThrowawayPostgres> {
+/**
+ * A cluster laid out as Debian's package lays one out, for the README's commands run as written on
+ * it (system/cardroom.test.ts): its superuser `postgres`, reached by that system user over the Unix
+ * socket in Debian's socket folder (peer authentication, Debian's pg_hba.conf default), on `port`.
+ * Only as root (the server runs as `postgres`, the commands through `runuser`).
+ */
+export interface DebianLayout {
+  readonly port: number;
+}
+export const DEBIAN_SOCKET_DIR = '/var/run/postgresql';
+
+export async function startThrowawayPostgres(settings: readonly string[] = [], tls?: ThrowawayTls, debian?: DebianLayout): Promise<ThrowawayPostgres> {
   const bin = postgresBinDir();
   if (bin === null) throw new Error('PostgreSQL is not installed (Debian: apt-get install postgresql)');
   const folder = mkdtempSync(join(tmpdir(), 'chip-race-pg-'));
@@ -88,7 +101,10 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
     chownSync(passwordFile, owner.uid, owner.gid);
   }
   chmodSync(folder, 0o700);
-  await runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', SUPERUSER, `--pwfile=${passwordFile}`, '--auth-host=scram-sha-256', '--auth-local=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8', '--no-instructions']);
+  if (debian !== undefined && owner === null) throw new Error("a cluster in Debian's layout runs as the postgres user: only as root");
+  const superuser = debian === undefined ? SUPERUSER : 'postgres';
+  const localAuth = debian === undefined ? 'scram-sha-256' : 'peer';
+  await runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', superuser, `--pwfile=${passwordFile}`, '--auth-host=scram-sha-256', `--auth-local=${localAuth}`, '-E', 'UTF8', '--locale=C.UTF-8', '--no-instructions']);
   await runAsOwner('mkdir', ['-p', sockets]);
   const tlsSettings: string[] = [];
   if (tls !== undefined) {
@@ -105,12 +121,12 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
       writeFileSync(hba, readFileSync(hba, 'utf8').replace(/^host(\s)/gm, 'hostssl$1'));
     }
   }
-  const port = await freePort();
+  const port = debian?.port ?? (await freePort());
   // Debian's own defaults for the connections (its postgresql.conf: max_connections = 100, 3 kept
   // for the superuser), written in the cluster's file, not on the command line: the README's
   // `ALTER SYSTEM` (postgresql.auto.conf) then takes their place as on a cardroom's server.
   writeFileSync(join(data, 'postgresql.conf'), `${readFileSync(join(data, 'postgresql.conf'), 'utf8')}\n# Debian's defaults (floor/testing/postgres.ts)\nmax_connections = ${DEBIAN_MAX_CONNECTIONS}\nsuperuser_reserved_connections = 3\n`);
-  const options = ['-p', String(port), '-k', sockets, '-c', 'listen_addresses=127.0.0.1', ...[...tlsSettings, ...settings].flatMap((setting) => ['-c', setting])].join(' ');
+  const options = ['-p', String(port), '-k', debian === undefined ? sockets : DEBIAN_SOCKET_DIR, '-c', 'listen_addresses=127.0.0.1', ...[...tlsSettings, ...settings].flatMap((setting) => ['-c', setting])].join(' ');
   const pgCtl = join(bin, 'pg_ctl');
   const start = () => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-l', join(folder, 'server.log'), '-o', options, 'start']);
   const stop = (mode = 'fast') => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-m', mode, 'stop']);
@@ -118,8 +134,9 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
   const urlFor = (user: string, password: string, database = 'postgres') => `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   let running = true;
   return {
-    url: urlFor(SUPERUSER, SUPERUSER_PASSWORD),
+    url: urlFor(superuser, SUPERUSER_PASSWORD),
     port,
+    dataDir: data,
     urlFor,
     async stop() {
       if (!running) return;
