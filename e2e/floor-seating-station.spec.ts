@@ -46,7 +46,7 @@ test("the station's Setup takes the floor's seats, disabled, and follows a playe
     await openConsole(page, app.url);
     await setUpTable(page, FINNISH_TABLE);
 
-    await setSeating(floor, [{ table: TABLE, seat: 2, player: 'Virtanen, Anna' }, { table: TABLE, seat: 5, player: 'Ольга' }, { table: TABLE, seat: 8, player: 'Korhonen Matti' }, { table: '8', seat: 1, player: 'Liisa' }]);
+    await setSeating(floor, [{ table: TABLE, seat: 2, player: 'Virtanen, Anna' }, { table: TABLE, seat: 5, player: 'Ольга' }, { table: TABLE, seat: 8, player: 'Korhonen Matti' }, { table: '8', seat: 1, player: 'Liisa' }], 'test');
     const view = page.getByTestId('view-setup');
     await expect(view.getByTestId('setup-seats-from-floor')).toContainText('From the floor', { timeout: 20_000 });
     await expect(view.getByTestId('seat-5-name')).toHaveValue('Ольга');

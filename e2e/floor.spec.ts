@@ -206,9 +206,28 @@ test('the seat list uploaded on the floor page, a player busted and moved, a tab
   // Table 7's page: seat 2 busted, seat 3 moved to Pöytä 12 seat 5; a taken seat refused.
   await page.locator('tr[data-table="7"] th a').click();
   await expect(page.getByTestId('seat-2-player')).toHaveText('Korhonen Matti');
+  // Each asks once (issue 43): the tap shows the question, the change waits for a name and a yes.
+  const sayYes = async (question: string) => {
+    await expect(page.getByTestId('seat-confirm')).toContainText(question);
+    await page.getByTestId('seat-confirm-by').fill('Anna K');
+    await page.getByTestId('seat-confirm-yes').click();
+    await expect(page.getByTestId('seat-confirm')).toHaveCount(0);
+  };
   await page.getByTestId('seat-2-out').click();
+  await expect(page.getByTestId('seat-2-player')).toHaveText('Korhonen Matti');
+  // Cancelled: nothing changed.
+  await page.getByTestId('seat-confirm-cancel').click();
+  await expect(page.getByTestId('seat-confirm')).toHaveCount(0);
+  await expect(page.getByTestId('seat-2-player')).toHaveText('Korhonen Matti');
+  await page.getByTestId('seat-2-out').click();
+  await sayYes('Take Korhonen Matti (seat 2) out of table 7?');
   await expect(page.getByTestId('seat-2-player')).toHaveCount(0);
   await expect(page.getByTestId('seat-1-player')).toHaveText('Virtanen, Anna');
+  // Undone from the page: Matti back in seat 2, the change and its undo kept with who and when.
+  await page.locator('[data-testid="seat-change"][data-kind="out"]').getByTestId('seat-change-undo').click();
+  await sayYes('Undo change');
+  await expect(page.getByTestId('seat-2-player')).toHaveText('Korhonen Matti');
+  await expect(page.locator('[data-testid="seat-change"][data-kind="out"]')).toContainText('Anna K: Korhonen Matti out of seat 2 — undone by Anna K at');
   await page.getByTestId('seat-3-to-table').fill('Pöytä 12');
   await page.getByTestId('seat-3-to-seat').fill('1');
   await page.getByTestId('seat-3-move').click();
@@ -216,6 +235,7 @@ test('the seat list uploaded on the floor page, a player busted and moved, a tab
   await page.getByTestId('seat-3-to-table').fill('Pöytä 12');
   await page.getByTestId('seat-3-to-seat').fill('5');
   await page.getByTestId('seat-3-move').click();
+  await sayYes('Move Ольга Петрова from table 7, seat 3 to table Pöytä 12, seat 5?');
   await expect(page.getByTestId('seat-3-player')).toHaveCount(0);
   await page.goto(`${floor.url}table?table=${encodeURIComponent('Pöytä 12')}&lang=en`);
   await expect(page.getByTestId('seat-5-player')).toHaveText('Ольга Петрова');
@@ -223,10 +243,8 @@ test('the seat list uploaded on the floor page, a player busted and moved, a tab
   // Table 7 broken while its colour-up race is open: the overview flags it.
   await page.goto(`${floor.url}table?table=7&lang=en`);
   await page.getByTestId('break-table').click();
-  // The browser asks for the tick first (required); the page itself refuses a form without it too.
   await expect(page.getByTestId('table-broken')).toHaveCount(0);
-  await page.getByTestId('break-confirm').check();
-  await page.getByTestId('break-table').click();
+  await sayYes('Break table 7? Every player leaves it: 1 Virtanen, Anna, 2 Korhonen Matti.');
   await expect(page.getByTestId('table-broken')).toHaveText('Broken');
   await page.goto(`${floor.url}?lang=en`);
   await expect(page.getByTestId('broken-mid-colour-up')).toContainText(/Table 7 broken mid-colour-up: race-\d+ open/);

@@ -400,7 +400,7 @@ async function seating(url: string, file: string, out: (text: string) => void): 
   const client = await connect(url);
   try {
     await migrate(client);
-    out(`${JSON.stringify(await setSeating(client, rows))}\n`);
+    out(`${JSON.stringify(await setSeating(client, rows, 'floor seating (command line)'))}\n`);
   } finally {
     await client.end().catch(() => undefined);
   }

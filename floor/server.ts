@@ -24,8 +24,8 @@ import { recordDecision, tableDecisions } from './decisions';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
 import type { FloorClock } from '../protocol/clock';
 import { multipartBoundary, readMultipart } from './multipart';
-import { breakTable, moveSeat, readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating, unseat } from './seating';
-import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, renderTournament, tableSeatsSection, outageBanner, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
+import { breakTable, checkPlace, moveSeat, readSeating, readSeatingChange, readSeatingChanges, SEATING_MAX_BYTES, seatingFromCsv, setSeating, undoSeatingChange, unseat } from './seating';
+import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, renderTournament, seatingChangeText, tableSeatsSection, outageBanner, type SeatConfirmation, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
 
@@ -228,7 +228,67 @@ function parseTarget(url: string | undefined): { path: string; query: Map<string
 async function tablePage(client: pg.ClientBase, table: string) {
   const row = (await readFloorStatus(client)).tables.find((entry) => entry.table === table);
   if (row === undefined) return null;
-  return { row, races: await tableRaces(client, table), seating: (await readSeating(client)).find((entry) => entry.table === table), decisions: await tableDecisions(client, table), calls: await tableCalls(client, table) };
+  return {
+    row,
+    races: await tableRaces(client, table),
+    seating: (await readSeating(client)).find((entry) => entry.table === table),
+    changes: await readSeatingChanges(client, table),
+    decisions: await tableDecisions(client, table),
+    calls: await tableCalls(client, table),
+  };
+}
+
+type TablePage = NonNullable<Awaited<ReturnType<typeof tablePage>>>;
+
+/** A table's page as HTML, with what a form came back with: the decision form's refusal, the seats' refusal, or the question a seat form waits on. */
+function tableHtml(found: TablePage, table: string, language: FloorLanguage, now: number, shown: { readonly decisionProblem?: string; readonly seatsProblem?: string; readonly confirmation?: SeatConfirmation } = {}): string {
+  const seats = tableSeatsSection(table, found.seating, language, shown.seatsProblem ?? null, found.changes, shown.confirmation ?? null);
+  return renderTable(found.row, found.races, language, now, seats, found.decisions, shown.decisionProblem ?? null, found.calls);
+}
+
+/**
+ * The question a seat form asks before it acts (issue 43: "Out", "moved" and "table broken" were
+ * one tap from harm): the action in words, with the player it is about as the floor holds them now.
+ * Refused as the action itself would be when there is nothing to act on.
+ */
+async function seatQuestion(client: pg.ClientBase, form: ReadonlyMap<string, string>, table: string, language: FloorLanguage): Promise<SeatConfirmation> {
+  const action = form.get('action');
+  const seatText = form.get('seat') ?? '';
+  const seat = /^\s*\d{1,2}\s*$/.test(seatText) ? Number(seatText) : NaN;
+  const all = await readSeating(client);
+  const seating = all.find((entry) => entry.table === table);
+  const playerAt = (at: number) => {
+    checkPlace(table, at);
+    const player = seating?.seats.find((entry) => entry.seat === at)?.player;
+    if (player === undefined) throw new InputError('seat', { key: 'floor.seating.noSeat', params: { table, seat: at } });
+    return player;
+  };
+  if (action === 'out') return { question: say(language, 'floor.page.seats.confirmOut', { player: playerAt(seat), seat, table }), fields: { action, seat: String(seat) } };
+  if (action === 'move') {
+    const player = playerAt(seat);
+    const toTable = (form.get('to-table') ?? '').trim();
+    const toSeatText = form.get('to-seat') ?? '';
+    const toSeat = /^\s*\d{1,2}\s*$/.test(toSeatText) ? Number(toSeatText) : NaN;
+    checkPlace(toTable, toSeat);
+    // Asked only about a move that can be made now (the seat free, the table not broken).
+    const there = all.find((entry) => entry.table === toTable);
+    const taken = there?.seats.find((entry) => entry.seat === toSeat)?.player;
+    if (taken !== undefined) throw new InputError('seat', { key: 'floor.seating.seatTaken', params: { table: toTable, seat: toSeat, player: taken } });
+    if (there?.brokenAt) throw new InputError('seat', { key: 'floor.seating.broken', params: { table: toTable } });
+    return { question: say(language, 'floor.page.seats.confirmMove', { player, table, seat, toTable, toSeat }), fields: { action, seat: String(seat), 'to-table': toTable, 'to-seat': String(toSeat) } };
+  }
+  if (action === 'break') {
+    const players = (seating?.seats ?? []).map((entry) => `${entry.seat} ${entry.player}`).join(', ') || '—';
+    return { question: say(language, 'floor.page.seats.confirmBreak', { table, players }), fields: { action } };
+  }
+  const changeText = form.get('change') ?? '';
+  const id = /^\d{1,15}$/.test(changeText) ? Number(changeText) : NaN;
+  const change = await readSeatingChange(client, id);
+  // A change of another table is not this page's to undo.
+  if (change === null || (change.table !== table && change.toTable !== table)) throw new InputError('change', { key: 'floor.seating.noChange', params: { id: changeText.slice(0, 20) } });
+  if (change.undoneBy !== null) throw new InputError('change', { key: 'floor.seating.undoneAlready', params: { id } });
+  if (!change.undoable) throw new InputError('change', { key: change.kind === 'load' || change.kind === 'undo' ? 'floor.seating.cannotUndo' : 'floor.seating.loadedSince', params: { id } });
+  return { question: say(language, 'floor.page.seats.confirmUndo', { id, change: seatingChangeText(change, language) }), fields: { action: 'undo', change: String(id) } };
 }
 
 export async function startFloorServer(options: FloorServerOptions): Promise<FloorServer> {
@@ -404,7 +464,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       const said = error.said;
       const found = await withClient((client) => tablePage(client, decidedTable));
       if (found === null) send(response, 404, html, renderMessage(formLanguage, 'floor.page.notFound'));
-      else send(response, 400, html, renderTable(found.row, found.races, formLanguage, now(), tableSeatsSection(decidedTable, found.seating, formLanguage), found.decisions, sayMessage(formLanguage, said), found.calls));
+      else send(response, 400, html, tableHtml(found, decidedTable, formLanguage, now(), { decisionProblem: sayMessage(formLanguage, said) }));
       return;
     }
     send(response, 303, text, '', { Location: `/table?table=${encodeURIComponent(decidedTable)}&lang=${formLanguage}` });
@@ -570,7 +630,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     if (path === '/table') {
       const found = await withClient((client) => tablePage(client, table));
       if (found === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
-      else send(response, 200, html, renderTable(found.row, found.races, language, now(), tableSeatsSection(table, found.seating, language), found.decisions, null, found.calls), {}, head);
+      else send(response, 200, html, tableHtml(found, table, language, now()), {}, head);
       return;
     }
     const race = query.get('race');
@@ -627,7 +687,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     const { file, language: formLanguage } = upload;
     try {
       const rows = seatingFromCsv(file);
-      await withClient((client) => setSeating(client, rows));
+      await withClient((client) => setSeating(client, rows, 'seating page'));
     } catch (error) {
       if (!isInputError(error) || error.said === undefined) throw error;
       const said = error.said;
@@ -638,36 +698,59 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     send(response, 303, text, '', { Location: `/seating?lang=${formLanguage}&loaded=1` });
   }
 
-  /** A seat's form on a table's page: a player out, moved, or the table broken (ticked to confirm); a refusal shown on the table's page. */
+  /**
+   * A seat's form on a table's page: a player out, moved, the table broken, a change undone. Asked
+   * once: without `confirm=yes` the table's page comes back with the question and a field for the
+   * director's name; with it (and the name) the change is made and kept with who and when. A
+   * refusal is shown on the table's page, nothing changed.
+   */
   async function postSeat(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const form = await readForm(request);
     const table = form?.get('table');
     const action = form?.get('action');
-    const allowed: Readonly<Record<string, readonly string[]>> = { out: ['seat'], move: ['seat', 'to-table', 'to-seat'], break: ['confirm'] };
+    const allowed: Readonly<Record<string, readonly string[]>> = { out: ['seat'], move: ['seat', 'to-table', 'to-seat'], break: [], undo: ['change'] };
     const fields = action === undefined ? undefined : allowed[action];
-    if (form === null || table === undefined || !isTableName(table) || fields === undefined || [...form.keys()].some((name) => !['table', 'action', 'lang', ...fields].includes(name))) {
+    if (form === null || table === undefined || !isTableName(table) || fields === undefined || [...form.keys()].some((name) => !['table', 'action', 'lang', 'confirm', 'by', ...fields].includes(name))) {
       plain(request, response, 400, 'floor.http.badRequest', { why: { message: { key: 'floor.http.why.form' } } });
       return;
     }
     const formLanguage = languageOf(form.get('lang') ?? null, undefined);
     const seatOf = (value: string | undefined) => (value !== undefined && /^\s*\d{1,2}\s*$/.test(value) ? Number(value) : NaN);
+    const by = form.get('by') ?? '';
+    let confirmation: SeatConfirmation | null = null;
     try {
       await withClient(async (client) => {
-        if (action === 'out') await unseat(client, table, seatOf(form.get('seat')), 'floor page');
-        else if (action === 'move') await moveSeat(client, table, seatOf(form.get('seat')), (form.get('to-table') ?? '').trim(), seatOf(form.get('to-seat')));
-        else if (form.get('confirm') !== 'yes') throw new InputError('confirm', { key: 'floor.page.seats.confirmNeeded' });
-        else await breakTable(client, table);
+        if (form.get('confirm') !== 'yes') confirmation = await seatQuestion(client, form, table, formLanguage);
+        else if (action === 'out') await unseat(client, table, seatOf(form.get('seat')), by);
+        else if (action === 'move') await moveSeat(client, table, seatOf(form.get('seat')), (form.get('to-table') ?? '').trim(), seatOf(form.get('to-seat')), by);
+        else if (action === 'break') await breakTable(client, table, by);
+        else {
+          // The change must be this table's (from it or to it), as the question checked.
+          const id = Number(/^\d{1,15}$/.test(form.get('change') ?? '') ? form.get('change') : NaN);
+          const change = await readSeatingChange(client, id);
+          if (change === null || (change.table !== table && change.toTable !== table)) throw new InputError('change', { key: 'floor.seating.noChange', params: { id: (form.get('change') ?? '').slice(0, 20) } });
+          await undoSeatingChange(client, id, by);
+        }
       });
     } catch (error) {
       if (!isInputError(error) || error.said === undefined) throw error;
       const said = error.said;
       const page = await withClient(async (client) => {
         const found = await tablePage(client, table);
-        if (found === null) return null;
-        return renderTable(found.row, found.races, formLanguage, now(), tableSeatsSection(table, found.seating, formLanguage, sayMessage(formLanguage, said)), found.decisions, null, found.calls);
+        return found === null ? null : tableHtml(found, table, formLanguage, now(), { seatsProblem: sayMessage(formLanguage, said) });
       });
       if (page === null) send(response, 404, html, renderMessage(formLanguage, 'floor.page.notFound'));
       else send(response, 409, html, page);
+      return;
+    }
+    if (confirmation !== null) {
+      const asked: SeatConfirmation = confirmation;
+      const page = await withClient(async (client) => {
+        const found = await tablePage(client, table);
+        return found === null ? null : tableHtml(found, table, formLanguage, now(), { confirmation: asked });
+      });
+      if (page === null) send(response, 404, html, renderMessage(formLanguage, 'floor.page.notFound'));
+      else send(response, 200, html, page);
       return;
     }
     send(response, 303, text, '', { Location: `/table?${new URLSearchParams({ table, lang: formLanguage }).toString()}` });

@@ -55,7 +55,7 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     for (const station of [twelve, thirteen]) await until('the link', () => station.getState().floorLink.state === 'connected');
     expect(seatsOf(twelve)).toEqual(OWN_SEATS);
 
-    expect(await setSeating(floor.admin, seatingFromCsv(SEAT_LIST))).toEqual({ tables: 2, players: 5 });
+    expect(await setSeating(floor.admin, seatingFromCsv(SEAT_LIST), 'test')).toEqual({ tables: 2, players: 5 });
     await until('table 12 seated', same([{ seat: 1, name: 'Virtanen, Anna' }, { seat: 4, name: 'Korhonen Matti' }, { seat: 7, name: 'Pekka "Pete" Nieminen' }])(twelve));
     await until('table 13 seated', same([{ seat: 2, name: 'Ольга' }, { seat: 3, name: 'Liisa' }])(thirteen));
     expect(twelve.getState().settings.seatsFromFloor).toEqual({ own: OWN_SEATS, broken: false });
@@ -64,11 +64,11 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     await unseat(floor.admin, '12', 4, 'test');
     await until('seat 4 out', same([{ seat: 1, name: 'Virtanen, Anna' }, { seat: 7, name: 'Pekka "Pete" Nieminen' }])(twelve));
     // A player moved to another table: out of one station's seats, into the other's.
-    await moveSeat(floor.admin, '12', 7, 'Pöytä 13', 9);
+    await moveSeat(floor.admin, '12', 7, 'Pöytä 13', 9, 'test');
     await until('moved out', same([{ seat: 1, name: 'Virtanen, Anna' }])(twelve));
     await until('moved in', same([{ seat: 2, name: 'Ольга' }, { seat: 3, name: 'Liisa' }, { seat: 9, name: 'Pekka "Pete" Nieminen' }])(thirteen));
     // Table 12 broken: no seat in play there; the station says so.
-    expect(await breakTable(floor.admin, '12')).toEqual(['Virtanen, Anna']);
+    expect(await breakTable(floor.admin, '12', 'test')).toEqual(['Virtanen, Anna']);
     await until('broken', () => (twelve.getState().settings.seatsFromFloor?.broken === true ? true : null));
     expect(seatsOf(twelve)).toEqual([]);
     expect(seatsOf(thirteen)).toHaveLength(3);
@@ -80,7 +80,7 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     const url = floor.server.urlFor(login.role, login.password);
     expect(await service.saveSettings({ ...STATION_SCREEN, table: { ...STATION.table, name: '21' }, floor: { on: true, url } })).toEqual({ ok: true, value: null });
     await until('the link', () => service.getState().floorLink.state === 'connected');
-    await setSeating(floor.admin, [{ table: '21', seat: 5, player: 'Aino' }]);
+    await setSeating(floor.admin, [{ table: '21', seat: 5, player: 'Aino' }], 'test');
     await until('seated', same([{ seat: 5, name: 'Aino' }])(service));
 
     const held = service.getState().settings;
@@ -94,7 +94,7 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
 
   it('a station\'s login reads only its own table\'s seats', async () => {
     const seven = await createStationLogin(floor.admin, '7');
-    await setSeating(floor.admin, [{ table: '7', seat: 1, player: 'Anna' }, { table: '8', seat: 1, player: 'Pekka' }]);
+    await setSeating(floor.admin, [{ table: '7', seat: 1, player: 'Anna' }, { table: '8', seat: 1, player: 'Pekka' }], 'test');
     const client = new pg.Client({ connectionString: floor.server.urlFor(seven.role, seven.password) });
     await client.connect();
     try {
@@ -113,7 +113,7 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     expect(loaded).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(loaded.stdout)).toEqual({ tables: 2, players: 5 });
     // `status` says each seated table's players, and a broken table so.
-    await breakTable(floor.admin, 'Pöytä 13');
+    await breakTable(floor.admin, 'Pöytä 13', 'test');
     const status = JSON.parse((await floorCli(['status', '--database', floor.server.url])).stdout) as { tables: { table: string; players?: number; broken?: boolean }[] };
     expect(status.tables.filter((table) => table.players !== undefined).map(({ table, players, broken }) => ({ table, players, broken }))).toEqual([
       { table: '12', players: 3, broken: undefined },
@@ -142,22 +142,22 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     try {
       await until('the first reading', () => rows.length === 1);
       expect(rows).toEqual([null]);
-      await setSeating(floor.admin, [{ table: '31', seat: 3, player: 'Aino' }, { table: '32', seat: 1, player: 'Eino' }]);
+      await setSeating(floor.admin, [{ table: '31', seat: 3, player: 'Aino' }, { table: '32', seat: 1, player: 'Eino' }], 'test');
       await until('the seating', () => rows.length === 2);
       expect(rows[1]).toEqual({ version: expect.any(Number), broken: false, seats: [{ seat: 3, player: 'Aino' }] });
       // Polled again and again, unchanged (another table's change included): not handed on again.
       await unseat(floor.admin, '32', 1, 'test');
       await new Promise((resolve) => setTimeout(resolve, 5 * 100));
       expect(rows).toHaveLength(2);
-      await moveSeat(floor.admin, '31', 3, '31', 4);
+      await moveSeat(floor.admin, '31', 3, '31', 4, 'test');
       await until('the move', () => rows.length === 3);
       expect(rows[2]).toEqual({ version: expect.any(Number), broken: false, seats: [{ seat: 4, player: 'Aino' }] });
       expect(rows[2]?.version).toBeGreaterThan(rows[1]?.version as number);
       // Dropped from the seating and seated again with other players: a version never seen, handed on.
-      await setSeating(floor.admin, [{ table: '32', seat: 1, player: 'Eino' }]);
+      await setSeating(floor.admin, [{ table: '32', seat: 1, player: 'Eino' }], 'test');
       await until('dropped', () => rows.length === 4);
       expect(rows[3]).toBeNull();
-      await setSeating(floor.admin, [{ table: '31', seat: 6, player: 'Ville' }]);
+      await setSeating(floor.admin, [{ table: '31', seat: 6, player: 'Ville' }], 'test');
       await until('seated again', () => rows.length === 5);
       expect(rows[4]).toMatchObject({ seats: [{ seat: 6, player: 'Ville' }] });
     } finally {
@@ -167,17 +167,17 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
 
   it('refuses an empty seat out, a move onto a taken seat or a broken table, in keys; a new list mends a broken table', async () => {
     const said = async (work: Promise<unknown>) => work.then(() => 'done', (error: unknown) => (error as { said?: { key: string } }).said?.key);
-    await setSeating(floor.admin, [{ table: '41', seat: 1, player: 'Anna' }, { table: '41', seat: 2, player: 'Eino' }, { table: '42', seat: 1, player: 'Liisa' }]);
+    await setSeating(floor.admin, [{ table: '41', seat: 1, player: 'Anna' }, { table: '41', seat: 2, player: 'Eino' }, { table: '42', seat: 1, player: 'Liisa' }], 'test');
     expect(await said(unseat(floor.admin, '41', 5, 'test'))).toBe('floor.seating.noSeat');
     expect(await said(unseat(floor.admin, '41', 11, 'test'))).toBe('floor.seating.badSeat');
-    expect(await said(moveSeat(floor.admin, '41', 1, '41', 2))).toBe('floor.seating.seatTaken');
-    expect(await said(moveSeat(floor.admin, '41', 1, ' 41', 3))).toBe('floor.seating.badTable');
-    expect(await breakTable(floor.admin, '42')).toEqual(['Liisa']);
-    expect(await said(moveSeat(floor.admin, '41', 1, '42', 3))).toBe('floor.seating.broken');
-    expect(await said(moveSeat(floor.admin, '41', 1, '41', 3))).toBe('done');
+    expect(await said(moveSeat(floor.admin, '41', 1, '41', 2, 'test'))).toBe('floor.seating.seatTaken');
+    expect(await said(moveSeat(floor.admin, '41', 1, ' 41', 3, 'test'))).toBe('floor.seating.badTable');
+    expect(await breakTable(floor.admin, '42', 'test')).toEqual(['Liisa']);
+    expect(await said(moveSeat(floor.admin, '41', 1, '42', 3, 'test'))).toBe('floor.seating.broken');
+    expect(await said(moveSeat(floor.admin, '41', 1, '41', 3, 'test'))).toBe('done');
     // To a table no list named: it is seated from now on.
-    expect(await said(moveSeat(floor.admin, '41', 2, '43', 1))).toBe('done');
-    expect(await said(moveSeat(floor.admin, '43', 1, '41', 2))).toBe('done');
+    expect(await said(moveSeat(floor.admin, '41', 2, '43', 1, 'test'))).toBe('done');
+    expect(await said(moveSeat(floor.admin, '43', 1, '41', 2, 'test'))).toBe('done');
     const seating = await readSeating(floor.admin);
     expect(seating.map((table) => ({ table: table.table, broken: table.brokenAt !== null, seats: table.seats }))).toEqual([
       { table: '41', broken: false, seats: [{ seat: 2, player: 'Eino' }, { seat: 3, player: 'Anna' }] },
@@ -185,7 +185,7 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
       { table: '43', broken: false, seats: [] },
     ]);
     expect((await floor.admin.query("SELECT player, out_by FROM floor_seating_out WHERE table_name = '41'")).rows).toEqual([]);
-    await setSeating(floor.admin, [{ table: '42', seat: 1, player: 'Liisa' }]);
+    await setSeating(floor.admin, [{ table: '42', seat: 1, player: 'Liisa' }], 'test');
     expect((await readSeating(floor.admin)).map((table) => [table.table, table.brokenAt])).toEqual([['42', null]]);
   }, 60_000);
 
@@ -195,8 +195,8 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     try {
       await ensureTable(floor.admin, '51');
       await syncStation(floor.admin, '51', dir);
-      await setSeating(floor.admin, [{ table: '51', seat: 1, player: 'Matti' }, { table: '51', seat: 2, player: 'Teppo' }]);
-      expect(await breakTable(floor.admin, '51')).toEqual(['Matti', 'Teppo']);
+      await setSeating(floor.admin, [{ table: '51', seat: 1, player: 'Matti' }, { table: '51', seat: 2, player: 'Teppo' }], 'test');
+      expect(await breakTable(floor.admin, '51', 'test')).toEqual(['Matti', 'Teppo']);
       const status = JSON.parse((await floorCli(['status', '--database', floor.server.url])).stdout) as { tables: { table: string; colourUp: string; broken?: boolean; brokenWithOpenRace?: string }[] };
       expect(status.tables.find((table) => table.table === '51')).toMatchObject({ colourUp: 'racing', broken: true, brokenWithOpenRace: expect.stringMatching(/^race-\d+$/) });
     } finally {
@@ -217,8 +217,8 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
       for (const done of [station.saveSettings(tableSettings('61')), station.saveStructure(STRUCTURE), station.markBreak(6), station.startColorUp(6, 100)]) expect(await done).toEqual({ ok: true, value: null });
       expect(await station.startRace([{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }])).toEqual({ ok: true, value: null });
       await until('the open race on the floor', async () => ((await floorStatus(floor.admin)).tables.find((table) => table.table === '61')?.openRace?.raceId === 'race-1' ? true : null));
-      await setSeating(floor.admin, [{ table: '61', seat: 1, player: 'Matti' }, { table: '61', seat: 2, player: 'Teppo' }, { table: '61', seat: 3, player: 'Johanna' }]);
-      await breakTable(floor.admin, '61');
+      await setSeating(floor.admin, [{ table: '61', seat: 1, player: 'Matti' }, { table: '61', seat: 2, player: 'Teppo' }, { table: '61', seat: 3, player: 'Johanna' }], 'test');
+      await breakTable(floor.admin, '61', 'test');
       expect((await floorCliStatus()).tables.find((table) => table.table === '61')).toMatchObject({ colourUp: 'racing', brokenWithOpenRace: 'race-1' });
 
       // The director closes the race on the table's page, with a reason.

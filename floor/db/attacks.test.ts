@@ -127,7 +127,7 @@ describe.runIf(run)('a station login cannot borrow the floor owner\'s rights (a 
       { table: '7', seat: 1, player: 'Anna' },
       { table: '7', seat: 2, player: 'Matti' },
       { table: '8', seat: 1, player: 'Pekka' },
-    ]);
+    ], 'test');
     const before = await readSeating(admin);
     const out = (await admin.query('SELECT count(*)::int AS n FROM floor_seating_out')).rows;
     const client = new pg.Client({ connectionString: server.urlFor(seven.role, seven.password) });
@@ -150,8 +150,11 @@ describe.runIf(run)('a station login cannot borrow the floor owner\'s rights (a 
         breakOther: await attempt(client, "UPDATE floor_seating_tables SET broken_at = now() WHERE table_name = '8'"),
         readOut: await attempt(client, 'SELECT * FROM floor_seating_out'),
         changedAt: await attempt(client, 'SELECT changed_at FROM floor_seating'),
+        // The seating's changes (who moved whom, migration 16) are the floor's alone.
+        readChanges: await attempt(client, 'SELECT * FROM floor_seating_changes'),
+        forgeChange: await attempt(client, "INSERT INTO floor_seating_changes (by, kind, table_name) VALUES ('Evil', 'undo', '7')"),
       };
-      expect(writes).toEqual({ insertOwn: false, insertOther: false, updateOwn: false, updateOther: false, deleteOther: false, bumpVersion: false, breakOther: false, readOut: false, changedAt: false });
+      expect(writes).toEqual({ insertOwn: false, insertOther: false, updateOwn: false, updateOther: false, deleteOther: false, bumpVersion: false, breakOther: false, readOut: false, changedAt: false, readChanges: false, forgeChange: false });
     } finally {
       await client.end();
     }

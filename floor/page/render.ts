@@ -11,7 +11,7 @@ import { DECISION_WORDS, eventSeqs } from '../../protocol/races';
 import { answerOf, type FloorCall } from '../calls';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { COLOUR_UP_STATUSES, isFinished, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
-import type { TableSeating } from '../seating';
+import { BY_MAX, type SeatingChange, type TableSeating } from '../seating';
 import { DECIDED_BY_MAX, DECISION_NOTE_MAX, FLOOR_DECISIONS, type FloorDecision } from '../decisions';
 import { FLOOR_LANGUAGES, formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
 import type { FoldedExchange } from '../fold';
@@ -592,7 +592,7 @@ export const FLOOR_CSS = `*{box-sizing:border-box}
 .clock__controls form{margin:0}
 .clock button{min-height:44px;min-width:64px;font:inherit}
 .clock__problem{color:#a00;font-weight:bold}
-.seating{margin:0 0 1.25rem}.seating form{display:inline}.seating form.break{display:block;margin:.5rem 0}
+.seating{margin:0 0 1.25rem}.seating form{display:inline}.seating form.break{display:block;margin:.5rem 0}.seating .confirm{margin:.5rem 0;padding:.5rem;border:2px solid #a60;background:#fff8e6}.seating .confirm p{margin:0 0 .5rem}.seating .confirm a{margin-left:.5rem}.seating .changes li{margin:.25rem 0}
 html{font:16px/1.35 system-ui,sans-serif;color:#111;background:#f6f6f4}
 body{margin:0;padding:8px 12px}
 a{color:#0645ad;min-height:44px;display:inline-flex;align-items:center;padding:0 4px}
@@ -740,10 +740,42 @@ ${shown}
 }
 
 /** A table's seats on its page: each player with "Out" and "Move to" (table, seat), and "Break the table" behind a confirming tick. */
-export function tableSeatsSection(table: string, seating: TableSeating | undefined, language: FloorLanguage, problem: string | null = null): string {
+/** A seat form's action waiting for the director's yes (issue 43: nothing on the page is one tap from harm): the question in words, the form's fields to send again with `confirm=yes`. */
+export interface SeatConfirmation {
+  readonly question: string;
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+/** A change of the seating in the page's words (the changes' list, an undo's question). */
+export function seatingChangeText(change: SeatingChange, language: FloorLanguage): string {
+  const players = (change.seats ?? []).map(({ seat, player }) => `${seat} ${player}`).join(', ') || '—';
+  const params = { player: change.player ?? '', table: change.table ?? '', seat: change.seat ?? 0, toTable: change.toTable ?? '', toSeat: change.toSeat ?? 0, players, id: change.undoes ?? 0 };
+  switch (change.kind) {
+    case 'out':
+      return say(language, 'floor.page.seats.change.out', params);
+    case 'move':
+      return say(language, 'floor.page.seats.change.move', params);
+    case 'break':
+      return say(language, 'floor.page.seats.change.break', params);
+    case 'undo':
+      return say(language, 'floor.page.seats.change.undo', params);
+    case 'load':
+      return say(language, 'floor.page.seats.change.load');
+  }
+}
+
+/**
+ * A table's seats with their forms: each player out or moved, the table broken. Each form asks once
+ * (a `confirmation` shown above the seats with the director's name to give), and each change is
+ * listed with who made it and when, with an Undo (asking once too) while it can be undone.
+ */
+export function tableSeatsSection(table: string, seating: TableSeating | undefined, language: FloorLanguage, problem: string | null = null, changes: readonly SeatingChange[] = [], confirmation: SeatConfirmation | null = null): string {
   const w = wordsOf(language);
   const hidden = (fields: Readonly<Record<string, string>>) => Object.entries({ ...fields, table, lang: language }).map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`).join('');
   const heading = `<h2>${w('floor.page.seats.heading')}${seating?.brokenAt ? ` <small class="link--offline" data-testid="table-broken">${w('floor.page.seats.broken')}</small>` : ''}</h2>`;
+  const ask = confirmation === null
+    ? ''
+    : `<div class="confirm" role="alertdialog" data-testid="seat-confirm"><p><strong>${escapeHtml(confirmation.question)}</strong></p><form method="post" action="/seat">${hidden({ ...confirmation.fields, confirm: 'yes' })}<label>${w('floor.page.seats.by')} <input name="by" required maxlength="${BY_MAX}" autocomplete="name" data-testid="seat-confirm-by"></label> <button type="submit" data-testid="seat-confirm-yes">${w('floor.page.seats.yes')}</button> <a href="${href('/table', { table }, language)}" data-testid="seat-confirm-cancel">${w('floor.page.seats.cancel')}</a></form></div>`;
   const rows = (seating?.seats ?? []).map(({ seat, player }) => `<tr data-seat="${seat}">
 <th scope="row">${escapeHtml(String(seat))}</th>
 <td data-testid="seat-${seat}-player">${escapeHtml(player)}</td>
@@ -757,6 +789,14 @@ export function tableSeatsSection(table: string, seating: TableSeating | undefin
       : `<table class="races" data-testid="table-seats"><thead><tr><th scope="col">${w('floor.page.seats.seat')}</th><th scope="col">${w('floor.page.seats.player')}</th><th scope="col">${w('floor.page.seats.out')}</th><th scope="col">${w('floor.page.seats.moveTo')}</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
   const breakForm = seating === undefined || seating.brokenAt !== null
     ? ''
-    : `<form method="post" action="/seat" class="break">${hidden({ action: 'break' })}<label><input type="checkbox" name="confirm" value="yes" required data-testid="break-confirm"> ${w('floor.page.seats.breakConfirm', { table })}</label> <button type="submit" data-testid="break-table">${w('floor.page.seats.breakTable')}</button></form>`;
-  return `<section class="seating" data-testid="seats">${heading}${problemOf(problem, 'seats-problem')}${list}${breakForm}</section>`;
+    : `<form method="post" action="/seat" class="break">${hidden({ action: 'break' })}<button type="submit" data-testid="break-table">${w('floor.page.seats.breakTable')}</button></form>`;
+  const changeItems = changes.map((change) => {
+    const undone = change.undoneBy === null ? undefined : changes.find((other) => other.id === change.undoneBy);
+    const line = w('floor.page.seats.changeLine', { time: formatTime(language, change.at), by: change.by, what: seatingChangeText(change, language) });
+    const undoneText = undone === undefined ? '' : ` — <em data-testid="seat-change-undone">${w('floor.page.seats.undone', { by: undone.by, time: formatTime(language, undone.at) })}</em>`;
+    const undo = change.undoable ? ` <form method="post" action="/seat">${hidden({ action: 'undo', change: String(change.id) })}<button type="submit" data-testid="seat-change-undo">${w('floor.page.seats.undo')}</button></form>` : '';
+    return `<li data-testid="seat-change" data-id="${change.id}" data-kind="${change.kind}"${change.undoneBy === null ? '' : ' data-undone="true"'}>${line}${undoneText}${undo}</li>`;
+  });
+  const changeList = changeItems.length === 0 ? '' : `<h3>${w('floor.page.seats.changes')}</h3><ol class="changes" data-testid="seat-changes">${changeItems.join('')}</ol>`;
+  return `<section class="seating" data-testid="seats">${heading}${problemOf(problem, 'seats-problem')}${ask}${list}${breakForm}${changeList}</section>`;
 }
