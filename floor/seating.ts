@@ -287,7 +287,7 @@ export async function breakTable(client: ClientBase, table: string, by: string):
 export const BY_MAX = 64;
 function checkBy(by: string): string {
   const who = by.trim();
-  if (who.length === 0 || who.length > BY_MAX || /\p{Cc}/u.test(who)) throw new InputError('by', { key: 'floor.seating.byNeeded', params: { n: BY_MAX } });
+  if (who.length === 0 || who.length > BY_MAX || /\p{Cc}/u.test(who)) throw new InputError('by', { key: 'floor.seating.byNeeded', params: { max: BY_MAX } });
   return who;
 }
 

@@ -82,7 +82,7 @@ describe.runIf(run)("the floor page's seating forms (a real PostgreSQL server)",
     // Said yes without a name: refused, nothing changed.
     const nameless = await post('/seat', 'action=out&table=7&seat=1&confirm=yes&by=%20&lang=ru', form);
     expect(nameless.status).toBe(409);
-    expect(nameless.body).toContain('укажите, кто вы: имя, от 1 до 64 знаков');
+    expect(nameless.body).toContain('укажите, кто вы: имя (не длиннее 64 знаков)');
     expect(await seats()).toEqual(before);
     const out = await post('/seat', 'action=out&table=7&seat=1&confirm=yes&by=Anna%20K&lang=en', form);
     expect(out.status).toBe(303);

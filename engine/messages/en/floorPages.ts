@@ -19,7 +19,7 @@ export const enFloorPages = {
     broken: 'table {table} is broken: no player can sit there',
     badTable: '"{table}" is not a table name',
     badSeat: 'seat "{seat}" is not a seat number from 1 to {n}',
-    byNeeded: 'say who you are: your name, 1 to {n} characters',
+    byNeeded: 'say who you are: your name (at most {max} characters)',
     noChange: 'the seating has no change {id}',
     cannotUndo: 'change {id} is not one that can be undone',
     undoneAlready: 'change {id} was undone already',

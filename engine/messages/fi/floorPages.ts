@@ -18,7 +18,7 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
     broken: 'pöytä {table} on purettu: sille ei voi istua',
     badTable: '"{table}" ei ole pöydän nimi',
     badSeat: 'paikka "{seat}" ei ole paikan numero 1–{n}',
-    byNeeded: 'kerro kuka olet: nimesi, 1–{n} merkkiä',
+    byNeeded: 'kerro kuka olet: nimesi (enintään {max} kirjainta)',
     noChange: 'istumajärjestyksessä ei ole muutosta {id}',
     cannotUndo: 'muutosta {id} ei voi perua',
     undoneAlready: 'muutos {id} on jo peruttu',

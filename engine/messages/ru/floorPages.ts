@@ -18,7 +18,7 @@ export const ruFloorPages: DeepStrings<typeof enFloorPages> = {
     broken: 'стол {table} расформирован: за него нельзя сесть',
     badTable: '«{table}» — не название стола',
     badSeat: 'место «{seat}» — не номер места от 1 до {n}',
-    byNeeded: 'укажите, кто вы: имя, от 1 до {n} знаков',
+    byNeeded: 'укажите, кто вы: имя (не длиннее {max} знаков)',
     noChange: 'в рассадке нет изменения {id}',
     cannotUndo: 'изменение {id} нельзя отменить',
     undoneAlready: 'изменение {id} уже отменено',
