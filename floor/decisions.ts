@@ -19,7 +19,7 @@ export function isFloorDecisionKind(value: unknown): value is FloorDecisionKind 
  * failed): the first made with it among the records it settles, about its race or naming none (a
  * decision about another race leaves it, as readFloorStatus counts them); null while none has.
  */
-export function settlingDecision(flag: { readonly seq: number | null; readonly race: string | null }, decisions: readonly FloorDecision[]): FloorDecision | null {
+export function settlingDecision<T extends Pick<FloorDecision, 'settlesSeq' | 'raceId'>>(flag: { readonly seq: number | null; readonly race: string | null }, decisions: readonly T[]): T | null {
   if (flag.seq === null) return null;
   const seq = flag.seq;
   return decisions.find((decision) => decision.settlesSeq >= seq && (decision.raceId === null || flag.race === null || decision.raceId === flag.race)) ?? null;

@@ -7,6 +7,9 @@ import { colourUpStatusOf, COLOUR_UP_STATUSES, settledStatus } from './fold';
 import { readDecision } from './decisions';
 import { isInputError } from '../engine/errors';
 
+/** The decisions of a table whose last one settles records up to `seq` and names no race (null: none made). */
+const decidedAt = (seq: number | null) => (seq === null ? [] : [{ settlesSeq: seq, raceId: null }]);
+
 const at = '2026-12-04T20:00:00.000Z';
 const mark = { kind: 'break-marked', afterLevel: 6 };
 const claim = (race: string) => ({ kind: 'color-up-race', race, afterLevel: 6, removed: 500, next: 1000 });
@@ -57,7 +60,7 @@ describe("a table's status with the director's decisions", () => {
     fc.assert(
       fc.property(steps, fc.boolean(), (sequence, chainFailed) => {
         const { lines, decidedThrough, expected } = play(sequence);
-        const status = colourUpStatusOf(lines, false, chainFailed, decidedThrough);
+        const status = colourUpStatusOf(lines, false, chainFailed, decidedAt(decidedThrough));
         if (chainFailed) expect(status).toBe('disputed');
         else if (expected !== null) expect(status).toBe(expected);
         else expect(status === 'disputed' || status === 'floor-called').toBe(false);
@@ -73,13 +76,18 @@ describe("a table's status with the director's decisions", () => {
   it('clears to the colour-up’s own status once decided: done after a confirmed race, not started before any', () => {
     const called = play([{ type: 'call' }]);
     expect(colourUpStatusOf(called.lines, false, false)).toBe('floor-called');
-    expect(colourUpStatusOf(called.lines, false, false, called.lines.length)).toBe('not-started');
+    expect(colourUpStatusOf(called.lines, false, false, decidedAt(called.lines.length))).toBe('not-started');
     const settled = play([{ type: 'confirm' }, { type: 'abandon' }, { type: 'decide' }]);
-    expect(colourUpStatusOf(settled.lines, false, false, settled.decidedThrough)).toBe('done');
+    expect(colourUpStatusOf(settled.lines, false, false, decidedAt(settled.decidedThrough))).toBe('done');
     // A decision recorded before the call arrived does not settle it.
-    expect(settledStatus('done', { kind: 'floor-called', seq: 9 }, 8, false)).toBe('floor-called');
-    expect(settledStatus('done', { kind: 'floor-called', seq: 9 }, 9, false)).toBe('done');
-    expect(settledStatus('racing', null, null, true)).toBe('disputed');
+    expect(settledStatus('done', { kind: 'floor-called', seq: 9, raceId: null }, decidedAt(8), false)).toBe('floor-called');
+    expect(settledStatus('done', { kind: 'floor-called', seq: 9, raceId: null }, decidedAt(9), false)).toBe('done');
+    // A decision about another race leaves a flag about its own race (issue 43); one naming no race, or the flag's, settles it.
+    const aboutRace2 = { kind: 'disputed', seq: 9, raceId: 'race-2' } as const;
+    expect(settledStatus('done', aboutRace2, [{ settlesSeq: 12, raceId: 'race-1' }], false)).toBe('disputed');
+    expect(settledStatus('done', aboutRace2, [{ settlesSeq: 12, raceId: 'race-1' }, { settlesSeq: 12, raceId: 'race-2' }], false)).toBe('done');
+    expect(settledStatus('done', aboutRace2, [{ settlesSeq: 12, raceId: null }], false)).toBe('done');
+    expect(settledStatus('racing', null, decidedAt(null), true)).toBe('disputed');
     expect(COLOUR_UP_STATUSES).toContain('floor-called');
   });
 
@@ -87,24 +95,24 @@ describe("a table's status with the director's decisions", () => {
     const racing = [{ seq: 1, at, record: mark }, { seq: 2, at, record: claim('race-1') }, { seq: 3, at, record: start('race-1') }];
     expect(colourUpStatusOf(racing, false, false)).toBe('racing');
     // The floor's decision on the open race, its station not heard from since.
-    expect(colourUpStatusOf(racing, false, false, 3, true)).toBe('closed');
-    expect(colourUpStatusOf(racing, true, false, 3, true)).toBe('closed');
+    expect(colourUpStatusOf(racing, false, false, decidedAt(3), true)).toBe('closed');
+    expect(colourUpStatusOf(racing, true, false, decidedAt(3), true)).toBe('closed');
     // The station kept the decision and abandoned the race, with the director's note.
     const decision = { kind: 'floor-decision', id: 4, decision: 'race-closed', note: 'table broken', by: 'Anna', at, raceId: 'race-1' };
     const left = [...racing, { seq: 4, at, record: decision }, { seq: 5, at, record: { kind: 'race-abandon', raceId: 'race-1', reason: 'table broken' } }];
-    expect(colourUpStatusOf(left, false, false, 3)).toBe('closed');
+    expect(colourUpStatusOf(left, false, false, decidedAt(3))).toBe('closed');
     expect(colourUpStatusOf(left, false, false)).toBe('closed');
     // A decision on another race does not stand for this one: the abandon is the dealer's, for the director.
     const other = [...racing, { seq: 4, at, record: { ...decision, raceId: 'race-9' } }, { seq: 5, at, record: { kind: 'race-abandon', raceId: 'race-1', reason: 'misdeal' } }];
-    expect(colourUpStatusOf(other, false, false, 3)).toBe('disputed');
+    expect(colourUpStatusOf(other, false, false, decidedAt(3))).toBe('disputed');
     // The table mended and racing again at the break: racing, then done.
     const again = [...left, { seq: 6, at, record: claim('race-2') }, { seq: 7, at, record: start('race-2') }];
     expect(colourUpStatusOf(again, false, false)).toBe('racing');
     expect(colourUpStatusOf([...again, { seq: 8, at, record: { kind: 'race-confirm', raceId: 'race-2' } }], false, false)).toBe('done');
     // A chain failure, or a flag not settled yet, still wins.
-    expect(settledStatus('racing', null, null, true, true)).toBe('disputed');
-    expect(settledStatus('racing', { kind: 'floor-called', seq: 9 }, 8, false, true)).toBe('floor-called');
-    expect(settledStatus('done', null, null, false, true)).toBe('done');
+    expect(settledStatus('racing', null, decidedAt(null), true, true)).toBe('disputed');
+    expect(settledStatus('racing', { kind: 'floor-called', seq: 9, raceId: null }, decidedAt(8), false, true)).toBe('floor-called');
+    expect(settledStatus('done', null, decidedAt(null), false, true)).toBe('done');
   });
 
   it('reads a decision only with what was decided, a note and who decided; a closed race names its race', () => {

@@ -9,6 +9,7 @@ import type { JournalLine } from '../journal/read';
 import { COLOR_UP_LOG_KINDS, ColorUpLog } from '../replay/colorUps';
 import { CHIP_EXCHANGE_KIND, isChipExchangeRecord } from '../replay/chipExchange';
 import { buildRecord } from '../replay/raceRecord';
+import { allDecisions, settlingDecision, type FloorDecision } from './decisions';
 import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type Session, type SessionRecord } from '../replay/session';
 
 /**
@@ -57,15 +58,15 @@ export interface TableFlag {
 
 /**
  * A table's status with the director's decisions: a chain failure is disputed whatever was decided;
- * a flag stands until a decision settles it (one recorded when the table's last record was the
- * flag's or later: `decidedThrough`, the largest settles_seq of the table's decisions); a race
- * still open that the director closed on the floor (`openRaceClosed`: a `race-closed` decision
- * naming it) is `closed`, whether or not its station has abandoned it yet; otherwise the
- * colour-up's own status.
+ * a flag stands until a decision settles it (floor/decisions.ts settlingDecision: one recorded when
+ * the table's last record was the flag's or later, about its race or naming none); a race still
+ * open that the director closed on the floor (`openRaceClosed`: a `race-closed` decision naming
+ * it) is `closed`, whether or not its station has abandoned it yet; otherwise the colour-up's own
+ * status.
  */
-export function settledStatus(base: ColourUpStatus, flag: Pick<TableFlag, 'kind' | 'seq'> | null, decidedThrough: number | null, chainFailed: boolean, openRaceClosed = false): ColourUpStatus {
+export function settledStatus(base: ColourUpStatus, flag: TableFlag | null, decisions: readonly Pick<FloorDecision, 'settlesSeq' | 'raceId'>[], chainFailed: boolean, openRaceClosed = false): ColourUpStatus {
   if (chainFailed) return 'disputed';
-  if (flag !== null && (decidedThrough === null || decidedThrough < flag.seq)) return flag.kind;
+  if (flag !== null && settlingDecision({ seq: flag.seq, race: flag.raceId }, decisions) === null) return flag.kind;
   if (openRaceClosed && (base === 'racing' || base === 'waiting-to-confirm')) return 'closed';
   return base;
 }
@@ -382,9 +383,9 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
  * journal), whether the open race is complete, whether its chain failed on the floor, and how far
  * the director's decisions settled it and whether they closed its open race (settledStatus).
  */
-export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean, decidedThrough: number | null = null, openRaceClosed = false): ColourUpStatus {
+export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean, decisions: readonly Pick<FloorDecision, 'settlesSeq' | 'raceId'>[] = [], openRaceClosed = false): ColourUpStatus {
   const { base, flag } = colourUpReadingOf(lines, openComplete);
-  return settledStatus(base, flag, decidedThrough, chainFailed, openRaceClosed);
+  return settledStatus(base, flag, decisions, chainFailed, openRaceClosed);
 }
 
 /** The break the table's station marked last (its `break-marked` records, in seq order): null when none, or when it was unmarked. */
@@ -581,7 +582,7 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     const colourUpRecords = colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null);
     // Kept without the decisions (they are the floor's, not the station's records): readFloorStatus settles the flag with them.
     const reading = colourUpReadingOf(colourUpRecords, openStatus === 'waiting-to-confirm');
-    const colourUp = settledStatus(reading.base, reading.flag, null, false);
+    const colourUp = settledStatus(reading.base, reading.flag, [], false);
     const problems = [...(current?.problems ?? []), ...fold.problems].slice(0, PROBLEMS_KEPT);
     const damaged = [...(current?.damaged ?? []), ...fold.damaged].slice(0, DAMAGED_SHOWN);
     // The races and the state they leave the table in, in one statement.
@@ -703,6 +704,8 @@ export interface TableStatus {
   /** Records the station said it still had to send when it was last heard from. */
   readonly behind: number;
   readonly openRace: { readonly raceId: string; readonly status: FoldedRaceStatus } | null;
+  /** What flags the table (its last abandoned race or call of the floor, with the race it is about), settled or not; null: nothing. */
+  readonly flag?: TableFlag | null;
   /** The director closed the open race on the floor (a `race-closed` decision naming it: a table broken mid-colour-up): who, and why. */
   readonly openRaceClosed?: { readonly by: string; readonly note: string } | null;
   readonly corrections: number;
@@ -784,15 +787,13 @@ const chipsList = (chips: Map<number, { collect: number; bring: number }>): Deno
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
   await noJit(client);
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; decided_through: string | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
        c.reader_verdict, c.reader_frames, c.reader_unknown, c.reader_checksum, c.reader_repeats, c.reader_held,
        coalesce(a.races, 0)::int AS races, (coalesce(a.value_delta, 0) + coalesce((SELECT sum(value_delta) FROM floor_exchanges WHERE table_name = t.table_name), 0))::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
        greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
-       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged, s.base_colour_up, s.flag_kind, s.flag_seq::text,
-       -- What settles the flag: a decision after it naming its race, or no race (a decision about another race leaves it, issue 43).
-       (SELECT max(settles_seq) FROM floor_decisions WHERE table_name = t.table_name AND (race_id IS NULL OR s.flag_race IS NULL OR race_id = s.flag_race))::text AS decided_through,
+       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged, s.base_colour_up, s.flag_kind, s.flag_seq::text, s.flag_race,
        (SELECT jsonb_build_object('by', d.decided_by, 'note', d.note) FROM floor_decisions d WHERE d.table_name = t.table_name AND d.decision = 'race-closed' AND d.race_id = s.open_race ORDER BY d.id DESC LIMIT 1) AS open_closed,
        b.level AS sheet_break,
        coalesce((SELECT jsonb_agg(r.sheet ORDER BY r.first_seq) FROM floor_races r WHERE r.table_name = t.table_name AND r.level = b.level AND r.status <> 'abandoned' AND r.sheet IS NOT NULL), '[]') AS sheets,
@@ -812,6 +813,10 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
      UNION ALL SELECT table_name, removed, sum(count), 0 FROM floor_exchanges GROUP BY table_name, removed
      UNION ALL SELECT table_name, next, 0, sum(given) FROM floor_exchanges GROUP BY table_name, next`,
   );
+  // The decisions settle the flags here, by the one rule the pages and exports use too (settlingDecision).
+  const decisionsByTable = new Map<string, FloorDecision[]>();
+  for (const decision of await allDecisions(client)) decisionsByTable.set(decision.table, [...(decisionsByTable.get(decision.table) ?? []), decision]);
+  const flagOf = (row: { flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null }): TableFlag | null => (row.flag_kind === null || row.flag_seq === null ? null : { kind: row.flag_kind, seq: Number(row.flag_seq), raceId: row.flag_race });
   const byTable = new Map<string, Map<number, { collect: number; bring: number }>>();
   const total = new Map<number, { collect: number; bring: number }>();
   for (const row of chips.rows) {
@@ -839,7 +844,8 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
           ? 'disputed'
           : row.base_colour_up === null
             ? (row.colour_up ?? 'not-started')
-            : settledStatus(row.base_colour_up, row.flag_kind === null || row.flag_seq === null ? null : { kind: row.flag_kind, seq: Number(row.flag_seq) }, row.decided_through === null ? null : Number(row.decided_through), false, row.open_closed !== null),
+            : settledStatus(row.base_colour_up, flagOf(row), decisionsByTable.get(row.table_name) ?? [], false, row.open_closed !== null),
+        flag: flagOf(row),
         behind: row.behind ?? 0,
         openRace: row.open_race !== null && row.open_status !== null ? { raceId: row.open_race, status: row.open_status } : null,
         openRaceClosed: row.open_closed,

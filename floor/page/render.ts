@@ -374,15 +374,13 @@ function callsList(language: FloorLanguage, table: string, calls: readonly Floor
 /** The director's form: what was decided, about which race (the open one first), a note and who decided, both required. Posted with the page's sign-in like the clock's buttons. */
 /**
  * The race a decision is most likely about (issue 43): the race of the latest call not yet
- * answered, else, on a disputed table, its latest abandoned race, else its open race; null: none.
+ * answered, else the race the table's unsettled flag is about (its abandoned race: the fold's
+ * `flag`), else its open race; null: none.
  */
-function raceInQuestion(table: TableStatus, races: readonly FoldedRace[], calls: readonly FloorCall[], decisions: readonly FloorDecision[]): string | null {
+function raceInQuestion(table: TableStatus, calls: readonly FloorCall[], decisions: readonly FloorDecision[]): string | null {
   const waiting = [...calls].reverse().find((call) => call.raceId !== null && answerOf(call, decisions) === null);
   if (waiting !== undefined) return waiting.raceId;
-  if (table.colourUp === 'disputed') {
-    const abandoned = [...races].filter((race) => race.status === 'abandoned').sort((a, b) => b.firstSeq - a.firstSeq)[0];
-    if (abandoned !== undefined) return abandoned.raceId;
-  }
+  if (table.flag != null && table.colourUp === table.flag.kind && table.flag.raceId !== null) return table.flag.raceId;
   return table.openRace?.raceId ?? null;
 }
 
@@ -450,7 +448,7 @@ ${races.length === 0 ? `<p>${w('floor.page.noRaces')}</p>` : `<table class="race
 <section data-testid="decisions-section"><h2>${w('floor.decision.heading')}</h2>
 ${callsList(language, table.table, calls, decisions)}
 ${decisionsList(language, decisions)}
-${decisionForm(language, table, races, problem, raceInQuestion(table, races, calls, decisions))}
+${decisionForm(language, table, races, problem, raceInQuestion(table, calls, decisions))}
 </section>
 </main>`;
   // Not refreshed: a refresh would lose a note or a move being typed.
