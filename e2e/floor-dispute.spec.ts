@@ -6,7 +6,7 @@ import { createStationLogin } from '../floor/db/stations';
 import { migrate } from '../floor/db/migrate';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
-import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { startLinkedConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { expectInView, expectNoScroll } from './harness/fit';
 import { enterCard, enterCounts, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';
 
@@ -48,14 +48,7 @@ test('the dealer calls the floor, the director decides on the floor page, the st
   try {
     await migrate(admin);
     const login = await createStationLogin(admin, TABLE);
-    process.env.CHIP_RACE_DATABASE_URL = server.urlFor(login.role, login.password);
-    process.env.CHIP_RACE_TABLE = TABLE;
-    try {
-      app = await startConsole();
-    } finally {
-      delete process.env.CHIP_RACE_DATABASE_URL;
-      delete process.env.CHIP_RACE_TABLE;
-    }
+    app = await startLinkedConsole(server.urlFor(login.role, login.password), TABLE);
   } finally {
     await admin.end();
   }

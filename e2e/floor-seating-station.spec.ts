@@ -5,7 +5,7 @@ import { createStationLogin } from '../floor/db/stations';
 import { migrate } from '../floor/db/migrate';
 import { setSeating, unseat } from '../floor/seating';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
-import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { startLinkedConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { FINNISH_TABLE, openConsole, setUpTable } from './harness/flows';
 
 // A station linked to its floor (started with CHIP_RACE_DATABASE_URL and CHIP_RACE_TABLE, as a
@@ -34,14 +34,7 @@ test("the station's Setup takes the floor's seats, disabled, and follows a playe
   try {
     await migrate(floor);
     const login = await createStationLogin(floor, TABLE);
-    process.env.CHIP_RACE_DATABASE_URL = server.urlFor(login.role, login.password);
-    process.env.CHIP_RACE_TABLE = TABLE;
-    try {
-      app = await startConsole();
-    } finally {
-      delete process.env.CHIP_RACE_DATABASE_URL;
-      delete process.env.CHIP_RACE_TABLE;
-    }
+    app = await startLinkedConsole(server.urlFor(login.role, login.password), TABLE);
     await page.setViewportSize({ width: 1280, height: 800 });
     await openConsole(page, app.url);
     await setUpTable(page, FINNISH_TABLE);

@@ -5,7 +5,8 @@ import type pg from 'pg';
 import { createStationLogin } from '../floor/db/stations';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { PtyPair } from '../hardware/testing/ptyPair';
-import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { fingerTap } from './harness/touch';
+import { startLinkedConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { allDealt, expectFinnishResult, expectSourceConnected, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, manualInput, openConsole, setUpTable, Shoe, type TableSetup } from './harness/flows';
 import { HUMAN_KEY_DELAY_MS } from './harness/scanner';
 import { markTheBreak } from './harness/tour';
@@ -65,28 +66,7 @@ test.afterAll(async () => {
 async function linkedConsole(table: string): Promise<RunningConsole> {
   if (database === undefined || admin === undefined) throw new Error('no floor');
   const login = await createStationLogin(admin, table);
-  process.env.CHIP_RACE_DATABASE_URL = database.urlFor(login.role, login.password);
-  process.env.CHIP_RACE_TABLE = table;
-  try {
-    return await startConsole();
-  } finally {
-    delete process.env.CHIP_RACE_DATABASE_URL;
-    delete process.env.CHIP_RACE_TABLE;
-  }
-}
-
-/** Taps `target` where a finger lands: at its centre, which must show the target (or a part of it). */
-async function fingerTap(page: Page, target: Locator): Promise<void> {
-  const at = await target.evaluate((element) => {
-    const box = element.getBoundingClientRect();
-    const x = (box.left + box.right) / 2;
-    const y = (box.top + box.bottom) / 2;
-    const hit = document.elementFromPoint(x, y);
-    const name = (node: Element | null) => (node === null ? 'nothing' : (node.getAttribute('data-testid') ?? node.tagName.toLowerCase()));
-    return { x, y, hits: hit !== null && (hit === element || element.contains(hit)), hit: name(hit), target: name(element) };
-  });
-  expect(at.hits, `a tap at ${at.target}'s centre (${Math.round(at.x)}, ${Math.round(at.y)}) hits ${at.hit}`).toBe(true);
-  await page.mouse.click(at.x, at.y);
+  return await startLinkedConsole(database.urlFor(login.role, login.password), table);
 }
 
 async function run(page: Page, counts: Counts, cards: Cards): Promise<Hands> {

@@ -24,12 +24,12 @@ export interface RunningConsole {
  * Starts browser mode (`main/web/start.ts`) as its own process on a free loopback port, with its
  * own data folder, exactly as `npm run web` does after the build.
  */
-export async function startConsole(dataDir = mkdtempSync(join(tmpdir(), 'e2e-console-')), port = 0): Promise<RunningConsole> {
+export async function startConsole(dataDir = mkdtempSync(join(tmpdir(), 'e2e-console-')), port = 0, env: Readonly<Record<string, string>> = {}): Promise<RunningConsole> {
   // Node itself with tsx's loader, not the `tsx` command: that command runs the service in a child
   // process, so a SIGKILL would end only the wrapper and leave the real service running.
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'main/web/start.ts'], {
     cwd: root,
-    env: { ...process.env, CHIP_RACE_DATA_DIR: dataDir, CHIP_RACE_PORT: String(port) },
+    env: { ...process.env, ...env, CHIP_RACE_DATA_DIR: dataDir, CHIP_RACE_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -71,4 +71,9 @@ export async function startConsole(dataDir = mkdtempSync(join(tmpdir(), 'e2e-con
 export async function stopConsoles(...apps: readonly (RunningConsole | undefined)[]): Promise<void> {
   for (const app of apps) await app?.kill('SIGTERM');
   for (const dir of new Set(apps.map((app) => app?.dataDir))) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A console linked to a floor as its table `table`, as a cardroom starts one: the station's login URL and the table's name in its environment (the README's CHIP_RACE_DATABASE_URL and CHIP_RACE_TABLE). */
+export function startLinkedConsole(databaseUrl: string, table: string, dataDir?: string): Promise<RunningConsole> {
+  return startConsole(dataDir, 0, { CHIP_RACE_DATABASE_URL: databaseUrl, CHIP_RACE_TABLE: table });
 }
