@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
 import { ENGINE_CATALOGS, templateOf, type Catalog } from '../engine/messages';
 import { createStationLogin } from '../floor/db/stations';
@@ -8,7 +8,8 @@ import { startFloorServer, type FloorServer } from '../floor/server';
 import { POSTGRES_AVAILABLE, startCardroomPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import type { Language } from '../protocol/contract';
 import { DECISION_WORDS } from '../protocol/races';
-import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { fingerTap } from './harness/touch';
+import { startLinkedConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { expectInView, expectNoScroll } from './harness/fit';
 import { enterCard, enterCounts, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, openConsole, setUpTable } from './harness/flows';
 
@@ -72,22 +73,6 @@ function oneOf(texts: readonly string[]): RegExp {
   return new RegExp(`^\\s*(?:${texts.map(escaped).join('|')})\\s*$`);
 }
 
-/** Taps `target` where a finger lands: at its centre, which must show the target (or a part of it); no forced click. */
-async function fingerTap(page: Page, target: Locator, what: string): Promise<void> {
-  await expect(target, what).toBeEnabled();
-  await target.scrollIntoViewIfNeeded();
-  const at = await target.evaluate((element) => {
-    const box = element.getBoundingClientRect();
-    const x = (box.left + box.right) / 2;
-    const y = (box.top + box.bottom) / 2;
-    const hit = document.elementFromPoint(x, y);
-    const name = (node: Element | null) => (node === null ? 'nothing' : (node.getAttribute('data-testid') ?? node.tagName.toLowerCase()));
-    return { x, y, hits: hit !== null && (hit === element || element.contains(hit)), hit: name(hit) };
-  });
-  expect(at.hits, `${what}: a tap at its centre (${Math.round(at.x)}, ${Math.round(at.y)}) hits ${at.hit}`).toBe(true);
-  await page.mouse.click(at.x, at.y);
-}
-
 /** What one test started: each stopped after it, whatever happened. */
 interface Running {
   server?: ThrowawayPostgres;
@@ -126,14 +111,7 @@ for (const language of ['fi', 'ru'] as const) {
     try {
       await migrate(admin);
       const login = await createStationLogin(admin, TABLE);
-      process.env.CHIP_RACE_DATABASE_URL = server.urlFor(login.role, login.password);
-      process.env.CHIP_RACE_TABLE = TABLE;
-      try {
-        running.app = await startConsole();
-      } finally {
-        delete process.env.CHIP_RACE_DATABASE_URL;
-        delete process.env.CHIP_RACE_TABLE;
-      }
+      running.app = await startLinkedConsole(server.urlFor(login.role, login.password), TABLE);
     } finally {
       await admin.end();
     }
@@ -289,7 +267,7 @@ for (const language of ['fi', 'ru'] as const) {
       await fingerTap(page, page.getByTestId('nav-history'), 'the history tab');
       const link = page.getByTestId('export-csv');
       await expect(link).toHaveAttribute('href', '/export/history.csv');
-      const [download] = await Promise.all([page.waitForEvent('download'), fingerTap(page, link, 'the CSV export')]);
+      const [download] = await Promise.all([page.waitForEvent('download'), fingerTap(page, link, 'the CSV export', { scrollPage: true })]);
       const station = readFileSync((await download.path()) as string, 'utf8');
       const rows = station.split('\r\n');
       expect(rows[0]).toMatch(/^\uFEFFrace;table;level;/);
