@@ -446,8 +446,8 @@ ${seats}
 ${races.length === 0 ? `<p>${w('floor.page.noRaces')}</p>` : `<table class="races"><thead><tr><th scope="col">${w('floor.page.race')}</th><th scope="col">${w('floor.page.colourUp')}</th><th scope="col">${w('floor.page.level')}</th><th scope="col">${w('floor.page.chip')}</th><th scope="col">${w('floor.page.valueChange')}</th><th scope="col">${w('floor.page.winners')}</th><th scope="col">${w('floor.page.started')}</th><th scope="col">${w('floor.page.ended')}</th><th scope="col">${w('floor.page.corrections')} / ${w('floor.page.refusals')}</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`}
 <section data-testid="decisions-section"><h2>${w('floor.decision.heading')}</h2>
-${callsList(language, table.table, calls, decisions)}
 ${decisionsList(language, decisions)}
+${callsList(language, table.table, calls, decisions)}
 ${decisionForm(language, table, races, problem, raceInQuestion(table, calls, decisions))}
 </section>
 </main>`;
@@ -626,7 +626,7 @@ tr.flagged{background:#ffe2c2}
 .seal{font-size:.7rem;overflow-wrap:anywhere}
 tr.void td,tr.refused td{color:#8a5a00}
 .what-if li.differs{font-weight:700;color:#8a5a00}
-h2{font-size:1.05rem;margin:8px 0 4px}
+h2{font-size:1.05rem;margin:8px 0 4px}h3{font-size:.95rem;margin:6px 0 2px}
 .counts{max-width:640px}
 .record .c-seq{width:4.5em}.record .c-at{width:11em}.record .c-what{width:14em}
 .login{max-width:420px;margin:40px auto}
