@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
 import { ENGINE_CATALOGS, templateOf, type Catalog } from '../engine/messages';
-import { createStationLogin } from '../floor/db/stations';
-import { migrate } from '../floor/db/migrate';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { POSTGRES_AVAILABLE, startCardroomPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import type { Language } from '../protocol/contract';
 import { DECISION_WORDS } from '../protocol/races';
 import { fingerTap } from './harness/touch';
-import { startLinkedConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { stopConsoles, type RunningConsole } from './harness/console';
+import { linkedStation } from './harness/floor';
 import { expectInView, expectNoScroll } from './harness/fit';
 import { enterCard, enterCounts, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, openConsole, setUpTable } from './harness/flows';
 
@@ -105,16 +103,7 @@ for (const language of ['fi', 'ru'] as const) {
     test.slow();
     const server = await startCardroomPostgres();
     running.server = server;
-    const admin = new pg.Client({ connectionString: server.url, connectionTimeoutMillis: 5_000 });
-    admin.on('error', () => undefined);
-    await admin.connect();
-    try {
-      await migrate(admin);
-      const login = await createStationLogin(admin, TABLE);
-      running.app = await startLinkedConsole(server.urlFor(login.role, login.password), TABLE);
-    } finally {
-      await admin.end();
-    }
+    running.app = await linkedStation(server, TABLE);
     const app = running.app;
     const floor = await startFloorServer({ databaseUrl: server.url, foldEveryMs: 200, log: () => undefined });
     running.floor = floor;

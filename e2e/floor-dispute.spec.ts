@@ -1,12 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
-import { createStationLogin } from '../floor/db/stations';
-import { migrate } from '../floor/db/migrate';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
-import { startLinkedConsole, stopConsoles, type RunningConsole } from './harness/console';
+import { stopConsoles, type RunningConsole } from './harness/console';
+import { linkedStation } from './harness/floor';
 import { expectInView, expectNoScroll } from './harness/fit';
 import { enterCard, enterCounts, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, openConsole, setUpTable, startRace } from './harness/flows';
 
@@ -42,16 +40,7 @@ async function shoot(page: Page, size: string, name: string): Promise<void> {
 test('the dealer calls the floor, the director decides on the floor page, the station shows the decision and its slip carries it', async ({ page, browser }) => {
   test.slow();
   server = await startThrowawayPostgres();
-  const admin = new pg.Client({ connectionString: server.url, connectionTimeoutMillis: 5_000 });
-  admin.on('error', () => undefined);
-  await admin.connect();
-  try {
-    await migrate(admin);
-    const login = await createStationLogin(admin, TABLE);
-    app = await startLinkedConsole(server.urlFor(login.role, login.password), TABLE);
-  } finally {
-    await admin.end();
-  }
+  app = await linkedStation(server, TABLE);
   floor = await startFloorServer({ databaseUrl: server.url, foldEveryMs: 200, log: () => undefined });
 
   await page.setViewportSize({ width: 1024, height: 600 });
