@@ -220,6 +220,14 @@ test('the seat list uploaded on the floor page, a player busted and moved, a tab
   await expect(page.getByTestId('seat-confirm')).toHaveCount(0);
   await expect(page.getByTestId('seat-2-player')).toHaveText('Korhonen Matti');
   await page.getByTestId('seat-2-out').click();
+  // The question fits every size, its name field and yes in view, nothing sideways.
+  for (const size of CONSOLE_SIZES) {
+    await page.setViewportSize(size);
+    await expectNoScroll(page, `the seat's question at ${sizeName(size)}`);
+    await expectInView(page.getByTestId('seat-confirm-yes'), `the seat's question at ${sizeName(size)}: yes`);
+    await expectInView(page.getByTestId('seat-confirm-by'), `the seat's question at ${sizeName(size)}: the name`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
   await sayYes('Take Korhonen Matti (seat 2) out of table 7?');
   await expect(page.getByTestId('seat-2-player')).toHaveCount(0);
   await expect(page.getByTestId('seat-1-player')).toHaveText('Virtanen, Anna');
@@ -228,6 +236,16 @@ test('the seat list uploaded on the floor page, a player busted and moved, a tab
   await sayYes('Undo change');
   await expect(page.getByTestId('seat-2-player')).toHaveText('Korhonen Matti');
   await expect(page.locator('[data-testid="seat-change"][data-kind="out"]')).toContainText('Anna K: Korhonen Matti out of seat 2 — undone by Anna K at');
+  // The changes with their Undo fit every size, in every language.
+  for (const size of CONSOLE_SIZES) {
+    await page.setViewportSize(size);
+    for (const language of ['en', 'fi', 'ru']) {
+      await page.goto(`${floor.url}table?table=7&lang=${language}`);
+      await expectNoScroll(page, `table 7's changes at ${sizeName(size)} in ${language}`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${floor.url}table?table=7&lang=en`);
   await page.getByTestId('seat-3-to-table').fill('Pöytä 12');
   await page.getByTestId('seat-3-to-seat').fill('1');
   await page.getByTestId('seat-3-move').click();
