@@ -374,42 +374,51 @@ async function checkFreeFor(client: ClientBase, table: string, seat: number, pla
 }
 
 /**
- * Undoes a player out, a move or a table broken, as one more change kept with who and when: the
+ * Undoes a player out, a move or a table broken (a change of `table`, the page's), as one more change kept with who and when: the
  * player back in the seat (out), back where they came from (move), every emptied seat filled again
  * and the table no longer broken (break). Refused, nothing changed, when the seating moved on so
  * that it cannot be: the seat taken since, the player seated elsewhere or moved again, a seat list
  * loaded since, the change undone already.
  */
-export async function undoSeatingChange(client: ClientBase, id: number, by: string): Promise<SeatingChange> {
+/**
+ * A change of `table`'s seating (from it or to it) that can still be undone, read now; refused as
+ * the undo would be (no such change of this table, undone already, a load since, not undoable).
+ */
+export async function undoableChange(client: ClientBase, id: number, table: string): Promise<SeatingChange> {
+  const change = await readSeatingChange(client, id);
+  if (change === null || (change.table !== table && change.toTable !== table)) return refuse({ key: 'floor.seating.noChange', params: { id: String(id).slice(0, 20) } });
+  if (change.undoneBy !== null) refuse({ key: 'floor.seating.undoneAlready', params: { id } });
+  if (!change.undoable) refuse({ key: change.kind === 'load' || change.kind === 'undo' ? 'floor.seating.cannotUndo' : 'floor.seating.loadedSince', params: { id } });
+  return change;
+}
+
+export async function undoSeatingChange(client: ClientBase, id: number, by: string, table: string): Promise<SeatingChange> {
   const who = checkBy(by);
   return inTransaction(client, async () => {
     await client.query('LOCK TABLE floor_seating_tables IN EXCLUSIVE MODE');
-    const change = await readSeatingChange(client, id);
-    if (change === null) return refuse({ key: 'floor.seating.noChange', params: { id: String(id).slice(0, 20) } });
-    if (change.undoneBy !== null) refuse({ key: 'floor.seating.undoneAlready', params: { id } });
-    if (!change.undoable) refuse({ key: change.kind === 'load' || change.kind === 'undo' ? 'floor.seating.cannotUndo' : 'floor.seating.loadedSince', params: { id } });
-    const table = change.table as string;
+    const change = await undoableChange(client, id, table);
+    const from = change.table as string;
     if (change.kind === 'out') {
-      await checkFreeFor(client, table, change.seat as number, change.player as string);
-      await client.query('INSERT INTO floor_seating (table_name, seat, player) VALUES ($1, $2, $3)', [table, change.seat, change.player]);
-      await bump(client, table);
+      await checkFreeFor(client, from, change.seat as number, change.player as string);
+      await client.query('INSERT INTO floor_seating (table_name, seat, player) VALUES ($1, $2, $3)', [from, change.seat, change.player]);
+      await bump(client, from);
     } else if (change.kind === 'move') {
       const there = await client.query<{ player: string }>('SELECT player FROM floor_seating WHERE table_name = $1 AND seat = $2', [change.toTable, change.toSeat]);
       if (there.rows[0]?.player !== change.player) refuse({ key: 'floor.seating.movedSince', params: { player: change.player as string, table: change.toTable as string, seat: change.toSeat as number } });
       await client.query('DELETE FROM floor_seating WHERE table_name = $1 AND seat = $2', [change.toTable, change.toSeat]);
-      await checkFreeFor(client, table, change.seat as number, change.player as string);
-      await client.query('INSERT INTO floor_seating (table_name, seat, player) VALUES ($1, $2, $3)', [table, change.seat, change.player]);
-      await bump(client, table);
-      if (change.toTable !== table) await bump(client, change.toTable as string);
+      await checkFreeFor(client, from, change.seat as number, change.player as string);
+      await client.query('INSERT INTO floor_seating (table_name, seat, player) VALUES ($1, $2, $3)', [from, change.seat, change.player]);
+      await bump(client, from);
+      if (change.toTable !== from) await bump(client, change.toTable as string);
     } else {
-      await client.query('UPDATE floor_seating_tables SET broken_at = NULL WHERE table_name = $1', [table]);
+      await client.query('UPDATE floor_seating_tables SET broken_at = NULL WHERE table_name = $1', [from]);
       for (const { seat, player } of change.seats ?? []) {
-        await checkFreeFor(client, table, seat, player);
-        await client.query('INSERT INTO floor_seating (table_name, seat, player) VALUES ($1, $2, $3)', [table, seat, player]);
+        await checkFreeFor(client, from, seat, player);
+        await client.query('INSERT INTO floor_seating (table_name, seat, player) VALUES ($1, $2, $3)', [from, seat, player]);
       }
-      await bump(client, table);
+      await bump(client, from);
     }
-    const undo = await recordChange(client, { by: who, kind: 'undo', table, undoes: change.id });
+    const undo = await recordChange(client, { by: who, kind: 'undo', table: from, undoes: change.id });
     await client.query('UPDATE floor_seating_changes SET undone_by = $1 WHERE id = $2', [undo, change.id]);
     return { ...change, undoneBy: undo, undoable: false };
   });

@@ -24,8 +24,8 @@ import { recordDecision, tableDecisions } from './decisions';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
 import type { FloorClock } from '../protocol/clock';
 import { multipartBoundary, readMultipart } from './multipart';
-import { breakTable, checkPlace, moveSeat, readSeating, readSeatingChange, readSeatingChanges, SEATING_MAX_BYTES, seatingFromCsv, setSeating, undoSeatingChange, unseat } from './seating';
-import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, renderTournament, seatingChangeText, tableSeatsSection, outageBanner, type SeatConfirmation, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
+import { breakTable, checkPlace, moveSeat, readSeating, readSeatingChanges, SEATING_MAX_BYTES, seatingFromCsv, setSeating, undoableChange, undoSeatingChange, unseat } from './seating';
+import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, renderTournament, seatingChangeText, seatsText, tableSeatsSection, outageBanner, type SeatConfirmation, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
 
@@ -251,10 +251,14 @@ function tableHtml(found: TablePage, table: string, language: FloorLanguage, now
  * one tap from harm): the action in words, with the player it is about as the floor holds them now.
  * Refused as the action itself would be when there is nothing to act on.
  */
+/** A seat number as a form gives it (1 or 2 digits, spaces around allowed), else NaN: refused where it is checked (checkPlace). */
+const seatOf = (value: string | undefined): number => (value !== undefined && /^\s*\d{1,2}\s*$/.test(value) ? Number(value) : NaN);
+/** A change's id as the undo form gives it, else NaN (no change has it). */
+const changeIdOf = (value: string | undefined): number => (value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : NaN);
+
 async function seatQuestion(client: pg.ClientBase, form: ReadonlyMap<string, string>, table: string, language: FloorLanguage): Promise<SeatConfirmation> {
   const action = form.get('action');
-  const seatText = form.get('seat') ?? '';
-  const seat = /^\s*\d{1,2}\s*$/.test(seatText) ? Number(seatText) : NaN;
+  const seat = seatOf(form.get('seat'));
   const all = await readSeating(client);
   const seating = all.find((entry) => entry.table === table);
   const playerAt = (at: number) => {
@@ -267,8 +271,7 @@ async function seatQuestion(client: pg.ClientBase, form: ReadonlyMap<string, str
   if (action === 'move') {
     const player = playerAt(seat);
     const toTable = (form.get('to-table') ?? '').trim();
-    const toSeatText = form.get('to-seat') ?? '';
-    const toSeat = /^\s*\d{1,2}\s*$/.test(toSeatText) ? Number(toSeatText) : NaN;
+    const toSeat = seatOf(form.get('to-seat'));
     checkPlace(toTable, toSeat);
     // Asked only about a move that can be made now (the seat free, the table not broken).
     const there = all.find((entry) => entry.table === toTable);
@@ -278,16 +281,11 @@ async function seatQuestion(client: pg.ClientBase, form: ReadonlyMap<string, str
     return { question: say(language, 'floor.page.seats.confirmMove', { player, table, seat, toTable, toSeat }), fields: { action, seat: String(seat), 'to-table': toTable, 'to-seat': String(toSeat) } };
   }
   if (action === 'break') {
-    const players = (seating?.seats ?? []).map((entry) => `${entry.seat} ${entry.player}`).join(', ') || '—';
-    return { question: say(language, 'floor.page.seats.confirmBreak', { table, players }), fields: { action } };
+    return { question: say(language, 'floor.page.seats.confirmBreak', { table, players: seatsText(seating?.seats ?? []) }), fields: { action } };
   }
-  const changeText = form.get('change') ?? '';
-  const id = /^\d{1,15}$/.test(changeText) ? Number(changeText) : NaN;
-  const change = await readSeatingChange(client, id);
-  // A change of another table is not this page's to undo.
-  if (change === null || (change.table !== table && change.toTable !== table)) throw new InputError('change', { key: 'floor.seating.noChange', params: { id: changeText.slice(0, 20) } });
-  if (change.undoneBy !== null) throw new InputError('change', { key: 'floor.seating.undoneAlready', params: { id } });
-  if (!change.undoable) throw new InputError('change', { key: change.kind === 'load' || change.kind === 'undo' ? 'floor.seating.cannotUndo' : 'floor.seating.loadedSince', params: { id } });
+  const id = changeIdOf(form.get('change'));
+  // Refused as the undo itself would be (another table's change is not this page's to undo).
+  const change = await undoableChange(client, id, table);
   return { question: say(language, 'floor.page.seats.confirmUndo', { id, change: seatingChangeText(change, language) }), fields: { action: 'undo', change: String(id) } };
 }
 
@@ -698,6 +696,16 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     send(response, 303, text, '', { Location: `/seating?lang=${formLanguage}&loaded=1` });
   }
 
+  /** The table's page again after a seat form, with what the form came back with (a refusal, a question); 404 for no such table. */
+  async function sendTablePage(response: ServerResponse, table: string, language: FloorLanguage, status: number, shown: Parameters<typeof tableHtml>[4]): Promise<void> {
+    const page = await withClient(async (client) => {
+      const found = await tablePage(client, table);
+      return found === null ? null : tableHtml(found, table, language, now(), shown);
+    });
+    if (page === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'));
+    else send(response, status, html, page);
+  }
+
   /**
    * A seat's form on a table's page: a player out, moved, the table broken, a change undone. Asked
    * once: without `confirm=yes` the table's page comes back with the question and a field for the
@@ -715,7 +723,6 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       return;
     }
     const formLanguage = languageOf(form.get('lang') ?? null, undefined);
-    const seatOf = (value: string | undefined) => (value !== undefined && /^\s*\d{1,2}\s*$/.test(value) ? Number(value) : NaN);
     const by = form.get('by') ?? '';
     let confirmation: SeatConfirmation | null = null;
     try {
@@ -724,33 +731,15 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
         else if (action === 'out') await unseat(client, table, seatOf(form.get('seat')), by);
         else if (action === 'move') await moveSeat(client, table, seatOf(form.get('seat')), (form.get('to-table') ?? '').trim(), seatOf(form.get('to-seat')), by);
         else if (action === 'break') await breakTable(client, table, by);
-        else {
-          // The change must be this table's (from it or to it), as the question checked.
-          const id = Number(/^\d{1,15}$/.test(form.get('change') ?? '') ? form.get('change') : NaN);
-          const change = await readSeatingChange(client, id);
-          if (change === null || (change.table !== table && change.toTable !== table)) throw new InputError('change', { key: 'floor.seating.noChange', params: { id: (form.get('change') ?? '').slice(0, 20) } });
-          await undoSeatingChange(client, id, by);
-        }
+        else await undoSeatingChange(client, changeIdOf(form.get('change')), by, table);
       });
     } catch (error) {
       if (!isInputError(error) || error.said === undefined) throw error;
-      const said = error.said;
-      const page = await withClient(async (client) => {
-        const found = await tablePage(client, table);
-        return found === null ? null : tableHtml(found, table, formLanguage, now(), { seatsProblem: sayMessage(formLanguage, said) });
-      });
-      if (page === null) send(response, 404, html, renderMessage(formLanguage, 'floor.page.notFound'));
-      else send(response, 409, html, page);
+      await sendTablePage(response, table, formLanguage, 409, { seatsProblem: sayMessage(formLanguage, error.said) });
       return;
     }
     if (confirmation !== null) {
-      const asked: SeatConfirmation = confirmation;
-      const page = await withClient(async (client) => {
-        const found = await tablePage(client, table);
-        return found === null ? null : tableHtml(found, table, formLanguage, now(), { confirmation: asked });
-      });
-      if (page === null) send(response, 404, html, renderMessage(formLanguage, 'floor.page.notFound'));
-      else send(response, 200, html, page);
+      await sendTablePage(response, table, formLanguage, 200, { confirmation });
       return;
     }
     send(response, 303, text, '', { Location: `/table?${new URLSearchParams({ table, lang: formLanguage }).toString()}` });

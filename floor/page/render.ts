@@ -744,9 +744,14 @@ export interface SeatConfirmation {
   readonly fields: Readonly<Record<string, string>>;
 }
 
+/** Seats and their players as a break's question and its change say them: `1 Pekka, 3 Matti`, or `—` for none. */
+export function seatsText(seats: readonly { readonly seat: number; readonly player: string }[]): string {
+  return seats.map(({ seat, player }) => `${seat} ${player}`).join(', ') || '—';
+}
+
 /** A change of the seating in the page's words (the changes' list, an undo's question). */
 export function seatingChangeText(change: SeatingChange, language: FloorLanguage): string {
-  const players = (change.seats ?? []).map(({ seat, player }) => `${seat} ${player}`).join(', ') || '—';
+  const players = seatsText(change.seats ?? []);
   const params = { player: change.player ?? '', table: change.table ?? '', seat: change.seat ?? 0, toTable: change.toTable ?? '', toSeat: change.toSeat ?? 0, players, id: change.undoes ?? 0 };
   switch (change.kind) {
     case 'out':
