@@ -76,4 +76,27 @@ describe('count drafts store', () => {
     expect((await store.run('startColorUp', 6, 1)).ok).toBe(false);
     expect(drafts.counts[1]?.chips).toBe(3);
   });
+
+  it("keeps the counts typed while the colour-up's command was on its way (the dealer types on at once), and clears the rest", async () => {
+    // e2e/break-ends on CI: Start colour-up tapped on the counts screen, the counts filled at once,
+    // and the command's answer, coming after them, emptied every field: Start race stayed disabled.
+    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) });
+    const { store, drafts } = connectStores(api, createPinia());
+    await settle();
+    drafts.ensureCounts();
+    for (const seat of [1, 2, 3]) drafts.setCount(seat, { chips: 9 });
+    let answer: (value: unknown) => void = () => undefined;
+    store.connect({ ...api, startColorUp: (...args: Parameters<ConsoleApi['startColorUp']>) => new Promise((resolve) => (answer = () => resolve(api.startColorUp(...args)))) } as ConsoleApi);
+    await settle();
+    const [first] = store.plan?.proposal?.races ?? [];
+    const started = store.run('startColorUp', 6, first?.removed ?? 0);
+    drafts.setCount(1, { chips: 4 });
+    drafts.setCount(2, { hasOther: false });
+    answer(undefined);
+    expect((await started).ok).toBe(true);
+    expect(drafts.counts[1]).toEqual({ chips: 4, hasOther: true });
+    expect(drafts.counts[2]).toEqual({ chips: 9, hasOther: false });
+    // Seat 3 was not touched after the tap: its count was for the race before.
+    expect(drafts.counts[3]).toEqual({ chips: '', hasOther: true });
+  });
 });

@@ -37,6 +37,10 @@ export const useCountDraftsStore = defineStore('countDrafts', () => {
   /** The counts this window sent last (JSON): the service's state with these is this window's own typing, not news. */
   let draftsSent: string | null = null;
 
+  /** Every count typed or ticked is numbered: the number of each seat's last. */
+  let editStamp = 0;
+  const editedAt = new Map<number, number>();
+
   const counts = reactive<Record<number, CountDraft>>({});
   const preview = shallowRef<RaceSummary | null>(null);
 
@@ -92,6 +96,8 @@ export const useCountDraftsStore = defineStore('countDrafts', () => {
     const draft = counts[seat];
     if (draft === undefined) return;
     Object.assign(draft, change);
+    editStamp += 1;
+    editedAt.set(seat, editStamp);
     if (draftTimer !== null) clearTimeout(draftTimer);
     draftTimer = setTimeout(() => void sendDrafts(), COUNT_DRAFTS_DELAY_MS);
   }
@@ -118,15 +124,34 @@ export const useCountDraftsStore = defineStore('countDrafts', () => {
   function resetCounts(): void {
     cancelDrafts();
     for (const key of Object.keys(counts)) delete counts[Number(key)];
+    editedAt.clear();
     ensureCounts();
     preview.value = null;
     consoleStore.errors.previewRace = null;
   }
 
+  /**
+   * A command that clears the counts, answered: the counts typed before it was sent are emptied,
+   * but a seat typed or ticked while it was on its way keeps what the dealer typed, who types on at
+   * once (e2e/break-ends failed on CI: the answer came after the counts were filled and emptied them
+   * all). The counts kept go to the service again, which dropped its copy with the command.
+   */
+  function clearCountsTypedBefore(stamp: number): void {
+    const kept = [...editedAt].filter(([, at]) => at > stamp).map(([seat]) => seat);
+    if (kept.length === 0) return resetCounts();
+    for (const key of Object.keys(counts)) {
+      const seat = Number(key);
+      if (!kept.includes(seat)) counts[seat] = { chips: '', hasOther: true };
+    }
+    if (draftTimer !== null) clearTimeout(draftTimer);
+    draftTimer = setTimeout(() => void sendDrafts(), COUNT_DRAFTS_DELAY_MS);
+  }
+
   consoleStore.$onAction(({ name, args, after }) => {
     if (name !== 'run' || !CLEARS_COUNTS.includes(args[0])) return;
+    const sentAt = editStamp;
     after((outcome) => {
-      if (outcome.ok) resetCounts();
+      if (outcome.ok) clearCountsTypedBefore(sentAt);
     });
   });
 
