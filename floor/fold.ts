@@ -732,6 +732,7 @@ export interface TableStatus {
   /** The chip value the table's confirmed races and its exchanges outside a race created (negative: removed). */
   readonly valueDelta: number;
   readonly lastSeen: string | null;
+  /** At the break its station is on; playing since it finished its last break (the sheet's), that break's: done or closed. */
   readonly colourUp: ColourUpStatus;
   /** Records the station said it still had to send when it was last heard from. */
   readonly behind: number;
@@ -821,13 +822,13 @@ const chipsList = (chips: Map<number, { collect: number; bring: number }>): Deno
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
   await noJit(client);
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null; left_finished: LeftFinished[] | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null; left_finished: LeftFinished[] | null; break_marked: number | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
        c.reader_verdict, c.reader_frames, c.reader_unknown, c.reader_checksum, c.reader_repeats, c.reader_held,
        coalesce(a.races, 0)::int AS races, (coalesce(a.value_delta, 0) + coalesce((SELECT sum(value_delta) FROM floor_exchanges WHERE table_name = t.table_name), 0))::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
        greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
-       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged, s.base_colour_up, s.flag_kind, s.flag_seq::text, s.flag_race, s.left_finished,
+       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged, s.base_colour_up, s.flag_kind, s.flag_seq::text, s.flag_race, s.left_finished, s.break_marked,
        (SELECT jsonb_build_object('by', d.decided_by, 'note', d.note) FROM floor_decisions d WHERE d.table_name = t.table_name AND d.decision = 'race-closed' AND d.race_id = s.open_race ORDER BY d.id DESC LIMIT 1) AS open_closed,
        b.level AS sheet_break,
        coalesce((SELECT jsonb_agg(r.sheet ORDER BY r.first_seq) FROM floor_races r WHERE r.table_name = t.table_name AND r.level = b.level AND r.status <> 'abandoned' AND r.sheet IS NOT NULL), '[]') AS sheets,
@@ -869,6 +870,11 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
       // A chain failure, or a record the fold could not take: for the director to settle first.
       const disputed = failures.length > 0 || foldProblems.length > 0 || (row.problem_count ?? 0) > 0;
       const sheets = [...row.sheets, ...row.exchanges.map(exchangeSheet)];
+      const decisions = decisionsByTable.get(row.table_name) ?? [];
+      const finishedBreaks = finishedBreaksOf(row.left_finished ?? [], decisions, disputed);
+      // Its station playing since it finished its last break (the sheet's): finished with it, as the held break counts it.
+      const lastLeft = row.break_marked === null && row.sheet_break !== null && finishedBreaks.includes(row.sheet_break) ? (row.left_finished ?? []).find((each) => each.afterLevel === row.sheet_break) : undefined;
+      const base = lastLeft?.base ?? row.base_colour_up;
       return {
         table: row.table_name,
         races: row.races,
@@ -876,9 +882,9 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         lastSeen: row.last_seen === null ? null : row.last_seen.toISOString(),
         colourUp: disputed
           ? 'disputed'
-          : row.base_colour_up === null
+          : base === null
             ? (row.colour_up ?? 'not-started')
-            : settledStatus(row.base_colour_up, flagOf(row), decisionsByTable.get(row.table_name) ?? [], false, row.open_closed !== null),
+            : settledStatus(base, flagOf(row), decisions, false, row.open_closed !== null),
         flag: flagOf(row),
         behind: row.behind ?? 0,
         openRace: row.open_race !== null && row.open_status !== null ? { raceId: row.open_race, status: row.open_status } : null,
@@ -895,7 +901,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         bring: addChips(...sheets.map((sheet) => sheet.bring)),
         collect: addChips(...sheets.map((sheet) => sheet.collect)),
         sheetAfterLevel: row.sheet_break,
-        finishedBreaks: finishedBreaksOf(row.left_finished ?? [], decisionsByTable.get(row.table_name) ?? [], disputed),
+        finishedBreaks,
         exchanges: row.exchanges,
         readerHealth: readerHealthOf(row),
       };

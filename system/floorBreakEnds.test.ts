@@ -188,6 +188,10 @@ describe.runIf(run)("a station finished with the floor's held break leaves it at
     expect(b.getState().colorUp).toMatchObject({ afterLevel: 2, done: [] });
     await until("A's finished break folded", async () => (await finishedBreaks('A')).length > 0);
     expect(await finishedBreaks('A')).toEqual([2]);
+    // The director's page says the same: A done with the break (its sheet's), one table left.
+    const status = await readFloorStatus(database.admin);
+    expect(status.tables.map((table) => [table.table, table.colourUp, table.sheetAfterLevel])).toEqual([['A', 'done', 2], ['B', 'not-started', 2]]);
+    expect(status.progress.left).toBe(1);
     expect(await marksOnFloor('A', 2)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }, { kind: 'break-marked', afterLevel: null, by: 'clock' }]);
 
     // B confirms: the floor lets the clock go, B leaves the break, A plays on (the break not marked again).
