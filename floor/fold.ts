@@ -323,11 +323,24 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
 export const STATUS_KINDS: readonly string[] = [...COLOR_UP_LOG_KINDS, 'floor-called', 'floor-decision'];
 
 /**
+ * A break the table's station left (marked play, or another break) with its colour-up finished
+ * (`base` then: isFinished), and what flagged the table then: finished with it unless that flag
+ * stands, as the director's decisions settle it (settledStatus, finishedBreaksOf). The held break
+ * counts the table done with it so (floor/hold.ts tablesLeftAt), after its station has left it.
+ */
+export interface LeftFinished {
+  readonly afterLevel: number;
+  readonly base: ColourUpStatus;
+  readonly flag: TableFlag | null;
+}
+
+/**
  * A table's colour-up status from its status records (STATUS_KINDS, in seq order, the whole
  * journal), whether the open race is complete: `base`, the colour-up's own, and `flag`, what flags
- * it for the director (settledStatus puts them together with the decisions).
+ * it for the director (settledStatus puts them together with the decisions); and `leftFinished`,
+ * each break its station left with the colour-up finished (the last time it left it), by level.
  */
-export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openComplete: boolean): { readonly base: ColourUpStatus; readonly flag: TableFlag | null } {
+export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openComplete: boolean): { readonly base: ColourUpStatus; readonly flag: TableFlag | null; readonly leftFinished: readonly LeftFinished[] } {
   const log = new ColorUpLog();
   let mark: number | null = null;
   let open: string | null = null;
@@ -337,6 +350,20 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
   const closedOnFloor = new Set<string>();
   // The marked break's last race ended was one the floor closed (and none started since).
   let closedByFloor = false;
+  const leftFinished = new Map<number, LeftFinished>();
+  const flagNow = (): TableFlag | null => {
+    const abandoned: TableFlag | null = mark !== null && abandonedAt !== null ? { kind: 'disputed', seq: abandonedAt.seq, raceId: abandonedAt.raceId } : null;
+    const called: TableFlag | null = calledAt !== null ? { kind: 'floor-called', seq: calledAt.seq, raceId: calledAt.raceId } : null;
+    return abandoned !== null && (called === null || abandoned.seq > called.seq) ? abandoned : called;
+  };
+  const baseNow = (complete: boolean): ColourUpStatus => {
+    if (mark === null) return 'not-started';
+    const progress = log.progress(mark, open);
+    if (progress === null) return 'not-started';
+    if (progress.running !== null) return complete ? 'waiting-to-confirm' : 'racing';
+    if (closedByFloor) return 'closed';
+    return progress.done.length > 0 ? 'done' : 'not-started';
+  };
   for (const line of lines) {
     const record = line.record as { kind?: unknown; raceId?: unknown; afterLevel?: unknown; decision?: unknown };
     if (record.kind === 'floor-called') {
@@ -348,7 +375,14 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
       continue;
     }
     if (record.kind === 'break-marked') {
-      mark = typeof record.afterLevel === 'number' ? record.afterLevel : null;
+      const next = typeof record.afterLevel === 'number' ? record.afterLevel : null;
+      if (mark !== null && next !== mark) {
+        // Left: how it stood then is how the floor remembers it (a race still open then is not finished, complete or not).
+        const base = baseNow(false);
+        if (isFinished(base)) leftFinished.set(mark, { afterLevel: mark, base, flag: flagNow() });
+        else leftFinished.delete(mark);
+      }
+      mark = next;
       abandonedAt = null;
       closedByFloor = false;
     }
@@ -364,18 +398,16 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
     }
     if ((record.kind === 'race-confirm' || record.kind === 'race-abandon') && record.raceId === open) open = null;
   }
-  const abandoned: TableFlag | null = mark !== null && abandonedAt !== null ? { kind: 'disputed', seq: abandonedAt.seq, raceId: abandonedAt.raceId } : null;
-  const called: TableFlag | null = calledAt !== null ? { kind: 'floor-called', seq: calledAt.seq, raceId: calledAt.raceId } : null;
-  const flag = abandoned !== null && (called === null || abandoned.seq > called.seq) ? abandoned : called;
-  const base = ((): ColourUpStatus => {
-    if (mark === null) return 'not-started';
-    const progress = log.progress(mark, open);
-    if (progress === null) return 'not-started';
-    if (progress.running !== null) return openComplete ? 'waiting-to-confirm' : 'racing';
-    if (closedByFloor) return 'closed';
-    return progress.done.length > 0 ? 'done' : 'not-started';
-  })();
-  return { base, flag };
+  return { base: baseNow(openComplete), flag: flagNow(), leftFinished: [...leftFinished.values()].sort((a, b) => a.afterLevel - b.afterLevel) };
+}
+
+/**
+ * The breaks (by the level they follow) a table finished before its station left them: each
+ * LeftFinished whose flag the director's decisions settled; none while its chain failed or the
+ * fold could not take a record of it (the table is disputed, as its status is).
+ */
+export function finishedBreaksOf(leftFinished: readonly LeftFinished[], decisions: readonly Pick<FloorDecision, 'settlesSeq' | 'raceId'>[], disputed: boolean): number[] {
+  return leftFinished.filter((left) => isFinished(settledStatus(left.base, left.flag, decisions, disputed))).map((left) => left.afterLevel);
 }
 
 /**
@@ -474,10 +506,10 @@ export function floorChainReport(failures: readonly ChainFailure[], allSealsChec
 
 /**
  * The fold's version. A floor whose fold changed (what it takes from a record, what it keeps) says
- * so here: every table folded by another version is folded again from its first record. 6: the
- * flag keeps the race it is about (`flag_race`, migration 15).
+ * so here: every table folded by another version is folded again from its first record. 7: the
+ * breaks left with the colour-up finished (`left_finished`, migration 17).
  */
-export const FOLD_VERSION = 6;
+export const FOLD_VERSION = 7;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
 const FOLD_LOCK = 0x666f6c64;
@@ -598,12 +630,12 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
          SELECT $1, e.seq, e.at, e.reason, e.race_id, e.seat, e.removed, e.count, e.next, e.note, e.given, e.lost, e.value_delta, e.after_level
          FROM json_to_recordset($16::json) AS e(seq bigint, at timestamptz, reason text, race_id text, seat integer, removed bigint, count bigint, next bigint, note text, given bigint, lost bigint, value_delta bigint, after_level integer)
          ON CONFLICT (table_name, seq) DO NOTHING)
-       INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged, break_marked, base_colour_up, flag_kind, flag_seq, flag_race)
-       VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10, $12, $13, $14, $15, $17)
+       INSERT INTO floor_table_state (table_name, folded_seq, resume_seq, failures, colour_up, open_race, folded_at, fold_version, replay, problems, problem_count, fold_error, error_seq, damaged, break_marked, base_colour_up, flag_kind, flag_seq, flag_race, left_finished)
+       VALUES ($1, $2, $3, 0, $4, $5, now(), $6, $7, $8, $9, NULL, NULL, $10, $12, $13, $14, $15, $17, $18)
        ON CONFLICT (table_name) DO UPDATE SET folded_seq = excluded.folded_seq, resume_seq = excluded.resume_seq, failures = excluded.failures, colour_up = excluded.colour_up, open_race = excluded.open_race, folded_at = excluded.folded_at,
          fold_version = excluded.fold_version, replay = excluded.replay, problems = excluded.problems, problem_count = excluded.problem_count, fold_error = NULL, error_seq = NULL, damaged = excluded.damaged, break_marked = excluded.break_marked,
-         base_colour_up = excluded.base_colour_up, flag_kind = excluded.flag_kind, flag_seq = excluded.flag_seq, flag_race = excluded.flag_race`,
-      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged), racesJson(fold.races), markedBreakOf(colourUpRecords), reading.base, reading.flag?.kind ?? null, reading.flag?.seq ?? null, exchangesJson(fold.exchanges), reading.flag?.raceId ?? null],
+         base_colour_up = excluded.base_colour_up, flag_kind = excluded.flag_kind, flag_seq = excluded.flag_seq, flag_race = excluded.flag_race, left_finished = excluded.left_finished`,
+      [table, lastSeq, openRace?.firstSeq ?? lastSeq + 1, colourUp, openRace?.id ?? null, FOLD_VERSION, JSON.stringify(fold.state), JSON.stringify(problems), (current?.problem_count ?? 0) + fold.problems.length, JSON.stringify(damaged), racesJson(fold.races), markedBreakOf(colourUpRecords), reading.base, reading.flag?.kind ?? null, reading.flag?.seq ?? null, exchangesJson(fold.exchanges), reading.flag?.raceId ?? null, JSON.stringify(reading.leftFinished)],
     );
     await client.query('COMMIT');
     return lines.length === FOLD_BATCH ? 'more' : 'folded';
@@ -700,6 +732,7 @@ export interface TableStatus {
   /** The chip value the table's confirmed races and its exchanges outside a race created (negative: removed). */
   readonly valueDelta: number;
   readonly lastSeen: string | null;
+  /** At the break its station is on; playing since it finished its last break (the sheet's), that break's: done or closed. */
   readonly colourUp: ColourUpStatus;
   /** Records the station said it still had to send when it was last heard from. */
   readonly behind: number;
@@ -725,6 +758,8 @@ export interface TableStatus {
   readonly collect: ChipsByDenomination;
   /** The break the sheet is for (the level it falls after): null when the table has had none. */
   readonly sheetAfterLevel: number | null;
+  /** The breaks (the levels they follow) the table finished before its station left them (finishedBreaksOf); absent: none. */
+  readonly finishedBreaks?: readonly number[];
   /** The chips exchanged outside a race on that sheet (its break's: FoldedExchange), in the order recorded: the sheet lists each. */
   readonly exchanges?: readonly FoldedExchange[];
   /** The station's card reader, as it last reported it (protocol/readerHealth.ts): null when it never did, has no reader in use, or sent what does not read. */
@@ -787,13 +822,13 @@ const chipsList = (chips: Map<number, { collect: number; bring: number }>): Deno
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
   await noJit(client);
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null; left_finished: LeftFinished[] | null; break_marked: number | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
        c.reader_verdict, c.reader_frames, c.reader_unknown, c.reader_checksum, c.reader_repeats, c.reader_held,
        coalesce(a.races, 0)::int AS races, (coalesce(a.value_delta, 0) + coalesce((SELECT sum(value_delta) FROM floor_exchanges WHERE table_name = t.table_name), 0))::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
        greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
-       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged, s.base_colour_up, s.flag_kind, s.flag_seq::text, s.flag_race,
+       s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged, s.base_colour_up, s.flag_kind, s.flag_seq::text, s.flag_race, s.left_finished, s.break_marked,
        (SELECT jsonb_build_object('by', d.decided_by, 'note', d.note) FROM floor_decisions d WHERE d.table_name = t.table_name AND d.decision = 'race-closed' AND d.race_id = s.open_race ORDER BY d.id DESC LIMIT 1) AS open_closed,
        b.level AS sheet_break,
        coalesce((SELECT jsonb_agg(r.sheet ORDER BY r.first_seq) FROM floor_races r WHERE r.table_name = t.table_name AND r.level = b.level AND r.status <> 'abandoned' AND r.sheet IS NOT NULL), '[]') AS sheets,
@@ -835,6 +870,11 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
       // A chain failure, or a record the fold could not take: for the director to settle first.
       const disputed = failures.length > 0 || foldProblems.length > 0 || (row.problem_count ?? 0) > 0;
       const sheets = [...row.sheets, ...row.exchanges.map(exchangeSheet)];
+      const decisions = decisionsByTable.get(row.table_name) ?? [];
+      const finishedBreaks = finishedBreaksOf(row.left_finished ?? [], decisions, disputed);
+      // Its station playing since it finished its last break (the sheet's): finished with it, as the held break counts it.
+      const lastLeft = row.break_marked === null && row.sheet_break !== null && finishedBreaks.includes(row.sheet_break) ? (row.left_finished ?? []).find((each) => each.afterLevel === row.sheet_break) : undefined;
+      const base = lastLeft?.base ?? row.base_colour_up;
       return {
         table: row.table_name,
         races: row.races,
@@ -842,9 +882,9 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         lastSeen: row.last_seen === null ? null : row.last_seen.toISOString(),
         colourUp: disputed
           ? 'disputed'
-          : row.base_colour_up === null
+          : base === null
             ? (row.colour_up ?? 'not-started')
-            : settledStatus(row.base_colour_up, flagOf(row), decisionsByTable.get(row.table_name) ?? [], false, row.open_closed !== null),
+            : settledStatus(base, flagOf(row), decisions, false, row.open_closed !== null),
         flag: flagOf(row),
         behind: row.behind ?? 0,
         openRace: row.open_race !== null && row.open_status !== null ? { raceId: row.open_race, status: row.open_status } : null,
@@ -861,6 +901,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         bring: addChips(...sheets.map((sheet) => sheet.bring)),
         collect: addChips(...sheets.map((sheet) => sheet.collect)),
         sheetAfterLevel: row.sheet_break,
+        finishedBreaks,
         exchanges: row.exchanges,
         readerHealth: readerHealthOf(row),
       };

@@ -22,11 +22,13 @@ export type HoldStep = 'held' | 'released' | 'counted' | null;
 /**
  * The tables not finished with the colour-up at the break after `afterLevel`: finished is its races
  * confirmed at that break, or its race there closed by the floor (a table broken mid-colour-up:
- * isFinished). A table whose station has not marked that break yet, or still shows the last
- * break's, is not finished with this one.
+ * isFinished), whether its station still shows that break or has left it since (the fold
+ * remembers the breaks left finished: `finishedBreaks`), so a station leaves a break with the
+ * clock. A table whose station has not marked that break yet, or still shows the last break's,
+ * is not finished with this one.
  */
 export function tablesLeftAt(status: Pick<FloorStatus, 'tables'>, afterLevel: number): number {
-  return status.tables.filter((table) => !(isFinished(table.colourUp) && table.sheetAfterLevel === afterLevel)).length;
+  return status.tables.filter((table) => !((isFinished(table.colourUp) && table.sheetAfterLevel === afterLevel) || (table.finishedBreaks ?? []).includes(afterLevel))).length;
 }
 
 interface ClockRow {

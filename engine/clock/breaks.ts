@@ -115,10 +115,12 @@ export interface StationBreak {
   readonly marks: ReadonlyMap<number, number>;
   /**
    * The clock is the floor's, which may hold a break at its end (with the option on, for a break
-   * with a colour-up): the station leaves its break only once the floor can no longer hold it
-   * (`floorMayHoldUntil`), so the floor counts this table done with the break when it looks.
+   * with a colour-up), and this station's colour-up of its break is not finished: it stays on the
+   * break while the floor may still hold it (`floorMayHoldUntil`), so the floor's hold finds it
+   * there, where its dealer finishes it. A station finished with its break leaves it with the
+   * clock: the floor remembers the breaks a table left finished (floor/fold.ts LeftFinished).
    */
-  readonly floorHolds?: boolean;
+  readonly waitsForHold?: boolean;
 }
 
 /**
@@ -139,7 +141,7 @@ export function breakMarkDue(schedule: ClockSchedule, events: readonly ClockEven
   // A break the clock marked once already since its start (or the dealer did) is not begun again: play, then.
   const target = said !== null && (station.marks.get(said) ?? -Infinity) >= start.at ? null : said;
   if (target === station.current) return null;
-  if (station.floorHolds === true && station.current !== null && floorMayHoldUntil(schedule, events, now, station.current) !== null) return null;
+  if (station.waitsForHold === true && station.current !== null && floorMayHoldUntil(schedule, events, now, station.current) !== null) return null;
   // Since the mark, or since the clock's start when the mark came before it.
   const known = station.markedAfterEvents;
   const sinceStart = station.markedAt === null || (known === undefined ? station.markedAt < start.at : known === 0);

@@ -386,7 +386,47 @@ describe("the floor's clock on a station", () => {
     expect(breakMarks(dataDir)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }, { kind: 'break-marked', afterLevel: null, by: 'clock' }]);
   });
 
-  it("leaves the floor's break a minute after its end, when the floor can hold it no more (it counts the table done then)", async () => {
+  it("leaves the floor's break at its end when its colour-up is finished (the floor remembers it so); waits for the hold when it is not", async () => {
+    const { service, dataDir, time, timers } = await station();
+    expect(await service.followFloorClock(floorAt([{ type: 'start', at: T0 - 45 * MIN }]))).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(2);
+    expect(await service.startColorUp(2, 25)).toEqual(ok);
+    await raceConfirmed(service, 4);
+    await settled(service);
+    // Finished: the one timer is for the break's end, and there it marks play.
+    expect(timers.pending().map((timer) => timer.ms)).toEqual([5 * MIN]);
+    time.set(5 * MIN);
+    timers.fire();
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
+    expect(service.getState().colorUp).toBeNull();
+    // The floor's hold then comes (for another table) dated at the break's end: this station plays on.
+    time.set(5 * MIN + 2_000);
+    expect(await service.followFloorClock({ ...floorAt([{ type: 'start', at: T0 - 45 * MIN }, { type: 'pause', at: T0 + 5 * MIN }]), held: { afterLevel: 2, tables: 1 } })).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
+    expect(service.getState().clock.held).toEqual({ afterLevel: 2, tables: 1 });
+    expect(breakMarks(dataDir)).toEqual([{ kind: 'break-marked', afterLevel: 2, by: 'clock' }, { kind: 'break-marked', afterLevel: null, by: 'clock' }]);
+  });
+
+  it("leaves the floor's break as soon as its colour-up is finished after the end, before the floor can hold it no more", async () => {
+    const { service, time, timers } = await station();
+    expect(await service.followFloorClock(floorAt([{ type: 'start', at: T0 - 45 * MIN }]))).toEqual(ok);
+    await settled(service);
+    expect(await service.startColorUp(2, 25)).toEqual(ok);
+    time.set(5 * MIN);
+    timers.fire();
+    await settled(service);
+    // Not finished at the end (a race not confirmed yet): on the break, for the floor's hold to find.
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(2);
+    time.set(5 * MIN + 3_000);
+    await raceConfirmed(service, 4);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
+  });
+
+  it("leaves the floor's break a minute after its end when its colour-up is not finished, when the floor can hold it no more", async () => {
     const { service, time, timers } = await station();
     expect(await service.followFloorClock(floorAt([{ type: 'start', at: T0 - 45 * MIN }]))).toEqual(ok);
     await settled(service);

@@ -13,7 +13,9 @@ import type { FollowerCheckpoint, JournalFollower } from '../../replay/follower'
  * station's "this break" follows it (engine/clock/breaks.ts): when it enters the break after level
  * L the service marks that break as the dealer's "mark break" does, so the colour-up banner comes
  * up with the planned races, and when it leaves the break it marks play, so the banner, the
- * break's races raced off and the floor's decisions of that break leave the screens. One timer,
+ * break's races raced off and the floor's decisions of that break leave the screens (on the
+ * floor's clock a break whose colour-up is not finished is left once the floor can hold it no
+ * more: the hold finds the station on it). One timer,
  * set for the moment the clock next enters a period; nothing polls.
  */
 
@@ -182,17 +184,19 @@ export class StationClock implements JournalFollower {
 
   /**
    * The break the station marks now to follow its clock (`afterLevel` null: play), given the break
-   * it is on (`current`, the settings' `tournament.atBreakAfter`); null when nothing is due: the
-   * clock entered a break not marked since its start, or left the break the station is on, since
-   * the station's last mark (breakMarkDue). Marks by hand stand until the clock moves on.
+   * it is on (`current`, the settings' `tournament.atBreakAfter`) and whether its colour-up there is
+   * finished; null when nothing is due: the clock entered a break not marked since its start, or
+   * left the break the station is on, since the station's last mark (breakMarkDue). Marks by hand
+   * stand until the clock moves on. On the floor's clock a break not finished is left only once
+   * the floor can hold it no more (StationBreak `waitsForHold`).
    */
-  markDue(structure: unknown, current: number | null, now: number): { readonly afterLevel: number | null } | null {
+  markDue(structure: unknown, current: number | null, now: number, finished = false): { readonly afterLevel: number | null } | null {
     const view = this.view(structure);
     if (view.schedule === null) return null;
     // The own clock's every event since its start (the journal's, in order with the marks), or the floor's.
     const own = view.source === 'local';
     const mark = this.lastMark;
-    const station = { current, markedAt: mark?.at ?? null, marks: this.marked, floorHolds: !own, ...(own && mark !== null ? { markedAfterEvents: mark.localEvents } : {}) };
+    const station = { current, markedAt: mark?.at ?? null, marks: this.marked, waitsForHold: !own && !finished, ...(own && mark !== null ? { markedAfterEvents: mark.localEvents } : {}) };
     try {
       return breakMarkDue(view.schedule, own ? this.local : view.events, now, station, view.held?.afterLevel ?? null);
     } catch {
@@ -203,10 +207,10 @@ export class StationClock implements JournalFollower {
 
   /**
    * Sets the one timer for the moment the clock next enters a period, or, on the floor's clock,
-   * the floor can no longer hold the station's break (`current`) it has passed the end of, if that
-   * comes first (cleared first); none while it stands.
+   * the floor can no longer hold the station's break (`current`, not `finished`) it has passed the
+   * end of, if that comes first (cleared first); none while it stands.
    */
-  arm(structure: unknown, now: number, fire: () => void, current: number | null = null): void {
+  arm(structure: unknown, now: number, fire: () => void, current: number | null = null, finished = false): void {
     this.timers.clear(this.timer);
     this.timer = undefined;
     const clock = this.running(structure);
@@ -214,7 +218,7 @@ export class StationClock implements JournalFollower {
     const next = nextClockChange(clock.schedule, clock.events, now);
     let holdEnds: number | null = null;
     try {
-      holdEnds = clock.source === 'floor' && current !== null ? floorMayHoldUntil(clock.schedule, clock.events, now, current) : null;
+      holdEnds = clock.source === 'floor' && current !== null && !finished ? floorMayHoldUntil(clock.schedule, clock.events, now, current) : null;
     } catch {
       // Events this schedule reads out of order: no hold to wait for.
     }

@@ -1,12 +1,20 @@
 import { isInputError } from '../../engine/errors';
 import type { ClockView, FloorClock } from '../../protocol/clock';
-import type { CommandResult, ConsoleSettings } from '../../protocol/contract';
+import type { ColorUpProgress, CommandResult, ConsoleSettings } from '../../protocol/contract';
 import type { ClockCommand, StationClock } from './clock';
 import { ok } from './failures';
 import { withFloorTournament, withOwnTournament } from './floorTournament';
 import type { Kernel } from './kernel';
 import { readSettings } from './settings';
 import type { StationSettings } from './stationSettings';
+
+/**
+ * Whether the station's colour-up of its break is finished as the floor reads its records: a race
+ * of it confirmed and none open (floor/fold.ts `done`). Then it leaves the break with the clock,
+ * floor's or own; on the floor's clock, a break not finished waits for the floor's hold
+ * (engine/clock/breaks.ts StationBreak `waitsForHold`).
+ */
+const isFinished = (colourUp: ColorUpProgress | null): boolean => colourUp !== null && colourUp.done.length > 0 && colourUp.running === null;
 
 /**
  * The tournament clock's commands (the station's own clock, or the floor's followed) and its
@@ -16,6 +24,8 @@ import type { StationSettings } from './stationSettings';
 export class ClockCommands {
   /** The clock last followed (a new one is armed when the state's differs). */
   private followed: ClockView | null = null;
+  /** Whether the colour-up of the break was finished when last followed (followed again when that changes). */
+  private followedFinished = false;
 
   constructor(
     private readonly kernel: Kernel,
@@ -25,7 +35,8 @@ export class ClockCommands {
     private readonly wallClock: (() => Date) | undefined,
   ) {
     kernel.onState((state) => {
-      if (state.clock !== this.followed) this.follow();
+      // On the floor's clock a break's colour-up finished past its end is left at once (StationBreak `waitsForHold`).
+      if (state.clock !== this.followed || (state.clock.source === 'floor' && isFinished(state.colorUp) !== this.followedFinished)) this.follow();
     });
   }
 
@@ -82,14 +93,21 @@ export class ClockCommands {
     return (this.wallClock?.() ?? new Date()).getTime();
   }
 
+  /** The colour-up of the break the station is on, as its screens show it (the state's `colorUp`). */
+  private colourUp(current: number | null): ColorUpProgress | null {
+    return this.kernel.followers.colorUps.progress(current, this.kernel.followers.session.session.race?.id ?? null);
+  }
+
   /** Follows the clock's break (entered: marked; left: play marked), if due, and sets the timer for the clock's next change. */
   follow(): void {
     const tournament = this.settings.current.tournament;
     const structure = tournament?.structure ?? null;
     this.followed = this.clock.view(structure);
     const current = tournament?.atBreakAfter ?? null;
-    this.clock.arm(structure, this.now(), () => this.follow(), current);
-    if (this.clock.markDue(structure, current, this.now()) !== null) void this.kernel.serial(() => this.markBreakByClock());
+    const finished = isFinished(this.colourUp(current));
+    this.followedFinished = finished;
+    this.clock.arm(structure, this.now(), () => this.follow(), current, finished);
+    if (this.clock.markDue(structure, current, this.now(), finished) !== null) void this.kernel.serial(() => this.markBreakByClock());
   }
 
   /**
@@ -98,7 +116,8 @@ export class ClockCommands {
    */
   private async markBreakByClock(): Promise<CommandResult> {
     const tournament = this.settings.current.tournament;
-    const due = this.clock.markDue(tournament?.structure ?? null, tournament?.atBreakAfter ?? null, this.now());
+    const current = tournament?.atBreakAfter ?? null;
+    const due = this.clock.markDue(tournament?.structure ?? null, current, this.now(), isFinished(this.colourUp(current)));
     if (due === null || !tournament?.structure) return ok(null);
     let settings: ConsoleSettings;
     try {
