@@ -162,8 +162,18 @@ export interface RaceRecord extends RacePlace {
   readonly floorDecisions?: readonly FloorDecisionNote[];
   /** Chips of the race found after it and exchanged (TDA 24C), oldest first: absent when none. */
   readonly chipExchanges?: readonly ChipExchangeNote[];
+  /** The floor's tournament and seating it ran under (main/service/floorFacts.ts): absent when it ran under the station's own. */
+  readonly floorFacts?: RaceFloorFacts;
   /** Once its deal is complete: what each rule set, and the house's own, would have given (engine/race/whatIf.ts); null before. */
   readonly whatIf?: WhatIf | null;
+}
+
+/** Which of the floor's facts a race ran under: each the journal's record of it (null: the station's own). */
+export interface RaceFloorFacts {
+  /** The floor's tournament: the line that journaled it, and when. */
+  readonly tournament: { readonly seq: number; readonly at: string } | null;
+  /** This table's seating: the floor's version of it, and the line that journaled it. */
+  readonly seating: { readonly seq: number; readonly version: number } | null;
 }
 
 export interface GameHistoryEntry {

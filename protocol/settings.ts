@@ -110,6 +110,13 @@ export interface ConsoleSettings {
    * station's own are kept aside here, given back when the link ends or the floor drops the table.
    */
   readonly seatsFromFloor?: SeatsFromFloor;
+  /**
+   * Only in the settings file, never in the settings the screens get: the choices the station made
+   * under the floor's tournament (the chip leaving and the next, the break marked), kept with its
+   * own settings while the floor's tournament itself is in the journal (`floor-tournament`,
+   * main/service/floorOverlay.ts). Absent: none made, or not linked.
+   */
+  readonly onFloor?: OnFloorChoices;
   /** The player display's own settings; absent (settings saved before it had any): DEFAULT_DISPLAY_SETTINGS. */
   readonly display?: DisplaySettings;
   /** How the dealer counts at this station; absent (settings saved before it had any): DEFAULT_COUNTING_SETTINGS. */
@@ -130,6 +137,13 @@ export interface FromFloor {
   /** The house rules the floor gives (a rule left out stays the table's own, and the screens edit it). */
   readonly house: HouseRules;
   readonly own: OwnTournament;
+}
+
+/** What the station chose under the floor's tournament (ConsoleSettings.onFloor). */
+export interface OnFloorChoices {
+  readonly removed: number;
+  readonly next: number;
+  readonly atBreakAfter: number | null;
 }
 
 /** The station's own seats, kept aside while the floor's seating stands in for them. */
@@ -200,4 +214,4 @@ export interface FloorSettings {
 
 
 /** Settings as a screen saves them: the language, the tournament and the display's may be left out (the saved ones stay); the floor's tournament is the service's to set. */
-export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament' | 'display' | 'fromFloor' | 'seatsFromFloor'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament' | 'display'>>;
+export type SettingsInput = Omit<ConsoleSettings, 'language' | 'tournament' | 'display' | 'fromFloor' | 'seatsFromFloor' | 'onFloor'> & Partial<Pick<ConsoleSettings, 'language' | 'tournament' | 'display'>>;

@@ -42,6 +42,10 @@ function floorCli(args: readonly string[]): Promise<{ code: number; stdout: stri
     });
   });
 }
+/** The seatings a station's journal holds, in order (`floor-seating`, the floor's version of each). */
+async function readSeatings(dir: string): Promise<{ version: number; broken: boolean; seats: unknown[] }[]> {
+  return readFileSync(journalPath(dir), 'utf8').split('\n').slice(1).filter((line) => line.includes('"floor-seating"')).map((line) => (JSON.parse(line) as { record: { seating: { version: number; broken: boolean; seats: unknown[] } } }).record.seating);
+}
 const seatsOf = (station: ConsoleService) => station.getState().settings.table.seats;
 const same = (expected: unknown) => (station: ConsoleService) => () => (JSON.stringify(seatsOf(station)) === JSON.stringify(expected) ? true : null);
 
@@ -52,6 +56,7 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
 
   it('a seat list loaded on the floor reaches both stations; a player busted, moved and a table broken follow', async () => {
     const [twelve, thirteen] = [await stationFor('12'), await stationFor('Pöytä 13')] as [ConsoleService, ConsoleService];
+    const twelveFolder = folders.at(-2) as string;
     for (const station of [twelve, thirteen]) await until('the link', () => station.getState().floorLink.state === 'connected');
     expect(seatsOf(twelve)).toEqual(OWN_SEATS);
 
@@ -72,6 +77,18 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     await until('broken', () => (twelve.getState().settings.seatsFromFloor?.broken === true ? true : null));
     expect(seatsOf(twelve)).toEqual([]);
     expect(seatsOf(thirteen)).toHaveLength(3);
+
+    // Issue 43: each seating taken is on the station's own record, with the floor's version, and
+    // reaches the floor, whose fold passes the records by (no problem, the table's colour-up as it was).
+    const journaled = await readSeatings(twelveFolder);
+    expect(journaled.map((seating) => seating.seats.length)).toEqual([3, 2, 1, 0]);
+    expect(journaled.at(-1)?.broken).toBe(true);
+    const versions = journaled.map((seating) => seating.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+    await until('the seatings on the floor', async () => ((await floor.admin.query("SELECT count(*)::int AS n FROM station_records WHERE table_name = '12' AND kind = 'floor-seating'")).rows[0] as { n: number }).n === journaled.length || null);
+    const table = (await floorStatus(floor.admin)).tables.find((entry) => entry.table === '12');
+    expect(table).toMatchObject({ foldProblems: [], foldBehind: 0, colourUp: 'not-started' });
   }, 90_000);
 
   it('a station linked in its settings gets its own seats back when the link is turned off', async () => {

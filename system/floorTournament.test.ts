@@ -20,6 +20,7 @@ import { POSTGRES_AVAILABLE } from '../floor/testing/postgres';
 import { ask, until } from '../floor/testing/requests';
 import { startFloorServer } from '../floor/server';
 import type { ConsoleService } from '../main/service/service';
+import { journalPath } from '../journal/location';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const MIN = 60_000;
@@ -95,6 +96,14 @@ describe.runIf(run)('the tournament taken from the floor (a real PostgreSQL serv
     const taken = await until('the floor’s tournament', () => service.getState().settings.fromFloor);
     expect(taken.own.tournament?.structure?.levels).toEqual(own.levels);
     expect(service.getState().settings.table.chipSet).toEqual([100, 500, 1000, 5000]);
+    // Issue 43: the floor's tournament is on the station's record, once; its settings file holds only its own.
+    const dir = folders.at(-1) as string;
+    const journaled = readFileSync(journalPath(dir), 'utf8').split('\n').filter((line) => line.includes('"floor-tournament"')).map((line) => (JSON.parse(line) as { record: { tournament: { structure: StructureInput } } }).record.tournament);
+    expect(journaled.map((tournament) => tournament.structure.levels)).toEqual([structure.levels]);
+    const file = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')) as { fromFloor?: unknown; table: { chipSet: number[] }; tournament: { structure: { levels: unknown } } };
+    expect(file.fromFloor).toBeUndefined();
+    expect(file.table.chipSet).toEqual([25, 100, 500, 1000, 5000]);
+    expect(file.tournament.structure.levels).toEqual(own.levels);
 
     const held = service.getState().settings;
     expect(await service.saveSettings({ table: held.table, source: held.source, floor: { on: false, url } })).toEqual({ ok: true, value: null });

@@ -24,8 +24,9 @@ const CHECKPOINT_NAME = 'chip-race-console-checkpoint';
  * The checkpoint's format; a checkpoint of another is stale (the next one replaces it). 2: the
  * floor decisions' follower keeps the races closed on the floor with their seqs (`closings`). 3:
  * the races' spans reach the floor's calls and decisions about them (main/service/raceSpans.ts).
+ * 4: the floor's tournament and seating are journaled, and followed (main/service/floorFacts.ts).
  */
-const CHECKPOINT_FORMAT = 3;
+const CHECKPOINT_FORMAT = 4;
 
 /** At a quiet moment (a race confirmed, a start), a checkpoint is written once this many lines came after the last one. */
 export const CHECKPOINT_EVERY_LINES = 2000;

@@ -1,9 +1,9 @@
 import { isInputError } from '../../engine/errors';
 import type { ClockView, FloorClock } from '../../protocol/clock';
 import type { ColorUpProgress, CommandResult, ConsoleSettings } from '../../protocol/contract';
+import { checkedFloorTournament } from '../../replay/floorRecords';
 import type { ClockCommand, StationClock } from './clock';
 import { ok } from './failures';
-import { withFloorTournament, withOwnTournament } from './floorTournament';
 import type { Kernel } from './kernel';
 import { readSettings } from './settings';
 import type { StationSettings } from './stationSettings';
@@ -59,7 +59,8 @@ export class ClockCommands {
   /**
    * The floor's clock and tournament from now on (the floor link calls this with what it reads):
    * the station's own clock commands are refused while it runs, and the floor's structure, chip
-   * set and house rules stand in for the station's own (floorTournament.ts), so its breaks raise
+   * set and house rules stand in for the station's own (floorTournament.ts; journaled as
+   * `floor-tournament`, the file keeping the station's own: floorOverlay.ts), so its breaks raise
    * the banner with the floor's plan on a station never given a structure. Null gives the station
    * its own clock and tournament back. Malformed events are refused, and the clock followed stays;
    * a tournament this table cannot take (settings' refusal) leaves the table's as it was.
@@ -67,14 +68,9 @@ export class ClockCommands {
   followFloorClock(floor: FloorClock | null): Promise<CommandResult> {
     return this.kernel.serial(async () => {
       this.clock.follow(floor);
-      const current = this.settings.current;
-      let next = current;
-      try {
-        next = floor === null ? withOwnTournament(current) : withFloorTournament(current, floor);
-      } catch (error) {
-        if (!isInputError(error)) throw error;
-      }
-      if (JSON.stringify(next) !== JSON.stringify(current)) await this.settings.store(next);
+      // Journaled when it is another than the one in force (stationSettings.ts takeFloorFact); a malformed one is not taken.
+      const tournament = floor === null ? null : checkedFloorTournament({ structure: floor.structure, house: floor.house ?? {} });
+      if (floor === null || tournament !== null) await this.settings.takeFloorFact({ kind: 'floor-tournament', tournament }, (record) => this.kernel.save(record));
       this.kernel.publish();
       return ok(null);
     });

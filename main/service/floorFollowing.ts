@@ -81,6 +81,15 @@ export class FloorFollowing {
     return ok(null);
   }
 
+  /**
+   * At start, before the link is followed: a station starting with no floor set up while its
+   * journal still holds the floor's seating (the link ended with the console) gets its own seats
+   * back, awaited, so its first state is already the station's own.
+   */
+  async startUnlinked(): Promise<void> {
+    if (this.config() === null && this.settings.current.seatsFromFloor !== undefined) await this.followSeats(null);
+  }
+
   /** Starts, restarts or stops the floor link as the settings (or the environment) now say. */
   async follow(): Promise<void> {
     const config = this.config();
@@ -99,8 +108,8 @@ export class FloorFollowing {
       // No floor: the station's own clock again (queued after the change that turned the floor off:
       // this runs inside it, and followFloorClock waits its turn like every change).
       if (old !== null) void this.followClock(null);
-      // The station's own seats back, also when it starts unlinked still holding the floor's (the link ended with the console).
-      if (old !== null || this.settings.current.seatsFromFloor !== undefined) void this.followSeats(null);
+      // The station's own seats back (startUnlinked gives them back when it starts unlinked).
+      if (old !== null) void this.followSeats(null);
       return;
     }
     // Loaded only now: a console without a floor never loads the database driver.

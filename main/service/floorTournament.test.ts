@@ -4,6 +4,8 @@ import type { StructureInput } from '../../engine/plan/csv';
 import { AWARDS, DEAL_STARTS, PROTECTIONS, ROUNDINGS, RULE_SET_NAMES, SETTING_NAMES } from '../../engine/race/rules';
 import { MAX_DECKS } from '../../engine/shoe';
 import type { ConsoleSettings } from '../../protocol/contract';
+import { isInputError } from '../../engine/errors';
+import { effectiveSettings, ownSettingsOf } from './floorOverlay';
 import { changesFloorTournament, withFloorTournament, withOwnTournament } from './floorTournament';
 import { DEFAULT_SETTINGS } from './settings';
 import { readSettings } from './settingsSchema';
@@ -89,6 +91,49 @@ describe("the floor's tournament standing in for the station's own", () => {
         expect(changesFloorTournament(taken, { ...taken, table: { ...taken.table, ...chosen } })).toBe(changed);
         // A screen leaving one out of the table it saves (settingsCommands keeps it) changes nothing either.
         expect(changesFloorTournament(taken, taken)).toBe(false);
+      }),
+    );
+  });
+});
+
+/** This table's seating on the floor: some seats with players, maybe broken. */
+const seating = fc.record({
+  version: fc.nat({ max: 1000 }),
+  broken: fc.boolean(),
+  seats: fc.uniqueArray(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 10 }).map((seats) => seats.map((seat) => ({ seat, player: `Pelaaja ${seat}` }))),
+});
+
+/** `change` made as a command makes it (the settings read again), or nothing when they refuse it. */
+function made(settings: ConsoleSettings, change: (settings: ConsoleSettings) => unknown): ConsoleSettings {
+  try {
+    return readSettings(change(settings));
+  } catch (error) {
+    if (!isInputError(error)) throw error;
+    return settings;
+  }
+}
+
+describe("the settings file holds the station's own; the floor's facts overlay it (issue 43)", () => {
+  it("keeps no floor copy in the file, and the file with the same facts gives back exactly the settings, the station's choices under the floor too", () => {
+    fc.assert(
+      fc.property(station, fc.option(floor, { nil: null }), fc.option(seating, { nil: null }), fc.nat({ max: 3 }), fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }), (own, tournament, seats, step, marked) => {
+        const facts = { tournament: tournament === null ? null : { structure: tournament.structure, house: tournament.house }, seating: seats };
+        const taken = effectiveSettings(own, facts);
+        // The station's choices made under it: a colour-up's chip leaving and the next (a pair of the table's chips), a break marked.
+        const chips = taken.table.chipSet;
+        const pair = Math.min(step, chips.length - 2);
+        const chosen = made(made(taken, (current) => ({ ...current, table: { ...current.table, removed: chips[pair], next: chips[pair + 1] } })), (current) => ({ ...current, tournament: { ...current.tournament, atBreakAfter: marked } }));
+        const file = ownSettingsOf(chosen);
+        expect(file.fromFloor).toBeUndefined();
+        expect(file.seatsFromFloor).toBeUndefined();
+        expect(file.tournament ?? null).toEqual(tournament === null ? (chosen.tournament ?? null) : (own.tournament ?? null));
+        expect(file.table.seats).toEqual(seats === null ? chosen.table.seats : own.table.seats);
+        expect(file.table.chipSet).toEqual(own.table.chipSet);
+        // Read back as the file is, with the same facts: the settings the station had.
+        const reread = readSettings(JSON.parse(JSON.stringify(file)));
+        expect(effectiveSettings(reread, facts)).toEqual(chosen);
+        // No facts (the link ended): the station's own, as it set them up.
+        if (tournament !== null && seats !== null) expect(effectiveSettings(reread, { tournament: null, seating: null })).toEqual(own);
       }),
     );
   });

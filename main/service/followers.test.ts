@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../journal/read';
 import type { JournalFollower } from '../../replay/follower';
 import { ConsoleService } from './service';
-import { DECK, fromJournal, options, play, SETTINGS, step, STRUCTURE, type Step } from './testing/evenings';
+import { DECK, FLOOR_OUT_OF_REACH, fromJournal, options, play, SETTINGS, step, STRUCTURE, type Step } from './testing/evenings';
 
 // The journal's followers are one registry (main/service/followers.ts), fed the same way on start
 // and live: a follower added there sees every record on both, and any evening a console lives
@@ -21,7 +21,7 @@ class Recorder implements JournalFollower {
   }
 }
 
-/** An evening that writes every kind of record the console has: a race with misreads, confirmed, late-found chips, the clock, the break, a colour-up, a race abandoned. */
+/** An evening that writes every kind of record the console has: a race with misreads, confirmed, late-found chips, the clock, the break, a colour-up, a race abandoned, the floor's seating. */
 const EVERY_KIND: Step[] = [
   { t: 'deal', card: 0 },
   { t: 'misread', times: 8 },
@@ -32,6 +32,7 @@ const EVERY_KIND: Step[] = [
   { t: 'colour-up' },
   { t: 'start', chips: [3, 3, 3] },
   { t: 'abandon' },
+  { t: 'seating', version: 2 },
 ];
 
 describe('the journal followers', () => {
@@ -77,7 +78,8 @@ describe('the journal followers', () => {
           await live.close();
           const shown = fromJournal(live.getState());
           const startFollower = new Recorder();
-          const restarted = await ConsoleService.start(options(dir, [startFollower]));
+          // Restarted linked to the floor (out of reach): a station starting unlinked gives the floor's seats back (floorFollowing.ts startUnlinked).
+          const restarted = await ConsoleService.start({ ...options(dir, [startFollower]), ...FLOOR_OUT_OF_REACH });
           try {
             expect(fromJournal(restarted.getState())).toEqual(shown);
             expect(startFollower.seen).toEqual(liveFollower.seen);
@@ -94,6 +96,6 @@ describe('the journal followers', () => {
       // failed the test: issue 42).
       { numRuns: 40, examples: [[EVERY_KIND, true]] },
     );
-    expect([...kinds].sort()).toEqual(['break-marked', 'chip-exchange', 'clock', 'color-up-race', 'race-abandon', 'race-confirm', 'race-event', 'race-start', 'refused', 'refused-again']);
+    expect([...kinds].sort()).toEqual(['break-marked', 'chip-exchange', 'clock', 'color-up-race', 'floor-seating', 'race-abandon', 'race-confirm', 'race-event', 'race-start', 'refused', 'refused-again']);
   }, 240_000);
 });

@@ -3,6 +3,7 @@ import { Followers, type JournalFollower } from '../../replay/follower';
 import { ChipExchanges } from './chipExchanges';
 import { StationClock, type ClockTimers } from './clock';
 import { FloorDecisions } from './floorDecisions';
+import { FloorFacts } from './floorFacts';
 import { raceRecall } from './raceRecall';
 import { RaceSpans } from './raceSpans';
 import { SessionProjection } from './sessionProjection';
@@ -22,6 +23,8 @@ export interface StationFollowers {
   readonly raceSpans: RaceSpans;
   /** The dealer's calls of the floor and the director's decisions (main/service/floorDecisions.ts). */
   readonly floorDecisions: FloorDecisions;
+  /** The floor's tournament and seating the station works under (main/service/floorFacts.ts). */
+  readonly floorFacts: FloorFacts;
   /** Chips exchanged outside a race: late-found, colour-ups of a player (main/service/chipExchanges.ts). */
   readonly chipExchanges: ChipExchanges;
   readonly registry: Followers;
@@ -39,14 +42,15 @@ export function stationFollowers(journal: string, timers?: ClockTimers, extra: r
   const clock = new StationClock(timers);
   const raceSpans = new RaceSpans();
   const floorDecisions = new FloorDecisions();
+  const floorFacts = new FloorFacts();
   const chipExchanges = new ChipExchanges();
   // A confirmed race's summary is made from its lines in the journal, when first read.
   const session = new SessionProjection(raceRecall(journal, raceSpans));
   // The session last: a command's decided step that no longer fits throws there, after every
   // other follower has the line the journal now holds.
   return {
-    session, colorUps, clock, raceSpans, floorDecisions, chipExchanges,
-    registry: new Followers([colorUps, clock, raceSpans, floorDecisions, chipExchanges, ...extra, session]),
+    session, colorUps, clock, raceSpans, floorDecisions, floorFacts, chipExchanges,
+    registry: new Followers([colorUps, clock, raceSpans, floorDecisions, floorFacts, chipExchanges, ...extra, session]),
     checkpoint: NO_CHECKPOINTS,
   };
 }

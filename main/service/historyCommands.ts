@@ -1,5 +1,5 @@
 import { journalPath } from '../../journal/location';
-import { HISTORY_PAGE_MAX, type ChipExchangeNote, type CommandResult, type FloorDecisionNote, type HistoryEntry, type HistoryPage, type RaceRecord } from '../../protocol/contract';
+import { HISTORY_PAGE_MAX, type ChipExchangeNote, type CommandResult, type FloorDecisionNote, type HistoryEntry, type HistoryPage, type RaceFloorFacts, type RaceRecord } from '../../protocol/contract';
 import { historyCsvChunks, historyJsonChunks } from '../../replay/historyExport';
 import { csvLanguage, decisionWordIn, separatorFor, type CsvSeparator, type OffsetOf } from '../../replay/csv';
 import type { RaceSpans } from './raceSpans';
@@ -32,9 +32,11 @@ export interface BesideRace {
   decisionsOf(raceId: string): readonly FloorDecisionNote[];
   /** Its chips found after it and exchanged (main/service/chipExchanges.ts). */
   exchangesOf(raceId: string): readonly ChipExchangeNote[];
+  /** The floor's facts in force at a journal line (main/service/floorFacts.ts): a race's record says those it started under. */
+  floorFactsAt(seq: number): RaceFloorFacts | undefined;
 }
 
-const NOTHING_BESIDE: BesideRace = { decisionsOf: () => [], exchangesOf: () => [] };
+const NOTHING_BESIDE: BesideRace = { decisionsOf: () => [], exchangesOf: () => [], floorFactsAt: () => undefined };
 
 /** A race's entry or record with what is kept beside it, each only when there is some (absent when none, as before either was kept). */
 function withBeside<T extends HistoryEntry | RaceRecord>(race: T, beside: BesideRace): T {
@@ -154,7 +156,8 @@ export class HistoryCommands {
       const span = this.raceSpans.of(raceId);
       const record = span === undefined ? null : await readRaceRecord(journalPath(this.dataDir), raceId, span, this.kernel.journalReport);
       if (record === null) return refused('race', { key: 'service.notInJournal', params: { race: raceId } });
-      return ok(withBeside(record, this.beside));
+      const floorFacts = this.beside.floorFactsAt(record.seqs.first);
+      return ok(withBeside(floorFacts === undefined ? record : { ...record, floorFacts }, this.beside));
     });
   }
 }

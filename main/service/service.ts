@@ -18,7 +18,7 @@ import { prepareDataFolder } from './dataFolder';
 import { lockDataFolder } from './dataLock';
 import { ok, refused } from './failures';
 import { FloorFollowing } from './floorFollowing';
-import { FloorSeatsFollowing } from './floorSeats';
+import { FloorSeatsFollowing } from './floorSeatsFollowing';
 import type { FloorSeatsRow } from '../floorLink/link';
 import type { FloorDecisionRow } from '../floorLink/link';
 import { FLOOR_CALL_NOTE_MAX, isFloorRecord } from '../../replay/floorRecords';
@@ -83,7 +83,7 @@ export class ConsoleService {
   ) {
     const monotonic = options.monotonic ?? (() => performance.now());
     this.countDrafts = new CountDrafts(options.dataDir);
-    this.stationSettings = new StationSettings(options.dataDir, settings, () => this.countDrafts.clear());
+    this.stationSettings = new StationSettings(options.dataDir, settings, () => followers.floorFacts.current, () => this.countDrafts.clear());
     this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
     this.coverChecking = new CoverChecking(this.kernel, options.clock ?? (() => new Date()));
     this.refusals = new RefusalRuns(this.kernel, { ...options, monotonic });
@@ -149,6 +149,7 @@ export class ConsoleService {
     this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, () => this.session, { clock: options.clock, chooseExportFile: options.chooseExportFile, language: () => this.settings.language }, {
       decisionsOf: (raceId) => followers.floorDecisions.forRace(raceId),
       exchangesOf: (raceId) => followers.chipExchanges.forRace(raceId),
+      floorFactsAt: (seq) => followers.floorFacts.at(seq),
     });
     this.races = new RaceCommands(commands, this.countDrafts);
     this.games = new GameCommands(commands);
@@ -193,6 +194,13 @@ export class ConsoleService {
       // On a full disk it waits: the finding is shown all the same, and the next record ends the torn line.
       await service.kernel.write(tornNote).catch(() => undefined);
     }
+    // A settings file of an older version holding the floor's tournament or seats: journaled once, the file the station's own again.
+    if (journal !== null) {
+      await service.kernel.serial(async () => {
+        await service.stationSettings.migrateFloorCopies((record) => service.kernel.save(record));
+        return ok(null);
+      });
+    }
     // Stopped between the journaled decision closing the open race and its abandon: abandoned now, as it would have been then.
     if (journal !== null) {
       await service.kernel.serial(async () => {
@@ -202,6 +210,7 @@ export class ConsoleService {
     }
     service.cardInputs.openSource();
     service.clockCommands.follow();
+    await service.floor.startUnlinked();
     await service.floor.follow();
     // The bytes the checkpoint covers, read while the console serves: its start did not wait on them.
     if (opened.coverToCheck !== null) service.coverChecking.start(opened.coverToCheck);

@@ -11,6 +11,7 @@ import type { Message } from '../../engine/messages';
 import { refuseTooDeep } from '../../engine/validate';
 import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps, type ColorUpPlan } from '../../engine/plan/planner';
+import { MAX_STRUCTURE_ENTRIES } from '../../engine/plan/structure';
 import { readHouseRules } from '../../engine/plan/tournament';
 import { RULE_SET_NAMES, SETTING_NAMES, SETTING_OPTIONS } from '../../engine/race/rules';
 import { BUILT_IN_PROFILES, MAX_WINDOW_MS } from '../../hardware/profile';
@@ -190,6 +191,8 @@ const settingsOf = (platform: NodeJS.Platform) =>
     fromFloor,
     // The station's own seats kept aside while the floor's seating stands in (floorSeats.ts).
     seatsFromFloor: optional(object({ own: seats, broken: withDefault(boolean((value) => ({ key: 'settings.notBoolean', params: { got: got(value) } })), false) }, notObject)),
+    // The station's choices under the floor's tournament (floorOverlay.ts): whether they fit it is the overlay's to check.
+    onFloor: optional(object({ removed: wholeIn(1, CHIP_MAX), next: wholeIn(1, CHIP_MAX), atBreakAfter: withDefault(wholeIn(1, MAX_STRUCTURE_ENTRIES), null) }, notObject)),
     // The player display's own (absent, as in an older file: DEFAULT_DISPLAY_SETTINGS).
     display: optional(
       object(

@@ -48,3 +48,25 @@ describe("the record's what the other rules would have said (issue 41: `round`, 
     expect(lines.join('\n')).not.toMatch(/\bround\b|\bclassic\b|race chip|not used|arvotut|käyttämättä|разыгранн|не использ/);
   });
 });
+
+describe("the record says which of the floor's facts the race ran under (issue 43)", () => {
+  const floorFacts = { tournament: { seq: 14, at: '2024-05-04T18:02:00.000Z' }, seating: { seq: 20, version: 7 } };
+  it.each([
+    ['en', /^Floor's tournament of .*(18:02|6:02 PM).* \(record 14\) · floor's seating version 7$/, "The station's own tournament · floor's seating version 7"],
+    ['fi', /^Salin turnaus .*18\.02.* \(kirjaus 14\) · salin istumajärjestys, versio 7$/, 'Aseman oma turnaus · salin istumajärjestys, versio 7'],
+    ['ru', /^Турнир зала от .*18:02.* \(запись 14\) · рассадка зала, версия 7$/, 'Собственный турнир станции · рассадка зала, версия 7'],
+  ] as const)('%s: the tournament journaled and the seating version; none said under the station’s own', async (locale, linked, seatsOnly) => {
+    const prepared = await prepare({ locale });
+    const line = (record: RaceRecord) => {
+      const wrapper = mount(RaceRecordSlip, { props: { record }, global: { plugins: prepared.plugins } });
+      const found = wrapper.find('[data-testid="record-floor-facts"]');
+      const text = found.exists() ? found.text() : null;
+      wrapper.unmount();
+      return text;
+    };
+    expect(line({ ...finnishRecord(), floorFacts })).toMatch(linked);
+    expect(line({ ...finnishRecord(), floorFacts: { ...floorFacts, tournament: null } })).toBe(seatsOnly);
+    expect(line(finnishRecord())).toBeNull();
+    expect(prepared.missing).toEqual([]);
+  });
+});

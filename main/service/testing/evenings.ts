@@ -24,7 +24,10 @@ export const STRUCTURE: StructureInput = {
 export const DECK = ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td', 'Tc', '9s', '8c', '7d', '6h', '5s', '3c', 'Jd', 'Qh', 'Kd', '2s', '9h'];
 
 /** What the journal's records make of the state (the rest is the moment's: the source, the last input, held cards). */
-export const fromJournal = (state: ConsoleState) => JSON.parse(JSON.stringify({ race: state.race, history: state.history, game: state.game, games: state.games, colorUp: state.colorUp, clock: state.clock, chipExchanges: state.chipExchanges, records: state.journal.records })) as unknown;
+export const fromJournal = (state: ConsoleState) => JSON.parse(JSON.stringify({ race: state.race, history: state.history, game: state.game, games: state.games, colorUp: state.colorUp, clock: state.clock, chipExchanges: state.chipExchanges, records: state.journal.records, settings: state.settings })) as unknown;
+
+/** The floor table 7 is linked to, out of reach (nothing listens there): the link keeps trying and reads nothing. */
+export const FLOOR_OUT_OF_REACH: Pick<ServiceOptions, 'floor' | 'floorTiming'> = { floor: { url: 'postgresql://station_7:secret@127.0.0.1:9/floor', table: '7' }, floorTiming: { retryFirstMs: 60_000, retryMaxMs: 60_000, connectMs: 200 } };
 
 export const options = (dataDir: string, followers: readonly JournalFollower[]): ServiceOptions => ({ dataDir, clock: () => new Date(T0), station: 'pc', timers: STILL, followers, refusalBurst: 5 });
 
@@ -40,7 +43,9 @@ export type Step =
   | { readonly t: 'colour-up' }
   | { readonly t: 'clock'; readonly press: 'start' | 'pause' | 'resume' | 'plus' | 'minus' }
   /** Chips exchanged outside a race: late-found 25s of race `race` (refused unless it is confirmed), else a colour-up of a player (refused while a race is dealt). */
-  | { readonly t: 'exchange'; readonly race: number | null; readonly count: number };
+  | { readonly t: 'exchange'; readonly race: number | null; readonly count: number }
+  /** The floor's seating of the table as the link reads it (null: none, the station's own seats): taken unless a race is open. */
+  | { readonly t: 'seating'; readonly version: number | null };
 
 export const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant('start' as const), chips: fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 })) }), weight: 3 },
@@ -54,6 +59,7 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant({ t: 'colour-up' as const }),
   fc.record({ t: fc.constant('clock' as const), press: fc.constantFrom('start' as const, 'pause' as const, 'resume' as const, 'plus' as const, 'minus' as const) }),
   fc.record({ t: fc.constant('exchange' as const), race: fc.option(fc.integer({ min: 1, max: 4 })), count: fc.integer({ min: 1, max: 9 }) }),
+  fc.record({ t: fc.constant('seating' as const), version: fc.option(fc.integer({ min: 1, max: 3 })) }),
 );
 
 /** Plays the steps as the screens would send them; a step the console refuses is part of the evening too. */
@@ -98,6 +104,10 @@ export async function play(service: ConsoleService, steps: readonly Step[]): Pro
             ? { reason: 'discretionary', raceId: null, seat: null, removed: 25, count: next.count, next: 100, note: 'table broken' }
             : { reason: 'late-found', raceId: `race-${next.race}`, seat: 1, removed: 25, count: next.count, next: 100, note: '' },
         );
+        break;
+      case 'seating':
+        // Seats 1 to 3 as the races count them, the players' names the floor's version's.
+        await service.followFloorSeats(next.version === null ? null : { version: next.version, broken: false, seats: [1, 2, 3].map((seat) => ({ seat, player: `Pelaaja ${seat}.${next.version}` })) });
         break;
       case 'clock':
         await (next.press === 'start' ? service.clockStart() : next.press === 'pause' ? service.clockPause() : next.press === 'resume' ? service.clockResume() : service.clockAdjust(next.press === 'plus' ? 1 : -1));
