@@ -52,6 +52,8 @@ export const FLOOR_CLOCK = object({
   events,
   house,
   held,
+  /** The floor holds its breaks with a colour-up (`floor_clock.hold_breaks`); absent (a floor without the option), it holds none. */
+  holdBreaks: optional(custom((value) => value === true)),
   offsetMs: custom((value) => (Number.isSafeInteger(value) ? (value as number) : undefined)),
 }, notObject);
 

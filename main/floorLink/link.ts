@@ -477,13 +477,13 @@ export class FloorLink {
     // The floor's time read with its row (the database server's clock, not this computer's: a
     // station an hour off still reaches the break with the floor), taken as of the round trip's middle.
     const sent = this.localNow();
-    // The house's rules and the held break read through the row's JSON: a floor not yet migrated to hold them (8, 11) has none, not an error.
-    const result = await client.query<{ structure: unknown; events: unknown; house: unknown; held: unknown; floor_now: number }>(
-      "SELECT structure, events, to_jsonb(clock) -> 'house' AS house, to_jsonb(clock) -> 'held' AS held, extract(epoch FROM clock_timestamp())::float8 * 1000 AS floor_now FROM floor_clock AS clock LIMIT 1",
+    // The house's rules, the held break and the option to hold read through the row's JSON: a floor not yet migrated to hold them (8, 11) has none, not an error.
+    const result = await client.query<{ structure: unknown; events: unknown; house: unknown; held: unknown; hold_breaks: unknown; floor_now: number }>(
+      "SELECT structure, events, to_jsonb(clock) -> 'house' AS house, to_jsonb(clock) -> 'held' AS held, to_jsonb(clock) -> 'hold_breaks' AS hold_breaks, extract(epoch FROM clock_timestamp())::float8 * 1000 AS floor_now FROM floor_clock AS clock LIMIT 1",
     );
     const offsetMs = Math.round(Number(result.rows[0]?.floor_now ?? NaN) - (sent + this.localNow()) / 2);
     const row = result.rows[0];
-    const clock = row === undefined || row.structure === null ? null : { structure: row.structure, events: row.events, house: row.house, held: row.held };
+    const clock = row === undefined || row.structure === null ? null : { structure: row.structure, events: row.events, house: row.house, held: row.held, holdBreaks: row.hold_breaks === true };
     const seen = JSON.stringify(clock);
     const moved = Number.isFinite(offsetMs) && Math.abs(offsetMs - this.offsetSeen) > OFFSET_MOVED_MS;
     if (seen === this.clockSeen && !moved) return;

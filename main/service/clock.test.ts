@@ -331,7 +331,8 @@ describe("the station's break ends with the clock's (issue 41)", () => {
 });
 
 describe("the floor's clock on a station", () => {
-  const floorAt = (events: ClockEvent[]) => ({ structure: STRUCTURE, events });
+  /** The floor's clock with its option to hold breaks on (floor/hold.ts): a break with a colour-up may be held at its end. */
+  const floorAt = (events: ClockEvent[]) => ({ structure: STRUCTURE, events, holdBreaks: true });
 
   it("runs the station's clock: its own commands refused, the break raising the banner; null gives its own back", async () => {
     const { service, dataDir, time, timers } = await station();
@@ -441,6 +442,28 @@ describe("the floor's clock on a station", () => {
     timers.fire();
     await settled(service);
     expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
+  });
+
+  it("leaves the floor's break at its end, its colour-up finished or not, when the floor does not hold breaks (its option off)", async () => {
+    const { service, time, timers } = await station();
+    expect(await service.followFloorClock({ ...floorAt([{ type: 'start', at: T0 - 45 * MIN }]), holdBreaks: false })).toEqual(ok);
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBe(2);
+    expect(await service.startColorUp(2, 25)).toEqual(ok);
+    // Not finished: no race of it confirmed. The one timer is the break's end, and there it marks play.
+    expect(timers.pending().map((timer) => timer.ms)).toEqual([5 * MIN]);
+    time.set(5 * MIN);
+    timers.fire();
+    await settled(service);
+    expect(service.getState().settings.tournament?.atBreakAfter).toBeNull();
+    // An older floor, without the option, holds nothing either.
+    const older = await station();
+    expect(await older.service.followFloorClock({ structure: STRUCTURE, events: [{ type: 'start', at: T0 - 45 * MIN }] })).toEqual(ok);
+    await settled(older.service);
+    older.time.set(5 * MIN);
+    older.timers.fire();
+    await settled(older.service);
+    expect(older.service.getState().settings.tournament?.atBreakAfter).toBeNull();
   });
 
   it('refuses malformed floor events (keeping the clock it had); a floor structure without minutes is shown as the problem', async () => {

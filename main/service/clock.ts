@@ -1,9 +1,10 @@
-import { InputError } from '../../engine/errors';
+import { InputError, isInputError } from '../../engine/errors';
 import { breakMarkDue, floorMayHoldUntil } from '../../engine/clock/breaks';
 import { adjustForMinutesLeft, applyClockEvent, CLOCK_EVENTS_KEPT, compactClock, foldClock, nextClockChange, readClock, type ClockEvent, type ClockSchedule } from '../../engine/clock/clock';
 import type { JournalLine } from '../../journal/read';
 import { FLOOR_CLOCK, scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
 import { parse } from '../../protocol/schema';
+import { planColorUps } from '../../engine/plan/planner';
 import { isClockRecord } from '../../replay/clockRecord';
 import type { FollowerCheckpoint, JournalFollower } from '../../replay/follower';
 
@@ -64,6 +65,12 @@ export class StationClock implements JournalFollower {
    */
   private lastMark: { readonly at: number; readonly localEvents: number } | null = null;
   private floor: FloorClock | null = null;
+  /**
+   * The breaks the floor may hold at their end (its option on: those with a colour-up, as
+   * floor/hold.ts holds them); none on the station's own clock or with the option off, where a
+   * station's break never waits for a hold.
+   */
+  private floorHolds: readonly number[] = [];
   private floorSchedule: ReturnType<typeof scheduleOf> = { schedule: null, problem: null };
   private viewKey: { structure: unknown; local: number; floor: FloorClock | null } | null = null;
   private lastView: ClockView | null = null;
@@ -171,15 +178,17 @@ export class StationClock implements JournalFollower {
   follow(floor: FloorClock | null): void {
     if (floor === null) {
       this.floor = null;
+      this.floorHolds = [];
       return;
     }
     const planned = scheduleOf(floor.structure);
-    const { events: read, offsetMs, held } = parse(FLOOR_CLOCK, floor);
+    const { events: read, offsetMs, held, holdBreaks } = parse(FLOOR_CLOCK, floor);
     if (planned.schedule !== null) foldClock(read, planned.schedule.totalMs);
     const offset = offsetMs ?? 0;
     const events = offset === 0 ? read : read.map((event) => ({ ...event, at: event.at - offset }));
-    this.floor = { structure: floor.structure, events, held: held ?? null };
+    this.floor = { structure: floor.structure, events, held: held ?? null, holdBreaks: holdBreaks === true };
     this.floorSchedule = planned;
+    this.floorHolds = holdBreaks === true && planned.schedule !== null ? colourUpBreaks(floor.structure) : [];
   }
 
   /**
@@ -196,7 +205,7 @@ export class StationClock implements JournalFollower {
     // The own clock's every event since its start (the journal's, in order with the marks), or the floor's.
     const own = view.source === 'local';
     const mark = this.lastMark;
-    const station = { current, markedAt: mark?.at ?? null, marks: this.marked, waitsForHold: !own && !finished, ...(own && mark !== null ? { markedAfterEvents: mark.localEvents } : {}) };
+    const station = { current, markedAt: mark?.at ?? null, marks: this.marked, waitsForHold: !own && this.waitsForHold(current, finished), ...(own && mark !== null ? { markedAfterEvents: mark.localEvents } : {}) };
     try {
       return breakMarkDue(view.schedule, own ? this.local : view.events, now, station, view.held?.afterLevel ?? null);
     } catch {
@@ -218,7 +227,7 @@ export class StationClock implements JournalFollower {
     const next = nextClockChange(clock.schedule, clock.events, now);
     let holdEnds: number | null = null;
     try {
-      holdEnds = clock.source === 'floor' && current !== null && !finished ? floorMayHoldUntil(clock.schedule, clock.events, now, current) : null;
+      holdEnds = clock.source === 'floor' && current !== null && this.waitsForHold(current, finished) ? floorMayHoldUntil(clock.schedule, clock.events, now, current) : null;
     } catch {
       // Events this schedule reads out of order: no hold to wait for.
     }
@@ -226,9 +235,24 @@ export class StationClock implements JournalFollower {
     if (Number.isFinite(at)) this.timer = this.timers.set(fire, Math.min(TIMER_MAX_MS, Math.max(0, at - now)));
   }
 
+  /** Whether the station's break `current`, its colour-up not `finished`, is one the floor may hold: then it waits for the hold (StationBreak `waitsForHold`). */
+  private waitsForHold(current: number | null, finished: boolean): boolean {
+    return !finished && current !== null && this.floorHolds.includes(current);
+  }
+
   close(): void {
     this.closed = true;
     this.timers.clear(this.timer);
     this.timer = undefined;
+  }
+}
+
+/** The breaks a structure has a colour-up at (the levels they follow), as the floor's hold reads them; none when the planner refuses it. */
+function colourUpBreaks(structure: unknown): number[] {
+  try {
+    return planColorUps(structure).colorUps.map((colorUp) => colorUp.afterLevel);
+  } catch (error) {
+    if (isInputError(error)) return [];
+    throw error;
   }
 }
