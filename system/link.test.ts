@@ -516,15 +516,19 @@ describe.runIf(run)("the station's floor link (a real PostgreSQL server)", () =>
       expect(rows).toEqual([null]);
       await admin.query(`UPDATE floor_clock SET structure = '{"levels":[{"sb":25,"bb":50,"minutes":20}]}', events = '[{"type":"start","at":"2026-12-01T21:00:00Z"}]'`);
       await until('the changed clock row', () => rows.length === 2);
-      expect(rows[1]).toEqual({ structure: { levels: [{ sb: 25, bb: 50, minutes: 20 }] }, events: [{ type: 'start', at: '2026-12-01T21:00:00Z' }], house: null, held: null, offsetMs: expect.any(Number) });
+      expect(rows[1]).toEqual({ structure: { levels: [{ sb: 25, bb: 50, minutes: 20 }] }, events: [{ type: 'start', at: '2026-12-01T21:00:00Z' }], house: null, held: null, holdBreaks: false, offsetMs: expect.any(Number) });
       // With the floor's time: the database server here is this machine, so no offset to speak of.
       expect(Math.abs(rows[1]?.offsetMs ?? Number.NaN)).toBeLessThan(1000);
       // Polled again and again, unchanged: not passed on again.
       await new Promise((resolve) => setTimeout(resolve, 3 * FLOOR_TIMING.pollMs));
       expect(rows).toHaveLength(2);
+      // The director turns holding breaks on: passed on, for a station's break to wait for the hold.
+      await admin.query('UPDATE floor_clock SET hold_breaks = true');
+      await until('the option passed on', () => rows.length === 3);
+      expect(rows[2]).toMatchObject({ holdBreaks: true });
     } finally {
       await link.close();
-      await admin.query(`UPDATE floor_clock SET structure = NULL, events = '[]'`);
+      await admin.query(`UPDATE floor_clock SET structure = NULL, events = '[]', hold_breaks = false`);
     }
   }, 30_000);
 });
