@@ -63,8 +63,9 @@ export class StationSettings {
     const next = effectiveSettings(this.own, facts);
     const taken = record.kind === 'floor-tournament' ? (record.tournament === null) === (next.fromFloor === undefined) : (record.seating === null) === (next.seatsFromFloor === undefined);
     if (!taken) return false;
+    // Journaled, the follower's facts are `facts`: the settings made with them stand.
     await journal(record);
-    await this.become(effectiveSettings(this.own, factsInForce(this.facts())));
+    await this.become(next);
     return true;
   }
 
