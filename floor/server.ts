@@ -352,6 +352,14 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   /** The overview's data as last read: shown, with the outage banner, while the database is gone. */
   let lastView: { status: FloorStatus; clock: FloorClock | null; at: number } | null = null;
 
+  /**
+   * Runs `work` on a connection of the pool: every route, the fold, the hold step, the clock's
+   * buttons, the exports. While the connection is checked out its own 'error' is taken here (the
+   * pool's listener covers idle ones only): the server stopped or crashed under a statement, or
+   * between two, ends that statement (it rejects: the page says the database is gone, the fold and
+   * the hold step try again on their next pass), never the process. A connection that failed is
+   * dropped from the pool, not handed to the next request.
+   */
   const withClient = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     let client: pg.PoolClient;
     try {
@@ -360,15 +368,29 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       unreachableSince ??= now();
       throw error;
     }
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost ??= error;
+      unreachableSince ??= now();
+      log(`database: ${error.message}`);
+    };
+    client.on('error', onError);
+    let failed: Error | undefined;
     try {
       const result = await work(client);
-      unreachableSince = null;
+      if (lost === undefined) unreachableSince = null;
       return result;
     } catch (error) {
-      if (isDatabaseGone(error)) unreachableSince ??= now();
+      if (isDatabaseGone(error)) {
+        unreachableSince ??= now();
+        failed = error as Error;
+      }
       throw error;
     } finally {
-      client.release();
+      // Released with the error (the pool ends it) when the connection failed; the pool's own
+      // listener is back on it before this one comes off.
+      client.release(lost ?? failed);
+      client.removeListener('error', onError);
     }
   };
 
