@@ -167,6 +167,26 @@ function isDatabaseGone(error: unknown): boolean {
   return code === '' && /terminated|ended|closed|timeout|not queryable/i.test(String((error as Error | null)?.message ?? ''));
 }
 
+/**
+ * How a background loop of the server (the fold, the held break) reports its passes: a failure
+ * logged when it is not the one logged last (the database gone: a line or two, not four a second
+ * for as long as it is gone), and the first pass that works after failures.
+ */
+function loopReport(name: string, log: (line: string) => void): { passed: () => void; failed: (error: unknown) => void } {
+  let failing: string | null = null;
+  return {
+    passed() {
+      if (failing !== null) log(`${name}: going again`);
+      failing = null;
+    },
+    failed(error: unknown) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== failing) log(`${name}: ${message}`);
+      failing = message;
+    },
+  };
+}
+
 const RACE_ID = /^race-[1-9][0-9]{0,8}$/;
 
 /** A request the floor will not read, and why (in keys: the answer is said in the asker's language). */
@@ -797,10 +817,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let folding: Promise<void> = Promise.resolve();
-  const foldPass = () => withClient((client) => foldFloor(client, FOLD_PASS_BUDGET_MS)).then(
-    () => undefined,
-    (error: unknown) => log(`fold: ${(error as Error).message}`),
-  );
+  const foldReport = loopReport('fold', log);
+  const foldPass = () => withClient((client) => foldFloor(client, FOLD_PASS_BUDGET_MS)).then(foldReport.passed, foldReport.failed);
   const foldOn = () => {
     if (stopped) return;
     folding = foldPass().then(() => {
@@ -814,12 +832,10 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   // what is folded only when a break is due or held.
   let holding: Promise<void> = Promise.resolve();
   let holdTimer: NodeJS.Timeout | undefined;
+  const holdReport = loopReport('hold', log);
   const holdOn = () => {
     if (stopped) return;
-    holding = withClient((client) => holdStep(client, now(), async (afterLevel) => tablesLeftAt(await readFloorStatus(client), afterLevel))).then(
-      () => undefined,
-      (error: unknown) => log(`hold: ${(error as Error).message}`),
-    ).then(() => {
+    holding = withClient((client) => holdStep(client, now(), async (afterLevel) => tablesLeftAt(await readFloorStatus(client), afterLevel))).then(holdReport.passed, holdReport.failed).then(() => {
       if (!stopped) holdTimer = setTimeout(holdOn, options.holdEveryMs ?? HOLD_EVERY_MS);
     });
   };
