@@ -167,6 +167,26 @@ function isDatabaseGone(error: unknown): boolean {
   return code === '' && /terminated|ended|closed|timeout|not queryable/i.test(String((error as Error | null)?.message ?? ''));
 }
 
+/**
+ * How a background loop of the server (the fold, the held break) reports its passes: a failure
+ * logged when it is not the one logged last (the database gone: a line or two, not four a second
+ * for as long as it is gone), and the first pass that works after failures.
+ */
+function loopReport(name: string, log: (line: string) => void): { passed: () => void; failed: (error: unknown) => void } {
+  let failing: string | null = null;
+  return {
+    passed() {
+      if (failing !== null) log(`${name}: going again`);
+      failing = null;
+    },
+    failed(error: unknown) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== failing) log(`${name}: ${message}`);
+      failing = message;
+    },
+  };
+}
+
 const RACE_ID = /^race-[1-9][0-9]{0,8}$/;
 
 /** A request the floor will not read, and why (in keys: the answer is said in the asker's language). */
@@ -352,6 +372,14 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   /** The overview's data as last read: shown, with the outage banner, while the database is gone. */
   let lastView: { status: FloorStatus; clock: FloorClock | null; at: number } | null = null;
 
+  /**
+   * Runs `work` on a connection of the pool: every route, the fold, the hold step, the clock's
+   * buttons, the exports. While the connection is checked out its own 'error' is taken here (the
+   * pool's listener covers idle ones only): the server stopped or crashed under a statement, or
+   * between two, ends that statement (it rejects: the page says the database is gone, the fold and
+   * the hold step try again on their next pass), never the process. A connection that failed is
+   * dropped from the pool, not handed to the next request.
+   */
   const withClient = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     let client: pg.PoolClient;
     try {
@@ -360,15 +388,29 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       unreachableSince ??= now();
       throw error;
     }
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost ??= error;
+      unreachableSince ??= now();
+      log(`database: ${error.message}`);
+    };
+    client.on('error', onError);
+    let failed: Error | undefined;
     try {
       const result = await work(client);
-      unreachableSince = null;
+      if (lost === undefined) unreachableSince = null;
       return result;
     } catch (error) {
-      if (isDatabaseGone(error)) unreachableSince ??= now();
+      if (isDatabaseGone(error)) {
+        unreachableSince ??= now();
+        failed = error as Error;
+      }
       throw error;
     } finally {
-      client.release();
+      // Released with the error (the pool ends it) when the connection failed; the pool's own
+      // listener is back on it before this one comes off.
+      client.release(lost ?? failed);
+      client.removeListener('error', onError);
     }
   };
 
@@ -775,10 +817,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let folding: Promise<void> = Promise.resolve();
-  const foldPass = () => withClient((client) => foldFloor(client, FOLD_PASS_BUDGET_MS)).then(
-    () => undefined,
-    (error: unknown) => log(`fold: ${(error as Error).message}`),
-  );
+  const foldReport = loopReport('fold', log);
+  const foldPass = () => withClient((client) => foldFloor(client, FOLD_PASS_BUDGET_MS)).then(foldReport.passed, foldReport.failed);
   const foldOn = () => {
     if (stopped) return;
     folding = foldPass().then(() => {
@@ -792,12 +832,10 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   // what is folded only when a break is due or held.
   let holding: Promise<void> = Promise.resolve();
   let holdTimer: NodeJS.Timeout | undefined;
+  const holdReport = loopReport('hold', log);
   const holdOn = () => {
     if (stopped) return;
-    holding = withClient((client) => holdStep(client, now(), async (afterLevel) => tablesLeftAt(await readFloorStatus(client), afterLevel))).then(
-      () => undefined,
-      (error: unknown) => log(`hold: ${(error as Error).message}`),
-    ).then(() => {
+    holding = withClient((client) => holdStep(client, now(), async (afterLevel) => tablesLeftAt(await readFloorStatus(client), afterLevel))).then(holdReport.passed, holdReport.failed).then(() => {
       if (!stopped) holdTimer = setTimeout(holdOn, options.holdEveryMs ?? HOLD_EVERY_MS);
     });
   };
