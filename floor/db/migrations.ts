@@ -874,7 +874,7 @@ BEGIN
         EXECUTE pg_catalog.format('ALTER ROLE %I SET idle_in_transaction_session_timeout = ${STATION_IDLE_IN_TRANSACTION_MS}', station);
       END IF;
     EXCEPTION WHEN insufficient_privilege THEN
-      RAISE NOTICE 'station login % keeps no time limits: run the cardroom set-up again (README), then add-table --rotate for its table', station;
+      RAISE NOTICE 'station login % keeps no time limits yet: run the cardroom set-up again (README); the next add-table gives them', station;
     END;
   END LOOP;
 END $$;

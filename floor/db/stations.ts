@@ -68,6 +68,7 @@ export async function createStationLogin(client: ClientBase, table: string, { ro
   const password = randomBytes(18).toString('base64url');
   const cardroom = await found(client, LOGIN_MAKER);
   if (cardroom && !((await found(client, LIMITS_MAKER)) && (await found(client, SESSIONS_ENDER)))) throw new CardroomSetUpOutdated();
+  await boundStationLogins(client, cardroom);
   await client.query('BEGIN');
   try {
     await client.query(`SET LOCAL lock_timeout = ${ADD_TABLE_LOCK_TIMEOUT_MS}`);
@@ -77,17 +78,14 @@ export async function createStationLogin(client: ClientBase, table: string, { ro
     if (current.rows[0]?.role != null && current.rows[0].exists && !rotate) throw new StationLoginExists(table);
     if (cardroom) {
       await client.query('SELECT chip_race_logins.station_login($1, $2, $3)', [role, password, STATION_CONNECTION_LIMIT]);
-      await client.query('SELECT chip_race_logins.station_limits($1, $2, $3, $4)', [role, STATION_STATEMENT_TIMEOUT_MS, STATION_LOCK_TIMEOUT_MS, STATION_IDLE_IN_TRANSACTION_MS]);
     } else {
       const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
       // Role names and passwords cannot be query parameters; the name is hex, the password base64url.
       const literal = `'${password}'`;
       if (exists.rowCount === 0) await client.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT ${STATION_CONNECTION_LIMIT} PASSWORD ${literal} IN ROLE ${STATION_GROUP}`);
       else await client.query(`ALTER ROLE ${role} LOGIN CONNECTION LIMIT ${STATION_CONNECTION_LIMIT} PASSWORD ${literal}`);
-      await client.query(`ALTER ROLE ${role} SET statement_timeout = ${STATION_STATEMENT_TIMEOUT_MS}`);
-      await client.query(`ALTER ROLE ${role} SET lock_timeout = ${STATION_LOCK_TIMEOUT_MS}`);
-      await client.query(`ALTER ROLE ${role} SET idle_in_transaction_session_timeout = ${STATION_IDLE_IN_TRANSACTION_MS}`);
     }
+    await limitLogin(client, role, cardroom);
     await client.query('UPDATE floor_tables SET role_name = $2 WHERE table_name = $1', [table, role]);
     await client.query('COMMIT');
   } catch (error) {
@@ -100,6 +98,33 @@ export async function createStationLogin(client: ClientBase, table: string, { ro
   // as the first pass looked.
   for (let pass = 0; pass < 2; pass += 1) await endStationSessions(client, role, cardroom);
   return { table, role, password };
+}
+
+/**
+ * Gives every station login of this floor that has none its time limits: those made before they
+ * were set at add-table, which migration 18 could not bound on a cardroom set up by an earlier
+ * version (its set-up run again gives the floor's role chip_race_logins.station_limits). Returns how many.
+ */
+export async function boundStationLogins(client: ClientBase, cardroom: boolean): Promise<number> {
+  const unbounded = await client.query<{ role: string }>(
+    `SELECT r.rolname AS role FROM floor_tables t JOIN pg_roles r ON r.rolname = t.role_name
+     WHERE NOT EXISTS (SELECT FROM pg_db_role_setting s WHERE s.setrole = r.oid AND s.setdatabase = 0 AND s.setconfig::text[] @> ARRAY[$1::text])`,
+    [`statement_timeout=${STATION_STATEMENT_TIMEOUT_MS}`],
+  );
+  for (const { role } of unbounded.rows) await limitLogin(client, role, cardroom);
+  return unbounded.rows.length;
+}
+
+/** Sets a station login's statement, lock and idle-in-transaction timeouts (ALTER ROLE … SET). */
+async function limitLogin(client: ClientBase, role: string, cardroom: boolean): Promise<void> {
+  if (cardroom) {
+    await client.query('SELECT chip_race_logins.station_limits($1, $2, $3, $4)', [role, STATION_STATEMENT_TIMEOUT_MS, STATION_LOCK_TIMEOUT_MS, STATION_IDLE_IN_TRANSACTION_MS]);
+    return;
+  }
+  // The name is hex (stationRoleOf): no quoting needed.
+  await client.query(`ALTER ROLE ${role} SET statement_timeout = ${STATION_STATEMENT_TIMEOUT_MS}`);
+  await client.query(`ALTER ROLE ${role} SET lock_timeout = ${STATION_LOCK_TIMEOUT_MS}`);
+  await client.query(`ALTER ROLE ${role} SET idle_in_transaction_session_timeout = ${STATION_IDLE_IN_TRANSACTION_MS}`);
 }
 
 /** Ends every session of a station's login (waiting for each to be gone), through the cardroom's function where the floor's role may not signal others' sessions. Returns how many. */
