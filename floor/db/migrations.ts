@@ -201,14 +201,21 @@ BEGIN
 END
 $fn$;`;
 
+/** The part of `text` from the line starting with `first` to the end of the line starting with `last` after it, exactly once (a released migration's text, to replace in a later one). */
+function partOf(text: string, first: string, last: string): string {
+  const start = text.indexOf(first);
+  const lastLine = text.indexOf(`\n${last}`, start);
+  const end = text.indexOf('\n', lastLine + 1);
+  if (start < 0 || text.indexOf(first, start + 1) >= 0 || lastLine < 0 || end < 0) throw new Error(`migrations.ts: the trigger's part from "${first}" is not found exactly once`);
+  return text.slice(start, end);
+}
 function replacedOnce(text: string, from: string, to: string): string {
   const at = text.indexOf(from);
   if (at < 0 || text.indexOf(from, at + 1) >= 0) throw new Error('migrations.ts: a part of the trigger to replace is not found exactly once');
   return `${text.slice(0, at)}${to}${text.slice(at + from.length)}`;
 }
-const OLD_DECLARATIONS = `  after_damage pg_catalog.bool := false;
-BEGIN
-  IF NEW.table_name IS DISTINCT FROM public.station_table() AND NOT public.station_is_floor() THEN`;
+/** Migration 3's declarations' end and the trigger's first check. */
+const OLD_DECLARATIONS = partOf(VERIFY_STATION_RECORD, '  after_damage pg_catalog.bool := false;', '  IF NEW.table_name IS DISTINCT FROM public.station_table()');
 const NEW_DECLARATIONS = `  after_damage pg_catalog.bool := false;
   next_after_last pg_catalog.bool;
 BEGIN
@@ -218,15 +225,8 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'query_canceled', MESSAGE = 'a station''s statement may run ${STATION_STATEMENT_TIMEOUT_MS / 1000} s at most: send fewer records at once';
   END IF;
   IF NEW.table_name IS DISTINCT FROM public.station_table() AND NOT public.station_is_floor() THEN`;
-const OLD_REFUSAL = `    IF NOT EXISTS (SELECT FROM public.chain_failures f WHERE f.table_name = NEW.table_name AND f.seq = NEW.seq) THEN
-      UPDATE public.floor_tables t SET failures_total = t.failures_total + 1 WHERE t.table_name = NEW.table_name RETURNING t.failures_total INTO failures_seen;
-      IF failures_seen IS NULL OR failures_seen <= ${FAILURES_KEPT_PER_TABLE}
-        OR NEW.seq = COALESCE((SELECT pg_catalog.max(r.seq) FROM public.station_records r WHERE r.table_name = NEW.table_name), 0) + 1 THEN
-        INSERT INTO public.chain_failures (table_name, seq, reason, line, line_sha256, line_bytes)
-        VALUES (NEW.table_name, NEW.seq, problem, public.first_bytes(NEW.line, ${FAILURE_KEPT_BYTES}), pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(NEW.line, 'UTF8')), 'hex'), pg_catalog.octet_length(NEW.line))
-        ON CONFLICT DO NOTHING;
-      END IF;
-    END IF;`;
+/** Migration 3's refusal: one update of the table's row per refused line. */
+const OLD_REFUSAL = partOf(VERIFY_STATION_RECORD, '    IF NOT EXISTS (SELECT FROM public.chain_failures f WHERE f.table_name = NEW.table_name AND f.seq = NEW.seq) THEN', '    END IF;');
 const NEW_REFUSAL = `    IF NOT EXISTS (SELECT FROM public.chain_failures f WHERE f.table_name = NEW.table_name AND f.seq = NEW.seq) THEN
       -- Counted and kept once per statement (public.count_refusals, after it): updating the
       -- table's row once per refused line made a batch's cost grow with its square. The count as
