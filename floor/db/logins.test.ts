@@ -10,7 +10,7 @@ import { connectedClient, POSTGRES_AVAILABLE, startFloorDatabase, type Throwaway
 import { FAILURES_KEPT_PER_TABLE, STATION_IDLE_IN_TRANSACTION_MS, STATION_LOCK_TIMEOUT_MS, STATION_STATEMENT_TIMEOUT_MS } from './migrations';
 import { pushRecords } from '../../replication/push';
 import { journalRecords } from '../../replication/testing/journalLines';
-import { createStationLogin } from './stations';
+import { createStationLogin, StationLoginBusy } from './stations';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const root = join(import.meta.dirname, '..', '..');
@@ -79,6 +79,22 @@ describe.runIf(run)("a station's login: revoked by --rotate, bounded in time, it
     expect(await pushRecords(fresh, 'rotated', journalRecords(1, 'rotated'))).toEqual({ stored: 1, refused: [] });
     await fresh.end();
   }, 90_000);
+
+  it('add-table never waits long on a lock held by something else (another add-table for the table): it says so and changes nothing', async () => {
+    const first = await createStationLogin(admin, 'busy');
+    const other = await connectedClient(server.url);
+    try {
+      await other.query('BEGIN');
+      await other.query("SELECT 1 FROM floor_tables WHERE table_name = 'busy' FOR NO KEY UPDATE");
+      await expect(createStationLogin(admin, 'busy', { rotate: true })).rejects.toBeInstanceOf(StationLoginBusy);
+      await other.query('ROLLBACK');
+    } finally {
+      await other.end();
+    }
+    // The first password still signs in: nothing was changed.
+    const station = await connectedClient(server.urlFor(first.role, first.password));
+    await station.end();
+  }, 60_000);
 
   it("bounds a station login's statements: a long one is cancelled at the login's statement timeout, even when the station turned its own off; a session idle in a transaction is ended", async () => {
     const login = await createStationLogin(admin, 'slow');
