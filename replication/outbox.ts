@@ -1,4 +1,4 @@
-import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { journalPath } from '../journal/location';
 import { damagedSeq, kindOfLine } from '../journal/read';
@@ -38,9 +38,15 @@ export interface OutboxBatch {
 
 const START = (table: string): OutboxCursor => ({ table, offset: 0, seq: 0 });
 
+/** The cursor file's mode: its owner's alone, as everything the console keeps in its data folder (main/service/atomicWrite.ts). */
+export const OUTBOX_CURSOR_MODE = 0o600;
+
 export async function readCursor(dataDir: string, table: string): Promise<OutboxCursor> {
+  const path = join(dataDir, OUTBOX_CURSOR_FILE);
+  // A cursor an older version wrote readable by anyone (0644) is made its owner's alone at the start.
+  await ownerOnly(path);
   try {
-    const cursor = parse(OUTBOX_CURSOR, JSON.parse(await readFile(join(dataDir, OUTBOX_CURSOR_FILE), 'utf8')));
+    const cursor = parse(OUTBOX_CURSOR, JSON.parse(await readFile(path, 'utf8')));
     return cursor.table === table ? cursor : START(table);
   } catch {
     // No cursor yet, a torn one or one its shape refuses: sending again from the start is safe (the floor passes over what it has).
@@ -48,17 +54,40 @@ export async function readCursor(dataDir: string, table: string): Promise<Outbox
   }
 }
 
+/** Makes a file its owner's alone when anyone else may read or write it; a file not there is left so. */
+async function ownerOnly(path: string): Promise<void> {
+  try {
+    if (((await stat(path)).mode & 0o077) !== 0) await chmod(path, OUTBOX_CURSOR_MODE);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+  }
+}
+
 /**
- * Writes the cursor by way of a temporary file renamed over it, without an fsync: the cursor is
- * only how far the floor is known to have the journal, never the journal itself. Lost to a power
- * cut (an old or an empty file), it makes the link send again what the floor already has, which
- * the floor passes over; an fsync per batch would only compete with the journal's own.
+ * Writes the cursor by way of a temporary file renamed over it, owner-only (0600) whatever the
+ * umask, as the console's atomic write (main/service/atomicWrite.ts, which replication/ may not
+ * import) does, but without its fsync: the cursor is only how far the floor is known to have the
+ * journal, never the journal itself. Lost to a power cut (an old or an empty file), it makes the
+ * link send again what the floor already has, which the floor passes over; an fsync per batch
+ * would only compete with the journal's own.
  */
 export async function writeCursor(dataDir: string, cursor: OutboxCursor): Promise<void> {
   const path = join(dataDir, OUTBOX_CURSOR_FILE);
   const temporary = `${path}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(cursor)}\n`);
-  await rename(temporary, path);
+  try {
+    const file = await open(temporary, 'w', OUTBOX_CURSOR_MODE);
+    try {
+      // open's mode is cut by the umask, and a temporary left by a crash keeps the mode it had.
+      await file.chmod(OUTBOX_CURSOR_MODE);
+      await file.writeFile(`${JSON.stringify(cursor)}\n`);
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** How many records to send in one statement, and the most bytes of lines in it. */

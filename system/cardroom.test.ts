@@ -3,7 +3,7 @@
 // files), the floor started on it, a table registered, its station replicating with the login it
 // was given, the floor's status reading it.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleService } from '../main/service/service';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { playStation } from './testing/stations';
+import { stationRoleOf } from '../floor/db/stations';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const root = join(import.meta.dirname, '..');
@@ -46,6 +47,8 @@ function asPostgres(command: string, server: ThrowawayPostgres): Promise<{ code:
 describe.runIf(run)("a cardroom's floor set up as the README says (a real PostgreSQL server)", () => {
   let server: ThrowawayPostgres;
   let station: ConsoleService | null = null;
+  /** The URL add-table gave the first table (its password rotated later). */
+  let firstStationUrl = '';
   const dataDir = mkdtempSync(join(tmpdir(), 'cardroom-'));
 
   beforeAll(async () => {
@@ -67,6 +70,7 @@ describe.runIf(run)("a cardroom's floor set up as the README says (a real Postgr
     const added = await floor(['add-table', '--database', floorUrl, '--table', 'Pöytä 7']);
     expect(added.stderr).toBe('');
     const stationUrl = added.stdout.trim();
+    firstStationUrl = stationUrl;
     expect(stationUrl).toMatch(/^postgres:\/\/chip_race_table_[0-9a-f]{16}:[^@]+@127\.0\.0\.1:\d+\/chip_race$/);
     station = await playStation(dataDir, 'Pöytä 7', 'colour-up-racing');
     const synced = await floor(['sync', '--database', stationUrl, '--table', 'Pöytä 7', '--data', dataDir]);
@@ -78,6 +82,17 @@ describe.runIf(run)("a cardroom's floor set up as the README says (a real Postgr
     await stationClient.connect();
     await expect(stationClient.query('CREATE TEMP TABLE floor_tables (x int)')).rejects.toThrow(/permission denied to create temporary tables/);
     expect((await stationClient.query("SELECT rolconnlimit FROM pg_roles WHERE rolname = current_user")).rows).toEqual([{ rolconnlimit: 8 }]);
+    // Issue 44: it reaches no other database of the cluster (and so makes temporary objects in none).
+    for (const other of ['postgres', 'template1']) {
+      const url = new URL(stationUrl);
+      url.pathname = `/${other}`;
+      const elsewhere = new pg.Client({ connectionString: url.toString() });
+      elsewhere.on('error', () => undefined);
+      await expect(elsewhere.connect(), other).rejects.toThrow(/permission denied for database/);
+      await elsewhere.end().catch(() => undefined);
+    }
+    // Its statements are bounded in time (set through the set-up's chip_race_logins.station_limits).
+    expect((await stationClient.query("SELECT current_setting('statement_timeout') AS statement, current_setting('lock_timeout') AS lock, current_setting('idle_in_transaction_session_timeout') AS idle")).rows).toEqual([{ statement: '20s', lock: '5s', idle: '10s' }]);
     await stationClient.end();
     // The station's login reads nothing of the floor's: its status is refused, in one line.
     const nosy = await floor(['status', '--database', stationUrl]);
@@ -93,8 +108,17 @@ describe.runIf(run)("a cardroom's floor set up as the README says (a real Postgr
     const again = await floor(['add-table', '--database', floorUrl, '--table', 'Pöytä 7']);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already has a station login: add --rotate/);
+    // A session the old password holds, in an open transaction (issue 44: it went on after the rotation, and made it hang).
+    const oldSession = new pg.Client({ connectionString: firstStationUrl });
+    const ended = new Promise<string>((resolve) => oldSession.on('error', (error: Error & { code?: string }) => resolve(error.code ?? error.message)));
+    await oldSession.connect();
+    await oldSession.query('BEGIN');
+    await oldSession.query('SELECT count(*) FROM station_records');
     const rotated = await floor(['add-table', '--database', floorUrl, '--table', 'Pöytä 7', '--rotate']);
     expect(rotated.stderr).toBe('');
+    // Ended through the set-up's chip_race_logins.end_station_sessions (the floor's role may not signal others' sessions itself).
+    expect(await ended).toBe('57P01');
+    await oldSession.end().catch(() => undefined);
     const status = await floor(['status', '--database', rotated.stdout.trim()]);
     // The new password logs in (a station reads no status: refused for its role, not its password).
     expect(status.stderr).not.toMatch(/password authentication failed/);
@@ -132,6 +156,9 @@ describe.runIf(run)("a cardroom's floor set up as the README says (a real Postgr
       attempts['maker: the superuser'] = await refused('SELECT chip_race_logins.station_login($1, $2, 8)', ['postgres', 'a'.repeat(24)]);
       attempts['maker: options in the password'] = await refused('SELECT chip_race_logins.station_login($1, $2, 8)', ['chip_race_table_0123456789abcdef', "aaaaaaaaaaaaaaaa' SUPERUSER '"]);
       attempts['maker: no connection limit'] = await refused('SELECT chip_race_logins.station_login($1, $2, -1)', ['chip_race_table_0123456789abcdef', 'a'.repeat(24)]);
+      attempts['limits: another role'] = await refused('SELECT chip_race_logins.station_limits($1, 1000, 1000, 1000)', ['chip_race_floor']);
+      attempts['limits: none at all'] = await refused('SELECT chip_race_logins.station_limits($1, 0, 1000, 1000)', [station]);
+      attempts['sessions: another role\'s'] = await refused('SELECT chip_race_logins.end_station_sessions($1)', ['postgres']);
       expect(Object.entries(attempts).filter(([, wasRefused]) => !wasRefused).map(([what]) => what)).toEqual([]);
       await floorRole.query('ROLLBACK');
       const roles = await floorRole.query("SELECT rolname, rolcreaterole, rolsuper, rolconnlimit FROM pg_roles WHERE rolname IN ('chip_race_floor', $1) ORDER BY rolname", [station]);
@@ -143,6 +170,78 @@ describe.runIf(run)("a cardroom's floor set up as the README says (a real Postgr
       await floorRole.end();
     }
   });
+});
+
+describe.runIf(run)("a cardroom an earlier version set up, its set-up's line run again as the README says (a real PostgreSQL server)", () => {
+  let server: ThrowawayPostgres;
+
+  beforeAll(async () => {
+    server = await startThrowawayPostgres();
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.remove();
+  });
+
+  it('keeps the database and its station logins, and gives them what this version does: time limits, no other database', async () => {
+    // The set-up as the last version wrote it (before issue 44), and a station login it made.
+    const earlier = await new Promise<string>((resolve, reject) => execFile('git', ['show', '65c11b6:floor/db/cardroom.sql'], { cwd: root }, (error, stdout) => (error === null ? resolve(stdout) : reject(error))));
+    const folder = mkdtempSync(join(tmpdir(), 'cardroom-earlier-'));
+    try {
+      const file = join(folder, 'cardroom.sql');
+      writeFileSync(file, earlier);
+      expect((await asPostgres(`psql -v floor_password='floor-password' < ${file}`, server)).code).toBe(0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    const floorUrl = server.urlFor('chip_race_floor', 'floor-password', 'chip_race');
+    // This version's floor on the earlier set-up: it says to run the set-up again, and makes no login.
+    const refused = await floor(['add-table', '--database', floorUrl, '--table', '7']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/cardroom's set-up is older than this floor.*run its psql line again/);
+    // A station login the earlier version made (its add-table: the earlier login maker, the table's row).
+    const floorRole = new pg.Client({ connectionString: floorUrl });
+    floorRole.on('error', () => undefined);
+    await floorRole.connect();
+    const earlierRole = stationRoleOf('earlier');
+    await floorRole.query("SELECT chip_race_logins.station_login($1, 'an-earlier-password-1234', 8)", [earlierRole]);
+    await floorRole.query("INSERT INTO floor_tables (table_name, role_name) VALUES ('earlier', $1)", [earlierRole]);
+    await floorRole.end();
+    const earlierSettings = async () => {
+      const station = new pg.Client({ connectionString: server.urlFor(earlierRole, 'an-earlier-password-1234', 'chip_race') });
+      station.on('error', () => undefined);
+      await station.connect();
+      try {
+        return (await station.query("SELECT current_setting('statement_timeout') AS statement")).rows;
+      } finally {
+        await station.end();
+      }
+    };
+    expect(await earlierSettings()).toEqual([{ statement: '0' }]);
+    // Run again as written: nothing lost, the floor's password the one given.
+    const again = await asPostgres(readmeSetUp(), server);
+    expect(again.code).toBe(0);
+    const added = await floor(['add-table', '--database', floorUrl, '--table', '7']);
+    expect(added.stderr).toBe('');
+    const station = new pg.Client({ connectionString: added.stdout.trim() });
+    station.on('error', () => undefined);
+    await station.connect();
+    expect((await station.query("SELECT current_setting('statement_timeout') AS statement")).rows).toEqual([{ statement: '20s' }]);
+    await station.end();
+    // The earlier login too: add-table bounds every station login that is not yet.
+    expect(await earlierSettings()).toEqual([{ statement: '20s' }]);
+    const url = new URL(added.stdout.trim());
+    url.pathname = '/postgres';
+    const elsewhere = new pg.Client({ connectionString: url.toString() });
+    elsewhere.on('error', () => undefined);
+    await expect(elsewhere.connect()).rejects.toThrow(/permission denied for database/);
+    await elsewhere.end().catch(() => undefined);
+    // Once more: the set-up is idempotent.
+    expect((await asPostgres(readmeSetUp(), server)).code).toBe(0);
+    const status = await floor(['status', '--database', floorUrl]);
+    expect(status.stderr).toBe('');
+    expect(JSON.parse(status.stdout).tables.map((table: { table: string }) => table.table).sort()).toEqual(['7', 'earlier']);
+  }, 180_000);
 });
 
 /** The README's lines for a cluster not at Debian's defaults (`cardroom-other-cluster:begin` … `end`), as written there. */

@@ -10,7 +10,7 @@ import type { ConsoleService } from '../main/service/service';
 import type { FloorLinkState } from '../protocol/contract';
 import { serviceHarness } from '../main/service/testing/services';
 import { migrate } from '../floor/db/migrate';
-import { createStationLogin } from '../floor/db/stations';
+import { createStationLogin, stationRoleOf } from '../floor/db/stations';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { until } from '../floor/testing/requests';
 import { tableSettings } from './testing/stations';
@@ -103,12 +103,12 @@ describe.runIf(run)('a floor server that asks for the password in clear text', (
   let admin: pg.Client;
   let hbaDir: string;
   beforeAll(async () => {
-    // The floor's owner signs in with SCRAM; every other login (the stations') is asked for its password in clear text.
+    // The floor's owner signs in with SCRAM; table md5's login is asked for its password's MD5 hash; every other login (the stations') for its password in clear text.
     hbaDir = mkdtempSync(join(tmpdir(), 'link-honesty-hba-'));
     // The server runs as the postgres user: it must be able to read the file.
     chmodSync(hbaDir, 0o755);
     const hba = join(hbaDir, 'pg_hba.conf');
-    writeFileSync(hba, 'local all all scram-sha-256\nhost all floor_admin 127.0.0.1/32 scram-sha-256\nhost all all 127.0.0.1/32 password\n', { mode: 0o644 });
+    writeFileSync(hba, `local all all scram-sha-256\nhost all floor_admin 127.0.0.1/32 scram-sha-256\nhost all ${stationRoleOf('md5')} 127.0.0.1/32 md5\nhost all all 127.0.0.1/32 password\n`, { mode: 0o644 });
     server = await startThrowawayPostgres([`hba_file=${hba}`]);
     admin = new pg.Client({ connectionString: server.url });
     admin.on('error', () => undefined);
@@ -121,26 +121,39 @@ describe.runIf(run)('a floor server that asks for the password in clear text', (
     rmSync(hbaDir, { recursive: true, force: true });
   });
 
-  it('is never answered: the station stays offline (reason cleartext), and nothing reaches the floor', async () => {
-    const login = await createStationLogin(admin, 'cleartext');
-    // The server really does ask this login for its password in clear text (and takes it when sent).
+  /**
+   * The server really does ask the login for its password this way (and takes it when answered),
+   * and the station never answers: offline with the reason, never "connected", nothing on the floor.
+   */
+  async function neverAnswered(table: string, request: string, reason: string, detail: string): Promise<void> {
+    const login = await createStationLogin(admin, table);
+    await admin.query('RESET password_encryption');
     const plain = new pg.Client({ connectionString: server.urlFor(login.role, login.password) });
     let asked = false;
-    (plain as unknown as { connection: NodeJS.EventEmitter }).connection.on('authenticationCleartextPassword', () => {
+    (plain as unknown as { connection: NodeJS.EventEmitter }).connection.on(request, () => {
       asked = true;
     });
     await plain.connect();
     await plain.end();
     expect(asked).toBe(true);
 
-    const { service, states } = await station('cleartext', server.urlFor(login.role, login.password));
-    const offline = await until('the link refused to send the password', () => {
+    const { service, states } = await station(table, server.urlFor(login.role, login.password));
+    const offline = await until('the link refused to answer the request for the password', () => {
       const state = service.getState().floorLink;
       return state.state === 'offline' ? state : null;
     });
-    expect(offline).toMatchObject({ reason: 'cleartext' });
-    await new Promise((done) => setTimeout(done, 600));
+    expect(offline).toMatchObject({ reason, detail });
     expect(states.map((state) => state.state)).not.toContain('connected');
-    expect((await admin.query("SELECT count(*)::int AS n FROM station_records WHERE table_name = 'cleartext'")).rows[0].n).toBe(0);
+    expect((await admin.query('SELECT count(*)::int AS n FROM station_records WHERE table_name = $1', [table])).rows[0].n).toBe(0);
+  }
+
+  it('is never answered: the station stays offline (reason cleartext), and nothing reaches the floor', async () => {
+    await neverAnswered('cleartext', 'authenticationCleartextPassword', 'cleartext', 'CLEARTEXT-REFUSED');
+  }, 60_000);
+
+  it('a request for the MD5 hash of the password (pg_hba md5) is never answered either: offline, reason md5, nothing reaches the floor', async () => {
+    // An MD5 request is made only for a password kept as an MD5 hash (a SCRAM one is asked for with SCRAM even under md5).
+    await admin.query("SET password_encryption = 'md5'");
+    await neverAnswered('md5', 'authenticationMD5Password', 'md5', 'MD5-REFUSED');
   }, 60_000);
 });

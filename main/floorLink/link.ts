@@ -105,21 +105,27 @@ const ASYNC_COMMIT = '-c synchronous_commit=off';
 
 /** The code of the link's own refusal to answer a request for the password in clear text. */
 const CLEARTEXT_REFUSED = 'CLEARTEXT-REFUSED';
+/** The code of the link's own refusal to answer a request for the password's MD5 hash. */
+const MD5_REFUSED = 'MD5-REFUSED';
 
 /** The refusal reason of a floor that holds records this station never wrote, or lacks some it has before the last it holds. */
 export const FLOOR_AHEAD = 'floor-ahead';
 
 /**
- * Never answers a server that asks for the password in clear text (pg_hba `password`, or a
- * server that is not the floor): the connection is dropped before the driver can send it. The
- * listener goes on the driver's connection before `connect`, so it runs before the driver's own.
+ * Answers only SCRAM: never a server that asks for the password in clear text (pg_hba `password`)
+ * or as its MD5 hash (pg_hba `md5`, whose hash replays as well as the password to whoever reads it
+ * on the LAN, and lets them guess the password offline), which a server that is not the floor may
+ * do to learn it. The connection is dropped before the driver can answer. The listeners go on the
+ * driver's connection before `connect`, so they run before the driver's own.
  */
 function refuseCleartext(client: Client): void {
   const connection = (client as unknown as { connection: NodeJS.EventEmitter & { password: (password: string) => void; stream: { destroy: (error: Error) => void } } }).connection;
-  connection.once('authenticationCleartextPassword', () => {
+  const refuse = (message: string, code: string) => () => {
     connection.password = () => undefined;
-    connection.stream.destroy(Object.assign(new Error('the floor asked for the password in clear text: not sent'), { code: CLEARTEXT_REFUSED }));
-  });
+    connection.stream.destroy(Object.assign(new Error(message), { code }));
+  };
+  connection.once('authenticationCleartextPassword', refuse('the floor asked for the password in clear text: not sent', CLEARTEXT_REFUSED));
+  connection.once('authenticationMD5Password', refuse('the floor asked for the password as an MD5 hash: not sent (SCRAM only)', MD5_REFUSED));
 }
 
 /** The server's words when it has no connection slot left, for a failure that comes without its SQLSTATE. */
@@ -141,6 +147,7 @@ export function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; d
   if (code === '') return { reason: /timeout|terminated|ended|closed|not queryable/i.test(message) ? 'unreachable' : 'other', detail };
   if (code === '28P01' || code === '28000') return { reason: 'login', detail };
   if (code === CLEARTEXT_REFUSED) return { reason: 'cleartext', detail };
+  if (code === MD5_REFUSED) return { reason: 'md5', detail };
   if (code === '3D000') return { reason: 'database', detail };
   if (code === '42P01' || code === '42883') return { reason: 'schema', detail };
   // The trigger's refusal of a record for a table that is not this login's (or a table the floor does not know).

@@ -21,4 +21,9 @@ describe('why the floor cannot be reached, as the station keeps it', () => {
     expect(offlineReasonOf(new Error('sorry, too many clients already'))).toEqual({ reason: 'full', detail: '' });
     expect(offlineReasonOf(new Error('remaining connection slots are reserved for non-replication superuser connections'))).toEqual({ reason: 'full', detail: '' });
   });
+
+  it('says the floor asked for the password as an MD5 hash (the link refused to answer), apart from clear text', () => {
+    expect(offlineReasonOf(Object.assign(new Error('the floor asked for the password as an MD5 hash: not sent (SCRAM only)'), { code: 'MD5-REFUSED' }))).toEqual({ reason: 'md5', detail: 'MD5-REFUSED' });
+    expect(offlineReasonOf(Object.assign(new Error('the floor asked for the password in clear text: not sent'), { code: 'CLEARTEXT-REFUSED' }))).toEqual({ reason: 'cleartext', detail: 'CLEARTEXT-REFUSED' });
+  });
 });

@@ -2,13 +2,13 @@
 // text. A damaged line goes as evidence (base64, `damaged`) under the number it took, and the
 // records after it follow; a torn tail never goes. Real journals written (and fsynced) by the
 // console's own writer, real files.
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { journalPath } from '../../journal/location';
 import { JournalWriter } from '../journal/journal';
-import { nextBatch } from '../../replication/outbox';
+import { nextBatch, OUTBOX_CURSOR_FILE, readCursor, writeCursor } from '../../replication/outbox';
 
 const clock = () => new Date('2026-11-29T12:00:00Z');
 
@@ -77,5 +77,23 @@ describe('the outbox', () => {
     const after = await nextBatch(dataDir, torn.next, 2);
     expect(after.records.map((record) => ({ seq: record.seq, damaged: record.damaged ?? false }))).toEqual([{ seq: 3, damaged: true }, { seq: 4, damaged: false }]);
     expect(Buffer.from(after.records[0]?.line ?? '', 'base64').toString()).toBe(fragment);
+  });
+
+  it("the cursor (floor-outbox.json) is its owner's alone (0600) whatever the umask, and one an older version left readable by anyone is made so at the start", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'outbox-cursor-'));
+    const path = join(dataDir, OUTBOX_CURSOR_FILE);
+    const umask = process.umask(0o022);
+    try {
+      await writeCursor(dataDir, { table: 'table-1', offset: 10, seq: 2 });
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      // As an older version wrote it: 0644.
+      rmSync(path);
+      writeFileSync(path, `${JSON.stringify({ table: 'table-1', offset: 20, seq: 3 })}\n`, { mode: 0o644 });
+      expect(statSync(path).mode & 0o777).toBe(0o644);
+      expect(await readCursor(dataDir, 'table-1')).toEqual({ table: 'table-1', offset: 20, seq: 3 });
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(umask);
+    }
   });
 });
