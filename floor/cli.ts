@@ -59,7 +59,7 @@ const DEFAULT_PORT = 8790;
 
 /** The database options every subcommand takes. Where a port other than 5432 goes: in the URL. */
 const DATABASE_OPTIONS: readonly (readonly [string, string])[] = [
-  ['--database URL', "the floor's database, postgres://ROLE:PASSWORD@HOST:PORT/DATABASE (PORT 5432 when left out; a cluster on another port: :5433); else CHIP_RACE_DATABASE_URL"],
+  ['--database URL', "the floor's database, postgres://ROLE:PASSWORD@HOST:PORT/DATABASE (PORT 5432 when left out; a cluster on another port: :5433; with a standby, both: @HOST:PORT,STANDBY:PORT/, the first that accepts writes used); else CHIP_RACE_DATABASE_URL"],
   ['--database-file F', 'the same URL read from a file only its owner may read (chmod 600): no password on the command line'],
 ];
 

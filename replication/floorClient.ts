@@ -39,7 +39,7 @@ export function floorPoolConfig(url: string, config: Omit<pg.PoolConfig, 'connec
   const urls = urlsOf(url);
   if (urls.length === 1) return { ...config, connectionString: url };
   class FloorListClient extends pg.Client {
-    constructor(options: pg.ClientConfig) {
+    constructor(options?: pg.ClientConfig) {
       super(options);
       // A connection lost while the floor uses it (its server stopped mid-query): the query rejects
       // by itself; the report is taken here so it ends no process (the pool takes an idle one's).

@@ -34,7 +34,7 @@ import { DEFAULT_SETTINGS } from '../main/service/settings';
 import { serviceHarness } from '../main/service/testing/services';
 import { actOnFloorClock, readFloorClock, setFloorStructure } from '../floor/clock';
 import { migrate } from '../floor/db/migrate';
-import { createStationLogin } from '../floor/db/stations';
+import { main } from '../floor/cli';
 import { setHoldBreaks } from '../floor/hold';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { makeCardroomCa, type CardroomCa } from '../floor/testing/ca';
@@ -158,10 +158,14 @@ describe.runIf(run && asRoot)('the floor survives losing its computer: a standby
     const page = Number(new URL(floor.url).port);
 
     const station = async (table: string): Promise<{ service: ConsoleService; dataDir: string }> => {
-      const login = await createStationLogin(admin, table);
+      // The table's login made by the floor console given the list: the station's URL names both.
+      const printed: string[] = [];
+      expect(await main(['add-table', '--database', listOf(primary.url), '--table', table], {}, (text) => printed.push(text), (text) => printed.push(text))).toBe(0);
+      const url = (printed[0] as string).trim();
+      expect(url).toMatch(new RegExp(`^postgres://chip_race_table_[0-9a-f]{16}:[^@]+@127\\.0\\.0\\.1:${primary.port},127\\.0\\.0\\.1:${replica.port}/postgres\\?sslmode=verify-full&sslrootcert=`));
       const dataDir = mkdtempSync(join(tmpdir(), 'floor-standby-'));
       folders.push(dataDir);
-      const service = await serviceIn(dataDir, { floor: { url: listOf(primary.urlFor(login.role, login.password)), table } });
+      const service = await serviceIn(dataDir, { floor: { url, table } });
       const { tournament: _kept, ...settings } = { ...DEFAULT_SETTINGS, table: { ...DEFAULT_SETTINGS.table, seats: SEATS, button: 1 } };
       expect(await service.saveSettings(settings)).toEqual(ok);
       return { service, dataDir };
@@ -198,7 +202,7 @@ describe.runIf(run && asRoot)('the floor survives losing its computer: a standby
     await replica.start();
     for (const { service } of [a, b]) expect(await until('only the standby answering', () => { const link = service.getState().floorLink; return link.state === 'offline' && link.reason === 'standby' ? link : null; })).toMatchObject({ reason: 'standby' });
     const before = await connect(replica.url);
-    const missed = await Promise.all([['A', a], ['B', b]].map(async ([table, { dataDir }]) => journalRecords(dataDir).size - (await floorHas(table, before))));
+    const missed = await Promise.all(([['A', a], ['B', b]] as const).map(async ([table, { dataDir }]) => journalRecords(dataDir).size - (await floorHas(table, before))));
     expect(missed.every((count) => count > 0)).toBe(true);
     await before.end();
 
