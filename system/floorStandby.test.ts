@@ -174,8 +174,8 @@ describe.runIf(run && asRoot)('the floor survives losing its computer: a standby
     for (const { service } of [a, b]) await until('linked', () => service.getState().floorLink.state === 'connected');
     expect(a.service.getState().floorLink).toMatchObject({ floor: { host: `127.0.0.1:${primary.port},127.0.0.1:${replica.port}`, database: 'postgres', table: 'A' } });
 
-    // 3 s before the end of the break after level 2: A finishes its colour-up, B starts its race.
-    await actOnFloorClock(admin, { type: 'start' }, Date.now() - BREAK_END + 3_000);
+    // 5 s before the end of the break after level 2: A finishes its colour-up, B starts its race.
+    await actOnFloorClock(admin, { type: 'start' }, Date.now() - BREAK_END + 5_000);
     for (const { service } of [a, b]) expect(await until('the banner', () => service.getState().colorUp)).toMatchObject({ afterLevel: 2 });
     expect(await a.service.startColorUp(2, 25)).toEqual(ok);
     expect(await a.service.startRace([{ seat: 1, chips: 4, hasOther: true }, { seat: 2, chips: 0, hasOther: true }])).toEqual(ok);
