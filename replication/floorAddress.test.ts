@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ENGINE_CATALOGS, formatMessage } from '../engine/messages';
-import { connectWritable, FLOOR_HOSTS_MAX, FLOOR_READ_ONLY, floorUrlOf, hostUrls, parseFloorAddress, shownHosts, type FloorHost, type WritableCandidate } from './floorAddress';
+import { connectWritable, FLOOR_HOSTS_MAX, FLOOR_READ_ONLY, floorUrlOf, hostUrls, parseFloorAddress, shownHosts, WritableHosts, type FloorHost, type WritableCandidate } from './floorAddress';
 
 // The floor's addresses in libpq's syntax (a list of hosts, the primary first), read without the
 // driver: every list of hosts and ports comes back as written, each host gets a URL of its own,
@@ -109,5 +109,31 @@ describe('connectWritable: the first host that accepts writes', () => {
     await expect(connectWritable(['a', 'b', 'c'], (url) => fakeHost(({ a: refused, b: 'standby', c: password } as const)[url as 'a'], ended, url))).rejects.toBe(password);
     await expect(connectWritable(['a', 'b'], (url) => fakeHost(({ a: refused, b: 'standby' } as const)[url as 'a'], ended, url))).rejects.toMatchObject({ code: FLOOR_READ_ONLY });
     await expect(connectWritable(['a', 'b'], (url) => fakeHost(({ a: refused, b: new Error('timeout') } as const)[url as 'a'], ended, url))).rejects.toBe(refused);
+  });
+});
+
+describe('WritableHosts: the host that last accepted writes is tried first', () => {
+  it('goes to the promoted standby first once it was found there, and back to the list order only through it', async () => {
+    const hosts = new WritableHosts(['floor', 'standby']);
+    const tried: string[] = [];
+    const plan: Record<string, 'primary' | 'standby' | Error> = { floor: 'primary', standby: 'standby' };
+    const open = (url: string) => {
+      tried.push(url);
+      return fakeHost(plan[url] as 'primary', [], url);
+    };
+    await hosts.connect(open);
+    expect(tried.splice(0)).toEqual(['floor']);
+    // The floor's computer dies, the standby is promoted: found after the floor, then tried first.
+    plan.floor = Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' });
+    plan.standby = 'primary';
+    await hosts.connect(open);
+    expect(tried.splice(0)).toEqual(['floor', 'standby']);
+    await hosts.connect(open);
+    expect(tried.splice(0)).toEqual(['standby']);
+    expect(hosts.order).toEqual(['standby', 'floor']);
+    // The old floor rebuilt as its standby: still passed over for the promoted one.
+    plan.floor = 'standby';
+    await hosts.connect(open);
+    expect(tried.splice(0)).toEqual(['standby']);
   });
 });

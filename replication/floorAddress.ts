@@ -201,3 +201,38 @@ export async function connectWritable<C extends WritableCandidate>(urls: readonl
   if (readOnly) throw Object.assign(new Error(urls.length === 1 ? "the floor's database accepts no writes (a standby not promoted)" : "none of the floor's databases accepts writes (a standby not promoted, the primary unreachable)"), { code: FLOOR_READ_ONLY });
   throw failures[0] ?? new Error('no floor host to connect to');
 }
+
+/**
+ * The hosts of a floor's list as one connection after another tries them: the one that last
+ * accepted writes first, then the others in the list's order. After a promotion every reconnection
+ * goes straight to the promoted standby, not first to a dead floor's address (a computer gone
+ * answers nothing: each try of it waits out the connection timeout); and a station already on the
+ * promoted floor stays there should the old one come back.
+ */
+export class WritableHosts {
+  private last: string | null = null;
+
+  constructor(private readonly urls: readonly string[]) {}
+
+  /** The order the next connection tries them in. */
+  get order(): readonly string[] {
+    const last = this.last;
+    return last === null ? this.urls : [last, ...this.urls.filter((url) => url !== last)];
+  }
+
+  /** connectWritable over `order`, remembering the host it connected to. */
+  async connect<C extends WritableCandidate>(open: (url: string) => Promise<C>, stop?: () => boolean): Promise<C> {
+    let opened: string | null = null;
+    const client = await connectWritable(
+      this.order,
+      async (url) => {
+        const candidate = await open(url);
+        opened = url;
+        return candidate;
+      },
+      stop,
+    );
+    this.last = opened;
+    return client;
+  }
+}

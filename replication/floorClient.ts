@@ -1,11 +1,11 @@
 import pg from 'pg';
-import { connectWritable, FLOOR_READ_ONLY, acceptsWrites, hostUrls, parseFloorAddress } from './floorAddress';
+import { acceptsWrites, FLOOR_READ_ONLY, hostUrls, parseFloorAddress, WritableHosts } from './floorAddress';
 
 /**
  * The floor console's connections to the floor's addresses (replication/floorAddress.ts): one
  * client on the first host of the list that accepts writes, and a pool whose every connection
  * goes there. The station's link makes its own (main/floorLink/link.ts: its socket, timeouts and
- * cleartext refusal) with the same `connectWritable`.
+ * cleartext refusal) with the same `WritableHosts`.
  */
 
 /** A URL for each host of a floor URL (itself when it names one host or is none: the driver then says what is wrong with it). */
@@ -15,8 +15,8 @@ function urlsOf(url: string): readonly string[] {
 }
 
 /** A client connected to the first host of the floor's list that accepts writes; its own error reports taken by `onError`. */
-export async function connectFloorClient(url: string, config: Omit<pg.ClientConfig, 'connectionString'>, onError: (error: Error) => void): Promise<pg.Client> {
-  return connectWritable(urlsOf(url), async (hostUrl) => {
+export async function connectFloorClient(url: string, config: Omit<pg.ClientConfig, 'connectionString'>, onError: (error: Error) => void, hosts: WritableHosts = new WritableHosts(urlsOf(url))): Promise<pg.Client> {
+  return hosts.connect(async (hostUrl) => {
     const client = new pg.Client({ ...config, connectionString: hostUrl });
     client.on('error', onError);
     try {
@@ -32,12 +32,15 @@ export async function connectFloorClient(url: string, config: Omit<pg.ClientConf
 /**
  * A pool's configuration for a floor URL: for a list of hosts, each connection the pool makes goes
  * to the first host that accepts writes then (a standby once it is promoted), found by a short
- * connection of its own and checked again on the pool's; a URL of one host is given to the pool
- * as it is.
+ * connection of its own and checked again on the pool's (the host that last did tried first: a
+ * dead floor's address waits out a connection timeout, the pool's own as long); a URL of one host
+ * is given to the pool as it is.
  */
 export function floorPoolConfig(url: string, config: Omit<pg.PoolConfig, 'connectionString' | 'Client'>): pg.PoolConfig {
   const urls = urlsOf(url);
   if (urls.length === 1) return { ...config, connectionString: url };
+  // Shared by the pool's connections: once one found the promoted standby, the next go there first.
+  const hosts = new WritableHosts(urls);
   class FloorListClient extends pg.Client {
     constructor(options?: pg.ClientConfig) {
       super(options);
@@ -55,7 +58,7 @@ export function floorPoolConfig(url: string, config: Omit<pg.PoolConfig, 'connec
     }
 
     private async connectWritable(): Promise<pg.Client> {
-      const found = await connectFloorClient(url, config, () => undefined);
+      const found = await connectFloorClient(url, config, () => undefined, hosts);
       const { host, port } = found;
       await found.end().catch(() => undefined);
       this.host = host;

@@ -6,7 +6,7 @@ import type { FloorLinkState, FloorOfflineReason, FloorTarget, ReaderHealthSumma
 import { lastStoredSeq, pushRecords, reportContact, reportReaderHealth } from '../../replication/push';
 import { nextBatch, writeCursor, type OutboxCursor } from '../../replication/outbox';
 import { floorMismatch, resumePoint } from '../../replication/sync';
-import { connectWritable, FLOOR_READ_ONLY, hostUrls, parseFloorAddress } from '../../replication/floorAddress';
+import { FLOOR_READ_ONLY, hostUrls, parseFloorAddress, WritableHosts } from '../../replication/floorAddress';
 import { floorTargetOf } from './target';
 
 /** The floor's clock as its single row holds it: passed on as read, for the console's clock to follow. */
@@ -162,8 +162,8 @@ export function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; d
 export class FloorLink {
   private readonly timing: FloorLinkTiming;
   private readonly target: FloorTarget;
-  /** A URL for each host of the floor's list, the primary first. */
-  private readonly hostUrls: readonly string[];
+  /** The hosts of the floor's list, the primary first (the one that last accepted writes tried first). */
+  private readonly hosts: WritableHosts;
   private client: Client | null = null;
   /** The socket of the connection being made: destroyed by close, so a floor that never answers does not hold up closing. */
   private connecting: Socket | null = null;
@@ -206,7 +206,7 @@ export class FloorLink {
     const address = parseFloorAddress(options.url);
     if (target === null || !address.ok) throw new Error('the floor link needs a postgres:// URL with a host (or a list of them) and a database');
     this.target = target;
-    this.hostUrls = hostUrls(address.address);
+    this.hosts = new WritableHosts(hostUrls(address.address));
     this.state = { state: 'connecting', floor: target };
     this.pollTimer = setInterval(() => {
       this.pollDue = true;
@@ -320,11 +320,11 @@ export class FloorLink {
 
   /**
    * Connects to the floor: to the first host of its list that accepts writes (the primary, else a
-   * standby once promoted), each host tried as one floor was, with the same timeouts, the
-   * cleartext refusal and a socket close can destroy.
+   * standby once promoted; the one that last did tried first), each host tried as one floor was,
+   * with the same timeouts, the cleartext refusal and a socket close can destroy.
    */
   private async connect(): Promise<Client> {
-    const client = await connectWritable(this.hostUrls, (url) => this.connectTo(url), () => this.closed);
+    const client = await this.hosts.connect((url) => this.connectTo(url), () => this.closed);
     if (this.closed) {
       await client.end().catch(() => undefined);
       throw new Error('closed');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FLOOR_READ_ONLY } from '../../replication/floorAddress';
 import { offlineReasonOf } from './link';
 
 describe('why the floor cannot be reached, as the station keeps it', () => {
@@ -20,5 +21,9 @@ describe('why the floor cannot be reached, as the station keeps it', () => {
     // The same refusal reaching the link without its code (a wrapped error): its words are enough.
     expect(offlineReasonOf(new Error('sorry, too many clients already'))).toEqual({ reason: 'full', detail: '' });
     expect(offlineReasonOf(new Error('remaining connection slots are reserved for non-replication superuser connections'))).toEqual({ reason: 'full', detail: '' });
+  });
+
+  it('says only a standby answers when every host of the floor\'s list is read-only (a standby not promoted), in no English', () => {
+    expect(offlineReasonOf(Object.assign(new Error("none of the floor's databases accepts writes"), { code: FLOOR_READ_ONLY }))).toEqual({ reason: 'standby', detail: '' });
   });
 });
