@@ -16,6 +16,9 @@ import { decisionWordIn, parseSeparator, separatorFor } from '../replay/csv';
 import { readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating } from './seating';
 import { isHostName, startFloorServer } from './server';
 import { syncStation } from '../replication/sync';
+import { floorUrlOf, parseFloorAddress } from '../replication/floorAddress';
+import { connectFloorClient } from '../replication/floorClient';
+import { englishText } from '../engine/messages';
 import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } from './db/capacity';
 
 /**
@@ -56,7 +59,7 @@ const DEFAULT_PORT = 8790;
 
 /** The database options every subcommand takes. Where a port other than 5432 goes: in the URL. */
 const DATABASE_OPTIONS: readonly (readonly [string, string])[] = [
-  ['--database URL', "the floor's database, postgres://ROLE:PASSWORD@HOST:PORT/DATABASE (PORT 5432 when left out; a cluster on another port: :5433); else CHIP_RACE_DATABASE_URL"],
+  ['--database URL', "the floor's database, postgres://ROLE:PASSWORD@HOST:PORT/DATABASE (PORT 5432 when left out; a cluster on another port: :5433; with a standby, both: @HOST:PORT,STANDBY:PORT/, the first that accepts writes used); else CHIP_RACE_DATABASE_URL"],
   ['--database-file F', 'the same URL read from a file only its owner may read (chmod 600): no password on the command line'],
 ];
 
@@ -230,6 +233,12 @@ function readSecretFile(file: string, option: string): string {
 }
 
 function checkDatabaseUrl(url: string): void {
+  // A list of hosts (the floor and its standby), which WHATWG's URL cannot read: libpq's syntax, read by the floor's own reading.
+  if (isHostList(url)) {
+    const reading = parseFloorAddress(url);
+    if (!reading.ok) throw new UsageError(`--database: ${englishText(reading.problem)}`);
+    return;
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -240,8 +249,15 @@ function checkDatabaseUrl(url: string): void {
   if (parsed.hostname === '') throw new UsageError('--database names no host');
 }
 
+/** Whether a URL names a list of hosts (`floor.local,standby.local`) rather than one. */
+function isHostList(url: string): boolean {
+  return /^[a-z]+:\/\/[^/?#]*,/i.test(url);
+}
+
 /** The URL without its password, for messages. */
 function shown(url: string): string {
+  const reading = parseFloorAddress(url);
+  if (isHostList(url)) return reading.ok ? floorUrlOf(reading.address, { password: '' }) : 'the database';
   try {
     const parsed = new URL(url);
     parsed.password = '';
@@ -251,16 +267,13 @@ function shown(url: string): string {
   }
 }
 
+/** A connection to the floor's database: the first host of its list that accepts writes (the primary, else a standby once promoted). */
 async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, application_name: 'chip-race-floor' });
-  client.on('error', () => undefined);
   try {
-    await client.connect();
+    return await connectFloorClient(url, { connectionTimeoutMillis: 5_000, application_name: 'chip-race-floor' }, () => undefined);
   } catch (error) {
-    await client.end().catch(() => undefined);
     throw new Error(`cannot reach the floor's database at ${shown(url)}: ${(error as Error).message}`);
   }
-  return client;
 }
 
 const isPermission = (error: unknown) => (error as { code?: unknown }).code === '42501';
@@ -336,13 +349,20 @@ async function addTable(url: string, table: string, rotate: boolean, out: (text:
       if (error instanceof StationLoginExists) throw new Error(`table ${table} already has a station login: add --rotate to give it a new password (its station's old one then stops working)`);
       throw error;
     }
-    const station = new URL(url);
-    station.username = encodeURIComponent(login.role);
-    station.password = encodeURIComponent(login.password);
-    out(`${station.toString()}\n`);
+    out(`${stationUrl(url, login)}\n`);
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/** The floor's URL with a station's login: every host of its list, so the station follows a promoted standby too. */
+function stationUrl(url: string, login: StationLogin): string {
+  const reading = parseFloorAddress(url);
+  if (isHostList(url) && reading.ok) return floorUrlOf(reading.address, { user: encodeURIComponent(login.role), password: encodeURIComponent(login.password) });
+  const station = new URL(url);
+  station.username = encodeURIComponent(login.role);
+  station.password = encodeURIComponent(login.password);
+  return station.toString();
 }
 
 async function serve(options: Readonly<Record<string, string>>, names: readonly string[], out: (text: string) => void, warn: (need: ConnectionNeed) => void): Promise<void> {

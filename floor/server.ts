@@ -28,6 +28,7 @@ import { breakTable, checkPlace, moveSeat, readSeating, readSeatingChanges, SEAT
 import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, renderTournament, seatingChangeText, seatsText, tableSeatsSection, outageBanner, type SeatConfirmation, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
+import { floorPoolConfig } from '../replication/floorClient';
 
 /**
  * The floor page: every table of the tournament, server-side rendered, read-only. Who may use it:
@@ -325,7 +326,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const names = options.names ?? [];
   for (const name of names) if (!isHostName(name)) throw new Error(`--name ${JSON.stringify(name.slice(0, 64))} is not a host name (such as floor.local)`);
 
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool(floorPoolConfig(options.databaseUrl, { max: 4, connectionTimeoutMillis: 5_000 }));
   // A connection the server drops (a restart) is replaced on the next request; it is no crash.
   pool.on('error', (error) => log(`database: ${error.message}`));
 

@@ -9,7 +9,7 @@ export interface FloorTarget {
 }
 
 /** Why the floor cannot be reached, as the screens word it (the driver's code is kept as `detail`). */
-export const FLOOR_OFFLINE_REASONS = ['unreachable', 'login', 'cleartext', 'md5', 'database', 'schema', 'table', 'full', 'other'] as const;
+export const FLOOR_OFFLINE_REASONS = ['unreachable', 'login', 'cleartext', 'md5', 'database', 'schema', 'table', 'full', 'standby', 'other'] as const;
 export type FloorOfflineReason = (typeof FLOOR_OFFLINE_REASONS)[number];
 
 /** Why the floor refuses a record on arrival: the codes its check writes (floor/db/migrations.ts, verify_station_record). */

@@ -126,14 +126,33 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
   // for the superuser), written in the cluster's file, not on the command line: the README's
   // `ALTER SYSTEM` (postgresql.auto.conf) then takes their place as on a cardroom's server.
   writeFileSync(join(data, 'postgresql.conf'), `${readFileSync(join(data, 'postgresql.conf'), 'utf8')}\n# Debian's defaults (floor/testing/postgres.ts)\nmax_connections = ${DEBIAN_MAX_CONNECTIONS}\nsuperuser_reserved_connections = 3\n`);
-  const options = ['-p', String(port), '-k', debian === undefined ? sockets : DEBIAN_SOCKET_DIR, '-c', 'listen_addresses=127.0.0.1', ...[...tlsSettings, ...settings].flatMap((setting) => ['-c', setting])].join(' ');
+  const socketDir = debian === undefined ? sockets : DEBIAN_SOCKET_DIR;
+  return runCluster({ folder, data, port, superuser, socketDir, settings: [...tlsSettings, ...settings] });
+}
+
+/** How a cluster's server is started: what a standby of it is started with too (its own port). */
+interface ClusterStart {
+  readonly folder: string;
+  readonly data: string;
+  readonly port: number;
+  readonly superuser: string;
+  readonly socketDir: string;
+  readonly settings: readonly string[];
+}
+
+const STARTS = new WeakMap<ThrowawayPostgres, ClusterStart>();
+
+async function runCluster(cluster: ClusterStart): Promise<ThrowawayPostgres> {
+  const bin = postgresBinDir() as string;
+  const { folder, data, port, superuser } = cluster;
+  const options = ['-p', String(port), '-k', cluster.socketDir, '-c', 'listen_addresses=127.0.0.1', ...cluster.settings.flatMap((setting) => ['-c', setting])].join(' ');
   const pgCtl = join(bin, 'pg_ctl');
   const start = () => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-l', join(folder, 'server.log'), '-o', options, 'start']);
   const stop = (mode = 'fast') => runAsOwner(pgCtl, ['-D', data, '-w', '-t', '60', '-m', mode, 'stop']);
   await start();
   const urlFor = (user: string, password: string, database = 'postgres') => `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   let running = true;
-  return {
+  const server: ThrowawayPostgres = {
     url: urlFor(superuser, SUPERUSER_PASSWORD),
     port,
     dataDir: data,
@@ -175,6 +194,34 @@ export async function startThrowawayPostgres(settings: readonly string[] = [], t
       rmSync(folder, { recursive: true, force: true });
     },
   };
+  STARTS.set(server, cluster);
+  return server;
+}
+
+/** Runs a shell line as the clusters' owner (the `postgres` user when this process is root, as `sudo -u postgres` runs it on Debian). */
+export async function runAsServerOwner(line: string, env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string }> {
+  const bin = postgresBinDir();
+  const withBin = { ...process.env, ...env, PATH: `${bin ?? ''}:${process.env.PATH ?? ''}` };
+  const options = { env: withBin, timeout: 120_000, cwd: tmpdir() };
+  return asRoot ? run('runuser', ['-u', 'postgres', '--', 'sh', '-e', '-c', line], options) : run('sh', ['-e', '-c', line], options);
+}
+
+/**
+ * A standby of `primary` on a port of its own, on this machine's loopback as the README's second
+ * computer: its data folder made by `copy` (the README's `pg_basebackup -R` line, which the test
+ * runs as the clusters' owner into the folder it is given, which does not exist yet), then started
+ * with the primary's settings and TLS (a data folder holds its certificate, as the README's does)
+ * and `settings` after them (the standby's own certificate).
+ */
+export async function startStandby(primary: ThrowawayPostgres, copy: (dataDir: string) => Promise<void>, settings: readonly string[] = []): Promise<ThrowawayPostgres> {
+  const started = STARTS.get(primary);
+  if (started === undefined) throw new Error('not a throwaway server');
+  const folder = mkdtempSync(join(tmpdir(), 'chip-race-pg-standby-'));
+  chmodSync(folder, 0o700);
+  if (asRoot) await run('chown', ['postgres:postgres', folder]);
+  const data = join(folder, 'data');
+  await copy(data);
+  return runCluster({ ...started, folder, data, port: await freePort(), settings: [...started.settings, ...settings] });
 }
 
 /**

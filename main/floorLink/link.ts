@@ -6,6 +6,7 @@ import type { FloorLinkState, FloorOfflineReason, FloorTarget, ReaderHealthSumma
 import { lastStoredSeq, pushRecords, reportContact, reportReaderHealth } from '../../replication/push';
 import { nextBatch, writeCursor, type OutboxCursor } from '../../replication/outbox';
 import { floorMismatch, resumePoint } from '../../replication/sync';
+import { FLOOR_READ_ONLY, hostUrls, parseFloorAddress, WritableHosts } from '../../replication/floorAddress';
 import { floorTargetOf } from './target';
 
 /** The floor's clock as its single row holds it: passed on as read, for the console's clock to follow. */
@@ -148,6 +149,8 @@ export function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; d
   if (code === '28P01' || code === '28000') return { reason: 'login', detail };
   if (code === CLEARTEXT_REFUSED) return { reason: 'cleartext', detail };
   if (code === MD5_REFUSED) return { reason: 'md5', detail };
+  // Every host of the floor's list answered read-only: a standby not promoted (yet).
+  if (code === FLOOR_READ_ONLY) return { reason: 'standby', detail: '' };
   if (code === '3D000') return { reason: 'database', detail };
   if (code === '42P01' || code === '42883') return { reason: 'schema', detail };
   // The trigger's refusal of a record for a table that is not this login's (or a table the floor does not know).
@@ -166,6 +169,8 @@ export function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; d
 export class FloorLink {
   private readonly timing: FloorLinkTiming;
   private readonly target: FloorTarget;
+  /** The hosts of the floor's list, the primary first (the one that last accepted writes tried first). */
+  private readonly hosts: WritableHosts;
   private client: Client | null = null;
   /** The socket of the connection being made: destroyed by close, so a floor that never answers does not hold up closing. */
   private connecting: Socket | null = null;
@@ -205,8 +210,10 @@ export class FloorLink {
     this.retryMs = this.timing.retryFirstMs;
     this.journalSeq = options.journalSeq;
     const target = floorTargetOf(options.url, options.table, options.from);
-    if (target === null) throw new Error('the floor link needs a postgres:// URL with a host and a database');
+    const address = parseFloorAddress(options.url);
+    if (target === null || !address.ok) throw new Error('the floor link needs a postgres:// URL with a host (or a list of them) and a database');
     this.target = target;
+    this.hosts = new WritableHosts(hostUrls(address.address));
     this.state = { state: 'connecting', floor: target };
     this.pollTimer = setInterval(() => {
       this.pollDue = true;
@@ -318,9 +325,32 @@ export class FloorLink {
     client?.end().catch(() => undefined);
   }
 
+  /**
+   * Connects to the floor: to the first host of its list that accepts writes (the primary, else a
+   * standby once promoted; the one that last did tried first), each host tried as one floor was,
+   * with the same timeouts, the cleartext refusal and a socket close can destroy.
+   */
   private async connect(): Promise<Client> {
+    const client = await this.hosts.connect((url) => this.connectTo(url), () => this.closed);
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      throw new Error('closed');
+    }
+    this.client = client;
+    this.healthSent = undefined;
+    const resumed = await resumePoint(client, this.options.table, this.options.dataDir);
+    this.floorHas = resumed.floorHas;
+    this.cursor = resumed.cursor;
+    this.pollDue = true;
+    if (await this.floorLacks(client)) return client;
+    if (this.state.state !== 'refused') this.setState(this.toSend() === 0 ? { state: 'connected', floor: this.target } : { state: 'behind', floor: this.target, records: this.toSend() });
+    return client;
+  }
+
+  /** One host's connection (its URL one host of the floor's list), connected. */
+  private async connectTo(url: string): Promise<Client> {
     const socket = new Socket();
-    const config: ClientConfig = { connectionString: this.options.url, connectionTimeoutMillis: this.timing.connectMs, query_timeout: this.timing.queryMs, keepAlive: true, keepAliveInitialDelayMillis: 10_000, application_name: 'chip-race-station', options: ASYNC_COMMIT, stream: () => socket };
+    const config: ClientConfig = { connectionString: url, connectionTimeoutMillis: this.timing.connectMs, query_timeout: this.timing.queryMs, keepAlive: true, keepAliveInitialDelayMillis: 10_000, application_name: 'chip-race-station', options: ASYNC_COMMIT, stream: () => socket };
     const client = new this.pg.Client(config);
     refuseCleartext(client);
     client.on('error', (error) => {
@@ -339,18 +369,6 @@ export class FloorLink {
     } finally {
       this.connecting = null;
     }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      throw new Error('closed');
-    }
-    this.client = client;
-    this.healthSent = undefined;
-    const resumed = await resumePoint(client, this.options.table, this.options.dataDir);
-    this.floorHas = resumed.floorHas;
-    this.cursor = resumed.cursor;
-    this.pollDue = true;
-    if (await this.floorLacks(client)) return client;
-    if (this.state.state !== 'refused') this.setState(this.toSend() === 0 ? { state: 'connected', floor: this.target } : { state: 'behind', floor: this.target, records: this.toSend() });
     return client;
   }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FLOOR_READ_ONLY } from '../../replication/floorAddress';
 import { offlineReasonOf } from './link';
 
 describe('why the floor cannot be reached, as the station keeps it', () => {
@@ -25,5 +26,9 @@ describe('why the floor cannot be reached, as the station keeps it', () => {
   it('says the floor asked for the password as an MD5 hash (the link refused to answer), apart from clear text', () => {
     expect(offlineReasonOf(Object.assign(new Error('the floor asked for the password as an MD5 hash: not sent (SCRAM only)'), { code: 'MD5-REFUSED' }))).toEqual({ reason: 'md5', detail: 'MD5-REFUSED' });
     expect(offlineReasonOf(Object.assign(new Error('the floor asked for the password in clear text: not sent'), { code: 'CLEARTEXT-REFUSED' }))).toEqual({ reason: 'cleartext', detail: 'CLEARTEXT-REFUSED' });
+  });
+
+  it('says only a standby answers when every host of the floor\'s list is read-only (a standby not promoted), in no English', () => {
+    expect(offlineReasonOf(Object.assign(new Error("none of the floor's databases accepts writes"), { code: FLOOR_READ_ONLY }))).toEqual({ reason: 'standby', detail: '' });
   });
 });

@@ -1,17 +1,19 @@
+import type { Message } from '../../engine/messages';
 import type { FloorTarget } from '../../protocol/contract';
+import { parseFloorAddress, shownHosts } from '../../replication/floorAddress';
 
-/** The floor's host and database as the screens may show them; null for a URL that is not a PostgreSQL one. */
+/**
+ * The floor's host (or list of hosts, the primary first, as the URL writes them) and database as
+ * the screens may show them; null for a URL that is not a PostgreSQL one.
+ */
 export function floorTargetOf(url: string, table: string, from: FloorTarget['from']): FloorTarget | null {
-  let parsed: URL;
-  let database: string;
-  try {
-    parsed = new URL(url);
-    database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-  } catch {
-    // Not a URL, or a database name with a broken %-escape.
-    return null;
-  }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') return null;
-  if (parsed.hostname === '' || database === '' || database.includes('/')) return null;
-  return { host: parsed.port === '' ? parsed.hostname : `${parsed.hostname}:${parsed.port}`, database, table, from };
+  const reading = parseFloorAddress(url);
+  if (!reading.ok) return null;
+  return { host: shownHosts(reading.address), database: reading.address.database, table, from };
+}
+
+/** Why a floor URL is refused, in the screens' words (never the URL itself: it holds the password); null when it is a floor's. */
+export function floorUrlProblem(url: string): Message | null {
+  const reading = parseFloorAddress(url);
+  return reading.ok ? null : reading.problem;
 }

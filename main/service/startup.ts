@@ -6,7 +6,7 @@ import type { JournalLine, JournalNote, JournalReader } from '../../journal/read
 import { TABLE_NAME_MAX, type ConsoleSettings, type JournalReport } from '../../protocol/contract';
 import { isTableName } from '../../protocol/tableName';
 import { isSessionRecord, type SessionRecord } from '../../replay/session';
-import { floorTargetOf } from '../floorLink/target';
+import { floorUrlProblem } from '../floorLink/target';
 import { loadJournalKey } from '../journal/key';
 import { JournalWriter, scanJournal } from '../journal/journal';
 import { Checkpoints, checkpointPath, loadCheckpoint, type CoverToCheck } from '../journal/checkpoint';
@@ -72,7 +72,8 @@ async function readJournalInto(options: ServiceOptions, path: string, key: Buffe
 export async function openStation(options: ServiceOptions): Promise<OpenedStation> {
     if (options.floor !== undefined) {
       // Never the URL itself in the refusal: it holds the station's password.
-      if (floorTargetOf(options.floor.url, options.floor.table, 'environment') === null) throw new InputError('CHIP_RACE_DATABASE_URL', { key: 'settings.floorUrl' });
+      const problem = floorUrlProblem(options.floor.url);
+      if (problem !== null) throw new InputError('CHIP_RACE_DATABASE_URL', problem);
       if (!isTableName(options.floor.table)) throw new InputError('CHIP_RACE_TABLE', { key: 'settings.floorEnvTable', params: { n: TABLE_NAME_MAX } });
     }
     const path = journalPath(options.dataDir);

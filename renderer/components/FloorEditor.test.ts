@@ -34,6 +34,18 @@ describe("the settings' floor part", () => {
     wrapper.unmount();
   });
 
+  it('takes the floor and its standby as a list; the password typed leaves the field once saved', async () => {
+    const state = makeState({ settings: makeSettings({ table: { name: '7' } }) });
+    const { wrapper, api } = await editor(state);
+    const list = 'postgres://station:se:cr@t@floor-pc:5432,standby-pc:5432/tournament?sslmode=verify-full';
+    await wrapper.get('[data-testid="floor-url"]').setValue(list);
+    await wrapper.get('form').trigger('submit');
+    await settle();
+    expect(api.callsOf('saveSettings')).toEqual([[{ ...state.settings, floor: { on: false, url: list } }]]);
+    expect((wrapper.get('[data-testid="floor-url"]').element as HTMLInputElement).value).toBe('postgres://station@floor-pc:5432,standby-pc:5432/tournament?sslmode=verify-full');
+    wrapper.unmount();
+  });
+
   it('shows the URL without its password, whether one is saved, and the link state', async () => {
     const settings = { ...makeSettings({ table: { name: '7' } }), floor: { on: true, url: 'postgres://station@floor-pc:5432/tournament', passwordSet: true } };
     const { wrapper } = await editor(makeState({ settings, floorLink: { state: 'behind', floor: FLOOR, records: 12 } }));
