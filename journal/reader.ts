@@ -5,7 +5,7 @@ import { damagedSeq, JOURNAL_VERSION, kindOfLine, seqPrefix, type LineKind, type
 import { fastRecordLine } from './linePrefix';
 import { findingSeq, orderFindings, PlacedRecords } from './order';
 import { isJournalNote, type JournalLine, type JournalNote, type JournalReading, type ReaderState, type ReadOptions } from './reading';
-import { Sealer, sealIn, sha256, type ChainKind } from './seal';
+import { Sealer, sealIn, sha256, trailingSeal, type ChainKind } from './seal';
 
 /**
  * Reads a journal's bytes as they come (a file in chunks, a writer's appends), line by line,
@@ -217,6 +217,12 @@ export class JournalReader<T> {
     const finding = { code, line, seq } as const;
     this.accounted.add(seq);
     this.prevKnown = false;
+    // The next record links to this line as it was written: to the seal still readable at its end
+    // (the floor holds the line under it, when it arrived before the damage). With that end damaged
+    // too, the link stays the one this line itself carried (the line before's), which the floor's
+    // copy of this line holds as its `prev` (migration 20 takes that link).
+    const sealed = this.headerSeen ? trailingSeal(lineBytes) : null;
+    if (sealed !== null) this.prevHash = sealed;
     if (this.headerSeen) this.unreadableSealed.push({ finding, seq, line, sha256: sha256(lineBytes) });
     else this.findings.push(finding);
   }
