@@ -39,7 +39,7 @@ function longestIncreasing(seqs: readonly number[]): Set<number> {
  * Consecutive records in file order: `count` of them numbered `seq`, `seq + 1` … The first carries
  * its own link and flag; every one after it is plain (its link not broken, not flagged).
  */
-interface Segment {
+export interface Segment {
   readonly seq: number;
   count: number;
   readonly linked: boolean | null;
@@ -57,8 +57,15 @@ export class PlacedRecords {
   private readonly segments: Segment[] = [];
   private total = 0;
 
-  /** `run`: the records 1…run, in order and linked (a checkpoint's). */
-  constructor(run = 0) {
+  /** `run`: the records 1…run, in order and linked (a checkpoint's); or the runs a checkpoint kept. */
+  constructor(run = 0, runs?: readonly Readonly<Segment>[]) {
+    if (runs !== undefined) {
+      for (const segment of runs) {
+        this.segments.push({ ...segment });
+        this.total += segment.count;
+      }
+      return;
+    }
     if (run > 0) this.segments.push({ seq: 1, count: run, linked: null, flagged: false });
     this.total = run;
   }

@@ -80,10 +80,12 @@ export class JournalReader<T> {
    */
   static resume<T>(state: ReaderState, cover: CoverHash, options: ReadOptions<T>): JournalReader<T> {
     const reader = new JournalReader<T>(options);
-    const { inOrder, findings, tampered, notes, offset, ...fields } = state;
+    const { inOrder, runs, accounted, unreadableSealed, findings, tampered, notes, offset, ...fields } = state;
     Object.assign(reader, fields);
     reader.offset = offset;
-    reader.placed = new PlacedRecords(inOrder);
+    reader.placed = new PlacedRecords(inOrder, runs);
+    for (const seq of accounted ?? []) reader.accounted.add(seq);
+    reader.unreadableSealed.push(...(unreadableSealed ?? []).map((entry) => ({ ...entry, finding: { ...entry.finding } })));
     reader.findings = [...findings];
     reader.tampered = [...tampered];
     reader.notes = [...notes];
@@ -172,11 +174,14 @@ export class JournalReader<T> {
 
   /**
    * The state after the last whole line, or null where a checkpoint could not say it in plain
-   * data: records out of order or damaged lines (the order checks need every line's place), a
-   * journal with no header yet, or a line under way.
+   * data: records whose numbers went back (the order checks need every line's place), a journal
+   * with no header yet, or a line under way. Damaged lines are said in it (the runs of records
+   * between them, their numbers, what they were), so a journal with one still starts from a
+   * checkpoint.
    */
   state(): ReaderState | null {
-    if (!this.placed.inOrder || this.accounted.size > 0 || this.seen !== null || this.carry !== null || !this.headerSeen) return null;
+    if (!this.placed.increasing || this.seen !== null || this.carry !== null || !this.headerSeen) return null;
+    const damage = this.placed.inOrder && this.accounted.size === 0 ? {} : { runs: this.placed.runs().map((run) => ({ ...run })), accounted: [...this.accounted], unreadableSealed: this.unreadableSealed.map((entry) => ({ ...entry })) };
     return {
       offset: this.offset,
       lineNumber: this.lineNumber,
@@ -197,6 +202,7 @@ export class JournalReader<T> {
       lineSeq: this.lineSeq,
       records: this.records,
       inOrder: this.placed.length,
+      ...damage,
       highestPlaced: this.highestPlaced,
       missingHeader: this.missingHeader,
       findings: [...this.findings],
