@@ -32,6 +32,14 @@ const middle = (line: Buffer) => flipped(line, (line.length >> 1) - 2, (line.len
 /** The middle flipped, and the seal at its end too: nothing of what it was sealed under can be read. */
 const middleAndSeal = (line: Buffer) => flipped(middle(line), line.length - SEAL_LENGTH + 12, line.length - SEAL_LENGTH + 16);
 
+/** The middle flipped, and one digit of the seal at its end turned into another: a seal that reads, but not the one it was written under. */
+const middleAndSealDigit = (line: Buffer) => {
+  const damaged = middle(line);
+  const digit = line.length - SEAL_LENGTH + 12;
+  damaged[digit] = damaged[digit] === 0x30 ? 0x31 : 0x30;
+  return damaged;
+};
+
 /** Damages the journal's last line in place (its newline kept), and gives the seq it was written under. */
 function damageLastLine(dataDir: string, spoil: (line: Buffer) => Buffer): number {
   const path = journalPath(dataDir);
@@ -83,7 +91,7 @@ describe.runIf(run)("a line damaged on the station's disk after the floor took i
     const journal = readFileSync(journalPath(dataDir));
     const reading = readJournalBytes(journal, { check: (_record): _record is unknown => true });
     const second = await asStation((client) => syncStation(client, table, dataDir));
-    return { second, reading, damagedSeq, dataDir };
+    return { second, reading, damagedSeq, dataDir, asStation };
   }
 
   const floorRows = async (table: string, after: number) =>
@@ -109,6 +117,20 @@ describe.runIf(run)("a line damaged on the station's disk after the floor took i
     expect(rows.length).toBe(reading.lastSeq - damagedSeq);
     // Only the record right after the damaged line was taken by the floor's copy's link.
     expect(rows.filter((row) => row.relinked).map((row) => row.seq)).toEqual([damagedSeq + 1]);
+  }, 120_000);
+
+  it("its seal turned into another hash: refused, and the README's way back (the table under a new name) takes the whole journal, nothing refused", async () => {
+    const { second, reading, damagedSeq, dataDir } = await dealPastDamage('24', middleAndSealDigit);
+    // The link names a hash the floor never held: what this version cannot continue.
+    expect(second.refused[0]).toEqual({ seq: damagedSeq + 1, reason: 'broken-link' });
+    expect(await lastStoredSeq(admin, '24')).toBe(damagedSeq);
+    // The way back: `floor add-table --table 24b`, the station started with that login and name.
+    const login = await createStationLogin(admin, '24b');
+    const again = await withClient(server.urlFor(login.role, login.password), (client) => syncStation(client, '24b', dataDir));
+    expect(again.refused).toEqual([]);
+    expect(await lastStoredSeq(admin, '24b')).toBe(reading.lastSeq);
+    const rows = await floorRows('24b', damagedSeq - 1);
+    expect(rows[0]).toEqual({ seq: damagedSeq, relinked: false, damaged: true });
   }, 120_000);
 
   it('damaged before the floor had it, its seal unreadable: sent as evidence, and the chain goes on from the record after it', async () => {
