@@ -2,19 +2,18 @@
 // for good. A real station deals, its records reach a real PostgreSQL floor (as its own login), a
 // line of its journal is then damaged on disk (bytes in the middle of it flipped, as the attack
 // did), the station starts again and deals on: every new record is stored on the floor, none refused.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createStationLogin } from '../floor/db/stations';
-import { POSTGRES_AVAILABLE, startFloorDatabase, withClient, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { POSTGRES_AVAILABLE, withClient } from '../floor/testing/postgres';
 import { journalPath } from '../journal/location';
 import { readJournalBytes } from '../journal/read';
 import { SEAL_LENGTH } from '../journal/seal';
 import { ConsoleService } from '../main/service/service';
 import { lastStoredSeq } from '../replication/push';
 import { syncStation } from '../replication/sync';
+import { floorWithStations } from './testing/floorStations';
 import { dealUntilComplete, playStation } from './testing/stations';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
@@ -52,33 +51,20 @@ function damageLastLine(dataDir: string, spoil: (line: Buffer) => Buffer): numbe
 }
 
 describe.runIf(run)("a line damaged on the station's disk after the floor took it (a real PostgreSQL floor)", () => {
-  let server: ThrowawayPostgres;
-  let admin: pg.Client;
-  const folders: string[] = [];
-
-  beforeAll(async () => {
-    ({ server, admin } = await startFloorDatabase());
-  }, 120_000);
-
-  afterAll(async () => {
-    await admin?.end();
-    await server?.remove();
-    for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-  });
+  const { floor, folder } = floorWithStations('damage-after-replication-');
 
   /**
    * A station of `table` plays and sends everything; its last line is damaged (before or after
    * the sending, as `sentFirst` says); it starts again and finishes its race, and sends again.
    */
   async function dealPastDamage(table: string, spoil: (line: Buffer) => Buffer, sentFirst = true) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'damage-after-replication-'));
-    folders.push(dataDir);
-    const login = await createStationLogin(admin, table);
-    const asStation = <T>(work: (client: pg.Client) => Promise<T>) => withClient(server.urlFor(login.role, login.password), work);
+    const dataDir = folder();
+    const login = await createStationLogin(floor.admin, table);
+    const asStation = <T>(work: (client: pg.Client) => Promise<T>) => withClient(floor.server.urlFor(login.role, login.password), work);
     const first = await playStation(dataDir, table, 'colour-up-racing', clock);
     await first.close();
     if (sentFirst) expect((await asStation((client) => syncStation(client, table, dataDir))).refused).toEqual([]);
-    const held = await lastStoredSeq(admin, table);
+    const held = await lastStoredSeq(floor.admin, table);
     const damagedSeq = damageLastLine(dataDir, spoil);
     if (sentFirst) expect(damagedSeq).toBe(held);
 
@@ -95,24 +81,24 @@ describe.runIf(run)("a line damaged on the station's disk after the floor took i
   }
 
   const floorRows = async (table: string, after: number) =>
-    (await admin.query<{ seq: string; relinked: boolean; damaged: boolean }>('SELECT seq, relinked, damaged FROM station_records WHERE table_name = $1 AND seq > $2 ORDER BY seq', [table, after])).rows.map((row) => ({ seq: Number(row.seq), relinked: row.relinked, damaged: row.damaged }));
+    (await floor.admin.query<{ seq: string; relinked: boolean; damaged: boolean }>('SELECT seq, relinked, damaged FROM station_records WHERE table_name = $1 AND seq > $2 ORDER BY seq', [table, after])).rows.map((row) => ({ seq: Number(row.seq), relinked: row.relinked, damaged: row.damaged }));
 
   it('its seal still readable at the line\'s end: the next record links to it, and every new record is stored', async () => {
     const { second, reading, damagedSeq } = await dealPastDamage('21', middle);
     expect(second.refused).toEqual([]);
     expect(second.stored).toBe(reading.lastSeq - damagedSeq);
-    expect(await lastStoredSeq(admin, '21')).toBe(reading.lastSeq);
+    expect(await lastStoredSeq(floor.admin, '21')).toBe(reading.lastSeq);
     // Linked by the damaged line's own hash: as the floor holds it, nothing taken on another link.
     expect((await floorRows('21', damagedSeq - 1)).filter((row) => row.relinked || row.damaged)).toEqual([]);
     // The floor keeps the line as it arrived, not as the disk now holds it.
-    const kept = await admin.query<{ damaged: boolean }>("SELECT damaged FROM station_records WHERE table_name = '21' AND seq = $1", [damagedSeq]);
+    const kept = await floor.admin.query<{ damaged: boolean }>("SELECT damaged FROM station_records WHERE table_name = '21' AND seq = $1", [damagedSeq]);
     expect(kept.rows).toEqual([{ damaged: false }]);
   }, 120_000);
 
   it("its seal damaged too: the next record links as the floor's copy of the line does, and every new record is stored (marked relinked)", async () => {
     const { second, reading, damagedSeq } = await dealPastDamage('22', middleAndSeal);
     expect(second.refused).toEqual([]);
-    expect(await lastStoredSeq(admin, '22')).toBe(reading.lastSeq);
+    expect(await lastStoredSeq(floor.admin, '22')).toBe(reading.lastSeq);
     const rows = await floorRows('22', damagedSeq);
     expect(rows.length).toBe(reading.lastSeq - damagedSeq);
     // Only the record right after the damaged line was taken by the floor's copy's link.
@@ -123,12 +109,12 @@ describe.runIf(run)("a line damaged on the station's disk after the floor took i
     const { second, reading, damagedSeq, dataDir } = await dealPastDamage('24', middleAndSealDigit);
     // The link names a hash the floor never held: what this version cannot continue.
     expect(second.refused[0]).toEqual({ seq: damagedSeq + 1, reason: 'broken-link' });
-    expect(await lastStoredSeq(admin, '24')).toBe(damagedSeq);
+    expect(await lastStoredSeq(floor.admin, '24')).toBe(damagedSeq);
     // The way back: `floor add-table --table 24b`, the station started with that login and name.
-    const login = await createStationLogin(admin, '24b');
-    const again = await withClient(server.urlFor(login.role, login.password), (client) => syncStation(client, '24b', dataDir));
+    const login = await createStationLogin(floor.admin, '24b');
+    const again = await withClient(floor.server.urlFor(login.role, login.password), (client) => syncStation(client, '24b', dataDir));
     expect(again.refused).toEqual([]);
-    expect(await lastStoredSeq(admin, '24b')).toBe(reading.lastSeq);
+    expect(await lastStoredSeq(floor.admin, '24b')).toBe(reading.lastSeq);
     const rows = await floorRows('24b', damagedSeq - 1);
     expect(rows[0]).toEqual({ seq: damagedSeq, relinked: false, damaged: true });
   }, 120_000);
@@ -136,7 +122,7 @@ describe.runIf(run)("a line damaged on the station's disk after the floor took i
   it('damaged before the floor had it, its seal unreadable: sent as evidence, and the chain goes on from the record after it', async () => {
     const { second, reading, damagedSeq } = await dealPastDamage('23', middleAndSeal, false);
     expect(second.refused).toEqual([]);
-    expect(await lastStoredSeq(admin, '23')).toBe(reading.lastSeq);
+    expect(await lastStoredSeq(floor.admin, '23')).toBe(reading.lastSeq);
     const rows = await floorRows('23', damagedSeq - 1);
     expect(rows[0]).toEqual({ seq: damagedSeq, relinked: false, damaged: true });
     expect(rows.filter((row) => row.relinked)).toEqual([]);
