@@ -9,9 +9,11 @@ import { createStationLogin } from '../floor/db/stations';
 import { POSTGRES_AVAILABLE, withClient } from '../floor/testing/postgres';
 import { journalPath } from '../journal/location';
 import { readJournalBytes } from '../journal/read';
-import { SEAL_LENGTH } from '../journal/seal';
+import { JournalEncoder } from '../journal/encoder';
+import { SEAL_LENGTH, Sealer } from '../journal/seal';
 import { ConsoleService } from '../main/service/service';
-import { lastStoredSeq } from '../replication/push';
+import { lastStoredSeq, pushRecords, type OutgoingRecord } from '../replication/push';
+import { journalRecords } from '../replication/testing/journalLines';
 import { syncStation } from '../replication/sync';
 import { floorWithStations } from './testing/floorStations';
 import { dealUntilComplete, playStation } from './testing/stations';
@@ -117,6 +119,26 @@ describe.runIf(run)("a line damaged on the station's disk after the floor took i
     expect(await lastStoredSeq(floor.admin, '24b')).toBe(reading.lastSeq);
     const rows = await floorRows('24b', damagedSeq - 1);
     expect(rows[0]).toEqual({ seq: damagedSeq, relinked: false, damaged: true });
+  }, 120_000);
+
+  it("takes a link to where the floor's last record links, never one further back, nor one of another chain", async () => {
+    const records = journalRecords(4, '25');
+    const login = await createStationLogin(floor.admin, '25');
+    const push = (batch: OutgoingRecord[]) => withClient(floor.server.urlFor(login.role, login.password), (client) => pushRecords(client, '25', batch));
+    expect(await push(records)).toEqual({ stored: 4, refused: [] });
+    const hashOf = (record: OutgoingRecord | undefined) => (record?.line as string).slice(-66, -2);
+    const fifth = (prev: string) => {
+      const line = new JournalEncoder(new Sealer(null), 4, prev, null).next('2026-12-01T20:00:05.000Z', 5, { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card: 'KS' }, source: 'manual' }).trimEnd();
+      return [{ seq: 5, line, headers: '' }];
+    };
+    // Past records 3 and 4 (to 2), or to no record of this chain: refused.
+    expect((await push(fifth(hashOf(records[1])))).refused).toEqual([{ seq: 5, reason: 'broken-link' }]);
+    await floor.admin.query("DELETE FROM chain_failures WHERE table_name = '25'");
+    expect((await push(fifth('0'.repeat(64)))).refused).toEqual([{ seq: 5, reason: 'broken-link' }]);
+    await floor.admin.query("DELETE FROM chain_failures WHERE table_name = '25'");
+    // To 3, where record 4 links: taken, and marked.
+    expect(await push(fifth(hashOf(records[2])))).toEqual({ stored: 1, refused: [] });
+    expect(await floorRows('25', 3)).toEqual([{ seq: 4, relinked: false, damaged: false }, { seq: 5, relinked: true, damaged: false }]);
   }, 120_000);
 
   it('damaged before the floor had it, its seal unreadable: sent as evidence, and the chain goes on from the record after it', async () => {
