@@ -10,6 +10,7 @@ import { checkpointPath } from '../main/journal/checkpoint';
 import type { SessionRecord } from '../replay/session';
 import { browserStart, type BrowserStart } from './browserStart';
 import { benchDataFolder, playTemplateRaces, timedStart } from './journal';
+import { verifyBenchmarks } from './journalVerify';
 import type { BenchFigure } from './report';
 import type { ReplayReport } from './replayChild';
 import { benchDir, percentile, round1 } from './support';
@@ -18,7 +19,8 @@ import { benchDir, percentile, round1 } from './support';
  * The start on a long history, which must not grow with it: a journal of 1,000,000 lines started
  * from its checkpoint (≤ 1 s) and without one (≤ 3× reading and hashing the same file, measured in
  * the same run: the console's own share, whatever the machine's speed), its peak memory (≤ 300 MB,
- * in the start's own process), and a 3 GB journal (more than any one buffer holds) started at all.
+ * in the start's own process), and a 3 GB journal (more than any one buffer holds) started at all;
+ * and `npm run verify` on the first 128 MiB of those lines, intact and with a damaged line (bench/journalVerify.ts).
  * Run with `npm run bench -- journalStart` once it is in bench/run.ts's GROUPS.
  */
 
@@ -185,6 +187,8 @@ export async function journalStartBenchmarks(): Promise<{ figures: BenchFigure[]
       resumed.push(mustHaveRead(timedStart(longDir, false, ['--cold'], 600_000), 'checkpoint', written.events, true));
     }
     const checkpointBytes = statSync(checkpointPath(longDir)).size;
+    // `npm run verify` on the same journal (issue 44), against the same bare reads.
+    const verify = await verifyBenchmarks(dir, journal, bareReadAndHash, STARTS);
     const dealer = await dealersStart(dir, templateDir, longDir, written.confirmed);
     const bareCpu = median(bare.map((run) => run.cpuMs));
     const wholeCpu = median(whole.map((run) => run.coldCpuMs));
@@ -233,6 +237,7 @@ export async function journalStartBenchmarks(): Promise<{ figures: BenchFigure[]
         better: 'lower',
       },
       { name: `browser mode started on the ${lines} with its checkpoint, peak memory until its cover is checked (VmHWM of the process; empty journal: ${Math.round(dealer.emptyPeak)} MB)`, value: Math.round(dealer.longPeak), unit: 'MB', target: 300, better: 'lower' },
+      ...verify.figures,
       ...(huge === null ? [] : [{ name: `journal start on a ${round1(huge.bytes / 1000 ** 3)} GB journal (${huge.events.toLocaleString('en-US')} lines): started (1) in ${Math.round(huge.start.coldMs / 1000)} s, ${Math.round(huge.start.peakRssMb)} MB peak`, value: 1, unit: '', target: 1, better: 'higher' as const }]),
     ];
     return {
@@ -249,6 +254,7 @@ export async function journalStartBenchmarks(): Promise<{ figures: BenchFigure[]
         sealsOnly: seals.map((run) => ({ ms: round1(run.ms), cpuMs: round1(run.cpuMs), timesBare: Math.round((run.cpuMs / median(bare.map((one) => one.cpuMs))) * 100) / 100 })),
         whole: whole.map((run) => ({ ms: round1(run.coldMs), cpuMs: round1(run.coldCpuMs), peakRssMb: round1(run.peakRssMb) })),
         fromCheckpoint: resumed.map((run) => ({ ms: round1(run.coldMs), cpuMs: round1(run.coldCpuMs), peakRssMb: round1(run.peakRssMb) })),
+        verify: verify.details,
         ...(huge === null ? {} : { huge: { bytes: huge.bytes, events: huge.events, writeMs: round1(huge.writeMs), startMs: round1(huge.start.coldMs), startCpuMs: round1(huge.start.coldCpuMs), peakRssMb: round1(huge.start.peakRssMb), fromCheckpoint: huge.resumed === null ? null : { ms: round1(huge.resumed.coldMs), peakRssMb: round1(huge.resumed.peakRssMb) } } }),
       },
     };

@@ -36,54 +36,123 @@ function longestIncreasing(seqs: readonly number[]): Set<number> {
 }
 
 /**
- * The records placed so far, in file order. The usual journal numbers them 1, 2, 3 … with every
- * link holding: that run is kept as a count (a million lines need no million entries, and a
- * checkpoint says it in one number); the list is made only once a record breaks the run.
+ * Consecutive records in file order: `count` of them numbered `seq`, `seq + 1` … The first carries
+ * its own link and flag; every one after it is plain (its link not broken, not flagged).
+ */
+export interface Segment {
+  readonly seq: number;
+  count: number;
+  readonly linked: boolean | null;
+  readonly flagged: boolean;
+}
+
+/**
+ * The records placed so far, in file order, as runs of consecutive numbers (segments): the usual
+ * journal, 1, 2, 3 … with every link holding, is one of them, and a damaged line (its number
+ * taken, the next record's link unchecked) only starts another. A million lines need no million
+ * entries either way, and a checkpoint says the usual run in one number; entries are made only
+ * for the order checks of a journal whose numbers go back (moved, inserted).
  */
 export class PlacedRecords {
-  private run: number;
-  private list: Placed[] | null = null;
+  private readonly segments: Segment[] = [];
+  private total = 0;
 
-  /** `run`: the records 1…run, in order and linked (a checkpoint's). */
-  constructor(run = 0) {
-    this.run = run;
+  /** `run`: the records 1…run, in order and linked (a checkpoint's); or the runs a checkpoint kept. */
+  constructor(run = 0, runs?: readonly Readonly<Segment>[]) {
+    if (runs !== undefined) {
+      for (const segment of runs) {
+        this.segments.push({ ...segment });
+        this.total += segment.count;
+      }
+      return;
+    }
+    if (run > 0) this.segments.push({ seq: 1, count: run, linked: null, flagged: false });
+    this.total = run;
   }
 
-  /** Whether every record so far is in the run 1, 2, 3 … (then `length` says it all). */
+  /** Whether every record so far is in the run 1, 2, 3 …, linked (then `length` says it all). */
   get inOrder(): boolean {
-    return this.list === null;
+    const only = this.segments[0];
+    return only === undefined || (this.segments.length === 1 && only.seq === 1 && only.linked !== false && !only.flagged);
+  }
+
+  /** Whether the numbers only go up in file order (each run after the one before it): nothing moved. */
+  get increasing(): boolean {
+    for (let index = 1; index < this.segments.length; index += 1) {
+      const before = this.segments[index - 1] as Segment;
+      if ((this.segments[index] as Segment).seq <= before.seq + before.count - 1) return false;
+    }
+    return true;
   }
 
   get length(): number {
-    return this.list?.length ?? this.run;
+    return this.total;
   }
 
   get first(): number | undefined {
-    return this.list === null ? (this.run > 0 ? 1 : undefined) : this.list[0]?.seq;
+    return this.segments[0]?.seq;
   }
 
   get last(): number | undefined {
-    return this.list === null ? (this.run > 0 ? this.run : undefined) : this.list.at(-1)?.seq;
+    const segment = this.segments.at(-1);
+    return segment === undefined ? undefined : segment.seq + segment.count - 1;
   }
 
   add(seq: number, linked: boolean | null, flagged: boolean): void {
-    if (this.list === null && seq === this.run + 1 && linked !== false && !flagged) {
-      this.run += 1;
-      return;
-    }
-    const list = this.all();
-    list.push({ seq, linked, index: list.length, flagged });
+    this.total += 1;
+    const segment = this.segments.at(-1);
+    if (segment !== undefined && seq === segment.seq + segment.count && linked !== false && !flagged) segment.count += 1;
+    else this.segments.push({ seq, count: 1, linked, flagged });
+  }
+
+  /** The runs, in file order (for the order checks of a journal whose numbers only go up). */
+  runs(): readonly Readonly<Segment>[] {
+    return this.segments;
   }
 
   seqs(): number[] {
     return this.all().map((entry) => entry.seq);
   }
 
-  /** Every entry (the run made into entries the first time). */
+  /** Every entry, made afresh: the order checks of a journal whose numbers go back. */
   all(): Placed[] {
-    this.list ??= Array.from({ length: this.run }, (_, index) => ({ seq: index + 1, linked: null, index, flagged: false }));
-    return this.list;
+    const list: Placed[] = [];
+    for (const segment of this.segments) {
+      for (let offset = 0; offset < segment.count; offset += 1) {
+        list.push({ seq: segment.seq + offset, linked: offset === 0 ? segment.linked : null, index: list.length, flagged: offset === 0 && segment.flagged });
+      }
+    }
+    return list;
   }
+}
+
+/**
+ * The order findings of a journal whose numbers only go up (the usual one, and one with damaged
+ * lines): nothing moved; the numbers no line has, in runs; a broken link where a run starts right
+ * after the one before (inside a run every link holds). What orderFindings finds, from the runs.
+ */
+function increasingFindings(records: PlacedRecords, accounted: ReadonlySet<number>): JournalFinding[] {
+  const findings: JournalFinding[] = [];
+  const runs = records.runs();
+  const highest = records.last ?? 0;
+  // The numbers present: the runs, and the lines that could not be read, up to the highest placed.
+  const present: Array<readonly [number, number]> = runs.map((run) => [run.seq, run.seq + run.count - 1] as const);
+  for (const seq of accounted) if (seq <= highest) present.push([seq, seq]);
+  present.sort((a, b) => a[0] - b[0]);
+  let expected = 1;
+  for (const [from, to] of present) {
+    if (from > expected) findings.push({ code: 'missing', seq: expected, last: from - 1 });
+    expected = Math.max(expected, to + 1);
+  }
+  for (let index = 1; index < runs.length; index += 1) {
+    const before = runs[index - 1] as Segment;
+    const run = runs[index] as Segment;
+    if (run.linked !== false) continue;
+    // The entry before is the last of its run: flagged only when it is the run's first (and only).
+    if (run.seq !== before.seq + before.count || (before.count === 1 && before.flagged) || run.flagged) continue;
+    findings.push({ code: 'rewritten', seq: before.seq + before.count - 1 });
+  }
+  return findings;
 }
 
 export function findingSeq(finding: JournalFinding): number {
@@ -100,8 +169,13 @@ export function orderFindings(records: PlacedRecords, accounted: ReadonlySet<num
   const findings: JournalFinding[] = [];
   // The usual journal: 1, 2, 3 … in order, every link holding. Nothing to look for.
   if (accounted.size === 0 && records.inOrder) return findings;
-  // Copies: the entries are flagged here, and the reader may read on (live appends) and judge again.
-  const placed = records.all().map((entry) => ({ ...entry }));
+  if (records.increasing) return increasingFindings(records, accounted);
+  return entryFindings(records.all(), accounted);
+}
+
+/** orderFindings entry by entry (any order; `placed` is flagged here): what the runs' way must agree with. */
+export function entryFindings(placed: Placed[], accounted: ReadonlySet<number>): JournalFinding[] {
+  const findings: JournalFinding[] = [];
   const seqs = placed.map((entry) => entry.seq);
   const inOrder = longestIncreasing(seqs);
   const ordered = placed.filter((_, index) => inOrder.has(index));

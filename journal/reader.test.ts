@@ -75,3 +75,24 @@ describe('the journal reader, in chunks', () => {
     expect(readInChunks(bytes, null, [text.indexOf('broken') + 2]).reading).toEqual(whole);
   });
 });
+
+describe("the chain's end after a damaged last line (issue 44)", () => {
+  const lines = (() => {
+    const encoder = JournalEncoder.fresh();
+    const text = [0, 1, 2].map((index) => encoder.next(new Date(Date.UTC(2026, 11, 1, 19, 0, index)).toISOString(), index, { kind: 'note', text: `record ${index}` })).join('');
+    return text.split('\n').filter((line) => line !== '').map((line) => Buffer.from(line));
+  })();
+  const sealOf = (line: Buffer) => line.subarray(-66, -2).toString('latin1');
+  const flip = (line: Buffer, from: number, to: number) => Buffer.from(line.map((byte, index) => (index >= from && index < to ? byte ^ 0xff : byte)));
+  const endOf = (last: Buffer) => readJournalBytes(Buffer.concat([...lines.slice(0, -1), last].flatMap((line) => [line, Buffer.from('\n')])), { check: anyRecord }).end.lastHash;
+
+  it("is the seal still readable at the damaged line's end: the hash it was written (and replicated) under", () => {
+    const last = lines.at(-1) as Buffer;
+    expect(endOf(flip(last, 40, 44))).toBe(sealOf(last));
+  });
+
+  it('is the line before when the seal at its end is damaged too: the link that line itself carries', () => {
+    const last = lines.at(-1) as Buffer;
+    expect(endOf(flip(flip(last, 40, 44), last.length - 20, last.length - 16))).toBe(sealOf(lines.at(-2) as Buffer));
+  });
+});

@@ -5,7 +5,7 @@ import { damagedSeq, JOURNAL_VERSION, kindOfLine, seqPrefix, type LineKind, type
 import { fastRecordLine } from './linePrefix';
 import { findingSeq, orderFindings, PlacedRecords } from './order';
 import { isJournalNote, type JournalLine, type JournalNote, type JournalReading, type ReaderState, type ReadOptions } from './reading';
-import { Sealer, sealIn, sha256, type ChainKind } from './seal';
+import { Sealer, sealIn, sha256, trailingSeal, type ChainKind } from './seal';
 
 /**
  * Reads a journal's bytes as they come (a file in chunks, a writer's appends), line by line,
@@ -80,10 +80,12 @@ export class JournalReader<T> {
    */
   static resume<T>(state: ReaderState, cover: CoverHash, options: ReadOptions<T>): JournalReader<T> {
     const reader = new JournalReader<T>(options);
-    const { inOrder, findings, tampered, notes, offset, ...fields } = state;
+    const { inOrder, runs, accounted, unreadableSealed, findings, tampered, notes, offset, ...fields } = state;
     Object.assign(reader, fields);
     reader.offset = offset;
-    reader.placed = new PlacedRecords(inOrder);
+    reader.placed = new PlacedRecords(inOrder, runs);
+    for (const seq of accounted ?? []) reader.accounted.add(seq);
+    reader.unreadableSealed.push(...(unreadableSealed ?? []).map((entry) => ({ ...entry, finding: { ...entry.finding } })));
     reader.findings = [...findings];
     reader.tampered = [...tampered];
     reader.notes = [...notes];
@@ -172,11 +174,14 @@ export class JournalReader<T> {
 
   /**
    * The state after the last whole line, or null where a checkpoint could not say it in plain
-   * data: records out of order or damaged lines (the order checks need every line's place), a
-   * journal with no header yet, or a line under way.
+   * data: records whose numbers went back (the order checks need every line's place), a journal
+   * with no header yet, or a line under way. Damaged lines are said in it (the runs of records
+   * between them, their numbers, what they were), so a journal with one still starts from a
+   * checkpoint.
    */
   state(): ReaderState | null {
-    if (!this.placed.inOrder || this.accounted.size > 0 || this.seen !== null || this.carry !== null || !this.headerSeen) return null;
+    if (!this.placed.increasing || this.seen !== null || this.carry !== null || !this.headerSeen) return null;
+    const damage = this.placed.inOrder && this.accounted.size === 0 ? {} : { runs: this.placed.runs().map((run) => ({ ...run })), accounted: [...this.accounted], unreadableSealed: this.unreadableSealed.map((entry) => ({ ...entry })) };
     return {
       offset: this.offset,
       lineNumber: this.lineNumber,
@@ -197,6 +202,7 @@ export class JournalReader<T> {
       lineSeq: this.lineSeq,
       records: this.records,
       inOrder: this.placed.length,
+      ...damage,
       highestPlaced: this.highestPlaced,
       missingHeader: this.missingHeader,
       findings: [...this.findings],
@@ -217,6 +223,12 @@ export class JournalReader<T> {
     const finding = { code, line, seq } as const;
     this.accounted.add(seq);
     this.prevKnown = false;
+    // The next record links to this line as it was written: to the seal still readable at its end
+    // (the floor holds the line under it, when it arrived before the damage). With that end damaged
+    // too, the link stays the one this line itself carried (the line before's), which the floor's
+    // copy of this line holds as its `prev` (migration 20 takes that link).
+    const sealed = this.headerSeen ? trailingSeal(lineBytes) : null;
+    if (sealed !== null) this.prevHash = sealed;
     if (this.headerSeen) this.unreadableSealed.push({ finding, seq, line, sha256: sha256(lineBytes) });
     else this.findings.push(finding);
   }

@@ -93,8 +93,14 @@ export interface ReaderState {
   readonly lastSeq: number;
   readonly lineSeq: number;
   readonly records: number;
-  /** The records 1…inOrder, in order and linked. */
+  /** The records 1…inOrder, in order and linked (without `runs`). */
   readonly inOrder: number;
+  /** The records placed, as runs of consecutive numbers, when they are not the one run 1…inOrder (a damaged line started another). */
+  readonly runs?: ReadonlyArray<{ readonly seq: number; readonly count: number; readonly linked: boolean | null; readonly flagged: boolean }>;
+  /** The numbers damaged lines took (reported as damage, never as missing). */
+  readonly accounted?: readonly number[];
+  /** The damaged lines among the sealed records, judged at the end (a torn tail kept in place, or damage). */
+  readonly unreadableSealed?: ReadonlyArray<{ readonly finding: JournalFinding & { readonly code: 'unreadable' | 'not-a-record' }; readonly seq: number; readonly line: number; readonly sha256: string }>;
   readonly highestPlaced: number;
   readonly missingHeader: boolean;
   readonly findings: readonly JournalFinding[];

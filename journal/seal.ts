@@ -60,6 +60,17 @@ export function sealIn(bytes: Uint8Array, start: number, end: number): { readonl
   return { stored, bodyEnd: sealStart };
 }
 
+/**
+ * The seal a damaged line still carries at its end: its last bytes `,"hash":"` + 64 lowercase hex
+ * digits + `"}`, read without trusting anything before them; null when the end itself is damaged.
+ * It is the hash the line was written under, which the floor holds it under when it arrived before
+ * the damage, and which the record after it links to.
+ */
+export function trailingSeal(line: Uint8Array): string | null {
+  const seal = sealIn(line, 0, line.length);
+  return seal !== null && /^[0-9a-f]{64}$/.test(seal.stored) ? seal.stored : null;
+}
+
 /** A line as read: its stored hash and the bytes it covers, or null when the line carries no seal. */
 export function splitSeal(line: Uint8Array): { readonly stored: string; readonly bodyOpen: Uint8Array } | null {
   const seal = sealIn(line, 0, line.length);

@@ -25,8 +25,10 @@ const CHECKPOINT_NAME = 'chip-race-console-checkpoint';
  * floor decisions' follower keeps the races closed on the floor with their seqs (`closings`). 3:
  * the races' spans reach the floor's calls and decisions about them (main/service/raceSpans.ts).
  * 4: the floor's tournament and seating are journaled, and followed (main/service/floorFacts.ts).
+ * 5: a journal with damaged lines is checkpointed too, the reader's state saying them (`runs`,
+ * `accounted`, `unreadableSealed`), which a console of format 4 would not read.
  */
-const CHECKPOINT_FORMAT = 4;
+const CHECKPOINT_FORMAT = 5;
 
 /** At a quiet moment (a race confirmed, a start), a checkpoint is written once this many lines came after the last one. */
 export const CHECKPOINT_EVERY_LINES = 2000;

@@ -102,6 +102,23 @@ describe('the checkpoint of the followers', () => {
     }
   }, 120_000);
 
+  it('starts from a checkpoint past a damaged line too, at any cut, to exactly the state of reading the whole journal (issue 44)', async () => {
+    // A few bytes in the middle of the fifth record flipped, as a failing disk leaves them.
+    const ends = lineEnds(sample.journal);
+    const [from, to] = [ends[4] as number, (ends[5] as number) - 1];
+    const journal = Buffer.from(sample.journal);
+    for (let index = (from + to) >> 1; index < ((from + to) >> 1) + 4; index += 1) journal[index] = (journal[index] as number) ^ 0xff;
+    const expected = await opened(wholeJournal(journal, sample.settings), KEY);
+    expect(expected.findings).toContain('damaged');
+    for (const cut of ends.slice(1)) {
+      const dir = await checkpointedAt(journal, sample.settings, cut, KEY);
+      const resumed = await opened(dir, KEY);
+      // Anchored to a sealed line: never to the damaged one itself.
+      expect(resumed.fromCheckpoint).toBe(cut !== to + 1);
+      expect(resumed.state).toEqual(expected.state);
+    }
+  }, 120_000);
+
   it('for any evening and any cut, gives the state the whole journal gives, on the station the dealer sees too', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 30, size: 'medium' }), fc.double({ min: 0, max: 1, noNaN: true }), fc.boolean(), async (steps, at, keyed) => {
