@@ -9,7 +9,7 @@ import type { JournalLine } from '../journal/read';
 import { COLOR_UP_LOG_KINDS, ColorUpLog } from '../replay/colorUps';
 import { CHIP_EXCHANGE_KIND, isChipExchangeRecord } from '../replay/chipExchange';
 import { buildRecord } from '../replay/raceRecord';
-import { allDecisions, settlingDecision, type FloorDecision } from './decisions';
+import { allDecisions, settlingDecision, tableDecisions, type FloorDecision } from './decisions';
 import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type Session, type SessionRecord } from '../replay/session';
 
 /**
@@ -36,7 +36,9 @@ import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type S
  * - `closed`: the director closed the table's race of the colour-up on the floor (a `race-closed`
  *   decision naming its open race: a table broken mid-colour-up), and none is open. Before its
  *   station has abandoned the race, the floor's decision says so (settledStatus); after, the
- *   station's own records do (its `floor-decision` record, then its `race-abandon` of that race).
+ *   station's own records do (its `floor-decision` record, then its `race-abandon` of that race),
+ *   its copy of the decision counting only when it is one of the floor's own (floor_decisions: the
+ *   same id, race, note and who: issue 44, a station cannot write the director's decision itself).
  *   Finished with the break as `done` is (isFinished), with no race of it confirmed.
  * An abandoned race or a call is settled by the director's decision recorded after it on the floor
  * page (floor_decisions, migration 10: settledStatus); a chain failure is not.
@@ -334,19 +336,38 @@ export interface LeftFinished {
   readonly flag: TableFlag | null;
 }
 
+/** What of the director's decision (floor_decisions) a station's `floor-decision` record must say to stand for it. */
+export type KeptDecision = Pick<FloorDecision, 'id' | 'decision' | 'raceId' | 'note' | 'by'>;
+
+/**
+ * Whether a station's `floor-decision` record is its copy of one of the floor's decisions: the
+ * same id, and the same decision, race, note and who (issue 44). A station writes its own journal:
+ * a record it made up, or one the floor never decided, counts for nothing on the floor.
+ */
+export function isFloorsDecision(record: unknown, decisions: readonly KeptDecision[]): boolean {
+  const kept = record as { kind?: unknown; id?: unknown; decision?: unknown; raceId?: unknown; note?: unknown; by?: unknown } | null;
+  if (kept === null || typeof kept !== 'object' || kept.kind !== 'floor-decision') return false;
+  return decisions.some((decision) => decision.id === kept.id && decision.decision === kept.decision && decision.raceId === (kept.raceId ?? null) && decision.note === kept.note && decision.by === kept.by);
+}
+
+/** Whether a status line is a station's record of a decision closing a race (those the fold matches against floor_decisions). */
+const isRaceClosedRecord = (record: unknown): boolean => (record as { kind?: unknown; decision?: unknown } | null)?.kind === 'floor-decision' && (record as { decision?: unknown }).decision === 'race-closed';
+
 /**
  * A table's colour-up status from its status records (STATUS_KINDS, in seq order, the whole
- * journal), whether the open race is complete: `base`, the colour-up's own, and `flag`, what flags
+ * journal), whether the open race is complete, and the director's decisions on it as the floor
+ * keeps them (floor_decisions: a station's `floor-decision` record closes its race only when it is
+ * one of these, isFloorsDecision): `base`, the colour-up's own, and `flag`, what flags
  * it for the director (settledStatus puts them together with the decisions); and `leftFinished`,
  * each break its station left with the colour-up finished (the last time it left it), by level.
  */
-export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openComplete: boolean): { readonly base: ColourUpStatus; readonly flag: TableFlag | null; readonly leftFinished: readonly LeftFinished[] } {
+export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, floorDecisions: readonly KeptDecision[] = []): { readonly base: ColourUpStatus; readonly flag: TableFlag | null; readonly leftFinished: readonly LeftFinished[] } {
   const log = new ColorUpLog();
   let mark: number | null = null;
   let open: string | null = null;
   let abandonedAt: { seq: number; raceId: string } | null = null;
   let calledAt: { seq: number; raceId: string | null } | null = null;
-  // The races the director closed on the floor, as the station kept the decisions (before it abandoned them).
+  // The races the director closed on the floor, as the station kept the decisions (before it abandoned them): only the floor's own.
   const closedOnFloor = new Set<string>();
   // The marked break's last race ended was one the floor closed (and none started since).
   let closedByFloor = false;
@@ -371,7 +392,7 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
       continue;
     }
     if (record.kind === 'floor-decision') {
-      if (record.decision === 'race-closed' && typeof record.raceId === 'string') closedOnFloor.add(record.raceId);
+      if (record.decision === 'race-closed' && typeof record.raceId === 'string' && isFloorsDecision(record, floorDecisions)) closedOnFloor.add(record.raceId);
       continue;
     }
     if (record.kind === 'break-marked') {
@@ -415,8 +436,8 @@ export function finishedBreaksOf(leftFinished: readonly LeftFinished[], decision
  * journal), whether the open race is complete, whether its chain failed on the floor, and how far
  * the director's decisions settled it and whether they closed its open race (settledStatus).
  */
-export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean, decisions: readonly Pick<FloorDecision, 'settlesSeq' | 'raceId'>[] = [], openRaceClosed = false): ColourUpStatus {
-  const { base, flag } = colourUpReadingOf(lines, openComplete);
+export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean, decisions: readonly (Pick<FloorDecision, 'settlesSeq' | 'raceId'> & Partial<KeptDecision>)[] = [], openRaceClosed = false): ColourUpStatus {
+  const { base, flag } = colourUpReadingOf(lines, openComplete, decisions.filter((decision): decision is KeptDecision & Pick<FloorDecision, 'settlesSeq'> => decision.id !== undefined));
   return settledStatus(base, flag, decisions, chainFailed, openRaceClosed);
 }
 
@@ -507,9 +528,11 @@ export function floorChainReport(failures: readonly ChainFailure[], allSealsChec
 /**
  * The fold's version. A floor whose fold changed (what it takes from a record, what it keeps) says
  * so here: every table folded by another version is folded again from its first record. 7: the
- * breaks left with the colour-up finished (`left_finished`, migration 17).
+ * breaks left with the colour-up finished (`left_finished`, migration 17). 8: a station's
+ * `floor-decision` record closes its race only when it is one of floor_decisions (issue 44): a
+ * table folded by 7 with a decision of its own making is folded again, and flagged.
  */
-export const FOLD_VERSION = 7;
+export const FOLD_VERSION = 8;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
 const FOLD_LOCK = 0x666f6c64;
@@ -612,8 +635,11 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     const earlier = foldedSeq === 0 ? [] : (await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, STATUS_KINDS, foldedSeq])).rows.map(foldLine);
     const colourUpLines = [...earlier, ...lines.filter(isColourUpLine)];
     const colourUpRecords = colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null);
-    // Kept without the decisions (they are the floor's, not the station's records): readFloorStatus settles the flag with them.
-    const reading = colourUpReadingOf(colourUpRecords, openStatus === 'waiting-to-confirm');
+    // A station's record of a race closed on the floor stands only as the floor's own decision
+    // (floor_decisions, read only when there is such a record: most folds have none).
+    const floorDecisions = colourUpRecords.some((line) => isRaceClosedRecord(line.record)) ? await tableDecisions(client, table) : [];
+    // Kept without the flags' decisions (they are the floor's, not the station's records): readFloorStatus settles the flag with them.
+    const reading = colourUpReadingOf(colourUpRecords, openStatus === 'waiting-to-confirm', floorDecisions);
     const colourUp = settledStatus(reading.base, reading.flag, [], false);
     const problems = [...(current?.problems ?? []), ...fold.problems].slice(0, PROBLEMS_KEPT);
     const damaged = [...(current?.damaged ?? []), ...fold.damaged].slice(0, DAMAGED_SHOWN);
@@ -1000,9 +1026,12 @@ export async function floorRaceRecord(client: ClientBase, table: string, raceId:
     open ? [table, row.first_seq] : [table, row.first_seq, row.last_seq, raceId],
   );
   const lines: { line: JournalLine<SessionRecord>; seal: string | null }[] = [];
+  // The director's decisions as the station kept them: only those that are the floor's own (isFloorsDecision).
+  const decided = result.rows.some((stored) => (stored.record as { kind?: unknown } | null)?.kind === 'floor-decision') ? await tableDecisions(client, table) : [];
   for (const stored of result.rows) {
     const record = stored.record;
     if (stored.at === null || problemOf(foldLine(stored)) !== null || !isSessionRecord(record) || !('raceId' in record) || record.raceId !== raceId) continue;
+    if (record.kind === 'floor-decision' && !isFloorsDecision(record, decided)) continue;
     lines.push({ line: { seq: Number(stored.seq), at: stored.at, record }, seal: stored.hash });
   }
   const { report } = await tableChain(client, table);
