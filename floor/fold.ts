@@ -50,6 +50,13 @@ export type ColourUpStatus = (typeof COLOUR_UP_STATUSES)[number];
 /** Whether a table has nothing left to do at the break: its races confirmed, or its race closed by the floor (the progress board's `left`, the held break). */
 export const isFinished = (status: ColourUpStatus): boolean => status === 'done' || status === 'closed';
 
+/**
+ * Whether the break waits for a table (the progress board's `left`, the held break): one not
+ * finished, its station heard from (issue 44: a table no station ever sent a record for, connected
+ * or had a line refused, such as one a typo made, holds no break).
+ */
+export const isWaitedFor = (table: { readonly colourUp: ColourUpStatus; readonly heardFrom?: boolean }): boolean => !isFinished(table.colourUp) && table.heardFrom !== false;
+
 /** What flags a table for the director: its last abandoned race of the marked break's colour-up, or its last call of the floor, whichever came later (`seq`: its record's). */
 export interface TableFlag {
   readonly kind: 'disputed' | 'floor-called';
@@ -324,18 +331,6 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
 /** The records a table's status reads: the colour-up's (ColorUpLog), the dealer's calls of the floor and the director's decisions the station kept. */
 export const STATUS_KINDS: readonly string[] = [...COLOR_UP_LOG_KINDS, 'floor-called', 'floor-decision'];
 
-/**
- * A break the table's station left (marked play, or another break) with its colour-up finished
- * (`base` then: isFinished), and what flagged the table then: finished with it unless that flag
- * stands, as the director's decisions settle it (settledStatus, finishedBreaksOf). The held break
- * counts the table done with it so (floor/hold.ts tablesLeftAt), after its station has left it.
- */
-export interface LeftFinished {
-  readonly afterLevel: number;
-  readonly base: ColourUpStatus;
-  readonly flag: TableFlag | null;
-}
-
 /** What of the director's decision (floor_decisions) a station's `floor-decision` record must say to stand for it. */
 export type KeptDecision = Pick<FloorDecision, 'id' | 'decision' | 'raceId' | 'note' | 'by'>;
 
@@ -352,6 +347,18 @@ export function isFloorsDecision(record: unknown, decisions: readonly KeptDecisi
 
 /** Whether a status line is a station's record of a decision closing a race (those the fold matches against floor_decisions). */
 const isRaceClosedRecord = (record: unknown): boolean => (record as { kind?: unknown; decision?: unknown } | null)?.kind === 'floor-decision' && (record as { decision?: unknown }).decision === 'race-closed';
+
+/**
+ * A break the table's station left (marked play, or another break) with its colour-up finished
+ * (`base` then: isFinished), and what flagged the table then: finished with it unless that flag
+ * stands, as the director's decisions settle it (settledStatus, finishedBreaksOf). The held break
+ * counts the table done with it so (floor/hold.ts tablesLeftAt), after its station has left it.
+ */
+export interface LeftFinished {
+  readonly afterLevel: number;
+  readonly base: ColourUpStatus;
+  readonly flag: TableFlag | null;
+}
 
 /**
  * A table's colour-up status from its status records (STATUS_KINDS, in seq order, the whole
@@ -790,6 +797,8 @@ export interface TableStatus {
   readonly exchanges?: readonly FoldedExchange[];
   /** The station's card reader, as it last reported it (protocol/readerHealth.ts): null when it never did, has no reader in use, or sent what does not read. */
   readonly readerHealth?: ReaderHealthSummary | null;
+  /** Whether its station was ever heard from: a record stored, a line refused, or a connection (station_contact); false: no break waits for it (isWaitedFor). Absent: heard from. */
+  readonly heardFrom?: boolean;
 }
 
 /** A station's reader health as its contact row holds it, read again by the one schema (the database's checks aside, a station may send anything): null when none, or when it does not read. */
@@ -808,11 +817,11 @@ export function readerHealthOf(row: { readonly reader_verdict: unknown; readonly
  */
 export type BreakProgress = Readonly<Record<ColourUpStatus, number>> & { readonly left: number };
 
-/** The board from the tables' statuses: the counts add up to the tables, `left` is every one not finished (done, or closed by the floor). */
-export function breakProgress(tables: readonly Pick<TableStatus, 'colourUp'>[]): BreakProgress {
+/** The board from the tables' statuses: the counts add up to the tables, `left` is every one the break waits for (isWaitedFor: not done nor closed by the floor, its station heard from). */
+export function breakProgress(tables: readonly Pick<TableStatus, 'colourUp' | 'heardFrom'>[]): BreakProgress {
   const counts = Object.fromEntries(COLOUR_UP_STATUSES.map((status) => [status, 0])) as Record<ColourUpStatus, number>;
   for (const table of tables) counts[table.colourUp] += 1;
-  return { ...counts, left: tables.filter((table) => !isFinished(table.colourUp)).length };
+  return { ...counts, left: tables.filter(isWaitedFor).length };
 }
 
 export interface FloorStatus {
@@ -848,12 +857,13 @@ const chipsList = (chips: Map<number, { collect: number; bring: number }>): Deno
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
   await noJit(client);
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null; left_finished: LeftFinished[] | null; break_marked: number | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null; left_finished: LeftFinished[] | null; break_marked: number | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown; heard: boolean }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
        c.reader_verdict, c.reader_frames, c.reader_unknown, c.reader_checksum, c.reader_repeats, c.reader_held,
        coalesce(a.races, 0)::int AS races, (coalesce(a.value_delta, 0) + coalesce((SELECT sum(value_delta) FROM floor_exchanges WHERE table_name = t.table_name), 0))::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
-       greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
+       greatest(coalesce(r.last_seq, 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
+       (r.last_seq IS NOT NULL OR c.table_name IS NOT NULL OR EXISTS (SELECT FROM chain_failures WHERE table_name = t.table_name)) AS heard,
        s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged, s.base_colour_up, s.flag_kind, s.flag_seq::text, s.flag_race, s.left_finished, s.break_marked,
        (SELECT jsonb_build_object('by', d.decided_by, 'note', d.note) FROM floor_decisions d WHERE d.table_name = t.table_name AND d.decision = 'race-closed' AND d.race_id = s.open_race ORDER BY d.id DESC LIMIT 1) AS open_closed,
        b.level AS sheet_break,
@@ -863,6 +873,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
      LEFT JOIN floor_table_state s USING (table_name)
      LEFT JOIN LATERAL (SELECT coalesce(s.break_marked, (SELECT level FROM floor_races WHERE table_name = t.table_name AND level IS NOT NULL ORDER BY first_seq DESC LIMIT 1)) AS level) b ON true
      LEFT JOIN station_contact c USING (table_name)
+     LEFT JOIN LATERAL (SELECT max(seq) AS last_seq FROM station_records WHERE table_name = t.table_name) r ON true
      LEFT JOIN floor_races o ON o.table_name = t.table_name AND o.race_id = s.open_race
      LEFT JOIN (SELECT table_name, count(*) FILTER (WHERE status = 'confirmed') AS races, sum(value_delta) FILTER (WHERE status = 'confirmed') AS value_delta,
                   sum(corrections) AS corrections, sum(refusals) AS refusals, count(*) FILTER (WHERE status = 'abandoned') AS abandoned
@@ -930,6 +941,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         finishedBreaks,
         exchanges: row.exchanges,
         readerHealth: readerHealthOf(row),
+        heardFrom: row.heard,
       };
     })
     .sort((a, b) => byTableName(a.table, b.table));
