@@ -4,66 +4,33 @@
 // floor refuses such a name (page and command line, in the form's language), the held break does
 // not wait for a table never heard from, and `floor remove-table` removes a table the floor holds
 // nothing of (or says why it will not).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleService } from '../main/service/service';
-import { main } from '../floor/cli';
+import { describe, expect, it } from 'vitest';
 import { createStationLogin } from '../floor/db/stations';
 import { foldFloor, readFloorStatus } from '../floor/fold';
 import { tablesLeftAt } from '../floor/hold';
 import { readSeating, setSeating } from '../floor/seating';
-import { startFloorServer, type FloorServer } from '../floor/server';
-import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { POSTGRES_AVAILABLE } from '../floor/testing/postgres';
 import { ask } from '../floor/testing/requests';
 import { syncStation } from '../replication/sync';
+import { floorWithPage } from './testing/floorPage';
 import { dealUntilComplete, playStation } from './testing/stations';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
-const TOKEN = 'phantom-token-0123456789';
 const BOUNDARY = '----floor-phantom-test';
 const upload = (file: string, lang: string) =>
   `--${BOUNDARY}\r\nContent-Disposition: form-data; name="lang"\r\n\r\n${lang}\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="seats.csv"\r\nContent-Type: text/csv\r\n\r\n${file}\r\n--${BOUNDARY}--\r\n`;
 
 describe.runIf(run)('phantom tables (a real PostgreSQL server)', () => {
-  let server: ThrowawayPostgres;
-  let admin: pg.Client;
-  let floor: FloorServer;
-  let origin: string;
-  const folders: string[] = [];
-  const services: ConsoleService[] = [];
-  const headers = () => ({ origin, authorization: `Bearer ${TOKEN}` });
-
-  beforeAll(async () => {
-    ({ server, admin } = await startFloorDatabase());
-    floor = await startFloorServer({ databaseUrl: server.url, port: 0, token: TOKEN, log: () => undefined });
-    origin = `http://127.0.0.1:${floor.port}`;
-  }, 120_000);
-
-  afterAll(async () => {
-    await floor?.close();
-    await Promise.all(services.map((service) => service.close()));
-    await admin?.end();
-    await server?.remove();
-    for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-  });
-
-  const post = (path: string, body: string, type: string) => ask(floor.port, path, { method: 'POST', headers: { 'content-type': type, ...headers() }, body });
+  const { floor, folder, formHeaders, floorCommand, closeAfter } = floorWithPage('phantom-token-0123456789', 'floor-phantom-');
+  const post = (path: string, body: string, type: string) => ask(floor.page.port, path, { method: 'POST', headers: formHeaders(type), body });
   const form = 'application/x-www-form-urlencoded';
-  const tables = async () => (await admin.query<{ table_name: string }>('SELECT table_name FROM floor_tables ORDER BY table_name')).rows.map((row) => row.table_name);
-  /** `npm run floor -- …` in this process: its exit code, standard output and error. */
-  const floorCommand = async (...args: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main([...args, '--database', server.url], {}, (text) => (stdout += text), (text) => (stderr += text));
-    return { code, stdout, stderr };
-  };
+  const tables = async () => (await floor.admin.query<{ table_name: string }>('SELECT table_name FROM floor_tables ORDER BY table_name')).rows.map((row) => row.table_name);
 
   it('a seat list, a move or a break naming a table the floor has no station for is refused, clearly, in every language, and makes no table', async () => {
-    await createStationLogin(admin, '7');
-    await createStationLogin(admin, '8');
+    await createStationLogin(floor.admin, '7');
+    await createStationLogin(floor.admin, '8');
     const before = await tables();
     expect(before).toEqual(['7', '8']);
     // The seat list with a typo, from the page in each language and from the command line.
@@ -74,13 +41,12 @@ describe.runIf(run)('phantom tables (a real PostgreSQL server)', () => {
       expect(refused.status).toBe(409);
       expect(refused.body.replaceAll('&quot;', '"')).toContain(said[language]);
     }
-    const folder = mkdtempSync(join(tmpdir(), 'floor-phantom-'));
-    folders.push(folder);
-    writeFileSync(join(folder, 'seats.csv'), '7,1,Anna\nT7,3,Pekka\nT8,1,Liisa\n');
-    const cli = await floorCommand('seating', '--file', join(folder, 'seats.csv'));
+    const file = join(folder(), 'seats.csv');
+    writeFileSync(file, '7,1,Anna\nT7,3,Pekka\nT8,1,Liisa\n');
+    const cli = await floorCommand('seating', '--file', file);
     expect(cli).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('the floor has no station for tables "T7", "T8"') });
     expect(await tables()).toEqual(before);
-    expect(await readSeating(admin)).toEqual([]);
+    expect(await readSeating(floor.admin)).toEqual([]);
 
     // The list as it should be: loaded.
     expect((await post('/seating', upload('7,1,Anna\n7,2,Matti\n8,1,Liisa\n', 'en'), `multipart/form-data; boundary=${BOUNDARY}`)).status).toBe(303);
@@ -92,27 +58,26 @@ describe.runIf(run)('phantom tables (a real PostgreSQL server)', () => {
     // "Break the table" of a table the floor does not have: refused, no table made.
     expect((await post('/seat', 'action=break&table=T7&confirm=yes&by=Anna%20K&lang=en', form)).status).toBe(404);
     expect(await tables()).toEqual(before);
-    expect((await readSeating(admin)).map((table) => [table.table, table.seats.map((seat) => seat.player)])).toEqual([['7', ['Anna', 'Matti']], ['8', ['Liisa']]]);
+    expect((await readSeating(floor.admin)).map((table) => [table.table, table.seats.map((seat) => seat.player)])).toEqual([['7', ['Anna', 'Matti']], ['8', ['Liisa']]]);
     // A move between tables that have stations goes on as before.
     expect((await post('/seat', 'action=move&table=7&seat=2&to-table=8&to-seat=3&confirm=yes&by=Anna%20K&lang=en', form)).status).toBe(303);
   });
 
   it('the held break does not wait for a table never heard from; `floor remove-table` removes it, and keeps a table that has anything on the floor, saying why', async () => {
     // Table 12 finished its colour-up at the break after level 6.
-    const dir = mkdtempSync(join(tmpdir(), 'floor-phantom-'));
-    folders.push(dir);
+    const dir = folder();
     const service = await playStation(dir, '12', 'colour-up-racing');
-    services.push(service);
+    closeAfter(() => service.close());
     await dealUntilComplete(service, 'race-3');
     expect((await service.confirmRace('race-3')).ok).toBe(true);
-    await createStationLogin(admin, '12');
-    await syncStation(admin, '12', dir);
+    await createStationLogin(floor.admin, '12');
+    await syncStation(floor.admin, '12', dir);
     // A table a typo made on an older floor (its seat list's "T12"), seated and broken since; and a login made for a typo ("12 ").
-    await admin.query("INSERT INTO floor_tables (table_name) VALUES ('T12')");
-    await admin.query("INSERT INTO floor_seating_tables (table_name, version, broken_at) VALUES ('T12', nextval('floor_seating_versions'), now())");
-    await createStationLogin(admin, 'Table 12');
-    await foldFloor(admin);
-    const status = await readFloorStatus(admin);
+    await floor.admin.query("INSERT INTO floor_tables (table_name) VALUES ('T12')");
+    await floor.admin.query("INSERT INTO floor_seating_tables (table_name, version, broken_at) VALUES ('T12', nextval('floor_seating_versions'), now())");
+    await createStationLogin(floor.admin, 'Table 12');
+    await foldFloor(floor.admin);
+    const status = await readFloorStatus(floor.admin);
     // Tables 7 and 8 (the test before) never sent anything either: the break waits for none of them.
     expect(tablesLeftAt(status, 6)).toBe(0);
     expect(status.progress.left).toBe(0);
@@ -124,14 +89,14 @@ describe.runIf(run)('phantom tables (a real PostgreSQL server)', () => {
     expect(await floorCommand('remove-table', '--table', 'Table 12')).toEqual({ code: 0, stdout: '{"removed":"Table 12","hadLogin":true}\n', stderr: '' });
     expect(await tables()).toEqual(['12', '7', '8']);
     // Kept, each saying why: records sent, players seated, no such table.
-    const records = (await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM station_records WHERE table_name = '12'")).rows[0]?.n;
+    const records = (await floor.admin.query<{ n: number }>("SELECT count(*)::int AS n FROM station_records WHERE table_name = '12'")).rows[0]?.n;
     expect(await floorCommand('remove-table', '--table', '12')).toEqual({ code: 2, stdout: '', stderr: `floor: table: table 12 has ${records} records on the floor: a table that sent records is kept (they are its evidence)\n` });
     expect(await floorCommand('remove-table', '--table', '8')).toEqual({ code: 2, stdout: '', stderr: 'floor: table: 2 players sit at table 8: move them, or load a corrected seat list, first\n' });
     expect(await floorCommand('remove-table', '--table', 'T12')).toEqual({ code: 2, stdout: '', stderr: 'floor: table: the floor has no table T12\n' });
     expect(await tables()).toEqual(['12', '7', '8']);
     // The typo's table is gone from the seating too; the others' seats are as they were.
-    expect((await readSeating(admin)).map((table) => table.table)).toEqual(['7', '8']);
+    expect((await readSeating(floor.admin)).map((table) => table.table)).toEqual(['7', '8']);
     // Named again by a seat list: refused (no station), not made again.
-    await expect(setSeating(admin, [{ table: 'T12', seat: 1, player: 'Anna' }], 'test')).rejects.toThrow(/no station for table "T12"/);
+    await expect(setSeating(floor.admin, [{ table: 'T12', seat: 1, player: 'Anna' }], 'test')).rejects.toThrow(/no station for table "T12"/);
   }, 120_000);
 });

@@ -3,58 +3,27 @@
 // table of its own. Now every entry (the station's settings, `floor add-table`, the seat list from
 // the page and the command line, "Move to") takes one rule (protocol/tableName.ts): such controls
 // refused, a name filed composed (NFC), and a file that is not UTF-8 refused, saying so.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConsoleService } from '../main/service/service';
-import { main } from '../floor/cli';
 import { stationRoleOf } from '../floor/db/stations';
 import { readSeating } from '../floor/seating';
-import { startFloorServer, type FloorServer } from '../floor/server';
-import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { POSTGRES_AVAILABLE } from '../floor/testing/postgres';
 import { ask } from '../floor/testing/requests';
+import { floorWithPage } from './testing/floorPage';
 import { tableSettings } from './testing/stations';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
-const TOKEN = 'table-names-token-0123456789';
 const BOUNDARY = '----floor-names-test';
 const COMPOSED = 'Pöytä 12';
 const DECOMPOSED = COMPOSED.normalize('NFD');
 
 describe.runIf(run)('table names and seat lists as people give them (a real PostgreSQL server)', () => {
-  let server: ThrowawayPostgres;
-  let admin: pg.Client;
-  let floor: FloorServer;
-  let origin: string;
-  const folders: string[] = [];
+  const { floor, folder, formHeaders, floorCommand } = floorWithPage('table-names-token-0123456789', 'floor-names-');
+  const admin = () => floor.admin;
 
-  beforeAll(async () => {
-    ({ server, admin } = await startFloorDatabase());
-    floor = await startFloorServer({ databaseUrl: server.url, port: 0, token: TOKEN, log: () => undefined });
-    origin = `http://127.0.0.1:${floor.port}`;
-  }, 120_000);
-
-  afterAll(async () => {
-    await floor?.close();
-    await admin?.end();
-    await server?.remove();
-    for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-  });
-
-  const folder = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'floor-names-'));
-    folders.push(dir);
-    return dir;
-  };
-  const floorCommand = async (...args: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main([...args, '--database', server.url], {}, (text) => (stdout += text), (text) => (stderr += text));
-    return { code, stdout, stderr };
-  };
   /** The seat list's form posted with the file's bytes as they are (a Latin-1 file is not text a string holds). */
   const uploadBytes = (file: Buffer, lang: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -63,7 +32,7 @@ describe.runIf(run)('table names and seat lists as people give them (a real Post
         file,
         Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
       ]);
-      const req = request({ host: '127.0.0.1', port: floor.port, path: '/seating', method: 'POST', headers: { host: `127.0.0.1:${floor.port}`, origin, authorization: `Bearer ${TOKEN}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': body.length } }, (response) => {
+      const req = request({ host: '127.0.0.1', port: floor.page.port, path: '/seating', method: 'POST', headers: { host: `127.0.0.1:${floor.page.port}`, ...formHeaders(`multipart/form-data; boundary=${BOUNDARY}`), 'content-length': body.length } }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
@@ -76,13 +45,13 @@ describe.runIf(run)('table names and seat lists as people give them (a real Post
     const made = await floorCommand('add-table', '--table', DECOMPOSED);
     expect(made.code).toBe(0);
     expect(new URL(made.stdout.trim()).username).toBe(stationRoleOf(COMPOSED));
-    expect((await admin.query('SELECT table_name FROM floor_tables')).rows).toEqual([{ table_name: COMPOSED }]);
+    expect((await admin().query('SELECT table_name FROM floor_tables')).rows).toEqual([{ table_name: COMPOSED }]);
     expect((await floorCommand('add-table', '--table', '7')).code).toBe(0);
     for (const name of ['\u202E21', '7\u200B', 'T\u20667\u2069']) {
       const refused = await floorCommand('add-table', '--table', name);
       expect(refused).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('--table must be a table name of 1 to 32 characters, no control or invisible formatting characters') });
     }
-    expect((await admin.query('SELECT table_name FROM floor_tables ORDER BY 1')).rows.map((row) => row.table_name)).toEqual(['7', COMPOSED]);
+    expect((await admin().query('SELECT table_name FROM floor_tables ORDER BY 1')).rows.map((row) => row.table_name)).toEqual(['7', COMPOSED]);
   });
 
   it('a Latin-1 seat list is refused, from the page and the command line, saying so; a UTF-8 one spelling a name either way seats the one table', async () => {
@@ -93,19 +62,19 @@ describe.runIf(run)('table names and seat lists as people give them (a real Post
     const file = join(folder(), 'seats.csv');
     writeFileSync(file, latin1);
     expect(await floorCommand('seating', '--file', file)).toEqual({ code: 2, stdout: '', stderr: 'floor: seating: line 3: the file is not UTF-8 text (saved as Latin-1 or Windows-1252?): save it as "CSV UTF-8" and load it again\n' });
-    expect(await readSeating(admin)).toEqual([]);
+    expect(await readSeating(admin())).toEqual([]);
 
     // The same list in UTF-8, the table spelt decomposed on one line and composed on another: one table.
     writeFileSync(file, `Table;Seat;Player\n7;1;Anna\n7;2;Jürgen Müller\n${DECOMPOSED};1;Åsa\n${COMPOSED};2;Ольга\n`, 'utf8');
     expect(await floorCommand('seating', '--file', file)).toEqual({ code: 0, stdout: '{"tables":2,"players":4}\n', stderr: '' });
-    expect((await readSeating(admin)).map((table) => [table.table, table.seats.map((seat) => seat.player)])).toEqual([['7', ['Anna', 'Jürgen Müller']], [COMPOSED, ['Åsa', 'Ольга']]]);
+    expect((await readSeating(admin())).map((table) => [table.table, table.seats.map((seat) => seat.player)])).toEqual([['7', ['Anna', 'Jürgen Müller']], [COMPOSED, ['Åsa', 'Ольга']]]);
 
     // "Move to" the table spelt decomposed: the player lands at the composed one.
     const form = new URLSearchParams({ action: 'move', table: '7', seat: '2', 'to-table': DECOMPOSED, 'to-seat': '3', confirm: 'yes', by: 'Anna K', lang: 'en' }).toString();
-    const moved = await ask(floor.port, '/seat', { method: 'POST', headers: { origin, authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const moved = await ask(floor.page.port, '/seat', { method: 'POST', headers: formHeaders('application/x-www-form-urlencoded'), body: form });
     expect(moved.status).toBe(303);
-    expect((await readSeating(admin)).find((table) => table.table === COMPOSED)?.seats).toEqual([{ seat: 1, player: 'Åsa' }, { seat: 2, player: 'Ольга' }, { seat: 3, player: 'Jürgen Müller' }]);
-    expect((await admin.query('SELECT table_name FROM floor_tables ORDER BY 1')).rows.map((row) => row.table_name)).toEqual(['7', COMPOSED]);
+    expect((await readSeating(admin())).find((table) => table.table === COMPOSED)?.seats).toEqual([{ seat: 1, player: 'Åsa' }, { seat: 2, player: 'Ольга' }, { seat: 3, player: 'Jürgen Müller' }]);
+    expect((await admin().query('SELECT table_name FROM floor_tables ORDER BY 1')).rows.map((row) => row.table_name)).toEqual(['7', COMPOSED]);
   });
 
   it("the station's settings take the table's name by the same rule: a text-direction control refused, a decomposed name kept composed", async () => {
