@@ -84,6 +84,9 @@ describe.runIf(run)('phantom tables (a real PostgreSQL server)', () => {
     expect(status.tables.find((table) => table.table === '12')).toMatchObject({ colourUp: 'done', sheetAfterLevel: 6, heardFrom: true });
     expect(status.tables.find((table) => table.table === 'T12')).toMatchObject({ colourUp: 'not-started', heardFrom: false });
 
+    // `floor status` says which tables no station was ever heard from (those remove-table can remove).
+    const listed = JSON.parse((await floorCommand('status')).stdout) as { tables: { table: string; heardFrom?: boolean }[] };
+    expect(listed.tables.filter((table) => table.heardFrom === false).map((table) => table.table)).toEqual(['7', '8', 'T12', 'Table 12']);
     // Removed by the command line: the typo's table, and the login made for a typo.
     expect(await floorCommand('remove-table', '--table', 'T12')).toEqual({ code: 0, stdout: '{"removed":"T12","hadLogin":false}\n', stderr: '' });
     expect(await floorCommand('remove-table', '--table', 'Table 12')).toEqual({ code: 0, stdout: '{"removed":"Table 12","hadLogin":true}\n', stderr: '' });
