@@ -7,13 +7,14 @@ import type { FloorClock } from '../protocol/clock';
 import { actOnFloorClock, loadFloorTournament, TOURNAMENT_MAX_BYTES, type ClockAction } from './clock';
 import { isLoopbackHost } from '../net/loopback';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
-import { isTableName } from '../protocol/tableName';
+import { tableNameOf } from '../protocol/tableName';
 import { createStationLogin, ensureTable, StationLoginExists, type StationLogin } from './db/stations';
 import { setHoldBreaks } from './hold';
 import { breakProgress, floorStatus, foldFloor, STATUS_FOLD_BUDGET_MS } from './fold';
 import { EMPTY_SUMMARY, summaryCsv, summaryJson, tournamentSummary } from './summary';
 import { decisionWordIn, parseSeparator, separatorFor } from '../replay/csv';
 import { readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating } from './seating';
+import { removeTable } from './tables';
 import { isHostName, startFloorServer } from './server';
 import { syncStation } from '../replication/sync';
 import { floorUrlOf, parseFloorAddress } from '../replication/floorAddress';
@@ -36,8 +37,8 @@ import { capacityWarning, checkConnections, cliLanguage, type ConnectionNeed } f
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: floor [status|sync|add-table|serve|structure|seating|clock start|pause|resume|adjust|hold|no-hold|summary] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N] [--format csv|json] [--sep ,|;] (floor --help says what each does)';
-export const SUBCOMMANDS = ['status', 'sync', 'add-table', 'serve', 'structure', 'seating', 'clock', 'summary'] as const;
+const USAGE = 'usage: floor [status|sync|add-table|remove-table|serve|structure|seating|clock start|pause|resume|adjust|hold|no-hold|summary] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N] [--format csv|json] [--sep ,|;] (floor --help says what each does)';
+export const SUBCOMMANDS = ['status', 'sync', 'add-table', 'remove-table', 'serve', 'structure', 'seating', 'clock', 'summary'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 export const CLI_OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes', 'rotate', 'format', 'sep']);
 /** Options that take no value. */
@@ -79,6 +80,11 @@ const HELP: Readonly<Record<Subcommand, CommandHelp>> = {
   status: { use: 'floor status', what: "folds the records that arrived and prints every table's status as JSON", options: [] },
   sync: { use: 'floor sync --table NAME --data DIR', what: "sends a station's journal from its data folder to the floor (a station that was offline, by hand)", options: [['--table NAME', 'the table the journal is for'], ['--data DIR', "the station's data folder (the one holding journal.jsonl)"]] },
   'add-table': { use: 'floor add-table --table NAME [--rotate]', what: "makes a table's station login and prints its URL (CHIP_RACE_DATABASE_URL for that station)", options: [['--table NAME', 'the table: 1 to 32 characters'], ['--rotate', 'give a table that has a login a new password (the old one stops working)']] },
+  'remove-table': {
+    use: 'floor remove-table --table NAME',
+    what: 'removes a table the floor holds nothing of (a typo); refused, saying why, for a table that sent records, was decided on or has players seated',
+    options: [['--table NAME', 'the table, exactly as the floor lists it']],
+  },
   structure: { use: 'floor structure --file PATH', what: "loads the tournament's structure (levels, breaks, chips) for every table and the clock", options: [['--file PATH', "the structure as JSON, or the planner's CSV"]] },
   seating: { use: 'floor seating --file PATH', what: 'loads the seating (who sits where) for every table', options: [['--file PATH', 'the seat list as CSV: table, seat, player']] },
   clock: {
@@ -175,9 +181,12 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (command === 'serve' && options.token === undefined && env.CHIP_RACE_FLOOR_TOKEN) options.token = env.CHIP_RACE_FLOOR_TOKEN;
   if (options.database === undefined) throw new UsageError(`--database URL is needed (or CHIP_RACE_DATABASE_URL): ${USAGE}`);
   checkDatabaseUrl(options.database);
-  if (command === 'sync' || command === 'add-table') {
+  if (command === 'sync' || command === 'add-table' || command === 'remove-table') {
     if (options.table === undefined) throw new UsageError(`${command} needs --table NAME`);
-    if (!isTableName(options.table)) throw new UsageError('--table must be a table name of 1 to 32 characters, no control characters, no spaces around it');
+    // Composed (NFC) as every table name is filed (protocol/tableName.ts).
+    const table = tableNameOf(options.table);
+    if (table === null) throw new UsageError('--table must be a table name of 1 to 32 characters, no control or invisible formatting characters, no spaces around it');
+    options.table = table;
   }
   if (command === 'sync') {
     if (options.data === undefined) throw new UsageError('sync needs --data DIR (the station\'s data folder)');
@@ -306,7 +315,7 @@ async function status(url: string, out: (text: string) => void): Promise<void> {
       return { players: entry.seats.length, ...(entry.brokenAt === null ? {} : { broken: true, ...(openRace === null ? {} : { brokenWithOpenRace: openRace }) }) };
     };
     const document = {
-      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel, ...((table.exchanges ?? []).length > 0 ? { exchanges: table.exchanges } : {}), ...seated(table.table, table.openRace?.raceId ?? null) })),
+      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel, ...((table.exchanges ?? []).length > 0 ? { exchanges: table.exchanges } : {}), ...seated(table.table, table.openRace?.raceId ?? null), ...(table.heardFrom === false ? { heardFrom: false } : {}) })),
       // The chip runner's sheet: each table's for its own break (floor/fold.ts tableSheet, its exchanges outside a race listed beside it), added up.
       totals: { races: floor.totals.races, valueDelta: floor.totals.valueDelta, bring: floor.totals.bring, collect: floor.totals.collect },
       // The current break's progress board: tables at each colour-up status, and how many are left.
@@ -363,6 +372,17 @@ function stationUrl(url: string, login: StationLogin): string {
   station.username = encodeURIComponent(login.role);
   station.password = encodeURIComponent(login.password);
   return station.toString();
+}
+
+/** A table the floor holds nothing of removed (floor/tables.ts removeTable), one JSON line; refused (exit 2) saying why. */
+async function removeTableCommand(url: string, table: string, out: (text: string) => void): Promise<void> {
+  const client = await connect(url);
+  try {
+    await migrate(client);
+    out(`${JSON.stringify(await removeTable(client, table))}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 async function serve(options: Readonly<Record<string, string>>, names: readonly string[], out: (text: string) => void, warn: (need: ConnectionNeed) => void): Promise<void> {
@@ -472,6 +492,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out:
     if (command === 'status') await status(database, out);
     else if (command === 'sync') await sync(database, options.table as string, options.data as string, out);
     else if (command === 'add-table') await addTable(database, options.table as string, options.rotate !== undefined, out, warn);
+    else if (command === 'remove-table') await removeTableCommand(database, options.table as string, out);
     else if (command === 'structure') await structure(database, options.file as string, out);
     else if (command === 'seating') await seating(database, options.file as string, out);
     else if (command === 'clock') await clockCommand(database, parsed.clock as ClockCommand, options.minutes, out);

@@ -91,7 +91,7 @@ describe("a table's status with the director's decisions", () => {
     expect(COLOUR_UP_STATUSES).toContain('floor-called');
   });
 
-  it('is closed by the floor once the director closed the open race: before its station abandoned it (the decision) and after (its own records), not disputed', () => {
+  it('is closed by the floor once the director closed the open race: before its station abandoned it (the decision) and after (its own records, its copy of the decision matching the floor\'s), not disputed', () => {
     const racing = [{ seq: 1, at, record: mark }, { seq: 2, at, record: claim('race-1') }, { seq: 3, at, record: start('race-1') }];
     expect(colourUpStatusOf(racing, false, false)).toBe('racing');
     // The floor's decision on the open race, its station not heard from since.
@@ -100,15 +100,23 @@ describe("a table's status with the director's decisions", () => {
     // The station kept the decision and abandoned the race, with the director's note.
     const decision = { kind: 'floor-decision', id: 4, decision: 'race-closed', note: 'table broken', by: 'Anna', at, raceId: 'race-1' };
     const left = [...racing, { seq: 4, at, record: decision }, { seq: 5, at, record: { kind: 'race-abandon', raceId: 'race-1', reason: 'table broken' } }];
-    expect(colourUpStatusOf(left, false, false, decidedAt(3))).toBe('closed');
-    expect(colourUpStatusOf(left, false, false)).toBe('closed');
+    /** The floor's decision the station's record copies (floor_decisions: id, what, race, note, who). */
+    const floors = { id: 4, decision: 'race-closed', raceId: 'race-1', note: 'table broken', by: 'Anna', settlesSeq: 3 } as const;
+    expect(colourUpStatusOf(left, false, false, [floors])).toBe('closed');
+    // Issue 44: the station's record alone is no decision of the floor's (none in floor_decisions, or
+    // one that says something else under its id): the abandon is the dealer's, for the director.
+    expect(colourUpStatusOf(left, false, false)).toBe('disputed');
+    expect(colourUpStatusOf(left, false, false, decidedAt(3))).toBe('disputed');
+    for (const other of [{ id: 5 }, { decision: 'race-stands' }, { raceId: 'race-2' }, { note: 'table broken!' }, { by: 'Ville' }] as const) {
+      expect(colourUpStatusOf(left, false, false, [{ ...floors, ...other }]), JSON.stringify(other)).toBe('disputed');
+    }
     // A decision on another race does not stand for this one: the abandon is the dealer's, for the director.
     const other = [...racing, { seq: 4, at, record: { ...decision, raceId: 'race-9' } }, { seq: 5, at, record: { kind: 'race-abandon', raceId: 'race-1', reason: 'misdeal' } }];
     expect(colourUpStatusOf(other, false, false, decidedAt(3))).toBe('disputed');
     // The table mended and racing again at the break: racing, then done.
     const again = [...left, { seq: 6, at, record: claim('race-2') }, { seq: 7, at, record: start('race-2') }];
-    expect(colourUpStatusOf(again, false, false)).toBe('racing');
-    expect(colourUpStatusOf([...again, { seq: 8, at, record: { kind: 'race-confirm', raceId: 'race-2' } }], false, false)).toBe('done');
+    expect(colourUpStatusOf(again, false, false, [floors])).toBe('racing');
+    expect(colourUpStatusOf([...again, { seq: 8, at, record: { kind: 'race-confirm', raceId: 'race-2' } }], false, false, [floors])).toBe('done');
     // A chain failure, or a flag not settled yet, still wins.
     expect(settledStatus('racing', null, decidedAt(null), true, true)).toBe('disputed');
     expect(settledStatus('racing', { kind: 'floor-called', seq: 9, raceId: null }, decidedAt(8), false, true)).toBe('floor-called');

@@ -9,7 +9,7 @@ import type { JournalLine } from '../journal/read';
 import { COLOR_UP_LOG_KINDS, ColorUpLog } from '../replay/colorUps';
 import { CHIP_EXCHANGE_KIND, isChipExchangeRecord } from '../replay/chipExchange';
 import { buildRecord } from '../replay/raceRecord';
-import { allDecisions, settlingDecision, type FloorDecision } from './decisions';
+import { allDecisions, settlingDecision, tableDecisions, type FloorDecision } from './decisions';
 import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type Session, type SessionRecord } from '../replay/session';
 
 /**
@@ -36,7 +36,9 @@ import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type S
  * - `closed`: the director closed the table's race of the colour-up on the floor (a `race-closed`
  *   decision naming its open race: a table broken mid-colour-up), and none is open. Before its
  *   station has abandoned the race, the floor's decision says so (settledStatus); after, the
- *   station's own records do (its `floor-decision` record, then its `race-abandon` of that race).
+ *   station's own records do (its `floor-decision` record, then its `race-abandon` of that race),
+ *   its copy of the decision counting only when it is one of the floor's own (floor_decisions: the
+ *   same id, race, note and who: issue 44, a station cannot write the director's decision itself).
  *   Finished with the break as `done` is (isFinished), with no race of it confirmed.
  * An abandoned race or a call is settled by the director's decision recorded after it on the floor
  * page (floor_decisions, migration 10: settledStatus); a chain failure is not.
@@ -47,6 +49,13 @@ export type ColourUpStatus = (typeof COLOUR_UP_STATUSES)[number];
 
 /** Whether a table has nothing left to do at the break: its races confirmed, or its race closed by the floor (the progress board's `left`, the held break). */
 export const isFinished = (status: ColourUpStatus): boolean => status === 'done' || status === 'closed';
+
+/**
+ * Whether the break waits for a table (the progress board's `left`, the held break): one not
+ * finished, its station heard from (issue 44: a table no station ever sent a record for, connected
+ * or had a line refused, such as one a typo made, holds no break).
+ */
+export const isWaitedFor = (table: { readonly colourUp: ColourUpStatus; readonly heardFrom?: boolean }): boolean => !isFinished(table.colourUp) && table.heardFrom !== false;
 
 /** What flags a table for the director: its last abandoned race of the marked break's colour-up, or its last call of the floor, whichever came later (`seq`: its record's). */
 export interface TableFlag {
@@ -322,6 +331,23 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
 /** The records a table's status reads: the colour-up's (ColorUpLog), the dealer's calls of the floor and the director's decisions the station kept. */
 export const STATUS_KINDS: readonly string[] = [...COLOR_UP_LOG_KINDS, 'floor-called', 'floor-decision'];
 
+/** What of the director's decision (floor_decisions) a station's `floor-decision` record must say to stand for it. */
+export type KeptDecision = Pick<FloorDecision, 'id' | 'decision' | 'raceId' | 'note' | 'by'>;
+
+/**
+ * Whether a station's `floor-decision` record is its copy of one of the floor's decisions: the
+ * same id, and the same decision, race, note and who (issue 44). A station writes its own journal:
+ * a record it made up, or one the floor never decided, counts for nothing on the floor.
+ */
+export function isFloorsDecision(record: unknown, decisions: readonly KeptDecision[]): boolean {
+  const kept = record as { kind?: unknown; id?: unknown; decision?: unknown; raceId?: unknown; note?: unknown; by?: unknown } | null;
+  if (kept === null || typeof kept !== 'object' || kept.kind !== 'floor-decision') return false;
+  return decisions.some((decision) => decision.id === kept.id && decision.decision === kept.decision && decision.raceId === (kept.raceId ?? null) && decision.note === kept.note && decision.by === kept.by);
+}
+
+/** Whether a status line is a station's record of a decision closing a race (those the fold matches against floor_decisions). */
+const isRaceClosedRecord = (record: unknown): boolean => (record as { kind?: unknown; decision?: unknown } | null)?.kind === 'floor-decision' && (record as { decision?: unknown }).decision === 'race-closed';
+
 /**
  * A break the table's station left (marked play, or another break) with its colour-up finished
  * (`base` then: isFinished), and what flagged the table then: finished with it unless that flag
@@ -336,17 +362,19 @@ export interface LeftFinished {
 
 /**
  * A table's colour-up status from its status records (STATUS_KINDS, in seq order, the whole
- * journal), whether the open race is complete: `base`, the colour-up's own, and `flag`, what flags
+ * journal), whether the open race is complete, and the director's decisions on it as the floor
+ * keeps them (floor_decisions: a station's `floor-decision` record closes its race only when it is
+ * one of these, isFloorsDecision): `base`, the colour-up's own, and `flag`, what flags
  * it for the director (settledStatus puts them together with the decisions); and `leftFinished`,
  * each break its station left with the colour-up finished (the last time it left it), by level.
  */
-export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openComplete: boolean): { readonly base: ColourUpStatus; readonly flag: TableFlag | null; readonly leftFinished: readonly LeftFinished[] } {
+export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, floorDecisions: readonly KeptDecision[] = []): { readonly base: ColourUpStatus; readonly flag: TableFlag | null; readonly leftFinished: readonly LeftFinished[] } {
   const log = new ColorUpLog();
   let mark: number | null = null;
   let open: string | null = null;
   let abandonedAt: { seq: number; raceId: string } | null = null;
   let calledAt: { seq: number; raceId: string | null } | null = null;
-  // The races the director closed on the floor, as the station kept the decisions (before it abandoned them).
+  // The races the director closed on the floor, as the station kept the decisions (before it abandoned them): only the floor's own.
   const closedOnFloor = new Set<string>();
   // The marked break's last race ended was one the floor closed (and none started since).
   let closedByFloor = false;
@@ -371,7 +399,7 @@ export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openCo
       continue;
     }
     if (record.kind === 'floor-decision') {
-      if (record.decision === 'race-closed' && typeof record.raceId === 'string') closedOnFloor.add(record.raceId);
+      if (record.decision === 'race-closed' && typeof record.raceId === 'string' && isFloorsDecision(record, floorDecisions)) closedOnFloor.add(record.raceId);
       continue;
     }
     if (record.kind === 'break-marked') {
@@ -415,8 +443,8 @@ export function finishedBreaksOf(leftFinished: readonly LeftFinished[], decision
  * journal), whether the open race is complete, whether its chain failed on the floor, and how far
  * the director's decisions settled it and whether they closed its open race (settledStatus).
  */
-export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean, decisions: readonly Pick<FloorDecision, 'settlesSeq' | 'raceId'>[] = [], openRaceClosed = false): ColourUpStatus {
-  const { base, flag } = colourUpReadingOf(lines, openComplete);
+export function colourUpStatusOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, chainFailed: boolean, decisions: readonly (Pick<FloorDecision, 'settlesSeq' | 'raceId'> & Partial<KeptDecision>)[] = [], openRaceClosed = false): ColourUpStatus {
+  const { base, flag } = colourUpReadingOf(lines, openComplete, decisions.filter((decision): decision is KeptDecision & Pick<FloorDecision, 'settlesSeq'> => decision.id !== undefined));
   return settledStatus(base, flag, decisions, chainFailed, openRaceClosed);
 }
 
@@ -507,9 +535,11 @@ export function floorChainReport(failures: readonly ChainFailure[], allSealsChec
 /**
  * The fold's version. A floor whose fold changed (what it takes from a record, what it keeps) says
  * so here: every table folded by another version is folded again from its first record. 7: the
- * breaks left with the colour-up finished (`left_finished`, migration 17).
+ * breaks left with the colour-up finished (`left_finished`, migration 17). 8: a station's
+ * `floor-decision` record closes its race only when it is one of floor_decisions (issue 44): a
+ * table folded by 7 with a decision of its own making is folded again, and flagged.
  */
-export const FOLD_VERSION = 7;
+export const FOLD_VERSION = 8;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
 const FOLD_LOCK = 0x666f6c64;
@@ -612,8 +642,11 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     const earlier = foldedSeq === 0 ? [] : (await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND kind = ANY($2::text[]) AND seq <= $3 ORDER BY seq`, [table, STATUS_KINDS, foldedSeq])).rows.map(foldLine);
     const colourUpLines = [...earlier, ...lines.filter(isColourUpLine)];
     const colourUpRecords = colourUpLines.filter((line): line is JournalLine<unknown> => problemOf(line) === null);
-    // Kept without the decisions (they are the floor's, not the station's records): readFloorStatus settles the flag with them.
-    const reading = colourUpReadingOf(colourUpRecords, openStatus === 'waiting-to-confirm');
+    // A station's record of a race closed on the floor stands only as the floor's own decision
+    // (floor_decisions, read only when there is such a record: most folds have none).
+    const floorDecisions = colourUpRecords.some((line) => isRaceClosedRecord(line.record)) ? await tableDecisions(client, table) : [];
+    // Kept without the flags' decisions (they are the floor's, not the station's records): readFloorStatus settles the flag with them.
+    const reading = colourUpReadingOf(colourUpRecords, openStatus === 'waiting-to-confirm', floorDecisions);
     const colourUp = settledStatus(reading.base, reading.flag, [], false);
     const problems = [...(current?.problems ?? []), ...fold.problems].slice(0, PROBLEMS_KEPT);
     const damaged = [...(current?.damaged ?? []), ...fold.damaged].slice(0, DAMAGED_SHOWN);
@@ -764,6 +797,8 @@ export interface TableStatus {
   readonly exchanges?: readonly FoldedExchange[];
   /** The station's card reader, as it last reported it (protocol/readerHealth.ts): null when it never did, has no reader in use, or sent what does not read. */
   readonly readerHealth?: ReaderHealthSummary | null;
+  /** Whether its station was ever heard from: a record stored, a line refused, or a connection (station_contact); false: no break waits for it (isWaitedFor). Absent: heard from. */
+  readonly heardFrom?: boolean;
 }
 
 /** A station's reader health as its contact row holds it, read again by the one schema (the database's checks aside, a station may send anything): null when none, or when it does not read. */
@@ -782,11 +817,11 @@ export function readerHealthOf(row: { readonly reader_verdict: unknown; readonly
  */
 export type BreakProgress = Readonly<Record<ColourUpStatus, number>> & { readonly left: number };
 
-/** The board from the tables' statuses: the counts add up to the tables, `left` is every one not finished (done, or closed by the floor). */
-export function breakProgress(tables: readonly Pick<TableStatus, 'colourUp'>[]): BreakProgress {
+/** The board from the tables' statuses: the counts add up to the tables, `left` is every one the break waits for (isWaitedFor: not done nor closed by the floor, its station heard from). */
+export function breakProgress(tables: readonly Pick<TableStatus, 'colourUp' | 'heardFrom'>[]): BreakProgress {
   const counts = Object.fromEntries(COLOUR_UP_STATUSES.map((status) => [status, 0])) as Record<ColourUpStatus, number>;
   for (const table of tables) counts[table.colourUp] += 1;
-  return { ...counts, left: tables.filter((table) => !isFinished(table.colourUp)).length };
+  return { ...counts, left: tables.filter(isWaitedFor).length };
 }
 
 export interface FloorStatus {
@@ -822,12 +857,13 @@ const chipsList = (chips: Map<number, { collect: number; bring: number }>): Deno
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
   await noJit(client);
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null; left_finished: LeftFinished[] | null; break_marked: number | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null; left_finished: LeftFinished[] | null; break_marked: number | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown; heard: boolean }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
        c.reader_verdict, c.reader_frames, c.reader_unknown, c.reader_checksum, c.reader_repeats, c.reader_held,
        coalesce(a.races, 0)::int AS races, (coalesce(a.value_delta, 0) + coalesce((SELECT sum(value_delta) FROM floor_exchanges WHERE table_name = t.table_name), 0))::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
        coalesce((SELECT jsonb_agg(jsonb_build_object('seq', seq, 'reason', reason) ORDER BY seq) FROM chain_failures WHERE table_name = t.table_name), '[]') AS failures,
-       greatest(coalesce((SELECT max(seq) FROM station_records WHERE table_name = t.table_name), 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
+       greatest(coalesce(r.last_seq, 0) - coalesce(s.folded_seq, 0), 0)::text AS fold_behind,
+       (r.last_seq IS NOT NULL OR c.table_name IS NOT NULL OR EXISTS (SELECT FROM chain_failures WHERE table_name = t.table_name)) AS heard,
        s.problems, s.problem_count, s.fold_error, s.error_seq::text, s.damaged, s.base_colour_up, s.flag_kind, s.flag_seq::text, s.flag_race, s.left_finished, s.break_marked,
        (SELECT jsonb_build_object('by', d.decided_by, 'note', d.note) FROM floor_decisions d WHERE d.table_name = t.table_name AND d.decision = 'race-closed' AND d.race_id = s.open_race ORDER BY d.id DESC LIMIT 1) AS open_closed,
        b.level AS sheet_break,
@@ -837,6 +873,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
      LEFT JOIN floor_table_state s USING (table_name)
      LEFT JOIN LATERAL (SELECT coalesce(s.break_marked, (SELECT level FROM floor_races WHERE table_name = t.table_name AND level IS NOT NULL ORDER BY first_seq DESC LIMIT 1)) AS level) b ON true
      LEFT JOIN station_contact c USING (table_name)
+     LEFT JOIN LATERAL (SELECT max(seq) AS last_seq FROM station_records WHERE table_name = t.table_name) r ON true
      LEFT JOIN floor_races o ON o.table_name = t.table_name AND o.race_id = s.open_race
      LEFT JOIN (SELECT table_name, count(*) FILTER (WHERE status = 'confirmed') AS races, sum(value_delta) FILTER (WHERE status = 'confirmed') AS value_delta,
                   sum(corrections) AS corrections, sum(refusals) AS refusals, count(*) FILTER (WHERE status = 'abandoned') AS abandoned
@@ -904,6 +941,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         finishedBreaks,
         exchanges: row.exchanges,
         readerHealth: readerHealthOf(row),
+        heardFrom: row.heard,
       };
     })
     .sort((a, b) => byTableName(a.table, b.table));
@@ -1000,9 +1038,12 @@ export async function floorRaceRecord(client: ClientBase, table: string, raceId:
     open ? [table, row.first_seq] : [table, row.first_seq, row.last_seq, raceId],
   );
   const lines: { line: JournalLine<SessionRecord>; seal: string | null }[] = [];
+  // The director's decisions as the station kept them: only those that are the floor's own (isFloorsDecision).
+  const decided = result.rows.some((stored) => (stored.record as { kind?: unknown } | null)?.kind === 'floor-decision') ? await tableDecisions(client, table) : [];
   for (const stored of result.rows) {
     const record = stored.record;
     if (stored.at === null || problemOf(foldLine(stored)) !== null || !isSessionRecord(record) || !('raceId' in record) || record.raceId !== raceId) continue;
+    if (record.kind === 'floor-decision' && !isFloorsDecision(record, decided)) continue;
     lines.push({ line: { seq: Number(stored.seq), at: stored.at, record }, seal: stored.hash });
   }
   const { report } = await tableChain(client, table);

@@ -25,10 +25,11 @@ export type HoldStep = 'held' | 'released' | 'counted' | null;
  * isFinished), whether its station still shows that break or has left it since (the fold
  * remembers the breaks left finished: `finishedBreaks`), so a station leaves a break with the
  * clock. A table whose station has not marked that break yet, or still shows the last break's,
- * is not finished with this one.
+ * is not finished with this one. A table whose station was never heard from is not waited for
+ * (TableStatus.heardFrom, issue 44: a table a typo made held every break).
  */
 export function tablesLeftAt(status: Pick<FloorStatus, 'tables'>, afterLevel: number): number {
-  return status.tables.filter((table) => !((isFinished(table.colourUp) && table.sheetAfterLevel === afterLevel) || (table.finishedBreaks ?? []).includes(afterLevel))).length;
+  return status.tables.filter((table) => table.heardFrom !== false && !((isFinished(table.colourUp) && table.sheetAfterLevel === afterLevel) || (table.finishedBreaks ?? []).includes(afterLevel))).length;
 }
 
 interface ClockRow {

@@ -74,6 +74,25 @@ describe('seatingFromCsv', () => {
     expect(refusal('x'.repeat(300 * 1024))).toMatchObject({ key: 'floor.seating.tooLarge' });
   });
 
+  it('refuses a file that is not UTF-8 (a Latin-1 one, read as UTF-8 by the page and the command line), naming its first such line, rather than take names mangled', () => {
+    const latin1 = Buffer.from('Table;Seat;Player\n7;1;Anna\n7;2;Jürgen Müller\n7;3;Åsa\n', 'latin1').toString('utf8');
+    expect(latin1).toContain('\uFFFD');
+    expect(refusal(latin1)).toMatchObject({ key: 'floor.seating.notUtf8', params: { line: 3 } });
+    expect(refusal(Buffer.from('7,1,Jürgen\r\n', 'latin1').toString('utf8'))).toMatchObject({ key: 'floor.seating.notUtf8', params: { line: 1 } });
+    // Excel's "Unicode text" (UTF-16 with its mark) is no UTF-8 either.
+    expect(refusal(Buffer.from('\uFEFF7,1,Anna\n', 'utf16le').toString('utf8'))).toMatchObject({ key: 'floor.seating.notUtf8', params: { line: 1 } });
+    expect(seatingFromCsv(Buffer.from('7,2,Jürgen Müller\n', 'utf8').toString('utf8'))).toEqual([{ table: '7', seat: 2, player: 'Jürgen Müller' }]);
+  });
+
+  it('files a table by its composed name (NFC) however it is spelt, and refuses one with a text-direction control or an invisible character (issue 44)', () => {
+    const nfd = 'Pöytä 12'.normalize('NFD');
+    expect(seatingFromCsv(`${nfd},1,Anna\nPöytä 12,2,Matti\n`)).toEqual([{ table: 'Pöytä 12', seat: 1, player: 'Anna' }, { table: 'Pöytä 12', seat: 2, player: 'Matti' }]);
+    // The same seat in both spellings is one seat given twice.
+    expect(refusal(`${nfd},1,Anna\nPöytä 12,1,Matti\n`)).toMatchObject({ key: 'floor.seating.twice', params: { line: 2 } });
+    expect(refusal('7,1,Anna\n\u202E21,1,Matti\n')).toMatchObject({ key: 'floor.seating.table', params: { line: 2 } });
+    expect(refusal('7,1,Anna\n7\u200B,2,Matti\n')).toMatchObject({ key: 'floor.seating.table', params: { line: 2 } });
+  });
+
   it('refuses a name spread over lines (naming the line it starts on), and counts the lines after it', () => {
     expect(refusal('1,1,"Anna\nVirtanen"\n1,12,Matti\n')).toMatchObject({ key: 'floor.seating.player', params: { line: 1 } });
     expect(refusal('"Table\nOne",seat,player\n1,12,Matti\n')).toMatchObject({ key: 'floor.seating.seat', params: { line: 3 } });

@@ -3,7 +3,7 @@ import { inTransaction } from './db/transaction';
 import { InputError } from '../engine/errors';
 import type { Message } from '../engine/messages';
 import { MAX_SEATS, NAME_MAX, TABLE_NAME_MAX } from '../protocol/constants';
-import { isTableName } from '../protocol/tableName';
+import { isTableName, tableNameOf } from '../protocol/tableName';
 
 /**
  * The seating the floor holds: who sits in which seat of which table. Read from a seat list (the
@@ -125,6 +125,10 @@ function headerOf(cell: string): keyof typeof HEADERS | null {
  */
 export function seatingFromCsv(text: string): SeatRow[] {
   if (Buffer.byteLength(text, 'utf8') > SEATING_MAX_BYTES) refuse({ key: 'floor.seating.tooLarge', params: { n: SEATING_MAX_BYTES / 1024 } });
+  // Read as UTF-8 (the page's upload, the command line's file), a Latin-1 or Windows-1252 file's
+  // letters beyond ASCII become U+FFFD: names mangled, so the file is refused, naming the first such line.
+  const mangled = text.indexOf('\uFFFD');
+  if (mangled >= 0) refuse({ key: 'floor.seating.notUtf8', params: { line: text.slice(0, mangled).split(/\r\n|\r|\n/).length } });
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   let best: CsvRecord[] | null = null;
   let bestScore = -1;
@@ -160,8 +164,7 @@ export function seatingFromCsv(text: string): SeatRow[] {
     const { line, cells } = record;
     if (cells.length !== 3) refuse({ key: 'floor.seating.columns', params: { line, n: cells.length } });
     const cell = (column: keyof typeof HEADERS) => cells[order.indexOf(column)] as string;
-    const table = cell('table').trim();
-    if (!isTableName(table)) refuse({ key: 'floor.seating.table', params: { line, table: (table as string).slice(0, 40), n: TABLE_NAME_MAX } });
+    const table = tableNameOf(cell('table')) ?? refuse({ key: 'floor.seating.table', params: { line, table: cell('table').trim().slice(0, 40), n: TABLE_NAME_MAX } });
     const seatText = cell('seat').trim();
     const seat = /^\d{1,3}$/.test(seatText) ? Number(seatText) : NaN;
     if (!(seat >= 1 && seat <= MAX_SEATS)) refuse({ key: 'floor.seating.seat', params: { line, seat: seatText.slice(0, 20), n: MAX_SEATS } });
@@ -198,6 +201,28 @@ async function bump(client: ClientBase, table: string, broken = false): Promise<
   );
 }
 
+/** A table's name as the page's form gave it: composed (NFC) and trimmed, checked where it is used (checkPlace). */
+export const typedTableName = (text: string): string => tableNameOf(text) ?? text.trim();
+
+/**
+ * Refused unless the floor has a station for each table (issue 44): a login made by `floor
+ * add-table`, or records sent (`floor sync`). A seat list, a move or a break naming any other
+ * table (a typo: "T7" for "7") would make a table no station reports for, counted as left at
+ * every break. `seated`: a table the seating holds already may be named too (a table broken).
+ */
+export async function checkStations(client: ClientBase, tables: readonly string[], { seated = false }: { readonly seated?: boolean } = {}): Promise<void> {
+  const missing = await client.query<{ name: string }>(
+    `SELECT n AS name FROM unnest($1::text[]) AS n
+     WHERE NOT EXISTS (SELECT FROM floor_tables t WHERE t.table_name = n AND (t.role_name IS NOT NULL OR EXISTS (SELECT FROM station_records r WHERE r.table_name = n)))
+       AND NOT ($2 AND EXISTS (SELECT FROM floor_seating_tables s WHERE s.table_name = n))`,
+    [tables, seated],
+  );
+  const names = missing.rows.map((row) => row.name).sort();
+  if (names.length === 0) return;
+  const shown = names.slice(0, 5).map((name) => `"${name}"`).join(', ');
+  refuse({ key: 'floor.seating.noStation', params: { tables: names.length > 5 ? `${shown} …` : shown, n: names.length } });
+}
+
 /** Refused unless the table's name and the seat's number are ones the floor takes. */
 export function checkPlace(table: string, seat: number): void {
   if (!isTableName(table)) refuse({ key: 'floor.seating.badTable', params: { table: (table as string).slice(0, 40) } });
@@ -205,8 +230,9 @@ export function checkPlace(table: string, seat: number): void {
 }
 
 /**
- * Replaces the whole seating with a seat list's, in one transaction: each table named is known to
- * the floor from now on, a table no longer named has no seating (its station's own seats come back).
+ * Replaces the whole seating with a seat list's, in one transaction: a table no longer named has
+ * no seating (its station's own seats come back). Refused, nothing changed, when it names a table
+ * the floor has no station for (checkStations).
  */
 export async function setSeating(client: ClientBase, rows: readonly SeatRow[], by: string): Promise<{ tables: number; players: number }> {
   const tables = [...new Set(rows.map((row) => row.table))];
@@ -215,7 +241,7 @@ export async function setSeating(client: ClientBase, rows: readonly SeatRow[], b
     // Kept as a change: what came before it cannot be undone past it (undoSeatingChange).
     await recordChange(client, { by: who, kind: 'load' });
     await client.query('LOCK TABLE floor_seating_tables IN EXCLUSIVE MODE');
-    for (const table of tables) await client.query('INSERT INTO floor_tables (table_name) VALUES ($1) ON CONFLICT DO NOTHING', [table]);
+    await checkStations(client, tables);
     await client.query('DELETE FROM floor_seating');
     await client.query('DELETE FROM floor_seating_tables WHERE NOT (table_name = ANY($1::text[]))', [tables]);
     for (const table of tables) {
@@ -259,7 +285,7 @@ export async function moveSeat(client: ClientBase, fromTable: string, fromSeat: 
     const gone = await client.query<{ player: string }>('DELETE FROM floor_seating WHERE table_name = $1 AND seat = $2 RETURNING player', [fromTable, fromSeat]);
     const player = gone.rows[0]?.player;
     if (player === undefined) refuse({ key: 'floor.seating.noSeat', params: { table: fromTable, seat: fromSeat } });
-    await client.query('INSERT INTO floor_tables (table_name) VALUES ($1) ON CONFLICT DO NOTHING', [toTable]);
+    if (toTable !== fromTable) await checkStations(client, [toTable]);
     await bump(client, fromTable);
     // The table moved to has its seating row first (a table no list named yet gets one).
     if (toTable !== fromTable) await bump(client, toTable);
@@ -274,7 +300,7 @@ export async function breakTable(client: ClientBase, table: string, by: string):
   const who = checkBy(by);
   return inTransaction(client, async () => {
     await client.query('LOCK TABLE floor_seating_tables IN EXCLUSIVE MODE');
-    await client.query('INSERT INTO floor_tables (table_name) VALUES ($1) ON CONFLICT DO NOTHING', [table]);
+    await checkStations(client, [table], { seated: true });
     const gone = await client.query<{ seat: number; player: string }>('DELETE FROM floor_seating WHERE table_name = $1 RETURNING seat, player', [table]);
     const seats = gone.rows.map(({ seat, player }) => ({ seat, player })).sort((a, b) => a.seat - b.seat);
     await bump(client, table, true);

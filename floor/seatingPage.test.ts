@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from './testing/postgres';
 import { ask } from './testing/requests';
 import { readSeating } from './seating';
+import { createStationLogin } from './db/stations';
 import { startFloorServer, type FloorServer } from './server';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
@@ -24,6 +25,8 @@ describe.runIf(run)("the floor page's seating forms (a real PostgreSQL server)",
 
   beforeAll(async () => {
     ({ server, admin } = await startFloorDatabase());
+    // The tables the seat lists name have their stations' logins (issue 44: a seat list naming another table is refused).
+    for (const table of ['7', '8']) await createStationLogin(admin, table);
     floor = await startFloorServer({ databaseUrl: server.url, port: 0, token: TOKEN, log: () => undefined });
     origin = `http://127.0.0.1:${floor.port}`;
   }, 120_000);

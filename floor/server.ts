@@ -24,7 +24,7 @@ import { recordDecision, tableDecisions } from './decisions';
 import { floorRaceRecord, foldFloor, readFloorStatus, tableRaces, type FloorStatus } from './fold';
 import type { FloorClock } from '../protocol/clock';
 import { multipartBoundary, readMultipart } from './multipart';
-import { breakTable, checkPlace, moveSeat, readSeating, readSeatingChanges, SEATING_MAX_BYTES, seatingFromCsv, setSeating, undoableChange, undoSeatingChange, unseat } from './seating';
+import { breakTable, checkPlace, checkStations, moveSeat, readSeating, readSeatingChanges, SEATING_MAX_BYTES, seatingFromCsv, setSeating, typedTableName, undoableChange, undoSeatingChange, unseat } from './seating';
 import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, renderTournament, seatingChangeText, seatsText, tableSeatsSection, outageBanner, type SeatConfirmation, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
@@ -291,9 +291,11 @@ async function seatQuestion(client: pg.ClientBase, form: ReadonlyMap<string, str
   if (action === 'out') return { question: say(language, 'floor.page.seats.confirmOut', { player: playerAt(seat), seat, table }), fields: { action, seat: String(seat) } };
   if (action === 'move') {
     const player = playerAt(seat);
-    const toTable = (form.get('to-table') ?? '').trim();
+    const toTable = typedTableName(form.get('to-table') ?? '');
     const toSeat = seatOf(form.get('to-seat'));
     checkPlace(toTable, toSeat);
+    // A table the floor has no station for is refused before the question (issue 44: a typo made a table).
+    if (toTable !== table) await checkStations(client, [toTable]);
     // Asked only about a move that can be made now (the seat free, the table not broken).
     const there = all.find((entry) => entry.table === toTable);
     const taken = there?.seats.find((entry) => entry.seat === toSeat)?.player;
@@ -302,6 +304,7 @@ async function seatQuestion(client: pg.ClientBase, form: ReadonlyMap<string, str
     return { question: say(language, 'floor.page.seats.confirmMove', { player, table, seat, toTable, toSeat }), fields: { action, seat: String(seat), 'to-table': toTable, 'to-seat': String(toSeat) } };
   }
   if (action === 'break') {
+    await checkStations(client, [table], { seated: true });
     return { question: say(language, 'floor.page.seats.confirmBreak', { table, players: seatsText(seating?.seats ?? []) }), fields: { action } };
   }
   const id = changeIdOf(form.get('change'));
@@ -772,7 +775,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       await withClient(async (client) => {
         if (form.get('confirm') !== 'yes') confirmation = await seatQuestion(client, form, table, formLanguage);
         else if (action === 'out') await unseat(client, table, seatOf(form.get('seat')), by);
-        else if (action === 'move') await moveSeat(client, table, seatOf(form.get('seat')), (form.get('to-table') ?? '').trim(), seatOf(form.get('to-seat')), by);
+        else if (action === 'move') await moveSeat(client, table, seatOf(form.get('seat')), typedTableName(form.get('to-table') ?? ''), seatOf(form.get('to-seat')), by);
         else if (action === 'break') await breakTable(client, table, by);
         else await undoSeatingChange(client, changeIdOf(form.get('change')), by, table);
       });

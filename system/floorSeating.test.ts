@@ -111,6 +111,7 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
 
   it('a station\'s login reads only its own table\'s seats', async () => {
     const seven = await createStationLogin(floor.admin, '7');
+    await createStationLogin(floor.admin, '8');
     await setSeating(floor.admin, [{ table: '7', seat: 1, player: 'Anna' }, { table: '8', seat: 1, player: 'Pekka' }], 'test');
     const client = new pg.Client({ connectionString: floor.server.urlFor(seven.role, seven.password) });
     await client.connect();
@@ -154,6 +155,7 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
 
   it("the link hands its table's seats on only when the floor changed them (one version row read each poll)", async () => {
     const login = await createStationLogin(floor.admin, '31');
+    await createStationLogin(floor.admin, '32');
     const rows: (FloorSeatsRow | null)[] = [];
     const link = await FloorLink.start({ dataDir: folder(), table: '31', url: floor.server.urlFor(login.role, login.password), from: 'settings', journalSeq: 0, onState: () => undefined, onFloorSeats: (row) => rows.push(row), timing: { retryFirstMs: 50, retryMaxMs: 400, pollMs: 100, countMs: 100, connectMs: 2_000 } });
     try {
@@ -184,6 +186,7 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
 
   it('refuses an empty seat out, a move onto a taken seat or a broken table, in keys; a new list mends a broken table', async () => {
     const said = async (work: Promise<unknown>) => work.then(() => 'done', (error: unknown) => (error as { said?: { key: string } }).said?.key);
+    for (const table of ['41', '42', '43']) await createStationLogin(floor.admin, table);
     await setSeating(floor.admin, [{ table: '41', seat: 1, player: 'Anna' }, { table: '41', seat: 2, player: 'Eino' }, { table: '42', seat: 1, player: 'Liisa' }], 'test');
     expect(await said(unseat(floor.admin, '41', 5, 'test'))).toBe('floor.seating.noSeat');
     expect(await said(unseat(floor.admin, '41', 11, 'test'))).toBe('floor.seating.badSeat');
@@ -192,7 +195,8 @@ describe.runIf(run)('the seating taken from the floor (a real PostgreSQL server)
     expect(await breakTable(floor.admin, '42', 'test')).toEqual(['Liisa']);
     expect(await said(moveSeat(floor.admin, '41', 1, '42', 3, 'test'))).toBe('floor.seating.broken');
     expect(await said(moveSeat(floor.admin, '41', 1, '41', 3, 'test'))).toBe('done');
-    // To a table no list named: it is seated from now on.
+    // To a table the floor has no station for (a typo): refused (issue 44); to a table no list named: it is seated from now on.
+    expect(await said(moveSeat(floor.admin, '41', 2, '44', 1, 'test'))).toBe('floor.seating.noStation');
     expect(await said(moveSeat(floor.admin, '41', 2, '43', 1, 'test'))).toBe('done');
     expect(await said(moveSeat(floor.admin, '43', 1, '41', 2, 'test'))).toBe('done');
     const seating = await readSeating(floor.admin);

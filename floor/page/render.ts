@@ -10,7 +10,7 @@ import { FLOOR_REFUSAL_REASONS, type RaceRecord, type RaceRecordEvent } from '..
 import { DECISION_WORDS, eventSeqs } from '../../protocol/races';
 import { answerOf, type FloorCall } from '../calls';
 import type { ChipsByDenomination } from '../../engine/race/summary';
-import { COLOUR_UP_STATUSES, isFinished, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
+import { COLOUR_UP_STATUSES, isWaitedFor, type ChainFailure, type FloorStatus, type FoldedRace, type FoldProblem, type TableStatus } from '../fold';
 import { BY_MAX, type SeatingChange, type TableSeating } from '../seating';
 import { DECIDED_BY_MAX, DECISION_NOTE_MAX, FLOOR_DECISIONS, type FloorDecision } from '../decisions';
 import { FLOOR_LANGUAGES, formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
@@ -273,7 +273,7 @@ function progressBoard(status: FloorStatus, language: FloorLanguage): string {
   const n = (value: number) => escapeHtml(formatNumber(language, value, false));
   const { progress } = status;
   const counts = COLOUR_UP_STATUSES.map((kind) => `<li class="colour colour--${kind}" data-status="${kind}"><span class="board-count">${n(progress[kind])}</span> ${w(COLOUR_UP_STATUS[kind])}</li>`).join('');
-  const left = status.tables.filter((table) => !isFinished(table.colourUp));
+  const left = status.tables.filter(isWaitedFor);
   const named = left.slice(0, PROGRESS_NAMED).map((table) => `<a class="colour colour--${table.colourUp}" href="${href('/table', { table: table.table }, language)}">${escapeHtml(table.table)}</a>`).join(' ');
   const summary = progress.left === 0 ? `<p class="board-done" data-testid="progress-left">${w('floor.page.progress.allDone')}</p>` : `<p data-testid="progress-left"><strong>${w('floor.page.progress.left', { n: progress.left, total: status.tables.length })}</strong> ${w('floor.page.progress.leftList')} ${named}${left.length > PROGRESS_NAMED ? ' …' : ''}</p>`;
   return `<section class="board" data-testid="progress" aria-labelledby="progress-title"><h2 id="progress-title">${w('floor.page.progress.title')}</h2><ul class="board-counts">${counts}</ul>${summary}</section>`;

@@ -16,7 +16,8 @@ export function consoleServiceOptions(dataDir: string, env: NodeJS.ProcessEnv = 
     cardSources: serialCardSources,
     listPorts: availablePorts,
     ...(keyFile ? { journalKeyFile: keyFile } : {}),
-    ...(floorUrl && floorTable ? { floor: { url: floorUrl, table: floorTable } } : {}),
+    // The table's name composed (NFC) as the floor files it (protocol/tableName.ts): checked where the station opens.
+    ...(floorUrl && floorTable ? { floor: { url: floorUrl, table: floorTable.normalize('NFC') } } : {}),
     ...extra,
   };
 }

@@ -18,6 +18,7 @@ import { BUILT_IN_PROFILES, MAX_WINDOW_MS } from '../../hardware/profile';
 import { COUNT_STACK_MAX, DEFAULT_COUNTING_SETTINGS, DEFAULT_DISPLAY_SETTINGS, DISPLAY_RESULT_MINUTES_MAX, LANGUAGES, MAX_DECKS, MAX_SEATS, NAME_MAX, SOURCE_KINDS, TABLE_NAME_MAX, type ConsoleSettings, type FromFloor, type SeatSettings, type SettingChoices, type SourceSettings, type TableSettings, type TournamentSettings } from '../../protocol/contract';
 import { and, boolean, custom, is, isRecord, list, object, oneOf, optional, parse, prefixed, refine, refuse, text, transform, whole, withDefault, type Infer } from '../../protocol/schema';
 import { floorOf } from './floorSettings';
+import { tableNameOf } from '../../protocol/tableName';
 import { got, lineSetting, serialPath } from './sourceReaders';
 
 const notObject: Message = { key: 'command.notObject' };
@@ -41,15 +42,15 @@ const seats = transform(
 );
 
 /**
- * The table's name or number, when named: trimmed text of at most TABLE_NAME_MAX characters, no
- * control characters (it is printed on slips and in spreadsheets); empty or absent, not named.
+ * The table's name or number, when named: the one table-name rule the floor files it by
+ * (protocol/tableName.ts: at most TABLE_NAME_MAX characters, no control or invisible formatting
+ * characters such as the text-direction overrides, composed as NFC; it is printed on slips and in
+ * spreadsheets, and a linked station's table is the floor's by this name); empty or absent, not named.
  */
 const tableName = optional(
   custom((value) => {
-    // eslint-disable-next-line no-control-regex
-    const name = typeof value === 'string' && !/[\u0000-\u001f\u007f-\u009f]/.test(value) ? value.trim() : null;
-    if (name === null || name.length > TABLE_NAME_MAX) refuse({ key: 'settings.tableName', params: { n: TABLE_NAME_MAX } });
-    return name === '' ? undefined : name;
+    if (typeof value === 'string' && value.trim() === '') return undefined;
+    return (typeof value === 'string' ? tableNameOf(value) : null) ?? refuse({ key: 'settings.tableName', params: { n: TABLE_NAME_MAX } });
   }),
 );
 

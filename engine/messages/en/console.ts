@@ -109,7 +109,7 @@ export const enConsole = {
     nextNotMultiple: '{next} is not a whole multiple of {removed}',
     structureChips: "the structure plays with the table's chip set ({chips}), not {given}: save the structure to change the table's chips with it",
     noBreak: 'level {level} is not followed by a break in the structure',
-    tableName: 'the table name must be text of at most {n} character, or empty when the table has no name | the table name must be text of at most {n} characters, or empty when the table has no name',
+    tableName: 'the table name must be text of at most {n} character, with no control or invisible formatting characters, or empty when the table has no name | the table name must be text of at most {n} characters, with no control or invisible formatting characters, or empty when the table has no name',
     floorUrl: "the floor database must be a PostgreSQL URL: postgres:// with the station's login, the floor's host and port, and the database",
     floorUrlHost: "host {index} of the floor's list is not a host name or address (got {got}): write the hosts as host:port, separated by commas, the floor's first",
     floorUrlPort: "the port of host {index} of the floor's list must be a number from 1 to 65535 (got {got})",
@@ -117,7 +117,7 @@ export const enConsole = {
     floorUrlSession: 'target_session_attrs must be read-write: the station writes to the floor (got {got})',
     floorUrlNeeded: 'the floor link needs the floor database’s URL',
     floorTableName: 'the floor knows each table by its name: name the table before turning the floor link on',
-    floorEnvTable: 'CHIP_RACE_TABLE must be the table’s name: 1 to {n} characters, no control characters',
+    floorEnvTable: 'CHIP_RACE_TABLE must be the table’s name: 1 to {n} characters, no control or invisible formatting characters, no spaces around it',
     /** What reading the settings file and the device profiles found (a journal finding of code `settings`). */
     file: {
       unreadable: 'settings could not be read ({why}); defaults are used',

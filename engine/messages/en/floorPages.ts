@@ -10,7 +10,7 @@ export const enFloorPages = {
     empty: 'the seat list holds no seats: one line per seat, table, seat and player',
     quote: 'line {line}: a quoted cell is not closed, or text follows its closing quote',
     columns: 'line {line}: {n} cell; a seat list has three: table, seat, player | line {line}: {n} cells; a seat list has three: table, seat, player',
-    table: 'line {line}: "{table}" is not a table name (1 to {n} characters, no control characters, no spaces around it)',
+    table: 'line {line}: "{table}" is not a table name (1 to {n} characters, no control or invisible formatting characters, no spaces around it)',
     seat: 'line {line}: seat "{seat}" is not a seat number from 1 to {n}',
     player: "line {line}: the player's name is longer than {n} characters or holds control characters",
     twice: 'line {line}: table {table} seat {seat} is given twice (first on line {first})',
@@ -26,6 +26,16 @@ export const enFloorPages = {
     loadedSince: 'a seat list was loaded after change {id}: it can no longer be undone; edit the seating instead',
     seatedElsewhere: '{player} sits at table {table}, seat {seat} now',
     movedSince: '{player} is no longer at table {table}, seat {seat}',
+    noStation: 'the floor has no station for table {tables}: make its login with "floor add-table --table NAME" first, or correct the name | the floor has no station for tables {tables}: make their logins with "floor add-table --table NAME" first, or correct the names',
+    notUtf8: 'line {line}: the file is not UTF-8 text (saved as Latin-1 or Windows-1252?): save it as "CSV UTF-8" and load it again',
+  },
+  /** `floor remove-table` (floor/tables.ts removeTable): a table removed only when nothing of it is kept on the floor. */
+  tables: {
+    noTable: 'the floor has no table {table}',
+    records: 'table {table} has {n} record on the floor: a table that sent records is kept (they are its evidence) | table {table} has {n} records on the floor: a table that sent records is kept (they are its evidence)',
+    failures: 'table {table} has refused lines kept as evidence: it is kept',
+    decisions: 'the director decided on table {table}: it is kept with the decisions',
+    seated: 'a player sits at table {table}: move them, or load a corrected seat list, first | {n} players sit at table {table}: move them, or load a corrected seat list, first',
   },
   /** The tournament sheet loaded (floor/clock.ts loadFloorTournament, the floor page's upload and `floor structure`): each refusal says what is at fault. */
   tournament: {

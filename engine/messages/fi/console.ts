@@ -112,7 +112,7 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     nextNotMultiple: '{next} ei ole arvon {removed} monikerta',
     structureChips: 'rakenne käyttää pöydän pelimerkkisarjaa ({chips}), ei sarjaa {given}: tallenna rakenne, niin pöydän pelimerkit vaihtuvat sen mukana',
     noBreak: 'tason {level} jälkeen rakenteessa ei ole taukoa',
-    tableName: 'pöydän nimen on oltava tekstiä, enintään {n} merkki, tai tyhjä, kun pöydällä ei ole nimeä | pöydän nimen on oltava tekstiä, enintään {n} merkkiä, tai tyhjä, kun pöydällä ei ole nimeä',
+    tableName: 'pöydän nimen on oltava tekstiä, enintään {n} merkki, ilman ohjaus- tai näkymättömiä muotoilumerkkejä, tai tyhjä, kun pöydällä ei ole nimeä | pöydän nimen on oltava tekstiä, enintään {n} merkkiä, ilman ohjaus- tai näkymättömiä muotoilumerkkejä, tai tyhjä, kun pöydällä ei ole nimeä',
     floorUrl: 'salitietokannan on oltava PostgreSQL-osoite: postgres:// sekä aseman tunnus, salin palvelin ja portti ja tietokanta',
     floorUrlHost: 'salin osoitelistan {index}. palvelin ei ole palvelimen nimi eikä osoite (saatiin {got}): kirjoita palvelimet muodossa palvelin:portti pilkuin eroteltuina, salin oma ensin',
     floorUrlPort: 'salin osoitelistan {index}. palvelimen portin on oltava luku 1–65535 (saatiin {got})',
@@ -120,7 +120,7 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
     floorUrlSession: 'target_session_attrs-arvon on oltava read-write: asema kirjoittaa saliin (saatiin {got})',
     floorUrlNeeded: 'salilinkki tarvitsee salitietokannan osoitteen',
     floorTableName: 'sali tuntee jokaisen pöydän sen nimestä: nimeä pöytä ennen kuin kytket salilinkin päälle',
-    floorEnvTable: 'CHIP_RACE_TABLE on pöydän nimi: 1–{n} merkkiä, ei ohjausmerkkejä',
+    floorEnvTable: 'CHIP_RACE_TABLE on pöydän nimi: 1–{n} merkkiä, ei ohjaus- tai näkymättömiä muotoilumerkkejä, ei välilyöntejä ympärillä',
     /** What reading the settings file and the device profiles found (a journal finding of code `settings`). */
     file: {
       unreadable: 'asetuksia ei voitu lukea ({why}); käytetään oletuksia',

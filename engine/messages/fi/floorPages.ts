@@ -9,7 +9,7 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
     empty: 'paikkalistassa ei ole paikkoja: yksi rivi paikkaa kohden, pöytä, paikka ja pelaaja',
     quote: 'rivi {line}: lainausmerkeissä olevaa solua ei suljeta, tai loppulainausmerkin jälkeen on tekstiä',
     columns: 'rivi {line}: {n} solu; paikkalistassa niitä on kolme: pöytä, paikka, pelaaja | rivi {line}: {n} solua; paikkalistassa niitä on kolme: pöytä, paikka, pelaaja',
-    table: 'rivi {line}: "{table}" ei ole pöydän nimi (pituus 1–{n}, ei ohjausmerkkejä, ei välilyöntejä ympärillä)',
+    table: 'rivi {line}: "{table}" ei ole pöydän nimi (pituus 1–{n}, ei ohjaus- tai näkymättömiä muotoilumerkkejä, ei välilyöntejä ympärillä)',
     seat: 'rivi {line}: paikka "{seat}" ei ole paikan numero 1–{n}',
     player: 'rivi {line}: pelaajan nimi on yli {n} kirjaimen mittainen tai siinä on ohjausmerkkejä',
     twice: 'rivi {line}: pöydän {table} paikka {seat} on annettu kahdesti (ensin rivillä {first})',
@@ -25,6 +25,16 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
     loadedSince: 'muutoksen {id} jälkeen ladattiin paikkalista: sitä ei voi enää perua; muokkaa istumajärjestystä',
     seatedElsewhere: '{player} istuu nyt pöydän {table} paikalla {seat}',
     movedSince: '{player} ei enää istu pöydän {table} paikalla {seat}',
+    noStation: 'salissa ei ole asemaa pöydälle {tables}: tee sille tunnus komennolla "floor add-table --table NIMI" ensin, tai korjaa nimi | salissa ei ole asemaa pöydille {tables}: tee niille tunnukset komennolla "floor add-table --table NIMI" ensin, tai korjaa nimet',
+    notUtf8: 'rivi {line}: tiedosto ei ole UTF-8-tekstiä (tallennettu Latin-1- tai Windows-1252-muodossa?): tallenna se muodossa "CSV UTF-8" ja lataa uudelleen',
+  },
+  /** `floor remove-table` (floor/tables.ts removeTable): a table removed only when nothing of it is kept on the floor. */
+  tables: {
+    noTable: 'salissa ei ole pöytää {table}',
+    records: 'pöydällä {table} on salissa {n} kirjaus: pöytä, joka on lähettänyt kirjauksia, säilytetään (ne ovat sen todisteet) | pöydällä {table} on salissa {n} kirjausta: pöytä, joka on lähettänyt kirjauksia, säilytetään (ne ovat sen todisteet)',
+    failures: 'pöydältä {table} on hylättyjä rivejä säilytetty todisteina: pöytä säilytetään',
+    decisions: 'johtaja on tehnyt päätöksiä pöydästä {table}: pöytä säilytetään päätöksineen',
+    seated: 'pöydässä {table} istuu pelaaja: siirrä hänet tai lataa korjattu paikkalista ensin | pöydässä {table} istuu {n} pelaajaa: siirrä heidät tai lataa korjattu paikkalista ensin',
   },
   /** The tournament sheet loaded (floor/clock.ts loadFloorTournament, the floor page's upload and `floor structure`): each refusal says what is at fault. */
   tournament: {
