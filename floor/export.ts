@@ -37,7 +37,7 @@ interface TableParts {
  * database, short enough that the pages and the other requests the floor answers meanwhile wait
  * for it only briefly (the fold's own FOLD_BATCH, 20,000, kept the event loop some 100 ms).
  */
-export const EXPORT_PAGE_LINES = 2_000;
+export const EXPORT_PAGE_LINES = 500;
 
 /** Gives the event loop its turn: the export yields control between its pieces, however long the floor's history. */
 const yieldControl = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

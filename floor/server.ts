@@ -289,6 +289,29 @@ async function seatQuestion(client: pg.ClientBase, form: ReadonlyMap<string, str
   return { question: say(language, 'floor.page.seats.confirmUndo', { id, change: seatingChangeText(change, language) }), fields: { action: 'undo', change: String(id) } };
 }
 
+/** How many whole-floor exports are written at once; the others wait their turn (streamExport). */
+const EXPORTS_AT_ONCE = 2;
+
+/** At most `n` holders at a time, the others queued in order. */
+function turns(n: number): { take(): Promise<void>; give(): void } {
+  let free = n;
+  const waiting: (() => void)[] = [];
+  return {
+    take: () => {
+      if (free > 0) {
+        free -= 1;
+        return Promise.resolve();
+      }
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+    give: () => {
+      const next = waiting.shift();
+      if (next === undefined) free += 1;
+      else next();
+    },
+  };
+}
+
 /** Resolves when `response` takes more (drained), or is closed. */
 function writable(response: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
@@ -365,6 +388,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   /** The overview's data as last read: shown, with the outage banner, while the database is gone. */
   let lastView: { status: FloorStatus; clock: FloorClock | null; at: number } | null = null;
 
+  const exportTurn = turns(EXPORTS_AT_ONCE);
   const withClient = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     let client: pg.PoolClient;
     try {
@@ -671,7 +695,20 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       response.end();
       return;
     }
-    const first = await pieces.next();
+    // Two at a time: the others wait their turn, so the pages answer between the pieces of two, not of every download.
+    await exportTurn.take();
+    if (response.destroyed) {
+      // Gone while it waited its turn.
+      exportTurn.give();
+      return;
+    }
+    let first: IteratorResult<string, void>;
+    try {
+      first = await pieces.next();
+    } catch (error) {
+      exportTurn.give();
+      throw error;
+    }
     response.writeHead(200, { ...HEADERS, 'Content-Type': type, ...extra });
     try {
       for (let next = first; next.done !== true; next = await pieces.next()) {
@@ -685,6 +722,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     } catch (error) {
       log(`export: ${(error as Error).message}`);
       response.destroy();
+    } finally {
+      exportTurn.give();
     }
   }
 
