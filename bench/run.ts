@@ -42,6 +42,8 @@ const GROUPS: readonly Group[] = [
   // cardroom-connections block), the floor's status with 500 tables × 50 races, the server's
   // connections and memory. After the floor group, for the same reason.
   { name: 'floorRoom', run: async () => (await import('./floorRoom')).floorRoomBenchmarks() },
+  // Issue 44: the floor's overview while six exports download (streamed: floor/export.ts), beside the same request alone.
+  { name: 'floorExports', run: async () => (await import('./floorExports')).floorExportsBenchmarks() },
 ];
 
 const asked = process.argv.slice(2);

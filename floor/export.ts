@@ -2,10 +2,10 @@ import type { ClientBase } from 'pg';
 import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { chainOf } from '../journal/findings';
 import { CSV_BOM, CSV_EOL, csvLine, decisionForJson, localTime, type CsvOptions } from '../replay/csv';
-import { floorDecisionsCell, HISTORY_CSV_COLUMNS, historyCsvCells } from '../replay/historyExport';
+import { floorDecisionsCell, HISTORY_CSV_COLUMNS, historyCsvCells, nested } from '../replay/historyExport';
 import { answerOf, tableCalls, type FloorCall } from './calls';
 import { allDecisions, decisionNote, type FloorDecision } from './decisions';
-import { byTableName, tableChain, tableExchanges, tableHistory, type FoldedExchange } from './fold';
+import { byTableName, tableChain, tableExchanges, tableHistoryPages, type FoldedExchange, type WithClient } from './fold';
 
 /**
  * The whole tournament's confirmed races for the director's spreadsheet: the console's own export
@@ -22,9 +22,9 @@ import { byTableName, tableChain, tableExchanges, tableHistory, type FoldedExcha
  * for its count or reason). The JSON lists them per table, their value in the table's.
  */
 
-interface TableHistory {
+/** A table's parts beside its races: each small, read whole (its races are read a page at a time). */
+interface TableParts {
   readonly table: string;
-  readonly history: readonly HistoryEntry[];
   readonly journal: JournalReport;
   readonly failures: readonly { readonly seq: number; readonly reason: string }[];
   readonly decisions: readonly FloorDecision[];
@@ -32,24 +32,45 @@ interface TableHistory {
   readonly exchanges: readonly FoldedExchange[];
 }
 
-async function histories(client: ClientBase): Promise<TableHistory[]> {
-  const tables = await client.query<{ table_name: string }>('SELECT table_name FROM floor_tables');
-  const out: TableHistory[] = [];
-  const decided = await allDecisions(client);
-  for (const table of tables.rows.map((row) => row.table_name).sort(byTableName)) {
+/**
+ * How many stored lines the export replays at a time: a page folded between two reads of the
+ * database, short enough that the pages and the other requests the floor answers meanwhile wait
+ * for it only briefly (the fold's own FOLD_BATCH, 20,000, kept the event loop some 100 ms).
+ */
+export const EXPORT_PAGE_LINES = 500;
+
+/** Gives the event loop its turn: the export yields control between its pieces, however long the floor's history. */
+const yieldControl = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The tables, by name as the floor orders them, and every decision (a few each). */
+async function tablesAndDecisions(read: WithClient): Promise<{ tables: string[]; decided: FloorDecision[] }> {
+  return read(async (client) => {
+    const tables = await client.query<{ table_name: string }>('SELECT table_name FROM floor_tables');
+    return { tables: tables.rows.map((row) => row.table_name).sort(byTableName), decided: await allDecisions(client) };
+  });
+}
+
+async function tableParts(read: WithClient, table: string, decided: readonly FloorDecision[]): Promise<TableParts> {
+  return read(async (client) => {
     const { report, failures } = await tableChain(client, table);
     const journal: JournalReport = { path: `floor:${table}`, records: 0, findings: report.findings, chain: report.chain, unchained: 0, unchainedThrough: 0, readOnly: null };
-    const decisions = decided.filter((decision) => decision.table === table);
-    const exchanges = await tableExchanges(client, table);
-    const history = (await tableHistory(client, table)).map((entry) => {
-      const own = decisions.filter((decision) => decision.raceId === entry.id).map(decisionNote);
+    return { table, journal, failures, decisions: decided.filter((decision) => decision.table === table), calls: await tableCalls(client, table), exchanges: await tableExchanges(client, table) };
+  });
+}
+
+/**
+ * A table's confirmed races a page at a time (floor/fold.ts tableHistoryPages), each with the
+ * director's decisions on it and its late-found chips, as the export lists them.
+ */
+async function* tableRacePages(read: WithClient, parts: TableParts, pageLines: number): AsyncGenerator<HistoryEntry[], void, undefined> {
+  for await (const page of tableHistoryPages(read, parts.table, pageLines)) {
+    yield page.map((entry) => {
+      const own = parts.decisions.filter((decision) => decision.raceId === entry.id).map(decisionNote);
       // Its late-found chips (TDA 24C) in its row's own column, as the station's export has them (main/service/chipExchanges.ts forRace); each also has its row below.
-      const found = exchanges.filter((exchange) => exchange.reason === 'late-found' && exchange.raceId === entry.id).map(({ afterLevel: _level, ...note }) => note);
+      const found = parts.exchanges.filter((exchange) => exchange.reason === 'late-found' && exchange.raceId === entry.id).map(({ afterLevel: _level, ...note }) => note);
       return { ...entry, ...(own.length === 0 ? {} : { floorDecisions: own }), ...(found.length === 0 ? {} : { chipExchanges: found }) };
     });
-    out.push({ table, history, journal, failures, decisions, calls: await tableCalls(client, table), exchanges });
   }
-  return out;
 }
 
 export const FLOOR_TABLE_COLUMN = 'floor table';
@@ -74,42 +95,88 @@ function exchangeCells(exchange: FoldedExchange, options: CsvOptions): (string |
 /**
  * The CSV (replay/csv.ts: the byte-order mark, the separator the office's locale expects unless
  * told, local times in the floor's time zone beside the UTC ones): the station's columns led by
- * the floor's name of the table.
+ * the floor's name of the table. Written piece by piece (the header, then each page of a table's
+ * races, then its decisions and exchanges), each piece read with a client `read` lends for it, and
+ * control given back between pieces: what is held is one page.
  */
-export async function floorCsv(client: ClientBase, options: CsvOptions = {}): Promise<string> {
-  const tables = await histories(client);
-  const rows: string[] = [csvLine([FLOOR_TABLE_COLUMN, ...HISTORY_CSV_COLUMNS], options.separator)];
-  for (const table of tables) {
-    for (const entry of table.history) rows.push(csvLine([table.table, ...historyCsvCells(entry, table.journal, options)], options.separator));
-    const confirmed = new Set(table.history.map((entry) => entry.id));
+export async function* floorCsvChunks(read: WithClient, options: CsvOptions = {}, pageLines = EXPORT_PAGE_LINES): AsyncGenerator<string, void, undefined> {
+  yield `${CSV_BOM}${csvLine([FLOOR_TABLE_COLUMN, ...HISTORY_CSV_COLUMNS], options.separator)}${CSV_EOL}`;
+  const { tables, decided } = await tablesAndDecisions(read);
+  for (const name of tables) {
+    const table = await tableParts(read, name, decided);
+    const confirmed = new Set<string>();
+    for await (const page of tableRacePages(read, table, pageLines)) {
+      if (page.length === 0) continue;
+      for (const entry of page) confirmed.add(entry.id);
+      await yieldControl();
+      yield page.map((entry) => `${csvLine([table.table, ...historyCsvCells(entry, table.journal, options)], options.separator)}${CSV_EOL}`).join('');
+    }
+    const rows: string[] = [];
     for (const decision of table.decisions.filter((decision) => decision.raceId === null || !confirmed.has(decision.raceId))) {
       // The race's id first (when it names one), the decision in the last column, the rest empty.
       const cells = HISTORY_CSV_COLUMNS.map((_, index, all) => (index === 0 ? (decision.raceId ?? '') : index === all.length - 1 ? floorDecisionsCell([decisionNote(decision)], options.decisionWord) : ''));
       rows.push(csvLine([table.table, ...cells], options.separator));
     }
     for (const exchange of table.exchanges) rows.push(csvLine([table.table, ...exchangeCells(exchange, options)], options.separator));
+    if (rows.length === 0) continue;
+    await yieldControl();
+    yield rows.map((row) => `${row}${CSV_EOL}`).join('');
   }
-  return `${CSV_BOM}${rows.join(CSV_EOL)}${CSV_EOL}`;
 }
 
-/** The value a table's confirmed races and its exchanges outside a race created. */
-const valueCreated = (table: TableHistory): number => table.history.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0) + table.exchanges.reduce((sum, exchange) => sum + exchange.valueDelta, 0);
+/** The whole CSV as one string: the stream's pieces joined (tests, the bench; the page streams it). */
+export async function floorCsv(client: ClientBase, options: CsvOptions = {}): Promise<string> {
+  return joined(floorCsvChunks((use) => use(client), options));
+}
 
+async function joined(pieces: AsyncIterable<string>): Promise<string> {
+  let text = '';
+  for await (const piece of pieces) text += piece;
+  return text;
+}
+
+/**
+ * The JSON: `{ tables: [{ table, chain, chainFailures, races, valueDelta, decisions, calls,
+ * exchanges }], totalValueDelta }`, written piece by piece as floorCsvChunks is (a table's head,
+ * each page of its races, its tail; the totals added up on the way), byte for byte what
+ * JSON.stringify(document, null, 2) writes of the whole document (replay/historyExport.ts `nested`).
+ */
+export async function* floorJsonChunks(read: WithClient, pageLines = EXPORT_PAGE_LINES): AsyncGenerator<string, void, undefined> {
+  yield '{\n  "tables": [';
+  const { tables, decided } = await tablesAndDecisions(read);
+  let total = 0;
+  for (const [index, name] of tables.entries()) {
+    const table = await tableParts(read, name, decided);
+    await yieldControl();
+    yield `${index === 0 ? '' : ','}\n    {\n      "table": ${JSON.stringify(table.table)},\n      "chain": ${JSON.stringify(table.journal.chain)},\n      "chainFailures": ${nested(table.failures, 3)},\n      "races": [`;
+    let races = 0;
+    let first = true;
+    for await (const page of tableRacePages(read, table, pageLines)) {
+      if (page.length === 0) continue;
+      let piece = '';
+      for (const entry of page) {
+        races += entry.summary.valueDelta ?? 0;
+        const race = { ...entry, ...(entry.floorDecisions === undefined ? {} : { floorDecisions: entry.floorDecisions.map(decisionForJson) }), chain: chainOf(table.journal, entry.seqs.first, entry.seqs.last).chain };
+        piece += `${first ? '' : ','}\n        ${nested(race, 4)}`;
+        first = false;
+      }
+      await yieldControl();
+      yield piece;
+    }
+    // The value the table's races and its exchanges outside a race created.
+    const value = races + table.exchanges.reduce((sum, exchange) => sum + exchange.valueDelta, 0);
+    total += value;
+    const decisions = table.decisions.map((decision) => decisionForJson(decisionNote(decision)));
+    // The dealer's calls of the floor (issue 43), each with the id of the decision that answered it (null: waiting).
+    const calls = table.calls.map((call) => ({ ...call, answeredBy: answerOf(call, table.decisions)?.id ?? null }));
+    await yieldControl();
+    yield `${first ? ']' : '\n      ]'},\n      "valueDelta": ${JSON.stringify(value)},\n      "decisions": ${nested(decisions, 3)},\n      "calls": ${nested(calls, 3)},\n      "exchanges": ${nested(table.exchanges, 3)}\n    }`;
+  }
+  await yieldControl();
+  yield `${tables.length === 0 ? ']' : '\n  ]'},\n  "totalValueDelta": ${JSON.stringify(total)}\n}\n`;
+}
+
+/** The whole JSON as one string: the stream's pieces joined. */
 export async function floorJson(client: ClientBase): Promise<string> {
-  const tables = await histories(client);
-  const document = {
-    tables: tables.map((table) => ({
-      table: table.table,
-      chain: table.journal.chain,
-      chainFailures: table.failures,
-      races: table.history.map((entry) => ({ ...entry, ...(entry.floorDecisions === undefined ? {} : { floorDecisions: entry.floorDecisions.map(decisionForJson) }), chain: chainOf(table.journal, entry.seqs.first, entry.seqs.last).chain })),
-      valueDelta: valueCreated(table),
-      decisions: table.decisions.map((decision) => decisionForJson(decisionNote(decision))),
-      // The dealer's calls of the floor (issue 43), each with the id of the decision that answered it (null: waiting).
-      calls: table.calls.map((call) => ({ ...call, answeredBy: answerOf(call, table.decisions)?.id ?? null })),
-      exchanges: table.exchanges,
-    })),
-    totalValueDelta: tables.reduce((sum, table) => sum + valueCreated(table), 0),
-  };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return joined(floorJsonChunks((use) => use(client)));
 }

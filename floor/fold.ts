@@ -599,8 +599,8 @@ const exchangesJson = (exchanges: readonly FoldedExchange[]): string =>
   })));
 
 /** A table's stored lines after seq `after` (through `through`, when given), at most FOLD_BATCH, as the fold reads them. */
-async function storedLines(client: ClientBase, table: string, after: number, through = Number.MAX_SAFE_INTEGER): Promise<FoldLine[]> {
-  const rows = await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT ${FOLD_BATCH}`, [table, after, through]);
+async function storedLines(client: ClientBase, table: string, after: number, through = Number.MAX_SAFE_INTEGER, limit = FOLD_BATCH): Promise<FoldLine[]> {
+  const rows = await client.query<StoredLine>(`SELECT seq, ${AT_VERIFIED} AS at, record FROM station_records WHERE table_name = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT ${Math.max(1, Math.floor(limit))}`, [table, after, through]);
   return rows.rows.map(foldLine);
 }
 
@@ -990,20 +990,32 @@ export async function tableRaces(client: ClientBase, table: string): Promise<Fol
  * written for every race and read by an export only, was a third of the first fold's time.
  */
 export async function tableHistory(client: ClientBase, table: string): Promise<HistoryEntry[]> {
-  const kept = await client.query<{ folded_seq: string }>('SELECT folded_seq FROM floor_table_state WHERE table_name = $1', [table]);
-  const through = Number(kept.rows[0]?.folded_seq ?? 0);
   const history: HistoryEntry[] = [];
+  for await (const page of tableHistoryPages((use) => use(client), table)) history.push(...page);
+  return history;
+}
+
+/** Runs `use` with a database client (the floor page's: one from its pool, given back after). */
+export type WithClient = <T>(use: (client: ClientBase) => Promise<T>) => Promise<T>;
+
+/**
+ * The same races a page at a time: `lines` stored lines read (each page with a client `read` lends
+ * for it alone, so a long export holds none between pages) and replayed, their races handed on.
+ */
+export async function* tableHistoryPages(read: WithClient, table: string, lines = FOLD_BATCH): AsyncGenerator<readonly HistoryEntry[], void, undefined> {
+  const kept = await read((client) => client.query<{ folded_seq: string }>('SELECT folded_seq FROM floor_table_state WHERE table_name = $1', [table]));
+  const through = Number(kept.rows[0]?.folded_seq ?? 0);
   let state: FoldState | null = null;
   for (let after = 0; after < through; ) {
-    const lines = await storedLines(client, table, after, through);
-    const last = lines.at(-1);
+    const from = after;
+    const page = await read((client) => storedLines(client, table, from, through, lines));
+    const last = page.at(-1);
     if (last === undefined) break;
-    const fold = foldLines(lines, last.seq, state);
-    history.push(...fold.history);
+    const fold = foldLines(page, last.seq, state);
+    yield fold.history;
     state = fold.state;
     after = last.seq;
   }
-  return history;
 }
 
 /** A table's chips exchanged outside a race as the floor folded them, in the order recorded. */

@@ -7,7 +7,8 @@ import type { FloorStatus, FoldedExchange, TableStatus } from './fold';
  * The chip runner's round at a break, and its reconciliation: the runner's sheet per table (the
  * chips the table's screens take in and hand out: floor/fold.ts `collect` and `bring`), the
  * runner's ticks ("delivered", "collected": who, when, and the chips the sheet said then, kept in
- * `floor_runner_ticks`, migration 12), and per table and in total the value taken off and put on
+ * `floor_runner_ticks`, migration 12; every tick kept, migration 20: a runner who goes again ticks
+ * again, the latest tick is the one checked against the sheet and the earlier ones are listed), and per table and in total the value taken off and put on
  * the tables, the value the races created, and every difference between what the runner ticked
  * and what the races now give: flagged before play resumes. Chips a table exchanged outside a race
  * (late-found, a discretionary colour-up: FoldedExchange) are on its sheet like a race's, and listed.
@@ -47,8 +48,11 @@ export interface ReconciledTable {
   readonly addedValue: number;
   /** addedValue − removedValue: the value the races and the exchanges created (negative: removed). */
   readonly valueCreated: number;
+  /** The latest tick of each kind: the one the sheet is checked against. */
   readonly delivered: RunnerTick | null;
   readonly collected: RunnerTick | null;
+  /** The ticks of each kind before the latest, oldest first: kept, listed under it (the runner went again). */
+  readonly earlier: { readonly delivered: readonly RunnerTick[]; readonly collected: readonly RunnerTick[] };
   readonly differences: readonly SheetDifference[];
   /** Something to settle before play resumes: chips on the sheet not delivered or collected, or a tick that differs from the sheet now. */
   readonly flagged: boolean;
@@ -71,20 +75,23 @@ export function sheetDifferences(kind: TickKind, sheet: ChipsByDenomination, tic
 
 /**
  * The break `afterLevel` reconciled: each table whose sheet is that break's (`sheetAfterLevel`),
- * with its ticks for it. Pure: the floor's status and the ticks in.
+ * with its ticks for it (in the order ticked: the latest of each kind counts, the earlier are
+ * listed). Pure: the floor's status and the ticks in.
  */
 export function reconcile(status: Pick<FloorStatus, 'tables'>, ticks: readonly RunnerTick[], afterLevel: number | null): Reconciliation {
   const tables = status.tables
     .filter((table) => afterLevel !== null && table.sheetAfterLevel === afterLevel)
     .map((table): ReconciledTable => {
-      const tick = (kind: TickKind) => ticks.find((each) => each.table === table.table && each.afterLevel === afterLevel && each.kind === kind) ?? null;
-      const delivered = tick('delivered');
-      const collected = tick('collected');
+      const ticked = (kind: TickKind) => ticks.filter((each) => each.table === table.table && each.afterLevel === afterLevel && each.kind === kind);
+      const deliveries = ticked('delivered');
+      const collections = ticked('collected');
+      const delivered = deliveries.at(-1) ?? null;
+      const collected = collections.at(-1) ?? null;
       const differences = [...sheetDifferences('delivered', table.bring, delivered?.chips ?? {}), ...sheetDifferences('collected', table.collect, collected?.chips ?? {})];
       const removedValue = valueOf(table.collect);
       const addedValue = valueOf(table.bring);
       const owed = (!isEmpty(table.bring) && delivered === null) || (!isEmpty(table.collect) && collected === null);
-      return { table: table.table, colourUp: table.colourUp, collect: table.collect, bring: table.bring, exchanges: table.exchanges ?? [], removedValue, addedValue, valueCreated: addedValue - removedValue, delivered, collected, differences, flagged: owed || differences.length > 0 };
+      return { table: table.table, colourUp: table.colourUp, collect: table.collect, bring: table.bring, exchanges: table.exchanges ?? [], removedValue, addedValue, valueCreated: addedValue - removedValue, delivered, collected, earlier: { delivered: deliveries.slice(0, -1), collected: collections.slice(0, -1) }, differences, flagged: owed || differences.length > 0 };
     });
   const removedValue = tables.reduce((total, table) => total + table.removedValue, 0);
   const addedValue = tables.reduce((total, table) => total + table.addedValue, 0);
@@ -108,19 +115,15 @@ export function runnerName(value: string | undefined): string | null {
   return name.length >= 1 && name.length <= NAME_MAX && !/[\u0000-\u001f\u007f-\u009f]/.test(name) ? name : null;
 }
 
-/** Records a tick (a second one of the same kind for the table and break replaces it: the runner went again). */
+/** Records a tick: a row of its own, beside any earlier one of the same kind for the table and break (the runner went again; the latest counts, nothing is overwritten). */
 export async function recordTick(client: ClientBase, tick: Omit<RunnerTick, 'at'>): Promise<void> {
-  await client.query(
-    `INSERT INTO floor_runner_ticks (table_name, after_level, kind, ticked_by, chips) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (table_name, after_level, kind) DO UPDATE SET ticked_by = EXCLUDED.ticked_by, chips = EXCLUDED.chips, ticked_at = now()`,
-    [tick.table, tick.afterLevel, tick.kind, tick.by, JSON.stringify(tick.chips)],
-  );
+  await client.query('INSERT INTO floor_runner_ticks (table_name, after_level, kind, ticked_by, chips) VALUES ($1, $2, $3, $4, $5)', [tick.table, tick.afterLevel, tick.kind, tick.by, JSON.stringify(tick.chips)]);
 }
 
-/** The ticks of the break after `afterLevel`. */
+/** The ticks of the break after `afterLevel`, in the order ticked. */
 export async function readTicks(client: ClientBase, afterLevel: number): Promise<RunnerTick[]> {
   const rows = await client.query<{ table_name: string; after_level: number; kind: TickKind; ticked_by: string; ticked_at: Date; chips: ChipsByDenomination }>(
-    'SELECT table_name, after_level, kind, ticked_by, ticked_at, chips FROM floor_runner_ticks WHERE after_level = $1',
+    'SELECT table_name, after_level, kind, ticked_by, ticked_at, chips FROM floor_runner_ticks WHERE after_level = $1 ORDER BY id',
     [afterLevel],
   );
   return rows.rows.map((row) => ({ table: row.table_name, afterLevel: row.after_level, kind: row.kind, by: row.ticked_by, at: row.ticked_at.toISOString(), chips: row.chips }));

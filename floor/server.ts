@@ -16,7 +16,7 @@ import { reconcile, readTicks, recordTick, runnerBreak, runnerName } from './run
 import { renderRunner, RUNNER_PRINT_CSS } from './page/runnerPage';
 import { isTableName } from '../protocol/tableName';
 import { NAME_MAX } from '../protocol/constants';
-import { floorCsv, floorJson } from './export';
+import { floorCsvChunks, floorJsonChunks } from './export';
 import { summaryCsv, summaryJson, tournamentSummary } from './summary';
 import { decisionWordIn, parseSeparator, separatorFor } from '../replay/csv';
 import { tableCalls } from './calls';
@@ -313,6 +313,42 @@ async function seatQuestion(client: pg.ClientBase, form: ReadonlyMap<string, str
   return { question: say(language, 'floor.page.seats.confirmUndo', { id, change: seatingChangeText(change, language) }), fields: { action: 'undo', change: String(id) } };
 }
 
+/** How many whole-floor exports are written at once; the others wait their turn (streamExport). */
+const EXPORTS_AT_ONCE = 2;
+
+/** At most `n` holders at a time, the others queued in order. */
+function turns(n: number): { take(): Promise<void>; give(): void } {
+  let free = n;
+  const waiting: (() => void)[] = [];
+  return {
+    take: () => {
+      if (free > 0) {
+        free -= 1;
+        return Promise.resolve();
+      }
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+    give: () => {
+      const next = waiting.shift();
+      if (next === undefined) free += 1;
+      else next();
+    },
+  };
+}
+
+/** Resolves when `response` takes more (drained), or is closed. */
+function writable(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.once('drain', done);
+    response.once('close', done);
+  });
+}
+
 export async function startFloorServer(options: FloorServerOptions): Promise<FloorServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token;
@@ -375,6 +411,8 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   let unreachableSince: number | null = null;
   /** The overview's data as last read: shown, with the outage banner, while the database is gone. */
   let lastView: { status: FloorStatus; clock: FloorClock | null; at: number } | null = null;
+
+  const exportTurn = turns(EXPORTS_AT_ONCE);
 
   /**
    * Runs `work` on a connection of the pool: every route, the fold, the hold step, the clock's
@@ -655,15 +693,20 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       const csv = path.endsWith('.csv');
       const separator = parseSeparator(query.get('sep') ?? '') ?? separatorFor(language);
       const summary = path.startsWith('/export/summary');
-      const body = await withClient(async (client) => {
-        if (summary) {
-          const made = await tournamentSummary(client);
-          return csv ? summaryCsv(made, { separator, decisionWord: decisionWordIn(language) }) : summaryJson(made);
-        }
-        return csv ? floorCsv(client, { separator, decisionWord: decisionWordIn(language) }) : floorJson(client);
-      });
       const file = `${summary ? 'floor-summary' : 'floor'}.${csv ? 'csv' : 'json'}`;
-      send(response, 200, csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', body, { 'Content-Disposition': `attachment; filename="${file}"` }, head);
+      const type = csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
+      const disposition = { 'Content-Disposition': `attachment; filename="${file}"` };
+      if (!summary) {
+        // Every race of the tournament: streamed a page at a time (floor/export.ts), a pool client
+        // lent for each read only, so the pages answer while exports are under way.
+        await streamExport(response, type, disposition, head, csv ? floorCsvChunks(withClient, { separator, decisionWord: decisionWordIn(language) }) : floorJsonChunks(withClient));
+        return;
+      }
+      const body = await withClient(async (client) => {
+        const made = await tournamentSummary(client);
+        return csv ? summaryCsv(made, { separator, decisionWord: decisionWordIn(language) }) : summaryJson(made);
+      });
+      send(response, 200, type, body, disposition, head);
       return;
     }
     const table = query.get('table');
@@ -685,6 +728,50 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     const record = await withClient(async (client) => floorRaceRecord(client, table, race));
     if (record === null) send(response, 404, html, renderMessage(language, 'floor.page.notFound'), {}, head);
     else send(response, 200, html, renderRaceRecord(table, record, language), {}, head);
+  }
+
+  /**
+   * An export written as its pieces come (chunked; HEAD: the headers only, nothing read), each
+   * written when the connection takes it. A failure before the first piece is any request's
+   * (thrown, answered as the others are); after it the answer has begun: the connection is cut, so
+   * the download is seen to have failed rather than taken short. A connection closed stops it.
+   */
+  async function streamExport(response: ServerResponse, type: string, extra: Record<string, string>, head: boolean, pieces: AsyncGenerator<string, void, undefined>): Promise<void> {
+    if (head) {
+      response.writeHead(200, { ...HEADERS, 'Content-Type': type, ...extra });
+      response.end();
+      return;
+    }
+    // Two at a time: the others wait their turn, so the pages answer between the pieces of two, not of every download.
+    await exportTurn.take();
+    if (response.destroyed) {
+      // Gone while it waited its turn.
+      exportTurn.give();
+      return;
+    }
+    let first: IteratorResult<string, void>;
+    try {
+      first = await pieces.next();
+    } catch (error) {
+      exportTurn.give();
+      throw error;
+    }
+    response.writeHead(200, { ...HEADERS, 'Content-Type': type, ...extra });
+    try {
+      for (let next = first; next.done !== true; next = await pieces.next()) {
+        if (!response.write(next.value) && !response.destroyed) await writable(response);
+        if (response.destroyed) {
+          await pieces.return(undefined);
+          return;
+        }
+      }
+      response.end();
+    } catch (error) {
+      log(`export: ${(error as Error).message}`);
+      response.destroy();
+    } finally {
+      exportTurn.give();
+    }
   }
 
   /**

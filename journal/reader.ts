@@ -226,7 +226,7 @@ export class JournalReader<T> {
     // The next record links to this line as it was written: to the seal still readable at its end
     // (the floor holds the line under it, when it arrived before the damage). With that end damaged
     // too, the link stays the one this line itself carried (the line before's), which the floor's
-    // copy of this line holds as its `prev` (migration 20 takes that link).
+    // copy of this line holds as its `prev` (migration 19 takes that link).
     const sealed = this.headerSeen ? trailingSeal(lineBytes) : null;
     if (sealed !== null) this.prevHash = sealed;
     if (this.headerSeen) this.unreadableSealed.push({ finding, seq, line, sha256: sha256(lineBytes) });

@@ -5,8 +5,9 @@
  * service makes it, nothing checks it.
  */
 import { isInputError } from '../engine/errors';
+import { MAX_NESTING, nestedDeeperThan } from '../engine/validate';
 import type { CommandError } from './schema';
-import { commandErrorOf, parse, type Infer, type Schema } from './schema';
+import { commandErrorOf, parse, refusalOf, type Infer, type Schema } from './schema';
 
 export type Args = readonly unknown[];
 
@@ -49,10 +50,26 @@ export interface Command<Call extends Signature = Signature> {
 }
 
 /**
+ * The refusal of an argument nested deeper than MAX_NESTING (named by its field), or null: asked
+ * before anything walks the arguments (a schema, JSON.stringify, a structured clone: each recurses,
+ * and overflows the stack some thousands deep), by the check below and by the screen's own calls
+ * (commandCalls) before they are handed to IPC or the WebSocket bridge.
+ */
+export function tooDeepArgument(list: readonly Argument[], args: Args): CommandError | null {
+  for (const [index, value] of args.entries()) {
+    if (nestedDeeperThan(value, MAX_NESTING)) return refusalOf(list[index]?.field ?? 'args', { key: 'value.tooDeep', params: { n: MAX_NESTING } });
+  }
+  return null;
+}
+
+/**
  * Reads each argument in turn with its schema (the argument list is each one's parent, so a later
  * one may depend on an earlier: a game's house options on the game), the first refused the answer.
+ * An argument nested too deep is refused before any is read.
  */
 function checkArguments(list: readonly Argument[], args: Args): Checked {
+  const deep = tooDeepArgument(list, args);
+  if (deep !== null) return { ok: false, error: deep };
   const read: unknown[] = [];
   for (const [index, { field, schema }] of list.entries()) {
     try {

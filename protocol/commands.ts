@@ -8,7 +8,7 @@
 import type { RaceSummary } from '../engine/race/summary';
 import type { StructureInput } from '../engine/plan/csv';
 import { chipExchange, gameAction, gameName, houseOptions, objectOfSize, players, positive, seatCountDrafts, seatCounts, target, textOf } from './argumentChecks';
-import { arg, command, optionalArg, type Command } from './commandSchema';
+import { arg, command, optionalArg, tooDeepArgument, type Command } from './commandSchema';
 import { CLOCK_ADJUST_MINUTES_MAX } from './clock';
 import { CARD_CODE_MAX, HISTORY_PAGE_MAX, LANGUAGES, NAME_MAX, PROFILE_MAX_CHARS, REASON_MAX, SCAN_MAX, VOID_MAX } from './constants';
 import { COUNT_STACK_MAX, DISPLAY_RESULT_MINUTES_MAX } from './settings';
@@ -167,10 +167,20 @@ export type ConsoleCalls = {
 /**
  * One function per command of the table, each handing its name and arguments to `call`: how
  * the preload (one IPC channel each) and the browser bridge (one WebSocket request each) make
- * their clients, so neither lists the commands itself.
+ * their clients, so neither lists the commands itself. Arguments nested too deep for the channel
+ * to copy (IPC's structured clone, JSON.stringify: both recurse) are refused here, as the service's
+ * check (checkCall) refuses them, never handed to the channel to overflow.
  */
 export function commandCalls(call: (name: CommandName, args: unknown[]) => Promise<unknown>): ConsoleCalls {
-  return Object.fromEntries(COMMAND_NAMES.map((name) => [name, (...args: unknown[]) => call(name, args)])) as unknown as ConsoleCalls;
+  return Object.fromEntries(
+    COMMAND_NAMES.map((name) => [
+      name,
+      (...args: unknown[]) => {
+        const deep = tooDeepArgument(COMMANDS[name].arguments, args);
+        return deep === null ? call(name, args) : Promise.resolve({ ok: false, error: deep });
+      },
+    ]),
+  ) as unknown as ConsoleCalls;
 }
 
 /** As the screen sees it: every call is asynchronous; state arrives through `onState`. */

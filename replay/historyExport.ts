@@ -128,7 +128,7 @@ function exportedRace(entry: HistoryEntry, journal: JournalReport, summary: Race
 }
 
 /** A value as JSON.stringify(…, null, 2) writes it `depth` levels down in a document: its inner lines indented so much more. */
-function nested(value: unknown, depth: number): string {
+export function nested(value: unknown, depth: number): string {
   // JSON.stringify writes a line break only between tokens (one inside a string is `\n`): indenting after each is exact.
   return (JSON.stringify(value, null, 2) as string).replace(/\n/g, `\n${'  '.repeat(depth)}`);
 }

@@ -63,7 +63,11 @@ export const MAX_STRUCTURE_CHIPS = 12;
 const STRUCTURE_KEYS = ['chips', 'levels', 'startingStack', 'rebuys', 'overrides'] as const;
 const LEVEL_KEYS = ['sb', 'bb', 'ante', 'minutes'] as const;
 
-/** The longest a level may be played: ten hours (a level's minutes are a whole number from 1 to this). */
+/**
+ * The longest a level may be played, and a break may last: ten hours (a level's minutes and a
+ * break's are a whole number from 1 to this). A break is bounded as a level is: a longer one
+ * (`break,99999999`) is a typo, and would hold the clock, and every table following it, for years.
+ */
 export const LEVEL_MINUTES_MAX = 600;
 const REBUY_KEYS = ['amount', 'untilLevel'] as const;
 
@@ -168,6 +172,7 @@ function readLevels(value: unknown, chips: readonly number[]): { levels: Structu
       if (levels.length === 0) throw new InputError(field, { key: 'plan.levels.breakFirst' });
       refuseUnknownKeys(entry, ['break'], field, 'break');
       const minutes = readWhole(entry.break, `${field}.break`, 1, what('breakMinutes'));
+      if (minutes > LEVEL_MINUTES_MAX) throw new InputError(`${field}.break`, { key: 'plan.levels.breakMinutesMax', params: { level: levels.length, max: LEVEL_MINUTES_MAX, got: minutes } });
       breaks.push({ afterLevel: levels.length, index, minutes });
       return;
     }

@@ -2,7 +2,7 @@ import { InputError } from '../errors';
 import { valueParam } from '../messages';
 import { readSetting, RULE_SET_NAMES, SETTING_NAMES, type RaceSettings, type RuleSetName, type SettingName } from '../race/rules';
 import { MAX_DECKS } from '../shoe';
-import { isRecord } from '../validate';
+import { isRecord, refuseTooDeep } from '../validate';
 import { sheetCells, structureFromCsv, type StructureInput } from './csv';
 
 /**
@@ -88,6 +88,8 @@ export function tournamentFromCsv(text: string): TournamentInput {
  * or a bare structure (the planner's JSON) with `rules`, `decks` and the race settings beside its own keys.
  */
 export function tournamentFromJson(value: unknown): TournamentInput {
+  // Before anything reads it: a refusal quoting a house rule nested some thousands deep would overflow.
+  refuseTooDeep(value, 'structure');
   if (!isRecord(value)) throw new InputError('structure', { key: 'plan.notObject', params: { got: valueParam(value) } });
   const { rules, decks, rounding, dealStart, protection, award, structure, ...rest } = value;
   const house = readHouseRules({ rules, decks, rounding, dealStart, protection, award });

@@ -246,7 +246,7 @@ const NEW_REFUSAL = `    IF NOT EXISTS (SELECT FROM public.chain_failures f WHER
  */
 const VERIFY_STATION_RECORD_18 = replacedOnce(replacedOnce(VERIFY_STATION_RECORD, OLD_DECLARATIONS, NEW_DECLARATIONS), OLD_REFUSAL, NEW_REFUSAL);
 /**
- * The arrival trigger as migration 20 re-creates it (from the body given, so the same change can
+ * The arrival trigger as migration 19 re-creates it (from the body given, so the same change can
  * be made to a later body): the one link a damaged line at the station makes it write. A station
  * whose journal's last line was damaged after the floor took it (a failing disk) links its next
  * record to that line's seal where its end still reads (journal/reader.ts: the floor accepts that
@@ -280,7 +280,7 @@ export function relinkAfterStationDamage(body: string): string {
   ];
   let sql = body;
   for (const [from, to] of edits) {
-    if (sql.split(from).length !== 2) throw new Error(`migration 20: the arrival trigger's text has no single ${JSON.stringify(from.trim().slice(0, 60))}`);
+    if (sql.split(from).length !== 2) throw new Error(`migration 19: the arrival trigger's text has no single ${JSON.stringify(from.trim().slice(0, 60))}`);
     sql = sql.replace(from, to);
   }
   return sql;
@@ -921,13 +921,25 @@ END $$;
 `,
   },
   {
-    version: 20,
+    version: 19,
     name: "a station's next record after a line damaged on its disk after the floor took it: linked to that line's seal, or (its seal damaged too) to the link the floor's copy of it carries (relinkAfterStationDamage)",
     // Replaces public.verify_station_record (migration 3's body, VERIFY_STATION_RECORD, with the
     // edits of relinkAfterStationDamage); `relinked` marks a row taken by the floor's copy's link.
     sql: `
 ALTER TABLE public.station_records ADD COLUMN relinked pg_catalog.bool NOT NULL DEFAULT false;
 ${relinkAfterStationDamage(VERIFY_STATION_RECORD_18)}
+`,
+  },
+  {
+    version: 20,
+    name: "the chip runner's ticks kept, every one: a second tick of a table's chips at a break is a row of its own (it replaced the first), the latest the one the sheet is checked against (floor/runner.ts)",
+    // Issue 44: the runner who went again overwrote who ticked first, when, and the chips the sheet
+    // said then. The key was (table, break, kind); each tick now has its own id, in the order ticked.
+    // Floor only: no station reads or writes it.
+    sql: `
+ALTER TABLE public.floor_runner_ticks DROP CONSTRAINT floor_runner_ticks_pkey;
+ALTER TABLE public.floor_runner_ticks ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY;
+CREATE INDEX floor_runner_ticks_by_break ON public.floor_runner_ticks (after_level, table_name, kind, id);
 `,
   },
 ];

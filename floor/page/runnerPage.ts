@@ -17,12 +17,21 @@ const DIFFERENCE: Readonly<Record<TickKind, { more: MessageKey; less: MessageKey
   collected: { more: 'floor.page.runner.collectMore', less: 'floor.page.runner.collectLess' },
 };
 
+/** Chips as a tick kept them, in words: `3 × 100, 10 × 25` (none: —). */
+function chipsText(language: FloorLanguage, chips: ChipsByDenomination): string {
+  const counted = Object.entries(chips).map(([chip, count]) => [Number(chip), count] as const).filter(([, count]) => count > 0).sort(([a], [b]) => b - a);
+  return counted.length === 0 ? '—' : counted.map(([chip, count]) => `${formatNumber(language, count)} × ${formatNumber(language, chip)}`).join(', ');
+}
+
 function tickCell(language: FloorLanguage, table: ReconciledTable, kind: TickKind, afterLevel: number, chips: ChipsByDenomination): string {
   const w = wordsOf(language);
   const tick: RunnerTick | null = kind === 'delivered' ? table.delivered : table.collected;
   const shown = tick === null ? (Object.values(chips).some((count) => count > 0) ? `<span class="tick tick--owed">${w(kind === 'delivered' ? 'floor.page.runner.notDelivered' : 'floor.page.runner.notCollected')}</span>` : '—') : `<span class="tick tick--done" data-testid="tick-${kind}">${w('floor.page.runner.ticked', { by: tick.by, time: formatTime(language, tick.at) })}</span>`;
+  // The runner went again: the ticks before the latest, kept and listed, newest first.
+  const earlier = [...table.earlier[kind]].reverse().map((each) => `<li data-testid="tick-${kind}-earlier">${w('floor.page.runner.tickedEarlier', { by: each.by, time: formatTime(language, each.at), chips: chipsText(language, each.chips) })}</li>`);
+  const before = earlier.length === 0 ? '' : `<ul class="plain tick--earlier">${earlier.join('')}</ul>`;
   const form = `<form method="post" action="/runner" class="tick-form"><input type="hidden" name="table" value="${escapeHtml(table.table)}"><input type="hidden" name="level" value="${afterLevel}"><input type="hidden" name="kind" value="${kind}"><input type="hidden" name="lang" value="${language}"><input name="by" required maxlength="${NAME_MAX}" placeholder="${w('floor.page.runner.by')}" aria-label="${w('floor.page.runner.by')}" data-testid="tick-by-${kind}"><button type="submit" data-testid="tick-${kind}-button">${w(kind === 'delivered' ? 'floor.page.runner.delivered' : 'floor.page.runner.collected')}</button></form>`;
-  return `${shown}${form}`;
+  return `${shown}${before}${form}`;
 }
 
 function differenceText(language: FloorLanguage, difference: SheetDifference): string {
@@ -75,6 +84,6 @@ ${rows.join('\n')}
 
 /** The runner's sheet on paper: no forms, no navigation, compact, one page for a room of some forty tables. */
 export const RUNNER_PRINT_CSS = `
-.tick-form{display:flex;gap:4px;margin-top:2px}.tick-form input{width:7em;min-width:0}.tick--owed{color:#8a5a00;font-weight:600}.tick--done{color:#05620c;font-weight:600}.row--flagged th{color:#b00020}.plain{margin:0;padding-left:1em}
+.tick-form{display:flex;gap:4px;margin-top:2px}.tick-form input{width:7em;min-width:0}.tick--owed{color:#8a5a00;font-weight:600}.tick--done{color:#05620c;font-weight:600}.tick--earlier{color:#555;font-size:.85em}.row--flagged th{color:#b00020}.plain{margin:0;padding-left:1em}
 @media print{@page{margin:10mm}html{font-size:9pt}.tick-form,.languages,.exports,.runner-print-hint{display:none}.runner th,.runner td{padding:1px 4px}.tables{border-collapse:collapse}.tables th,.tables td{border-bottom:1px solid #999}}
 `;

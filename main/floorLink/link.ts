@@ -7,6 +7,8 @@ import { lastStoredSeq, pushRecords, reportContact, reportReaderHealth } from '.
 import { nextBatch, writeCursor, type OutboxCursor } from '../../replication/outbox';
 import { floorMismatch, resumePoint } from '../../replication/sync';
 import { FLOOR_READ_ONLY, hostUrls, parseFloorAddress, WritableHosts } from '../../replication/floorAddress';
+import type { Message } from '../../engine/messages';
+import { readClockRow } from './clockRow';
 import { floorTargetOf } from './target';
 
 /** The floor's clock as its single row holds it: passed on as read, for the console's clock to follow. */
@@ -54,6 +56,8 @@ export interface FloorLinkOptions {
   readonly onState: (state: FloorLinkState) => void;
   /** The floor's clock row each time it changed (null: the floor has no structure). */
   readonly onFloorClock?: (clock: FloorClockRow | null) => void;
+  /** The floor's clock row refused (nested too deep, too large, malformed: ./clockRow.ts), once each time it became so: the clock passed on last stands. */
+  readonly onFloorClockRefused?: (why: Message) => void;
   /** This table's seating each time its version moved (null: the floor seats this table no more, or holds no seating). */
   readonly onFloorSeats?: (seats: FloorSeatsRow | null) => void;
   /**
@@ -191,6 +195,8 @@ export class FloorLink {
   private readonly pollTimer: NodeJS.Timeout;
   private pollDue = true;
   private clockSeen: string | undefined;
+  /** The floor's clock row last refused (its `seen`), so a refusal is said once while the row stays so. */
+  private clockRefused: string | undefined;
   /** The version and broken mark of this table's seating last handed on ("none": the floor seats it not). */
   private seatsSeen: string | undefined;
   private offsetSeen = 0;
@@ -507,9 +513,15 @@ export class FloorLink {
       "SELECT structure, events, to_jsonb(clock) -> 'house' AS house, to_jsonb(clock) -> 'held' AS held, to_jsonb(clock) -> 'hold_breaks' AS hold_breaks, extract(epoch FROM clock_timestamp())::float8 * 1000 AS floor_now FROM floor_clock AS clock LIMIT 1",
     );
     const offsetMs = Math.round(Number(result.rows[0]?.floor_now ?? NaN) - (sent + this.localNow()) / 2);
-    const row = result.rows[0];
-    const clock = row === undefined || row.structure === null ? null : { structure: row.structure, events: row.events, house: row.house, held: row.held, holdBreaks: row.hold_breaks === true };
-    const seen = JSON.stringify(clock);
+    // Nested, oversized or malformed: refused (a finding, said once), the clock as it was, the link going on.
+    const reading = readClockRow(result.rows[0]);
+    if ('refused' in reading) {
+      if (reading.seen !== this.clockRefused) this.options.onFloorClockRefused?.(reading.refused);
+      this.clockRefused = reading.seen;
+      return;
+    }
+    this.clockRefused = undefined;
+    const { clock, seen } = reading;
     const moved = Number.isFinite(offsetMs) && Math.abs(offsetMs - this.offsetSeen) > OFFSET_MOVED_MS;
     if (seen === this.clockSeen && !moved) return;
     this.clockSeen = seen;

@@ -218,6 +218,11 @@ export const enConsole = {
       running: 'the clock is running, not paused',
     },
     floor: 'the floor runs the clock: start, pause and adjust it on the floor console',
+    /** The floor's clock row as a station's link refuses it (main/floorLink/clockRow.ts): the station's clock stays as it was. */
+    floorRow: {
+      tooLarge: "the floor's clock row is larger than a tournament's clock can be (over {kb} KB): not taken, the clock stays as it was",
+      malformed: "the floor's clock row is not as the floor writes it (its {part}): not taken, the clock stays as it was",
+    },
     adjustMinutes: 'must be a whole number of minutes from -{max} to {max}, not 0',
   },
   /** Why a journal record was passed over on replay (a journal finding of code `skipped`). */

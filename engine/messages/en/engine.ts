@@ -250,6 +250,7 @@ export const enEngine = {
       notEntry: 'each entry must be a level like {level} or a break like {break} (got {got})',
       levelAndBreak: 'an entry is either a level or a break, not both: a break has no blinds or ante',
       breakFirst: 'a break cannot come before the first level: a break follows the level before it',
+      breakMinutesMax: 'the break after level {level} can last at most {max} minutes (got {got})',
     },
     rebuys: {
       notObject: 'must be an object like {example} (got {got})',

@@ -71,6 +71,7 @@ export const enFloorPages = {
       delivered: 'Delivered',
       by: 'Runner',
       ticked: '✓ {by}, {time}',
+      tickedEarlier: 'earlier: {by}, {time} ({chips})',
       notDelivered: 'not delivered yet',
       notCollected: 'not collected yet',
       owed: 'chips on the sheet not ticked yet',

@@ -219,6 +219,10 @@ export const fiConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       running: 'kello käy, se ei ole pysäytetty',
     },
     floor: 'kelloa ajetaan salista: käynnistä, pysäytä ja säädä se salin konsolissa',
+    floorRow: {
+      tooLarge: 'salin kellorivi on suurempi kuin turnauksen kello voi olla (yli {kb} kt): sitä ei oteta, kello pysyy ennallaan',
+      malformed: 'salin kellorivi ei ole sellainen kuin sali sen kirjoittaa (kohta {part}): sitä ei oteta, kello pysyy ennallaan',
+    },
     adjustMinutes: 'on oltava kokonainen määrä minuutteja väliltä -{max}–{max}, ei 0',
   },
   /** Why a journal record was passed over on replay (a journal finding of code `skipped`). */

@@ -253,6 +253,7 @@ export const fiEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       notEntry: 'jokaisen rivin on oltava taso kuten {level} tai tauko kuten {break} (annettu {got})',
       levelAndBreak: 'rivi on joko taso tai tauko, ei molempia: tauolla ei ole blindejä eikä antea',
       breakFirst: 'tauko ei voi tulla ennen ensimmäistä tasoa: tauko seuraa edellistä tasoa',
+      breakMinutesMax: 'tauko tason {level} jälkeen voi kestää enintään {max} minuuttia (annettu {got})',
     },
     rebuys: {
       notObject: 'on oltava objekti kuten {example} (annettu {got})',

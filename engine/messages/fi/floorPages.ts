@@ -70,6 +70,7 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
       delivered: 'Tuotu',
       by: 'Kuljettaja',
       ticked: '✓ {by}, {time}',
+      tickedEarlier: 'aiemmin: {by}, {time} ({chips})',
       notDelivered: 'ei vielä tuotu',
       notCollected: 'ei vielä kerätty',
       owed: 'listan merkkejä ei ole vielä kuitattu',

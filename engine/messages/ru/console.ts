@@ -219,6 +219,10 @@ export const ruConsole: Pick<EngineCatalog, keyof typeof enConsole> = {
       running: 'часы идут, они не на паузе',
     },
     floor: 'часами управляет зал: запускайте, ставьте на паузу и поправляйте их на консоли зала',
+    floorRow: {
+      tooLarge: 'строка часов зала больше, чем могут быть часы турнира (более {kb} КБ): не принята, часы остаются как были',
+      malformed: 'строка часов зала не такова, как её пишет зал (поле {part}): не принята, часы остаются как были',
+    },
     adjustMinutes: 'должно быть целым числом минут от -{max} до {max}, но не 0',
   },
   /** Why a journal record was passed over on replay (a journal finding of code `skipped`). */

@@ -253,6 +253,7 @@ export const ruEngine: Pick<EngineCatalog, keyof typeof enEngine> = {
       notEntry: 'каждая запись должна быть уровнем вида {level} или перерывом вида {break} (получено {got})',
       levelAndBreak: 'запись — либо уровень, либо перерыв, но не то и другое: у перерыва нет блайндов и анте',
       breakFirst: 'перерыв не может стоять перед первым уровнем: перерыв следует за уровнем перед ним',
+      breakMinutesMax: 'перерыв после уровня {level} может длиться не более {max} минут (получено {got})',
     },
     rebuys: {
       notObject: 'должен быть объект вида {example} (получено {got})',

@@ -70,6 +70,7 @@ export const ruFloorPages: DeepStrings<typeof enFloorPages> = {
       delivered: 'Принесено',
       by: 'Разносчик',
       ticked: '✓ {by}, {time}',
+      tickedEarlier: 'ранее: {by}, {time} ({chips})',
       notDelivered: 'ещё не принесено',
       notCollected: 'ещё не забрано',
       owed: 'фишки из листа ещё не отмечены',
