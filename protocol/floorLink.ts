@@ -1,3 +1,5 @@
+import type { Message } from '../engine/messages';
+
 /** The station's link to the floor as the screens see it: where it goes (never the password), and how it is. */
 /** The floor a link goes to, as the screens may see it: never the password. */
 export interface FloorTarget {
@@ -20,9 +22,14 @@ export const FLOOR_REFUSAL_REASONS = ['changed-after-arrival', 'gap', 'header-no
  * still to send. `refused`: the floor refused record `seq` on arrival (`reason`, its check's code):
  * the chain is broken from there and nothing later is stored.
  */
+/** The floor's clock row the station's link refused (main/floorLink/clockRow.ts), said while it stays so; the clock followed last stands. */
+export interface FloorClockRefusal {
+  readonly clockRefused?: Message;
+}
+
 export type FloorLinkState =
   | { readonly state: 'off' }
-  | { readonly state: 'connecting' | 'connected'; readonly floor: FloorTarget }
-  | { readonly state: 'behind'; readonly floor: FloorTarget; readonly records: number }
+  | ({ readonly state: 'connecting' | 'connected'; readonly floor: FloorTarget } & FloorClockRefusal)
+  | ({ readonly state: 'behind'; readonly floor: FloorTarget; readonly records: number } & FloorClockRefusal)
   | { readonly state: 'offline'; readonly floor: FloorTarget; readonly since: string; readonly reason: FloorOfflineReason; readonly detail: string; readonly records: number }
   | { readonly state: 'refused'; readonly floor: FloorTarget; readonly seq: number; readonly reason: string; readonly records: number };

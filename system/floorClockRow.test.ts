@@ -90,6 +90,11 @@ describe.runIf(run)("a floor clock row the station cannot take (a real PostgreSQ
     // The hostile row: the clock's events nested 10,000 deep.
     await admin.query(`UPDATE floor_clock SET events = $1::jsonb`, [deepJson(DEPTH)]);
     await pollsSeen('9', 3);
+    // The link's pill says why the floor's clock is not followed, while the row stays so.
+    await until('the refusal on the station', () => {
+      const link = service.getState().floorLink;
+      return link.state === 'connected' && link.clockRefused?.key === 'value.tooDeep';
+    });
     // Races dealt and confirmed meanwhile reach the floor: the link polls the row between them.
     for (const n of [1, 2]) {
       expect(await service.startRace(COUNTS)).toMatchObject({ ok: true });
@@ -103,6 +108,10 @@ describe.runIf(run)("a floor clock row the station cannot take (a real PostgreSQ
     // Put right, the row is followed again.
     await admin.query(`UPDATE floor_clock SET events = $1`, [JSON.stringify([{ type: 'start', at: Date.now() - 5 * 60_000 }, { type: 'pause', at: Date.now() - 60_000 }])]);
     await until('the floor’s clock followed again', () => service.getState().clock.events.length === 2);
+    await until('the refusal no longer said', () => {
+      const link = service.getState().floorLink;
+      return link.state === 'connected' && link.clockRefused === undefined;
+    });
     expect(states.map((state) => state.state)).not.toContain('offline');
   }, 90_000);
 
@@ -111,8 +120,9 @@ describe.runIf(run)("a floor clock row the station cannot take (a real PostgreSQ
     await admin.query(`UPDATE floor_clock SET events = '[]', structure = $1, house = NULL`, [JSON.stringify(STRUCTURE)]);
     const rows: (FloorClockRow | null)[] = [];
     const refused: Message[] = [];
+    const cleared: true[] = [];
     const states: FloorLinkState[] = [];
-    const link = await FloorLink.start({ dataDir: folder(), table: 'clock-row', url: await stationUrl('clock-row'), from: 'settings', journalSeq: 0, onState: (state) => states.push(state), onFloorClock: (row) => rows.push(row), onFloorClockRefused: (why) => refused.push(why), timing: FLOOR_TIMING });
+    const link = await FloorLink.start({ dataDir: folder(), table: 'clock-row', url: await stationUrl('clock-row'), from: 'settings', journalSeq: 0, onState: (state) => states.push(state), onFloorClock: (row) => rows.push(row), onFloorClockRefused: (why) => (why === null ? cleared.push(true) : refused.push(why)), timing: FLOOR_TIMING });
     try {
       await until('the first row', () => rows.length === 1);
       const cases: [string, unknown[], Message][] = [
@@ -129,11 +139,13 @@ describe.runIf(run)("a floor clock row the station cannot take (a real PostgreSQ
         await pollsSeen('clock-row', 2);
         const before = refused.length;
         await admin.query(sql, params);
+        const clearedBefore = cleared.length;
         await until('the refusal', () => refused.length === before + 1);
         expect(refused.at(-1)).toEqual(expected);
         // Said once while the row stays so.
         await pollsSeen('clock-row', 2);
         expect(refused).toHaveLength(before + 1);
+        expect(cleared).toHaveLength(clearedBefore);
       }
       expect(rows).toHaveLength(1);
       expect(states.map((state) => state.state)).not.toContain('offline');

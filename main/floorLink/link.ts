@@ -56,8 +56,11 @@ export interface FloorLinkOptions {
   readonly onState: (state: FloorLinkState) => void;
   /** The floor's clock row each time it changed (null: the floor has no structure). */
   readonly onFloorClock?: (clock: FloorClockRow | null) => void;
-  /** The floor's clock row refused (nested too deep, too large, malformed: ./clockRow.ts), once each time it became so: the clock passed on last stands. */
-  readonly onFloorClockRefused?: (why: Message) => void;
+  /**
+   * The floor's clock row refused (nested too deep, too large, malformed: ./clockRow.ts), once each
+   * time it became so: the clock passed on last stands. null: a row is taken again after a refusal.
+   */
+  readonly onFloorClockRefused?: (why: Message | null) => void;
   /** This table's seating each time its version moved (null: the floor seats this table no more, or holds no seating). */
   readonly onFloorSeats?: (seats: FloorSeatsRow | null) => void;
   /**
@@ -520,6 +523,7 @@ export class FloorLink {
       this.clockRefused = reading.seen;
       return;
     }
+    if (this.clockRefused !== undefined) this.options.onFloorClockRefused?.(null);
     this.clockRefused = undefined;
     const { clock, seen } = reading;
     const moved = Number.isFinite(offsetMs) && Math.abs(offsetMs - this.offsetSeen) > OFFSET_MOVED_MS;

@@ -2,6 +2,7 @@ import type { FloorClock } from '../../protocol/clock';
 import type { CommandResult, FloorLinkState, FloorTarget, ReaderHealthSummary } from '../../protocol/contract';
 import type { FloorDecisionRow, FloorLink, FloorLinkTiming, FloorSeatsRow } from '../floorLink/link';
 import { isInputError } from '../../engine/errors';
+import type { Message } from '../../engine/messages';
 import { ok } from './failures';
 import type { Kernel } from './kernel';
 import { readSettings } from './settings';
@@ -27,6 +28,8 @@ export class FloorFollowing {
   /** The target the link runs for (JSON), so an unchanged one is not restarted. */
   private key = '';
   private state: FloorLinkState = FLOOR_OFF;
+  /** The floor's clock row as the link refused it last (null: taken, or none refused): said on the link's state while it stays so. */
+  private clockRefused: Message | null = null;
 
   constructor(
     private readonly kernel: Kernel,
@@ -44,7 +47,9 @@ export class FloorFollowing {
 
   /** The link's state, as the screens show it. */
   get current(): FloorLinkState {
-    return this.state;
+    const state = this.state;
+    if (this.clockRefused === null || (state.state !== 'connected' && state.state !== 'connecting' && state.state !== 'behind')) return state;
+    return { ...state, clockRefused: this.clockRefused };
   }
 
   /** A line appended to the journal: the link sends it on. */
@@ -103,6 +108,7 @@ export class FloorFollowing {
     const old = this.link;
     this.link = null;
     await old?.close();
+    this.clockRefused = null;
     if (config === null) {
       this.state = FLOOR_OFF;
       // No floor: the station's own clock again (queued after the change that turned the floor off:
@@ -130,6 +136,12 @@ export class FloorFollowing {
       // it had when the floor's is malformed.
       onFloorClock: (clock) => {
         void this.followClock(clock as FloorClock | null);
+      },
+      // The floor's clock row refused (too deep, too large, malformed): the clock followed stands, and
+      // the link's pill says why until a row is taken again.
+      onFloorClockRefused: (why) => {
+        this.clockRefused = why;
+        this.kernel.publish();
       },
       // This table's seating each time it changed: checked and applied (never during a race) by the service.
       onFloorSeats: (seats) => {

@@ -117,6 +117,25 @@ describe('the floor link pill', () => {
     expect(said.ru[1]).toMatch(/^Зал: его записи этого стола — не записи этой станции \(с записи 1\)/);
   });
 
+  it("says why the floor's clock row was not taken while the link stays connected, in en, fi and ru (the records still go)", async () => {
+    const said: string[] = [];
+    for (const locale of ['en', 'fi', 'ru'] as const) {
+      const { wrapper, missing } = await pill({ state: 'connected', floor: FLOOR, clockRefused: { key: 'clock.floorRow.malformed', params: { part: 'events' } } }, locale);
+      expect(wrapper.get('[data-testid="floor-link"]').classes()).toContain('floor-link--trouble');
+      said.push(wrapper.get('[data-testid="floor-link-detail"]').text());
+      expect(missing).toEqual([]);
+      wrapper.unmount();
+    }
+    expect(said).toEqual([
+      "the floor's clock row is not as the floor writes it (its events): not taken, the clock stays as it was",
+      'salin kellorivi ei ole sellainen kuin sali sen kirjoittaa (kohta events): sitä ei oteta, kello pysyy ennallaan',
+      'строка часов зала не такова, как её пишет зал (поле events): не принята, часы остаются как были',
+    ]);
+    const { wrapper } = await pill({ state: 'behind', floor: FLOOR, records: 3, clockRefused: { key: 'value.tooDeep', params: { n: 64 } } });
+    expect(wrapper.get('[data-testid="floor-link-detail"]').text()).toMatch(/64/);
+    wrapper.unmount();
+  });
+
   it('shows a refusal code a newer floor adds as it comes', async () => {
     const { wrapper } = await pill({ state: 'refused', floor: FLOOR, seq: 8, reason: 'from-the-future', records: 0 });
     expect(wrapper.get('[data-testid="floor-link-detail"]').text()).toContain('Why: from-the-future.');
