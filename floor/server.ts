@@ -336,10 +336,22 @@ function turns(n: number): { take(): Promise<void>; give(): void } {
   };
 }
 
-/** Resolves when `response` takes more (drained), or is closed. */
-function writable(response: ServerResponse): Promise<void> {
+/**
+ * How long an export waits for its reader to take more before the connection is cut: a client
+ * that stops reading (a laptop closed mid-download) would hold one of the EXPORTS_AT_ONCE turns,
+ * and its place in line, for as long as its connection lasted.
+ */
+export const EXPORT_STALL_MS = 60_000;
+
+/**
+ * Resolves when `response` takes more (drained), or is closed; a response that takes nothing for
+ * `stallMs` is destroyed (then it resolves, closed).
+ */
+export function writable(response: ServerResponse, stallMs: number = EXPORT_STALL_MS): Promise<void> {
   return new Promise((resolve) => {
+    const stalled = setTimeout(() => response.destroy(), stallMs);
     const done = () => {
+      clearTimeout(stalled);
       response.off('drain', done);
       response.off('close', done);
       resolve();
