@@ -156,8 +156,13 @@ describe('the reducer run once per event (the service: checked before the write,
           try {
             checked = stepSession(session, line.record);
           } catch {
-            // Refused before anything is written: the reducer one by one skips it as well.
-            expect(expected).toBe(session);
+            // Refused before anything is written: the reducer one by one skips it as well. But for a
+            // start while a race or game is open: refused live, while a journal's such line ends the
+            // open one as damaged (a line the journal could not read ended it) and starts.
+            const record = line.record;
+            const starts = record.kind === 'race-start' || (record.kind === 'game-event' && record.event.type === 'start');
+            if (!(starts && (session.race !== null || session.game !== null))) expect(expected).toBe(session);
+            session = expected;
             continue;
           }
           expect(checked(session, line)).toEqual(expected);
