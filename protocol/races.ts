@@ -59,7 +59,8 @@ export interface HistoryEntry extends RacePlace {
   /**
    * A race a damaged journal line belongs to (replay/session.ts): shown as it replayed. `seq`: the
    * first line of it the journal could not read (null when the replay could not tell which);
-   * `confirmed` false: its confirmation (or abandon) is lost with it, the next race started after it.
+   * `confirmed`: the journal holds its confirmation (the result shown is what its readable lines
+   * make), false: its confirmation (or abandon) is lost with it, the next race started after it.
    */
   readonly damaged?: { readonly seq: number | null; readonly confirmed: boolean };
   /** The director's decisions on the race (the floor's, kept on the station's journal), oldest first: attached by the exports only, absent when none. */

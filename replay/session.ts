@@ -60,6 +60,18 @@ function idNumber(id: string): number {
   return match === null ? 0 : Number(match[1]);
 }
 
+/**
+ * A record of a race (game) numbered past those started so far: its start is a line the journal
+ * could not read. Counted as started, so the console does not give its id again (idNumber).
+ */
+function startLost(session: Session, record: SessionRecord): Session {
+  if (isSideRecord(record)) return session;
+  const race = 'raceId' in record && typeof record.raceId === 'string' ? idNumber(record.raceId) : 0;
+  const game = 'gameId' in record && typeof record.gameId === 'string' ? idNumber(record.gameId) : 0;
+  if (race <= session.racesStarted && game <= session.gamesStarted) return session;
+  return { ...session, racesStarted: Math.max(session.racesStarted, race), gamesStarted: Math.max(session.gamesStarted, game) };
+}
+
 /** Whether a record starts a race or a game: the console writes one only when none is open. */
 const startsSomething = (record: SessionRecord): boolean => record.kind === 'race-start' || (record.kind === 'game-event' && record.event.type === 'start');
 
@@ -85,12 +97,19 @@ function cutShort(session: Session, line: LineStamp, raceEntry: (race: ActiveRac
 
 /**
  * The session reducer: journal lines in, session out. Pure, so replaying the journal on start
- * rebuilds exactly the session the dealer had. Throws on a line that does not fit the session. A
- * start while a race or game is open ends that one as damaged first (cutShort): the line is in the
- * journal, so the console took it.
+ * rebuilds exactly the session the dealer had. Throws on a line that does not fit the session. The
+ * line is in the journal, so the console took it: a start while a race or game is open ends that
+ * one as damaged first (cutShort), and a confirmation of a race not complete ends it as damaged.
  */
 export function applySessionLine(session: Session, line: JournalLine<SessionRecord>): Session {
-  const from = startsSomething(line.record) && (session.race !== null || session.game !== null) ? cutShort(session, line, (race, last) => historyEntry(race, last, undefined, raceSummary(race.state), undefined, false)) : session;
+  const { record } = line;
+  const { race } = session;
+  if (record.kind === 'race-confirm' && race !== null && race.id === record.raceId && race.state.progress.status !== 'complete') {
+    // Confirmed by the console, so complete then: a card it needed is on a line the journal could
+    // not read. On the history as it replayed, marked damaged.
+    return { ...session, race: null, history: [...session.history, historyEntry(race, line, record.by, raceSummary(race.state), undefined, true, true)] };
+  }
+  const from = startsSomething(line.record) && (session.race !== null || session.game !== null) ? cutShort(session, line, (race, last) => historyEntry(race, last, undefined, raceSummary(race.state), undefined, false, true)) : session;
   return stepSession(from, line.record)(from, line);
 }
 
@@ -256,7 +275,7 @@ export class SessionReplay {
     this.applyPending();
     if (startsSomething(record) && (open !== null || this.session.game !== null)) {
       // Ended as damaged (cutShort), its summary made when read as a confirmed race's is.
-      const cut = cutShort(this.session, line, (race, last) => historyEntry(race, last, undefined, 'later', this.recall, false));
+      const cut = cutShort(this.session, line, (race, last) => historyEntry(race, last, undefined, 'later', this.recall, false, true));
       this.history.push(...cut.history);
       this.session = { ...cut, history: EMPTY_SESSION.history };
     }
@@ -279,6 +298,7 @@ export class SessionReplay {
       }
     } catch (error) {
       this.problems.push(skipped(line, error));
+      if (this.options.gaps === true) this.session = startLost(this.session, record);
     }
   }
 

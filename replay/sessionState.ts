@@ -71,10 +71,11 @@ const unsummarised = new WeakMap<HistoryEntry, Unmade>();
 /**
  * A confirmed race as the history keeps it; `summary` is its summary, or `later`: made when first
  * read, from the race's state, or (with `recall`) from the state made again then, so the state
- * itself is not kept. `confirmed` false: a race a damaged line cut short (replay/session.ts), ended
- * when the next race started (`line`: the last of its lines, and when the next one started).
+ * itself is not kept. `damaged`: a race a damaged line spoilt (replay/session.ts), marked so also
+ * when the line was not seen missing; `confirmed` false then: its end is lost, it ended when the
+ * next race started (`line`: the last of its lines, and when the next one started).
  */
-export function historyEntry(race: ActiveRace, line: LineStamp, by: string | undefined, summary: RaceSummary | 'later', recall?: RaceRecall, confirmed = true): HistoryEntry {
+export function historyEntry(race: ActiveRace, line: LineStamp, by: string | undefined, summary: RaceSummary | 'later', recall?: RaceRecall, confirmed = true, damaged = false): HistoryEntry {
   const entry: HistoryEntry = {
     id: race.id,
     ...race.place,
@@ -87,7 +88,7 @@ export function historyEntry(race: ActiveRace, line: LineStamp, by: string | und
     voided: race.state.corrections.map(({ voided, reason }) => ({ card: voided.card, seat: voided.seat, round: voided.round, reason })),
     refusals: race.refusals,
     seqs: { first: race.firstSeq, last: line.seq },
-    ...(race.damaged === undefined && confirmed ? {} : { damaged: { seq: race.damaged ?? null, confirmed } }),
+    ...(race.damaged === undefined && !damaged ? {} : { damaged: { seq: race.damaged ?? null, confirmed } }),
   };
   if (summary !== 'later') return entry;
   const { state } = race;
