@@ -57,8 +57,9 @@ export interface HistoryEntry extends RacePlace {
   /** The journal records the race spans: its start and its confirmation. */
   readonly seqs: { readonly first: number; readonly last: number };
   /**
-   * A race a damaged journal line belongs to (replay/session.ts): shown as it replayed. `seq`: the
-   * first line of it the journal could not read (null when the replay could not tell which);
+   * A race a damaged journal line belongs to, or was written while it was open (replay/session.ts):
+   * shown as it replayed. `seq`: the first such line the journal could not read (null when the
+   * replay could not tell which);
    * `confirmed`: the journal holds its confirmation (the result shown is what its readable lines
    * make), false: its confirmation (or abandon) is lost with it, the next race started after it.
    */

@@ -61,7 +61,7 @@ function folderWith(journal: Buffer, settings: Buffer): string {
 /** The journal's lines as text (the header first). */
 const linesOf = (journal: Buffer) => journal.toString('utf8').split('\n').slice(0, -1);
 
-/** The race each record of the journal belongs to (from its start to its confirmation or abandon), by seq. */
+/** The race open when each record of the journal was written (from its start to its confirmation or abandon), by seq. */
 function racesBySeq(lines: readonly string[]): Map<number, string> {
   const races = new Map<number, string>();
   let open: string | null = null;
@@ -69,7 +69,8 @@ function racesBySeq(lines: readonly string[]): Map<number, string> {
     const { seq, record } = JSON.parse(text) as { seq?: number; record?: { kind: string; raceId?: string } };
     if (typeof seq !== 'number' || record === undefined) continue;
     if (record.kind === 'race-start') open = record.raceId ?? null;
-    if (open !== null && (record.raceId === open || record.raceId === undefined)) races.set(seq, open);
+    // Whatever it names: a line lost while a race is open may have been the race's own (nothing tells), so the race is marked.
+    if (open !== null) races.set(seq, open);
     if ((record.kind === 'race-confirm' || record.kind === 'race-abandon') && record.raceId === open) open = null;
   }
   return races;
@@ -89,18 +90,20 @@ function damaged(journal: Buffer, index: number): Buffer {
 describe('a damaged line in a station journal', () => {
   it('costs only the race it is in: every other race replays as the whole journal shows it, the damaged one is marked, a restart shows the same', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 30, size: 'medium' }), fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), async (steps, where) => {
+      fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 30, size: 'medium' }), fc.nat(), async (steps, where) => {
         const { journal, settings } = await evening([...steps, { t: 'start', chips: [3, 1, 4] }, { t: 'finish' }, { t: 'start', chips: [2, 7, 1] }, { t: 'finish' }]);
         const lines = linesOf(journal);
         // A record line, not the last (a damaged last line is a torn tail, another case).
-        const index = 1 + Math.floor(where * (lines.length - 2));
+        const index = 1 + (where % (lines.length - 2));
         const seq = (JSON.parse(lines[index] as string) as { seq: number }).seq;
         const raceOfLine = racesBySeq(lines).get(seq) ?? null;
 
         const whole = await started(folderWith(journal, settings));
         const dir = folderWith(damaged(journal, index), settings);
         const first = await started(dir);
-        expect(first.findings).toContain('damaged');
+        // Bytes flipped inside a text field may leave the line readable, its seal no longer matching (`altered`).
+        expect(first.findings.some((code) => code === 'damaged' || code === 'altered')).toBe(true);
+        const lost = first.findings.includes('damaged');
 
         // Every race without the damaged line: the very entry the whole journal gives, in the same order.
         const others = (history: readonly HistoryEntry[]) => history.filter((entry) => entry.id !== raceOfLine);
@@ -108,8 +111,10 @@ describe('a damaged line in a station journal', () => {
         expect(first.session.history.every((entry) => entry.id === raceOfLine || entry.damaged === undefined)).toBe(true);
         // The damaged race, when its start could be read and it ended on the history: marked, with the line's seq.
         const hit = first.session.history.find((entry) => entry.id === raceOfLine);
-        if (hit !== undefined) expect(hit.damaged?.seq).toBe(seq);
-        if (raceOfLine !== null && first.session.race?.id === raceOfLine) {
+        if (hit !== undefined && lost) expect(hit.damaged?.seq).toBe(seq);
+        if (!lost) {
+          // Altered, not lost: replayed as it now reads (the finding says so).
+        } else if (raceOfLine !== null && first.session.race?.id === raceOfLine) {
           // Still open only when its confirmation is the damaged line (the last race's, nothing started after it): marked too.
           expect(first.session.race.damaged).toBe(seq);
         } else if (raceOfLine !== null && whole.session.history.some((entry) => entry.id === raceOfLine) && hit === undefined) {
