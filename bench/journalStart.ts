@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JournalEncoder } from '../journal/encoder';
@@ -20,7 +20,8 @@ import { benchDir, percentile, round1 } from './support';
  * from its checkpoint (≤ 1 s) and without one (≤ 3× reading and hashing the same file, measured in
  * the same run: the console's own share, whatever the machine's speed), its peak memory (≤ 300 MB,
  * in the start's own process), and a 3 GB journal (more than any one buffer holds) started at all;
- * and `npm run verify` on the first 128 MiB of those lines, intact and with a damaged line (bench/journalVerify.ts).
+ * and `npm run verify` on the first 128 MiB of those lines, intact and with a damaged line (bench/journalVerify.ts);
+ * and the start on those lines with one damaged (≤ 1.3× the intact start's CPU, issue 44).
  * Run with `npm run bench -- journalStart` once it is in bench/run.ts's GROUPS.
  */
 
@@ -187,6 +188,8 @@ export async function journalStartBenchmarks(): Promise<{ figures: BenchFigure[]
       resumed.push(mustHaveRead(timedStart(longDir, false, ['--cold'], 600_000), 'checkpoint', written.events, true));
     }
     const checkpointBytes = statSync(checkpointPath(longDir)).size;
+    // The same journal with one card line damaged a tenth of the way in (issue 44): one start, against the intact ones.
+    const damaged = damagedStart(dir, templateDir, journal, written.events);
     // `npm run verify` on the same journal (issue 44), against the same bare reads.
     const verify = await verifyBenchmarks(dir, journal, bareReadAndHash, STARTS);
     const dealer = await dealersStart(dir, templateDir, longDir, written.confirmed);
@@ -228,6 +231,14 @@ export async function journalStartBenchmarks(): Promise<{ figures: BenchFigure[]
         // The checkpoint is the fast path; the figure above gates.
         reportOnly: "under the floor: checking every line's seal alone costs about 2.7× the bare read (details.sealsOnly) and the checkpoint's cover 0.9× more, before any parse or replay; gated as a multiple of the seals alone (above)",
       },
+      {
+        // Issue 44: one damaged line cost its race and every race after it (546,006 lines refused, each with a stack).
+        name: `journal start without a checkpoint, one card line damaged ÷ the intact journal's, CPU (${Math.round(damaged.report.coldCpuMs)} ms ÷ ${Math.round(wholeCpu)} ms; ${damaged.report.problems.length} findings)`,
+        value: Math.round((damaged.report.coldCpuMs / wholeCpu) * 100) / 100,
+        unit: '×',
+        target: DAMAGED_TIMES_INTACT,
+        better: 'lower',
+      },
       { name: `journal start peak memory (RSS of the start's process), ${lines}`, value: peak, unit: 'MB', target: 300, better: 'lower' },
       {
         name: `browser mode started on the ${lines} with its checkpoint, launch to a page's first state, less the same on an empty journal (${Math.round(dealer.long)} − ${Math.round(dealer.empty)} ms wall, medians of ${STARTS} interleaved; the cover checked ${Math.round(dealer.coverChecked)} ms after launch)`,
@@ -255,11 +266,57 @@ export async function journalStartBenchmarks(): Promise<{ figures: BenchFigure[]
         whole: whole.map((run) => ({ ms: round1(run.coldMs), cpuMs: round1(run.coldCpuMs), peakRssMb: round1(run.peakRssMb) })),
         fromCheckpoint: resumed.map((run) => ({ ms: round1(run.coldMs), cpuMs: round1(run.coldCpuMs), peakRssMb: round1(run.peakRssMb) })),
         verify: verify.details,
+        damaged: { seq: damaged.seq, ms: round1(damaged.report.coldMs), cpuMs: round1(damaged.report.coldCpuMs), findings: damaged.report.problems },
         ...(huge === null ? {} : { huge: { bytes: huge.bytes, events: huge.events, writeMs: round1(huge.writeMs), startMs: round1(huge.start.coldMs), startCpuMs: round1(huge.start.coldCpuMs), peakRssMb: round1(huge.start.peakRssMb), fromCheckpoint: huge.resumed === null ? null : { ms: round1(huge.resumed.coldMs), peakRssMb: round1(huge.resumed.peakRssMb) } } }),
       },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A start on a journal with one damaged line, CPU, at most this many times the intact journal's in
+ * the same run: measured 1.11× and 1.07× (7,745 ÷ 6,950 ms and 7,012 ÷ 6,576 ms) on 2026-12-07, one
+ * finding; before (issue 44) the damaged start refused every race after the line, a finding for
+ * each, and its report overflowed the pipe (the start's process killed).
+ */
+const DAMAGED_TIMES_INTACT = 1.3;
+
+/**
+ * A copy of the long journal with a few bytes flipped in the middle of the first card line a tenth
+ * of the way in (as a failing disk leaves them), started once without a checkpoint. Its race is
+ * marked damaged; every race after it replays: a handful of findings, not one per line after it.
+ */
+function damagedStart(dir: string, templateDir: string, journal: string, events: number): { seq: number; report: ReplayReport } {
+  let seq = 0;
+  const { folder } = benchDataFolder(dir, templateDir, 'damaged', (path) => {
+    copyFileSync(journal, path);
+    const file = openSync(path, 'r+');
+    try {
+      const window = Buffer.alloc(1024 * 1024);
+      const from = Math.floor(statSync(path).size / 10);
+      const read = readSync(file, window, 0, window.length, from);
+      const text = window.subarray(0, read).toString('latin1');
+      const start = text.indexOf('\n{"seq":', text.indexOf('"kind":"race-event"')) + 1;
+      const card = text.indexOf('\n', text.indexOf('"kind":"race-event"', start));
+      const lineStart = text.lastIndexOf('\n', card - 1) + 1;
+      seq = Number(/^\{"seq":(\d+)/.exec(text.slice(lineStart))?.[1]);
+      const middle = (lineStart + card) >> 1;
+      const flipped = Buffer.from(window.subarray(middle, middle + 4).map((byte) => byte ^ 0xff));
+      writeSync(file, flipped, 0, flipped.length, from + middle);
+    } finally {
+      closeSync(file);
+    }
+  });
+  try {
+    const report = timedStart(folder, false, ['--cold'], 600_000);
+    if (report.records !== events - 1 || report.chain !== 'damaged' || report.problems.length > 20) {
+      throw new Error(`bench: the damaged journal's start did not read it as written but one line: ${JSON.stringify({ ...report, problems: report.problems.slice(0, 5), findings: report.problems.length, expected: { records: events - 1, seq } })}`);
+    }
+    return { seq, report };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 }
 

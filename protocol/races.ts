@@ -56,6 +56,14 @@ export interface HistoryEntry extends RacePlace {
   readonly refusals: number;
   /** The journal records the race spans: its start and its confirmation. */
   readonly seqs: { readonly first: number; readonly last: number };
+  /**
+   * A race a damaged journal line belongs to, or was written while it was open (replay/session.ts):
+   * shown as it replayed. `seq`: the first such line the journal could not read (null when the
+   * replay could not tell which);
+   * `confirmed`: the journal holds its confirmation (the result shown is what its readable lines
+   * make), false: its confirmation (or abandon) is lost with it, the next race started after it.
+   */
+  readonly damaged?: { readonly seq: number | null; readonly confirmed: boolean };
   /** The director's decisions on the race (the floor's, kept on the station's journal), oldest first: attached by the exports only, absent when none. */
   readonly floorDecisions?: readonly FloorDecisionNote[];
   /** Chips of the race found after it (TDA 24C), oldest first: attached by the exports only, absent when none. */
@@ -184,4 +192,6 @@ export interface GameHistoryEntry {
   readonly scores: Readonly<Record<string, number>>;
   readonly winner: string | null;
   readonly closedAt: string;
+  /** A game a damaged journal line belongs to, as for a race (HistoryEntry's `damaged`). */
+  readonly damaged?: { readonly seq: number | null; readonly confirmed: boolean };
 }

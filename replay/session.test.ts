@@ -156,8 +156,15 @@ describe('the reducer run once per event (the service: checked before the write,
           try {
             checked = stepSession(session, line.record);
           } catch {
-            // Refused before anything is written: the reducer one by one skips it as well.
-            expect(expected).toBe(session);
+            // Refused before anything is written: the reducer one by one skips it as well. But for a
+            // start while a race or game is open: refused live, while a journal's such line ends the
+            // open one as damaged (a line the journal could not read ended it) and starts; and a
+            // confirmation of the open race not complete ends it as damaged.
+            const record = line.record;
+            const starts = record.kind === 'race-start' || (record.kind === 'game-event' && record.event.type === 'start');
+            const confirmsOpen = record.kind === 'race-confirm' && session.race?.id === record.raceId;
+            if (!((starts && (session.race !== null || session.game !== null)) || confirmsOpen)) expect(expected).toBe(session);
+            session = expected;
             continue;
           }
           expect(checked(session, line)).toEqual(expected);
@@ -179,5 +186,65 @@ describe('the reducer run once per event (the service: checked before the write,
     const checked = stepSession(start, { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card }, source: 'shoe' });
     const moved = applySessionLine(start, { seq: 2, at: '2026-11-29T12:00:01.000Z', record: { kind: 'race-event', raceId: 'race-1', event: { type: 'card', card }, source: 'shoe' } });
     expect(() => checked(moved, { seq: 3, at: '2026-11-29T12:00:02.000Z' })).toThrow(/changed before its line was written/);
+  });
+});
+
+describe('a journal with a line it could not read (issue 44)', () => {
+  const at = (seq: number) => `2026-11-29T12:00:${String(seq).padStart(2, '0')}.000Z`;
+  /** Two races of a whole journal, each confirmed: race-1's lines 1 to n, race-2's after them. */
+  function twoRaces(): JournalLine<SessionRecord>[] {
+    const shoe = shuffleDecks(1, seededRandom(5));
+    const records: SessionRecord[] = [];
+    for (const raceId of ['race-1', 'race-2']) {
+      records.push({ kind: 'race-start', raceId, race: RACE, counts: COUNTS, names: NAMES });
+      let session = replaySession(records.map((record, index) => ({ seq: index + 1, at: at(index + 1), record }))).session;
+      for (let card = 0; session.race?.state.progress.status !== 'complete'; card += 1) {
+        records.push({ kind: 'race-event', raceId, event: { type: 'card', card: shoe[card] as string }, source: 'shoe' });
+        session = replaySession(records.map((record, index) => ({ seq: index + 1, at: at(index + 1), record }))).session;
+      }
+      records.push({ kind: 'race-confirm', raceId });
+    }
+    return records.map((record, index) => ({ seq: index + 1, at: at(index + 1), record }));
+  }
+  const replayed = (lines: readonly JournalLine<SessionRecord>[], missing: number) => {
+    const replay = new SessionReplay(EMPTY_SESSION, [], undefined, { gaps: true });
+    for (const line of lines) if (line.seq !== missing) replay.add(line);
+    return replay.finish();
+  };
+
+  it('ends the race whose confirmation is lost as damaged when the next one starts, and replays the next as written', () => {
+    const lines = twoRaces();
+    const whole = replaySession(lines).session;
+    const confirm = lines.find((line) => line.record.kind === 'race-confirm') as JournalLine<SessionRecord>;
+    const { session, problems } = replayed(lines, confirm.seq);
+    expect(problems).toEqual([]);
+    expect(session.history.map((entry) => [entry.id, entry.damaged])).toEqual([['race-1', { seq: confirm.seq, confirmed: false }], ['race-2', undefined]]);
+    expect(JSON.parse(JSON.stringify(session.history[1]))).toEqual(JSON.parse(JSON.stringify(whole.history[1])));
+    expect(session.racesStarted).toBe(2);
+  });
+
+  it('ends a race confirmed with a card missing as damaged, and counts a race whose start is lost (its id never given again)', () => {
+    const lines = twoRaces();
+    const firstCard = lines.find((line) => line.record.kind === 'race-event') as JournalLine<SessionRecord>;
+    const cut = replayed(lines, firstCard.seq).session;
+    expect(cut.history[0]?.damaged).toEqual({ seq: firstCard.seq, confirmed: true });
+    expect(cut.history[1]?.damaged).toBeUndefined();
+    const secondStart = lines.findLast((line) => line.record.kind === 'race-start') as JournalLine<SessionRecord>;
+    const { session, problems } = replayed(lines, secondStart.seq);
+    expect(session.history.map((entry) => entry.id)).toEqual(['race-1']);
+    expect(problems.every((problem) => problem.code === 'skipped' && problem.seq > secondStart.seq)).toBe(true);
+    expect(session.racesStarted).toBe(2);
+  });
+
+  it('says a misfit without a stack: the journal’s, not the code’s, and cheap when a journal holds many', () => {
+    let thrown: unknown;
+    try {
+      applySessionLine(EMPTY_SESSION, { seq: 1, at: at(1), record: { kind: 'race-confirm', raceId: 'race-1' } });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    expect((thrown as Error).message).toMatch(/not open/);
+    expect((thrown as Error).stack ?? '').not.toMatch(/\n\s+at /);
   });
 });

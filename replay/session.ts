@@ -7,7 +7,7 @@ import type { JournalLine } from '../journal/read';
 import { applyMatchEvent } from '../engine/poker/match';
 import type { GameHistoryEntry, HistoryEntry } from '../protocol/contract';
 import { GAME_KINDS, isSideRecord, placeOf, type SessionRecord } from './sessionRecord';
-import { EMPTY_SESSION, historyEntry, type ActiveRace, type RaceRecall, type Session, type SessionStep } from './sessionState';
+import { EMPTY_SESSION, historyEntry, type ActiveGame, type ActiveRace, type LineStamp, type RaceRecall, type Session, type SessionStep } from './sessionState';
 export { raceView } from '../protocol/views';
 export { isSessionRecord, placeOf, RACE_RECORD_KINDS, STATION_MAX, type SessionRecord } from './sessionRecord';
 export { EMPTY_SESSION, sessionRestored, sessionSnapshot, summaryFiguresOf, valueDeltaOf, type ActiveGame, type ActiveRace, type LineStamp, type RaceRecall, type Session, type SessionStep } from './sessionState';
@@ -18,7 +18,7 @@ function stepGame(session: Session, record: SessionRecord): SessionStep {
     if (session.game) misfit({ key: 'replay.gameWhileGame', params: { game: record.gameId, open: session.game.id } });
     if (session.race) misfit({ key: 'replay.gameWhileRace', params: { game: record.gameId, open: session.race.id } });
     const state = applyMatchEvent(null, record.event);
-    return (current, { at }) => ({ ...current, game: { id: record.gameId, startedAt: at, state }, gamesStarted: current.gamesStarted + 1 });
+    return (current, { at }) => ({ ...current, game: { id: record.gameId, startedAt: at, state }, gamesStarted: Math.max(current.gamesStarted + 1, idNumber(record.gameId)) });
   }
   const game = session.game;
   if (!game || !('gameId' in record) || game.id !== record.gameId) misfit({ key: 'replay.noGame', params: { kind: record.kind } });
@@ -30,30 +30,87 @@ function stepGame(session: Session, record: SessionRecord): SessionStep {
     case 'game-refused':
     case 'game-refused-again':
       return (current) => current;
-    default: {
-      const { state } = game;
-      return (current, { at }) => {
-        const entry: GameHistoryEntry = {
-          id: game.id,
-          game: state.deal.setup.game,
-          players: state.players,
-          deals: state.dealNumber,
-          scores: Object.fromEntries(state.deal.setup.players.map((player, index) => [player, state.deal.scores[index] as number])),
-          winner: state.winner,
-          closedAt: at,
-        };
-        return { ...current, game: null, games: [...current.games, entry] };
-      };
-    }
+    default:
+      return (current, { at }) => ({ ...current, game: null, games: [...current.games, gameEntry(game, at, true)] });
   }
+}
+
+/** A game closed as the history keeps it (`confirmed` false: cut short by a damaged line, see cutShort). */
+function gameEntry(game: ActiveGame, closedAt: string, confirmed: boolean): GameHistoryEntry {
+  const { state } = game;
+  return {
+    id: game.id,
+    game: state.deal.setup.game,
+    players: state.players,
+    deals: state.dealNumber,
+    scores: Object.fromEntries(state.deal.setup.players.map((player, index) => [player, state.deal.scores[index] as number])),
+    winner: state.winner,
+    closedAt,
+    ...(game.damaged === undefined && confirmed ? {} : { damaged: { seq: game.damaged ?? null, confirmed } }),
+  };
+}
+
+/**
+ * The number in a race's or game's id (`race-12`: 12), 0 for an id of another form. The console
+ * names the next one after the count started so far; a start whose line was damaged is not
+ * counted, so the next start's number is taken as the count (no id given twice after a restart).
+ */
+function idNumber(id: string): number {
+  const match = /^(?:race|game)-(\d{1,9})$/.exec(id);
+  return match === null ? 0 : Number(match[1]);
+}
+
+/**
+ * A record of a race (game) numbered past those started so far: its start is a line the journal
+ * could not read. Counted as started, so the console does not give its id again (idNumber).
+ */
+function startLost(session: Session, record: SessionRecord): Session {
+  if (isSideRecord(record)) return session;
+  const race = 'raceId' in record && typeof record.raceId === 'string' ? idNumber(record.raceId) : 0;
+  const game = 'gameId' in record && typeof record.gameId === 'string' ? idNumber(record.gameId) : 0;
+  if (race <= session.racesStarted && game <= session.gamesStarted) return session;
+  return { ...session, racesStarted: Math.max(session.racesStarted, race), gamesStarted: Math.max(session.gamesStarted, game) };
+}
+
+/** Whether a record starts a race or a game: the console writes one only when none is open. */
+const startsSomething = (record: SessionRecord): boolean => record.kind === 'race-start' || (record.kind === 'game-event' && record.event.type === 'start');
+
+/**
+ * A start in the journal while a race or a game is still open: the console wrote it, so it had
+ * none open then, and what ended the open one (its confirmation, its abandon, or a card it needed)
+ * is on a line the journal could not read. The open one is ended as damaged (on the history as it
+ * replayed, not confirmed), and the start then starts as written: a damaged line costs its own
+ * race, never the races after it. `line`: the start's. The live console refuses such a start
+ * (stepSession): only a journal's line comes here.
+ */
+function cutShort(session: Session, line: LineStamp, raceEntry: (race: ActiveRace, last: LineStamp) => HistoryEntry): Session {
+  const last = { seq: line.seq - 1, at: line.at };
+  const { race, game } = session;
+  return {
+    ...session,
+    race: null,
+    game: null,
+    history: race === null ? session.history : [...session.history, raceEntry(race, last)],
+    games: game === null ? session.games : [...session.games, gameEntry(game, line.at, false)],
+  };
 }
 
 /**
  * The session reducer: journal lines in, session out. Pure, so replaying the journal on start
- * rebuilds exactly the session the dealer had. Throws on a line that does not fit the session.
+ * rebuilds exactly the session the dealer had. Throws on a line that does not fit the session. The
+ * line is in the journal, so the console took it: a start while a race or game is open ends that
+ * one as damaged first (cutShort), and a confirmation of a race not complete ends it as damaged.
  */
 export function applySessionLine(session: Session, line: JournalLine<SessionRecord>): Session {
-  return stepSession(session, line.record)(session, line);
+  const { record } = line;
+  const { race } = session;
+  if (record.kind === 'race-confirm' && race !== null && race.id === record.raceId && race.state.progress.status !== 'complete') {
+    // Confirmed by the console, so complete then: a card it needed is on a line the journal could
+    // not read. On the history as it replayed, marked damaged.
+    return { ...session, race: null, history: [...session.history, historyEntry(race, line, record.by, raceSummary(race.state), undefined, true, true)] };
+  }
+  const from = startsSomething(line.record) && (session.race !== null || session.game !== null) ? cutShort(session, line, (race, last) => historyEntry(race, last, undefined, raceSummary(race.state), undefined, false, true)) : session;
+  return stepSession(from, line.record)(from, line);
 }
 
 /**
@@ -80,7 +137,7 @@ function stepOf(session: Session, record: SessionRecord): SessionStep {
     return (current, { seq, at }) => ({
       ...current,
       race: { id: record.raceId, startedAt: at, firstSeq: seq, refusals: 0, counts: record.counts, names: record.names, place: placeOf(record), state },
-      racesStarted: current.racesStarted + 1,
+      racesStarted: Math.max(current.racesStarted + 1, idNumber(record.raceId)),
     });
   }
   if (!('raceId' in record) || !session.race || session.race.id !== record.raceId) misfit({ key: 'replay.noRace', params: { kind: record.kind } });
@@ -117,8 +174,20 @@ export class RecordMisfit extends Error {
   }
 }
 
+/**
+ * Throws a RecordMisfit without a stack: a misfit is the journal's, not the code's, and a journal
+ * may hold many of them (a stack for each was most of a damaged journal's start).
+ */
 function misfit(said: Message): never {
-  throw new RecordMisfit(said);
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let error: RecordMisfit;
+  try {
+    error = new RecordMisfit(said);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  throw error;
 }
 
 /** Why a record could not be applied, in keys when it was said so (an engine refusal with the field it names). */
@@ -145,6 +214,8 @@ export class SessionReplay {
   private readonly problems: JournalFinding[];
   /** Cards and corrections for the open race, not yet applied. */
   private pending: JournalLine<SessionRecord>[] = [];
+  /** The seq of the line added last (with `gaps`): null before the first. */
+  private lastSeq: number | null = null;
   /**
    * The confirmed races so far. The reducer only ever appends to a session's history (it never
    * reads it), so the replay hands it an empty one and keeps the entries here: otherwise every
@@ -161,7 +232,15 @@ export class SessionReplay {
     problems: readonly JournalFinding[] = [],
     /** With it, a confirmed race's state is not kept for its summary: it is recalled when the summary is read. */
     private readonly recall?: RaceRecall,
+    /**
+     * `gaps`: every line of the journal is added (the station's start), so a seq skipped is a line
+     * the journal could not read (damaged, unreadable), and the race or game open then is marked
+     * damaged (`damagedLine`). A reader that passes lines over itself (the floor's fold) says so
+     * with `damagedLine` instead. `after`: the seq of the line before the first added (a checkpoint's).
+     */
+    private readonly options: { readonly gaps?: boolean; readonly after?: number } = {},
   ) {
+    this.lastSeq = options.after ?? null;
     this.history = [...start.history];
     this.session = { ...start, history: EMPTY_SESSION.history };
     this.problems = [...problems];
@@ -172,14 +251,34 @@ export class SessionReplay {
     return this.session.race;
   }
 
+  /**
+   * A line of the journal that could not be read (damaged at the station): the race or game open
+   * now contains it, and its history entry says so (the first such line's seq).
+   */
+  damagedLine(seq: number): void {
+    const { race, game } = this.session;
+    if (race !== null && race.damaged === undefined) this.session = { ...this.session, race: { ...race, damaged: seq } };
+    if (game !== null && game.damaged === undefined) this.session = { ...this.session, game: { ...game, damaged: seq } };
+  }
+
   add(line: JournalLine<SessionRecord>): void {
     const { record } = line;
+    if (this.options.gaps === true) {
+      if (this.lastSeq !== null && line.seq > this.lastSeq + 1) this.damagedLine(this.lastSeq + 1);
+      this.lastSeq = line.seq;
+    }
     const open = this.session.race;
     if (open && record.kind === 'race-event' && record.raceId === open.id) {
       this.pending.push(line);
       return;
     }
     this.applyPending();
+    if (startsSomething(record) && (open !== null || this.session.game !== null)) {
+      // Ended as damaged (cutShort), its summary made when read as a confirmed race's is.
+      const cut = cutShort(this.session, line, (race, last) => historyEntry(race, last, undefined, 'later', this.recall, false, true));
+      this.history.push(...cut.history);
+      this.session = { ...cut, history: EMPTY_SESSION.history };
+    }
     try {
       const race = this.session.race;
       if (record.kind === 'race-confirm' && race && race.id === record.raceId && race.state.progress.status === 'complete') {
@@ -199,6 +298,7 @@ export class SessionReplay {
       }
     } catch (error) {
       this.problems.push(skipped(line, error));
+      if (this.options.gaps === true) this.session = startLost(this.session, record);
     }
   }
 

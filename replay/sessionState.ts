@@ -9,6 +9,8 @@ export interface ActiveGame {
   readonly id: string;
   readonly startedAt: string;
   readonly state: MatchState;
+  /** The first of its lines the journal could not read, when the replay found one (see ActiveRace). */
+  readonly damaged?: number;
 }
 
 export interface ActiveRace {
@@ -23,6 +25,8 @@ export interface ActiveRace {
   /** The table, station and colour-up level it ran at, as its start recorded them. */
   readonly place: RacePlace;
   readonly state: RaceState;
+  /** The first of its lines the journal could not read (damaged), when the start's replay found one: its entry says so. */
+  readonly damaged?: number;
 }
 
 export interface Session {
@@ -67,9 +71,11 @@ const unsummarised = new WeakMap<HistoryEntry, Unmade>();
 /**
  * A confirmed race as the history keeps it; `summary` is its summary, or `later`: made when first
  * read, from the race's state, or (with `recall`) from the state made again then, so the state
- * itself is not kept.
+ * itself is not kept. `damaged`: a race a damaged line spoilt (replay/session.ts), marked so also
+ * when the line was not seen missing; `confirmed` false then: its end is lost, it ended when the
+ * next race started (`line`: the last of its lines, and when the next one started).
  */
-export function historyEntry(race: ActiveRace, line: LineStamp, by: string | undefined, summary: RaceSummary | 'later', recall?: RaceRecall): HistoryEntry {
+export function historyEntry(race: ActiveRace, line: LineStamp, by: string | undefined, summary: RaceSummary | 'later', recall?: RaceRecall, confirmed = true, damaged = false): HistoryEntry {
   const entry: HistoryEntry = {
     id: race.id,
     ...race.place,
@@ -82,6 +88,7 @@ export function historyEntry(race: ActiveRace, line: LineStamp, by: string | und
     voided: race.state.corrections.map(({ voided, reason }) => ({ card: voided.card, seat: voided.seat, round: voided.round, reason })),
     refusals: race.refusals,
     seqs: { first: race.firstSeq, last: line.seq },
+    ...(race.damaged === undefined && !damaged ? {} : { damaged: { seq: race.damaged ?? null, confirmed } }),
   };
   if (summary !== 'later') return entry;
   const { state } = race;

@@ -17,10 +17,12 @@ export class SessionProjection implements JournalFollower {
   private decided: { readonly record: SessionRecord; readonly step: SessionStep } | null = null;
   /** The lines passed over, on start and live: what a start replaying the whole journal would find. */
   private problems: JournalFinding[] = [];
+  /** The seq of the last line added: a checkpoint keeps it, so the replay after it still sees a line missing next (SessionReplay's `gaps`). */
+  private lastSeq: number | null = null;
 
   /** `recall`: how a confirmed race's state is made again for its summary (none kept in memory). */
   constructor(private readonly recall: RaceRecall) {
-    this.replay = new SessionReplay(EMPTY_SESSION, [], recall);
+    this.replay = new SessionReplay(EMPTY_SESSION, [], recall, { gaps: true });
   }
 
   /** Kept only once the start's replay has ended (a checkpoint is written after the start or after a write). */
@@ -28,13 +30,15 @@ export class SessionProjection implements JournalFollower {
     name: 'session',
     snapshot: () => {
       if (this.replay !== null) throw new Error('the session is still being replayed');
-      return { session: sessionSnapshot(this.current), problems: this.problems };
+      return { session: sessionSnapshot(this.current), problems: this.problems, lastSeq: this.lastSeq };
     },
     restore: (state) => {
-      const { session, problems } = state as { session: unknown; problems: JournalFinding[] };
+      const { session, problems, lastSeq } = state as { session: unknown; problems: JournalFinding[]; lastSeq?: unknown };
       if (!Array.isArray(problems)) throw new Error('session: no problems list');
       // The start replays on from it: the lines after the checkpoint as any start replays them.
-      this.replay = new SessionReplay(sessionRestored(session, this.recall), problems, this.recall);
+      const after = typeof lastSeq === 'number' ? lastSeq : undefined;
+      this.lastSeq = after ?? null;
+      this.replay = new SessionReplay(sessionRestored(session, this.recall), problems, this.recall, { gaps: true, ...(after === undefined ? {} : { after }) });
     },
   };
 
@@ -44,6 +48,7 @@ export class SessionProjection implements JournalFollower {
 
   add(line: JournalLine<unknown>): void {
     const typed = line as JournalLine<SessionRecord>;
+    this.lastSeq = line.seq;
     if (this.replay !== null) {
       this.replay.add(typed);
       return;
