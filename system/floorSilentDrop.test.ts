@@ -11,23 +11,22 @@
 // deadline and a margin, the process must take no uncaught exception, and the floor must come
 // back by itself: when the proxy forwards again, or at once through the list's other address (the
 // same server reached directly: a promoted standby's stand-in).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleSettings, SeatCount } from '../protocol/contract';
-import { journalPath } from '../journal/location';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
 import { serviceHarness } from '../main/service/testing/services';
 import { createStationLogin } from '../floor/db/stations';
 import { migrate } from '../floor/db/migrate';
 import { startFloorServer, type FloorServer } from '../floor/server';
-import { say, type FloorLanguage } from '../floor/page/words';
 import { startBlackHoleProxy, type BlackHoleProxy } from '../floor/testing/blackHole';
-import { connectedClient, POSTGRES_AVAILABLE, startThrowawayPostgres, withClient, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { connectedClient, POSTGRES_AVAILABLE, withClient } from '../floor/testing/postgres';
 import { ask, until, type Answer } from '../floor/testing/requests';
 import { FAST_FLOOR_TIMING } from './testing/floorStations';
+import { clusterForFile, expectFloorBack, journalLastSeq, unreachableWords } from './testing/floorOutage';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const ok = { ok: true, value: null };
@@ -45,13 +44,6 @@ const settingsOf = (name: string): ConsoleSettings => ({
   table: { ...DEFAULT_SETTINGS.table, seats: ['Matti', 'Teppo', 'Johanna'].map((player, index) => ({ seat: index + 1, name: player })), button: 1, name },
 });
 
-/** The journal's last seq: every record's line starts with it. */
-const journalLastSeq = (dataDir: string): number =>
-  Number(readFileSync(journalPath(dataDir), 'utf8').split('\n').map((line) => /^\{"seq":(\d+),/.exec(line)?.[1]).filter((seq) => seq !== undefined).at(-1) ?? 0);
-
-/** What the page says first while the database is gone, in `language` (the banner's heading up to its time). */
-const unreachableWords = (language: FloorLanguage) => say(language, 'floor.page.unreachable.since', { time: '\u0000' }).split('\u0000')[0] as string;
-
 /** The answer to a request, or a failure naming it when none came within `ms`. */
 const answeredWithin = (asked: Promise<Answer>, ms: number, what: string): Promise<Answer> =>
   new Promise((resolve, reject) => {
@@ -68,13 +60,7 @@ const answeredWithin = (asked: Promise<Answer>, ms: number, what: string): Promi
     );
   });
 
-let cluster: ThrowawayPostgres | undefined;
-beforeAll(async () => {
-  if (run) cluster = await startThrowawayPostgres();
-}, 120_000);
-afterAll(async () => {
-  await cluster?.remove();
-});
+const cluster = clusterForFile(run);
 
 describe.runIf(run)("the floor server when its database's computer goes silent (a real PostgreSQL behind a proxy that black-holes, a station dealing)", () => {
   let admin: pg.Client | undefined;
@@ -109,11 +95,11 @@ describe.runIf(run)("the floor server when its database's computer goes silent (
 
   /**
    * A floor database of its own (`database`, migrated), the proxy to its server, the floor server
-   * on `urlOf(proxy's port, the server's)`, and table F's station linked straight to the server,
-   * its race started and folded.
+   * reaching it through the proxy (`list`: the proxy's address, then the server's own), and table
+   * F's station linked straight to the server, its race started and folded.
    */
-  const floorBehindProxy = async (database: string, urlOf: (proxyPort: number, serverPort: number) => string) => {
-    const server = cluster as ThrowawayPostgres;
+  const floorBehindProxy = async (database: string, list: boolean) => {
+    const server = cluster();
     await withClient(server.url, (client) => client.query(`CREATE DATABASE ${database}`));
     const direct = new URL(server.url);
     direct.pathname = `/${database}`;
@@ -122,7 +108,8 @@ describe.runIf(run)("the floor server when its database's computer goes silent (
     proxy = await startBlackHoleProxy(server.port);
     floorLog.length = 0;
     uncaught.length = 0;
-    floor = await startFloorServer({ databaseUrl: urlOf(proxy.port, server.port), log: (line) => floorLog.push(line), foldEveryMs: 50, holdEveryMs: 50, queryTimeoutMs: QUERY_MS });
+    const hosts = list ? `127.0.0.1:${proxy.port},127.0.0.1:${server.port}` : `127.0.0.1:${proxy.port}`;
+    floor = await startFloorServer({ databaseUrl: `postgres://${direct.username}:${direct.password}@${hosts}/${database}`, log: (line) => floorLog.push(line), foldEveryMs: 50, holdEveryMs: 50, queryTimeoutMs: QUERY_MS });
 
     const login = await createStationLogin(admin, 'F');
     const dataDir = mkdtempSync(join(tmpdir(), 'floor-silent-'));
@@ -135,7 +122,7 @@ describe.runIf(run)("the floor server when its database's computer goes silent (
     const folded = async () => Number((await sql.query<{ folded_seq: string }>("SELECT folded_seq FROM floor_table_state WHERE table_name = 'F'")).rows[0]?.folded_seq ?? -1);
     await until('the race start folded', async () => (await folded()) === journalLastSeq(dataDir));
     expect((await ask(floor.port, '/?lang=en')).status).toBe(200);
-    return { service, dataDir, folded, sql, proxy, port: floor.port };
+    return { service, dataDir, folded, sql, proxy, port: floor.port, directUrl: direct.toString() };
   };
 
   /** A lock held on a connection of its own (straight to the server): taken by `statement` in a transaction left open. */
@@ -155,14 +142,13 @@ describe.runIf(run)("the floor server when its database's computer goes silent (
    * did not come within the deadline and the margin.
    */
   const silenceUnderPageAndFold = async (floorAt: Awaited<ReturnType<typeof floorBehindProxy>>) => {
-    const { service, sql } = floorAt;
-    const direct = (cluster as ThrowawayPostgres).url.replace(/\/[^/]*$/, `/${(await sql.query<{ db: string }>('SELECT current_database() AS db')).rows[0]?.db}`);
+    const { service, sql, directUrl } = floorAt;
     const waitingOn = (text: string, what: string) =>
       until(`${what} waiting on the lock`, async () => ((await sql.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND usename = current_user AND datname = current_database() AND query LIKE $1", [`%${text}%`])).rowCount ?? 0) > 0);
-    const rowLock = await lockWith(direct, "SELECT 1 FROM floor_table_state WHERE table_name = 'F' FOR UPDATE");
+    const rowLock = await lockWith(directUrl, "SELECT 1 FROM floor_table_state WHERE table_name = 'F' FOR UPDATE");
     expect(await service.dealCard('race-1', CARDS[0] as string)).toEqual(ok);
     await waitingOn('INSERT INTO floor_races', 'the fold');
-    const seatingLock = await lockWith(direct, 'LOCK TABLE floor_seating_tables IN ACCESS EXCLUSIVE MODE');
+    const seatingLock = await lockWith(directUrl, 'LOCK TABLE floor_seating_tables IN ACCESS EXCLUSIVE MODE');
     const asked = ask(floorAt.port, '/?lang=fi');
     await waitingOn('floor_seating_tables', 'the page');
 
@@ -173,7 +159,7 @@ describe.runIf(run)("the floor server when its database's computer goes silent (
   };
 
   it('answers 503 within its deadline, stays up, and folds and answers again once the proxy forwards again', async () => {
-    const floorAt = await floorBehindProxy('silent_one_host', (proxyPort) => `${(cluster as ThrowawayPostgres).url.replace(/:\d+\/[^/]*$/, `:${proxyPort}/silent_one_host`)}`);
+    const floorAt = await floorBehindProxy('silent_one_host', false);
     const answer = await silenceUnderPageAndFold(floorAt);
     expect(answer.status).toBe(503);
     expect(answer.body).toContain('<html lang="fi">');
@@ -189,22 +175,12 @@ describe.runIf(run)("the floor server when its database's computer goes silent (
 
     // The cable back: the floor folds every record and the page answers, with no restart.
     floorAt.proxy.forward();
-    const last = journalLastSeq(floorAt.dataDir);
-    await until('every record folded', async () => (await floorAt.folded()) === last, 15_000);
-    const page = await until('the page back', async () => {
-      const again = await ask(floorAt.port, '/?lang=en');
-      return again.status === 200 ? again : null;
-    });
-    expect(page.body).not.toContain('database-unreachable');
-    expect(page.body).toContain('data-table="F"');
+    await expectFloorBack(floorAt.port, floorAt.dataDir, floorAt.folded, 'F', 15_000);
     expect(uncaught).toEqual([]);
   }, 30_000);
 
   it("with the floor's addresses as a list [silent, reachable]: answers 503 within its deadline, then at once from the list's next host while the first stays silent", async () => {
-    const floorAt = await floorBehindProxy('silent_list', (proxyPort, serverPort) => {
-      const url = new URL((cluster as ThrowawayPostgres).url);
-      return `postgres://${url.username}:${url.password}@127.0.0.1:${proxyPort},127.0.0.1:${serverPort}/silent_list`;
-    });
+    const floorAt = await floorBehindProxy('silent_list', true);
     const answer = await silenceUnderPageAndFold(floorAt);
     expect(answer.status).toBe(503);
     expect(answer.body).toContain(unreachableWords('fi'));
