@@ -10,11 +10,12 @@
 // statement deadline (queryTimeoutMs): the page must answer 503 with the outage words within the
 // deadline and a margin, the process must take no uncaught exception, and the floor must come
 // back by itself: when the proxy forwards again, or at once through the list's other address (the
-// same server reached directly: a promoted standby's stand-in).
+// same server reached directly: a promoted standby's stand-in). First, the pool alone: a statement
+// cut at its deadline has its socket destroyed (no late answer read on it) and its client dropped.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleSettings, SeatCount } from '../protocol/contract';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
@@ -23,6 +24,7 @@ import { createStationLogin } from '../floor/db/stations';
 import { migrate } from '../floor/db/migrate';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { startBlackHoleProxy, type BlackHoleProxy } from '../floor/testing/blackHole';
+import { FLOOR_QUERY_TIMEOUT, floorPoolConfig } from '../replication/floorClient';
 import { connectedClient, POSTGRES_AVAILABLE, withClient } from '../floor/testing/postgres';
 import { ask, until, type Answer } from '../floor/testing/requests';
 import { FAST_FLOOR_TIMING } from './testing/floorStations';
@@ -61,6 +63,38 @@ const answeredWithin = (asked: Promise<Answer>, ms: number, what: string): Promi
   });
 
 const cluster = clusterForFile(run);
+
+describe.runIf(run)("the floor's pool when its database's computer goes silent (a real PostgreSQL behind a proxy that black-holes)", () => {
+  it('cuts a statement unanswered past the deadline: its socket destroyed, its error said, the client dropped from the pool, a new one used once the proxy forwards', async () => {
+    const proxy = await startBlackHoleProxy(cluster().port);
+    const url = new URL(cluster().url);
+    url.port = String(proxy.port);
+    const pool = new pg.Pool(floorPoolConfig(url.toString(), { max: 1 }, 500));
+    try {
+      const client = await pool.connect();
+      expect((await client.query<{ n: number }>('SELECT 1 AS n')).rows).toEqual([{ n: 1 }]);
+      const said: Error[] = [];
+      client.on('error', (error) => said.push(error));
+      proxy.blackHole();
+      const cut = await client.query('SELECT 2 AS n').then(() => null, (error: unknown) => error as Error & { code?: string });
+      expect(cut?.code).toBe(FLOOR_QUERY_TIMEOUT);
+      // The socket is gone: the answer that was on its way is never read on this client.
+      expect((client as unknown as { connection: { stream: { destroyed: boolean } } }).connection.stream.destroyed).toBe(true);
+      expect(said[0]?.message).toMatch(/did not answer within 500 ms/);
+      client.release(cut ?? undefined);
+      expect(pool.totalCount).toBe(0);
+      proxy.forward();
+      const fresh = await pool.connect();
+      expect(fresh).not.toBe(client);
+      expect((await fresh.query<{ n: number }>('SELECT 3 AS n')).rows).toEqual([{ n: 3 }]);
+      fresh.release();
+    } finally {
+      proxy.forward();
+      await pool.end();
+      await proxy.close();
+    }
+  }, 15_000);
+});
 
 describe.runIf(run)("the floor server when its database's computer goes silent (a real PostgreSQL behind a proxy that black-holes, a station dealing)", () => {
   let admin: pg.Client | undefined;
