@@ -28,7 +28,7 @@ import { breakTable, checkPlace, checkStations, moveSeat, readSeating, readSeati
 import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, renderTournament, seatingChangeText, seatsText, tableSeatsSection, outageBanner, type SeatConfirmation, renderLogin, renderMessage, renderOutage, renderOverview, renderRaceRecord, renderTable } from './page/render';
 import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
-import { floorPoolConfig } from '../replication/floorClient';
+import { floorPoolConfig, onSilentHost } from '../replication/floorClient';
 
 /**
  * The floor page: every table of the tournament, server-side rendered, read-only. Who may use it:
@@ -69,6 +69,8 @@ export interface FloorServerOptions {
   readonly foldEveryMs?: number;
   /** How often the floor looks whether to hold or let go a break (tests: faster). */
   readonly holdEveryMs?: number;
+  /** How long one statement on the floor's database may go unanswered before its connection is cut and the database said unreachable (QUERY_TIMEOUT_MS). */
+  readonly queryTimeoutMs?: number;
 }
 
 export interface FloorServer {
@@ -80,6 +82,18 @@ export interface FloorServer {
 /** The background fold's rest between passes, and the most one pass folds before it lets the next begin. */
 const FOLD_EVERY_MS = 250;
 const FOLD_PASS_BUDGET_MS = 2000;
+
+/**
+ * How long one statement of the floor's may go unanswered: past it the connection is cut and the
+ * page says the database cannot be reached (a floor computer gone without a word: power, cable).
+ * On the bench's floor (bench/floor.ts: 100 tables × 50 races, and a table whose open race holds
+ * 40,000 records), on a 2-CPU machine under a load of 7: the status query took 92 ms at most (40
+ * median), a fold step's write 32 ms, the longest of all, the fold's read of 20,000 records of the
+ * open race's table, 217 ms, an export's 212 ms. 10 s is 45 times that (a slower computer, a
+ * server busy with stations' statements, themselves cut at their login's statement_timeout), and
+ * what a director waits at most before the page says so.
+ */
+export const QUERY_TIMEOUT_MS = 10_000;
 
 /** The shortest token the floor takes for the LAN: a password guessed in minutes would guard nothing. */
 export const TOKEN_MIN_LENGTH = 12;
@@ -377,7 +391,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   const names = options.names ?? [];
   for (const name of names) if (!isHostName(name)) throw new Error(`--name ${JSON.stringify(name.slice(0, 64))} is not a host name (such as floor.local)`);
 
-  const pool = new pg.Pool(floorPoolConfig(options.databaseUrl, { max: 4, connectionTimeoutMillis: 5_000 }));
+  const pool = new pg.Pool(floorPoolConfig(options.databaseUrl, { max: 4, connectionTimeoutMillis: 5_000 }, options.queryTimeoutMs ?? QUERY_TIMEOUT_MS));
   // A connection the server drops (a restart) is replaced on the next request; it is no crash.
   pool.on('error', (error) => log(`database: ${error.message}`));
 
@@ -432,15 +446,24 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
    * pool's listener covers idle ones only): the server stopped or crashed under a statement, or
    * between two, ends that statement (it rejects: the page says the database is gone, the fold and
    * the hold step try again on their next pass), never the process. A connection that failed is
-   * dropped from the pool, not handed to the next request.
+   * dropped from the pool, not handed to the next request. A statement unanswered past the
+   * deadline (the database's computer gone without a word) has its connection cut
+   * (replication/floorClient.ts): it fails the same way. An idle connection to a host of the list
+   * that stopped answering so is dropped unused, and the next goes to the list's other hosts.
    */
   const withClient = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    let client: pg.PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (error) {
-      unreachableSince ??= now();
-      throw error;
+    const checkOut = async (): Promise<pg.PoolClient> => {
+      try {
+        return await pool.connect();
+      } catch (error) {
+        unreachableSince ??= now();
+        throw error;
+      }
+    };
+    let client = await checkOut();
+    while (onSilentHost(client)) {
+      client.release(new Error('its host stopped answering'));
+      client = await checkOut();
     }
     let lost: Error | undefined;
     const onError = (error: Error) => {

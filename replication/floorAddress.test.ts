@@ -137,3 +137,31 @@ describe('WritableHosts: the host that last accepted writes is tried first', () 
     expect(tried.splice(0)).toEqual(['standby']);
   });
 });
+
+describe('WritableHosts: a host whose connection stopped answering is tried last', () => {
+  it('goes to the other hosts first after a silent drop, and back to the silent one only once a connection to it is made', async () => {
+    const hosts = new WritableHosts(['floor', 'standby', 'third']);
+    const tried: string[] = [];
+    const plan: Record<string, 'primary' | 'standby' | Error> = { floor: 'primary', standby: 'primary', third: 'standby' };
+    const open = (url: string) => {
+      tried.push(url);
+      return fakeHost(plan[url] as 'primary', [], url);
+    };
+    await hosts.connect(open);
+    expect(tried.splice(0)).toEqual(['floor']);
+    // The floor's statement went unanswered (its computer gone without a word): not waited on again first.
+    hosts.stoppedAnswering('floor');
+    expect(hosts.isSilent('floor')).toBe(true);
+    expect(hosts.order).toEqual(['standby', 'third', 'floor']);
+    await hosts.connect(open);
+    expect(tried.splice(0)).toEqual(['standby']);
+    expect(hosts.order).toEqual(['standby', 'third', 'floor']);
+    // Every other host gone or read-only: the silent one is still tried, and first again once it answers.
+    hosts.stoppedAnswering('standby');
+    expect(hosts.order).toEqual(['third', 'floor', 'standby']);
+    await hosts.connect(open);
+    expect(tried.splice(0)).toEqual(['third', 'floor']);
+    expect(hosts.isSilent('floor')).toBe(false);
+    expect(hosts.order).toEqual(['floor', 'third', 'standby']);
+  });
+});

@@ -211,13 +211,32 @@ export async function connectWritable<C extends WritableCandidate>(urls: readonl
  */
 export class WritableHosts {
   private last: string | null = null;
+  /** Hosts a connection to which stopped answering (stoppedAnswering), until one to them is made again. */
+  private readonly silent = new Set<string>();
 
   constructor(private readonly urls: readonly string[]) {}
 
-  /** The order the next connection tries them in. */
+  /** The order the next connection tries them in (the silent ones last). */
   get order(): readonly string[] {
     const last = this.last;
-    return last === null ? this.urls : [last, ...this.urls.filter((url) => url !== last)];
+    const order = last === null ? this.urls : [last, ...this.urls.filter((url) => url !== last)];
+    return [...order.filter((url) => !this.silent.has(url)), ...order.filter((url) => this.silent.has(url))];
+  }
+
+  /**
+   * A connection to `url` stopped answering mid-statement (its computer or the network gone without
+   * a word): the next connections try the other hosts first, not wait out a dead one's connection
+   * timeout before reaching the promoted standby. Each is still checked for writes; the host is
+   * tried last, and first again once a connection to it is made.
+   */
+  stoppedAnswering(url: string): void {
+    this.silent.add(url);
+    if (this.last === url) this.last = null;
+  }
+
+  /** Whether a connection to `url` stopped answering, and none has been made to it since. */
+  isSilent(url: string): boolean {
+    return this.silent.has(url);
   }
 
   /** connectWritable over `order`, remembering the host it connected to. */
@@ -233,6 +252,7 @@ export class WritableHosts {
       stop,
     );
     this.last = opened;
+    if (opened !== null) this.silent.delete(opened);
     return client;
   }
 }

@@ -7,13 +7,12 @@
 // mid-statement. The process must take no uncaught exception, the page must say in its language
 // that the database cannot be reached, and once PostgreSQL is back the floor folds, holds and
 // releases again by itself.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ConsoleSettings, SeatCount } from '../protocol/contract';
-import { journalPath } from '../journal/location';
 import type { ConsoleService } from '../main/service/service';
 import { DEFAULT_SETTINGS } from '../main/service/settings';
 import { clockSchedule, readClock } from '../engine/clock/clock';
@@ -23,12 +22,13 @@ import { actOnFloorClock, readFloorClock, setFloorStructure } from '../floor/clo
 import { createStationLogin } from '../floor/db/stations';
 import { setHoldBreaks } from '../floor/hold';
 import { startFloorServer, type FloorServer } from '../floor/server';
-import { say, type FloorLanguage } from '../floor/page/words';
+import type { FloorLanguage } from '../floor/page/words';
 import { migrate } from '../floor/db/migrate';
-import { connectedClient, POSTGRES_AVAILABLE, startThrowawayPostgres, withClient, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { connectedClient, POSTGRES_AVAILABLE, withClient, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { ask, until } from '../floor/testing/requests';
 import { serviceHarness } from '../main/service/testing/services';
 import { FAST_FLOOR_TIMING } from './testing/floorStations';
+import { clusterForFile, expectFloorBack, journalLastSeq, unreachableWords } from './testing/floorOutage';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const MIN = 60_000;
@@ -47,21 +47,8 @@ const even = (ratio: number): SeatCount[] => [{ seat: 1, chips: ratio, hasOther:
 /** The 25s leave at the break after level 2 (40 to 50 minutes into the clock), the 100s at the break after level 3. */
 const HELD_SHEET = ['chips,25,100,500', 'level,25,50,,20', 'level,50,100,,20', 'break,10', 'level,100,200,,20', 'break,10', 'level,500,1000,,20'].join('\n');
 
-/** The journal's last seq: every record's line starts with it. */
-const journalLastSeq = (dataDir: string): number =>
-  Number(readFileSync(journalPath(dataDir), 'utf8').split('\n').map((line) => /^\{"seq":(\d+),/.exec(line)?.[1]).filter((seq) => seq !== undefined).at(-1) ?? 0);
-
-/** What the page says first while the database is gone, in `language` (the banner's heading up to its time). */
-const unreachableWords = (language: FloorLanguage) => say(language, 'floor.page.unreachable.since', { time: '\u0000' }).split('\u0000')[0] as string;
-
 /** One throwaway PostgreSQL server for the file (one initdb): each describe block has a floor database of its own on it. */
-let cluster: ThrowawayPostgres | undefined;
-beforeAll(async () => {
-  if (run) cluster = await startThrowawayPostgres();
-}, 120_000);
-afterAll(async () => {
-  await cluster?.remove();
-});
+const cluster = clusterForFile(run);
 
 /**
  * A floor database of its own for a describe block (`database`, migrated, on the file's server),
@@ -131,7 +118,7 @@ function floorUnderCrashes(database: string) {
 
   beforeAll(async () => {
     process.on('uncaughtException', onUncaught);
-    server = cluster as ThrowawayPostgres;
+    server = cluster();
     await withClient(server.url, (client) => client.query(`CREATE DATABASE ${database}`));
     const address = new URL(server.url);
     address.pathname = `/${database}`;
@@ -204,14 +191,7 @@ describe.runIf(run)('the floor server when PostgreSQL goes away under a fold or 
       await crashes.server.start();
     }
     // Back: the floor folds every record the station sent again, with no restart.
-    const last = journalLastSeq(dataDir);
-    await until('every record folded', async () => (await folded()) === last, 30_000);
-    const page = await until('the page back', async () => {
-      const answer = await ask(crashes.port, '/?lang=en');
-      return answer.status === 200 ? answer : null;
-    });
-    expect(page.body).not.toContain('database-unreachable');
-    expect(page.body).toContain('data-table="F"');
+    await expectFloorBack(crashes.port, dataDir, folded, 'F', 30_000);
     expect(uncaught).toEqual([]);
     // The outage in the floor's log: a line when the fold failed (each new reason once, not each
     // pass of 50 ms for as long as it lasted), and one when it went again.
