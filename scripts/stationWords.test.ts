@@ -21,7 +21,7 @@ function sources(folder: string): string[] {
 describe("the floor's own pages' words", () => {
   it('are named by no station code (the screens are built without them)', () => {
     const namespaces = Object.keys(enFloorPages);
-    expect(namespaces).toEqual(['seating', 'tournament', 'page', 'capacity', 'http']);
+    expect(namespaces).toEqual(['seating', 'tables', 'tournament', 'page', 'capacity', 'http']);
     const named = new RegExp(`floor\\.(${namespaces.join('|')})\\b`);
     const files = STATION_FOLDERS.flatMap(sources);
     expect(files.length).toBeGreaterThan(300);

@@ -262,17 +262,21 @@ describe.runIf(run)('the held break when PostgreSQL goes away under the hold ste
     for (const service of [a, b]) expect(await until('the banner', () => service.getState().colorUp)).toMatchObject({ afterLevel: 2 });
     await colourUp(a);
 
-    // The director moves the clock to 3 s before the break's end; the test then holds the clock's
-    // row, so the floor cannot hold the break before the crash (3 s is the room for taking it); the
-    // hold step waits on the row, and PostgreSQL crashes under it.
-    await actOnFloorClock(await db(), { type: 'adjust', by: 50 * MIN - 3_000 - (await reading()).elapsedMs }, Date.now());
+    // The director moves the clock to 8 s before the break's end; once both stations follow the
+    // moved clock (each reads the floor's row on its link's round: a crash before that left A on
+    // the clock it had, five minutes from the end, as a loaded CI machine found), the test holds the
+    // clock's row, so the floor cannot hold the break before the crash (8 s is the room for all
+    // that); the hold step waits on the row, and PostgreSQL crashes under it.
+    await actOnFloorClock(await db(), { type: 'adjust', by: 50 * MIN - 8_000 - (await reading()).elapsedMs }, Date.now());
+    const moved = (await readFloorClock(await db()))?.events.length;
+    for (const service of [a, b]) await until('the station on the moved clock', () => service.getState().clock.events.length === moved);
     const locker = await lockWith('SELECT 1 FROM floor_clock FOR UPDATE');
     await waitingOn('FROM floor_clock FOR UPDATE', 'the hold step');
     await crash();
     await locker.end().catch(() => undefined);
     try {
       // The end passes while the floor has no database: A, finished, plays on; the page says the database is gone.
-      await until('A playing', () => a.getState().settings.tournament?.atBreakAfter === null, 10_000);
+      await until('A playing', () => a.getState().settings.tournament?.atBreakAfter === null, 20_000);
       expect(b.getState().settings.tournament?.atBreakAfter).toBe(2);
       await expectOutagePage('/', ['en']);
       expect(uncaught).toEqual([]);
