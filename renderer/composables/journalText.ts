@@ -1,5 +1,5 @@
 import { useI18n } from 'vue-i18n';
-import type { ChainStatus, JournalFinding } from '../../protocol/contract';
+import type { ChainStatus, JournalFinding, RaceDamage } from '../../protocol/contract';
 import { useSaidText } from './saidText';
 
 /** The locale key under `journal.findings` for each finding code. */
@@ -64,5 +64,14 @@ export function useJournalText() {
     return t(`journal.chain.${chain}`);
   }
 
-  return { findingText, findingDetail, chainText, isTampering: (finding: JournalFinding) => TAMPERING.has(finding.code) };
+  /**
+   * What a damaged line did to a race (its history entry's or record's `damaged`): "damaged at
+   * record 812: not confirmed — its end could not be read", or "confirmed; record 812 of it damaged".
+   */
+  function damageText(damaged: RaceDamage): string {
+    const key = `record.damaged.${damaged.confirmed ? 'confirmed' : 'unconfirmed'}${damaged.seq === null ? 'Unknown' : ''}`;
+    return t(key, { seq: damaged.seq ?? '' });
+  }
+
+  return { findingText, findingDetail, chainText, damageText, isTampering: (finding: JournalFinding) => TAMPERING.has(finding.code) };
 }
