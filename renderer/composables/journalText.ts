@@ -31,6 +31,9 @@ export const FINDING_KEYS: Readonly<Record<JournalFinding['code'], string>> = {
 /** Every verdict of the seal chain (each has its `journal.chain.*` text). */
 export const CHAIN_STATUSES: readonly ChainStatus[] = ['intact', 'broken', 'damaged', 'unchained', 'unchecked', 'empty'] satisfies readonly ChainStatus[];
 
+/** The forms of what a damaged line did to a race or game (`record.damaged.*`, `games.damaged.*`): see damageText. */
+export const DAMAGE_FORMS = ['confirmed', 'confirmedUnknown', 'unconfirmed', 'unconfirmedUnknown'] as const;
+
 /** Findings that mean the record was tampered with (mirrors the service's list, for styling only). */
 const TAMPERING: ReadonlySet<JournalFinding['code']> = new Set(['altered', 'rewritten', 'missing', 'reordered', 'duplicate', 'unsealed', 'anchor', 'header', 'no-header']);
 
@@ -67,9 +70,11 @@ export function useJournalText() {
   /**
    * What a damaged line did to a race (its history entry's or record's `damaged`): "damaged at
    * record 812: not confirmed — its end could not be read", or "confirmed; record 812 of it damaged".
+   * `words`: a points game's (`games.damaged`: closed, not closed).
    */
-  function damageText(damaged: RaceDamage): string {
-    const key = `record.damaged.${damaged.confirmed ? 'confirmed' : 'unconfirmed'}${damaged.seq === null ? 'Unknown' : ''}`;
+  function damageText(damaged: RaceDamage, words: 'record.damaged' | 'games.damaged' = 'record.damaged'): string {
+    const form: (typeof DAMAGE_FORMS)[number] = `${damaged.confirmed ? 'confirmed' : 'unconfirmed'}${damaged.seq === null ? 'Unknown' : ''}`;
+    const key = `${words}.${form}`;
     return t(key, { seq: damaged.seq ?? '' });
   }
 

@@ -3,7 +3,8 @@ import { mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../testing/fakeApi';
 import type { HistoryEntry } from '../../protocol/contract';
-import { makeHistoryEntry } from '../testing/fixtures';
+import { makeHistoryEntry, makeState } from '../testing/fixtures';
+import { gameHistoryOf, playMatch, startEvent } from '../testing/gameFixtures';
 import { prepare, settle } from '../testing/setup';
 import HistoryView from './HistoryView.vue';
 
@@ -331,6 +332,31 @@ describe('history: a race a damaged journal line belongs to (issue 44)', () => {
     await wrapper.get('[data-testid="history-open-record"]').trigger('click');
     await settle();
     expect(wrapper.get('[data-testid="record-status"]').text()).toBe('Confirmed; record 5 of it damaged');
+    wrapper.unmount();
+  });
+});
+
+describe('history: a points game a damaged journal line belongs to (issue 44)', () => {
+  it.each([
+    ['en', 'Damaged at record 70: not closed — its end could not be read', 'Closed; a record of it damaged'],
+    ['fi', 'Vaurioitunut kirjauksessa 70: ei päätetty — sen loppua ei voitu lukea', 'Päätetty; yksi sen kirjauksista vaurioitunut'],
+    ['ru', 'Повреждена запись 70: не завершена — её конец не удалось прочитать', 'Завершена; одна из её записей повреждена'],
+  ] as const)('%s: the games played say it beside the winner', async (locale, cut, closed) => {
+    const early = playMatch([startEvent('chicago', ['Matti', 'Teppo'])]);
+    const games = [
+      gameHistoryOf(early, 'game-1', '2024-05-04T20:00:00.000Z'),
+      { ...gameHistoryOf(early, 'game-2', '2024-05-04T21:00:00.000Z'), damaged: { seq: 70, confirmed: false } },
+      { ...gameHistoryOf(early, 'game-3', '2024-05-04T22:00:00.000Z'), damaged: { seq: null, confirmed: true } },
+    ];
+    const { plugins, missing } = await prepare({ api: createFakeApi({ state: makeState({ games }) }), locale });
+    const wrapper = mount(HistoryView, { global: { plugins } });
+    await settle();
+    const said = wrapper.findAll('[data-testid="games-row"]').map((row) => {
+      const damage = row.find('[data-testid="games-damaged"]');
+      return [row.attributes('data-id'), damage.exists() ? damage.text() : null];
+    });
+    expect(said).toEqual([['game-3', closed], ['game-2', cut], ['game-1', null]]);
+    expect(missing).toEqual([]);
     wrapper.unmount();
   });
 });
