@@ -63,12 +63,24 @@ export interface HistoryEntry extends RacePlace {
    * `confirmed`: the journal holds its confirmation (the result shown is what its readable lines
    * make), false: its confirmation (or abandon) is lost with it, the next race started after it.
    */
-  readonly damaged?: { readonly seq: number | null; readonly confirmed: boolean };
+  readonly damaged?: RaceDamage;
   /** The director's decisions on the race (the floor's, kept on the station's journal), oldest first: attached by the exports only, absent when none. */
   readonly floorDecisions?: readonly FloorDecisionNote[];
   /** Chips of the race found after it (TDA 24C), oldest first: attached by the exports only, absent when none. */
   readonly chipExchanges?: readonly ChipExchangeNote[];
 }
+
+/** What a damaged journal line did to a race (HistoryEntry's and RaceRecord's `damaged`). */
+export interface RaceDamage {
+  readonly seq: number | null;
+  readonly confirmed: boolean;
+}
+
+/**
+ * Whether the history counts a race as confirmed (its totals, its running total, the exports'):
+ * every race on it but one a damaged line cut short, whose confirmation (or abandon) is lost.
+ */
+export const countsAsConfirmed = (entry: Pick<HistoryEntry, 'damaged'>): boolean => entry.damaged?.confirmed !== false;
 
 /**
  * Chips exchanged at equal value outside a race, as the station keeps it (a `chip-exchange`
@@ -115,8 +127,11 @@ export interface FloorDecisionNote {
 
 /** The history as every state carries it: the totals and the race confirmed last. Pages come from `historyPage`. */
 export interface HistorySummary {
+  /** The races on the history (its pages count these), those a damaged line cut short among them. */
   readonly total: number;
-  /** Chip value created (removed when negative) by all confirmed races. */
+  /** Races on it a damaged line cut short before their end (not confirmed: `countsAsConfirmed`); absent: none. */
+  readonly unconfirmed?: number;
+  /** Chip value created (removed when negative) by all confirmed races (not those cut short). */
   readonly valueDelta: number;
   readonly latest: HistoryEntry | null;
 }
@@ -174,6 +189,11 @@ export interface RaceRecord extends RacePlace {
   readonly floorFacts?: RaceFloorFacts;
   /** Once its deal is complete: what each rule set, and the house's own, would have given (engine/race/whatIf.ts); null before. */
   readonly whatIf?: WhatIf | null;
+  /**
+   * A line of the race the journal could not read (as on its history entry): the record is what
+   * its readable lines make. `confirmed` false: its end is lost, it was not confirmed.
+   */
+  readonly damaged?: RaceDamage;
 }
 
 /** Which of the floor's facts a race ran under: each the journal's record of it (null: the station's own). */
@@ -193,5 +213,5 @@ export interface GameHistoryEntry {
   readonly winner: string | null;
   readonly closedAt: string;
   /** A game a damaged journal line belongs to, as for a race (HistoryEntry's `damaged`). */
-  readonly damaged?: { readonly seq: number | null; readonly confirmed: boolean };
+  readonly damaged?: RaceDamage;
 }

@@ -12,7 +12,7 @@ import type { HistoryEntry, JournalReport } from '../protocol/contract';
 import { CSV_BOM, csvCell, offsetIn } from './csv';
 import { HISTORY_CSV_COLUMNS, historyCsv, historyCsvCells, historyCsvChunks, historyCsvRow, historyJson, historyJsonChunks } from './historyExport';
 import { parseCsv, readBack } from './testing/readCsv';
-import { applySessionLine, EMPTY_SESSION, replaySession, type SessionRecord } from './session';
+import { applySessionLine, EMPTY_SESSION, replaySession, SessionReplay, type SessionRecord } from './session';
 import { historyEntry, type ActiveRace } from './sessionState';
 
 // The exports as they were written before they streamed (one string, JSON.stringify of the whole
@@ -250,5 +250,62 @@ describe('the history exports, streamed', () => {
     expect(largest).toBeLessThan(2048);
     expect(grew).toBeLessThan(bytes / 10);
     expect(history.every(notMadeYet)).toBe(true);
+  });
+});
+
+/** Three races that each deal cards, race 2's value not 0 (so leaving it out of the total shows). */
+const SEED = 1;
+describe('a race a damaged journal line belongs to, in the exports (issue 44)', () => {
+  /**
+   * Three races dealt and confirmed, then the journal's lines damaged as a failing disk does: race 2's
+   * confirmation lost (the race cut short when race 3 started), a card of race 3 lost (its
+   * confirmation kept). The station replays every line (gaps): a seq skipped is a damaged line.
+   */
+  function damagedHistory() {
+    const races = fc.sample(race, { numRuns: 3, seed: SEED }).map((one) => ({ ...one, voids: 0, rules: 'classic' as const }));
+    const lines = journalOf(races, SEED);
+    const confirmOf = (raceId: string) => lines.find((line) => line.record.kind === 'race-confirm' && line.record.raceId === raceId)?.seq as number;
+    const lostConfirm = confirmOf('race-2');
+    const lostCard = lines.find((line) => line.record.kind === 'race-event' && line.record.raceId === 'race-3')?.seq as number;
+    const replay = new SessionReplay(undefined, [], undefined, { gaps: true });
+    for (const line of lines) if (line.seq !== lostConfirm && line.seq !== lostCard) replay.add(line);
+    const { session } = replay.finish();
+    const whole = histories(lines).made;
+    const report: JournalReport = {
+      path: '', records: lines.length, chain: 'damaged', unchained: 0, unchainedThrough: 0, readOnly: null,
+      findings: [{ code: 'damaged', seq: lostConfirm, line: lostConfirm + 1 }, { code: 'damaged', seq: lostCard, line: lostCard + 1 }],
+    };
+    return { history: session.history, whole, report, lostConfirm, lostCard };
+  }
+
+  it('CSV: the race cut short says "not confirmed" where its confirmation would be and adds no value; the confirmed one names its damaged record; the others are the bytes they always were', () => {
+    const { history, whole, report, lostConfirm, lostCard } = damagedHistory();
+    expect(history.map((entry) => [entry.id, entry.damaged])).toEqual([['race-1', undefined], ['race-2', { seq: lostConfirm, confirmed: false }], ['race-3', { seq: lostCard, confirmed: true }]]);
+    const [intact, cut, confirmed] = history as [HistoryEntry, HistoryEntry, HistoryEntry];
+    // A race without damage: its row as it always was.
+    expect(historyCsvRow(intact, report, PINNED)).toBe(oldCsv([intact], report).split('\r\n')[1]);
+    const cell = (entry: HistoryEntry, column: string) => historyCsvCells(entry, report, PINNED)[HISTORY_CSV_COLUMNS.indexOf(column)];
+    expect(cell(cut, 'confirmed')).toBe(`not confirmed: damaged at record ${lostConfirm}`);
+    expect(cell(cut, 'confirmed local')).toBe('');
+    expect(cell(cut, 'confirmed by')).toBe('');
+    // Its readable lines made a complete race: a value, which the history does not count.
+    expect(cut.summary.valueDelta).toBe(whole[1]?.summary.valueDelta);
+    expect(cell(cut, 'value delta')).toBe('');
+    expect(cell(cut, 'chain')).toBe(`damaged at record ${lostConfirm}`);
+    expect(cell(confirmed, 'confirmed')).toBe(confirmed.confirmedAt);
+    expect(cell(confirmed, 'chain')).toBe(`damaged at record ${lostCard}`);
+    // Still one row a race, the same columns.
+    expect(parseCsv(historyCsv(history, report, PINNED).slice(CSV_BOM.length), ',').map((row) => row.length)).toEqual([25, 25, 25, 25]);
+  });
+
+  it('JSON: carries each race’s `damaged`, and its total leaves out the race cut short', () => {
+    const { history, report, lostConfirm, lostCard } = damagedHistory();
+    const json = JSON.parse(historyJson(history, report)) as { races: Array<{ id: string; damaged?: unknown }>; totalValueDelta: number };
+    expect(json.races.map((one) => one.damaged ?? null)).toEqual([null, { seq: lostConfirm, confirmed: false }, { seq: lostCard, confirmed: true }]);
+    const value = (index: number) => history[index]?.summary.valueDelta ?? 0;
+    expect(value(1)).not.toBe(0);
+    expect(json.totalValueDelta).toBe(value(0) + value(2));
+    // A history with no damage: the document it always was (the property test above holds every byte).
+    expect(historyJson(history.slice(0, 1), report)).toBe(oldJson(history.slice(0, 1), report));
   });
 });

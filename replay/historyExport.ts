@@ -1,5 +1,5 @@
 import { formatCard, type Card } from '../engine/cards';
-import type { ChipExchangeNote, FloorDecisionNote, HistoryEntry, JournalReport } from '../protocol/contract';
+import { countsAsConfirmed, type ChipExchangeNote, type FloorDecisionNote, type HistoryEntry, type JournalReport } from '../protocol/contract';
 import { chainOf, findingText } from '../journal/findings';
 import { houseVariants } from '../engine/race/rules';
 import type { RaceSummary } from '../engine/race/summary';
@@ -49,11 +49,23 @@ function voided(entry: HistoryEntry): string {
   return entry.voided.map(({ card, seat, reason }) => `${shown(card)} (seat ${seat})${reason === '' ? '' : `: ${reason}`}`).join('; ');
 }
 
-/** The chain's verdict on a race's records, in words for the spreadsheet. */
+/** The chain's verdict on a race's records, in words for the spreadsheet: a race a damaged line belongs to names it (`damaged at record 812`) unless the chain is broken. */
 function chainCell(entry: HistoryEntry, journal: JournalReport): string {
   const { chain, findings } = chainOf(journal, entry.seqs.first, entry.seqs.last);
+  if (chain !== 'broken' && entry.damaged !== undefined) return damagedAt(entry.damaged.seq);
   if (chain !== 'broken') return chain;
   return `broken: ${findings.map(findingText).join('; ')}`;
+}
+
+const damagedAt = (seq: number | null): string => (seq === null ? 'damaged' : `damaged at record ${seq}`);
+
+/**
+ * When a race was confirmed, UTC and local; a race a damaged line cut short was not (its end is
+ * lost): `not confirmed: damaged at record 812`, no local time.
+ */
+function confirmedCells(entry: HistoryEntry, options: CsvOptions): [string, string] {
+  if (entry.damaged !== undefined && !countsAsConfirmed(entry)) return [`not confirmed: ${damagedAt(entry.damaged.seq)}`, ''];
+  return [entry.confirmedAt, localTime(entry.confirmedAt, options.offsetOf)];
 }
 
 /** The CSV's column names (its first line, quoted and joined by csvLine). */
@@ -80,7 +92,9 @@ export function lateFoundCell(exchanges: readonly ChipExchangeNote[]): string {
 /**
  * One confirmed race as a CSV row's cells (unquoted), its summary read once (summaryOnce; the CSV
  * has no use for its explanation); its times in UTC as recorded, each followed by the local clock's
- * reading of it (options.offsetOf: the machine's time zone unless told).
+ * reading of it (options.offsetOf: the machine's time zone unless told). A race a damaged line
+ * cut short says so where its confirmation would be, and has no value delta (it is not counted:
+ * the column adds up to the history's total); its cards and winners are what its readable lines make.
  */
 export function historyCsvCells(entry: HistoryEntry, journal: JournalReport, options: CsvOptions = {}): (string | number)[] {
   const summary = summaryOnce(entry, { explain: false });
@@ -89,8 +103,8 @@ export function historyCsvCells(entry: HistoryEntry, journal: JournalReport, opt
     return card ? `${seatLabel(entry, seat)} (${shown(card)})` : seatLabel(entry, seat);
   });
   return [
-    entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, localTime(entry.startedAt, options.offsetOf), entry.confirmedAt, localTime(entry.confirmedAt, options.offsetOf), entry.confirmedBy ?? '', rulesCell(summary), summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
-    winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), summary.valueDelta ?? '', lateFoundCell(entry.chipExchanges ?? []),
+    entry.id, entry.table ?? '', entry.level ?? '', entry.station ?? '', entry.startedAt, localTime(entry.startedAt, options.offsetOf), ...confirmedCells(entry, options), entry.confirmedBy ?? '', rulesCell(summary), summary.removed, summary.next, summary.oddChips, summary.raceChips ?? '',
+    winners.join('; '), summary.protected.map((seat) => seatLabel(entry, seat)).join('; '), countsAsConfirmed(entry) ? (summary.valueDelta ?? '') : '', lateFoundCell(entry.chipExchanges ?? []),
     cardsBySeat(entry, summary), voided(entry), entry.refusals, entry.corrections, `${entry.seqs.first}–${entry.seqs.last}`, chainCell(entry, journal),
     floorDecisionsCell(entry.floorDecisions ?? [], options.decisionWord),
   ];
@@ -134,8 +148,9 @@ export function nested(value: unknown, depth: number): string {
 }
 
 /**
- * The journal's report, every confirmed race with the chain's verdict on its records, and the value
- * created in all, as JSON: `{ journal, races: [...], totalValueDelta }`, written piece by piece
+ * The journal's report, every confirmed race with the chain's verdict on its records (a race a
+ * damaged line belongs to with its `damaged`), and the value created in all (not by a race cut short
+ * before its end: it was not confirmed), as JSON: `{ journal, races: [...], totalValueDelta }`, written piece by piece
  * (the report, then one race at a time, then the total, added up on the way), byte for byte what
  * JSON.stringify(document, null, 2) writes of the whole document. Nothing is kept but the total.
  */
@@ -146,7 +161,7 @@ export function* historyJsonChunks(history: Iterable<HistoryEntry>, journal: Jou
   let first = true;
   for (const entry of history) {
     const summary = summaryOnce(entry);
-    total += summary.valueDelta ?? 0;
+    if (countsAsConfirmed(entry)) total += summary.valueDelta ?? 0;
     yield `${first ? '' : ','}\n    ${nested(exportedRace(entry, journal, summary), 2)}`;
     first = false;
   }

@@ -123,3 +123,42 @@ describe('every record of a race on its record, in order, with no gap in the num
     );
   });
 });
+
+describe('a race a damaged journal line belongs to, on its record slip (issue 44)', () => {
+  /** Five cards complete the race (3 + 2 chips, classic); its lines numbered as the journal has them, some lost. */
+  const card = (code: string): SessionRecord => ({ kind: 'race-event', raceId: 'race-1', event: { type: 'card', card: code }, source: 'shoe' });
+  const CARDS = ['Ah', 'Kc', '2d', 'Ts', '4h'].map(card);
+  const CONFIRM: SessionRecord = { kind: 'race-confirm', raceId: 'race-1', by: 'Anna' };
+  function numbered(records: ReadonlyArray<[number, SessionRecord]>): { line: JournalLine<SessionRecord>; seal: string | null }[] {
+    return records.map(([seq, record]) => ({ line: { seq, at: `2024-05-04T18:30:${String(seq).padStart(2, '0')}.000Z`, record }, seal: null }));
+  }
+  const damagedAt = (seq: number) => ({ chain: 'damaged', findings: [{ code: 'damaged', seq, line: seq + 1 }], unchainedThrough: 0 }) as const;
+
+  it('a card line lost, the confirmation kept: confirmed, and the record says which record of it was damaged', () => {
+    // Record 4 (the third card) could not be read.
+    const record = buildRecord('race-1', numbered([[1, START], [2, CARDS[0]!], [3, CARDS[1]!], [5, CARDS[3]!], [6, CARDS[4]!], [7, CONFIRM]]), damagedAt(4));
+    expect(record?.status).toBe('confirmed');
+    expect(record?.damaged).toEqual({ seq: 4, confirmed: true });
+    expect(record?.chain).toBe('damaged');
+    // What its readable lines make: not a complete race, so no result claimed.
+    expect(record?.summary.valueDelta).toBeNull();
+  });
+
+  it('its end lost (the next race started): not confirmed, no confirmation on it, and the damaged line is the chain’s concern for it', () => {
+    // Record 7 (its confirmation) could not be read; the replay found it so (the history entry's `damaged`).
+    const lines = numbered([[1, START], ...CARDS.map((one, index): [number, SessionRecord] => [index + 2, one])]);
+    const record = buildRecord('race-1', lines, damagedAt(7), { seq: 7, confirmed: false });
+    expect(record?.status).toBe('open');
+    expect(record?.events.some((event) => event.type === 'confirm')).toBe(false);
+    expect(record?.damaged).toEqual({ seq: 7, confirmed: false });
+    expect(record?.chain).toBe('damaged');
+    expect(record?.findings).toEqual([{ code: 'damaged', seq: 7, line: 8 }]);
+  });
+
+  it('a whole race, intact: nothing said of damage', () => {
+    const record = buildRecord('race-1', numbered([[1, START], ...CARDS.map((one, index): [number, SessionRecord] => [index + 2, one]), [7, CONFIRM]]), { chain: 'intact', findings: [], unchainedThrough: 0 });
+    expect(record?.status).toBe('confirmed');
+    expect(record).not.toHaveProperty('damaged');
+    expect(record?.summary.valueDelta).not.toBeNull();
+  });
+});

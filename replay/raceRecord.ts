@@ -2,8 +2,8 @@ import { applyRaceEvent, startRace, type RaceState } from '../engine/race/race';
 import { isSayableMessage } from '../engine/messages/stored';
 import { raceSummary } from '../engine/race/summary';
 import { whatOtherRulesSay } from '../engine/race/whatIf';
-import type { RaceRecord, RaceRecordEvent, SeatCount, VoidedCard } from '../protocol/contract';
-import { chainOf, type ChainReport } from '../journal/findings';
+import type { RaceDamage, RaceRecord, RaceRecordEvent, SeatCount, VoidedCard } from '../protocol/contract';
+import { chainOf, type ChainReport, type JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import { placeOf, type SessionRecord } from './session';
 
@@ -13,14 +13,22 @@ import { placeOf, type SessionRecord } from './session';
  * it came, the confirmation, the floor called about it and the director's decisions on it, and
  * what the seal chain says about the race's records. The station
  * builds it from its journal file, the floor from the records its station sent: one record slip.
+ *
+ * A line of the race the journal could not read: `damaged`, what the replay found (the history
+ * entry's), else what the lines show alone — a confirmation of a race its readable cards do not
+ * complete (a card line lost: `confirmed`, and the first damaged record among its lines when the
+ * chain names one). A race whose end was lost has no confirmation here: it stays 'open' (the
+ * screens say "not confirmed" from `damaged`), never 'confirmed'.
  */
-export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: JournalLine<SessionRecord>; seal: string | null }>, report: ChainReport): RaceRecord | null {
+export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: JournalLine<SessionRecord>; seal: string | null }>, report: ChainReport, damaged?: RaceDamage): RaceRecord | null {
   const first = lines[0]?.line;
   if (first === undefined || first.record.kind !== 'race-start') return null;
   const start = first.record;
   let state: RaceState = startRace(start.race);
   const events: RaceRecordEvent[] = [{ seq: first.seq, at: first.at, type: 'start' }];
   let status: RaceRecord['status'] = 'open';
+  /** The race's confirmation came while its readable cards did not complete it. */
+  let confirmedIncomplete = false;
   const refusalAt = new Map<number, number>();
   for (const { line } of lines.slice(1)) {
     const { record, seq, at } = line;
@@ -55,6 +63,7 @@ export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: Journal
       }
       case 'race-confirm':
         status = 'confirmed';
+        confirmedIncomplete = state.progress.status !== 'complete';
         events.push({ seq, at, type: 'confirm', ...(record.by ? { by: record.by } : {}) });
         break;
       case 'race-abandon':
@@ -75,7 +84,9 @@ export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: Journal
   }
   const last = lines.at(-1) as { line: JournalLine<SessionRecord>; seal: string | null };
   const seqs = { first: first.seq, last: last.line.seq };
-  const { chain: verdict, findings } = chainOf(report, seqs.first, seqs.last);
+  // A race whose end was lost: its damaged line comes after its last readable one, and is the chain's concern for it.
+  const { chain: verdict, findings } = chainOf(report, seqs.first, Math.max(seqs.last, damaged?.seq ?? seqs.last));
+  const damage = damaged ?? (confirmedIncomplete ? { seq: firstDamaged(findings), confirmed: true } : undefined);
   return {
     id: raceId,
     ...placeOf(start),
@@ -91,5 +102,14 @@ export function buildRecord(raceId: string, lines: ReadonlyArray<{ line: Journal
     lastSeal: last.seal,
     chain: verdict,
     findings,
+    ...(damage === undefined ? {} : { damaged: damage }),
   };
+}
+
+/** The first record among a race's findings the journal could not read (damaged, unreadable), null when none is named. */
+function firstDamaged(findings: readonly JournalFinding[]): number | null {
+  for (const finding of findings) {
+    if ((finding.code === 'damaged' || finding.code === 'unreadable' || finding.code === 'not-a-record') && finding.seq !== undefined) return finding.seq;
+  }
+  return null;
 }

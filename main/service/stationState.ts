@@ -1,4 +1,4 @@
-import type { ConsoleSettings, ConsoleState, HistoryEntry, HistorySummary } from '../../protocol/contract';
+import { countsAsConfirmed, type ConsoleSettings, type ConsoleState, type HistoryEntry, type HistorySummary } from '../../protocol/contract';
 import { planView } from '../../protocol/views';
 import { raceView, valueDeltaOf, type ActiveGame, type ActiveRace, type Session } from '../../replay/session';
 import type { CardInputs } from './cardInputs';
@@ -38,13 +38,16 @@ export class StationState {
   private readonly gameViewOf = lastOf((game: ActiveGame | null) => (game ? gameView(game) : null));
   /** The structure's plan and its colour-up proposal (the commands read it too). */
   readonly planOf = lastOf(planView);
-  private readonly historyOf = lastOf(
-    (history: readonly HistoryEntry[]): HistorySummary => ({
-      total: history.length,
-      valueDelta: history.reduce((sum, entry) => sum + (valueDeltaOf(entry) ?? 0), 0),
-      latest: history.at(-1) ?? null,
-    }),
-  );
+  /** A race a damaged line cut short (its end lost) is on the history but not confirmed: not in the value, counted apart. */
+  private readonly historyOf = lastOf((history: readonly HistoryEntry[]): HistorySummary => {
+    let valueDelta = 0;
+    let unconfirmed = 0;
+    for (const entry of history) {
+      if (countsAsConfirmed(entry)) valueDelta += valueDeltaOf(entry) ?? 0;
+      else unconfirmed++;
+    }
+    return { total: history.length, ...(unconfirmed === 0 ? {} : { unconfirmed }), valueDelta, latest: history.at(-1) ?? null };
+  });
 
   assemble(): ConsoleState {
     const session = this.parts.session();

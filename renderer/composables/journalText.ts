@@ -1,5 +1,5 @@
 import { useI18n } from 'vue-i18n';
-import type { ChainStatus, JournalFinding } from '../../protocol/contract';
+import type { ChainStatus, JournalFinding, RaceDamage } from '../../protocol/contract';
 import { useSaidText } from './saidText';
 
 /** The locale key under `journal.findings` for each finding code. */
@@ -30,6 +30,9 @@ export const FINDING_KEYS: Readonly<Record<JournalFinding['code'], string>> = {
 
 /** Every verdict of the seal chain (each has its `journal.chain.*` text). */
 export const CHAIN_STATUSES: readonly ChainStatus[] = ['intact', 'broken', 'damaged', 'unchained', 'unchecked', 'empty'] satisfies readonly ChainStatus[];
+
+/** The forms of what a damaged line did to a race or game (`record.damaged.*`, `games.damaged.*`): see damageText. */
+export const DAMAGE_FORMS = ['confirmed', 'confirmedUnknown', 'unconfirmed', 'unconfirmedUnknown'] as const;
 
 /** Findings that mean the record was tampered with (mirrors the service's list, for styling only). */
 const TAMPERING: ReadonlySet<JournalFinding['code']> = new Set(['altered', 'rewritten', 'missing', 'reordered', 'duplicate', 'unsealed', 'anchor', 'header', 'no-header']);
@@ -64,5 +67,16 @@ export function useJournalText() {
     return t(`journal.chain.${chain}`);
   }
 
-  return { findingText, findingDetail, chainText, isTampering: (finding: JournalFinding) => TAMPERING.has(finding.code) };
+  /**
+   * What a damaged line did to a race (its history entry's or record's `damaged`): "damaged at
+   * record 812: not confirmed — its end could not be read", or "confirmed; record 812 of it damaged".
+   * `words`: a points game's (`games.damaged`: closed, not closed).
+   */
+  function damageText(damaged: RaceDamage, words: 'record.damaged' | 'games.damaged' = 'record.damaged'): string {
+    const form: (typeof DAMAGE_FORMS)[number] = `${damaged.confirmed ? 'confirmed' : 'unconfirmed'}${damaged.seq === null ? 'Unknown' : ''}`;
+    const key = `${words}.${form}`;
+    return t(key, { seq: damaged.seq ?? '' });
+  }
+
+  return { findingText, findingDetail, chainText, damageText, isTampering: (finding: JournalFinding) => TAMPERING.has(finding.code) };
 }

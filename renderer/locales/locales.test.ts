@@ -5,7 +5,7 @@ import { GAMES } from '../../engine/poker/rules';
 import { PARITY_CHOICES } from '../composables/deviceProfiles';
 import { SOURCE_KINDS } from '../../protocol/constants';
 import { FLOOR_OFFLINE_REASONS, FLOOR_REFUSAL_REASONS } from '../../protocol/contract';
-import { CHAIN_STATUSES, FINDING_KEYS } from '../composables/journalText';
+import { CHAIN_STATUSES, DAMAGE_FORMS, FINDING_KEYS } from '../composables/journalText';
 import { LOCALE_MESSAGES } from '../i18n';
 import screensEn from './en.json';
 
@@ -79,6 +79,8 @@ const DYNAMIC_KEYS = [
   ...CHAIN_STATUSES.map((status) => `journal.chain.${status}`),
   ...Object.values(FINDING_KEYS).map((key) => `journal.findings.${key}`),
   ...['open', 'confirmed', 'abandoned'].map((status) => `record.status.${status}`),
+  // What a damaged line did to a race or a game (journalText's damageText).
+  ...DAMAGE_FORMS.flatMap((form) => [`record.damaged.${form}`, `games.damaged.${form}`]),
   ...['manual', 'shoe', 'scanner', 'held'].map((source) => `record.source.${source}`),
   ...['connecting', 'connected'].map((state) => `floorLink.${state}`),
   ...FLOOR_OFFLINE_REASONS.map((reason) => `floorLink.reasons.${reason}`),

@@ -23,6 +23,7 @@ import { applyRaceEvent, type RaceState } from '../../engine/race/race';
 import type { RaceSummary } from '../../engine/race/summary';
 import type { RuleSetName } from '../../engine/race/rules';
 import { planView, raceView, raceViewSummary } from '../../protocol/views';
+import { countsAsConfirmed } from '../../protocol/races';
 
 /** The seed's worked example (000_…): Matti 7 × 25, Teppo 2, Johanna 2; 25s leave, 100 stays. */
 export const FINNISH_SEATS: readonly SeatSettings[] = [
@@ -226,7 +227,9 @@ export const DECK_PROFILE_INFO: DeviceProfileInfo = makeProfileInfo({ name: 'dec
 
 /** The history part of a state for these confirmed races (oldest first), as the service makes it. */
 export function makeHistory(entries: readonly HistoryEntry[] = []): HistorySummary {
-  return { total: entries.length, valueDelta: entries.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0), latest: entries.at(-1) ?? null };
+  const confirmed = entries.filter(countsAsConfirmed);
+  const unconfirmed = entries.length - confirmed.length;
+  return { total: entries.length, ...(unconfirmed === 0 ? {} : { unconfirmed }), valueDelta: confirmed.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0), latest: entries.at(-1) ?? null };
 }
 
 export function makeState(overrides: Partial<ConsoleState> = {}): ConsoleState {

@@ -2,7 +2,9 @@
 import { mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../testing/fakeApi';
-import { makeHistoryEntry } from '../testing/fixtures';
+import type { HistoryEntry } from '../../protocol/contract';
+import { makeHistoryEntry, makeState } from '../testing/fixtures';
+import { gameHistoryOf, playMatch, startEvent } from '../testing/gameFixtures';
 import { prepare, settle } from '../testing/setup';
 import HistoryView from './HistoryView.vue';
 
@@ -267,6 +269,93 @@ describe('history: the rules a race ran (issue 41: the house settings were left 
     expect(ran?.get('[data-testid="history-house"]').text().split('; ')).toHaveLength(2);
     expect(asIs?.get('[data-testid="history-rules"]').text()).toBe(rules);
     expect(asIs?.find('[data-testid="history-house"]').exists()).toBe(false);
+    expect(missing).toEqual([]);
+    wrapper.unmount();
+  });
+});
+
+describe('history: a race a damaged journal line belongs to (issue 44)', () => {
+  /** Race 1 whole; race 2 cut short by a damaged line (its end lost at record 812: not confirmed); race 3 confirmed, its record 900 damaged. */
+  function damagedHistory() {
+    const base = makeHistoryEntry();
+    return [
+      makeHistoryEntry({ id: 'race-1', confirmedAt: '2024-05-04T18:00:00.000Z', seq: 1 }),
+      { ...makeHistoryEntry({ id: 'race-2', confirmedAt: '2024-05-04T19:00:00.000Z', seq: 800 }), damaged: { seq: 812, confirmed: false } },
+      { ...makeHistoryEntry({ id: 'race-3', confirmedAt: '2024-05-04T20:00:00.000Z', seq: 890 }), summary: { ...base.summary, valueDelta: null }, damaged: { seq: 900, confirmed: true } },
+    ];
+  }
+
+  it.each([
+    ['en', 'Damaged at record 812: not confirmed — its end could not be read', 'Confirmed; record 900 of it damaged', '+25, not counted', '2 races confirmed, value +25 · 1 damaged race not confirmed, not counted', 'What is shown is what its readable records make.'],
+    ['fi', 'Vaurioitunut kirjauksessa 812: ei vahvistettu — sen loppua ei voitu lukea', 'Vahvistettu; sen kirjaus 900 vaurioitunut', '+25, ei laskettu mukaan', '2 vahvistettua arvontaa, arvo +25 · 1 vaurioitunut arvonta vahvistamatta, ei laskettu mukaan', 'Näkyvissä on se, mitä sen luettavista kirjauksista saadaan.'],
+    ['ru', 'Повреждена запись 812: не подтверждён — его конец не удалось прочитать', 'Подтверждён; его запись 900 повреждена', '+25, не учтено', 'Подтверждено 2 чип-рейса, стоимость +25 · 1 повреждённый чип-рейс не подтверждён и не учтён', 'Показано то, что дают его читаемые записи.'],
+  ] as const)('%s: the row says it, the race cut short counts neither as confirmed nor in the value, and its record slip says it was not confirmed', async (locale, cut, confirmed, notCounted, total, shown) => {
+    const entries = damagedHistory();
+    const cutShort = entries[1] as HistoryEntry;
+    // Its record as the journal's lines make it: started, dealt, no end (the confirmation is the damaged line).
+    const record = {
+      id: 'race-2', status: 'open' as const, startedAt: cutShort.startedAt, counts: [], names: cutShort.names, summary: cutShort.summary,
+      seqs: { first: 800, last: 811 }, lastSeal: null, chain: 'damaged' as const, findings: [], events: [{ seq: 800, at: cutShort.startedAt, type: 'start' as const }],
+    };
+    const { plugins, missing } = await prepare({ api: createFakeApi({ history: entries, records: { 'race-2': record } }), locale });
+    const wrapper = mount(HistoryView, { global: { plugins }, attachTo: document.body });
+    await settle();
+    const rows = wrapper.findAll('[data-testid="history-row"]');
+    expect(rows.map((row) => row.attributes('data-id'))).toEqual(['race-3', 'race-2', 'race-1']);
+    const damage = rows.map((row) => row.find('[data-testid="history-damaged"]'));
+    expect(damage.map((said) => (said.exists() ? said.text() : null))).toEqual([confirmed, cut, null]);
+    expect(rows[1]?.get('[data-testid="history-value"]').text()).toBe(notCounted);
+    expect(rows[0]?.get('[data-testid="history-value"]').text()).toBe('—');
+    // The total and the running total: race 1's value only (race 3's is not known, race 2's not counted).
+    expect(wrapper.get('[data-testid="history-total"]').text().replace(/\s+/g, ' ')).toBe(`${total} · ${wrapper.get('[data-testid="history-chain"]').text()}`);
+    expect(rows.map((row) => row.get('[data-testid="history-running"]').text())).toEqual(['+25', '+25', '+25']);
+
+    await rows[1]?.get('[data-testid="history-open-record"]').trigger('click');
+    await settle();
+    const slip = wrapper.get('[data-testid="race-record"]');
+    expect(slip.get('[data-testid="record-status"]').text()).toBe(cut);
+    expect(slip.get('[data-testid="record-damaged"]').text()).toBe(shown);
+    expect(slip.find('[data-testid="record-late-found"]').exists()).toBe(false);
+    expect(missing).toEqual([]);
+    wrapper.unmount();
+  });
+
+  it('a record the journal alone shows damaged (a confirmation of a race its readable cards do not complete): its slip says so', async () => {
+    const entry = makeHistoryEntry({ id: 'race-1' });
+    const record = {
+      id: 'race-1', status: 'confirmed' as const, startedAt: entry.startedAt, counts: [], names: entry.names, summary: entry.summary, damaged: { seq: 5, confirmed: true },
+      seqs: { first: 1, last: 9 }, lastSeal: null, chain: 'damaged' as const, findings: [], events: [{ seq: 1, at: entry.startedAt, type: 'start' as const }, { seq: 9, at: entry.confirmedAt, type: 'confirm' as const }],
+    };
+    const { plugins } = await prepare({ api: createFakeApi({ history: [entry], records: { 'race-1': record } }) });
+    const wrapper = mount(HistoryView, { global: { plugins }, attachTo: document.body });
+    await settle();
+    await wrapper.get('[data-testid="history-open-record"]').trigger('click');
+    await settle();
+    expect(wrapper.get('[data-testid="record-status"]').text()).toBe('Confirmed; record 5 of it damaged');
+    wrapper.unmount();
+  });
+});
+
+describe('history: a points game a damaged journal line belongs to (issue 44)', () => {
+  it.each([
+    ['en', 'Damaged at record 70: not closed — its end could not be read', 'Closed; a record of it damaged'],
+    ['fi', 'Vaurioitunut kirjauksessa 70: ei päätetty — sen loppua ei voitu lukea', 'Päätetty; yksi sen kirjauksista vaurioitunut'],
+    ['ru', 'Повреждена запись 70: не завершена — её конец не удалось прочитать', 'Завершена; одна из её записей повреждена'],
+  ] as const)('%s: the games played say it beside the winner', async (locale, cut, closed) => {
+    const early = playMatch([startEvent('chicago', ['Matti', 'Teppo'])]);
+    const games = [
+      gameHistoryOf(early, 'game-1', '2024-05-04T20:00:00.000Z'),
+      { ...gameHistoryOf(early, 'game-2', '2024-05-04T21:00:00.000Z'), damaged: { seq: 70, confirmed: false } },
+      { ...gameHistoryOf(early, 'game-3', '2024-05-04T22:00:00.000Z'), damaged: { seq: null, confirmed: true } },
+    ];
+    const { plugins, missing } = await prepare({ api: createFakeApi({ state: makeState({ games }) }), locale });
+    const wrapper = mount(HistoryView, { global: { plugins } });
+    await settle();
+    const said = wrapper.findAll('[data-testid="games-row"]').map((row) => {
+      const damage = row.find('[data-testid="games-damaged"]');
+      return [row.attributes('data-id'), damage.exists() ? damage.text() : null];
+    });
+    expect(said).toEqual([['game-3', closed], ['game-2', cut], ['game-1', null]]);
     expect(missing).toEqual([]);
     wrapper.unmount();
   });

@@ -168,6 +168,14 @@ export const enDevices = {
     lateFoundAdd: 'Late-found chips…',
     lateFoundLine: '{time}: {count} × {removed} found — {gives}',
     outcome: 'Outcome',
+    /** A race a damaged journal line belongs to (its history entry's `damaged`): the history's row and the record say it alike. */
+    damaged: {
+      unconfirmed: 'Damaged at record {seq}: not confirmed — its end could not be read',
+      unconfirmedUnknown: 'Damaged: not confirmed — its end could not be read',
+      confirmed: 'Confirmed; record {seq} of it damaged',
+      confirmedUnknown: 'Confirmed; a record of it damaged',
+      shown: 'What is shown is what its readable records make.',
+    },
     recordSpan: 'Journal records {first}–{last}',
     floorTournament: "Floor's tournament of {time} (record {seq})",
     ownTournament: "The station's own tournament",

@@ -169,6 +169,14 @@ export const fiDevices: DeepStrings<typeof enDevices> = {
     lateFoundAdd: 'Myöhemmin löytyneet merkit…',
     lateFoundLine: '{time}: löytyi {count} × {removed} — {gives}',
     outcome: 'Tulos',
+    /** A race a damaged journal line belongs to (its history entry's `damaged`): the history's row and the record say it alike. */
+    damaged: {
+      unconfirmed: 'Vaurioitunut kirjauksessa {seq}: ei vahvistettu — sen loppua ei voitu lukea',
+      unconfirmedUnknown: 'Vaurioitunut: ei vahvistettu — sen loppua ei voitu lukea',
+      confirmed: 'Vahvistettu; sen kirjaus {seq} vaurioitunut',
+      confirmedUnknown: 'Vahvistettu; yksi sen kirjauksista vaurioitunut',
+      shown: 'Näkyvissä on se, mitä sen luettavista kirjauksista saadaan.',
+    },
     recordSpan: 'Tapahtumalokin kirjaukset {first}–{last}',
     floorTournament: 'Salin turnaus {time} (kirjaus {seq})',
     ownTournament: 'Aseman oma turnaus',

@@ -169,6 +169,14 @@ export const ruDevices: DeepStrings<typeof enDevices> = {
     lateFoundAdd: 'Найденные позже фишки…',
     lateFoundLine: '{time}: найдено {count} × {removed} — {gives}',
     outcome: 'Итог',
+    /** A race a damaged journal line belongs to (its history entry's `damaged`): the history's row and the record say it alike. */
+    damaged: {
+      unconfirmed: 'Повреждена запись {seq}: не подтверждён — его конец не удалось прочитать',
+      unconfirmedUnknown: 'Повреждена запись: не подтверждён — его конец не удалось прочитать',
+      confirmed: 'Подтверждён; его запись {seq} повреждена',
+      confirmedUnknown: 'Подтверждён; одна из его записей повреждена',
+      shown: 'Показано то, что дают его читаемые записи.',
+    },
     recordSpan: 'Записи журнала {first}–{last}',
     floorTournament: 'Турнир зала от {time} (запись {seq})',
     ownTournament: 'Собственный турнир станции',
