@@ -20,6 +20,7 @@ import { tournamentFromCsv } from '../engine/plan/tournament';
 import { readStructure } from '../engine/plan/structure';
 import { actOnFloorClock, readFloorClock, setFloorStructure } from '../floor/clock';
 import { createStationLogin } from '../floor/db/stations';
+import { readFloorStatus } from '../floor/fold';
 import { setHoldBreaks } from '../floor/hold';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import type { FloorLanguage } from '../floor/page/words';
@@ -261,6 +262,11 @@ describe.runIf(run)('the held break when PostgreSQL goes away under the hold ste
     await actOnFloorClock(await db(), { type: 'start' }, Date.now() - 45 * MIN);
     for (const service of [a, b]) expect(await until('the banner', () => service.getState().colorUp)).toMatchObject({ afterLevel: 2 });
     await colourUp(a);
+    // A's colour-up done on the floor (its records stored and folded) before anything crashes: a
+    // station's inserts commit without waiting for the disk (synchronous_commit off), so a crash
+    // right after them could lose them and the floor, back, would count A not done until A sent them
+    // again (it does); the fold's own commit waits for the disk, and with it every record before.
+    await until('A done on the floor', async () => (await readFloorStatus(await db())).tables.some((table) => table.table === 'A' && table.colourUp === 'done'), 30_000);
 
     // The director moves the clock to 8 s before the break's end; once both stations follow the
     // moved clock (each reads the floor's row on its link's round: a crash before that left A on

@@ -63,6 +63,13 @@ describe('the history totals of a journal with a race cut short by a damaged lin
       expect(history.unconfirmed).toBe(1);
       expect(history.valueDelta).toBe((first?.summary.valueDelta ?? 0) + (third?.summary.valueDelta ?? 0));
       expect(history.valueDelta).toBe(whole.valueDelta - (cut?.summary.valueDelta ?? 0));
+      // The race's record the service answers says it too (a browser's slip, the player display), not only the screen's.
+      const record = await again.raceRecord('race-2');
+      if (!record.ok) throw new Error('no record');
+      expect(record.value.damaged).toEqual(cut?.damaged);
+      expect(record.value.status).not.toBe('confirmed');
+      const intact = await again.raceRecord('race-1');
+      expect(intact.ok && intact.value.damaged).toBeFalsy();
     } finally {
       await again.close();
     }

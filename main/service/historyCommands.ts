@@ -154,7 +154,8 @@ export class HistoryCommands {
   raceRecord(raceId: string): Promise<CommandResult<RaceRecord>> {
     return this.kernel.serial(async () => {
       const span = this.raceSpans.of(raceId);
-      const record = span === undefined ? null : await readRaceRecord(journalPath(this.dataDir), raceId, span, this.kernel.journalReport);
+      const damaged = this.history().find((entry) => entry.id === raceId)?.damaged;
+      const record = span === undefined ? null : await readRaceRecord(journalPath(this.dataDir), raceId, span, this.kernel.journalReport, damaged);
       if (record === null) return refused('race', { key: 'service.notInJournal', params: { race: raceId } });
       const floorFacts = this.beside.floorFactsAt(record.seqs.first);
       return ok(withBeside(floorFacts === undefined ? record : { ...record, floorFacts }, this.beside));

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import type { RaceRecord } from '../../protocol/contract';
+import type { RaceDamage } from '../../protocol/races';
 import type { ChainReport } from '../../journal/findings';
 import type { JournalLine } from '../../journal/read';
 import { splitSeal } from '../../journal/seal';
@@ -21,7 +22,7 @@ export interface RaceSpan {
  * and the console's own appends since then. Cards are given to seats by replaying the race
  * through the engine, exactly as on start.
  */
-export async function readRaceRecord(path: string, raceId: string, span: RaceSpan, chain: ChainReport): Promise<RaceRecord | null> {
+export async function readRaceRecord(path: string, raceId: string, span: RaceSpan, chain: ChainReport, damaged?: RaceDamage): Promise<RaceRecord | null> {
   const file = await open(path, 'r');
   let bytes: Buffer;
   try {
@@ -49,5 +50,6 @@ export async function readRaceRecord(path: string, raceId: string, span: RaceSpa
     if (record.kind === 'race-start' && lines.length > 0) break;
     lines.push({ line: { seq: parsed.seq as number, at: parsed.at, record }, seal: splitSeal(text)?.stored ?? null });
   }
-  return lines.length === 0 ? null : buildRecord(raceId, lines, chain);
+  // A race a damaged line cut short: its history entry's mark (replay/session.ts), which the slip says.
+  return lines.length === 0 ? null : buildRecord(raceId, lines, chain, damaged);
 }
