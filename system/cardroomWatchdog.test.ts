@@ -8,11 +8,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectedClient, POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { failureCode, overrunAsStation, pidOf } from '../floor/testing/sessions';
 import { migrate } from '../floor/db/migrate';
 import { createStationLogin } from '../floor/db/stations';
-import { startFloorServer } from '../floor/server';
+import { startFloorServer, type FloorServer } from '../floor/server';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const root = join(import.meta.dirname, '..');
@@ -43,50 +44,33 @@ async function setUpCardroom(server: ThrowawayPostgres, commit?: string): Promis
   }
 }
 
-/** The SQLSTATE a promise rejects with (null: it did not reject). */
-async function rejection(promise: Promise<unknown>): Promise<string | null> {
-  try {
-    await promise;
-    return null;
-  } catch (error) {
-    return String((error as { code?: unknown }).code ?? (error as Error).message);
-  }
-}
-
 describe.runIf(run)("the floor's watchdog on a cardroom set up as the README says (a real PostgreSQL server)", () => {
-  let server: ThrowawayPostgres;
-
-  beforeAll(async () => {
-    server = await startThrowawayPostgres();
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.remove();
-  });
-
   it("says once that it cannot on the earlier set-up; run again, the set-up's function cancels a station's statement past the limit and ends what goes on, never the floor's own nor another role's", async () => {
-    await setUpCardroom(server, EARLIER_SET_UP);
-    const floorUrl = server.urlFor('chip_race_floor', 'floor-password', 'chip_race');
-    const superuser = await connectedClient(server.urlFor(decodeURIComponent(new URL(server.url).username), decodeURIComponent(new URL(server.url).password), 'chip_race'));
-    const floorRole = await connectedClient(floorUrl);
-    const clients: pg.Client[] = [superuser, floorRole];
-    await migrate(floorRole);
-    const lines: string[] = [];
-    let saidUnable: () => void = () => undefined;
-    const unable = new Promise<void>((resolve) => {
-      saidUnable = resolve;
-    });
-    const floor = await startFloorServer({
-      databaseUrl: floorUrl,
-      log: (line) => {
-        lines.push(line);
-        if (line.startsWith('watchdog: cannot')) saidUnable();
-      },
-      foldEveryMs: 1_000,
-      holdEveryMs: 1_000,
-      watchdog: { statementMs: 1_000, idleInTransactionMs: 1_000, everyMs: 100 },
-    });
+    const server = await startThrowawayPostgres();
+    const clients: pg.Client[] = [];
+    let floor: FloorServer | undefined;
     try {
+      await setUpCardroom(server, EARLIER_SET_UP);
+      const floorUrl = server.urlFor('chip_race_floor', 'floor-password', 'chip_race');
+      const superuser = await connectedClient(server.urlFor(decodeURIComponent(new URL(server.url).username), decodeURIComponent(new URL(server.url).password), 'chip_race'));
+      const floorRole = await connectedClient(floorUrl);
+      clients.push(superuser, floorRole);
+      await migrate(floorRole);
+      const lines: string[] = [];
+      let saidUnable: () => void = () => undefined;
+      const unable = new Promise<void>((resolve) => {
+        saidUnable = resolve;
+      });
+      floor = await startFloorServer({
+        databaseUrl: floorUrl,
+        log: (line) => {
+          lines.push(line);
+          if (line.startsWith('watchdog: cannot')) saidUnable();
+        },
+        foldEveryMs: 1_000,
+        holdEveryMs: 1_000,
+        watchdog: { statementMs: 1_000, idleInTransactionMs: 1_000, everyMs: 100 },
+      });
       await unable;
       await setUpCardroom(server);
       const login = await createStationLogin(floorRole, 'Pöytä 9');
@@ -97,35 +81,18 @@ describe.runIf(run)("the floor's watchdog on a cardroom set up as the README say
       // The floor's own statement, another role's and the superuser's, each longer than the limit.
       const others = await Promise.all([floorUrl, server.urlFor('someone_else', 'someone-else-0123', 'chip_race'), server.url].map((url) => connectedClient(url)));
       clients.push(...others);
-      const otherPids = await Promise.all(others.map(async (client) => (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid as number));
+      const otherPids = await Promise.all(others.map(pidOf));
       const othersRunning = others.map(async (client) => {
         await client.query('SET statement_timeout = 0');
-        return rejection(client.query('SELECT pg_sleep(600)'));
+        return failureCode(client.query('SELECT pg_sleep(600)'));
       });
 
-      const station = await connectedClient(stationUrl);
-      clients.push(station);
-      await station.query('SET statement_timeout = 0');
-      expect(await rejection(station.query('SELECT pg_sleep(600)'))).toBe('57014');
-      // A statement catching the cancel: its session ended.
-      const stubborn = await connectedClient(stationUrl);
-      clients.push(stubborn);
-      await stubborn.query('SET statement_timeout = 0');
-      expect(await rejection(stubborn.query('DO $$ BEGIN LOOP BEGIN PERFORM pg_sleep(600); EXCEPTION WHEN query_canceled THEN NULL; END; END LOOP; END $$'))).toBe('57P01');
-
-      // A station's session idle in an open transaction, its own limit turned off: ended.
-      const idle = await connectedClient(stationUrl);
-      clients.push(idle);
-      const idleEnded = new Promise<string>((resolve) => idle.once('error', (error: Error & { code?: string }) => resolve(error.code ?? error.message)));
-      await idle.query('SET idle_in_transaction_session_timeout = 0');
-      await idle.query('BEGIN');
-      await idle.query('SELECT count(*) FROM station_records');
-      expect(await idleEnded).toBe('57P01');
+      expect(await overrunAsStation(stationUrl, clients)).toMatchObject({ sleep: '57014', answersAfter: true, catcher: '57P01', idle: '57P01' });
 
       // The function itself, called by the floor's role naming the others as cancelled before: they are no station's, left.
       const starts = await superuser.query<{ pid: number; started: string }>('SELECT pid, (EXTRACT(epoch FROM query_start) * 1000000)::int8 AS started FROM pg_stat_activity WHERE pid = ANY($1)', [otherPids]);
       expect((await floorRole.query('SELECT * FROM chip_race_logins.stop_station_overruns(1, 1, $1, $2)', [starts.rows.map((row) => row.pid), starts.rows.map((row) => row.started)])).rows).toEqual([]);
-      expect(await rejection(floorRole.query('SELECT * FROM chip_race_logins.stop_station_overruns(0, 1, NULL, NULL)'))).toBe('22023');
+      expect(await failureCode(floorRole.query('SELECT * FROM chip_race_logins.stop_station_overruns(0, 1, NULL, NULL)'))).toBe('22023');
       expect((await superuser.query<{ state: string }>('SELECT state FROM pg_stat_activity WHERE pid = ANY($1)', [otherPids])).rows.map((row) => row.state)).toEqual(['active', 'active', 'active']);
       await superuser.query('SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE pid = ANY($1)', [otherPids]);
       expect(await Promise.all(othersRunning)).toEqual(['57014', '57014', '57014']);
@@ -140,8 +107,9 @@ describe.runIf(run)("the floor's watchdog on a cardroom set up as the README say
         expect.stringMatching(/^watchdog: ended the session of table "Pöytä 9" .*: idle in an open transaction for \d+\.\d s \(so far 2 cancelled, 2 ended\)$/),
       ]);
     } finally {
-      await floor.close();
+      await floor?.close();
       await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+      await server.remove();
     }
-  }, 90_000);
+  }, 150_000);
 });
