@@ -108,7 +108,7 @@ const CARDROOM = 'SELECT o.pid, o.role_name, o.started, o.running_ms, o.idle, o.
  * ended now if still running.
  */
 export async function stopOverruns(client: ClientBase, way: 'cardroom' | 'direct', limits: WatchdogLimits, cancelledBefore: readonly Overrun[]): Promise<Overrun[]> {
-  const cancelled = cancelledBefore.filter((overrun) => !overrun.terminated);
+  const cancelled = cancelledBefore.filter((overrun) => !overrun.terminated && overrun.started !== '');
   const stopped = await client.query<{ pid: number; role_name: string; started: string | null; running_ms: string; idle: boolean; terminated: boolean; table_name: string | null }>(
     `SELECT o.*, t.table_name FROM (${way === 'cardroom' ? CARDROOM : DIRECT}) o LEFT JOIN public.floor_tables t ON t.role_name = o.role_name ORDER BY o.pid`,
     [Math.round(limits.statementMs), Math.round(limits.idleInTransactionMs), cancelled.map((overrun) => overrun.pid), cancelled.map((overrun) => overrun.started)],
