@@ -29,6 +29,7 @@ import { brokenMidColourUp, clockSection, FLOOR_CSS, renderSeating, renderTourna
 import { isFloorLanguage, languageOf, say, sayMessage, type FloorLanguage } from './page/words';
 import { createGuessPacer, guessSource } from './guesses';
 import { floorPoolConfig, onSilentHost } from '../replication/floorClient';
+import { createWatchdog, type WatchdogOptions } from './watchdog';
 
 /**
  * The floor page: every table of the tournament, server-side rendered, read-only. Who may use it:
@@ -71,6 +72,8 @@ export interface FloorServerOptions {
   readonly holdEveryMs?: number;
   /** How long one statement on the floor's database may go unanswered before its connection is cut and the database said unreachable (QUERY_TIMEOUT_MS). */
   readonly queryTimeoutMs?: number;
+  /** The watchdog over the stations' statements (floor/watchdog.ts): its limits and pace (tests: shorter). */
+  readonly watchdog?: WatchdogOptions;
 }
 
 export interface FloorServer {
@@ -966,6 +969,18 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
     });
   };
   holdTimer = setTimeout(holdOn, options.holdEveryMs ?? HOLD_EVERY_MS);
+  // The watchdog, beside them: a station's statement or open transaction past its limits stopped.
+  const watchdog = createWatchdog(options.watchdog, log);
+  let watching: Promise<void> = Promise.resolve();
+  let watchTimer: NodeJS.Timeout | undefined;
+  const watchReport = loopReport('watchdog', log);
+  const watchOn = () => {
+    if (stopped) return;
+    watching = withClient((client) => watchdog.pass(client)).then(watchReport.passed, watchReport.failed).then(() => {
+      if (!stopped) watchTimer = setTimeout(watchOn, watchdog.everyMs);
+    });
+  };
+  watchTimer = setTimeout(watchOn, watchdog.everyMs);
   return {
     url: `${scheme}://${shownHost}:${address.port}/`,
     port: address.port,
@@ -973,8 +988,10 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
       stopped = true;
       clearTimeout(timer);
       clearTimeout(holdTimer);
+      clearTimeout(watchTimer);
       await folding;
       await holding;
+      await watching;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

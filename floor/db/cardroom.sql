@@ -118,7 +118,59 @@ $fn$;
 ALTER FUNCTION chip_race_logins.end_station_sessions(pg_catalog.text) OWNER TO chip_race_logins;
 REVOKE ALL ON FUNCTION chip_race_logins.end_station_sessions(pg_catalog.text) FROM PUBLIC;
 
+-- Stops a station login's statement that runs past its limits though the station turned its own
+-- timeouts off (statement_timeout and idle_in_transaction_session_timeout are every session's to
+-- change; a DO block may catch a cancel): the floor's watchdog (floor/watchdog.ts) calls it every
+-- few seconds. Of the sessions of station logins only (named so, in the station group, no
+-- superuser), it cancels a statement running longer than statement_ms, ends the session of one the
+-- caller cancelled before (cancelled_pids with cancelled_starts, the statement's start in
+-- microseconds since 1970: the same statement, still running), and ends a session idle in an open
+-- transaction longer than idle_in_transaction_ms. Returns what it stopped; never the statement's text.
+-- chip_race_logins reads the sessions' state through pg_read_all_stats (NOLOGIN: only these
+-- functions act as it).
+SELECT 'GRANT pg_read_all_stats TO chip_race_logins' WHERE NOT EXISTS (
+  SELECT FROM pg_auth_members WHERE roleid = 'pg_read_all_stats'::regrole AND member = 'chip_race_logins'::regrole) \gexec
+CREATE OR REPLACE FUNCTION chip_race_logins.stop_station_overruns(statement_ms pg_catalog.int4, idle_in_transaction_ms pg_catalog.int4, cancelled_pids pg_catalog.int4[], cancelled_starts pg_catalog.int8[])
+RETURNS TABLE (pid pg_catalog.int4, role_name pg_catalog.text, started pg_catalog.int8, running_ms pg_catalog.int8, idle pg_catalog.bool, terminated pg_catalog.bool)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+BEGIN
+  IF statement_ms IS NULL OR idle_in_transaction_ms IS NULL
+    OR LEAST(statement_ms, idle_in_transaction_ms) OPERATOR(pg_catalog.<) 1 OR GREATEST(statement_ms, idle_in_transaction_ms) OPERATOR(pg_catalog.>) 3600000 THEN
+    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = 'a station statement''s and open transaction''s limits are 1 ms to 1 hour';
+  END IF;
+  IF pg_catalog.cardinality(cancelled_pids) IS DISTINCT FROM pg_catalog.cardinality(cancelled_starts) THEN
+    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = 'each cancelled session''s pid with its statement''s start';
+  END IF;
+  RETURN QUERY
+  WITH sessions AS MATERIALIZED (
+    SELECT a.pid AS session, r.rolname::pg_catalog.text AS login,
+           a.state OPERATOR(pg_catalog.=) ANY (ARRAY['idle in transaction', 'idle in transaction (aborted)']) AS open_idle,
+           CASE WHEN a.state OPERATOR(pg_catalog.=) ANY (ARRAY['idle in transaction', 'idle in transaction (aborted)']) THEN a.state_change ELSE a.query_start END AS since,
+           (EXTRACT(epoch FROM a.query_start) OPERATOR(pg_catalog.*) 1000000)::pg_catalog.int8 AS statement_start
+    FROM pg_catalog.pg_stat_activity a JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.usesysid
+    WHERE a.backend_type OPERATOR(pg_catalog.=) 'client backend' AND a.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()
+      AND a.state OPERATOR(pg_catalog.=) ANY (ARRAY['active', 'fastpath function call', 'idle in transaction', 'idle in transaction (aborted)'])
+      AND NOT r.rolsuper AND r.rolname OPERATOR(pg_catalog.~) '^chip_race_table_[0-9a-f]{16}$'
+      AND EXISTS (
+        SELECT FROM pg_catalog.pg_auth_members m JOIN pg_catalog.pg_roles g ON g.oid OPERATOR(pg_catalog.=) m.roleid
+        WHERE m.member OPERATOR(pg_catalog.=) r.oid AND g.rolname OPERATOR(pg_catalog.=) 'chip_race_station')
+  ), overruns AS MATERIALIZED (
+    SELECT s.session, s.login, s.open_idle, s.statement_start,
+           (EXTRACT(epoch FROM pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) s.since) OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8 AS ran,
+           s.open_idle OR (s.session, s.statement_start) IN (SELECT u.p, u.t FROM unnest(cancelled_pids, cancelled_starts) AS u(p, t)) AS ending
+    FROM sessions s
+    WHERE s.since OPERATOR(pg_catalog.<) (pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) pg_catalog.make_interval(secs => (CASE WHEN s.open_idle THEN idle_in_transaction_ms ELSE statement_ms END) OPERATOR(pg_catalog./) 1000.0))
+  ), signalled AS MATERIALIZED (
+    SELECT o.*, CASE WHEN o.ending THEN pg_catalog.pg_terminate_backend(o.session) ELSE pg_catalog.pg_cancel_backend(o.session) END AS sent FROM overruns o
+  )
+  SELECT g.session, g.login, g.statement_start, g.ran, g.open_idle, g.ending FROM signalled g WHERE g.sent;
+END
+$fn$;
+ALTER FUNCTION chip_race_logins.stop_station_overruns(pg_catalog.int4, pg_catalog.int4, pg_catalog.int4[], pg_catalog.int8[]) OWNER TO chip_race_logins;
+REVOKE ALL ON FUNCTION chip_race_logins.stop_station_overruns(pg_catalog.int4, pg_catalog.int4, pg_catalog.int4[], pg_catalog.int8[]) FROM PUBLIC;
+
 GRANT USAGE ON SCHEMA chip_race_logins TO chip_race_floor;
 GRANT EXECUTE ON FUNCTION chip_race_logins.station_login(pg_catalog.text, pg_catalog.text, pg_catalog.int4) TO chip_race_floor;
 GRANT EXECUTE ON FUNCTION chip_race_logins.station_limits(pg_catalog.text, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4) TO chip_race_floor;
 GRANT EXECUTE ON FUNCTION chip_race_logins.end_station_sessions(pg_catalog.text) TO chip_race_floor;
+GRANT EXECUTE ON FUNCTION chip_race_logins.stop_station_overruns(pg_catalog.int4, pg_catalog.int4, pg_catalog.int4[], pg_catalog.int8[]) TO chip_race_floor;

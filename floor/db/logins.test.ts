@@ -11,6 +11,7 @@ import { FAILURES_KEPT_PER_TABLE, STATION_IDLE_IN_TRANSACTION_MS, STATION_LOCK_T
 import { pushRecords } from '../../replication/push';
 import { journalRecords } from '../../replication/testing/journalLines';
 import { createStationLogin, StationLoginBusy } from './stations';
+import { endedByServer, failureCode } from '../testing/sessions';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const root = join(import.meta.dirname, '..', '..');
@@ -22,21 +23,6 @@ function floor(args: readonly string[]): Promise<{ code: number; stdout: string;
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });
-}
-
-/** The SQLSTATE a promise rejects with (null: it did not reject). */
-async function failureCode(promise: Promise<unknown>): Promise<string | null> {
-  try {
-    await promise;
-    return null;
-  } catch (error) {
-    return String((error as { code?: unknown }).code ?? (error as Error).message);
-  }
-}
-
-/** The 'error' a connection reports when the server ends it while it sits idle (no query of its own to reject). */
-function endedByServer(client: pg.Client): Promise<string> {
-  return new Promise((resolve) => client.once('error', (error: Error & { code?: string }) => resolve(error.code ?? error.message)));
 }
 
 describe.runIf(run)("a station's login: revoked by --rotate, bounded in time, its refusals counted per statement (a real PostgreSQL server)", () => {
