@@ -96,8 +96,10 @@ describe.runIf(run)('a race whose confirmation was damaged at the station, on th
     rmSync(cardDir, { recursive: true, force: true });
   });
 
-  /** Damages the journal's line (damageLine), restarts the station with the floor until the floor holds every line (the damaged one as evidence), and folds: the damaged line's seq. */
-  async function damagedToFloor(dir: string, table: string, kind: string, raceId: string): Promise<number> {
+  /** Closes the evening's console, damages its journal's line (damageLine), restarts the station with the floor until the floor holds every line (the damaged one as evidence), and folds: the damaged line's seq. */
+  async function damagedToFloor(evening: ConsoleService, dir: string, table: string, kind: string, raceId: string): Promise<number> {
+    release(evening);
+    await evening.close();
     const journal = join(dir, 'journal.jsonl');
     const damagedSeq = damageLine(journal, kind, raceId);
     const last = Math.max(...readFileSync(journal, 'latin1').split('\n').map((text) => Number(/^\{"seq":(\d+),/.exec(text)?.[1] ?? 0)));
@@ -131,9 +133,7 @@ describe.runIf(run)('a race whose confirmation was damaged at the station, on th
     expect(await first.startRace(COUNTS)).toEqual(OK);
     await dealUntilComplete(first, 'race-2');
     expect(await first.confirmRace('race-2')).toEqual(OK);
-    release(first);
-    await first.close();
-    const damagedSeq = await damagedToFloor(dataDir, table, 'race-confirm', 'race-1');
+    const damagedSeq = await damagedToFloor(first, dataDir, table, 'race-confirm', 'race-1');
     const races = await tableRaces(admin, table);
     expect(races.map((race) => [race.raceId, race.status, race.damaged])).toEqual([
       ['race-1', 'damaged', { seq: damagedSeq, confirmed: false }],
@@ -199,9 +199,7 @@ describe.runIf(run)('a race whose confirmation was damaged at the station, on th
     expect(await first.startRace(COUNTS)).toEqual(OK);
     await dealUntilComplete(first, 'race-1');
     expect(await first.confirmRace('race-1')).toEqual(OK);
-    release(first);
-    await first.close();
-    const damagedSeq = await damagedToFloor(cardDir, table, 'race-event', 'race-1');
+    const damagedSeq = await damagedToFloor(first, cardDir, table, 'race-event', 'race-1');
     const races = await tableRaces(admin, table);
     expect(races.map((race) => [race.raceId, race.status, race.damaged])).toEqual([['race-1', 'confirmed', { seq: damagedSeq, confirmed: true }]]);
     const status = await readFloorStatus(admin);
