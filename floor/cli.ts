@@ -10,7 +10,7 @@ import { migrate, schemaVersion, SCHEMA_VERSION } from './db/migrate';
 import { tableNameOf } from '../protocol/tableName';
 import { createStationLogin, ensureTable, StationLoginExists, type StationLogin } from './db/stations';
 import { setHoldBreaks } from './hold';
-import { breakProgress, floorStatus, foldFloor, STATUS_FOLD_BUDGET_MS } from './fold';
+import { breakProgress, damagedInWords, floorStatus, foldFloor, STATUS_FOLD_BUDGET_MS } from './fold';
 import { EMPTY_SUMMARY, summaryCsv, summaryJson, tournamentSummary } from './summary';
 import { decisionWordIn, parseSeparator, separatorFor } from '../replay/csv';
 import { readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating } from './seating';
@@ -315,7 +315,7 @@ async function status(url: string, out: (text: string) => void): Promise<void> {
       return { players: entry.seats.length, ...(entry.brokenAt === null ? {} : { broken: true, ...(openRace === null ? {} : { brokenWithOpenRace: openRace }) }) };
     };
     const document = {
-      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel, ...((table.exchanges ?? []).length > 0 ? { exchanges: table.exchanges } : {}), ...seated(table.table, table.openRace?.raceId ?? null), ...(table.heardFrom === false ? { heardFrom: false } : {}) })),
+      tables: floor.tables.map((table) => ({ table: table.table, races: table.races, valueDelta: table.valueDelta, lastSeen: table.lastSeen, colourUp: table.colourUp, foldBehind: table.foldBehind, ...(table.foldProblems.length > 0 ? { foldProblems: table.foldProblems } : {}), ...(table.damaged.length > 0 ? { damaged: table.damaged } : {}), ...((table.damagedRaces ?? []).length > 0 ? { damagedRaces: (table.damagedRaces ?? []).map((race) => ({ ...race, status: race.confirmed ? 'confirmed' : 'damaged', words: damagedInWords(race) })) } : {}), bring: table.bring, collect: table.collect, sheetAfterLevel: table.sheetAfterLevel, ...((table.exchanges ?? []).length > 0 ? { exchanges: table.exchanges } : {}), ...seated(table.table, table.openRace?.raceId ?? null), ...(table.heardFrom === false ? { heardFrom: false } : {}) })),
       // The chip runner's sheet: each table's for its own break (floor/fold.ts tableSheet, its exchanges outside a race listed beside it), added up.
       totals: { races: floor.totals.races, valueDelta: floor.totals.valueDelta, bring: floor.totals.bring, collect: floor.totals.collect },
       // The current break's progress board: tables at each colour-up status, and how many are left.

@@ -5,7 +5,7 @@ import { CSV_BOM, CSV_EOL, csvLine, decisionForJson, localTime, type CsvOptions 
 import { floorDecisionsCell, HISTORY_CSV_COLUMNS, historyCsvCells, nested } from '../replay/historyExport';
 import { answerOf, tableCalls, type FloorCall } from './calls';
 import { allDecisions, decisionNote, type FloorDecision } from './decisions';
-import { byTableName, tableChain, tableExchanges, tableHistoryPages, type FoldedExchange, type WithClient } from './fold';
+import { byTableName, damagedInWords, tableChain, tableExchanges, tableHistoryPages, type FoldedExchange, type WithClient } from './fold';
 
 /**
  * The whole tournament's confirmed races for the director's spreadsheet: the console's own export
@@ -74,6 +74,22 @@ async function* tableRacePages(read: WithClient, parts: TableParts, pageLines: n
 }
 
 export const FLOOR_TABLE_COLUMN = 'floor table';
+/** The floor's last column: a race's status (FoldedRaceStatus: `confirmed`, or `damaged` when its confirmation was lost at the station), with what a damaged line cost it. */
+export const FLOOR_STATUS_COLUMN = 'floor status';
+
+/** A history entry's status as the floor folds it (floor/fold.ts foldLines): `damaged` when its confirmation was lost at the station (not confirmed, its value not counted). */
+export const exportStatus = (entry: HistoryEntry): 'confirmed' | 'damaged' => (entry.damaged?.confirmed === false ? 'damaged' : 'confirmed');
+
+/** The status column's cell: `confirmed`, `confirmed; record 12 of it damaged at the station`, `damaged: record 12 of it lost at the station; not confirmed`. */
+export const statusCell = (entry: HistoryEntry): string => (entry.damaged === undefined ? 'confirmed' : damagedInWords(entry.damaged));
+
+const VALUE_DELTA_CELL = HISTORY_CSV_COLUMNS.indexOf('value delta');
+
+/** A race's row: the station's cells (a damaged race's value delta left empty: it created none the floor counts), then its status. */
+function raceCells(entry: HistoryEntry, journal: JournalReport, options: CsvOptions): (string | number)[] {
+  const cells = historyCsvCells(entry, journal, options);
+  return [...(exportStatus(entry) === 'damaged' ? cells.map((cell, index) => (index === VALUE_DELTA_CELL ? '' : cell)) : cells), statusCell(entry)];
+}
 
 /** An exchange in words, for the spreadsheet: `late-found race-1, seat 1: 5 × 25 for 1 × 100, 1 × 25 removed: under the rail`. */
 export function exchangeText(exchange: FoldedExchange): string {
@@ -89,7 +105,7 @@ function exchangeCells(exchange: FoldedExchange, options: CsvOptions): (string |
     race: exchange.raceId ?? '', level: exchange.afterLevel ?? '', confirmed: exchange.at, 'confirmed local': localTime(exchange.at, options.offsetOf), removed: exchange.removed, next: exchange.next,
     'value delta': exchange.valueDelta, records: exchange.seq, 'floor decision': exchangeText(exchange),
   };
-  return HISTORY_CSV_COLUMNS.map((column) => cells[column] ?? '');
+  return [...HISTORY_CSV_COLUMNS.map((column) => cells[column] ?? ''), ''];
 }
 
 /**
@@ -100,7 +116,7 @@ function exchangeCells(exchange: FoldedExchange, options: CsvOptions): (string |
  * control given back between pieces: what is held is one page.
  */
 export async function* floorCsvChunks(read: WithClient, options: CsvOptions = {}, pageLines = EXPORT_PAGE_LINES): AsyncGenerator<string, void, undefined> {
-  yield `${CSV_BOM}${csvLine([FLOOR_TABLE_COLUMN, ...HISTORY_CSV_COLUMNS], options.separator)}${CSV_EOL}`;
+  yield `${CSV_BOM}${csvLine([FLOOR_TABLE_COLUMN, ...HISTORY_CSV_COLUMNS, FLOOR_STATUS_COLUMN], options.separator)}${CSV_EOL}`;
   const { tables, decided } = await tablesAndDecisions(read);
   for (const name of tables) {
     const table = await tableParts(read, name, decided);
@@ -109,12 +125,12 @@ export async function* floorCsvChunks(read: WithClient, options: CsvOptions = {}
       if (page.length === 0) continue;
       for (const entry of page) confirmed.add(entry.id);
       await yieldControl();
-      yield page.map((entry) => `${csvLine([table.table, ...historyCsvCells(entry, table.journal, options)], options.separator)}${CSV_EOL}`).join('');
+      yield page.map((entry) => `${csvLine([table.table, ...raceCells(entry, table.journal, options)], options.separator)}${CSV_EOL}`).join('');
     }
     const rows: string[] = [];
     for (const decision of table.decisions.filter((decision) => decision.raceId === null || !confirmed.has(decision.raceId))) {
       // The race's id first (when it names one), the decision in the last column, the rest empty.
-      const cells = HISTORY_CSV_COLUMNS.map((_, index, all) => (index === 0 ? (decision.raceId ?? '') : index === all.length - 1 ? floorDecisionsCell([decisionNote(decision)], options.decisionWord) : ''));
+      const cells = [...HISTORY_CSV_COLUMNS.map((_, index, all) => (index === 0 ? (decision.raceId ?? '') : index === all.length - 1 ? floorDecisionsCell([decisionNote(decision)], options.decisionWord) : '')), ''];
       rows.push(csvLine([table.table, ...cells], options.separator));
     }
     for (const exchange of table.exchanges) rows.push(csvLine([table.table, ...exchangeCells(exchange, options)], options.separator));
@@ -155,8 +171,10 @@ export async function* floorJsonChunks(read: WithClient, pageLines = EXPORT_PAGE
       if (page.length === 0) continue;
       let piece = '';
       for (const entry of page) {
-        races += entry.summary.valueDelta ?? 0;
-        const race = { ...entry, ...(entry.floorDecisions === undefined ? {} : { floorDecisions: entry.floorDecisions.map(decisionForJson) }), chain: chainOf(table.journal, entry.seqs.first, entry.seqs.last).chain };
+        // A damaged race (its confirmation lost at the station) created no value the floor counts.
+        const status = exportStatus(entry);
+        if (status === 'confirmed') races += entry.summary.valueDelta ?? 0;
+        const race = { ...entry, ...(entry.floorDecisions === undefined ? {} : { floorDecisions: entry.floorDecisions.map(decisionForJson) }), chain: chainOf(table.journal, entry.seqs.first, entry.seqs.last).chain, status };
         piece += `${first ? '' : ','}\n        ${nested(race, 4)}`;
         first = false;
       }

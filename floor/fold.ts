@@ -80,7 +80,11 @@ export function settledStatus(base: ColourUpStatus, flag: TableFlag | null, deci
   return base;
 }
 
-export type FoldedRaceStatus = 'racing' | 'waiting-to-confirm' | 'confirmed' | 'abandoned';
+/**
+ * `damaged`: ended by the station's replay as damaged, its confirmation never read (a line of it lost
+ * at the station: HistoryEntry.damaged with `confirmed` false). Not confirmed: no value, no sheet, not counted.
+ */
+export type FoldedRaceStatus = 'racing' | 'waiting-to-confirm' | 'confirmed' | 'abandoned' | 'damaged';
 
 /** One race as the floor keeps it (a row of floor_races). */
 export interface FoldedRace {
@@ -109,6 +113,12 @@ export interface FoldedRace {
   readonly sheet: RaceChipSheet | null;
   readonly firstSeq: number;
   readonly lastSeq: number;
+  /**
+   * A line of it lost at the station (HistoryEntry.damaged): `seq` the first one the replay could not
+   * read (null: it could not tell), `confirmed` whether its confirmation was read (status
+   * 'confirmed', marked) or not (status 'damaged'). Absent for a race whose lines were all read.
+   */
+  readonly damaged?: { readonly seq: number | null; readonly confirmed: boolean };
 }
 
 /**
@@ -262,6 +272,8 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
     // A line kept as evidence only (damaged at the station): nothing to fold, but the table says so.
     if (record === null || record === undefined) {
       damaged.push(line.seq);
+      // The race open then carries it (the fold passes lines over itself, so the replay cannot see the gap).
+      replay.damagedLine(line.seq);
       continue;
     }
     // An exchange the station's reader refuses is passed over as a race's record of another shape is
@@ -305,12 +317,23 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
   const { session } = replay.finish();
   for (const entry of session.history) {
     const summary = summaryFiguresOf(entry);
+    const mark = entry.damaged === undefined ? {} : { damaged: { seq: entry.damaged.seq, confirmed: entry.damaged.confirmed } };
+    if (entry.damaged?.confirmed === false) {
+      // Its end was lost: never confirmed, so nothing of it is counted (no value, not on the runner's sheet).
+      ended.set(entry.id, {
+        raceId: entry.id, status: 'damaged', level: entry.level ?? null, removed: summary.removed, next: summary.next,
+        valueDelta: null, winners: [], startedAt: entry.startedAt, endedAt: entry.confirmedAt,
+        corrections: entry.corrections, refusals: entry.refusals, collect: 0, bring: 0, sheet: null,
+        firstSeq: entry.seqs.first, lastSeq: entry.seqs.last, ...mark,
+      });
+      continue;
+    }
     const sheet = raceChipSheet(summary);
     ended.set(entry.id, {
       raceId: entry.id, status: 'confirmed', level: entry.level ?? null, removed: summary.removed, next: summary.next,
       valueDelta: summary.valueDelta, winners: summary.awards, startedAt: entry.startedAt, endedAt: entry.confirmedAt,
       corrections: entry.corrections, refusals: entry.refusals, collect: collect.get(entry.id) ?? 0, bring: bringOf(summary, sheet), sheet,
-      firstSeq: entry.seqs.first, lastSeq: entry.seqs.last,
+      firstSeq: entry.seqs.first, lastSeq: entry.seqs.last, ...mark,
     });
   }
   const races = [...ended.values()];
@@ -537,9 +560,11 @@ export function floorChainReport(failures: readonly ChainFailure[], allSealsChec
  * so here: every table folded by another version is folded again from its first record. 7: the
  * breaks left with the colour-up finished (`left_finished`, migration 17). 8: a station's
  * `floor-decision` record closes its race only when it is one of floor_decisions (issue 44): a
- * table folded by 7 with a decision of its own making is folded again, and flagged.
+ * table folded by 7 with a decision of its own making is folded again, and flagged. 9: a line
+ * damaged at the station marks the race open then, and a race whose end was lost is 'damaged', not
+ * confirmed (its `damaged` column, migration 22).
  */
-export const FOLD_VERSION = 8;
+export const FOLD_VERSION = 9;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
 const FOLD_LOCK = 0x666f6c64;
@@ -586,6 +611,7 @@ const racesJson = (races: readonly FoldedRace[]): string =>
   JSON.stringify(races.map((race) => ({
     race_id: race.raceId, status: race.status, level: race.level, removed: bounded(race.removed), next: bounded(race.next), value_delta: bounded(race.valueDelta), winners: race.winners, started_at: race.startedAt, ended_at: race.endedAt,
     corrections: bounded(race.corrections), refusals: bounded(race.refusals), collect: bounded(race.collect), bring: bounded(race.bring), sheet: race.sheet, first_seq: race.firstSeq, last_seq: race.lastSeq,
+    damaged: race.damaged ?? null,
   })));
 
 /** A floor_exchanges row (`e`) as the JSON of a FoldedExchange, for the status and the summary to read. */
@@ -653,11 +679,11 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     // The races and the state they leave the table in, in one statement.
     await client.query(
       `WITH races AS (
-         INSERT INTO floor_races (table_name, race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, sheet, first_seq, last_seq)
-         SELECT $1, r.race_id, r.status, r.level, r.removed, r.next, r.value_delta, r.winners, r.started_at, r.ended_at, r.corrections, r.refusals, r.collect, r.bring, r.sheet, r.first_seq, r.last_seq
-         FROM json_to_recordset($11::json) AS r(race_id text, status text, level integer, removed bigint, next bigint, value_delta bigint, winners jsonb, started_at timestamptz, ended_at timestamptz, corrections bigint, refusals bigint, collect bigint, bring bigint, sheet jsonb, first_seq bigint, last_seq bigint)
+         INSERT INTO floor_races (table_name, race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, sheet, first_seq, last_seq, damaged)
+         SELECT $1, r.race_id, r.status, r.level, r.removed, r.next, r.value_delta, r.winners, r.started_at, r.ended_at, r.corrections, r.refusals, r.collect, r.bring, r.sheet, r.first_seq, r.last_seq, r.damaged
+         FROM json_to_recordset($11::json) AS r(race_id text, status text, level integer, removed bigint, next bigint, value_delta bigint, winners jsonb, started_at timestamptz, ended_at timestamptz, corrections bigint, refusals bigint, collect bigint, bring bigint, sheet jsonb, first_seq bigint, last_seq bigint, damaged jsonb)
          ON CONFLICT (table_name, race_id) DO UPDATE SET status = excluded.status, level = excluded.level, removed = excluded.removed, next = excluded.next, value_delta = excluded.value_delta, winners = excluded.winners,
-           started_at = excluded.started_at, ended_at = excluded.ended_at, corrections = excluded.corrections, refusals = excluded.refusals, collect = excluded.collect, bring = excluded.bring, sheet = excluded.sheet, first_seq = excluded.first_seq, last_seq = excluded.last_seq),
+           started_at = excluded.started_at, ended_at = excluded.ended_at, corrections = excluded.corrections, refusals = excluded.refusals, collect = excluded.collect, bring = excluded.bring, sheet = excluded.sheet, first_seq = excluded.first_seq, last_seq = excluded.last_seq, damaged = excluded.damaged),
        exchanges AS (
          INSERT INTO floor_exchanges (table_name, seq, at, reason, race_id, seat, removed, count, next, note, given, lost, value_delta, after_level)
          SELECT $1, e.seq, e.at, e.reason, e.race_id, e.seat, e.removed, e.count, e.next, e.note, e.given, e.lost, e.value_delta, e.after_level
@@ -759,6 +785,19 @@ export interface DenominationChips {
   readonly bring: number;
 }
 
+/** A race a line damaged at the station cost: its confirmation lost (`confirmed` false: status 'damaged') or a line of it (confirmed, marked). */
+export interface DamagedRace {
+  readonly raceId: string;
+  readonly seq: number | null;
+  readonly confirmed: boolean;
+}
+
+/** What a damaged line cost a race, in words for the exports and the chip audit (the page says it in its language): `confirmed; record 12 of it damaged at the station`, `damaged: record 12 of it lost at the station; not confirmed`. */
+export function damagedInWords(damaged: { readonly seq: number | null; readonly confirmed: boolean }): string {
+  const record = damaged.seq === null ? 'a record' : `record ${damaged.seq}`;
+  return damaged.confirmed ? `confirmed; ${record} of it damaged at the station` : `damaged: ${record} of it lost at the station; not confirmed`;
+}
+
 export interface TableStatus {
   readonly table: string;
   readonly races: number;
@@ -786,6 +825,8 @@ export interface TableStatus {
   readonly foldProblems: readonly FoldProblem[];
   /** Damaged lines the station sent as evidence (the first few seqs): amber, the chain verified again from the next record. */
   readonly damaged: readonly number[];
+  /** Its races a damaged line cost (FoldedRace.damaged), oldest first: `confirmed` false, the race is 'damaged' (not counted); absent: none. */
+  readonly damagedRaces?: readonly DamagedRace[];
   /** The chip runner's sheet (tableSheet): chips to bring to the table and to collect from it, per denomination, for the break `sheetAfterLevel`. */
   readonly bring: ChipsByDenomination;
   readonly collect: ChipsByDenomination;
@@ -857,7 +898,7 @@ const chipsList = (chips: Map<number, { collect: number; bring: number }>): Deno
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
   await noJit(client);
-  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null; left_finished: LeftFinished[] | null; break_marked: number | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown; heard: boolean }>(
+  const tables = await client.query<{ table_name: string; colour_up: ColourUpStatus | null; last_seen: Date | null; behind: number | null; open_race: string | null; open_status: FoldedRaceStatus | null; races: number; value_delta: string; corrections: string; refusals: string; abandoned: number; failures: { seq: number; reason: string }[]; fold_behind: string; problems: FoldProblem[] | null; problem_count: number | null; fold_error: string | null; error_seq: string | null; damaged: number[] | null; sheet_break: number | null; sheets: RaceChipSheet[]; base_colour_up: ColourUpStatus | null; flag_kind: TableFlag['kind'] | null; flag_seq: string | null; flag_race: string | null; left_finished: LeftFinished[] | null; break_marked: number | null; open_closed: { by: string; note: string } | null; exchanges: FoldedExchange[]; reader_verdict: unknown; reader_frames: unknown; reader_unknown: unknown; reader_checksum: unknown; reader_repeats: unknown; reader_held: unknown; heard: boolean; damaged_races: DamagedRace[] | null }>(
     `SELECT t.table_name, s.colour_up, coalesce(c.last_seen, (SELECT max(received_at) FROM station_records WHERE table_name = t.table_name AND seq = s.folded_seq)) AS last_seen, c.behind, s.open_race, o.status AS open_status,
        c.reader_verdict, c.reader_frames, c.reader_unknown, c.reader_checksum, c.reader_repeats, c.reader_held,
        coalesce(a.races, 0)::int AS races, (coalesce(a.value_delta, 0) + coalesce((SELECT sum(value_delta) FROM floor_exchanges WHERE table_name = t.table_name), 0))::text AS value_delta, coalesce(a.corrections, 0)::text AS corrections, coalesce(a.refusals, 0)::text AS refusals, coalesce(a.abandoned, 0)::int AS abandoned,
@@ -868,7 +909,8 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
        (SELECT jsonb_build_object('by', d.decided_by, 'note', d.note) FROM floor_decisions d WHERE d.table_name = t.table_name AND d.decision = 'race-closed' AND d.race_id = s.open_race ORDER BY d.id DESC LIMIT 1) AS open_closed,
        b.level AS sheet_break,
        coalesce((SELECT jsonb_agg(r.sheet ORDER BY r.first_seq) FROM floor_races r WHERE r.table_name = t.table_name AND r.level = b.level AND r.status <> 'abandoned' AND r.sheet IS NOT NULL), '[]') AS sheets,
-       coalesce((SELECT jsonb_agg(${EXCHANGE_JSON} ORDER BY e.seq) FROM floor_exchanges e WHERE e.table_name = t.table_name AND e.after_level = b.level), '[]') AS exchanges
+       coalesce((SELECT jsonb_agg(${EXCHANGE_JSON} ORDER BY e.seq) FROM floor_exchanges e WHERE e.table_name = t.table_name AND e.after_level = b.level), '[]') AS exchanges,
+       (SELECT jsonb_agg(jsonb_build_object('raceId', d.race_id, 'seq', d.damaged->'seq', 'confirmed', d.damaged->'confirmed') ORDER BY d.first_seq) FROM floor_races d WHERE d.table_name = t.table_name AND d.damaged IS NOT NULL) AS damaged_races
      FROM floor_tables t
      LEFT JOIN floor_table_state s USING (table_name)
      LEFT JOIN LATERAL (SELECT coalesce(s.break_marked, (SELECT level FROM floor_races WHERE table_name = t.table_name AND level IS NOT NULL ORDER BY first_seq DESC LIMIT 1)) AS level) b ON true
@@ -934,6 +976,7 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
         foldBehind: Number(row.fold_behind),
         foldProblems,
         damaged: (row.damaged ?? []).map(Number),
+        ...(row.damaged_races === null ? {} : { damagedRaces: row.damaged_races }),
         // The sheet as tableSheet makes it: the races and the exchanges of the break chosen in the query, added up.
         bring: addChips(...sheets.map((sheet) => sheet.bring)),
         collect: addChips(...sheets.map((sheet) => sheet.collect)),
@@ -972,14 +1015,14 @@ export async function floorStatus(client: ClientBase, budgetMs = STATUS_FOLD_BUD
 
 /** A table's races as the floor folded them, oldest first. */
 export async function tableRaces(client: ClientBase, table: string): Promise<FoldedRace[]> {
-  const result = await client.query<{ race_id: string; status: FoldedRaceStatus; level: number | null; removed: string; next: string; value_delta: string | null; winners: number[]; started_at: Date; ended_at: Date | null; corrections: string; refusals: string; collect: string; bring: string; sheet: RaceChipSheet | null; first_seq: string; last_seq: string }>(
-    'SELECT race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, sheet, first_seq, last_seq FROM floor_races WHERE table_name = $1 ORDER BY first_seq',
+  const result = await client.query<{ race_id: string; status: FoldedRaceStatus; level: number | null; removed: string; next: string; value_delta: string | null; winners: number[]; started_at: Date; ended_at: Date | null; corrections: string; refusals: string; collect: string; bring: string; sheet: RaceChipSheet | null; first_seq: string; last_seq: string; damaged: FoldedRace['damaged'] | null }>(
+    'SELECT race_id, status, level, removed, next, value_delta, winners, started_at, ended_at, corrections, refusals, collect, bring, sheet, first_seq, last_seq, damaged FROM floor_races WHERE table_name = $1 ORDER BY first_seq',
     [table],
   );
   return result.rows.map((row) => ({
     raceId: row.race_id, status: row.status, level: row.level, removed: Number(row.removed), next: Number(row.next), valueDelta: row.value_delta === null ? null : Number(row.value_delta), winners: row.winners,
     startedAt: row.started_at.toISOString(), endedAt: row.ended_at?.toISOString() ?? null, corrections: Number(row.corrections), refusals: Number(row.refusals), collect: Number(row.collect), bring: Number(row.bring), sheet: row.sheet,
-    firstSeq: Number(row.first_seq), lastSeq: Number(row.last_seq),
+    firstSeq: Number(row.first_seq), lastSeq: Number(row.last_seq), ...(row.damaged == null ? {} : { damaged: row.damaged }),
   }));
 }
 

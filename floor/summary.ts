@@ -5,7 +5,7 @@ import type { FloorDecisionNote } from '../protocol/races';
 import { floorDecisionsCell } from '../replay/historyExport';
 import { readCalls } from './calls';
 import { allDecisions, decisionNote, settlingDecision } from './decisions';
-import { byTableName, EXCHANGE_JSON, exchangeSheet, type FoldedExchange, type FoldedRaceStatus } from './fold';
+import { byTableName, damagedInWords, EXCHANGE_JSON, exchangeSheet, type FoldedExchange, type FoldedRace, type FoldedRaceStatus } from './fold';
 
 /**
  * The tournament in one summary for the chip audit (issue 23): per table and in all, the races
@@ -33,7 +33,8 @@ export interface DenominationMoves {
   readonly added: number;
 }
 
-export type DisputeKind = 'abandoned' | 'chain-failure' | 'floor-called';
+/** `damaged`: a race whose confirmation was lost at the station (a damaged line: floor/fold.ts FoldedRace), not confirmed, nothing of it counted. */
+export type DisputeKind = 'abandoned' | 'chain-failure' | 'floor-called' | 'damaged';
 
 export interface SummaryDispute {
   readonly table: string;
@@ -91,15 +92,15 @@ function movesList(moves: Moves): DenominationMoves[] {
 /** The summary, from what the floor has folded (fold first for the latest: the page's fold does, `floor summary` folds before it reads). */
 export async function tournamentSummary(client: ClientBase): Promise<TournamentSummary> {
   const tables = await client.query<{ table_name: string }>('SELECT table_name FROM floor_tables');
-  const races = await client.query<{ table_name: string; race_id: string; status: FoldedRaceStatus; value_delta: string | null; sheet: RaceChipSheet | null; ended_at: Date | null; reason: string | null; abandon_seq: string | null }>(
-    `SELECT r.table_name, r.race_id, r.status, r.value_delta::text AS value_delta, r.sheet, r.ended_at, a.reason, a.seq::text AS abandon_seq
+  const races = await client.query<{ table_name: string; race_id: string; status: FoldedRaceStatus; value_delta: string | null; sheet: RaceChipSheet | null; ended_at: Date | null; reason: string | null; abandon_seq: string | null; damaged: FoldedRace['damaged'] | null }>(
+    `SELECT r.table_name, r.race_id, r.status, r.value_delta::text AS value_delta, r.sheet, r.ended_at, a.reason, a.seq::text AS abandon_seq, r.damaged
      FROM floor_races r
      LEFT JOIN LATERAL (
        SELECT s.record->>'reason' AS reason, s.seq FROM station_records s
        WHERE r.status = 'abandoned' AND s.table_name = r.table_name AND s.kind = 'race-abandon' AND s.record->>'raceId' = r.race_id AND s.seq <= r.last_seq
        ORDER BY s.seq DESC LIMIT 1
      ) a ON true
-     WHERE r.status IN ('confirmed', 'abandoned')
+     WHERE r.status IN ('confirmed', 'abandoned', 'damaged')
      ORDER BY r.table_name, r.first_seq`,
   );
   const failures = await client.query<{ table_name: string; seq: string; reason: string; at: Date | null }>(
@@ -129,6 +130,10 @@ export async function tournamentSummary(client: ClientBase): Promise<TournamentS
         table.moves.collect.push(row.sheet.collect);
         table.moves.bring.push(row.sheet.bring);
       }
+    } else if (row.status === 'damaged') {
+      // Not confirmed: no value, no chips; for the director to settle, as an abandoned race is.
+      const damaged = row.damaged ?? { seq: null, confirmed: false };
+      table.disputes.push({ table: row.table_name, kind: 'damaged', race: row.race_id, seq: damaged.seq, at: row.ended_at?.toISOString() ?? null, reason: damagedInWords(damaged), decision: null });
     } else {
       table.abandoned += 1;
       table.disputes.push({ table: row.table_name, kind: 'abandoned', race: row.race_id, seq: row.abandon_seq === null ? null : Number(row.abandon_seq), at: row.ended_at?.toISOString() ?? null, reason: row.reason ?? '', decision: null });

@@ -183,9 +183,9 @@ describe.runIf(run)('disputes settled on the record (a real PostgreSQL server, a
 
     // The floor's exports: the confirmed race's row carries its decision, the abandoned race's has a row of its own; the JSON lists both.
     const floorRows = (await floorCsv(admin)).split('\r\n');
-    expect(floorRows[0]).toMatch(/^\uFEFFfloor table,race,.*,floor decision$/);
-    expect(floorRows.find((row) => row.startsWith('12,race-2,'))).toMatch(/Anna: chips-adjusted: seat 3 given one 1000 back$/);
-    expect(floorRows.find((row) => row.startsWith('12,race-1,'))).toMatch(/^12,race-1,(,)+.*Anna: re-race: deal it again$/);
+    expect(floorRows[0]).toMatch(/^\uFEFFfloor table,race,.*,floor decision,floor status$/);
+    expect(floorRows.find((row) => row.startsWith('12,race-2,'))).toMatch(/Anna: chips-adjusted: seat 3 given one 1000 back,confirmed$/);
+    expect(floorRows.find((row) => row.startsWith('12,race-1,'))).toMatch(/^12,race-1,(,)+.*Anna: re-race: deal it again,$/);
     const document = JSON.parse(await floorJson(admin)) as { tables: { table: string; decisions: { id: number; decision: string }[]; calls: unknown[] }[] };
     expect(document.tables.find((table) => table.table === '12')?.decisions.map((decision) => decision.decision)).toEqual(['re-race', 'chips-adjusted']);
     // Keys for programs, words for people (issue 43): each decision's words in the three languages beside its key, in the races, the list and the audit's JSON.

@@ -19,7 +19,7 @@ import { floorDecisionsCell, HISTORY_CSV_COLUMNS, historyCsvCells } from '../rep
 import { answerOf, tableCalls, type FloorCall } from '../floor/calls';
 import { ensureTable } from '../floor/db/stations';
 import { allDecisions, decisionNote, recordDecision, type FloorDecision } from '../floor/decisions';
-import { EXPORT_PAGE_LINES, exchangeText, floorCsv, floorCsvChunks, floorJson, floorJsonChunks, FLOOR_TABLE_COLUMN } from '../floor/export';
+import { EXPORT_PAGE_LINES, exchangeText, exportStatus, floorCsv, floorCsvChunks, floorJson, floorJsonChunks, FLOOR_STATUS_COLUMN, FLOOR_TABLE_COLUMN, statusCell } from '../floor/export';
 import { byTableName, foldFloor, tableChain, tableExchanges, tableHistory, type FoldedExchange } from '../floor/fold';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
@@ -83,23 +83,24 @@ function exchangeCells(exchange: FoldedExchange, options: CsvOptions): (string |
     race: exchange.raceId ?? '', level: exchange.afterLevel ?? '', confirmed: exchange.at, 'confirmed local': localTime(exchange.at, options.offsetOf), removed: exchange.removed, next: exchange.next,
     'value delta': exchange.valueDelta, records: exchange.seq, 'floor decision': exchangeText(exchange),
   };
-  return HISTORY_CSV_COLUMNS.map((column) => cells[column] ?? '');
+  return [...HISTORY_CSV_COLUMNS.map((column) => cells[column] ?? ''), ''];
 }
 async function oneStringCsv(client: ClientBase, options: CsvOptions = {}): Promise<string> {
   const tables = await histories(client);
-  const rows: string[] = [csvLine([FLOOR_TABLE_COLUMN, ...HISTORY_CSV_COLUMNS], options.separator)];
+  const rows: string[] = [csvLine([FLOOR_TABLE_COLUMN, ...HISTORY_CSV_COLUMNS, FLOOR_STATUS_COLUMN], options.separator)];
   for (const table of tables) {
-    for (const entry of table.history) rows.push(csvLine([table.table, ...historyCsvCells(entry, table.journal, options)], options.separator));
+    // (No race of these is damaged: a damaged one's value cell is empty, system/foldDamaged.test.ts.)
+    for (const entry of table.history) rows.push(csvLine([table.table, ...historyCsvCells(entry, table.journal, options), statusCell(entry)], options.separator));
     const confirmed = new Set(table.history.map((entry) => entry.id));
     for (const decision of table.decisions.filter((decision) => decision.raceId === null || !confirmed.has(decision.raceId))) {
-      const cells = HISTORY_CSV_COLUMNS.map((_, index, all) => (index === 0 ? (decision.raceId ?? '') : index === all.length - 1 ? floorDecisionsCell([decisionNote(decision)], options.decisionWord) : ''));
+      const cells = [...HISTORY_CSV_COLUMNS.map((_, index, all) => (index === 0 ? (decision.raceId ?? '') : index === all.length - 1 ? floorDecisionsCell([decisionNote(decision)], options.decisionWord) : '')), ''];
       rows.push(csvLine([table.table, ...cells], options.separator));
     }
     for (const exchange of table.exchanges) rows.push(csvLine([table.table, ...exchangeCells(exchange, options)], options.separator));
   }
   return `${CSV_BOM}${rows.join(CSV_EOL)}${CSV_EOL}`;
 }
-const valueCreated = (table: TableHistory): number => table.history.reduce((sum, entry) => sum + (entry.summary.valueDelta ?? 0), 0) + table.exchanges.reduce((sum, exchange) => sum + exchange.valueDelta, 0);
+const valueCreated = (table: TableHistory): number => table.history.reduce((sum, entry) => sum + (exportStatus(entry) === 'confirmed' ? (entry.summary.valueDelta ?? 0) : 0), 0) + table.exchanges.reduce((sum, exchange) => sum + exchange.valueDelta, 0);
 async function oneStringJson(client: ClientBase): Promise<string> {
   const tables = await histories(client);
   const document = {
@@ -107,7 +108,7 @@ async function oneStringJson(client: ClientBase): Promise<string> {
       table: table.table,
       chain: table.journal.chain,
       chainFailures: table.failures,
-      races: table.history.map((entry) => ({ ...entry, ...(entry.floorDecisions === undefined ? {} : { floorDecisions: entry.floorDecisions.map(decisionForJson) }), chain: chainOf(table.journal, entry.seqs.first, entry.seqs.last).chain })),
+      races: table.history.map((entry) => ({ ...entry, ...(entry.floorDecisions === undefined ? {} : { floorDecisions: entry.floorDecisions.map(decisionForJson) }), chain: chainOf(table.journal, entry.seqs.first, entry.seqs.last).chain, status: exportStatus(entry) })),
       valueDelta: valueCreated(table),
       decisions: table.decisions.map((decision) => decisionForJson(decisionNote(decision))),
       calls: table.calls.map((call) => ({ ...call, answeredBy: answerOf(call, table.decisions)?.id ?? null })),

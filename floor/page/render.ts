@@ -61,7 +61,15 @@ const RACE_STATUS: Readonly<Record<RaceStatus | 'waiting-to-confirm', MessageKey
   confirmed: 'floor.page.raceStatus.confirmed',
   abandoned: 'floor.page.raceStatus.abandoned',
   open: 'floor.page.raceStatus.open',
+  damaged: 'floor.page.raceStatus.damaged',
 };
+
+/** What a line damaged at the station cost a race (FoldedRace.damaged): its confirmation (not confirmed, not counted), or a line of a confirmed race. */
+function raceDamagedText(language: FloorLanguage, damaged: NonNullable<FoldedRace['damaged']>): string {
+  const w = wordsOf(language);
+  if (damaged.confirmed) return damaged.seq === null ? w('floor.page.raceDamaged.confirmedUnknown') : w('floor.page.raceDamaged.confirmed', { seq: damaged.seq });
+  return `${w(RACE_STATUS.damaged)} (${damaged.seq === null ? w('floor.page.raceDamaged.lostUnknown') : w('floor.page.raceDamaged.lost', { seq: damaged.seq })})`;
+}
 
 const FOLD_REASON: Readonly<Record<FoldProblem['reason'], MessageKey>> = {
   'number-out-of-range': 'floor.page.foldReason.numberOutOfRange',
@@ -176,6 +184,11 @@ function damagedList(language: FloorLanguage, seqs: readonly number[]): string {
   return seqs.map((seq) => w('floor.page.damagedRecord', { seq })).join('; ');
 }
 
+/** The races damaged lines cost a table, for the overview's amber list: `; race-2: its confirmation was lost …`. */
+function damagedRacesList(language: FloorLanguage, table: TableStatus): string {
+  return (table.damagedRaces ?? []).map((race) => `; <span data-testid="overview-race-damaged">${escapeHtml(race.raceId)}: ${raceDamagedText(language, race)}</span>`).join('');
+}
+
 /** A table's row: red where its chain failed or a record could not be counted, amber where only a line was damaged at the station. */
 function rowClass(table: TableStatus): string {
   if (table.failures.length > 0 || table.foldProblems.length > 0) return 'failed';
@@ -288,7 +301,7 @@ export function renderOverview(status: FloorStatus, language: FloorLanguage, now
   const tableName = (table: TableStatus) => `<strong>${w('floor.page.tableNamed', { table: table.table })}</strong>`;
   const alerts = `${failed.length === 0 ? '' : `<section class="alert" role="alert" data-testid="chain-failures"><h2>${w('floor.page.chainFailed')}</h2><ul>${failed.map((table) => `<li>${tableName(table)}: ${failuresList(language, table.failures.slice(0, 5))}${table.failures.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`}${
     unfolded.length === 0 ? '' : `<section class="alert" role="alert" data-testid="fold-problems"><h2>${w('floor.page.foldFailed')}</h2><ul>${unfolded.map((table) => `<li>${tableName(table)}: ${foldProblemsList(language, table.foldProblems.slice(0, 5))}${table.foldProblems.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`
-  }${damagedTables.length === 0 ? '' : `<section class="alert alert--damaged" role="status" data-testid="damaged-records"><h2>${w('floor.page.damagedHeading')}</h2><ul>${damagedTables.map((table) => `<li>${tableName(table)}: ${damagedList(language, table.damaged.slice(0, 5))}${table.damaged.length > 5 ? ' …' : ''}</li>`).join('')}</ul></section>`
+  }${damagedTables.length === 0 ? '' : `<section class="alert alert--damaged" role="status" data-testid="damaged-records"><h2>${w('floor.page.damagedHeading')}</h2><ul>${damagedTables.map((table) => `<li>${tableName(table)}: ${damagedList(language, table.damaged.slice(0, 5))}${table.damaged.length > 5 ? ' …' : ''}${damagedRacesList(language, table)}</li>`).join('')}</ul></section>`
   }${foldBehindNote(language, status.foldBehind)}`;
   const rows = status.tables.map((table) => {
     const link = linkState(language, table, now);
@@ -412,7 +425,7 @@ export function renderTable(table: TableStatus, races: readonly FoldedRace[], la
   const closedOnFloor = new Set(decisions.filter((decision) => decision.decision === 'race-closed' && decision.raceId !== null).map((decision) => decision.raceId));
   const rows = races.map((race) => `<tr>
 <th scope="row"><a href="${href('/race', { table: table.table, race: race.raceId }, language)}">${escapeHtml(race.raceId)}</a></th>
-<td>${w(RACE_STATUS[race.status])}${closedOnFloor.has(race.raceId) && (race.status === 'racing' || race.status === 'waiting-to-confirm') ? ` <strong class="closed" data-testid="race-closed-on-floor">${w('floor.decision.closedOnFloor')}</strong>` : ''}</td>
+<td>${race.damaged === undefined ? w(RACE_STATUS[race.status]) : `<span class="race-damaged" data-testid="race-damaged" data-status="${race.status}">${raceDamagedText(language, race.damaged)}</span>`}${closedOnFloor.has(race.raceId) && (race.status === 'racing' || race.status === 'waiting-to-confirm') ? ` <strong class="closed" data-testid="race-closed-on-floor">${w('floor.decision.closedOnFloor')}</strong>` : ''}</td>
 <td class="num">${race.level === null ? '—' : n(race.level)}</td>
 <td class="num">${n(race.removed)} → ${n(race.next)}</td>
 <td class="num">${race.valueDelta === null ? '—' : n(race.valueDelta, true)}</td>

@@ -96,7 +96,7 @@ export const enFloorPages = {
     },
     progress: { title: 'This break', left: 'Tables left: {n} of {total}', allDone: 'Every table is done: play can resume', leftList: 'Still to finish:' },
     colourUpStatus: { notStarted: 'not started', racing: 'racing', waitingToConfirm: 'waiting to confirm', done: 'done', closed: 'closed by the floor', disputed: 'disputed', floorCalled: 'floor called' },
-    raceStatus: { racing: 'racing', waitingToConfirm: 'waiting to confirm', confirmed: 'confirmed', abandoned: 'abandoned', open: 'open' },
+    raceStatus: { racing: 'racing', waitingToConfirm: 'waiting to confirm', confirmed: 'confirmed', abandoned: 'abandoned', open: 'open', damaged: 'damaged: not confirmed' },
     races: 'Races',
     valueChange: 'Value change',
     chip: 'Chip',
@@ -113,6 +113,8 @@ export const enFloorPages = {
     foldReason: { numberOutOfRange: "a number beyond any table's", badTime: 'a time that cannot be', foldFailed: "the table's records could not be counted" },
     damagedHeading: 'Records damaged at the station',
     damagedRecord: 'record {seq} damaged at the station',
+    /** A race a line damaged at the station cost (the table's page): its confirmation lost, or a line of a confirmed race. */
+    raceDamaged: { lost: 'record {seq} of it lost at the station; not counted', lostUnknown: 'a record of it lost at the station; not counted', confirmed: 'confirmed; record {seq} of it damaged at the station', confirmedUnknown: 'confirmed; a record of it damaged at the station' },
     foldBehind: '{n} record arrived and is not counted yet | {n} records arrived and are not counted yet',
     openRace: 'Open race',
     race: 'Race',

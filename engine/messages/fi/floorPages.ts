@@ -94,7 +94,7 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
     },
     progress: { title: 'Tämä tauko', left: 'Pöytiä jäljellä: {n}/{total}', allDone: 'Kaikki pöydät ovat valmiita: peli voi jatkua', leftList: 'Vielä kesken:' },
     colourUpStatus: { notStarted: 'ei alkanut', racing: 'arvonta käynnissä', waitingToConfirm: 'odottaa vahvistusta', done: 'tehty', closed: 'suljettu salissa', disputed: 'kiistanalainen', floorCalled: 'sali kutsuttu' },
-    raceStatus: { racing: 'käynnissä', waitingToConfirm: 'odottaa vahvistusta', confirmed: 'vahvistettu', abandoned: 'keskeytetty', open: 'kesken' },
+    raceStatus: { racing: 'käynnissä', waitingToConfirm: 'odottaa vahvistusta', confirmed: 'vahvistettu', abandoned: 'keskeytetty', open: 'kesken', damaged: 'vahingoittunut: ei vahvistettu' },
     races: 'Arvonnat',
     valueChange: 'Arvon muutos',
     chip: 'Pelimerkki',
@@ -110,6 +110,8 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
     foldReason: { numberOutOfRange: 'luku, jollaista yhdelläkään pöydällä ei ole', badTime: 'aika, joka ei voi olla', foldFailed: 'pöydän kirjauksia ei voitu laskea' },
     damagedHeading: 'Asemalla vahingoittuneet kirjaukset',
     damagedRecord: 'kirjaus {seq} vahingoittui asemalla',
+    /** A race a line damaged at the station cost (the table's page): its confirmation lost, or a line of a confirmed race. */
+    raceDamaged: { lost: 'sen kirjaus {seq} katosi asemalla; ei laskettu', lostUnknown: 'sen kirjaus katosi asemalla; ei laskettu', confirmed: 'vahvistettu; sen kirjaus {seq} vahingoittui asemalla', confirmedUnknown: 'vahvistettu; sen kirjaus vahingoittui asemalla' },
     foldBehind: '{n} saapunut kirjaus on vielä laskematta | {n} saapunutta kirjausta on vielä laskematta',
     openRace: 'Avoin arvonta',
     race: 'Arvonta',

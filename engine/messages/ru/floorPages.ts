@@ -94,7 +94,7 @@ export const ruFloorPages: DeepStrings<typeof enFloorPages> = {
     },
     progress: { title: 'Этот перерыв', left: 'Осталось столов: {n} из {total}', allDone: 'Все столы закончили: игру можно продолжать', leftList: 'Ещё не закончили:' },
     colourUpStatus: { notStarted: 'не начата', racing: 'идёт чип-рейс', waitingToConfirm: 'ждёт подтверждения', done: 'завершена', closed: 'закрыта в зале', disputed: 'спорная', floorCalled: 'вызван зал' },
-    raceStatus: { racing: 'идёт', waitingToConfirm: 'ждёт подтверждения', confirmed: 'подтверждён', abandoned: 'прерван', open: 'идёт' },
+    raceStatus: { racing: 'идёт', waitingToConfirm: 'ждёт подтверждения', confirmed: 'подтверждён', abandoned: 'прерван', open: 'идёт', damaged: 'повреждён: не подтверждён' },
     races: 'Чип-рейсы',
     valueChange: 'Изменение суммы',
     chip: 'Фишка',
@@ -110,6 +110,8 @@ export const ruFloorPages: DeepStrings<typeof enFloorPages> = {
     foldReason: { numberOutOfRange: 'число, какого не бывает ни у одного стола', badTime: 'время, которого не может быть', foldFailed: 'записи стола не удалось учесть' },
     damagedHeading: 'Записи, повреждённые на станции',
     damagedRecord: 'запись {seq} повреждена на станции',
+    /** A race a line damaged at the station cost (the table's page): its confirmation lost, or a line of a confirmed race. */
+    raceDamaged: { lost: 'его запись {seq} потеряна на станции; не учтён', lostUnknown: 'его запись потеряна на станции; не учтён', confirmed: 'подтверждён; его запись {seq} повреждена на станции', confirmedUnknown: 'подтверждён; его запись повреждена на станции' },
     foldBehind: '{n} полученная запись ещё не учтена | {n} полученные записи ещё не учтены | {n} полученных записей ещё не учтены',
     openRace: 'Открытый чип-рейс',
     race: 'Чип-рейс',
