@@ -562,7 +562,7 @@ export function floorChainReport(failures: readonly ChainFailure[], allSealsChec
  * `floor-decision` record closes its race only when it is one of floor_decisions (issue 44): a
  * table folded by 7 with a decision of its own making is folded again, and flagged. 9: a line
  * damaged at the station marks the race open then, and a race whose end was lost is 'damaged', not
- * confirmed (its `damaged` column, migration 22).
+ * confirmed (its `damaged` column, migration 21).
  */
 export const FOLD_VERSION = 9;
 

@@ -943,7 +943,7 @@ CREATE INDEX floor_runner_ticks_by_break ON public.floor_runner_ticks (after_lev
 `,
   },
   {
-    version: 22,
+    version: 21,
     name: "a race whose confirmation or lines were lost at the station (a damaged journal line) is the floor's 'damaged' race, not a confirmed one; a confirmed race with a card lost carries the mark (floor/fold.ts FoldedRace.damaged)",
     // Issue 44: replay/session.ts ends a race whose end was lost as damaged (HistoryEntry.damaged).
     // `damaged`: null, or { seq, confirmed } as the history entry has it. Floor only: the fold writes it.
