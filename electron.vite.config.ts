@@ -6,7 +6,10 @@ const fromRoot = (path: string): string => fileURLToPath(new URL(path, import.me
 
 /** Compile-time flags of the vue-i18n ESM bundler build (Composition API only, no devtools). */
 const vueI18nFlags = {
-  __VUE_I18N_FULL_INSTALL__: 'true',
+  // No screen uses vue-i18n's components (<i18n-t>, v-t) nor Vue's Options API (every component
+  // is <script setup>): both left out of the bundle, whose 200 KB the page's JavaScript must fit.
+  __VUE_OPTIONS_API__: 'false',
+  __VUE_I18N_FULL_INSTALL__: 'false',
   __VUE_I18N_LEGACY_API__: 'false',
   __INTLIFY_PROD_DEVTOOLS__: 'false',
   __INTLIFY_DROP_MESSAGE_COMPILER__: 'false',
