@@ -112,4 +112,40 @@ describe.runIf(run)("the floor's watchdog on a cardroom set up as the README say
       await server.remove();
     }
   }, 150_000);
+
+  // Stop 49's CI: the watchdog, calling every 100 ms while the set-up was run again, once got
+  // "permission denied for function stop_station_overruns". psql ran each statement on its own, so
+  // a running floor saw the function made and its PUBLIC grant revoked before the floor's grant
+  // came. The set-up now changes the tournament's database in one transaction: a floor sees the
+  // earlier functions or all of this version's, never the half between.
+  it("a floor calling the set-up's functions while the set-up is run again over the earlier one never finds one it may not call", async () => {
+    const server = await startThrowawayPostgres();
+    const clients: pg.Client[] = [];
+    try {
+      await setUpCardroom(server, EARLIER_SET_UP);
+      const floorRole = await connectedClient(server.urlFor('chip_race_floor', 'floor-password', 'chip_race'));
+      const superuser = await connectedClient(server.urlFor(decodeURIComponent(new URL(server.url).username), decodeURIComponent(new URL(server.url).password), 'chip_race'));
+      clients.push(floorRole, superuser);
+      // A server slow at its catalogue, as a loaded cardroom PC is: each of the set-up's commands
+      // takes 50 ms more, so any moment between two of them lasts long enough to be seen.
+      await superuser.query('CREATE FUNCTION public.slow_set_up() RETURNS event_trigger LANGUAGE plpgsql AS $$BEGIN PERFORM pg_sleep(0.05); END$$');
+      await superuser.query('CREATE EVENT TRIGGER slow_set_up ON ddl_command_end EXECUTE FUNCTION public.slow_set_up()');
+      const answers = new Map<string, number>();
+      let calling = true;
+      const caller = (async () => {
+        while (calling) {
+          const code = await failureCode(floorRole.query('SELECT * FROM chip_race_logins.stop_station_overruns(60000, 60000, NULL, NULL)'));
+          answers.set(code ?? 'answered', (answers.get(code ?? 'answered') ?? 0) + 1);
+        }
+      })();
+      await setUpCardroom(server);
+      calling = false;
+      await caller;
+      // Before: no such function (42883); after: answered. Never refused (42501).
+      expect([...answers.keys()].sort()).toEqual(['42883', 'answered']);
+    } finally {
+      await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+      await server.remove();
+    }
+  }, 60_000);
 });

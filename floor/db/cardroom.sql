@@ -33,6 +33,9 @@ REVOKE CONNECT, TEMPORARY ON DATABASE chip_race FROM PUBLIC;
 GRANT CONNECT ON DATABASE chip_race TO chip_race_station;
 
 \connect chip_race
+-- One transaction for what follows: a floor running while this is run again sees the earlier
+-- functions and grants or all of this version's, never a function made and not yet granted.
+BEGIN;
 SELECT 'CREATE SCHEMA chip_race_logins AUTHORIZATION chip_race_logins' WHERE NOT EXISTS (SELECT FROM pg_namespace WHERE nspname = 'chip_race_logins') \gexec
 REVOKE ALL ON SCHEMA chip_race_logins FROM PUBLIC;
 
@@ -174,3 +177,4 @@ GRANT EXECUTE ON FUNCTION chip_race_logins.station_login(pg_catalog.text, pg_cat
 GRANT EXECUTE ON FUNCTION chip_race_logins.station_limits(pg_catalog.text, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4) TO chip_race_floor;
 GRANT EXECUTE ON FUNCTION chip_race_logins.end_station_sessions(pg_catalog.text) TO chip_race_floor;
 GRANT EXECUTE ON FUNCTION chip_race_logins.stop_station_overruns(pg_catalog.int4, pg_catalog.int4, pg_catalog.int4[], pg_catalog.int8[]) TO chip_race_floor;
+COMMIT;
