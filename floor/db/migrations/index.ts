@@ -22,8 +22,8 @@
  * 1. a new file with the next version, e.g. 22-what-it-does.ts, exporting `migration`
  *    (version 22; never edit a released one: a change is a new migration);
  * 2. import it below and add it at the end of MIGRATIONS;
- * 3. once a release carries it, pin it: its checksum in pinned.ts's RELEASED_CHECKSUMS
- *    (pinned.test.ts says the one to write).
+ * 3. once a release carries it, pin it: its checksum in pinned.ts's RELEASED_CHECKSUMS (pin
+ *    it as '' and floor/db/pinned.test.ts's failure says what it reads); never change a pin.
  * floor/db/pinned.test.ts checks that the files here are exactly the listed migrations, numbered
  * 1..N without a gap, and that every pinned one still reads as released.
  */
