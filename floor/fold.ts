@@ -515,7 +515,7 @@ export function tableSheet(races: readonly Pick<FoldedRace, 'level' | 'firstSeq'
   return { afterLevel, bring: addChips(...sheets.map((sheet) => sheet.bring)), collect: addChips(...sheets.map((sheet) => sheet.collect)) };
 }
 
-/** A chain failure the floor's trigger recorded (floor/db/migrations.ts, verify_station_record). */
+/** A chain failure the floor's trigger recorded (floor/db/migrations/03-definer-safety.ts and later, verify_station_record). */
 export interface ChainFailure {
   readonly seq: number;
   readonly reason: string;

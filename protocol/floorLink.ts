@@ -14,7 +14,7 @@ export interface FloorTarget {
 export const FLOOR_OFFLINE_REASONS = ['unreachable', 'login', 'cleartext', 'md5', 'database', 'schema', 'table', 'full', 'standby', 'other'] as const;
 export type FloorOfflineReason = (typeof FLOOR_OFFLINE_REASONS)[number];
 
-/** Why the floor refuses a record on arrival: the codes its check writes (floor/db/migrations.ts, verify_station_record). */
+/** Why the floor refuses a record on arrival: the codes its check writes (floor/db/migrations/03-definer-safety.ts and later, verify_station_record). */
 export const FLOOR_REFUSAL_REASONS = ['changed-after-arrival', 'gap', 'header-not-json', 'header-unknown', 'no-seal', 'broken-link', 'bad-seal', 'not-json', 'no-header', 'seq-mismatch', 'bad-time'] as const;
 
 /**

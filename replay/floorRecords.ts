@@ -48,7 +48,7 @@ export const FLOOR_RECORD_KINDS: readonly string[] = ['floor-called', 'floor-dec
 
 /**
  * The longest a `floor-tournament` record's tournament may be as JSON: a line of the journal the
- * floor keeps must stay within its 65,536 characters (floor/db/migrations.ts `station_records`),
+ * floor keeps must stay within its 65,536 characters (floor/db/migrations/01-tables.ts `station_records`),
  * with the line's seal and time around it. The largest structure the planner takes (500 entries,
  * 12 chips) is well within it (replay/floorRecords.test.ts).
  */

@@ -84,7 +84,7 @@ ALTER FUNCTION chip_race_logins.station_login(pg_catalog.text, pg_catalog.text, 
 REVOKE ALL ON FUNCTION chip_race_logins.station_login(pg_catalog.text, pg_catalog.text, pg_catalog.int4) FROM PUBLIC;
 
 -- Bounds a station login's statements in time: its statement, lock and idle-in-transaction
--- timeouts (the floor's floor/db/migrations.ts says which and why), each 1 ms to 10 minutes.
+-- timeouts (the floor's floor/db/migrations/shared.ts says which and why), each 1 ms to 10 minutes.
 CREATE OR REPLACE FUNCTION chip_race_logins.station_limits(role_name pg_catalog.text, statement_ms pg_catalog.int4, lock_ms pg_catalog.int4, idle_in_transaction_ms pg_catalog.int4)
 RETURNS void LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
 BEGIN

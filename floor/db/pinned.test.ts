@@ -1,18 +1,69 @@
 // Released migrations are pinned: a database records each migration's checksum, and a floor whose
 // migration of a recorded version reads otherwise is refused before it changes anything.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../testing/postgres';
 import { migrate, migrationChecksum, schemaVersion, SCHEMA_VERSION } from './migrate';
-import { MIGRATIONS, RELEASED_CHECKSUMS } from './migrations';
+import { MIGRATIONS, RELEASED_CHECKSUMS, type Migration } from './migrations';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 
+/** The migrations released so far (all pinned): a pin is never removed, so there are never fewer. */
+const RELEASED_SO_FAR = 21;
+const folder = join(import.meta.dirname, 'migrations');
+/** The files in floor/db/migrations/ that are not a migration. */
+const NOT_MIGRATIONS = ['index.ts', 'pinned.ts', 'shared.ts'];
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, at) => from + at);
+
+/** What differs from the pins: each pinned migration missing or no longer reading as released, by version. */
+function releasedEdits(migrations: readonly Migration[], pinned: Readonly<Record<number, string>> = RELEASED_CHECKSUMS): string[] {
+  return Object.entries(pinned).flatMap(([version, checksum]) => {
+    const migration = migrations.find((candidate) => candidate.version === Number(version));
+    if (migration === undefined) return [`migration ${version}: gone`];
+    const reads = migrationChecksum(migration);
+    return reads === checksum ? [] : [`migration ${version} ("${migration.name}"): reads ${reads}, pinned ${checksum}`];
+  });
+}
+
 describe('the released migrations', () => {
+  it('are every one pinned, 1 to the last released without a gap', () => {
+    const pinned = Object.keys(RELEASED_CHECKSUMS).map(Number);
+    expect(pinned.length).toBeGreaterThanOrEqual(RELEASED_SO_FAR);
+    expect(pinned).toEqual(range(1, pinned.length));
+    expect(pinned.length).toBeLessThanOrEqual(MIGRATIONS.length);
+  });
+
   it('read as they were released (an edit is a new migration, never a change to one of these)', () => {
-    const released = Object.keys(RELEASED_CHECKSUMS).map(Number);
-    expect(released).toEqual([1, 2]);
-    for (const version of released) expect(migrationChecksum(MIGRATIONS.find((migration) => migration.version === version) as (typeof MIGRATIONS)[number]), `migration ${version}`).toBe(RELEASED_CHECKSUMS[version]);
+    expect(releasedEdits(MIGRATIONS)).toEqual([]);
+  });
+
+  it('an edit to any one of them is named, and only that one', () => {
+    for (const version of Object.keys(RELEASED_CHECKSUMS).map(Number)) {
+      for (const edit of ['\n-- edited', ' ']) {
+        const edited = MIGRATIONS.map((migration) => (migration.version === version ? { ...migration, sql: `${migration.sql}${edit}` } : migration));
+        const found = releasedEdits(edited);
+        expect(found, `migration ${version} edited`).toHaveLength(1);
+        expect(found[0]).toMatch(new RegExp(`^migration ${version} \\(`));
+      }
+      // A changed character inside, the length kept.
+      const swapped = MIGRATIONS.map((migration) => (migration.version === version ? { ...migration, sql: migration.sql.replace('T', 't') } : migration));
+      expect(releasedEdits(swapped), `migration ${version}, one letter`).toHaveLength(1);
+    }
+    expect(releasedEdits(MIGRATIONS.filter((migration) => migration.version !== 7))).toEqual(['migration 7: gone']);
+  });
+
+  it('are the files in floor/db/migrations/, NN-short-name.ts each, numbered 1..N as listed', async () => {
+    const numbered = readdirSync(folder).filter((file) => !NOT_MIGRATIONS.includes(file)).sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
+    for (const file of numbered) expect(file, 'a migration\'s file name').toMatch(/^\d{2,}-[a-z0-9]+(-[a-z0-9]+)*\.ts$/);
+    expect(numbered.map((file) => Number.parseInt(file, 10))).toEqual(range(1, MIGRATIONS.length));
+    expect(MIGRATIONS.map((migration) => migration.version)).toEqual(range(1, MIGRATIONS.length));
+    for (const [at, file] of numbered.entries()) {
+      const module = (await import(join(folder, file))) as { migration?: Migration };
+      expect(module.migration?.version, file).toBe(Number.parseInt(file, 10));
+      expect(MIGRATIONS[at], `${file} listed in its place`).toBe(module.migration);
+    }
   });
 });
 
