@@ -17,6 +17,10 @@ export default defineConfig({
     // property takes 2.3 s alone and failed at 5,086 ms with other suites and two CPU hogs running.
     // A test that hangs still fails, at this bound; tests that wait on servers set their own.
     testTimeout: 60_000,
+    // Hooks the same, for the same reason: an afterAll stopping a throwaway PostgreSQL (a shutdown
+    // checkpoint, fsynced) passed 10 s, vitest's hook default, with the machine at load 16–23
+    // (floor/db/pinned.test.ts, while other suites ran); its tests had all passed.
+    hookTimeout: 60_000,
     globals: false,
     include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**', 'out/**', 'dist/**', 'e2e/**', 'coverage/**'],
