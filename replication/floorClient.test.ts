@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { floorPoolConfig } from './floorClient';
 
-// The floor console's pool (floor/server.ts): each connection with TCP keepalive on and a deadline
+// The floor console's pool (floor/pool.ts): each connection with TCP keepalive on and a deadline
 // on its statements (system/floorSilentDrop.test.ts shows the deadline on a real PostgreSQL behind
 // a silent link), for a URL of one host as for a list.
 

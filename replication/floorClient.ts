@@ -33,7 +33,7 @@ export async function connectFloorClient(url: string, config: Omit<pg.ClientConf
 /**
  * The code a statement cut off by the pool's deadline rejects with (and its connection's 'error'
  * carries): Node's own for a connection timed out, which the floor's checks read as its database
- * gone (floor/server.ts isDatabaseGone, floor/fold.ts isConnectionLost), not as a refused statement.
+ * gone (floor/pool.ts isDatabaseGone, floor/fold.ts isConnectionLost), not as a refused statement.
  */
 export const FLOOR_QUERY_TIMEOUT = 'ETIMEDOUT';
 
@@ -80,7 +80,7 @@ export function floorPoolConfig(url: string, config: Omit<pg.PoolConfig, 'connec
       super(options);
       // A connection lost while the floor uses it (its server stopped mid-query, or cut below): the
       // query rejects by itself; the report is taken here so it ends no process (the pool and
-      // floor/server.ts's withClient take it too while they hold the connection).
+      // floor/pool.ts's withClient take it too while they hold the connection).
       this.on('error', () => undefined);
       const query = this.query.bind(this) as (...args: unknown[]) => unknown;
       (this as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {

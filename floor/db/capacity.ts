@@ -5,7 +5,7 @@ import { say, type FloorLanguage } from '../page/words';
  * How many connections a cardroom's PostgreSQL must allow, and whether it does.
  *
  * Each station's link (main/floorLink/link.ts) holds one connection while the console runs, idle
- * or not; the floor page holds a pool of its own (floor/server.ts); PostgreSQL keeps
+ * or not; the floor page holds a pool of its own (floor/pool.ts); PostgreSQL keeps
  * `superuser_reserved_connections` (3 by default) for its superuser; and a margin covers a
  * director's `floor status`, a `sync` from a station's folder, psql, a link reconnecting while
  * the server still counts its old connection. A server short of slots refuses the stations past
@@ -15,7 +15,7 @@ import { say, type FloorLanguage } from '../page/words';
 
 /** Connections a station's link holds: one, from its start to its close. */
 export const CONNECTIONS_PER_STATION = 1;
-/** The floor page's pool (floor/server.ts `max`). */
+/** The floor page's pool (floor/pool.ts `max`). */
 export const FLOOR_POOL_CONNECTIONS = 4;
 
 /** The margin over the tables, the floor and the reserved slots: a tenth of the tables, at least 10. */
