@@ -13,8 +13,8 @@ import { markTheBreak } from './harness/tour';
 
 // What a dealer's hands do at a break (issue 24): the Finnish example from "the break starts" (the
 // banner's Start the colour-up) to "race confirmed", each way the counts and the cards can come in,
-// taps and keys counted as the run makes them. The README's table ("Taps and keys at a break") is
-// these figures: each run fails if its row there says otherwise, so the README stays measured.
+// taps and keys counted as the run makes them. The table of docs/dealer.md ("Taps and keys at a break") is
+// these figures: each run fails if its row there says otherwise, so the documentation stays measured.
 // The station is linked to a real floor (a throwaway PostgreSQL, the station started from the
 // environment as the README says), as at a cardroom's break, and each tap is a finger's: the point
 // at the control's centre must be the control (elementFromPoint: nothing laid over it, issue 41),
@@ -30,10 +30,10 @@ interface Hands {
   keys: number;
 }
 
-/** The README's rows: counts by, cards by, taps, keys. */
+/** The rows of docs/dealer.md's "Taps and keys at a break": counts by, cards by, taps, keys. */
 function readmeRows(): Map<string, Hands> {
-  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-  const section = readme.split('### Taps and keys at a break')[1]?.split('\n#')[0] ?? '';
+  const dealer = readFileSync(fileURLToPath(new URL('../docs/dealer.md', import.meta.url)), 'utf8');
+  const section = dealer.split('## Taps and keys at a break\n')[1]?.split('\n#')[0] ?? '';
   const rows = new Map<string, Hands>();
   for (const match of section.matchAll(/^\| (typed|keypad) \| (typed|grid|shoe) \| (\d+) \| (\d+) \|/gm)) {
     rows.set(`${match[1]}/${match[2]}`, { taps: Number(match[3]), keys: Number(match[4]) });
@@ -144,10 +144,10 @@ const WAYS: readonly [Counts, Cards][] = [
 ];
 
 for (const [counts, cards] of WAYS) {
-  test(`the Finnish example at a break, counts ${counts}, cards ${cards === 'shoe' ? 'from a serial shoe' : cards}: taps and keys as the README's table says`, async ({ page }) => {
+  test(`the Finnish example at a break, counts ${counts}, cards ${cards === 'shoe' ? 'from a serial shoe' : cards}: taps and keys as docs/dealer.md's table says`, async ({ page }) => {
     const hands = await run(page, counts, cards);
     test.info().annotations.push({ type: 'hands', description: JSON.stringify({ counts, cards, ...hands }) });
     console.log(`taps and keys: counts ${counts}, cards ${cards}: ${hands.taps} taps, ${hands.keys} keys`);
-    expect(readmeRows().get(`${counts}/${cards}`), `README "Taps and keys at a break": the row for counts ${counts}, cards ${cards}`).toEqual(hands);
+    expect(readmeRows().get(`${counts}/${cards}`), `docs/dealer.md "Taps and keys at a break": the row for counts ${counts}, cards ${cards}`).toEqual(hands);
   });
 }

@@ -198,7 +198,7 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options.token === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without --token (or CHIP_RACE_FLOOR_TOKEN): the floor page on the cardroom's network needs a password`);
   if (command !== 'add-table' && 'rotate' in options) throw new UsageError('--rotate is for add-table only');
   if (('tls-cert' in options) !== ('tls-key' in options)) throw new UsageError('--tls-cert and --tls-key go together: the certificate and its key');
-  if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options['tls-cert'] === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without HTTPS: add --tls-cert FILE --tls-key FILE (the README makes them with the cardroom's own certificate authority)`);
+  if (command === 'serve' && options.host !== undefined && !isLoopbackHost(options.host) && options['tls-cert'] === undefined) throw new UsageError(`refusing to serve on ${options.host.slice(0, 64)} without HTTPS: add --tls-cert FILE --tls-key FILE (docs/floor.md makes them with the cardroom's own certificate authority)`);
   if (command !== 'serve') for (const name of ['port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name']) if (name in options) throw new UsageError(`--${name} is for serve only`);
   if (command === 'structure') {
     if (options.file === undefined) throw new UsageError('structure needs --file PATH (the structure as JSON, or the planner\'s CSV)');

@@ -102,7 +102,7 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   checkToken(token);
   const lan = !isLoopbackHost(host);
   if (lan && token === undefined) throw new Error(`refusing to listen on ${host}: the floor serves the cardroom's network only behind a token (--token or CHIP_RACE_FLOOR_TOKEN)`);
-  if (lan && options.tls === undefined) throw new Error(`refusing to listen on ${host} without HTTPS: add --tls-cert FILE --tls-key FILE (the README makes them with the cardroom's own certificate authority)`);
+  if (lan && options.tls === undefined) throw new Error(`refusing to listen on ${host} without HTTPS: add --tls-cert FILE --tls-key FILE (docs/floor.md makes them with the cardroom's own certificate authority)`);
   const names = options.names ?? [];
   for (const name of names) if (!isHostName(name)) throw new Error(`--name ${JSON.stringify(name.slice(0, 64))} is not a host name (such as floor.local)`);
 

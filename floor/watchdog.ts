@@ -147,7 +147,7 @@ export function createWatchdog(options: WatchdogOptions | undefined, log: (line:
     async pass(client) {
       const way = await watchdogWay(client);
       if (way === null) {
-        if (!saidUnable) log(`watchdog: cannot stop a station's statement that runs past its limits: the floor's role may not signal other sessions, and the cardroom's set-up has no ${OVERRUNS_STOPPER.replace(/\(.*$/, '')} (run its psql line again, as the README's "Set up a cardroom" says)`);
+        if (!saidUnable) log(`watchdog: cannot stop a station's statement that runs past its limits: the floor's role may not signal other sessions, and the cardroom's set-up has no ${OVERRUNS_STOPPER.replace(/\(.*$/, '')} (run its psql line again, as docs/floor.md's "Set up a cardroom" says)`);
         saidUnable = true;
         cancelledBefore = [];
         return;

@@ -1,7 +1,7 @@
 // The profile format additions of issue 12: line settings, the repeat window, UID patterns and byte
 // notations, zero-padded indexes, Code IDs, the ace as 1, hex checksums and STX-counting sums, the
 // start-up grace and DTR. Recorded bytes through decodeRecording, properties with fast-check, the
-// README's samples, and every new field refused by name.
+// samples of docs/readers.md, and every new field refused by name.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -467,11 +467,9 @@ describe('profiles: the one validator, and what it tells a person', () => {
   });
 });
 
-/** The README's hardware section: each sample block (text lines or hex bytes) followed by the profile that reads it. */
-describe('the README samples', () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('## Card shoe and barcode reader');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+/** The readers' page (docs/readers.md): each sample block (text lines or hex bytes) followed by the profile that reads it. */
+describe('the samples of docs/readers.md', () => {
+  const section = readFileSync(new URL('../docs/readers.md', import.meta.url), 'utf8');
   const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((match) => ({ lang: match[1] as string, body: match[2] as string }));
   const profiles = blocks.flatMap((block, index) => (block.lang === 'json' ? [{ json: block.body, sample: blocks[index - 1] }] : []));
 

@@ -2,7 +2,7 @@
 // `npm test`: the system packages the tests need, then lint, types, the unit and integration tests
 // (vitest) and the screens (Playwright), in that order, stopping at the first that fails, as the
 // `&&` chain it replaces did; then how long each step took and the whole (issue 42: the clean-clone
-// run's figures in the README are read off this line). Arguments go to nobody: the steps are fixed.
+// run's figures in docs/performance.md are read off this line). Arguments go to nobody: the steps are fixed.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -3,13 +3,14 @@
 // files), the floor started on it, a table registered, its station replicating with the login it
 // was given, the floor's status reading it.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleService } from '../main/service/service';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
+import { findInDocumentation } from '../floor/testing/readme';
 import { playStation } from './testing/stations';
 import { stationRoleOf } from '../floor/db/stations';
 
@@ -24,12 +25,11 @@ function floor(args: readonly string[]): Promise<{ code: number; stdout: string;
   });
 }
 
-/** The README's psql line of "Set up a cardroom", found by its marker so the test runs what the README says. */
+/** The psql line of "Set up a cardroom" (docs/floor.md), found by its marker so the test runs what the documentation says. */
 function readmeSetUp(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const block = /<!-- cardroom-setup:[^\n]*-->\n```sh\n([^`]*)```/.exec(readme)?.[1];
+  const block = findInDocumentation('cardroom-setup block', /<!-- cardroom-setup:[^\n]*-->\n```sh\n([^`]*)```/).match[1];
   const line = block?.split('\n').find((command) => command.startsWith('sudo -u postgres psql'));
-  if (line === undefined) throw new Error("README.md has no cardroom-setup block with a 'sudo -u postgres psql' line");
+  if (line === undefined) throw new Error("the documentation's cardroom-setup block has no 'sudo -u postgres psql' line");
   return line;
 }
 
@@ -244,11 +244,9 @@ describe.runIf(run)("a cardroom an earlier version set up, its set-up's line run
   }, 180_000);
 });
 
-/** The README's lines for a cluster not at Debian's defaults (`cardroom-other-cluster:begin` … `end`), as written there. */
+/** The documentation's lines for a cluster not at Debian's defaults (`cardroom-other-cluster:begin` … `end`, docs/floor.md), as written there. */
 function readmeOtherCluster(): string[] {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const block = /<!-- cardroom-other-cluster:begin[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- cardroom-other-cluster:end -->/.exec(readme)?.[1];
-  if (block === undefined) throw new Error('README.md has no cardroom-other-cluster:begin … end block');
+  const block = findInDocumentation('cardroom-other-cluster:begin … end block', /<!-- cardroom-other-cluster:begin[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- cardroom-other-cluster:end -->/).match[1] as string;
   return block.split('\n').filter((line) => line.trim() !== '');
 }
 

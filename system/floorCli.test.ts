@@ -60,7 +60,7 @@ describe('the floor command line: bad arguments', () => {
 });
 
 describe('the floor command line: its help (issue 43)', () => {
-  it('says how to call it, as the README runs it: floor --help, -h, help and every subcommand\'s --help, exit 0, on stdout, every option in them and in the README', async () => {
+  it('says how to call it, as the README runs it: floor --help, -h, help and every subcommand\'s --help, exit 0, on stdout, every option in them and in docs/floor.md', async () => {
     const general = await Promise.all([floor(['--help'], {}, true), floor(['-h']), floor(['help'])]);
     const perCommand = await Promise.all([...SUBCOMMANDS.map((command) => floor([command, '--help'])), floor(['clock', 'adjust', '--help']), floor(['status', '--database', 'not a url', '--help'])]);
     for (const outcome of [...general, ...perCommand]) {
@@ -72,10 +72,10 @@ describe('the floor command line: its help (issue 43)', () => {
     expect(perCommand[SUBCOMMANDS.indexOf('clock')]?.stdout).toMatch(/--minutes N +for adjust/);
     expect(general[0]?.stdout).toMatch(/PORT 5432 when left out/);
     const said = new Set([...general, ...perCommand].flatMap((outcome) => [...outcome.stdout.matchAll(/--([a-z-]+)/g)].map((match) => match[1])));
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const floorPage = readFileSync(join(root, 'docs', 'floor.md'), 'utf8');
     for (const option of CLI_OPTIONS) {
       expect(said, `--${option} in the help`).toContain(option);
-      expect(readme, `--${option} in the README`).toContain(`--${option}`);
+      expect(floorPage, `--${option} in docs/floor.md`).toContain(`--${option}`);
     }
   }, 60_000);
 });

@@ -1,4 +1,4 @@
--- A cardroom's floor, set up once by PostgreSQL's superuser (README, "Set up a cardroom"):
+-- A cardroom's floor, set up once by PostgreSQL's superuser (docs/floor.md, "Set up a cardroom"):
 --   sudo -u postgres psql -v floor_password='…' < floor/db/cardroom.sql
 -- Run again (the same line) on a cardroom an earlier version set up, it keeps what is there (the
 -- tournament's database, its station logins), gives the floor's role the password given, and

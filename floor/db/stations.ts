@@ -36,7 +36,7 @@ export class StationLoginExists extends Error {
 /** A cardroom set up by an earlier version: its set-up has no way to bound a login's time or end its sessions. */
 export class CardroomSetUpOutdated extends Error {
   constructor() {
-    super("the cardroom's set-up is older than this floor (it cannot bound a station login's time nor end its sessions): run its psql line again as the README's \"Set up a cardroom\" says, then add the table again");
+    super("the cardroom's set-up is older than this floor (it cannot bound a station login's time nor end its sessions): run its psql line again as docs/floor.md's \"Set up a cardroom\" says, then add the table again");
   }
 }
 

@@ -1,15 +1,16 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { findInDocumentation } from './readme';
 
 const run = promisify(execFile);
 
 /**
  * A cardroom's own certificate authority, made on the fly with Debian's `openssl` by the very
- * lines the README gives the director (between its `cardroom-ca:begin` and `cardroom-ca:end`
- * marks): the tests prove what the README says works, and fail when it stops working.
+ * lines the documentation gives the director (docs/floor.md, between its `cardroom-ca:begin` and
+ * `cardroom-ca:end` marks): the tests prove what it says works, and fail when it stops working.
  */
 export interface CardroomCa {
   readonly dir: string;
@@ -20,14 +21,10 @@ export interface CardroomCa {
   readonly key: string;
 }
 
-const README = join(import.meta.dirname, '..', '..', 'README.md');
-
-/** The README's commands for the cardroom's authority, as written there. */
+/** The documentation's commands for the cardroom's authority (docs/floor.md), as written there. */
 export function cardroomCaScript(): string {
-  const readme = readFileSync(README, 'utf8');
-  const marked = /<!-- cardroom-ca:begin[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- cardroom-ca:end -->/.exec(readme);
-  if (marked === null) throw new Error('README.md has no cardroom-ca:begin … cardroom-ca:end block');
-  return marked[1] as string;
+  const { match } = findInDocumentation('cardroom-ca:begin … cardroom-ca:end block', /<!-- cardroom-ca:begin[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- cardroom-ca:end -->/);
+  return match[1] as string;
 }
 
 /** Runs the README's commands in a new folder for a floor named `name` at `ip`. */

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { migrate } from '../db/migrate';
 import { postgresBinDir } from './postgresBin.mjs';
+import { findInDocumentation } from './readme';
 
 const run = promisify(execFile);
 
@@ -258,12 +259,15 @@ export async function startFloorDatabase({ cardroom = false }: { readonly cardro
   return { server, admin };
 }
 
-const README = join(import.meta.dirname, '..', '..', 'README.md');
+const CONNECTIONS_BLOCK = /<!-- cardroom-connections:begin[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- cardroom-connections:end -->/;
 
-/** The README's commands that give a cardroom's server its connections (`cardroom-connections:begin` … `end`), as written there. */
-export function readmeConnectionCommands(readme = readFileSync(README, 'utf8')): string[] {
-  const marked = /<!-- cardroom-connections:begin[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- cardroom-connections:end -->/.exec(readme);
-  if (marked === null) throw new Error('README.md has no cardroom-connections:begin … cardroom-connections:end block');
+/**
+ * The documentation's commands that give a cardroom's server its connections (`cardroom-connections:begin`
+ * … `end`, in docs/floor.md), as written there; or those of the text given.
+ */
+export function readmeConnectionCommands(readme?: string): string[] {
+  const marked = readme === undefined ? findInDocumentation('cardroom-connections:begin … cardroom-connections:end block', CONNECTIONS_BLOCK).match : CONNECTIONS_BLOCK.exec(readme);
+  if (marked === null) throw new Error('the text has no cardroom-connections:begin … cardroom-connections:end block');
   return (marked[1] as string).split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
 }
 
@@ -284,7 +288,7 @@ export async function applyReadmeConnections(server: ThrowawayPostgres): Promise
     else if (/^sudo systemctl restart postgresql(@[\w-]+)?$/.test(line)) {
       await server.stop();
       await server.start();
-    } else throw new Error(`README.md's cardroom-connections block has a line the tests cannot run: ${line}`);
+    } else throw new Error(`docs/floor.md's cardroom-connections block has a line the tests cannot run: ${line}`);
   }
 }
 

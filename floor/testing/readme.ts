@@ -1,24 +1,48 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ThrowawayPostgres } from './postgres';
 
 /**
- * The README's command blocks as the tests run them, word for word: a block is found by its
- * marker (`<!-- NAME:begin … -->` or `<!-- NAME: … -->`, then a ```sh fence), so a test runs
- * what a director reads. Only what a test machine cannot be is changed, and said here: the
- * throwaway server's port (the README's server listens on the default one), and `sudo -u postgres`
- * (the throwaway server's superuser is reached through libpq's variables instead).
+ * The documentation's command blocks as the tests run them, word for word: a block is found by its
+ * marker (`<!-- NAME:begin … -->` or `<!-- NAME: … -->`, then a ```sh fence) in README.md or a page
+ * of docs/, so a test runs what a director reads. Only what a test machine cannot be is changed,
+ * and said here: the throwaway server's port (the set-up's server listens on the default one), and
+ * `sudo -u postgres` (the throwaway server's superuser is reached through libpq's variables instead).
  */
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 
-/** The shell lines of the README's block NAME. */
+/** The documentation a command block may live in: README.md and every page of docs/ (paths from the project's folder). */
+export function documentationFiles(): string[] {
+  const pages = readdirSync(join(PROJECT_ROOT, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .sort()
+    .map((file) => `docs/${file}`);
+  return ['README.md', ...pages];
+}
+
+/**
+ * The one match of `pattern` across the documentation (README.md, docs/*.md), and the file it is in.
+ * `what` names it in the error when it is in none, or in more than one place (a block moved and
+ * left behind too: the tests would not know which the reader follows).
+ */
+export function findInDocumentation(what: string, pattern: RegExp): { readonly file: string; readonly match: RegExpExecArray } {
+  const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  const found: { file: string; match: RegExpExecArray }[] = [];
+  for (const file of documentationFiles()) {
+    for (const match of readFileSync(join(PROJECT_ROOT, file), 'utf8').matchAll(global)) found.push({ file, match });
+  }
+  const files = documentationFiles().join(', ');
+  if (found.length === 0) throw new Error(`no ${what} in the documentation (${files})`);
+  if (found.length > 1) throw new Error(`${what} is in the documentation ${found.length} times, once is expected: ${found.map(({ file }) => file).join(', ')}`);
+  return found[0] as { file: string; match: RegExpExecArray };
+}
+
+/** The shell lines of the documentation's block NAME. */
 export function readmeBlock(name: string): string {
-  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-  const block = new RegExp(`<!-- ${name}:[^\\n]*-->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\n`).exec(readme)?.[1];
-  if (block === undefined) throw new Error(`README.md has no ${name} block (<!-- ${name}:begin --> … <!-- ${name}:end -->)`);
-  return block;
+  const { match } = findInDocumentation(`${name} block (<!-- ${name}:begin --> … <!-- ${name}:end -->)`, new RegExp(`<!-- ${name}:[^\\n]*-->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\n`));
+  return match[1] as string;
 }
 
 /** A README line pointed at the throwaway server: its port after the README's 127.0.0.1 (the default port there). */

@@ -223,7 +223,7 @@ export const enFloorPages = {
   /** `floor serve` and `add-table` when PostgreSQL has fewer connection slots than the tables need (floor/db/capacity.ts). */
   capacity: {
     short: 'PostgreSQL allows {max} connections (max_connections), and the tables ({tables}) need {needed}: one for each station, {pool} for the floor, {reserved} kept for the superuser and {margin} to spare. Stations past the limit say "the floor is full".',
-    fix: 'Change it on the database server: sudo -u postgres psql -c "ALTER SYSTEM SET max_connections = {suggested};" then restart the cluster (sudo systemctl restart postgresql), as the README\'s cardroom set-up says.',
+    fix: 'Change it on the database server: sudo -u postgres psql -c "ALTER SYSTEM SET max_connections = {suggested};" then restart the cluster (sudo systemctl restart postgresql), as docs/floor.md\'s cardroom set-up says.',
   },
   /** What the floor answers a request it will not serve, as plain text in the asker's language. */
   http: {

@@ -220,7 +220,7 @@ export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
   /** `floor serve` and `add-table` when PostgreSQL has fewer connection slots than the tables need (floor/db/capacity.ts). */
   capacity: {
     short: 'PostgreSQL sallii {max} yhteyttä (max_connections), ja pöydät ({tables}) tarvitsevat {needed}: yhden kullekin asemalle, {pool} salille, {reserved} pääkäyttäjälle varattua ja {margin} varaa. Rajan yli jäävät asemat sanovat "sali on täynnä".',
-    fix: 'Muuta se tietokantapalvelimella: sudo -u postgres psql -c "ALTER SYSTEM SET max_connections = {suggested};" ja käynnistä klusteri uudelleen (sudo systemctl restart postgresql), kuten READMEn salin asennusohje sanoo.',
+    fix: 'Muuta se tietokantapalvelimella: sudo -u postgres psql -c "ALTER SYSTEM SET max_connections = {suggested};" ja käynnistä klusteri uudelleen (sudo systemctl restart postgresql), kuten docs/floor.md:n salin asennusohje sanoo.',
   },
   /** What the floor answers a request it will not serve, as plain text in the asker's language. */
   http: {

@@ -220,7 +220,7 @@ export const ruFloorPages: DeepStrings<typeof enFloorPages> = {
   /** `floor serve` and `add-table` when PostgreSQL has fewer connection slots than the tables need (floor/db/capacity.ts). */
   capacity: {
     short: 'PostgreSQL допускает {max} подключений (max_connections), а столам ({tables}) нужно {needed}: по одному на каждую станцию, {pool} для зала, {reserved} зарезервировано для суперпользователя и {margin} в запасе. Станции сверх предела сообщают «зал заполнен».',
-    fix: 'Измените это на сервере базы данных: sudo -u postgres psql -c "ALTER SYSTEM SET max_connections = {suggested};" и перезапустите кластер (sudo systemctl restart postgresql), как сказано в разделе README о настройке зала.',
+    fix: 'Измените это на сервере базы данных: sudo -u postgres psql -c "ALTER SYSTEM SET max_connections = {suggested};" и перезапустите кластер (sudo systemctl restart postgresql), как сказано в docs/floor.md о настройке зала.',
   },
   /** What the floor answers a request it will not serve, as plain text in the asker's language. */
   http: {
