@@ -10,7 +10,6 @@
  * (./runnerPage.ts); what they share in ./common.ts. This module names them all as before.
  */
 export { CONNECTED_WITHIN_MS, STRUCTURE_COMMAND, COLOUR_UP_STATUS, exchangeLines, href, languageLinks, linkState, page, readerHealthText, sheetCell, wordsOf } from './common';
-export { escapeHtml } from './html';
 export { clockSection, clockTime, outageBanner, renderOutage } from './clock';
 export { renderOverview } from './overview';
 export { renderTable } from './table';
