@@ -2,8 +2,9 @@ import type { MessageKey } from '../../engine/messages';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { NAME_MAX } from '../../protocol/constants';
 import type { ReconciledTable, Reconciliation, RunnerTick, SheetDifference, TickKind } from '../runner';
-import { COLOUR_UP_STATUS, escapeHtml, exchangeLines, href, languageLinks, page, sheetCell, wordsOf } from './render';
-import { formatNumber, formatTime, type FloorLanguage } from './words';
+import { COLOUR_UP_STATUS, exchangeLines, href, languageLinks, page, problemOf, sheetCell, wordsOf } from './common';
+import { html, joinHtml, NOTHING, type Html } from './html';
+import { formatNumber, formatTime, say, type FloorLanguage } from './words';
 
 /**
  * The chip runner's sheet of a break, to print and to tick: per table the chips to collect and to
@@ -23,18 +24,18 @@ function chipsText(language: FloorLanguage, chips: ChipsByDenomination): string 
   return counted.length === 0 ? '—' : counted.map(([chip, count]) => `${formatNumber(language, count)} × ${formatNumber(language, chip)}`).join(', ');
 }
 
-function tickCell(language: FloorLanguage, table: ReconciledTable, kind: TickKind, afterLevel: number, chips: ChipsByDenomination): string {
+function tickCell(language: FloorLanguage, table: ReconciledTable, kind: TickKind, afterLevel: number, chips: ChipsByDenomination): Html {
   const w = wordsOf(language);
   const tick: RunnerTick | null = kind === 'delivered' ? table.delivered : table.collected;
-  const shown = tick === null ? (Object.values(chips).some((count) => count > 0) ? `<span class="tick tick--owed">${w(kind === 'delivered' ? 'floor.page.runner.notDelivered' : 'floor.page.runner.notCollected')}</span>` : '—') : `<span class="tick tick--done" data-testid="tick-${kind}">${w('floor.page.runner.ticked', { by: tick.by, time: formatTime(language, tick.at) })}</span>`;
+  const shown = tick === null ? (Object.values(chips).some((count) => count > 0) ? html`<span class="tick tick--owed">${w(kind === 'delivered' ? 'floor.page.runner.notDelivered' : 'floor.page.runner.notCollected')}</span>` : '—') : html`<span class="tick tick--done" data-testid="tick-${kind}">${w('floor.page.runner.ticked', { by: tick.by, time: formatTime(language, tick.at) })}</span>`;
   // The runner went again: the ticks before the latest, kept and listed, newest first.
-  const earlier = [...table.earlier[kind]].reverse().map((each) => `<li data-testid="tick-${kind}-earlier">${w('floor.page.runner.tickedEarlier', { by: each.by, time: formatTime(language, each.at), chips: chipsText(language, each.chips) })}</li>`);
-  const before = earlier.length === 0 ? '' : `<ul class="plain tick--earlier">${earlier.join('')}</ul>`;
-  const form = `<form method="post" action="/runner" class="tick-form"><input type="hidden" name="table" value="${escapeHtml(table.table)}"><input type="hidden" name="level" value="${afterLevel}"><input type="hidden" name="kind" value="${kind}"><input type="hidden" name="lang" value="${language}"><input name="by" required maxlength="${NAME_MAX}" placeholder="${w('floor.page.runner.by')}" aria-label="${w('floor.page.runner.by')}" data-testid="tick-by-${kind}"><button type="submit" data-testid="tick-${kind}-button">${w(kind === 'delivered' ? 'floor.page.runner.delivered' : 'floor.page.runner.collected')}</button></form>`;
-  return `${shown}${before}${form}`;
+  const earlier = [...table.earlier[kind]].reverse().map((each) => html`<li data-testid="tick-${kind}-earlier">${w('floor.page.runner.tickedEarlier', { by: each.by, time: formatTime(language, each.at), chips: chipsText(language, each.chips) })}</li>`);
+  const before = earlier.length === 0 ? NOTHING : html`<ul class="plain tick--earlier">${earlier}</ul>`;
+  const form = html`<form method="post" action="/runner" class="tick-form"><input type="hidden" name="table" value="${table.table}"><input type="hidden" name="level" value="${afterLevel}"><input type="hidden" name="kind" value="${kind}"><input type="hidden" name="lang" value="${language}"><input name="by" required maxlength="${NAME_MAX}" placeholder="${w('floor.page.runner.by')}" aria-label="${w('floor.page.runner.by')}" data-testid="tick-by-${kind}"><button type="submit" data-testid="tick-${kind}-button">${w(kind === 'delivered' ? 'floor.page.runner.delivered' : 'floor.page.runner.collected')}</button></form>`;
+  return html`${shown}${before}${form}`;
 }
 
-function differenceText(language: FloorLanguage, difference: SheetDifference): string {
+function differenceText(language: FloorLanguage, difference: SheetDifference): Html {
   const key = difference.more > 0 ? DIFFERENCE[difference.kind].more : DIFFERENCE[difference.kind].less;
   return wordsOf(language)(key, { n: Math.abs(difference.more), chip: formatNumber(language, difference.chip) });
 }
@@ -42,21 +43,19 @@ function differenceText(language: FloorLanguage, difference: SheetDifference): s
 /** The runner's sheet page (`problem`: a tick refused, said at the top). */
 export function renderRunner(reconciliation: Reconciliation, language: FloorLanguage, problem: string | null = null): string {
   const w = wordsOf(language);
-  const n = (value: number, signed = false) => escapeHtml(formatNumber(language, value, signed));
+  const n = (value: number, signed = false) => formatNumber(language, value, signed);
   const level = reconciliation.afterLevel;
-  const refusal = problem === null ? '' : `<p class="alert" role="alert" data-testid="runner-problem">${escapeHtml(problem)}</p>`;
-  const head = `<header class="top"><h1>${level === null ? w('floor.page.runner.link') : w('floor.page.runner.title', { level })}</h1>
+  const refusal = problemOf(problem, 'runner-problem', 'alert');
+  const head = html`<header class="top"><h1>${level === null ? w('floor.page.runner.link') : w('floor.page.runner.title', { level })}</h1>
 <nav class="exports"><a href="${href('/', {}, language)}">${w('floor.page.title')}</a></nav>
 ${languageLinks(language, '/runner', level === null ? {} : { level: String(level) })}</header>${refusal}`;
-  if (level === null || reconciliation.tables.length === 0) return page(language, w('floor.page.runner.link'), `${head}<p data-testid="runner-none">${w('floor.page.runner.none')}</p>`, false);
+  if (level === null || reconciliation.tables.length === 0) return page(language, say(language, 'floor.page.runner.link'), html`${head}<p data-testid="runner-none">${w('floor.page.runner.none')}</p>`, false);
   const rows = reconciliation.tables.map((table) => {
     const check = table.flagged
-      ? `<ul class="plain">${[
-          ...(table.differences.length === 0 ? [] : table.differences.map((difference) => `<li>${differenceText(language, difference)}</li>`)),
-        ].join('')}</ul>${table.differences.length === 0 ? w('floor.page.runner.owed') : ''}`
-      : `✓ ${w('floor.page.runner.ok')}`;
-    return `<tr data-table="${escapeHtml(table.table)}" class="${table.flagged ? 'row--flagged' : ''}" data-flagged="${table.flagged}">
-<th scope="row">${escapeHtml(table.table)}</th>
+      ? html`<ul class="plain">${table.differences.map((difference) => html`<li>${differenceText(language, difference)}</li>`)}</ul>${table.differences.length === 0 ? w('floor.page.runner.owed') : NOTHING}`
+      : html`✓ ${w('floor.page.runner.ok')}`;
+    return html`<tr data-table="${table.table}" class="${table.flagged ? 'row--flagged' : ''}" data-flagged="${table.flagged}">
+<th scope="row">${table.table}</th>
 <td class="colour colour--${table.colourUp}">${w(COLOUR_UP_STATUS[table.colourUp])}</td>
 <td>${sheetCell(language, table.collect, 'runner-collect')}</td>
 <td>${tickCell(language, table, 'collected', level, table.collect)}</td>
@@ -64,22 +63,22 @@ ${languageLinks(language, '/runner', level === null ? {} : { level: String(level
 <td>${tickCell(language, table, 'delivered', level, table.bring)}</td>
 <td class="num">${n(table.removedValue)} / ${n(table.addedValue)}<br><strong>${n(table.valueCreated, true)}</strong></td>
 <td data-testid="runner-check">${check}</td>
-</tr>${table.exchanges.length === 0 ? '' : `
-<tr class="exchanges" data-exchanges="${escapeHtml(table.table)}"><td></td><td colspan="7">${w('floor.page.runner.exchanges')}:${exchangeLines(language, table.exchanges)}</td></tr>`}`;
+</tr>${table.exchanges.length === 0 ? NOTHING : html`
+<tr class="exchanges" data-exchanges="${table.table}"><td></td><td colspan="7">${w('floor.page.runner.exchanges')}:${exchangeLines(language, table.exchanges)}</td></tr>`}`;
   });
   const { totals } = reconciliation;
-  const summary = totals.flagged === 0 ? `<p class="board-done" data-testid="runner-summary">${w('floor.page.runner.allClear')}</p>` : `<p class="alert" role="status" data-testid="runner-summary">${w('floor.page.runner.flagged', { n: totals.flagged })}</p>`;
-  const body = `${head}
+  const summary = totals.flagged === 0 ? html`<p class="board-done" data-testid="runner-summary">${w('floor.page.runner.allClear')}</p>` : html`<p class="alert" role="status" data-testid="runner-summary">${w('floor.page.runner.flagged', { n: totals.flagged })}</p>`;
+  const body = html`${head}
 <p class="hint runner-print-hint">${w('floor.page.runner.printHint')}</p>
 ${summary}
 <table class="tables runner" data-testid="runner">
 <thead><tr><th scope="col">${w('floor.page.table')}</th><th scope="col">${w('floor.page.colourUp')}</th><th scope="col">${w('floor.page.toCollect')}</th><th scope="col">${w('floor.page.runner.collected')}</th><th scope="col">${w('floor.page.toBring')}</th><th scope="col">${w('floor.page.runner.delivered')}</th><th scope="col">${w('floor.page.runner.values')}</th><th scope="col">${w('floor.page.runner.check')}</th></tr></thead>
 <tbody>
-${rows.join('\n')}
+${joinHtml(rows, '\n')}
 </tbody>
 <tfoot><tr data-testid="runner-totals"><th scope="row">${w('floor.page.runner.total')}</th><td></td><td>${sheetCell(language, totals.collect, 'runner-total-collect')}</td><td></td><td>${sheetCell(language, totals.bring, 'runner-total-bring')}</td><td></td><td class="num">${n(totals.removedValue)} / ${n(totals.addedValue)}<br><strong data-testid="runner-total-created">${n(totals.valueCreated, true)}</strong></td><td>${n(totals.flagged)}</td></tr></tfoot>
 </table>`;
-  return page(language, w('floor.page.runner.title', { level }), body, false);
+  return page(language, say(language, 'floor.page.runner.title', { level }), body, false);
 }
 
 /** The runner's sheet on paper: no forms, no navigation, compact, one page for a room of some forty tables. */
