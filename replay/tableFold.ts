@@ -1,8 +1,8 @@
-import { exchangeAtEqualValue, type ChipExchange, type ChipExchangeResult } from '../engine/race/exchange';
+import type { ChipExchange, ChipExchangeResult } from '../engine/race/exchange';
 import { addChips, raceChipSheet, raceSummary, type RaceChipSheet } from '../engine/race/summary';
 import type { HistoryEntry, SeatCount } from '../protocol/contract';
 import type { JournalLine } from '../journal/read';
-import { CHIP_EXCHANGE_KIND, isChipExchangeRecord } from './chipExchange';
+import { CHIP_EXCHANGE_KIND, exchangeNote, isChipExchangeRecord } from './chipExchange';
 import { STATUS_KINDS } from './colourUpReading';
 import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type Session, type SessionRecord } from './session';
 
@@ -214,7 +214,8 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
     if (isChipExchangeRecord(record)) {
       if (!passedOver(line)) {
         const { kind: _kind, ...recorded } = record;
-        exchanges.push({ ...recorded, ...exchangeAtEqualValue(recorded), seq: line.seq, at: line.at as string, afterLevel: breakMarked ?? lastRaceLevel });
+        // What it gives read as the station's screens read it (exchangeNote), on the sheet of the break the table showed then.
+        exchanges.push({ ...exchangeNote({ seq: line.seq, at: line.at as string, exchange: recorded }), afterLevel: breakMarked ?? lastRaceLevel });
       }
       continue;
     }
@@ -249,6 +250,10 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
   }
   const { session } = replay.finish();
   for (const entry of session.history) {
+    // A race id given again (a journal begun afresh, a start cut short): the race that ended last
+    // is the one kept, whether these lines are folded at once or in batches (the store keys by id).
+    const before = ended.get(entry.id);
+    if (before !== undefined && before.lastSeq > entry.seqs.last) continue;
     const summary = summaryFiguresOf(entry);
     const mark = entry.damaged === undefined ? {} : { damaged: { seq: entry.damaged.seq, confirmed: entry.damaged.confirmed } };
     if (entry.damaged?.confirmed === false) {
@@ -269,8 +274,10 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
       firstSeq: entry.seqs.first, lastSeq: entry.seqs.last, ...mark,
     });
   }
-  const races = [...ended.values()];
   const open = session.race;
+  // The race open now started after any of its id that ended: it is the one kept.
+  if (open !== null) ended.delete(open.id);
+  const races = [...ended.values()];
   if (open !== null) {
     const summary = raceSummary(open.state, { explain: false });
     const sheet = raceChipSheet(summary);
