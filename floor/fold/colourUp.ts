@@ -18,7 +18,6 @@ import { settlingDecision, type FloorDecision } from '../decisions';
  */
 export const isWaitedFor = (table: { readonly colourUp: ColourUpStatus; readonly heardFrom?: boolean }): boolean => !isFinished(table.colourUp) && table.heardFrom !== false;
 
-
 /**
  * A table's status with the director's decisions: a chain failure is disputed whatever was decided;
  * a flag stands until a decision settles it (floor/decisions.ts settlingDecision: one recorded when

@@ -13,7 +13,6 @@ import { AT_VERIFIED, EXCHANGE_JSON, FOLD_BATCH, foldLine, storedLines, type Sto
 
 /** A table's races, exchanges, history, chain and a race's record, read from what the floor stored and folded. */
 
-
 /** A table's races as the floor folded them, oldest first. */
 export async function tableRaces(client: ClientBase, table: string): Promise<FoldedRace[]> {
   const result = await client.query<{ race_id: string; status: FoldedRaceStatus; level: number | null; removed: string; next: string; value_delta: string | null; winners: number[]; started_at: Date; ended_at: Date | null; corrections: string; refusals: string; collect: string; bring: string; sheet: RaceChipSheet | null; first_seq: string; last_seq: string; damaged: FoldedRace['damaged'] | null }>(

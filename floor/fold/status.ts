@@ -128,7 +128,6 @@ function mergeChips(into: Map<number, { collect: number; bring: number }>, chip:
 }
 const chipsList = (chips: Map<number, { collect: number; bring: number }>): DenominationChips[] => [...chips.entries()].sort(([a], [b]) => a - b).map(([chip, { collect, bring }]) => ({ chip, collect, bring }));
 
-
 /** The floor's status from the summary tables (what is folded): two queries, whatever the number of records. */
 export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> {
   await noJit(client);
