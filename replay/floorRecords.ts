@@ -11,8 +11,8 @@ import { FLOOR_DECISIONS, type FloorDecisionKind } from '../protocol/races';
  *   and the race open then; the floor flags the table until the director decides;
  * - `floor-decision`: the director's decision on the table, as the floor's link read it (its id the
  *   floor's, so it is journaled once however often it is read): what, who, when, the note, the race.
- * Neither changes a race or a game: the session passes them by; main/service/floorDecisions.ts
- * keeps them for the screens and the exports, the floor's fold reads the calls (floor/fold.ts).
+ * Neither changes a race or a game: the session passes them by; replay/floorDecisions.ts
+ * keeps them for the screens and the exports, the floor's fold reads the calls (replay/colourUpReading.ts).
  *
  * And the floor's facts the station works under (issue 43), each journaled when the link reads
  * one other than the last journaled, so the station's own record says what the floor had set and

@@ -10,7 +10,7 @@ import type { StationSettings } from './stationSettings';
 
 /**
  * Whether the station's colour-up of its break is finished as the floor reads its records: a race
- * of it confirmed and none open (floor/fold.ts `done`). Then it leaves the break with the clock,
+ * of it confirmed and none open (replay/colourUpReading.ts `done`). Then it leaves the break with the clock,
  * floor's or own; on the floor's clock, a break not finished waits for the floor's hold
  * (engine/clock/breaks.ts StationBreak `waitsForHold`).
  */

@@ -10,7 +10,7 @@ import { ok, refused } from './failures';
  * `chip-exchange` record: late-found chips (TDA 24C) against a race this station confirmed, at
  * that race's chips; a colour-up of one or more players' chips (TDA 25B), with its reason, when no
  * race is being dealt. It changes no race: the station lists it, the floor adds it to the table's
- * chips (floor/fold.ts).
+ * chips (replay/tableFold.ts).
  */
 export class ExchangeCommands {
   constructor(private readonly ctx: CommandContext) {}

@@ -1,8 +1,8 @@
 import { ColorUpLog } from '../../replay/colorUps';
 import { Followers, type JournalFollower } from '../../replay/follower';
-import { ChipExchanges } from './chipExchanges';
+import { ChipExchanges } from '../../replay/chipExchange';
 import { StationClock, type ClockTimers } from './clock';
-import { FloorDecisions } from './floorDecisions';
+import { FloorDecisions } from '../../replay/floorDecisions';
 import { FloorFacts } from './floorFacts';
 import { raceRecall } from './raceRecall';
 import { RaceSpans } from './raceSpans';
@@ -21,11 +21,11 @@ export interface StationFollowers {
   readonly clock: StationClock;
   /** Where each race's lines are in the journal file, for reading a race's record back. */
   readonly raceSpans: RaceSpans;
-  /** The dealer's calls of the floor and the director's decisions (main/service/floorDecisions.ts). */
+  /** The dealer's calls of the floor and the director's decisions (replay/floorDecisions.ts). */
   readonly floorDecisions: FloorDecisions;
   /** The floor's tournament and seating the station works under (main/service/floorFacts.ts). */
   readonly floorFacts: FloorFacts;
-  /** Chips exchanged outside a race: late-found, colour-ups of a player (main/service/chipExchanges.ts). */
+  /** Chips exchanged outside a race: late-found, colour-ups of a player (replay/chipExchange.ts). */
   readonly chipExchanges: ChipExchanges;
   readonly registry: Followers;
   /**

@@ -28,9 +28,9 @@ export interface HistoryExport {
 
 /** What the station's journal keeps on a race beside the race's own records: the slip and the exports carry them. */
 export interface BesideRace {
-  /** The director's decisions on it (main/service/floorDecisions.ts). */
+  /** The director's decisions on it (replay/floorDecisions.ts). */
   decisionsOf(raceId: string): readonly FloorDecisionNote[];
-  /** Its chips found after it and exchanged (main/service/chipExchanges.ts). */
+  /** Its chips found after it and exchanged (replay/chipExchange.ts). */
   exchangesOf(raceId: string): readonly ChipExchangeNote[];
   /** The floor's facts in force at a journal line (main/service/floorFacts.ts): a race's record says those it started under. */
   floorFactsAt(seq: number): RaceFloorFacts | undefined;
