@@ -6,7 +6,6 @@ import type { FloorClock } from '../../protocol/clock';
 import type { FloorStatus } from '../fold';
 import type { WithClient } from '../pool';
 import { isFloorLanguage, type FloorLanguage } from '../page/words';
-import type { SignIn } from './signIn';
 
 /**
  * A route of the floor server: one row of the table floor/http/routes.ts holds, matched and
@@ -79,4 +78,16 @@ export interface Route {
   readonly parameters: Parameters;
   readonly who: Who;
   readonly handler: Handler;
+}
+
+/** What a request shows of the floor's token (floor/http/signIn.ts decides it). */
+export type Shown = 'right' | 'wrong' | 'busy' | 'none';
+
+export interface SignIn {
+  /** Whether the request shows the token (Bearer, or the sign-in cookie); 'none' when it shows nothing, 'busy' when its address has too many guesses waiting. */
+  authorised(request: IncomingMessage): Promise<Shown>;
+  /** The sign-in form (POST /login): the cookie set, or the form again. */
+  signInForm(exchange: Exchange): Promise<void>;
+  /** Where the floor listens: the cookie's name (cookies ignore ports) and whether it is Secure. */
+  listening(port: number, scheme: 'http' | 'https'): void;
 }

@@ -6,7 +6,7 @@ import { renderLogin } from '../page/render';
 import { languageOf } from '../page/words';
 import { createGuessPacer, guessSource } from '../guesses';
 import { badForm, HTML, plain, readForm, seeOther, send } from './answer';
-import type { Exchange } from './route';
+import type { SignIn } from './route';
 import type { ServerResponse } from 'node:http';
 
 /**
@@ -35,17 +35,6 @@ const hasControlCharacter = (value: string): boolean => [...value].some((charact
 export function checkToken(token: string | undefined): void {
   if (token !== undefined && (token.length < TOKEN_MIN_LENGTH || token.length > TOKEN_MAX_LENGTH)) throw new Error(`the floor's token must be ${TOKEN_MIN_LENGTH} to ${TOKEN_MAX_LENGTH} characters`);
   if (token !== undefined && (hasControlCharacter(token) || token.trim() !== token)) throw new Error("the floor's token must be printable characters, with no space at its start or end");
-}
-
-export type Shown = 'right' | 'wrong' | 'busy' | 'none';
-
-export interface SignIn {
-  /** Whether the request shows the token (Bearer, or the sign-in cookie); 'none' when it shows nothing, 'busy' when its address has too many guesses waiting. */
-  authorised(request: IncomingMessage): Promise<Shown>;
-  /** The sign-in form (POST /login): the cookie set, or the form again. */
-  signInForm(exchange: Exchange): Promise<void>;
-  /** Where the floor listens: the cookie's name (cookies ignore ports) and whether it is Secure. */
-  listening(port: number, scheme: 'http' | 'https'): void;
 }
 
 /** 429: the address's guesses wait already. */

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { findInDocumentation } from './readme';
+import { findInDocumentation } from './documentation';
 
 const run = promisify(execFile);
 

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { migrate } from '../db/migrate';
 import { postgresBinDir } from './postgresBin.mjs';
-import { findInDocumentation } from './readme';
+import { findInDocumentation } from './documentation';
 
 const run = promisify(execFile);
 
