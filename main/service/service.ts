@@ -11,7 +11,7 @@ import type { Session, SessionRecord } from '../../replay/session';
 import type { JournalWriter } from '../journal/journal';
 import { CardInputs, type HeldTaken } from './cardInputs';
 import { ClockCommands } from './clockCommands';
-import { readerSetUpRefusal, type CommandContext, type ReaderSetUp } from './commandContext';
+import type { CommandContext } from './commandContext';
 import { CountDrafts } from './countDrafts';
 import { CoverChecking } from './coverCheck';
 import { prepareDataFolder } from './dataFolder';
@@ -29,6 +29,7 @@ import { HistoryCommands, type ExportFormat, type ExportSaved, type HistoryExpor
 import { Kernel } from './kernel';
 import { ProfileCommands } from './profileCommands';
 import { ReaderDetections } from './readerDetection';
+import { ReaderSession } from './readerMode';
 import type { ProfileStore } from './profiles';
 import { RaceCommands } from './raceCommands';
 import { RefusalRuns } from './refusalRuns';
@@ -82,6 +83,7 @@ export class ConsoleService {
     private readonly profiles: ProfileStore,
   ) {
     const monotonic = options.monotonic ?? (() => performance.now());
+    const reader = new ReaderSession();
     this.countDrafts = new CountDrafts(options.dataDir);
     this.stationSettings = new StationSettings(options.dataDir, settings, () => followers.floorFacts.current, () => this.countDrafts.clear());
     this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
@@ -108,30 +110,23 @@ export class ConsoleService {
       refuseHeldFor: (target, kind) => this.cardInputs.refuseHeldFor(target, kind),
       plan: () => this.state.planOf(this.settings.tournament),
       station: options.station,
-      readerSetUp: () => readerSetUpRefusal(this.readerSetUp()),
+      readerSetUp: () => reader.busy(),
     };
     const reopenSource = async () => {
       await this.cardInputs.closeSource();
       this.cardInputs.openSource();
     };
-    this.profileCommands = new ProfileCommands(this.kernel, profiles, this.stationSettings, {
-      session: () => this.session,
-      reopenSource,
-      detecting: () => this.readerDetections.listening,
-    });
-    this.cardInputs = new CardInputs(this.kernel, this.refusals, this.stationSettings, profiles, this.profileCommands, options, {
+    this.profileCommands = new ProfileCommands(this.kernel, profiles, this.stationSettings, reader, { session: () => this.session, reopenSource });
+    this.cardInputs = new CardInputs({ kernel: this.kernel, refusals: this.refusals, settings: this.stationSettings, profiles, reader, setUpReads: this.profileCommands }, options, {
       session: () => this.session,
       deal: (target, code, source, held) => this.deal(target, code, source, held),
-      // While a reader's settings are being found its port is listened to: the card source waits.
-      detecting: () => this.readerDetections.listening,
     });
     this.readerDetections = new ReaderDetections(
       this.kernel,
       {
         session: () => this.session,
         source: () => this.settings.source,
-        registering: () => this.profileCommands.registrationDecoder !== null,
-        mappingSeats: () => this.profileCommands.mappingSeats,
+        reader,
         closeSource: () => this.cardInputs.closeSource(),
         openSource: () => this.cardInputs.openSource(),
       },
@@ -141,8 +136,7 @@ export class ConsoleService {
       session: () => this.session,
       plan: () => this.state.planOf(this.settings.tournament),
       hasProfile: (name) => this.profiles.has(name),
-      registering: () => this.profileCommands.registrationDecoder !== null,
-      mappingSeats: () => this.profileCommands.mappingSeats,
+      reader,
       reopenSource,
       followFloor: () => this.floor.follow(),
     });
@@ -157,11 +151,6 @@ export class ConsoleService {
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
     this.clockCommands = new ClockCommands(this.kernel, followers.clock, this.stationSettings, options.clock);
     this.state = new StationState({ kernel: this.kernel, session: () => this.session, settings: () => this.settings, inputs: this.cardInputs, profiles: this.profileCommands, detection: this.readerDetections, countDrafts: this.countDrafts, floor: this.floor });
-  }
-
-  /** What of the card reader's set-up is under way (commandContext's readerSetUpRefusal says why nothing may start meanwhile). */
-  private readerSetUp(): ReaderSetUp {
-    return { registering: this.profileCommands.registrationDecoder !== null, mappingSeats: this.profileCommands.mappingSeats, detecting: this.readerDetections.listening };
   }
 
   private get session(): Session {
