@@ -282,6 +282,12 @@ export class CardInputs {
   private readonly simulator: CardSourceFactory = (_request, emit) =>
     simulatedSource({ emit, awaited: this.awaited, decks: this.settings.current.table.decks, intervalMs: this.options.simulatedCardMs });
 
+  /** The card source closed and opened again as the settings (and the reader's mode) now say. */
+  async reopenSource(): Promise<void> {
+    await this.closeSource();
+    this.openSource();
+  }
+
   async closeSource(): Promise<void> {
     const source = this.source;
     this.source = null;

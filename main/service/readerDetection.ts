@@ -14,9 +14,8 @@ export interface ReaderDetectionHooks {
   source(): ConsoleSettings['source'];
   /** The card reader's one mode: detecting while the port is listened to. */
   readonly reader: ReaderSession;
-  closeSource(): Promise<void>;
-  /** Opens the card source as the settings have it now. */
-  openSource(): void;
+  /** The card source: closed while its port is listened to, and opened again (as the settings have it now) once done. */
+  readonly cards: { closeSource(): Promise<void>; openSource(): void };
 }
 
 const detectedOf = (found: Found): DetectedProfile => ({
@@ -68,7 +67,7 @@ export class ReaderDetections {
       if (busy !== null) return busy;
       const source = this.hooks.source();
       if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.noSerialPort' });
-      await this.hooks.closeSource();
+      await this.hooks.cards.closeSource();
       const aborter = new AbortController();
       this.aborter = aborter;
       this.view = { state: 'listening', path: source.path, tried: 0, total: 0, setting: null, found: [], problem: null };
@@ -76,7 +75,7 @@ export class ReaderDetections {
       this.hooks.reader.enter({ kind: 'detecting' });
       this.running = this.listen(source.path, aborter.signal);
       // The card source's status idle meanwhile (it opens nothing while listening goes on).
-      this.hooks.openSource();
+      this.hooks.cards.openSource();
       this.kernel.publish();
       return ok(null);
     });
@@ -105,7 +104,7 @@ export class ReaderDetections {
     this.hooks.reader.leave('detecting');
     // The card source again, as the settings have it now (saved meanwhile, or not).
     await this.kernel.serial(async () => {
-      if (!this.hooks.reader.is('detecting')) this.hooks.openSource();
+      if (!this.hooks.reader.is('detecting')) this.hooks.cards.openSource();
       this.kernel.publish();
       return ok(null);
     });
