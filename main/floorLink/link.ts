@@ -2,47 +2,22 @@ import { Socket } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
 
 type Driver = (typeof import('pg'))['default'];
-import type { FloorLinkState, FloorOfflineReason, FloorTarget, ReaderHealthSummary } from '../../protocol/contract';
+import type { FloorLinkState, FloorTarget, ReaderHealthSummary } from '../../protocol/contract';
 import { lastStoredSeq, pushRecords, reportContact, reportReaderHealth } from '../../replication/push';
 import { nextBatch, writeCursor, type OutboxCursor } from '../../replication/outbox';
 import { floorMismatch, resumePoint } from '../../replication/sync';
-import { FLOOR_READ_ONLY, hostUrls, parseFloorAddress, WritableHosts } from '../../replication/floorAddress';
-import type { Message } from '../../engine/messages';
-import { readClockRow } from './clockRow';
+import { hostUrls, parseFloorAddress, WritableHosts } from '../../replication/floorAddress';
+import { inboxFor, type FloorInbox, type FloorInboxTakers } from './inbox';
 import { floorTargetOf } from './target';
+import { StatePublisher } from './statePublisher';
+import { ASYNC_COMMIT, FLOOR_AHEAD, offlineReasonOf, refuseCleartext, TIMING, type FloorLinkTiming } from './connection';
 
-/** The floor's clock as its single row holds it: passed on as read, for the console's clock to follow. */
-export interface FloorClockRow {
-  readonly structure: unknown;
-  readonly events: unknown;
-  /** The floor's time (the database server's clock) less the station's, ms, as measured with the row. */
-  readonly offsetMs: number;
-}
+// The rows the inbox hands on, and the connection's parts, as they were named here.
+export { FLOOR_AHEAD, offlineReasonOf, type FloorLinkTiming } from './connection';
+export type { FloorClockRow, FloorDecisionRow, FloorSeatsRow } from './inbox';
 
-/** This table's seating as the floor holds it (floor/seating.ts): checked by the service before it is taken. */
-export interface FloorSeatsRow {
-  readonly version: number;
-  readonly broken: boolean;
-  readonly seats: readonly { readonly seat: unknown; readonly player: unknown }[];
-}
-
-/** A decision of the floor's director on this table, as floor_decisions holds it (migration 10). */
-export interface FloorDecisionRow {
-  readonly id: number;
-  readonly at: string;
-  readonly by: string;
-  readonly decision: string;
-  readonly note: string;
-  readonly raceId: string | null;
-}
-
-/** The most decisions read at a time (the rest next time). */
-const DECISIONS_READ_MAX = 50;
-
-/** How far the measured offset may move before the clock is handed on again (a round trip's jitter is far less). */
-const OFFSET_MOVED_MS = 1000;
-
-export interface FloorLinkOptions {
+/** The link's options; what it reads of the floor goes to the takers of its inbox (./inbox.ts). */
+export interface FloorLinkOptions extends FloorInboxTakers {
   readonly dataDir: string;
   /** The table's name on the floor. */
   readonly table: string;
@@ -54,22 +29,6 @@ export interface FloorLinkOptions {
   readonly journalSeq: number;
   /** Each change of the link's state (a count of records to send at most every `countMs`). */
   readonly onState: (state: FloorLinkState) => void;
-  /** The floor's clock row each time it changed (null: the floor has no structure). */
-  readonly onFloorClock?: (clock: FloorClockRow | null) => void;
-  /**
-   * The floor's clock row refused (nested too deep, too large, malformed: ./clockRow.ts), once each
-   * time it became so: the clock passed on last stands. null: a row is taken again after a refusal.
-   */
-  readonly onFloorClockRefused?: (why: Message | null) => void;
-  /** This table's seating each time its version moved (null: the floor seats this table no more, or holds no seating). */
-  readonly onFloorSeats?: (seats: FloorSeatsRow | null) => void;
-  /**
-   * The director's decisions on this table the station has not journaled yet (ids above
-   * `decisionsAfter()`), oldest first, as the floor's rows hold them: read with the clock, the same
-   * cheap way (one small query on the table's index; a station reads only its own table's rows).
-   */
-  readonly onFloorDecisions?: (decisions: readonly FloorDecisionRow[]) => void;
-  readonly decisionsAfter?: () => number;
   /**
    * The card reader's health now (protocol/readerHealth.ts; null: no reader in use), reported with
    * the contact when it changed since last reported on this connection.
@@ -77,92 +36,6 @@ export interface FloorLinkOptions {
   readonly readerHealth?: () => ReaderHealthSummary | null;
   readonly timing?: Partial<FloorLinkTiming>;
   readonly now?: () => Date;
-}
-
-export interface FloorLinkTiming {
-  /** The first wait before connecting again; it doubles up to `retryMaxMs`. */
-  readonly retryFirstMs: number;
-  readonly retryMaxMs: number;
-  /** How often the link looks at the floor while connected: its contact report and the clock. */
-  readonly pollMs: number;
-  /** How often at most a changing count of records to send is published. */
-  readonly countMs: number;
-  /** How long a connection attempt may take before it counts as unreachable. */
-  readonly connectMs: number;
-  /** How long a statement may go unanswered (a network gone without a word) before the connection is given up. */
-  readonly queryMs: number;
-  /**
-   * How often at most the outbox cursor is written while records flow (and once more when they
-   * stop, and at close): it only saves a restarted link reading the journal from its start, the
-   * floor's last seq being what the sending resumes from, so a write per record (four file
-   * operations) would only compete with the journal's own.
-   */
-  readonly cursorMs: number;
-}
-
-const TIMING: FloorLinkTiming = { retryFirstMs: 500, retryMaxMs: 10_000, pollMs: 3_000, countMs: 1_000, connectMs: 5_000, queryMs: 15_000, cursorMs: 2_000 };
-
-/**
- * The station's commits do not wait for the floor's disk: the floor's copy is a replica of the
- * journal, and a record the floor's server lost in a crash (acknowledged, not yet on its disk) is
- * sent again, since the link resumes from the last record the floor holds (resumePoint), never
- * from its own cursor alone. Waiting for a WAL flush per record (a batch is one record at a dealer's
- * pace) costs the server a wait and a wake-up per record at 500 tables.
- */
-const ASYNC_COMMIT = '-c synchronous_commit=off';
-
-/** The code of the link's own refusal to answer a request for the password in clear text. */
-const CLEARTEXT_REFUSED = 'CLEARTEXT-REFUSED';
-/** The code of the link's own refusal to answer a request for the password's MD5 hash. */
-const MD5_REFUSED = 'MD5-REFUSED';
-
-/** The refusal reason of a floor that holds records this station never wrote, or lacks some it has before the last it holds. */
-export const FLOOR_AHEAD = 'floor-ahead';
-
-/**
- * Answers only SCRAM: never a server that asks for the password in clear text (pg_hba `password`)
- * or as its MD5 hash (pg_hba `md5`, whose hash replays as well as the password to whoever reads it
- * on the LAN, and lets them guess the password offline), which a server that is not the floor may
- * do to learn it. The connection is dropped before the driver can answer. The listeners go on the
- * driver's connection before `connect`, so they run before the driver's own.
- */
-function refuseCleartext(client: Client): void {
-  const connection = (client as unknown as { connection: NodeJS.EventEmitter & { password: (password: string) => void; stream: { destroy: (error: Error) => void } } }).connection;
-  const refuse = (message: string, code: string) => () => {
-    connection.password = () => undefined;
-    connection.stream.destroy(Object.assign(new Error(message), { code }));
-  };
-  connection.once('authenticationCleartextPassword', refuse('the floor asked for the password in clear text: not sent', CLEARTEXT_REFUSED));
-  connection.once('authenticationMD5Password', refuse('the floor asked for the password as an MD5 hash: not sent (SCRAM only)', MD5_REFUSED));
-}
-
-/** The server's words when it has no connection slot left, for a failure that comes without its SQLSTATE. */
-const TOO_MANY_CONNECTIONS = /too many (clients|connections)|remaining connection slots are reserved/i;
-
-/**
- * A failure's short reason: what kind of trouble, and the driver's code. A failure without a code
- * (a timeout, a closed socket) has no detail: its message is the driver's English, and the screens
- * say the reason in the dealer's language.
- */
-export function offlineReasonOf(error: unknown): { reason: FloorOfflineReason; detail: string } {
-  const code = String((error as { code?: unknown } | null)?.code ?? '');
-  const message = String((error as Error | null)?.message ?? error);
-  const detail = code.slice(0, 80);
-  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03'].includes(code)) return { reason: 'unreachable', detail };
-  // The server has no connection slot left (max_connections reached: `sorry, too many clients
-  // already`, or only the superuser's reserved slots left): the floor is full, not broken.
-  if (code === '53300' || TOO_MANY_CONNECTIONS.test(message)) return { reason: 'full', detail };
-  if (code === '') return { reason: /timeout|terminated|ended|closed|not queryable/i.test(message) ? 'unreachable' : 'other', detail };
-  if (code === '28P01' || code === '28000') return { reason: 'login', detail };
-  if (code === CLEARTEXT_REFUSED) return { reason: 'cleartext', detail };
-  if (code === MD5_REFUSED) return { reason: 'md5', detail };
-  // Every host of the floor's list answered read-only: a standby not promoted (yet).
-  if (code === FLOOR_READ_ONLY) return { reason: 'standby', detail: '' };
-  if (code === '3D000') return { reason: 'database', detail };
-  if (code === '42P01' || code === '42883') return { reason: 'schema', detail };
-  // The trigger's refusal of a record for a table that is not this login's (or a table the floor does not know).
-  if (code === '42501' || code === '23503') return { reason: 'table', detail };
-  return { reason: 'other', detail };
 }
 
 /**
@@ -185,9 +58,8 @@ export class FloorLink {
   private floorHas = 0;
   private journalSeq: number;
   private state: FloorLinkState;
-  /** The state last handed to onState, and when. */
-  private published: { state: FloorLinkState; at: number } | null = null;
-  private countTimer: NodeJS.Timeout | undefined;
+  /** The state as handed to onState. */
+  private readonly publisher: StatePublisher;
   private behindTimer: NodeJS.Timeout | undefined;
   /** Records appended while connected and not yet known taken, oldest first, with when (Date.now()): what makes the link behind once older than countMs. */
   private unsentSince: Array<{ readonly seq: number; readonly at: number }> = [];
@@ -197,12 +69,8 @@ export class FloorLink {
   private retryMs: number;
   private readonly pollTimer: NodeJS.Timeout;
   private pollDue = true;
-  private clockSeen: string | undefined;
-  /** The floor's clock row last refused (its `seen`), so a refusal is said once while the row stays so. */
-  private clockRefused: string | undefined;
-  /** The version and broken mark of this table's seating last handed on ("none": the floor seats it not). */
-  private seatsSeen: string | undefined;
-  private offsetSeen = 0;
+  /** What the floor sends this station (its clock, this table's seating, the director's decisions): read each poll. */
+  private readonly inbox: FloorInbox;
   /** The reader health last reported on this connection (JSON), so an unchanged one is not written again. */
   private healthSent: string | undefined;
   private closed = false;
@@ -224,6 +92,8 @@ export class FloorLink {
     this.target = target;
     this.hosts = new WritableHosts(hostUrls(address.address));
     this.state = { state: 'connecting', floor: target };
+    this.publisher = new StatePublisher(this.timing.countMs, () => this.state, options.onState);
+    this.inbox = inboxFor(options.table, options, options.now);
     this.pollTimer = setInterval(() => {
       this.pollDue = true;
       this.wake();
@@ -235,7 +105,7 @@ export class FloorLink {
   static async start(options: FloorLinkOptions): Promise<FloorLink> {
     const pg = (await import('pg')).default;
     const link = new FloorLink(options, pg);
-    link.emit();
+    link.publisher.emit();
     link.wake();
     return link;
   }
@@ -411,9 +281,7 @@ export class FloorLink {
       this.pollDue = false;
       await reportContact(client, this.options.table, this.toSend());
       await this.reportHealth(client);
-      await this.readClock(client);
-      await this.readSeats(client);
-      await this.readDecisions(client);
+      await this.inbox.read(client);
     }
   }
 
@@ -425,27 +293,6 @@ export class FloorLink {
     // A floor without a place for it (before migration 14) is not asked again on this connection.
     await reportReaderHealth(client, this.options.table, health);
     this.healthSent = seen;
-  }
-
-  private async readDecisions(client: Client): Promise<void> {
-    const { onFloorDecisions, decisionsAfter } = this.options;
-    if (onFloorDecisions === undefined) return;
-    const after = decisionsAfter?.() ?? 0;
-    let rows: { id: string; at: Date; by: string; decision: string; note: string; race_id: string | null }[];
-    try {
-      rows = (
-        await client.query<{ id: string; at: Date; by: string; decision: string; note: string; race_id: string | null }>(
-          `SELECT id, decided_at AS at, decided_by AS by, decision, note, race_id FROM floor_decisions WHERE table_name = $1 AND id > $2 ORDER BY id LIMIT ${DECISIONS_READ_MAX}`,
-          [this.options.table, after],
-        )
-      ).rows;
-    } catch (error) {
-      // A floor not yet migrated to keep decisions (10) has none.
-      if ((error as { code?: unknown }).code === '42P01') return;
-      throw error;
-    }
-    if (rows.length === 0) return;
-    onFloorDecisions(rows.map((row) => ({ id: Number(row.id), at: row.at.toISOString(), by: row.by, decision: row.decision, note: row.note, raceId: row.race_id })));
   }
 
   private async send(client: Client): Promise<void> {
@@ -506,93 +353,9 @@ export class FloorLink {
     await writeCursor(this.options.dataDir, this.cursor);
   }
 
-  private async readClock(client: Client): Promise<void> {
-    if (this.options.onFloorClock === undefined) return;
-    // The floor's time read with its row (the database server's clock, not this computer's: a
-    // station an hour off still reaches the break with the floor), taken as of the round trip's middle.
-    const sent = this.localNow();
-    // The house's rules, the held break and the option to hold read through the row's JSON: a floor not yet migrated to hold them (8, 11) has none, not an error.
-    const result = await client.query<{ structure: unknown; events: unknown; house: unknown; held: unknown; hold_breaks: unknown; floor_now: number }>(
-      "SELECT structure, events, to_jsonb(clock) -> 'house' AS house, to_jsonb(clock) -> 'held' AS held, to_jsonb(clock) -> 'hold_breaks' AS hold_breaks, extract(epoch FROM clock_timestamp())::float8 * 1000 AS floor_now FROM floor_clock AS clock LIMIT 1",
-    );
-    const offsetMs = Math.round(Number(result.rows[0]?.floor_now ?? NaN) - (sent + this.localNow()) / 2);
-    // Nested, oversized or malformed: refused (a finding, said once), the clock as it was, the link going on.
-    const reading = readClockRow(result.rows[0]);
-    if ('refused' in reading) {
-      if (reading.seen !== this.clockRefused) this.options.onFloorClockRefused?.(reading.refused);
-      this.clockRefused = reading.seen;
-      return;
-    }
-    if (this.clockRefused !== undefined) this.options.onFloorClockRefused?.(null);
-    this.clockRefused = undefined;
-    const { clock, seen } = reading;
-    const moved = Number.isFinite(offsetMs) && Math.abs(offsetMs - this.offsetSeen) > OFFSET_MOVED_MS;
-    if (seen === this.clockSeen && !moved) return;
-    this.clockSeen = seen;
-    if (Number.isFinite(offsetMs)) this.offsetSeen = offsetMs;
-    this.options.onFloorClock(clock === null ? null : { ...clock, offsetMs: this.offsetSeen });
-  }
-
-  /**
-   * This table's seating, read only when its version moved: each poll reads one row (the
-   * station's own, by row-level security), the seats themselves only after a change. A floor not
-   * yet migrated to hold a seating (9) has none, not an error.
-   */
-  private async readSeats(client: Client): Promise<void> {
-    if (this.options.onFloorSeats === undefined) return;
-    let head;
-    try {
-      head = await client.query<{ version: string; broken: boolean }>('SELECT version, broken_at IS NOT NULL AS broken FROM floor_seating_tables WHERE table_name = $1', [this.options.table]);
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== '42P01') throw error;
-      head = { rows: [] };
-    }
-    const row = head.rows[0];
-    const seen = row === undefined ? 'none' : `${row.version}:${row.broken}`;
-    if (seen === this.seatsSeen) return;
-    if (row === undefined) {
-      this.seatsSeen = seen;
-      this.options.onFloorSeats(null);
-      return;
-    }
-    const seats = await client.query<{ seat: unknown; player: unknown }>('SELECT seat, player FROM floor_seating WHERE table_name = $1 ORDER BY seat', [this.options.table]);
-    this.seatsSeen = seen;
-    this.options.onFloorSeats({ version: Number(row.version), broken: row.broken, seats: seats.rows });
-  }
-
-  private localNow(): number {
-    return (this.options.now?.() ?? new Date()).getTime();
-  }
-
   private setState(state: FloorLinkState): void {
     this.state = state;
-    this.emit();
-  }
-
-  /**
-   * Hands the state on when it changed; a count that only went up or down (records to send) at
-   * most every `countMs`, the latest one when that time is up.
-   */
-  private emit(): void {
-    if (this.closed) return;
-    const last = this.published;
-    const state = this.state;
-    if (last !== null && JSON.stringify(last.state) === JSON.stringify(state)) return;
-    const now = Date.now();
-    const countOnly = last !== null && last.state.state === state.state && JSON.stringify({ ...last.state, records: 0 }) === JSON.stringify({ ...state, records: 0 });
-    if (countOnly && now - last.at < this.timing.countMs) {
-      if (this.countTimer === undefined) {
-        this.countTimer = setTimeout(() => {
-          this.countTimer = undefined;
-          this.emit();
-        }, this.timing.countMs - (now - last.at));
-      }
-      return;
-    }
-    clearTimeout(this.countTimer);
-    this.countTimer = undefined;
-    this.published = { state, at: now };
-    this.options.onState(state);
+    this.publisher.emit();
   }
 
   /** Stops the sending and the timers and ends the connection (a run under way finishes its statement first). */
@@ -600,7 +363,7 @@ export class FloorLink {
     this.closed = true;
     clearInterval(this.pollTimer);
     clearTimeout(this.retryTimer);
-    clearTimeout(this.countTimer);
+    this.publisher.close();
     clearTimeout(this.behindTimer);
     clearTimeout(this.cursorTimer);
     this.retryTimer = undefined;

@@ -1,59 +1,50 @@
 import { englishText, type Message } from '../../engine/messages';
 import type { ShoeEvent } from '../../hardware/events';
-import { seatOfReader } from '../../hardware/profile';
 import { decodeScan } from '../../hardware/scan';
 import { RECENT_INPUTS_MAX, type CommandResult, type HeldCard, type InputSource, type NumberedInput, type ReaderHealthSummary, type ReaderHealthView, type ScanReading, type ShoeRefusal, type SourceStatus } from '../../protocol/contract';
 import type { ActiveRace, Session, SessionRecord } from '../../replay/session';
-import type { AwaitedCard, CardSource, CardSourceFactory, ShoeDemand } from './cardSource';
+import type { AwaitedCard, CardSource, CardSourceFactory, CardSourceRequest, ShoeDemand } from './cardSource';
 import { ok, refused } from './failures';
+import { HealthWatch } from './healthWatch';
+import { HeldCards, MAX_HELD_CARDS, type HeldTaken } from './heldCards';
 import type { Kernel } from './kernel';
-import type { ProfileCommands } from './profileCommands';
+import type { ReaderSetUpReads } from './profileCommands';
 import { effectiveProfile, scannerProfile, type ProfileStore } from './profiles';
+import type { ReaderSession } from './readerMode';
 import { openRefusalTarget, refusalFor, refusalTarget, type RefusalRuns } from './refusalRuns';
 import { simulatedSource } from './simulatedSource';
 import type { StationSettings } from './stationSettings';
 import { lastOf } from './memo';
-import { EMPTY_HEALTH, foldHealth, healthView, recentHealth, tickOf, type HealthState, type HealthTick } from './readerHealth';
+import { tickOf, type HealthTick } from './readerHealth';
 
-/** The most cards read from noise held for the dealer's say at once; more are refused (kept on record as one run). */
-export const MAX_HELD_CARDS = 10;
-/** A held card the dealer discarded, as its refusal record says it (in keys, and its English). */
-export const HELD_DISCARD_SAID: Message = { key: 'service.held.discarded' };
-export const HELD_DISCARD_REASON = englishText(HELD_DISCARD_SAID);
-/** How often the reader health's verdict is looked at again with no frame coming (a warning is forgotten, and the reader quiet, after an hour with no frame). */
-export const HEALTH_REFRESH_MS = 30_000;
-/**
- * The reader health's view is made again at most this often, a count in between shown when the time
- * is up: a noisy line reads thousands of frames a second, an RFID reader repeats a tag lying on it
- * many times a second, and the view (4 sources × 24 hours at most) is up to some 9 KB of every patch.
- */
-export const HEALTH_VIEW_MS = 1_000;
-
-/** How a held card was taken, as the race's record keeps it: `true`, or read at another seat's antenna (`readAt`). */
-export type HeldTaken = boolean | { readonly readAt: number };
-
-/** A card read at one seat's antenna while the deal is at another (the profile's `readers`, issue 26). */
-export interface WrongSeat {
-  /** The seat whose antenna read it. */
-  readonly readAt: number;
-  /** The seat the deal is at. */
-  readonly seat: number;
-}
+// The held-card queue (heldCards.ts) and the reader's health (healthWatch.ts), as they were named here.
+export { HELD_DISCARD_REASON, HELD_DISCARD_SAID, MAX_HELD_CARDS, type HeldTaken, type WrongSeat } from './heldCards';
+export { HEALTH_REFRESH_MS, HEALTH_VIEW_MS } from './healthWatch';
 
 /** What the card inputs need of the rest of the console. */
 export interface CardInputHooks {
   session(): Session;
   /** A card to whatever `target` names (the open race or game). */
   deal(target: string, code: string, source: InputSource, held?: HeldTaken): Promise<CommandResult>;
-  /** A reader's settings are being found on the port: the card source is not opened meanwhile. */
-  detecting?(): boolean;
+}
+
+/** What the card inputs are wired to: the station's core, and the card reader's one session. */
+export interface CardInputPorts {
+  readonly kernel: Kernel;
+  readonly refusals: RefusalRuns;
+  readonly settings: StationSettings;
+  readonly profiles: ProfileStore;
+  /** The card reader's mode: what a read is for (dealt, a deck's tag, an antenna's seat), and whether the port is left to the detection. */
+  readonly reader: ReaderSession;
+  /** Where a read goes while a deck is registered or the antennas mapped. */
+  readonly setUpReads: ReaderSetUpReads;
 }
 
 /**
  * The cards that come in: the card source (the simulated shoe, a serial shoe or reader) and its
  * status, every input numbered for the screens' log, a card read while the line is noisy held for
- * the dealer's say (and the clean ones behind it queued), a keyboard-wedge scan decoded, and a
- * shoe card the race refused shown with why.
+ * the dealer's say (heldCards.ts), a keyboard-wedge scan decoded, and a shoe card the race refused
+ * shown with why.
  */
 export class CardInputs {
   private source: CardSource | null = null;
@@ -62,83 +53,47 @@ export class CardInputs {
   /** The latest inputs, numbered (the screens' input log is built from them by id). */
   private inputs: readonly NumberedInput[] = [];
   private shoeRefusal: ShoeRefusal | null = null;
-  private held: readonly HeldCard[] = [];
-  private heldCount = 0;
-  /** The card sources' health (readerHealth.ts), and its view as the state last carried it. */
-  private health: HealthState = EMPTY_HEALTH;
-  private healthShown: ReaderHealthView = { current: null, sources: [] };
-  private healthTimer: NodeJS.Timeout | undefined;
-  /** When the view was last made (this computer's clock), and the timer that makes it once HEALTH_VIEW_MS is up. */
-  private healthViewAt = Number.NEGATIVE_INFINITY;
-  private healthPending: NodeJS.Timeout | undefined;
+  /** The cards held for the dealer's say. */
+  private readonly held: HeldCards;
+  /** The card sources' health. */
+  private readonly health: HealthWatch;
+  private readonly kernel: Kernel;
+  private readonly settings: StationSettings;
 
   constructor(
-    private readonly kernel: Kernel,
-    private readonly refusals: RefusalRuns,
-    private readonly settings: StationSettings,
-    private readonly profiles: ProfileStore,
-    private readonly registration: ProfileCommands,
+    private readonly ports: CardInputPorts,
     private readonly options: { readonly clock?: () => Date; readonly cardSources?: CardSourceFactory; readonly simulatedCardMs?: number },
     private readonly hooks: CardInputHooks,
   ) {
+    const { kernel, refusals, settings, profiles } = ports;
+    this.kernel = kernel;
+    this.settings = settings;
+    this.health = new HealthWatch(kernel, settings, options.clock);
+    this.held = new HeldCards(kernel, refusals, settings, profiles, {
+      session: () => hooks.session(),
+      deal: (target, code, source, taken) => hooks.deal(target, code, source, taken),
+      shoeRefused: (refusal) => {
+        this.shoeRefusal = refusal;
+      },
+      heldForReader: () => this.health.count('held'),
+    });
     const { source } = settings.current;
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
   }
 
   /** The card sources' frames counted per hour and the verdict on the last frames (protocol/readerHealth.ts). */
   get readerHealth(): ReaderHealthView {
-    return this.healthShown;
+    return this.health.view;
   }
 
   /** The card source in use's verdict on its last frames, as the floor is told of it; null for manual entry. */
   get floorHealth(): ReaderHealthSummary | null {
-    const source = this.sourceName;
-    return source === null ? null : recentHealth(this.health, source, this.nowMs);
+    return this.health.floorHealth;
   }
 
-  /** The card source in use as reader health names it: `serial /dev/ttyUSB0`, `simulator`; null for manual entry or no port. */
-  private get sourceName(): string | null {
-    const { kind, path } = this.settings.current.source;
-    if (kind === 'simulator') return 'simulator';
-    return kind === 'serial' && path !== '' ? `serial ${path}` : null;
-  }
-
-  private get nowMs(): number {
-    return (this.options.clock?.() ?? new Date()).getTime();
-  }
-
-  /**
-   * Counts one thing of the card source in use for its health. The view is made again now when
-   * HEALTH_VIEW_MS has passed since the last (true: the caller publishes), else once it has (published then).
-   */
+  /** Counts one thing of the card source in use for its health (healthWatch.ts; true: the caller publishes). */
   countHealth(tick: HealthTick): boolean {
-    const source = this.sourceName;
-    if (source === null) return false;
-    this.health = foldHealth(this.health, source, tick, this.nowMs);
-    const wait = this.healthViewAt + HEALTH_VIEW_MS - Date.now();
-    if (wait <= 0) {
-      this.healthViewAt = Date.now();
-      this.healthShown = healthView(this.health, source, this.nowMs);
-      return true;
-    }
-    if (this.healthPending === undefined) {
-      this.healthPending = setTimeout(() => {
-        this.healthPending = undefined;
-        this.healthViewAt = Date.now();
-        this.healthShown = healthView(this.health, this.sourceName, this.nowMs);
-        this.kernel.publish();
-      }, wait);
-      this.healthPending.unref();
-    }
-    return false;
-  }
-
-  /** The verdict looked at again with time gone by: published only when the view changed. */
-  private refreshHealth(): void {
-    const next = healthView(this.health, this.sourceName, this.nowMs);
-    if (JSON.stringify(next) === JSON.stringify(this.healthShown)) return;
-    this.healthShown = next;
-    this.kernel.publish();
+    return this.health.count(tick);
   }
 
   /** A read the repeat window dropped (no event comes for it): counted. */
@@ -148,14 +103,14 @@ export class CardInputs {
 
   /** What the state carries of the inputs. */
   get view(): { readonly source: SourceStatus; readonly lastInput: ShoeEvent | null; readonly inputs: readonly NumberedInput[]; readonly shoeRefusal: ShoeRefusal | null; readonly held: readonly HeldCard[] } {
-    return { source: this.sourceStatus, lastInput: this.lastInput, inputs: this.inputs, shoeRefusal: this.shoeRefusal, held: this.held };
+    return { source: this.sourceStatus, lastInput: this.lastInput, inputs: this.inputs, shoeRefusal: this.shoeRefusal, held: this.held.view };
   }
 
   /** A command's record was accepted: an earlier refusal of a shoe card no longer stands; a race begins afresh (the last input was before it); held cards of an ended race or game go. */
   committed(record: SessionRecord): void {
     this.shoeRefusal = null;
     if (record.kind === 'race-start') this.lastInput = null;
-    this.dropStaleHeld();
+    this.held.dropStaleHeld();
   }
 
   /** What the open race awaits, for the simulated shoe: a new demand after every change of the race (session.race is a new object then). */
@@ -164,123 +119,13 @@ export class CardInputs {
     return race === null || awaiting === null ? null : { raceId: race.id, seat: awaiting.seat };
   });
   private readonly awaited: AwaitedCard = () => this.demandOf(this.hooks.session().race);
-  /** The first held card, if it is the one the screen names. */
-  private firstHeld(target: string, heldId: number): HeldCard | CommandResult<never> {
-    const first = this.held[0];
-    if (first === undefined) return refused('held', { key: 'service.held.none' });
-    if (first.id !== heldId || first.target !== target) return refused('held', { key: 'service.held.notFirst' });
-    return first;
-  }
 
-  takeHeldCard(target: string, heldId: number): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const first = this.firstHeld(target, heldId);
-      if ('ok' in first) return first;
-      // Read at another seat's antenna (held for that, or for noise and only now taken): the record says where it was read.
-      const readAt = first.why === 'seat' ? first.readAt : this.wrongSeat(first.target, first.reader)?.readAt;
-      const result = await this.dealHeld(first, readAt === undefined ? true : { readAt });
-      if (!result.ok) this.shoeRefusal = { card: first.card, ...result.error };
-      await this.releaseQueued();
-      this.kernel.publish();
-      return result;
-    });
-  }
-
-  discardHeldCard(target: string, heldId: number): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const first = this.firstHeld(target, heldId);
-      if ('ok' in first) return first;
-      // A held card waits only for the race or game open (dropStaleHeld): it names one.
-      const waitsFor = refusalTarget(this.hooks.session(), first.target);
-      const said = first.why === 'seat' ? this.seatDiscardSaid(first) : HELD_DISCARD_SAID;
-      if (waitsFor !== null) await this.refusals.refuse(refusalFor(waitsFor, first.card, englishText(said), 'shoe', said));
-      this.held = this.held.slice(1);
-      await this.releaseQueued();
-      this.kernel.publish();
-      return ok(null);
-    });
-  }
-
-  /** A card held as read at another seat's antenna, discarded: its refusal as the record says it. */
-  private seatDiscardSaid(card: HeldCard): Message {
-    const seat = this.hooks.session().race?.state.progress.awaiting?.seat ?? card.seat;
-    return { key: 'service.seatMap.discarded', params: { readAt: card.readAt ?? 0, seat: seat ?? 0 } };
-  }
-
-  /**
-   * Where a card becomes held for the dealer's say: the one place (a new hold, or a queued card
-   * found read at another seat's antenna when its turn comes). `replacing`: the queued card it was.
-   */
-  private hold(card: Omit<HeldCard, 'id'>, replacing?: HeldCard): HeldCard {
-    let made: HeldCard;
-    if (replacing === undefined) {
-      this.heldCount += 1;
-      made = { id: this.heldCount, ...card };
-      this.held = [...this.held, made];
-    } else {
-      made = { ...card, id: replacing.id };
-      this.held = this.held.map((waiting) => (waiting === replacing ? made : waiting));
-    }
-    // Counted in the reader's health: a card only waiting behind another (`queued`) is no fault of the reader.
-    if (made.why !== 'queued') this.countHealth('held');
-    return made;
-  }
-
-  /**
-   * A card read at one seat's antenna while the race's deal is at another (the source profile's
-   * `readers`): where it was read and where the deal is. Null when it goes to the seat dealt to:
-   * read there, no reader named, no seat map, a reader the map does not name, no race dealing.
-   */
-  private wrongSeat(target: string, reader: string | undefined): WrongSeat | null {
-    const { source } = this.settings.current;
-    if (source.kind !== 'serial' || reader === undefined) return null;
-    const readAt = seatOfReader(effectiveProfile(source, this.profiles).readers, reader);
-    const race = this.hooks.session().race;
-    const seat = race?.id === target ? (race.state.progress.awaiting?.seat ?? null) : null;
-    return readAt === null || seat === null || readAt === seat ? null : { readAt, seat };
-  }
-
-  /** Clean cards that only waited behind a held one go on, in the order they came; one read at another seat's antenna is held there. */
-  private async releaseQueued(): Promise<void> {
-    while (this.held[0]?.why === 'queued') {
-      const next = this.held[0];
-      const wrong = this.wrongSeat(next.target, next.reader);
-      if (wrong !== null) {
-        this.hold({ ...next, why: 'seat', ...wrong }, next);
-        return;
-      }
-      const result = await this.dealHeld(next, false);
-      if (!result.ok) this.shoeRefusal = { card: next.card, ...result.error };
-    }
-  }
-
-  /**
-   * Deals the first held card: it leaves the queue once dealt, or refused by the race (and kept
-   * on record as refused). A write the disk refuses leaves it first in the queue, to try again.
-   */
-  private async dealHeld(card: HeldCard, taken: HeldTaken): Promise<CommandResult> {
-    const result = await this.hooks.deal(card.target, card.card, 'shoe', taken);
-    this.held = this.held.filter((waiting) => waiting !== card);
-    return result;
-  }
-
-  /**
-   * Cards still waiting when their race or game ends go on record as refused (not decided), so a
-   * card the shoe read never vanishes without a trace. Journaled while the race is still open.
-   */
-  async refuseHeldFor(target: string, kind: 'race' | 'game'): Promise<void> {
-    for (const card of this.held.filter((waiting) => waiting.target === target)) {
-      const said: Message =
-        card.why === 'seat' ? { key: 'service.seatMap.undecided', params: { readAt: card.readAt ?? 0 } } : { key: kind === 'race' ? 'service.held.undecidedRace' : 'service.held.undecidedGame' };
-      await this.kernel.save(refusalFor(kind === 'race' ? { raceId: target } : { gameId: target }, card.card, englishText(said), 'shoe', said));
-      this.held = this.held.filter((waiting) => waiting !== card);
-    }
-  }
-
-  /** Held cards wait for the race or game they were read for; once it has ended they go. */
+  readonly takeHeldCard = (target: string, heldId: number): Promise<CommandResult> => this.held.takeHeldCard(target, heldId);
+  readonly discardHeldCard = (target: string, heldId: number): Promise<CommandResult> => this.held.discardHeldCard(target, heldId);
+  /** Cards still held for `target` go on record as refused before it ends (heldCards.ts). */
+  readonly refuseHeldFor = (target: string, kind: 'race' | 'game'): Promise<void> => this.held.refuseHeldFor(target, kind);
   dropStaleHeld(): void {
-    const open = this.hooks.session().race?.id ?? this.hooks.session().game?.id ?? null;
-    if (this.held.some((card) => card.target !== open)) this.held = this.held.filter((card) => card.target === open);
+    this.held.dropStaleHeld();
   }
 
   /**
@@ -291,7 +136,7 @@ export class CardInputs {
    */
   dealScan(target: string, raw: string): Promise<CommandResult> {
     return this.kernel.serial(async () => {
-      const profile = scannerProfile(this.settings.current.source, this.profiles);
+      const profile = scannerProfile(this.settings.current.source, this.ports.profiles);
       const read = decodeScan(profile, raw);
       if (read.type === 'card') {
         const result = await this.hooks.deal(target, read.card, 'scanner');
@@ -300,7 +145,7 @@ export class CardInputs {
       // The decoder's reason, in keys (hardware/): said inside the refusal and on record.
       const said: Message = read.type === 'unknown' ? read.said : { key: 'service.scan.notACard' };
       const open = refusalTarget(this.hooks.session(), target);
-      if (open !== null) await this.refusals.refuse(refusalFor(open, raw, englishText(said), 'scanner', said));
+      if (open !== null) await this.ports.refusals.refuse(refusalFor(open, raw, englishText(said), 'scanner', said));
       return refused('scan', { key: 'service.scan.refused', params: { raw: JSON.stringify(raw), reason: { message: said }, decoder: profile.name } });
     });
   }
@@ -308,7 +153,7 @@ export class CardInputs {
   /** What a scan reads as by the scanner's profile (as dealScan decodes it), nothing dealt or recorded. */
   readScan(raw: string): Promise<CommandResult<ScanReading>> {
     return this.kernel.serial(async () => {
-      const read = decodeScan(scannerProfile(this.settings.current.source, this.profiles), raw);
+      const read = decodeScan(scannerProfile(this.settings.current.source, this.ports.profiles), raw);
       return ok({ card: read.type === 'card' ? read.card : null });
     });
   }
@@ -335,16 +180,18 @@ export class CardInputs {
     if (tick !== null) this.countHealth(tick);
     const at = (this.options.clock?.() ?? new Date()).toISOString();
     this.inputs = [...this.inputs, { id: (this.inputs.at(-1)?.id ?? 0) + 1, at, event }].slice(-RECENT_INPUTS_MAX);
-    if (this.registration.mappingSeats && (event.type === 'card' || event.type === 'unknown')) {
+    // The reader's mode says what a read is for: an antenna's seat, a deck's tag, or a card dealt.
+    const { reader, setUpReads } = this.ports;
+    if (reader.is('mapping') && (event.type === 'card' || event.type === 'unknown')) {
       void this.kernel.serial(async () => {
-        await this.registration.mappedSeat(event);
+        await setUpReads.mappedSeat(event);
         return ok(null);
       });
       return;
     }
-    if (this.registration.registrationDecoder !== null && (event.type === 'card' || event.type === 'unknown')) {
+    if (reader.is('registering') && (event.type === 'card' || event.type === 'unknown')) {
       void this.kernel.serial(async () => {
-        await this.registration.registered(event);
+        await setUpReads.registered(event);
         return ok(null);
       });
       return;
@@ -360,22 +207,22 @@ export class CardInputs {
         // Read while the line is flagged as noise, or behind such a card: the dealer decides.
         if (event.suspect === true || this.held.length > 0) {
           // Only cards read from noise are ever refused here: a clean card waits its turn, however many wait.
-          if (event.suspect === true && this.held.filter((waiting) => waiting.why === 'noise').length >= MAX_HELD_CARDS) {
+          if (event.suspect === true && this.held.fromNoise >= MAX_HELD_CARDS) {
             // Noise makes cards by the thousand: a run of them is one record with a count.
             const said: Message = { key: 'service.held.tooMany', params: { n: MAX_HELD_CARDS } };
             const reason = englishText(said);
-            await this.refusals.refuse(refusalFor(this.hooks.session().race ? { raceId: target } : { gameId: target }, event.card, reason, 'shoe', said), true);
+            await this.ports.refusals.refuse(refusalFor(this.hooks.session().race ? { raceId: target } : { gameId: target }, event.card, reason, 'shoe', said), true);
             this.shoeRefusal = { card: event.card, field: 'card', message: reason, said };
           } else {
-            this.hold({ target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued', ...(event.reader === undefined ? {} : { reader: event.reader }) });
+            this.held.hold({ target, card: event.card, raw: event.raw, why: event.suspect === true ? 'noise' : 'queued', ...(event.reader === undefined ? {} : { reader: event.reader }) });
           }
           this.kernel.publish();
           return ok(null);
         }
         // Read at another seat's antenna than the one the deal is at: the dealer decides (issue 26).
-        const wrong = this.wrongSeat(target, event.reader);
+        const wrong = this.held.wrongSeat(target, event.reader);
         if (wrong !== null) {
-          this.hold({ target, card: event.card, raw: event.raw, why: 'seat', reader: event.reader as string, ...wrong });
+          this.held.hold({ target, card: event.card, raw: event.raw, why: 'seat', reader: event.reader as string, ...wrong });
           this.kernel.publish();
           return ok(null);
         }
@@ -399,7 +246,7 @@ export class CardInputs {
       void this.kernel.serial(async () => {
         // Kept for what is open when its turn comes (commands run one at a time), as a card is dealt.
         const open = openRefusalTarget(this.hooks.session());
-        if (open !== null) await this.refusals.refuse(refusalFor(open, event.raw, event.reason, 'shoe', event.said), noisy);
+        if (open !== null) await this.ports.refusals.refuse(refusalFor(open, event.raw, event.reason, 'shoe', event.said), noisy);
         return ok(null);
       });
     } else {
@@ -407,32 +254,44 @@ export class CardInputs {
     }
   }
 
+  /**
+   * The card source as the settings have it, opened the same way whatever it is: the simulated
+   * shoe and a serial port each a CardSourceFactory given one request (a registration's decoder
+   * while the reader's mode is registering); none while the reader's settings are being found.
+   */
   openSource(): void {
     const { source } = this.settings.current;
     this.sourceStatus = { kind: source.kind, path: source.path, state: 'idle' };
-    this.healthShown = healthView(this.health, this.sourceName, this.nowMs);
-    clearInterval(this.healthTimer);
-    this.healthTimer = setInterval(() => this.refreshHealth(), HEALTH_REFRESH_MS);
-    this.healthTimer.unref();
-    if (this.hooks.detecting?.() === true) return;
+    this.health.start();
+    const { reader } = this.ports;
+    if (reader.is('detecting')) return;
     const emit = (event: ShoeEvent) => this.handle(event);
     const onRepeat = () => this.repeated();
-    if (source.kind === 'simulator') this.source = simulatedSource({ emit, awaited: this.awaited, decks: this.settings.current.table.decks, intervalMs: this.options.simulatedCardMs });
-    else if (source.kind === 'serial') {
-      const request = { kind: source.kind, path: source.path, profile: effectiveProfile(source, this.profiles) };
-      const decoder = this.registration.registrationDecoder;
-      this.source = this.options.cardSources?.(decoder === null ? request : { ...request, decoder }, emit, onRepeat) ?? null;
+    const factory = source.kind === 'simulator' ? this.simulator : source.kind === 'serial' ? this.options.cardSources : undefined;
+    if (factory === undefined) {
+      this.source = null;
+      return;
     }
-    else this.source = null;
+    const profile = effectiveProfile(source, this.ports.profiles);
+    const decoder = reader.registrationDecoder;
+    const request: CardSourceRequest = { kind: source.kind, path: source.path, profile, ...(decoder === null ? {} : { decoder }) };
+    this.source = factory(request, emit, onRepeat) ?? null;
+  }
+
+  /** The simulated shoe as a card source: it deals what the open race awaits, from the table's decks. */
+  private readonly simulator: CardSourceFactory = (_request, emit) =>
+    simulatedSource({ emit, awaited: this.awaited, decks: this.settings.current.table.decks, intervalMs: this.options.simulatedCardMs });
+
+  /** The card source closed and opened again as the settings (and the reader's mode) now say. */
+  async reopenSource(): Promise<void> {
+    await this.closeSource();
+    this.openSource();
   }
 
   async closeSource(): Promise<void> {
     const source = this.source;
     this.source = null;
-    clearInterval(this.healthTimer);
-    clearTimeout(this.healthPending);
-    this.healthTimer = undefined;
-    this.healthPending = undefined;
+    this.health.stop();
     await source?.stop();
   }
 }

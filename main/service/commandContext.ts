@@ -18,7 +18,7 @@ export interface CommandContext {
   plan(): PlanView | null;
   /** The station kept with each race (the host name unless given). */
   readonly station: string | undefined;
-  /** Why no race or game may start now because the card reader is being set up (readerSetUp), or null. */
+  /** Why no race or game may start now because the card reader is being set up (ReaderSession.busy: a deck registered, antennas mapped, settings found), or null. */
   readerSetUp(): CommandResult<never> | null;
 }
 
@@ -27,24 +27,5 @@ export function stillOpen(session: Session): CommandResult<never> | null {
   const { race, game } = session;
   if (race) return refused('race', { key: 'service.raceStillOpen', params: { race: race.id } });
   if (game) return refused('game', { key: 'service.gameStillOpen', params: { game: game.id } });
-  return null;
-}
-
-/** What of the card reader's set-up is under way: each takes its reads, so none of them may overlap a race, a game or another. */
-export interface ReaderSetUp {
-  readonly registering: boolean;
-  readonly mappingSeats: boolean;
-  readonly detecting: boolean;
-}
-
-/**
- * Why nothing that needs the card reader's reads may start: a deck being registered, the antennas
- * being mapped to seats, or the reader's settings being found (each takes every read meanwhile,
- * or has the port closed). Null when none is under way.
- */
-export function readerSetUpRefusal(setUp: ReaderSetUp): CommandResult<never> | null {
-  if (setUp.registering) return refused('registration', { key: 'service.registering' });
-  if (setUp.mappingSeats) return refused('seatMapping', { key: 'service.seatMap.mapping' });
-  if (setUp.detecting) return refused('detection', { key: 'service.detecting' });
   return null;
 }

@@ -1,6 +1,7 @@
 import type { FloorClock } from '../../protocol/clock';
 import type { CommandResult, FloorLinkState, FloorTarget, ReaderHealthSummary } from '../../protocol/contract';
-import type { FloorDecisionRow, FloorLink, FloorLinkTiming, FloorSeatsRow } from '../floorLink/link';
+import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
+import type { FloorTakers } from './floorCommands';
 import { isInputError } from '../../engine/errors';
 import type { Message } from '../../engine/messages';
 import { ok } from './failures';
@@ -35,14 +36,10 @@ export class FloorFollowing {
     private readonly kernel: Kernel,
     private readonly settings: StationSettings,
     private readonly options: FloorFollowingOptions,
-    /** The floor's clock followed from now on (null: the station's own again), as a command in its turn. */
-    private readonly followClock: (clock: FloorClock | null) => Promise<CommandResult>,
-    /** This table's seating from the floor from now on (null: the station's own seats again). */
-    private readonly followSeats: (seats: FloorSeatsRow | null) => Promise<CommandResult> = async () => ok(null),
-    /** The director's decisions read (journaled once each, as a command in its turn), and the last one journaled. */
-    private readonly decisions?: { readonly take: (rows: readonly FloorDecisionRow[]) => Promise<CommandResult>; readonly after: () => number },
+    /** What the floor's inbox brings, each taken as a command in its turn (floorCommands.ts). */
+    private readonly takers: FloorTakers,
     /** The card reader's health as the floor is told of it (null: no reader in use). */
-    private readonly readerHealth?: () => ReaderHealthSummary | null,
+    private readonly reader: { readonly floorHealth: ReaderHealthSummary | null },
   ) {}
 
   /** The link's state, as the screens show it. */
@@ -92,7 +89,7 @@ export class FloorFollowing {
    * back, awaited, so its first state is already the station's own.
    */
   async startUnlinked(): Promise<void> {
-    if (this.config() === null && this.settings.current.seatsFromFloor !== undefined) await this.followSeats(null);
+    if (this.config() === null && this.settings.current.seatsFromFloor !== undefined) await this.takers.followSeats(null);
   }
 
   /** Starts, restarts or stops the floor link as the settings (or the environment) now say. */
@@ -113,9 +110,9 @@ export class FloorFollowing {
       this.state = FLOOR_OFF;
       // No floor: the station's own clock again (queued after the change that turned the floor off:
       // this runs inside it, and followFloorClock waits its turn like every change).
-      if (old !== null) void this.followClock(null);
+      if (old !== null) void this.takers.followClock(null);
       // The station's own seats back (startUnlinked gives them back when it starts unlinked).
-      if (old !== null) void this.followSeats(null);
+      if (old !== null) void this.takers.followSeats(null);
       return;
     }
     // Loaded only now: a console without a floor never loads the database driver.
@@ -135,7 +132,7 @@ export class FloorFollowing {
       // The floor's clock as its row holds it: checked by followFloorClock, which keeps the clock
       // it had when the floor's is malformed.
       onFloorClock: (clock) => {
-        void this.followClock(clock as FloorClock | null);
+        void this.takers.followClock(clock as FloorClock | null);
       },
       // The floor's clock row refused (too deep, too large, malformed): the clock followed stands, and
       // the link's pill says why until a row is taken again.
@@ -145,17 +142,13 @@ export class FloorFollowing {
       },
       // This table's seating each time it changed: checked and applied (never during a race) by the service.
       onFloorSeats: (seats) => {
-        void this.followSeats(seats);
+        void this.takers.followSeats(seats);
       },
-      ...(this.readerHealth === undefined ? {} : { readerHealth: this.readerHealth }),
-      ...(this.decisions === undefined
-        ? {}
-        : {
-            decisionsAfter: this.decisions.after,
-            onFloorDecisions: (rows: readonly FloorDecisionRow[]) => {
-              void this.decisions?.take(rows);
-            },
-          }),
+      readerHealth: () => this.reader.floorHealth,
+      decisionsAfter: () => this.takers.decisionsAfter(),
+      onFloorDecisions: (rows) => {
+        void this.takers.takeDecisions(rows);
+      },
     });
     this.link = link;
     this.state = link.current;

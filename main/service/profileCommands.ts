@@ -7,6 +7,7 @@ import type { CommandResult, DeckRegistration, DeviceProfileInfo, SeatMapping } 
 import type { Session } from '../../replay/session';
 import { ok, refused, SaveError } from './failures';
 import type { Kernel } from './kernel';
+import type { ReaderSession } from './readerMode';
 import { effectiveProfile, profileInfo, type ProfileStore, storedName } from './profiles';
 import type { StationSettings } from './stationSettings';
 
@@ -15,15 +16,19 @@ export interface ProfileHooks {
   session(): Session;
   /** The card source closed and opened again (on the registration's decoder while a deck is registered). */
   reopenSource(): Promise<void>;
-  /** The reader's settings are being found (its port listened to): no registration or mapping meanwhile. */
-  detecting(): boolean;
+}
+
+/** What the card inputs hand the profile commands: a read while a deck is registered or the antennas mapped (the reader's mode says which). */
+export interface ReaderSetUpReads {
+  registered(event: ShoeEvent): Promise<void>;
+  mappedSeat(event: ShoeEvent): Promise<void>;
 }
 
 /**
  * The device profiles: one imported from a file, and "Register deck", which reads a deck's tags
  * into a profile of its own and chooses it.
  */
-export class ProfileCommands {
+export class ProfileCommands implements ReaderSetUpReads {
   /** The profiles offered, as the state carries them (made anew only when one is stored). */
   private listed: readonly DeviceProfileInfo[];
   /** The deck being registered; `finishing` once the last tag is read, while its profile is stored and chosen (reads then are ignored). */
@@ -38,6 +43,8 @@ export class ProfileCommands {
     private readonly kernel: Kernel,
     private readonly profiles: ProfileStore,
     private readonly settings: StationSettings,
+    /** The card reader's one mode: registering or mapping while this takes its reads. */
+    private readonly reader: ReaderSession,
     private readonly hooks: ProfileHooks,
   ) {
     this.listed = profiles.list();
@@ -55,16 +62,6 @@ export class ProfileCommands {
   /** The antennas being mapped to seats, or the map just saved, as the screens show it. */
   get seatMapping(): SeatMapping | null {
     return this.mapping?.view ?? null;
-  }
-
-  /** Whether the card source's reads map antennas to seats now (not dealt, not registered). */
-  get mappingSeats(): boolean {
-    return this.mapping !== null && this.mapping.base !== null;
-  }
-
-  /** The decoder reading a deck's tags, while one is registered. */
-  get registrationDecoder(): UidDecoder | null {
-    return this.registering?.decoder ?? null;
   }
 
   importProfile(value: unknown): Promise<CommandResult<DeviceProfileInfo>> {
@@ -100,13 +97,14 @@ export class ProfileCommands {
       if (name === null) {
         if (this.registering === null) return ok(null);
         this.registering = null;
+        this.reader.leave('registering');
         await this.hooks.reopenSource();
         this.kernel.publish();
         return ok(null);
       }
       const { race, game } = this.hooks.session();
-      if (this.mappingSeats) return refused('seatMapping', { key: 'service.seatMap.mapping' });
-      if (this.hooks.detecting()) return refused('detection', { key: 'service.detecting' });
+      const busy = this.reader.refusalToEnter('registering');
+      if (busy !== null) return busy;
       if (race) return refused('race', { key: 'service.register.raceOpen', params: { race: race.id } });
       if (game) return refused('game', { key: 'service.register.gameOpen', params: { game: game.id } });
       const { source } = this.settings.current;
@@ -122,6 +120,7 @@ export class ProfileCommands {
       const { cards: _old, ...options } = base.decoder;
       const decoder = new UidDecoder({}, options);
       decoder.startRegistration(REGISTRATION_ORDER);
+      this.reader.enter({ kind: 'registering', decoder });
       this.registering = { decoder, base, view: { name, registered: 0, total: REGISTRATION_ORDER.length, next: REGISTRATION_ORDER[0] ?? null, problem: null } };
       await this.hooks.reopenSource();
       this.kernel.publish();
@@ -141,14 +140,15 @@ export class ProfileCommands {
       if (!start) {
         if (this.mapping === null) return ok(null);
         this.mapping = null;
+        this.reader.leave('mapping');
         this.kernel.publish();
         return ok(null);
       }
       const { race, game } = this.hooks.session();
       const open = race ?? game;
       if (open) return refused(race ? 'race' : 'game', { key: 'service.seatMap.open', params: { open: open.id } });
-      if (this.registering !== null) return refused('registration', { key: 'service.registering' });
-      if (this.hooks.detecting()) return refused('detection', { key: 'service.detecting' });
+      const busy = this.reader.refusalToEnter('mapping');
+      if (busy !== null) return busy;
       const { source, table } = this.settings.current;
       if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.noSerialPort' });
       const base = this.profiles.get(source.decoder);
@@ -156,6 +156,7 @@ export class ProfileCommands {
       if (base === undefined || base.decoder.kind !== 'uid' || Object.hasOwn(ALL_BUILT_IN_PROFILES, source.decoder)) return refused('source.decoder', { key: 'service.seatMap.notDeck', params: { name: source.decoder } });
       // A table set up keeps a seat in play (settingsCommands' requireSeats), and a serial source is set up with it.
       const seats = table.seats.map(({ seat }) => seat).sort((a, b) => a - b);
+      this.reader.enter({ kind: 'mapping' });
       this.mapping = { base, view: { name: base.name, seats, readers: {}, next: seats[0] ?? null, problem: null }, mappedBy: {} };
       this.kernel.publish();
       return ok(null);
@@ -194,6 +195,7 @@ export class ProfileCommands {
       // Done once stored: the screen sees the map saved, never the old profile after "done".
       await this.storeProfile(profile);
       this.mapping = { base: null, view: mapping.view, mappedBy: mapping.mappedBy };
+      this.reader.leave('mapping');
     }
     this.kernel.publish();
   }
@@ -225,6 +227,7 @@ export class ProfileCommands {
       await this.settings.store({ ...this.settings.current, source: { ...this.settings.current.source, decoder: profile.name } });
     } finally {
       this.registering = null;
+      this.reader.leave('registering');
     }
     await this.hooks.reopenSource();
     this.kernel.publish();

@@ -5,7 +5,7 @@ import { startRace, type RaceEvent } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { colorUpStepOf } from '../../protocol/colorUp';
 import { REASON_MAX } from '../../protocol/constants';
-import { settingChoicesOf, type CommandResult, type InputSource, type SeatCount } from '../../protocol/contract';
+import { settingChoicesOf, type CommandResult, type InputSource, type SeatCount, type SeatCountDraft } from '../../protocol/contract';
 import type { HeldTaken } from './cardInputs';
 import type { CountDrafts } from './countDrafts';
 import { STATION_MAX, type ActiveRace } from '../../replay/session';
@@ -24,6 +24,17 @@ export class RaceCommands {
     private readonly ctx: CommandContext,
     private readonly drafts: CountDrafts,
   ) {}
+
+  /** The counts being typed for the table's next race (main/service/countDrafts.ts): refused while a race is open. */
+  saveCountDrafts(counts: readonly SeatCountDraft[]): Promise<CommandResult> {
+    return this.ctx.kernel.serial(async () => {
+      const session = this.ctx.session();
+      const open = session.race;
+      if (open) return refused('race', { key: 'service.draftsRaceOpen', params: { race: open.id } });
+      if (await this.drafts.save(counts, `race-${session.racesStarted + 1}`, this.ctx.settings().table)) this.ctx.kernel.publish();
+      return ok(null);
+    });
+  }
 
   private raceInput(counts: readonly SeatCount[]) {
     const { table } = this.ctx.settings();

@@ -4,6 +4,7 @@ import type { CommandResult, ConsoleSettings, DetectedProfile, ReaderDetection }
 import type { Session } from '../../replay/session';
 import { ok, refused } from './failures';
 import type { Kernel } from './kernel';
+import type { ReaderSession } from './readerMode';
 
 /** Finds a reader's settings by listening (hardware/detect): the real ports, or a test's stand-in. */
 export type ReaderDetector = (options: DetectOptions) => Promise<DetectResult>;
@@ -11,11 +12,10 @@ export type ReaderDetector = (options: DetectOptions) => Promise<DetectResult>;
 export interface ReaderDetectionHooks {
   session(): Session;
   source(): ConsoleSettings['source'];
-  registering(): boolean;
-  mappingSeats(): boolean;
-  closeSource(): Promise<void>;
-  /** Opens the card source as the settings have it now. */
-  openSource(): void;
+  /** The card reader's one mode: detecting while the port is listened to. */
+  readonly reader: ReaderSession;
+  /** The card source: closed while its port is listened to, and opened again (as the settings have it now) once done. */
+  readonly cards: { closeSource(): Promise<void>; openSource(): void };
 }
 
 const detectedOf = (found: Found): DetectedProfile => ({
@@ -48,11 +48,6 @@ export class ReaderDetections {
     return this.view;
   }
 
-  /** Listening now: the card source stays closed. */
-  get listening(): boolean {
-    return this.running !== null;
-  }
-
   detectReader(start: boolean): Promise<CommandResult> {
     return this.kernel.serial(async () => {
       if (!start) {
@@ -68,17 +63,19 @@ export class ReaderDetections {
       const { race, game } = this.hooks.session();
       if (race) return refused('race', { key: 'service.detect.open', params: { open: race.id } });
       if (game) return refused('game', { key: 'service.detect.open', params: { open: game.id } });
-      if (this.hooks.registering()) return refused('source', { key: 'service.registering' });
-      if (this.hooks.mappingSeats()) return refused('source', { key: 'service.seatMap.mapping' });
+      const busy = this.hooks.reader.refusalToEnter('detecting', 'source');
+      if (busy !== null) return busy;
       const source = this.hooks.source();
       if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.noSerialPort' });
-      await this.hooks.closeSource();
+      await this.hooks.cards.closeSource();
       const aborter = new AbortController();
       this.aborter = aborter;
       this.view = { state: 'listening', path: source.path, tried: 0, total: 0, setting: null, found: [], problem: null };
+      // Listening now: the card source stays closed.
+      this.hooks.reader.enter({ kind: 'detecting' });
       this.running = this.listen(source.path, aborter.signal);
       // The card source's status idle meanwhile (it opens nothing while listening goes on).
-      this.hooks.openSource();
+      this.hooks.cards.openSource();
       this.kernel.publish();
       return ok(null);
     });
@@ -104,9 +101,10 @@ export class ReaderDetections {
       : { ...base, state: 'failed', setting: null, problem: result.problem.message, problemSaid: result.problem.said };
     this.aborter = null;
     this.running = null;
+    this.hooks.reader.leave('detecting');
     // The card source again, as the settings have it now (saved meanwhile, or not).
     await this.kernel.serial(async () => {
-      if (this.running === null) this.hooks.openSource();
+      if (!this.hooks.reader.is('detecting')) this.hooks.cards.openSource();
       this.kernel.publish();
       return ok(null);
     });

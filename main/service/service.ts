@@ -11,7 +11,7 @@ import type { Session, SessionRecord } from '../../replay/session';
 import type { JournalWriter } from '../journal/journal';
 import { CardInputs, type HeldTaken } from './cardInputs';
 import { ClockCommands } from './clockCommands';
-import { readerSetUpRefusal, type CommandContext, type ReaderSetUp } from './commandContext';
+import type { CommandContext } from './commandContext';
 import { CountDrafts } from './countDrafts';
 import { CoverChecking } from './coverCheck';
 import { prepareDataFolder } from './dataFolder';
@@ -19,9 +19,8 @@ import { lockDataFolder } from './dataLock';
 import { ok, refused } from './failures';
 import { FloorFollowing } from './floorFollowing';
 import { FloorSeatsFollowing } from './floorSeatsFollowing';
-import type { FloorSeatsRow } from '../floorLink/link';
-import type { FloorDecisionRow } from '../floorLink/link';
-import { FLOOR_CALL_NOTE_MAX, isFloorRecord } from '../../replay/floorRecords';
+import type { FloorDecisionRow, FloorSeatsRow } from '../floorLink/inbox';
+import { FloorCommands } from './floorCommands';
 import type { StationFollowers } from './followers';
 import { GameCommands } from './gameCommands';
 import { ExchangeCommands } from './exchangeCommands';
@@ -29,6 +28,7 @@ import { HistoryCommands, type ExportFormat, type ExportSaved, type HistoryExpor
 import { Kernel } from './kernel';
 import { ProfileCommands } from './profileCommands';
 import { ReaderDetections } from './readerDetection';
+import { ReaderSession } from './readerMode';
 import type { ProfileStore } from './profiles';
 import { RaceCommands } from './raceCommands';
 import { RefusalRuns } from './refusalRuns';
@@ -69,6 +69,7 @@ export class ConsoleService {
   private readonly readerDetections: ReaderDetections;
   private readonly historyCommands: HistoryCommands;
   private readonly coverChecking: CoverChecking;
+  private readonly floorCommands: FloorCommands;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -82,23 +83,13 @@ export class ConsoleService {
     private readonly profiles: ProfileStore,
   ) {
     const monotonic = options.monotonic ?? (() => performance.now());
+    const reader = new ReaderSession();
     this.countDrafts = new CountDrafts(options.dataDir);
     this.stationSettings = new StationSettings(options.dataDir, settings, () => followers.floorFacts.current, () => this.countDrafts.clear());
     this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
     this.coverChecking = new CoverChecking(this.kernel, options.clock ?? (() => new Date()));
     this.refusals = new RefusalRuns(this.kernel, { ...options, monotonic });
     this.kernel.order = this.refusals;
-    this.floorSeats = new FloorSeatsFollowing(this.kernel, this.stationSettings, () => this.session);
-    this.floor = new FloorFollowing(
-      this.kernel,
-      this.stationSettings,
-      options,
-      (clock) => this.followFloorClock(clock),
-      (seats) => this.followFloorSeats(seats),
-      { take: (rows) => this.takeFloorDecisions(rows), after: () => this.followers.floorDecisions.lastId },
-      () => this.cardInputs.floorHealth,
-    );
-    this.kernel.appended = (seq) => this.floor.appended(seq);
     const commands: CommandContext = {
       kernel: this.kernel,
       refusals: this.refusals,
@@ -108,41 +99,20 @@ export class ConsoleService {
       refuseHeldFor: (target, kind) => this.cardInputs.refuseHeldFor(target, kind),
       plan: () => this.state.planOf(this.settings.tournament),
       station: options.station,
-      readerSetUp: () => readerSetUpRefusal(this.readerSetUp()),
+      readerSetUp: () => reader.busy(),
     };
-    const reopenSource = async () => {
-      await this.cardInputs.closeSource();
-      this.cardInputs.openSource();
-    };
-    this.profileCommands = new ProfileCommands(this.kernel, profiles, this.stationSettings, {
-      session: () => this.session,
-      reopenSource,
-      detecting: () => this.readerDetections.listening,
-    });
-    this.cardInputs = new CardInputs(this.kernel, this.refusals, this.stationSettings, profiles, this.profileCommands, options, {
+    const reopenSource = () => this.cardInputs.reopenSource();
+    this.profileCommands = new ProfileCommands(this.kernel, profiles, this.stationSettings, reader, { session: () => this.session, reopenSource });
+    this.cardInputs = new CardInputs({ kernel: this.kernel, refusals: this.refusals, settings: this.stationSettings, profiles, reader, setUpReads: this.profileCommands }, options, {
       session: () => this.session,
       deal: (target, code, source, held) => this.deal(target, code, source, held),
-      // While a reader's settings are being found its port is listened to: the card source waits.
-      detecting: () => this.readerDetections.listening,
     });
-    this.readerDetections = new ReaderDetections(
-      this.kernel,
-      {
-        session: () => this.session,
-        source: () => this.settings.source,
-        registering: () => this.profileCommands.registrationDecoder !== null,
-        mappingSeats: () => this.profileCommands.mappingSeats,
-        closeSource: () => this.cardInputs.closeSource(),
-        openSource: () => this.cardInputs.openSource(),
-      },
-      options.detectReader,
-    );
+    this.readerDetections = new ReaderDetections(this.kernel, { session: () => this.session, source: () => this.settings.source, reader, cards: this.cardInputs }, options.detectReader);
     this.settingsCommands = new SettingsCommands(this.kernel, this.stationSettings, {
       session: () => this.session,
       plan: () => this.state.planOf(this.settings.tournament),
       hasProfile: (name) => this.profiles.has(name),
-      registering: () => this.profileCommands.registrationDecoder !== null,
-      mappingSeats: () => this.profileCommands.mappingSeats,
+      reader,
       reopenSource,
       followFloor: () => this.floor.follow(),
     });
@@ -156,12 +126,12 @@ export class ConsoleService {
     this.exchanges = new ExchangeCommands(commands);
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
     this.clockCommands = new ClockCommands(this.kernel, followers.clock, this.stationSettings, options.clock);
+    this.floorSeats = new FloorSeatsFollowing(this.kernel, this.stationSettings, () => this.session);
+    this.floorCommands = new FloorCommands(commands, followers, this.clockCommands, this.floorSeats, this.races);
+    // The floor link: its inbox's messages to the floor commands, the reader's health from the card inputs.
+    this.floor = new FloorFollowing(this.kernel, this.stationSettings, options, this.floorCommands, this.cardInputs);
+    this.kernel.appended = (seq) => this.floor.appended(seq);
     this.state = new StationState({ kernel: this.kernel, session: () => this.session, settings: () => this.settings, inputs: this.cardInputs, profiles: this.profileCommands, detection: this.readerDetections, countDrafts: this.countDrafts, floor: this.floor });
-  }
-
-  /** What of the card reader's set-up is under way (commandContext's readerSetUpRefusal says why nothing may start meanwhile). */
-  private readerSetUp(): ReaderSetUp {
-    return { registering: this.profileCommands.registrationDecoder !== null, mappingSeats: this.profileCommands.mappingSeats, detecting: this.readerDetections.listening };
   }
 
   private get session(): Session {
@@ -245,15 +215,7 @@ export class ConsoleService {
   // The commands of protocol/commands.ts, each its module's (main/ipc/validate.ts has checked the arguments).
 
   /** The counts being typed for the table's next race (main/service/countDrafts.ts). */
-  saveCountDrafts(counts: readonly SeatCountDraft[]): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const open = this.session.race;
-      if (open) return refused('race', { key: 'service.draftsRaceOpen', params: { race: open.id } });
-      if (await this.countDrafts.save(counts, `race-${this.session.racesStarted + 1}`, this.settings.table)) this.kernel.publish();
-      return ok(null);
-    });
-  }
-
+  readonly saveCountDrafts = (counts: readonly SeatCountDraft[]): Promise<CommandResult> => this.races.saveCountDrafts(counts);
   readonly saveSettings = (value: SettingsInput): Promise<CommandResult> => this.settingsCommands.saveSettings(value);
   readonly markBreak = (afterLevel: number | null): Promise<CommandResult> => this.settingsCommands.markBreak(afterLevel);
   readonly startColorUp = (afterLevel: number, removed: number): Promise<CommandResult> => this.settingsCommands.startColorUp(afterLevel, removed);
@@ -277,36 +239,10 @@ export class ConsoleService {
   readonly abandonRace = (raceId: string, reason: string): Promise<CommandResult> => this.races.abandonRace(raceId, reason);
   /** Chips exchanged outside a race: late-found chips, a colour-up of a player (main/service/exchangeCommands.ts). */
   readonly recordChipExchange = (exchange: ChipExchange): Promise<CommandResult> => this.exchanges.recordChipExchange(exchange);
-  /** The dealer calls the floor: journaled with the note and the race open now (replay/floorRecords.ts). */
-  callFloor(note: string): Promise<CommandResult> {
-    return this.kernel.serial(async () => {
-      const race = this.session.race;
-      await this.kernel.save({ kind: 'floor-called', note: note.trim().slice(0, FLOOR_CALL_NOTE_MAX), ...(race ? { raceId: race.id } : {}) });
-      this.kernel.publish();
-      return ok(null);
-    });
-  }
-
-  /**
-   * The director's decisions the floor link read (main/floorLink/link.ts): each journaled once, as a
-   * `floor-decision` record, in the floor's order; one already journaled (its id at or below the
-   * last kept), or of a shape this console does not keep, is passed by. A decision closing the
-   * open race then abandons it (RaceCommands.abandonClosedOnFloor; start-up asks again, for a stop
-   * between the decision's record and the abandon's).
-   */
-  readonly takeFloorDecisions = (rows: readonly FloorDecisionRow[]): Promise<CommandResult> =>
-    this.kernel.serial(async () => {
-      let taken = 0;
-      for (const row of rows) {
-        const record = { kind: 'floor-decision', id: row.id, decision: row.decision, note: row.note, by: row.by, at: row.at, raceId: row.raceId };
-        if (row.id <= this.followers.floorDecisions.lastId || !isFloorRecord(record)) continue;
-        await this.kernel.save(record);
-        taken += 1;
-      }
-      if (taken > 0) this.kernel.publish();
-      await this.races.abandonClosedOnFloor();
-      return ok(null);
-    });
+  /** The dealer calls the floor (main/service/floorCommands.ts). */
+  readonly callFloor = (note: string): Promise<CommandResult> => this.floorCommands.callFloor(note);
+  /** The director's decisions the floor link read, each journaled once (main/service/floorCommands.ts). */
+  readonly takeFloorDecisions = (rows: readonly FloorDecisionRow[]): Promise<CommandResult> => this.floorCommands.takeDecisions(rows);
   readonly startGame = (game: GameName, players: readonly string[], options?: Partial<HouseOptions>): Promise<CommandResult> => this.games.startGame(game, players, options);
   readonly gameAction = (gameId: string, action: GameAction): Promise<CommandResult> => this.games.gameAction(gameId, action);
   readonly closeGame = (gameId: string, reason: string): Promise<CommandResult> => this.games.closeGame(gameId, reason);

@@ -11,6 +11,7 @@ import { changesFloorSeats } from './floorSeats';
 import { changesFloorTournament } from './floorTournament';
 import { racedOffRefusal } from './racedOff';
 import type { Kernel } from './kernel';
+import type { ReaderSession } from './readerMode';
 import { readSettings, requireSeats, withKeptPassword } from './settings';
 import type { StationSettings } from './stationSettings';
 
@@ -37,10 +38,8 @@ export interface SettingsHooks {
   session(): Session;
   plan(): PlanView | null;
   hasProfile(name: string): boolean;
-  /** Whether a deck is being registered (the card source stays as it is meanwhile). */
-  registering(): boolean;
-  /** Whether the card source's antennas are being mapped to seats (its reads taken for that). */
-  mappingSeats?(): boolean;
+  /** The card reader's mode: a deck being registered, or its antennas mapped to seats, keeps the card source as it is. */
+  readonly reader: ReaderSession;
   /** The card source closed and opened again on the settings' source. */
   reopenSource(): Promise<void>;
   /** The floor link started, restarted or stopped as the settings now say. */
@@ -71,10 +70,11 @@ export class SettingsCommands {
       }
       // The shoe's port: the scanner's profile is no part of it (a scan opens no port).
       const sourceChanged = JSON.stringify(shoeOf(settings)) !== JSON.stringify(shoeOf(this.settings.current));
-      if (this.hooks.registering() && sourceChanged) {
-        return refused('source', { key: 'service.registering' });
+      // Finding the reader's settings opens the source as the settings then say: only a registration or a mapping refuses a new one.
+      if (sourceChanged && !this.hooks.reader.is('detecting')) {
+        const busy = this.hooks.reader.busy('source');
+        if (busy !== null) return busy;
       }
-      if (this.hooks.mappingSeats?.() === true && sourceChanged) return refused('source', { key: 'service.seatMap.mapping' });
       await this.settings.store(settings);
       if (sourceChanged) {
         await this.hooks.reopenSource();
