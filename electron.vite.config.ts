@@ -15,21 +15,6 @@ const vueI18nFlags = {
   __INTLIFY_DROP_MESSAGE_COMPILER__: 'false',
 };
 
-/**
- * The station's screens never say the floor's own pages' words (`engine/messages/<lang>/floorPages.ts`:
- * the seat list, the tournament file, the floor page, its HTTP refusals): only the floor says them.
- * The renderer is built with each language's part left out (`floorPagesLeftOut.ts`, empty), so
- * the words it ships are the station's (scripts/build.test.ts checks the built words).
- */
-const floorPagesLeftOut = {
-  name: 'floor-pages-left-out',
-  enforce: 'pre' as const,
-  resolveId(source: string, importer: string | undefined): string | null {
-    const catalog = importer !== undefined && /engine[\\/]messages[\\/](en|fi|ru)\.ts$/.test(importer);
-    return catalog && /^\.\/(en|fi|ru)\/floorPages$/.test(source) ? fromRoot('engine/messages/floorPagesLeftOut.ts') : null;
-  },
-};
-
 // `electron-vite build` writes out/main/index.js (ESM), out/preload/index.cjs and
 // out/preload/display.cjs (CommonJS: a sandboxed preload cannot be an ES module; the player
 // display has its own, without commands) and out/renderer/index.html.
@@ -62,7 +47,7 @@ export default defineConfig({
   },
   renderer: {
     root: fromRoot('renderer'),
-    plugins: [floorPagesLeftOut, vue()],
+    plugins: [vue()],
     define: vueI18nFlags,
     build: {
       outDir: 'out/renderer',

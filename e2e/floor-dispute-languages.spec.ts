@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { ENGINE_CATALOGS, templateOf, type Catalog } from '../engine/messages';
+import { templateOf, type Catalog } from '../engine/messages';
+import { FLOOR_CATALOGS } from '../floor/page/words';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { POSTGRES_AVAILABLE, startCardroomPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import type { Language } from '../protocol/contract';
@@ -19,7 +20,8 @@ import { enterCard, enterCounts, FINNISH_COUNTS, FINNISH_DEAL, FINNISH_TABLE, op
 // records "race stands"; the station's counts screen and the race's record slip say so; the
 // floor's CSV (';', the language's words) and JSON (the key, the words in every language) and the
 // station's own CSV carry it. Every expected text is built from the catalogs (the screens'
-// renderer/locales and the engine's engine/messages), so the test follows the words.
+// renderer/locales, the engine's engine/messages and the floor's own floor/words), so the test
+// follows the words.
 
 test.skip(!POSTGRES_AVAILABLE && process.env.CI !== 'true', 'PostgreSQL is not installed');
 
@@ -32,9 +34,9 @@ function screenWords(language: Language): Catalog {
 
 const SCREEN_WORDS: Readonly<Record<Language, Catalog>> = { en: screenWords('en'), fi: screenWords('fi'), ru: screenWords('ru') };
 
-/** A key's template in the language: the engine's catalog first (it wins the screens' merge), then the screens' locale. */
+/** A key's template in the language: the floor's catalog (the engine's, which wins the screens' merge, and the floor's own) first, then the screens' locale. */
 function template(language: Language, key: string): string {
-  const found = templateOf(ENGINE_CATALOGS[language], key) ?? templateOf(SCREEN_WORDS[language], key);
+  const found = templateOf(FLOOR_CATALOGS[language], key) ?? templateOf(SCREEN_WORDS[language], key);
   if (found === undefined) throw new Error(`no ${key} in ${language}`);
   return found;
 }

@@ -3,12 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { en } from '../engine/messages/en';
-import { fi } from '../engine/messages/fi';
-import { ru } from '../engine/messages/ru';
 import { setFloorStructure } from '../floor/clock';
 import { ensureTable } from '../floor/db/stations';
 import { STRUCTURE_COMMAND } from '../floor/page/render';
+import { FLOOR_CATALOGS } from '../floor/page/words';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { PtyPair, PtyWriter } from '../hardware/testing/ptyPair';
@@ -26,10 +24,11 @@ import { chooseLanguage } from './harness/tour';
 // sheet that cannot be read, a scan and a shoe's frames that are no card — and made to say what
 // its serial port is doing, and to print a race's record slip with refusals on it; the floor page
 // shows every table, a race's record and its refusals. The page after each holds no English word
-// of the engine's catalog or of the screens' English locale (text marked as English counts too: it
-// is English on a Finnish screen all the same). Words the other languages share with English
-// (numbers, card codes, names such as TDA or Pistepokeri) are not counted as English, nor are the
-// names a test gives (a port's path, a device profile's name), which are no language's.
+// of the engine's catalog, of the floor's own words or of the screens' English locale (text
+// marked as English counts too: it is English on a Finnish screen all the same). Words the other
+// languages share with English (numbers, card codes, names such as TDA or Pistepokeri) are not
+// counted as English, nor are the names a test gives (a port's path, a device profile's name),
+// which are no language's.
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -48,6 +47,8 @@ function words(texts: readonly string[]): Set<string> {
   return found;
 }
 
+/** The engine's catalogs with the floor's own words (floor/words): every text but the screens' own. */
+const { en, fi, ru } = FLOOR_CATALOGS;
 const shared = words([...leaves(fi), ...leaves(ru), ...leaves(locale('fi')), ...leaves(locale('ru'))]);
 const ENGLISH = new Set([...words([...leaves(en), ...leaves(locale('en'))])].filter((word) => !shared.has(word)));
 

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import pg from 'pg';
 import { adjustForMinutesLeft, clockSchedule, readClock } from '../engine/clock/clock';
-import { isInputError } from '../engine/errors';
 import { readStructure } from '../engine/plan/structure';
 import type { FloorClock } from '../protocol/clock';
 import { actOnFloorClock, loadFloorTournament, TOURNAMENT_MAX_BYTES, type ClockAction } from './clock';
@@ -14,6 +13,7 @@ import { breakProgress, damagedInWords, floorStatus, foldFloor, STATUS_FOLD_BUDG
 import { EMPTY_SUMMARY, summaryCsv, summaryJson, tournamentSummary } from './summary';
 import { decisionWordIn, parseSeparator, separatorFor } from '../replay/csv';
 import { readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating } from './seating';
+import { isFloorRefusal } from './refusal';
 import { removeTable } from './tables';
 import { isHostName, startFloorServer } from './server';
 import { syncStation } from '../replication/sync';
@@ -501,7 +501,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, out:
     return 0;
   } catch (error) {
     // The engine's refusals (a structure without minutes, the clock paused twice) by field and reason.
-    const message = isInputError(error) ? `${error.field}: ${error.reason}` : error instanceof Error ? error.message : String(error);
+    const message = isFloorRefusal(error) ? `${error.field}: ${error.reason}` : error instanceof Error ? error.message : String(error);
     err(`floor: ${message.replace(/\s+/g, ' ').trim().slice(0, 500)}\n`);
     return 2;
   }

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLOCK_EVENTS_KEPT, clockSchedule, readClock } from '../engine/clock/clock';
-import { isInputError } from '../engine/errors';
-import { expectSaid } from '../engine/messages/testing';
 import { readStructure } from '../engine/plan/structure';
 import { actOnFloorClock, loadFloorTournament, readFloorClock, setFloorStructure } from './clock';
 import { createStationLogin } from './db/stations';
+import { isFloorRefusal } from './refusal';
 import { startFloorServer, type FloorServer } from './server';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from './testing/postgres';
+import { expectFloorSaid } from './testing/said';
 import { ask } from './testing/requests';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
@@ -25,8 +25,8 @@ async function refusalOf(work: Promise<unknown>): Promise<{ field: string; key: 
   try {
     await work;
   } catch (error) {
-    if (!isInputError(error) || error.said === undefined) throw error;
-    expectSaid(error);
+    if (!isFloorRefusal(error) || error.said === undefined) throw error;
+    expectFloorSaid(error);
     return { field: error.field, key: error.said.key, reason: error.reason };
   }
   throw new Error('not refused');

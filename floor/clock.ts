@@ -1,7 +1,5 @@
 import type { ClientBase } from 'pg';
 import { applyClockEvent, CLOCK_EVENTS_KEPT, clockSchedule, compactClock, foldClock, readClock, readClockEvents, type ClockEvent, type ClockReading } from '../engine/clock/clock';
-import { InputError } from '../engine/errors';
-import type { Message } from '../engine/messages';
 import type { StructureInput } from '../engine/plan/csv';
 import { planColorUps } from '../engine/plan/planner';
 import { readStructure } from '../engine/plan/structure';
@@ -10,6 +8,8 @@ import { FLOOR_CLOCK_ROW, type FloorClock } from '../protocol/clock';
 import { parse } from '../protocol/schema';
 import { inTransaction } from './db/transaction';
 import { release } from './hold';
+import type { FloorMessage } from './page/words';
+import { FloorRefusal } from './refusal';
 
 /**
  * The tournament the floor holds and the clock it runs: the structure (its levels with their
@@ -43,7 +43,7 @@ const TABLES_NAMED = 5;
  * spreadsheet's export has one). Refused in keys, naming the line: too large, JSON that is not.
  */
 export function tournamentFromFile(text: string): TournamentInput {
-  if (Buffer.byteLength(text, 'utf8') > TOURNAMENT_MAX_BYTES) throw new InputError('file', { key: 'floor.tournament.tooLarge', params: { n: TOURNAMENT_MAX_BYTES / 1024 } });
+  if (Buffer.byteLength(text, 'utf8') > TOURNAMENT_MAX_BYTES) throw new FloorRefusal('file', { key: 'floor.tournament.tooLarge', params: { n: TOURNAMENT_MAX_BYTES / 1024 } });
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   try {
     return readTournamentText(body);
@@ -52,9 +52,9 @@ export function tournamentFromFile(text: string): TournamentInput {
     // JSON.parse says where it stopped ("at position N") for most faults, in English: only the line
     // is taken from it. An unexpected token it quotes instead, without a position: said without a line.
     const position = /position (\d+)/.exec(error.message)?.[1];
-    if (position === undefined) throw new InputError('file', { key: 'floor.tournament.notJsonAnywhere' });
+    if (position === undefined) throw new FloorRefusal('file', { key: 'floor.tournament.notJsonAnywhere' });
     const line = body.slice(0, Number(position)).split(/\r\n|\r|\n/).length;
-    throw new InputError('file', { key: 'floor.tournament.notJson', params: { line } });
+    throw new FloorRefusal('file', { key: 'floor.tournament.notJson', params: { line } });
   }
 }
 
@@ -85,15 +85,15 @@ export async function setFloorStructure(client: ClientBase, structure: unknown, 
     const current = parse(FLOOR_CLOCK_ROW, row.rows[0] ?? { structure: null, events: [], house: null });
     const events = [...current.events];
     foldClock(events, schedule.totalMs);
-    if (current.held != null) throw new InputError('structure', { key: 'floor.tournament.duringBreak', params: { level: current.held.afterLevel } });
+    if (current.held != null) throw new FloorRefusal('structure', { key: 'floor.tournament.duringBreak', params: { level: current.held.afterLevel } });
     const was = current.structure === null ? null : readClock(clockSchedule(readStructure(current.structure)), events, at);
-    if (was?.period?.kind === 'break') throw new InputError('structure', { key: 'floor.tournament.duringBreak', params: { level: was.period.afterLevel } });
+    if (was?.period?.kind === 'break') throw new FloorRefusal('structure', { key: 'floor.tournament.duringBreak', params: { level: was.period.afterLevel } });
     const open = await tablesWithOpenRaces(client);
-    if (open.length > 0) throw new InputError('structure', { key: 'floor.tournament.racesOpen', params: { n: open.length, tables: `${open.slice(0, TABLES_NAMED).join(', ')}${open.length > TABLES_NAMED ? ' …' : ''}` } });
+    if (open.length > 0) throw new FloorRefusal('structure', { key: 'floor.tournament.racesOpen', params: { n: open.length, tables: `${open.slice(0, TABLES_NAMED).join(', ')}${open.length > TABLES_NAMED ? ' …' : ''}` } });
     if (was !== null && was.status !== 'idle') {
       const now = readClock(schedule, events, at);
       const moved = now.period?.kind === 'break' || (was.status !== 'finished' && (now.period?.kind !== 'level' || was.period?.kind !== 'level' || now.period.level !== was.period.level));
-      if (moved) throw new InputError('structure', { key: 'floor.tournament.movesClock', params: { was: { message: clockPlace(was) }, now: { message: clockPlace(now) } } });
+      if (moved) throw new FloorRefusal('structure', { key: 'floor.tournament.movesClock', params: { was: { message: clockPlace(was) }, now: { message: clockPlace(now) } } });
     }
     await client.query('UPDATE floor_clock SET structure = $1, house = $2, changed_at = now()', [JSON.stringify(structure), JSON.stringify(house)]);
     return { structure: structure as StructureInput, events, house };
@@ -101,7 +101,7 @@ export async function setFloorStructure(client: ClientBase, structure: unknown, 
 }
 
 /** Where a clock stands, as a refusal names it: a level, a break, its end. */
-function clockPlace(reading: ClockReading): Message {
+function clockPlace(reading: ClockReading): FloorMessage {
   const period = reading.period;
   if (period === null) return { key: 'floor.tournament.at.finished' };
   return period.kind === 'level' ? { key: 'floor.tournament.at.level', params: { level: period.level } } : { key: 'floor.tournament.at.break', params: { level: period.afterLevel } };
@@ -130,9 +130,9 @@ export type ClockAction = { readonly type: 'start' | 'pause' | 'resume' } | { re
 export async function actOnFloorClock(client: ClientBase, action: ClockAction, at: number): Promise<FloorClock> {
   return inTransaction(client, async () => {
     const row = await client.query<{ structure: unknown; events: unknown; house: unknown }>('SELECT structure, events, house FROM floor_clock FOR UPDATE');
-    if ((row.rows[0]?.structure ?? null) === null) throw new InputError('structure', { key: 'floor.clockNoStructure' });
+    if ((row.rows[0]?.structure ?? null) === null) throw new FloorRefusal('structure', { key: 'floor.clockNoStructure' });
     const { structure, events: held, house } = parse(FLOOR_CLOCK_ROW, row.rows[0]);
-    if (structure === null) throw new InputError('structure', { key: 'floor.clockNoStructure' });
+    if (structure === null) throw new FloorRefusal('structure', { key: 'floor.clockNoStructure' });
     const schedule = clockSchedule(readStructure(structure));
     const last = held.at(-1);
     // The floor's own clock set back (NTP) must not make an event earlier than the one before.

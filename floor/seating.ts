@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
 import { inTransaction } from './db/transaction';
-import { InputError } from '../engine/errors';
-import type { Message } from '../engine/messages';
+import type { FloorMessage } from './page/words';
+import { FloorRefusal } from './refusal';
 import { MAX_SEATS, NAME_MAX, TABLE_NAME_MAX } from '../protocol/constants';
 import { isTableName, tableNameOf } from '../protocol/tableName';
 
@@ -30,8 +30,8 @@ const HEADERS: Readonly<Record<'table' | 'seat' | 'player', readonly string[]>> 
   player: ['player', 'name', 'pelaaja', 'nimi', 'игрок', 'имя'],
 };
 
-const refuse = (message: Message): never => {
-  throw new InputError('seating', message);
+const refuse = (message: FloorMessage): never => {
+  throw new FloorRefusal('seating', message);
 };
 
 interface CsvRecord {
@@ -313,7 +313,7 @@ export async function breakTable(client: ClientBase, table: string, by: string):
 export const BY_MAX = 64;
 function checkBy(by: string): string {
   const who = by.trim();
-  if (who.length === 0 || who.length > BY_MAX || /\p{Cc}/u.test(who)) throw new InputError('by', { key: 'floor.seating.byNeeded', params: { max: BY_MAX } });
+  if (who.length === 0 || who.length > BY_MAX || /\p{Cc}/u.test(who)) throw new FloorRefusal('by', { key: 'floor.seating.byNeeded', params: { max: BY_MAX } });
   return who;
 }
 

@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
-import { InputError } from '../engine/errors';
-import type { Message } from '../engine/messages';
 import { inTransaction } from './db/transaction';
+import type { FloorMessage } from './page/words';
+import { FloorRefusal } from './refusal';
 
 /**
  * `floor remove-table` (issue 44): a table the floor holds nothing of removed, such as one a typo
@@ -15,8 +15,8 @@ import { inTransaction } from './db/transaction';
  * nothing; `add-table` of the same name again gives it a new password.
  */
 
-const refuse = (message: Message): never => {
-  throw new InputError('table', message);
+const refuse = (message: FloorMessage): never => {
+  throw new FloorRefusal('table', message);
 };
 
 export async function removeTable(client: ClientBase, table: string): Promise<{ readonly removed: string; readonly hadLogin: boolean }> {

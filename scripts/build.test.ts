@@ -9,11 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../engine/messages/en';
-import { enFloorPages } from '../engine/messages/en/floorPages';
 import { fi } from '../engine/messages/fi';
-import { fiFloorPages } from '../engine/messages/fi/floorPages';
 import { ru } from '../engine/messages/ru';
-import { ruFloorPages } from '../engine/messages/ru/floorPages';
+import { enFloorWords } from '../floor/words/en';
+import { fiFloorWords } from '../floor/words/fi';
+import { ruFloorWords } from '../floor/words/ru';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
@@ -78,7 +78,7 @@ describe('electron-vite build', () => {
     expect(existsSync(join(outDir, 'renderer', 'index.html'))).toBe(true);
   });
 
-  it("ships the station's words in every language and none of the floor's own pages' (only the floor says those)", () => {
+  it("ships the station's words in every language and none of the floor's own (floor/words: only the floor says those)", () => {
     const shipped = readdirSync(join(outDir, 'renderer', 'assets'))
       .filter((file) => file.endsWith('.js'))
       .map((file) => read('renderer', 'assets', file))
@@ -86,8 +86,8 @@ describe('electron-vite build', () => {
     const leaves = (tree: object): string[] => Object.values(tree).flatMap((value: unknown) => (typeof value === 'string' ? [value] : leaves(value as object)));
     // Words long enough to be no one else's, quoted as the bundle quotes them.
     const telling = (tree: object) => leaves(tree).filter((words) => words.length > 30 && !/["'`\\]/.test(words));
-    for (const pages of [enFloorPages, fiFloorPages, ruFloorPages]) {
-      const words = telling(pages);
+    for (const floor of [enFloorWords, fiFloorWords, ruFloorWords]) {
+      const words = telling(floor);
       expect(words.length).toBeGreaterThan(20);
       for (const text of words) expect(shipped.includes(text), text).toBe(false);
     }

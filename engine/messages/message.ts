@@ -8,11 +8,13 @@ import type { MessageKey } from './keys';
  * command line in English, both from the catalogs beside this file (`en.ts`, `fi.ts`, `ru.ts`), which
  * the screens merge into their own locales. Templates use the screens' syntax (vue-i18n): `{name}`
  * placeholders, and `one | other` (Russian `one | few | many`) plural forms chosen by the number `n`.
+ * `Key` is the engine's keys; a part with words of its own says its messages with a wider one
+ * (the floor's: floor/page/words.ts), through the same formatter.
  */
-export interface Message {
+export interface Message<Key extends string = MessageKey> {
   /** Stable: tools and tests match on it; the wording may change, the key does not. */
-  readonly key: MessageKey;
-  readonly params?: Readonly<Record<string, MessageParam>>;
+  readonly key: Key;
+  readonly params?: Readonly<Record<string, MessageParam<Key>>>;
 }
 
 /** A card code, shown as a card (A♥). */
@@ -38,17 +40,17 @@ export interface SeatsParam {
 }
 
 /** A message inside another (a reason inside a sentence). */
-export interface NestedParam {
-  readonly message: Message;
+export interface NestedParam<Key extends string = MessageKey> {
+  readonly message: Message<Key>;
 }
 
 /** Several messages in a row: joined as the language joins a list (`and`), or by `,` or `;`. */
-export interface ListParam {
-  readonly items: readonly Message[];
+export interface ListParam<Key extends string = MessageKey> {
+  readonly items: readonly Message<Key>[];
   readonly join: 'and' | ',' | ';';
 }
 
-export type MessageParam = string | number | CardParam | CardsParam | SeatParam | SeatsParam | NestedParam | ListParam;
+export type MessageParam<Key extends string = MessageKey> = string | number | CardParam | CardsParam | SeatParam | SeatsParam | NestedParam<Key> | ListParam<Key>;
 
 export type { Catalog } from './catalog';
 
@@ -143,7 +145,7 @@ function listText(items: readonly string[], catalog: Catalog): string {
  * The parameters as the templates take them: cards as cards, seats and lists in the language of
  * `catalog`, nested messages rendered. The screens hand the result to vue-i18n.
  */
-export function formatParams(params: Message['params'], language: string, catalog: Catalog, options: FormatOptions = {}): Record<string, string | number> {
+export function formatParams<Key extends string>(params: Message<Key>['params'], language: string, catalog: Catalog, options: FormatOptions = {}): Record<string, string | number> {
   const style = options.cards ?? 'pips';
   const cardText = (card: string) => (isCard(card) ? formatCard(card, style) : card);
   const out: Record<string, string | number> = {};
@@ -196,7 +198,7 @@ export interface FormatOptions {
 }
 
 /** The message in the language of `catalog`; an unknown key is shown as the key itself (a test proves none is). */
-export function formatMessage(message: Message, language: string, catalog: Catalog, options: FormatOptions = {}): string {
+export function formatMessage<Key extends string>(message: Message<Key>, language: string, catalog: Catalog, options: FormatOptions = {}): string {
   const template = compiledTemplate(catalog, message.key);
   if (template === null) return message.key;
   const values = formatParams(message.params, language, catalog, options);

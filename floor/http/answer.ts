@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Message, MessageKey, MessageParam } from '../../engine/messages';
-import { languageOf, say, type FloorLanguage } from '../page/words';
+import { languageOf, say, type FloorKey, type FloorLanguage, type FloorMessage, type FloorParam } from '../page/words';
 
 /**
  * How the floor server answers (its security headers on every answer) and reads what it is sent:
@@ -29,8 +28,8 @@ export const TEXT = 'text/plain; charset=utf-8';
 
 /** A request the floor will not read, and why (in keys: the answer is said in the asker's language). */
 export class BadRequest extends Error {
-  readonly said: Message;
-  constructor(said: Message) {
+  readonly said: FloorMessage;
+  constructor(said: FloorMessage) {
     super(said.key);
     this.said = said;
   }
@@ -52,7 +51,7 @@ export function requestLanguage(request: IncomingMessage): FloorLanguage {
 }
 
 /** A plain-text answer in the asker's language (floor.http.*). */
-export function plain(request: IncomingMessage, response: ServerResponse, status: number, key: MessageKey, params?: Readonly<Record<string, MessageParam>>, extra: Record<string, string> = {}, head = false): void {
+export function plain(request: IncomingMessage, response: ServerResponse, status: number, key: FloorKey, params?: Readonly<Record<string, FloorParam>>, extra: Record<string, string> = {}, head = false): void {
   send(response, status, TEXT, `${say(requestLanguage(request), key, params)}\n`, extra, head);
 }
 

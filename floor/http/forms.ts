@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { adjustForMinutesLeft } from '../../engine/clock/clock';
-import { isInputError } from '../../engine/errors';
 import { NAME_MAX } from '../../protocol/constants';
 import { isTableName } from '../../protocol/tableName';
 import { actOnFloorClock, loadFloorTournament, readFloorClock, TOURNAMENT_MAX_BYTES, type ClockAction } from '../clock';
@@ -12,6 +11,7 @@ import { clockSection, renderMessage, renderOverview, renderSeating, renderTourn
 import { renderRunner } from '../page/runnerPage';
 import { languageOf, say, sayMessage, type FloorLanguage } from '../page/words';
 import { reconcile, readTicks, recordTick, runnerName } from '../runner';
+import { isFloorRefusal } from '../refusal';
 import { readSeating, SEATING_MAX_BYTES, seatingFromCsv, setSeating } from '../seating';
 import { badForm, HTML, readBody, readForm, seeOther, send } from './answer';
 import type { Exchange, FloorHttp } from './route';
@@ -19,8 +19,8 @@ import { sendTablePage } from './tables';
 
 /**
  * The page's forms but the seats' (floor/http/tables.ts) and the sign-in (floor/http/signIn.ts):
- * each acts, then 303 to its page; a refusal (InputError) is its page again with the refusal in
- * the form's language. The dispatcher has checked the Origin and the sign-in.
+ * each acts, then 303 to its page; a refusal (an InputError, the floor's or the engine's) is its
+ * page again with the refusal in the form's language. The dispatcher has checked the Origin and the sign-in.
  */
 
 /** The clock's buttons: what each posts, and what it does. */
@@ -54,7 +54,7 @@ export async function postClock({ request, response, language }: Exchange, floor
       else await actOnFloorClock(client, action as ClockAction, now());
     });
   } catch (error) {
-    if (!isInputError(error) || error.said === undefined) throw error;
+    if (!isFloorRefusal(error) || error.said === undefined) throw error;
     // Refused (paused twice, no structure): the floor again, the refusal in its language.
     const said = error.said;
     const page = await floor.withClient(async (client) => {
@@ -103,7 +103,7 @@ export async function postDecision({ request, response, language }: Exchange, fl
   try {
     await floor.withClient((client) => recordDecision(client, { table: decidedTable, decision: form.get('decision'), note: form.get('note'), by: form.get('by'), raceId: form.get('race') }));
   } catch (error) {
-    if (!isInputError(error) || error.said === undefined) throw error;
+    if (!isFloorRefusal(error) || error.said === undefined) throw error;
     // Refused (no note, nobody named): the table's page again, the refusal in its language.
     await sendTablePage(floor, response, decidedTable, formLanguage, 400, { decisionProblem: sayMessage(formLanguage, error.said) });
     return;
@@ -139,7 +139,7 @@ export async function postTournament({ request, response }: Exchange, floor: Flo
   try {
     await floor.withClient((client) => loadFloorTournament(client, upload.file, floor.now()));
   } catch (error) {
-    if (!isInputError(error) || error.said === undefined) throw error;
+    if (!isFloorRefusal(error) || error.said === undefined) throw error;
     const said = error.said;
     const page = await floor.withClient(async (client) => renderTournament(await readFloorClock(client), formLanguage, sayMessage(formLanguage, said)));
     send(response, 409, HTML, page);
@@ -157,7 +157,7 @@ export async function postSeating({ request, response }: Exchange, floor: FloorH
     const rows = seatingFromCsv(file);
     await floor.withClient((client) => setSeating(client, rows, 'seating page'));
   } catch (error) {
-    if (!isInputError(error) || error.said === undefined) throw error;
+    if (!isFloorRefusal(error) || error.said === undefined) throw error;
     const said = error.said;
     const page = await floor.withClient(async (client) => renderSeating(await readFloorStatus(client), await readSeating(client), formLanguage, sayMessage(formLanguage, said)));
     send(response, 409, HTML, page);

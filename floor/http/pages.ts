@@ -1,4 +1,3 @@
-import type { MessageKey } from '../../engine/messages';
 import { readFloorClock } from '../clock';
 import { floorRaceRecord, readFloorStatus } from '../fold';
 import { brokenMidColourUp, clockSection, FLOOR_CSS, renderLogin, renderMessage, renderOverview, renderRaceRecord, renderSeating, renderTournament } from '../page/render';
@@ -8,6 +7,7 @@ import { readSeating } from '../seating';
 import { HTML, plain, send } from './answer';
 import type { Exchange, FloorHttp, Handler } from './route';
 import { tableHtml, tablePage } from './tables';
+import type { FloorKey } from '../page/words';
 
 /** The floor's GET pages: each read in one connection of the pool, rendered by floor/page/render.ts. */
 
@@ -17,7 +17,7 @@ export const styles: Handler = ({ response, head }) => send(response, 200, 'text
 export const signInPage: Handler = ({ response, language, head }) => send(response, 200, HTML, renderLogin(language, false), {}, head);
 
 /** A form's address asked with GET: 405, only POST. */
-export const postOnly = (key: MessageKey): Handler => ({ request, response, head }) => plain(request, response, 405, key, undefined, { Allow: 'POST' }, head);
+export const postOnly = (key: FloorKey): Handler => ({ request, response, head }) => plain(request, response, 405, key, undefined, { Allow: 'POST' }, head);
 
 /** Every table of the tournament, the clock, the tables broken mid-colour-up. */
 export async function overview({ response, language, head }: Exchange, floor: FloorHttp): Promise<void> {

@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MessageKey } from '../../engine/messages';
 import { isTableName } from '../../protocol/tableName';
 import { parseSeparator } from '../../replay/csv';
 import type { FloorClock } from '../../protocol/clock';
 import type { FloorStatus } from '../fold';
 import type { WithClient } from '../pool';
-import { isFloorLanguage, type FloorLanguage } from '../page/words';
+import { isFloorLanguage, type FloorLanguage, type FloorKey } from '../page/words';
 
 /**
  * A route of the floor server: one row of the table floor/http/routes.ts holds, matched and
@@ -29,7 +28,7 @@ export type Parameters = Readonly<Partial<Record<QueryName, 'optional' | 'requir
 const RACE_ID = /^race-[1-9][0-9]{0,8}$/;
 
 /** Each query parameter's check (null: the handler reads it leniently), in the order they are checked, and the refusal's reason. */
-export const QUERY_CHECKS: Readonly<Record<QueryName, { readonly ok: (value: string) => boolean; readonly why: MessageKey } | null>> = {
+export const QUERY_CHECKS: Readonly<Record<QueryName, { readonly ok: (value: string) => boolean; readonly why: FloorKey } | null>> = {
   lang: { ok: isFloorLanguage, why: 'floor.http.why.lang' },
   table: { ok: isTableName, why: 'floor.http.why.table' },
   race: { ok: (value) => RACE_ID.test(value), why: 'floor.http.why.race' },

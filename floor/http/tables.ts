@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import type { ServerResponse } from 'node:http';
-import { InputError, isInputError } from '../../engine/errors';
 import { isTableName } from '../../protocol/tableName';
 import { tableCalls } from '../calls';
 import { tableDecisions } from '../decisions';
@@ -8,6 +7,7 @@ import { readFloorStatus, tableRaces } from '../fold';
 import { seatingChangeText, seatsText, tableSeatsSection, renderMessage, renderTable, type SeatConfirmation } from '../page/render';
 import { languageOf, say, sayMessage, type FloorLanguage } from '../page/words';
 import { breakTable, checkPlace, checkStations, moveSeat, readSeating, readSeatingChanges, typedTableName, undoableChange, undoSeatingChange, unseat } from '../seating';
+import { FloorRefusal, isFloorRefusal } from '../refusal';
 import { badForm, HTML, readForm, seeOther, send } from './answer';
 import type { Exchange, FloorHttp } from './route';
 
@@ -68,7 +68,7 @@ async function seatQuestion(client: pg.ClientBase, form: ReadonlyMap<string, str
   const playerAt = (at: number) => {
     checkPlace(table, at);
     const player = seating?.seats.find((entry) => entry.seat === at)?.player;
-    if (player === undefined) throw new InputError('seat', { key: 'floor.seating.noSeat', params: { table, seat: at } });
+    if (player === undefined) throw new FloorRefusal('seat', { key: 'floor.seating.noSeat', params: { table, seat: at } });
     return player;
   };
   if (action === 'out') return { question: say(language, 'floor.page.seats.confirmOut', { player: playerAt(seat), seat, table }), fields: { action, seat: String(seat) } };
@@ -82,8 +82,8 @@ async function seatQuestion(client: pg.ClientBase, form: ReadonlyMap<string, str
     // Asked only about a move that can be made now (the seat free, the table not broken).
     const there = all.find((entry) => entry.table === toTable);
     const taken = there?.seats.find((entry) => entry.seat === toSeat)?.player;
-    if (taken !== undefined) throw new InputError('seat', { key: 'floor.seating.seatTaken', params: { table: toTable, seat: toSeat, player: taken } });
-    if (there?.brokenAt) throw new InputError('seat', { key: 'floor.seating.broken', params: { table: toTable } });
+    if (taken !== undefined) throw new FloorRefusal('seat', { key: 'floor.seating.seatTaken', params: { table: toTable, seat: toSeat, player: taken } });
+    if (there?.brokenAt) throw new FloorRefusal('seat', { key: 'floor.seating.broken', params: { table: toTable } });
     return { question: say(language, 'floor.page.seats.confirmMove', { player, table, seat, toTable, toSeat }), fields: { action, seat: String(seat), 'to-table': toTable, 'to-seat': String(toSeat) } };
   }
   if (action === 'break') {
@@ -126,7 +126,7 @@ export async function postSeat({ request, response }: Exchange, floor: FloorHttp
       else await undoSeatingChange(client, changeIdOf(form.get('change')), by, table);
     });
   } catch (error) {
-    if (!isInputError(error) || error.said === undefined) throw error;
+    if (!isFloorRefusal(error) || error.said === undefined) throw error;
     await sendTablePage(floor, response, table, formLanguage, 409, { seatsProblem: sayMessage(formLanguage, error.said) });
     return;
   }

@@ -1,10 +1,9 @@
 import { clockSchedule, readClock } from '../../engine/clock/clock';
-import type { MessageKey } from '../../engine/messages';
 import { readStructure } from '../../engine/plan/structure';
 import type { FloorClock } from '../../protocol/clock';
 import { href, languageLinks, page, problemOf, STRUCTURE_COMMAND, wordsOf } from './common';
 import { html, NOTHING, trusted, type Html } from './html';
-import { formatTime, say, type FloorLanguage } from './words';
+import { formatTime, say, type FloorKey, type FloorLanguage } from './words';
 
 /** A stretch of clock time as h:mm:ss (m:ss under an hour). */
 export function clockTime(ms: number): string {
@@ -21,7 +20,7 @@ function clockButton(action: string, label: Html, language: FloorLanguage): Html
   return html`<form method="post" action="/clock"><input type="hidden" name="action" value="${action}"><input type="hidden" name="lang" value="${language}"><button type="submit" data-action="${action}">${label}</button></form>`;
 }
 
-const CLOCK_STATE: Readonly<Record<'idle' | 'running' | 'paused' | 'finished', MessageKey>> = {
+const CLOCK_STATE: Readonly<Record<'idle' | 'running' | 'paused' | 'finished', FloorKey>> = {
   idle: 'floor.page.clock.states.idle',
   running: 'floor.page.clock.states.running',
   paused: 'floor.page.clock.states.paused',

@@ -1,10 +1,9 @@
 import { formatCard, type Card } from '../../engine/cards';
-import type { MessageKey, MessageParam } from '../../engine/messages';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { FLOOR_REFUSAL_REASONS, type RaceRecord } from '../../protocol/contract';
 import type { ChainFailure, FoldedExchange, FoldedRace, FoldProblem, TableStatus } from '../fold';
 import { html, joinHtml, NOTHING, type Html } from './html';
-import { FLOOR_LANGUAGES, formatNumber, formatTime, say, type FloorLanguage } from './words';
+import { FLOOR_LANGUAGES, formatNumber, formatTime, say, type FloorKey, type FloorLanguage, type FloorParam } from './words';
 
 /**
  * What every floor page shares: its frame (page), its links and language links, and the pieces the
@@ -27,10 +26,10 @@ export const cardText = (card: string): string => {
 };
 
 /** The page's words in its language, as HTML (escaped): `w('floor.page.title')`. */
-export type Words = (key: MessageKey, params?: Readonly<Record<string, MessageParam>>) => Html;
+export type Words = (key: FloorKey, params?: Readonly<Record<string, FloorParam>>) => Html;
 export const wordsOf = (language: FloorLanguage): Words => (key, params) => html`${say(language, key, params)}`;
 
-export const COLOUR_UP_STATUS: Readonly<Record<TableStatus['colourUp'], MessageKey>> = {
+export const COLOUR_UP_STATUS: Readonly<Record<TableStatus['colourUp'], FloorKey>> = {
   'not-started': 'floor.page.colourUpStatus.notStarted',
   racing: 'floor.page.colourUpStatus.racing',
   'waiting-to-confirm': 'floor.page.colourUpStatus.waitingToConfirm',
@@ -41,7 +40,7 @@ export const COLOUR_UP_STATUS: Readonly<Record<TableStatus['colourUp'], MessageK
 };
 
 type RaceStatus = FoldedRace['status'] | RaceRecord['status'];
-export const RACE_STATUS: Readonly<Record<RaceStatus | 'waiting-to-confirm', MessageKey>> = {
+export const RACE_STATUS: Readonly<Record<RaceStatus | 'waiting-to-confirm', FloorKey>> = {
   racing: 'floor.page.raceStatus.racing',
   'waiting-to-confirm': 'floor.page.raceStatus.waitingToConfirm',
   confirmed: 'floor.page.raceStatus.confirmed',
@@ -57,7 +56,7 @@ export function raceDamagedText(language: FloorLanguage, damaged: NonNullable<Fo
   return html`${w(RACE_STATUS.damaged)} (${damaged.seq === null ? w('floor.page.raceDamaged.lostUnknown') : w('floor.page.raceDamaged.lost', { seq: damaged.seq })})`;
 }
 
-const FOLD_REASON: Readonly<Record<FoldProblem['reason'], MessageKey>> = {
+const FOLD_REASON: Readonly<Record<FoldProblem['reason'], FloorKey>> = {
   'number-out-of-range': 'floor.page.foldReason.numberOutOfRange',
   'bad-time': 'floor.page.foldReason.badTime',
   'fold-failed': 'floor.page.foldReason.foldFailed',
@@ -66,7 +65,7 @@ const FOLD_REASON: Readonly<Record<FoldProblem['reason'], MessageKey>> = {
 const isRefusalReason = (reason: string): reason is (typeof FLOOR_REFUSAL_REASONS)[number] => (FLOOR_REFUSAL_REASONS as readonly string[]).includes(reason);
 
 /** Why the floor refused a record on arrival, in the station's words for it (floorLink.chain.*); a code this version does not know, as it is. */
-function refusalReason(reason: string): MessageParam {
+function refusalReason(reason: string): FloorParam {
   return isRefusalReason(reason) ? { message: { key: `floorLink.chain.${reason}` } } : reason;
 }
 

@@ -1,7 +1,6 @@
-import type { MessageKey } from '../../engine/messages';
 import { href, page, wordsOf } from './common';
 import { html, NOTHING } from './html';
-import { say, type FloorLanguage } from './words';
+import { say, type FloorKey, type FloorLanguage } from './words';
 
 /** The floor's plain pages: the sign-in, and a page saying one thing (not found, a bad request). */
 
@@ -20,7 +19,7 @@ ${wrong ? html`<p class="alert" role="alert">${w('floor.page.login.wrong')}</p>`
 }
 
 /** A page saying one thing (not found, a bad request), in the page's language. */
-export function renderMessage(language: FloorLanguage, key: MessageKey): string {
+export function renderMessage(language: FloorLanguage, key: FloorKey): string {
   const w = wordsOf(language);
   return page(language, say(language, 'floor.page.title'), html`<main><h1>${w('floor.page.title')}</h1><p>${w(key)}</p><p><a href="${href('/', {}, language)}">${w('floor.page.back')}</a></p></main>`, false);
 }

@@ -1,15 +1,15 @@
-import type { Message, MessageKey, SeatParam } from '../../engine/messages';
+import type { Message, SeatParam } from '../../engine/messages';
 import { voidReasonParam } from '../../engine/race/explain';
 import type { RaceRecord, RaceRecordEvent } from '../../protocol/contract';
 import { chipsWonBySeat } from '../../protocol/views';
 import { DECISION_WORDS, eventSeqs } from '../../protocol/races';
 import { cardText, href, languageLinks, page, RACE_STATUS, wordsOf } from './common';
 import { html, joinHtml, NOTHING, type Html } from './html';
-import { formatNumber, formatTime, say, sayMessage, type FloorLanguage } from './words';
+import { formatNumber, formatTime, say, sayMessage, type FloorKey, type FloorLanguage } from './words';
 
 /** A race's page: its record line by line in the station's slip's words (record.*), its counts, winners and chain, and what the other rules would have said. */
 
-const CHAIN_STATUS: Readonly<Record<RaceRecord['chain'], MessageKey>> = {
+const CHAIN_STATUS: Readonly<Record<RaceRecord['chain'], FloorKey>> = {
   intact: 'floor.page.chainStatus.intact',
   broken: 'floor.page.chainStatus.broken',
   damaged: 'floor.page.chainStatus.damaged',
@@ -18,7 +18,7 @@ const CHAIN_STATUS: Readonly<Record<RaceRecord['chain'], MessageKey>> = {
   empty: 'floor.page.chainStatus.empty',
 };
 
-const SOURCE: Readonly<Record<'manual' | 'shoe' | 'scanner' | 'held', MessageKey>> = {
+const SOURCE: Readonly<Record<'manual' | 'shoe' | 'scanner' | 'held', FloorKey>> = {
   manual: 'record.source.manual',
   shoe: 'record.source.shoe',
   scanner: 'record.source.scanner',

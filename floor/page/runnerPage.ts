@@ -1,10 +1,9 @@
-import type { MessageKey } from '../../engine/messages';
 import type { ChipsByDenomination } from '../../engine/race/summary';
 import { NAME_MAX } from '../../protocol/constants';
 import type { ReconciledTable, Reconciliation, RunnerTick, SheetDifference, TickKind } from '../runner';
 import { COLOUR_UP_STATUS, exchangeLines, href, languageLinks, page, problemOf, sheetCell, wordsOf } from './common';
 import { html, joinHtml, NOTHING, type Html } from './html';
-import { formatNumber, formatTime, say, type FloorLanguage } from './words';
+import { formatNumber, formatTime, say, type FloorKey, type FloorLanguage } from './words';
 
 /**
  * The chip runner's sheet of a break, to print and to tick: per table the chips to collect and to
@@ -13,7 +12,7 @@ import { formatNumber, formatTime, say, type FloorLanguage } from './words';
  * the sheet fits one page for a room of some forty tables (print CSS below).
  */
 
-const DIFFERENCE: Readonly<Record<TickKind, { more: MessageKey; less: MessageKey }>> = {
+const DIFFERENCE: Readonly<Record<TickKind, { more: FloorKey; less: FloorKey }>> = {
   delivered: { more: 'floor.page.runner.bringMore', less: 'floor.page.runner.bringLess' },
   collected: { more: 'floor.page.runner.collectMore', less: 'floor.page.runner.collectLess' },
 };

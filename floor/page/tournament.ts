@@ -1,17 +1,16 @@
-import type { MessageKey } from '../../engine/messages';
 import { RULE_NAMES, SETTING_NAMES, type SettingName } from '../../engine/race/rules';
 import type { FloorClock } from '../../protocol/clock';
 import { href, languageLinks, loadedOf, page, problemOf, STRUCTURE_COMMAND, wordsOf, type Words } from './common';
 import { html, joinHtml, NOTHING, type Html } from './html';
-import { formatNumber, say, type FloorLanguage } from './words';
+import { formatNumber, say, type FloorKey, type FloorLanguage } from './words';
 
 /** The race settings the house chooses on its own over the rule set's (the house variants), a row each; none given, no row. */
 function houseSettings(house: NonNullable<FloorClock['house']>, w: Words): Html[] {
   const row = <K extends SettingName>(name: K): Html => {
     const value = house[name];
     if (value === undefined) return NOTHING;
-    const names: Readonly<Record<string, MessageKey>> = RULE_NAMES[name];
-    return html`<div><dt>${w(`floor.page.tournament.${name}`)}</dt><dd data-testid="tournament-${name}">${w(names[value] as MessageKey)}</dd></div>\n`;
+    const names: Readonly<Record<string, FloorKey>> = RULE_NAMES[name];
+    return html`<div><dt>${w(`floor.page.tournament.${name}`)}</dt><dd data-testid="tournament-${name}">${w(names[value] as FloorKey)}</dd></div>\n`;
   };
   return SETTING_NAMES.map(row);
 }

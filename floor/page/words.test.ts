@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../../engine/messages/en';
+import { enFloorWords } from '../words/en';
 import { formatNumber, languageOf, say, FLOOR_LANGUAGES } from './words';
 
 describe("the floor page's words", () => {
-  it('are the console\'s catalogs: every language says every key of the page, none as a bare key or with a placeholder left', () => {
+  it('are the console\'s catalogs and the floor\'s own: every language says every key of the page, none as a bare key or with a placeholder left', () => {
     const keys = (tree: object, prefix: string): string[] => Object.entries(tree).flatMap(([name, value]) => (typeof value === 'string' ? [`${prefix}${name}`] : keys(value as object, `${prefix}${name}.`)));
-    const pageKeys = [...keys(en.floor.page, 'floor.page.'), ...keys(en.floor.http, 'floor.http.'), ...keys(en.record, 'record.')];
+    const pageKeys = [...keys(enFloorWords.page, 'floor.page.'), ...keys(enFloorWords.http, 'floor.http.'), ...keys(en.record, 'record.')];
     expect(pageKeys.length).toBeGreaterThan(80);
     for (const language of FLOOR_LANGUAGES) {
       for (const key of pageKeys) {

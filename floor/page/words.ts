@@ -1,27 +1,57 @@
-import { ENGINE_CATALOGS, formatMessage, groupedDelta, groupedNumber, type Message, type MessageKey, type MessageParam } from '../../engine/messages';
+import { formatMessage, groupedDelta, groupedNumber, type Catalog, type Message, type MessageKey, type MessageParam } from '../../engine/messages';
+import { en, type DeepStrings } from '../../engine/messages/en';
+import { fi } from '../../engine/messages/fi';
+import type { KeysOf } from '../../engine/messages/keys';
+import { ru } from '../../engine/messages/ru';
+import { enFloorWords } from '../words/en';
+import { fiFloorWords } from '../words/fi';
+import { ruFloorWords } from '../words/ru';
 
 /**
- * The floor page's words are the console's: the engine's catalogs (engine/messages), where the
- * station's screens find theirs too, so a race's record, the clock and a colour-up read the same on
- * the floor as at the table (`floor.page.*` and `floor.http.*` are the floor's own; `record.*`,
- * `clock.*` and `floorLink.chain.*` the station's and the floor's alike). A key no catalog holds
- * does not compile.
+ * The floor's words: the engine's catalogs (engine/messages), where the station's screens find
+ * theirs too, so a race's record, the clock and a colour-up read the same on the floor as at the
+ * table (`record.*`, `clock.*`, `floorLink.chain.*`, `floor.decision.*`), joined with the floor's
+ * own (floor/words: `floor.seating.*`, `floor.tables.*`, `floor.tournament.*`, `floor.page.*`,
+ * `floor.capacity.*`, `floor.http.*`), which only the floor says. Said through the engine's
+ * formatter. A key neither holds does not compile.
  */
 export type FloorLanguage = 'en' | 'fi' | 'ru';
 export const FLOOR_LANGUAGES: readonly FloorLanguage[] = ['en', 'fi', 'ru'];
+
+/** Every key the floor says: the engine's and its own. */
+export type FloorKey = MessageKey | KeysOf<{ floor: typeof enFloorWords }>;
+/** A message the floor says: a key of the engine's or its own, its parameters nesting either. */
+export type FloorMessage = Message<FloorKey>;
+export type FloorParam = MessageParam<FloorKey>;
+
+const floorEn = { ...en, floor: { ...en.floor, ...enFloorWords } } as const satisfies Catalog;
+/** The floor's catalog as every language has it: the engine's keys and the floor's own. */
+export type FloorCatalog = DeepStrings<typeof floorEn>;
+
+/** Each language's catalog of the floor: the engine's, with the floor's own words beside its `floor.*`. */
+export const FLOOR_CATALOGS: Readonly<Record<FloorLanguage, FloorCatalog>> = {
+  en: floorEn,
+  fi: { ...fi, floor: { ...fi.floor, ...fiFloorWords } },
+  ru: { ...ru, floor: { ...ru.floor, ...ruFloorWords } },
+};
 
 export function isFloorLanguage(value: string): value is FloorLanguage {
   return (FLOOR_LANGUAGES as readonly string[]).includes(value);
 }
 
 /** A message in the language, numbers grouped the language's way and cards as cards (A♥), as the station's screens say it. */
-export function sayMessage(language: FloorLanguage, message: Message): string {
-  return formatMessage(message, language, ENGINE_CATALOGS[language], { numbers: 'grouped' });
+export function sayMessage(language: FloorLanguage, message: FloorMessage): string {
+  return formatMessage(message, language, FLOOR_CATALOGS[language], { numbers: 'grouped' });
 }
 
 /** The words of `key` in the language. */
-export function say(language: FloorLanguage, key: MessageKey, params?: Readonly<Record<string, MessageParam>>): string {
+export function say(language: FloorLanguage, key: FloorKey, params?: Readonly<Record<string, FloorParam>>): string {
   return sayMessage(language, params === undefined ? { key } : { key, params });
+}
+
+/** The message in English with card codes, as the command line prints it: the engine's englishText, with the floor's words. */
+export function englishFloorText(message: FloorMessage): string {
+  return formatMessage(message, 'en', FLOOR_CATALOGS.en, { cards: 'code' });
 }
 
 /** The language a request asks for: `?lang=`, else the first of Accept-Language the floor speaks, else English. */

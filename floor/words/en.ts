@@ -1,9 +1,10 @@
 /**
  * The floor's own pages' and commands' words (the seat list, the tournament file, the floor page, its
- * capacity, its HTTP refusals), in English: joined into `floor` of the catalog (en.ts). Only the floor
- * says them, so the station's screens are built without them (electron.vite.config.ts).
+ * capacity, its HTTP refusals), in English: the keys `floor.seating.*`, `floor.tables.*` … beside the
+ * engine's (floor/page/words.ts joins them). Only the floor says them: the station never imports
+ * floor/ (eslint.config.js), so its screens ship none of them (scripts/build.test.ts checks).
  */
-export const enFloorPages = {
+export const enFloorWords = {
   /** The seat list (floor/seating.ts): read from a CSV, edited on the floor page; each refusal names the line and says why. */
   seating: {
     tooLarge: 'the seat list is larger than a seat list can be ({n} KB)',

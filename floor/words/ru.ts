@@ -1,8 +1,8 @@
-import type { DeepStrings } from '../en';
-import type { enFloorPages } from '../en/floorPages';
+import type { DeepStrings } from '../../engine/messages/en';
+import type { enFloorWords } from './en';
 
-/** The floor's own pages' and commands' words (the keys of en/floorPages.ts). */
-export const ruFloorPages: DeepStrings<typeof enFloorPages> = {
+/** The floor's own pages' and commands' words in Russian: every key of en.ts (it does not compile otherwise). */
+export const ruFloorWords: DeepStrings<typeof enFloorWords> = {
   /** The seat list (floor/seating.ts): read from a CSV, edited on the floor page; each refusal names the line and says why. */
   seating: {
     tooLarge: 'список рассадки больше, чем может быть ({n} КБ)',

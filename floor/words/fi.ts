@@ -1,8 +1,8 @@
-import type { DeepStrings } from '../en';
-import type { enFloorPages } from '../en/floorPages';
+import type { DeepStrings } from '../../engine/messages/en';
+import type { enFloorWords } from './en';
 
-/** The floor's own pages' and commands' words (the keys of en/floorPages.ts). */
-export const fiFloorPages: DeepStrings<typeof enFloorPages> = {
+/** The floor's own pages' and commands' words in Finnish: every key of en.ts (it does not compile otherwise). */
+export const fiFloorWords: DeepStrings<typeof enFloorWords> = {
   /** The seat list (floor/seating.ts): read from a CSV, edited on the floor page; each refusal names the line and says why. */
   seating: {
     tooLarge: 'paikkalista on suurempi kuin paikkalista voi olla ({n} kt)',

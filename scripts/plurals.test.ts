@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { en } from './en';
-import { fi } from './fi';
-import { ru } from './ru';
+import { FLOOR_CATALOGS } from '../floor/page/words';
 
 // A count said with its noun agrees with it: "1 table", "2 tables"; Russian "1 стол", "2 стола",
 // "5 столов" (issue 41: "Break held by the floor: 1 tables still colouring up"). A message picks its
 // plural form by its number `n` (engine/messages/message.ts; vue-i18n for the screens' own words
 // when they name it `n`), so a count beside a noun is `{n}` in a message with the forms: two in
 // English and Finnish, three in Russian (`one | few | many`). Every text of the three languages
-// is held to it: the engine's catalogs (the floor's pages included) and the screens' locales.
+// is held to it: the engine's catalogs, the floor's own words (floor/words) and the screens' locales.
+
+/** Every language's words but the screens' own: the engine's catalogs with the floor's (floor/words). */
+const { en, fi, ru } = FLOOR_CATALOGS;
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -17,7 +18,7 @@ function leaves(tree: Tree, prefix = ''): [string, string][] {
   return Object.entries(tree).flatMap(([name, value]): [string, string][] => (typeof value === 'string' ? [[`${prefix}${name}`, value]] : leaves(value, `${prefix}${name}.`)));
 }
 
-const screens = (language: string): Tree => JSON.parse(readFileSync(new URL(`../../renderer/locales/${language}.json`, import.meta.url), 'utf8')) as Tree;
+const screens = (language: string): Tree => JSON.parse(readFileSync(new URL(`../renderer/locales/${language}.json`, import.meta.url), 'utf8')) as Tree;
 const LANGUAGES = [
   ['en', en, 2],
   ['fi', fi, 2],

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { en } from './en';
-import { fi } from './fi';
-import { ru } from './ru';
+import { FLOOR_CATALOGS } from '../floor/page/words';
 
 // One vocabulary: the same thing is called the same in every text the product says (the engine's
-// catalogs, which the floor page says too, and the screens' own locale files), and different
-// things are not called alike. The terms are docs/glossary.md's: this reads them from there.
+// catalogs, which the floor page says too, the floor's own words and the screens' own locale
+// files), and different things are not called alike. The terms are docs/glossary.md's: this reads them from there.
+
+/** Every language's words but the screens' own: the engine's catalogs with the floor's (floor/words). */
+const { en, fi, ru } = FLOOR_CATALOGS;
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -14,7 +15,7 @@ function leaves(tree: Tree, prefix = ''): [string, string][] {
   return Object.entries(tree).flatMap(([name, value]): [string, string][] => (typeof value === 'string' ? [[`${prefix}${name}`, value]] : leaves(value, `${prefix}${name}.`)));
 }
 
-const screens = (language: string): Tree => JSON.parse(readFileSync(new URL(`../../renderer/locales/${language}.json`, import.meta.url), 'utf8')) as Tree;
+const screens = (language: string): Tree => JSON.parse(readFileSync(new URL(`../renderer/locales/${language}.json`, import.meta.url), 'utf8')) as Tree;
 
 /** Every text of a language, by key: the engine's catalog and the screens' locale. */
 function texts(catalog: Tree, language: string): Map<string, string> {
@@ -33,7 +34,7 @@ interface Concept {
   readonly never: Readonly<Record<'fi' | 'ru', readonly RegExp[]>>;
 }
 
-const glossaryText = readFileSync(new URL('../../docs/glossary.md', import.meta.url), 'utf8');
+const glossaryText = readFileSync(new URL('../docs/glossary.md', import.meta.url), 'utf8');
 
 /** A table's rows (after its header and rule), each cell's text with `\|` read as `|`. */
 function tableRows(heading: string): string[][] {
