@@ -66,7 +66,7 @@ async function* tableRacePages(read: WithClient, parts: TableParts, pageLines: n
   for await (const page of tableHistoryPages(read, parts.table, pageLines)) {
     yield page.map((entry) => {
       const own = parts.decisions.filter((decision) => decision.raceId === entry.id).map(decisionNote);
-      // Its late-found chips (TDA 24C) in its row's own column, as the station's export has them (main/service/chipExchanges.ts forRace); each also has its row below.
+      // Its late-found chips (TDA 24C) in its row's own column, as the station's export has them (replay/chipExchange.ts forRace); each also has its row below.
       const found = parts.exchanges.filter((exchange) => exchange.reason === 'late-found' && exchange.raceId === entry.id).map(({ afterLevel: _level, ...note }) => note);
       return { ...entry, ...(own.length === 0 ? {} : { floorDecisions: own }), ...(found.length === 0 ? {} : { chipExchanges: found }) };
     });

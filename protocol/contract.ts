@@ -266,9 +266,9 @@ export interface ConsoleState {
   readonly clock: ClockView;
   /** The station's link to the floor (`off` when none is set up). */
   readonly floorLink: FloorLinkState;
-  /** The dealer's call of the floor not yet answered, and the director's latest decisions on this table (main/service/floorDecisions.ts). */
+  /** The dealer's call of the floor not yet answered, and the director's latest decisions on this table (replay/floorDecisions.ts). */
   readonly floorCalls: FloorCallsView;
-  /** Chips exchanged outside a race: late-found chips, colour-ups of a player (main/service/chipExchanges.ts). */
+  /** Chips exchanged outside a race: late-found chips, colour-ups of a player (replay/chipExchange.ts). */
   readonly chipExchanges: ChipExchangesView;
   /** The card sources' frames counted per hour, and the verdict on the last frames (protocol/readerHealth.ts). */
   readonly readerHealth: ReaderHealthView;

@@ -13,7 +13,7 @@ import { exchangeAtEqualValue, type ChipExchange } from '../../engine/race/excha
 import { checkpointPath } from '../journal/checkpoint';
 import { chipExchangeRecord } from '../../replay/chipExchange';
 import { dispatch } from '../ipc/validate';
-import { ChipExchanges } from './chipExchanges';
+import { ChipExchanges } from '../../replay/chipExchange';
 import { FINNISH_CARDS, FINNISH_COUNTS, FINNISH_TABLE } from './testing/finnish';
 import { exportText, recordsOfKind, serviceHarness } from './testing/services';
 import type { ConsoleService } from './service';

@@ -11,7 +11,7 @@ import { expect, it } from 'vitest';
 import { dispatch } from '../ipc/validate';
 import type { FloorDecisionRow } from '../floorLink/link';
 import { eventSeqs } from '../../protocol/races';
-import { FloorDecisions } from './floorDecisions';
+import { FloorDecisions } from '../../replay/floorDecisions';
 import { FINNISH_CARDS, FINNISH_COUNTS, FINNISH_TABLE } from './testing/finnish';
 import { exportText, recordsOfKind, serviceHarness } from './testing/services';
 
