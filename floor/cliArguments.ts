@@ -13,15 +13,15 @@ import { isHostName } from './server';
 
 export class UsageError extends Error {}
 
-export const USAGE = 'usage: floor [status|sync|add-table|remove-table|serve|structure|seating|clock start|pause|resume|adjust|hold|no-hold|summary] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N] [--format csv|json] [--sep ,|;] (floor --help says what each does)';
+const USAGE = 'usage: floor [status|sync|add-table|remove-table|serve|structure|seating|clock start|pause|resume|adjust|hold|no-hold|summary] --database URL|--database-file F [--table NAME [--rotate]] [--data DIR] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]… [--file PATH] [--minutes N] [--format csv|json] [--sep ,|;] (floor --help says what each does)';
 export const SUBCOMMANDS = ['status', 'sync', 'add-table', 'remove-table', 'serve', 'structure', 'seating', 'clock', 'summary'] as const;
-export type Subcommand = (typeof SUBCOMMANDS)[number];
+type Subcommand = (typeof SUBCOMMANDS)[number];
 export const CLI_OPTIONS = new Set(['database', 'database-file', 'table', 'data', 'port', 'host', 'token', 'token-file', 'tls-cert', 'tls-key', 'name', 'file', 'minutes', 'rotate', 'format', 'sep']);
 /** Options that take no value. */
-export const FLAGS = new Set(['rotate']);
+const FLAGS = new Set(['rotate']);
 /** Options that may be given more than once, each adding a value. */
-export const REPEATABLE = new Set(['name']);
-export const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust', 'hold', 'no-hold'] as const;
+const REPEATABLE = new Set(['name']);
+const CLOCK_COMMANDS = ['start', 'pause', 'resume', 'adjust', 'hold', 'no-hold'] as const;
 export type ClockCommand = (typeof CLOCK_COMMANDS)[number];
 
 /** What `--help` says of a subcommand: how it is called, what it does, its options. */
@@ -35,13 +35,13 @@ interface CommandHelp {
 export const DEFAULT_PORT = 8790;
 
 /** The database options every subcommand takes. Where a port other than 5432 goes: in the URL. */
-export const DATABASE_OPTIONS: readonly (readonly [string, string])[] = [
+const DATABASE_OPTIONS: readonly (readonly [string, string])[] = [
   ['--database URL', "the floor's database, postgres://ROLE:PASSWORD@HOST:PORT/DATABASE (PORT 5432 when left out; a cluster on another port: :5433; with a standby, both: @HOST:PORT,STANDBY:PORT/, the first that accepts writes used); else CHIP_RACE_DATABASE_URL"],
   ['--database-file F', 'the same URL read from a file only its owner may read (chmod 600): no password on the command line'],
 ];
 
 /** Every subcommand's help (`floor SUBCOMMAND --help`); `floor --help` lists them. */
-export const HELP: Readonly<Record<Subcommand, CommandHelp>> = {
+const HELP: Readonly<Record<Subcommand, CommandHelp>> = {
   serve: {
     use: 'floor [serve] [--port N] [--host H --token T|--token-file F --tls-cert F --tls-key F] [--name N]…',
     what: `serves the floor page (the default): on loopback port ${DEFAULT_PORT} unless told otherwise; off loopback only with a token and HTTPS`,
@@ -211,13 +211,13 @@ export function readOptionFile(file: string, option: string, maxBytes: number, s
 }
 
 /** A secret kept in a file only its owner can read: its one line is the value (a final newline is no part of it). */
-export function readSecretFile(file: string, option: string): string {
+function readSecretFile(file: string, option: string): string {
   const value = readOptionFile(file, option, 4096, true).replace(/\r?\n$/, '');
   if (value === '' || /[\r\n]/.test(value)) throw new UsageError(`--${option} ${file.slice(0, 200)} must hold one line`);
   return value;
 }
 
-export function checkDatabaseUrl(url: string): void {
+function checkDatabaseUrl(url: string): void {
   // A list of hosts (the floor and its standby), which WHATWG's URL cannot read: libpq's syntax, read by the floor's own reading.
   if (isHostList(url)) {
     const reading = parseFloorAddress(url);
