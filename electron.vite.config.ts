@@ -24,7 +24,7 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rolldownOptions: {
-        input: { index: fromRoot('main/index.ts') },
+        input: { index: fromRoot('station/electron/index.ts') },
         // serialport loads a native addon (N-API prebuilds inside @serialport/bindings-cpp):
         // it must stay a runtime require, never bundled.
         external: ['serialport', /^@serialport\//],
@@ -40,7 +40,7 @@ export default defineConfig({
       externalizeDeps: false,
       isolatedEntries: true,
       rolldownOptions: {
-        input: { index: fromRoot('main/preload.ts'), display: fromRoot('main/displayPreload.ts') },
+        input: { index: fromRoot('station/electron/preload.ts'), display: fromRoot('station/electron/displayPreload.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },

@@ -51,7 +51,7 @@ export default defineConfig(
         'error',
         ...['process', 'Buffer', 'require', 'module', '__dirname', '__filename', 'global'].map((name) => ({
           name,
-          message: 'engine/ is pure: pass host values in from engine/cli/ or main/.',
+          message: 'engine/ is pure: pass host values in from engine/cli/ or station/.',
         })),
         ...['window', 'document', 'navigator', 'localStorage'].map((name) => ({
           name,

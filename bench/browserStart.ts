@@ -28,7 +28,7 @@ function peakRss(pid: number): number {
 }
 
 /**
- * Browser mode launched on `dataDir` as the e2e specs launch it (`main/web/start.ts`, as `npm run
+ * Browser mode launched on `dataDir` as the e2e specs launch it (`station/web/start.ts`, as `npm run
  * web` runs it after its build): the wall time from the launch to the address printed and to a
  * page's first state over the bridge, then the state followed as the page merges it until the
  * background cover check ends, and the process's peak memory read from /proc before it is stopped

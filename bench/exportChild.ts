@@ -6,11 +6,11 @@
 // ExportReport: each export's bytes, time and the process's memory while it ran.
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { writeChunksAtomically } from '../main/service/atomicWrite';
-import { ConsoleService } from '../main/service/service';
-import { cookieName } from '../main/web/access';
-import { newKey } from '../main/web/key';
-import { startWebServer } from '../main/web/server';
+import { writeChunksAtomically } from '../station/service/atomicWrite';
+import { ConsoleService } from '../station/service/service';
+import { cookieName } from '../station/web/access';
+import { newKey } from '../station/web/key';
+import { startWebServer } from '../station/web/server';
 
 export interface ExportRun {
   readonly how: 'download' | 'file';

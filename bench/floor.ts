@@ -2,13 +2,13 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from '
 import { join } from 'node:path';
 import { JournalEncoder } from '../journal/encoder';
 import { journalPath } from '../journal/location';
-import { JournalWriter } from '../main/journal/journal';
+import { JournalWriter } from '../station/journal/journal';
 import { type JournalLine } from '../journal/read';
 import { createStationLogin } from '../floor/db/stations';
 import { floorJson } from '../floor/export';
 import { floorStatus, foldFloor, readFloorStatus } from '../floor/fold';
 import { ensureTable } from '../floor/db/stations';
-import { FloorLink } from '../main/floorLink/link';
+import { FloorLink } from '../station/floorLink/link';
 import { syncStation } from '../replication/sync';
 import { startFloorDatabase } from '../floor/testing/postgres';
 import type { SessionRecord } from '../replay/session';
@@ -92,7 +92,7 @@ export async function floorBenchmarks(): Promise<{ figures: BenchFigure[]; detai
         const dataDir = join(dir, table);
         mkdirSync(dataDir);
         const writer = await JournalWriter.open<SessionRecord>(journalPath(dataDir), null);
-        // The console's own link, as a station runs it (main/floorLink/link.ts), with its own login.
+        // The console's own link, as a station runs it (station/floorLink/link.ts), with its own login.
         const link = await FloorLink.start({ dataDir, table, url: server.urlFor(login.role, login.password), from: 'settings', journalSeq: 0, onState: () => undefined });
         return { table, writer, link, appended: new Array<number>(RECORDS_PER_STATION + 1).fill(0), seen: 0 };
       }),

@@ -10,7 +10,7 @@ import { cardText, encodeCard } from '../hardware/encoding';
 import { DEFAULT_PROFILE } from '../hardware/profile';
 import { PtyPair, PtyWriter } from '../hardware/testing/ptyPair';
 import type { ConsoleSettings, ConsoleState, SeatCount } from '../protocol/contract';
-import { DEFAULT_SETTINGS } from '../main/service/settings';
+import { DEFAULT_SETTINGS } from '../station/service/settings';
 import { startBareShoe, type BareShoe } from './baseline';
 import { playTemplateRaces, writeJournal } from './journal';
 import { latencyFigures, offsetBetween, spreadOf, stagesOf, type Sample, type Stages } from './latencyFigures';

@@ -4,12 +4,12 @@
 // confirmed race sends (through the same StateFeed and JSON as browser mode's socket). With --cold
 // only the cold start runs (its peak memory is then the process's).
 import { existsSync } from 'node:fs';
-import { checkpointPath } from '../main/journal/checkpoint';
+import { checkpointPath } from '../station/journal/checkpoint';
 import { seededRandom, shuffleDecks } from '../engine/shoe';
 import type { StateMessage } from '../protocol/contract';
-import { StateFeed } from '../main/ipc/stateFeed';
+import { StateFeed } from '../station/ipc/stateFeed';
 import { findingText } from '../journal/findings';
-import { ConsoleService } from '../main/service/service';
+import { ConsoleService } from '../station/service/service';
 
 export interface ReplayReport {
   /** ConsoleService.start in a fresh process: read the journal, check its seals, parse it, replay it, open it for appending. */

@@ -6,8 +6,8 @@ import { startRace } from '../engine/race/race';
 import { dealUntilComplete } from '../engine/race/testing';
 import { seededRandom, shuffleDecks } from '../engine/shoe';
 import type { ConsoleSettings, ConsoleState, SeatCount } from '../protocol/contract';
-import { ConsoleService } from '../main/service/service';
-import { DEFAULT_SETTINGS } from '../main/service/settings';
+import { ConsoleService } from '../station/service/service';
+import { DEFAULT_SETTINGS } from '../station/service/settings';
 import type { BenchFigure } from './report';
 import { benchDir, diskOf, percentile, round2 } from './support';
 

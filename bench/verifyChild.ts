@@ -1,8 +1,8 @@
 // One `verify` of a journal file, timed in this fresh process (bench/journalStart.ts runs it):
 // `node --import tsx bench/verifyChild.ts FILE` prints one JSON line, a VerifyRun. The check is the
-// command line's own (main/journal/verify.ts verifyJournalFile: every line's seal and link), timed
+// command line's own (station/journal/verify.ts verifyJournalFile: every line's seal and link), timed
 // alone: the process's start and its compiling are not in the figures, its peak memory is.
-import { verifyJournalFile } from '../main/journal/verify';
+import { verifyJournalFile } from '../station/journal/verify';
 
 export interface VerifyRun {
   readonly ms: number;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { readClock, type ClockEvent, type ClockSchedule } from '../engine/clock/clock';
-import { loadSettings } from '../main/service/settings';
+import { loadSettings } from '../station/service/settings';
 import { scheduleOf } from '../protocol/clock';
 import { countdownText } from '../renderer/composables/clockReading';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';

@@ -14,7 +14,7 @@ import { enterCounts, expectDealt, expectSourceConnected, FINNISH_COUNTS, FINNIS
 // format; and an RFID deck registered in the console — 52 tags read in order, a repeated tag
 // explained — stored as a profile, chosen, and dealing a race.
 
-/** A shoe sending `rank/suit number` lines at 7 data bits, even parity (as in main/service/profiles.pty.test.ts). */
+/** A shoe sending `rank/suit number` lines at 7 data bits, even parity (as in station/service/profiles.pty.test.ts). */
 const VENDOR_PROFILE = {
   name: 'vendor-x',
   baud: 9600,

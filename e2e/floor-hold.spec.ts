@@ -10,8 +10,8 @@ import { setHoldBreaks } from '../floor/hold';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { tournamentFromCsv } from '../engine/plan/tournament';
-import { ConsoleService } from '../main/service/service';
-import { DEFAULT_SETTINGS } from '../main/service/settings';
+import { ConsoleService } from '../station/service/service';
+import { DEFAULT_SETTINGS } from '../station/service/settings';
 import { startConsole, stopConsoles, type RunningConsole } from './harness/console';
 import { openConsole } from './harness/flows';
 

@@ -8,7 +8,7 @@ import { startFloorServer, type FloorServer } from '../floor/server';
 import { connectedClient, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { syncStation } from '../replication/sync';
 import { dealUntilComplete, playStation } from '../system/testing/stations';
-import type { ConsoleService } from '../main/service/service';
+import type { ConsoleService } from '../station/service/service';
 import { pdfPageCount } from './harness/pdf';
 
 // The chip runner's sheet in Chromium: two tables at the break after level 6 (each its 500s raced

@@ -11,7 +11,7 @@ import { syncStation } from '../replication/sync';
 import { makeCardroomCa } from '../floor/testing/ca';
 import { connectedClient, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { playStation, TIMED_STRUCTURE } from '../system/testing/stations';
-import type { ConsoleService } from '../main/service/service';
+import type { ConsoleService } from '../station/service/service';
 import { CONSOLE_SIZES, expectInView, expectNoScroll, sizeName } from './harness/fit';
 
 // The floor page in Chromium: two stations' journals made by real consoles, replicated into a

@@ -6,7 +6,7 @@ import { startConsole, stopConsoles, type RunningConsole } from './harness/conso
 import { expectInView, expectNoScroll, expectTouchTargets } from './harness/fit';
 import { confirmFinnishRaceWithAVoid, openConsole } from './harness/flows';
 import { journalOf } from './harness/journal';
-import { DEFAULT_SETTINGS } from '../main/service/settings';
+import { DEFAULT_SETTINGS } from '../station/service/settings';
 
 // Late-found chips (TDA 24C) on the table's touchscreen: after the Finnish race is confirmed, five
 // 25s turn up under Johanna's chair. From the race's record the dealer enters them, sees what they

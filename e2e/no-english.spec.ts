@@ -10,7 +10,7 @@ import { FLOOR_CATALOGS } from '../floor/page/words';
 import { startFloorServer, type FloorServer } from '../floor/server';
 import { startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { PtyPair, PtyWriter } from '../hardware/testing/ptyPair';
-import type { ConsoleService } from '../main/service/service';
+import type { ConsoleService } from '../station/service/service';
 import type { Language } from '../protocol/contract';
 import { syncStation } from '../replication/sync';
 import { playStation, TIMED_STRUCTURE } from '../system/testing/stations';

@@ -6,7 +6,7 @@ import { FLOOR_DECISIONS, type FloorDecisionKind, type FloorDecisionNote } from 
  * The director's decisions on a table (floor_decisions, migration 10): who decided, when, what, with
  * a note, about which race when one. A decision settles the table's abandoned race or call of the
  * floor that came before it (floor/fold.ts settledStatus); its station reads it and keeps it on its
- * journal as a `floor-decision` record (main/floorLink/link.ts, replay/floorDecisions.ts).
+ * journal as a `floor-decision` record (station/floorLink/link.ts, replay/floorDecisions.ts).
  * The floor reads decisions from this table only: a station's record of one counts on the floor
  * only as its copy of a row here (floor/fold.ts isFloorsDecision: issue 44, a station writes its
  * own journal, and could write a decision no director made).

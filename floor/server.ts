@@ -22,7 +22,7 @@ export { GUESS_SPACING_MS, TOKEN_MIN_LENGTH } from './http/signIn';
 /**
  * The floor page: every table of the tournament, server-side rendered, read-only. Who may use it:
  *
- * - `Host` must be one of the floor's own names with its port (DNS rebinding: main/web/access.ts):
+ * - `Host` must be one of the floor's own names with its port (DNS rebinding: station/web/access.ts):
  *   its loopback names, its bound address, this machine's interface addresses when bound to all of
  *   them, and the names given with `--name`;
  * - `Origin`, when a browser sends one, must be the floor's own page (another site's script is

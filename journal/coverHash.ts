@@ -27,7 +27,7 @@ export class CoverHash {
   /**
    * Takes up a cover from a checkpoint's whole-block hashes, as they were written: the start hashes
    * only the block under way again (fed to `update`), and the whole blocks are checked later
-   * (main/journal/coverCheck.ts), while the console serves.
+   * (station/journal/coverCheck.ts), while the console serves.
    */
   static resume(blocks: readonly string[], blockBytes: number = COVER_BLOCK_BYTES): CoverHash {
     const cover = new CoverHash(blockBytes);

@@ -41,7 +41,7 @@ export type JournalFinding =
   /** The wall clock went back between two records written by the same run (the monotonic time went on). */
   | { readonly code: 'clock-back'; readonly seq: number; readonly seconds: number }
   /**
-   * The checkpoint beside the journal (main/journal/checkpoint.ts) was not used, and the whole
+   * The checkpoint beside the journal (station/journal/checkpoint.ts) was not used, and the whole
    * journal was replayed instead (the same state, only slower): `damaged`, its bytes or seal do not
    * hold; `stale`, it no longer matches the journal (cut back, edited, replaced) or its key.
    */

@@ -10,9 +10,9 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Browser mode speaks plain HTTP: its browser key (main/web/key.ts) would cross a network
+ * Browser mode speaks plain HTTP: its browser key (station/web/key.ts) would cross a network
  * unencrypted, so it listens on loopback only; another address is refused unless the operator
- * asked for it explicitly. The console then answers to that address as well (main/web/access.ts).
+ * asked for it explicitly. The console then answers to that address as well (station/web/access.ts).
  */
 export function checkListenHost(host: string, allowNonLoopback: boolean): void {
   if (!isLoopbackHost(host) && !allowNonLoopback) {

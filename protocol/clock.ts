@@ -36,7 +36,7 @@ const notObject = { key: 'command.notObject' } as const;
 
 /**
  * The floor's clock row as `floor_clock` holds it, the one description the floor (floor/clock.ts)
- * and every station following it (main/service/clock.ts) read it by: the tournament's structure
+ * and every station following it (station/service/clock.ts) read it by: the tournament's structure
  * (null while the floor has none), the house's rules and the clock's events.
  */
 export const FLOOR_CLOCK_ROW = object({ structure: nullable(structure), events, house, held }, notObject);

@@ -1,6 +1,6 @@
 /**
  * The command table: every call the screen can make, once — its name and its arguments' schemas
- * (protocol/argumentChecks.ts; checked by main/ipc/validate.ts before the service sees them), from
+ * (protocol/argumentChecks.ts; checked by station/ipc/validate.ts before the service sees them), from
  * which its argument count, its check and its signature's parameters all come (commandSchema.ts). Everything else that lists the commands derives from
  * here: ConsoleCommands and CommandName, the preload's functions, the browser bridge's client,
  * the IPC channels and handlers (scripts/commandTable.test.ts proves each list is this one).
@@ -35,7 +35,7 @@ export const COMMANDS = {
   /**
    * The table, the card source (and the language, the tournament when given): a screen that does
    * not change the language or the tournament leaves them out, and the saved ones are kept. Here
-   * only an object: the settings' own schema (main/service/settingsSchema.ts) reads them.
+   * only an object: the settings' own schema (station/service/settingsSchema.ts) reads them.
    */
   saveSettings: command(arg('settings', objectOfSize<SettingsInput>(Infinity, { key: 'command.notObject' }))).returns<CommandResult>(),
   /** The tournament is on the break after `afterLevel` (a colour-up moment of the structure), or playing (null). Journaled. */
@@ -195,7 +195,7 @@ export type PreloadApi = ConsoleCalls & DisplayPreloadApi;
 /**
  * A browser-mode request (JSON over WebSocket) as the server reads it: an id (a safe integer, the
  * answer carries it back); its method and arguments are taken as they are, for checkCall
- * (main/ipc/validate.ts) to read by the table. A message it refuses is not answered.
+ * (station/ipc/validate.ts) to read by the table. A message it refuses is not answered.
  */
 export const BRIDGE_REQUEST = object({
   id: whole(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, { key: 'command.notObject' }),

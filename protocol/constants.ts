@@ -1,5 +1,5 @@
 /**
- * The facts main/ and renderer/ both need, once: the languages, the card sources, the limits the
+ * The facts station/ and renderer/ both need, once: the languages, the card sources, the limits the
  * service's validation enforces and the screens' fields announce (maxlength, max), and the serial
  * line's choices (kept by hardware/lineSettings.ts, a pure file of hardware/ that protocol/ may
  * import values from: see SHARED_HARDWARE in scripts/eslint-layers.js). contract.ts re-exports

@@ -2,7 +2,7 @@
  * What the console's service and its screens exchange, shared by the Electron preload
  * (`window.chipRace`) and the browser-mode WebSocket bridge: the state and its parts, settings,
  * results and errors (types), and the constants (protocol/constants.ts). The commands themselves
- * are in protocol/commands.ts, the one table main/ and renderer/ both derive their lists from.
+ * are in protocol/commands.ts, the one table station/ and renderer/ both derive their lists from.
  * The settings (protocol/settings.ts), races and history (protocol/races.ts) and the floor link
  * (protocol/floorLink.ts) have files of their own; this one re-exports them.
  */

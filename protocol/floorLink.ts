@@ -22,7 +22,7 @@ export const FLOOR_REFUSAL_REASONS = ['changed-after-arrival', 'gap', 'header-no
  * still to send. `refused`: the floor refused record `seq` on arrival (`reason`, its check's code):
  * the chain is broken from there and nothing later is stored.
  */
-/** The floor's clock row the station's link refused (main/floorLink/clockRow.ts), said while it stays so; the clock followed last stands. */
+/** The floor's clock row the station's link refused (station/floorLink/clockRow.ts), said while it stays so; the clock followed last stands. */
 export interface FloorClockRefusal {
   readonly clockRefused?: Message;
 }

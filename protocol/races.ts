@@ -185,7 +185,7 @@ export interface RaceRecord extends RacePlace {
   readonly floorDecisions?: readonly FloorDecisionNote[];
   /** Chips of the race found after it and exchanged (TDA 24C), oldest first: absent when none. */
   readonly chipExchanges?: readonly ChipExchangeNote[];
-  /** The floor's tournament and seating it ran under (main/service/floorFacts.ts): absent when it ran under the station's own. */
+  /** The floor's tournament and seating it ran under (station/service/floorFacts.ts): absent when it ran under the station's own. */
   readonly floorFacts?: RaceFloorFacts;
   /** Once its deal is complete: what each rule set, and the house's own, would have given (engine/race/whatIf.ts); null before. */
   readonly whatIf?: WhatIf | null;

@@ -1,6 +1,6 @@
 /**
  * Reader health: what the station counts of its card source's frames, per source and per hour, and
- * the verdict on its last frames (main/service/readerHealth.ts folds them), as the screens
+ * the verdict on its last frames (station/service/readerHealth.ts folds them), as the screens
  * show them and as the floor is told of them (the summary, READER_HEALTH_SUMMARY).
  */
 import { object, oneOf, whole, type Infer } from './schema';

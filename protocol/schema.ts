@@ -1,7 +1,7 @@
 /**
  * The house schema builder (engine/schema.ts, where hardware/ can use it too) and the one mapping
  * from its refusals to the keyed `{field, said}` refusal the screens translate (`refusalOf`,
- * `commandErrorOf`). Every boundary that protocol/, main/, the floor and the renderer read is
+ * `commandErrorOf`). Every boundary that protocol/, station/, the floor and the renderer read is
  * described with what this file exports.
  */
 import type { InputError } from '../engine/errors';

@@ -114,7 +114,7 @@ export interface ConsoleSettings {
    * Only in the settings file, never in the settings the screens get: the choices the station made
    * under the floor's tournament (the chip leaving and the next, the break marked), kept with its
    * own settings while the floor's tournament itself is in the journal (`floor-tournament`,
-   * main/service/floorOverlay.ts). Absent: none made, or not linked.
+   * station/service/floorOverlay.ts). Absent: none made, or not linked.
    */
   readonly onFloor?: OnFloorChoices;
   /** The player display's own settings; absent (settings saved before it had any): DEFAULT_DISPLAY_SETTINGS. */

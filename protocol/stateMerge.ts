@@ -2,7 +2,7 @@ import type { ConsoleState, StateMessage } from './contract';
 
 /**
  * The state's parts and their patches, on both sides of every transport: main makes a patch of the
- * parts that changed (main/ipc/stateFeed), the preload and the page merge it back (here, once).
+ * parts that changed (station/ipc/stateFeed), the preload and the page merge it back (here, once).
  * What a page takes is read first by the state message's schema (protocol/contract.ts,
  * `readStateMessage`).
  */

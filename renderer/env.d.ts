@@ -5,7 +5,7 @@ import type { PreloadApi } from '../protocol/commands';
 declare global {
   interface Window {
     /**
-     * Exposed by main/preload.ts (the dealer's window) or main/displayPreload.ts (the player
+     * Exposed by station/electron/preload.ts (the dealer's window) or station/electron/displayPreload.ts (the player
      * display's: no commands); absent when the renderer runs outside Electron.
      */
     chipRace?: PreloadApi | DisplayPreloadApi;

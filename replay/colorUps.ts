@@ -10,7 +10,7 @@ import type { ColorUpProgress, ColorUpRace } from '../protocol/contract';
 export type ColorUpRecord =
   /**
    * The tournament went to the break after `afterLevel` (null: play resumed): its colour-up starts
-   * from its first race. `by: 'clock'` when the tournament clock marked it (main/service/clock.ts),
+   * from its first race. `by: 'clock'` when the tournament clock marked it (station/service/clock.ts),
    * absent when marked by hand (and in journals written before the clock).
    */
   | { readonly kind: 'break-marked'; readonly afterLevel: number | null; readonly by?: 'clock' }

@@ -16,7 +16,7 @@ import { FLOOR_DECISIONS, type FloorDecisionKind } from '../protocol/races';
  *
  * And the floor's facts the station works under (issue 43), each journaled when the link reads
  * one other than the last journaled, so the station's own record says what the floor had set and
- * a restart knows it with the floor out of reach (main/service/floorFacts.ts follows them):
+ * a restart knows it with the floor out of reach (station/service/floorFacts.ts follows them):
  * - `floor-tournament`: the floor's tournament (structure and house rules), or null: the station's own again;
  * - `floor-seating`: this table's seating as the floor holds it (its version, broken, the players), or null: the station's own seats again.
  */

@@ -10,7 +10,7 @@ export interface LineSpan {
  * A follower of the journal (a projection): what it makes of the records of the kinds it reads.
  * It is fed each such line in journal order, the same way on start (as the journal is read) and
  * live (as each record is written), so a console restarted knows exactly what the running one
- * knew. The station's list of them is one registry (main/service/followers.ts); the floor's fold
+ * knew. The station's list of them is one registry (station/service/followers.ts); the floor's fold
  * reads with the same objects.
  */
 export interface JournalFollower {
@@ -18,7 +18,7 @@ export interface JournalFollower {
   readonly kinds?: readonly string[];
   add(line: JournalLine<unknown>, span: LineSpan): void;
   /**
-   * How a checkpoint keeps what it has made (main/journal/checkpoint.ts): its name there, its
+   * How a checkpoint keeps what it has made (station/journal/checkpoint.ts): its name there, its
    * state as plain data (JSON), and that state taken up again by a follower fresh from its
    * constructor, as though it had been fed every line up to the checkpoint. A follower without it
    * keeps the station from writing checkpoints: every start then replays the whole journal.

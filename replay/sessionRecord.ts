@@ -33,7 +33,7 @@ export type SessionRecord =
   | { readonly kind: 'game-close'; readonly gameId: string; readonly reason: string }
   /** The colour-ups' own records (replay/colorUps.ts): they change no race or game. */
   | ColorUpRecord
-  /** The station's own tournament clock (main/service/clock.ts): it changes no race or game. */
+  /** The station's own tournament clock (station/service/clock.ts): it changes no race or game. */
   | ClockRecord
   /** The floor called, and the director's decisions (replay/floorRecords.ts): they change no race or game. */
   | FloorRecord

@@ -4,7 +4,7 @@ import { acceptsWrites, FLOOR_READ_ONLY, hostUrls, parseFloorAddress, WritableHo
 /**
  * The floor console's connections to the floor's addresses (replication/floorAddress.ts): one
  * client on the first host of the list that accepts writes, and a pool whose every connection
- * goes there. The station's link makes its own (main/floorLink/link.ts: its socket, timeouts and
+ * goes there. The station's link makes its own (station/floorLink/link.ts: its socket, timeouts and
  * cleartext refusal) with the same `WritableHosts`.
  */
 

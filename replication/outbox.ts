@@ -38,7 +38,7 @@ export interface OutboxBatch {
 
 const START = (table: string): OutboxCursor => ({ table, offset: 0, seq: 0 });
 
-/** The cursor file's mode: its owner's alone, as everything the console keeps in its data folder (main/service/atomicWrite.ts). */
+/** The cursor file's mode: its owner's alone, as everything the console keeps in its data folder (station/service/atomicWrite.ts). */
 export const OUTBOX_CURSOR_MODE = 0o600;
 
 export async function readCursor(dataDir: string, table: string): Promise<OutboxCursor> {
@@ -65,7 +65,7 @@ async function ownerOnly(path: string): Promise<void> {
 
 /**
  * Writes the cursor by way of a temporary file renamed over it, owner-only (0600) whatever the
- * umask, as the console's atomic write (main/service/atomicWrite.ts, which replication/ may not
+ * umask, as the console's atomic write (station/service/atomicWrite.ts, which replication/ may not
  * import) does, but without its fsync: the cursor is only how far the floor is known to have the
  * journal, never the journal itself. Lost to a power cut (an old or an empty file), it makes the
  * link send again what the floor already has, which the floor passes over; an fsync per batch

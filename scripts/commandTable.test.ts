@@ -6,11 +6,11 @@
 // of its own.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { COMMAND_NAMES, COMMANDS, type CommandName, type ConsoleCommands } from '../protocol/commands';
-import type { ConsoleService } from '../main/service/service';
+import type { ConsoleService } from '../station/service/service';
 import { API_KEY } from '../protocol/constants';
-import { commandChannel } from '../main/ipc/channels';
-import { checkCall, type CommandTarget } from '../main/ipc/validate';
-import { registerIpc } from '../main/electron/ipc';
+import { commandChannel } from '../station/ipc/channels';
+import { checkCall, type CommandTarget } from '../station/ipc/validate';
+import { registerIpc } from '../station/electron/ipc';
 import { createBridgeApi, type WebSocketLike } from '../renderer/api/bridge';
 
 const tableNames = (): string[] => Object.keys(COMMANDS).sort();
@@ -41,7 +41,7 @@ const everyHandlerIsACommand: [HandlersNotInTable] extends [never] ? true : Hand
 type HandlersTakeTheirArguments = { readonly [Name in CommandName]: (...args: Parameters<ConsoleCommands[Name]>) => unknown };
 const handlersTakeTheirArguments = (service: ConsoleService): HandlersTakeTheirArguments => service;
 
-/** The functions main/preload.ts exposes, loaded with a stand-in electron module; each with the channel it invokes. */
+/** The functions station/electron/preload.ts exposes, loaded with a stand-in electron module; each with the channel it invokes. */
 async function preloadCommands(): Promise<Map<string, unknown>> {
   const exposed: Record<string, (...args: unknown[]) => Promise<unknown>>[] = [];
   const electron = {
@@ -50,7 +50,7 @@ async function preloadCommands(): Promise<Map<string, unknown>> {
   };
   vi.resetModules();
   vi.doMock('electron', () => electron);
-  await import('../main/preload');
+  await import('../station/electron/preload');
   vi.doUnmock('electron');
   const [api] = exposed;
   if (api === undefined) throw new Error('the preload exposed nothing under the API key');

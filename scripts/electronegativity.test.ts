@@ -21,8 +21,8 @@ const SEVERITIES = ['INFORMATIONAL', 'LOW', 'MEDIUM', 'HIGH'];
  * reviewed and listed here with its reason (and justified in a comment where it is written).
  */
 const ALLOWED_SUPPRESSIONS: Record<string, string> = {
-  'main/security.ts PRELOAD_JS_CHECK':
-    'a "review required" flag on every preload; the preload exposes only the command API through contextBridge (main/preload.test.ts)',
+  'station/electron/security.ts PRELOAD_JS_CHECK':
+    'a "review required" flag on every preload; the preload exposes only the command API through contextBridge (station/electron/preload.test.ts)',
 };
 
 interface Finding {

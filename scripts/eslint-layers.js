@@ -15,10 +15,12 @@
 // | replay/       | engine/, protocol/, journal/ (pure): records replayed into a session    |
 // | net/          | Node builtins only: the HTTP guards both servers use                    |
 // | replication/  | journal/, protocol/, pg, Node builtins: the station→floor wire          |
-// | main/         | protocol/, engine/, hardware/, journal/, replay/, net/, replication/,   |
-// |               | electron, Node builtins (never floor/)                                  |
+// | station/      | protocol/, engine/, hardware/, journal/, replay/, replication/, Node    |
+// |               | builtins: the station's core (never electron, floor/, its adapters)     |
+// | station/electron/ | station/, net/ and what station/ may, electron: the Electron adapter |
+// | station/web/  | station/, net/ and what station/ may (never electron): browser mode     |
 // | floor/        | protocol/, engine/, journal/, replay/, net/, replication/, pg, Node     |
-// |               | builtins (never main/, hardware/, electron, serialport, vue)            |
+// |               | builtins (never station/, hardware/, electron, serialport, vue)         |
 // | renderer/     | protocol/, engine/ (not engine/cli/), vue, pinia, vue-i18n              |
 // | system/, e2e/ | everything (tests that run the station and the floor together)          |
 //
@@ -35,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 /** Repository root: this file lives in <root>/scripts/. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** @typedef {'engine' | 'engine/cli' | 'protocol' | 'hardware' | 'hardware/shared' | 'journal' | 'replay' | 'net' | 'replication' | 'main' | 'floor' | 'renderer' | 'system' | 'e2e'} Layer */
+/** @typedef {'engine' | 'engine/cli' | 'protocol' | 'hardware' | 'hardware/shared' | 'journal' | 'replay' | 'net' | 'replication' | 'station' | 'station/electron' | 'station/web' | 'floor' | 'renderer' | 'system' | 'e2e'} Layer */
 
 /**
  * The files of hardware/ that hold facts the screens need as well (through protocol/): pure, like
@@ -58,7 +60,7 @@ const PROGRAM_DENIED = ['electron', '@electron/*', 'serialport', '@serialport/*'
 
 /** @type {Policy} */
 const EVERYTHING = {
-  layers: ['engine', 'engine/cli', 'protocol', 'hardware', 'hardware/shared', 'journal', 'replay', 'net', 'replication', 'main', 'floor', 'renderer', 'system', 'e2e'],
+  layers: ['engine', 'engine/cli', 'protocol', 'hardware', 'hardware/shared', 'journal', 'replay', 'net', 'replication', 'station', 'station/electron', 'station/web', 'floor', 'renderer', 'system', 'e2e'],
   node: true,
   packages: 'any',
   deniedPackages: [],
@@ -100,11 +102,27 @@ export const POLICIES = {
     deniedPackages: PROGRAM_DENIED,
     typeOnlyFrom: [],
   },
-  main: {
-    layers: ['main', 'protocol', 'engine', 'hardware', 'hardware/shared', 'journal', 'replay', 'net', 'replication'],
+  // The station's core (service, journal, floor link, the command boundary): Electron-free, so
+  // browser mode and the tests run it as the dealer's window does.
+  station: {
+    layers: ['station', 'protocol', 'engine', 'hardware', 'hardware/shared', 'journal', 'replay', 'replication'],
+    node: true,
+    packages: 'any',
+    deniedPackages: ['electron', '@electron/*', 'vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'],
+    typeOnlyFrom: [],
+  },
+  'station/electron': {
+    layers: ['station/electron', 'station', 'protocol', 'engine', 'hardware', 'hardware/shared', 'journal', 'replay', 'net', 'replication'],
     node: true,
     packages: 'any',
     deniedPackages: ['vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'],
+    typeOnlyFrom: [],
+  },
+  'station/web': {
+    layers: ['station/web', 'station', 'protocol', 'engine', 'hardware', 'hardware/shared', 'journal', 'replay', 'net', 'replication'],
+    node: true,
+    packages: 'any',
+    deniedPackages: ['electron', '@electron/*', 'vue', 'pinia', 'vue-i18n', '@vue/*', '@intlify/*'],
     typeOnlyFrom: [],
   },
   floor: {
@@ -137,6 +155,8 @@ const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
  */
 export function layerOf(rel) {
   if (rel === 'engine/cli' || rel.startsWith('engine/cli/')) return 'engine/cli';
+  if (rel === 'station/electron' || rel.startsWith('station/electron/')) return 'station/electron';
+  if (rel === 'station/web' || rel.startsWith('station/web/')) return 'station/web';
   if (SHARED_HARDWARE.includes(rel.replace(/\.[cm]?[jt]s$/, ''))) return 'hardware/shared';
   const top = rel.split('/')[0];
   switch (top) {
@@ -147,7 +167,7 @@ export function layerOf(rel) {
     case 'replay':
     case 'net':
     case 'replication':
-    case 'main':
+    case 'station':
     case 'floor':
     case 'renderer':
     case 'system':

@@ -27,8 +27,8 @@ const allowed = (file: string, code: string) => [file, code] as const;
 describe('layers/boundaries: denied', () => {
   it.each([
     // engine/ imports nothing outside engine/
-    denied('engine/race/x.ts', "import { a } from '../../main/x';"),
-    denied('engine/x.ts', "import { a } from '../main/x';"),
+    denied('engine/race/x.ts', "import { a } from '../../station/x';"),
+    denied('engine/x.ts', "import { a } from '../station/x';"),
     denied('engine/x.ts', "import { a } from '../hardware/x';"),
     denied('engine/x.ts', "import { a } from '../renderer/x';"),
     denied('engine/x.ts', "import pkg from '../package.json';"),
@@ -39,25 +39,32 @@ describe('layers/boundaries: denied', () => {
     denied('engine/x.ts', "import { SerialPort } from 'serialport';"),
     denied('engine/x.ts', "import { ref } from 'vue';"),
     denied('engine/x.ts', "import { defineStore } from 'pinia';"),
-    denied('engine/x.ts', "export { a } from '../main/x';"),
-    denied('engine/x.ts', "export * from '../main/x';"),
+    denied('engine/x.ts', "export { a } from '../station/x';"),
+    denied('engine/x.ts', "export * from '../station/x';"),
     denied('engine/x.ts', "const m = await import('node:fs');"),
     denied('engine/x.ts', "const m = require('node:fs');"),
-    denied('engine/x.ts', "import type { A } from '../main/x';"),
+    denied('engine/x.ts', "import type { A } from '../station/x';"),
     denied('engine/x.ts', "import { runRace } from './cli/run';"),
     // engine/cli/ may use Node, but nothing from other layers or packages
-    denied('engine/cli/race.ts', "import { a } from '../../main/x';"),
+    denied('engine/cli/race.ts', "import { a } from '../../station/x';"),
     denied('engine/cli/race.ts', "import { a } from '../../hardware/x';"),
     denied('engine/cli/race.ts', "import { app } from 'electron';"),
-    // hardware/ may use engine/ and serialport, not main/, renderer/, electron
-    denied('hardware/x.ts', "import { a } from '../main/x';"),
+    // hardware/ may use engine/ and serialport, not station/, renderer/, electron
+    denied('hardware/x.ts', "import { a } from '../station/x';"),
     denied('hardware/x.ts', "import { a } from '../renderer/x';"),
     denied('hardware/x.ts', "import { app } from 'electron';"),
     denied('hardware/x.ts', "import { runRace } from '../engine/cli/run';"),
-    // main/ may not use renderer/
-    denied('main/x.ts', "import { a } from '../renderer/x';"),
-    denied('main/x.ts', "import App from '../renderer/App.vue';"),
-    denied('main/x.ts', "import { ref } from 'vue';"),
+    // station/ may not use renderer/
+    denied('station/x.ts', "import { a } from '../renderer/x';"),
+    denied('station/x.ts', "import App from '../renderer/App.vue';"),
+    denied('station/x.ts', "import { ref } from 'vue';"),
+    // the station's core is Electron-free and leans on neither adapter; browser mode never loads Electron
+    denied('station/service/x.ts', "import { app } from 'electron';"),
+    denied('station/service/x.ts', "import { createSecureWindow } from '../electron/security';"),
+    denied('station/journal/x.ts', "import { startWebServer } from '../web/server';"),
+    denied('station/web/x.ts', "import { app } from 'electron';"),
+    denied('station/web/x.ts', "import { secureWebPreferences } from '../electron/security';"),
+    denied('station/electron/x.ts', "import { startWebServer } from '../web/server';"),
     // renderer/ never reaches Node, Electron, serial or the main process
     denied('renderer/x.ts', "import { ipcRenderer } from 'electron';"),
     denied('renderer/x.ts', "import path from 'node:path';"),
@@ -66,11 +73,11 @@ describe('layers/boundaries: denied', () => {
     denied('renderer/x.ts', "import { SerialPort } from 'serialport';"),
     denied('renderer/x.ts', "import { RegexParser } from '@serialport/parser-regex';"),
     denied('renderer/x.ts', "import { a } from '../hardware/x';"),
-    denied('renderer/x.ts', "import { a } from '../main/x';"),
-    // protocol/ is pure and shared: no Node, no package, no value from main/ or hardware/
+    denied('renderer/x.ts', "import { a } from '../station/x';"),
+    // protocol/ is pure and shared: no Node, no package, no value from station/ or hardware/
     denied('protocol/x.ts', "import path from 'node:path';"),
     denied('protocol/x.ts', "import { ref } from 'vue';"),
-    denied('protocol/x.ts', "import { a } from '../main/service/service';"),
+    denied('protocol/x.ts', "import { a } from '../station/service/service';"),
     denied('protocol/x.ts', "import { a } from '../hardware/events';"),
     denied('protocol/x.ts', "import { a } from '../renderer/x';"),
     denied('engine/x.ts', "import { a } from '../protocol/contract';"),
@@ -83,41 +90,41 @@ describe('layers/boundaries: denied', () => {
     denied('protocol/x.ts', "import { readProfile } from '../hardware/profile';"),
     denied('hardware/x.ts', "import { a } from '../protocol/contract';"),
     denied('renderer/x.ts', "import { runRace } from '../engine/cli/run';"),
-    denied('renderer/stores/x.ts', "import { a } from '../../main/service';"),
+    denied('renderer/stores/x.ts', "import { a } from '../../station/service';"),
     denied('renderer/Widget.vue', "<script setup lang=\"ts\">\nimport { ipcRenderer } from 'electron';\n</script>"),
     // the floor is a program of its own: it never leans on the station, nor the station on it
-    denied('floor/fold.ts', "import { ConsoleService } from '../main/service/service';"),
-    denied('floor/server.ts', "import { createAccess } from '../main/web/access';"),
-    denied('floor/db/x.ts', "import { a } from '../../main/journal/journal';"),
+    denied('floor/fold.ts', "import { ConsoleService } from '../station/service/service';"),
+    denied('floor/server.ts', "import { createAccess } from '../station/web/access';"),
+    denied('floor/db/x.ts', "import { a } from '../../station/journal/journal';"),
     denied('floor/x.ts', "import { a } from '../hardware/x';"),
     denied('floor/x.ts', "import { a } from '../renderer/x';"),
     denied('floor/x.ts', "import { app } from 'electron';"),
     denied('floor/x.ts', "import { SerialPort } from 'serialport';"),
     denied('floor/x.ts', "import { ref } from 'vue';"),
     denied('floor/x.test.ts', "import { playStation } from '../system/testing/stations';"),
-    denied('main/service/x.ts', "import { isTableName } from '../../floor/db/stations';"),
-    denied('main/floorLink/x.ts', "import { migrate } from '../../floor/db/migrate';"),
-    denied('main/x.test.ts', "import { startFloorDatabase } from '../floor/testing/postgres';"),
+    denied('station/service/x.ts', "import { isTableName } from '../../floor/db/stations';"),
+    denied('station/floorLink/x.ts', "import { migrate } from '../../floor/db/migrate';"),
+    denied('station/x.test.ts', "import { startFloorDatabase } from '../floor/testing/postgres';"),
     // the layers both programs share lean on neither
-    denied('journal/x.ts', "import { a } from '../main/journal/journal';"),
+    denied('journal/x.ts', "import { a } from '../station/journal/journal';"),
     denied('journal/x.ts', "import { a } from '../engine/cards';"),
     denied('journal/x.ts', "import { englishText } from '../engine/messages';"),
     denied('journal/x.ts', "import type { Card } from '../engine/cards';"),
     denied('journal/x.ts', "import pg from 'pg';"),
-    denied('replay/x.ts', "import { a } from '../main/service/service';"),
+    denied('replay/x.ts', "import { a } from '../station/service/service';"),
     denied('replay/x.ts', "import { a } from '../floor/fold';"),
     denied('replay/x.ts', "import { readFile } from 'node:fs/promises';"),
     denied('replay/x.ts', "import pg from 'pg';"),
-    denied('net/x.ts', "import { a } from '../main/web/key';"),
+    denied('net/x.ts', "import { a } from '../station/web/key';"),
     denied('net/x.ts', "import { a } from '../protocol/contract';"),
-    denied('replication/x.ts', "import { a } from '../main/journal/journal';"),
+    denied('replication/x.ts', "import { a } from '../station/journal/journal';"),
     denied('replication/x.ts', "import { a } from '../floor/db/migrate';"),
     denied('replication/x.ts', "import { a } from '../replay/session';"),
     denied('replication/x.ts', "import { app } from 'electron';"),
     denied('protocol/x.ts', "import { a } from '../journal/findings';"),
     denied('renderer/x.ts', "import { a } from '../journal/findings';"),
     // test files get test tools and Node, but still no other layer
-    denied('engine/x.test.ts', "import { a } from '../main/x';"),
+    denied('engine/x.test.ts', "import { a } from '../station/x';"),
     denied('renderer/x.test.ts', "import { a } from '../hardware/x';"),
   ])('%s: %s', async (file, code) => {
     const errors = await layerErrors(code, file);
@@ -139,21 +146,23 @@ describe('layers/boundaries: allowed', () => {
     allowed('hardware/x.ts', "import { SerialPort } from 'serialport';"),
     allowed('hardware/x.ts', "import { RegexParser } from '@serialport/parser-regex';"),
     allowed('hardware/x.ts', "import { EventEmitter } from 'node:events';"),
-    allowed('main/x.ts', "import { app } from 'electron';"),
-    allowed('main/x.ts', "import { a } from '../engine/cards';"),
-    allowed('main/x.ts', "import { a } from '../hardware/serial';"),
-    allowed('main/x.ts', "import { writeFile } from 'node:fs/promises';"),
+    allowed('station/electron/x.ts', "import { app } from 'electron';"),
+    allowed('station/electron/x.ts', "import { ConsoleService } from '../service/service';"),
+    allowed('station/web/x.ts', "import { ConsoleService } from '../service/service';"),
+    allowed('station/x.ts', "import { a } from '../engine/cards';"),
+    allowed('station/x.ts', "import { a } from '../hardware/serial';"),
+    allowed('station/x.ts', "import { writeFile } from 'node:fs/promises';"),
     allowed('renderer/x.ts', "import { a } from '../engine/cards';"),
     allowed('renderer/stores/x.ts', "import type { Card } from '../../engine/cards';"),
     allowed('renderer/x.ts', "import { ref } from 'vue';\nimport { defineStore } from 'pinia';\nimport { useI18n } from 'vue-i18n';"),
     allowed('renderer/x.ts', "import { API_KEY } from '../protocol/contract';"),
-    allowed('main/x.ts', "import { API_KEY } from '../protocol/contract';"),
+    allowed('station/x.ts', "import { API_KEY } from '../protocol/contract';"),
     allowed('protocol/x.ts', "import { formatCard } from '../engine/cards';"),
     allowed('protocol/x.ts', "import type { ShoeEvent } from '../hardware/events';"),
     allowed('protocol/x.ts', "export { DATA_BITS, PARITIES, STOP_BITS } from '../hardware/lineSettings';"),
     allowed('protocol/x.ts', "import { PARITIES } from '../hardware/lineSettings.ts';"),
     allowed('hardware/profile.ts', "import { PARITIES } from './lineSettings';"),
-    allowed('main/x.ts', "import { PARITIES } from '../hardware/lineSettings';"),
+    allowed('station/x.ts', "import { PARITIES } from '../hardware/lineSettings';"),
     allowed('hardware/lineSettings.ts', "import { CARD_PATTERN } from '../engine/cards';"),
     // The house schema builder is the engine's (pure): a device profile's schema and the protocol's boundaries share it.
     allowed('hardware/profile.ts', "import { object, parse } from '../engine/schema';"),
@@ -169,17 +178,17 @@ describe('layers/boundaries: allowed', () => {
     allowed('floor/cli.ts', "import { syncStation } from '../replication/sync';"),
     allowed('floor/cli.ts', "import { isTableName } from '../protocol/tableName';"),
     allowed('floor/x.ts', "import pg from 'pg';\nimport { createHash } from 'node:crypto';"),
-    allowed('main/service/x.ts', "import { SessionReplay } from '../../replay/session';"),
-    allowed('main/floorLink/x.ts', "import { pushRecords } from '../../replication/push';"),
-    allowed('main/web/x.ts', "import { keyMatches } from '../../net/keys';"),
+    allowed('station/service/x.ts', "import { SessionReplay } from '../../replay/session';"),
+    allowed('station/floorLink/x.ts', "import { pushRecords } from '../../replication/push';"),
+    allowed('station/web/x.ts', "import { keyMatches } from '../../net/keys';"),
     allowed('journal/x.ts', "import { createHash } from 'node:crypto';"),
     allowed('journal/findings.ts', "import type { Message } from '../engine/messages';"),
     allowed('replay/x.ts', "import { applyRaceEvent } from '../engine/race/race';\nimport type { HistoryEntry } from '../protocol/contract';\nimport { chainOf } from '../journal/findings';"),
     allowed('replication/x.ts', "import pg from 'pg';\nimport { kindOfLine } from '../journal/read';"),
     allowed('protocol/x.ts', "import type { JournalFinding } from '../journal/findings';"),
-    allowed('system/x.test.ts', "import { ConsoleService } from '../main/service/service';\nimport { migrate } from '../floor/db/migrate';"),
-    allowed('e2e/x.spec.ts', "import { test } from '@playwright/test';\nimport { a } from '../main/x';"),
-    allowed('scripts/x.ts', "import { a } from '../main/x';"),
+    allowed('system/x.test.ts', "import { ConsoleService } from '../station/service/service';\nimport { migrate } from '../floor/db/migrate';"),
+    allowed('e2e/x.spec.ts', "import { test } from '@playwright/test';\nimport { a } from '../station/x';"),
+    allowed('scripts/x.ts', "import { a } from '../station/x';"),
   ])('%s: %s', async (file, code) => {
     expect(await layerErrors(code, file)).toEqual([]);
   });
@@ -187,8 +196,8 @@ describe('layers/boundaries: allowed', () => {
 
 describe('layers/boundaries: messages', () => {
   it('names the layer, the specifier and where it may import from', async () => {
-    const [message] = await layerErrors("import { a } from '../main/x';", 'engine/x.ts');
-    expect(message).toContain("engine/ may not import '../main/x'");
+    const [message] = await layerErrors("import { a } from '../station/x';", 'engine/x.ts');
+    expect(message).toContain("engine/ may not import '../station/x'");
     expect(message).toContain('docs/architecture.md');
   });
 });

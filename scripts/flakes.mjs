@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The suites that wait on the floor link, the followers and the clocks: each has failed once under load before (issue 42). */
-export const SENSITIVE = ['system/link.test.ts', 'system/floorClock.test.ts', 'main/service/followers.test.ts', 'system/floorBreakEnds.test.ts', 'main/service/clock.test.ts', 'e2e/clock.spec.ts'];
+export const SENSITIVE = ['system/link.test.ts', 'system/floorClock.test.ts', 'station/service/followers.test.ts', 'system/floorBreakEnds.test.ts', 'station/service/clock.test.ts', 'e2e/clock.spec.ts'];
 
 /**
  * @typedef {{ runs: number, hogs: number, files: string[] }} FlakeOptions

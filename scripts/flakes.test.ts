@@ -21,8 +21,8 @@ describe('the flake finder', () => {
     const report = {
       testResults: [
         { name: '/w/system/link.test.ts', status: 'failed', message: '', assertionResults: [{ fullName: 'the link sends', status: 'failed', failureMessages: ['\u001b[31mAssertionError: expected 0 to be greater than 0\u001b[39m\n    at /w/system/link.test.ts:535:3\n    at x\n    at y'] }, { fullName: 'the link waits', status: 'passed', failureMessages: [] }] },
-        { name: '/w/main/service/clock.test.ts', status: 'failed', message: 'Hook timed out in 120000ms', assertionResults: [] },
-        { name: '/w/main/a.test.ts', status: 'passed', message: '', assertionResults: [{ fullName: 'ok', status: 'passed', failureMessages: [] }] },
+        { name: '/w/station/service/clock.test.ts', status: 'failed', message: 'Hook timed out in 120000ms', assertionResults: [] },
+        { name: '/w/station/a.test.ts', status: 'passed', message: '', assertionResults: [{ fullName: 'ok', status: 'passed', failureMessages: [] }] },
       ],
     };
     expect(vitestFailures(report)).toEqual([

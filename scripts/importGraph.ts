@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-export const SOURCE_FOLDERS = ['engine', 'protocol', 'hardware', 'journal', 'replay', 'net', 'replication', 'main', 'floor', 'renderer'] as const;
+export const SOURCE_FOLDERS = ['engine', 'protocol', 'hardware', 'journal', 'replay', 'net', 'replication', 'station', 'floor', 'renderer'] as const;
 
 const SOURCE_FILE = /\.(?:ts|vue)$/;
 const TEST_FILE = /\.(?:test|spec)\.ts$|\.d\.ts$/;

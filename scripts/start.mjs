@@ -1,7 +1,7 @@
 // `npm start`: build when the sources changed since the last build (scripts/buildStamp.mjs), then
 // launch the desktop app in Electron. Where the Electron runtime is not installed (its binary
 // cannot be downloaded on some machines), say so in one line and start browser mode instead
-// (main/web/start.ts, as `npm run web` does, without its build), which prints the address to open.
+// (station/web/start.ts, as `npm run web` does, without its build), which prints the address to open.
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { buildIfStale } from './buildStamp.mjs';
@@ -18,7 +18,7 @@ if (typeof built === 'number') process.exit(built);
 if (built === 'current') console.log('Chip Race Console: the build is up to date with the sources; not rebuilt.');
 
 if (electron === null) {
-  const web = spawn(process.execPath, ['--import', 'tsx', 'main/web/start.ts'], { cwd: root, stdio: 'inherit' });
+  const web = spawn(process.execPath, ['--import', 'tsx', 'station/web/start.ts'], { cwd: root, stdio: 'inherit' });
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => web.kill(signal));
   web.on('close', (code) => process.exit(code ?? 0));
 } else {

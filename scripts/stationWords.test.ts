@@ -9,7 +9,7 @@ import { enFloorWords } from '../floor/words/en';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where the station's code lives: what its screens are sent is said from here. */
-const STATION_FOLDERS = ['engine', 'protocol', 'hardware', 'journal', 'replay', 'replication', 'net', 'main', 'renderer'];
+const STATION_FOLDERS = ['engine', 'protocol', 'hardware', 'journal', 'replay', 'replication', 'net', 'station', 'renderer'];
 
 function sources(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true, recursive: true })

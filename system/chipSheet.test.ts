@@ -9,9 +9,9 @@ import { readChipExchange, type ChipExchangeReason } from '../engine/race/exchan
 import { RULE_SET_NAMES, type RuleSetName } from '../engine/race/rules';
 import { addChips, type RaceSummary } from '../engine/race/summary';
 import { journalPath } from '../journal/location';
-import { JournalWriter, readJournal } from '../main/journal/journal';
-import { ConsoleService } from '../main/service/service';
-import { DEFAULT_SETTINGS } from '../main/service/settings';
+import { JournalWriter, readJournal } from '../station/journal/journal';
+import { ConsoleService } from '../station/service/service';
+import { DEFAULT_SETTINGS } from '../station/service/settings';
 import type { ConsoleSettings, SeatCount } from '../protocol/contract';
 import { chipExchangeRecord, type ChipExchangeRecord } from '../replay/chipExchange';
 import { COLOR_UP_LOG_KINDS } from '../replay/colorUps';

@@ -11,7 +11,7 @@ import { journalPath } from '../journal/location';
 import { readJournalBytes } from '../journal/read';
 import { JournalEncoder } from '../journal/encoder';
 import { SEAL_LENGTH, Sealer } from '../journal/seal';
-import { ConsoleService } from '../main/service/service';
+import { ConsoleService } from '../station/service/service';
 import { lastStoredSeq, pushRecords, type OutgoingRecord } from '../replication/push';
 import { journalRecords } from '../replication/testing/journalLines';
 import { syncStation } from '../replication/sync';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceHarness } from '../main/service/testing/services';
+import { serviceHarness } from '../station/service/testing/services';
 import { createStationLogin } from '../floor/db/stations';
 import { foldFloor, readFloorStatus } from '../floor/fold';
 import { renderOverview } from '../floor/page/render';

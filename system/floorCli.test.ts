@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_OPTIONS, SUBCOMMANDS } from '../floor/cli';
-import type { ConsoleService } from '../main/service/service';
+import type { ConsoleService } from '../station/service/service';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { playStation } from './testing/stations';
 

@@ -1,6 +1,6 @@
 // Issue 44 (low): a deeply nested floor clock row took a station's link offline (the link wrote the
 // row out to compare it, JSON.stringify recursed and overflowed, the round failed and the link gave
-// the connection up, again at every reconnect). Now the row is read by main/floorLink/clockRow.ts:
+// the connection up, again at every reconnect). Now the row is read by station/floorLink/clockRow.ts:
 // nested too deep, too large or malformed, it is refused as a finding, said once; the station's
 // clock stays where it was, the link stays connected and the records go on. A real PostgreSQL server.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,11 +16,11 @@ import { createStationLogin } from '../floor/db/stations';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { until } from '../floor/testing/requests';
 import { journalPath } from '../journal/location';
-import { CLOCK_ROW_MAX_CHARS } from '../main/floorLink/clockRow';
-import { FloorLink, type FloorClockRow } from '../main/floorLink/link';
-import type { ConsoleService } from '../main/service/service';
-import { DEFAULT_SETTINGS } from '../main/service/settings';
-import { serviceHarness } from '../main/service/testing/services';
+import { CLOCK_ROW_MAX_CHARS } from '../station/floorLink/clockRow';
+import { FloorLink, type FloorClockRow } from '../station/floorLink/link';
+import type { ConsoleService } from '../station/service/service';
+import { DEFAULT_SETTINGS } from '../station/service/settings';
+import { serviceHarness } from '../station/service/testing/services';
 import type { ConsoleSettings, FloorLinkState } from '../protocol/contract';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';

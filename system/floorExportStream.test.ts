@@ -25,9 +25,9 @@ import { startFloorServer, type FloorServer } from '../floor/server';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { ask } from '../floor/testing/requests';
 import { syncStation } from '../replication/sync';
-import { DEFAULT_SETTINGS } from '../main/service/settings';
-import type { ConsoleService } from '../main/service/service';
-import { serviceHarness } from '../main/service/testing/services';
+import { DEFAULT_SETTINGS } from '../station/service/settings';
+import type { ConsoleService } from '../station/service/service';
+import { serviceHarness } from '../station/service/testing/services';
 import type { ConsoleSettings } from '../protocol/contract';
 import { decisionWordIn, localTime, separatorFor } from '../replay/csv';
 

@@ -13,7 +13,7 @@ import { checkConnections } from '../floor/db/capacity';
 import { createStationLogin } from '../floor/db/stations';
 import { migrate } from '../floor/db/migrate';
 import { applyReadmeConnections, connectedClient, DEBIAN_MAX_CONNECTIONS, POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
-import { FloorLink } from '../main/floorLink/link';
+import { FloorLink } from '../station/floorLink/link';
 import type { FloorLinkState } from '../protocol/floorLink';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';

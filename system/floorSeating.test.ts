@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { ConsoleSettings } from '../protocol/contract';
-import { DEFAULT_SETTINGS } from '../main/service/settings';
+import { DEFAULT_SETTINGS } from '../station/service/settings';
 import { floorWithStations } from './testing/floorStations';
 import { breakTable, moveSeat, readSeating, seatingFromCsv, setSeating, unseat } from '../floor/seating';
 import { createStationLogin, ensureTable } from '../floor/db/stations';
@@ -22,8 +22,8 @@ import { syncStation } from '../replication/sync';
 import { playStation, STRUCTURE, tableSettings } from './testing/stations';
 import { POSTGRES_AVAILABLE } from '../floor/testing/postgres';
 import { ask, until } from '../floor/testing/requests';
-import type { ConsoleService } from '../main/service/service';
-import { FloorLink, type FloorSeatsRow } from '../main/floorLink/link';
+import type { ConsoleService } from '../station/service/service';
+import { FloorLink, type FloorSeatsRow } from '../station/floorLink/link';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 

@@ -4,7 +4,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleService } from '../main/service/service';
+import type { ConsoleService } from '../station/service/service';
 import { migrate } from '../floor/db/migrate';
 import { ensureTable } from '../floor/db/stations';
 import { FLOOR_CSP, GUESS_SPACING_MS, startFloorServer, type FloorServer } from '../floor/server';

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raceChipSheet } from '../engine/race/summary';
 import type { HistoryEntry } from '../protocol/contract';
-import type { ConsoleService } from '../main/service/service';
+import type { ConsoleService } from '../station/service/service';
 import { migrate } from '../floor/db/migrate';
 import { ensureTable } from '../floor/db/stations';
 import { foldFloor } from '../floor/fold';

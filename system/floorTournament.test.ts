@@ -12,14 +12,14 @@ import { describe, expect, it } from 'vitest';
 import { tournamentFromCsv } from '../engine/plan/tournament';
 import type { StructureInput } from '../engine/plan/csv';
 import type { ConsoleSettings } from '../protocol/contract';
-import { DEFAULT_SETTINGS } from '../main/service/settings';
+import { DEFAULT_SETTINGS } from '../station/service/settings';
 import { floorWithStations } from './testing/floorStations';
 import { actOnFloorClock, readFloorClock, setFloorStructure } from '../floor/clock';
 import { createStationLogin } from '../floor/db/stations';
 import { POSTGRES_AVAILABLE } from '../floor/testing/postgres';
 import { ask, until } from '../floor/testing/requests';
 import { startFloorServer } from '../floor/server';
-import type { ConsoleService } from '../main/service/service';
+import type { ConsoleService } from '../station/service/service';
 import { journalPath } from '../journal/location';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';

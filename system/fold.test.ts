@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../protocol/contract';
 import { journalPath } from '../journal/location';
 import { Sealer } from '../journal/seal';
-import type { ConsoleService } from '../main/service/service';
+import type { ConsoleService } from '../station/service/service';
 import { valueDeltaOf } from '../replay/session';
 import { migrate } from '../floor/db/migrate';
 import { createStationLogin, ensureTable } from '../floor/db/stations';
@@ -279,7 +279,7 @@ describe.runIf(run)('the fold off the request path: in the background, increment
   /**
    * Misread cards in the open race, each a refused line of its own: each read another text, across
    * calls too (the same text again before the next card is counted against its first line, and
-   * written with that count later: main/service/refusalRuns.ts).
+   * written with that count later: station/service/refusalRuns.ts).
    */
   let misreads = 0;
   const misread = async (service: ConsoleService, count: number) => {

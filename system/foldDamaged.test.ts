@@ -12,12 +12,12 @@ import { renderOverview, renderTable } from '../floor/page/render';
 import { tournamentSummary } from '../floor/summary';
 import { POSTGRES_AVAILABLE, startFloorDatabase, type ThrowawayPostgres } from '../floor/testing/postgres';
 import { until } from '../floor/testing/requests';
-import { serviceHarness } from '../main/service/testing/services';
+import { serviceHarness } from '../station/service/testing/services';
 import { dealUntilComplete, STRUCTURE as BREAK_STRUCTURE, tableSettings } from './testing/stations';
 import { journalPath } from '../journal/location';
-import { readJournal } from '../main/journal/journal';
-import { ConsoleService } from '../main/service/service';
-import { options, play, SETTINGS, step, STRUCTURE } from '../main/service/testing/evenings';
+import { readJournal } from '../station/journal/journal';
+import { ConsoleService } from '../station/service/service';
+import { options, play, SETTINGS, step, STRUCTURE } from '../station/service/testing/evenings';
 import { isSessionRecord } from '../replay/session';
 
 // Issue 44: the floor folds a table's lines with the station's own replay (replay/session.ts), a

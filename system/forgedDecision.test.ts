@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleService } from '../main/service/service';
+import type { ConsoleService } from '../station/service/service';
 import { actOnFloorClock, setFloorStructure } from '../floor/clock';
 import { recordDecision } from '../floor/decisions';
 import { createStationLogin } from '../floor/db/stations';

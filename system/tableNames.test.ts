@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConsoleService } from '../main/service/service';
+import { ConsoleService } from '../station/service/service';
 import { stationRoleOf } from '../floor/db/stations';
 import { readSeating } from '../floor/seating';
 import { POSTGRES_AVAILABLE } from '../floor/testing/postgres';

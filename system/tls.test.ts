@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FloorLinkState } from '../protocol/contract';
-import { ConsoleService } from '../main/service/service';
+import { ConsoleService } from '../station/service/service';
 import { main } from '../floor/cli';
 import { migrate } from '../floor/db/migrate';
 import { createStationLogin } from '../floor/db/stations';

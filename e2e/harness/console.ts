@@ -21,13 +21,13 @@ export interface RunningConsole {
 }
 
 /**
- * Starts browser mode (`main/web/start.ts`) as its own process on a free loopback port, with its
+ * Starts browser mode (`station/web/start.ts`) as its own process on a free loopback port, with its
  * own data folder, exactly as `npm run web` does after the build.
  */
 export async function startConsole(dataDir = mkdtempSync(join(tmpdir(), 'e2e-console-')), port = 0, env: Readonly<Record<string, string>> = {}): Promise<RunningConsole> {
   // Node itself with tsx's loader, not the `tsx` command: that command runs the service in a child
   // process, so a SIGKILL would end only the wrapper and leave the real service running.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'main/web/start.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'station/web/start.ts'], {
     cwd: root,
     env: { ...process.env, ...env, CHIP_RACE_DATA_DIR: dataDir, CHIP_RACE_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readJournal } from '../../main/journal/journal';
+import { readJournal } from '../../station/journal/journal';
 import { isSessionRecord, type SessionRecord } from '../../replay/session';
 
 /**

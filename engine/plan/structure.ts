@@ -52,7 +52,7 @@ export interface TournamentStructure {
  * The most entries (levels and breaks together) a structure may list. Real structures have a few
  * dozen; without a bound a structure kept in the settings, and pushed to every page with the state,
  * could be any size. 500 keeps the largest valid settings well inside what browser mode's bridge
- * takes in one message (main/web/server.ts, MAX_MESSAGE_BYTES).
+ * takes in one message (station/web/server.ts, MAX_MESSAGE_BYTES).
  */
 export const MAX_STRUCTURE_ENTRIES = 500;
 

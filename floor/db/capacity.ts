@@ -4,7 +4,7 @@ import { say, type FloorLanguage } from '../page/words';
 /**
  * How many connections a cardroom's PostgreSQL must allow, and whether it does.
  *
- * Each station's link (main/floorLink/link.ts) holds one connection while the console runs, idle
+ * Each station's link (station/floorLink/link.ts) holds one connection while the console runs, idle
  * or not; the floor page holds a pool of its own (floor/pool.ts); PostgreSQL keeps
  * `superuser_reserved_connections` (3 by default) for its superuser; and a margin covers a
  * director's `floor status`, a `sync` from a station's folder, psql, a link reconnecting while

@@ -9,7 +9,7 @@ import { tooManyGuesses } from './signIn';
  * The floor server's one way in: a request matched against the route table (floor/http/routes.ts)
  * and checked in this order, each refusal the same for every route:
  *
- * 1. `Host` one of the floor's own names with its port (DNS rebinding: main/web/access.ts), else 421;
+ * 1. `Host` one of the floor's own names with its port (DNS rebinding: station/web/access.ts), else 421;
  * 2. `Origin`, when a browser sends one, the floor's own page (another site's script), else 403;
  * 3. the target readable and its query the path's (QUERY_CHECKS), else 400;
  * 4. a method the path has a route for, else 405 (GET and HEAD: a path no route has is 404, after 6);

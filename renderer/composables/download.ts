@@ -16,7 +16,7 @@ function downloadName(name: string, format: DownloadFormat): string {
 
 /**
  * A file the station streams to the browser from its own address (browser mode's history export,
- * GET /export/history.csv or .json: main/web/exportRoute.ts), never held by the page: a plain link,
+ * GET /export/history.csv or .json: station/web/exportRoute.ts), never held by the page: a plain link,
  * which the browser's own download takes, named as the Blob links are.
  */
 export function streamedDownload(name: string, path: string, format: DownloadFormat): Download {

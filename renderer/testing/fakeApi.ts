@@ -1,7 +1,7 @@
 /**
  * An in-memory ConsoleApi for the screen's tests: it keeps a ConsoleState, runs races and points
  * games on the real (pure) engine, records every call, and can be told to answer any call with a
- * canned result. The service it stands in for lives in main/, which the renderer's layer may not
+ * canned result. The service it stands in for lives in station/, which the renderer's layer may not
  * import (scripts/eslint-layers.js), so its commands are re-stated here, one file per domain:
  * fakeRaceCommands.ts, fakeGameCommands.ts, fakeSettingsCommands.ts, fakeDeviceCommands.ts, over
  * what they share (fakeStation.ts).

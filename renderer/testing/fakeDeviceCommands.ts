@@ -27,7 +27,7 @@ export function deviceCommands(station: FakeStation): FakeHandlers<'listPorts' |
       return { ok: true, value: info };
     },
     registerDeck: (name: string | null) => {
-      // As the service checks it (main/service/), on the saved card source.
+      // As the service checks it (station/service/), on the saved card source.
       const { current } = station;
       if (name === null) {
         if (current.registration !== null) push(station, { ...current, registration: null });
@@ -45,7 +45,7 @@ export function deviceCommands(station: FakeStation): FakeHandlers<'listPorts' |
       return { ok: true, value: null };
     },
     mapSeats: (start: boolean) => {
-      // As the service checks it (main/service/profileCommands.ts), on the saved card source.
+      // As the service checks it (station/service/profileCommands.ts), on the saved card source.
       const { current } = station;
       if (!start) {
         if (current.seatMapping !== null) push(station, { ...current, seatMapping: null });

@@ -1,4 +1,4 @@
-/** The fake service's points-game commands (fakeApi.ts), on the real engine: as main/service's game commands answer. */
+/** The fake service's points-game commands (fakeApi.ts), on the real engine: as station/service's game commands answer. */
 import type { CommandResult, GameAction } from '../../protocol/contract';
 import { applyMatchEvent, type MatchEvent } from '../../engine/poker/match';
 import { push, refused, stale, type FakeHandlers, type FakeStation } from './fakeStation';

@@ -1,6 +1,6 @@
 /**
  * The fake service's settings commands (fakeApi.ts): the settings, the language, the structure,
- * the break marked and its colour-up, and the station's own clock, checked as main/service checks them.
+ * the break marked and its colour-up, and the station's own clock, checked as station/service checks them.
  */
 import { displaySettingsOf, type CommandResult, type ConsoleSettings, type DisplaySettings, type Language, type SettingsInput } from '../../protocol/contract';
 import { tableWithChips } from '../../protocol/colorUp';
@@ -23,7 +23,7 @@ export function settingsCommands(station: FakeStation): FakeHandlers<SettingsCom
     return value === display[key] ? { ok: true, value: null } : saveAll({ ...station.current.settings, display: { ...display, [key]: value } });
   }
 
-  /** Settings as the service checks them (main/service/settings.ts); `accepted` runs once they are taken. */
+  /** Settings as the service checks them (station/service/settings.ts); `accepted` runs once they are taken. */
   function saveAll(settings: ConsoleSettings, accepted?: () => void): CommandResult {
     const { current } = station;
     // The structure as the service checks it: planned, or refused naming the field (the message is
@@ -52,7 +52,7 @@ export function settingsCommands(station: FakeStation): FakeHandlers<SettingsCom
     return { ok: true, value: null };
   }
 
-  /** The station's own clock as the service runs it (main/service/clock.ts): an event at the page's time, refused out of order. */
+  /** The station's own clock as the service runs it (station/service/clock.ts): an event at the page's time, refused out of order. */
   function clockEvent(make: (at: number) => ClockEvent): CommandResult {
     const { current } = station;
     const { schedule, problem } = scheduleOf(current.settings.tournament?.structure ?? null);

@@ -199,7 +199,7 @@ const BUILT_IN_PARTS: Readonly<Record<string, { framing: object; decoder: object
 };
 
 /**
- * A profile as the service offers it (main/service/profiles.ts: hardware's readProfile fills in
+ * A profile as the service offers it (station/service/profiles.ts: hardware's readProfile fills in
  * what the file leaves out), with a summary in the service's English.
  */
 export function makeProfileInfo(profile: { name: string } & Record<string, unknown>, builtIn = false): DeviceProfileInfo {
@@ -212,7 +212,7 @@ export function makeProfileInfo(profile: { name: string } & Record<string, unkno
 /** The built-in device profiles as the service offers them (a summary each; the screens label them in their language). */
 export const BUILT_IN_PROFILE_INFOS: readonly DeviceProfileInfo[] = Object.entries(BUILT_IN_PARTS).map(([name, parts]) => makeProfileInfo({ name, ...parts }, true));
 
-/** A profile file imported into the data folder: 7 data bits, even parity, its own pattern (as in main/service/profiles.pty.test.ts). */
+/** A profile file imported into the data folder: 7 data bits, even parity, its own pattern (as in station/service/profiles.pty.test.ts). */
 export const VENDOR_PROFILE = {
   name: 'vendor-x',
   baud: 9600,

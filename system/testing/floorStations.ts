@@ -6,8 +6,8 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { SettingsInput } from '../../protocol/contract';
 import { createStationLogin } from '../../floor/db/stations';
 import { startFloorDatabase, type ThrowawayPostgres } from '../../floor/testing/postgres';
-import type { ConsoleService } from '../../main/service/service';
-import { serviceHarness } from '../../main/service/testing/services';
+import type { ConsoleService } from '../../station/service/service';
+import { serviceHarness } from '../../station/service/testing/services';
 
 /** A floor link that tries again and polls fast, so a test sees the floor's changes in a fraction of a second. */
 export const FAST_FLOOR_TIMING = { retryFirstMs: 50, retryMaxMs: 400, pollMs: 150, countMs: 100, connectMs: 2_000 } as const;

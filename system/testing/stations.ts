@@ -1,7 +1,7 @@
 import type { StructureInput } from '../../engine/plan/csv';
 import type { CommandResult, ConsoleSettings, SeatCount } from '../../protocol/contract';
-import { ConsoleService } from '../../main/service/service';
-import { DEFAULT_SETTINGS } from '../../main/service/settings';
+import { ConsoleService } from '../../station/service/service';
+import { DEFAULT_SETTINGS } from '../../station/service/settings';
 
 /**
  * Real consoles playing a tournament's races for the floor's tests: each station a ConsoleService
@@ -9,7 +9,7 @@ import { DEFAULT_SETTINGS } from '../../main/service/settings';
  * station writes. `playStation` leaves the service open for the caller to read and close.
  */
 
-/** A colour-up of two races after level 6: 500 into 1000, then 100 into 500 (as main/service/intents.test.ts). */
+/** A colour-up of two races after level 6: 500 into 1000, then 100 into 500 (as station/service/intents.test.ts). */
 export const STRUCTURE: StructureInput = {
   chips: [25, 100, 500, 1000],
   levels: [

@@ -218,7 +218,7 @@ export const enConsole = {
       running: 'the clock is running, not paused',
     },
     floor: 'the floor runs the clock: start, pause and adjust it on the floor console',
-    /** The floor's clock row as a station's link refuses it (main/floorLink/clockRow.ts): the station's clock stays as it was. */
+    /** The floor's clock row as a station's link refuses it (station/floorLink/clockRow.ts): the station's clock stays as it was. */
     floorRow: {
       tooLarge: "the floor's clock row is larger than a tournament's clock can be (over {kb} KB): not taken, the clock stays as it was",
       malformed: "the floor's clock row is not as the floor writes it (its {part}): not taken, the clock stays as it was",

@@ -16,7 +16,7 @@ export const STATION_CONNECTION_LIMIT = 8;
  * longest legitimate statement is one outbox batch (replication/outbox.ts BATCH_RECORDS, 500
  * records, at most 4 MB of lines) verified on arrival: 0.53–0.57 s for a full 4 MB one on the
  * two-core test machine at a load average of 8–10, and a few seconds at the most loaded the
- * benchmarks saw (floorRoom: 500 stations dealing, lag p95 up to 2.9 s). The link itself gives up on a statement after 15 s (main/floorLink/link.ts queryMs) and
+ * benchmarks saw (floorRoom: 500 stations dealing, lag p95 up to 2.9 s). The link itself gives up on a statement after 15 s (station/floorLink/link.ts queryMs) and
  * sends it again: the server stops one a little later, instead of running it on for nobody.
  */
 export const STATION_STATEMENT_TIMEOUT_MS = 20_000;
