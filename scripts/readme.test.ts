@@ -3,10 +3,10 @@
 // tests hold it to that: the README's length, every relative link of README.md and docs/*.md to a
 // file that exists (and to a heading of it, when the link names one), every marked command block
 // found exactly once, and the README's first race run as written.
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { documentationFiles, PROJECT_ROOT, readmeBlock, runReadmeLines } from '../floor/testing/readme';
+import { documentationFiles, findInDocumentation, PROJECT_ROOT, readmeBlock, runReadmeLines } from '../floor/testing/readme';
 
 const README_MOST_LINES = 200;
 
@@ -106,5 +106,43 @@ describe("the README's first race, run as written", () => {
     expect(readme).toContain(`"awards": [${race.awards.join(', ')}]`);
     expect(readme).toContain(`"valueDelta": ${race.valueDelta}`);
     expect(readme).toContain(`"${race.nextStep}"`);
+  }, 60_000);
+});
+
+/** A marked block of docs/dealer.md and the JSON blocks after it (the input it reads, the output it prints). */
+function blockWithJson(name: string, jsonBlocks: number): { readonly lines: string; readonly json: string[] } {
+  const json = '[\\s\\S]*?```json\\n([\\s\\S]*?)```'.repeat(jsonBlocks);
+  const { match } = findInDocumentation(`${name} block and its JSON`, new RegExp(`<!-- ${name}:[^\\n]*-->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\`${json}`));
+  return { lines: match[1] as string, json: match.slice(2) as string[] };
+}
+
+describe("the dealer's planner and race from the command line (docs/dealer.md), run as written", () => {
+  afterAll(() => {
+    for (const file of ['structure.json', 'race.json']) rmSync(join(PROJECT_ROOT, file), { force: true });
+  });
+
+  it('the planner reads the input given and prints the output given', async () => {
+    const { lines, json: [input, output] } = blockWithJson('planner-cli', 2);
+    writeFileSync(join(PROJECT_ROOT, 'structure.json'), input as string);
+    const outcome = await runReadmeLines(lines);
+    expect(outcome.stderr).toBe('');
+    expect(outcome.code).toBe(0);
+    expect(JSON.parse(outcome.stdout)).toEqual(JSON.parse(output as string));
+  }, 60_000);
+
+  it('the race reads the input given and prints each field the page names', async () => {
+    const { lines, json: [input] } = blockWithJson('race-cli', 1);
+    writeFileSync(join(PROJECT_ROOT, 'race.json'), input as string);
+    const outcome = await runReadmeLines(lines);
+    expect(outcome.stderr).toBe('');
+    expect(outcome.code).toBe(0);
+    const race = JSON.parse(outcome.stdout) as Record<string, unknown>;
+    const named = /Output \(abridged\):([\s\S]*?)translate/.exec(text('docs/dealer.md'))?.[1] ?? '';
+    const fields = ['status', 'exchange', 'settings', 'raceChips', 'deal', 'awaiting', 'awards', 'protected', 'valueDelta', 'tiebreaks', 'nextStep', 'explanation', 'said'];
+    for (const field of fields) {
+      expect(named, `docs/dealer.md's output names ${field}`).toContain(`\`${field}\``);
+      expect(race, `the race prints ${field}`).toHaveProperty(field);
+    }
+    expect(race).toMatchObject({ status: 'complete', awards: [1, 2], valueDelta: 25 });
   }, 60_000);
 });

@@ -3,16 +3,19 @@
 // files), the floor started on it, a table registered, its station replicating with the login it
 // was given, the floor's status reading it.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleService } from '../station/service/service';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from '../floor/testing/postgres';
-import { findInDocumentation } from '../floor/testing/readme';
+import { makeCardroomCa } from '../floor/testing/ca';
+import { findInDocumentation, onServer, PROJECT_ROOT, readmeBlock, runReadmeLines, startReadmeLine } from '../floor/testing/readme';
 import { playStation } from './testing/stations';
-import { stationRoleOf } from '../floor/db/stations';
+import { createStationLogin, stationRoleOf } from '../floor/db/stations';
 
 const run = POSTGRES_AVAILABLE || process.env.CI === 'true';
 const root = join(import.meta.dirname, '..');
@@ -170,6 +173,136 @@ describe.runIf(run)("a cardroom's floor set up as the README says (a real Postgr
       await floorRole.end();
     }
   });
+
+  // Issue 45, point 6: the director's commands of docs/floor.md, each line as written there (found
+  // by its marker). Only what a test machine cannot be is filled in: the floor's password where
+  // the page writes `…`, the throwaway server's port, and for the synopsis of "For checks and
+  // scripts" its URL, NAME and DIR, and each value of a choice in brackets once (quoted: `;` is the shell's).
+  it("runs docs/floor.md's table login, checks and scripts, seat list and table removal as written", async () => {
+    const floorUrl = server.urlFor('chip_race_floor', 'floor-password', 'chip_race');
+    const filled = (line: string): string => onServer(line.replaceAll('chip_race_floor:…@', 'chip_race_floor:floor-password@'), server);
+    const lineOf = (name: string, pattern: RegExp): string => {
+      const line = readmeBlock(name).split('\n').find((text) => pattern.test(text));
+      if (line === undefined) throw new Error(`docs/floor.md's ${name} block has no line ${pattern}`);
+      return line;
+    };
+    const asDirector = { CHIP_RACE_DATABASE_URL: floorUrl };
+    const ran = async (line: string, env: NodeJS.ProcessEnv = {}): Promise<string> => {
+      const outcome = await runReadmeLines(line, env);
+      expect({ line, code: outcome.code, stderr: outcome.stderr }).toEqual({ line, code: 0, stderr: '' });
+      return outcome.stdout;
+    };
+
+    // Each table's login: what it prints is the URL the comment under it shows.
+    const login = readmeBlock('table-login');
+    const [addTable, printed] = login.split('\n') as [string, string];
+    const stationUrl = (await ran(filled(addTable))).trim();
+    const shape = filled(printed.replace(/^# prints /, '').replace(/: the station's URL$/, '')).split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    expect(stationUrl).toMatch(new RegExp(`^${shape.join('[^:@/]+')}$`));
+
+    // The rest side by side (each its own table's, or only reading): the 2-CPU machine's npm and tsx starts overlap.
+    await Promise.all([checksAndScripts(), seatList(), typoRemoved()]);
+
+    /** For checks and scripts: sync of table 7's station, status, the chip audit's summary. */
+    async function checksAndScripts(): Promise<void> {
+      const stationDir = mkdtempSync(join(tmpdir(), 'cardroom-7-'));
+      try {
+        await (await playStation(stationDir, '7', 'abandoned')).close();
+        const fill = { URL: floorUrl, NAME: '7', DIR: stationDir };
+        const synopsis = readmeBlock('floor-scripts').split('\n').filter((line) => line.trim() !== '');
+        expect(synopsis.map((line) => /floor -- (\S+)/.exec(line)?.[1])).toEqual(['status', 'sync', 'summary']);
+        const runs = (line: string): string[] => {
+          const withValues = line.replace(/\b(URL|NAME|DIR)\b/g, (word) => `'${word === 'URL' && line.includes(' sync ') ? stationUrl : fill[word as keyof typeof fill]}'`);
+          const choices = [...withValues.matchAll(/\[(--[\w-]+) ([^\]]+)\]/g)].map((match) => ({ text: match[0], option: match[1] as string, values: (match[2] as string).split('|') }));
+          const taken = (value: (choice: (typeof choices)[number]) => string | undefined) =>
+            choices.reduce((text, choice) => text.replace(` ${choice.text}`, value(choice) === undefined ? '' : ` ${choice.option} '${value(choice) as string}'`), withValues);
+          // Each one's first value together, then each other value alone (`--format json` takes no `--sep`): every value once.
+          const others = choices.flatMap((alone) => alone.values.slice(1).map((value) => taken((choice) => (choice === alone ? value : undefined))));
+          return [taken((choice) => choice.values[0]), ...others];
+        };
+        const [status, sync, summary] = synopsis as [string, string, string];
+        expect(JSON.parse(await ran(runs(sync)[0] as string))).toMatchObject({ table: '7', refused: [] });
+        const tables = (JSON.parse(await ran(runs(status)[0] as string)) as { tables: { table: string; races: number }[] }).tables;
+        expect(tables.find((table) => table.table === '7')).toMatchObject({ races: 2 });
+        const summaries = runs(summary);
+        expect(summaries.map((line) => line.replace(/^.*--database '[^']*'/, ''))).toEqual([" --format 'csv' --sep ','", " --format 'json'", " --sep ';'"]);
+        const [csvComma, json, semicolon] = summaries as [string, string, string];
+        // Side by side: status has folded what there was, so they only read.
+        const [commaCsv, jsonText, semicolonCsv] = await Promise.all([ran(csvComma), ran(json), ran(semicolon)]);
+        expect(commaCsv).toMatch(/^\uFEFFtable,races,abandoned,value created,disputes\r?\n/);
+        expect(JSON.parse(jsonText)).toBeTypeOf('object');
+        expect(semicolonCsv).toMatch(/^\uFEFFtable;races;abandoned;value created;disputes\r?\n/);
+      } finally {
+        rmSync(stationDir, { recursive: true, force: true });
+      }
+    }
+
+    /** The seat list, loaded by its line: it says what the comment beside it says, of this list. */
+    async function seatList(): Promise<void> {
+      const seatingLine = lineOf('floor-seating', /seating --file seats\.csv/);
+      const seats = join(PROJECT_ROOT, 'seats.csv');
+      if (existsSync(seats)) throw new Error(`${seats} is in the project's folder: the test of the floor-seating line would overwrite it`);
+      writeFileSync(seats, 'table,seat,player\n7,1,Anna\n7,2,Bea\n7,4,Cid\n');
+      try {
+        const said = JSON.parse(/# (\{.*\})/.exec(seatingLine)?.[1] as string) as Record<string, unknown>;
+        expect(JSON.parse(await ran(seatingLine, asDirector))).toEqual({ ...said, tables: 1, players: 3 });
+      } finally {
+        rmSync(seats, { force: true });
+      }
+    }
+
+    /** A table a typo made, removed by its line (this one was given a login: hadLogin true). */
+    async function typoRemoved(): Promise<void> {
+      const removeLine = lineOf('floor-remove-table', /remove-table --table T7/);
+      const floorRole = new pg.Client({ connectionString: floorUrl });
+      floorRole.on('error', () => undefined);
+      await floorRole.connect();
+      try {
+        await createStationLogin(floorRole, 'T7');
+      } finally {
+        await floorRole.end();
+      }
+      const said = JSON.parse(/# (\{.*\})/.exec(removeLine)?.[1] as string) as Record<string, unknown>;
+      expect(JSON.parse(await ran(removeLine, asDirector))).toEqual({ ...said, hadLogin: true });
+    }
+  }, 240_000);
+
+  it("serves the floor on the cardroom's network as docs/floor.md's lines say: a token made by its line, HTTPS with the cardroom's certificate", async () => {
+    const ca = await makeCardroomCa('floor.local', '127.0.0.1');
+    const made = ['floor-token', 'floor.crt', 'floor.key'].map((file) => join(PROJECT_ROOT, file));
+    for (const file of made) if (existsSync(file)) throw new Error(`${file} is in the project's folder: the test of the floor-lan lines would overwrite it`);
+    copyFileSync(ca.cert, join(PROJECT_ROOT, 'floor.crt'));
+    copyFileSync(ca.key, join(PROJECT_ROOT, 'floor.key'));
+    // The page's port: the default one (8790) may be another test's.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const lines = `${onServer(readmeBlock('floor-lan').replaceAll('chip_race_floor:…@', 'chip_race_floor:floor-password@'), server).trimEnd()} --port ${port}`;
+    const floorLine = startReadmeLine(lines);
+    try {
+      await floorLine.waitFor(/floor: serving https:\/\/0\.0\.0\.0:\d+\//, 90_000);
+      const token = readFileSync(join(PROJECT_ROOT, 'floor-token'), 'utf8').trim();
+      expect(token).toMatch(/^[A-Za-z0-9+/]{24}$/);
+      const get = (headers: Record<string, string>) =>
+        new Promise<number>((resolve, reject) => {
+          const request = httpsRequest({ host: '127.0.0.1', port, path: '/', ca: readFileSync(ca.caCert), headers: { host: `floor.local:${port}`, ...headers } }, (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          });
+          request.on('error', reject);
+          request.end();
+        });
+      expect(await get({ authorization: `Bearer ${token}` })).toBe(200);
+      expect(await get({})).toBe(401);
+    } finally {
+      await floorLine.stop();
+      for (const file of made) rmSync(file, { force: true });
+      rmSync(ca.dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
 
 describe.runIf(run)("a cardroom an earlier version set up, its set-up's line run again as the README says (a real PostgreSQL server)", () => {
