@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { builtInProfile, BUILT_IN_NAMES, parseOptions, withLineOptions } from '../hardware/cli/args';
 import { CARDS_OPTIONS } from '../hardware/cli/cardsMain';
 import { requireSocat } from '../hardware/testing/ptyPair';
-import { ConsoleService } from '../main/service/service';
+import { ConsoleService } from '../station/service/service';
 import { findInDocumentation, PROJECT_ROOT, readmeBlock, runReadmeLines, startReadmeLine, type RunningLine } from '../floor/testing/readme';
 import { tableSettings } from './testing/stations';
 
