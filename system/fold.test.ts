@@ -347,4 +347,18 @@ describe.runIf(run)('the fold off the request path: in the background, increment
     await until('the background fold', async () => !(await ask(live.port, '/')).body.includes('data-testid="fold-behind"'));
     expect((await readFloorStatus(admin)).tables.find((row) => row.table === '13')).toMatchObject({ foldBehind: 0, refusals: (folded ?? 0) + 6 });
   }, 60_000);
+
+  it('folds and reads the status on connections without PostgreSQL\'s JIT, the server keeping its own jit = on', async () => {
+    const jitOf = async (client: pg.Client) => (await client.query<{ jit: string }>('SHOW jit')).rows[0]?.jit;
+    for (const work of [(client: pg.Client) => foldFloor(client), (client: pg.Client) => readFloorStatus(client), (client: pg.Client) => floorStatus(client)]) {
+      const client = await connect(server.url);
+      try {
+        expect(await jitOf(client)).toBe('on');
+        await work(client);
+        expect(await jitOf(client)).toBe('off');
+      } finally {
+        await client.end();
+      }
+    }
+  });
 });
