@@ -11,11 +11,17 @@ export interface FloorPool {
   end(): Promise<void>;
 }
 
-/** Whether a database error means the server is gone (stopped, restarting, the network down), not a refused statement. */
-function isDatabaseGone(error: unknown): boolean {
-  const code = String((error as { code?: unknown } | null)?.code ?? '');
-  if (/^(08|57P)/.test(code) || /^E[A-Z]+$/.test(code)) return true;
-  return code === '' && /terminated|ended|closed|timeout|not queryable/i.test(String((error as Error | null)?.message ?? ''));
+/**
+ * Whether an error means the connection to the database is gone (the server stopped, restarting or
+ * shut down, the network down, a statement cut at the deadline: PostgreSQL's classes 08 and 57P,
+ * Node's own error codes, the driver's words for a connection ended), not a refused statement nor
+ * an error of the work's own. The pool's requests take it as the database unreachable; the fold
+ * stops its pass on it rather than flag the table (floor/fold/store.ts).
+ */
+export function isConnectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code !== '') return /^(08|57P)/.test(code) || /^E[A-Z]+$/.test(code);
+  return /connection (terminated|ended)|not queryable|Client has encountered a connection error/i.test(String((error as Error | null)?.message ?? ''));
 }
 
 /** The floor server's pool: 4 connections, each statement cut past `queryTimeoutMs` (floor/server.ts QUERY_TIMEOUT_MS). */
@@ -64,7 +70,7 @@ export function createFloorPool(databaseUrl: string, queryTimeoutMs: number, now
       if (lost === undefined) unreachableSince = null;
       return result;
     } catch (error) {
-      if (isDatabaseGone(error)) {
+      if (isConnectionLost(error)) {
         unreachableSince ??= now();
         failed = error as Error;
       }

@@ -33,7 +33,7 @@ export async function connectFloorClient(url: string, config: Omit<pg.ClientConf
 /**
  * The code a statement cut off by the pool's deadline rejects with (and its connection's 'error'
  * carries): Node's own for a connection timed out, which the floor's checks read as its database
- * gone (floor/pool.ts isDatabaseGone, floor/fold.ts isConnectionLost), not as a refused statement.
+ * gone (floor/pool.ts isConnectionLost: the page's requests and the fold), not as a refused statement.
  */
 export const FLOOR_QUERY_TIMEOUT = 'ETIMEDOUT';
 

@@ -2,6 +2,7 @@ import type { ClientBase, QueryResult } from 'pg';
 import type { FoldedExchange, FoldedRace, FoldLine, FoldProblem } from '../../replay/tableFold';
 import { foldTableLines, keptAfter, needsDecisions, readTableCheckpoint, INITIAL_CHECKPOINT, type TableCheckpoint } from '../../replay/tableProjection';
 import { tableDecisions } from '../decisions';
+import { isConnectionLost } from '../pool';
 import { settledStatus } from './colourUp';
 
 /**
@@ -140,6 +141,7 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     return lines.length === FOLD_BATCH ? 'more' : 'folded';
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
+    // A connection gone is no table's fault: the pass stops, and is tried again later.
     if (isConnectionLost(error)) throw error;
     // One table's fold stopped: that table is flagged with the reason, and the others fold on.
     // It is tried again when its station sends more (or the fold's version changes).
@@ -152,20 +154,6 @@ async function foldTableStep(client: ClientBase, table: string): Promise<'folded
     );
     return 'folded';
   }
-}
-
-/** The network's errors (Node's) that end a connection. */
-const NETWORK_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-/**
- * A connection gone (the server stopped or shut down, the network): no table's fault, the pass
- * stops and is tried again later. Anything else (a database error, one of the fold's own) is the
- * table's, flagged on it while the others fold on.
- */
-function isConnectionLost(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return code.startsWith('08') || code.startsWith('57P') || NETWORK_CODES.has(code);
-  return /connection (terminated|ended)|not queryable|Client has encountered a connection error/i.test((error as Error).message ?? '');
 }
 
 /** The tables whose records the fold has not caught up with (or that another fold version folded). */
