@@ -6,7 +6,7 @@ import { FloorDecisions } from '../../replay/floorDecisions';
 import { FloorFacts } from './floorFacts';
 import { raceRecall } from './raceRecall';
 import { RaceSpans } from './raceSpans';
-import { SessionProjection } from './sessionProjection';
+import { SessionProjection } from '../../replay/sessionProjection';
 
 /**
  * The station's journal followers: the one list that start-up (each line as the journal is read)
