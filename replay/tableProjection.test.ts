@@ -249,4 +249,27 @@ describe('the table projection', () => {
       { numRuns: 300 },
     );
   });
+
+  it("reads, at the station, the director's decisions the station journaled as the floor's own; the floor reads them only against its floor_decisions", () => {
+    const records = [
+      { kind: 'break-marked', afterLevel: 1 },
+      { kind: 'color-up-race', race: 'race-1', afterLevel: 1, removed: 25, next: 100 },
+      { kind: 'race-start', raceId: 'race-1', race: RACE, counts: COUNTS, names: NAMES, level: 1 },
+      { kind: 'floor-decision', id: 4, decision: 'race-closed', raceId: 'race-1', note: 'table broken', by: 'Dana', at: '2026-11-29T12:00:00.000Z' },
+      { kind: 'race-abandon', raceId: 'race-1', reason: 'closed on the floor' },
+    ];
+    const lines: FoldLine[] = records.map((record, index) => ({ seq: index + 1, at: `2026-11-29T12:0${index}:00.000Z`, record }));
+    const station = new TableProjection(() => {
+      throw new Error('no race confirmed');
+    });
+    const registry = new Followers(station.followersWith());
+    for (const line of lines) registry.add({ seq: line.seq, at: line.at as string, record: line.record }, { start: 0, end: 0 });
+    station.session.started();
+    expect(station.readingNow()).toEqual({ base: 'closed', flag: null, leftFinished: [], marked: 1 });
+    expect(station.floorDecisions.all.map((decision) => decision.id)).toEqual([4]);
+    // The floor: the same, when the decision is one of its own; a race abandoned under dispute when it is not.
+    const floors = [{ id: 4, decision: 'race-closed', raceId: 'race-1', note: 'table broken', by: 'Dana' }];
+    expect(applyLines(INITIAL_TABLE, lines, floors).reading).toEqual(station.readingNow());
+    expect(applyLines(INITIAL_TABLE, lines, []).reading).toMatchObject({ flag: { kind: 'disputed', seq: 5, raceId: 'race-1' }, marked: 1 });
+  });
 });
