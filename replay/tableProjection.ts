@@ -19,7 +19,7 @@ import { foldLines, isStatusLine, problemOf, type FoldedExchange, type FoldedRac
  * - foldTableLines: the floor's, a step of a table's records at a time (floor/fold/store.ts), its
  *   checkpoint kept in floor_table_state.replay (TableCheckpoint) so a fold step reads only the
  *   records after it: the race fold (replay/tableFold.ts: SessionReplay, the races, the chips
- *   exchanged outside a race as ChipExchanges reads them) and the same ColourUpReading.
+ *   exchanged outside a race by a ChipExchanges of the batch) and the same ColourUpReading.
  * For any journal the two say the same of the table (replay/tableProjection.test.ts).
  * Pure: plain data in and out, no clock, no I/O; what it makes changes only by records applied.
  */
