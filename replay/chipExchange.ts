@@ -70,7 +70,7 @@ export class ChipExchanges implements JournalFollower {
 
   readonly checkpoint: FollowerCheckpoint = {
     name: 'chipExchanges',
-    snapshot: () => this.recorded,
+    snapshot: () => [...this.recorded],
     restore: (state) => {
       if (!Array.isArray(state)) throw new Error('chip exchanges: not a list of exchanges');
       this.recorded = state.map(readRecorded);
@@ -82,7 +82,8 @@ export class ChipExchanges implements JournalFollower {
     const record = line.record;
     if (!isChipExchangeRecord(record)) return;
     const { kind: _kind, ...exchange } = record;
-    this.recorded = [...this.recorded, { seq: line.seq, at: line.at, exchange }];
+    // In place (a batch of the floor's fold may hold thousands): the snapshot is a copy.
+    this.recorded.push({ seq: line.seq, at: line.at, exchange });
     this.shown = null;
   }
 

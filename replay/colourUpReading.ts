@@ -1,5 +1,6 @@
 import type { JournalLine } from '../journal/read';
 import { ColorUpLog } from './colorUps';
+import type { FollowerCheckpoint, JournalFollower } from './follower';
 import { COLOR_UP_LOG_KINDS } from './colorUps';
 
 /**
@@ -104,11 +105,13 @@ export interface ColourUpReadingState {
 /**
  * A table's colour-up status from its status records (STATUS_KINDS, in seq order), a follower:
  * fed each record once, it reads what reading the whole journal again would (the floor's fold
- * keeps its state in the table's checkpoint and feeds it the new records only). A station's
- * `floor-decision` record closes its race only when it is one of the floor's own decisions
- * (`decisions` given with it: isFloorsDecision).
+ * keeps its state in the table's checkpoint and feeds it the new records only; the station's
+ * table projection, replay/tableProjection.ts TableProjection, is one of its followers). A
+ * station's `floor-decision` record closes its race only when it is one of the floor's own
+ * decisions (isFloorsDecision) as `decided` says them when it is read: the floor's
+ * (floor_decisions), or at the station the decisions it journaled (replay/tableProjection.ts).
  */
-export class ColourUpReading {
+export class ColourUpReading implements JournalFollower {
   readonly kinds = STATUS_KINDS;
   private readonly log = new ColorUpLog();
   private mark: number | null = null;
@@ -121,8 +124,19 @@ export class ColourUpReading {
   private closedByFloor = false;
   private leftFinished = new Map<number, LeftFinished>();
 
-  constructor(state?: ColourUpReadingState) {
-    if (state === undefined) return;
+  constructor(state?: ColourUpReadingState, private readonly decided: () => readonly KeptDecision[] = () => []) {
+    if (state !== undefined) this.take(state);
+  }
+
+  /** As a station's checkpoint keeps it (station/journal/checkpoint.ts): the snapshot the floor's keeps too. */
+  readonly checkpoint: FollowerCheckpoint = {
+    name: 'colourUpReading',
+    snapshot: () => this.snapshot(),
+    restore: (state) => this.take(state as ColourUpReadingState),
+  };
+
+  /** A snapshot's state taken up: throws when it is not one. */
+  private take(state: ColourUpReadingState): void {
     if (typeof state !== 'object' || state === null || !Array.isArray(state.closedOnFloor) || !Array.isArray(state.leftFinished)) throw new Error('colour-up reading: not a reading');
     this.log.checkpoint.restore(state.log);
     this.mark = state.mark;
@@ -156,15 +170,15 @@ export class ColourUpReading {
     return progress.done.length > 0 ? 'done' : 'not-started';
   }
 
-  /** A status record (STATUS_KINDS), in seq order; `decisions`: the floor's, for a `floor-decision` record. */
-  add(line: JournalLine<unknown>, decisions: readonly KeptDecision[] = []): void {
+  /** A status record (STATUS_KINDS), in seq order (a `floor-decision` record read against the decisions `decided` says then). */
+  add(line: JournalLine<unknown>): void {
     const record = line.record as { kind?: unknown; raceId?: unknown; afterLevel?: unknown; decision?: unknown };
     if (record.kind === 'floor-called') {
       this.calledAt = { seq: line.seq, raceId: typeof record.raceId === 'string' ? record.raceId : null };
       return;
     }
     if (record.kind === 'floor-decision') {
-      if (record.decision === 'race-closed' && typeof record.raceId === 'string' && isFloorsDecision(record, decisions)) this.closedOnFloor.add(record.raceId);
+      if (record.decision === 'race-closed' && typeof record.raceId === 'string' && isFloorsDecision(record, this.decided())) this.closedOnFloor.add(record.raceId);
       return;
     }
     if (record.kind === 'break-marked') {
@@ -200,7 +214,7 @@ export class ColourUpReading {
 
 /** A table's colour-up reading from its status records (STATUS_KINDS, in seq order, the whole journal): ColourUpReading fed them all. */
 export function colourUpReadingOf(lines: readonly JournalLine<unknown>[], openComplete: boolean, floorDecisions: readonly KeptDecision[] = []): ColourUpReadingView {
-  const reading = new ColourUpReading();
-  for (const line of lines) reading.add(line, floorDecisions);
+  const reading = new ColourUpReading(undefined, () => floorDecisions);
+  for (const line of lines) reading.add(line);
   return reading.reading(openComplete);
 }

@@ -72,6 +72,11 @@ export class FloorDecisions implements JournalFollower {
     this.shown = null;
   }
 
+  /** Every decision journaled, oldest first (the table projection's colour-up reading reads a station's own as the floor's: replay/tableProjection.ts). */
+  get all(): readonly FloorDecisionNote[] {
+    return this.decisions;
+  }
+
   /** The floor's id of the last decision journaled (0: none): the link reads the ones after it. */
   get lastId(): number {
     return this.decisions.at(-1)?.id ?? 0;

@@ -2,7 +2,7 @@ import type { ChipExchange, ChipExchangeResult } from '../engine/race/exchange';
 import { addChips, raceChipSheet, raceSummary, type RaceChipSheet } from '../engine/race/summary';
 import type { HistoryEntry, SeatCount } from '../protocol/contract';
 import type { JournalLine } from '../journal/read';
-import { CHIP_EXCHANGE_KIND, exchangeNote, isChipExchangeRecord } from './chipExchange';
+import { CHIP_EXCHANGE_KIND, ChipExchanges, isChipExchangeRecord } from './chipExchange';
 import { STATUS_KINDS } from './colourUpReading';
 import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type Session, type SessionRecord } from './session';
 
@@ -191,7 +191,10 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
   const ended = new Map<string, FoldedRace>();
   const problems: FoldProblem[] = [];
   const damaged: number[] = [];
-  const exchanges: FoldedExchange[] = [];
+  // The station's own follower of the exchanges (the table projection's part), fed the batch's: the
+  // break whose sheet each is on kept beside it, by seq.
+  const exchangeFollower = new ChipExchanges();
+  const sheetBreaks = new Map<number, number | null>();
   let breakMarked = from?.breakMarked ?? null;
   let lastRaceLevel = from?.lastRaceLevel ?? null;
   /** Whether the fold cannot take the line safely (problemOf): reported, and passed over. */
@@ -213,9 +216,9 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
     // (the station's screens list only what isChipExchangeRecord reads); one it reads, checked as the races' records are.
     if (isChipExchangeRecord(record)) {
       if (!passedOver(line)) {
-        const { kind: _kind, ...recorded } = record;
-        // What it gives read as the station's screens read it (exchangeNote), on the sheet of the break the table showed then.
-        exchanges.push({ ...exchangeNote({ seq: line.seq, at: line.at as string, exchange: recorded }), afterLevel: breakMarked ?? lastRaceLevel });
+        // What it gives read as the station's screens read it (ChipExchanges), on the sheet of the break the table showed then.
+        exchangeFollower.add({ seq: line.seq, at: line.at as string, record });
+        sheetBreaks.set(line.seq, breakMarked ?? lastRaceLevel);
       }
       continue;
     }
@@ -288,6 +291,7 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
     });
   }
   races.sort((a, b) => a.firstSeq - b.firstSeq);
+  const exchanges: FoldedExchange[] = exchangeFollower.view.exchanges.map((note) => ({ ...note, afterLevel: sheetBreaks.get(note.seq) ?? null }));
   return { races, state: { session: { ...session, history: [], games: [] }, tally, breakMarked, lastRaceLevel }, problems, damaged, history: session.history, exchanges };
 }
 

@@ -1,18 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { startRace } from '../engine/race/race';
+import { applyRaceEvents, startRace, type RaceEvent, type RaceState } from '../engine/race/race';
 import { seededRandom, shuffleDecks } from '../engine/shoe';
-import { ChipExchanges } from './chipExchange';
-import { ColorUpLog } from './colorUps';
+import type { HistoryEntry } from '../protocol/contract';
 import type { KeptDecision } from './colourUpReading';
-import { EMPTY_SESSION, isSessionRecord, SessionReplay, type Session, type SessionRecord } from './session';
+import { Followers } from './follower';
+import { isSessionRecord, type RaceRecall, type SessionRecord } from './session';
 import type { FoldLine } from './tableFold';
-import { applyLine, applyLines, INITIAL_TABLE, readTableCheckpoint, restoreTable, serializeTable, type TableState } from './tableProjection';
+import { applyLine, applyLines, INITIAL_TABLE, readTableCheckpoint, restoreTable, serializeTable, TableProjection, type TableState } from './tableProjection';
 
 // One table projection (issue 45): for any journal, folding it at once, in random batches, record
 // by record, or on from a checkpoint serialized and restored at a random cut gives the same table
-// state; and that state says what the station's own followers (SessionReplay, ColorUpLog,
-// ChipExchanges) say of the same records.
+// state; and that state says what the station's own projection (TableProjection, the object its
+// followers registry holds: station/service/followers.ts) says of the same records, read whole or
+// resumed from its own checkpoint at a random cut.
 
 const RACE = {
   rules: 'classic',
@@ -170,6 +171,50 @@ const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 const journals = (junk: boolean) => fc.tuple(fc.array(step, { maxLength: 60, size: 'max' }), fc.integer()).map(([steps, seed]) => journalOf(steps, seed, junk));
 
+/**
+ * A confirmed race's state made again from its lines, as the station's recall makes it from the
+ * journal file (station/service/raceRecall.ts): its start, and its cards and voids replayed.
+ */
+const recallOf = (lines: readonly FoldLine[]): RaceRecall => (entry: HistoryEntry): RaceState => {
+  let state: RaceState | null = null;
+  const events: RaceEvent[] = [];
+  for (const { seq, record } of lines) {
+    if (seq < entry.seqs.first || seq > entry.seqs.last || !isSessionRecord(record) || !('raceId' in record) || record.raceId !== entry.id) continue;
+    if (record.kind === 'race-start') state = startRace(record.race);
+    else if (record.kind === 'race-event') events.push(record.event);
+  }
+  if (state === null) throw new Error(`race ${entry.id}: no start`);
+  return applyRaceEvents(state, events).state;
+};
+
+/**
+ * The station's projection of the lines, fed through a registry of its followers as the station's
+ * start feeds them (a damaged line is not read: the session sees its seq missing), taken up first
+ * from `checkpoint` when given. Its colour-up reading takes the floor's decisions as the floor does.
+ */
+function stationRead(lines: readonly FoldLine[], checkpoint?: Record<string, unknown>, journal: readonly FoldLine[] = lines): { projection: TableProjection; registry: Followers } {
+  const projection = new TableProjection(recallOf(journal), { decisions: () => decisions });
+  const registry = new Followers(projection.followersWith());
+  if (checkpoint !== undefined) registry.restore(checkpoint);
+  for (const line of lines) if (line.record !== null) registry.add({ seq: line.seq, at: line.at as string, record: line.record }, { start: 0, end: 0 });
+  projection.session.started();
+  return { projection, registry };
+}
+
+/** What the floor's table state and the station's projection both say of a table. */
+function expectSame(table: TableState, { projection }: { projection: TableProjection }): void {
+  const { session } = projection.session;
+  expect(asJson(table.history)).toEqual(asJson(session.history));
+  expect(table.openRace).toBe(session.race?.id ?? null);
+  expect(table.exchanges.map(({ afterLevel: _level, ...exchange }) => exchange)).toEqual(projection.chipExchanges.view.exchanges);
+  expect(table.races.filter((race) => race.status === 'confirmed').map((race) => race.raceId)).toEqual(session.history.filter((entry) => entry.damaged?.confirmed !== false).map((entry) => entry.id));
+  expect(table.reading).toEqual(projection.readingNow());
+  const progress = projection.colorUps.progress(table.reading.marked, session.race?.id ?? null);
+  if (progress === null) expect(table.reading.base).toBe('not-started');
+  else if (progress.running !== null) expect(['racing', 'waiting-to-confirm']).toContain(table.reading.base);
+  else expect(['done', 'closed', 'not-started']).toContain(table.reading.base);
+}
+
 describe('the table projection', () => {
   it('is the same folded at once, in random batches, record by record, and on from a checkpoint serialized and restored at a random cut', () => {
     fc.assert(
@@ -187,37 +232,44 @@ describe('the table projection', () => {
     );
   });
 
-  it("says what the station's own followers say of the same records: its history, its open race, its exchanges, its colour-up", () => {
+  it("says what the station's own projection says of the same records: its history, its open race, its exchanges, its colour-up reading", () => {
     fc.assert(
-      fc.property(journals(false), (lines) => {
+      fc.property(journals(false), fc.double({ min: 0, max: 1, noNaN: true }), (lines, cutAt) => {
         const table = atOnce(lines);
-        // The station's followers, each fed the whole journal once (a damaged line: the race open then carries it).
-        const replay = new SessionReplay(EMPTY_SESSION);
-        const colorUps = new ColorUpLog();
-        const exchanges = new ChipExchanges();
-        for (const line of lines) {
-          if (line.record === null) {
-            replay.damagedLine(line.seq);
-            continue;
-          }
-          const read = { seq: line.seq, at: line.at as string, record: line.record };
-          if (colorUps.kinds.includes((line.record as { kind: string }).kind)) colorUps.add(read);
-          if (exchanges.kinds.includes((line.record as { kind: string }).kind)) exchanges.add(read);
-          if (isSessionRecord(line.record)) replay.add(read as { seq: number; at: string; record: SessionRecord });
-        }
-        const { session } = replay.finish() as { session: Session };
-        expect(asJson(table.history)).toEqual(asJson(session.history));
-        expect(table.openRace).toBe(session.race?.id ?? null);
-        expect(table.exchanges.map(({ afterLevel: _level, ...exchange }) => exchange)).toEqual(exchanges.view.exchanges);
-        expect(table.races.filter((race) => race.status === 'confirmed').map((race) => race.raceId)).toEqual(session.history.filter((entry) => entry.damaged?.confirmed !== false).map((entry) => entry.id));
-        const marked = lines.filter((line) => (line.record as { kind?: unknown } | null)?.kind === 'break-marked').at(-1);
-        expect(table.reading.marked).toBe(marked === undefined ? null : (marked.record as { afterLevel: number | null }).afterLevel);
-        const progress = colorUps.progress(table.reading.marked, session.race?.id ?? null);
-        if (progress === null) expect(table.reading.base).toBe('not-started');
-        else if (progress.running !== null) expect(['racing', 'waiting-to-confirm']).toContain(table.reading.base);
-        else expect(['done', 'closed', 'not-started']).toContain(table.reading.base);
+        const whole = stationRead(lines);
+        expectSame(table, whole);
+        // Started from the station's checkpoint (its followers' states as JSON, taken up by a fresh
+        // projection), then the journal's lines after it: what a restarted station knows.
+        const cut = Math.floor(cutAt * lines.length);
+        const before = stationRead(lines.slice(0, cut));
+        const snapshot = asJson(before.registry.snapshot()) as Record<string, unknown>;
+        expectSame(table, stationRead(lines.slice(cut), snapshot, lines));
+        expect(Object.keys(snapshot).sort()).toEqual(['chipExchanges', 'colorUps', 'colourUpReading', 'floorDecisions', 'session']);
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("reads, at the station, the director's decisions the station journaled as the floor's own; the floor reads them only against its floor_decisions", () => {
+    const records = [
+      { kind: 'break-marked', afterLevel: 1 },
+      { kind: 'color-up-race', race: 'race-1', afterLevel: 1, removed: 25, next: 100 },
+      { kind: 'race-start', raceId: 'race-1', race: RACE, counts: COUNTS, names: NAMES, level: 1 },
+      { kind: 'floor-decision', id: 4, decision: 'race-closed', raceId: 'race-1', note: 'table broken', by: 'Dana', at: '2026-11-29T12:00:00.000Z' },
+      { kind: 'race-abandon', raceId: 'race-1', reason: 'closed on the floor' },
+    ];
+    const lines: FoldLine[] = records.map((record, index) => ({ seq: index + 1, at: `2026-11-29T12:0${index}:00.000Z`, record }));
+    const station = new TableProjection(() => {
+      throw new Error('no race confirmed');
+    });
+    const registry = new Followers(station.followersWith());
+    for (const line of lines) registry.add({ seq: line.seq, at: line.at as string, record: line.record }, { start: 0, end: 0 });
+    station.session.started();
+    expect(station.readingNow()).toEqual({ base: 'closed', flag: null, leftFinished: [], marked: 1 });
+    expect(station.floorDecisions.all.map((decision) => decision.id)).toEqual([4]);
+    // The floor: the same, when the decision is one of its own; a race abandoned under dispute when it is not.
+    const floors = [{ id: 4, decision: 'race-closed', raceId: 'race-1', note: 'table broken', by: 'Dana' }];
+    expect(applyLines(INITIAL_TABLE, lines, floors).reading).toEqual(station.readingNow());
+    expect(applyLines(INITIAL_TABLE, lines, []).reading).toMatchObject({ flag: { kind: 'disputed', seq: 5, raceId: 'race-1' }, marked: 1 });
   });
 });

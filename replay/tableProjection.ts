@@ -1,16 +1,68 @@
 import type { HistoryEntry } from '../protocol/contract';
+import { ChipExchanges } from './chipExchange';
+import { ColorUpLog } from './colorUps';
 import { ColourUpReading, isRaceClosedRecord, type ColourUpReadingState, type ColourUpReadingView, type KeptDecision } from './colourUpReading';
+import { FloorDecisions } from './floorDecisions';
+import type { JournalFollower } from './follower';
+import type { RaceRecall } from './sessionState';
+import { SessionProjection } from './sessionProjection';
 import { foldLines, isStatusLine, problemOf, type FoldedExchange, type FoldedRace, type FoldLine, type FoldProblem, type FoldState, type TableFold } from './tableFold';
 
 /**
- * One table's projection of its records: the race fold (replay/tableFold.ts: the console's
- * session replay, the races, the chips exchanged outside a race) and the colour-up status reading
- * (replay/colourUpReading.ts: the console's ColorUpLog, the calls and the decisions), composed.
- * The floor's fold instantiates it for each table (floor/fold/store.ts) and keeps its checkpoint
- * in floor_table_state.replay, so a fold step reads only the records after it; the station's
- * followers are the same pure followers (ColorUpLog, SessionReplay, ChipExchanges, FloorDecisions).
+ * One table's projection of its records, composed of the pure followers of replay/: the session
+ * (SessionReplay: the races, the history), the colour-up log (ColorUpLog), the chips exchanged
+ * outside a race (ChipExchanges), the floor's calls and decisions (FloorDecisions) and the
+ * colour-up status reading (ColourUpReading). Two forms of it, the same followers in each:
+ * - TableProjection (below): the station's, held whole in memory; its followers registry
+ *   (station/service/followers.ts) holds its parts, fed every line on start and live, and its
+ *   checkpoint keeps each part by its name (station/journal/checkpoint.ts);
+ * - foldTableLines: the floor's, a step of a table's records at a time (floor/fold/store.ts), its
+ *   checkpoint kept in floor_table_state.replay (TableCheckpoint) so a fold step reads only the
+ *   records after it: the race fold (replay/tableFold.ts: SessionReplay, the races, the chips
+ *   exchanged outside a race by a ChipExchanges of the batch) and the same ColourUpReading.
+ * For any journal the two say the same of the table (replay/tableProjection.test.ts).
  * Pure: plain data in and out, no clock, no I/O; what it makes changes only by records applied.
  */
+
+/**
+ * A table's projection as the station keeps it: its parts, each a journal follower (replay/follower.ts)
+ * with its checkpoint under its own name. `recall`: how a confirmed race's state is made again for its
+ * summary (replay/sessionState.ts RaceRecall). The colour-up reading takes a station's
+ * `floor-decision` record as the floor's own decision when it is one the station journaled (its
+ * FloorDecisions), unless `decisions` says which are (the floor's, in a comparison).
+ */
+export class TableProjection {
+  /** The races, the history and the games (SessionReplay on start, the decided steps live). */
+  readonly session: SessionProjection;
+  /** How far the colour-up of the break marked last has come. */
+  readonly colorUps = new ColorUpLog();
+  /** The dealer's calls of the floor and the director's decisions. */
+  readonly floorDecisions = new FloorDecisions();
+  /** Chips exchanged outside a race: late-found, colour-ups of a player. */
+  readonly chipExchanges = new ChipExchanges();
+  /** The colour-up status the floor reads of the table (readingNow). */
+  readonly reading: ColourUpReading;
+
+  constructor(recall: RaceRecall, options: { readonly decisions?: () => readonly KeptDecision[] } = {}) {
+    this.session = new SessionProjection(recall);
+    this.reading = new ColourUpReading(undefined, options.decisions ?? (() => this.floorDecisions.all));
+  }
+
+  /**
+   * Its parts as the followers of one registry, with `others` (a station's own followers) among
+   * them: the session last, so that a command's decided step that no longer fits throws there,
+   * after every other follower has the line the journal now holds. The floor's decisions before
+   * the reading, which reads the decisions journaled up to its line.
+   */
+  followersWith(others: readonly JournalFollower[] = []): JournalFollower[] {
+    return [this.colorUps, this.floorDecisions, this.chipExchanges, this.reading, ...others, this.session];
+  }
+
+  /** The colour-up status reading now, the open race complete or not (the floor's TableState.reading, replay/tableProjection.ts). */
+  readingNow(): ColourUpReadingView {
+    return this.reading.reading(this.session.session.race?.state.progress.status === 'complete');
+  }
+}
 
 /** The checkpoint's shape version: a checkpoint of another is not read (the table is folded again from its first record). */
 export const TABLE_CHECKPOINT_VERSION = 1;
@@ -65,9 +117,10 @@ export const needsDecisions = (lines: readonly FoldLine[]): boolean => statusLin
  */
 export function foldTableLines(from: TableCheckpoint, lines: readonly FoldLine[], decisions: readonly KeptDecision[] = [], lastSeq = lines.at(-1)?.seq ?? from.seq): TableStep {
   const fold = foldLines(lines, lastSeq, from.fold);
-  const reading = new ColourUpReading(from.reading ?? undefined);
+  // The reading the station's TableProjection holds, taken up from the checkpoint and fed as it is fed.
+  const reading = new ColourUpReading(from.reading ?? undefined, () => decisions);
   const status = statusLines(lines);
-  for (const line of status) reading.add({ seq: line.seq, at: line.at as string, record: line.record }, decisions);
+  for (const line of status) reading.add({ seq: line.seq, at: line.at as string, record: line.record });
   const open = fold.state.session.race;
   const openComplete = open !== null && fold.races.some((race) => race.raceId === open.id && race.status === 'waiting-to-confirm');
   return {

@@ -9,7 +9,7 @@ import { writeFileAtomically } from '../service/atomicWrite';
 import { readChunks } from './chunks';
 
 /**
- * A checkpoint of the journal's followers (the session, the colour-ups, the clock, the race spans):
+ * A checkpoint of the journal's followers (the table's projection, the clock, the race spans...):
  * what they made of the journal up to one line, so that a start reads it and only the lines after
  * that one, however long the history behind it. It is anchored to that line (its place in the
  * file and its seal) and covers every byte up to it (their hashes, in blocks), with the reader's
@@ -26,9 +26,12 @@ const CHECKPOINT_NAME = 'chip-race-console-checkpoint';
  * the races' spans reach the floor's calls and decisions about them (station/service/raceSpans.ts).
  * 4: the floor's tournament and seating are journaled, and followed (station/service/floorFacts.ts).
  * 5: a journal with damaged lines is checkpointed too, the reader's state saying them (`runs`,
- * `accounted`, `unreadableSealed`), which a console of format 4 would not read.
+ * `accounted`, `unreadableSealed`), which a console of format 4 would not read. 6: the followers
+ * are the table's projection (replay/tableProjection.ts TableProjection), whose colour-up status
+ * reading is kept too (`colourUpReading`): a checkpoint of format 5 has none, so a start finds it
+ * stale and replays the whole journal once (then writes one of format 6).
  */
-const CHECKPOINT_FORMAT = 5;
+const CHECKPOINT_FORMAT = 6;
 
 /** At a quiet moment (a race confirmed, a start), a checkpoint is written once this many lines came after the last one. */
 export const CHECKPOINT_EVERY_LINES = 2000;

@@ -1,7 +1,7 @@
-import type { JournalFinding } from '../../journal/findings';
-import type { JournalLine } from '../../journal/read';
-import type { FollowerCheckpoint, JournalFollower } from '../../replay/follower';
-import { applySessionLine, EMPTY_SESSION, sessionRestored, sessionSnapshot, SessionReplay, skipped, stepSession, type RaceRecall, type Session, type SessionRecord, type SessionStep } from '../../replay/session';
+import type { JournalFinding } from '../journal/findings';
+import type { JournalLine } from '../journal/read';
+import type { FollowerCheckpoint, JournalFollower } from './follower';
+import { applySessionLine, EMPTY_SESSION, sessionRestored, sessionSnapshot, SessionReplay, skipped, stepSession, type RaceRecall, type Session, type SessionRecord, type SessionStep } from './session';
 
 /**
  * The console's session (races, history, games) as a journal follower. On start it replays with
