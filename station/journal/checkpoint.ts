@@ -26,9 +26,10 @@ const CHECKPOINT_NAME = 'chip-race-console-checkpoint';
  * the races' spans reach the floor's calls and decisions about them (station/service/raceSpans.ts).
  * 4: the floor's tournament and seating are journaled, and followed (station/service/floorFacts.ts).
  * 5: a journal with damaged lines is checkpointed too, the reader's state saying them (`runs`,
- * `accounted`, `unreadableSealed`), which a console of format 4 would not read.
+ * `accounted`, `unreadableSealed`), which a console of format 4 would not read. 6: the floor's clock
+ * followed is journaled (`floor-clock`) and the clock's follower keeps it (station/service/clock.ts).
  */
-const CHECKPOINT_FORMAT = 5;
+const CHECKPOINT_FORMAT = 6;
 
 /** At a quiet moment (a race confirmed, a start), a checkpoint is written once this many lines came after the last one. */
 export const CHECKPOINT_EVERY_LINES = 2000;

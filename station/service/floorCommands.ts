@@ -22,6 +22,8 @@ export interface FloorTakers {
    * again), the director's decisions read (each journaled once).
    */
   take(message: FloorFactMessage): Promise<CommandResult>;
+  /** The station's own clock back, the floor's tournament kept (started with no floor set up). */
+  ownClockBack(): Promise<CommandResult>;
   /** The id of the last decision journaled: the link reads those after it. */
   decisionsAfter(): number;
 }
@@ -57,6 +59,10 @@ export class FloorCommands implements FloorTakers {
       case 'decisions':
         return this.takeDecisions(message.rows);
     }
+  }
+
+  ownClockBack(): Promise<CommandResult> {
+    return this.clock.ownClockBack();
   }
 
   decisionsAfter(): number {

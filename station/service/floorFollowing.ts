@@ -86,10 +86,13 @@ export class FloorFollowing {
   /**
    * At start, before the link is followed: a station starting with no floor set up while its
    * journal still holds the floor's seating (the link ended with the console) gets its own seats
-   * back, awaited, so its first state is already the station's own.
+   * back, awaited, so its first state is already the station's own; and its own clock, when the
+   * journal follows the floor's (the floor's tournament kept until a floor says otherwise).
    */
   async startUnlinked(): Promise<void> {
-    if (this.config() === null && this.settings.current.seatsFromFloor !== undefined) await this.takers.take({ kind: 'seating', seats: null });
+    if (this.config() !== null) return;
+    if (this.settings.current.seatsFromFloor !== undefined) await this.takers.take({ kind: 'seating', seats: null });
+    await this.takers.ownClockBack();
   }
 
   /**
