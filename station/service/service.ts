@@ -27,7 +27,7 @@ import { Kernel } from './kernel';
 import { ProfileCommands } from './profileCommands';
 import { ReaderDetections } from './readerDetection';
 import { ReaderSession } from './readerMode';
-import { StationNow, StationPorts } from './ports';
+import { StationNow, StationPorts } from './stationPorts';
 import type { ProfileStore } from './profiles';
 import { RaceCommands } from './raceCommands';
 import { RefusalRuns } from './refusalRuns';
@@ -81,7 +81,7 @@ export class ConsoleService {
     lastSeq: number,
     /** Gives the data folder back (the lock file) on close. */
     private readonly unlock: () => Promise<void>,
-    private readonly profiles: ProfileStore,
+    profiles: ProfileStore,
   ) {
     const reader = new ReaderSession();
     this.countDrafts = new CountDrafts(options.dataDir);
@@ -91,7 +91,7 @@ export class ConsoleService {
     this.coverChecking = new CoverChecking(this.kernel, options.clock);
     this.refusals = new RefusalRuns(this.kernel, options);
     this.kernel.order = this.refusals;
-    // The command modules' ports (ports.ts): the CommandContext, Dealing and SourceControl, wired once the modules exist.
+    // The command modules' ports (ports.ts, stationPorts.ts): the CommandContext, Dealing and SourceControl, wired once the modules exist.
     const ports = new StationPorts(this.kernel, this.refusals, view, reader, options.station);
     this.profileCommands = new ProfileCommands(this.kernel, profiles, this.stationSettings, reader, ports);
     this.cardInputs = new CardInputs({ kernel: this.kernel, refusals: this.refusals, settings: this.stationSettings, profiles, reader, setUpReads: this.profileCommands }, options, ports);
