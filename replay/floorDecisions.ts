@@ -59,7 +59,7 @@ export class FloorDecisions implements JournalFollower {
       this.shown = null;
       return;
     }
-    if (!isFloorRecord(record) || record.kind === 'floor-tournament' || record.kind === 'floor-seating') return;
+    if (!isFloorRecord(record) || (record.kind !== 'floor-called' && record.kind !== 'floor-decision')) return;
     if (record.kind === 'floor-called') {
       this.called = { at: line.at, note: record.note, raceId: record.raceId ?? null };
     } else {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FloorInbox, type FloorMessage, type InboxQueryable } from './inbox';
+import { FloorInbox, inboxFor, type FloorMessage, type InboxQueryable } from './inbox';
 
 /** A floor as the inbox queries it: the clock row, this table's seating head and seats, its decisions. */
 function floor(rows: { clock?: unknown[]; head?: unknown[]; seats?: unknown[]; decisions?: unknown[] }): InboxQueryable & { rows: typeof rows } {
@@ -73,5 +73,15 @@ describe("the floor's inbox", () => {
     });
     expect(queries.some((text) => text.includes('floor_clock'))).toBe(false);
     expect(said).toEqual([{ kind: 'seating', seats: null }]);
+  });
+
+  it("hands the station every message through its one taker, onFloorMessage, reading all three; a one-kind taker reads only its kind", async () => {
+    const db = floor({ clock: [clockRow], head: [{ version: '1', broken: true }], seats: [], decisions: [{ id: '9', at: new Date(NOW), by: 'Eve', decision: 'race-stands', note: '', race_id: null }] });
+    const said: FloorMessage[] = [];
+    await inboxFor('T1', { onFloorMessage: (message) => said.push(message), decisionsAfter: () => 0 }, () => NOW).read(db);
+    expect(said.map((message) => message.kind)).toEqual(['clock', 'seating', 'decisions']);
+    const seats: unknown[] = [];
+    await inboxFor('T1', { onFloorSeats: (row) => seats.push(row) }, () => NOW).read(db);
+    expect(seats).toEqual([{ version: 1, broken: true, seats: [] }]);
   });
 });

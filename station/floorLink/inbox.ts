@@ -35,7 +35,11 @@ export interface FloorDecisionRow {
   readonly raceId: string | null;
 }
 
-/** What the inbox hands on, one message per thing read that changed. */
+/**
+ * What the inbox hands on, one message per thing read that changed: each row read by its schema
+ * (the clock by FLOOR_CLOCK_ROW in ./clockRow.ts, the seating's head by SEATING_HEAD, a decision by
+ * DECISION_ROW; the seats' contents and the clock's events the service checks as it takes them).
+ */
 export type FloorMessage =
   /** The floor's clock row (null: the floor has no structure). */
   | { readonly kind: 'clock'; readonly clock: FloorClockRow | null }
@@ -88,8 +92,17 @@ export interface FloorInboxOptions {
   readonly now?: () => Date;
 }
 
-/** Who takes what the inbox reads (the floor link's options): only what someone takes is read. */
+/** The messages the station takes as commands (floorCommands.ts FloorTakers): the clock's refusal is the link's state's. */
+export type FloorFactMessage = Exclude<FloorMessage, { readonly kind: 'clock-refused' }>;
+
+/**
+ * Who takes what the inbox reads (the floor link's options): the station takes every message
+ * through `onFloorMessage`, its one way in; a tool or a test taking one kind gives only that kind's
+ * taker. Only what someone takes is read.
+ */
 export interface FloorInboxTakers {
+  /** Every message the inbox reads, clock, its refusal, seating and decisions alike, in the order read. */
+  readonly onFloorMessage?: (message: FloorMessage) => void;
   /** The floor's clock row each time it changed (null: the floor has no structure). */
   readonly onFloorClock?: (clock: FloorClockRow | null) => void;
   /**
@@ -110,13 +123,15 @@ export interface FloorInboxTakers {
 
 /** The inbox for `takers`: each message to the one that takes it. */
 export function inboxFor(table: string, takers: FloorInboxTakers, now?: () => Date): FloorInbox {
-  const { onFloorClock, onFloorClockRefused, onFloorSeats, onFloorDecisions, decisionsAfter } = takers;
+  const { onFloorMessage, onFloorClock, onFloorClockRefused, onFloorSeats, onFloorDecisions, decisionsAfter } = takers;
+  const all = onFloorMessage !== undefined;
   return new FloorInbox({
     table,
-    reads: { clock: onFloorClock !== undefined, seating: onFloorSeats !== undefined, decisions: onFloorDecisions !== undefined },
+    reads: { clock: all || onFloorClock !== undefined, seating: all || onFloorSeats !== undefined, decisions: all || onFloorDecisions !== undefined },
     ...(decisionsAfter === undefined ? {} : { decisionsAfter }),
     ...(now === undefined ? {} : { now }),
     deliver: (message) => {
+      onFloorMessage?.(message);
       if (message.kind === 'clock') onFloorClock?.(message.clock);
       else if (message.kind === 'clock-refused') onFloorClockRefused?.(message.why);
       else if (message.kind === 'seating') onFloorSeats?.(message.seats);

@@ -28,8 +28,10 @@ const CHECKPOINT_NAME = 'chip-race-console-checkpoint';
  * 5: a journal with damaged lines is checkpointed too, the reader's state saying them (`runs`,
  * `accounted`, `unreadableSealed`), which a console of format 4 would not read. 6: the followers
  * are the table's projection (replay/tableProjection.ts TableProjection), whose colour-up status
- * reading is kept too (`colourUpReading`): a checkpoint of format 5 has none, so a start finds it
- * stale and replays the whole journal once (then writes one of format 6).
+ * reading is kept too (`colourUpReading`), and the floor's clock followed is journaled
+ * (`floor-clock`) and kept by the clock's follower (station/service/clock.ts): a checkpoint of
+ * format 5 has neither, so a start finds it stale and replays the whole journal once (then writes
+ * one of format 6).
  */
 const CHECKPOINT_FORMAT = 6;
 

@@ -4,8 +4,10 @@ import { adjustForMinutesLeft, applyClockEvent, CLOCK_EVENTS_KEPT, compactClock,
 import type { JournalLine } from '../../journal/read';
 import { FLOOR_CLOCK, scheduleOf, type ClockSource, type ClockView, type FloorClock } from '../../protocol/clock';
 import { parse } from '../../protocol/schema';
+import type { StructureInput } from '../../engine/plan/csv';
 import { planColorUps } from '../../engine/plan/planner';
 import { isClockRecord } from '../../replay/clockRecord';
+import { FLOOR_CLOCK_KINDS, isFloorRecord, type FloorClockFact } from '../../replay/floorRecords';
 import type { FollowerCheckpoint, JournalFollower } from '../../replay/follower';
 
 /**
@@ -44,8 +46,11 @@ interface Running {
 }
 
 export class StationClock implements JournalFollower {
-  /** Its own records, and the breaks marked (the clock's break is raised once a level's is not yet marked). */
-  readonly kinds: readonly string[] = ['clock', 'break-marked'];
+  /**
+   * Its own records, the breaks marked (the clock's break is raised once a level's is not yet
+   * marked), and the floor's clock as followed (`floor-clock`) with the tournament whose structure it runs on.
+   */
+  readonly kinds: readonly string[] = ['clock', 'break-marked', ...FLOOR_CLOCK_KINDS];
 
   /**
    * The station's own clock's events since its last start, from the journal: every one, appended
@@ -65,6 +70,9 @@ export class StationClock implements JournalFollower {
    */
   private lastMark: { readonly at: number; readonly localEvents: number } | null = null;
   private floor: FloorClock | null = null;
+  /** The floor's clock as last journaled (`floor-clock`; null: the station's own), and the structure of the floor's tournament journaled last. */
+  private journaledFloor: FloorClockFact | null = null;
+  private floorStructure: StructureInput | null = null;
   /**
    * The breaks the floor may hold at their end (its option on: those with a colour-up, as
    * floor/hold.ts holds them); none on the station's own clock or with the option off, where a
@@ -77,14 +85,18 @@ export class StationClock implements JournalFollower {
   private timer: unknown = undefined;
   private closed = false;
 
-  /** What the journal made of it (the floor's clock and the timer are the moment's, never kept). */
+  /** What the journal made of it, the floor's clock followed too (the timer is the moment's, never kept). */
   readonly checkpoint: FollowerCheckpoint = {
     name: 'clock',
-    snapshot: () => ({ local: this.local, localVersion: this.localVersion, localRun: this.localRun, marked: [...this.marked], lastMark: this.lastMark }),
+    snapshot: () => ({ local: this.local, localVersion: this.localVersion, localRun: this.localRun, marked: [...this.marked], lastMark: this.lastMark, floor: { clock: this.journaledFloor, structure: this.floorStructure } }),
     restore: (state) => {
-      const { local, localVersion, localRun, marked, lastMark } = state as { local: ClockEvent[]; localVersion: number; localRun: StationClock['localRun']; marked: [number, number][]; lastMark?: StationClock['lastMark'] };
-      // A checkpoint written before the last mark was kept has none: the start replays the journal.
+      const { local, localVersion, localRun, marked, lastMark, floor } = state as { local: ClockEvent[]; localVersion: number; localRun: StationClock['localRun']; marked: [number, number][]; lastMark?: StationClock['lastMark']; floor?: { clock?: unknown; structure?: unknown } };
+      // A checkpoint written before the last mark (or the floor's clock) was kept has none: the start replays the journal.
       if (!Array.isArray(local) || !Array.isArray(marked) || typeof localVersion !== 'number' || lastMark === undefined) throw new Error('clock: not a clock');
+      if (typeof floor !== 'object' || floor === null || !('clock' in floor) || (floor.clock !== null && !isFloorRecord({ kind: 'floor-clock', clock: floor.clock }))) throw new Error('clock: not a clock');
+      this.journaledFloor = floor.clock as FloorClockFact | null;
+      this.floorStructure = (floor.structure ?? null) as StructureInput | null;
+      this.followJournaled();
       this.lastMark = lastMark;
       this.local = local;
       this.localVersion = localVersion;
@@ -116,6 +128,30 @@ export class StationClock implements JournalFollower {
       const at = Date.parse(line.at);
       if (record.afterLevel !== null) this.marked.set(record.afterLevel, at);
       this.lastMark = { at, localEvents: this.local.length };
+    } else if (isFloorRecord(record) && (record.kind === 'floor-tournament' || record.kind === 'floor-clock')) {
+      if (record.kind === 'floor-tournament') this.floorStructure = record.tournament?.structure ?? null;
+      else this.journaledFloor = record.clock;
+      this.followJournaled();
+    }
+  }
+
+  /** The floor's clock as last journaled (null: the station's own). */
+  get floorJournaled(): FloorClockFact | null {
+    return this.journaledFloor;
+  }
+
+  /**
+   * The floor's clock as the journal holds it, followed: on start (the floor out of reach or not)
+   * the clock last followed, as the live station had it (ClockCommands.followFloorClock journals
+   * what it follows, the structure being the floor tournament's). Events a structure reads out of
+   * order leave the clock as it was, as following them live does.
+   */
+  private followJournaled(): void {
+    const fact = this.journaledFloor;
+    try {
+      this.follow(fact === null ? null : { structure: this.floorStructure as StructureInput, events: fact.events, offsetMs: fact.offsetMs, held: fact.held, holdBreaks: fact.holdBreaks });
+    } catch {
+      // kept as it was
     }
   }
 
@@ -175,11 +211,11 @@ export class StationClock implements JournalFollower {
    * (less `offsetMs`), so the station follows the floor's time and not its own clock: the break
    * comes at the floor's moment on a station an hour off, its timer and the screens' countdown alike.
    */
-  follow(floor: FloorClock | null): void {
+  follow(floor: FloorClock | null): FloorClockFact | null {
     if (floor === null) {
       this.floor = null;
       this.floorHolds = [];
-      return;
+      return null;
     }
     const planned = scheduleOf(floor.structure);
     const { events: read, offsetMs, held, holdBreaks } = parse(FLOOR_CLOCK, floor);
@@ -189,6 +225,8 @@ export class StationClock implements JournalFollower {
     this.floor = { structure: floor.structure, events, held: held ?? null, holdBreaks: holdBreaks === true };
     this.floorSchedule = planned;
     this.floorHolds = holdBreaks === true && planned.schedule !== null ? colourUpBreaks(floor.structure) : [];
+    // As the journal keeps it (`floor-clock`): the events in the floor's time, with the offset.
+    return { events: read, offsetMs: offset, held: held ?? null, holdBreaks: holdBreaks === true };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { isInputError } from '../../engine/errors';
 import type { ClockView, FloorClock } from '../../protocol/clock';
 import type { ColorUpProgress, CommandResult, ConsoleSettings } from '../../protocol/contract';
-import { checkedFloorTournament } from '../../replay/floorRecords';
+import { checkedFloorClock, checkedFloorTournament, sameFloorFact } from '../../replay/floorRecords';
 import type { ClockCommand, StationClock } from './clock';
 import { ok } from './failures';
 import type { Kernel } from './kernel';
@@ -63,14 +63,36 @@ export class ClockCommands {
    * `floor-tournament`, the file keeping the station's own: floorOverlay.ts), so its breaks raise
    * the banner with the floor's plan on a station never given a structure. Null gives the station
    * its own clock and tournament back. Malformed events are refused, and the clock followed stays;
-   * a tournament this table cannot take (settings' refusal) leaves the table's as it was.
+   * a tournament this table cannot take (settings' refusal) leaves the table's, and the clock, as they were.
+   * What is followed is journaled (`floor-tournament`, `floor-clock`), so a restart with the floor
+   * out of reach follows the floor's clock last followed (StationClock follows the records).
    */
   followFloorClock(floor: FloorClock | null): Promise<CommandResult> {
     return this.kernel.serial(async () => {
-      this.clock.follow(floor);
-      // Journaled when it is another than the one in force (stationSettings.ts takeFloorFact); a malformed one is not taken.
       const tournament = floor === null ? null : checkedFloorTournament({ structure: floor.structure, house: floor.house ?? {} });
-      if (floor === null || tournament !== null) await this.settings.takeFloorFact({ kind: 'floor-tournament', tournament }, (record) => this.kernel.save(record));
+      // A clock whose structure (or house) this table refuses runs on no tournament the journal holds: not followed.
+      if (floor !== null && tournament === null) return ok(null);
+      const clock = this.clock.follow(floor);
+      const save = (record: Parameters<Kernel['save']>[0]) => this.kernel.save(record);
+      // Journaled when it is another than the one in force (stationSettings.ts takeFloorFact).
+      await this.settings.takeFloorFact({ kind: 'floor-tournament', tournament }, save);
+      // The clock itself, when another than the one journaled (a clock too long to journal is followed all the same).
+      if (!sameFloorFact(clock, this.clock.floorJournaled) && (clock === null || checkedFloorClock(clock) !== null)) await save({ kind: 'floor-clock', clock });
+      this.kernel.publish();
+      return ok(null);
+    });
+  }
+
+  /**
+   * The station's own clock back, the floor's tournament kept (a station started with no floor set
+   * up while its journal follows the floor's clock: FloorFollowing.startUnlinked), journaled as
+   * `floor-clock` none; nothing when the journal follows none.
+   */
+  ownClockBack(): Promise<CommandResult> {
+    return this.kernel.serial(async () => {
+      if (this.clock.floorJournaled === null) return ok(null);
+      this.clock.follow(null);
+      await this.kernel.save({ kind: 'floor-clock', clock: null });
       this.kernel.publish();
       return ok(null);
     });

@@ -14,7 +14,8 @@ export class CoverChecking {
 
   constructor(
     private readonly kernel: Kernel,
-    private readonly clock: () => Date,
+    /** The service's wall clock (tests inject it), or the computer's. */
+    private readonly clock: (() => Date) | undefined,
   ) {}
 
   start(toCheck: CoverToCheck): void {
@@ -24,7 +25,7 @@ export class CoverChecking {
       .then(() => checkCover(toCheck, this.stop.signal))
       .then((found) => {
         if (found === null || this.stop.signal.aborted) return;
-        const at = this.clock().toISOString();
+        const at = (this.clock?.() ?? new Date()).toISOString();
         this.kernel.coverCheck = found.same ? { status: 'ok', at, bytes: found.bytes } : { status: 'damaged', at, block: found.block, from: found.from, to: found.to };
         this.kernel.publish();
       });

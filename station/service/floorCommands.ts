@@ -1,7 +1,7 @@
 import type { FloorClock } from '../../protocol/clock';
 import type { CommandResult } from '../../protocol/contract';
 import { FLOOR_CALL_NOTE_MAX, isFloorRecord } from '../../replay/floorRecords';
-import type { FloorDecisionRow, FloorSeatsRow } from '../floorLink/inbox';
+import type { FloorDecisionRow, FloorFactMessage } from '../floorLink/inbox';
 import type { ClockCommands } from './clockCommands';
 import type { CommandContext } from './commandContext';
 import { ok } from './failures';
@@ -16,12 +16,14 @@ import type { RaceCommands } from './raceCommands';
  * seating (`floor-seating`), the director's decisions (`floor-decision`).
  */
 export interface FloorTakers {
-  /** The floor's clock from now on; null gives the station its own clock back. */
-  followClock(clock: FloorClock | null): Promise<CommandResult>;
-  /** This table's seating from the floor (null: the station's own seats again). */
-  followSeats(seats: FloorSeatsRow | null): Promise<CommandResult>;
-  /** The director's decisions read, each journaled once. */
-  takeDecisions(rows: readonly FloorDecisionRow[]): Promise<CommandResult>;
+  /**
+   * One message of the floor's inbox, taken as a command in its turn: the floor's clock from now
+   * on (null: the station's own clock back), this table's seating (null: the station's own seats
+   * again), the director's decisions read (each journaled once).
+   */
+  take(message: FloorFactMessage): Promise<CommandResult>;
+  /** The station's own clock back, the floor's tournament kept (started with no floor set up). */
+  ownClockBack(): Promise<CommandResult>;
   /** The id of the last decision journaled: the link reads those after it. */
   decisionsAfter(): number;
 }
@@ -47,12 +49,20 @@ export class FloorCommands implements FloorTakers {
     });
   }
 
-  followClock(clock: FloorClock | null): Promise<CommandResult> {
-    return this.clock.followFloorClock(clock);
+  take(message: FloorFactMessage): Promise<CommandResult> {
+    switch (message.kind) {
+      // The row as read (./clockRow.ts): followFloorClock reads it by FLOOR_CLOCK, keeping the clock it had when malformed.
+      case 'clock':
+        return this.clock.followFloorClock(message.clock as FloorClock | null);
+      case 'seating':
+        return this.seats.follow(message.seats);
+      case 'decisions':
+        return this.takeDecisions(message.rows);
+    }
   }
 
-  followSeats(seats: FloorSeatsRow | null): Promise<CommandResult> {
-    return this.seats.follow(seats);
+  ownClockBack(): Promise<CommandResult> {
+    return this.clock.ownClockBack();
   }
 
   decisionsAfter(): number {

@@ -1,5 +1,5 @@
-import type { FloorClock } from '../../protocol/clock';
 import type { CommandResult, FloorLinkState, FloorTarget, ReaderHealthSummary } from '../../protocol/contract';
+import type { FloorMessage } from '../floorLink/inbox';
 import type { FloorLink, FloorLinkTiming } from '../floorLink/link';
 import type { FloorTakers } from './floorCommands';
 import { isInputError } from '../../engine/errors';
@@ -86,10 +86,26 @@ export class FloorFollowing {
   /**
    * At start, before the link is followed: a station starting with no floor set up while its
    * journal still holds the floor's seating (the link ended with the console) gets its own seats
-   * back, awaited, so its first state is already the station's own.
+   * back, awaited, so its first state is already the station's own; and its own clock, when the
+   * journal follows the floor's (the floor's tournament kept until a floor says otherwise).
    */
   async startUnlinked(): Promise<void> {
-    if (this.config() === null && this.settings.current.seatsFromFloor !== undefined) await this.takers.followSeats(null);
+    if (this.config() !== null) return;
+    if (this.settings.current.seatsFromFloor !== undefined) await this.takers.take({ kind: 'seating', seats: null });
+    await this.takers.ownClockBack();
+  }
+
+  /**
+   * A message of the floor's inbox. The clock row refused (too deep, too large, malformed): the
+   * clock followed stands, and the link's pill says why until a row is taken again. Anything else
+   * (the clock, the seating, decisions) is taken as a command in its turn and journaled as the
+   * station's record of it (FloorTakers.take).
+   */
+  private received(message: FloorMessage): void {
+    if (message.kind === 'clock-refused') {
+      this.clockRefused = message.why;
+      this.kernel.publish();
+    } else void this.takers.take(message);
   }
 
   /** Starts, restarts or stops the floor link as the settings (or the environment) now say. */
@@ -110,9 +126,9 @@ export class FloorFollowing {
       this.state = FLOOR_OFF;
       // No floor: the station's own clock again (queued after the change that turned the floor off:
       // this runs inside it, and followFloorClock waits its turn like every change).
-      if (old !== null) void this.takers.followClock(null);
+      if (old !== null) void this.takers.take({ kind: 'clock', clock: null });
       // The station's own seats back (startUnlinked gives them back when it starts unlinked).
-      if (old !== null) void this.takers.followSeats(null);
+      if (old !== null) void this.takers.take({ kind: 'seating', seats: null });
       return;
     }
     // Loaded only now: a console without a floor never loads the database driver.
@@ -129,26 +145,10 @@ export class FloorFollowing {
         this.state = state;
         this.kernel.publish();
       },
-      // The floor's clock as its row holds it: checked by followFloorClock, which keeps the clock
-      // it had when the floor's is malformed.
-      onFloorClock: (clock) => {
-        void this.takers.followClock(clock as FloorClock | null);
-      },
-      // The floor's clock row refused (too deep, too large, malformed): the clock followed stands, and
-      // the link's pill says why until a row is taken again.
-      onFloorClockRefused: (why) => {
-        this.clockRefused = why;
-        this.kernel.publish();
-      },
-      // This table's seating each time it changed: checked and applied (never during a race) by the service.
-      onFloorSeats: (seats) => {
-        void this.takers.followSeats(seats);
-      },
+      // The floor's inbox, its one way in (station/floorLink/inbox.ts).
+      onFloorMessage: (message) => this.received(message),
       readerHealth: () => this.reader.floorHealth,
       decisionsAfter: () => this.takers.decisionsAfter(),
-      onFloorDecisions: (rows) => {
-        void this.takers.takeDecisions(rows);
-      },
     });
     this.link = link;
     this.state = link.current;

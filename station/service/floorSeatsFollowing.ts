@@ -1,6 +1,6 @@
+import type { StationView } from './ports';
 import type { CommandResult } from '../../protocol/contract';
 import { checkedFloorSeats, type FloorSeats } from '../../replay/floorRecords';
-import type { Session } from '../../replay/session';
 import type { FloorSeatsRow } from '../floorLink/link';
 import { stillOpen } from './commandContext';
 import { ok } from './failures';
@@ -21,10 +21,10 @@ export class FloorSeatsFollowing {
   constructor(
     private readonly kernel: Kernel,
     private readonly settings: StationSettings,
-    private readonly session: () => Session,
+    private readonly view: Pick<StationView, 'session'>,
   ) {
     kernel.onState(() => {
-      if (this.pending !== null && stillOpen(this.session()) === null) void this.apply();
+      if (this.pending !== null && stillOpen(this.view.session()) === null) void this.apply();
     });
   }
 
@@ -48,7 +48,7 @@ export class FloorSeatsFollowing {
       const pending = this.pending;
       if (pending === null) return ok(null);
       // A race or game open: its seats stay as they are; taken when it ends (see the constructor).
-      if (stillOpen(this.session()) !== null) return ok(null);
+      if (stillOpen(this.view.session()) !== null) return ok(null);
       this.pending = null;
       // Journaled when it is another than the one in force (stationSettings.ts takeFloorFact).
       if (await this.settings.takeFloorFact({ kind: 'floor-seating', seating: pending.seats }, (record) => this.kernel.save(record))) this.kernel.publish();

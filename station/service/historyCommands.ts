@@ -1,9 +1,9 @@
+import type { StationView } from './ports';
 import { journalPath } from '../../journal/location';
 import { HISTORY_PAGE_MAX, type ChipExchangeNote, type CommandResult, type FloorDecisionNote, type HistoryEntry, type HistoryPage, type RaceFloorFacts, type RaceRecord } from '../../protocol/contract';
 import { historyCsvChunks, historyJsonChunks } from '../../replay/historyExport';
 import { csvLanguage, decisionWordIn, separatorFor, type CsvSeparator, type OffsetOf } from '../../replay/csv';
 import type { RaceSpans } from './raceSpans';
-import type { Session } from '../../replay/session';
 import { writeChunksAtomically } from './atomicWrite';
 import { ok, refused } from './failures';
 import type { Kernel } from './kernel';
@@ -28,20 +28,20 @@ export interface HistoryExport {
 
 /** What the station's journal keeps on a race beside the race's own records: the slip and the exports carry them. */
 export interface BesideRace {
-  /** The director's decisions on it (replay/floorDecisions.ts). */
-  decisionsOf(raceId: string): readonly FloorDecisionNote[];
-  /** Its chips found after it and exchanged (replay/chipExchange.ts). */
-  exchangesOf(raceId: string): readonly ChipExchangeNote[];
+  /** The director's decisions on a race (replay/floorDecisions.ts). */
+  readonly floorDecisions: { forRace(raceId: string): readonly FloorDecisionNote[] };
+  /** A race's chips found after it and exchanged (replay/chipExchange.ts). */
+  readonly chipExchanges: { forRace(raceId: string): readonly ChipExchangeNote[] };
   /** The floor's facts in force at a journal line (station/service/floorFacts.ts): a race's record says those it started under. */
-  floorFactsAt(seq: number): RaceFloorFacts | undefined;
+  readonly floorFacts: { at(seq: number): RaceFloorFacts | undefined };
 }
 
-const NOTHING_BESIDE: BesideRace = { decisionsOf: () => [], exchangesOf: () => [], floorFactsAt: () => undefined };
+const NOTHING_BESIDE: BesideRace = { floorDecisions: { forRace: () => [] }, chipExchanges: { forRace: () => [] }, floorFacts: { at: () => undefined } };
 
 /** A race's entry or record with what is kept beside it, each only when there is some (absent when none, as before either was kept). */
 function withBeside<T extends HistoryEntry | RaceRecord>(race: T, beside: BesideRace): T {
-  const decisions = beside.decisionsOf(race.id);
-  const exchanges = beside.exchangesOf(race.id);
+  const decisions = beside.floorDecisions.forRace(race.id);
+  const exchanges = beside.chipExchanges.forRace(race.id);
   if (decisions.length === 0 && exchanges.length === 0) return race;
   return { ...race, ...(decisions.length === 0 ? {} : { floorDecisions: decisions }), ...(exchanges.length === 0 ? {} : { chipExchanges: exchanges }) };
 }
@@ -73,12 +73,11 @@ export class HistoryCommands {
     private readonly kernel: Kernel,
     private readonly dataDir: string,
     private readonly raceSpans: RaceSpans,
-    private readonly session: () => Session,
+    /** The station as it stands: the session's history, and the station's language (the CSV's separator). */
+    private readonly view: Pick<StationView, 'session' | 'settings'>,
     private readonly exports: {
       readonly clock?: (() => Date) | undefined;
       readonly chooseExportFile?: ChooseExportFile | undefined;
-      /** The station's language: the CSV's separator (',' for en, ';' for fi and ru) unless an export asks for one. */
-      readonly language?: (() => string) | undefined;
       /** The local-time columns' time zone (the station's own unless told: tests pin it). */
       readonly offsetOf?: OffsetOf | undefined;
     } = {},
@@ -91,7 +90,7 @@ export class HistoryCommands {
   }
 
   history(): readonly HistoryEntry[] {
-    return this.session().history;
+    return this.view.session().history;
   }
 
   /**
@@ -109,7 +108,8 @@ export class HistoryCommands {
       const races = this.withBeside(firstOf(history, history.length));
       const journal = this.kernel.journalReport;
       const stamp = (this.exports.clock?.() ?? new Date()).toISOString().slice(0, 10);
-      const language = this.exports.language?.();
+      // The station's language: the CSV's separator (',' for en, ';' for fi and ru) unless an export asks for one.
+      const language = this.view.settings().language;
       // The decisions in the station's words, as its screens and slip say them (the JSON keeps the keys beside words: historyJsonChunks).
       const csv = { separator: separator ?? separatorFor(language), offsetOf: this.exports.offsetOf, decisionWord: decisionWordIn(csvLanguage(language)) };
       made = { file: `chip-races-${stamp}.${format}`, pieces: paged(format === 'csv' ? historyCsvChunks(races, journal, csv) : historyJsonChunks(races, journal)) };
@@ -157,7 +157,7 @@ export class HistoryCommands {
       const damaged = this.history().find((entry) => entry.id === raceId)?.damaged;
       const record = span === undefined ? null : await readRaceRecord(journalPath(this.dataDir), raceId, span, this.kernel.journalReport, damaged);
       if (record === null) return refused('race', { key: 'service.notInJournal', params: { race: raceId } });
-      const floorFacts = this.beside.floorFactsAt(record.seqs.first);
+      const floorFacts = this.beside.floorFacts.at(record.seqs.first);
       return ok(withBeside(floorFacts === undefined ? record : { ...record, floorFacts }, this.beside));
     });
   }

@@ -26,7 +26,7 @@ export class Kernel {
   private seq: number;
   order: WriteOrder = { before: async () => undefined, after: () => undefined };
   /** Told of every line appended, notes too (the floor link follows the file, not its records). */
-  appended: (seq: number) => void = () => undefined;
+  outbox: { appended(seq: number): void } | null = null;
 
   constructor(
     /** null when the journal is read-only (written by a newer version): nothing can be recorded. */
@@ -37,7 +37,7 @@ export class Kernel {
     report: JournalReport,
     lastSeq: number,
     /** The state as the screens see it, assembled without side effects. */
-    private readonly state: () => ConsoleState,
+    private readonly states: { getState(): ConsoleState },
   ) {
     this.report = report;
     this.seq = lastSeq;
@@ -85,7 +85,7 @@ export class Kernel {
   }
 
   publish(): void {
-    const state = this.state();
+    const state = this.states.getState();
     for (const listener of this.listeners) listener(state);
   }
 
@@ -117,7 +117,7 @@ export class Kernel {
       throw new SaveError('journal', error);
     }
     this.seq = written.seq;
-    this.appended(written.seq);
+    this.outbox?.appended(written.seq);
     // Every record, as start-up fed them (a note about the file is no record: start-up never reads it as one).
     if (record.kind !== 'journal') this.followers.registry.add(written, written.span);
     // A race confirmed is a quiet moment: a checkpoint of what the followers hold may be written.

@@ -1,7 +1,7 @@
+import type { StationView } from './ports';
 import { detectSettings, type DetectOptions, type DetectResult } from '../../hardware/detect/listen';
 import type { Found } from '../../hardware/detect/score';
-import type { CommandResult, ConsoleSettings, DetectedProfile, ReaderDetection } from '../../protocol/contract';
-import type { Session } from '../../replay/session';
+import type { CommandResult, DetectedProfile, ReaderDetection } from '../../protocol/contract';
 import { ok, refused } from './failures';
 import type { Kernel } from './kernel';
 import type { ReaderSession } from './readerMode';
@@ -10,8 +10,8 @@ import type { ReaderSession } from './readerMode';
 export type ReaderDetector = (options: DetectOptions) => Promise<DetectResult>;
 
 export interface ReaderDetectionHooks {
-  session(): Session;
-  source(): ConsoleSettings['source'];
+  /** The station as it stands: the session (nothing open while the port is listened to) and the settings' source. */
+  readonly view: Pick<StationView, 'session' | 'settings'>;
   /** The card reader's one mode: detecting while the port is listened to. */
   readonly reader: ReaderSession;
   /** The card source: closed while its port is listened to, and opened again (as the settings have it now) once done. */
@@ -60,12 +60,12 @@ export class ReaderDetections {
       }
       // Listening already: it goes on.
       if (this.running !== null) return ok(null);
-      const { race, game } = this.hooks.session();
+      const { race, game } = this.hooks.view.session();
       if (race) return refused('race', { key: 'service.detect.open', params: { open: race.id } });
       if (game) return refused('game', { key: 'service.detect.open', params: { open: game.id } });
       const busy = this.hooks.reader.refusalToEnter('detecting', 'source');
       if (busy !== null) return busy;
-      const source = this.hooks.source();
+      const source = this.hooks.view.settings().source;
       if (source.kind !== 'serial' || source.path === '') return refused('source', { key: 'service.noSerialPort' });
       await this.hooks.cards.closeSource();
       const aborter = new AbortController();

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { englishText, type Message } from '../../engine/messages';
 import type { InputSource } from '../../protocol/contract';
 import type { Session, SessionRecord } from '../../replay/session';
@@ -70,7 +71,8 @@ const targetOfRecord = (record: RefusalRecord): RefusalTarget => (record.kind ==
 export type RefusalJournal = Pick<Kernel, 'serial' | 'save' | 'write' | 'publish'>;
 
 export interface RefusalRunOptions {
-  readonly monotonic: () => number;
+  /** A clock that only goes forward, ms (performance.now unless given: tests give their own). */
+  readonly monotonic?: (() => number) | undefined;
   /** How long a run of refusals is counted in memory before its count is written. */
   readonly repeatFlushMs?: number;
   /** Distinct refusals written one by one per input source before they are only counted, and how often one more is. */
@@ -111,6 +113,10 @@ export class RefusalRuns implements WriteOrder {
     private readonly kernel: RefusalJournal,
     private readonly options: RefusalRunOptions,
   ) {}
+
+  private monotonic(): number {
+    return this.options.monotonic?.() ?? performance.now();
+  }
 
   private get burst(): number {
     return this.options.refusalBurst ?? REFUSAL_BURST;
@@ -154,7 +160,7 @@ export class RefusalRuns implements WriteOrder {
       // Seen again: the last of the runs to be let go.
       this.runs.delete(key);
       this.runs.set(key, run);
-      if (this.options.monotonic() - run.since >= this.flushMs) await this.flushRun(run);
+      if (this.monotonic() - run.since >= this.flushMs) await this.flushRun(run);
       else this.runsTimer ??= setTimeout(() => {
         this.runsTimer = undefined;
         void this.kernel.serial(async () => {
@@ -170,7 +176,7 @@ export class RefusalRuns implements WriteOrder {
       return;
     }
     const line = await this.kernel.save(record);
-    this.runs.set(key, { of: line.seq, target: targetOfRecord(record), count: 0, since: this.options.monotonic() });
+    this.runs.set(key, { of: line.seq, target: targetOfRecord(record), count: 0, since: this.monotonic() });
     const [oldest] = this.runs;
     if (oldest !== undefined && this.runs.size > RUNS_KEPT) {
       this.runs.delete(oldest[0]);
@@ -182,7 +188,7 @@ export class RefusalRuns implements WriteOrder {
 
   /** Whether `source` may have one more distinct refusal journaled now (and takes it). */
   private takeRefusalToken(source: InputSource): boolean {
-    const now = this.options.monotonic();
+    const now = this.monotonic();
     const held = this.refusalTokens.get(source) ?? { tokens: this.burst, at: now };
     const tokens = Math.min(this.burst, held.tokens + (now - held.at) / this.refillMs);
     const taken = tokens >= 1;
@@ -238,7 +244,7 @@ export class RefusalRuns implements WriteOrder {
   private async flushRun(run: Run): Promise<void> {
     await this.kernel.write(againFor(run.target, run.of, run.count));
     run.count = 0;
-    run.since = this.options.monotonic();
+    run.since = this.monotonic();
   }
 
   /** Writes the count of every run's repeats not yet on record. */

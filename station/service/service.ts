@@ -1,22 +1,20 @@
-import { performance } from 'node:perf_hooks';
 import type { GameName, HouseOptions } from '../../engine/poker/rules';
 import type { StructureInput } from '../../engine/plan/csv';
 import type { ChipExchange } from '../../engine/race/exchange';
 import type { FloorClock } from '../../protocol/clock';
 import {
-  type CommandResult, type ConsoleSettings, type ConsoleState, type DeviceProfileInfo, type GameAction, type HistoryEntry, type HistoryPage, type InputSource, type JournalReport,
+  type CommandResult, type ConsoleSettings, type ConsoleState, type DeviceProfileInfo, type GameAction, type HistoryEntry, type HistoryPage, type JournalReport,
   type Language, type PortInfo, type RaceRecord, type ScanReading, type SeatCount, type SeatCountDraft, type SettingsInput,
 } from '../../protocol/contract';
-import type { Session, SessionRecord } from '../../replay/session';
+import type { SessionRecord } from '../../replay/session';
 import type { JournalWriter } from '../journal/journal';
-import { CardInputs, type HeldTaken } from './cardInputs';
+import { CardInputs } from './cardInputs';
 import { ClockCommands } from './clockCommands';
-import type { CommandContext } from './commandContext';
 import { CountDrafts } from './countDrafts';
 import { CoverChecking } from './coverCheck';
 import { prepareDataFolder } from './dataFolder';
 import { lockDataFolder } from './dataLock';
-import { ok, refused } from './failures';
+import { ok } from './failures';
 import { FloorFollowing } from './floorFollowing';
 import { FloorSeatsFollowing } from './floorSeatsFollowing';
 import type { FloorDecisionRow, FloorSeatsRow } from '../floorLink/inbox';
@@ -29,6 +27,7 @@ import { Kernel } from './kernel';
 import { ProfileCommands } from './profileCommands';
 import { ReaderDetections } from './readerDetection';
 import { ReaderSession } from './readerMode';
+import { StationNow, StationPorts } from './stationPorts';
 import type { ProfileStore } from './profiles';
 import { RaceCommands } from './raceCommands';
 import { RefusalRuns } from './refusalRuns';
@@ -70,6 +69,8 @@ export class ConsoleService {
   private readonly historyCommands: HistoryCommands;
   private readonly coverChecking: CoverChecking;
   private readonly floorCommands: FloorCommands;
+  /** The command modules' ports (ports.ts): the keyboard's cards are dealt through them. */
+  private readonly ports: StationPorts;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -80,62 +81,36 @@ export class ConsoleService {
     lastSeq: number,
     /** Gives the data folder back (the lock file) on close. */
     private readonly unlock: () => Promise<void>,
-    private readonly profiles: ProfileStore,
+    profiles: ProfileStore,
   ) {
-    const monotonic = options.monotonic ?? (() => performance.now());
     const reader = new ReaderSession();
     this.countDrafts = new CountDrafts(options.dataDir);
-    this.stationSettings = new StationSettings(options.dataDir, settings, () => followers.floorFacts.current, () => this.countDrafts.clear());
-    this.kernel = new Kernel(journal, followers, report, lastSeq, () => this.getState());
-    this.coverChecking = new CoverChecking(this.kernel, options.clock ?? (() => new Date()));
-    this.refusals = new RefusalRuns(this.kernel, { ...options, monotonic });
+    this.stationSettings = new StationSettings(options.dataDir, settings, followers.floorFacts, this.countDrafts);
+    const view = new StationNow(followers, this.stationSettings);
+    this.kernel = new Kernel(journal, followers, report, lastSeq, this);
+    this.coverChecking = new CoverChecking(this.kernel, options.clock);
+    this.refusals = new RefusalRuns(this.kernel, options);
     this.kernel.order = this.refusals;
-    const commands: CommandContext = {
-      kernel: this.kernel,
-      refusals: this.refusals,
-      session: () => this.session,
-      settings: () => this.settings,
-      commit: (record) => this.commit(record),
-      refuseHeldFor: (target, kind) => this.cardInputs.refuseHeldFor(target, kind),
-      plan: () => this.state.planOf(this.settings.tournament),
-      station: options.station,
-      readerSetUp: () => reader.busy(),
-    };
-    const reopenSource = () => this.cardInputs.reopenSource();
-    this.profileCommands = new ProfileCommands(this.kernel, profiles, this.stationSettings, reader, { session: () => this.session, reopenSource });
-    this.cardInputs = new CardInputs({ kernel: this.kernel, refusals: this.refusals, settings: this.stationSettings, profiles, reader, setUpReads: this.profileCommands }, options, {
-      session: () => this.session,
-      deal: (target, code, source, held) => this.deal(target, code, source, held),
-    });
-    this.readerDetections = new ReaderDetections(this.kernel, { session: () => this.session, source: () => this.settings.source, reader, cards: this.cardInputs }, options.detectReader);
-    this.settingsCommands = new SettingsCommands(this.kernel, this.stationSettings, {
-      session: () => this.session,
-      plan: () => this.state.planOf(this.settings.tournament),
-      hasProfile: (name) => this.profiles.has(name),
-      reader,
-      reopenSource,
-      followFloor: () => this.floor.follow(),
-    });
-    this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, () => this.session, { clock: options.clock, chooseExportFile: options.chooseExportFile, language: () => this.settings.language }, {
-      decisionsOf: (raceId) => followers.floorDecisions.forRace(raceId),
-      exchangesOf: (raceId) => followers.chipExchanges.forRace(raceId),
-      floorFactsAt: (seq) => followers.floorFacts.at(seq),
-    });
-    this.races = new RaceCommands(commands, this.countDrafts);
-    this.games = new GameCommands(commands);
-    this.exchanges = new ExchangeCommands(commands);
+    // The command modules' ports (ports.ts, stationPorts.ts): the CommandContext, Dealing and SourceControl, wired once the modules exist.
+    const ports = new StationPorts(this.kernel, this.refusals, view, reader, options.station);
+    this.profileCommands = new ProfileCommands(this.kernel, profiles, this.stationSettings, reader, ports);
+    this.cardInputs = new CardInputs({ kernel: this.kernel, refusals: this.refusals, settings: this.stationSettings, profiles, reader, setUpReads: this.profileCommands }, options, ports);
+    this.readerDetections = new ReaderDetections(this.kernel, { view, reader, cards: this.cardInputs }, options.detectReader);
+    this.historyCommands = new HistoryCommands(this.kernel, options.dataDir, followers.raceSpans, view, { clock: options.clock, chooseExportFile: options.chooseExportFile }, followers);
+    this.races = new RaceCommands(ports, this.countDrafts);
+    this.games = new GameCommands(ports);
+    this.exchanges = new ExchangeCommands(ports);
+    ports.wire({ cards: this.cardInputs, races: this.races, games: this.games, countDrafts: this.countDrafts });
     // The clock's next change is armed whenever the clock the screens are shown changes (building the state does nothing).
     this.clockCommands = new ClockCommands(this.kernel, followers.clock, this.stationSettings, options.clock);
-    this.floorSeats = new FloorSeatsFollowing(this.kernel, this.stationSettings, () => this.session);
-    this.floorCommands = new FloorCommands(commands, followers, this.clockCommands, this.floorSeats, this.races);
+    this.floorSeats = new FloorSeatsFollowing(this.kernel, this.stationSettings, view);
+    this.floorCommands = new FloorCommands(ports, followers, this.clockCommands, this.floorSeats, this.races);
     // The floor link: its inbox's messages to the floor commands, the reader's health from the card inputs.
     this.floor = new FloorFollowing(this.kernel, this.stationSettings, options, this.floorCommands, this.cardInputs);
-    this.kernel.appended = (seq) => this.floor.appended(seq);
-    this.state = new StationState({ kernel: this.kernel, session: () => this.session, settings: () => this.settings, inputs: this.cardInputs, profiles: this.profileCommands, detection: this.readerDetections, countDrafts: this.countDrafts, floor: this.floor });
-  }
-
-  private get session(): Session {
-    return this.followers.session.session;
+    this.kernel.outbox = this.floor;
+    this.settingsCommands = new SettingsCommands(this.kernel, this.stationSettings, { view, profiles, reader, source: ports, floor: this.floor });
+    this.state = new StationState({ kernel: this.kernel, view, inputs: this.cardInputs, profiles: this.profileCommands, detection: this.readerDetections, countDrafts: this.countDrafts, floor: this.floor });
+    this.ports = ports;
   }
 
   /**
@@ -199,19 +174,6 @@ export class ConsoleService {
     return this.state.assemble();
   }
 
-  /** A command's record journaled, then what follows from it for the console beyond the journal's followers. */
-  private async commit(record: SessionRecord): Promise<void> {
-    await this.kernel.commit(record);
-    this.cardInputs.committed(record);
-    // A race begins afresh: the counts typed for it are its own now.
-    if (record.kind === 'race-start') await this.countDrafts.clear();
-    this.kernel.publish();
-  }
-
-  private get settings(): ConsoleSettings {
-    return this.stationSettings.current;
-  }
-
   // The commands of protocol/commands.ts, each its module's (station/ipc/validate.ts has checked the arguments).
 
   /** The counts being typed for the table's next race (station/service/countDrafts.ts). */
@@ -246,7 +208,7 @@ export class ConsoleService {
   readonly startGame = (game: GameName, players: readonly string[], options?: Partial<HouseOptions>): Promise<CommandResult> => this.games.startGame(game, players, options);
   readonly gameAction = (gameId: string, action: GameAction): Promise<CommandResult> => this.games.gameAction(gameId, action);
   readonly closeGame = (gameId: string, reason: string): Promise<CommandResult> => this.games.closeGame(gameId, reason);
-  readonly dealCard = (target: string, code: string): Promise<CommandResult> => this.kernel.serial(() => this.deal(target, code, 'manual'));
+  readonly dealCard = (target: string, code: string): Promise<CommandResult> => this.kernel.serial(() => this.ports.deal(target, code, 'manual'));
   /** A keyboard-wedge scan (station/service/cardInputs.ts). */
   readonly dealScan = (target: string, raw: string): Promise<CommandResult> => this.cardInputs.dealScan(target, raw);
   readonly readScan = (raw: string): Promise<CommandResult<ScanReading>> => this.cardInputs.readScan(raw);
@@ -266,16 +228,6 @@ export class ConsoleService {
 
   listPorts(): Promise<CommandResult<readonly PortInfo[]>> {
     return this.kernel.serial(async () => ok(this.options.listPorts ? await this.options.listPorts() : []));
-  }
-
-  /** A card to whatever `target` names (the open race or game), from the keyboard or the shoe. */
-  private async deal(target: string, code: string, source: InputSource, held: HeldTaken = false): Promise<CommandResult> {
-    const { race, game } = this.session;
-    if (game && game.id === target) return this.games.applyToGame(game, { type: 'card', card: code }, code, source);
-    if (race && race.id === target) return this.races.applyToRace(race, { type: 'card', card: code }, code, source, held);
-    const open = race ?? game;
-    if (open === null) return refused('race', { key: 'service.noRaceStart' });
-    return refused(race ? 'race' : 'game', { key: 'service.notOpen', params: { given: target, open: open.id } });
   }
 
   async close(): Promise<void> {

@@ -1,10 +1,10 @@
+import type { SourceControl, StationView } from './ports';
 import { isInputError } from '../../engine/errors';
 import type { StructureInput } from '../../engine/plan/csv';
 import { SETTING_NAMES } from '../../engine/race/rules';
 import { isRecord } from '../../engine/validate';
 import { tableWithChips } from '../../protocol/colorUp';
-import { countingSettingsOf, displaySettingsOf, type CommandResult, type DisplaySettings, type ConsoleSettings, type Language, type PlanView, type SettingsInput } from '../../protocol/contract';
-import type { Session } from '../../replay/session';
+import { countingSettingsOf, displaySettingsOf, type CommandResult, type DisplaySettings, type ConsoleSettings, type Language, type SettingsInput } from '../../protocol/contract';
 import { stillOpen } from './commandContext';
 import { ok, refused } from './failures';
 import { changesFloorSeats } from './floorSeats';
@@ -35,15 +35,16 @@ function shoeOf(settings: ConsoleSettings): Omit<ConsoleSettings['source'], 'sca
 
 /** What the settings' commands need of the rest of the console. */
 export interface SettingsHooks {
-  session(): Session;
-  plan(): PlanView | null;
-  hasProfile(name: string): boolean;
+  /** The station as it stands (the session, the plan). */
+  readonly view: Pick<StationView, 'session' | 'plan'>;
+  /** The device profiles (a source's decoder or scanner names one). */
+  readonly profiles: { has(name: string): boolean };
   /** The card reader's mode: a deck being registered, or its antennas mapped to seats, keeps the card source as it is. */
   readonly reader: ReaderSession;
   /** The card source closed and opened again on the settings' source. */
-  reopenSource(): Promise<void>;
+  readonly source: SourceControl;
   /** The floor link started, restarted or stopped as the settings now say. */
-  followFloor(): Promise<void>;
+  readonly floor: { follow(): Promise<void> };
 }
 
 /**
@@ -66,7 +67,7 @@ export class SettingsCommands {
       if (changesFloorSeats(this.settings.current, settings)) return refused('table.seats', { key: 'service.fromFloor.seats' });
       const { scanner } = settings.source;
       for (const [field, name] of [['source.decoder', settings.source.decoder], ['source.scanner', scanner]] as const) {
-        if (name !== undefined && !this.hooks.hasProfile(name)) return refused(field, { key: 'service.noProfile', params: { name } });
+        if (name !== undefined && !this.hooks.profiles.has(name)) return refused(field, { key: 'service.noProfile', params: { name } });
       }
       // The shoe's port: the scanner's profile is no part of it (a scan opens no port).
       const sourceChanged = JSON.stringify(shoeOf(settings)) !== JSON.stringify(shoeOf(this.settings.current));
@@ -77,9 +78,9 @@ export class SettingsCommands {
       }
       await this.settings.store(settings);
       if (sourceChanged) {
-        await this.hooks.reopenSource();
+        await this.hooks.source.reopenSource();
       }
-      await this.hooks.followFloor();
+      await this.hooks.floor.follow();
       this.kernel.publish();
       return ok(null);
     });
@@ -126,9 +127,9 @@ export class SettingsCommands {
     return this.kernel.serial(async () => {
       const at = this.settings.current.tournament?.atBreakAfter ?? null;
       if (at !== afterLevel) return refused('afterLevel', at === null ? { key: 'service.colorUp.notOnBreak', params: { level: afterLevel } } : { key: 'service.colorUp.otherBreak', params: { at, level: afterLevel } });
-      const busy = stillOpen(this.hooks.session());
+      const busy = stillOpen(this.hooks.view.session());
       if (busy !== null) return busy;
-      const proposal = this.hooks.plan()?.proposal ?? null;
+      const proposal = this.hooks.view.plan()?.proposal ?? null;
       const step = proposal?.races.find((race) => race.removed === removed);
       if (proposal === null || step === undefined) return refused('removed', { key: 'service.colorUp.noRace', params: { level: afterLevel, removed } });
       const racedOff = racedOffRefusal(this.settings.current, this.kernel.followers.colorUps, removed);

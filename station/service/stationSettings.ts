@@ -28,13 +28,15 @@ export class StationSettings {
     private readonly dataDir: string,
     /** The settings file as read: an older version's may still hold the floor's copies (migrateFloorCopies). */
     file: ConsoleSettings,
-    private readonly facts: () => FloorFactsView,
-    private readonly tableChanged: () => Promise<void>,
+    /** The floor's facts the journal holds (floorFacts.ts). */
+    private readonly floorFacts: { readonly current: FloorFactsView },
+    /** The counts typed for the next race: cleared when the table changes. */
+    private readonly drafts: { clear(): Promise<void> },
   ) {
     // An older file's copies stand until they are journaled (migrateFloorCopies, at start).
     const copies = floorCopiesOf(file) !== null;
     this.own = copies ? ownSettingsOf(file) : file;
-    this.settings = copies ? file : effectiveSettings(file, factsInForce(facts()));
+    this.settings = copies ? file : effectiveSettings(file, factsInForce(floorFacts.current));
   }
 
   get current(): ConsoleSettings {
@@ -48,7 +50,7 @@ export class StationSettings {
       throw new SaveError('settings', error);
     });
     this.own = own;
-    await this.become(effectiveSettings(own, factsInForce(this.facts())));
+    await this.become(effectiveSettings(own, factsInForce(this.floorFacts.current)));
   }
 
   /**
@@ -57,7 +59,7 @@ export class StationSettings {
    * settings refuse it) is not journaled: the table stays as it was. Returns whether it was taken.
    */
   async takeFloorFact(record: FloorFactRecord, journal: (record: FloorFactRecord) => Promise<unknown>): Promise<boolean> {
-    const inForce = factsInForce(this.facts());
+    const inForce = factsInForce(this.floorFacts.current);
     const facts = record.kind === 'floor-tournament' ? { ...inForce, tournament: record.tournament } : { ...inForce, seating: record.seating };
     if (sameFloorFact(facts.tournament, inForce.tournament) && sameFloorFact(facts.seating, inForce.seating)) return false;
     const next = effectiveSettings(this.own, facts);
@@ -77,7 +79,7 @@ export class StationSettings {
   async migrateFloorCopies(journal: (record: FloorFactRecord) => Promise<unknown>): Promise<void> {
     const copies = floorCopiesOf(this.settings);
     if (copies === null) return;
-    const journaled = this.facts();
+    const journaled = this.floorFacts.current;
     if (copies.tournament !== null && journaled.tournament.seq === 0) await journal({ kind: 'floor-tournament', tournament: copies.tournament });
     if (copies.seating !== null && journaled.seating.seq === 0) await journal({ kind: 'floor-seating', seating: copies.seating });
     await this.store(this.settings);
@@ -86,6 +88,6 @@ export class StationSettings {
   private async become(next: ConsoleSettings): Promise<void> {
     const changed = countsTableKey(next.table) !== countsTableKey(this.settings.table);
     this.settings = next;
-    if (changed) await this.tableChanged();
+    if (changed) await this.drafts.clear();
   }
 }

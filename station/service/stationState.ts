@@ -1,6 +1,6 @@
+import type { StationView } from './ports';
 import { countsAsConfirmed, type ConsoleSettings, type ConsoleState, type HistoryEntry, type HistorySummary } from '../../protocol/contract';
-import { planView } from '../../protocol/views';
-import { raceView, valueDeltaOf, type ActiveGame, type ActiveRace, type Session } from '../../replay/session';
+import { raceView, valueDeltaOf, type ActiveGame, type ActiveRace } from '../../replay/session';
 import type { CardInputs } from './cardInputs';
 import type { CountDrafts } from './countDrafts';
 import type { FloorFollowing } from './floorFollowing';
@@ -14,8 +14,8 @@ import { shownFloor } from './settings';
 /** Where the state's parts come from. */
 export interface StateParts {
   readonly kernel: Kernel;
-  session(): Session;
-  settings(): ConsoleSettings;
+  /** The station as it stands: the session, the settings in force, the structure's plan. */
+  readonly view: StationView;
   readonly inputs: CardInputs;
   readonly profiles: ProfileCommands;
   readonly detection: ReaderDetections;
@@ -36,8 +36,6 @@ export class StationState {
 
   private readonly raceViewOf = lastOf((race: ActiveRace | null) => (race ? raceView(race) : null));
   private readonly gameViewOf = lastOf((game: ActiveGame | null) => (game ? gameView(game) : null));
-  /** The structure's plan and its colour-up proposal (the commands read it too). */
-  readonly planOf = lastOf(planView);
   /** A race a damaged line cut short (its end lost) is on the history but not confirmed: not in the value, counted apart. */
   private readonly historyOf = lastOf((history: readonly HistoryEntry[]): HistorySummary => {
     let valueDelta = 0;
@@ -50,8 +48,8 @@ export class StationState {
   });
 
   assemble(): ConsoleState {
-    const session = this.parts.session();
-    const settings = this.parts.settings();
+    const session = this.parts.view.session();
+    const settings = this.parts.view.settings();
     const inputs = this.parts.inputs.view;
     return {
       settings: this.shownSettingsOf(settings),
@@ -68,7 +66,7 @@ export class StationState {
       detection: this.parts.detection.current,
       game: this.gameViewOf(session.game),
       games: session.games,
-      plan: this.planOf(settings.tournament),
+      plan: this.parts.view.plan(),
       colorUp: this.parts.kernel.followers.colorUps.progress(settings.tournament?.atBreakAfter ?? null, session.race?.id ?? null),
       journal: this.parts.kernel.journalReport,
       countDrafts: this.parts.countDrafts.current,
