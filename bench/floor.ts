@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JournalEncoder } from '../journal/encoder';
 import { journalPath } from '../journal/location';
@@ -61,6 +61,41 @@ export function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** The server's processes: the postmaster (the parent of a backend) and its children. */
+export function postgresPids(backend: number): number[] {
+  const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+  const postmaster = parentOf(backend);
+  const pids = [postmaster];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (parentOf(Number(name)) === postmaster) pids.push(Number(name));
+    } catch {
+      // a process that ended while looked at
+    }
+  }
+  return pids;
+}
+
+/** CPU time (user + system) the server's processes have used so far, ms (a process that ended meanwhile is not counted). */
+export function serverCpuMs(backend: number): number {
+  let total = 0;
+  for (const pid of postgresPids(backend)) {
+    try {
+      total += processCpuMs(pid);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total;
+}
+
+/** This process's CPU time (user + system) since `start` (a process.cpuUsage reading), ms. */
+export function ownCpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
 }
 
 /**
