@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type pg from 'pg';
@@ -11,7 +11,7 @@ import { FloorLink } from '../station/floorLink/link';
 import { JournalWriter, readJournal } from '../station/journal/journal';
 import { syncStation } from '../replication/sync';
 import type { SessionRecord } from '../replay/session';
-import { processCpuMs, stationRecords } from './floor';
+import { ownCpuMsSince, postgresPids, processCpuMs, serverCpuMs, stationRecords } from './floor';
 import { playTemplateRaces, writeJournal } from './journal';
 import { formatTable, type BenchFigure } from './report';
 import { percentile, round1 } from './support';
@@ -103,22 +103,6 @@ const BARE_READ_SQL = 'SELECT * FROM floor_races';
  */
 const STATUS_RATIO_TARGET = 0.4;
 
-/** The server's processes: the postmaster (the parent of a backend) and its children. */
-function postgresPids(backend: number): number[] {
-  const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
-  const postmaster = parentOf(backend);
-  const pids = [postmaster];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (parentOf(Number(name)) === postmaster) pids.push(Number(name));
-    } catch {
-      // a process that ended while looked at
-    }
-  }
-  return pids;
-}
-
 /** The server's memory now: PSS (shared pages split between the processes sharing them) and RSS, summed, in MB. */
 function serverMemory(backend: number): { processes: number; pssMb: number; rssMb: number } {
   let pssKb = 0;
@@ -137,25 +121,6 @@ function serverMemory(backend: number): { processes: number; pssMb: number; rssM
     }
   }
   return { processes, pssMb: Math.round(pssKb / 1024), rssMb: Math.round(rssKb / 1024) };
-}
-
-/** CPU time (user + system) the server's processes have used so far, ms (a process that ended meanwhile is not counted). */
-function serverCpuMs(backend: number): number {
-  let total = 0;
-  for (const pid of postgresPids(backend)) {
-    try {
-      total += processCpuMs(pid);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return total;
-}
-
-/** This process's CPU time (user + system) since `start` (a process.cpuUsage reading), ms. */
-function ownCpuMsSince(start: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
 }
 
 async function connections(admin: pg.Client): Promise<{ total: number; stations: number }> {
