@@ -14,15 +14,21 @@ import type { ConsoleSettings, ConsoleState, SeatCount } from '../../protocol/co
 import type { MatchEvent } from '../../engine/poker/match';
 import { startInProcessStation, type InProcessOptions, type InProcessStation } from '../../station/testing/inProcessApi';
 import { fromPreload } from '../api';
-import { FINNISH_COUNTS, makeSettings } from './fixtures';
+import { FINNISH_COUNTS, makeSettings, type RaceInput } from './fixtures';
 
 export interface KernelApiOptions extends InProcessOptions {
   /** The settings saved before the page connects (default: the Finnish example's table, makeSettings()). */
   readonly settings?: ConsoleSettings;
   /** Confirmed races before the page connects: each started on these counts and dealt these cards. */
   readonly history?: readonly { readonly counts?: readonly SeatCount[]; readonly cards: readonly string[] }[];
-  /** A race open when the page connects: started on `counts` (default the Finnish example's), `cards` dealt, the last `voids` voided. */
-  readonly race?: { readonly counts?: readonly SeatCount[]; readonly cards?: readonly string[]; readonly voids?: number };
+  /**
+   * A race open when the page connects: started on `counts` (default the Finnish example's), `cards`
+   * dealt, the last `voids` voided; the table's rules, chips, button, decks and seats given here are
+   * saved with the settings first.
+   */
+  readonly race?: Pick<RaceInput, 'rules' | 'removed' | 'next' | 'button' | 'decks' | 'seats' | 'counts' | 'cards' | 'voids'>;
+  /** Points games played and closed before the page connects (oldest first): each its start, then its events. */
+  readonly games?: readonly (readonly MatchEvent[])[];
   /** A points game open when the page connects: its start, then its events (as the screen sends them). */
   readonly game?: readonly MatchEvent[];
 }
@@ -33,6 +39,9 @@ export interface KernelApi extends ConsoleApi {
   readonly current: ConsoleState;
   /** The page's calls of one command, by their argument lists. */
   callsOf(method: CommandName): (readonly unknown[])[];
+  /** See InProcessStation.cann: for trouble a test cannot cause in-process only. */
+  cann(method: CommandName, result: unknown): void;
+  clearCanned(method?: CommandName): void;
   /** Listeners the page has attached to the state. */
   listenerCount(): number;
 }
@@ -57,10 +66,23 @@ async function taken(station: InProcessStation, method: CommandName, ...args: un
   if (!result.ok) throw new Error(`arranging the test: ${method} was refused: ${JSON.stringify(result.error)}`);
 }
 
+/** A points game started and played: its id. */
+async function playGame(station: InProcessStation, game: readonly MatchEvent[]): Promise<string> {
+  const [start, ...events] = game;
+  if (start?.type !== 'start') throw new Error('arranging the test: a game begins with its start');
+  await taken(station, 'startGame', start.game, start.players, ...(start.options === undefined ? [] : [start.options]));
+  const id = station.state().game?.id ?? '';
+  // Cards as the dealer deals them (dealCard), the rest as the screen's actions.
+  for (const event of events) await (event.type === 'card' ? taken(station, 'dealCard', id, event.card) : taken(station, 'gameAction', id, event));
+  return id;
+}
+
 export async function createKernelApi(options: KernelApiOptions = {}): Promise<KernelApi> {
   const station = await startInProcessStation(options);
   open.add(station);
-  const { language, tournament, display, ...input } = options.settings ?? makeSettings();
+  const settings = options.settings ?? makeSettings();
+  const { counts: _counts, cards: _cards, voids: _voids, ...table } = options.race ?? {};
+  const { language, tournament, display, ...input } = { ...settings, table: { ...settings.table, ...table } };
   await taken(station, 'saveSettings', { ...input, language, ...(tournament === undefined ? {} : { tournament }), ...(display === undefined ? {} : { display }) });
   for (const race of options.history ?? []) {
     await taken(station, 'startRace', race.counts ?? FINNISH_COUNTS);
@@ -74,14 +96,12 @@ export async function createKernelApi(options: KernelApiOptions = {}): Promise<K
     for (const card of options.race.cards ?? []) await taken(station, 'dealCard', id, card);
     if ((options.race.voids ?? 0) > 0) await taken(station, 'voidCards', id, options.race.voids, 'manual correction');
   }
-  if (options.game !== undefined) {
-    const [start, ...events] = options.game;
-    if (start?.type !== 'start') throw new Error('arranging the test: a game begins with its start');
-    await taken(station, 'startGame', start.game, start.players, ...(start.options === undefined ? [] : [start.options]));
-    const id = station.state().game?.id ?? '';
-    // Cards as the dealer deals them (dealCard), the rest as the screen's actions.
-    for (const event of events) await (event.type === 'card' ? taken(station, 'dealCard', id, event.card) : taken(station, 'gameAction', id, event));
+  for (const game of options.games ?? []) {
+    const id = await playGame(station, game);
+    await taken(station, 'closeGame', id, 'played');
+    station.advance(60 * 60_000);
   }
+  if (options.game !== undefined) await playGame(station, options.game);
   return {
     ...fromPreload(station.api),
     station,
@@ -89,6 +109,8 @@ export async function createKernelApi(options: KernelApiOptions = {}): Promise<K
       return station.state();
     },
     callsOf: (method: CommandName) => station.callsOf(method),
+    cann: (method: CommandName, result: unknown) => station.cann(method, result),
+    clearCanned: (method?: CommandName) => station.clearCanned(method),
     listenerCount: () => station.listenerCount(),
   };
 }

@@ -48,6 +48,13 @@ export interface InProcessStation {
   /** The page's calls, in order, with their arguments as sent. */
   readonly calls: InProcessCall[];
   callsOf(method: CommandName): (readonly unknown[])[];
+  /**
+   * From now on the page's `method` answers `result` (until `clearCanned`), the service not asked:
+   * for what the service answers only in trouble a test cannot cause in-process (a journal write
+   * failing, say). Behaviour the service has is to be caused, not canned.
+   */
+  cann(method: CommandName, result: unknown): void;
+  clearCanned(method?: CommandName): void;
   /** A command run as the page would run it (through the command boundary), not counted among the page's calls: a test's own arranging. */
   run(method: CommandName, ...args: unknown[]): Promise<unknown>;
   /** The service's state now. */
@@ -114,10 +121,12 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
 
   const calls: InProcessCall[] = [];
   const running = new Set<Promise<unknown>>();
+  const canned = new Map<CommandName, unknown>();
   const run = async (method: CommandName, args: readonly unknown[]) => crossed(await dispatch(service, method, crossed([...args])));
   const api: PreloadApi = {
     ...commandCalls((name, args) => {
       calls.push({ method: name, args });
+      if (canned.has(name)) return Promise.resolve(crossed(canned.get(name)));
       const answer = run(name, args);
       running.add(answer);
       const done = () => running.delete(answer);
@@ -138,6 +147,13 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
     api,
     calls,
     callsOf: (method) => calls.filter((call) => call.method === method).map((call) => call.args),
+    cann: (method, result) => {
+      canned.set(method, result);
+    },
+    clearCanned: (method) => {
+      if (method === undefined) canned.clear();
+      else canned.delete(method);
+    },
     run: (method, ...args) => run(method, args),
     state: () => service.getState(),
     advance(ms) {
