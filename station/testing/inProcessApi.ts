@@ -18,6 +18,8 @@ import type { ConsoleState, PortInfo, StateMessage } from '../../protocol/contra
 import { mergeState } from '../../protocol/stateMerge';
 import { StateFeed } from '../ipc/stateFeed';
 import { dispatch } from '../ipc/validate';
+import type { ShoeEvent } from '../../hardware/events';
+import type { CardSourceRequest } from '../service/cardSource';
 import type { ClockTimers } from '../service/clock';
 import type { ChooseExportFile } from '../service/historyCommands';
 import type { ReaderDetector } from '../service/readerDetection';
@@ -63,6 +65,13 @@ export interface InProcessStation {
   advance(ms: number): void;
   /** Resolves once no command of the page's is running any more (the page's answers then wait only on the page): whether one was. */
   idle(): Promise<boolean>;
+  /**
+   * The serial card source as the service opened it (the port, the profile in force, a
+   * registration's decoder), or null while none is open: the test is the reader on that port, and
+   * `emit` hands the service what the reader decoded (a card, an unreadable code, a device message,
+   * the port's status), exactly as hardware's pipeline does.
+   */
+  shoe(): { readonly request: CardSourceRequest; emit(event: ShoeEvent): void } | null;
   /** Page listeners attached to the state messages. */
   listenerCount(): number;
   /** Stops the service and removes its data folder. */
@@ -88,6 +97,8 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
       if (timer === handle) timer = null;
     },
   };
+  // The serial port's reader is the test: the service's request and its emit kept while open.
+  let shoe: { readonly request: CardSourceRequest; emit(event: ShoeEvent): void } | null = null;
   let service: ConsoleService;
   try {
     service = await ConsoleService.start({
@@ -97,6 +108,16 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
       timers,
       station: 'screen-test',
       listPorts: () => Promise.resolve(options.ports ?? []),
+      cardSources: (request, emit) => {
+        const opened = { request, emit };
+        shoe = opened;
+        return {
+          stop: () => {
+            if (shoe === opened) shoe = null;
+            return Promise.resolve();
+          },
+        };
+      },
       ...(options.detectReader === undefined ? {} : { detectReader: options.detectReader }),
       ...(options.chooseExportFile === undefined ? {} : { chooseExportFile: options.chooseExportFile }),
     });
@@ -170,6 +191,7 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
       while (running.size > 0) await Promise.allSettled([...running]);
       return busy;
     },
+    shoe: () => shoe,
     listenerCount: () => pageListeners.size,
     async close() {
       if (closed) return;
