@@ -44,7 +44,7 @@ export interface KernelApi extends ConsoleApi {
   /** See InProcessStation.cann: for trouble a test cannot cause in-process only. */
   cann(method: CommandName, result: unknown): void;
   clearCanned(method?: CommandName): void;
-  /** Listeners the page has attached to the state. */
+  /** Listeners the page's stores have attached to the state (onState). */
   listenerCount(): number;
 }
 
@@ -105,8 +105,21 @@ export async function createKernelApi(options: KernelApiOptions = {}): Promise<K
     station.advance(60 * 60_000);
   }
   if (options.game !== undefined) await playGame(station, options.game);
+  const api = fromPreload(station.api);
+  // The page's own listeners (the preload's one subscription is fromPreload's, for the page's life).
+  let listeners = 0;
   return {
-    ...fromPreload(station.api),
+    ...api,
+    onState(listener) {
+      listeners += 1;
+      const stop = api.onState(listener);
+      let stopped = false;
+      return () => {
+        if (!stopped) listeners -= 1;
+        stopped = true;
+        stop();
+      };
+    },
     station,
     get current() {
       return station.state();
@@ -114,6 +127,6 @@ export async function createKernelApi(options: KernelApiOptions = {}): Promise<K
     callsOf: (method: CommandName) => station.callsOf(method),
     cann: (method: CommandName, result: unknown) => station.cann(method, result),
     clearCanned: (method?: CommandName) => station.clearCanned(method),
-    listenerCount: () => station.listenerCount(),
+    listenerCount: () => listeners,
   };
 }
