@@ -63,7 +63,7 @@ export interface InProcessStation {
   state(): ConsoleState;
   /** The station's clock, moved on (both its wall clock and its monotonic one); the tournament clock's timer fires if it is due. */
   advance(ms: number): void;
-  /** Resolves once no command of the page's is running any more (the page's answers then wait only on the page): whether one was. */
+  /** Resolves once nothing the page sent (nor a read from the shoe) is running any more (the page's answers then wait only on the page): whether one was. */
   idle(): Promise<boolean>;
   /**
    * The serial card source as the service opened it (the port, the profile in force, a
@@ -143,16 +143,19 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
   const calls: InProcessCall[] = [];
   const running = new Set<Promise<unknown>>();
   const canned = new Map<CommandName, unknown>();
+  /** Work the test set going (the page's commands, a read from the shoe), kept until it settles. */
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    running.add(work);
+    const done = () => running.delete(work);
+    work.then(done, done);
+    return work;
+  };
   const run = async (method: CommandName, args: readonly unknown[]) => crossed(await dispatch(service, method, crossed([...args])));
   const api: PreloadApi = {
     ...commandCalls((name, args) => {
       calls.push({ method: name, args });
       if (canned.has(name)) return Promise.resolve(crossed(canned.get(name)));
-      const answer = run(name, args);
-      running.add(answer);
-      const done = () => running.delete(answer);
-      answer.then(done, done);
-      return answer;
+      return track(run(name, args));
     }),
     onStateMessage(listener) {
       pageListeners.add(listener);
@@ -191,7 +194,19 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
       while (running.size > 0) await Promise.allSettled([...running]);
       return busy;
     },
-    shoe: () => shoe,
+    shoe: () => {
+      const open = shoe;
+      if (open === null) return null;
+      return {
+        request: open.request,
+        emit(event) {
+          open.emit(event);
+          // What the read set going runs in the service's one queue: a command queued behind it
+          // (listPorts answers from the queue) settles once it has, so idle() waits for it too.
+          track(service.listPorts());
+        },
+      };
+    },
     listenerCount: () => pageListeners.size,
     async close() {
       if (closed) return;
