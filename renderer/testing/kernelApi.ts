@@ -39,6 +39,8 @@ export interface KernelApi extends ConsoleApi {
   readonly station: InProcessStation;
   /** The service's state now. */
   readonly current: ConsoleState;
+  /** The page's calls, in order. */
+  readonly calls: InProcessStation['calls'];
   /** The page's calls of one command, by their argument lists. */
   callsOf(method: CommandName): (readonly unknown[])[];
   /** See InProcessStation.cann: for trouble a test cannot cause in-process only. */
@@ -124,6 +126,7 @@ export async function createKernelApi(options: KernelApiOptions = {}): Promise<K
     get current() {
       return station.state();
     },
+    calls: station.calls,
     callsOf: (method: CommandName) => station.callsOf(method),
     cann: (method: CommandName, result: unknown) => station.cann(method, result),
     clearCanned: (method?: CommandName) => station.clearCanned(method),

@@ -78,6 +78,14 @@ export interface InProcessStation {
   close(): Promise<void>;
 }
 
+/** "Find the settings for this reader" on a port nobody sends to: it listens until stopped, and has found nothing. */
+const listenUntilStopped: ReaderDetector = ({ signal }) =>
+  new Promise((resolve) => {
+    const done = () => resolve({ ok: true, found: [], tried: 0, total: 0 });
+    if (signal?.aborted === true) done();
+    else signal?.addEventListener('abort', done, { once: true });
+  });
+
 /** A value as it crosses IPC (structured clone): what cannot cross fails here as it would there. */
 const crossed = <T>(value: T): T => structuredClone(value);
 
@@ -118,7 +126,7 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
           },
         };
       },
-      ...(options.detectReader === undefined ? {} : { detectReader: options.detectReader }),
+      detectReader: options.detectReader ?? listenUntilStopped,
       ...(options.chooseExportFile === undefined ? {} : { chooseExportFile: options.chooseExportFile }),
     });
   } catch (error) {
