@@ -19,6 +19,8 @@ import { FINNISH_COUNTS, makeSettings, type RaceInput } from './fixtures';
 export interface KernelApiOptions extends InProcessOptions {
   /** The settings saved before the page connects (default: the Finnish example's table, makeSettings()). */
   readonly settings?: ConsoleSettings;
+  /** The station's own tournament clock started (clockStart) once the settings are saved: they must hold a timed structure. */
+  readonly clockStarted?: boolean;
   /** The break marked (markBreak) once the settings are saved, before any race: the settings must hold a structure. */
   readonly markBreak?: number | null;
   /** Confirmed races before the page connects: each started on these counts and dealt these cards. */
@@ -88,6 +90,7 @@ export async function createKernelApi(options: KernelApiOptions = {}): Promise<K
   const { counts: _counts, cards: _cards, voids: _voids, ...table } = options.race ?? {};
   const { language, tournament, display, ...input } = { ...settings, table: { ...settings.table, ...table } };
   await taken(station, 'saveSettings', { ...input, language, ...(tournament === undefined ? {} : { tournament }), ...(display === undefined ? {} : { display }) });
+  if (options.clockStarted === true) await taken(station, 'clockStart');
   if (options.markBreak !== undefined) await taken(station, 'markBreak', options.markBreak);
   for (const race of options.history ?? []) {
     await taken(station, 'startRace', race.counts ?? FINNISH_COUNTS);

@@ -31,6 +31,12 @@ export const IN_PROCESS_T0 = Date.parse('2024-05-04T18:30:00.000Z');
 export interface InProcessOptions {
   /** Where the clock starts (ms since the epoch). */
   readonly at?: number;
+  /**
+   * The station's clock is the process's own (Date.now, which a test's fake timers may set, as they
+   * set the page's): for screens that count time by the page's clock against the service's events.
+   * `advance` then moves nothing.
+   */
+  readonly systemClock?: boolean;
   /** What listPorts answers. */
   readonly ports?: readonly PortInfo[];
   /** "Find the settings for this reader": none given, a detection never ends by itself. */
@@ -111,8 +117,7 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
   try {
     service = await ConsoleService.start({
       dataDir,
-      clock: () => new Date(now),
-      monotonic: () => monotonic,
+      ...(options.systemClock === true ? {} : { clock: () => new Date(now), monotonic: () => monotonic }),
       timers,
       station: 'screen-test',
       listPorts: () => Promise.resolve(options.ports ?? []),
