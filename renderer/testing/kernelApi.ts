@@ -19,6 +19,8 @@ import { FINNISH_COUNTS, makeSettings, type RaceInput } from './fixtures';
 export interface KernelApiOptions extends InProcessOptions {
   /** The settings saved before the page connects (default: the Finnish example's table, makeSettings()). */
   readonly settings?: ConsoleSettings;
+  /** Profile files imported (importProfile) before the settings are saved, as the dealer imports them. */
+  readonly importProfiles?: readonly unknown[];
   /** The station's own tournament clock started (clockStart) once the settings are saved: they must hold a timed structure. */
   readonly clockStarted?: boolean;
   /** The break marked (markBreak) once the settings are saved, before any race: the settings must hold a structure. */
@@ -89,6 +91,7 @@ export async function createKernelApi(options: KernelApiOptions = {}): Promise<K
   const settings = options.settings ?? makeSettings();
   const { counts: _counts, cards: _cards, voids: _voids, ...table } = options.race ?? {};
   const { language, tournament, display, ...input } = { ...settings, table: { ...settings.table, ...table } };
+  for (const profile of options.importProfiles ?? []) await taken(station, 'importProfile', profile);
   await taken(station, 'saveSettings', { ...input, language, ...(tournament === undefined ? {} : { tournament }), ...(display === undefined ? {} : { display }) });
   if (options.clockStarted === true) await taken(station, 'clockStart');
   if (options.markBreak !== undefined) await taken(station, 'markBreak', options.markBreak);
