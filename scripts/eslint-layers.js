@@ -23,7 +23,8 @@
 // |               | builtins (never station/, hardware/, electron, serialport, vue)         |
 // | renderer/     | protocol/, engine/ (not engine/cli/), vue, pinia, vue-i18n; its tests   |
 // |               | (*.test.ts, renderer/testing/) also station/testing/inProcessApi.ts     |
-// |               | alone: the real kernel in-process (RENDERER_TEST_HARNESS below)         |
+// |               | alone: the real kernel in-process (RENDERER_TEST_HARNESS below); the    |
+// |               | screens never import renderer/testing/                                  |
 // | system/, e2e/ | everything (tests that run the station and the floor together)          |
 //
 // Test files (*.test.ts, *.spec.ts) may also import the test tools and Node builtins, but they
@@ -226,6 +227,10 @@ export function violation(fromRel, specifier, typeOnly) {
       : path.posix.normalize(path.posix.join(base, spec));
     if (target.startsWith('../') || target === '..') {
       return `${layer}/ may not import '${specifier}': it resolves outside the repository`;
+    }
+    // The tests' helpers (renderer/testing/) reach the station's kernel: the screens never import them.
+    if (layer === 'renderer' && !isTest && !fromRel.startsWith('renderer/testing/') && target.startsWith('renderer/testing/')) {
+      return `renderer/ may not import '${specifier}': renderer/testing/ is for the renderer's tests (it reaches station/testing/), not the screens`;
     }
     const targetLayer = layerOf(target);
     if (targetLayer !== null && policy.layers.includes(targetLayer)) return null;
