@@ -6,6 +6,7 @@ import App from './App.vue';
 import { isDisplayMode } from './displayMode';
 import { LOCALES, pickLocale, russianPlural, type Locale } from './i18n';
 import { createFakeApi } from './testing/fakeApi';
+import { createKernelApi, type KernelApi } from './testing/kernelApi';
 import { FINNISH_COUNTS, makeSettings, makeState } from './testing/fixtures';
 import { TestKeyboard } from './testing/keyboard';
 import { prepare, settle } from './testing/setup';
@@ -16,9 +17,9 @@ const expectedNames: Record<Locale, string> = {
   ru: 'Консоль чип-рейса',
 };
 
-async function mountApp(options: { locale?: Locale; api?: ReturnType<typeof createFakeApi>; mode?: 'console' | 'display' } = {}) {
+async function mountApp(options: { locale?: Locale; api?: ReturnType<typeof createFakeApi> | KernelApi; mode?: 'console' | 'display' } = {}) {
   const locale = options.locale ?? 'en';
-  const api = options.api ?? createFakeApi({ state: makeState({ settings: makeSettings({ language: locale }) }) });
+  const api = options.api ?? (await createKernelApi({ settings: makeSettings({ language: locale }) }));
   const prepared = await prepare({ api, locale });
   const wrapper = mount(App, { props: { mode: options.mode ?? 'console' }, global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
@@ -51,7 +52,7 @@ describe('App', () => {
   });
 
   it('follows the language the service remembers', async () => {
-    const api = createFakeApi({ state: makeState({ settings: makeSettings({ language: 'ru' }) }) });
+    const api = await createKernelApi({ settings: makeSettings({ language: 'ru' }) });
     const { wrapper } = await mountApp({ api });
     expect(wrapper.get('h1').text()).toBe(expectedNames.ru);
     wrapper.unmount();
@@ -80,7 +81,7 @@ describe('App', () => {
   });
 
   it('opens on the dealing screen when the service resumes a race', async () => {
-    const { wrapper } = await mountApp({ api: createFakeApi({ race: { cards: ['Ah'] } }) });
+    const { wrapper } = await mountApp({ api: await createKernelApi({ race: { cards: ['Ah'] } }) });
     expect(wrapper.find('[data-testid="view-dealing"]').exists()).toBe(true);
     expect(wrapper.get('[data-testid="nav-race"]').text()).toBe('Race');
     expect(wrapper.get('[data-testid="nav-race"]').attributes('aria-current')).toBe('page');
@@ -128,6 +129,7 @@ describe('App', () => {
   });
 
   it('waits for the first state with a message', async () => {
+    // A service that never answers: the fake's canned getState.
     const api = createFakeApi();
     api.cann('getState', new Promise(() => {}));
     const { wrapper } = await mountApp({ api });
@@ -140,6 +142,7 @@ describe('App', () => {
       path: '/tmp/j', records: 12, chain: 'broken' as const, unchained: 0, unchainedThrough: 0, readOnly: null,
       findings: [{ code: 'torn-tail' as const, bytes: 40, savedAs: 'journal.jsonl.torn-1' }, { code: 'altered' as const, seq: 7, skipped: false }],
     };
+    // A damaged journal's findings: a state given, on the fake service.
     const api = createFakeApi({ state: makeState({ journal, settings: makeSettings({ language: 'fi' }) }) });
     const { wrapper } = await mountApp({ api });
     await settle();
@@ -183,7 +186,7 @@ describe('App', () => {
   });
 
   it('renders only the player display in display mode', async () => {
-    const { wrapper } = await mountApp({ mode: 'display', api: createFakeApi({ race: {} }) });
+    const { wrapper } = await mountApp({ mode: 'display', api: await createKernelApi({ race: {} }) });
     expect(wrapper.find('[data-testid="player-display"]').exists()).toBe(true);
     expect(wrapper.find('nav').exists()).toBe(false);
     expect(wrapper.findAll('button, input, select')).toHaveLength(0);
@@ -255,7 +258,7 @@ describe('App: the keyboard-wedge scanner anywhere on the screen', () => {
   });
 
   it('does not listen on the player display', async () => {
-    const { wrapper, api, scans } = await mountApp({ api: createFakeApi({ race: {} }), mode: 'display' });
+    const { wrapper, api, scans } = await mountApp({ api: await createKernelApi({ race: {} }), mode: 'display' });
     new TestKeyboard().scan('Kc');
     await settle();
     expect(api.callsOf('dealScan')).toEqual([]);

@@ -21,7 +21,10 @@
 // | station/web/  | station/, net/ and what station/ may (never electron): browser mode     |
 // | floor/        | protocol/, engine/, journal/, replay/, net/, replication/, pg, Node     |
 // |               | builtins (never station/, hardware/, electron, serialport, vue)         |
-// | renderer/     | protocol/, engine/ (not engine/cli/), vue, pinia, vue-i18n              |
+// | renderer/     | protocol/, engine/ (not engine/cli/), vue, pinia, vue-i18n; its tests   |
+// |               | (*.test.ts, renderer/testing/) also station/testing/inProcessApi.ts     |
+// |               | alone: the real kernel in-process (RENDERER_TEST_HARNESS below); the    |
+// |               | screens never import renderer/testing/                                  |
 // | system/, e2e/ | everything (tests that run the station and the floor together)          |
 //
 // Test files (*.test.ts, *.spec.ts) may also import the test tools and Node builtins, but they
@@ -149,6 +152,13 @@ export const TEST_PACKAGES = ['vitest', 'fast-check', '@vue/test-utils', 'happy-
 const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
 
 /**
+ * The one module of station/ the renderer's tests (its *.test.ts files and their helpers in
+ * renderer/testing/) may import: the station's real kernel started in-process and offered as the
+ * preload's API, so a screen test sees the service's own answers. Nothing else of station/.
+ */
+export const RENDERER_TEST_HARNESS = /^station\/testing\/inProcessApi(?:\.ts)?$/;
+
+/**
  * The layer a repo-relative path (forward slashes) belongs to, or null outside every layer.
  * @param {string} rel
  * @returns {Layer | null}
@@ -218,8 +228,13 @@ export function violation(fromRel, specifier, typeOnly) {
     if (target.startsWith('../') || target === '..') {
       return `${layer}/ may not import '${specifier}': it resolves outside the repository`;
     }
+    // The tests' helpers (renderer/testing/) reach the station's kernel: the screens never import them.
+    if (layer === 'renderer' && !isTest && !fromRel.startsWith('renderer/testing/') && target.startsWith('renderer/testing/')) {
+      return `renderer/ may not import '${specifier}': renderer/testing/ is for the renderer's tests (it reaches station/testing/), not the screens`;
+    }
     const targetLayer = layerOf(target);
     if (targetLayer !== null && policy.layers.includes(targetLayer)) return null;
+    if (layer === 'renderer' && (isTest || fromRel.startsWith('renderer/testing/')) && RENDERER_TEST_HARNESS.test(target)) return null;
     if (typeOnly && policy.typeOnlyFrom.some((re) => re.test(target))) return null;
     const where = targetLayer === null ? `'${target}' (outside every layer)` : `${targetLayer}/`;
     const allowed = policy.layers.map((l) => `${l}/`).join(', ');

@@ -126,6 +126,16 @@ describe('layers/boundaries: denied', () => {
     // test files get test tools and Node, but still no other layer
     denied('engine/x.test.ts', "import { a } from '../station/x';"),
     denied('renderer/x.test.ts', "import { a } from '../hardware/x';"),
+    // the renderer's tests may reach the station's kernel only through its in-process harness
+    denied('renderer/views/X.test.ts', "import { ConsoleService } from '../../station/service/service';"),
+    denied('renderer/views/X.test.ts', "import { dispatch } from '../../station/ipc/validate';"),
+    denied('renderer/testing/x.ts', "import { ConsoleService } from '../../station/service/service';"),
+    denied('renderer/views/X.test.ts', "import { a } from '../../station/testing/other';"),
+    // and only tests: the screens themselves never
+    denied('renderer/views/X.ts', "import { startInProcessStation } from '../../station/testing/inProcessApi';"),
+    denied('renderer/views/X.vue', "<script setup lang=\"ts\">\nimport { startInProcessStation } from '../../station/testing/inProcessApi';\n</script>"),
+    denied('renderer/views/X.ts', "import { createKernelApi } from '../testing/kernelApi';"),
+    denied('renderer/views/X.vue', "<script setup lang=\"ts\">\nimport { createKernelApi } from '../testing/kernelApi';\n</script>"),
   ])('%s: %s', async (file, code) => {
     const errors = await layerErrors(code, file);
     expect(errors).toHaveLength(1);
@@ -171,6 +181,10 @@ describe('layers/boundaries: allowed', () => {
     allowed('renderer/x.ts', "import { type ConsoleApi } from '../protocol/contract';"),
     allowed('renderer/x.ts', "import App from './App.vue';"),
     allowed('renderer/x.test.ts', "import { mount } from '@vue/test-utils';"),
+    allowed('renderer/views/X.test.ts', "import { startInProcessStation } from '../../station/testing/inProcessApi';"),
+    allowed('renderer/testing/kernelApi.ts', "import { startInProcessStation, type InProcessStation } from '../../station/testing/inProcessApi';"),
+    allowed('renderer/views/X.test.ts', "import { createKernelApi } from '../testing/kernelApi';"),
+    allowed('renderer/testing/setup.ts', "import { stationsIdle } from './kernelApi';"),
     allowed('renderer/Widget.vue', "<script setup lang=\"ts\">\nimport { ref } from 'vue';\nimport { a } from '../engine/cards';\n</script>"),
     allowed('floor/fold.ts', "import { SessionReplay } from '../replay/session';"),
     allowed('floor/fold.ts', "import type { JournalLine } from '../journal/read';"),

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleState, StateMessage } from '../../protocol/contract';
-import type { PreloadApi } from '../../protocol/commands';
-import { createFakeApi } from '../testing/fakeApi';
+import { commandCalls, type PreloadApi } from '../../protocol/commands';
+import { makeState } from '../testing/fixtures';
 
 afterEach(() => {
   delete window.chipRace;
@@ -25,14 +25,16 @@ describe('getConsoleApi', () => {
     expect(await api.confirmRace('race-1')).toEqual(READ_ONLY);
     expect(await api.saveSettings({} as never)).toEqual(READ_ONLY);
     const asked = api.getState();
-    const whole = await createFakeApi().getState();
+    const whole = makeState();
     push({ type: 'state', state: whole });
     expect(await asked).toEqual(whole);
     expect(await api.getState()).toEqual(whole);
   });
 
   it('uses the Electron preload API when present, merging its pushed messages into whole states', async () => {
-    const service = createFakeApi();
+    // A preload's commands (what they answer does not matter here) and a state to push.
+    const state = makeState();
+    const service = { ...commandCalls(() => Promise.resolve({ ok: true, value: null })), getState: () => Promise.resolve(state) };
     let push: (message: StateMessage) => void = () => undefined;
     const preload = {
       ...service,

@@ -7,6 +7,7 @@ import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { RaceRecord } from '../../protocol/contract';
 import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi } from '../testing/kernelApi';
 import { makeHistoryEntry, makeTournamentState } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import type { Locale } from '../i18n';
@@ -29,6 +30,7 @@ const RECORD: RaceRecord = {
 };
 
 async function recordOpen(record: RaceRecord, locale: Locale = 'en') {
+  // The record as given (confirmed, or abandoned), on the fake service.
   const prepared = await prepare({ api: createFakeApi({ history: [ENTRY], records: { 'race-1': record } }), locale });
   const wrapper = mount(HistoryView, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
@@ -93,7 +95,7 @@ describe('late-found chips on a race record', () => {
 
 describe('a colour-up of a player', () => {
   async function counts(atBreakAfter: number | null) {
-    const prepared = await prepare({ api: createFakeApi({ state: makeTournamentState({ atBreakAfter }) }) });
+    const prepared = await prepare({ api: await createKernelApi({ settings: makeTournamentState().settings, markBreak: atBreakAfter }) });
     const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
     return { ...prepared, wrapper };

@@ -3,8 +3,9 @@ import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConsoleSettings, SeatCount } from '../../protocol/contract';
 import App from '../App.vue';
-import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi, type KernelApi } from '../testing/kernelApi';
 import { makeTournamentState, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
+import { createFakeApi, type FakeApi } from '../testing/fakeApi';
 import { prepare, settle } from '../testing/setup';
 
 /** Seat 1 has exactly one chip's worth of the leaving chips, the others none: no race is needed. */
@@ -16,7 +17,8 @@ function evenCounts(ratio: number): SeatCount[] {
   ];
 }
 
-async function mountApp(api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) })) {
+async function mountApp(given?: KernelApi | FakeApi) {
+  const api = given ?? (await createKernelApi({ settings: makeTournamentState().settings, markBreak: 6 }));
   const prepared = await prepare({ api });
   const wrapper = mount(App, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
@@ -93,7 +95,7 @@ describe('the colour-up at the break', () => {
   });
 
   it('shows the confirmed races as the service keeps them: in a second window too, until a break is marked again', async () => {
-    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) });
+    const api = await createKernelApi({ settings: makeTournamentState().settings, markBreak: 6 });
     const first = await mountApp(api);
     await first.wrapper.get('[data-testid="color-up-start"]').trigger('click');
     await settle();
@@ -114,14 +116,14 @@ describe('the colour-up at the break', () => {
   });
 
   it('waits while another race is open', async () => {
-    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 2 }), race: { cards: ['Ah'] } });
+    const api = await createKernelApi({ settings: makeTournamentState().settings, markBreak: 2, race: { cards: ['Ah'] } });
     const { wrapper } = await mountApp(api);
     expect(wrapper.get('[data-testid="color-up-title"]').text()).toBe('Break after level 2: colour up — 25 → 100 Planned');
     // The open race is the 25 → 100 one: shown as running.
     expect(wrapper.get('[data-testid="color-up-running"]').text()).toBe('Race 1 of 1 in progress: 25 → 100.');
     wrapper.unmount();
 
-    const other = await mountApp(createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }), race: { cards: ['Ah'] } }));
+    const other = await mountApp(await createKernelApi({ settings: makeTournamentState().settings, markBreak: 6, race: { cards: ['Ah'] } }));
     expect(other.wrapper.get('[data-testid="color-up-blocked"]').text()).toBe('A race is open: finish it first, then start the colour-up here.');
     expect(other.wrapper.find('[data-testid="color-up-start"]').exists()).toBe(false);
     other.wrapper.unmount();
@@ -129,6 +131,7 @@ describe('the colour-up at the break', () => {
 
   it('held by the floor: over the race screens one line (the hold said short, no running line), elsewhere in full (issue 41)', async () => {
     const state = makeTournamentState({ atBreakAfter: 2 });
+    // The floor's hold comes over the floor link (not in-process): a state given, on the fake service.
     const api = createFakeApi({ state: { ...state, clock: { ...state.clock, held: { afterLevel: 2, tables: 3 } } }, race: { cards: ['Ah'] } });
     const { wrapper, store } = await mountApp(api);
     store.view = 'race';
@@ -145,7 +148,7 @@ describe('the colour-up at the break', () => {
 
   it("says when the floor's override decided it, and shows a refused start", async () => {
     const structure = { ...TOURNAMENT_STRUCTURE, overrides: { '6': [25, 100, 500] } };
-    const api = createFakeApi({ state: makeTournamentState({ structure, atBreakAfter: 6 }) });
+    const api = await createKernelApi({ settings: makeTournamentState({ structure, atBreakAfter: 6 }).settings });
     api.cann('startColorUp', { ok: false, error: { field: 'table.next', message: '1000 is not a whole multiple of 300' } });
     const { wrapper, store } = await mountApp(api);
     expect(wrapper.get('[data-testid="color-up-title"]').text()).toBe("Break after level 6: colour up — 25, 100, 500 → 1000 Floor's choice");
@@ -158,7 +161,7 @@ describe('the colour-up at the break', () => {
   });
 
   it('is not shown without a proposal, nor on the settings and points screens', async () => {
-    const { wrapper, store } = await mountApp(createFakeApi({ state: makeTournamentState({ atBreakAfter: null }) }));
+    const { wrapper, store } = await mountApp(await createKernelApi({ settings: makeTournamentState().settings, markBreak: null }));
     expect(banner(wrapper).exists()).toBe(false);
     await store.run('markBreak', 2);
     await settle();

@@ -3,12 +3,13 @@ import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { DetectedProfile, ReaderDetection, SourceSettings } from '../../protocol/contract';
 import type { Locale } from '../i18n';
-import { createFakeApi } from '../testing/fakeApi';
+import { createFakeApi, type FakeApi } from '../testing/fakeApi';
+import { createKernelApi, type KernelApi } from '../testing/kernelApi';
 import { makeSettings, makeSource, makeState } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import SettingsView from '../views/SettingsView.vue';
 
-/** "Find the settings for this reader" on the settings screen (DetectReader.vue), over the fake service. */
+/** "Find the settings for this reader" on the settings screen (DetectReader.vue), over the real kernel; its progress over the fake. */
 
 const serial = makeSource({ kind: 'serial', path: '/dev/ttyUSB0', decoder: 'text' });
 
@@ -24,8 +25,17 @@ const FOUND: DetectedProfile = {
 const listening = (tried: number, setting: string): ReaderDetection => ({ state: 'listening', path: '/dev/ttyUSB0', tried, total: 24, setting, found: [], problem: null });
 
 async function settings(options: { source?: SourceSettings; locale?: Locale } = {}) {
-  const api = createFakeApi({ state: makeState({ settings: makeSettings({ source: options.source ?? serial }) }) });
-  const prepared = await prepare({ api, locale: options.locale });
+  const api = await createKernelApi({ settings: makeSettings({ source: options.source ?? serial }) });
+  return mounted(api, options.locale);
+}
+
+/** The detection's progress and outcome come from the port listened to: states given, on the fake service. */
+async function given(options: { locale?: Locale } = {}) {
+  return mounted(createFakeApi({ state: makeState({ settings: makeSettings({ source: serial }) }) }), options.locale);
+}
+
+async function mounted<Api extends KernelApi | FakeApi>(api: Api, locale?: Locale) {
+  const prepared = await prepare({ api, locale });
   const wrapper = mount(SettingsView, { global: { plugins: prepared.plugins } });
   await settle();
   return { ...prepared, wrapper };
@@ -43,7 +53,7 @@ describe('find the settings for this reader', () => {
   });
 
   it('starts, shows a progress bar with the setting tried, then offers what it found; one used is stored under its name and chosen at its speed', async () => {
-    const { wrapper, api } = await settings();
+    const { wrapper, api } = await given();
     await wrapper.get('[data-testid="detect-start"]').trigger('click');
     await settle();
     expect(api.callsOf('detectReader')).toEqual([[true]]);
@@ -79,7 +89,7 @@ describe('find the settings for this reader', () => {
     ['fi', 'Mitään ei luettu virheettä kokeilluilla asetuksilla (24): jaa muutama kortti kuuntelun aikana ja tarkista kaapeli'],
     ['ru', 'Ничего не прочитано без ошибок на опробованных настройках (24): положите несколько карт во время прослушивания и проверьте кабель'],
   ] as const)('says when nothing was read (%s), and a port that could not be opened in the dealer\'s language', async (locale, none) => {
-    const { wrapper, api } = await settings({ locale });
+    const { wrapper, api } = await given({ locale });
     api.push({ ...api.current, detection: { ...listening(24, '1200 7O1'), state: 'done', setting: null } });
     await settle();
     expect(wrapper.get('[data-testid="detect-none"]').text()).toBe(none);

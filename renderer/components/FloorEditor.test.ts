@@ -1,15 +1,26 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import type { ConsoleState } from '../../protocol/contract';
+import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import type { Locale } from '../i18n';
 import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi } from '../testing/kernelApi';
 import { makeSettings, makeState } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import FloorEditor from './FloorEditor.vue';
 
 const FLOOR = { host: 'floor-pc:5432', database: 'tournament', table: '7', from: 'settings' } as const;
 
+/** The floor part over the real kernel, on these settings (the floor link off: no floor is reached). */
+async function kernelEditor(settings: ConsoleSettings, locale: Locale = 'en') {
+  const api = await createKernelApi({ settings });
+  const prepared = await prepare({ api, locale });
+  const wrapper = mount(FloorEditor, { global: { plugins: prepared.plugins } });
+  await settle();
+  return { wrapper, api, missing: prepared.missing };
+}
+
+/** The floor part over a state given (the floor link's, which only a floor gives), on the fake service. */
 async function editor(state: ConsoleState, locale: Locale = 'en') {
   const api = createFakeApi({ state });
   const prepared = await prepare({ api, locale });
@@ -35,13 +46,13 @@ describe("the settings' floor part", () => {
   });
 
   it('takes the floor and its standby as a list; the password typed leaves the field once saved', async () => {
-    const state = makeState({ settings: makeSettings({ table: { name: '7' } }) });
-    const { wrapper, api } = await editor(state);
+    const { wrapper, api } = await kernelEditor(makeSettings({ table: { name: '7' } }));
+    const saved = api.current.settings;
     const list = 'postgres://station:se:cr@t@floor-pc:5432,standby-pc:5432/tournament?sslmode=verify-full';
     await wrapper.get('[data-testid="floor-url"]').setValue(list);
     await wrapper.get('form').trigger('submit');
     await settle();
-    expect(api.callsOf('saveSettings')).toEqual([[{ ...state.settings, floor: { on: false, url: list } }]]);
+    expect(api.callsOf('saveSettings')).toEqual([[{ ...saved, floor: { on: false, url: list } }]]);
     expect((wrapper.get('[data-testid="floor-url"]').element as HTMLInputElement).value).toBe('postgres://station@floor-pc:5432,standby-pc:5432/tournament?sslmode=verify-full');
     wrapper.unmount();
   });
@@ -65,8 +76,8 @@ describe("the settings' floor part", () => {
   });
 
   it('shows the refusal of a bad URL, in the dealer’s language', async () => {
-    const { wrapper, api } = await editor(makeState({ settings: makeSettings({ table: { name: '7' } }) }), 'fi');
-    api.cann('saveSettings', { ok: false, error: { field: 'floor.url', message: "the floor database must be a PostgreSQL URL: postgres:// with the station's login, the floor's host and port, and the database", said: { key: 'settings.floorUrl' } } });
+    // The service's own refusal (the fake's was canned).
+    const { wrapper } = await kernelEditor(makeSettings({ table: { name: '7' } }), 'fi');
     await wrapper.get('[data-testid="floor-url"]').setValue('http://floor-pc/tournament');
     await wrapper.get('form').trigger('submit');
     await settle();

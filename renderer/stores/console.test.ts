@@ -5,7 +5,11 @@ import type { ConsoleApi } from '../../protocol/commands';
 import type { CommandError } from '../../protocol/contract';
 import { refusalOf } from '../../protocol/schema';
 import type { RaceStep } from '../../engine/plan/planner';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi } from '../testing/kernelApi';
 import { DECK_PROFILE_INFO, FINNISH_CARDS, makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE, VENDOR_PROFILE } from '../testing/fixtures';
 import { settle } from '../testing/setup';
 import { MANUAL_VOID_REASON } from '../../engine/race/explain';
@@ -17,7 +21,8 @@ beforeEach(() => {
 
 describe('console store', () => {
   it('takes the state from getState on connect and every pushed state after', async () => {
-    const api = createFakeApi({ state: makeState() });
+    // States given (pushed by the test), on the fake service.
+    const api = createFakeApi();
     const store = useConsoleStore();
     store.connect(api);
     await settle();
@@ -30,7 +35,7 @@ describe('console store', () => {
 
   it('opens on the race screen when the service resumes a race', async () => {
     const store = useConsoleStore();
-    store.connect(createFakeApi({ race: { cards: ['Ah'] } }));
+    store.connect(await createKernelApi({ race: { cards: ['Ah'] } }));
     await settle();
     expect(store.view).toBe('race');
     expect(store.race?.summary.cards).toHaveLength(1);
@@ -38,13 +43,13 @@ describe('console store', () => {
 
   it('stays on the setup screen when no race runs', async () => {
     const store = useConsoleStore();
-    store.connect(createFakeApi());
+    store.connect(await createKernelApi());
     await settle();
     expect(store.view).toBe('setup');
   });
 
   it('surfaces a refused command as the error of that action, and clears it on the next try', async () => {
-    const api = createFakeApi({ race: {} });
+    const api = await createKernelApi({ race: {} });
     const store = useConsoleStore();
     store.connect(api);
     await settle();
@@ -58,7 +63,7 @@ describe('console store', () => {
   });
 
   it('passes canned CommandResult errors through unchanged', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     api.cann('saveSettings', { ok: false, error: { field: 'table.decks', message: 'decks must be at least 1' } });
     const store = useConsoleStore();
     store.connect(api);
@@ -70,7 +75,7 @@ describe('console store', () => {
   });
 
   it('turns a lost connection into a translatable error', async () => {
-    const api = createFakeApi({ race: {} });
+    const api = await createKernelApi({ race: {} });
     const broken = { ...api, dealCard: () => Promise.reject(Object.assign(new Error('gone'), { name: 'ConnectionLostError' })) } as ConsoleApi;
     const store = useConsoleStore();
     store.connect(broken);
@@ -81,7 +86,7 @@ describe('console store', () => {
   });
 
   it('refuses an answer that is not a CommandResult', async () => {
-    const api = createFakeApi({ race: { cards: FINNISH_CARDS } });
+    const api = await createKernelApi({ race: { cards: FINNISH_CARDS } });
     api.cann('confirmRace', 'what');
     const store = useConsoleStore();
     store.connect(api);
@@ -92,7 +97,7 @@ describe('console store', () => {
   });
 
   it('names the open race for a command that acts on it: the screen gives only the rest', async () => {
-    const api = createFakeApi({ race: { cards: ['Ah', 'Kc'] } });
+    const api = await createKernelApi({ race: { cards: ['Ah', 'Kc'] } });
     const store = useConsoleStore();
     store.connect(api);
     await settle();
@@ -102,10 +107,8 @@ describe('console store', () => {
     expect(store.race?.corrections).toBe(1);
   });
 
-
-
-
   it('logs each input the service numbered once, by its id: two identical reads in a row are two entries', async () => {
+    // The same inputs pushed again: states given, on the fake service.
     const api = createFakeApi();
     const store = useConsoleStore();
     store.connect(api);
@@ -124,22 +127,21 @@ describe('console store', () => {
     expect(store.inputLog.map((entry) => entry.event.type)).toEqual(['card', 'unknown', 'card', 'card']);
   });
 
-
   it('switches the language with a command of its own, sending nothing else of the settings', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const store = useConsoleStore();
     store.connect(api);
     await settle();
     await store.run('setLanguage', 'fi');
     expect(api.callsOf('setLanguage')).toEqual([['fi']]);
     expect(api.callsOf('saveSettings')).toEqual([]);
-    expect(store.settings).toEqual({ ...makeSettings(), language: 'fi' });
+    expect(store.settings).toEqual({ ...makeSettings(), language: 'fi', tournament: { structure: null, atBreakAfter: null } });
     await store.run('setLanguage', 'fi');
     expect(api.callsOf('setLanguage')).toHaveLength(1);
   });
 
   it('marks the break, starts the colour-up and saves the structure as commands of their own: a stale window undoes nothing', async () => {
-    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: null }) });
+    const api = await createKernelApi({ settings: makeTournamentState().settings, markBreak: null });
     const store = useConsoleStore();
     store.connect(api);
     await settle();
@@ -158,6 +160,7 @@ describe('console store', () => {
   });
 
   it('takes the colour-up progress from the service state, not from the browser storage', async () => {
+    // Progress of two breaks pushed by the test: states given, on the fake service.
     const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) });
     const store = useConsoleStore();
     store.connect(api);
@@ -172,7 +175,7 @@ describe('console store', () => {
   });
 
   it('follows the bridge connection: banner state, and a fresh state after reconnecting', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     let report: (status: ConnectionStatus) => void = () => {};
     const bridged = {
       ...api,
@@ -199,7 +202,7 @@ describe('console store', () => {
   });
 
   it('holds the state message the page refused last, as the API tells it', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     let tell: (error: CommandError | null) => void = () => {};
     const refusing = {
       ...api,
@@ -221,7 +224,7 @@ describe('console store', () => {
   });
 
   it('stops listening on disconnect', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const store = useConsoleStore();
     store.connect(api);
     await settle();
@@ -231,21 +234,22 @@ describe('console store', () => {
   });
 
   it('lists ports and exports history', async () => {
-    const api = createFakeApi({ ports: [{ path: '/dev/ttyUSB0', manufacturer: 'FTDI', vendorId: '0403', productId: '6001' }] });
+    // Saved where the dealer's save dialog says (Electron's), the history written there.
+    const file = join(mkdtempSync(join(tmpdir(), 'chip-races-export-')), 'chip-races.json');
+    const api = await createKernelApi({ ports: [{ path: '/dev/ttyUSB0', manufacturer: 'FTDI', vendorId: '0403', productId: '6001' }], chooseExportFile: () => Promise.resolve(file) });
     const store = useConsoleStore();
     store.connect(api);
     await settle();
     await store.run('listPorts');
     expect(store.ports.map((port) => port.path)).toEqual(['/dev/ttyUSB0']);
     const exported = await store.run('exportHistory', 'json');
-    expect(exported).toEqual({ ok: true, value: { file: '/home/dealer/chip-races.json' } });
+    expect(exported).toEqual({ ok: true, value: { file } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toBeTruthy();
+    rmSync(dirname(file), { recursive: true, force: true });
   });
 
-
-
-
   it('refuses a command on the open race or game when none is open, without asking the service', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const store = useConsoleStore();
     store.connect(api);
     await settle();
@@ -280,7 +284,7 @@ describe('console store: device profiles', () => {
   const rfid = makeSettings({ source: { kind: 'serial', path: '/dev/ttyUSB0', decoder: 'rfid' } });
 
   it('imports a profile file through the service: the profile it stored, or its refusal as the action’s error', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const store = useConsoleStore();
     store.connect(api);
     await settle();
@@ -289,10 +293,11 @@ describe('console store: device profiles', () => {
     expect(store.state?.profiles.at(-1)?.name).toBe('vendor-x');
     const refused = await store.run('importProfile', { name: 'text', framing: { kind: 'lines' }, decoder: { kind: 'text' } });
     expect(refused.ok).toBe(false);
-    expect(store.errors.importProfile).toEqual({ field: 'profile.name', message: '"text" is the name of a built-in profile: give yours another' });
+    expect(store.errors.importProfile).toEqual({ field: 'profile.name', message: '"text" is the name of a built-in profile: give yours another', said: { key: 'service.profile.builtIn', params: { name: 'text' } } });
   });
 
   it('tells a registration that finished (its profile stored and chosen) from one stopped', async () => {
+    // The registration's progress comes from the RFID reader: states given, on the fake service.
     const api = createFakeApi({ state: makeState({ settings: rfid }) });
     const store = useConsoleStore();
     store.connect(api);

@@ -1,14 +1,14 @@
 import { createPinia } from 'pinia';
 import { describe, expect, it } from 'vitest';
 import type { ConsoleApi } from '../../protocol/commands';
-import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi } from '../testing/kernelApi';
 import { FINNISH_CARDS, FINNISH_COUNTS, makeTournamentState } from '../testing/fixtures';
 import { settle } from '../testing/setup';
 import { connectStores } from './connect';
 
 describe('count drafts store', () => {
   it('runs a whole race: preview, start, deal, confirm → history', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { store, drafts } = connectStores(api, createPinia());
     await settle();
     const preview = await drafts.previewRace(FINNISH_COUNTS);
@@ -27,7 +27,7 @@ describe('count drafts store', () => {
     expect(store.notice).toBe('raceSaved');
   });
   it('keeps only the latest preview when answers overtake each other', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { store, drafts } = connectStores(api, createPinia());
     await settle();
     const resolvers: Array<(value: unknown) => void> = [];
@@ -45,7 +45,7 @@ describe('count drafts store', () => {
     expect(store.errors.previewRace).toBeNull();
   });
   it('builds counts from the drafts of the seats in play', async () => {
-    const { drafts } = connectStores(createFakeApi(), createPinia());
+    const { drafts } = connectStores(await createKernelApi(), createPinia());
     await settle();
     drafts.ensureCounts();
     expect(drafts.countsFromDrafts().complete).toBe(false);
@@ -63,7 +63,7 @@ describe('count drafts store', () => {
   });
 
   it('clears the counts typed once the race they were for is confirmed, and when a colour-up sets the next race', async () => {
-    const { store, drafts } = connectStores(createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) }), createPinia());
+    const { store, drafts } = connectStores(await createKernelApi({ settings: makeTournamentState().settings, markBreak: 6 }), createPinia());
     await settle();
     drafts.ensureCounts();
     drafts.setCount(1, { chips: 7 });
@@ -80,7 +80,7 @@ describe('count drafts store', () => {
   it("keeps the counts typed while the colour-up's command was on its way (the dealer types on at once), and clears the rest", async () => {
     // e2e/break-ends on CI: Start colour-up tapped on the counts screen, the counts filled at once,
     // and the command's answer, coming after them, emptied every field: Start race stayed disabled.
-    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) });
+    const api = await createKernelApi({ settings: makeTournamentState().settings, markBreak: 6 });
     const { store, drafts } = connectStores(api, createPinia());
     await settle();
     drafts.ensureCounts();

@@ -2,12 +2,14 @@ import { createPinia } from 'pinia';
 import { describe, expect, it } from 'vitest';
 import { MANUAL_VOID_REASON } from '../../engine/race/explain';
 import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi } from '../testing/kernelApi';
 import { FINNISH_COUNTS, makeState } from '../testing/fixtures';
 import { settle } from '../testing/setup';
 import { connectStores } from './connect';
 
 describe('scan store', () => {
   it('shows a card the shoe read and the service refused as the card entry’s error, once per refusal', async () => {
+    // The shoe's refusal as the states pushed carry it (the same one pushed again): states given, on the fake service.
     const api = createFakeApi();
     const { store, scans } = connectStores(api, createPinia());
     await settle();
@@ -26,7 +28,7 @@ describe('scan store', () => {
     expect(store.errors.dealCard?.message).toBe('Ah was already dealt (to seat 1)');
   });
   it('deals a scan on the race screen; on the counts screen keeps it as not dealt, to be scanned again', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { store, drafts, scans } = connectStores(api, createPinia());
     await settle();
     store.navigate('race');
@@ -45,7 +47,7 @@ describe('scan store', () => {
     expect(scans.scanAway).toBeNull();
   });
   it('keeps a scan away from the deal on other screens, saying whether a race is open', async () => {
-    const { store, scans } = connectStores(createFakeApi({ race: { cards: ['Ah'] } }), createPinia());
+    const { store, scans } = connectStores(await createKernelApi({ race: { cards: ['Ah'] } }), createPinia());
     await settle();
     store.navigate('history');
     expect(scans.scanPlace).toBe('elsewhere');
@@ -55,7 +57,7 @@ describe('scan store', () => {
     scans.dismissScanAway();
     expect(scans.scanAway).toBeNull();
 
-    const { store: idle, scans: idleScans } = connectStores(createFakeApi(), createPinia());
+    const { store: idle, scans: idleScans } = connectStores(await createKernelApi(), createPinia());
     await settle();
     idle.navigate('settings');
     expect(idleScans.scanPlace).toBe('closed');
@@ -63,7 +65,7 @@ describe('scan store', () => {
     expect(idleScans.scanAway).toEqual({ raw: 'Kc', place: 'closed', card: 'Kc' });
   });
   it('names a scan away from the deal by the service’s reading (the scanner’s profile), never one of its own', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { store, scans } = connectStores(api, createPinia());
     await settle();
     store.navigate('race');
@@ -82,7 +84,7 @@ describe('scan store', () => {
     expect(scans.scanAway).toEqual({ raw: 'Kc', place: 'counts', card: null });
   });
   it('remembers a refused scan while its refusal is the one shown, until the next card is taken or tried', async () => {
-    const api = createFakeApi({ race: { cards: ['Ah'] } });
+    const api = await createKernelApi({ race: { cards: ['Ah'] } });
     const { store, scans } = connectStores(api, createPinia());
     await settle();
     await scans.scanned('AH');

@@ -1,10 +1,11 @@
 /**
- * An in-memory ConsoleApi for the screen's tests: it keeps a ConsoleState, runs races and points
- * games on the real (pure) engine, records every call, and can be told to answer any call with a
- * canned result. The service it stands in for lives in station/, which the renderer's layer may not
- * import (scripts/eslint-layers.js), so its commands are re-stated here, one file per domain:
- * fakeRaceCommands.ts, fakeGameCommands.ts, fakeSettingsCommands.ts, fakeDeviceCommands.ts, over
- * what they share (fakeStation.ts).
+ * An in-memory ConsoleApi for the screen tests that give the screen a state the real kernel
+ * (kernelApi.ts: the station's service in-process) cannot reach in-process: the floor link's, a
+ * damaged journal's, an RFID reader's progress, records crafted to show. It keeps that state,
+ * records every call, can be told to answer any call with a canned result, and still re-states the
+ * few commands those tests send (fakeRaceCommands.ts, fakeGameCommands.ts, fakeSettingsCommands.ts,
+ * fakeDeviceCommands.ts, over fakeStation.ts); every other command answers that it is not faked.
+ * A test of the service's behaviour belongs on the real kernel.
  */
 import type { ConsoleState } from '../../protocol/contract';
 import type { CommandName, ConsoleApi } from '../../protocol/commands';
@@ -36,13 +37,21 @@ export interface FakeApi extends ConsoleApi {
   listenerCount(): number;
 }
 
+/** Commands the fake no longer re-states: a test that needs them runs on the real kernel (kernelApi.ts). */
+function notFaked<Name extends CommandName>(names: readonly Name[]): FakeHandlers<Name> {
+  const refusal = (name: Name) => () => ({ ok: false, error: { field: 'fake', message: `${name} is not in the fake service: test it on the real kernel (renderer/testing/kernelApi.ts)` } });
+  return Object.fromEntries(names.map((name) => [name, refusal(name)])) as FakeHandlers<Name>;
+}
+
 export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
   const station = createFakeStation(options);
   const calls: FakeCall[] = [];
   const canned = new Map<CommandName, unknown>();
-  // Every command of the table, each from its domain's file (a command missing fails to compile).
+  // Every command of the table, each from its domain's file (a command missing fails to compile);
+  // those whose tests run on the real kernel (kernelApi.ts) answer only that they are not faked.
   const handlers: FakeHandlers = {
     getState: () => station.current,
+    ...notFaked(['clockStart', 'clockPause', 'clockResume', 'clockAdjust', 'markBreak', 'setClockSound', 'setResultMinutes', 'setCountStack', 'voidCards', 'abandonRace', 'discardHeldCard', 'exportHistory', 'gameAction', 'closeGame']),
     ...settingsCommands(station),
     ...raceCommands(station),
     ...gameCommands(station),

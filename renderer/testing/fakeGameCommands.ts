@@ -1,8 +1,8 @@
-/** The fake service's points-game commands (fakeApi.ts), on the real engine: as station/service's game commands answer. */
-import type { CommandResult, GameAction } from '../../protocol/contract';
+/** The fake service's start of a points game (fakeApi.ts), on the real engine, and a card to it; a game's actions and its close are the real kernel's (kernelApi.ts). */
+import type { CommandResult } from '../../protocol/contract';
 import { applyMatchEvent, type MatchEvent } from '../../engine/poker/match';
-import { push, refused, stale, type FakeHandlers, type FakeStation } from './fakeStation';
-import { gameHistoryOf, gameViewOf } from './gameFixtures';
+import { push, refused, type FakeHandlers, type FakeStation } from './fakeStation';
+import { gameViewOf } from './gameFixtures';
 
 /** Applies a game event on the engine and pushes the new view; refusals as the service words them. */
 export function applyGame(station: FakeStation, event: MatchEvent): CommandResult {
@@ -16,7 +16,7 @@ export function applyGame(station: FakeStation, event: MatchEvent): CommandResul
   }
 }
 
-export function gameCommands(station: FakeStation): FakeHandlers<'startGame' | 'gameAction' | 'closeGame'> {
+export function gameCommands(station: FakeStation): FakeHandlers<'startGame'> {
   return {
     startGame: (name: string, players: readonly string[], houseOptions?: unknown) => {
       if (station.race !== null) return { ok: false, error: { field: 'race', message: 'a race is open: confirm or abandon it first' } };
@@ -29,16 +29,6 @@ export function gameCommands(station: FakeStation): FakeHandlers<'startGame' | '
       } catch (error) {
         return refused(error);
       }
-    },
-    gameAction: (gameId: string, action: GameAction) => stale(station, gameId) ?? applyGame(station, action),
-    closeGame: (gameId: string) => {
-      if (station.game === null) return { ok: false, error: { field: 'game', message: 'no game is open' } };
-      const refusal = stale(station, gameId);
-      if (refusal !== null) return refusal;
-      const entry = gameHistoryOf(station.game, `game-${station.gameNumber}`);
-      station.game = null;
-      push(station, { ...station.current, game: null, games: [...station.current.games, entry] });
-      return { ok: true, value: null };
     },
   };
 }

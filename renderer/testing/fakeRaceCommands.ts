@@ -1,11 +1,12 @@
 /**
- * The fake service's race commands (fakeApi.ts), on the real engine: the preview, the counts kept,
- * the deal (typed, scanned, held), voids, confirming and abandoning, and the history read back.
+ * The fake service's race commands (fakeApi.ts) that the tests of states given still send, on the
+ * real engine: the preview, the counts kept, the deal (typed, scanned, held), confirming, and the
+ * history read back. The rest (voids, abandoning, a held card discarded, the export) are the real
+ * kernel's (kernelApi.ts).
  */
 import type { CommandResult, SeatCount, SeatCountDraft } from '../../protocol/contract';
 import { colorUpStepOf } from '../../protocol/colorUp';
 import { parseCard, type Card } from '../../engine/cards';
-import { englishText } from '../../engine/messages';
 import { applyRaceEvent, startRace } from '../../engine/race/race';
 import { raceSummary } from '../../engine/race/summary';
 import { exchangeAtEqualValue, readChipExchange } from '../../engine/race/exchange';
@@ -20,14 +21,10 @@ type RaceCommand =
   | 'dealCard'
   | 'dealScan'
   | 'readScan'
-  | 'voidCards'
   | 'confirmRace'
-  | 'abandonRace'
   | 'recordChipExchange'
   | 'callFloor'
   | 'takeHeldCard'
-  | 'discardHeldCard'
-  | 'exportHistory'
   | 'historyPage'
   | 'raceRecord';
 
@@ -38,8 +35,6 @@ type RaceCommand =
 function fakeScanCard(raw: string): Card | null {
   return parseCard(raw.trim().replace(/^\][A-Za-z][0-9A-Za-z]/, '').trim());
 }
-
-const ABANDON_REASON = { key: 'command.abandonReason' } as const;
 
 const NOT_FIRST_HELD: CommandResult<never> = { ok: false, error: { field: 'held', message: 'that card is not the first one waiting any more' } };
 
@@ -108,18 +103,6 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       return stale(station, target) ?? { ok: false, error: { field: 'scan', message: `${JSON.stringify(raw)}: not a card code (decoder text)` } };
     },
     readScan: (raw: string) => ({ ok: true, value: { card: fakeScanCard(raw) } }),
-    voidCards: (raceId: string, count: number, reason: string) => {
-      const refusal = stale(station, raceId);
-      if (refusal !== null) return refusal;
-      try {
-        const next = applyRaceEvent(station.race, { type: 'void', count, reason });
-        station.corrections += count;
-        pushRace(station, next);
-        return { ok: true, value: null };
-      } catch (error) {
-        return refused(error);
-      }
-    },
     confirmRace: (raceId: string) => {
       const view = station.current.race;
       if (station.race === null || view === null) return { ok: false, error: { field: 'race', message: 'no race to confirm' } };
@@ -136,18 +119,6 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       const colorUpRace = station.marked.races.get(view.id);
       if (colorUpRace !== undefined) station.marked = { ...station.marked, done: [...station.marked.done, { ...colorUpRace, confirmedAt: '2024-05-04T18:34:00.000Z' }] };
       push(station, { ...station.current, race: null, history: makeHistory(history), colorUp: colorUpOf(station, station.current.settings, null) });
-      return { ok: true, value: null };
-    },
-    abandonRace: (raceId: string, reason: string) => {
-      if (station.race === null) return { ok: false, error: { field: 'race', message: 'no race to abandon' } };
-      const refusal = stale(station, raceId);
-      if (refusal !== null) return refusal;
-      // As the command's schema: a reason is required, and blank is none.
-      if (typeof reason !== 'string' || reason.trim() === '') return { ok: false, error: { field: 'reason', message: englishText(ABANDON_REASON), said: ABANDON_REASON } };
-      station.race = null;
-      // As the service: the abandoned race's counts are the drafts of its re-race.
-      const counts = (station.current.race?.counts ?? []).map(({ seat, chips, hasOther }) => ({ seat, chips, hasOther }));
-      push(station, { ...station.current, race: null, countDrafts: counts });
       return { ok: true, value: null };
     },
     // As the service, without its checks against the races: listed with what it gives, the value it took off added up.
@@ -171,9 +142,6 @@ export function raceCommands(station: FakeStation): FakeHandlers<RaceCommand> {
       const card = takeFirstHeld(target, heldId);
       return card === null ? NOT_FIRST_HELD : dealCard(target, card);
     },
-    discardHeldCard: (target: string, heldId: number) => (takeFirstHeld(target, heldId) === null ? NOT_FIRST_HELD : { ok: true, value: null }),
-    // Saved where the dealer's (stand-in) save dialog says: the Electron window's export.
-    exportHistory: (format: 'csv' | 'json') => ({ ok: true, value: { file: `/home/dealer/chip-races.${format}` } }),
     historyPage: (before: number | null, count: number) => {
       const end = before ?? station.history.length;
       const start = Math.max(0, end - count);

@@ -1,28 +1,20 @@
 /**
- * The fake service's settings commands (fakeApi.ts): the settings, the language, the structure,
- * the break marked and its colour-up, and the station's own clock, checked as station/service checks them.
+ * The fake service's settings commands (fakeApi.ts) that the tests of states given still send: the
+ * settings, the language, the structure and the colour-up's start, checked as station/service
+ * checks them. The rest (the break marked, the display's and the counting's settings, the station's
+ * clock) are the real kernel's (kernelApi.ts).
  */
-import { displaySettingsOf, type CommandResult, type ConsoleSettings, type DisplaySettings, type Language, type SettingsInput } from '../../protocol/contract';
+import type { CommandResult, ConsoleSettings, Language, SettingsInput } from '../../protocol/contract';
 import { tableWithChips } from '../../protocol/colorUp';
-import { scheduleOf } from '../../protocol/clock';
 import type { StructureInput } from '../../engine/plan/csv';
 import { isInputError } from '../../engine/errors';
 import { planColorUps } from '../../engine/plan/planner';
-import { adjustForMinutesLeft, foldClock, type ClockEvent } from '../../engine/clock/clock';
-import { colorUpOf, push, racedOff, refused, type FakeHandlers, type FakeStation } from './fakeStation';
+import { colorUpOf, push, racedOff, type FakeHandlers, type FakeStation } from './fakeStation';
 import { makePlanView } from './fixtures';
 
-type SettingsCommand = 'saveSettings' | 'markBreak' | 'startColorUp' | 'setLanguage' | 'setClockSound' | 'setResultMinutes' | 'setCountStack' | 'saveStructure' | 'clockStart' | 'clockPause' | 'clockResume' | 'clockAdjust';
-
-const NO_STRUCTURE: CommandResult<never> = { ok: false, error: { field: 'tournament', message: 'no tournament structure is saved: save the structure first' } };
+type SettingsCommand = 'saveSettings' | 'startColorUp' | 'setLanguage' | 'saveStructure';
 
 export function settingsCommands(station: FakeStation): FakeHandlers<SettingsCommand> {
-  /** One of the player display's settings, the rest kept (as settingsCommands.ts's setDisplay). */
-  function setDisplay<K extends keyof DisplaySettings>(key: K, value: DisplaySettings[K]): CommandResult {
-    const display = displaySettingsOf(station.current.settings);
-    return value === display[key] ? { ok: true, value: null } : saveAll({ ...station.current.settings, display: { ...display, [key]: value } });
-  }
-
   /** Settings as the service checks them (station/service/settings.ts); `accepted` runs once they are taken. */
   function saveAll(settings: ConsoleSettings, accepted?: () => void): CommandResult {
     const { current } = station;
@@ -52,27 +44,7 @@ export function settingsCommands(station: FakeStation): FakeHandlers<SettingsCom
     return { ok: true, value: null };
   }
 
-  /** The station's own clock as the service runs it (station/service/clock.ts): an event at the page's time, refused out of order. */
-  function clockEvent(make: (at: number) => ClockEvent): CommandResult {
-    const { current } = station;
-    const { schedule, problem } = scheduleOf(current.settings.tournament?.structure ?? null);
-    if (schedule === null) return problem === null ? NO_STRUCTURE : { ok: false, error: { field: 'tournament', message: 'a level has no length in minutes' } };
-    const event = make(Date.now());
-    const events = event.type === 'start' && current.clock.events.length === 0 ? [event] : [...current.clock.events, event];
-    try {
-      foldClock(events, schedule.totalMs);
-    } catch (error) {
-      return refused(error);
-    }
-    push(station, { ...current, clock: { source: 'local', schedule, events, problem: null } });
-    return { ok: true, value: null };
-  }
-
   return {
-    clockStart: () => clockEvent((at) => ({ type: 'start', at })),
-    clockPause: () => clockEvent((at) => ({ type: 'pause', at })),
-    clockResume: () => clockEvent((at) => ({ type: 'resume', at })),
-    clockAdjust: (minutes: number) => clockEvent((at) => ({ type: 'adjust', at, by: adjustForMinutesLeft(minutes) })),
     saveSettings: (input: SettingsInput) => {
       // What the screen left out stays as saved; a kept structure takes the table's chips (kept once).
       const kept = station.current.settings.tournament;
@@ -83,13 +55,6 @@ export function settingsCommands(station: FakeStation): FakeHandlers<SettingsCom
         display: input.display ?? station.current.settings.display,
       };
       return saveAll(settings);
-    },
-    markBreak: (afterLevel: number | null) => {
-      const tournament = station.current.settings.tournament;
-      if (!tournament?.structure) return NO_STRUCTURE;
-      return saveAll({ ...station.current.settings, tournament: { ...tournament, atBreakAfter: afterLevel } }, () => {
-        station.marked = { afterLevel, races: new Map(), done: [] };
-      });
     },
     startColorUp: (afterLevel: number, removed: number) => {
       const { current } = station;
@@ -102,9 +67,6 @@ export function settingsCommands(station: FakeStation): FakeHandlers<SettingsCom
       return saveAll({ ...current.settings, table: { ...current.settings.table, removed: step.removed, next: step.next } });
     },
     setLanguage: (language: Language) => (language === station.current.settings.language ? { ok: true, value: null } : saveAll({ ...station.current.settings, language })),
-    setClockSound: (on: boolean) => setDisplay('clockSound', on),
-    setResultMinutes: (minutes: number) => setDisplay('resultMinutes', minutes),
-    setCountStack: (stack: number) => saveAll({ ...station.current.settings, counting: { stack } }),
     saveStructure: (structure: StructureInput) => {
       const { settings } = station.current;
       const at = settings.tournament?.atBreakAfter ?? null;

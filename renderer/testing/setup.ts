@@ -10,10 +10,18 @@ import { connectStores } from '../stores/connect';
 import type { useCountDraftsStore } from '../stores/countDrafts';
 import type { useScanStore } from '../stores/scans';
 import { createFakeApi, type FakeApi } from './fakeApi';
+import { stationsIdle } from './kernelApi';
 
-/** Lets pending promises and Vue's update queue run. */
-export function settle(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Lets pending promises and Vue's update queue run: on the real kernel (kernelApi.ts) the commands
+ * the page sent are waited for too (they write the journal), then the page's answer to them.
+ */
+export async function settle(): Promise<void> {
+  await tick();
+  // A command's answer can send another (the page's reaction to it): waited for, as long as there are.
+  for (let round = 0; round < 20 && (await stationsIdle()); round += 1) await tick();
 }
 
 export interface Prepared<Api extends ConsoleApi> {

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFakeApi } from '../testing/fakeApi';
-import { makeState, makeTournamentState } from '../testing/fixtures';
+import { createKernelApi, type KernelApi } from '../testing/kernelApi';
+import { FINNISH_CARDS, makeTournamentState } from '../testing/fixtures';
 import { wallClock } from '../../protocol/colorUp';
 import { prepare, settle } from '../testing/setup';
 import type { Locale } from '../i18n';
@@ -12,8 +12,8 @@ import CountsView from './CountsView.vue';
 // so what is typed or keyed next replaces it; a count far past a stack is asked about once before
 // the race starts; a refused start is disabled with its reason beside it.
 
-async function counts(api = createFakeApi(), locale: Locale = 'en') {
-  const prepared = await prepare({ api, locale });
+async function counts(given?: KernelApi, locale: Locale = 'en') {
+  const prepared = await prepare({ api: given ?? (await createKernelApi()), locale });
   const wrapper = mount(CountsView, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   return { ...prepared, wrapper };
@@ -93,7 +93,7 @@ describe('a count corrected replaces what it held', () => {
 
 describe('the keypad’s Next past the last count', () => {
   it('gives Start race the focus once it is enabled, though the counts’ preview came back after the tap', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { wrapper } = await counts(api);
     await enter(wrapper, { 1: 7, 2: 2 });
     // The preview of the last count held back, as a loaded machine or a slow link holds it.
@@ -123,7 +123,7 @@ describe('a count far past a stack is asked about once before the race starts', 
     ['fi', 'Enemmän merkkejä 25 kuin pinossa on: Paikka 2 — Teppo: 44. Ovatko määrät oikein?'],
     ['ru', 'Фишек 25 больше, чем в стопке: Место 2 — Teppo: 44. Подсчёт верен?'],
   ] as const)('in %s: names the seat and the count; the confirmed counts start, and are not asked about again', async (locale, question) => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { wrapper, missing } = await counts(api, locale);
     await enter(wrapper, { 1: 7, 2: 44, 3: 2 });
     await key(wrapper, 'start-race');
@@ -139,7 +139,7 @@ describe('a count far past a stack is asked about once before the race starts', 
   });
 
   it('"Correct it" goes back to the count, selected; corrected, the race starts with no question; Enter on the last count asks too', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { wrapper } = await counts(api);
     await enter(wrapper, { 1: 7, 2: 98, 3: 2 });
     await field(wrapper, 3).trigger('keydown', { key: 'Enter' });
@@ -161,7 +161,7 @@ describe('a count far past a stack is asked about once before the race starts', 
   });
 
   it('asks nothing of counts within two stacks (40 at 25 → 100)', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { wrapper } = await counts(api);
     await enter(wrapper, { 1: 40, 2: 2, 3: 2 });
     await key(wrapper, 'start-race');
@@ -175,7 +175,8 @@ describe('a refused Start race', () => {
   it('is disabled with its reason beside it, in the start block; changed counts may try again', async () => {
     const CONFIRMED = '2024-05-04T18:34:00.000Z';
     const colorUp = { afterLevel: 2, done: [{ raceId: 'race-1', removed: 25, next: 100, confirmedAt: CONFIRMED }], running: null };
-    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 2 }, { colorUp }) });
+    const api = await createKernelApi({ at: Date.parse(CONFIRMED), settings: makeTournamentState().settings, markBreak: 2, history: [{ cards: FINNISH_CARDS }] });
+    expect(api.current.colorUp).toEqual(colorUp);
     const { wrapper } = await counts(api);
     await enter(wrapper, { 1: 7, 2: 2, 3: 2 });
     const start = wrapper.get('[data-testid="start-race"]');
@@ -191,7 +192,7 @@ describe('a refused Start race', () => {
   });
 
   it('says beside it why it waits: counts missing, or one that is no whole number', async () => {
-    const { wrapper } = await counts(createFakeApi({ state: makeState() }));
+    const { wrapper } = await counts(await createKernelApi());
     const block = wrapper.get('[data-testid="start-race-block"]');
     expect(block.get('[data-testid="counts-incomplete"]').text()).toContain('Enter a count for every seat');
     await field(wrapper, 1).setValue('2.5');

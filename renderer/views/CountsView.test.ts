@@ -3,15 +3,15 @@ import { mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installScanner } from '../composables/scanner';
 import { ENTER, TestKeyboard } from '../testing/keyboard';
-import { createFakeApi } from '../testing/fakeApi';
-import { makeSettings, makeState, makeSummary, makeTournamentState } from '../testing/fixtures';
+import { createKernelApi, type KernelApi } from '../testing/kernelApi';
+import { FINNISH_CARDS, makeSettings, makeTournamentState } from '../testing/fixtures';
 import { wallClock } from '../../protocol/colorUp';
 import { prepare, settle } from '../testing/setup';
 import { COUNT_DRAFTS_DELAY_MS } from '../stores/countDrafts';
 import CountsView from './CountsView.vue';
 
-async function counts(api = createFakeApi()) {
-  const prepared = await prepare({ api });
+async function counts(given?: KernelApi) {
+  const prepared = await prepare({ api: given ?? (await createKernelApi()) });
   const wrapper = mount(CountsView, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   return { ...prepared, wrapper };
@@ -68,7 +68,7 @@ describe('counts screen', () => {
     ['fi', 'Arvottavat pelimerkit (100): 2', '7 × 25 = 175'],
     ['ru', 'Разыгрывается фишек по 100: 2', '7 × 25 = 175'],
   ] as const)('says the chips to race as one phrase in %s, the pool in the table’s words', async (locale, phrase, pool) => {
-    const prepared = await prepare({ locale });
+    const prepared = await prepare({ api: await createKernelApi(), locale });
     const wrapper = mount(CountsView, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
     await enter(wrapper, { 1: 7, 2: 2, 3: 2 });
@@ -82,7 +82,7 @@ describe('counts screen', () => {
   });
 
   it('writes the pool the Finnish way when it runs into thousands', async () => {
-    const prepared = await prepare({ api: createFakeApi({ state: makeState({ settings: makeSettings({ table: { removed: 1000, next: 5000 } }) }) }), locale: 'fi' });
+    const prepared = await prepare({ api: await createKernelApi({ settings: makeSettings({ table: { chipSet: [1000, 5000], removed: 1000, next: 5000 } }) }), locale: 'fi' });
     const wrapper = mount(CountsView, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
     await enter(wrapper, { 1: 7, 2: 2, 3: 2 });
@@ -90,9 +90,8 @@ describe('counts screen', () => {
     wrapper.unmount();
   });
 
-  it('renders a canned preview result as the service gives it', async () => {
-    const api = createFakeApi();
-    api.cann('previewRace', { ok: true, value: makeSummary({ counts: [{ seat: 1, chips: 9, hasOther: false }, { seat: 2, chips: 1, hasOther: true }, { seat: 3, chips: 0, hasOther: true }] }) });
+  it('renders the preview as the service gives it', async () => {
+    const api = await createKernelApi();
     const { wrapper } = await counts(api);
     await enter(wrapper, { 1: 9, 2: 1, 3: 0 });
     expect(wrapper.get('[data-testid="counts-seat-1-guidance"]').text()).toContain('Trade 8 × 25 for 2 × 100, keep 1 odd');
@@ -114,7 +113,7 @@ describe('counts screen', () => {
   it('shows the refusal of a race that needs more cards than the shoe holds', async () => {
     // 5s raced into 100s: 3 × 19 + 3 × 1 odd chips make 3 chips for 6 players, and 60 cards.
     const seats = [1, 2, 3, 4, 5, 6].map((seat) => ({ seat, name: '' }));
-    const api = createFakeApi({ state: makeState({ settings: makeSettings({ table: { seats, chipSet: [5, 100, 500], removed: 5, next: 100 } }) }) });
+    const api = await createKernelApi({ settings: makeSettings({ table: { seats, chipSet: [5, 100, 500], removed: 5, next: 100 } }) });
     const { wrapper } = await counts(api);
     await enter(wrapper, { 1: 19, 2: 19, 3: 19, 4: 1, 5: 1, 6: 1 });
     const error = wrapper.get('[data-testid="counts-error"]');
@@ -165,7 +164,7 @@ describe('counts screen', () => {
   });
 
   it('sends the dealer to the setup when no seat is in play', async () => {
-    const api = createFakeApi({ state: makeState({ settings: makeSettings({ table: { seats: [] } }) }) });
+    const api = await createKernelApi({ settings: makeSettings({ table: { seats: [] } }) });
     const { wrapper, store } = await counts(api);
     expect(wrapper.find('[data-testid="counts-no-seats"]').exists()).toBe(true);
     await wrapper.get('[data-testid="counts-to-setup"]').trigger('click');
@@ -183,7 +182,8 @@ describe('counts screen: a second race of chips raced off at this break', () => 
     ['ru', `Этот чип-рейс нельзя начать: фишки 25 уже убраны на этом перерыве (после уровня 2) чип-рейсом race-1, подтверждённым в ${time}: второй чип-рейс этих фишек на том же перерыве невозможен`],
   ] as const)('is refused in %s, naming the chips, the race and when', async (locale, words) => {
     const colorUp = { afterLevel: 2, done: [{ raceId: 'race-1', removed: 25, next: 100, confirmedAt: CONFIRMED }], running: null };
-    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 2 }, { colorUp }) });
+    const api = await createKernelApi({ at: Date.parse(CONFIRMED), settings: makeTournamentState().settings, markBreak: 2, history: [{ cards: FINNISH_CARDS }] });
+    expect(api.current.colorUp).toEqual(colorUp);
     const prepared = await prepare({ api, locale });
     const wrapper = mount(CountsView, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
@@ -228,7 +228,7 @@ describe('counts screen: the counts typed are kept by the service', () => {
   const value = (wrapper: Awaited<ReturnType<typeof counts>>['wrapper'], seat: number) => (wrapper.get(`[data-testid="counts-seat-${seat}-chips"]`).element as HTMLInputElement).value;
 
   it('sends them once the typing pauses, empty fields as not entered; a second window and a reload show them; the race starting clears them', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const first = await counts(api);
     await enter(first.wrapper, { 1: 7 });
     await first.wrapper.get('[data-testid="counts-seat-2-other"]').setValue(false);
@@ -263,10 +263,10 @@ describe('counts screen: the counts typed are kept by the service', () => {
   });
 
   it('keeps what this window is typing when another window’s counts arrive meanwhile', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { wrapper } = await counts(api);
     await enter(wrapper, { 1: 5 });
-    api.push({ ...api.current, countDrafts: [{ seat: 1, chips: 9, hasOther: true }] });
+    await api.station.run('saveCountDrafts', [{ seat: 1, chips: 9, hasOther: true }]);
     await settle();
     expect(value(wrapper, 1)).toBe('5');
     await pause();
@@ -277,7 +277,7 @@ describe('counts screen: the counts typed are kept by the service', () => {
   });
 
   it('says so when the service does not keep them', async () => {
-    const api = createFakeApi({ state: makeState({ countDrafts: [] }) });
+    const api = await createKernelApi();
     const { wrapper } = await counts(api);
     const original = api.saveCountDrafts;
     Object.assign(api, { saveCountDrafts: async () => ({ ok: false, error: { field: 'counts[0].seat', message: 'seat 1 is not at the table (seats 2, 3): add it in the settings first', said: { key: 'service.seatNotAtTable', params: { seat: 1, seats: '2, 3' } } } }) });

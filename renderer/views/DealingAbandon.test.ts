@@ -3,13 +3,13 @@
 // the Abandon button disabled until there is one, and no single key that abandons.
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi } from '../testing/kernelApi';
 import { prepare, settle } from '../testing/setup';
 import type { Locale } from '../i18n';
 import RaceScreen from './RaceScreen.vue';
 
 async function dealing(locale: Locale = 'en') {
-  const prepared = await prepare({ api: createFakeApi({ race: {} }), locale });
+  const prepared = await prepare({ api: await createKernelApi({ race: {} }), locale });
   const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   await wrapper.get('[data-testid="abandon-race"]').trigger('click');

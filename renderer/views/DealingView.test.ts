@@ -4,11 +4,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installReadFeedback } from '../composables/readFeedback';
 import { installScanner } from '../composables/scanner';
 import { createFakeApi } from '../testing/fakeApi';
-import { FINNISH_CARDS, makeState } from '../testing/fixtures';
+import { createKernelApi, type KernelApi, type KernelApiOptions } from '../testing/kernelApi';
+import { FINNISH_CARDS, makeSettings, makeState } from '../testing/fixtures';
 import { TestKeyboard } from '../testing/keyboard';
 import { prepare, settle } from '../testing/setup';
 import type { ScanStore } from '../stores/scans';
-import type { Message } from '../../engine/messages';
 import RaceScreen from './RaceScreen.vue';
 
 const stops: Array<() => void> = [];
@@ -26,8 +26,17 @@ function listen(scans: ScanStore): TestKeyboard {
 
 const dealtCodes = (wrapper: VueWrapper) => wrapper.findAll('[data-testid="dealt-card"]').map((card) => card.attributes('data-card'));
 
-async function dealing(options: Parameters<typeof createFakeApi>[0] = { race: {} }) {
-  const prepared = await prepare({ api: createFakeApi(options) });
+/** The card source a serial shoe (the test is its reader: station/testing/inProcessApi.ts `shoe`). */
+const ON_THE_SHOE = makeSettings({ source: { kind: 'serial', path: '/dev/ttyUSB0' } });
+
+function shoeOf(api: KernelApi) {
+  const shoe = api.station.shoe();
+  if (shoe === null) throw new Error('no serial card source is open');
+  return shoe;
+}
+
+async function dealing(options: KernelApiOptions = { race: {} }) {
+  const prepared = await prepare({ api: await createKernelApi(options) });
   const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   return { ...prepared, wrapper };
@@ -151,8 +160,7 @@ describe('dealing screen', () => {
   });
 
   it('keeps dealt cards tappable while a multi-deck shoe still holds copies', async () => {
-    const api = createFakeApi({ race: { decks: 2, cards: ['Td'] }, state: makeState({ settings: { ...makeState().settings, table: { ...makeState().settings.table, decks: 2 } } }) });
-    const { wrapper } = await dealing({ race: { decks: 2, cards: ['Td'] }, state: api.current });
+    const { wrapper } = await dealing({ race: { decks: 2, cards: ['Td'] } });
     expect(wrapper.get('[data-testid="grid-card-Td"]').attributes('disabled')).toBeUndefined();
     wrapper.unmount();
   });
@@ -183,11 +191,10 @@ describe('dealing screen', () => {
   });
 
   it('shows the source status and an unreadable code from the shoe', async () => {
-    const state = makeState({
-      source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'reconnecting', code: 'unplugged', message: 'port closed' },
-      lastInput: { type: 'unknown', raw: 'X9', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } },
-    });
-    const { wrapper } = await dealing({ race: {}, state });
+    const { wrapper, api } = await dealing({ race: {}, settings: ON_THE_SHOE });
+    shoeOf(api).emit({ type: 'status', state: 'reconnecting', code: 'unplugged', message: 'port closed' });
+    shoeOf(api).emit({ type: 'unknown', raw: 'X9', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } });
+    await settle();
     const status = wrapper.get('[data-testid="source-status"]');
     expect(status.attributes('data-state')).toBe('reconnecting');
     expect(status.text()).toContain('Reconnecting');
@@ -211,11 +218,11 @@ describe('dealing screen', () => {
   });
 
   it('a card read while the line was noisy waits for the dealer: take it (dealt) or discard it, by buttons only', async () => {
-    const held = [
-      { id: 1, target: 'race-1', card: 'Kd', raw: 'KD', why: 'noise' as const },
-      { id: 2, target: 'race-1', card: '2c', raw: '2C', why: 'noise' as const },
-    ];
-    const { wrapper, api } = await dealing({ race: {}, state: makeState({ held }) });
+    const { wrapper, api } = await dealing({ race: {}, settings: ON_THE_SHOE });
+    // Read while the line is flagged as noisy: suspect, so held for the dealer.
+    shoeOf(api).emit({ type: 'card', card: 'Kd', raw: 'KD', suspect: true });
+    shoeOf(api).emit({ type: 'card', card: '2c', raw: '2C', suspect: true });
+    await settle();
     const panel = wrapper.get('[data-testid="held-card"]');
     expect(panel.attributes('role')).toBe('alert');
     expect(panel.text()).toContain('Read K♦ while the line was noisy. Is it the card you dealt?');
@@ -238,7 +245,11 @@ describe('dealing screen', () => {
 
   it('a card read at another seat\'s antenna waits for the dealer: said with both seats, taken for the seat dealt to (issue 26)', async () => {
     const held = [{ id: 1, target: 'race-1', card: 'Kd', raw: '3|04A2B3C4', why: 'seat' as const, reader: '3', readAt: 4, seat: 1 }];
-    const { wrapper, api } = await dealing({ race: {}, state: makeState({ held }) });
+    // Read at another seat's antenna needs a seat map of an RFID table's readers: a state given, on the fake service.
+    const prepared = await prepare({ api: createFakeApi({ race: {}, state: makeState({ held }) }) });
+    const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
+    await settle();
+    const { api } = prepared;
     const panel = wrapper.get('[data-testid="held-card"]');
     expect([panel.attributes('data-why'), panel.attributes('data-read-at')]).toEqual(['seat', '4']);
     const seat = wrapper.find('[data-testid^="seat-cards-"][aria-current="step"]').attributes('data-testid')?.replace('seat-cards-', '');
@@ -348,11 +359,11 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
     ['fi', 'Kengän lukemaa korttia A♥ ei hyväksytty: A♥ on jo jaettu (paikka 1), ja kengässä on yksi pakka: väärin luettu tai väärin jaettu kortti; tarkista kortti. Jaa 2 korttia: paikka 1 — Matti'],
     ['ru', 'Карта A♥ из шуза не принята: A♥ уже роздана (место 1), а в шузе одна колода: ошибка чтения или раздачи; проверьте карту. Сдайте 2 карты: место 1 — Matti'],
   ] as const)('says why the shoe card was refused in %s, the card as a card', async (locale, headline) => {
-    const prepared = await prepare({ locale, api: createFakeApi({ race: { cards: ['Ah'] } }) });
+    const prepared = await prepare({ locale, api: await createKernelApi({ race: { cards: ['Ah'] }, settings: ON_THE_SHOE }) });
     const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
-    const said: Message = { key: 'race.refused.duplicate', params: { card: { card: 'Ah' }, seats: { seats: [{ seat: 1 }] } } };
-    prepared.api.push({ ...prepared.api.current, shoeRefusal: { card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1)', said } });
+    // The shoe reads A♥ again: the service refuses it.
+    shoeOf(prepared.api).emit({ type: 'card', card: 'Ah', raw: 'AH' });
     await settle();
     expect(wrapper.get('[data-testid="next-step"]').text()).toBe(headline);
     expect(prepared.missing).toEqual([]);
@@ -360,17 +371,17 @@ describe('dealing screen: the keyboard-wedge scanner', () => {
   });
 
   it('says a card the shoe read and the service refused in the headline itself, until the next card is taken', async () => {
-    const { wrapper, api } = await dealing({ race: { cards: ['Ah'] } });
+    const { wrapper, api } = await dealing({ race: { cards: ['Ah'] }, settings: ON_THE_SHOE });
     const step = () => wrapper.get('[data-testid="next-step"]');
 
-    api.push({ ...api.current, shoeRefusal: { card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1)' } });
+    shoeOf(api).emit({ type: 'card', card: 'Ah', raw: 'AH' });
     await settle();
-    expect(step().text()).toBe('A♥ from the shoe not accepted: check the card. Deal 2 cards to seat 1 — Matti');
+    // The service's refusal carries its reason in keys: the headline says it (the fake's had none: "check the card").
+    expect(step().text()).toBe('A♥ from the shoe not accepted: A♥ was already dealt (to seat 1) and the shoe holds one deck: a misread or misdeal; check the card. Deal 2 cards to seat 1 — Matti');
     expect(step().attributes('data-refused')).toBe('shoe');
-    expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('Ah was already dealt');
+    expect(wrapper.get('[data-testid="deal-error"]').text()).toContain('A♥ was already dealt (to seat 1)');
 
-    await api.dealCard('race-1', 'Kc');
-    api.push({ ...api.current, shoeRefusal: null });
+    shoeOf(api).emit({ type: 'card', card: 'Kc', raw: 'KC' });
     await settle();
     expect(step().text()).toBe('Deal 1 card to seat 1 — Matti');
     expect(step().attributes('data-refused')).toBeUndefined();
@@ -453,7 +464,7 @@ describe('numbers on the dealing screen', () => {
     ['fi', '1\u00a0000 → 5\u00a0000'],
     ['ru', '1\u00a0000 → 5\u00a0000'],
   ] as const)('are written the %s way', async (locale, chips) => {
-    const prepared = await prepare({ api: createFakeApi({ race: { removed: 1000, next: 5000 } }), locale });
+    const prepared = await prepare({ api: await createKernelApi({ race: { removed: 1000, next: 5000 }, settings: makeSettings({ table: { chipSet: [1000, 5000] } }) }), locale });
     const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins } });
     expect(wrapper.get('.view__header .detail').text()).toContain(chips);
     expect(prepared.missing).toEqual([]);

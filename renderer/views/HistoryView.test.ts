@@ -1,9 +1,13 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi } from '../testing/fakeApi';
 import type { HistoryEntry } from '../../protocol/contract';
-import { makeHistoryEntry, makeState } from '../testing/fixtures';
+import { createKernelApi } from '../testing/kernelApi';
+import { FINNISH_CARDS, makeHistoryEntry, makeState } from '../testing/fixtures';
 import { gameHistoryOf, playMatch, startEvent } from '../testing/gameFixtures';
 import { prepare, settle } from '../testing/setup';
 import HistoryView from './HistoryView.vue';
@@ -32,7 +36,7 @@ describe('history', () => {
   });
 
   it('says so when there is no history', async () => {
-    const { plugins } = await prepare();
+    const { plugins } = await prepare({ api: await createKernelApi() });
     const wrapper = mount(HistoryView, { global: { plugins } });
     expect(wrapper.get('[data-testid="history-empty"]').text()).toBe('No races confirmed yet.');
     wrapper.unmount();
@@ -69,7 +73,10 @@ describe('history', () => {
     const leave = inElectron();
     try {
       const created = vi.spyOn(URL, 'createObjectURL');
-      const { plugins, api } = await prepare({ api: createFakeApi({ history: [makeHistoryEntry({ id: 'x' })] }) });
+      // The dealer's save dialog answers a file in a folder of the test's.
+      const folder = mkdtempSync(join(tmpdir(), 'chip-races-export-'));
+      const saved = join(folder, 'chip-races.csv');
+      const { plugins, api } = await prepare({ api: await createKernelApi({ history: [{ cards: FINNISH_CARDS }], chooseExportFile: () => Promise.resolve(saved) }) });
       const wrapper = mount(HistoryView, { global: { plugins } });
       await settle();
       expect(wrapper.get('[data-testid="export-csv"]').element.tagName).toBe('BUTTON');
@@ -77,7 +84,8 @@ describe('history', () => {
       await wrapper.get('[data-testid="export-csv"]').trigger('click');
       await settle();
       expect(api.callsOf('exportHistory')).toEqual([['csv']]);
-      expect(wrapper.get('[data-testid="export-saved"]').text()).toBe('Saved to /home/dealer/chip-races.csv');
+      expect(wrapper.get('[data-testid="export-saved"]').text()).toBe(`Saved to ${saved}`);
+      expect(readFileSync(saved, 'utf8')).toContain('race-1');
       // The dialog closed without a file: nothing said.
       api.cann('exportHistory', { ok: true, value: null });
       await wrapper.get('[data-testid="export-json"]').trigger('click');
@@ -86,14 +94,15 @@ describe('history', () => {
       expect(wrapper.find('[data-testid="export-saved"]').exists()).toBe(false);
       expect(created).not.toHaveBeenCalled();
       wrapper.unmount();
+      rmSync(folder, { recursive: true, force: true });
     } finally {
       leave();
     }
   });
 
   it('fetches the history a page at a time: the latest page first, older ones on request, a new race added as it is confirmed', async () => {
-    const entries = Array.from({ length: 30 }, (_, index) => makeHistoryEntry({ id: `race-${index + 1}`, seq: index * 20 + 1 }));
-    const api = createFakeApi({ history: entries, race: { cards: ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td'] } });
+    // Thirty races of the Finnish example raced and confirmed, the thirty-first dealt but its last card.
+    const api = await createKernelApi({ history: Array.from({ length: 30 }, () => ({ cards: FINNISH_CARDS })), race: { cards: ['Ah', 'Kc', '2d', 'Ts', '4h', 'Td'] } });
     const { plugins } = await prepare({ api });
     const wrapper = mount(HistoryView, { global: { plugins } });
     await settle();
@@ -108,8 +117,8 @@ describe('history', () => {
     expect(ids()).toHaveLength(30);
     expect(wrapper.find('[data-testid="history-older"]').exists()).toBe(false);
     // A race confirmed while the page is open arrives as the state's latest: added, no page fetched.
-    await api.dealCard('race-1', 'Tc');
-    await api.confirmRace('race-1');
+    await api.dealCard('race-31', 'Tc');
+    await api.confirmRace('race-31');
     await settle();
     expect(ids()).toHaveLength(31);
     expect(api.callsOf('historyPage')).toHaveLength(2);

@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi } from '../testing/kernelApi';
 import { FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState } from '../testing/fixtures';
 import { gameViewOf, playMatch, SEED_HANDS, startEvent } from '../testing/gameFixtures';
+import { createFakeApi } from '../testing/fakeApi';
 import { prepare, settle } from '../testing/setup';
 import PlayerDisplay from './PlayerDisplay.vue';
 
@@ -18,14 +19,14 @@ describe('player display', () => {
   });
 
   it('names the table, so the room knows whose screen it is', async () => {
-    const { plugins } = await prepare({ api: createFakeApi({ state: makeState({ settings: makeSettings({ table: { name: 'Table 7' } }) }) }) });
+    const { plugins } = await prepare({ api: await createKernelApi({ settings: makeSettings({ table: { name: 'Table 7' } }) }) });
     const wrapper = mount(PlayerDisplay, { global: { plugins } });
     expect(wrapper.get('[data-testid="display-table"]').text()).toBe('Table 7');
     wrapper.unmount();
   });
 
   it('mirrors the deal without any controls, saying whose cards are coming in the players’ words', async () => {
-    const { plugins, api } = await prepare({ api: createFakeApi({ race: { cards: ['Ah', 'Kc'] } }) });
+    const { plugins, api } = await prepare({ api: await createKernelApi({ race: { cards: ['Ah', 'Kc'] } }) });
     const wrapper = mount(PlayerDisplay, { global: { plugins } });
     // The room is told whose cards come, not the dealer's instruction ("Deal 1 card to seat 1 — Matti").
     expect(wrapper.get('[data-testid="display-next-step"]').text()).toBe('Cards for Matti');
@@ -40,7 +41,7 @@ describe('player display', () => {
   });
 
   it('says who wins what in the players’ words, with the card that won and the value change', async () => {
-    const { plugins } = await prepare({ api: createFakeApi({ race: { cards: FINNISH_CARDS } }) });
+    const { plugins } = await prepare({ api: await createKernelApi({ race: { cards: FINNISH_CARDS } }) });
     const wrapper = mount(PlayerDisplay, { global: { plugins } });
     expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('result');
     expect(wrapper.get('[data-testid="display-winner-1"]').text()).toBe('Matti wins a 100A♥');
@@ -55,11 +56,11 @@ describe('player display', () => {
     ['fi', 'Matti voittaa 100:n pelimerkin', 'Kortit pelaajalle Matti'],
     ['ru', 'Matti выигрывает фишку 100', 'Карты получает: Matti'],
   ] as const)('speaks to the room in %s too', async (locale, wins, dealing) => {
-    const complete = await prepare({ api: createFakeApi({ race: { cards: FINNISH_CARDS } }), locale });
+    const complete = await prepare({ api: await createKernelApi({ race: { cards: FINNISH_CARDS } }), locale });
     const result = mount(PlayerDisplay, { global: { plugins: complete.plugins } });
     expect(result.get('[data-testid="display-winner-1"]').text()).toContain(wins);
     result.unmount();
-    const started = await prepare({ api: createFakeApi({ race: { cards: [] } }), locale });
+    const started = await prepare({ api: await createKernelApi({ race: { cards: [] } }), locale });
     const deal = mount(PlayerDisplay, { global: { plugins: started.plugins } });
     expect(deal.get('[data-testid="display-next-step"]').text()).toBe(dealing);
     deal.unmount();
@@ -67,7 +68,7 @@ describe('player display', () => {
   });
 
   it('shows the points game to the players: the deal, the next step and everyone’s points, without controls', async () => {
-    const { plugins, api } = await prepare({ api: createFakeApi({ game: [startEvent()] }) });
+    const { plugins, api } = await prepare({ api: await createKernelApi({ game: [startEvent()] }) });
     const wrapper = mount(PlayerDisplay, { global: { plugins } });
     expect(wrapper.get('[data-testid="display-game-title"]').text()).toBe('Pistepokeri, deal 1');
     const before = wrapper.get('[data-testid="display-game-step"]').text();
@@ -83,6 +84,7 @@ describe('player display', () => {
 
   it('names the winner of the points game', async () => {
     const view = { ...gameViewOf(playMatch([startEvent()])), winner: 'Ville' };
+    // A won game's view, given (a game played to its end is long): on the fake service.
     const { plugins } = await prepare({ api: createFakeApi({ state: makeState({ game: view }) }) });
     const wrapper = mount(PlayerDisplay, { global: { plugins } });
     expect(wrapper.get('[data-testid="display-game-step"]').text()).toBe('Ville has won the game');
@@ -92,7 +94,7 @@ describe('player display', () => {
 });
 
 describe('player display: the result kept after its confirmation (issue 24)', () => {
-  // The fake service confirms at 18:34 UTC; the display's clock a minute later.
+  // The station's clock stands at 18:34 UTC, when the race is confirmed; the display's a minute later.
   const CONFIRMED = '2024-05-04T18:34:00.000Z';
   const at = (iso: string) => vi.setSystemTime(new Date(iso));
   afterEach(() => {
@@ -103,7 +105,7 @@ describe('player display: the result kept after its confirmation (issue 24)', ()
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     at('2024-05-04T18:35:00.000Z');
     const settings = makeSettings();
-    const api = createFakeApi({ race: { cards: FINNISH_CARDS }, state: makeState({ settings: resultMinutes === undefined ? settings : { ...settings, display: { clockSound: true, resultMinutes } } }) });
+    const api = await createKernelApi({ at: Date.parse(CONFIRMED), race: { cards: FINNISH_CARDS }, settings: resultMinutes === undefined ? settings : { ...settings, display: { clockSound: true, resultMinutes } } });
     const { plugins } = await prepare({ api });
     const wrapper = mount(PlayerDisplay, { global: { plugins } });
     expect(wrapper.get('[data-testid="player-display"]').attributes('data-showing')).toBe('result');

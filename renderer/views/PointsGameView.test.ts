@@ -6,7 +6,7 @@ import { ENTER, TestKeyboard } from '../testing/keyboard';
 import type { ScanStore } from '../stores/scans';
 import App from '../App.vue';
 import type { MatchEvent } from '../../engine/poker/match';
-import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi } from '../testing/kernelApi';
 import { makeGameView, seedDealEvents, seedDealing, seedPlays, SEED_PLAYERS, SEED_TRICKS, standPat, startEvent } from '../testing/gameFixtures';
 import { prepare, settle } from '../testing/setup';
 import PointsScreen from './PointsScreen.vue';
@@ -24,7 +24,7 @@ function listen(scans: ScanStore): TestKeyboard {
 }
 
 async function gameScreen(events: readonly MatchEvent[]) {
-  const prepared = await prepare({ api: createFakeApi({ game: events }) });
+  const prepared = await prepare({ api: await createKernelApi({ game: events }) });
   const wrapper = mount(PointsScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   return { ...prepared, wrapper };
@@ -313,7 +313,7 @@ describe('points game screen: scores across deals', () => {
 
 describe('the console with a game open', () => {
   it('opens on the game when the service resumes one, and marks its nav button', async () => {
-    const prepared = await prepare({ api: createFakeApi({ game: TO_TRICKS }) });
+    const prepared = await prepare({ api: await createKernelApi({ game: TO_TRICKS }) });
     const wrapper = mount(App, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
     expect(wrapper.find('[data-testid="view-game"]').exists()).toBe(true);
@@ -382,7 +382,7 @@ const royalDealing = (): MatchEvent[] => [0, 1, 2, 3, 4].flatMap((index) => SEED
 const chicagoStart = (options?: Record<string, unknown>): MatchEvent => ({ type: 'start', game: 'chicago', players: SEED_PLAYERS, ...(options ? { options } : {}) });
 
 async function gameScreenIn(locale: 'en' | 'fi' | 'ru', events: readonly MatchEvent[]) {
-  const prepared = await prepare({ api: createFakeApi({ game: events }), locale });
+  const prepared = await prepare({ api: await createKernelApi({ game: events }), locale });
   const wrapper = mount(PointsScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   return { ...prepared, wrapper };

@@ -2,15 +2,15 @@
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import App from '../App.vue';
-import { createFakeApi } from '../testing/fakeApi';
-import { gameHistoryOf, playMatch, seedDealEvents, seedDealing, startEvent, standPat } from '../testing/gameFixtures';
-import { makeState } from '../testing/fixtures';
+import { createKernelApi, type KernelApiOptions } from '../testing/kernelApi';
+import type { MatchEvent } from '../../engine/poker/match';
+import { seedDealEvents, seedDealing, startEvent, standPat } from '../testing/gameFixtures';
 import { prepare, settle } from '../testing/setup';
 import HistoryView from './HistoryView.vue';
 import PointsScreen from './PointsScreen.vue';
 
-async function startScreen(options: Parameters<typeof createFakeApi>[0] = {}) {
-  const prepared = await prepare({ api: createFakeApi(options) });
+async function startScreen(options: KernelApiOptions = {}) {
+  const prepared = await prepare({ api: await createKernelApi(options) });
   const wrapper = mount(PointsScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   return { ...prepared, wrapper };
@@ -20,17 +20,15 @@ async function fillNames(wrapper: Awaited<ReturnType<typeof startScreen>>['wrapp
   for (const [index, name] of names.entries()) await wrapper.get(`[data-testid="player-${index + 1}-name"]`).setValue(name);
 }
 
-/** A finished game (Anna won in deal 2) and one closed early, as the service keeps them. */
-function closedGames() {
+/** Two games closed: Pistepokeri played over two deals (Anna wins), then Chicago closed before a card. */
+function closedGames(): MatchEvent[][] {
   const second = [...seedDealing(['Ville', 'Sanna', 'Anna']), ...standPat()];
-  const won = playMatch([...seedDealEvents(), { type: 'next-deal' }, ...second]);
-  const early = playMatch([startEvent('chicago', ['Matti', 'Teppo'])]);
-  return [gameHistoryOf(won, 'game-1', '2024-05-04T20:00:00.000Z'), gameHistoryOf(early, 'game-2', '2024-05-04T21:00:00.000Z')];
+  return [[...seedDealEvents(), { type: 'next-deal' }, ...second], [startEvent('chicago', ['Matti', 'Teppo'])]];
 }
 
 describe('points game start screen', () => {
   it('is a screen of its own in the top nav', async () => {
-    const prepared = await prepare();
+    const prepared = await prepare({ api: await createKernelApi() });
     const wrapper = mount(App, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
     const nav = wrapper.get('[data-testid="nav-points"]');
@@ -115,13 +113,13 @@ describe('points game start screen', () => {
     await settle();
     const error = wrapper.get('[data-testid="start-game-error"]');
     expect(error.attributes('role')).toBe('alert');
-    expect(error.text()).toBe('The game did not start: a race is open: confirm or abandon it first');
+    expect(error.text()).toBe('The game did not start: race race-1 is still open: confirm or abandon it first');
     expect(wrapper.find('[data-testid="view-game"]').exists()).toBe(false);
     wrapper.unmount();
   });
 
   it('lists the games played, newest first, and offers the last game’s players again', async () => {
-    const { wrapper } = await startScreen({ state: makeState({ games: closedGames() }) });
+    const { wrapper } = await startScreen({ games: closedGames() });
     const rows = wrapper.findAll('[data-testid="games-row"]');
     expect(rows.map((row) => row.attributes('data-id'))).toEqual(['game-2', 'game-1']);
     const won = rows[1];
@@ -142,7 +140,7 @@ describe('points game start screen', () => {
     const empty = await startScreen();
     expect(empty.wrapper.get('[data-testid="games-empty"]').text()).toBe('No points games closed yet.');
     empty.wrapper.unmount();
-    const { plugins } = await prepare({ api: createFakeApi({ state: makeState({ games: closedGames() }) }) });
+    const { plugins } = await prepare({ api: await createKernelApi({ games: closedGames() }) });
     const history = mount(HistoryView, { global: { plugins } });
     expect(history.findAll('[data-testid="games-row"]')).toHaveLength(2);
     history.unmount();
@@ -207,7 +205,7 @@ describe("points game start screen: Chicago's house options", () => {
   });
 
   it("shows the service's refusal of the options in the dealer's language", async () => {
-    const prepared = await prepare({ api: createFakeApi(), locale: 'fi' });
+    const prepared = await prepare({ api: await createKernelApi(), locale: 'fi' });
     const wrapper = mount(PointsScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
     // A stale or hostile caller: the service refuses a buy stop past the target in the engine's words.

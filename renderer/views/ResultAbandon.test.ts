@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi } from '../testing/kernelApi';
 import { FINNISH_CARDS } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import type { Locale } from '../i18n';
@@ -11,7 +11,7 @@ import RaceScreen from './RaceScreen.vue';
 // card after card; the counts screen then shows the abandoned race's counts for the re-race.
 
 async function result(locale: Locale = 'en') {
-  const prepared = await prepare({ locale, api: createFakeApi({ race: { cards: FINNISH_CARDS } }) });
+  const prepared = await prepare({ locale, api: await createKernelApi({ race: { cards: FINNISH_CARDS } }) });
   const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   return { ...prepared, wrapper };

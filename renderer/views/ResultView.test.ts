@@ -2,7 +2,7 @@
 import { mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installScanner } from '../composables/scanner';
-import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi, type KernelApiOptions } from '../testing/kernelApi';
 import { FINNISH_CARDS } from '../testing/fixtures';
 import { ENTER, SPACE, TestKeyboard } from '../testing/keyboard';
 import { prepare, settle } from '../testing/setup';
@@ -21,8 +21,8 @@ function listen(scans: ScanStore): TestKeyboard {
   return keyboard;
 }
 
-async function result(options: Parameters<typeof createFakeApi>[0]) {
-  const prepared = await prepare({ api: createFakeApi(options) });
+async function result(options: KernelApiOptions) {
+  const prepared = await prepare({ api: await createKernelApi(options) });
   const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   return { ...prepared, wrapper };
@@ -62,7 +62,7 @@ describe('result screen', () => {
     ['fi', 'Anna kullekin yksi pelimerkki (100) — arvonta: paikka 1 — Matti (A♥), paikka 2 — Teppo (10♠); poista kaikki ylijäämämerkit (25)', 'Paikka 1 — Matti vaihtaa 4 × 25 → 1 × 100, ylijäämä 3'],
     ['ru', 'Дайте по одной фишке 100 — чип-рейс: место 1 — Matti (A♥), место 2 — Teppo (10♠); уберите все лишние фишки 25', 'Место 1 — Matti меняет 4 × 25 на 1 × 100, лишних 3'],
   ] as const)('says the engine’s next step and explanation in %s, cards as cards', async (locale, next, trade) => {
-    const prepared = await prepare({ locale, api: createFakeApi({ race: { cards: FINNISH_CARDS } }) });
+    const prepared = await prepare({ locale, api: await createKernelApi({ race: { cards: FINNISH_CARDS } }) });
     const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
     expect(wrapper.get('[data-testid="next-step"]').text()).toBe(next);
@@ -127,7 +127,7 @@ describe('result screen', () => {
   });
 
   it('shows a refused confirmation', async () => {
-    const api = createFakeApi({ race: { cards: FINNISH_CARDS } });
+    const api = await createKernelApi({ race: { cards: FINNISH_CARDS } });
     api.cann('confirmRace', { ok: false, error: { field: 'journal', message: 'disk full' } });
     const prepared = await prepare({ api });
     const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins } });

@@ -2,16 +2,22 @@
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import { usePreferences } from '../composables/preferences';
-import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi } from '../testing/kernelApi';
 import type { ConsoleState, SourceSettings } from '../../protocol/contract';
 import type { Locale } from '../i18n';
 import { DECK_PROFILE_INFO, makeProfileInfo, makeSettings, makeSource, makeState } from '../testing/fixtures';
+import { createFakeApi } from '../testing/fakeApi';
 import { prepare, settle } from '../testing/setup';
 import SettingsView from './SettingsView.vue';
 
+/** The built-in device profiles as the service offers them (the fake's list lacked the last six). */
+const BUILT_IN = ['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid', 'stx-plain', 'rdm6300', 'id12la', 'zebra-ssi', 'pn532-uart', 'uhf-r200', 'uhf-a0'];
+/** The service's tournament while none is saved: the screens send it back as it is. */
+const NO_TOURNAMENT = { structure: null, atBreakAfter: null };
+
 describe('settings', () => {
   it('picks a port, decoder and speed, and saves them with the rest of the settings', async () => {
-    const api = createFakeApi({ ports: [{ path: '/dev/ttyUSB1', manufacturer: 'FTDI', vendorId: '0403', productId: '6001' }] });
+    const api = await createKernelApi({ ports: [{ path: '/dev/ttyUSB1', manufacturer: 'FTDI', vendorId: '0403', productId: '6001' }] });
     const { plugins } = await prepare({ api });
     const wrapper = mount(SettingsView, { global: { plugins } });
     await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
@@ -21,34 +27,34 @@ describe('settings', () => {
     expect(wrapper.get('[data-testid="port-select"]').text()).toContain('/dev/ttyUSB1 — FTDI');
     await wrapper.get('[data-testid="port-select"]').setValue('/dev/ttyUSB1');
     const decoders = wrapper.findAll('[data-testid="source-decoder"] option').map((option) => option.attributes('value'));
-    expect(decoders).toEqual(['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid', 'stx-plain']);
+    expect(decoders).toEqual(BUILT_IN);
     await wrapper.get('[data-testid="source-decoder"]').setValue('barcode');
     expect(wrapper.get('[data-testid="source-decoder-summary"]').text()).toContain('Barcode reader');
     await wrapper.get('[data-testid="source-baud"]').setValue('115200');
     await wrapper.get('form').trigger('submit');
     await settle();
-    expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), source: { kind: 'serial', path: '/dev/ttyUSB1', baud: 115200, decoder: 'barcode' } }]]);
+    expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), source: { kind: 'serial', path: '/dev/ttyUSB1', baud: 115200, decoder: 'barcode' }, tournament: NO_TOURNAMENT }]]);
     expect(wrapper.find('[data-testid="settings-saved"]').exists()).toBe(true);
     wrapper.unmount();
   });
 
   it('chooses the barcode scanner its own profile, apart from the shoe’s, saved with the card source (none saved: the default, text)', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { plugins } = await prepare({ api });
     const wrapper = mount(SettingsView, { global: { plugins } });
     await settle();
     const scanner = wrapper.get('[data-testid="scanner-decoder"]');
     expect((scanner.element as HTMLSelectElement).value).toBe('text');
-    expect(scanner.findAll('option').map((option) => option.attributes('value'))).toEqual(['text', 'suit-number', 'index1', 'index0', 'stx-text', 'stx-sum', 'barcode', 'rfid', 'stx-plain']);
+    expect(scanner.findAll('option').map((option) => option.attributes('value'))).toEqual(BUILT_IN);
     await scanner.setValue('suit-number');
     await wrapper.get('form').trigger('submit');
     await settle();
-    expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), source: { ...makeSettings().source, scanner: 'suit-number' } }]]);
+    expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), source: { ...makeSettings().source, scanner: 'suit-number' }, tournament: NO_TOURNAMENT }]]);
     wrapper.unmount();
   });
 
   it("switches the room clock's sound on the player display with a command of its own, kept out of the settings saved", async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { plugins } = await prepare({ api });
     const wrapper = mount(SettingsView, { global: { plugins } });
     await settle();
@@ -61,13 +67,13 @@ describe('settings', () => {
     expect((wrapper.get('[data-testid="clock-sound"]').element as HTMLInputElement).checked).toBe(false);
     await wrapper.get('form').trigger('submit');
     await settle();
-    expect(api.callsOf('saveSettings')).toEqual([[makeSettings()]]);
+    expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), tournament: NO_TOURNAMENT }]]);
     expect(api.current.settings.display).toEqual({ clockSound: false, resultMinutes: 10 });
     wrapper.unmount();
   });
 
   it('sets how long the player display keeps a result with a command of its own (issue 24), the sound kept', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { plugins } = await prepare({ api });
     const wrapper = mount(SettingsView, { global: { plugins } });
     await settle();
@@ -82,7 +88,7 @@ describe('settings', () => {
   });
 
   it("sets the house's stack for the count keypad with a command of its own (issue 24)", async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     const { plugins } = await prepare({ api });
     const wrapper = mount(SettingsView, { global: { plugins } });
     await settle();
@@ -175,6 +181,7 @@ describe('settings: register deck', () => {
   const registering = (registered: number, next: string | null, problem: string | null = null) => ({ name: 'deck-1', registered, total: 52, next, problem });
 
   async function settings(options: { source?: SourceSettings; locale?: Locale; profiles?: ConsoleState['profiles'] } = {}) {
+    // The registration's and the antennas' progress come from the RFID reader: states given, on the fake service.
     const api = createFakeApi({ state: makeState({ settings: makeSettings({ source: options.source ?? rfid }), ...(options.profiles ? { profiles: options.profiles } : {}) }) });
     const prepared = await prepare({ api, locale: options.locale });
     const wrapper = mount(SettingsView, { global: { plugins: prepared.plugins } });

@@ -1,12 +1,14 @@
 // @vitest-environment happy-dom
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createFakeApi } from '../testing/fakeApi';
+import { createKernelApi, type KernelApi } from '../testing/kernelApi';
 import { makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
+import { createFakeApi, type FakeApi } from '../testing/fakeApi';
 import { prepare, settle } from '../testing/setup';
 import SetupView from './SetupView.vue';
 
-async function setup(api = createFakeApi()) {
+async function setup(given?: KernelApi | FakeApi) {
+  const api = given ?? (await createKernelApi());
   const prepared = await prepare({ api });
   const wrapper = mount(SetupView, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
@@ -87,6 +89,8 @@ describe('table setup', () => {
           },
           source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 19200, decoder: 'suit-number' },
           language: 'en',
+          // What the service holds (no structure saved yet) goes back as it is.
+          tournament: { structure: null, atBreakAfter: null },
         },
       ],
     ]);
@@ -98,8 +102,7 @@ describe('table setup', () => {
   });
 
   it('refuses a setup without seats before calling the service', async () => {
-    const api = createFakeApi();
-    api.current = { ...api.current, settings: makeSettings({ table: { seats: [] } }) };
+    const api = await createKernelApi({ settings: makeSettings({ table: { seats: [] } }) });
     const { wrapper } = await setup(api);
     await wrapper.get('form').trigger('submit');
     await settle();
@@ -109,7 +112,7 @@ describe('table setup', () => {
   });
 
   it('shows the service refusal', async () => {
-    const api = createFakeApi();
+    const api = await createKernelApi();
     api.cann('saveSettings', { ok: false, error: { field: 'source.path', message: 'no such port /dev/nope' } });
     const { wrapper } = await setup(api);
     await wrapper.get('form').trigger('submit');
@@ -120,7 +123,7 @@ describe('table setup', () => {
   });
 
   it('finds serial ports for the card source', async () => {
-    const api = createFakeApi({ ports: [{ path: '/dev/ttyACM0', manufacturer: 'Shuffle Co', vendorId: '1', productId: '2' }] });
+    const api = await createKernelApi({ ports: [{ path: '/dev/ttyACM0', manufacturer: 'Shuffle Co', vendorId: '1', productId: '2' }] });
     const { wrapper } = await setup(api);
     await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
     await wrapper.get('[data-testid="list-ports"]').trigger('click');
@@ -131,7 +134,7 @@ describe('table setup', () => {
   });
 
   it('keeps the tournament structure, on the chips of the table', async () => {
-    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 2 }) });
+    const api = await createKernelApi({ settings: makeTournamentState().settings, markBreak: 2 });
     const { wrapper, store } = await setup(api);
     await wrapper.get('[data-testid="chipset-add-input"]').setValue('5000');
     await wrapper.get('[data-testid="chipset-add"]').trigger('click');
@@ -164,7 +167,7 @@ describe('table setup: the table’s name and a new table', () => {
   });
 
   it('starts a table never set up with no seat ticked, and remembers the last table’s seats', async () => {
-    const fresh = await setup(createFakeApi({ state: makeState({ settings: makeSettings({ table: { seats: [] } }) }) }));
+    const fresh = await setup(await createKernelApi({ settings: makeSettings({ table: { seats: [] } }) }));
     const ticked = () => fresh.wrapper.findAll('[data-testid$="-in-play"]').filter((box) => (box.element as HTMLInputElement).checked).length;
     expect(ticked()).toBe(0);
     // Nine seats ticked: nothing to untick.
@@ -181,6 +184,7 @@ describe('table setup: the table’s name and a new table', () => {
 
   it("leaves the floor's seats to the floor: a notice, the seats' ticks and names disabled; a broken table still saves the rest", async () => {
     const held = makeSettings({ table: { seats: [{ seat: 2, name: 'Anna Virtanen' }, { seat: 5, name: 'Иван' }] } });
+    // The floor's seating comes over the floor link (not in-process): a state given, on the fake service.
     const linked = await setup(createFakeApi({ state: makeState({ settings: { ...held, seatsFromFloor: { own: [{ seat: 1, name: 'Matti' }], broken: false } } }) }));
     expect(linked.wrapper.get('[data-testid="setup-seats-from-floor"]').text()).toContain('From the floor: the seats in play and the players');
     for (let seat = 1; seat <= 10; seat += 1) {

@@ -3,12 +3,13 @@ import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleSettings } from '../../protocol/contract';
 import { structureToCsv } from '../../engine/plan/csv';
-import { createFakeApi } from '../testing/fakeApi';
-import { makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
+import { createKernelApi, type KernelApi } from '../testing/kernelApi';
+import { makeSettings, makeTournamentState, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import StructureView from './StructureView.vue';
 
-async function setup(api = createFakeApi({ state: makeTournamentState() })) {
+async function setup(given?: KernelApi) {
+  const api = given ?? (await createKernelApi({ settings: makeTournamentState().settings }));
   const prepared = await prepare({ api });
   const wrapper = mount(StructureView, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
@@ -16,7 +17,7 @@ async function setup(api = createFakeApi({ state: makeTournamentState() })) {
 }
 
 /** The settings as saved, after the structure screen's commands (saveStructure, markBreak): what the service holds. */
-function lastSaved(api: ReturnType<typeof createFakeApi>): ConsoleSettings {
+function lastSaved(api: KernelApi): ConsoleSettings {
   return api.current.settings;
 }
 
@@ -66,7 +67,7 @@ describe('the structure screen', () => {
   });
 
   it('builds a structure from nothing: levels and a break added, saved with the table chips', async () => {
-    const api = createFakeApi({ state: makeState({ settings: makeSettings({ table: { removed: 100, next: 500 } }) }) });
+    const api = await createKernelApi({ settings: makeSettings({ table: { removed: 100, next: 500 } }) });
     const { wrapper, store } = await setup(api);
     expect(wrapper.find('[data-testid="structure-empty"]').exists()).toBe(true);
     expect(wrapper.find('[data-testid="structure-now"]').exists()).toBe(false);
@@ -148,7 +149,7 @@ describe('the structure screen', () => {
   });
 
   it('names a structure without levels', async () => {
-    const { wrapper } = await setup(createFakeApi());
+    const { wrapper } = await setup(await createKernelApi());
     await wrapper.get('form').trigger('submit');
     await settle();
     expect(wrapper.get('[data-testid="structure-error"]').text()).toContain('Not saved: at least one level is needed');
@@ -211,7 +212,7 @@ describe('the structure screen', () => {
   });
 
   it('keeps the mark on a break that is still there when the structure is saved, and drops it otherwise', async () => {
-    const { wrapper, api } = await setup(createFakeApi({ state: makeTournamentState({ atBreakAfter: 2 }) }));
+    const { wrapper, api } = await setup(await createKernelApi({ settings: makeTournamentState().settings, markBreak: 2 }));
     await fill(wrapper, 'structure-row-9-ante', '1000');
     await wrapper.get('form').trigger('submit');
     await settle();
@@ -224,7 +225,7 @@ describe('the structure screen', () => {
   });
 
   it('imports a CSV sheet into the form, to check and save', async () => {
-    const { wrapper, api } = await setup(createFakeApi());
+    const { wrapper, api } = await setup(await createKernelApi());
     const csv = 'chips,25,100,500,1000\r\nstarting stack,10000\r\nlevel,25,50\r\nlevel,50,100\r\nbreak,15\r\nlevel,100,200,25\r\nlevel,200,400\r\n';
     const input = wrapper.get('[data-testid="structure-import"]');
     Object.defineProperty(input.element, 'files', { configurable: true, value: [new File([csv], 'main-event.csv', { type: 'text/csv' })] });
@@ -277,13 +278,13 @@ describe('the structure screen', () => {
 
   it("shows the plan's warnings", async () => {
     const structure = { chips: [20, 50, 100], levels: [{ sb: 20, bb: 40 }, { break: 10 }, { sb: 50, bb: 100 }, { sb: 100, bb: 200 }] };
-    const { wrapper } = await setup(createFakeApi({ state: makeTournamentState({ structure, table: { chipSet: [20, 50, 100], removed: 50, next: 100 } }) }));
+    const { wrapper } = await setup(await createKernelApi({ settings: makeTournamentState({ structure, table: { chipSet: [20, 50, 100], removed: 50, next: 100 } }).settings }));
     expect(wrapper.get('[data-testid="plan-warnings"]').text()).toContain('1 race cannot exchange its chips exactly:');
     expect(wrapper.get('[data-testid="plan-warning"]').text()).toBe('after level 1: 50 is not a whole multiple of 20, so the 20 chips cannot be exchanged for 50 chips in a race');
     // The warning is a message from the engine, said in the dealer's language (no longer marked as English).
     expect(wrapper.get('[data-testid="plan-warning"]').element.closest('[lang="en"]')).toBeNull();
     wrapper.unmount();
-    const prepared = await prepare({ api: createFakeApi({ state: makeTournamentState({ structure, table: { chipSet: [20, 50, 100], removed: 50, next: 100 } }) }), locale: 'fi' });
+    const prepared = await prepare({ api: await createKernelApi({ settings: makeTournamentState({ structure, table: { chipSet: [20, 50, 100], removed: 50, next: 100 } }).settings }), locale: 'fi' });
     const finnish = mount(StructureView, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
     expect(finnish.get('[data-testid="plan-warning"]').text()).toBe('tason 1 jälkeen: 50 ei ole arvon 20 monikerta, joten 20-merkkejä ei voi vaihtaa 50-merkkeihin arvonnassa');

@@ -2,7 +2,7 @@
 import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StructureInput } from '../../../engine/plan/csv';
-import { createFakeApi } from '../../testing/fakeApi';
+import { createKernelApi } from '../../testing/kernelApi';
 import { makeTournamentState } from '../../testing/fixtures';
 import { prepare, settle } from '../../testing/setup';
 import StructureView from '../../views/StructureView.vue';
@@ -14,7 +14,7 @@ const TIMED: StructureInput = {
 };
 
 async function setup() {
-  const api = createFakeApi({ state: makeTournamentState({ structure: TIMED }) });
+  const api = await createKernelApi({ settings: makeTournamentState({ structure: TIMED }).settings });
   const prepared = await prepare({ api });
   const wrapper = mount(StructureView, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
