@@ -51,7 +51,7 @@ const SOURCES: Readonly<Record<string, string>> = import.meta.glob(['../**/*.vue
 /** Keys written literally in the screens: t('a.b'), key: 'a.b', prefix="a.b", lead="a.b", and both arms of t(x ? 'a.b' : 'c.d'). */
 function literalKeys(): string[] {
   const found = new Set<string>();
-  const patterns = [/\bt\(\s*'([a-zA-Z]+(?:\.[a-zA-Z-]+)+)'/g, /\bkey: '([a-zA-Z]+(?:\.[a-zA-Z-]+)+)'/g, /\bprefix="([a-zA-Z]+(?:\.[a-zA-Z-]+)+)"/g, /\blead="([a-zA-Z]+(?:\.[a-zA-Z-]+)+)"/g, /\? '([a-z]+\.[a-zA-Z.]+)' : '([a-z]+\.[a-zA-Z.]+)'/g];
+  const patterns = [/\bt\(\s*'([a-zA-Z]+(?:\.[a-zA-Z-]+)+)'/g, /\b(?:key|none|some): '([a-zA-Z]+(?:\.[a-zA-Z-]+)+)'/g, /\bprefix="([a-zA-Z]+(?:\.[a-zA-Z-]+)+)"/g, /\blead="([a-zA-Z]+(?:\.[a-zA-Z-]+)+)"/g, /\? '([a-z]+\.[a-zA-Z.]+)' : '([a-z]+\.[a-zA-Z.]+)'/g];
   for (const text of Object.values(SOURCES)) {
     for (const pattern of patterns) for (const match of text.matchAll(pattern)) for (const key of match.slice(1)) if (key) found.add(key);
   }
