@@ -5,10 +5,9 @@
 // say what was recorded.
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createKernelApi } from '../testing/kernelApi';
-import { createStubApi } from '../testing/stubApi';
+import { createKernelApi, type KernelApi } from '../testing/kernelApi';
+import { createStubApi, type StubApi } from '../testing/stubApi';
 import { FINNISH_CARDS, FINNISH_COUNTS, makeHistory, makeHistoryEntry, makeState, makeTournamentState } from '../testing/fixtures';
-import type { ConsoleApi } from '../../protocol/commands';
 import type { RaceRecord } from '../../protocol/contract';
 import { prepare, settle } from '../testing/setup';
 import type { Locale } from '../i18n';
@@ -34,7 +33,7 @@ async function abandonedRecordOpen() {
   return opened(createStubApi({ state, answers: { historyPage: { ok: true, value: { total: 1, start: 0, entries: [entry] } }, raceRecord: { ok: true, value: record } } }), 'en');
 }
 
-async function opened(api: ConsoleApi, locale: Locale) {
+async function opened(api: KernelApi | StubApi, locale: Locale) {
   const prepared = await prepare({ api, locale });
   const wrapper = mount(HistoryView, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
