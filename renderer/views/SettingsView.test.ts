@@ -184,9 +184,9 @@ describe('settings: register deck', () => {
    * The settings screen over a state given: the registration's and the antennas' progress come
    * from the RFID reader's tags, on the state-only stub (which takes the commands the test says).
    */
-  async function settings(options: { source?: SourceSettings; locale?: Locale; profiles?: ConsoleState['profiles']; registration?: ConsoleState['registration']; seatMapping?: ConsoleState['seatMapping'] } = {}) {
-    const state = makeState({ settings: makeSettings({ source: options.source ?? rfid }), ...(options.profiles ? { profiles: options.profiles } : {}), registration: options.registration ?? null, seatMapping: options.seatMapping ?? null });
-    const api = createStubApi({ state, answers: { saveSettings: { ok: true, value: null }, registerDeck: { ok: true, value: null }, mapSeats: { ok: true, value: null } } });
+  async function settings(options: { source?: SourceSettings; locale?: Locale; profiles?: ConsoleState['profiles'] } = {}) {
+    const state = makeState({ settings: makeSettings({ source: options.source ?? rfid }), ...(options.profiles ? { profiles: options.profiles } : {}) });
+    const api = createStubApi({ state, answers: { saveSettings: { ok: true, value: null }, registerDeck: { ok: true, value: null } } });
     return mounted(api, options.locale);
   }
 
