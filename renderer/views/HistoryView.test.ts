@@ -248,9 +248,10 @@ describe('history: table, level, station, running total', () => {
   });
 
   it('leaves the level column out without a structure or a colour-up race', async () => {
-    const { plugins } = await prepare({ api: historyStub([makeHistoryEntry({ id: 'race-1' })]) });
+    const { plugins } = await prepare({ api: await createKernelApi({ history: [{ cards: FINNISH_CARDS }] }) });
     const wrapper = mount(HistoryView, { global: { plugins } });
     await settle();
+    expect(wrapper.findAll('[data-testid="history-row"]')).toHaveLength(1);
     expect(wrapper.findAll('th').map((cell) => cell.text())).not.toContain('Level');
     expect(wrapper.find('[data-testid="history-level"]').exists()).toBe(false);
     wrapper.unmount();
