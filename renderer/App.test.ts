@@ -5,7 +5,7 @@ import { refusalOf } from '../protocol/schema';
 import App from './App.vue';
 import { isDisplayMode } from './displayMode';
 import { LOCALES, pickLocale, russianPlural, type Locale } from './i18n';
-import { createFakeApi } from './testing/fakeApi';
+import { createStubApi } from './testing/stubApi';
 import { createKernelApi, type KernelApi } from './testing/kernelApi';
 import { FINNISH_COUNTS, makeSettings, makeState } from './testing/fixtures';
 import { TestKeyboard } from './testing/keyboard';
@@ -17,7 +17,7 @@ const expectedNames: Record<Locale, string> = {
   ru: 'Консоль чип-рейса',
 };
 
-async function mountApp(options: { locale?: Locale; api?: ReturnType<typeof createFakeApi> | KernelApi; mode?: 'console' | 'display' } = {}) {
+async function mountApp(options: { locale?: Locale; api?: ReturnType<typeof createStubApi> | KernelApi; mode?: 'console' | 'display' } = {}) {
   const locale = options.locale ?? 'en';
   const api = options.api ?? (await createKernelApi({ settings: makeSettings({ language: locale }) }));
   const prepared = await prepare({ api, locale });
@@ -129,8 +129,8 @@ describe('App', () => {
   });
 
   it('waits for the first state with a message', async () => {
-    // A service that never answers: the fake's canned getState.
-    const api = createFakeApi();
+    // A service that never answers: getState's answer, stated on the state-only stub, never settles.
+    const api = createStubApi();
     api.cann('getState', new Promise(() => {}));
     const { wrapper } = await mountApp({ api });
     expect(wrapper.get('[data-testid="loading"]').text()).toBe('Connecting to the console service…');
@@ -142,8 +142,8 @@ describe('App', () => {
       path: '/tmp/j', records: 12, chain: 'broken' as const, unchained: 0, unchainedThrough: 0, readOnly: null,
       findings: [{ code: 'torn-tail' as const, bytes: 40, savedAs: 'journal.jsonl.torn-1' }, { code: 'altered' as const, seq: 7, skipped: false }],
     };
-    // A damaged journal's findings: a state given, on the fake service.
-    const api = createFakeApi({ state: makeState({ journal, settings: makeSettings({ language: 'fi' }) }) });
+    // A damaged journal's findings: a state given, on the state-only stub.
+    const api = createStubApi({ state: makeState({ journal, settings: makeSettings({ language: 'fi' }) }) });
     const { wrapper } = await mountApp({ api });
     await settle();
     const banner = wrapper.get('[data-testid="journal-problems"]');
@@ -161,7 +161,7 @@ describe('App', () => {
       path: '/tmp/j', records: 12, chain: 'damaged' as const, unchained: 0, unchainedThrough: 0, readOnly: null,
       findings: [{ code: 'damaged' as const, seq: 3, line: 4 }],
     };
-    const api = createFakeApi({ state: makeState({ journal }) });
+    const api = createStubApi({ state: makeState({ journal }) });
     const { wrapper } = await mountApp({ api });
     await settle();
     const banner = wrapper.get('[data-testid="journal-problems"]');
@@ -178,7 +178,7 @@ describe('App', () => {
       path: '/tmp/j', records: 3, chain: 'intact' as const, unchained: 0, unchainedThrough: 0,
       readOnly: { code: 'newer-version' as const, version: 3 }, findings: [{ code: 'newer-version' as const, version: 3 }],
     };
-    const { wrapper } = await mountApp({ api: createFakeApi({ state: makeState({ journal }) }) });
+    const { wrapper } = await mountApp({ api: createStubApi({ state: makeState({ journal }) }) });
     const alert = wrapper.get('[data-testid="journal-read-only"]');
     expect(alert.attributes('role')).toBe('alert');
     expect(alert.text()).toMatch(/^Nothing can be recorded: The journal was written by a newer version of the console/);

@@ -8,13 +8,15 @@ import { mount } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import App from './App.vue';
 import type { Locale } from './i18n';
-import { createFakeApi } from './testing/fakeApi';
+import { createKernelApi, type KernelApi, type KernelApiOptions } from './testing/kernelApi';
+import { createStubApi } from './testing/stubApi';
 import {
-  BUILT_IN_PROFILE_INFOS, DECK_PROFILE_INFO, FINNISH_CARDS, makeHistoryEntry, makeProfileInfo, makeSettings, makeState, makeTournamentState, VENDOR_PROFILE, type RaceInput,
+  BUILT_IN_PROFILE_INFOS, DECK_PROFILE_INFO, FINNISH_CARDS, FINNISH_COUNTS, makeHistory, makeHistoryEntry, makeProfileInfo, makeRaceView, makeSettings, makeState, makeTournamentState, VENDOR_PROFILE,
 } from './testing/fixtures';
 import { prepare, settle } from './testing/setup';
-import { gameHistoryOf, playMatch, seedDealEvents, seedDealing, seedPlays, standPat, startEvent } from './testing/gameFixtures';
-import type { ConsoleState, HistoryEntry, RaceRecord } from '../protocol/contract';
+import { seedDealEvents, seedDealing, seedPlays, standPat, startEvent } from './testing/gameFixtures';
+import type { CommandName } from '../protocol/commands';
+import type { ConsoleState, RaceRecord } from '../protocol/contract';
 import type { MatchEvent } from '../engine/poker/match';
 import type { ViewName } from './stores/console';
 
@@ -31,6 +33,7 @@ const SAME_EVERYWHERE = [
   /^(\d+ → \d+, )?Robert's Rules \(DD Poker\)$/,
   /^(text|suit-number|index1|index0|stx-text|stx-sum|barcode|rfid)$/,
   /^(vendor-x|deck-1|gone)$/,
+  /^screen-test$/, // the station's name (the kernel's in-process station), as the history shows it
   /^(· )?\/(dev|tmp)\//,
   /^Chip race$/,
   /^✕$/,
@@ -38,15 +41,20 @@ const SAME_EVERYWHERE = [
 
 interface Scenario {
   readonly name: string;
-  readonly state?: Partial<ConsoleState>;
-  readonly race?: RaceInput;
-  /** A points game open at the console: the engine game after these events. */
-  readonly game?: readonly MatchEvent[];
+  /**
+   * The station's real kernel (kernelApi.ts), its start reached by real commands (the settings
+   * saved in the screen's language): the default.
+   */
+  readonly kernel?: KernelApiOptions;
+  /** More real commands (or reads from the shoe) before the page connects. */
+  readonly arrange?: (api: KernelApi) => Promise<void>;
+  /**
+   * Instead of the kernel, a state it cannot reach in-process (a damaged journal, a registration's
+   * progress, …), given to the state-only stub (stubApi.ts), and the answers it gives.
+   */
+  readonly stub?: { readonly state: Partial<ConsoleState>; readonly answers?: Partial<Record<CommandName, unknown>> };
   readonly mode?: 'console' | 'display';
   readonly view?: ViewName;
-  /** Confirmed races in the history (oldest first), and the records raceRecord answers. */
-  readonly history?: readonly HistoryEntry[];
-  readonly records?: Readonly<Record<string, RaceRecord>>;
   /** Extra steps after mounting (fill counts, list ports …). */
   readonly act?: (wrapper: ReturnType<typeof mount>, store: Awaited<ReturnType<typeof prepare>>['store'], scans: Awaited<ReturnType<typeof prepare>>['scans']) => Promise<void>;
 }
@@ -90,17 +98,9 @@ const RECORD: RaceRecord = {
   ],
 };
 
-/** The record with late-found chips recorded on it (TDA 24C: 5 × 25 found, 1 × 100 given, 1 × 25 taken off). */
-const RECORD_LATE_FOUND: RaceRecord = {
-  ...RECORD,
-  chain: 'intact',
-  findings: [],
-  chipExchanges: [{ reason: 'late-found', raceId: 'race-1', seat: 2, removed: 25, count: 5, next: 100, note: 'x', given: 1, lost: 1, valueDelta: -25, seq: 14, at: '2024-05-04T18:40:00.000Z' }],
-};
-
 /** Anna won in deal 2 (the straight flush again); a Chicago game closed before anyone won. */
 const WON_GAME: readonly MatchEvent[] = [...seedDealEvents(), { type: 'next-deal' }, ...seedDealing(['Ville', 'Sanna', 'Anna']), ...standPat()];
-const GAMES_PLAYED = [gameHistoryOf(playMatch(WON_GAME)), gameHistoryOf(playMatch([startEvent('chicago', ['Matti', 'Teppo'])]), 'game-2')];
+const GAMES_PLAYED: readonly (readonly MatchEvent[])[] = [WON_GAME, [startEvent('chicago', ['Matti', 'Teppo'])]];
 
 /** Seat 1 has exactly one chip's worth of the leaving chips, the others none: settled without cards. */
 const EVEN_COUNTS = (ratio: number) => [
@@ -112,11 +112,27 @@ const EVEN_COUNTS = (ratio: number) => [
 /** A structure whose colour-up cannot exchange its chips exactly (20 → 50): the plan warns. */
 const WARNED_STRUCTURE = { chips: [20, 50, 100], levels: [{ sb: 20, bb: 40 }, { break: 10 }, { sb: 50, bb: 100 }, { sb: 100, bb: 200 }] };
 
+/** The tournament's settings (TOURNAMENT_STRUCTURE) for the kernel: the break is marked by its own command. */
+const TOURNAMENT = makeTournamentState().settings;
+
+/** A command the scenario arranges with, which must be taken. */
+async function taken(api: KernelApi, method: CommandName, ...args: unknown[]): Promise<void> {
+  const result = (await api.station.run(method, ...args)) as { ok: boolean; error?: unknown };
+  if (!result.ok) throw new Error(`arranging the scenario: ${method} was refused: ${JSON.stringify(result.error)}`);
+}
+
+/** The reader on the serial port the service opened: what it decoded handed to the service. */
+function shoe(api: KernelApi) {
+  const open = api.station.shoe();
+  if (open === null) throw new Error('arranging the scenario: no card source is open');
+  return open;
+}
+
 const SCENARIOS: readonly Scenario[] = [
   {
     name: 'tournament structure at a break, an override being chosen',
     view: 'structure',
-    state: makeTournamentState({ atBreakAfter: 6 }),
+    kernel: { settings: TOURNAMENT, markBreak: 6 },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="override-2-edit"]').trigger('click');
       await wrapper.get('[data-testid="override-6-edit"]').trigger('click');
@@ -127,7 +143,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'tournament structure refused, with warnings',
     view: 'structure',
-    state: makeTournamentState({ structure: WARNED_STRUCTURE, table: { chipSet: [20, 50, 100], removed: 50, next: 100 } }),
+    kernel: { settings: makeTournamentState({ structure: WARNED_STRUCTURE, table: { chipSet: [20, 50, 100], removed: 50, next: 100 } }).settings },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="structure-row-0-sb"]').setValue('30');
       await wrapper.get('form').trigger('submit');
@@ -144,12 +160,12 @@ const SCENARIOS: readonly Scenario[] = [
       await settle();
     },
   },
-  { name: 'counts with the colour-up proposed', view: 'race', state: makeTournamentState({ atBreakAfter: 6 }) },
-  { name: 'dealing a colour-up race', state: makeTournamentState({ atBreakAfter: 2 }), race: { cards: ['Ah'] } },
-  { name: 'dealing while another colour-up waits', state: makeTournamentState({ atBreakAfter: 6 }), race: { cards: ['Ah'] } },
+  { name: 'counts with the colour-up proposed', view: 'race', kernel: { settings: TOURNAMENT, markBreak: 6 } },
+  { name: 'dealing a colour-up race', kernel: { settings: TOURNAMENT, markBreak: 2, race: { cards: ['Ah'] } } },
+  { name: 'dealing while another colour-up waits', kernel: { settings: TOURNAMENT, markBreak: 6, race: { cards: ['Ah'] } } },
   {
     name: 'colour-up races confirmed',
-    state: makeTournamentState({ atBreakAfter: 6 }),
+    kernel: { settings: TOURNAMENT, markBreak: 6 },
     act: async (wrapper, store) => {
       await wrapper.get('[data-testid="color-up-start"]').trigger('click');
       await settle();
@@ -163,11 +179,11 @@ const SCENARIOS: readonly Scenario[] = [
       await settle();
     },
   },
-  { name: 'table setup', view: 'setup', state: {} },
+  { name: 'table setup', view: 'setup' },
   {
     name: 'table setup with a serial shoe',
     view: 'setup',
-    state: { settings: makeSettings({ source: serial }) },
+    kernel: { settings: makeSettings({ source: serial }) },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="list-ports"]').trigger('click');
       await settle();
@@ -204,10 +220,12 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'dealing with a troubled shoe',
-    race: { cards: ['Ah', 'Kc'], voids: 1 },
-    state: {
-      source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'reconnecting', code: 'unplugged', message: 'Waiting for /dev/ttyUSB0 to come back (retrying up to every 5000 ms)', said: { key: 'hardware.port.waiting', params: { path: '/dev/ttyUSB0', ms: 5000 } } },
-      lastInput: { type: 'unknown', raw: 'X9', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } },
+    kernel: { settings: makeSettings({ source: serial }), race: { cards: ['Ah', 'Kc'], voids: 1 } },
+    arrange: async (api) => {
+      // The reader unplugged, after a code that is no card.
+      shoe(api).emit({ type: 'unknown', raw: 'X9', reason: 'not a card code', said: { key: 'hardware.decoder.notACardCode' } });
+      shoe(api).emit({ type: 'status', state: 'reconnecting', code: 'unplugged', message: 'Waiting for /dev/ttyUSB0 to come back (retrying up to every 5000 ms)', said: { key: 'hardware.port.waiting', params: { path: '/dev/ttyUSB0', ms: 5000 } } });
+      await api.station.idle();
     },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="manual-input"]').setValue('zz');
@@ -218,30 +236,38 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'tie-break',
-    race: {
-      decks: 2,
-      button: 3,
-      counts: [
-        { seat: 1, chips: 1, hasOther: true },
-        { seat: 2, chips: 1, hasOther: true },
-        { seat: 3, chips: 1, hasOther: true },
-      ],
-      cards: ['As', 'As', '2c', 'Kh'],
+    kernel: {
+      settings: makeSettings({ source: serial }),
+      race: {
+        decks: 2,
+        button: 3,
+        counts: [
+          { seat: 1, chips: 1, hasOther: true },
+          { seat: 2, chips: 1, hasOther: true },
+          { seat: 3, chips: 1, hasOther: true },
+        ],
+        cards: ['As', 'As', '2c', 'Kh'],
+      },
     },
-    state: { lastInput: { type: 'device', message: 'new-shoe', raw: 'NEW' } },
+    arrange: async (api) => {
+      shoe(api).emit({ type: 'device', message: 'new-shoe', raw: 'NEW' });
+      await api.station.idle();
+    },
   },
-  { name: 'result', race: { cards: FINNISH_CARDS } },
+  { name: 'result', kernel: { race: { cards: FINNISH_CARDS } } },
   {
     name: 'result with protection and corrections',
-    race: {
-      rules: 'tda',
-      counts: [
-        { seat: 1, chips: 1, hasOther: false },
-        { seat: 2, chips: 2, hasOther: true },
-        { seat: 3, chips: 0, hasOther: true },
-      ],
-      cards: ['2c', 'Ah', 'Kh'],
-      voids: 1,
+    kernel: {
+      race: {
+        rules: 'tda',
+        counts: [
+          { seat: 1, chips: 1, hasOther: false },
+          { seat: 2, chips: 2, hasOther: true },
+          { seat: 3, chips: 0, hasOther: true },
+        ],
+        cards: ['2c', 'Ah', 'Kh'],
+        voids: 1,
+      },
     },
     act: async (wrapper) => {
       for (const card of ['Ks']) {
@@ -253,39 +279,61 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'result of roberts rules',
-    race: {
-      rules: 'roberts',
-      removed: 5,
-      next: 25,
-      counts: [
-        { seat: 1, chips: 3, hasOther: true },
-        { seat: 2, chips: 4, hasOther: true },
-      ],
+    kernel: {
+      settings: makeSettings({ table: { chipSet: [5, 25, 100] } }),
+      race: {
+        rules: 'roberts',
+        removed: 5,
+        next: 25,
+        counts: [
+          { seat: 1, chips: 3, hasOther: true },
+          { seat: 2, chips: 4, hasOther: true },
+        ],
+      },
     },
   },
   {
     name: 'result of the round rule',
-    race: {
-      rules: 'round',
-      counts: [
-        { seat: 1, chips: 3, hasOther: true },
-        { seat: 2, chips: 1, hasOther: true },
-      ],
+    kernel: {
+      race: {
+        rules: 'round',
+        counts: [
+          { seat: 1, chips: 3, hasOther: true },
+          { seat: 2, chips: 1, hasOther: true },
+        ],
+      },
     },
   },
   {
     name: 'history',
     view: 'history',
     // The exports' links (browser mode) are there from the start.
-    history: [makeHistoryEntry({ id: 'a', corrections: 1 }), makeHistoryEntry({ id: 'b', rules: 'tda', confirmedAt: '2024-05-04T19:00:00.000Z' })],
+    arrange: async (api) => {
+      // A race with a card voided, then one on the TDA's rules half an hour later.
+      const race = async (cards: readonly string[], voided: readonly string[]) => {
+        await taken(api, 'startRace', FINNISH_COUNTS);
+        const id = api.current.race?.id ?? '';
+        for (const card of voided) await taken(api, 'dealCard', id, card);
+        if (voided.length > 0) await taken(api, 'voidCards', id, voided.length, 'manual correction');
+        for (const card of cards) await taken(api, 'dealCard', id, card);
+        await taken(api, 'confirmRace', id);
+      };
+      await race(FINNISH_CARDS, ['Ks']);
+      api.station.advance(30 * 60_000);
+      const { language, tournament: _tournament, display: _display, ...input } = api.current.settings;
+      await taken(api, 'saveSettings', { ...input, language, table: { ...input.table, rules: 'tda' } });
+      await race(FINNISH_CARDS, []);
+    },
   },
   { name: 'empty history', view: 'history' },
   {
     name: "a race's record, the chain broken",
     view: 'history',
-    history: [RECORDED],
-    records: { 'race-1': RECORD },
-    state: { journal: { ...makeState().journal, chain: 'broken', findings: RECORD.findings } },
+    // A record the journal's damage shows (an altered line found, a card held, a void, refusals): a state only a damaged journal gives.
+    stub: {
+      state: { history: makeHistory([RECORDED]), journal: { ...makeState().journal, chain: 'broken', findings: RECORD.findings } },
+      answers: { historyPage: { ok: true, value: { total: 1, start: 0, entries: [RECORDED] } }, raceRecord: { ok: true, value: RECORD } },
+    },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="history-open-record"]').trigger('click');
       await settle();
@@ -294,8 +342,12 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: "a race's record with late-found chips, more being entered",
     view: 'history',
-    history: [RECORDED],
-    records: { 'race-1': RECORD_LATE_FOUND },
+    // TDA 24C: 5 × 25 found at seat 2 after the race, recorded on it.
+    kernel: { history: [{ cards: FINNISH_CARDS }] },
+    arrange: async (api) => {
+      const raceId = api.current.history.latest?.id ?? '';
+      await taken(api, 'recordChipExchange', { reason: 'late-found', raceId, seat: 2, removed: 25, count: 5, next: 100, note: 'x' });
+    },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="history-open-record"]').trigger('click');
       await settle();
@@ -308,7 +360,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'counts at a break, a player being coloured up (no reason yet)',
     view: 'race',
-    state: makeTournamentState({ atBreakAfter: 6 }),
+    kernel: { settings: TOURNAMENT, markBreak: 6 },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="colour-up-player"]').trigger('click');
       await settle();
@@ -319,53 +371,59 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'journal findings and a read-only journal',
     view: 'settings',
-    state: {
-      journal: {
-        ...makeState().journal,
-        chain: 'broken',
-        readOnly: { code: 'unknown-record', seq: 9, kind: 'race-dispute' },
-        findings: [
-          { code: 'torn-tail', bytes: 41, savedAs: 'journal.jsonl.torn-1' },
-          { code: 'unreadable', line: 3, seq: 2 },
-          { code: 'unreadable', line: 5, seq: 4, sealed: true },
-          { code: 'no-header', seq: 1 },
-          { code: 'not-a-record', line: 4, seq: 3 },
-          { code: 'altered', seq: 4, skipped: true },
-          { code: 'rewritten', seq: 5 },
-          { code: 'missing', seq: 6, last: 7 },
-          { code: 'missing', seq: 8, last: 8 },
-          { code: 'reordered', seq: 10, after: 11 },
-          { code: 'duplicate', seq: 12 },
-          { code: 'unsealed', seq: 13 },
-          { code: 'anchor', seq: 1, records: 4 },
-          { code: 'header', line: 1 },
-          { code: 'newer-version', version: 3 },
-          { code: 'unknown-record', seq: 9, kind: 'race-dispute' },
-          { code: 'key-missing', keyId: '0123456789abcdef' },
-          { code: 'key-wrong', keyId: '0123456789abcdef' },
-          { code: 'clock-back', seq: 14, seconds: 3600 },
-          { code: 'skipped', seq: 15, kind: 'race-event', reason: 'race-event for a race that is not open' },
-          { code: 'settings', message: 'settings file was damaged (x); defaults are used' },
-          // The same two said in keys, as this version's station and replay say them.
-          { code: 'skipped', seq: 16, kind: 'race-event', reason: 'race-event for a race that is not open', said: { key: 'replay.noRace', params: { kind: 'race-event' } } },
-          { code: 'settings', message: 'the settings name the device profile "vendor-x", which is not in the data folder: the text profile is used until another is chosen', said: { key: 'settings.file.profileMissing', params: { name: 'vendor-x' } } },
-        ],
+    // Every finding a damaged journal (and a damaged settings file) can give: only damage gives them.
+    stub: {
+      state: {
+        journal: {
+          ...makeState().journal,
+          chain: 'broken',
+          readOnly: { code: 'unknown-record', seq: 9, kind: 'race-dispute' },
+          findings: [
+            { code: 'torn-tail', bytes: 41, savedAs: 'journal.jsonl.torn-1' },
+            { code: 'unreadable', line: 3, seq: 2 },
+            { code: 'unreadable', line: 5, seq: 4, sealed: true },
+            { code: 'no-header', seq: 1 },
+            { code: 'not-a-record', line: 4, seq: 3 },
+            { code: 'altered', seq: 4, skipped: true },
+            { code: 'rewritten', seq: 5 },
+            { code: 'missing', seq: 6, last: 7 },
+            { code: 'missing', seq: 8, last: 8 },
+            { code: 'reordered', seq: 10, after: 11 },
+            { code: 'duplicate', seq: 12 },
+            { code: 'unsealed', seq: 13 },
+            { code: 'anchor', seq: 1, records: 4 },
+            { code: 'header', line: 1 },
+            { code: 'newer-version', version: 3 },
+            { code: 'unknown-record', seq: 9, kind: 'race-dispute' },
+            { code: 'key-missing', keyId: '0123456789abcdef' },
+            { code: 'key-wrong', keyId: '0123456789abcdef' },
+            { code: 'clock-back', seq: 14, seconds: 3600 },
+            { code: 'skipped', seq: 15, kind: 'race-event', reason: 'race-event for a race that is not open' },
+            { code: 'settings', message: 'settings file was damaged (x); defaults are used' },
+            // The same two said in keys, as this version's station and replay say them.
+            { code: 'skipped', seq: 16, kind: 'race-event', reason: 'race-event for a race that is not open', said: { key: 'replay.noRace', params: { kind: 'race-event' } } },
+            { code: 'settings', message: 'the settings name the device profile "vendor-x", which is not in the data folder: the text profile is used until another is chosen', said: { key: 'settings.file.profileMissing', params: { name: 'vendor-x' } } },
+          ],
+        },
       },
     },
   },
   {
     name: 'a card held for the dealer, read while the line was noisy',
-    race: { cards: ['Ah'] },
-    state: {
-      held: [
-        { id: 1, target: 'race-1', card: 'Kd', raw: 'KD', why: 'noise' },
-        { id: 2, target: 'race-1', card: '2c', raw: '2C', why: 'queued' },
-      ],
+    // One held for noise, one queued behind it: a queue only a shoe's timing gives.
+    stub: {
+      state: {
+        race: makeRaceView({ cards: ['Ah'] }),
+        held: [
+          { id: 1, target: 'race-1', card: 'Kd', raw: 'KD', why: 'noise' },
+          { id: 2, target: 'race-1', card: '2c', raw: '2C', why: 'queued' },
+        ],
+      },
     },
   },
   {
     name: 'dealing, a scan refused (the headline says so)',
-    race: { cards: ['Ah'] },
+    kernel: { race: { cards: ['Ah'] } },
     act: async (_wrapper, _store, scans) => {
       await scans.scanned('AH');
       await settle();
@@ -373,7 +431,7 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'dealing, a scan that is no card',
-    race: { cards: ['Ah'] },
+    kernel: { race: { cards: ['Ah'] } },
     act: async (_wrapper, _store, scans) => {
       await scans.scanned('X9');
       await settle();
@@ -389,7 +447,7 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'dealing, a card scanned before the race started, to scan again',
-    race: { cards: ['Ah'] },
+    kernel: { race: { cards: ['Ah'] } },
     act: async (_wrapper, store, scans) => {
       store.navigate('history');
       await scans.scanned('Kc');
@@ -407,18 +465,19 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'result, a scan refused',
-    race: { cards: FINNISH_CARDS },
+    kernel: { race: { cards: FINNISH_CARDS } },
     act: async (_wrapper, _store, scans) => {
       await scans.scanned('Kc');
       await settle();
     },
   },
-  { name: 'history with points games', view: 'history', state: { games: GAMES_PLAYED } },
+  { name: 'history with points games', view: 'history', kernel: { games: GAMES_PLAYED } },
   {
     name: 'points game start, refused',
     view: 'points',
-    state: { games: GAMES_PLAYED },
-    race: {},
+    kernel: { games: GAMES_PLAYED },
+    // A race open (started after the games: a game is not started while one is).
+    arrange: (api) => taken(api, 'startRace', FINNISH_COUNTS),
     act: async (wrapper) => {
       await wrapper.get('[data-testid="player-2-name"]').setValue('');
       await wrapper.get('[data-testid="start-game"]').trigger('click');
@@ -433,7 +492,7 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'points game, dealing with a refused card',
-    game: [startEvent(), { type: 'card', card: '5h' }],
+    kernel: { game: [startEvent(), { type: 'card', card: '5h' }] },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="manual-input"]').setValue('5h');
       await wrapper.get('[data-testid="manual-input"]').trigger('keydown', { key: 'Enter' });
@@ -444,27 +503,27 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'points game, Chicago exchange',
-    game: [startEvent('chicago'), ...seedDealing()],
+    kernel: { game: [startEvent('chicago'), ...seedDealing()] },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="hand-1"] [data-card="5h"] button').trigger('click');
       await wrapper.get('[data-testid="hand-1"] [data-card="6h"] button').trigger('click');
       await settle();
     },
   },
-  { name: 'points game, drawing', game: [startEvent(), ...seedDealing(), { type: 'discard', cards: ['5h', '6h'] }] },
+  { name: 'points game, drawing', kernel: { game: [startEvent(), ...seedDealing(), { type: 'discard', cards: ['5h', '6h'] }] } },
   {
     name: 'points game, an illegal card refused',
-    game: [startEvent(), ...seedDealing(), ...standPat(), ...seedPlays(1)],
+    kernel: { game: [startEvent(), ...seedDealing(), ...standPat(), ...seedPlays(1)] },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="hand-2"] [data-card="Ks"] button').trigger('click');
       await settle();
     },
   },
-  { name: 'points game, deal over', game: seedDealEvents() },
-  { name: 'points game, next deal', game: [...seedDealEvents(), { type: 'next-deal' }, ...seedDealing().slice(0, 4)] },
+  { name: 'points game, deal over', kernel: { game: seedDealEvents() } },
+  { name: 'points game, next deal', kernel: { game: [...seedDealEvents(), { type: 'next-deal' }, ...seedDealing().slice(0, 4)] } },
   {
     name: 'points game, won',
-    game: WON_GAME,
+    kernel: { game: WON_GAME },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="close-game"]').trigger('click');
       await settle();
@@ -473,16 +532,17 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'settings with live input',
     view: 'settings',
-    state: { settings: makeSettings({ source: serial }), source: { kind: 'serial', path: '/dev/ttyUSB0', state: 'error', code: 'permission-denied' } },
-    act: async (wrapper, store) => {
-      const base = store.state as ConsoleState;
-      const reads = [
-        { id: 1, event: { type: 'card', card: 'Qd', raw: 'D12' } },
-        { id: 2, event: { type: 'unknown', raw: '99', reason: 'card number out of range 1–52', said: { key: 'hardware.decoder.outOfRange', params: { range: '1–52' } } } },
-        { id: 3, event: { type: 'status', state: 'disconnected' } },
-      ] as const;
-      for (const [index, read] of reads.entries()) store.receive({ ...base, lastInput: read.event, inputs: reads.slice(0, index + 1) });
-      await settle();
+    kernel: { settings: makeSettings({ source: serial }) },
+    arrange: async (api) => {
+      // Reads (a card, a code out of range), the line dropped, then the port refused when reopened.
+      // (The service logs the reads, not the port's statuses: those show as the source's state.)
+      shoe(api).emit({ type: 'card', card: 'Qd', raw: 'D12' });
+      shoe(api).emit({ type: 'unknown', raw: '99', reason: 'card number out of range 1–52', said: { key: 'hardware.decoder.outOfRange', params: { range: '1–52' } } });
+      shoe(api).emit({ type: 'status', state: 'disconnected' });
+      shoe(api).emit({ type: 'status', state: 'error', code: 'permission-denied' });
+      await api.station.idle();
+    },
+    act: async (wrapper) => {
       await wrapper.get('[data-testid="list-ports"]').trigger('click');
       await settle();
     },
@@ -490,7 +550,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'settings, a stored profile with its line settings changed, a file that is not JSON',
     view: 'settings',
-    state: { profiles: STORED_PROFILES, settings: makeSettings({ source: { ...serial, decoder: 'vendor-x', stopBits: 2, rtscts: true } }) },
+    kernel: { importProfiles: [VENDOR_PROFILE], settings: makeSettings({ source: { ...serial, decoder: 'vendor-x', stopBits: 2, rtscts: true } }) },
     act: async (wrapper) => {
       await chooseFile(wrapper, 'source-import', 'broken.json', '{ "name": ');
     },
@@ -498,7 +558,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'settings, a profile file imported and chosen',
     view: 'settings',
-    state: { settings: makeSettings({ source: serial }) },
+    kernel: { settings: makeSettings({ source: serial }) },
     act: async (wrapper) => {
       await chooseFile(wrapper, 'source-import', 'vendor-x.json', JSON.stringify(VENDOR_PROFILE));
     },
@@ -506,22 +566,25 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'table setup, a profile file the service refuses',
     view: 'setup',
-    state: { settings: makeSettings({ source: serial }) },
+    kernel: { settings: makeSettings({ source: serial }) },
     act: async (wrapper) => {
       await chooseFile(wrapper, 'source-import', 'vendor-x.json', JSON.stringify({ ...VENDOR_PROFILE, framing: { kind: 'morse' } }));
     },
   },
-  { name: 'settings, a profile the data folder lacks', view: 'settings', state: { settings: makeSettings({ source: { ...serial, decoder: 'gone' } }) } },
+  // The settings name a profile whose file left the data folder between two runs: the service refuses to save such settings.
+  { name: 'settings, a profile the data folder lacks', view: 'settings', stub: { state: { profiles: STORED_PROFILES, settings: makeSettings({ source: { ...serial, decoder: 'gone' } }) } } },
   {
     name: 'settings, a deck being registered, a repeated tag',
     view: 'settings',
-    state: { settings: makeSettings({ source: rfid }), registration: { name: 'deck-1', registered: 13, total: 52, next: 'Ah', problem: 'tag 04A210C4 is already registered as As' } },
+    // An RFID reader's registration progress: tags read one by one.
+    stub: { state: { settings: makeSettings({ source: rfid }), registration: { name: 'deck-1', registered: 13, total: 52, next: 'Ah', problem: 'tag 04A210C4 is already registered as As' } } },
   },
   {
     name: 'settings, a deck registered',
     view: 'settings',
-    state: { settings: makeSettings({ source: rfid }), registration: { name: 'deck-1', registered: 51, total: 52, next: 'Kc', problem: null } },
+    stub: { state: { settings: makeSettings({ source: rfid }), registration: { name: 'deck-1', registered: 51, total: 52, next: 'Kc', problem: null } } },
     act: async (_wrapper, store) => {
+      // The 52nd tag: the service stores the profile and chooses it, in one state.
       const base = store.state as ConsoleState;
       store.receive({ ...base, registration: null, profiles: [...base.profiles, DECK_PROFILE_INFO], settings: { ...base.settings, source: { ...rfid, decoder: 'deck-1' } } });
       await settle();
@@ -530,7 +593,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: 'settings, register deck refused (no port), the form edited',
     view: 'settings',
-    state: { settings: makeSettings({ source: { ...rfid, path: '' } }) },
+    kernel: { settings: makeSettings({ source: { ...rfid, path: '' } }) },
     act: async (wrapper) => {
       await wrapper.get('[data-testid="register-start"]').trigger('click');
       await settle();
@@ -539,8 +602,8 @@ const SCENARIOS: readonly Scenario[] = [
     },
   },
   { name: 'player display, idle', mode: 'display' },
-  { name: 'player display, dealing', mode: 'display', race: { cards: ['Ah'] } },
-  { name: 'player display, result', mode: 'display', race: { cards: FINNISH_CARDS } },
+  { name: 'player display, dealing', mode: 'display', kernel: { race: { cards: ['Ah'] } } },
+  { name: 'player display, result', mode: 'display', kernel: { race: { cards: FINNISH_CARDS } } },
 ];
 
 /** Every visible text node (outside the English audit record) and every accessible-name attribute. */
@@ -567,12 +630,20 @@ function screenTexts(root: Element): string[] {
   return texts;
 }
 
+/** The page's service: the real kernel, its start reached by real commands in this language; or the stub's state. */
+async function serviceFor(scenario: Scenario, locale: Locale) {
+  if (scenario.stub !== undefined) {
+    const state = makeState({ ...scenario.stub.state, settings: { ...(scenario.stub.state.settings ?? makeSettings()), language: locale } });
+    return createStubApi({ state, answers: scenario.stub.answers });
+  }
+  const api = await createKernelApi({ ports: [], ...scenario.kernel, settings: { ...(scenario.kernel?.settings ?? makeSettings()), language: locale } });
+  await scenario.arrange?.(api);
+  return api;
+}
+
 async function render(scenario: Scenario, locale: Locale): Promise<{ texts: string[]; missing: string[] }> {
   localStorage.clear(); // the colour-up progress this station remembers
-  const state = makeState({ settings: makeSettings({ language: locale }), ...scenario.state });
-  const settings = { ...state.settings, language: locale };
-  const api = createFakeApi({ state: { ...state, settings }, race: scenario.race, game: scenario.game, ports: [], history: scenario.history, records: scenario.records });
-  const prepared = await prepare({ api, locale });
+  const prepared = await prepare({ api: await serviceFor(scenario, locale), locale });
   const wrapper = mount(App, { props: { mode: scenario.mode ?? 'console' }, global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   if (scenario.view !== undefined) prepared.store.navigate(scenario.view);

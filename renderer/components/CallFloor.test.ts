@@ -3,15 +3,20 @@
 // counts screen until the floor decides, then the director's decision in the screen's language.
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createFakeApi } from '../testing/fakeApi';
-import { FINNISH_CARDS } from '../testing/fixtures';
+import { createStubApi } from '../testing/stubApi';
+import { FINNISH_CARDS, makeRaceView, makeState, type RaceInput } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import type { Locale } from '../i18n';
 import RaceScreen from '../views/RaceScreen.vue';
 
-/** The race screen of a station linked to its floor (`linked: false`: one without a floor). */
-async function screen(options: Parameters<typeof createFakeApi>[0] = {}, locale: Locale = 'en', linked = true) {
-  const prepared = await prepare({ api: createFakeApi(options), locale });
+/**
+ * The race screen of a station linked to its floor (`linked: false`: one without a floor), a race
+ * open when `race` is given. A floor link's states only a floor gives: the state-only stub, which
+ * answers callFloor that the call is taken (the call then on record is the test's to push).
+ */
+async function screen(options: { race?: RaceInput } = {}, locale: Locale = 'en', linked = true) {
+  const state = makeState(options.race === undefined ? {} : { race: makeRaceView(options.race) });
+  const prepared = await prepare({ api: createStubApi({ state, answers: { callFloor: { ok: true, value: null } } }), locale });
   if (linked) prepared.api.push({ ...prepared.api.current, floorLink: { state: 'connected', floor: { host: 'floor.local', database: 'chip_race', table: '7', from: 'environment' } } });
   const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
@@ -38,7 +43,9 @@ describe('calling the floor', () => {
     await wrapper.get('[data-testid="call-floor-send"]').trigger('click');
     await settle();
     expect(api.callsOf('callFloor')).toEqual([['  seat 3 disputes the deal ']]);
-    expect(api.current.floorCalls.called).toMatchObject({ note: 'seat 3 disputes the deal', raceId: 'race-1' });
+    // The call on record, as the service journals it (trimmed, with the race open: station/service/floorCommands.ts).
+    api.push({ ...api.current, floorCalls: { ...api.current.floorCalls, called: { at: new Date().toISOString(), note: 'seat 3 disputes the deal', raceId: 'race-1' } } });
+    await settle();
     expect(wrapper.find('[data-testid="call-floor-panel"]').exists()).toBe(false);
     // The button says the call went out, and when, until the decision arrives; its title the whole line (issue 43).
     const button = wrapper.get('[data-testid="call-floor"]');
@@ -70,6 +77,8 @@ describe('calling the floor', () => {
     await wrapper.get('[data-testid="call-floor-send"]').trigger('click');
     await settle();
     expect(api.callsOf('callFloor')).toEqual([['']]);
+    api.push({ ...api.current, floorCalls: { ...api.current.floorCalls, called: { at: new Date().toISOString(), note: '', raceId: null } } });
+    await settle();
     expect(wrapper.get('[data-testid="floor-called"]').text()).toMatch(/^Floor called at .+: waiting for the director's decision$/);
     api.push({ ...api.current, floorCalls: { called: null, decisions: [decision] } });
     await settle();

@@ -5,33 +5,36 @@
 // say what was recorded.
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
+import { createKernelApi, type KernelApi } from '../testing/kernelApi';
+import { createStubApi, type StubApi } from '../testing/stubApi';
+import { FINNISH_CARDS, FINNISH_COUNTS, makeHistory, makeHistoryEntry, makeState, makeTournamentState } from '../testing/fixtures';
 import type { RaceRecord } from '../../protocol/contract';
-import { createFakeApi } from '../testing/fakeApi';
-import { createKernelApi } from '../testing/kernelApi';
-import { makeHistoryEntry, makeTournamentState } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
 import type { Locale } from '../i18n';
 import HistoryView from '../views/HistoryView.vue';
 import RaceScreen from '../views/RaceScreen.vue';
 
-const ENTRY = makeHistoryEntry({ id: 'race-1' });
-const RECORD: RaceRecord = {
-  id: 'race-1',
-  status: 'confirmed',
-  startedAt: ENTRY.startedAt,
-  counts: [{ seat: 1, chips: 7, hasOther: true }, { seat: 2, chips: 2, hasOther: true }, { seat: 3, chips: 2, hasOther: true }],
-  names: ENTRY.names,
-  summary: ENTRY.summary,
-  events: [],
-  seqs: { first: 1, last: 9 },
-  lastSeal: null,
-  chain: 'intact',
-  findings: [],
-};
+/** The record of the one race in the history, open: the Finnish example confirmed, on the real kernel. */
+async function recordOpen(locale: Locale = 'en') {
+  return opened(await createKernelApi({ history: [{ cards: FINNISH_CARDS }] }), locale);
+}
 
-async function recordOpen(record: RaceRecord, locale: Locale = 'en') {
-  // The record as given (confirmed, or abandoned), on the fake service.
-  const prepared = await prepare({ api: createFakeApi({ history: [ENTRY], records: { 'race-1': record } }), locale });
+/**
+ * An abandoned race's record opened from the history: a history entry whose record says abandoned,
+ * which the service's history does not list (it lists races confirmed) — a state-only stub's.
+ */
+async function abandonedRecordOpen() {
+  const entry = makeHistoryEntry({ id: 'race-1' });
+  const record: RaceRecord = {
+    id: 'race-1', status: 'abandoned', startedAt: entry.startedAt, counts: FINNISH_COUNTS, names: entry.names, summary: entry.summary,
+    events: [], seqs: { first: 1, last: 9 }, lastSeal: null, chain: 'intact', findings: [],
+  };
+  const state = makeState({ history: makeHistory([entry]) });
+  return opened(createStubApi({ state, answers: { historyPage: { ok: true, value: { total: 1, start: 0, entries: [entry] } }, raceRecord: { ok: true, value: record } } }), 'en');
+}
+
+async function opened(api: KernelApi | StubApi, locale: Locale) {
+  const prepared = await prepare({ api, locale });
   const wrapper = mount(HistoryView, { global: { plugins: prepared.plugins }, attachTo: document.body });
   await settle();
   await wrapper.get('[data-testid="history-open-record"]').trigger('click');
@@ -39,14 +42,14 @@ async function recordOpen(record: RaceRecord, locale: Locale = 'en') {
   return { ...prepared, wrapper };
 }
 
-const recordDisabled = (wrapper: Awaited<ReturnType<typeof recordOpen>>['wrapper']) => wrapper.get('[data-testid="chip-exchange-record"]').attributes('disabled') !== undefined;
+const recordDisabled = (wrapper: Awaited<ReturnType<typeof opened>>['wrapper']) => wrapper.get('[data-testid="chip-exchange-record"]').attributes('disabled') !== undefined;
 
 describe('late-found chips on a race record', () => {
   it('are offered on a confirmed race only; Escape closes the dialog with nothing recorded', async () => {
-    const abandoned = await recordOpen({ ...RECORD, status: 'abandoned' });
+    const abandoned = await abandonedRecordOpen();
     expect(abandoned.wrapper.find('[data-testid="record-late-found"]').exists()).toBe(false);
     abandoned.wrapper.unmount();
-    const { wrapper, api } = await recordOpen(RECORD);
+    const { wrapper, api } = await recordOpen();
     await wrapper.get('[data-testid="record-late-found"]').trigger('click');
     await wrapper.get('[data-testid="chip-exchange-count"]').setValue(4);
     await wrapper.get('[data-testid="chip-exchange"]').trigger('keydown', { key: 'Escape' });
@@ -56,7 +59,7 @@ describe('late-found chips on a race record', () => {
   });
 
   it("show what they give before they are recorded, at the race's chips; no key records them; the record then lists them", async () => {
-    const { wrapper, api } = await recordOpen(RECORD);
+    const { wrapper, api } = await recordOpen();
     await wrapper.get('[data-testid="record-late-found"]').trigger('click');
     const panel = wrapper.get('[data-testid="chip-exchange"]');
     expect(panel.get('h3').text()).toBe('Late-found chips of race-1');
@@ -85,7 +88,7 @@ describe('late-found chips on a race record', () => {
     ['fi', 'annettu 1 × 100, poistettu 1 × 25 (−25)'],
     ['ru', 'выдано 1 × 100, снято 1 × 25 (-25)'],
   ] as const)('say what they give in %s', async (locale, gives) => {
-    const { wrapper } = await recordOpen(RECORD, locale);
+    const { wrapper } = await recordOpen(locale);
     await wrapper.get('[data-testid="record-late-found"]').trigger('click');
     await wrapper.get('[data-testid="chip-exchange-count"]').setValue(5);
     expect(wrapper.get('[data-testid="chip-exchange-gives"]').text()).toBe(gives);

@@ -5,7 +5,7 @@ import type { ConsoleSettings, SeatCount } from '../../protocol/contract';
 import App from '../App.vue';
 import { createKernelApi, type KernelApi } from '../testing/kernelApi';
 import { makeTournamentState, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
-import { createFakeApi, type FakeApi } from '../testing/fakeApi';
+import { createStubApi, type StubApi } from '../testing/stubApi';
 import { prepare, settle } from '../testing/setup';
 
 /** Seat 1 has exactly one chip's worth of the leaving chips, the others none: no race is needed. */
@@ -17,7 +17,7 @@ function evenCounts(ratio: number): SeatCount[] {
   ];
 }
 
-async function mountApp(given?: KernelApi | FakeApi) {
+async function mountApp(given?: KernelApi | StubApi) {
   const api = given ?? (await createKernelApi({ settings: makeTournamentState().settings, markBreak: 6 }));
   const prepared = await prepare({ api });
   const wrapper = mount(App, { global: { plugins: prepared.plugins }, attachTo: document.body });
@@ -130,9 +130,10 @@ describe('the colour-up at the break', () => {
   });
 
   it('held by the floor: over the race screens one line (the hold said short, no running line), elsewhere in full (issue 41)', async () => {
-    const state = makeTournamentState({ atBreakAfter: 2 });
-    // The floor's hold comes over the floor link (not in-process): a state given, on the fake service.
-    const api = createFakeApi({ state: { ...state, clock: { ...state.clock, held: { afterLevel: 2, tables: 3 } } }, race: { cards: ['Ah'] } });
+    // The real service's state at the break after level 2, its first race dealt; the floor's hold
+    // comes over the floor link (not in-process): added to it, on the state-only stub.
+    const { current: state } = await createKernelApi({ settings: makeTournamentState().settings, markBreak: 2, race: { cards: ['Ah'] } });
+    const api = createStubApi({ state: { ...state, clock: { ...state.clock, held: { afterLevel: 2, tables: 3 } } } });
     const { wrapper, store } = await mountApp(api);
     store.view = 'race';
     await settle();

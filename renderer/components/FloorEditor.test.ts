@@ -3,7 +3,7 @@ import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { ConsoleSettings, ConsoleState } from '../../protocol/contract';
 import type { Locale } from '../i18n';
-import { createFakeApi } from '../testing/fakeApi';
+import { createStubApi } from '../testing/stubApi';
 import { createKernelApi } from '../testing/kernelApi';
 import { makeSettings, makeState } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
@@ -20,9 +20,9 @@ async function kernelEditor(settings: ConsoleSettings, locale: Locale = 'en') {
   return { wrapper, api, missing: prepared.missing };
 }
 
-/** The floor part over a state given (the floor link's, which only a floor gives), on the fake service. */
+/** The floor part over a state given (the floor link's, which only a floor gives), on the state-only stub. */
 async function editor(state: ConsoleState, locale: Locale = 'en') {
-  const api = createFakeApi({ state });
+  const api = createStubApi({ state });
   const prepared = await prepare({ api, locale });
   const wrapper = mount(FloorEditor, { global: { plugins: prepared.plugins } });
   await settle();
@@ -31,8 +31,10 @@ async function editor(state: ConsoleState, locale: Locale = 'en') {
 
 describe("the settings' floor part", () => {
   it('saves the URL and the link on with the rest of the settings; says no floor is set up until then', async () => {
+    // Turning the link on would reach for the floor: the state-only stub, which takes the save.
     const state = makeState({ settings: makeSettings({ table: { name: '7' } }) });
     const { wrapper, api } = await editor(state);
+    api.cann('saveSettings', { ok: true, value: null });
     expect(wrapper.get('[data-testid="floor-off"]').text()).toBe('Floor: not set up');
     expect(wrapper.find('[data-testid="floor-link"]').exists()).toBe(false);
     await wrapper.get('[data-testid="floor-url"]').setValue(' postgres://station:secret@floor-pc:5432/tournament ');

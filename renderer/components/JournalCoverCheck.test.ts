@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CoverCheck } from '../../protocol/contract';
 import type { Locale } from '../i18n';
 import { makeState } from '../testing/fixtures';
-import { createFakeApi } from '../testing/fakeApi';
+import { createStubApi } from '../testing/stubApi';
 import { prepare, settle } from '../testing/setup';
 import SettingsView from '../views/SettingsView.vue';
 import JournalCoverCheck from './JournalCoverCheck.vue';
@@ -54,7 +54,7 @@ describe("the check of the journal's bytes before its saved start point", () => 
 
   it("is on the settings screen's journal section, from the console's state", async () => {
     const state = makeState();
-    const api = createFakeApi({ state: { ...state, journal: { ...state.journal, coverCheck: { status: 'damaged', at: AT, block: 0, from: 0, to: 1024 } } } });
+    const api = createStubApi({ state: { ...state, journal: { ...state.journal, coverCheck: { status: 'damaged', at: AT, block: 0, from: 0, to: 1024 } } } });
     const { plugins } = await prepare({ api });
     const wrapper = mount(SettingsView, { global: { plugins } });
     await settle();

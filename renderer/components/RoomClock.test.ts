@@ -7,7 +7,7 @@ import { readStructure } from '../../engine/plan/structure';
 import type { ClockView } from '../../protocol/clock';
 import { DEFAULT_DISPLAY_SETTINGS } from '../../protocol/contract';
 import type { Locale } from '../i18n';
-import { createFakeApi } from '../testing/fakeApi';
+import { createStubApi } from '../testing/stubApi';
 import { createKernelApi } from '../testing/kernelApi';
 import { makeTournamentState } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
@@ -26,13 +26,13 @@ const RUNNING: ClockView = { source: 'local', schedule: SCHEDULE, events: [{ typ
 async function mountDisplay(options: { clock?: ClockView; locale?: Locale; clockSound?: boolean } = {}) {
   const state = makeTournamentState({ structure: TIMED }, { clock: options.clock ?? RUNNING });
   const settings = options.clockSound === undefined ? state.settings : { ...state.settings, display: { ...DEFAULT_DISPLAY_SETTINGS, clockSound: options.clockSound } };
-  // The station's own clock on the real kernel (on the page's time), started at T0 when the view is; another, given on the fake.
+  // The station's own clock on the real kernel (on the page's time), started at T0 when the view is; another, given on the state-only stub.
   const clock = options.clock ?? RUNNING;
   const local = clock.source === 'local' && (clock.schedule === SCHEDULE || clock.schedule === null) && clock.events.every((event) => event.type === 'start' && event.at === T0);
   const untimed = { ...TIMED, levels: TIMED.levels.map((level) => ('minutes' in level ? { sb: level.sb, bb: level.bb, ...(level.ante === undefined ? {} : { ante: level.ante }) } : level)) };
   const api = local
     ? await createKernelApi({ systemClock: true, settings: { ...settings, ...makeTournamentState({ structure: clock.schedule === null ? untimed : TIMED }).settings, ...(settings.display === undefined ? {} : { display: settings.display }) }, clockStarted: clock.events.length > 0 })
-    : createFakeApi({ state: { ...state, settings } });
+    : createStubApi({ state: { ...state, settings } });
   if (local) expect(api.current.clock).toMatchObject({ source: 'local', schedule: clock.schedule, events: clock.events });
   const prepared = await prepare({ api, locale: options.locale ?? 'en' });
   const wrapper = mount(PlayerDisplay, { global: { plugins: prepared.plugins }, attachTo: document.body });

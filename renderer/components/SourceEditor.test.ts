@@ -3,7 +3,7 @@ import { mount, type VueWrapper } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { SourceSettings } from '../../protocol/contract';
 import type { Locale } from '../i18n';
-import { createFakeApi } from '../testing/fakeApi';
+import { createStubApi } from '../testing/stubApi';
 import { createKernelApi } from '../testing/kernelApi';
 import { DECK_PROFILE_INFO, makeSettings, makeSource, makeState, VENDOR_PROFILE } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
@@ -12,9 +12,9 @@ import fi from '../locales/fi.json';
 import ru from '../locales/ru.json';
 import SourceEditor from './SourceEditor.vue';
 
-async function editor(options: { source?: Partial<SourceSettings>; importProfiles?: readonly unknown[]; locale?: Locale; fake?: boolean } = {}) {
+async function editor(options: { source?: Partial<SourceSettings>; importProfiles?: readonly unknown[]; locale?: Locale; stub?: boolean } = {}) {
   const source = makeSource({ kind: 'serial', path: '/dev/ttyUSB0', ...options.source });
-  const api = options.fake === true ? createFakeApi({ state: makeState({ settings: makeSettings({ source }) }) }) : await createKernelApi({ settings: makeSettings({ source }), importProfiles: options.importProfiles ?? [] });
+  const api = options.stub === true ? createStubApi({ state: makeState({ settings: makeSettings({ source }) }) }) : await createKernelApi({ settings: makeSettings({ source }), importProfiles: options.importProfiles ?? [] });
   const prepared = await prepare({ api, locale: options.locale });
   const models: SourceSettings[] = [];
   const wrapper: VueWrapper = mount(SourceEditor, {
@@ -111,8 +111,8 @@ describe('the card source editor: device profiles', () => {
   });
 
   it('keeps a profile the settings name but the data folder lacks, and says so', async () => {
-    // The settings name a profile the folder lacks (removed by hand): the service refuses to save such settings, so a state given, on the fake.
-    const { wrapper } = await editor({ source: { decoder: 'gone' }, fake: true });
+    // The settings name a profile the folder lacks (removed by hand): the service refuses to save such settings, so a state given, on the state-only stub.
+    const { wrapper } = await editor({ source: { decoder: 'gone' }, stub: true });
     expect(options(wrapper).at(-1)).toBe('gone');
     expect((wrapper.get('[data-testid="source-decoder"]').element as HTMLSelectElement).value).toBe('gone');
     expect(wrapper.get('[data-testid="source-decoder-summary"]').text()).toContain('“gone”, which is not in the data folder');

@@ -6,7 +6,7 @@ import type { StructureInput } from '../../engine/plan/csv';
 import { readStructure } from '../../engine/plan/structure';
 import type { ClockView } from '../../protocol/clock';
 import type { Locale } from '../i18n';
-import { createFakeApi } from '../testing/fakeApi';
+import { createStubApi } from '../testing/stubApi';
 import { createKernelApi } from '../testing/kernelApi';
 import { makeTournamentState } from '../testing/fixtures';
 import { prepare, settle } from '../testing/setup';
@@ -22,11 +22,11 @@ const TIMED: StructureInput = {
 const SCHEDULE = clockSchedule(readStructure(TIMED));
 
 async function mountClock(clock: ClockView = { source: 'local', schedule: SCHEDULE, events: [], problem: null }, locale: Locale = 'en') {
-  // The station's own clock on the real kernel (on the page's time), started at T0 when the view is; the floor's, given on the fake.
+  // The station's own clock on the real kernel (on the page's time), started at T0 when the view is; the floor's, given on the state-only stub.
   const local = clock.source === 'local' && (clock.schedule === SCHEDULE || clock.schedule === null) && clock.events.every((event) => event.type === 'start' && event.at === T0);
   const api = local
     ? await createKernelApi({ systemClock: true, settings: makeTournamentState({ structure: clock.schedule === null ? { ...TIMED, levels: TIMED.levels.map((level) => ('minutes' in level ? { sb: level.sb, bb: level.bb } : level)) } : TIMED }).settings, clockStarted: clock.events.length > 0 })
-    : createFakeApi({ state: makeTournamentState({ structure: TIMED }, { clock }) });
+    : createStubApi({ state: makeTournamentState({ structure: TIMED }, { clock }) });
   if (local) expect(api.current.clock).toMatchObject({ source: 'local', schedule: clock.schedule, events: clock.events });
   const prepared = await prepare({ api, locale });
   const wrapper = mount(TournamentClock, { global: { plugins: prepared.plugins }, attachTo: document.body });

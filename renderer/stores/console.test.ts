@@ -8,7 +8,7 @@ import type { RaceStep } from '../../engine/plan/planner';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createFakeApi } from '../testing/fakeApi';
+import { createStubApi } from '../testing/stubApi';
 import { createKernelApi } from '../testing/kernelApi';
 import { DECK_PROFILE_INFO, FINNISH_CARDS, makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE, VENDOR_PROFILE } from '../testing/fixtures';
 import { settle } from '../testing/setup';
@@ -21,8 +21,8 @@ beforeEach(() => {
 
 describe('console store', () => {
   it('takes the state from getState on connect and every pushed state after', async () => {
-    // States given (pushed by the test), on the fake service.
-    const api = createFakeApi();
+    // States given (pushed by the test), on the state-only stub.
+    const api = createStubApi();
     const store = useConsoleStore();
     store.connect(api);
     await settle();
@@ -108,8 +108,8 @@ describe('console store', () => {
   });
 
   it('logs each input the service numbered once, by its id: two identical reads in a row are two entries', async () => {
-    // The same inputs pushed again: states given, on the fake service.
-    const api = createFakeApi();
+    // The same inputs pushed again: states given, on the state-only stub.
+    const api = createStubApi();
     const store = useConsoleStore();
     store.connect(api);
     await settle();
@@ -160,8 +160,8 @@ describe('console store', () => {
   });
 
   it('takes the colour-up progress from the service state, not from the browser storage', async () => {
-    // Progress of two breaks pushed by the test: states given, on the fake service.
-    const api = createFakeApi({ state: makeTournamentState({ atBreakAfter: 6 }) });
+    // Progress of two breaks pushed by the test: states given, on the state-only stub.
+    const api = createStubApi({ state: makeTournamentState({ atBreakAfter: 6 }) });
     const store = useConsoleStore();
     store.connect(api);
     await settle();
@@ -296,21 +296,28 @@ describe('console store: device profiles', () => {
     expect(store.errors.importProfile).toEqual({ field: 'profile.name', message: '"text" is the name of a built-in profile: give yours another', said: { key: 'service.profile.builtIn', params: { name: 'text' } } });
   });
 
-  it('tells a registration that finished (its profile stored and chosen) from one stopped', async () => {
-    // The registration's progress comes from the RFID reader: states given, on the fake service.
-    const api = createFakeApi({ state: makeState({ settings: rfid }) });
+  it('tells a registration that finished (its profile stored and chosen) from one stopped: stopped, on the real kernel', async () => {
     const store = useConsoleStore();
-    store.connect(api);
+    store.connect(await createKernelApi({ settings: rfid }));
     await settle();
     expect(await store.run('registerDeck', 'deck-1')).toEqual({ ok: true, value: null });
+    await settle();
     expect(store.state?.registration).toMatchObject({ name: 'deck-1', registered: 0 });
     // Stopped: no notice.
     await store.run('registerDeck', null);
+    await settle();
     expect(store.state?.registration).toBeNull();
     expect(store.notice).toBeNull();
     expect(store.registeredDeck).toBeNull();
+  });
+
+  it('tells a registration that finished (its profile stored and chosen) from one stopped: finished', async () => {
+    // The registration's progress comes from the RFID reader's tags: states given, on the state-only stub.
+    const api = createStubApi({ state: makeState({ settings: rfid, registration: { name: 'deck-1', registered: 0, total: 52, next: 'As', problem: null } }) });
+    const store = useConsoleStore();
+    store.connect(api);
+    await settle();
     // Finished: the registration gone, its profile chosen.
-    await store.run('registerDeck', 'deck-1');
     api.push({ ...api.current, registration: { name: 'deck-1', registered: 51, total: 52, next: 'Kc', problem: null } });
     api.push({ ...api.current, registration: null, profiles: [...api.current.profiles, DECK_PROFILE_INFO], settings: { ...rfid, source: { ...rfid.source, decoder: 'deck-1' } } });
     expect(store.notice).toBe('deckRegistered');

@@ -1,7 +1,7 @@
 import { createPinia } from 'pinia';
 import { describe, expect, it } from 'vitest';
 import { MANUAL_VOID_REASON } from '../../engine/race/explain';
-import { createFakeApi } from '../testing/fakeApi';
+import { createStubApi } from '../testing/stubApi';
 import { createKernelApi } from '../testing/kernelApi';
 import { FINNISH_COUNTS, makeState } from '../testing/fixtures';
 import { settle } from '../testing/setup';
@@ -9,8 +9,8 @@ import { connectStores } from './connect';
 
 describe('scan store', () => {
   it('shows a card the shoe read and the service refused as the card entry’s error, once per refusal', async () => {
-    // The shoe's refusal as the states pushed carry it (the same one pushed again): states given, on the fake service.
-    const api = createFakeApi();
+    // The shoe's refusal as the states pushed carry it (the same one pushed again): states given, on the state-only stub.
+    const api = createStubApi();
     const { store, scans } = connectStores(api, createPinia());
     await settle();
     const shoeRefusal = { card: 'Ah', field: 'card', message: 'Ah was already dealt (to seat 1)' };

@@ -1,5 +1,5 @@
 /**
- * Wires a screen for a test: Pinia, vue-i18n and the console store attached to a fake API.
+ * Wires a screen for a test: Pinia, vue-i18n and the console store attached to an API (the real kernel, kernelApi.ts; or a state-only stub, stubApi.ts).
  * (Mounting itself stays in the test files, which alone may import @vue/test-utils.)
  */
 import { createPinia } from 'pinia';
@@ -9,7 +9,7 @@ import type { useConsoleStore } from '../stores/console';
 import { connectStores } from '../stores/connect';
 import type { useCountDraftsStore } from '../stores/countDrafts';
 import type { useScanStore } from '../stores/scans';
-import { createFakeApi, type FakeApi } from './fakeApi';
+import { createStubApi, type StubApi } from './stubApi';
 import { stationsIdle } from './kernelApi';
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -35,10 +35,10 @@ export interface Prepared<Api extends ConsoleApi> {
   readonly missing: string[];
 }
 
-export async function prepare<Api extends ConsoleApi = FakeApi>(
+export async function prepare<Api extends ConsoleApi = StubApi>(
   options: { api?: Api; locale?: Locale } = {},
 ): Promise<Prepared<Api>> {
-  const api = (options.api ?? createFakeApi()) as Api;
+  const api = (options.api ?? createStubApi()) as Api;
   const missing: string[] = [];
   const pinia = createPinia();
   const i18n = createConsoleI18n(options.locale ?? 'en', { onMissing: (locale, key) => missing.push(`${locale}:${key}`) });

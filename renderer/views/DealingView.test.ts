@@ -3,9 +3,9 @@ import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installReadFeedback } from '../composables/readFeedback';
 import { installScanner } from '../composables/scanner';
-import { createFakeApi } from '../testing/fakeApi';
+import { createStubApi } from '../testing/stubApi';
 import { createKernelApi, type KernelApi, type KernelApiOptions } from '../testing/kernelApi';
-import { FINNISH_CARDS, makeSettings, makeState } from '../testing/fixtures';
+import { FINNISH_CARDS, makeSettings } from '../testing/fixtures';
 import { TestKeyboard } from '../testing/keyboard';
 import { prepare, settle } from '../testing/setup';
 import type { ScanStore } from '../stores/scans';
@@ -245,8 +245,10 @@ describe('dealing screen', () => {
 
   it('a card read at another seat\'s antenna waits for the dealer: said with both seats, taken for the seat dealt to (issue 26)', async () => {
     const held = [{ id: 1, target: 'race-1', card: 'Kd', raw: '3|04A2B3C4', why: 'seat' as const, reader: '3', readAt: 4, seat: 1 }];
-    // Read at another seat's antenna needs a seat map of an RFID table's readers: a state given, on the fake service.
-    const prepared = await prepare({ api: createFakeApi({ race: {}, state: makeState({ held }) }) });
+    // Read at another seat's antenna needs a seat map of an RFID table's readers: the card held
+    // added to the real service's state of a race just started, on the state-only stub.
+    const { current: state } = await createKernelApi({ race: {} });
+    const prepared = await prepare({ api: createStubApi({ state: { ...state, held } }) });
     const wrapper = mount(RaceScreen, { global: { plugins: prepared.plugins }, attachTo: document.body });
     await settle();
     const { api } = prepared;

@@ -4,10 +4,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFakeApi } from '../testing/fakeApi';
-import type { HistoryEntry } from '../../protocol/contract';
+import { createStubApi } from '../testing/stubApi';
+import type { CommandName } from '../../protocol/commands';
+import type { HistoryEntry, RaceRecord } from '../../protocol/contract';
 import { createKernelApi } from '../testing/kernelApi';
-import { FINNISH_CARDS, makeHistoryEntry, makeState } from '../testing/fixtures';
+import { FINNISH_CARDS, FINNISH_COUNTS, makeHistory, makeHistoryEntry, makeState } from '../testing/fixtures';
 import { gameHistoryOf, playMatch, startEvent } from '../testing/gameFixtures';
 import { prepare, settle } from '../testing/setup';
 import HistoryView from './HistoryView.vue';
@@ -16,15 +17,36 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/**
+ * The state-only stub holding these history entries (oldest first; fewer than a page): the state's
+ * history part and the page historyPage answers, and the record raceRecord answers, as given.
+ */
+function historyStub(entries: readonly HistoryEntry[], record?: RaceRecord) {
+  return createStubApi({
+    state: makeState({ history: makeHistory(entries) }),
+    answers: { historyPage: { ok: true, value: { total: entries.length, start: 0, entries } }, ...(record === undefined ? {} : { raceRecord: { ok: true, value: record } }) },
+  });
+}
+
 describe('history', () => {
   it('lists confirmed races newest first with chips, rules, winners, value and corrections', async () => {
-    const older = makeHistoryEntry({ id: 'a', confirmedAt: '2024-05-04T18:00:00.000Z' });
-    const newer = makeHistoryEntry({ id: 'b', confirmedAt: '2024-05-04T19:00:00.000Z', corrections: 2, rules: 'tda' });
-    const { plugins } = await prepare({ api: createFakeApi({ history: [older, newer] }) });
+    // The Finnish example confirmed at 18:30; again half an hour later on the TDA's rules, two cards voided first.
+    const api = await createKernelApi({ history: [{ cards: FINNISH_CARDS }] });
+    const run = async (method: CommandName, ...args: unknown[]) => expect(await api.station.run(method, ...args)).toEqual({ ok: true, value: null });
+    api.station.advance(30 * 60_000);
+    const { language, tournament: _tournament, display: _display, ...input } = api.current.settings;
+    await run('saveSettings', { ...input, language, table: { ...input.table, rules: 'tda' } });
+    await run('startRace', FINNISH_COUNTS);
+    const id = api.current.race?.id ?? '';
+    for (const card of ['Ks', 'Qs']) await run('dealCard', id, card);
+    await run('voidCards', id, 2, 'manual correction');
+    for (const card of FINNISH_CARDS) await run('dealCard', id, card);
+    await run('confirmRace', id);
+    const { plugins } = await prepare({ api });
     const wrapper = mount(HistoryView, { global: { plugins } });
     await settle();
     const rows = wrapper.findAll('[data-testid="history-row"]');
-    expect(rows.map((row) => row.attributes('data-id'))).toEqual(['b', 'a']);
+    expect(rows.map((row) => row.attributes('data-id'))).toEqual(['race-2', 'race-1']);
     const first = rows[0];
     expect(first?.text()).toContain('25 → 100');
     expect(first?.text()).toContain('TDA rule');
@@ -44,7 +66,7 @@ describe('history', () => {
 
   it('in the browser, offers the exports as links to the station’s streamed download, making no Blob and calling no command', async () => {
     const created = vi.spyOn(URL, 'createObjectURL');
-    const { plugins, api } = await prepare({ api: createFakeApi({ history: [makeHistoryEntry({ id: 'x' })] }) });
+    const { plugins, api } = await prepare({ api: await createKernelApi({ history: [{ cards: FINNISH_CARDS }] }) });
     const wrapper = mount(HistoryView, { global: { plugins } });
     await settle();
     const csv = wrapper.get('[data-testid="export-csv"]');
@@ -144,7 +166,7 @@ describe('history', () => {
     };
     const print = vi.fn();
     vi.stubGlobal('print', print);
-    const { plugins } = await prepare({ api: createFakeApi({ history: [entry], records: { 'race-1': record } }), locale: 'fi' });
+    const { plugins } = await prepare({ api: historyStub([entry], record), locale: 'fi' });
     const wrapper = mount(HistoryView, { global: { plugins }, attachTo: document.body });
     await settle();
     await wrapper.get('[data-testid="history-open-record"]').trigger('click');
@@ -180,7 +202,7 @@ describe('history', () => {
   it('shows a refused export (the Electron window: a file the disk would not take)', async () => {
     window.chipRace = {} as NonNullable<typeof window.chipRace>;
     try {
-      const api = createFakeApi();
+      const api = createStubApi();
       api.cann('exportHistory', { ok: false, error: { field: 'format', message: 'cannot write' } });
       const { plugins } = await prepare({ api });
       const wrapper = mount(HistoryView, { global: { plugins } });
@@ -202,7 +224,7 @@ describe('history: table, level, station, running total', () => {
       { ...makeHistoryEntry({ id: 'race-2', confirmedAt: '2024-05-04T19:00:00.000Z', seq: 21 }), table: 'Table 7', station: 'table-pc-1' },
       { ...makeHistoryEntry({ id: 'race-3', confirmedAt: '2024-05-04T20:00:00.000Z', seq: 41 }), summary: { ...makeHistoryEntry().summary, valueDelta: -1250 } },
     ];
-    const { plugins, i18n } = await prepare({ api: createFakeApi({ history: entries }) });
+    const { plugins, i18n } = await prepare({ api: historyStub(entries) });
     const wrapper = mount(HistoryView, { global: { plugins } });
     await settle();
     const headings = wrapper.findAll('th').map((cell) => cell.text());
@@ -226,9 +248,10 @@ describe('history: table, level, station, running total', () => {
   });
 
   it('leaves the level column out without a structure or a colour-up race', async () => {
-    const { plugins } = await prepare({ api: createFakeApi({ history: [makeHistoryEntry({ id: 'race-1' })] }) });
+    const { plugins } = await prepare({ api: await createKernelApi({ history: [{ cards: FINNISH_CARDS }] }) });
     const wrapper = mount(HistoryView, { global: { plugins } });
     await settle();
+    expect(wrapper.findAll('[data-testid="history-row"]')).toHaveLength(1);
     expect(wrapper.findAll('th').map((cell) => cell.text())).not.toContain('Level');
     expect(wrapper.find('[data-testid="history-level"]').exists()).toBe(false);
     wrapper.unmount();
@@ -243,7 +266,7 @@ describe('a race’s record slip: where the race ran', () => {
       seqs: { first: 1, last: 2 }, lastSeal: null, chain: 'intact' as const, findings: [], table: 'Table 7', station: 'table-pc-1', level: 4,
       events: [{ seq: 1, at: '2024-05-04T18:30:00.000Z', type: 'start' as const }, { seq: 2, at: '2024-05-04T18:34:00.000Z', type: 'confirm' as const }],
     };
-    const { plugins } = await prepare({ api: createFakeApi({ history: [entry], records: { 'race-1': record } }), locale: 'ru' });
+    const { plugins } = await prepare({ api: historyStub([entry], record), locale: 'ru' });
     const wrapper = mount(HistoryView, { global: { plugins }, attachTo: document.body });
     await settle();
     await wrapper.get('[data-testid="history-open-record"]').trigger('click');
@@ -269,7 +292,7 @@ describe('history: the rules a race ran (issue 41: the house settings were left 
     ['ru', 'Классические (домашние игры, Википедия)', 'правила стола: '],
   ] as const)('%s: beside the rule set, the settings it ran on its own; none beside a race run by the rule set as it is', async (locale, rules, house) => {
     const plain = makeHistoryEntry({ id: 'p', confirmedAt: '2024-05-04T18:00:00.000Z' });
-    const { plugins, missing } = await prepare({ api: createFakeApi({ history: [plain, houseRace()] }), locale });
+    const { plugins, missing } = await prepare({ api: historyStub([plain, houseRace()]), locale });
     const wrapper = mount(HistoryView, { global: { plugins } });
     await settle();
     const [ran, asIs] = wrapper.findAll('[data-testid="history-row"]');
@@ -306,7 +329,7 @@ describe('history: a race a damaged journal line belongs to (issue 44)', () => {
       id: 'race-2', status: 'open' as const, startedAt: cutShort.startedAt, counts: [], names: cutShort.names, summary: cutShort.summary,
       seqs: { first: 800, last: 811 }, lastSeal: null, chain: 'damaged' as const, findings: [], events: [{ seq: 800, at: cutShort.startedAt, type: 'start' as const }],
     };
-    const { plugins, missing } = await prepare({ api: createFakeApi({ history: entries, records: { 'race-2': record } }), locale });
+    const { plugins, missing } = await prepare({ api: historyStub(entries, record), locale });
     const wrapper = mount(HistoryView, { global: { plugins }, attachTo: document.body });
     await settle();
     const rows = wrapper.findAll('[data-testid="history-row"]');
@@ -335,7 +358,7 @@ describe('history: a race a damaged journal line belongs to (issue 44)', () => {
       id: 'race-1', status: 'confirmed' as const, startedAt: entry.startedAt, counts: [], names: entry.names, summary: entry.summary, damaged: { seq: 5, confirmed: true },
       seqs: { first: 1, last: 9 }, lastSeal: null, chain: 'damaged' as const, findings: [], events: [{ seq: 1, at: entry.startedAt, type: 'start' as const }, { seq: 9, at: entry.confirmedAt, type: 'confirm' as const }],
     };
-    const { plugins } = await prepare({ api: createFakeApi({ history: [entry], records: { 'race-1': record } }) });
+    const { plugins } = await prepare({ api: historyStub([entry], record) });
     const wrapper = mount(HistoryView, { global: { plugins }, attachTo: document.body });
     await settle();
     await wrapper.get('[data-testid="history-open-record"]').trigger('click');
@@ -357,7 +380,7 @@ describe('history: a points game a damaged journal line belongs to (issue 44)', 
       { ...gameHistoryOf(early, 'game-2', '2024-05-04T21:00:00.000Z'), damaged: { seq: 70, confirmed: false } },
       { ...gameHistoryOf(early, 'game-3', '2024-05-04T22:00:00.000Z'), damaged: { seq: null, confirmed: true } },
     ];
-    const { plugins, missing } = await prepare({ api: createFakeApi({ state: makeState({ games }) }), locale });
+    const { plugins, missing } = await prepare({ api: createStubApi({ state: makeState({ games }) }), locale });
     const wrapper = mount(HistoryView, { global: { plugins } });
     await settle();
     const said = wrapper.findAll('[data-testid="games-row"]').map((row) => {

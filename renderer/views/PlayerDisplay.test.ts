@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createKernelApi } from '../testing/kernelApi';
 import { FINNISH_CARDS, FINNISH_COUNTS, makeSettings, makeState } from '../testing/fixtures';
 import { gameViewOf, playMatch, SEED_HANDS, startEvent } from '../testing/gameFixtures';
-import { createFakeApi } from '../testing/fakeApi';
+import { createStubApi } from '../testing/stubApi';
 import { prepare, settle } from '../testing/setup';
 import PlayerDisplay from './PlayerDisplay.vue';
 
@@ -84,8 +84,8 @@ describe('player display', () => {
 
   it('names the winner of the points game', async () => {
     const view = { ...gameViewOf(playMatch([startEvent()])), winner: 'Ville' };
-    // A won game's view, given (a game played to its end is long): on the fake service.
-    const { plugins } = await prepare({ api: createFakeApi({ state: makeState({ game: view }) }) });
+    // A won game's view, given (a game played to its end is long): on the state-only stub.
+    const { plugins } = await prepare({ api: createStubApi({ state: makeState({ game: view }) }) });
     const wrapper = mount(PlayerDisplay, { global: { plugins } });
     expect(wrapper.get('[data-testid="display-game-step"]').text()).toBe('Ville has won the game');
     expect(wrapper.get('[data-testid="display-score-2"]').classes()).toContain('display-scores__row--winner');

@@ -2,11 +2,11 @@
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import { usePreferences } from '../composables/preferences';
-import { createKernelApi } from '../testing/kernelApi';
+import { createKernelApi, type KernelApi } from '../testing/kernelApi';
 import type { ConsoleState, SourceSettings } from '../../protocol/contract';
 import type { Locale } from '../i18n';
-import { DECK_PROFILE_INFO, makeProfileInfo, makeSettings, makeSource, makeState } from '../testing/fixtures';
-import { createFakeApi } from '../testing/fakeApi';
+import { DECK_PROFILE_INFO, makeSettings, makeSource, makeState } from '../testing/fixtures';
+import { createStubApi, type StubApi } from '../testing/stubApi';
 import { prepare, settle } from '../testing/setup';
 import SettingsView from './SettingsView.vue';
 
@@ -103,7 +103,7 @@ describe('settings', () => {
   });
 
   it('takes a typed port path when none is found', async () => {
-    const { plugins, api } = await prepare();
+    const { plugins, api } = await prepare({ api: await createKernelApi() });
     const wrapper = mount(SettingsView, { global: { plugins } });
     await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
     await wrapper.get('[data-testid="list-ports"]').trigger('click');
@@ -117,16 +117,16 @@ describe('settings', () => {
   });
 
   it('shows the latest input events live, unreadable codes marked', async () => {
-    const { plugins, api } = await prepare();
+    // The reader on the serial port is the test: the port connected, then what it decoded.
+    const api = await createKernelApi({ settings: makeSettings({ source: { kind: 'serial', path: '/dev/ttyUSB0', decoder: 'suit-number' } }) });
+    const { plugins } = await prepare({ api });
     const wrapper = mount(SettingsView, { global: { plugins } });
     expect(wrapper.find('[data-testid="input-log-empty"]').exists()).toBe(true);
-    const source = { kind: 'serial', path: '/dev/ttyUSB0', state: 'connected' } as const;
-    const reads = [
-      { id: 1, event: { type: 'card', card: 'Qd', raw: 'D12' } },
-      { id: 2, event: { type: 'unknown', raw: 'D99', reason: 'not a suit letter and rank number (e.g. S01, D12)', said: { key: 'hardware.decoder.notSuitNumber' } } },
-      { id: 3, event: { type: 'device', message: 'shoe-empty', raw: 'EMPTY' } },
-    ] as const;
-    for (const [index, read] of reads.entries()) api.push(makeState({ source, lastInput: read.event, inputs: reads.slice(0, index + 1) }));
+    const shoe = api.station.shoe();
+    shoe?.emit({ type: 'status', state: 'connected' });
+    shoe?.emit({ type: 'card', card: 'Qd', raw: 'D12' });
+    shoe?.emit({ type: 'unknown', raw: 'D99', reason: 'not a suit letter and rank number (e.g. S01, D12)', said: { key: 'hardware.decoder.notSuitNumber' } });
+    shoe?.emit({ type: 'device', message: 'shoe-empty', raw: 'EMPTY' });
     await settle();
     const entries = wrapper.findAll('[data-testid="input-log-entry"]');
     expect(entries.map((entry) => entry.attributes('data-type'))).toEqual(['device', 'unknown', 'card']);
@@ -140,7 +140,7 @@ describe('settings', () => {
   });
 
   it('switches the language and remembers it through the service', async () => {
-    const { plugins, api, i18n } = await prepare();
+    const { plugins, api, i18n } = await prepare({ api: await createKernelApi() });
     const wrapper = mount(SettingsView, { global: { plugins } });
     await wrapper.get('[data-testid="settings-locale"]').setValue('ru');
     await settle();
@@ -180,18 +180,37 @@ describe('settings: register deck', () => {
   const rfid = makeSource({ kind: 'serial', path: '/dev/ttyUSB0', decoder: 'rfid' });
   const registering = (registered: number, next: string | null, problem: string | null = null) => ({ name: 'deck-1', registered, total: 52, next, problem });
 
+  /**
+   * The settings screen over a state given: the registration's and the antennas' progress come
+   * from the RFID reader's tags, on the state-only stub (which takes the commands the test says).
+   */
   async function settings(options: { source?: SourceSettings; locale?: Locale; profiles?: ConsoleState['profiles'] } = {}) {
-    // The registration's and the antennas' progress come from the RFID reader: states given, on the fake service.
-    const api = createFakeApi({ state: makeState({ settings: makeSettings({ source: options.source ?? rfid }), ...(options.profiles ? { profiles: options.profiles } : {}) }) });
-    const prepared = await prepare({ api, locale: options.locale });
+    const state = makeState({ settings: makeSettings({ source: options.source ?? rfid }), ...(options.profiles ? { profiles: options.profiles } : {}) });
+    const api = createStubApi({ state, answers: { saveSettings: { ok: true, value: null }, registerDeck: { ok: true, value: null } } });
+    return mounted(api, options.locale);
+  }
+
+  /** The settings screen on the real kernel: its card source as given, these profile files imported. */
+  async function onKernel(options: { source?: SourceSettings; locale?: Locale; importProfiles?: readonly unknown[] } = {}) {
+    return mounted(await createKernelApi({ settings: makeSettings({ source: options.source ?? rfid }), importProfiles: options.importProfiles ?? [] }), options.locale);
+  }
+
+  async function mounted<Api extends KernelApi | StubApi>(api: Api, locale?: Locale) {
+    const prepared = await prepare({ api, locale });
     const wrapper = mount(SettingsView, { global: { plugins: prepared.plugins } });
     await settle();
     return { ...prepared, wrapper };
   }
 
   it('maps the antennas to seats on a stored RFID profile: started (the form saved first), its progress and a read not taken said, the map saved shown (issue 26)', async () => {
-    const table = makeProfileInfo({ name: 'table-4', decoder: { kind: 'uid', pattern: '^(?<reader>\\d)\\|(?<uid>.+)$', cards: {} } });
-    const { wrapper, api } = await settings({ source: rfid, profiles: [...makeState().profiles, table] });
+    // On the real kernel: the table's reader's profile file imported; the reader on the port is the test.
+    const table = { name: 'table-4', framing: { kind: 'lines' }, decoder: { kind: 'uid', pattern: '^(?<reader>\\d)\\|(?<uid>.+)$', cards: {} } };
+    const { wrapper, api } = await onKernel({ source: rfid, importProfiles: [table] });
+    /** A card read at an antenna, as the reader decodes it. */
+    const read = async (reader: string, card: string) => {
+      api.station.shoe()?.emit({ type: 'card', card: card as never, raw: `${reader}|04A2B3C${reader}`, reader });
+      await settle();
+    };
     expect(wrapper.find('[data-testid="seat-map"]').exists()).toBe(false);
     await wrapper.get('[data-testid="source-decoder"]').setValue('table-4');
     expect(wrapper.get('[data-testid="seat-map"]').attributes('data-state')).toBe('ready');
@@ -201,15 +220,14 @@ describe('settings: register deck', () => {
     expect(api.callsOf('mapSeats')).toEqual([[true]]);
     const seats = api.current.settings.table.seats.map(({ seat }) => seat);
     expect(wrapper.get('[data-testid="seat-map"]').attributes('data-state')).toBe('mapping');
-    api.push({ ...api.current, seatMapping: { name: 'table-4', seats, readers: { '2': seats[0] ?? 1 }, next: seats[1] ?? null, problem: { key: 'service.seatMap.antennaTaken', params: { reader: '2', seat: seats[0] ?? 1 } } } });
-    await settle();
+    // Seat 1's card at antenna 2; the next card at antenna 2 again: not taken.
+    await read('2', 'As');
+    await read('2', 'Ks');
     expect(wrapper.get('[data-testid="seat-map-progress"]').attributes('data-next')).toBe(String(seats[1]));
     expect(wrapper.get('[data-testid="seat-map-progress"]').text()).toBe(`1 of ${seats.length}, next: seat ${seats[1] ?? ''}`);
     expect(wrapper.get('[data-testid="seat-map-problem"]').text()).toBe(`That read was not taken: antenna 2 is already seat ${seats[0] ?? ''}`);
     // The last seat read: the service stores the map in the profile and says it is done.
-    const readers = Object.fromEntries(seats.map((seat, index) => [String(seats.length - 1 - index), seat]));
-    api.push({ ...api.current, profiles: [...makeState().profiles, { ...table, profile: { ...table.profile, readers } }], seatMapping: { name: 'table-4', seats, readers, next: null, problem: null } });
-    await settle();
+    for (const [index] of seats.entries()) if (index > 0) await read(String(seats.length - 1 - index), 'Kh');
     expect(wrapper.get('[data-testid="seat-map"]').attributes('data-state')).toBe('done');
     expect(wrapper.get('[data-testid="seat-map-saved"]').text()).toContain(`Saved in table-4: ${seats.length - 1} → ${seats[0] ?? ''}`);
     await wrapper.get('[data-testid="seat-map-start"]').trigger('click');
@@ -239,7 +257,9 @@ describe('settings: register deck', () => {
   });
 
   it('saves an edited card source, then starts; shows the progress, a read not taken with the service’s reason, and stops', async () => {
-    const { wrapper, api } = await settings({ source: makeSource() });
+    // On the real kernel; the RFID reader on the port is the test.
+    const { wrapper, api } = await onKernel({ source: makeSource() });
+    const shoe = () => api.station.shoe();
     await wrapper.get('[data-testid="source-kind-serial"]').setValue(true);
     await wrapper.get('[data-testid="source-path"]').setValue('/dev/ttyUSB0');
     await wrapper.get('[data-testid="source-decoder"]').setValue('rfid');
@@ -253,7 +273,8 @@ describe('settings: register deck', () => {
     expect(wrapper.get('[data-testid="register-count"]').text()).toBe('0 of 52, next: A♠');
     expect(wrapper.find('[data-testid="register-start"]').exists()).toBe(false);
 
-    api.push({ ...api.current, registration: registering(13, 'Ah') });
+    // Thirteen new tags (the spades), as the registration's decoder gives them.
+    for (const [index, card] of ['As', '2s', '3s', '4s', '5s', '6s', '7s', '8s', '9s', 'Ts', 'Js', 'Qs', 'Ks'].entries()) shoe()?.emit({ type: 'card', card: card as never, raw: `04A210${String(index).padStart(2, '0')}` });
     await settle();
     expect(wrapper.get('[data-testid="register-count"]').text()).toBe('13 of 52, next: A♥');
     expect(wrapper.get('[data-testid="register-progress"]').attributes('data-registered')).toBe('13');
@@ -261,11 +282,14 @@ describe('settings: register deck', () => {
     expect([bar.getAttribute('value'), bar.getAttribute('max')]).toEqual(['13', '52']);
     expect(wrapper.find('[data-testid="register-problem"]').exists()).toBe(false);
 
-    api.push({ ...api.current, registration: registering(13, 'Ah', 'tag 04A210C4 is already registered as As') });
+    // The first tag again: the decoder's refusal.
+    shoe()?.emit({ type: 'unknown', raw: '04A21000', reason: 'tag 04A210C4 is already registered as As', said: { key: 'hardware.decoder.tagRegistered', params: { uid: '04A210C4', card: { card: 'As' } } } });
     await settle();
     const problem = wrapper.get('[data-testid="register-problem"]');
     expect(problem.text()).toContain('That read was not taken; the next card is still A♥:');
-    expect(problem.get('[lang="en"]').text()).toBe('tag 04A210C4 is already registered as As');
+    // The service passes the decoder's reason in keys: said in the screen's language (the fake gave English only).
+    expect(problem.get('span').text()).toBe('tag 04A210C4 is already registered as A♠');
+    expect(problem.find('[lang="en"]').exists()).toBe(false);
 
     await wrapper.get('[data-testid="register-stop"]').trigger('click');
     await settle();
@@ -298,14 +322,16 @@ describe('settings: register deck', () => {
   });
 
   it('shows the service’s refusal beside a translated lead (no port chosen)', async () => {
-    const { wrapper, api } = await settings({ source: { ...rfid, path: '' }, locale: 'fi' });
+    const { wrapper, api } = await onKernel({ source: { ...rfid, path: '' }, locale: 'fi' });
     await wrapper.get('[data-testid="register-start"]').trigger('click');
     await settle();
     expect(api.current.registration).toBeNull();
     const error = wrapper.get('[data-testid="register-error"]');
     expect(error.attributes('data-field')).toBe('source');
     expect(error.text()).toContain('Ei tehty:');
-    expect(error.get('[lang="en"]').text()).toBe('register the deck with the reader connected: choose the serial card source and its port first');
+    // The service refuses in keys: its reason said in the screen's language too (the fake gave it in English only).
+    expect(error.text()).toBe('Ei tehty: rekisteröi pakka lukijan ollessa kytkettynä: valitse ensin sarjaportin korttien lähde ja sen portti');
+    expect(error.find('[lang="en"]').exists()).toBe(false);
     wrapper.unmount();
   });
 
@@ -321,13 +347,13 @@ describe('settings: register deck', () => {
   });
 
   it('saves only the line settings that differ from the profile’s own', async () => {
-    const { wrapper, api } = await settings({ source: makeSource({ kind: 'serial', path: '/dev/ttyUSB0' }) });
+    const { wrapper, api } = await onKernel({ source: makeSource({ kind: 'serial', path: '/dev/ttyUSB0' }) });
     await wrapper.get('[data-testid="source-parity"]').setValue('odd');
     await wrapper.get('[data-testid="source-repeat-ms"]').setValue('0');
     await wrapper.get('[data-testid="source-decoder"]').setValue('rfid');
     await wrapper.get('form').trigger('submit');
     await settle();
-    expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'rfid', parity: 'odd' } }]]);
+    expect(api.callsOf('saveSettings')).toEqual([[{ ...makeSettings(), source: { kind: 'serial', path: '/dev/ttyUSB0', baud: 9600, decoder: 'rfid', parity: 'odd' }, tournament: NO_TOURNAMENT }]]);
     expect(wrapper.find('[data-testid="settings-saved"]').exists()).toBe(true);
     wrapper.unmount();
   });

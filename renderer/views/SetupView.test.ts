@@ -3,11 +3,11 @@ import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createKernelApi, type KernelApi } from '../testing/kernelApi';
 import { makeSettings, makeState, makeTournamentState, TOURNAMENT_STRUCTURE } from '../testing/fixtures';
-import { createFakeApi, type FakeApi } from '../testing/fakeApi';
+import { createStubApi, type StubApi } from '../testing/stubApi';
 import { prepare, settle } from '../testing/setup';
 import SetupView from './SetupView.vue';
 
-async function setup(given?: KernelApi | FakeApi) {
+async function setup(given?: KernelApi | StubApi) {
   const api = given ?? (await createKernelApi());
   const prepared = await prepare({ api });
   const wrapper = mount(SetupView, { global: { plugins: prepared.plugins }, attachTo: document.body });
@@ -184,8 +184,8 @@ describe('table setup: the table’s name and a new table', () => {
 
   it("leaves the floor's seats to the floor: a notice, the seats' ticks and names disabled; a broken table still saves the rest", async () => {
     const held = makeSettings({ table: { seats: [{ seat: 2, name: 'Anna Virtanen' }, { seat: 5, name: 'Иван' }] } });
-    // The floor's seating comes over the floor link (not in-process): a state given, on the fake service.
-    const linked = await setup(createFakeApi({ state: makeState({ settings: { ...held, seatsFromFloor: { own: [{ seat: 1, name: 'Matti' }], broken: false } } }) }));
+    // The floor's seating comes over the floor link (not in-process): a state given, on the state-only stub.
+    const linked = await setup(createStubApi({ state: makeState({ settings: { ...held, seatsFromFloor: { own: [{ seat: 1, name: 'Matti' }], broken: false } } }) }));
     expect(linked.wrapper.get('[data-testid="setup-seats-from-floor"]').text()).toContain('From the floor: the seats in play and the players');
     for (let seat = 1; seat <= 10; seat += 1) {
       expect((linked.wrapper.get(`[data-testid="seat-${seat}-in-play"]`).element as HTMLInputElement).disabled, `seat ${seat}`).toBe(true);
@@ -193,12 +193,13 @@ describe('table setup: the table’s name and a new table', () => {
     }
     expect((linked.wrapper.get('[data-testid="seat-5-name"]').element as HTMLInputElement).value).toBe('Иван');
     linked.wrapper.unmount();
-    const broken = await setup(createFakeApi({ state: makeState({ settings: { ...makeSettings({ table: { seats: [] } }), seatsFromFloor: { own: [{ seat: 1, name: 'Matti' }], broken: true } } }) }));
+    const broken = await setup(createStubApi({ state: makeState({ settings: { ...makeSettings({ table: { seats: [] } }), seatsFromFloor: { own: [{ seat: 1, name: 'Matti' }], broken: true } } }), answers: { saveSettings: { ok: true, value: null } } }));
     expect(broken.wrapper.get('[data-testid="setup-seats-from-floor"]').text()).toContain('this table was broken on the floor');
     await broken.wrapper.get('[data-testid="setup-dealer"]').setValue('Liisa');
     await broken.wrapper.get('form').trigger('submit');
     await settle();
-    expect(broken.api.current.settings.table.dealer).toBe('Liisa');
+    // The rest sent to be saved (the stub's state is the floor's, which a save does not change here).
+    expect(broken.api.callsOf('saveSettings').at(-1)?.[0]).toMatchObject({ table: { dealer: 'Liisa' } });
     broken.wrapper.unmount();
   });
 });

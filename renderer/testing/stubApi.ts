@@ -1,0 +1,87 @@
+/**
+ * A state-only stand-in for the console service, for the screen tests whose state the real kernel
+ * (kernelApi.ts: the station's service in-process) cannot reach in-process: a floor link's states,
+ * a damaged journal's findings and records, an RFID reader's progress, a service that never
+ * answers. It pushes the state the test gives and answers each command with the answer the test
+ * states for it (`answers`, `cann`); a command the test gave no answer answers that it has none. It
+ * computes nothing the service would compute: no rules, no checks, no state of its own making.
+ * A test of the service's behaviour belongs on the real kernel.
+ */
+import type { ConsoleState } from '../../protocol/contract';
+import type { CommandName, ConsoleApi } from '../../protocol/commands';
+import { commandCalls } from '../../protocol/commands';
+import { makeState } from './fixtures';
+
+export interface StubCall {
+  readonly method: CommandName;
+  readonly args: readonly unknown[];
+}
+
+export interface StubApiOptions {
+  /** The state the stub holds (default: makeState()). getState answers it, onState sends it. */
+  readonly state?: ConsoleState;
+  /** What each command answers, as the test states it (getState answers the state held). */
+  readonly answers?: Partial<Readonly<Record<CommandName, unknown>>>;
+}
+
+export interface StubApi extends ConsoleApi {
+  readonly calls: StubCall[];
+  /** The state the stub holds now. */
+  current: ConsoleState;
+  /** Calls of one method, by their argument lists. */
+  callsOf(method: CommandName): (readonly unknown[])[];
+  /** From now on `method` answers `result` (until `clearCanned`), the state untouched. */
+  cann(method: CommandName, result: unknown): void;
+  clearCanned(method?: CommandName): void;
+  /** Replaces the state and pushes it to the listeners, as the service does after a change. */
+  push(state: ConsoleState): void;
+  /** Listeners currently attached through onState. */
+  listenerCount(): number;
+}
+
+/** What a command the test gave no answer answers: it is not the stub's to decide. */
+const unanswered = (method: CommandName) => ({ ok: false, error: { field: 'stub', message: `${method} has no answer in this test's stub: state it, or test on the real kernel (renderer/testing/kernelApi.ts)` } });
+
+export function createStubApi(options: StubApiOptions = {}): StubApi {
+  let current = options.state ?? makeState();
+  const listeners = new Set<(state: ConsoleState) => void>();
+  const calls: StubCall[] = [];
+  const canned = new Map<CommandName, unknown>(Object.entries(options.answers ?? {}) as [CommandName, unknown][]);
+  const answer = (method: CommandName): unknown => {
+    if (canned.has(method)) return canned.get(method);
+    return method === 'getState' ? current : unanswered(method);
+  };
+  const commands = commandCalls((method, args) => {
+    calls.push({ method, args });
+    return Promise.resolve(answer(method));
+  });
+  return {
+    ...commands,
+    calls,
+    get current() {
+      return current;
+    },
+    set current(state: ConsoleState) {
+      current = state;
+    },
+    callsOf: (method) => calls.filter((entry) => entry.method === method).map((entry) => entry.args),
+    cann: (method, result) => {
+      canned.set(method, result);
+    },
+    clearCanned: (method) => {
+      if (method === undefined) canned.clear();
+      else canned.delete(method);
+    },
+    push: (state) => {
+      current = state;
+      for (const listener of [...listeners]) listener(state);
+    },
+    listenerCount: () => listeners.size,
+    onState(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  } as StubApi;
+}
