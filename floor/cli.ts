@@ -229,7 +229,7 @@ async function summary(url: string, format: string | undefined, sep: string | un
     await migrateIfAllowed(client);
     // A floor whose schema this role may not bring up to date has nothing folded to sum: the empty summary.
     const current = (await schemaVersion(client)) >= SCHEMA_VERSION;
-    if (current) await foldFloor(client, STATUS_FOLD_BUDGET_MS);
+    if (current) await foldFloor(client, STATUS_FOLD_BUDGET_MS, { waitForBusy: true });
     const made = current ? await tournamentSummary(client) : EMPTY_SUMMARY;
     const separator = (sep === undefined ? null : parseSeparator(sep)) ?? separatorFor(env.LC_ALL || env.LANG);
     out(format === 'json' ? summaryJson(made) : summaryCsv(made, { separator, decisionWord: decisionWordIn(cliLanguage(env)) }));

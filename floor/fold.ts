@@ -14,6 +14,6 @@
 export { COLOUR_UP_STATUSES, colourUpReadingOf, isFinished, isFloorsDecision, STATUS_KINDS, type ColourUpStatus, type KeptDecision, type LeftFinished, type TableFlag } from '../replay/colourUpReading';
 export { exchangeSheet, FOLD_PROBLEM_REASONS, foldLines, RECORD_NUMBER_MAX, type FoldedExchange, type FoldedRace, type FoldedRaceStatus, type FoldLine, type FoldProblem, type FoldProblemReason, type FoldState, type TableFold } from '../replay/tableFold';
 export { colourUpStatusOf, findingOfFailure, finishedBreaksOf, floorChainReport, isWaitedFor, markedBreakOf, settledStatus, sheetBreakOf, tableSheet, type ChainFailure, type TableSheet } from './fold/colourUp';
-export { AT_VERIFIED, EXCHANGE_JSON, FOLD_BATCH, FOLD_VERSION, foldFloor } from './fold/store';
+export { AT_VERIFIED, EXCHANGE_JSON, FOLD_BATCH, FOLD_LOCK, FOLD_VERSION, foldFloor } from './fold/store';
 export { breakProgress, byTableName, damagedInWords, floorStatus, readerHealthOf, readFloorStatus, STATUS_FOLD_BUDGET_MS, type BreakProgress, type DamagedRace, type DenominationChips, type FloorStatus, type TableStatus } from './fold/status';
 export { floorRaceRecord, tableChain, tableExchanges, tableHistory, tableHistoryPages, tableRaces, type WithClient } from './fold/records';

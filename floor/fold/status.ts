@@ -240,8 +240,11 @@ export async function readFloorStatus(client: ClientBase): Promise<FloorStatus> 
 /** How long `floor status` (a one-shot, with no floor page folding beside it, perhaps) folds before it reads. */
 export const STATUS_FOLD_BUDGET_MS = 1000;
 
-/** Folds what changed for at most `budgetMs`, then reads what is folded (saying how far behind it is). */
+/**
+ * Folds what changed for at most `budgetMs` (waiting for a table the page's background fold holds
+ * just now), then reads what is folded (saying how far behind it is).
+ */
 export async function floorStatus(client: ClientBase, budgetMs = STATUS_FOLD_BUDGET_MS): Promise<FloorStatus> {
-  await foldFloor(client, budgetMs);
+  await foldFloor(client, budgetMs, { waitForBusy: true });
   return readFloorStatus(client);
 }

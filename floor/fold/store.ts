@@ -28,7 +28,7 @@ import { settledStatus } from './colourUp';
 export const FOLD_VERSION = 10;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
-const FOLD_LOCK = 0x666f6c64;
+export const FOLD_LOCK = 0x666f6c64;
 /** The most lines one transaction folds: a first fold of a long table commits as it goes. */
 export const FOLD_BATCH = 20_000;
 /** The longest reason kept for an unforeseen fold failure. */
@@ -186,13 +186,19 @@ async function dueTables(client: ClientBase): Promise<string[]> {
   return due.rows.map((row) => row.table_name);
 }
 
+/** How long a fold that waits for a busy table sleeps between two tries of its lock. */
+const BUSY_RETRY_MS = 10;
+
 /**
  * Brings the summary tables up to the records: each table whose records changed since its last
  * fold is folded on from there, in transactions of its own. With a budget, stops between
  * batches once it is spent (the rest is folded next time; the status says how far behind).
- * Returns the tables folded.
+ * A table another fold holds just now (the floor page's background loop, another floor) is passed
+ * by, unless `waitForBusy`: a one-shot reader (`floor status`, the summary) then waits, within its
+ * budget, for that fold to commit and folds what is left, so what it reads next holds the records
+ * that had arrived when it began. Returns the tables folded.
  */
-export async function foldFloor(client: ClientBase, budgetMs = Number.POSITIVE_INFINITY): Promise<readonly string[]> {
+export async function foldFloor(client: ClientBase, budgetMs = Number.POSITIVE_INFINITY, options: { readonly waitForBusy?: boolean } = {}): Promise<readonly string[]> {
   const started = performance.now();
   const folded: string[] = [];
   for (const table of await dueTables(client)) {
@@ -200,7 +206,8 @@ export async function foldFloor(client: ClientBase, budgetMs = Number.POSITIVE_I
     do {
       if (performance.now() - started > budgetMs) return folded;
       step = await foldTableStep(client, table);
-    } while (step === 'more');
+      if (step === 'busy' && options.waitForBusy === true) await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+    } while (step === 'more' || (step === 'busy' && options.waitForBusy === true));
     if (step === 'folded') folded.push(table);
   }
   return folded;
