@@ -261,12 +261,26 @@ export class SessionReplay {
     if (game !== null && game.damaged === undefined) this.session = { ...this.session, game: { ...game, damaged: seq } };
   }
 
+  /**
+   * A line of the journal read but not applied (with `gaps`, no line missing): one the floor's fold
+   * passes over itself (problemOf, a record of another shape), or, `damaged`, one kept as evidence
+   * only (damagedLine).
+   */
+  passOver(seq: number, damaged = false): void {
+    this.seen(seq);
+    if (damaged) this.damagedLine(seq);
+  }
+
+  /** With `gaps`: a line missing before `seq` is a damaged one. */
+  private seen(seq: number): void {
+    if (this.options.gaps !== true) return;
+    if (this.lastSeq !== null && seq > this.lastSeq + 1) this.damagedLine(this.lastSeq + 1);
+    this.lastSeq = seq;
+  }
+
   add(line: JournalLine<SessionRecord>): void {
     const { record } = line;
-    if (this.options.gaps === true) {
-      if (this.lastSeq !== null && line.seq > this.lastSeq + 1) this.damagedLine(this.lastSeq + 1);
-      this.lastSeq = line.seq;
-    }
+    this.seen(line.seq);
     const open = this.session.race;
     if (open && record.kind === 'race-event' && record.raceId === open.id) {
       this.pending.push(line);
