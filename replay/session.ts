@@ -236,7 +236,7 @@ export class SessionReplay {
      * `gaps`: every line of the journal is added (the station's start), so a seq skipped is a line
      * the journal could not read (damaged, unreadable), and the race or game open then is marked
      * damaged (`damagedLine`). A reader that passes lines over itself (the floor's fold) says so
-     * with `damagedLine` instead. `after`: the seq of the line before the first added (a checkpoint's).
+     * with `passOver` (and `damaged` for a line kept as evidence only). `after`: the seq of the line before the first added (a checkpoint's).
      */
     private readonly options: { readonly gaps?: boolean; readonly after?: number } = {},
   ) {
