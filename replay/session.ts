@@ -236,7 +236,7 @@ export class SessionReplay {
      * `gaps`: every line of the journal is added (the station's start), so a seq skipped is a line
      * the journal could not read (damaged, unreadable), and the race or game open then is marked
      * damaged (`damagedLine`). A reader that passes lines over itself (the floor's fold) says so
-     * with `damagedLine` instead. `after`: the seq of the line before the first added (a checkpoint's).
+     * with `passOver` (and `damaged` for a line kept as evidence only). `after`: the seq of the line before the first added (a checkpoint's).
      */
     private readonly options: { readonly gaps?: boolean; readonly after?: number } = {},
   ) {
@@ -261,12 +261,26 @@ export class SessionReplay {
     if (game !== null && game.damaged === undefined) this.session = { ...this.session, game: { ...game, damaged: seq } };
   }
 
+  /**
+   * A line of the journal read but not applied (with `gaps`, no line missing): one the floor's fold
+   * passes over itself (problemOf, a record of another shape), or, `damaged`, one kept as evidence
+   * only (damagedLine).
+   */
+  passOver(seq: number, damaged = false): void {
+    this.seen(seq);
+    if (damaged) this.damagedLine(seq);
+  }
+
+  /** With `gaps`: a line missing before `seq` is a damaged one. */
+  private seen(seq: number): void {
+    if (this.options.gaps !== true) return;
+    if (this.lastSeq !== null && seq > this.lastSeq + 1) this.damagedLine(this.lastSeq + 1);
+    this.lastSeq = seq;
+  }
+
   add(line: JournalLine<SessionRecord>): void {
     const { record } = line;
-    if (this.options.gaps === true) {
-      if (this.lastSeq !== null && line.seq > this.lastSeq + 1) this.damagedLine(this.lastSeq + 1);
-      this.lastSeq = line.seq;
-    }
+    this.seen(line.seq);
     const open = this.session.race;
     if (open && record.kind === 'race-event' && record.raceId === open.id) {
       this.pending.push(line);

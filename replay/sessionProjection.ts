@@ -1,7 +1,11 @@
 import type { JournalFinding } from '../journal/findings';
 import type { JournalLine } from '../journal/read';
 import type { FollowerCheckpoint, JournalFollower } from './follower';
-import { applySessionLine, EMPTY_SESSION, sessionRestored, sessionSnapshot, SessionReplay, skipped, stepSession, type RaceRecall, type Session, type SessionRecord, type SessionStep } from './session';
+import { applySessionLine, EMPTY_SESSION, type ActiveRace, sessionRestored, sessionSnapshot, SessionReplay, skipped, stepSession, type RaceRecall, type Session, type SessionRecord, type SessionStep } from './session';
+
+const noRecall: RaceRecall = (entry) => {
+  throw new Error(`race ${entry.id}: no recall to make its summary`);
+};
 
 /**
  * The console's session (races, history, games) as a journal follower. On start it replays with
@@ -20,8 +24,12 @@ export class SessionProjection implements JournalFollower {
   /** The seq of the last line added: a checkpoint keeps it, so the replay after it still sees a line missing next (SessionReplay's `gaps`). */
   private lastSeq: number | null = null;
 
-  /** `recall`: how a confirmed race's state is made again for its summary (none kept in memory). */
-  constructor(private readonly recall: RaceRecall) {
+  /**
+   * `recall`: how a confirmed race's state is made again for its summary (none kept in memory).
+   * Without it (the floor's fold, whose checkpoint keeps no history) a confirmed race's state is kept
+   * for its summary.
+   */
+  constructor(private readonly recall?: RaceRecall) {
     this.replay = new SessionReplay(EMPTY_SESSION, [], recall, { gaps: true });
   }
 
@@ -38,12 +46,28 @@ export class SessionProjection implements JournalFollower {
       // The start replays on from it: the lines after the checkpoint as any start replays them.
       const after = typeof lastSeq === 'number' ? lastSeq : undefined;
       this.lastSeq = after ?? null;
-      this.replay = new SessionReplay(sessionRestored(session, this.recall), problems, this.recall, { gaps: true, ...(after === undefined ? {} : { after }) });
+      this.replay = new SessionReplay(sessionRestored(session, this.recall ?? noRecall), problems, this.recall, { gaps: true, ...(after === undefined ? {} : { after }) });
     },
   };
 
   get session(): Session {
     return this.current;
+  }
+
+  /** The race open after the lines added so far, while the start replays too (its cards may still wait to be applied). */
+  get openRace(): ActiveRace | null {
+    return this.replay !== null ? this.replay.openRace : this.current.race;
+  }
+
+  /**
+   * A line read on start but not applied (SessionReplay.passOver): the floor's fold passes some
+   * over itself (replay/tableProjection.ts), and says so, so they are not read as lines missing;
+   * `damaged`: one kept as evidence only, which the race open then carries.
+   */
+  passOver(seq: number, damaged = false): void {
+    if (this.replay === null) throw new Error('a line passed over after the start');
+    this.lastSeq = seq;
+    this.replay.passOver(seq, damaged);
   }
 
   add(line: JournalLine<unknown>): void {

@@ -1,16 +1,16 @@
 import type { ChipExchange, ChipExchangeResult } from '../engine/race/exchange';
 import { addChips, raceChipSheet, raceSummary, type RaceChipSheet } from '../engine/race/summary';
 import type { HistoryEntry, SeatCount } from '../protocol/contract';
-import type { JournalLine } from '../journal/read';
-import { CHIP_EXCHANGE_KIND, ChipExchanges, isChipExchangeRecord } from './chipExchange';
+import { CHIP_EXCHANGE_KIND } from './chipExchange';
 import { STATUS_KINDS } from './colourUpReading';
-import { EMPTY_SESSION, isSessionRecord, SessionReplay, summaryFiguresOf, type Session, type SessionRecord } from './session';
+import { summaryFiguresOf, type ActiveRace, type Session } from './session';
 
 /**
- * The race fold of a table's records (the floor's, replay/tableProjection.ts): the races its lines
- * started, confirmed and abandoned, with the console's own code (SessionReplay, the engine's
- * summaries), so the floor says of a race exactly what the station's console says of it; the
- * chips exchanged outside a race; the lines it could not take. Pure: lines in, races out.
+ * What the floor's fold of a table's records makes (the fold itself, foldLines, is the table's
+ * projection's: replay/tableProjection.ts): the races its lines started, confirmed and abandoned,
+ * with the console's own code (the session's follower, the engine's summaries), so the floor says
+ * of a race exactly what the station's console says of it; the chips exchanged outside a race;
+ * the lines it could not take. Pure: lines in, races out.
  */
 
 /**
@@ -108,13 +108,22 @@ export function problemOf(line: FoldLine): FoldProblemReason | null {
 }
 
 /**
- * What the fold of a table keeps to go on with its next records (floor_table_state.replay, as
- * JSON): the console's session after the last line folded (its open race, without the history),
- * and the open race's corrections and refusals as its records count them (an abandoned race's,
- * as the record slip counts them).
+ * What the fold of a table keeps to go on with its next records (with the colour-up reading's
+ * state, floor_table_state.replay, as JSON): the table projection's parts (replay/tableProjection.ts
+ * TableProjection) as their follower checkpoints keep them, without what only grows with the
+ * evening (the floor writes it to its tables: the history, the games, the exchanges, the lines
+ * passed over), and the floor's own: the open race's corrections and refusals as its records
+ * count them (an abandoned race's, as the record slip counts them), the breaks an exchange's sheet
+ * is read from.
  */
 export interface FoldState {
+  /** The session after the last line folded (its open race), without the history and the games. */
   readonly session: Session;
+  /** The seq of the last line the session read (null: none): a line missing after it is a damaged one. */
+  readonly lastSeq?: number | null;
+  /** The colour-up log's and the floor's decisions' states (TableProjection's colorUps, floorDecisions; absent: none read yet). */
+  readonly colorUps?: unknown;
+  readonly floorDecisions?: unknown;
   readonly tally: { readonly raceId: string; readonly corrections: number; readonly refusals: number } | null;
   /** The break marked last (null: none, or unmarked) and the break of the last race started at one: the sheet's break when an exchange is recorded (sheetBreakOf). */
   readonly breakMarked?: number | null;
@@ -161,7 +170,7 @@ export interface TableFold {
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
-const countsChips = (counts: readonly SeatCount[]) => sum(counts.map((count) => count.chips));
+export const countsChips = (counts: readonly SeatCount[]) => sum(counts.map((count) => count.chips));
 
 type BringFigures = Parameters<typeof raceChipSheet>[0] & { readonly raceChips: number | null; readonly raceChipsRange: { readonly max: number } };
 
@@ -175,83 +184,23 @@ function bringOf(summary: BringFigures, sheet: RaceChipSheet | null): number {
   return sum(summary.exchange.map((seat) => seat.up)) + (summary.raceChips ?? summary.raceChipsRange.max) + summary.protected.length;
 }
 
-/**
- * Folds a table's lines, from the journal's start or from where an earlier fold stopped (`from`):
- * the races they confirmed as the console's history has them, the ones they abandoned, and the
- * race still open. Lines that do not fit are passed over as the console's replay passes them
- * over; lines the floor cannot fold safely (problemOf) are passed over and reported. The work is
- * that of these lines only, whatever came before them.
- */
-export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: FoldState | null = null): TableFold {
-  const replay = new SessionReplay(from?.session ?? EMPTY_SESSION);
-  let tally = from?.tally ?? null;
-  const collect = new Map<string, number>();
-  const resumed = from?.session.race ?? null;
-  if (resumed !== null) collect.set(resumed.id, countsChips(resumed.counts));
-  const ended = new Map<string, FoldedRace>();
-  const problems: FoldProblem[] = [];
-  const damaged: number[] = [];
-  // The station's own follower of the exchanges (the table projection's part), fed the batch's: the
-  // break whose sheet each is on kept beside it, by seq.
-  const exchangeFollower = new ChipExchanges();
-  const sheetBreaks = new Map<number, number | null>();
-  let breakMarked = from?.breakMarked ?? null;
-  let lastRaceLevel = from?.lastRaceLevel ?? null;
-  /** Whether the fold cannot take the line safely (problemOf): reported, and passed over. */
-  const passedOver = (line: FoldLine): boolean => {
-    const problem = problemOf(line);
-    if (problem !== null) problems.push({ seq: line.seq, reason: problem });
-    return problem !== null;
+/** A race abandoned as the reducer abandons it (`open`: the race open then; `line`: its abandon), its corrections and refusals as the record slip counts them. */
+export function abandonedRace(open: ActiveRace, line: FoldLine, counted: { readonly corrections: number; readonly refusals: number }): FoldedRace {
+  return {
+    raceId: open.id, status: 'abandoned', level: open.place.level ?? null, removed: open.state.setup.removed, next: open.state.setup.next,
+    valueDelta: null, winners: [], startedAt: open.startedAt, endedAt: line.at as string, corrections: counted.corrections, refusals: counted.refusals, collect: 0, bring: 0, sheet: null,
+    firstSeq: open.firstSeq, lastSeq: line.seq,
   };
-  for (const line of lines) {
-    const record = line.record;
-    // A line kept as evidence only (damaged at the station): nothing to fold, but the table says so.
-    if (record === null || record === undefined) {
-      damaged.push(line.seq);
-      // The race open then carries it (the fold passes lines over itself, so the replay cannot see the gap).
-      replay.damagedLine(line.seq);
-      continue;
-    }
-    // An exchange the station's reader refuses is passed over as a race's record of another shape is
-    // (the station's screens list only what isChipExchangeRecord reads); one it reads, checked as the races' records are.
-    if (isChipExchangeRecord(record)) {
-      if (!passedOver(line)) {
-        // What it gives read as the station's screens read it (ChipExchanges), on the sheet of the break the table showed then.
-        exchangeFollower.add({ seq: line.seq, at: line.at as string, record });
-        sheetBreaks.set(line.seq, breakMarked ?? lastRaceLevel);
-      }
-      continue;
-    }
-    if (!isSessionRecord(record) || passedOver(line)) continue;
-    if (record.kind === 'break-marked') breakMarked = record.afterLevel;
-    const typed = line as JournalLine<SessionRecord>;
-    const open = replay.openRace;
-    if (tally !== null && 'raceId' in record && record.raceId === tally.raceId) {
-      // As the record slip counts them: for an abandoned race (a confirmed one's come from its state).
-      if (record.kind === 'race-event' && record.event.type === 'void') tally = { ...tally, corrections: tally.corrections + (record.event.count ?? 1) };
-      if (record.kind === 'refused') tally = { ...tally, refusals: tally.refusals + 1 };
-      if (record.kind === 'refused-again') tally = { ...tally, refusals: tally.refusals + record.count };
-    }
-    if (record.kind === 'race-start') collect.set(record.raceId, countsChips(record.counts));
-    replay.add(typed);
-    const now = replay.openRace;
-    if (record.kind === 'race-start' && now !== null && now.firstSeq === line.seq) {
-      tally = { raceId: now.id, corrections: 0, refusals: 0 };
-      lastRaceLevel = now.place.level ?? lastRaceLevel;
-    }
-    // Abandoned as the reducer abandons it: the race open then.
-    if (record.kind === 'race-abandon' && open !== null && open.id === record.raceId && now === null) {
-      const counted = tally !== null && tally.raceId === open.id ? tally : { corrections: 0, refusals: 0 };
-      ended.set(open.id, {
-        raceId: open.id, status: 'abandoned', level: open.place.level ?? null, removed: open.state.setup.removed, next: open.state.setup.next,
-        valueDelta: null, winners: [], startedAt: open.startedAt, endedAt: line.at as string, corrections: counted.corrections, refusals: counted.refusals, collect: 0, bring: 0, sheet: null,
-        firstSeq: open.firstSeq, lastSeq: line.seq,
-      });
-      tally = null;
-    }
-    if (record.kind === 'race-confirm' && open !== null && now === null) tally = null;
-  }
-  const { session } = replay.finish();
+}
+
+/**
+ * The races a step of the fold leaves: those it abandoned (`ended`, by id), those its lines
+ * confirmed (the session's `history`: the step's own) and the race open after it (`session.race`),
+ * in the order they started. `collect`: the chips of the removed denomination each race's start
+ * counted, by id. `lastSeq`: the step's last seq (the open race's last line so far).
+ */
+export function foldedRaces(session: Session, abandoned: ReadonlyMap<string, FoldedRace>, collect: ReadonlyMap<string, number>, lastSeq: number): FoldedRace[] {
+  const ended = new Map(abandoned);
   for (const entry of session.history) {
     // A race id given again (a journal begun afresh, a start cut short): the race that ended last
     // is the one kept, whether these lines are folded at once or in batches (the store keys by id).
@@ -290,9 +239,7 @@ export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: Fol
       collect: countsChips(open.counts), bring: bringOf(summary, sheet), sheet, firstSeq: open.firstSeq, lastSeq,
     });
   }
-  races.sort((a, b) => a.firstSeq - b.firstSeq);
-  const exchanges: FoldedExchange[] = exchangeFollower.view.exchanges.map((note) => ({ ...note, afterLevel: sheetBreaks.get(note.seq) ?? null }));
-  return { races, state: { session: { ...session, history: [], games: [] }, tally, breakMarked, lastRaceLevel }, problems, damaged, history: session.history, exchanges };
+  return races.sort((a, b) => a.firstSeq - b.firstSeq);
 }
 
 const STATUS_KIND_SET: ReadonlySet<string> = new Set(STATUS_KINDS);

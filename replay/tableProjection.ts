@@ -2,24 +2,31 @@ import type { HistoryEntry } from '../protocol/contract';
 import { ChipExchanges } from './chipExchange';
 import { ColorUpLog } from './colorUps';
 import { ColourUpReading, isRaceClosedRecord, type ColourUpReadingState, type ColourUpReadingView, type KeptDecision } from './colourUpReading';
+import type { JournalLine } from '../journal/read';
+import { CHIP_EXCHANGE_KIND } from './chipExchange';
 import { FloorDecisions } from './floorDecisions';
-import type { JournalFollower } from './follower';
+import { Followers, type JournalFollower } from './follower';
+import { isSessionRecord, type ActiveRace, type SessionRecord } from './session';
 import type { RaceRecall } from './sessionState';
 import { SessionProjection } from './sessionProjection';
-import { foldLines, isStatusLine, problemOf, type FoldedExchange, type FoldedRace, type FoldLine, type FoldProblem, type FoldState, type TableFold } from './tableFold';
+import { abandonedRace, countsChips, foldedRaces, isStatusLine, problemOf, type FoldedExchange, type FoldedRace, type FoldLine, type FoldProblem, type FoldState, type TableFold } from './tableFold';
 
 /**
  * One table's projection of its records, composed of the pure followers of replay/: the session
- * (SessionReplay: the races, the history), the colour-up log (ColorUpLog), the chips exchanged
+ * (SessionProjection: the races, the history), the colour-up log (ColorUpLog), the chips exchanged
  * outside a race (ChipExchanges), the floor's calls and decisions (FloorDecisions) and the
- * colour-up status reading (ColourUpReading). Two forms of it, the same followers in each:
- * - TableProjection (below): the station's, held whole in memory; its followers registry
- *   (station/service/followers.ts) holds its parts, fed every line on start and live, and its
- *   checkpoint keeps each part by its name (station/journal/checkpoint.ts);
- * - foldTableLines: the floor's, a step of a table's records at a time (floor/fold/store.ts), its
- *   checkpoint kept in floor_table_state.replay (TableCheckpoint) so a fold step reads only the
- *   records after it: the race fold (replay/tableFold.ts: SessionReplay, the races, the chips
- *   exchanged outside a race by a ChipExchanges of the batch) and the same ColourUpReading.
+ * colour-up status reading (ColourUpReading). One object, TableProjection (below), instantiated by both:
+ * - the station: held whole in memory; its followers registry (station/service/followers.ts)
+ *   holds its parts, fed every line on start and live, and its checkpoint keeps each part by its
+ *   name (station/journal/checkpoint.ts);
+ * - the floor's fold (foldLines, foldTableLines below), a step of a table's records at a time
+ *   (floor/fold/store.ts): a TableProjection taken up from the table's checkpoint
+ *   (floor_table_state.replay, TableCheckpoint: its parts' follower states, without what only
+ *   grows with the evening, which the floor writes to its tables) and fed the step's lines as the
+ *   station's start feeds its registry, so a fold step reads only the records after it; beside it
+ *   the floor's own reading (FloorReading: the races abandoned, the tally of an open race's
+ *   corrections and refusals, the chips each start counted, the break an exchange's sheet is on),
+ *   and what it makes of the step (replay/tableFold.ts: the races, the exchanges, the problems).
  * For any journal the two say the same of the table (replay/tableProjection.test.ts).
  * Pure: plain data in and out, no clock, no I/O; what it makes changes only by records applied.
  */
@@ -43,7 +50,7 @@ export class TableProjection {
   /** The colour-up status the floor reads of the table (readingNow). */
   readonly reading: ColourUpReading;
 
-  constructor(recall: RaceRecall, options: { readonly decisions?: () => readonly KeptDecision[] } = {}) {
+  constructor(recall?: RaceRecall, options: { readonly decisions?: () => readonly KeptDecision[] } = {}) {
     this.session = new SessionProjection(recall);
     this.reading = new ColourUpReading(undefined, options.decisions ?? (() => this.floorDecisions.all));
   }
@@ -64,17 +71,156 @@ export class TableProjection {
   }
 }
 
+/**
+ * The floor's own reading of a table's records, beside its projection (a follower after the
+ * session, fed the lines the projection is): the open race's corrections and refusals as its
+ * records count them, the races abandoned, the chips each race's start counted, and the break
+ * whose sheet each exchange is on. What a step of the fold makes of its lines only.
+ */
+class FloorReading implements JournalFollower {
+  tally: FoldState['tally'];
+  breakMarked: number | null;
+  lastRaceLevel: number | null;
+  /** The chips of the removed denomination each race's start counted (the open race's on resuming), by id. */
+  readonly collect = new Map<string, number>();
+  /** The races abandoned, by id. */
+  readonly abandoned = new Map<string, FoldedRace>();
+  /** The break whose sheet each exchange is on, by seq. */
+  readonly sheetBreaks = new Map<number, number | null>();
+  /** The race open before the line added now (the session's after the line before). */
+  private before: ActiveRace | null;
+
+  constructor(private readonly session: SessionProjection, from: FoldState | null) {
+    this.tally = from?.tally ?? null;
+    this.breakMarked = from?.breakMarked ?? null;
+    this.lastRaceLevel = from?.lastRaceLevel ?? null;
+    this.before = session.openRace;
+    if (this.before !== null) this.collect.set(this.before.id, countsChips(this.before.counts));
+  }
+
+  add(line: JournalLine<unknown>): void {
+    const record = line.record as SessionRecord;
+    const open = this.before;
+    const now = this.session.openRace;
+    this.before = now;
+    // On the sheet of the break the table showed then.
+    if (record.kind === CHIP_EXCHANGE_KIND) {
+      this.sheetBreaks.set(line.seq, this.breakMarked ?? this.lastRaceLevel);
+      return;
+    }
+    if (record.kind === 'break-marked') this.breakMarked = record.afterLevel;
+    const tally = this.tally;
+    if (tally !== null && 'raceId' in record && record.raceId === tally.raceId) {
+      // As the record slip counts them: for an abandoned race (a confirmed one's come from its state).
+      if (record.kind === 'race-event' && record.event.type === 'void') this.tally = { ...tally, corrections: tally.corrections + (record.event.count ?? 1) };
+      if (record.kind === 'refused') this.tally = { ...tally, refusals: tally.refusals + 1 };
+      if (record.kind === 'refused-again') this.tally = { ...tally, refusals: tally.refusals + record.count };
+    }
+    if (record.kind === 'race-start') {
+      this.collect.set(record.raceId, countsChips(record.counts));
+      if (now !== null && now.firstSeq === line.seq) {
+        this.tally = { raceId: now.id, corrections: 0, refusals: 0 };
+        this.lastRaceLevel = now.place.level ?? this.lastRaceLevel;
+      }
+    }
+    // Abandoned as the reducer abandons it: the race open then.
+    if (record.kind === 'race-abandon' && open !== null && open.id === record.raceId && now === null) {
+      this.abandoned.set(open.id, abandonedRace(open, line as FoldLine, this.tally !== null && this.tally.raceId === open.id ? this.tally : { corrections: 0, refusals: 0 }));
+      this.tally = null;
+    }
+    if (record.kind === 'race-confirm' && open !== null && now === null) this.tally = null;
+  }
+}
+
+/**
+ * A table's projection taken up where a fold stopped (`from`, `reading`: null for a fresh one),
+ * its parts restored by their own follower checkpoints: the session, the colour-ups, the floor's
+ * decisions and the colour-up reading; its exchanges start empty (the floor keeps them in its
+ * tables). No recall: a confirmed race's state is kept for its summary (the fold keeps no history).
+ * Throws when a part's state is not one its snapshot makes.
+ */
+function projectionFrom(from: FoldState | null, reading: ColourUpReadingState | null, decisions: readonly KeptDecision[]): TableProjection {
+  const projection = new TableProjection(undefined, { decisions: () => decisions });
+  if (from !== null) {
+    if (typeof from.session !== 'object' || from.session === null) throw new Error('table projection: no session');
+    projection.session.checkpoint.restore({ session: from.session, problems: [], lastSeq: from.lastSeq ?? null });
+    if (from.colorUps !== undefined) projection.colorUps.checkpoint.restore(from.colorUps);
+    if (from.floorDecisions !== undefined) projection.floorDecisions.checkpoint.restore(from.floorDecisions);
+  }
+  if (reading !== null) projection.reading.checkpoint.restore(reading);
+  return projection;
+}
+
+/**
+ * Folds a table's lines, from the journal's start or from where an earlier fold stopped (`from`,
+ * with the colour-up reading's state `reading`): the table's projection (TableProjection, as the
+ * station's followers hold it) taken up from them and fed the lines as the station's start feeds
+ * its registry, the floor's own reading (FloorReading) beside it. Lines that do not fit are
+ * passed over as the console's replay passes them over; lines the floor cannot fold safely
+ * (problemOf), or of a shape the station's journal never holds (isSessionRecord), are passed over
+ * by the fold itself, the first reported, and the session told so (not read as lines missing);
+ * a line kept as evidence only (damaged at the station) marks the race open then. The work is that
+ * of these lines only, whatever came before them. `decisions`: the floor's on the table, which the
+ * colour-up reading reads a station's `floor-decision` record against.
+ */
+function foldProjection(lines: readonly FoldLine[], lastSeq: number, from: FoldState | null, reading: ColourUpReadingState | null, decisions: readonly KeptDecision[]): { fold: TableFold; projection: TableProjection } {
+  const projection = projectionFrom(from, reading, decisions);
+  const floor = new FloorReading(projection.session, from);
+  // The projection's parts in the station's order, the floor's reading after the session (it reads the race the line left open).
+  const registry = new Followers([...projection.followersWith(), floor]);
+  const problems: FoldProblem[] = [];
+  const damaged: number[] = [];
+  const span = { start: 0, end: 0 };
+  for (const line of lines) {
+    const record = line.record;
+    // A line kept as evidence only (damaged at the station): nothing to fold, but the table says so.
+    if (record === null || record === undefined) {
+      damaged.push(line.seq);
+      projection.session.passOver(line.seq, true);
+      continue;
+    }
+    const problem = problemOf(line);
+    if (problem !== null) {
+      problems.push({ seq: line.seq, reason: problem });
+      projection.session.passOver(line.seq);
+      continue;
+    }
+    const read = { seq: line.seq, at: line.at as string, record };
+    if (isSessionRecord(record)) {
+      registry.add(read, span);
+      continue;
+    }
+    // Of a shape no console writes: the session passes it over; the colour-up status reads the kind (isStatusLine), as the floor's trigger stores it.
+    if (isStatusLine(line)) projection.reading.add(read);
+    projection.session.passOver(line.seq);
+  }
+  projection.session.started();
+  const { session } = projection.session;
+  const kept = projection.session.checkpoint.snapshot() as { lastSeq: number | null };
+  const exchanges: FoldedExchange[] = projection.chipExchanges.view.exchanges.map((note) => ({ ...note, afterLevel: floor.sheetBreaks.get(note.seq) ?? null }));
+  const state: FoldState = {
+    session: { ...session, history: [], games: [] }, lastSeq: kept.lastSeq, colorUps: projection.colorUps.checkpoint.snapshot(), floorDecisions: projection.floorDecisions.checkpoint.snapshot(),
+    tally: floor.tally, breakMarked: floor.breakMarked, lastRaceLevel: floor.lastRaceLevel,
+  };
+  return { fold: { races: foldedRaces(session, floor.abandoned, floor.collect, lastSeq), state, problems, damaged, history: session.history, exchanges }, projection };
+}
+
+/** A table's lines folded (foldProjection), from the journal's start or on from `from`: the races, exchanges, problems and history they make. */
+export function foldLines(lines: readonly FoldLine[], lastSeq: number, from: FoldState | null = null): TableFold {
+  return foldProjection(lines, lastSeq, from, null, []).fold;
+}
+
 /** The checkpoint's shape version: a checkpoint of another is not read (the table is folded again from its first record). */
-export const TABLE_CHECKPOINT_VERSION = 1;
+export const TABLE_CHECKPOINT_VERSION = 2;
 
 /** Where a table's projection stands after its records through `seq`, as plain JSON. */
 export interface TableCheckpoint {
   readonly version: typeof TABLE_CHECKPOINT_VERSION;
   /** The last seq folded (0: none). */
   readonly seq: number;
-  /** The race fold's state (null: no line folded yet). */
+  /** The projection's parts but the reading, and the floor's own (null: no line folded yet). */
   readonly fold: FoldState | null;
-  /** The colour-up reading's state (null: no status record read yet). */
+  /** The colour-up reading's state (null: no line folded yet). */
   readonly reading: ColourUpReadingState | null;
 }
 
@@ -85,13 +231,12 @@ export function readTableCheckpoint(value: unknown): TableCheckpoint | null {
   if (typeof value !== 'object' || value === null) return null;
   const kept = value as Partial<Record<keyof TableCheckpoint, unknown>>;
   if (kept.version !== TABLE_CHECKPOINT_VERSION || !Number.isSafeInteger(kept.seq) || (kept.seq as number) < 0) return null;
-  if (kept.fold !== null && (typeof kept.fold !== 'object' || typeof (kept.fold as { session?: unknown }).session !== 'object')) return null;
-  if (kept.reading !== null) {
-    try {
-      new ColourUpReading(kept.reading as ColourUpReadingState);
-    } catch {
-      return null;
-    }
+  if (kept.fold !== null && typeof kept.fold !== 'object') return null;
+  try {
+    // Its parts taken up as a fold step takes them up.
+    projectionFrom((kept.fold ?? null) as FoldState | null, (kept.reading ?? null) as ColourUpReadingState | null, []);
+  } catch {
+    return null;
   }
   return value as TableCheckpoint;
 }
@@ -105,29 +250,16 @@ export interface TableStep {
   readonly checkpoint: TableCheckpoint;
 }
 
-/** The status records of a batch the projection reads (the others, and those it passes over, it does not). */
-const statusLines = (lines: readonly FoldLine[]): FoldLine[] => lines.filter((line) => isStatusLine(line) && problemOf(line) === null);
-
 /** Whether a batch holds a station's record of a race closed on the floor: it needs the floor's decisions to be read (isFloorsDecision). */
-export const needsDecisions = (lines: readonly FoldLine[]): boolean => statusLines(lines).some((line) => isRaceClosedRecord(line.record));
+export const needsDecisions = (lines: readonly FoldLine[]): boolean => lines.some((line) => isStatusLine(line) && problemOf(line) === null && isRaceClosedRecord(line.record));
 
 /**
  * The next lines of a table (in seq order, after `from.seq`) applied to its projection: the work
  * of these lines only. `decisions`: the floor's decisions on the table (when needsDecisions).
  */
 export function foldTableLines(from: TableCheckpoint, lines: readonly FoldLine[], decisions: readonly KeptDecision[] = [], lastSeq = lines.at(-1)?.seq ?? from.seq): TableStep {
-  const fold = foldLines(lines, lastSeq, from.fold);
-  // The reading the station's TableProjection holds, taken up from the checkpoint and fed as it is fed.
-  const reading = new ColourUpReading(from.reading ?? undefined, () => decisions);
-  const status = statusLines(lines);
-  for (const line of status) reading.add({ seq: line.seq, at: line.at as string, record: line.record });
-  const open = fold.state.session.race;
-  const openComplete = open !== null && fold.races.some((race) => race.raceId === open.id && race.status === 'waiting-to-confirm');
-  return {
-    fold,
-    reading: reading.reading(openComplete),
-    checkpoint: { version: TABLE_CHECKPOINT_VERSION, seq: lastSeq, fold: fold.state, reading: from.reading === null && status.length === 0 ? null : reading.snapshot() },
-  };
+  const { fold, projection } = foldProjection(lines, lastSeq, from.fold, from.reading, decisions);
+  return { fold, reading: projection.readingNow(), checkpoint: { version: TABLE_CHECKPOINT_VERSION, seq: lastSeq, fold: fold.state, reading: projection.reading.snapshot() } };
 }
 
 /** The problems kept per table (then only counted): a station sealing a million bad lines keeps twenty. */

@@ -24,8 +24,12 @@ import { settledStatus } from './colourUp';
  * (replay/tableProjection.ts TableCheckpoint: the race fold's state and the colour-up reading's)
  * is kept in `replay`, so a fold step no longer reads the table's status records from seq 1: a
  * table folded by 9 (its `replay` the race fold's state alone) is folded again from its first record.
+ * 11: the fold is the table's projection itself (replay/tableProjection.ts TableProjection, the
+ * station's followers' object), its checkpoint its parts' follower states (the session's with the
+ * last seq it read, the colour-ups', the floor's decisions') beside the floor's own: a table folded
+ * by 10 is folded again from its first record.
  */
-export const FOLD_VERSION = 10;
+export const FOLD_VERSION = 11;
 
 /** Names the per-table lock folds take: two floors folding one database fold each table once. */
 export const FOLD_LOCK = 0x666f6c64;
