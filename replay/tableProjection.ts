@@ -1,9 +1,8 @@
 import type { HistoryEntry } from '../protocol/contract';
-import { ChipExchanges } from './chipExchange';
+import { CHIP_EXCHANGE_KIND, ChipExchanges } from './chipExchange';
 import { ColorUpLog } from './colorUps';
 import { ColourUpReading, isRaceClosedRecord, type ColourUpReadingState, type ColourUpReadingView, type KeptDecision } from './colourUpReading';
 import type { JournalLine } from '../journal/read';
-import { CHIP_EXCHANGE_KIND } from './chipExchange';
 import { FloorDecisions } from './floorDecisions';
 import { Followers, type JournalFollower } from './follower';
 import { isSessionRecord, type ActiveRace, type SessionRecord } from './session';
