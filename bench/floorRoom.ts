@@ -4,14 +4,15 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type pg from 'pg';
 import { checkConnections } from '../floor/db/capacity';
 import { createStationLogin } from '../floor/db/stations';
-import { floorStatus, foldFloor } from '../floor/fold';
+import { foldFloor } from '../floor/fold';
 import { connectedClient, readmeConnectionCommands, startFloorDatabase } from '../floor/testing/postgres';
 import { journalPath } from '../journal/location';
 import { FloorLink } from '../station/floorLink/link';
 import { JournalWriter, readJournal } from '../station/journal/journal';
 import { syncStation } from '../replication/sync';
 import type { SessionRecord } from '../replay/session';
-import { ownCpuMsSince, postgresPids, processCpuMs, serverCpuMs, stationRecords } from './floor';
+import { FOLDED_RACES_READ_SQL, stationRecords, statusBesideFoldedRaces } from './floor';
+import { ownCpuMsSince, postgresPids, processCpuMs, serverCpuMs } from './cpuTime';
 import { playTemplateRaces, writeJournal } from './journal';
 import { formatTable, type BenchFigure } from './report';
 import { percentile, round1 } from './support';
@@ -76,9 +77,10 @@ const STATUS_WALL = 'the wall time swings with the machine (410-1,185 ms seen on
 /**
  * The status's CPU, absolute: it follows the machine's speed (the same code measured 43.7–80.6 ms in
  * earlier clean-clone runs, 84–146 ms on 2026-12-06 when the engine ran at 154,000 races/s instead
- * of 266,000), so the gate is its ratio to a bare read of the same races measured beside it.
+ * of 266,000, the floor's whole process and its backend; its main thread and backend 80 and 110 ms
+ * medians on 2026-12-07), so the gate is its ratio to a bare read of the same races beside it.
  */
-const STATUS_CPU = 'follows the machine (43.7-80.6 ms in earlier runs, 84-173 ms on a slower day, the same code): its ratio to a bare read below gates';
+const STATUS_CPU = 'follows the machine (43.7-173 ms on different days, the same code): its ratio to a bare read below gates';
 /**
  * The dealer-paced lag of 500 stations is a wall time on a machine the benchmark saturates: the 500
  * stations' journals, seals and links run on the same two cores as PostgreSQL (measured 5.6–7.5 s
@@ -90,18 +92,13 @@ const STATUS_CPU = 'follows the machine (43.7-80.6 ms in earlier runs, 84-173 ms
  */
 const PACED = "500 stations and PostgreSQL on the same two cores, the machine saturated: the same code measured 198 ms one day, 1,864-2,571 ms another; the floor group's 100-station lag and CPU per record gate";
 /**
- * The bare read the status's CPU is measured against, interleaved with it: every folded race of
- * every table, read and parsed by the same client (the rows the status's tables and totals are
- * made from), nothing computed. Both run on the same server, client and data within the same
- * second, so the ratio is the status's own work, whatever the machine's speed that minute.
+ * The median of the status's 20 looks' CPU ratios to a bare read of the same races on the server
+ * (FOLDED_RACES_READ_SQL, the floor group's, and measured the same way): 1.34 on a quiet machine,
+ * 1.42 with a CPU hog beside it (2026-12-07; the status 67–197 ms, the read 52–105 ms). Until then
+ * it was gated against the rows sent and parsed here (0.26–0.32 ≤ 0.4), whose cost was mostly
+ * this process's garbage collection (see FOLDED_RACES_READ_SQL). A quarter above the highest fails.
  */
-const BARE_READ_SQL = 'SELECT * FROM floor_races';
-/**
- * The status's CPU ÷ the bare read's: 0.29 and 0.32 on this version, 0.26 and 0.31 on the last (957bc1a),
- * side by side on 2026-12-06 while the status's own CPU measured 106–173 ms: the ratio held where
- * the absolute did not. A quarter more fails.
- */
-const STATUS_RATIO_TARGET = 0.4;
+const STATUS_RATIO_TARGET = 1.8;
 
 /** The server's memory now: PSS (shared pages split between the processes sharing them) and RSS, summed, in MB. */
 function serverMemory(backend: number): { processes: number; pssMb: number; rssMb: number } {
@@ -308,30 +305,12 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
     // The status, the 500 links still connected (each polling the floor as a station does): the
     // stations' new records folded first, as the page's background fold has them.
     await foldFloor(admin);
-    const queries: number[] = [];
-    let answer: Awaited<ReturnType<typeof floorStatus>> | null = null;
-    // The CPU a status costs (this process and the floor's backend, summed over the queries: the
-    // backend's clock ticks are 10 ms), each beside a bare read of its races timed the same way.
-    let statusCpuTotal = 0;
-    let bareCpuTotal = 0;
-    const cpuOf = async <T>(work: () => Promise<T>): Promise<{ cpuMs: number; value: T }> => {
-      const own = process.cpuUsage();
-      const backendBefore = processCpuMs(backend);
-      const value = await work();
-      return { cpuMs: ownCpuMsSince(own) + processCpuMs(backend) - backendBefore, value };
-    };
-    for (let index = 0; index < STATUS_QUERIES; index += 1) {
-      const queryStarted = performance.now();
-      const status = await cpuOf(() => floorStatus(admin));
-      queries.push(performance.now() - queryStarted);
-      statusCpuTotal += status.cpuMs;
-      answer = status.value;
-      bareCpuTotal += (await cpuOf(() => admin.query(BARE_READ_SQL))).cpuMs;
-    }
-    const statusCpuMs = round1(statusCpuTotal / STATUS_QUERIES);
-    const bareReadCpuMs = round1(bareCpuTotal / STATUS_QUERIES);
-    const statusRatio = Math.round((statusCpuTotal / bareCpuTotal) * 100) / 100;
-    const shown = answer?.tables ?? [];
+    // The CPU a status costs, each beside a bare read of its races (bench/cpuTime.ts interleavedCpuRatio).
+    const statusLooks = await statusBesideFoldedRaces(admin, backend, STATUS_QUERIES);
+    const queries = statusLooks.workWallMs;
+    const statusCpuMs = round1(statusLooks.workCpuMedianMs);
+    const bareReadCpuMs = round1(statusLooks.baselineCpuMedianMs);
+    const shown = statusLooks.lastValue.tables;
     if (shown.length !== STATUS_TABLES || shown.some((table) => table.races < STATUS_RACES)) throw new Error(`bench: the floor's status shows ${shown.length} tables, not ${STATUS_TABLES} of ${STATUS_RACES} races each`);
     const statusConnections = await connections(admin);
 
@@ -341,8 +320,8 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
       { name: `floorRoom: replication lag p95 of each station's first record on its connection (${STATIONS} fresh backends at once)`, value: Math.round(firstRecord.p95Ms), unit: 'ms', target: 1000, better: 'lower', reportOnly: FIRST_RECORD },
       { name: `floorRoom: replication lag p95, the same ${STATIONS} stations flooding the floor (each as fast as its journal takes them: ${flooded.recordsPerSecond.toLocaleString('en-US')} records/s in all)`, value: Math.round(flooded.p95Ms), unit: 'ms', target: 1000, better: 'lower', reportOnly: FLOODED },
       { name: `floorRoom: status (fold check + query), ${STATUS_TABLES} tables × ${STATUS_RACES} races and ${STATIONS} stations linked, median of ${STATUS_QUERIES}`, value: round1(percentile(queries, 50)), unit: 'ms', target: 100, better: 'lower', reportOnly: STATUS_WALL },
-      { name: `floorRoom: status and progress board, CPU of the floor's process and its database backend, ${STATUS_TABLES} tables × ${STATUS_RACES} races, mean of ${STATUS_QUERIES}`, value: statusCpuMs, unit: 'ms', target: 100, better: 'lower', reportOnly: STATUS_CPU },
-      { name: `floorRoom: status and progress board ÷ a bare read of the same races (${BARE_READ_SQL}, ${bareReadCpuMs} ms), CPU, interleaved ${STATUS_QUERIES} times`, value: statusRatio, unit: '×', target: STATUS_RATIO_TARGET, better: 'lower' },
+      { name: `floorRoom: status and progress board, CPU of the floor's main thread and its database backend, ${STATUS_TABLES} tables × ${STATUS_RACES} races, median of ${STATUS_QUERIES}`, value: statusCpuMs, unit: 'ms', target: 100, better: 'lower', reportOnly: STATUS_CPU },
+      { name: `floorRoom: status and progress board ÷ a bare read of the same races (${FOLDED_RACES_READ_SQL}, ${bareReadCpuMs} ms), CPU, the median of ${STATUS_QUERIES} interleaved looks' ratios`, value: statusLooks.ratio, unit: '×', target: STATUS_RATIO_TARGET, better: 'lower' },
       { name: `floorRoom: connections used on the database server, peak (pg_stat_activity; the README's max_connections ${maxConnections} less ${settings.reserved} reserved)`, value: peakConnections, unit: 'connections', target: usable, better: 'lower' },
       { name: `floorRoom: database server memory, peak PSS of its ${peakMemory.processes} processes with ${STATIONS} stations linked (RSS summed ${peakMemory.rssMb.toLocaleString('en-US')} MB)`, value: peakMemory.pssMb, unit: 'MB', better: 'lower' },
     ];
@@ -356,7 +335,7 @@ export async function floorRoomBenchmarks(): Promise<{ figures: BenchFigure[]; d
         paced,
         flooded,
       },
-      status: { medianMs: round1(percentile(queries, 50)), cpuMeanMs: statusCpuMs, bareReadCpuMeanMs: bareReadCpuMs, ratio: statusRatio, maxMs: round1(Math.max(...queries)), connectionsWhileQueried: statusConnections },
+      status: { medianMs: round1(percentile(queries, 50)), cpuMedianMs: statusCpuMs, bareReadCpuMedianMs: bareReadCpuMs, ratio: statusLooks.ratio, cpuMs: statusLooks.workCpuMs.map(round1), bareReadCpuMs: statusLooks.baselineCpuMs.map(round1), maxMs: round1(Math.max(...queries)), connectionsWhileQueried: statusConnections },
       server: { empty: memoryEmpty, linked, afterDealing, peakConnections, peakMemory },
     };
     // This look's figures and server readings, printed as measured (a group measured again keeps only its last in the JSON's details).
