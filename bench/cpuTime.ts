@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { round2 } from './support';
 
 /**
  * The CPU time the floor's benchmarks gate on: this process's and its PostgreSQL processes'. A gate
@@ -82,11 +83,6 @@ export interface TimedWork<T> {
   readonly databaseCpuMs: number;
 }
 
-/**
- * Times `work` on the connection whose backend is `backend`: its wall time, and the CPU time it
- * spends in this process and in that backend (what the gates are on: the machine's other load
- * changes the wall time, not the work done).
- */
 /** This thread's CPU time so far (the main thread's: /proc/self/task/PID/schedstat), ms. */
 export function mainThreadCpuMs(): number {
   return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
@@ -119,7 +115,7 @@ const median = (values: readonly number[]): number => {
 /** The median of each look's `work[look] ÷ baseline[look]`, to 2 decimals: one look's outlier, in either, does not move it. */
 export function medianRatio(work: readonly number[], baseline: readonly number[]): number {
   if (work.length === 0 || work.length !== baseline.length) throw new Error(`bench: ${work.length} looks of the work against ${baseline.length} of the baseline`);
-  return Math.round(median(work.map((cpu, look) => cpu / (baseline[look] as number))) * 100) / 100;
+  return round2(median(work.map((cpu, look) => cpu / (baseline[look] as number))));
 }
 
 export interface InterleavedLooks<T> {

@@ -340,7 +340,7 @@ export async function floorBenchmarks(): Promise<{ figures: BenchFigure[]; detai
       await readFloorStatus(admin);
       reads.push(performance.now() - readStarted);
     }
-    const statusTables = statusLooks.lastValue.tables.filter((table) => table.table.startsWith('S')) ?? [];
+    const statusTables = statusLooks.lastValue.tables.filter((table) => table.table.startsWith('S'));
     if (statusTables.length !== STATUS_TABLES || statusTables.some((table) => table.races !== STATUS_RACES)) throw new Error(`bench: the floor's status shows ${statusTables.length} tables, not ${STATUS_TABLES} of ${STATUS_RACES} races each`);
 
     return {

@@ -54,6 +54,11 @@ export class SessionProjection implements JournalFollower {
     return this.current;
   }
 
+  /** The seq of the last line read (added or passed over; null: none), as the checkpoint keeps it. */
+  get lastSeqRead(): number | null {
+    return this.lastSeq;
+  }
+
   /** The race open after the lines added so far, while the start replays too (its cards may still wait to be applied). */
   get openRace(): ActiveRace | null {
     return this.replay !== null ? this.replay.openRace : this.current.race;

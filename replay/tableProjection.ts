@@ -195,10 +195,9 @@ function foldProjection(lines: readonly FoldLine[], lastSeq: number, from: FoldS
   }
   projection.session.started();
   const { session } = projection.session;
-  const kept = projection.session.checkpoint.snapshot() as { lastSeq: number | null };
   const exchanges: FoldedExchange[] = projection.chipExchanges.view.exchanges.map((note) => ({ ...note, afterLevel: floor.sheetBreaks.get(note.seq) ?? null }));
   const state: FoldState = {
-    session: { ...session, history: [], games: [] }, lastSeq: kept.lastSeq, colorUps: projection.colorUps.checkpoint.snapshot(), floorDecisions: projection.floorDecisions.checkpoint.snapshot(),
+    session: { ...session, history: [], games: [] }, lastSeq: projection.session.lastSeqRead, colorUps: projection.colorUps.checkpoint.snapshot(), floorDecisions: projection.floorDecisions.checkpoint.snapshot(),
     tally: floor.tally, breakMarked: floor.breakMarked, lastRaceLevel: floor.lastRaceLevel,
   };
   return { fold: { races: foldedRaces(session, floor.abandoned, floor.collect, lastSeq), state, problems, damaged, history: session.history, exchanges }, projection };
