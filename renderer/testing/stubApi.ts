@@ -10,12 +10,8 @@
 import type { ConsoleState } from '../../protocol/contract';
 import type { CommandName, ConsoleApi } from '../../protocol/commands';
 import { commandCalls } from '../../protocol/commands';
+import { commandLog, type CommandLog } from '../../protocol/testing/commandLog';
 import { makeState } from './fixtures';
-
-export interface StubCall {
-  readonly method: CommandName;
-  readonly args: readonly unknown[];
-}
 
 export interface StubApiOptions {
   /** The state the stub holds (default: makeState()). getState answers it, onState sends it. */
@@ -24,15 +20,10 @@ export interface StubApiOptions {
   readonly answers?: Partial<Readonly<Record<CommandName, unknown>>>;
 }
 
-export interface StubApi extends ConsoleApi {
-  readonly calls: StubCall[];
+/** `cann`: the state untouched. */
+export interface StubApi extends ConsoleApi, CommandLog {
   /** The state the stub holds now. */
   current: ConsoleState;
-  /** Calls of one method, by their argument lists. */
-  callsOf(method: CommandName): (readonly unknown[])[];
-  /** From now on `method` answers `result` (until `clearCanned`), the state untouched. */
-  cann(method: CommandName, result: unknown): void;
-  clearCanned(method?: CommandName): void;
   /** Replaces the state and pushes it to the listeners, as the service does after a change. */
   push(state: ConsoleState): void;
   /** Listeners currently attached through onState. */
@@ -45,32 +36,26 @@ const unanswered = (method: CommandName) => ({ ok: false, error: { field: 'stub'
 export function createStubApi(options: StubApiOptions = {}): StubApi {
   let current = options.state ?? makeState();
   const listeners = new Set<(state: ConsoleState) => void>();
-  const calls: StubCall[] = [];
-  const canned = new Map<CommandName, unknown>(Object.entries(options.answers ?? {}) as [CommandName, unknown][]);
+  const log = commandLog(options.answers);
   const answer = (method: CommandName): unknown => {
-    if (canned.has(method)) return canned.get(method);
+    if (log.canned.has(method)) return log.canned.get(method);
     return method === 'getState' ? current : unanswered(method);
   };
   const commands = commandCalls((method, args) => {
-    calls.push({ method, args });
+    log.calls.push({ method, args });
     return Promise.resolve(answer(method));
   });
   return {
     ...commands,
-    calls,
+    calls: log.calls,
+    callsOf: log.callsOf,
+    cann: log.cann,
+    clearCanned: log.clearCanned,
     get current() {
       return current;
     },
     set current(state: ConsoleState) {
       current = state;
-    },
-    callsOf: (method) => calls.filter((entry) => entry.method === method).map((entry) => entry.args),
-    cann: (method, result) => {
-      canned.set(method, result);
-    },
-    clearCanned: (method) => {
-      if (method === undefined) canned.clear();
-      else canned.delete(method);
     },
     push: (state) => {
       current = state;

@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandCalls, type CommandName, type PreloadApi } from '../../protocol/commands';
+import { commandLog, type CommandLog } from '../../protocol/testing/commandLog';
 import type { ConsoleState, PortInfo, StateMessage } from '../../protocol/contract';
 import { mergeState } from '../../protocol/stateMerge';
 import { StateFeed } from '../ipc/stateFeed';
@@ -45,24 +46,14 @@ export interface InProcessOptions {
   readonly chooseExportFile?: ChooseExportFile;
 }
 
-export interface InProcessCall {
-  readonly method: CommandName;
-  readonly args: readonly unknown[];
-}
-
-export interface InProcessStation {
+/**
+ * `calls`: the page's. `cann`: the page's `method` answers `result`, the service not asked: for what
+ * the service answers only in trouble a test cannot cause in-process (a journal write failing, say).
+ * Behaviour the service has is to be caused, not canned.
+ */
+export interface InProcessStation extends CommandLog {
   /** What the preload exposes to the page. */
   readonly api: PreloadApi;
-  /** The page's calls, in order, with their arguments as sent. */
-  readonly calls: InProcessCall[];
-  callsOf(method: CommandName): (readonly unknown[])[];
-  /**
-   * From now on the page's `method` answers `result` (until `clearCanned`), the service not asked:
-   * for what the service answers only in trouble a test cannot cause in-process (a journal write
-   * failing, say). Behaviour the service has is to be caused, not canned.
-   */
-  cann(method: CommandName, result: unknown): void;
-  clearCanned(method?: CommandName): void;
   /** A command run as the page would run it (through the command boundary), not counted among the page's calls: a test's own arranging. */
   run(method: CommandName, ...args: unknown[]): Promise<unknown>;
   /** The service's state now. */
@@ -153,9 +144,8 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
   feed.restart(service.getState());
   const stopState = service.onState((state) => feed.push(state));
 
-  const calls: InProcessCall[] = [];
+  const log = commandLog();
   const running = new Set<Promise<unknown>>();
-  const canned = new Map<CommandName, unknown>();
   /** Work the test set going (the page's commands, a read from the shoe), kept until it settles. */
   const track = <T>(work: Promise<T>): Promise<T> => {
     running.add(work);
@@ -166,8 +156,8 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
   const run = async (method: CommandName, args: readonly unknown[]) => crossed(await dispatch(service, method, crossed([...args])));
   const api: PreloadApi = {
     ...commandCalls((name, args) => {
-      calls.push({ method: name, args });
-      if (canned.has(name)) return Promise.resolve(crossed(canned.get(name)));
+      log.calls.push({ method: name, args });
+      if (log.canned.has(name)) return Promise.resolve(crossed(log.canned.get(name)));
       return track(run(name, args));
     }),
     onStateMessage(listener) {
@@ -182,15 +172,10 @@ export async function startInProcessStation(options: InProcessOptions = {}): Pro
   let closed = false;
   return {
     api,
-    calls,
-    callsOf: (method) => calls.filter((call) => call.method === method).map((call) => call.args),
-    cann: (method, result) => {
-      canned.set(method, result);
-    },
-    clearCanned: (method) => {
-      if (method === undefined) canned.clear();
-      else canned.delete(method);
-    },
+    calls: log.calls,
+    callsOf: log.callsOf,
+    cann: log.cann,
+    clearCanned: log.clearCanned,
     run: (method, ...args) => run(method, args),
     state: () => service.getState(),
     advance(ms) {
